@@ -1,0 +1,38 @@
+#!/bin/sh
+# Run every unit suite and the CLI golden cases; print "N passed, N failed".
+# Usage: tests/run-all.sh BUILD_DIR [RUNNER]   (RUNNER: e.g. a valgrind command)
+build=${1:-build}
+runner=${2:-}
+passed=0
+failed=0
+for t in "$build"/tests/test_*; do
+	[ -x "$t" ] || continue
+	out=$($runner "$t" 2>&1)
+	rc=$?
+	p=$(printf '%s\n' "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' | tail -n 1)
+	f=$(printf '%s\n' "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' | tail -n 1)
+	p=${p:-0}
+	f=${f:-0}
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		f=1 # crashed, leaked (valgrind) or failed outside a test
+	fi
+	if [ "$f" -ne 0 ]; then
+		printf '%s\n' "$out"
+		echo "FAIL: $(basename "$t") (exit $rc)"
+	else
+		echo "ok:   $(basename "$t") ($p tests)"
+	fi
+	passed=$((passed + p))
+	failed=$((failed + f))
+done
+if [ -x tests/cli/run-cases.sh ]; then
+	out=$(tests/cli/run-cases.sh "$build/traincost" "$runner")
+	printf '%s\n' "$out" | grep -v '^ok ' || true
+	p=$(printf '%s\n' "$out" | grep -c '^ok ')
+	f=$(printf '%s\n' "$out" | grep -c '^FAIL ')
+	echo "cli:  $p cases passed, $f failed"
+	passed=$((passed + p))
+	failed=$((failed + f))
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
