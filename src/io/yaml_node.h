@@ -1,0 +1,85 @@
+/*
+ * yaml_node.h - a small owned YAML node tree with 1-based positions.
+ *
+ * Built from libyaml *events* (never its document API), so that duplicate
+ * keys, alias expansion, nesting depth and node count are under our control.
+ * This is the only module that includes <yaml.h>.
+ */
+#ifndef TC_YAML_NODE_H
+#define TC_YAML_NODE_H
+
+#include <stddef.h>
+
+#include "../util/diag.h"
+
+#define YN_MAX_FILE_BYTES (16u << 20) /* 16 MiB: larger files are refused */
+#define YN_MAX_DEPTH 64               /* nested collections */
+#define YN_MAX_NODES 1000000          /* nodes after alias expansion */
+#define YN_MAX_ALIASES 64             /* alias uses per document */
+#define YN_MAX_ALIAS_NODES 100000     /* nodes created by alias expansion */
+
+enum yn_type { YN_SCALAR, YN_SEQ, YN_MAP };
+
+enum yn_style {
+	YN_PLAIN,  /* unquoted scalar: may be a number, boolean or null */
+	YN_QUOTED, /* single-, double-quoted, block or !!str: always text */
+};
+
+struct yn_node {
+	enum yn_type type;
+	int line, col;          /* 1-based position of the node's first char */
+	enum yn_style style;    /* scalars only */
+	char *str;              /* scalars: NUL-terminated text, owned */
+	size_t len;             /* scalars: bytes in str */
+	struct yn_node **keys;  /* maps: key scalars, owned; NULL for seqs
+				   and for empty maps */
+	struct yn_node **items; /* maps: values; seqs: items; owned; NULL
+				   when count is 0 */
+	size_t count;           /* entries in items (and keys) */
+};
+
+struct yn_doc {
+	char *file;            /* name used in messages, owned */
+	struct yn_node *root;  /* owned; never NULL after a successful load */
+};
+
+/*
+ * Read and parse `path`.  On success returns 0 and fills *doc (release with
+ * yn_doc_release).  On failure appends positioned messages to *d and returns
+ * non-zero; *doc is left released.  An unreadable file is TC_EXIT_IO, every
+ * content problem TC_EXIT_INPUT (a file over YN_MAX_FILE_BYTES included: it
+ * is refused by its size before it is read), running out of memory
+ * TC_EXIT_INTERNAL.  An empty file is an error ("file is empty (expected a
+ * YAML mapping)"), and so is a document that is only "---".  A UTF-8 byte
+ * order mark and CR LF line ends are accepted.  Alias nodes are deep copies.
+ */
+int yn_load_file(const char *path, struct yn_doc *doc, struct tc_diag *d);
+
+/* Same, from memory (`buf` need not end in NUL); `name` is used in
+ * messages. */
+int yn_load_buffer(const char *name, const char *buf, size_t len,
+		   struct yn_doc *doc, struct tc_diag *d);
+
+/* Free everything the document owns; safe on a zeroed or released doc. */
+void yn_doc_release(struct yn_doc *doc);
+
+/* The value for `key` in a map node, or NULL if absent or not a map. */
+const struct yn_node *yn_map_get(const struct yn_node *map, const char *key);
+
+/* The key node for `key` (for positions), or NULL. */
+const struct yn_node *yn_map_key(const struct yn_node *map, const char *key);
+
+/* "a mapping" / "a list" / "a text value" for messages. */
+const char *yn_type_name(const struct yn_node *n);
+
+/* True for a plain scalar "null", "Null", "NULL", "~" or empty. */
+int yn_is_null(const struct yn_node *n);
+
+/*
+ * Write a short printable form of text `s` (`len` bytes) for messages into
+ * buf (size >= 8): cut after about 40 characters with "...", newlines, tabs
+ * and control characters escaped.  Returns buf.
+ */
+char *yn_show_text(const char *s, size_t len, char *buf, size_t size);
+
+#endif
