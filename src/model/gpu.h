@@ -1,0 +1,99 @@
+/*
+ * gpu.h - one GPU type: datasheet figures plus achievable-rate parameters.
+ *
+ * All quantities in SI base units (FLOP/s, bytes, bytes/s, W, Hz).  A peak of
+ * 0 means the GPU has no such path.  Link bandwidths follow NVIDIA's
+ * convention: per GPU, both directions added.
+ */
+#ifndef TC_GPU_H
+#define TC_GPU_H
+
+#include "precision.h"
+
+#define GPU_ID_LEN 64
+#define GPU_TEXT_LEN 512
+#define GPU_MAX_MIG 12
+
+struct gpu_mig_profile {
+	char name[24];       /* "1g.10gb" */
+	int instances;       /* how many fit on one GPU */
+	int sms;             /* SMs of the slice */
+	int memory_slices;   /* eighths of memory and bandwidth */
+	double memory_bytes; /* usable memory of the slice */
+};
+
+/*
+ * Achievable-rate parameters of the roofline.  Each GPU file may set them in
+ * an `efficiency:` map; absent keys keep the defaults of roof_eff_default(),
+ * whose origin (fit to measurements) is documented where they are defined.
+ */
+struct roof_eff {
+	double gemm_max_frac;      /* large, well-shaped GEMM: fraction of dense peak */
+	double gemm_half_flop;     /* GEMM size (FLOP) at which efficiency halves */
+	double attn_frac;          /* fused attention kernel: fraction of dense peak */
+	double mem_frac;           /* streaming kernels: fraction of memory bandwidth */
+	double launch_s;           /* per-kernel launch and scheduling overhead */
+	double launch_graph_s;     /* the same with CUDA graphs */
+	double launch_overlap_frac;/* share of the shorter of launch and
+				      kernel time hidden under the other:
+				      0 = launch adds, 1 = t = max(both) */
+	double comm_frac;          /* collective bus bandwidth: fraction of link peak */
+	double comm_latency_s;     /* collective per-step latency (alpha) */
+	double comm_half_bytes;    /* message size at which link efficiency halves */
+	char source[GPU_TEXT_LEN]; /* where these numbers came from */
+};
+
+struct gpu {
+	char id[GPU_ID_LEN];        /* catalog id, "a100-80gb-sxm" or "...:1g.10gb" */
+	char name[GPU_TEXT_LEN];    /* "NVIDIA A100 80GB SXM4" */
+	char vendor[32];            /* "nvidia", "amd" */
+	char architecture[32];      /* "ampere", "ada", "hopper", ... */
+	char form_factor[16];       /* "sxm", "pcie", "oam", ... */
+	int launch_year;
+
+	double peak_flop_per_s[PREC_COUNT]; /* dense peaks (int8: OP/s) */
+	double sparsity_speedup;   /* 2:4 structured speed-up, 1 if none */
+	double sparse_flop_per_s[PREC_COUNT]; /* 2:4 sparse peaks as published;
+						 0 = dense * sparsity_speedup */
+
+	double memory_bytes;       /* capacity */
+	char memory_type[16];      /* "HBM2e", "GDDR6" */
+	double mem_bytes_per_s;    /* DRAM bandwidth */
+	double l2_bytes;           /* 0 = not published */
+	int sm_count;              /* SMs (NVIDIA) or CUs (AMD) */
+	double boost_clock_hz;
+	double nvlink_bytes_per_s; /* 0 = none */
+	double pcie_bytes_per_s;   /* host bus, both directions */
+	double tdp_w;
+	int gpus_per_node;         /* usual server size */
+
+	struct gpu_mig_profile mig[GPU_MAX_MIG];
+	int mig_count;
+	char mig_of[GPU_ID_LEN];   /* set for a MIG slice: the parent id */
+
+	struct roof_eff eff;
+
+	char source[GPU_TEXT_LEN]; /* URL(s) of the datasheet figures */
+	char as_of[16];            /* YYYY-MM-DD */
+	char notes[GPU_TEXT_LEN];  /* recalled figures, caveats */
+};
+
+/*
+ * Derive the MIG slice `profile` of `parent` into *out: SMs scale the
+ * peaks, memory slices the bandwidth.  Returns 0, or -1 if the profile is
+ * unknown.
+ */
+int gpu_mig_slice(const struct gpu *parent, const char *profile,
+		  struct gpu *out);
+
+/*
+ * The 2:4 structured-sparse peak of precision p: the published figure when
+ * the file gives one, else dense x sparsity_speedup for tensor-core math;
+ * 0 when sparsity does not apply (fp64, fp32 on CUDA cores, no speed-up).
+ */
+double gpu_sparse_peak(const struct gpu *g, enum tc_prec p);
+
+/* The catalog defaults for struct roof_eff. */
+void roof_eff_default(struct roof_eff *e);
+
+#endif
