@@ -1,0 +1,515 @@
+/*
+ * val_load.c - validation case files: a commented CSV with defaults.
+ */
+#include "val_load.h"
+
+#include <dirent.h>
+#include <stdarg.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum vk_type { VK_INT, VK_NUM, VK_BOOL, VK_STR, VK_ENUM, VK_MEASURE };
+
+/* One key: its name, type, and (for measures) the factor to SI. */
+struct vkey {
+	const char *name;
+	enum vk_type type;
+	const char *const *names; /* VK_ENUM: allowed values, NULL-ended */
+	double scale;             /* VK_MEASURE: file unit to SI */
+	enum val_metric metric;   /* VK_MEASURE */
+};
+
+static const char *const act_names[] = { "gelu", "swiglu", "relu", "geglu",
+					 NULL };
+static const char *const pos_names[] = { "learned", "rope", "alibi", NULL };
+static const char *const norm_names[] = { "layernorm", "rmsnorm", NULL };
+static const char *const rc_names[] = { "none", "selective", "full", NULL };
+static const char *const opt_names[] = { "adamw", "sgd", "adafactor", NULL };
+static const char *const prec_names[] = { "fp64", "fp64_tensor", "fp32",
+					  "tf32", "bf16", "fp16", "fp8",
+					  "int8", NULL };
+static const char *const family_names[] = { "llm", "vision", "recsys",
+					    NULL };
+static const char *const metric_names[] = { "iter_time_ms",
+					    "megatron_tflops", "mfu_pct",
+					    "tokens_per_s", NULL };
+static const double metric_scale[] = { 1e-3, 1e12, 1e-2, 1 };
+
+enum vk_id {
+	K_ID, K_FAMILY, K_SOURCE, K_GPU, K_COUNT, K_GPN, K_LAYERS, K_HIDDEN,
+	K_HEADS, K_KV, K_FFN, K_VOCAB, K_ACT, K_POS, K_NORM, K_BIAS, K_TIED,
+	K_CAUSAL, K_SEQ, K_GB, K_MB, K_TP, K_PP, K_DP, K_EP, K_EXPERTS,
+	K_TOPK, K_INTERLEAVE, K_SP, K_ZERO, K_RECOMPUTE, K_PREC, K_OPT,
+	K_FLASH, K_OVERLAP, K_GRAPHS, K_NET, K_METRIC, K_MEASURED,
+	K_ITER_MS, K_MTFLOPS, K_MFU, K_TOKS, K_N
+};
+
+static const struct vkey keys[K_N] = {
+	[K_ID] = { "id", VK_STR, NULL, 0, 0 },
+	[K_FAMILY] = { "family", VK_ENUM, family_names, 0, 0 },
+	[K_SOURCE] = { "source", VK_STR, NULL, 0, 0 },
+	[K_GPU] = { "gpu", VK_STR, NULL, 0, 0 },
+	[K_COUNT] = { "gpus", VK_INT, NULL, 0, 0 },
+	[K_GPN] = { "gpus_per_node", VK_INT, NULL, 0, 0 },
+	[K_LAYERS] = { "layers", VK_INT, NULL, 0, 0 },
+	[K_HIDDEN] = { "hidden", VK_INT, NULL, 0, 0 },
+	[K_HEADS] = { "heads", VK_INT, NULL, 0, 0 },
+	[K_KV] = { "kv_heads", VK_INT, NULL, 0, 0 },
+	[K_FFN] = { "ffn", VK_INT, NULL, 0, 0 },
+	[K_VOCAB] = { "vocab", VK_INT, NULL, 0, 0 },
+	[K_ACT] = { "act", VK_ENUM, act_names, 0, 0 },
+	[K_POS] = { "positions", VK_ENUM, pos_names, 0, 0 },
+	[K_NORM] = { "norm", VK_ENUM, norm_names, 0, 0 },
+	[K_BIAS] = { "bias", VK_BOOL, NULL, 0, 0 },
+	[K_TIED] = { "tied_embeddings", VK_BOOL, NULL, 0, 0 },
+	[K_CAUSAL] = { "causal", VK_BOOL, NULL, 0, 0 },
+	[K_SEQ] = { "seq_len", VK_INT, NULL, 0, 0 },
+	[K_GB] = { "global_batch", VK_INT, NULL, 0, 0 },
+	[K_MB] = { "micro_batch", VK_INT, NULL, 0, 0 },
+	[K_TP] = { "tp", VK_INT, NULL, 0, 0 },
+	[K_PP] = { "pp", VK_INT, NULL, 0, 0 },
+	[K_DP] = { "dp", VK_INT, NULL, 0, 0 },
+	[K_EP] = { "ep", VK_INT, NULL, 0, 0 },
+	[K_EXPERTS] = { "experts", VK_INT, NULL, 0, 0 },
+	[K_TOPK] = { "top_k", VK_INT, NULL, 0, 0 },
+	[K_INTERLEAVE] = { "interleave", VK_INT, NULL, 0, 0 },
+	[K_SP] = { "sequence_parallel", VK_BOOL, NULL, 0, 0 },
+	[K_ZERO] = { "zero", VK_INT, NULL, 0, 0 },
+	[K_RECOMPUTE] = { "recompute", VK_ENUM, rc_names, 0, 0 },
+	[K_PREC] = { "precision", VK_ENUM, prec_names, 0, 0 },
+	[K_OPT] = { "optimizer", VK_ENUM, opt_names, 0, 0 },
+	[K_FLASH] = { "flash_attention", VK_BOOL, NULL, 0, 0 },
+	[K_OVERLAP] = { "grad_overlap", VK_BOOL, NULL, 0, 0 },
+	[K_GRAPHS] = { "cuda_graphs", VK_BOOL, NULL, 0, 0 },
+	[K_NET] = { "network_gb_per_s", VK_NUM, NULL, 0, 0 },
+	[K_METRIC] = { "metric", VK_ENUM, metric_names, 0, 0 },
+	[K_MEASURED] = { "measured", VK_NUM, NULL, 0, 0 },
+	[K_ITER_MS] = { "iter_time_ms", VK_MEASURE, NULL, 1e-3,
+			VAL_ITER_TIME },
+	[K_MTFLOPS] = { "megatron_tflops", VK_MEASURE, NULL, 1e12,
+			VAL_MEGATRON_TFLOPS },
+	[K_MFU] = { "mfu_pct", VK_MEASURE, NULL, 1e-2, VAL_MFU },
+	[K_TOKS] = { "tokens_per_s", VK_MEASURE, NULL, 1, VAL_TOKENS_PER_S },
+};
+
+#define VAL_MAX_COLS K_N
+
+/* Per-file state: defaults so far, raw measured value and its metric. */
+struct vstate {
+	const char *file;
+	struct tc_diag *d;
+	struct val_case dflt;
+	double raw_measured;    /* value of `measured`, file units */
+	int metric_file;        /* index into metric_names, -1 unset */
+	int have_measured;
+};
+
+static int find_key(const char *name)
+{
+	int k;
+	for (k = 0; k < K_N; k++)
+		if (!strcmp(keys[k].name, name))
+			return k;
+	return -1;
+}
+
+static char *trim(char *s)
+{
+	char *e;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' ||
+			 e[-1] == '\n'))
+		*--e = '\0';
+	return s;
+}
+
+static int bad(struct vstate *st, int line, int col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int bad(struct vstate *st, int line, int col, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	tc_diag_vat(st->d, TC_EXIT_INPUT, st->file, line, col, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Store value `v` of key k into case c (or the measurement state). */
+static int set_key(struct vstate *st, struct val_case *c, int k,
+		   const char *v, int line, int col)
+{
+	struct workload *w = &c->w;
+	const struct vkey *K = &keys[k];
+	char *end;
+	long iv = 0;
+	double dv = 0;
+	int ev = -1, i;
+
+	switch (K->type) {
+	case VK_INT:
+		errno = 0;
+		iv = strtol(v, &end, 10);
+		if (!*v || *end || errno || iv < 0 || iv > 1000000000L)
+			return bad(st, line, col, "bad value '%s' for '%s' "
+				   "(expected a non-negative integer)", v,
+				   K->name);
+		break;
+	case VK_NUM:
+	case VK_MEASURE:
+		errno = 0;
+		dv = strtod(v, &end);
+		if (!*v || *end || errno || !isfinite(dv) || dv < 0)
+			return bad(st, line, col, "bad value '%s' for '%s' "
+				   "(expected a non-negative number)", v,
+				   K->name);
+		break;
+	case VK_BOOL:
+		if (!strcmp(v, "1") || !strcmp(v, "true"))
+			iv = 1;
+		else if (!strcmp(v, "0") || !strcmp(v, "false"))
+			iv = 0;
+		else
+			return bad(st, line, col, "bad value '%s' for '%s' "
+				   "(expected true or false)", v, K->name);
+		break;
+	case VK_ENUM:
+		for (i = 0; K->names[i]; i++)
+			if (!strcmp(K->names[i], v))
+				ev = i;
+		if (ev < 0) {
+			char list[200] = "";
+			for (i = 0; K->names[i]; i++) {
+				size_t l = strlen(list);
+				snprintf(list + l, sizeof(list) - l, "%s%s",
+					 i ? ", " : "", K->names[i]);
+			}
+			return bad(st, line, col, "unknown %s '%s' (expected "
+				   "one of %s)", K->name, v, list);
+		}
+		break;
+	case VK_STR:
+		if (!*v)
+			return bad(st, line, col, "empty value for '%s' "
+				   "(expected text)", K->name);
+		break;
+	}
+
+	switch ((enum vk_id)k) {
+	case K_ID: snprintf(c->id, sizeof(c->id), "%s", v); break;
+	case K_FAMILY: snprintf(c->family, sizeof(c->family), "%s", v); break;
+	case K_SOURCE: snprintf(c->source, sizeof(c->source), "%s", v); break;
+	case K_GPU:
+		snprintf(c->gpu_id, sizeof(c->gpu_id), "%s", v);
+		snprintf(w->plan.gpu, sizeof(w->plan.gpu), "%s", v);
+		break;
+	case K_COUNT: w->plan.count = (int)iv; break;
+	case K_GPN: w->plan.gpus_per_node = (int)iv; break;
+	case K_LAYERS: w->llm.layers = (int)iv; break;
+	case K_HIDDEN: w->llm.hidden = (int)iv; break;
+	case K_HEADS: w->llm.heads = (int)iv; break;
+	case K_KV: w->llm.kv_heads = (int)iv; break;
+	case K_FFN: w->llm.ffn = (int)iv; break;
+	case K_VOCAB: w->llm.vocab = (int)iv; break;
+	case K_ACT: w->llm.act = (enum llm_act)ev; break;
+	case K_POS: w->llm.positions = (enum llm_pos)ev; break;
+	case K_NORM: w->llm.norm = (enum llm_norm)ev; break;
+	case K_BIAS: w->llm.bias = (int)iv; break;
+	case K_TIED: w->llm.tied_embeddings = (int)iv; break;
+	case K_CAUSAL: w->llm.causal = (int)iv; break;
+	case K_SEQ: w->train.seq_len = (double)iv; break;
+	case K_GB: w->train.global_batch = (double)iv; break;
+	case K_MB: w->plan.micro_batch = (int)iv; break;
+	case K_TP: w->plan.tp = (int)iv; break;
+	case K_PP: w->plan.pp = (int)iv; break;
+	case K_DP: w->plan.dp = (int)iv; break;
+	case K_EP: w->plan.ep = (int)iv; break;
+	case K_EXPERTS: w->llm.experts = (int)iv; break;
+	case K_TOPK: w->llm.top_k = (int)iv; break;
+	case K_INTERLEAVE: w->plan.interleave = (int)iv; break;
+	case K_SP: w->plan.sequence_parallel = (int)iv; break;
+	case K_ZERO: w->plan.zero = (int)iv; break;
+	case K_RECOMPUTE: w->train.recompute = (enum recompute)ev; break;
+	case K_PREC: w->train.precision = (enum tc_prec)ev; break;
+	case K_OPT: w->train.optimizer = (enum optimizer)ev; break;
+	case K_FLASH: w->train.flash_attention = (int)iv; break;
+	case K_OVERLAP: w->plan.grad_overlap = (int)iv; break;
+	case K_GRAPHS: w->plan.cuda_graphs = (int)iv; break;
+	case K_NET: w->plan.network_bytes_per_s = dv * 1e9; break;
+	case K_METRIC: st->metric_file = ev; break;
+	case K_MEASURED:
+		st->raw_measured = dv;
+		st->have_measured = 1;
+		break;
+	case K_ITER_MS: case K_MTFLOPS: case K_MFU: case K_TOKS:
+		c->metric = K->metric;
+		c->measured = dv * K->scale;
+		st->have_measured = 2;
+		break;
+	case K_N:
+		break;
+	}
+	return 0;
+}
+
+/* Built-in defaults: a GPT-style decoder in fp16 with Adam. */
+static void case_defaults(struct val_case *c)
+{
+	memset(c, 0, sizeof(*c));
+	strcpy(c->family, "llm");
+	c->w.kind = WL_LLM;
+	c->w.llm.act = ACT_GELU;
+	c->w.llm.positions = POS_LEARNED;
+	c->w.llm.norm = NORM_LAYERNORM;
+	c->w.llm.bias = 1;
+	c->w.llm.tied_embeddings = 1;
+	c->w.llm.causal = 1;
+	c->w.train.precision = PREC_FP16;
+	c->w.train.optimizer = OPT_ADAMW;
+	c->w.train.recompute = RECOMP_NONE;
+	c->w.train.steps = 1;
+	c->metric = VAL_ITER_TIME;
+}
+
+/* Split `line` at commas in place; records column starts (1-based). */
+static int split(char *line, char **f, int *col, int max)
+{
+	int n = 0;
+	char *p = line;
+	for (;;) {
+		char *q = strchr(p, ',');
+		if (n == max)
+			return -1;
+		col[n] = (int)(p - line) + 1;
+		f[n++] = p;
+		if (!q)
+			break;
+		*q = '\0';
+		p = q + 1;
+	}
+	return n;
+}
+
+static const char *base_name(const char *path, char *buf, size_t len)
+{
+	const char *b = strrchr(path, '/');
+	char *dot;
+	snprintf(buf, len, "%s", b ? b + 1 : path);
+	dot = strrchr(buf, '.');
+	if (dot)
+		*dot = '\0';
+	return buf;
+}
+
+int val_load_file(const char *path, struct val_set *set, struct tc_diag *d)
+{
+	FILE *fp;
+	char line[VAL_MAX_LINE], stem[64];
+	char *f[VAL_MAX_COLS + 1];
+	int colpos[VAL_MAX_COLS + 1], hdr[VAL_MAX_COLS], ncol = 0;
+	int lineno = 0, rc = 0, i;
+	struct vstate st;
+
+	fp = fopen(path, "r");
+	if (!fp) {
+		tc_diag_at(d, TC_EXIT_IO, path, 0, 0, "cannot read: %s "
+			   "(expected a readable case file)", strerror(errno));
+		return -1;
+	}
+	memset(&st, 0, sizeof(st));
+	st.file = path;
+	st.d = d;
+	st.metric_file = -1;
+	case_defaults(&st.dflt);
+	base_name(path, stem, sizeof(stem));
+
+	while (fgets(line, sizeof(line), fp)) {
+		char *s;
+		size_t len = strlen(line);
+		lineno++;
+		if (len == sizeof(line) - 1 && line[len - 1] != '\n') {
+			int ch;
+			rc = bad(&st, lineno, VAL_MAX_LINE, "line too long "
+				 "(expected at most %d bytes)",
+				 VAL_MAX_LINE - 2);
+			while ((ch = fgetc(fp)) != EOF && ch != '\n')
+				;
+			continue;
+		}
+		s = trim(line);
+		if (!strncmp(s, "#!", 2)) {
+			char *eq = strchr(s, '=');
+			char *key, *val;
+			int k;
+			if (!eq) {
+				rc = bad(&st, lineno, 1, "directive without "
+					 "'=' (expected '#! key = value')");
+				continue;
+			}
+			*eq = '\0';
+			key = trim(s + 2);
+			val = trim(eq + 1);
+			k = find_key(key);
+			if (k < 0) {
+				rc = bad(&st, lineno, (int)(key - line) + 1,
+					 "unknown key '%s' (expected a key "
+					 "listed in tests/validation/README.md)",
+					 key);
+				continue;
+			}
+			if (set_key(&st, &st.dflt, k, val, lineno,
+				    (int)(val - line) + 1))
+				rc = -1;
+			continue;
+		}
+		if (!*s || *s == '#')
+			continue;
+		if (!ncol) {
+			int n = split(s, f, colpos, VAL_MAX_COLS);
+			if (n < 0) {
+				rc = bad(&st, lineno, 1, "too many columns "
+					 "(expected at most %d)", VAL_MAX_COLS);
+				break;
+			}
+			for (i = 0; i < n; i++) {
+				char *name = trim(f[i]);
+				hdr[i] = find_key(name);
+				if (hdr[i] < 0) {
+					rc = bad(&st, lineno,
+						 (int)(f[i] - line) + 1,
+						 "unknown column '%s' (expected "
+						 "a key listed in "
+						 "tests/validation/README.md)",
+						 name);
+					break;
+				}
+			}
+			if (i < n)
+				break;
+			ncol = n;
+			continue;
+		}
+		{
+			struct val_case c = st.dflt;
+			struct vstate rs = st;
+			int n = split(s, f, colpos, VAL_MAX_COLS), bad_row = 0;
+			if (n != ncol) {
+				rc = bad(&st, lineno, 1, "%d fields (expected "
+					 "%d, as in the header)", n < 0 ?
+					 VAL_MAX_COLS + 1 : n, ncol);
+				continue;
+			}
+			for (i = 0; i < n; i++) {
+				char *v = trim(f[i]);
+				if (set_key(&rs, &c, hdr[i], v, lineno,
+					    (int)(v - line) + 1))
+					bad_row = 1;
+			}
+			if (bad_row) {
+				rc = -1;
+				continue;
+			}
+			if (rs.have_measured == 1) {
+				if (rs.metric_file < 0) {
+					rc = bad(&st, lineno, 1, "'measured' "
+						 "without 'metric' (expected a "
+						 "metric such as iter_time_ms)");
+					continue;
+				}
+				c.metric = keys[K_ITER_MS + rs.metric_file]
+						   .metric;
+				c.measured = rs.raw_measured *
+					     metric_scale[rs.metric_file];
+			} else if (!rs.have_measured) {
+				rc = bad(&st, lineno, 1, "no measured value "
+					 "(expected a column such as "
+					 "iter_time_ms or measured)");
+				continue;
+			}
+			if (!c.id[0])
+				snprintf(c.id, sizeof(c.id), "%.40s:%d", stem,
+					 lineno);
+			if (!c.gpu_id[0]) {
+				rc = bad(&st, lineno, 1, "no GPU (expected a "
+					 "'gpu' column or '#! gpu = id')");
+				continue;
+			}
+			snprintf(c.file, sizeof(c.file), "%s", path);
+			c.line = lineno;
+			if (val_set_add(set, &c)) {
+				rc = bad(&st, lineno, 1, "out of memory "
+					 "(expected fewer cases)");
+				break;
+			}
+		}
+	}
+	if (ferror(fp))
+		rc = bad(&st, lineno, 0, "read error (expected a readable "
+			 "file)");
+	else if (!ncol && rc == 0)
+		rc = bad(&st, lineno > 0 ? lineno : 1, 1, "no header line "
+			 "(expected column names)");
+	fclose(fp);
+	return rc;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int val_load_dir(const char *dir, struct val_set *set, struct tc_diag *d)
+{
+	DIR *dh = opendir(dir);
+	struct dirent *de;
+	char **names = NULL;
+	size_t n = 0, cap = 0, i;
+	int rc = 0;
+
+	if (!dh) {
+		tc_diag_at(d, TC_EXIT_IO, dir, 0, 0, "cannot open folder: %s "
+			   "(expected a folder of case files)",
+			   strerror(errno));
+		return -1;
+	}
+	while ((de = readdir(dh))) {
+		size_t len = strlen(de->d_name);
+		if (len < 5 || strcmp(de->d_name + len - 4, ".csv"))
+			continue;
+		if (n == cap) {
+			size_t nc = cap ? 2 * cap : 16;
+			char **p = realloc(names, nc * sizeof(*p));
+			if (!p) {
+				rc = -1;
+				goto out;
+			}
+			names = p;
+			cap = nc;
+		}
+		names[n] = malloc(strlen(dir) + len + 2);
+		if (!names[n]) {
+			rc = -1;
+			goto out;
+		}
+		sprintf(names[n], "%s/%s", dir, de->d_name);
+		n++;
+	}
+	qsort(names, n, sizeof(*names), cmp_str);
+	for (i = 0; i < n; i++)
+		if (val_load_file(names[i], set, d))
+			rc = -1;
+out:
+	if (rc && !tc_diag_total(d))
+		tc_diag_at(d, TC_EXIT_INTERNAL, dir, 0, 0,
+			   "out of memory (expected fewer files)");
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	closedir(dh);
+	return rc;
+}

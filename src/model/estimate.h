@@ -1,0 +1,127 @@
+/*
+ * estimate.h - from a workload and a GPU to step time, run time, MFU and
+ * memory per GPU, with the per-operator detail behind them.
+ *
+ * Pure computation: no I/O, no allocation inside step_estimate() (the caller
+ * owns the workspace), callable from tests with structs built in code.
+ */
+#ifndef TC_ESTIMATE_H
+#define TC_ESTIMATE_H
+
+#include <stddef.h>
+
+#include "gpu.h"
+#include "workload.h"
+
+/* Where step time goes.  Communication is counted only where exposed. */
+enum brk {
+	BRK_GEMM,       /* matrix multiplies */
+	BRK_ATTN,       /* attention scores/softmax/context */
+	BRK_MEMBOUND,   /* norms, activations, residuals, dropout, embeddings */
+	BRK_OPTIMIZER,  /* weight update */
+	BRK_TP_COMM,    /* tensor-parallel collectives */
+	BRK_PP_COMM,    /* pipeline point-to-point */
+	BRK_DP_COMM,    /* data-parallel / ZeRO collectives not hidden */
+	BRK_EP_COMM,    /* MoE all-to-all */
+	BRK_BUBBLE,     /* pipeline fill and drain */
+	BRK_LAUNCH,     /* kernel launch overhead not hidden */
+	BRK_COUNT
+};
+extern const char *const brk_names[BRK_COUNT];
+
+enum mem_part {
+	MEM_WEIGHTS,
+	MEM_GRADS,
+	MEM_OPTIMIZER,
+	MEM_ACTIVATIONS,
+	MEM_BUFFERS,  /* communication and temporary buffers */
+	MEM_RESERVED, /* CUDA context and allocator fragmentation */
+	MEM_COUNT
+};
+extern const char *const mem_part_names[MEM_COUNT];
+
+enum limiter { LIM_COMPUTE, LIM_MEMORY_BW, LIM_COMMUNICATION, LIM_BUBBLE,
+	       LIM_LAUNCH, LIM_COUNT };
+extern const char *const limiter_names[LIM_COUNT];
+
+enum op_bound { BOUND_COMPUTE, BOUND_MEMORY, BOUND_LATENCY, BOUND_NETWORK };
+
+/* Where an operator runs in the step (its `count` follows from this). */
+enum op_stage {
+	OPS_LAYER, /* each layer of a pipeline stage, each micro-batch */
+	OPS_FIRST, /* first pipeline stage only, each micro-batch */
+	OPS_LAST,  /* last pipeline stage only, each micro-batch */
+	OPS_STEP,  /* once per optimizer step, after the pipeline */
+	OPS_COUNT
+};
+extern const char *const op_stage_names[OPS_COUNT];
+
+/* One operator as executed on one GPU, for `traincost explain`. */
+struct op {
+	char name[40];        /* "layer.qkv.fwd", "lm_head.bwd_w", "dp.allreduce" */
+	enum brk category;
+	double flop;          /* per execution, on one GPU */
+	double bytes;         /* memory traffic (or bytes on the wire) */
+	double count;         /* executions per optimizer step on one GPU */
+	enum tc_prec prec;
+	double time_s;        /* per execution, launch included */
+	enum op_bound bound;
+	double launch_s;      /* the launch-overhead part of time_s */
+	enum op_stage stage;  /* where in the step it runs */
+};
+
+#define EST_MAX_WARN 8
+
+struct estimate {
+	struct plan plan;            /* as resolved (dp, gpus_per_node filled) */
+	double params;               /* total parameters */
+	double active_params;        /* per token (MoE: top_k experts) */
+	double tokens_per_step;
+	double steps;
+	int micro_batches;           /* per pipeline, per optimizer step */
+	double bubble_frac;          /* bubble time / step time */
+	double step_time_s;
+	double tokens_per_s;         /* all GPUs together */
+	double tokens_per_s_per_gpu;
+	double total_time_s;
+	double gpu_hours;
+	double model_flop_per_step;  /* excludes recompute: for MFU */
+	double hw_flop_per_step;     /* includes recompute: for HFU */
+	double mfu_frac, hfu_frac;
+	double breakdown_s[BRK_COUNT];
+	double mem_bytes[MEM_COUNT];
+	double memory_per_gpu_bytes;
+	double memory_capacity_bytes;
+	int fits;
+	enum limiter limiting;
+	char fit_advice[256];        /* when it does not fit: what would */
+	char warning[EST_MAX_WARN][256];
+	int warning_count;
+};
+
+/* Operator storage owned by the caller; reused across estimates. */
+struct est_workspace {
+	struct op *ops; /* owned */
+	size_t count, cap;
+};
+
+/* Allocate room for `cap` operators; 0 or -1 on allocation failure. */
+int est_workspace_init(struct est_workspace *ws, size_t cap);
+void est_workspace_release(struct est_workspace *ws);
+
+/* Why a plan cannot run: the field to blame and a message for the CLI. */
+struct plan_problem {
+	enum wl_field field;
+	char msg[256]; /* "tp 3 does not divide 32 attention heads (expected a divisor of 32)" */
+};
+
+/*
+ * Estimate one LLM training run.  Returns 0 and fills *out (and ws->ops with
+ * the operators) on success; returns -1 and fills *why when the plan is
+ * invalid for this workload and GPU.  Never produces a non-finite number.
+ */
+int step_estimate(const struct workload *w, const struct gpu *g,
+		  struct est_workspace *ws, struct estimate *out,
+		  struct plan_problem *why);
+
+#endif

@@ -1,0 +1,713 @@
+/*
+ * llm.c - operators of a transformer training step on one GPU.
+ *
+ * Conventions (docs/model.md): T = b*s tokens of a micro-batch; a linear
+ * layer is a GEMM (T x N x K) forward, a data-gradient GEMM (T x K x N) and a
+ * weight-gradient GEMM (K x N x T) backward (none for frozen weights).  Per
+ * GPU, tensor parallelism t splits N (column-parallel: QKV, FC1, LM head) or K
+ * (row-parallel: attention output, FC2).
+ */
+#include "llm.h"
+
+#include <assert.h>
+#include <math.h>
+#include <string.h>
+
+#include "comm.h"
+#include "roofline.h"
+
+const char *const op_stage_names[OPS_COUNT] = { "layer", "first", "last",
+						 "step" };
+
+static double dmax(double a, double b) { return a > b ? a : b; }
+
+void llm_shape_init(const struct workload *w, const struct plan *pl,
+		    struct llm_shape *sh)
+{
+	const struct llm_arch *A = &w->llm;
+	const struct training *tr = &w->train;
+	double norm, attn, mlp, router, ffn_in;
+	double per_gpu_layer, lin;
+
+	memset(sh, 0, sizeof(*sh));
+	sh->b = pl->micro_batch;
+	sh->s = tr->seq_len;
+	sh->h = A->hidden;
+	sh->a = A->heads;
+	sh->g = A->kv_heads > 0 ? A->kv_heads : A->heads;
+	sh->d = A->head_dim > 0 ? A->head_dim : (double)A->hidden / A->heads;
+	sh->f = A->ffn > 0 ? A->ffn : 4.0 * A->hidden;
+	sh->V = A->vocab;
+	sh->L = A->layers;
+	sh->t = pl->tp;
+	sh->p = pl->pp;
+	sh->dp = pl->dp;
+	sh->v = pl->interleave > 0 ? pl->interleave : 1;
+	sh->ep = pl->ep > 0 ? pl->ep : 1;
+	sh->gpn = pl->gpus_per_node;
+	sh->m = tr->global_batch / ((double)pl->dp * pl->micro_batch);
+	sh->e = (tr->precision == PREC_FP32 || tr->precision == PREC_TF32 ||
+		 tr->precision == PREC_FP64 ||
+		 tr->precision == PREC_FP64_TENSOR) ? 4 : 2;
+	if (tr->precision == PREC_FP64 || tr->precision == PREC_FP64_TENSOR)
+		sh->e = 8;
+	sh->eg = tr->precision == PREC_FP8 ? 1 : sh->e;
+	sh->gated = A->act == ACT_SWIGLU || A->act == ACT_GEGLU;
+	sh->sp = pl->sequence_parallel && pl->tp > 1;
+	sh->experts = A->experts > 1 ? A->experts : 1;
+	sh->top_k = A->experts > 1 ? (A->top_k > 0 ? A->top_k : 1) : 1;
+	sh->lora_r = tr->finetune != FT_FULL ? tr->lora_rank : 0;
+
+	ffn_in = sh->gated ? 2 * sh->f : sh->f;
+	norm = A->norm == NORM_RMSNORM ? sh->h : 2 * sh->h;
+	attn = sh->h * sh->a * sh->d + 2 * sh->h * sh->g * sh->d +
+	       sh->a * sh->d * sh->h;
+	mlp = (ffn_in + sh->f) * sh->h;
+	lin = attn + sh->experts * mlp;
+	sh->attn_matmul_params = attn;
+	sh->mlp_matmul_params = mlp;
+	if (A->bias) {
+		attn += sh->a * sh->d + 2 * sh->g * sh->d + sh->h;
+		mlp += ffn_in + sh->h;
+	}
+	router = sh->experts > 1 ? sh->h * sh->experts : 0;
+	sh->layer_params = attn + sh->experts * mlp + router + 2 * norm;
+	sh->layer_active_params = attn + sh->top_k * mlp + router + 2 * norm;
+	sh->layer_matmul_params = lin;
+	sh->layer_tensors = 4.0 * (A->bias ? 2 : 1) +
+			    2.0 * (A->norm == NORM_RMSNORM ? 1 : 2) +
+			    (sh->experts > 1 ? 1 + 2.0 * (sh->experts - 1) : 0);
+	if (sh->lora_r > 0)
+		sh->adapter_params_layer =
+			sh->lora_r * (sh->h + (sh->a + 2 * sh->g) * sh->d) +
+			sh->lora_r * (sh->a * sh->d + sh->h) +
+			sh->experts * sh->lora_r *
+				(sh->h + ffn_in + sh->f + sh->h);
+	sh->embed_params = sh->V * sh->h;
+	if (A->positions == POS_LEARNED)
+		sh->embed_params += (A->max_positions > 0 ? A->max_positions :
+				     sh->s) * sh->h;
+	sh->head_params = A->tied_embeddings ? 0 : sh->V * sh->h;
+	sh->final_norm_params = norm;
+	sh->params = sh->L * sh->layer_params + sh->embed_params +
+		     sh->head_params + norm;
+	sh->active_params = sh->L * sh->layer_active_params +
+			    sh->embed_params + sh->head_params + norm;
+
+	per_gpu_layer = (attn + router + 2 * norm) / sh->t +
+			sh->experts / sh->ep * mlp / sh->t;
+	sh->stage_params_first = sh->L / sh->p * per_gpu_layer +
+				 sh->embed_params / sh->t;
+	sh->stage_params_last = sh->L / sh->p * per_gpu_layer + norm +
+				(A->tied_embeddings ? sh->V * sh->h :
+				 sh->head_params) / sh->t;
+	if (sh->p == 1)
+		sh->stage_params_first = sh->stage_params_last =
+			sh->stage_params_first + norm + sh->head_params / sh->t;
+	if (sh->lora_r > 0) {
+		sh->trainable_first = sh->trainable_last =
+			sh->L / sh->p * sh->adapter_params_layer / sh->t;
+	} else {
+		sh->trainable_first = sh->stage_params_first;
+		sh->trainable_last = sh->stage_params_last;
+	}
+}
+
+/* Builder state: where ops go and how their time is computed. */
+struct bld {
+	const struct gpu *g;
+	const struct plan *pl;
+	const struct llm_shape *sh;
+	struct est_workspace *ws;
+	struct llm_sums *sums;
+	enum tc_prec pg;   /* GEMM precision */
+	enum tc_prec pa;   /* attention and element-wise precision */
+	int graphs;
+	enum op_stage stage;
+	int bwd;           /* adding backward (incl. recompute) ops */
+	int recompute;     /* adding recomputed forward ops */
+	double count;      /* executions per step of the current stage */
+	int full;          /* ran out of workspace */
+};
+
+static struct op *push(struct bld *B, const char *name, enum brk cat)
+{
+	struct op *o;
+	size_t n;
+
+	if (B->ws->count >= B->ws->cap) {
+		B->full = 1;
+		return NULL;
+	}
+	o = &B->ws->ops[B->ws->count++];
+	n = strlen(name);
+	if (n >= sizeof(o->name))
+		n = sizeof(o->name) - 1;
+	memcpy(o->name, name, n);
+	o->name[n] = '\0';
+	o->category = cat;
+	o->count = B->count;
+	o->stage = B->stage;
+	return o;
+}
+
+/* The part of o->time_s that is launch overhead: time less the roof
+ * (compute at `frac` of peak or memory, whichever is longer). */
+static double exposed_launch(const struct gpu *g, const struct op *o,
+			     double frac)
+{
+	double peak = roof_peak(g, o->prec) * frac;
+	double bw = g->mem_bytes_per_s * g->eff.mem_frac;
+	double tc = o->flop > 0 && peak > 0 ? o->flop / peak : 0;
+	double tm = o->bytes > 0 && bw > 0 ? o->bytes / bw : 0;
+	double l = o->time_s - (tc > tm ? tc : tm);
+	return l > 0 ? l : 0;
+}
+
+/* Account an op's time in the sums (per execution). */
+static void account(struct bld *B, const struct op *o, double flop)
+{
+	struct llm_sums *S = B->sums;
+	double roof = o->time_s - o->launch_s;
+	enum limiter lim;
+
+	S->t[o->stage][o->category] += roof;
+	S->t[o->stage][BRK_LAUNCH] += o->launch_s;
+	switch (o->bound) {
+	case BOUND_COMPUTE: lim = LIM_COMPUTE; break;
+	case BOUND_MEMORY: lim = LIM_MEMORY_BW; break;
+	case BOUND_NETWORK: lim = LIM_COMMUNICATION; break;
+	default:
+		lim = o->flop > 0 && o->flop / o->time_s > 0 &&
+		      o->category != BRK_MEMBOUND ? LIM_COMPUTE :
+						    LIM_MEMORY_BW;
+		break;
+	}
+	S->lim[o->stage][lim] += roof;
+	S->lim[o->stage][LIM_LAUNCH] += o->launch_s;
+	if (B->bwd && o->stage == OPS_LAYER)
+		S->bwd_layer_s += o->time_s;
+	S->hw_flop[o->stage] += flop;
+	if (!B->recompute)
+		S->model_flop[o->stage] += flop;
+}
+
+/* A batch of GEMMs (m x n x k); frozen weight-gradient GEMMs are skipped
+ * by the caller. */
+static void gemm(struct bld *B, const char *name, enum brk cat, double m,
+		 double n, double k, double batch)
+{
+	struct op *o = push(B, name, cat);
+	if (!o)
+		return;
+	o->flop = 2.0 * m * n * k * batch;
+	o->bytes = batch * (B->sh->eg * (m * k + k * n) + B->sh->e * m * n);
+	o->prec = B->pg;
+	o->time_s = roof_time(B->g, B->pg, o->flop,
+			      roof_gemm_eff(B->g, m, n, k, batch), o->bytes, 1,
+			      B->graphs, &o->bound);
+	o->launch_s = exposed_launch(B->g, o, roof_gemm_eff(B->g, m, n, k,
+							    batch));
+	account(B, o, o->flop);
+}
+
+/* A memory-bound kernel sequence. */
+static void elem(struct bld *B, const char *name, enum brk cat, double bytes,
+		 double flop, double kernels)
+{
+	struct op *o = push(B, name, cat);
+	if (!o)
+		return;
+	o->flop = flop;
+	o->bytes = bytes;
+	o->prec = B->pa;
+	o->time_s = roof_time(B->g, B->pa, flop, 0.5, bytes, kernels,
+			      B->graphs, &o->bound);
+	if (o->bound == BOUND_COMPUTE)
+		o->bound = BOUND_MEMORY;
+	o->launch_s = exposed_launch(B->g, o, 0.5);
+	account(B, o, 0);
+}
+
+/* A fused kernel at attn_frac of peak (flash attention). */
+static void fused(struct bld *B, const char *name, double flop, double bytes,
+		  double model_flop)
+{
+	struct op *o = push(B, name, BRK_ATTN);
+	if (!o)
+		return;
+	o->flop = flop;
+	o->bytes = bytes;
+	o->prec = B->pa;
+	o->time_s = roof_time(B->g, B->pa, flop, B->g->eff.attn_frac, bytes,
+			      1, B->graphs, &o->bound);
+	o->launch_s = exposed_launch(B->g, o, B->g->eff.attn_frac);
+	account(B, o, 0);
+	B->sums->hw_flop[o->stage] += model_flop;
+	if (!B->recompute)
+		B->sums->model_flop[o->stage] += model_flop;
+}
+
+/* A collective; its whole time is communication. */
+static void coll(struct bld *B, const char *name, enum brk cat,
+		 enum comm_coll c, struct comm_group grp, double bytes)
+{
+	struct op *o;
+	if (grp.n <= 1 && c != COLL_P2P)
+		return;
+	o = push(B, name, cat);
+	if (!o)
+		return;
+	o->flop = 0;
+	o->bytes = bytes;
+	o->prec = B->pa;
+	o->time_s = comm_time_s(B->g, B->pl, c, grp, bytes);
+	o->launch_s = 0;
+	o->bound = BOUND_NETWORK;
+	account(B, o, 0);
+}
+
+static int imin(int a, int b) { return a < b ? a : b; }
+
+static int gcd(int a, int b)
+{
+	while (b) {
+		int r = a % b;
+		a = b;
+		b = r;
+	}
+	return a;
+}
+
+/* Ranks of a group of n with stride `stride` that share a node. */
+static struct comm_group group(int n, int stride, int gpn)
+{
+	struct comm_group gr;
+	int local = stride >= gpn ? 1 : gpn / stride;
+	gr.n = n;
+	gr.per_node = gcd(n, imin(n, local > 0 ? local : 1));
+	if (gr.per_node < 1)
+		gr.per_node = 1;
+	return gr;
+}
+
+/* 4-bit weights of one layer on one GPU read (0.5 B) and written as 16-bit
+ * (2 B) before their GEMMs (QLoRA, Dettmers et al. 2023). */
+static double qlora_dequant_bytes(const struct llm_shape *sh)
+{
+	return 2.5 * sh->layer_matmul_params / sh->t /
+	       (sh->experts > 1 ? sh->ep : 1);
+}
+
+/* A linear layer forward: GEMM T x n x k, plus LoRA adapters / dequant. */
+static void linear_fwd(struct bld *B, const char *name, const char *qname,
+		       double T, double n, double k, double experts)
+{
+	const struct llm_shape *sh = B->sh;
+	gemm(B, name, BRK_GEMM, T / experts, n, k, experts);
+	if (sh->lora_r > 0 && !B->full) {
+		/* x*A then (x*A)*B, r-wide: two small GEMMs per adapter. */
+		double m = T / experts, r = sh->lora_r;
+		double flop = 2 * T * r * (n + k);
+		double bytes = sh->e * experts * (m * k + k * r + m * r +
+						  r * n + m * n);
+		struct op *o = push(B, qname, BRK_GEMM);
+		if (!o)
+			return;
+		o->flop = flop;
+		o->bytes = bytes;
+		o->prec = B->pa;
+		o->time_s = roof_time(B->g, B->pa, flop,
+				      roof_gemm_eff(B->g, m, r, k, experts),
+				      bytes, 2, B->graphs, &o->bound);
+		o->launch_s = exposed_launch(B->g, o,
+					     roof_gemm_eff(B->g, m, r, k,
+							   experts));
+		account(B, o, flop);
+	}
+}
+
+/* A linear layer backward: data gradient, weight gradient unless frozen. */
+static void linear_bwd(struct bld *B, const char *dname, const char *wname,
+		       const char *aname, double T, double n, double k,
+		       double experts)
+{
+	const struct llm_shape *sh = B->sh;
+	double m = T / experts;
+	gemm(B, dname, BRK_GEMM, m, k, n, experts);
+	if (sh->lora_r <= 0) {
+		gemm(B, wname, BRK_GEMM, k, n, m, experts);
+	} else if (!B->full) {
+		double r = sh->lora_r;
+		double flop = 2 * 2 * T * r * (n + k);
+		double bytes = 2 * sh->e * experts * (m * k + k * r + m * r +
+						      r * n + m * n);
+		struct op *o = push(B, aname, BRK_GEMM);
+		if (!o)
+			return;
+		o->flop = flop;
+		o->bytes = bytes;
+		o->prec = B->pa;
+		o->time_s = roof_time(B->g, B->pa, flop,
+				      roof_gemm_eff(B->g, m, r, k, experts),
+				      bytes, 4, B->graphs, &o->bound);
+		o->launch_s = exposed_launch(B->g, o,
+					     roof_gemm_eff(B->g, m, r, k,
+							   experts));
+		account(B, o, flop);
+	}
+}
+
+/* Forward of one layer (also used for recompute). */
+static void layer_fwd(struct bld *B, const struct workload *w, int core_only,
+		      const char *pfx)
+{
+	const struct llm_shape *sh = B->sh;
+	double T = sh->b * sh->s, t = sh->t;
+	double Tn = sh->sp ? T / t : T; /* tokens seen by norms, dropouts */
+	double e = sh->e, h = sh->h, bh = sh->b * sh->a / t;
+	double s = sh->s, d = sh->d, ffn_in = sh->gated ? 2 * sh->f : sh->f;
+	double qkv_n = (sh->a + 2 * sh->g) * d / t;
+	double Tx = T * sh->top_k; /* token-expert pairs */
+	double lexp = sh->experts / sh->ep;
+	struct comm_group tpg = group(sh->t, 1, sh->gpn);
+	int causal = w->llm.causal;
+	char nm[40];
+#define NM(x) (strcpy(nm, pfx), strcat(nm, x), nm)
+
+	if (!core_only) {
+		elem(B, NM(".norm1"), BRK_MEMBOUND, 2 * Tn * h * e, 0, 1);
+		if (sh->sp)
+			coll(B, NM(".tp_allgather1"), BRK_TP_COMM,
+			     COLL_ALLGATHER, tpg, T * h * e);
+		if (sh->lora_r > 0 && w->train.finetune == FT_QLORA)
+			elem(B, NM(".dequant"), BRK_MEMBOUND,
+			     qlora_dequant_bytes(sh), 0, 4 + 2 * lexp);
+		linear_fwd(B, NM(".qkv"), NM(".qkv_lora"), T, qkv_n, h, 1);
+		if (w->llm.positions == POS_ROPE)
+			elem(B, NM(".rope"), BRK_MEMBOUND,
+			     2 * T * (sh->a + sh->g) * d / t * e, 0, 1);
+	}
+	if (w->train.flash_attention) {
+		double cf = causal ? 0.5 : 1.0;
+		double mf = 4 * s * s * d * bh;
+		fused(B, NM(".attn_flash"), cf * mf,
+		      e * bh * s * d * 4 + 4 * bh * s, mf);
+	} else {
+		gemm(B, NM(".attn_scores"), BRK_ATTN, s, s, d, bh);
+		elem(B, NM(".attn_softmax"), BRK_ATTN, 2 * bh * s * s * e, 0,
+		     1);
+		elem(B, NM(".attn_dropout"), BRK_ATTN,
+		     bh * s * s * (2 * e + 1), 0, 1);
+		gemm(B, NM(".attn_context"), BRK_ATTN, s, d, s, bh);
+		elem(B, NM(".attn_reshape"), BRK_MEMBOUND,
+		     2 * T * sh->a * d / t * e, 0, 1);
+	}
+	if (core_only)
+		return;
+	linear_fwd(B, NM(".attn_out"), NM(".attn_out_lora"), T, h,
+		   sh->a * d / t, 1);
+	coll(B, NM(sh->sp ? ".tp_reducescatter1" : ".tp_allreduce1"),
+	     BRK_TP_COMM, sh->sp ? COLL_REDUCE_SCATTER : COLL_ALLREDUCE, tpg,
+	     T * h * e);
+	elem(B, NM(".residual1"), BRK_MEMBOUND, Tn * h * (3 * e + 1), 0, 1);
+	elem(B, NM(".norm2"), BRK_MEMBOUND, 2 * Tn * h * e, 0, 1);
+	if (sh->sp)
+		coll(B, NM(".tp_allgather2"), BRK_TP_COMM, COLL_ALLGATHER, tpg,
+		     T * h * e);
+	if (sh->experts > 1) {
+		struct comm_group epg = group(sh->ep, sh->t, sh->gpn);
+		gemm(B, NM(".router"), BRK_GEMM, T, sh->experts, h, 1);
+		elem(B, NM(".router_topk"), BRK_MEMBOUND,
+		     4 * T * sh->experts * 3 + 2 * Tx * h * e, 0, 4);
+		coll(B, NM(".ep_dispatch"), BRK_EP_COMM, COLL_ALLTOALL, epg,
+		     Tx * h * e);
+		linear_fwd(B, NM(".mlp_fc1"), NM(".mlp_fc1_lora"), Tx,
+			   ffn_in / t, h, lexp);
+		elem(B, NM(".mlp_act"), BRK_MEMBOUND,
+		     Tx * sh->f / t * e * (sh->gated ? 3 : 2), 0, lexp);
+		linear_fwd(B, NM(".mlp_fc2"), NM(".mlp_fc2_lora"), Tx, h,
+			   sh->f / t, lexp);
+		coll(B, NM(".ep_combine"), BRK_EP_COMM, COLL_ALLTOALL, epg,
+		     Tx * h * e);
+	} else {
+		linear_fwd(B, NM(".mlp_fc1"), NM(".mlp_fc1_lora"), T,
+			   ffn_in / t, h, 1);
+		elem(B, NM(".mlp_act"), BRK_MEMBOUND,
+		     T * sh->f / t * e * (sh->gated ? 3 : 2), 0, 1);
+		linear_fwd(B, NM(".mlp_fc2"), NM(".mlp_fc2_lora"), T, h,
+			   sh->f / t, 1);
+	}
+	coll(B, NM(sh->sp ? ".tp_reducescatter2" : ".tp_allreduce2"),
+	     BRK_TP_COMM, sh->sp ? COLL_REDUCE_SCATTER : COLL_ALLREDUCE, tpg,
+	     T * h * e);
+	elem(B, NM(".residual2"), BRK_MEMBOUND, Tn * h * (3 * e + 1), 0, 1);
+#undef NM
+}
+
+/* Backward of one layer, recompute excluded. */
+static void layer_bwd(struct bld *B, const struct workload *w)
+{
+	const struct llm_shape *sh = B->sh;
+	double T = sh->b * sh->s, t = sh->t;
+	double Tn = sh->sp ? T / t : T;
+	double e = sh->e, h = sh->h, bh = sh->b * sh->a / t;
+	double s = sh->s, d = sh->d, ffn_in = sh->gated ? 2 * sh->f : sh->f;
+	double qkv_n = (sh->a + 2 * sh->g) * d / t;
+	double Tx = T * sh->top_k, lexp = sh->experts / sh->ep;
+	double xm = sh->experts > 1 ? Tx : T, xe = sh->experts > 1 ? lexp : 1;
+	struct comm_group tpg = group(sh->t, 1, sh->gpn);
+	int causal = w->llm.causal;
+	double tp_bytes = T * h * e;
+
+	elem(B, "layer.residual2.bwd", BRK_MEMBOUND, Tn * h * (2 * e + 1), 0,
+	     1);
+	if (sh->lora_r > 0 && w->train.finetune == FT_QLORA)
+		elem(B, "layer.dequant.bwd", BRK_MEMBOUND,
+		     qlora_dequant_bytes(sh), 0, 4 + 2 * lexp);
+	if (sh->sp)
+		coll(B, "layer.tp_allgather2.bwd", BRK_TP_COMM, COLL_ALLGATHER,
+		     tpg, tp_bytes);
+	if (sh->experts > 1) {
+		struct comm_group epg = group(sh->ep, sh->t, sh->gpn);
+		coll(B, "layer.ep_combine.bwd", BRK_EP_COMM, COLL_ALLTOALL,
+		     epg, Tx * h * e);
+	}
+	linear_bwd(B, "layer.mlp_fc2.bwd_d", "layer.mlp_fc2.bwd_w",
+		   "layer.mlp_fc2_lora.bwd", xm, h, sh->f / t, xe);
+	elem(B, "layer.mlp_act.bwd", BRK_MEMBOUND,
+	     xm * sh->f / t * e * (sh->gated ? 5 : 3), 0, xe);
+	linear_bwd(B, "layer.mlp_fc1.bwd_d", "layer.mlp_fc1.bwd_w",
+		   "layer.mlp_fc1_lora.bwd", xm, ffn_in / t, h, xe);
+	if (sh->experts > 1) {
+		struct comm_group epg = group(sh->ep, sh->t, sh->gpn);
+		coll(B, "layer.ep_dispatch.bwd", BRK_EP_COMM, COLL_ALLTOALL,
+		     epg, Tx * h * e);
+		gemm(B, "layer.router.bwd_d", BRK_GEMM, T, h, sh->experts, 1);
+		if (sh->lora_r <= 0)
+			gemm(B, "layer.router.bwd_w", BRK_GEMM, h, sh->experts,
+			     T, 1);
+	}
+	if (sh->sp) {
+		coll(B, "layer.tp_reducescatter2.bwd", BRK_TP_COMM,
+		     COLL_REDUCE_SCATTER, tpg, tp_bytes);
+		coll(B, "layer.tp_regather2.bwd", BRK_TP_COMM, COLL_ALLGATHER,
+		     tpg, tp_bytes);
+	} else {
+		coll(B, "layer.tp_allreduce2.bwd", BRK_TP_COMM, COLL_ALLREDUCE,
+		     tpg, tp_bytes);
+	}
+	elem(B, "layer.norm2.bwd", BRK_MEMBOUND, 3 * Tn * h * e + Tn * h * e,
+	     0, 2);
+	elem(B, "layer.residual1.bwd", BRK_MEMBOUND, Tn * h * (2 * e + 1), 0,
+	     1);
+	if (sh->sp)
+		coll(B, "layer.tp_allgather1.bwd", BRK_TP_COMM, COLL_ALLGATHER,
+		     tpg, tp_bytes);
+	linear_bwd(B, "layer.attn_out.bwd_d", "layer.attn_out.bwd_w",
+		   "layer.attn_out_lora.bwd", T, h, sh->a * d / t, 1);
+	if (w->train.flash_attention) {
+		double cf = causal ? 0.5 : 1.0;
+		double mf = 4 * s * s * d * bh;
+		/* 5 GEMMs of the fwd's 2 (scores recomputed): 2.5x. */
+		fused(B, "layer.attn_flash.bwd", 2.5 * cf * mf,
+		      e * bh * s * d * 8 + 8 * bh * s, 2 * mf);
+	} else {
+		elem(B, "layer.attn_reshape.bwd", BRK_MEMBOUND,
+		     2 * T * sh->a * d / t * e, 0, 1);
+		gemm(B, "layer.attn_context.bwd_d", BRK_ATTN, s, s, d, bh);
+		gemm(B, "layer.attn_context.bwd_w", BRK_ATTN, s, d, s, bh);
+		elem(B, "layer.attn_dropout.bwd", BRK_ATTN,
+		     bh * s * s * (2 * e + 1), 0, 1);
+		elem(B, "layer.attn_softmax.bwd", BRK_ATTN, 3 * bh * s * s * e,
+		     0, 1);
+		gemm(B, "layer.attn_scores.bwd_d", BRK_ATTN, s, d, s, bh);
+		gemm(B, "layer.attn_scores.bwd_w", BRK_ATTN, s, d, s, bh);
+	}
+	if (w->llm.positions == POS_ROPE)
+		elem(B, "layer.rope.bwd", BRK_MEMBOUND,
+		     2 * T * (sh->a + sh->g) * d / t * e, 0, 1);
+	linear_bwd(B, "layer.qkv.bwd_d", "layer.qkv.bwd_w", "layer.qkv_lora.bwd",
+		   T, qkv_n, h, 1);
+	if (sh->sp) {
+		coll(B, "layer.tp_reducescatter1.bwd", BRK_TP_COMM,
+		     COLL_REDUCE_SCATTER, tpg, tp_bytes);
+		coll(B, "layer.tp_regather1.bwd", BRK_TP_COMM, COLL_ALLGATHER,
+		     tpg, tp_bytes);
+	} else {
+		coll(B, "layer.tp_allreduce1.bwd", BRK_TP_COMM, COLL_ALLREDUCE,
+		     tpg, tp_bytes);
+	}
+	elem(B, "layer.norm1.bwd", BRK_MEMBOUND, 4 * Tn * h * e, 0, 2);
+}
+
+/* Bytes per trainable parameter moved by one optimizer update. */
+static double opt_bytes_per_param(const struct workload *w, double e)
+{
+	int mixed = e < 4;
+	switch (w->train.optimizer) {
+	case OPT_SGD:
+		/* grad, momentum r/w, weight r/w (fp32 master when mixed) */
+		return (mixed ? 2 + 2 + 4 : 4) + 8 + 8;
+	case OPT_ADAFACTOR:
+		/* grad, weight r/w, factored second moment (negligible) */
+		return (mixed ? 2 + 2 + 4 : 4) + 8 + 4;
+	case OPT_ADAMW:
+	default:
+		/* grad (+ fp32 copy), master r/w, m r/w, v r/w, 16-bit weight
+		 * write, grad-norm read: Megatron/apex fused Adam. */
+		return mixed ? 2 + 4 + 8 + 8 + 8 + 2 + 4 : 4 + 8 + 8 + 8 + 4;
+	}
+}
+
+int llm_build_ops(const struct workload *w, const struct gpu *g,
+		  const struct plan *pl, const struct llm_shape *sh,
+		  struct est_workspace *ws, struct llm_sums *sums)
+{
+	struct bld B;
+	double T = sh->b * sh->s, t = sh->t, e = sh->e, h = sh->h;
+	double Tn = sh->sp ? T / t : T;
+	double lps = sh->L / sh->p; /* layers per stage */
+	struct comm_group tpg = group(sh->t, 1, sh->gpn);
+	struct comm_group dpg = group(sh->dp, sh->t, sh->gpn);
+	enum recompute rc = w->train.recompute;
+	double gb = e;              /* gradient bytes */
+	double train_params;
+	int zero = pl->zero;
+
+	memset(sums, 0, sizeof(*sums));
+	memset(&B, 0, sizeof(B));
+	ws->count = 0;
+	B.g = g;
+	B.pl = pl;
+	B.sh = sh;
+	B.ws = ws;
+	B.sums = sums;
+	B.pg = w->train.precision;
+	B.pa = w->train.precision == PREC_FP8 ? PREC_BF16 : w->train.precision;
+	if (roof_peak(g, B.pa) <= 0)
+		B.pa = B.pg;
+	B.graphs = pl->cuda_graphs;
+
+	/* Layers: forward, then backward with its recompute. */
+	B.stage = OPS_LAYER;
+	B.count = lps * sh->m;
+	layer_fwd(&B, w, 0, "layer");
+	B.bwd = 1;
+	if (rc == RECOMP_FULL || rc == RECOMP_SELECTIVE) {
+		B.recompute = 1;
+		layer_fwd(&B, w, rc == RECOMP_SELECTIVE, "layer.recompute");
+		B.recompute = 0;
+	}
+	layer_bwd(&B, w);
+	B.bwd = 0;
+	if (zero == 3 && sh->dp > 1) {
+		/* Gather the layer's weights forward and backward, scatter its
+		 * gradients: hidden behind the layer's compute by prefetch,
+		 * what is left is exposed. */
+		double lb = sh->layer_params / t * e;
+		double c = 2 * comm_time_s(g, pl, COLL_ALLGATHER, dpg, lb) +
+			   comm_time_s(g, pl, COLL_REDUCE_SCATTER, dpg, lb);
+		double busy = 0;
+		struct op *o;
+		int k;
+		for (k = 0; k < BRK_COUNT; k++)
+			busy += sums->t[OPS_LAYER][k];
+		sums->zero3_comm_layer_s = c;
+		o = push(&B, "layer.zero3_gather.exposed", BRK_DP_COMM);
+		if (o) {
+			o->bytes = 3 * lb;
+			o->prec = B.pa;
+			o->time_s = dmax(0, c - busy);
+			o->bound = BOUND_NETWORK;
+			account(&B, o, 0);
+		}
+	}
+
+	/* First stage: embedding. */
+	B.stage = OPS_FIRST;
+	B.count = sh->m;
+	elem(&B, "embed.fwd", BRK_MEMBOUND,
+	     T * h * e * (w->llm.positions == POS_LEARNED ? 4 : 2) +
+		     Tn * h * (2 * e + 1),
+	     0, w->llm.positions == POS_LEARNED ? 3 : 2);
+	if (sh->t > 1)
+		coll(&B, sh->sp ? "embed.tp_reducescatter" : "embed.tp_allreduce",
+		     BRK_TP_COMM, sh->sp ? COLL_REDUCE_SCATTER : COLL_ALLREDUCE,
+		     tpg, T * h * e);
+	B.bwd = 1;
+	if (sh->lora_r <= 0)
+		elem(&B, "embed.bwd", BRK_MEMBOUND, 3 * T * h * e, 0, 2);
+	B.bwd = 0;
+	if (sh->p > 1) {
+		/* 1F1B: every stage sends or receives one activation forward
+		 * and one gradient backward per micro-batch (Megatron scatters
+		 * them over the TP ranks).  Listed once; step.c adds
+		 * sums->p2p_s to every stage. */
+		struct comm_group pg = { 2, sh->t * sh->dp < sh->gpn ? 2 : 1 };
+		struct op *o = push(&B, "pp.send_recv", BRK_PP_COMM);
+		if (o) {
+			o->bytes = T * h * e / t;
+			o->prec = B.pa;
+			o->time_s = comm_time_s(g, pl, COLL_P2P, pg, o->bytes);
+			o->count = 2 * sh->m * sh->v;
+			o->bound = BOUND_NETWORK;
+			sums->p2p_s = 2 * sh->v * o->time_s;
+		}
+	}
+
+	/* Last stage: final norm, LM head, loss. */
+	B.stage = OPS_LAST;
+	elem(&B, "final_norm.fwd", BRK_MEMBOUND, 2 * Tn * h * e, 0, 1);
+	if (sh->sp)
+		coll(&B, "head.tp_allgather", BRK_TP_COMM, COLL_ALLGATHER, tpg,
+		     T * h * e);
+	gemm(&B, "lm_head.fwd", BRK_GEMM, T, sh->V / t, h, 1);
+	elem(&B, "loss.fwd", BRK_MEMBOUND, T * sh->V / t * (e + 4 * 3), 0, 6);
+	if (sh->t > 1)
+		coll(&B, "loss.tp_allreduce", BRK_TP_COMM, COLL_ALLREDUCE, tpg,
+		     3 * T * 4);
+	B.bwd = 1;
+	elem(&B, "loss.bwd", BRK_MEMBOUND, T * sh->V / t * (4 * 2 + e), 0, 3);
+	gemm(&B, "lm_head.bwd_d", BRK_GEMM, T, h, sh->V / t, 1);
+	if (sh->lora_r <= 0)
+		gemm(&B, "lm_head.bwd_w", BRK_GEMM, h, sh->V / t, T, 1);
+	if (sh->t > 1)
+		coll(&B, sh->sp ? "head.tp_reducescatter.bwd" :
+				  "head.tp_allreduce.bwd",
+		     BRK_TP_COMM, sh->sp ? COLL_REDUCE_SCATTER : COLL_ALLREDUCE,
+		     tpg, T * h * e);
+	elem(&B, "final_norm.bwd", BRK_MEMBOUND, 4 * Tn * h * e, 0, 2);
+	B.bwd = 0;
+
+	/* Once per step: gradient reduction, optimizer. */
+	B.stage = OPS_STEP;
+	B.count = 1;
+	train_params = dmax(sh->trainable_first, sh->trainable_last);
+	if (sh->dp > 1) {
+		double gbytes = train_params * gb;
+		if (zero == 0)
+			coll(&B, "dp.grad_allreduce", BRK_DP_COMM,
+			     COLL_ALLREDUCE, dpg, gbytes);
+		else if (zero <= 2) {
+			coll(&B, "dp.grad_reducescatter", BRK_DP_COMM,
+			     COLL_REDUCE_SCATTER, dpg, gbytes);
+			coll(&B, "dp.param_allgather", BRK_DP_COMM,
+			     COLL_ALLGATHER, dpg, train_params * e);
+		}
+	}
+	if (sh->p > 1 && w->llm.tied_embeddings && sh->lora_r <= 0) {
+		/* Tied word embeddings live on the first and last stage. */
+		struct comm_group eg = { 2, sh->t * sh->dp * (sh->p - 1) <
+						    sh->gpn ? 2 : 1 };
+		coll(&B, "pp.embed_grad_allreduce", BRK_DP_COMM, COLL_ALLREDUCE,
+		     eg, sh->V * h / t * gb);
+	}
+	{
+		double pp_ = train_params / (zero >= 1 ? sh->dp : 1);
+		double kern = 20 + sh->layer_tensors * lps;
+		elem(&B, "optimizer.step", BRK_OPTIMIZER,
+		     pp_ * opt_bytes_per_param(w, e), 0, kern);
+	}
+	return B.full ? -1 : 0;
+}

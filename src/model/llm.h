@@ -1,0 +1,74 @@
+/*
+ * llm.h - a decoder (or encoder) transformer as a compact operator list.
+ *
+ * One layer's operators are built once, their `count` set to layers per
+ * stage times micro-batches; the first stage adds the embedding, the last
+ * stage the final norm, LM head and loss, and the step adds gradient
+ * reduction and the optimizer.  Per-operator FLOPs and bytes follow
+ * Narayanan et al. SC'21 and Korthikanti et al. MLSys'23 (docs/model.md).
+ */
+#ifndef TC_LLM_H
+#define TC_LLM_H
+
+#include "estimate.h"
+#include "gpu.h"
+#include "workload.h"
+
+/* Sizes derived from a workload and a resolved plan, as doubles. */
+struct llm_shape {
+	double b, s, h, a, g, d, f, V, L; /* micro-batch, seq, hidden, heads,
+					     kv heads, head dim, ffn, vocab,
+					     layers */
+	int t, p, dp, v, ep, gpn;         /* tp, pp, dp, interleave, ep,
+					     GPUs per node */
+	double m;                         /* micro-batches per step */
+	double e;                         /* bytes per activation element */
+	double eg;                        /* bytes per GEMM input element */
+	int gated;                        /* SwiGLU / GeGLU */
+	int sp;                           /* sequence parallel (t > 1) */
+	double experts, top_k;            /* experts 1 for a dense model */
+	double lora_r;                    /* 0 unless LoRA/QLoRA */
+	double layer_params;              /* one layer, whole (all experts) */
+	double layer_active_params;       /* one layer, per token */
+	double layer_matmul_params;       /* one layer's linear weights */
+	double attn_matmul_params;        /* QKV and output projection */
+	double mlp_matmul_params;         /* one expert's MLP weights */
+	double layer_tensors;             /* parameter tensors per layer */
+	double adapter_params_layer;      /* LoRA A and B per layer */
+	double embed_params;              /* token (+ learned position) table */
+	double head_params;               /* LM head, 0 when tied */
+	double final_norm_params;
+	double params, active_params;     /* whole model */
+	double stage_params_first;        /* on one GPU of the first stage */
+	double stage_params_last;         /* ... and of the last stage */
+	double trainable_first, trainable_last; /* the same, trainable only */
+};
+
+/* Fill *sh.  The plan must be resolved (tp, pp, dp, micro_batch >= 1). */
+void llm_shape_init(const struct workload *w, const struct plan *pl,
+		    struct llm_shape *sh);
+
+/* Totals the step assembly needs, per execution of one micro-batch. */
+struct llm_sums {
+	double t[OPS_COUNT][BRK_COUNT]; /* seconds, launch under BRK_LAUNCH */
+	double lim[OPS_COUNT][LIM_COUNT]; /* the same seconds by limiter */
+	double bwd_layer_s;             /* backward (with recompute) of a layer */
+	double hw_flop[OPS_COUNT];      /* FLOP incl. recompute, one GPU */
+	double model_flop[OPS_COUNT];   /* FLOP excl. recompute, one GPU */
+	double zero3_comm_layer_s;      /* ZeRO-3 gathers of one layer */
+	double p2p_s;                   /* pipeline transfers of one stage */
+};
+
+/*
+ * Build the operators of one training step of an LLM on GPU g into ws
+ * (ws->count reset first) and fill *sums.  Returns 0, or -1 if the
+ * workspace is too small (ws->cap); no allocation.
+ */
+int llm_build_ops(const struct workload *w, const struct gpu *g,
+		  const struct plan *pl, const struct llm_shape *sh,
+		  struct est_workspace *ws, struct llm_sums *sums);
+
+/* Operators llm_build_ops can emit at most (size of a workspace). */
+#define LLM_MAX_OPS 160
+
+#endif

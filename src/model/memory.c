@@ -1,0 +1,252 @@
+/*
+ * memory.c - memory per GPU and advice when a plan does not fit.
+ */
+#include "memory.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static double dmax(double a, double b) { return a > b ? a : b; }
+
+/*
+ * Korthikanti et al. 2022, sec. 4.1, 16-bit, per layer: attention block
+ * 11sbh + 5as^2b, MLP 19sbh, norms 4sbh; 10sbh of it (norm inputs, QKV and
+ * FC1 inputs, dropout masks) stays whole under TP without sequence
+ * parallelism.  Generalised: K and V are g*d wide (GQA), the MLP keeps its
+ * input, the activation input (f, or 2f gated) and the FC2 input (f).
+ */
+double mem_layer_activation_bytes(const struct workload *w,
+				  const struct llm_shape *sh)
+{
+	double sb = sh->s * sh->b, h = sh->h, d = sh->d, t = sh->t;
+	double ffn_in = sh->gated ? 2 * sh->f : sh->f;
+	double scale = sh->e / 2; /* 16-bit baseline */
+	double repl, split, core, masks;
+	enum recompute rc = w->train.recompute;
+
+	if (rc == RECOMP_FULL) /* the layer input only */
+		return 2 * sb * h * scale / (sh->sp ? t : 1);
+	masks = 2 * sb * h; /* two dropout masks, 1 byte */
+	repl = (8 * sb * h) * scale + masks;
+	split = sb * (2 * sh->a * d + 4 * sh->g * d + 2 * sh->a * d) * scale +
+		sh->top_k * sb * (2 * ffn_in + 2 * sh->f) * scale;
+	if (w->train.flash_attention)
+		core = 4 * sh->a * sh->s * sh->b; /* fp32 softmax statistics */
+	else if (rc == RECOMP_SELECTIVE)
+		core = 0;
+	else
+		core = sh->a * sh->s * sh->s * sh->b * (4 * scale + 1);
+	if (sh->sp)
+		return (repl + split + core) / t;
+	return repl + (split + core) / t;
+}
+
+/* Memory of one stage's GPU holding `params` (trainable `train`). */
+static double stage_mem(const struct workload *w, const struct plan *pl,
+			const struct llm_shape *sh, double params,
+			double train, double inflight, int last,
+			double part[MEM_COUNT])
+{
+	double e16 = sh->e >= 4 ? 4 : 2;   /* weight and grad bytes */
+	double dp = sh->dp, lps = sh->L / sh->p;
+	double opt, act, buf, w_b, tot;
+	int mixed = sh->e < 4, z = pl->zero, k;
+	double T = sh->b * sh->s;
+
+	switch (w->train.optimizer) {
+	case OPT_SGD:
+		opt = (mixed ? 4 : 0) + 4; /* master + momentum */
+		break;
+	case OPT_ADAFACTOR:
+		opt = (mixed ? 4 : 0) + 0.05; /* factored second moment */
+		break;
+	case OPT_ADAMW:
+	default:
+		opt = (mixed ? 4 : 0) + 8; /* master + m + v */
+		break;
+	}
+	if (w->train.finetune == FT_FULL) {
+		w_b = params * e16;
+	} else {
+		double base = params - train;
+		double mm = sh->layer_matmul_params / sh->t * lps;
+		if (w->train.finetune == FT_QLORA && base > mm)
+			/* NF4 0.5 B/param + double-quantised constants
+			 * (0.127 bit/param, Dettmers et al. 2023) */
+			w_b = mm * (0.5 + 0.127 / 8) + (base - mm) * 2 +
+			      train * e16;
+		else
+			w_b = base * 2 + train * e16;
+	}
+	part[MEM_WEIGHTS] = z >= 3 ? w_b / dp : w_b;
+	part[MEM_GRADS] = train * e16 / (z >= 2 ? dp : 1);
+	part[MEM_OPTIMIZER] = train * opt / (z >= 1 ? dp : 1);
+
+	act = mem_layer_activation_bytes(w, sh) * lps * inflight;
+	if (w->train.recompute == RECOMP_FULL) {
+		/* one layer recomputed in full during its backward */
+		struct workload w2 = *w;
+		w2.train.recompute = RECOMP_NONE;
+		act += mem_layer_activation_bytes(&w2, sh);
+	}
+	if (last) /* logits and their fp32 softmax, one micro-batch */
+		act += T * sh->V / sh->t * (sh->e + 4);
+	else
+		act += T * sh->h * sh->e * inflight; /* embedding output */
+	part[MEM_ACTIVATIONS] = act;
+
+	/* TP/PP communication buffers and gradients of activations (about
+	 * two layer outputs), the largest weight gradient in flight;
+	 * ZeRO-3 keeps about 4 gathered layers (DeepSpeed docs). */
+	buf = 4 * T * sh->h * sh->e +
+	      dmax(sh->h * (sh->gated ? 2 * sh->f : sh->f), sh->V * sh->h) /
+		      sh->t * e16;
+	if (z >= 3)
+		buf += 4 * sh->layer_params / sh->t * e16;
+	part[MEM_BUFFERS] = buf;
+	part[MEM_RESERVED] = MEM_CONTEXT_BYTES +
+			     MEM_FRAGMENTATION_FRAC * (act + buf);
+	tot = 0;
+	for (k = 0; k < MEM_COUNT; k++)
+		tot += part[k];
+	return tot;
+}
+
+double mem_estimate(const struct workload *w, const struct plan *pl,
+		    const struct llm_shape *sh, double part[MEM_COUNT])
+{
+	double first[MEM_COUNT], last[MEM_COUNT];
+	double p = sh->p, m = sh->m, v = sh->v;
+	/* 1F1B: stage 0 holds min(p, m) micro-batches; interleaving adds
+	 * (p-1)/(p*v) (Narayanan et al. SC'21 sec. 2.2). */
+	double inflight = p < m ? p : m;
+	double a, b;
+
+	if (v > 1 && p > 1)
+		inflight *= 1 + (p - 1) / (p * v);
+	a = stage_mem(w, pl, sh, sh->stage_params_first, sh->trainable_first,
+		      inflight, sh->p == 1, first);
+	if (sh->p == 1) {
+		memcpy(part, first, sizeof(first));
+		return a;
+	}
+	b = stage_mem(w, pl, sh, sh->stage_params_last, sh->trainable_last,
+		      1, 1, last);
+	memcpy(part, a >= b ? first : last, sizeof(first));
+	return a >= b ? a : b;
+}
+
+/* Memory of `w` under plan `pl` (resolved); 0 when the plan is not even
+ * shaped right for the change. */
+static double try_plan(const struct workload *w, const struct plan *pl)
+{
+	struct llm_shape sh;
+	double part[MEM_COUNT];
+	const struct llm_arch *A = &w->llm;
+	int kv = A->kv_heads > 0 ? A->kv_heads : A->heads;
+
+	if (pl->tp < 1 || pl->pp < 1 || pl->dp < 1 || pl->micro_batch < 1)
+		return 0;
+	if (A->heads % pl->tp || kv % pl->tp || A->layers % pl->pp)
+		return 0;
+	if (pl->tp > pl->gpus_per_node && pl->gpus_per_node > 0)
+		return 0;
+	llm_shape_init(w, pl, &sh);
+	return mem_estimate(w, pl, &sh, part);
+}
+
+void mem_fit_advice(const struct workload *w, const struct gpu *g,
+		    const struct plan *pl, double need, char *buf,
+		    size_t len)
+{
+	struct plan c;
+	struct workload w2;
+	double cap = g->memory_bytes, got;
+	char what[96];
+	int k;
+
+	w2 = *w;
+	what[0] = '\0';
+	got = 0;
+	/* Single changes, least disruptive first. */
+	if (w->train.recompute != RECOMP_FULL) {
+		w2.train.recompute = RECOMP_FULL;
+		got = try_plan(&w2, pl);
+		if (got > 0 && got <= cap) {
+			snprintf(what, sizeof(what), "recompute: full");
+			goto found;
+		}
+		w2.train.recompute = w->train.recompute;
+	}
+	for (k = pl->zero + 1; k <= 3 && pl->dp > 1; k++) {
+		c = *pl;
+		c.zero = k;
+		got = try_plan(w, &c);
+		if (got > 0 && got <= cap) {
+			snprintf(what, sizeof(what), "zero: %d", k);
+			goto found;
+		}
+	}
+	for (k = pl->micro_batch / 2; k >= 1; k /= 2) {
+		c = *pl;
+		c.micro_batch = k;
+		got = try_plan(w, &c);
+		if (got > 0 && got <= cap) {
+			snprintf(what, sizeof(what), "micro_batch: %d", k);
+			goto found;
+		}
+	}
+	for (k = 2; k <= 64; k *= 2) {
+		c = *pl;
+		c.tp = pl->tp * k;
+		if (pl->dp % k == 0) {
+			c.dp = pl->dp / k;
+			got = try_plan(w, &c);
+			if (got > 0 && got <= cap) {
+				snprintf(what, sizeof(what), "tp: %d", c.tp);
+				goto found;
+			}
+		}
+		c = *pl;
+		c.pp = pl->pp * k;
+		if (pl->dp % k == 0) {
+			c.dp = pl->dp / k;
+			got = try_plan(w, &c);
+			if (got > 0 && got <= cap) {
+				snprintf(what, sizeof(what), "pp: %d", c.pp);
+				goto found;
+			}
+		}
+	}
+	/* Combined: full recompute, highest ZeRO, micro-batch 1, then more
+	 * pipeline stages at the same GPU count. */
+	w2.train.recompute = RECOMP_FULL;
+	for (k = 1; k <= 64; k *= 2) {
+		c = *pl;
+		c.micro_batch = 1;
+		c.zero = pl->dp / k > 1 ? 3 : pl->zero;
+		c.pp = pl->pp * k;
+		if (pl->dp % k)
+			break;
+		c.dp = pl->dp / k;
+		got = try_plan(&w2, &c);
+		if (got > 0 && got <= cap) {
+			snprintf(what, sizeof(what),
+				 "recompute: full, zero: %d, micro_batch: 1, "
+				 "pp: %d", c.zero, c.pp);
+			goto found;
+		}
+	}
+	snprintf(buf, len,
+		 "needs %.1f GB per GPU, %.1f GB more than the %.1f GB "
+		 "available; no change of recompute, zero, micro_batch, tp or "
+		 "pp at %d GPUs fits: use more GPUs or a GPU with more memory",
+		 need / 1e9, (need - cap) / 1e9, cap / 1e9, pl->count);
+	return;
+found:
+	snprintf(buf, len,
+		 "needs %.1f GB per GPU, %.1f GB more than the %.1f GB "
+		 "available; %s would fit (%.1f GB)",
+		 need / 1e9, (need - cap) / 1e9, cap / 1e9, what, got / 1e9);
+}

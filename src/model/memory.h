@@ -1,0 +1,45 @@
+/*
+ * memory.h - memory per GPU: model states, activations, buffers, reserve.
+ *
+ * Model states after Rajbhandari et al. (ZeRO, SC'20); activations after
+ * Korthikanti et al. (MLSys'23, sec. 4, Table 2) generalised to GQA, gated
+ * MLPs and MoE; pipeline in-flight micro-batches of 1F1B (docs/model.md).
+ */
+#ifndef TC_MEMORY_H
+#define TC_MEMORY_H
+
+#include <stddef.h>
+
+#include "estimate.h"
+#include "gpu.h"
+#include "llm.h"
+#include "workload.h"
+
+/* CUDA context, cuBLAS workspaces and NCCL buffers, bytes (GB = 1e9): the
+ * low end of the 1-3 GB formulas.md quotes; fragmentation is added apart. */
+#define MEM_CONTEXT_BYTES 1.0e9
+/* Caching-allocator fragmentation, fraction of activations and buffers. */
+#define MEM_FRAGMENTATION_FRAC 0.05
+
+/* Activation bytes one layer stores for one micro-batch on one GPU. */
+double mem_layer_activation_bytes(const struct workload *w,
+				  const struct llm_shape *sh);
+
+/*
+ * Memory per GPU of the fuller of the first and last pipeline stage,
+ * broken down into part[MEM_COUNT]; returns the total in bytes.
+ */
+double mem_estimate(const struct workload *w, const struct plan *pl,
+		    const struct llm_shape *sh, double part[MEM_COUNT]);
+
+/*
+ * When `need` bytes exceed the GPU's capacity, try the usual remedies with
+ * the memory model (full recompute, higher ZeRO stage, smaller micro-batch,
+ * more tensor or pipeline parallelism, and then combinations) and write
+ * advice naming the first that fits into buf.
+ */
+void mem_fit_advice(const struct workload *w, const struct gpu *g,
+		    const struct plan *pl, double need, char *buf,
+		    size_t len);
+
+#endif

@@ -1,0 +1,61 @@
+/*
+ * roofline.h - time of one kernel on one GPU against achievable rates.
+ *
+ * t = max(flop / (peak * eta_c), bytes / (bw * eta_m)) + kernels * launch
+ * (Williams, Waterman, Patterson, "Roofline", CACM 2009).  eta_c of a GEMM
+ * falls for small and badly shaped matrices: tile and wave quantisation over
+ * the SM count (NVIDIA, "Matrix Multiplication Background User's Guide") and a
+ * fixed per-GEMM cost expressed as the size at which efficiency halves.
+ * The parameters live in struct roof_eff (gpu.h); roof_eff_default() holds
+ * the fitted defaults (docs/model.md says how they were fitted).
+ */
+#ifndef TC_ROOFLINE_H
+#define TC_ROOFLINE_H
+
+#include "estimate.h"
+#include "gpu.h"
+#include "precision.h"
+
+/* Output tile edges (elements) the GEMM model chooses between. */
+#define ROOF_TILE_M_LARGE 256
+#define ROOF_TILE_M 128
+#define ROOF_TILE_N 128
+
+/*
+ * Fraction of the SMs' tile slots doing useful work for a batch of `batch`
+ * GEMMs with an (m x n) output: tile quantisation (partial edge tiles) times
+ * wave quantisation (tiles / (waves * sm_count)), for the better of a 256x128
+ * and a 128x128 tile.  Returns a value in (0, 1]; 1 when sm_count <= 0.
+ */
+double roof_gemm_util(int sm_count, double m, double n, double batch);
+
+/*
+ * Compute efficiency (fraction of dense peak) of a GEMM (m x k) * (k x n),
+ * `batch` of them: gemm_max_frac * util * flop / (flop + gemm_half_flop).
+ */
+double roof_gemm_eff(const struct gpu *g, double m, double n, double k,
+		     double batch);
+
+/* Dense peak for GEMMs in precision p (FLOP/s); 0 if unsupported. */
+double roof_peak(const struct gpu *g, enum tc_prec p);
+
+/*
+ * Seconds of one kernel sequence: `flop` at `peak_frac` of peak[p] and `bytes`
+ * at mem_frac of bandwidth, whichever is larger (the roof), plus `kernels`
+ * launches (launch_graph_s with CUDA graphs), less launch_overlap_frac of
+ * the shorter of roof and launch (asynchronous dispatch hides it).  Writes the bound to *bound when not
+ * NULL.  Returns a finite value >= 0 for valid inputs (peak of p > 0).
+ */
+double roof_time(const struct gpu *g, enum tc_prec p, double flop,
+		 double peak_frac, double bytes, double kernels, int graphs,
+		 enum op_bound *bound);
+
+/* GEMM (batch of m x n x k), elements of `elem_bytes`, via roof_time. */
+double roof_gemm_time(const struct gpu *g, enum tc_prec p, double m, double n,
+		      double k, double batch, double elem_bytes, int graphs,
+		      enum op_bound *bound);
+
+/* Launch cost of one kernel for this GPU and CUDA-graph setting. */
+double roof_launch_s(const struct gpu *g, int graphs);
+
+#endif

@@ -1,0 +1,403 @@
+/*
+ * step.c - one training step: plan checks, the operator list, the pipeline
+ * schedule, exposed communication, memory, MFU.
+ */
+#include "estimate.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "comm.h"
+#include "llm.h"
+#include "memory.h"
+#include "roofline.h"
+
+const char *const brk_names[BRK_COUNT] = {
+	"gemm", "attention", "memory_bound", "optimizer", "tp_comm",
+	"pp_comm", "dp_comm", "ep_comm", "bubble", "launch",
+};
+
+const char *const mem_part_names[MEM_COUNT] = {
+	"weights", "gradients", "optimizer", "activations", "buffers",
+	"reserved",
+};
+
+const char *const limiter_names[LIM_COUNT] = {
+	"compute", "memory_bandwidth", "communication", "pipeline_bubble",
+	"launch_overhead",
+};
+
+int est_workspace_init(struct est_workspace *ws, size_t cap)
+{
+	ws->count = 0;
+	ws->cap = 0;
+	ws->ops = NULL;
+	if (cap == 0)
+		cap = LLM_MAX_OPS;
+	ws->ops = calloc(cap, sizeof(*ws->ops));
+	if (!ws->ops)
+		return -1;
+	ws->cap = cap;
+	return 0;
+}
+
+void est_workspace_release(struct est_workspace *ws)
+{
+	if (!ws)
+		return;
+	free(ws->ops);
+	ws->ops = NULL;
+	ws->count = ws->cap = 0;
+}
+
+static int problem(struct plan_problem *why, enum wl_field f,
+		   const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Fill *why; returns -1 for `return problem(...)`. */
+static int problem(struct plan_problem *why, enum wl_field f,
+		   const char *fmt, ...)
+{
+	va_list ap;
+	if (why) {
+		why->field = f;
+		va_start(ap, fmt);
+		vsnprintf(why->msg, sizeof(why->msg), fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+static void warn(struct estimate *e, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void warn(struct estimate *e, const char *fmt, ...)
+{
+	va_list ap;
+	if (e->warning_count >= EST_MAX_WARN)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(e->warning[e->warning_count++], sizeof(e->warning[0]), fmt,
+		  ap);
+	va_end(ap);
+}
+
+/* Fill defaults of a plan: 0 means "the usual". */
+static void resolve(const struct workload *w, const struct gpu *g,
+		    struct plan *pl)
+{
+	*pl = w->plan;
+	if (pl->tp <= 0)
+		pl->tp = 1;
+	if (pl->pp <= 0)
+		pl->pp = 1;
+	if (pl->ep <= 0)
+		pl->ep = 1;
+	if (pl->interleave <= 0)
+		pl->interleave = 1;
+	if (pl->micro_batch <= 0)
+		pl->micro_batch = 1;
+	if (pl->gpus_per_node <= 0)
+		pl->gpus_per_node = g->gpus_per_node > 0 ? g->gpus_per_node : 8;
+	if (pl->count <= 0)
+		pl->count = pl->tp * pl->pp * (pl->dp > 0 ? pl->dp : 1);
+	if (pl->dp <= 0)
+		pl->dp = pl->count / (pl->tp * pl->pp);
+	if (pl->tp == 1)
+		pl->sequence_parallel = 0;
+}
+
+/* Check the plan against the workload and GPU.  0 or -1 with *why. */
+static int check(const struct workload *w, const struct gpu *g,
+		 const struct plan *pl, struct plan_problem *why)
+{
+	const struct llm_arch *A = &w->llm;
+	const struct training *tr = &w->train;
+	int kv = A->kv_heads > 0 ? A->kv_heads : A->heads;
+	int experts = A->experts > 1 ? A->experts : 1;
+	double mb;
+
+	if (w->kind != WL_LLM)
+		return problem(why, WLF_MODEL, "workload kind is not llm "
+			       "(expected an llm workload for this model)");
+	if (A->layers < 1 || A->hidden < 1 || A->heads < 1 || A->vocab < 1)
+		return problem(why, WLF_MODEL, "model needs layers, hidden, "
+			       "heads and vocab (expected positive integers)");
+	if (A->head_dim <= 0 && A->hidden % A->heads)
+		return problem(why, WLF_MODEL, "%d attention heads do not "
+			       "divide hidden size %d (expected head_dim or a "
+			       "divisor of %d)", A->heads, A->hidden,
+			       A->hidden);
+	if (A->kv_heads > 0 && A->heads % A->kv_heads)
+		return problem(why, WLF_MODEL, "%d kv heads do not divide %d "
+			       "attention heads (expected a divisor of %d)",
+			       A->kv_heads, A->heads, A->heads);
+	if (A->experts > 1 && (A->top_k < 1 || A->top_k > A->experts))
+		return problem(why, WLF_MODEL, "top_k %d is out of range "
+			       "(expected 1 to %d experts)", A->top_k,
+			       A->experts);
+	if (!(tr->seq_len >= 1) || !isfinite(tr->seq_len))
+		return problem(why, WLF_SEQ_LEN, "seq_len %g is not positive "
+			       "(expected tokens per sequence, >= 1)",
+			       tr->seq_len);
+	if (!(tr->global_batch >= 1) || !isfinite(tr->global_batch))
+		return problem(why, WLF_GLOBAL_BATCH, "global_batch %g is not "
+			       "positive (expected sequences per step, >= 1)",
+			       tr->global_batch);
+	if ((int)tr->precision < 0 || tr->precision >= PREC_COUNT ||
+	    tr->precision == PREC_INT8)
+		return problem(why, WLF_PRECISION, "precision is not supported "
+			       "for training (expected fp32, tf32, bf16, fp16 "
+			       "or fp8)");
+	if (!(roof_peak(g, tr->precision) > 0))
+		return problem(why, WLF_PRECISION, "%s has no %s rate (expected "
+			       "a precision the GPU supports)", g->id,
+			       tc_prec_names[tr->precision]);
+	if (!(g->mem_bytes_per_s > 0) || !(g->memory_bytes > 0))
+		return problem(why, WLF_GPU, "%s lacks memory size or bandwidth "
+			       "(expected both in its catalog file)", g->id);
+	if (!(tr->tokens >= 0) || !(tr->steps >= 0) || !isfinite(tr->tokens) ||
+	    !isfinite(tr->steps))
+		return problem(why, WLF_TOKENS, "tokens and steps must be "
+			       "non-negative (expected a count)");
+	if (tr->finetune != FT_FULL && tr->lora_rank < 1)
+		return problem(why, WLF_LORA_RANK, "lora_rank is missing "
+			       "(expected a rank >= 1 for %s)",
+			       tr->finetune == FT_QLORA ? "qlora" : "lora");
+	if (pl->zero < 0 || pl->zero > 3)
+		return problem(why, WLF_ZERO, "zero %d is out of range (expected "
+			       "0, 1, 2 or 3)", pl->zero);
+	if (A->heads % pl->tp)
+		return problem(why, WLF_TP, "tp %d does not divide %d attention "
+			       "heads (expected a divisor of %d)", pl->tp,
+			       A->heads, A->heads);
+	if (kv % pl->tp)
+		return problem(why, WLF_TP, "tp %d does not divide %d kv heads "
+			       "(expected a divisor of %d)", pl->tp, kv, kv);
+	if (A->layers % pl->pp)
+		return problem(why, WLF_PP, "pp %d does not divide %d layers "
+			       "(expected a divisor of %d)", pl->pp, A->layers,
+			       A->layers);
+	if (pl->interleave > 1 && pl->pp == 1)
+		return problem(why, WLF_INTERLEAVE, "interleave %d needs pipeline "
+			       "parallelism (expected pp > 1)", pl->interleave);
+	if (A->layers % (pl->pp * pl->interleave))
+		return problem(why, WLF_INTERLEAVE, "%d layers are not divisible "
+			       "by pp %d x interleave %d (expected a multiple of "
+			       "%d)", A->layers, pl->pp, pl->interleave,
+			       pl->pp * pl->interleave);
+	if (pl->count % (pl->tp * pl->pp))
+		return problem(why, WLF_COUNT, "count %d is not divisible by tp "
+			       "%d x pp %d (expected a multiple of %d)",
+			       pl->count, pl->tp, pl->pp, pl->tp * pl->pp);
+	if (pl->dp < 1 || (long)pl->dp * pl->tp * pl->pp != pl->count)
+		return problem(why, WLF_DP, "dp %d x tp %d x pp %d is not count "
+			       "%d (expected dp = %d)", pl->dp, pl->tp, pl->pp,
+			       pl->count, pl->count / (pl->tp * pl->pp));
+	mb = (double)pl->dp * pl->micro_batch;
+	if (fmod(tr->global_batch, mb) != 0)
+		return problem(why, WLF_GLOBAL_BATCH, "global_batch %g is not a "
+			       "multiple of dp %d x micro_batch %d (expected a "
+			       "multiple of %g)", tr->global_batch, pl->dp,
+			       pl->micro_batch, mb);
+	if (experts % pl->ep)
+		return problem(why, WLF_EP, "ep %d does not divide %d experts "
+			       "(expected a divisor of %d)", pl->ep, experts,
+			       experts);
+	if (pl->dp % pl->ep)
+		return problem(why, WLF_EP, "ep %d does not divide dp %d "
+			       "(expected experts spread over data-parallel "
+			       "ranks)", pl->ep, pl->dp);
+	if (pl->network_bytes_per_s < 0 || pl->network_latency_s < 0)
+		return problem(why, WLF_NETWORK, "network bandwidth and latency "
+			       "must not be negative (expected e.g. 50GB/s)");
+	return 0;
+}
+
+static double sum_brk(const double *t)
+{
+	double s = 0;
+	int k;
+	for (k = 0; k < BRK_COUNT; k++)
+		s += t[k];
+	return s;
+}
+
+int step_estimate(const struct workload *w, const struct gpu *g,
+		  struct est_workspace *ws, struct estimate *out,
+		  struct plan_problem *why)
+{
+	struct estimate E;
+	struct llm_shape sh;
+	struct llm_sums S;
+	struct plan pl;
+	double tL, tF, tLa, tfirst, tlast, tmax, tsum, tpipe, m, lps;
+	double lim[LIM_COUNT], peak, mm, attn, tokens_mb, dp_exposed, dpc;
+	const double *crit_extra;
+	int k, crit_first;
+
+	assert(w && g && ws && out);
+	resolve(w, g, &pl);
+	if (check(w, g, &pl, why))
+		return -1;
+	memset(&E, 0, sizeof(E));
+	E.plan = pl;
+	if (pl.tp > pl.gpus_per_node)
+		warn(&E, "tp %d spans nodes of %d GPUs: tensor-parallel "
+		     "traffic crosses the network", pl.tp, pl.gpus_per_node);
+	if (pl.zero == 3 && pl.pp > 1)
+		warn(&E, "zero 3 with pp %d: frameworks rarely combine them",
+		     pl.pp);
+	if (pl.count > pl.gpus_per_node && !(pl.network_bytes_per_s > 0))
+		warn(&E, "no network bandwidth given for %d nodes: assuming "
+		     "%.0f GB/s per GPU", pl.count / pl.gpus_per_node,
+		     COMM_DEFAULT_NETWORK_BYTES_PER_S / 1e9);
+	if (w->plan.sequence_parallel && w->plan.tp <= 1)
+		warn(&E, "sequence_parallel has no effect with tp 1");
+
+	llm_shape_init(w, &pl, &sh);
+	if (llm_build_ops(w, g, &pl, &sh, ws, &S))
+		return problem(why, WLF_NONE, "internal: operator workspace of "
+			       "%zu is too small (expected %d)", ws->cap,
+			       LLM_MAX_OPS);
+
+	/* Pipeline: T = m * t_max + (sum of stages - t_max) / v. */
+	m = sh.m;
+	lps = sh.L / sh.p;
+	tL = sum_brk(S.t[OPS_LAYER]);
+	tF = sum_brk(S.t[OPS_FIRST]);
+	tLa = sum_brk(S.t[OPS_LAST]);
+	if (sh.p == 1) {
+		tfirst = tlast = lps * tL + tF + tLa;
+		tsum = tmax = tfirst;
+		crit_first = 1;
+	} else {
+		tfirst = lps * tL + tF + S.p2p_s;
+		tlast = lps * tL + tLa + S.p2p_s;
+		tsum = sh.p * (lps * tL + S.p2p_s) + tF + tLa;
+		crit_first = tfirst >= tlast;
+		tmax = crit_first ? tfirst : tlast;
+	}
+	tpipe = m * tmax + (tsum - tmax) / sh.v;
+
+	crit_extra = crit_first ? S.t[OPS_FIRST] : S.t[OPS_LAST];
+	for (k = 0; k < BRK_COUNT; k++) {
+		E.breakdown_s[k] = m * (lps * S.t[OPS_LAYER][k] + crit_extra[k]);
+		if (sh.p == 1)
+			E.breakdown_s[k] += m * S.t[OPS_LAST][k];
+	}
+	E.breakdown_s[BRK_PP_COMM] += m * S.p2p_s;
+	E.breakdown_s[BRK_BUBBLE] = (tsum - tmax) / sh.v;
+	for (k = 0; k < LIM_COUNT; k++) {
+		lim[k] = m * (lps * S.lim[OPS_LAYER][k] +
+			      (crit_first ? S.lim[OPS_FIRST][k] :
+					    S.lim[OPS_LAST][k]));
+		if (sh.p == 1)
+			lim[k] += m * S.lim[OPS_LAST][k];
+	}
+	lim[LIM_COMMUNICATION] += m * S.p2p_s;
+	lim[LIM_BUBBLE] = E.breakdown_s[BRK_BUBBLE];
+
+	/* Once per step: DP traffic (hidden behind the last backward when the
+	 * framework overlaps it), optimizer. */
+	dpc = S.t[OPS_STEP][BRK_DP_COMM];
+	dp_exposed = dpc;
+	if (pl.grad_overlap && pl.zero < 3)
+		dp_exposed = fmax(0, dpc - lps * S.bwd_layer_s);
+	for (k = 0; k < BRK_COUNT; k++)
+		E.breakdown_s[k] += k == BRK_DP_COMM ? dp_exposed :
+						      S.t[OPS_STEP][k];
+	for (k = 0; k < LIM_COUNT; k++)
+		lim[k] += k == LIM_COMMUNICATION ?
+			S.lim[OPS_STEP][k] - dpc + dp_exposed :
+			S.lim[OPS_STEP][k];
+
+	E.step_time_s = sum_brk(E.breakdown_s);
+	assert(fabs(E.step_time_s - (tpipe + dp_exposed +
+				     sum_brk(S.t[OPS_STEP]) - dpc)) <=
+	       1e-9 * E.step_time_s + 1e-15);
+	E.limiting = LIM_COMPUTE;
+	for (k = 1; k < LIM_COUNT; k++)
+		if (lim[k] > lim[E.limiting])
+			E.limiting = (enum limiter)k;
+
+	/* Counts and rates. */
+	E.params = sh.params;
+	E.active_params = sh.active_params;
+	E.micro_batches = (int)m;
+	E.bubble_frac = E.breakdown_s[BRK_BUBBLE] / E.step_time_s;
+	E.tokens_per_step = w->train.global_batch * w->train.seq_len;
+	if (w->train.steps > 0)
+		E.steps = w->train.steps;
+	else if (w->train.tokens > 0)
+		E.steps = ceil(w->train.tokens / E.tokens_per_step);
+	E.tokens_per_s = E.tokens_per_step / E.step_time_s;
+	E.tokens_per_s_per_gpu = E.tokens_per_s / pl.count;
+	E.total_time_s = E.steps * E.step_time_s;
+	E.gpu_hours = E.total_time_s * pl.count / 3600.0;
+
+	/* Model FLOPs (PaLM convention, full attention term, no recompute):
+	 * per token 6 * matmul params + 12 * L * a * d * s; frozen weights
+	 * (LoRA) skip the weight gradient: 4 instead of 6. */
+	mm = sh.L * (sh.attn_matmul_params + sh.top_k * sh.mlp_matmul_params +
+		     (sh.experts > 1 ? sh.h * sh.experts : 0)) +
+	     sh.V * sh.h;
+	attn = 12.0 * sh.L * sh.a * sh.d * sh.s;
+	tokens_mb = E.tokens_per_step;
+	E.model_flop_per_step = tokens_mb *
+		((sh.lora_r > 0 ? 4.0 : 6.0) * mm + attn +
+		 6.0 * sh.L * sh.adapter_params_layer);
+	E.hw_flop_per_step = E.model_flop_per_step;
+	if (w->train.recompute == RECOMP_FULL)
+		E.hw_flop_per_step += tokens_mb * (2.0 * (mm - sh.V * sh.h) +
+						   attn / 3.0);
+	else if (w->train.recompute == RECOMP_SELECTIVE)
+		E.hw_flop_per_step += tokens_mb * attn / 3.0;
+	peak = roof_peak(g, w->train.precision);
+	E.mfu_frac = E.model_flop_per_step /
+		     (E.step_time_s * pl.count * peak);
+	E.hfu_frac = E.hw_flop_per_step / (E.step_time_s * pl.count * peak);
+
+	/* Memory. */
+	E.memory_per_gpu_bytes = mem_estimate(w, &pl, &sh, E.mem_bytes);
+	E.memory_capacity_bytes = g->memory_bytes;
+	E.fits = E.memory_per_gpu_bytes <= g->memory_bytes;
+	if (!E.fits)
+		mem_fit_advice(w, g, &pl, E.memory_per_gpu_bytes, E.fit_advice,
+			       sizeof(E.fit_advice));
+	if (E.mfu_frac > 1 || E.hfu_frac > 1)
+		warn(&E, "utilisation above 100%% of peak: efficiency "
+		     "parameters of %s are implausible", g->id);
+
+	/* Nothing non-finite leaves this function. */
+	{
+		const double chk[] = { E.step_time_s, E.tokens_per_s,
+			E.total_time_s, E.gpu_hours, E.mfu_frac, E.hfu_frac,
+			E.memory_per_gpu_bytes, E.model_flop_per_step,
+			E.params };
+		for (k = 0; k < (int)(sizeof(chk) / sizeof(chk[0])); k++)
+			if (!isfinite(chk[k]) || chk[k] < 0)
+				return problem(why, WLF_NONE, "internal: "
+					       "non-finite or negative result "
+					       "(%d) for this plan (expected "
+					       "finite values)", k);
+		for (k = 0; k < BRK_COUNT; k++)
+			if (!isfinite(E.breakdown_s[k]))
+				return problem(why, WLF_NONE, "internal: "
+					       "non-finite time in '%s'",
+					       brk_names[k]);
+		for (k = 0; k < (int)ws->count; k++)
+			if (!isfinite(ws->ops[k].time_s))
+				return problem(why, WLF_NONE, "internal: "
+					       "non-finite time of operator "
+					       "'%s'", ws->ops[k].name);
+		if (!(E.step_time_s > 0))
+			return problem(why, WLF_NONE, "internal: zero step "
+				       "time (expected a positive time)");
+	}
+	*out = E;
+	return 0;
+}

@@ -1,0 +1,219 @@
+/*
+ * validate.c - running validation cases and their error statistics.
+ */
+#include "validate.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "llm.h"
+
+const char *const val_metric_names[VAL_METRIC_COUNT] = {
+	"iter_time_s", "megatron_flop_per_s_per_gpu", "mfu", "tokens_per_s",
+};
+
+void val_set_init(struct val_set *s)
+{
+	s->cases = NULL;
+	s->count = s->cap = 0;
+}
+
+int val_set_add(struct val_set *s, const struct val_case *c)
+{
+	if (s->count == s->cap) {
+		size_t ncap = s->cap ? 2 * s->cap : 64;
+		struct val_case *p = realloc(s->cases, ncap * sizeof(*p));
+		if (!p)
+			return -1;
+		s->cases = p;
+		s->cap = ncap;
+	}
+	s->cases[s->count++] = *c;
+	return 0;
+}
+
+void val_set_release(struct val_set *s)
+{
+	if (!s)
+		return;
+	free(s->cases);
+	val_set_init(s);
+}
+
+double val_metric_value(enum val_metric m, const struct workload *w,
+			const struct estimate *e)
+{
+	double B, s, L, h, V;
+
+	switch (m) {
+	case VAL_ITER_TIME:
+		return e->step_time_s;
+	case VAL_MEGATRON_TFLOPS:
+		/* Narayanan et al. SC'21 sec. 5.1, with recompute. */
+		B = w->train.global_batch;
+		s = w->train.seq_len;
+		L = w->llm.layers;
+		h = w->llm.hidden;
+		V = w->llm.vocab;
+		return 96 * B * s * L * h * h *
+		       (1 + s / (6 * h) + V / (16 * L * h)) /
+		       (e->step_time_s * e->plan.count);
+	case VAL_MFU:
+		return e->mfu_frac;
+	case VAL_TOKENS_PER_S:
+		return e->tokens_per_s;
+	case VAL_METRIC_COUNT:
+		break;
+	}
+	return 0;
+}
+
+int val_predict(const struct val_case *c, const struct gpu *g,
+		struct est_workspace *ws, double *predicted,
+		struct plan_problem *why)
+{
+	struct estimate e;
+	if (step_estimate(&c->w, g, ws, &e, why))
+		return -1;
+	*predicted = val_metric_value(c->metric, &c->w, &e);
+	return 0;
+}
+
+int val_run(const struct val_case *cases, size_t n, const char *family,
+	    size_t stride, size_t phase, val_gpu_fn gpu_for, void *ctx,
+	    struct val_result *res, size_t *nres)
+{
+	struct est_workspace ws;
+	struct gpu g;
+	char gid[GPU_ID_LEN] = "";
+	int have = 0;
+	size_t i, k = 0;
+
+	if (est_workspace_init(&ws, LLM_MAX_OPS))
+		return -1;
+	for (i = 0; i < n; i++) {
+		const struct val_case *c = &cases[i];
+		struct val_result *r = &res[k];
+		struct plan_problem why;
+
+		if (family && family[0] && strcmp(family, c->family))
+			continue;
+		if (stride > 1 && i % stride != phase)
+			continue;
+		memset(r, 0, sizeof(*r));
+		r->index = i;
+		r->measured = c->measured;
+		k++;
+		if (!have || strcmp(gid, c->gpu_id)) {
+			have = gpu_for(c->gpu_id, &g, ctx) == 0;
+			snprintf(gid, sizeof(gid), "%s", c->gpu_id);
+		}
+		if (!have) {
+			snprintf(r->msg, sizeof(r->msg), "unknown GPU '%s'",
+				 c->gpu_id);
+			continue;
+		}
+		if (val_predict(c, &g, &ws, &r->predicted, &why)) {
+			snprintf(r->msg, sizeof(r->msg), "%s", why.msg);
+			continue;
+		}
+		r->ok = c->measured > 0;
+		if (!r->ok) {
+			snprintf(r->msg, sizeof(r->msg),
+				 "measured value is not positive");
+			continue;
+		}
+		r->err_frac = (r->predicted - c->measured) / c->measured;
+	}
+	est_workspace_release(&ws);
+	*nres = k;
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+int val_stats_compute(const struct val_result *res, size_t n,
+		      struct val_stats *st)
+{
+	double *ape;
+	size_t i, k = 0;
+
+	memset(st, 0, sizeof(*st));
+	ape = malloc((n ? n : 1) * sizeof(*ape));
+	if (!ape)
+		return -1;
+	for (i = 0; i < n; i++) {
+		double a;
+		if (!res[i].ok) {
+			st->failed++;
+			continue;
+		}
+		a = fabs(res[i].err_frac);
+		ape[k++] = a;
+		st->mape += a;
+		st->bias += res[i].err_frac;
+		if (a > st->worst_ape || k == 1) {
+			st->worst_ape = a;
+			st->worst = i;
+		}
+	}
+	st->n = k;
+	if (k) {
+		st->mape /= k;
+		st->bias /= k;
+		qsort(ape, k, sizeof(*ape), cmp_double);
+		st->median_ape = k % 2 ? ape[k / 2] :
+			0.5 * (ape[k / 2 - 1] + ape[k / 2]);
+	}
+	free(ape);
+	return 0;
+}
+
+void val_gpu_a100_sxm80(struct gpu *g)
+{
+	memset(g, 0, sizeof(*g));
+	strcpy(g->id, "a100-80gb-sxm");
+	strcpy(g->name, "NVIDIA A100 80GB SXM4");
+	strcpy(g->vendor, "nvidia");
+	strcpy(g->architecture, "ampere");
+	strcpy(g->form_factor, "sxm");
+	g->launch_year = 2020;
+	/* NVIDIA A100 datasheet (2021), dense rates. */
+	g->peak_flop_per_s[PREC_FP64] = 9.7e12;
+	g->peak_flop_per_s[PREC_FP64_TENSOR] = 19.5e12;
+	g->peak_flop_per_s[PREC_FP32] = 19.5e12;
+	g->peak_flop_per_s[PREC_TF32] = 156e12;
+	g->peak_flop_per_s[PREC_BF16] = 312e12;
+	g->peak_flop_per_s[PREC_FP16] = 312e12;
+	g->peak_flop_per_s[PREC_INT8] = 624e12;
+	g->sparsity_speedup = 2;
+	g->memory_bytes = 80e9;
+	strcpy(g->memory_type, "HBM2e");
+	g->mem_bytes_per_s = 2039e9;
+	g->l2_bytes = 40e6;
+	g->sm_count = 108;
+	g->boost_clock_hz = 1410e6;
+	g->nvlink_bytes_per_s = 600e9;
+	g->pcie_bytes_per_s = 64e9;
+	g->tdp_w = 400;
+	g->gpus_per_node = 8;
+	roof_eff_default(&g->eff);
+	strcpy(g->source, "https://www.nvidia.com/content/dam/en-zz/Solutions/"
+	       "Data-Center/a100/pdf/nvidia-a100-datasheet-us-nvidia-1758950-"
+	       "r4-web.pdf");
+}
+
+int val_gpu_builtin(const char *id, struct gpu *out, void *ctx)
+{
+	(void)ctx;
+	if (strcmp(id, "a100-80gb-sxm"))
+		return -1;
+	val_gpu_a100_sxm80(out);
+	return 0;
+}

@@ -1,0 +1,122 @@
+/*
+ * validate.h - predicted against measured training runs, and the error
+ * statistics `traincost validate` reports.
+ *
+ * A case is a workload with its plan, the GPU it ran on (by catalog id), a
+ * measured quantity and the source it was published in.  Cases are read by
+ * src/io/val_load.c or built in code; the GPU comes from a caller-supplied
+ * lookup so this module stays free of I/O.
+ */
+#ifndef TC_VALIDATE_H
+#define TC_VALIDATE_H
+
+#include <stddef.h>
+
+#include "estimate.h"
+#include "gpu.h"
+#include "workload.h"
+
+/* What was measured, and in which unit it is stored (SI). */
+enum val_metric {
+	VAL_ITER_TIME,      /* seconds per optimizer step */
+	VAL_MEGATRON_TFLOPS,/* FLOP/s per GPU by Narayanan et al.'s formula
+			       96*B*s*L*h^2*(1 + s/6h + V/16Lh) (counts the
+			       recompute forward) */
+	VAL_MFU,            /* model FLOP utilisation, fraction */
+	VAL_TOKENS_PER_S,   /* tokens per second, all GPUs */
+	VAL_METRIC_COUNT
+};
+/* "iter_time_s", "megatron_flop_per_s_per_gpu", "mfu", "tokens_per_s" */
+extern const char *const val_metric_names[VAL_METRIC_COUNT];
+
+#define VAL_ID_LEN 64
+#define VAL_SOURCE_LEN 256
+
+struct val_case {
+	char id[VAL_ID_LEN];         /* "vtrain-a100:17", "megatron21-1.7b" */
+	char family[16];             /* "llm", "vision", "recsys" */
+	char source[VAL_SOURCE_LEN]; /* citation of the measurement */
+	char gpu_id[GPU_ID_LEN];     /* catalog id of the GPU */
+	struct workload w;           /* model, training and plan */
+	enum val_metric metric;
+	double measured;             /* in the metric's SI unit */
+	char file[GPU_TEXT_LEN];     /* where it was read, "" if built */
+	int line;
+};
+
+/* A growable list of cases. */
+struct val_set {
+	struct val_case *cases; /* owned */
+	size_t count, cap;
+};
+
+void val_set_init(struct val_set *s);
+/* Append a copy of *c.  Returns 0, or -1 when out of memory. */
+int val_set_add(struct val_set *s, const struct val_case *c);
+void val_set_release(struct val_set *s);
+
+/* One case's outcome. */
+struct val_result {
+	size_t index;       /* of the case in the array passed to val_run */
+	int ok;             /* 0: the estimate failed, msg says why */
+	double predicted;   /* in the metric's unit */
+	double measured;
+	double err_frac;    /* (predicted - measured) / measured */
+	char msg[256];
+};
+
+struct val_stats {
+	size_t n;           /* cases with a prediction */
+	size_t failed;      /* cases whose estimate failed */
+	double mape;        /* mean |err|, fraction */
+	double median_ape;  /* median |err| */
+	double worst_ape;   /* largest |err| */
+	size_t worst;       /* index into the results of the worst case */
+	double bias;        /* mean signed err: > 0 over-predicts */
+};
+
+/* Look up GPU `id` into *out; returns 0 or -1 if unknown. */
+typedef int (*val_gpu_fn)(const char *id, struct gpu *out, void *ctx);
+
+/*
+ * The metric of a finished estimate: step time, Megatron TFLOP/s,
+ * MFU or tokens/s, in the metric's unit.
+ */
+double val_metric_value(enum val_metric m, const struct workload *w,
+			const struct estimate *e);
+
+/*
+ * Predict case c on GPU g.  Returns 0 and writes *predicted, or -1 with the
+ * reason in *why (an invalid plan).
+ */
+int val_predict(const struct val_case *c, const struct gpu *g,
+		struct est_workspace *ws, double *predicted,
+		struct plan_problem *why);
+
+/*
+ * Run the cases whose family equals `family` (NULL: all) and, when
+ * `stride` > 1, only those with index % stride == phase (a split for
+ * fitting and holding out).  res must hold n entries; *nres is set to the
+ * number written.  GPUs come from gpu_for(id, ..., ctx).  Returns 0, or -1
+ * if the workspace cannot be allocated.
+ */
+int val_run(const struct val_case *cases, size_t n, const char *family,
+	    size_t stride, size_t phase, val_gpu_fn gpu_for, void *ctx,
+	    struct val_result *res, size_t *nres);
+
+/* Error statistics of results that are ok.  Returns 0, or -1 when out of
+ * memory (the median needs a sorted copy). */
+int val_stats_compute(const struct val_result *res, size_t n,
+		      struct val_stats *st);
+
+/*
+ * The A100 SXM4 80GB of the vTrain measurements, built in code (NVIDIA
+ * A100 datasheet figures), with roof_eff_default() efficiencies.  Its id is
+ * "a100-80gb-sxm".
+ */
+void val_gpu_a100_sxm80(struct gpu *g);
+
+/* A val_gpu_fn that knows only val_gpu_a100_sxm80 (for tests and tools). */
+int val_gpu_builtin(const char *id, struct gpu *out, void *ctx);
+
+#endif

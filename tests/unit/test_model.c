@@ -1,0 +1,535 @@
+/*
+ * test_model.c - the LLM performance model: hand-computed values and
+ * relations that must hold for any parameters.
+ */
+#include "tc_test.h"
+
+#include <stdlib.h>
+
+#include "../../src/model/comm.h"
+#include "../../src/model/estimate.h"
+#include "../../src/model/llm.h"
+#include "../../src/model/memory.h"
+#include "../../src/model/roofline.h"
+#include "../../src/model/validate.h"
+
+static struct est_workspace ws;
+
+static int setup(void **state)
+{
+	(void)state;
+	return est_workspace_init(&ws, LLM_MAX_OPS);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	est_workspace_release(&ws);
+	return 0;
+}
+
+/* A GPT-style workload: fp16, Adam, learned positions, biases. */
+static void gpt(struct workload *w, int L, int h, int a, int V, double s)
+{
+	memset(w, 0, sizeof(*w));
+	w->kind = WL_LLM;
+	w->llm.layers = L;
+	w->llm.hidden = h;
+	w->llm.heads = a;
+	w->llm.vocab = V;
+	w->llm.act = ACT_GELU;
+	w->llm.positions = POS_LEARNED;
+	w->llm.norm = NORM_LAYERNORM;
+	w->llm.bias = 1;
+	w->llm.tied_embeddings = 1;
+	w->llm.causal = 1;
+	w->train.seq_len = s;
+	w->train.global_batch = 8;
+	w->train.steps = 10;
+	w->train.precision = PREC_FP16;
+	w->train.optimizer = OPT_ADAMW;
+	w->plan.count = 1;
+	w->plan.micro_batch = 1;
+}
+
+static const struct op *find_op(const char *name)
+{
+	size_t i;
+	for (i = 0; i < ws.count; i++)
+		if (!strcmp(ws.ops[i].name, name))
+			return &ws.ops[i];
+	fail_msg("no operator '%s'", name);
+	return NULL;
+}
+
+/* FLOPs of a small layer, h 64, 4 heads (d 16), ffn 256, s 32, b 1. */
+static void test_layer_flops(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct estimate e;
+	struct plan_problem why;
+	(void)state;
+	gpt(&w, 2, 64, 4, 100, 32);
+	val_gpu_a100_sxm80(&g);
+	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
+	/* QKV: 2 * T * 3h * h = 2 * 32 * 192 * 64 = 786432 */
+	assert_close(find_op("layer.qkv")->flop, 786432, TOL_EXACT);
+	/* output projection: 2 * 32 * 64 * 64 = 262144 */
+	assert_close(find_op("layer.attn_out")->flop, 262144, TOL_EXACT);
+	/* FC1 and FC2: 2 * 32 * 256 * 64 = 1048576 each */
+	assert_close(find_op("layer.mlp_fc1")->flop, 1048576, TOL_EXACT);
+	assert_close(find_op("layer.mlp_fc2")->flop, 1048576, TOL_EXACT);
+	/* scores: 2 * s * s * d * a = 2 * 32 * 32 * 16 * 4 = 131072 */
+	assert_close(find_op("layer.attn_scores")->flop, 131072, TOL_EXACT);
+	/* backward of a linear: data and weight gradient, each = forward */
+	assert_close(find_op("layer.qkv.bwd_w")->flop, 786432, TOL_EXACT);
+	assert_close(find_op("layer.qkv.bwd_d")->flop, 786432, TOL_EXACT);
+	/* Model FLOPs per token: 6 * (L*(4h^2 + 2hf) + V*h) + 12*L*a*d*s
+	 * = 6 * (2*(16384 + 32768) + 6400) + 12*2*4*16*32
+	 * = 6 * 104704 + 49152 = 677376; 8 sequences of 32 tokens. */
+	assert_close(e.model_flop_per_step, 677376.0 * 256, TOL_EXACT);
+	/* no recompute: hardware FLOPs = model FLOPs */
+	assert_close(e.hw_flop_per_step, e.model_flop_per_step, TOL_EXACT);
+	/* per layer forward + backward = 3x forward GEMM FLOPs */
+	{
+		size_t i;
+		double fwd = 0, all = 0;
+		for (i = 0; i < ws.count; i++) {
+			const struct op *o = &ws.ops[i];
+			if (o->stage != OPS_LAYER || o->category == BRK_MEMBOUND)
+				continue;
+			all += o->flop;
+			if (!strstr(o->name, ".bwd"))
+				fwd += o->flop;
+		}
+		assert_close(all, 3 * fwd, TOL_EXACT);
+	}
+}
+
+/* Korthikanti et al. 2022 activation bytes per layer, s 2048, h 4096,
+ * a 32, b 1. */
+static void test_activation_bytes(void **state)
+{
+	struct workload w;
+	struct llm_shape sh;
+	struct plan pl;
+	(void)state;
+	gpt(&w, 8, 4096, 32, 51200, 2048);
+	memset(&pl, 0, sizeof(pl));
+	pl.tp = pl.pp = pl.dp = pl.micro_batch = pl.interleave = pl.ep = 1;
+	pl.count = 1;
+	pl.gpus_per_node = 8;
+	llm_shape_init(&w, &pl, &sh);
+	/* sbh (34 + 5as/h) = 2048*4096 * (34 + 5*32*2048/4096) = 8388608 * 114 */
+	assert_close(mem_layer_activation_bytes(&w, &sh), 8388608.0 * 114,
+		     TOL_EXACT);
+	/* TP 8 without SP: sbh (10 + 24/8 + 5as/(8h)) = 8388608 * 23 */
+	pl.tp = 8;
+	llm_shape_init(&w, &pl, &sh);
+	assert_close(mem_layer_activation_bytes(&w, &sh), 8388608.0 * 23,
+		     TOL_EXACT);
+	/* TP 8 + SP + selective: 34 sbh / 8 */
+	pl.sequence_parallel = 1;
+	w.train.recompute = RECOMP_SELECTIVE;
+	llm_shape_init(&w, &pl, &sh);
+	assert_close(mem_layer_activation_bytes(&w, &sh), 8388608.0 * 34 / 8,
+		     TOL_EXACT);
+	/* full recompute: the layer input, 2 sbh, split by SP */
+	w.train.recompute = RECOMP_FULL;
+	assert_close(mem_layer_activation_bytes(&w, &sh), 8388608.0 * 2 / 8,
+		     TOL_EXACT);
+	/* flash attention drops the 5as/h term: 34 sbh (+ fp32 statistics
+	 * 4*a*s*b = 262144 bytes) */
+	pl.tp = 1;
+	pl.sequence_parallel = 0;
+	w.train.recompute = RECOMP_NONE;
+	w.train.flash_attention = 1;
+	llm_shape_init(&w, &pl, &sh);
+	assert_close(mem_layer_activation_bytes(&w, &sh),
+		     8388608.0 * 34 + 4.0 * 32 * 2048, TOL_EXACT);
+}
+
+/* ZeRO: 2 + 2 + 12 bytes per parameter, sharded stage by stage. */
+static void test_zero_memory(void **state)
+{
+	struct workload w;
+	struct llm_shape sh;
+	struct plan pl;
+	double part[MEM_COUNT], P;
+	int z;
+	(void)state;
+	gpt(&w, 4, 1024, 16, 51200, 1024);
+	w.train.global_batch = 64;
+	memset(&pl, 0, sizeof(pl));
+	pl.tp = pl.pp = pl.micro_batch = pl.interleave = pl.ep = 1;
+	pl.dp = pl.count = 8;
+	pl.gpus_per_node = 8;
+	for (z = 0; z <= 3; z++) {
+		pl.zero = z;
+		llm_shape_init(&w, &pl, &sh);
+		mem_estimate(&w, &pl, &sh, part);
+		P = sh.stage_params_first;
+		assert_close(part[MEM_WEIGHTS], z >= 3 ? 2 * P / 8 : 2 * P,
+			     TOL_TIGHT);
+		assert_close(part[MEM_GRADS], z >= 2 ? 2 * P / 8 : 2 * P,
+			     TOL_TIGHT);
+		assert_close(part[MEM_OPTIMIZER], z >= 1 ? 12 * P / 8 : 12 * P,
+			     TOL_TIGHT);
+	}
+	/* parameters: L (12h^2 + 13h) + V h + s h (positions) */
+	assert_close(sh.params, 4 * (12.0 * 1024 * 1024 + 13 * 1024) +
+				       51200.0 * 1024 + 1024.0 * 1024 + 2048,
+		     TOL_EXACT);
+}
+
+/* Ring volumes: all-reduce 2(n-1)/n, the others (n-1)/n. */
+static void test_ring_volume(void **state)
+{
+	struct gpu g;
+	struct plan pl;
+	struct comm_group grp = { 8, 8 };
+	double t1, t2;
+	(void)state;
+	assert_close(comm_volume(COLL_ALLREDUCE, 8, 1e9), 1.75e9, TOL_EXACT);
+	assert_close(comm_volume(COLL_REDUCE_SCATTER, 8, 1e9), 0.875e9,
+		     TOL_EXACT);
+	assert_close(comm_volume(COLL_ALLGATHER, 4, 1e9), 0.75e9, TOL_EXACT);
+	assert_close(comm_volume(COLL_ALLREDUCE, 1, 1e9), 0, TOL_EXACT);
+	assert_close(comm_steps(COLL_ALLREDUCE, 8), 14, TOL_EXACT);
+	/* 1 GiB over 8 A100 SXM: NCCL measured 8.19 ms (vTrain curve);
+	 * the fitted model within 10 %. */
+	val_gpu_a100_sxm80(&g);
+	memset(&pl, 0, sizeof(pl));
+	t1 = comm_time_s(&g, &pl, COLL_ALLREDUCE, grp, 1073741824.0);
+	assert_close(t1, 8.19e-3, 0.10);
+	/* across 2 nodes the hierarchical collective is slower */
+	grp.n = 16;
+	pl.network_bytes_per_s = 50e9;
+	t2 = comm_time_s(&g, &pl, COLL_ALLREDUCE, grp, 1073741824.0);
+	assert_true(t2 > t1);
+}
+
+/* Bubble: (p-1)/m of the ideal time, (p-1)/(v m) interleaved. */
+static void test_bubble(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct estimate e;
+	struct plan_problem why;
+	double ratio;
+	(void)state;
+	gpt(&w, 32, 4096, 32, 128, 2048); /* tiny vocab: stages balanced */
+	w.train.global_batch = 16;
+	w.plan.count = 4;
+	w.plan.pp = 4;
+	val_gpu_a100_sxm80(&g);
+	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
+	assert_int_equal(e.micro_batches, 16);
+	ratio = e.breakdown_s[BRK_BUBBLE] /
+		(e.step_time_s - e.breakdown_s[BRK_BUBBLE] -
+		 e.breakdown_s[BRK_OPTIMIZER]);
+	assert_close(ratio, 3.0 / 16, 0.03);
+	w.plan.interleave = 2;
+	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
+	ratio = e.breakdown_s[BRK_BUBBLE] /
+		(e.step_time_s - e.breakdown_s[BRK_BUBBLE] -
+		 e.breakdown_s[BRK_OPTIMIZER]);
+	assert_close(ratio, 3.0 / 32, 0.03);
+}
+
+/* Llama-2-70B-like on 64 GPUs: the shared workload of the relations. */
+static void llama70(struct workload *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->kind = WL_LLM;
+	w->llm.layers = 80;
+	w->llm.hidden = 8192;
+	w->llm.heads = 64;
+	w->llm.kv_heads = 8;
+	w->llm.ffn = 28672;
+	w->llm.act = ACT_SWIGLU;
+	w->llm.vocab = 32000;
+	w->llm.positions = POS_ROPE;
+	w->llm.norm = NORM_RMSNORM;
+	w->llm.causal = 1;
+	w->train.seq_len = 4096;
+	w->train.global_batch = 1024;
+	w->train.tokens = 2e12;
+	w->train.precision = PREC_BF16;
+	w->train.optimizer = OPT_ADAMW;
+	w->train.recompute = RECOMP_SELECTIVE;
+	w->train.flash_attention = 1;
+	w->plan.count = 512;
+	w->plan.tp = 8;
+	w->plan.pp = 4;
+	w->plan.micro_batch = 1;
+	w->plan.zero = 1;
+	w->plan.sequence_parallel = 1;
+	w->plan.network_bytes_per_s = 50e9;
+}
+
+static double sum_brk(const struct estimate *e)
+{
+	double s = 0;
+	int k;
+	for (k = 0; k < BRK_COUNT; k++)
+		s += e->breakdown_s[k];
+	return s;
+}
+
+static void test_relations(void **state)
+{
+	struct workload w, w2;
+	struct gpu g, pcie;
+	struct estimate a, b;
+	struct plan_problem why;
+	int n;
+	(void)state;
+	llama70(&w);
+	val_gpu_a100_sxm80(&g);
+	assert_int_equal(step_estimate(&w, &g, &ws, &a, &why), 0);
+	/* breakdown adds up; rates finite; MFU <= HFU <= 1 */
+	assert_close(sum_brk(&a), a.step_time_s, TOL_TIGHT);
+	assert_true(a.mfu_frac > 0.2 && a.mfu_frac <= a.hfu_frac);
+	assert_true(a.hfu_frac <= 1);
+	assert_close(a.gpu_hours, a.total_time_s * 512 / 3600, TOL_TIGHT);
+
+	/* doubling GPUs (dp) at fixed global batch never slows compute */
+	for (n = 64; n <= 512; n *= 2) {
+		w2 = w;
+		w2.plan.count = n;
+		assert_int_equal(step_estimate(&w2, &g, &ws, &a, &why), 0);
+		w2.plan.count = 2 * n;
+		assert_int_equal(step_estimate(&w2, &g, &ws, &b, &why), 0);
+		assert_true(b.breakdown_s[BRK_GEMM] <=
+			    a.breakdown_s[BRK_GEMM]);
+		assert_true(b.step_time_s <= a.step_time_s);
+	}
+
+	/* full recompute: slower, less memory than none */
+	w2 = w;
+	w2.train.recompute = RECOMP_NONE;
+	w2.train.flash_attention = 0;
+	assert_int_equal(step_estimate(&w2, &g, &ws, &a, &why), 0);
+	w2.train.recompute = RECOMP_FULL;
+	assert_int_equal(step_estimate(&w2, &g, &ws, &b, &why), 0);
+	assert_true(b.step_time_s > a.step_time_s);
+	assert_true(b.memory_per_gpu_bytes < a.memory_per_gpu_bytes);
+	assert_true(b.hw_flop_per_step > a.hw_flop_per_step);
+	assert_close(b.model_flop_per_step, a.model_flop_per_step, TOL_EXACT);
+
+	/* bf16 faster than fp32 */
+	w2 = w;
+	assert_int_equal(step_estimate(&w2, &g, &ws, &a, &why), 0);
+	w2.train.precision = PREC_FP32;
+	assert_int_equal(step_estimate(&w2, &g, &ws, &b, &why), 0);
+	assert_true(a.step_time_s < b.step_time_s);
+
+	/* A100 SXM never slower than A100 PCIe (1935 GB/s, no NVLink) */
+	pcie = g;
+	strcpy(pcie.id, "a100-80gb-pcie");
+	pcie.mem_bytes_per_s = 1935e9;
+	pcie.nvlink_bytes_per_s = 0;
+	pcie.tdp_w = 300;
+	assert_int_equal(step_estimate(&w, &g, &ws, &a, &why), 0);
+	assert_int_equal(step_estimate(&w, &pcie, &ws, &b, &why), 0);
+	assert_true(a.step_time_s <= b.step_time_s);
+	assert_true(b.breakdown_s[BRK_TP_COMM] > a.breakdown_s[BRK_TP_COMM]);
+}
+
+/* The memory check flips exactly at capacity. */
+static void test_memory_flip(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct estimate e;
+	struct plan_problem why;
+	double need;
+	(void)state;
+	llama70(&w);
+	val_gpu_a100_sxm80(&g);
+	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
+	need = e.memory_per_gpu_bytes;
+	g.memory_bytes = need;
+	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
+	assert_true(e.fits);
+	assert_string_equal(e.fit_advice, "");
+	g.memory_bytes = nextafter(need, 0);
+	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
+	assert_false(e.fits);
+	assert_non_null(strstr(e.fit_advice, "would fit"));
+}
+
+/* An 8-GPU plan of a 70B model does not fit; the advice names a fix that
+ * the memory model confirms. */
+static void test_fit_advice(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct estimate e;
+	struct plan_problem why;
+	(void)state;
+	llama70(&w);
+	w.plan.count = 64;
+	w.plan.tp = 8;
+	w.plan.pp = 1;
+	w.plan.zero = 0;
+	w.train.recompute = RECOMP_NONE;
+	w.train.global_batch = 64;
+	w.plan.micro_batch = 1;
+	val_gpu_a100_sxm80(&g);
+	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
+	assert_false(e.fits);
+	assert_non_null(strstr(e.fit_advice, "needs "));
+	assert_non_null(strstr(e.fit_advice, "would fit"));
+}
+
+struct bad_plan {
+	const char *what;
+	enum wl_field field;
+	const char *msg;
+};
+
+static void test_invalid_plans(void **state)
+{
+	static const struct bad_plan cases[] = {
+		{ "tp3", WLF_TP, "tp 3 does not divide 64 attention heads "
+		  "(expected a divisor of 64)" },
+		{ "tp16kv", WLF_TP, "tp 16 does not divide 8 kv heads "
+		  "(expected a divisor of 8)" },
+		{ "pp3", WLF_PP, "pp 3 does not divide 80 layers (expected a "
+		  "divisor of 80)" },
+		{ "count", WLF_COUNT, "count 500 is not divisible by tp 8 x pp "
+		  "4 (expected a multiple of 32)" },
+		{ "dp", WLF_DP, "dp 8 x tp 8 x pp 4 is not count 512 "
+		  "(expected dp = 16)" },
+		{ "batch", WLF_GLOBAL_BATCH, "global_batch 1000 is not a "
+		  "multiple of dp 16 x micro_batch 1 (expected a multiple of "
+		  "16)" },
+		{ "fp8", WLF_PRECISION, "a100-80gb-sxm has no fp8 rate "
+		  "(expected a precision the GPU supports)" },
+		{ "lora", WLF_LORA_RANK, "lora_rank is missing (expected a rank "
+		  ">= 1 for lora)" },
+		{ "ep", WLF_EP, "ep 3 does not divide 8 experts (expected a "
+		  "divisor of 8)" },
+		{ "interleave", WLF_INTERLEAVE, "80 layers are not divisible "
+		  "by pp 4 x interleave 3 (expected a multiple of 12)" },
+	};
+	struct gpu g;
+	size_t i;
+	(void)state;
+	val_gpu_a100_sxm80(&g);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct workload w;
+		struct estimate e;
+		struct plan_problem why;
+		const char *c = cases[i].what;
+		llama70(&w);
+		if (!strcmp(c, "tp3"))
+			w.plan.tp = 3;
+		else if (!strcmp(c, "tp16kv"))
+			w.plan.tp = 16;
+		else if (!strcmp(c, "pp3"))
+			w.plan.pp = 3;
+		else if (!strcmp(c, "count"))
+			w.plan.count = 500;
+		else if (!strcmp(c, "dp"))
+			w.plan.dp = 8;
+		else if (!strcmp(c, "batch"))
+			w.train.global_batch = 1000;
+		else if (!strcmp(c, "fp8"))
+			w.train.precision = PREC_FP8;
+		else if (!strcmp(c, "lora"))
+			w.train.finetune = FT_LORA;
+		else if (!strcmp(c, "ep")) {
+			w.llm.experts = 8;
+			w.llm.top_k = 2;
+			w.plan.ep = 3;
+		} else if (!strcmp(c, "interleave"))
+			w.plan.interleave = 3;
+		memset(&why, 0, sizeof(why));
+		assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), -1);
+		assert_int_equal(why.field, cases[i].field);
+		assert_string_equal(why.msg, cases[i].msg);
+	}
+}
+
+/* Variants (MoE, LoRA, QLoRA, ZeRO 3, fp32, no flash, several nodes)
+ * give finite, positive, consistent results. */
+static void test_variants_finite(void **state)
+{
+	struct gpu g;
+	int v;
+	(void)state;
+	val_gpu_a100_sxm80(&g);
+	for (v = 0; v < 9; v++) {
+		struct workload w;
+		struct estimate e, full;
+		struct plan_problem why;
+		llama70(&w);
+		switch (v) {
+		case 1: w.llm.experts = 8; w.llm.top_k = 2; w.plan.ep = 8;
+			break;
+		case 2: w.train.finetune = FT_LORA; w.train.lora_rank = 16;
+			break;
+		case 3: w.train.finetune = FT_QLORA; w.train.lora_rank = 64;
+			break;
+		case 4: w.plan.zero = 3; w.plan.pp = 1; w.plan.tp = 8; break;
+		case 5: w.train.precision = PREC_TF32; break;
+		case 6: w.train.flash_attention = 0; break;
+		case 7: w.plan.cuda_graphs = 1; w.plan.grad_overlap = 1;
+			break;
+		case 8: w.train.optimizer = OPT_SGD; w.plan.zero = 2; break;
+		}
+		assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
+		assert_true(isfinite(e.step_time_s) && e.step_time_s > 0);
+		assert_close(sum_brk(&e), e.step_time_s, TOL_TIGHT);
+		assert_true(e.mfu_frac > 0 && e.mfu_frac <= 1);
+		assert_true(e.memory_per_gpu_bytes > 0);
+		if (v == 2 || v == 3) {
+			/* adapters only: less memory and less time than
+			 * full fine-tuning of the same model */
+			llama70(&w);
+			assert_int_equal(step_estimate(&w, &g, &ws, &full,
+						       &why), 0);
+			assert_true(e.mem_bytes[MEM_OPTIMIZER] <
+				    full.mem_bytes[MEM_OPTIMIZER] / 50);
+			assert_true(e.memory_per_gpu_bytes <
+				    full.memory_per_gpu_bytes);
+		}
+	}
+}
+
+/* GEMM efficiency: tile and wave quantisation. */
+static void test_gemm_util(void **state)
+{
+	(void)state;
+	/* 108 tiles of 128x128 on 108 SMs: one full wave */
+	assert_close(roof_gemm_util(108, 128 * 12, 128 * 9, 1), 1.0,
+		     TOL_EXACT);
+	/* 109 tiles: a second wave with one tile, best of the tilings
+	 * is below 1 */
+	assert_true(roof_gemm_util(108, 128 * 109, 128, 1) < 0.6);
+	/* a 129-wide edge wastes most of the second tile column */
+	assert_true(roof_gemm_util(108, 8192, 129, 1) <
+		    roof_gemm_util(108, 8192, 128, 1));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_layer_flops),
+		cmocka_unit_test(test_activation_bytes),
+		cmocka_unit_test(test_zero_memory),
+		cmocka_unit_test(test_ring_volume),
+		cmocka_unit_test(test_bubble),
+		cmocka_unit_test(test_relations),
+		cmocka_unit_test(test_memory_flip),
+		cmocka_unit_test(test_fit_advice),
+		cmocka_unit_test(test_invalid_plans),
+		cmocka_unit_test(test_variants_finite),
+		cmocka_unit_test(test_gemm_util),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,176 @@
+/*
+ * test_validate.c - the model against measured runs, and the case loader.
+ */
+#include "tc_test.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "../../src/io/val_load.h"
+#include "../../src/model/validate.h"
+
+/* Largest acceptable mean error on the vTrain set (the model reaches about
+ * 8 %; a flat-MFU model 58 %). */
+#define VTRAIN_MAPE_MAX 0.25
+#define MEGATRON_MAPE_MAX 0.25
+
+static void run_file(const char *path, double max_mape, size_t min_n)
+{
+	struct val_set s;
+	struct tc_diag d;
+	struct val_result *r;
+	struct val_stats st;
+	size_t n;
+	int i;
+
+	val_set_init(&s);
+	tc_diag_init(&d);
+	if (val_load_file(path, &s, &d)) {
+		for (i = 0; i < d.count; i++)
+			print_message("%s\n", d.entry[i].msg);
+		fail_msg("cannot load %s", path);
+	}
+	assert_true(s.count >= min_n);
+	r = calloc(s.count, sizeof(*r));
+	assert_non_null(r);
+	assert_int_equal(val_run(s.cases, s.count, "llm", 1, 0,
+				 val_gpu_builtin, NULL, r, &n), 0);
+	assert_int_equal(n, s.count);
+	assert_int_equal(val_stats_compute(r, n, &st), 0);
+	print_message("%s: %zu cases, MAPE %.2f%%, median %.2f%%, worst "
+		      "%.2f%% (%s)\n", path, st.n, 100 * st.mape,
+		      100 * st.median_ape, 100 * st.worst_ape,
+		      s.cases[r[st.worst].index].id);
+	assert_int_equal(st.failed, 0);
+	assert_true(st.mape <= max_mape);
+	free(r);
+	val_set_release(&s);
+}
+
+static void test_vtrain_mape(void **state)
+{
+	(void)state;
+	run_file("tests/validation/vtrain-a100.csv", VTRAIN_MAPE_MAX, 1440);
+}
+
+static void test_megatron_mape(void **state)
+{
+	(void)state;
+	run_file("tests/validation/megatron-2021.csv", MEGATRON_MAPE_MAX, 7);
+}
+
+/* Korthikanti et al.: selective + SP is 54.2/42.1 = 1.29x full recompute;
+ * the model's ratio within 10 %. */
+static void test_selective_ratio(void **state)
+{
+	struct val_set s;
+	struct tc_diag d;
+	struct val_result r[16];
+	size_t n, i;
+	double sel = 0, full = 0;
+	(void)state;
+	val_set_init(&s);
+	tc_diag_init(&d);
+	assert_int_equal(val_load_file("tests/validation/megatron-2021.csv",
+				       &s, &d), 0);
+	assert_true(s.count <= 16);
+	assert_int_equal(val_run(s.cases, s.count, NULL, 1, 0,
+				 val_gpu_builtin, NULL, r, &n), 0);
+	for (i = 0; i < n; i++) {
+		const char *id = s.cases[r[i].index].id;
+		if (strstr(id, "530b-selective"))
+			sel = r[i].predicted;
+		if (strstr(id, "530b-full"))
+			full = r[i].predicted;
+	}
+	assert_true(sel > 0 && full > 0);
+	assert_close(sel / full, 54.2 / 42.1, 0.10);
+	val_set_release(&s);
+}
+
+/* Statistics of a hand-made result list: errors +10 %, -20 %, +30 %. */
+static void test_stats(void **state)
+{
+	struct val_result r[4];
+	struct val_stats st;
+	(void)state;
+	memset(r, 0, sizeof(r));
+	r[0].ok = r[1].ok = r[2].ok = 1;
+	r[0].err_frac = 0.1;
+	r[1].err_frac = -0.2;
+	r[2].err_frac = 0.3;
+	r[3].ok = 0; /* failed: counted apart */
+	assert_int_equal(val_stats_compute(r, 4, &st), 0);
+	assert_int_equal(st.n, 3);
+	assert_int_equal(st.failed, 1);
+	assert_close(st.mape, 0.2, TOL_TIGHT);
+	assert_close(st.median_ape, 0.2, TOL_TIGHT);
+	assert_close(st.worst_ape, 0.3, TOL_TIGHT);
+	assert_int_equal(st.worst, 2);
+	assert_close(st.bias, 0.2 / 3, TOL_TIGHT);
+}
+
+struct bad_file {
+	const char *text;
+	const char *msg; /* after "PATH:" */
+};
+
+static void test_bad_lines(void **state)
+{
+	static const struct bad_file cases[] = {
+		{ "#! gpu = a100-80gb-sxm\nlayers,hidden,heads,iter_time_ms\n"
+		  "2,x64,4,10\n",
+		  "3:3: bad value 'x64' for 'hidden' (expected a non-negative "
+		  "integer)" },
+		{ "layers,hiden\n",
+		  "1:8: unknown column 'hiden' (expected a key listed in "
+		  "tests/validation/README.md)" },
+		{ "#! gpu = x\nlayers,hidden\n2,3,4\n",
+		  "3:1: 3 fields (expected 2, as in the header)" },
+		{ "#! precision = fp12\n",
+		  "1:16: unknown precision 'fp12' (expected one of fp64, "
+		  "fp64_tensor, fp32, tf32, bf16, fp16, fp8, int8)" },
+		{ "#! gpu = x\nlayers,hidden\n2,3\n",
+		  "3:1: no measured value (expected a column such as "
+		  "iter_time_ms or measured)" },
+		{ "#! gpu = x\nlayers,measured\n2,3\n",
+		  "3:1: 'measured' without 'metric' (expected a metric such as "
+		  "iter_time_ms)" },
+	};
+	size_t i;
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char path[] = "/tmp/tc_val_XXXXXX";
+		char want[512];
+		struct val_set s;
+		struct tc_diag d;
+		int fd = mkstemp(path);
+		FILE *f;
+		assert_true(fd >= 0);
+		f = fdopen(fd, "w");
+		assert_non_null(f);
+		fputs(cases[i].text, f);
+		fclose(f);
+		val_set_init(&s);
+		tc_diag_init(&d);
+		assert_int_equal(val_load_file(path, &s, &d), -1);
+		assert_true(d.count >= 1);
+		snprintf(want, sizeof(want), "%s:%s", path, cases[i].msg);
+		assert_string_equal(d.entry[0].msg, want);
+		assert_int_equal(d.severity, TC_EXIT_INPUT);
+		val_set_release(&s);
+		unlink(path);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_vtrain_mape),
+		cmocka_unit_test(test_megatron_mape),
+		cmocka_unit_test(test_selective_ratio),
+		cmocka_unit_test(test_stats),
+		cmocka_unit_test(test_bad_lines),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
