@@ -1,0 +1,191 @@
+/*
+ * cost.c - dollars, energy and CO2 of a run.  See cost.h and docs/pricing.md.
+ */
+#include "cost.h"
+
+#include <assert.h>
+#include <math.h>
+#include <string.h>
+
+/* Slack when rounding up: 20/8 computed as 2.5000000001 must stay 3, and
+ * 3600.0000000001 s must not become 2 h. */
+#define ROUND_SLACK 1e-9
+
+const char *const cost_gran_names[] = { "per_second", "per_minute", "per_hour",
+					NULL };
+const char *const cost_kind_names[] = { "on-demand", "spot", "reserved-1y",
+					"reserved-3y", NULL };
+
+int cost_kind_parse(const char *name)
+{
+	for (int i = 0; cost_kind_names[i]; i++)
+		if (!strcmp(cost_kind_names[i], name))
+			return i;
+	return -1;
+}
+
+/* Smallest whole multiple of `unit` >= x (x >= 0), forgiving rounding noise. */
+static double round_up(double x, double unit)
+{
+	double n = ceil(x / unit - ROUND_SLACK);
+	return (n < 0 ? 0 : n) * unit;
+}
+
+double cost_billed_s(const struct cost_billing *b, double run_s)
+{
+	static const double unit_s[] = { 1, 60, COST_S_PER_H };
+
+	assert(b && run_s >= 0);
+	assert(b->granularity >= COST_PER_SECOND && b->granularity <= COST_PER_HOUR);
+	double s = run_s > b->minimum_s ? run_s : b->minimum_s;
+	return round_up(s, unit_s[b->granularity]);
+}
+
+int cost_cloud(const struct price_offer *o, const struct cost_billing *b,
+	       enum cost_kind kind, double gpus, double run_s,
+	       struct cost_run *out, const char **why)
+{
+	assert(o && b && out && why);
+	assert(kind >= 0 && kind < COST_KIND_COUNT);
+	double price = o->price_usd_per_h[kind];
+
+	if (!(price > 0) || !isfinite(price)) {
+		*why = "the offer is not sold that way";
+		return -1;
+	}
+	if (!(o->gpus > 0) || !isfinite(o->gpus) || !(gpus > 0) ||
+	    !isfinite(gpus) || !(run_s >= 0) || !isfinite(run_s)) {
+		*why = "GPUs and run time must be positive and finite";
+		return -1;
+	}
+	/* A quarter of an L4 serves a job of a quarter GPU; four of them do not
+	 * make one GPU a training job can use. */
+	if (o->gpus < 1 && gpus > o->gpus * (1 + ROUND_SLACK)) {
+		*why = "a job cannot span fractional-GPU instances";
+		return -1;
+	}
+	struct cost_run r;
+	r.instances = ceil(gpus / o->gpus - ROUND_SLACK);
+	if (r.instances < 1)
+		r.instances = 1;
+	r.gpus_paid = r.instances * o->gpus;
+	r.idle_gpus = r.gpus_paid - gpus;
+	if (r.idle_gpus < 1e-9)
+		r.idle_gpus = 0;
+	r.billed_s = cost_billed_s(b, run_s);
+	r.price_usd_per_h = price;
+	r.price_usd_per_gpu_h = price / o->gpus;
+	r.cost_usd = r.instances * (r.billed_s / COST_S_PER_H) * price;
+	*out = r;
+	return 0;
+}
+
+int cost_spot_overhead(double run_s, const struct cost_spot *in,
+		       struct cost_spot_result *out)
+{
+	assert(in && out);
+	if (!(run_s >= 0) || !isfinite(run_s) || !(in->preempt_per_h >= 0) ||
+	    !isfinite(in->preempt_per_h) || !(in->checkpoint_interval_s >= 0) ||
+	    !isfinite(in->checkpoint_interval_s) || !(in->restart_s >= 0) ||
+	    !isfinite(in->restart_s))
+		return -1;
+	struct cost_spot_result r;
+	r.expected_restarts = in->preempt_per_h * run_s / COST_S_PER_H;
+	r.lost_s_per_restart = in->restart_s + in->checkpoint_interval_s / 2;
+	r.overhead_s = r.expected_restarts * r.lost_s_per_restart;
+	r.run_s = run_s + r.overhead_s;
+	*out = r;
+	return 0;
+}
+
+double cost_energy_kwh(double gpus, double tdp_w, double util_frac,
+		       double run_s, double pue)
+{
+	/* W x s = J; / 3600 = Wh; / 1000 = kWh. */
+	return gpus * tdp_w * util_frac * (run_s / COST_S_PER_H) * pue / 1000.0;
+}
+
+double cost_co2_kg(double energy_kwh, double grid_g_per_kwh)
+{
+	return energy_kwh * grid_g_per_kwh / 1000.0;
+}
+
+double cost_onprem_capex_usd(double card_usd, double server_share_usd,
+			     double networking_frac)
+{
+	return (card_usd + server_share_usd) * (1 + networking_frac);
+}
+
+int cost_onprem_per_gpu_h(const struct cost_onprem *p, double tdp_w,
+			  struct cost_onprem_result *out)
+{
+	assert(p && out);
+	if (!(p->capex_usd >= 0) || !(p->residual_frac >= 0) ||
+	    !(p->residual_frac <= 1) || !(p->life_years > 0) ||
+	    !(p->util_frac > 0) || !(p->util_frac <= 1) || !(p->pue >= 1) ||
+	    !(p->power_usd_per_kwh >= 0) || !(p->colo_usd_per_kw_month >= 0) ||
+	    !(tdp_w >= 0) || !isfinite(p->capex_usd) || !isfinite(p->life_years) ||
+	    !isfinite(p->pue) || !isfinite(p->power_usd_per_kwh) ||
+	    !isfinite(p->colo_usd_per_kw_month) || !isfinite(tdp_w))
+		return -1;
+	double life_h = p->life_years * COST_H_PER_YEAR;
+	double kw = tdp_w / 1000.0;
+	struct cost_onprem_result r;
+	r.capital_usd_per_gpu_h =
+		p->capex_usd * (1 - p->residual_frac) / (life_h * p->util_frac);
+	r.power_usd_per_gpu_h = kw * p->pue * p->power_usd_per_kwh;
+	r.colo_usd_per_gpu_h = p->colo_usd_per_kw_month * kw * p->pue / COST_H_PER_MONTH;
+	r.total_usd_per_gpu_h = r.capital_usd_per_gpu_h + r.power_usd_per_gpu_h +
+				r.colo_usd_per_gpu_h;
+	*out = r;
+	return 0;
+}
+
+int cost_range(const struct price_table *tables, size_t ntables,
+	       const char *gpu_id, enum cost_kind kind, double gpus,
+	       double run_s, struct cost_range *out)
+{
+	struct cost_range r;
+	int per_gpu_h = !(gpus > 0);
+
+	assert((tables || ntables == 0) && gpu_id && out);
+	memset(&r, 0, sizeof(r));
+	for (size_t t = 0; t < ntables; t++) {
+		struct cost_choice best = { 0 };
+		double best_key = 0;
+		for (size_t i = 0; i < tables[t].count; i++) {
+			const struct price_offer *o = &tables[t].offers[i];
+			struct cost_run run;
+			const char *why;
+			if (strcmp(o->gpu, gpu_id))
+				continue;
+			if (cost_cloud(o, &tables[t].billing, kind,
+				       per_gpu_h ? o->gpus : gpus,
+				       per_gpu_h ? COST_S_PER_H : run_s, &run, &why))
+				continue;
+			double key = per_gpu_h ? run.price_usd_per_gpu_h : run.cost_usd;
+			r.offers++;
+			if (!best.offer || key < best_key) {
+				best.table = &tables[t];
+				best.offer = o;
+				best.run = run;
+				best_key = key;
+			}
+		}
+		if (!best.offer)
+			continue;
+		double cheap_key = per_gpu_h ? r.cheapest.run.price_usd_per_gpu_h
+					     : r.cheapest.run.cost_usd;
+		double dear_key = per_gpu_h ? r.dearest.run.price_usd_per_gpu_h
+					    : r.dearest.run.cost_usd;
+		if (!r.providers || best_key < cheap_key)
+			r.cheapest = best;
+		if (!r.providers || best_key > dear_key)
+			r.dearest = best;
+		r.providers++;
+	}
+	if (!r.providers)
+		return -1;
+	*out = r;
+	return 0;
+}

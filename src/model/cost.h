@@ -1,0 +1,193 @@
+/*
+ * cost.h - dollars, energy and CO2 of a run: pure functions, no I/O.
+ *
+ * Prices are US dollars per INSTANCE-hour as the price tables store them
+ * (pricing/<provider>.yaml, loaded by src/io/price_load.h); the functions
+ * here turn a run (GPUs, seconds) into instances, billed time and dollars,
+ * add the spot interruption overhead, and give energy, CO2 and the
+ * on-premises cost per GPU-hour.  Formulas and sources: docs/pricing.md.
+ */
+#ifndef TC_COST_H
+#define TC_COST_H
+
+#include <stddef.h>
+
+#define PRICE_ID_LEN 64     /* provider, instance, GPU id, region */
+#define PRICE_TEXT_LEN 1024 /* source, notes */
+#define PRICE_DATE_LEN 11   /* "YYYY-MM-DD" + NUL */
+
+#define COST_S_PER_H 3600.0      /* seconds per hour */
+#define COST_H_PER_MONTH 730.0   /* hours per month (8760 / 12) */
+#define COST_H_PER_YEAR 8760.0   /* hours per year */
+
+/* How a provider rounds billed time. */
+enum cost_gran { COST_PER_SECOND, COST_PER_MINUTE, COST_PER_HOUR };
+extern const char *const cost_gran_names[]; /* "per_second", ...; NULL-ended */
+
+/* How an offer is bought.  The order is that of cost_kind_names. */
+enum cost_kind {
+	COST_ON_DEMAND,
+	COST_SPOT,
+	COST_RESERVED_1Y,
+	COST_RESERVED_3Y,
+	COST_KIND_COUNT
+};
+/* "on-demand", "spot", "reserved-1y", "reserved-3y", NULL (CLI spelling). */
+extern const char *const cost_kind_names[];
+
+struct cost_billing {
+	enum cost_gran granularity;
+	double minimum_s; /* shortest billed time per instance, seconds */
+};
+
+/* One rentable instance shape of one provider. */
+struct price_offer {
+	char instance[PRICE_ID_LEN];
+	char gpu[PRICE_ID_LEN];      /* catalog id, exact variant */
+	double gpus;                 /* GPUs per instance; may be 0.25 */
+	char region[PRICE_ID_LEN];
+	/* USD per instance-hour by kind; 0 = not sold that way. */
+	double price_usd_per_h[COST_KIND_COUNT];
+	/* Split billing (GCP): parts of the on-demand / spot price; 0 = none. */
+	double gpu_part_usd_per_h, host_part_usd_per_h;
+	double spot_gpu_part_usd_per_h, spot_host_part_usd_per_h;
+	int verified;                /* 0: a suspect or recalled figure */
+	char as_of[PRICE_DATE_LEN];  /* the offer's date (default: the file's) */
+	char source[PRICE_TEXT_LEN]; /* the offer's source (default: the file's) */
+	char notes[PRICE_TEXT_LEN];
+	int line, col;               /* the offer in its file, 1-based */
+	int gpu_line, gpu_col;       /* its `gpu:` value */
+	int as_of_line, as_of_col;   /* where its date was written */
+};
+
+/* One provider's price file. */
+struct price_table {
+	char *file;                  /* path used in messages, owned */
+	char provider[PRICE_ID_LEN];
+	char currency[8];            /* "USD" */
+	char as_of[PRICE_DATE_LEN];
+	char source[PRICE_TEXT_LEN];
+	char notes[PRICE_TEXT_LEN];
+	struct cost_billing billing;
+	struct price_offer *offers;  /* owned, file order */
+	size_t count;
+};
+
+/* A cloud run priced on one offer. */
+struct cost_run {
+	double instances;        /* ceil(GPUs / GPUs per instance) */
+	double gpus_paid;        /* instances x GPUs per instance */
+	double idle_gpus;        /* paid for but unused */
+	double billed_s;         /* run time rounded per the billing rule */
+	double price_usd_per_h;  /* per instance-hour, of the chosen kind */
+	double price_usd_per_gpu_h; /* price / GPUs per instance */
+	double cost_usd;         /* instances x billed hours x price */
+};
+
+/* Spot interruption assumptions (what the report prints back). */
+struct cost_spot {
+	double preempt_per_h;         /* preemptions per instance-hour of the job */
+	double checkpoint_interval_s; /* time between checkpoints */
+	double restart_s;             /* from preemption to training again */
+};
+
+struct cost_spot_result {
+	double expected_restarts;  /* preempt_per_h x run hours */
+	double lost_s_per_restart; /* restart_s + checkpoint_interval_s / 2 */
+	double overhead_s;         /* expected_restarts x lost_s_per_restart */
+	double run_s;              /* the run including the overhead */
+};
+
+/* On-premises inputs; capex is per GPU, networking already added. */
+struct cost_onprem {
+	double capex_usd;             /* per GPU: card + server share + network */
+	double residual_frac;         /* resale value at end of life, 0..1 */
+	double life_years;            /* amortisation period */
+	double util_frac;             /* fraction of hours doing paid work */
+	double power_usd_per_kwh;
+	double pue;                   /* facility power / IT power, >= 1 */
+	double colo_usd_per_kw_month; /* colocation per kW of facility power */
+};
+
+struct cost_onprem_result {
+	double capital_usd_per_gpu_h; /* capex x (1 - residual) / (life_h x util) */
+	double power_usd_per_gpu_h;   /* TDP_kW x PUE x power price */
+	double colo_usd_per_gpu_h;    /* colo x TDP_kW x PUE / 730 */
+	double total_usd_per_gpu_h;
+};
+
+/* The cheapest and dearest offers of one GPU across providers. */
+struct cost_choice {
+	const struct price_table *table; /* borrowed from the caller's tables */
+	const struct price_offer *offer; /* borrowed */
+	struct cost_run run;
+};
+
+struct cost_range {
+	struct cost_choice cheapest; /* lowest cost over all offers */
+	struct cost_choice dearest;  /* the provider whose best offer costs most */
+	int providers;               /* providers with a usable offer */
+	int offers;                  /* usable offers */
+};
+
+/* Index of `name` in cost_kind_names, or -1. */
+int cost_kind_parse(const char *name);
+
+/*
+ * Billed seconds for a run of `run_s` seconds: at least the minimum, then
+ * rounded up to a whole second, minute or hour.  run_s must be >= 0.
+ */
+double cost_billed_s(const struct cost_billing *b, double run_s);
+
+/*
+ * Price a run of `gpus` GPUs (may be fractional) for `run_s` seconds on
+ * offer `o` bought as `kind`, billed per `b`.  Returns 0 and fills *out, or
+ * -1 with *why set to a static phrase: the offer is not sold that way, or a
+ * job of more than one fractional instance's GPUs ("a job cannot span
+ * fractional-GPU instances"), or bad input.
+ */
+int cost_cloud(const struct price_offer *o, const struct cost_billing *b,
+	       enum cost_kind kind, double gpus, double run_s,
+	       struct cost_run *out, const char **why);
+
+/*
+ * Spot overhead: restarts = preempt_per_h x run_s / 3600 (first order: the
+ * overhead's own preemptions are not counted); each costs restart_s plus on
+ * average half a checkpoint interval of lost work.  Returns 0, or -1 for a
+ * negative or non-finite input.
+ */
+int cost_spot_overhead(double run_s, const struct cost_spot *in,
+		       struct cost_spot_result *out);
+
+/* Energy in kWh: gpus x tdp_w x util_frac x run_s / 3600 x pue / 1000. */
+double cost_energy_kwh(double gpus, double tdp_w, double util_frac,
+		       double run_s, double pue);
+
+/* CO2 in kg: energy_kwh x grid_g_per_kwh / 1000. */
+double cost_co2_kg(double energy_kwh, double grid_g_per_kwh);
+
+/* Capex per GPU: (card + server share) x (1 + networking share). */
+double cost_onprem_capex_usd(double card_usd, double server_share_usd,
+			     double networking_frac);
+
+/*
+ * On-premises cost per GPU-hour of a GPU drawing `tdp_w`, by the formula in
+ * the file comment of docs/pricing.md.  Returns 0, or -1 for inputs out of
+ * range (life, utilisation or PUE <= 0, residual outside 0..1).
+ */
+int cost_onprem_per_gpu_h(const struct cost_onprem *p, double tdp_w,
+			  struct cost_onprem_result *out);
+
+/*
+ * Over every offer of GPU `gpu_id` sold as `kind` in the `ntables` tables:
+ * price a run of `gpus` GPUs for `run_s` seconds.  With gpus <= 0 the
+ * offers are compared by price per GPU-hour instead (one GPU-hour each).
+ * Fills out->cheapest with the lowest cost and out->dearest with the
+ * highest of the providers' own cheapest offers.  Returns 0, or -1 if no
+ * offer qualifies.
+ */
+int cost_range(const struct price_table *tables, size_t ntables,
+	       const char *gpu_id, enum cost_kind kind, double gpus,
+	       double run_s, struct cost_range *out);
+
+#endif

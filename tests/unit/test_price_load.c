@@ -1,0 +1,458 @@
+/*
+ * test_price_load.c - price files: good and bad tables, stale warnings,
+ * on-premises inputs, and every real pricing/<provider>.yaml against the
+ * GPU catalog's file names.
+ *
+ * Run from the repository root (tests/run-all.sh does).
+ */
+#include "tc_test.h"
+
+#include <glob.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "../../src/io/price_load.h"
+
+#define DATA "tests/unit/data/pricing/"
+#define TODAY "2026-11-29"
+
+/* Ids the bad-file tests check against. */
+static const char *const test_ids[] = { "a100-40gb-sxm", "a100-80gb-sxm", "l4",
+					"l40s", "h100-sxm", NULL };
+
+static void test_good_table(void **state)
+{
+	(void)state;
+	struct price_table t = { 0 };
+	struct tc_diag d, warn;
+	tc_diag_init(&d);
+	tc_diag_init(&warn);
+
+	assert_int_equal(price_load_file(DATA "good.yaml", TODAY, &t, &warn, &d), 0);
+	assert_int_equal(d.count, 0);
+	assert_string_equal(t.provider, "testcloud");
+	assert_string_equal(t.currency, "USD");
+	assert_string_equal(t.as_of, "2026-06-01");
+	assert_int_equal(t.billing.granularity, COST_PER_MINUTE);
+	assert_close(t.billing.minimum_s, 60, TOL_EXACT);
+	assert_int_equal(t.count, 4);
+
+	const struct price_offer *o = &t.offers[0];
+	assert_string_equal(o->instance, "big.8x");
+	assert_string_equal(o->gpu, "a100-80gb-sxm");
+	assert_close(o->gpus, 8, TOL_EXACT);
+	assert_close(o->price_usd_per_h[COST_ON_DEMAND], 24, TOL_EXACT);
+	assert_close(o->price_usd_per_h[COST_SPOT], 8, TOL_EXACT);
+	assert_close(o->price_usd_per_h[COST_RESERVED_1Y], 16, TOL_EXACT);
+	assert_close(o->price_usd_per_h[COST_RESERVED_3Y], 0, TOL_EXACT);
+	assert_close(price_usd_per_gpu_h(o, COST_ON_DEMAND), 3, TOL_EXACT);
+	assert_int_equal(o->verified, 1);
+	/* Defaults from the file; positions of the offer and its gpu. */
+	assert_string_equal(o->as_of, "2026-06-01");
+	assert_string_equal(o->source, "hand-written test table");
+	assert_int_equal(o->line, 8);
+	assert_int_equal(o->col, 5);
+	assert_int_equal(o->gpu_line, 8);
+	assert_int_equal(o->gpu_col, 30);
+
+	/* Fractional GPUs: 0.2 / 0.25 = 0.8 USD per GPU-hour. */
+	assert_close(t.offers[1].gpus, 0.25, TOL_EXACT);
+	assert_close(price_usd_per_gpu_h(&t.offers[1], COST_ON_DEMAND), 0.8, TOL_EXACT);
+
+	/* GCP-style parts, and the offer's own date and source. */
+	o = &t.offers[2];
+	assert_close(o->gpu_part_usd_per_h + o->host_part_usd_per_h,
+		     o->price_usd_per_h[COST_ON_DEMAND], 1e-9);
+	assert_string_equal(o->as_of, "2026-01-10");
+	assert_string_equal(o->source, "another source");
+	assert_int_equal(o->as_of_line, 17);
+	assert_int_equal(o->as_of_col, 12);
+	assert_int_equal(o->gpu_line, 11);
+	assert_int_equal(o->gpu_col, 10);
+
+	/* Spot above on-demand is a warning, not an error. */
+	assert_int_equal(t.offers[3].verified, 0);
+	assert_int_equal(warn.count, 1);
+	assert_int_equal(warn.severity, TC_EXIT_OK);
+	assert_string_equal(warn.entry[0].msg,
+			    DATA "good.yaml:19:80: warning: spot 1.5 is above on_demand 1 for offer 'dear-spot'");
+
+	assert_int_equal(price_check_gpus(&t, test_ids, &d), 0);
+	price_table_release(&t);
+	price_table_release(&t); /* released twice: a no-op */
+}
+
+static void test_stale_warning(void **state)
+{
+	(void)state;
+	struct price_table t = { 0 };
+	struct tc_diag d, warn;
+	tc_diag_init(&d);
+	tc_diag_init(&warn);
+
+	assert_int_equal(price_load_file(DATA "good.yaml", TODAY, &t, NULL, &d), 0);
+	/* 2026-06-01 -> 2026-11-29: 30 (rest of June) + 31 + 31 + 30 + 31 + 29
+	 * = 181 days: stale at the default 180.  2026-01-10 -> 2026-11-29:
+	 * 21 + 28 + 31 + 30 + 31 + 30 + 31 + 31 + 30 + 31 + 29 = 323 days.  One warning per distinct date, at the date's position. */
+	assert_int_equal(price_check_stale(&t, TODAY, PRICE_STALE_DAYS, &warn), 2);
+	assert_string_equal(warn.entry[0].msg,
+			    DATA "good.yaml:4:8: warning: prices of 'testcloud' dated 2026-06-01 are 181 days old (expected at most 180; refresh them or pass --max-age)");
+	assert_string_equal(warn.entry[1].msg,
+			    DATA "good.yaml:17:12: warning: prices of 'testcloud' dated 2026-01-10 are 323 days old (expected at most 180; refresh them or pass --max-age)");
+	assert_int_equal(warn.severity, TC_EXIT_OK);
+
+	/* One day younger: only the older date warns; a year allowed: none. */
+	tc_diag_init(&warn);
+	assert_int_equal(price_check_stale(&t, "2026-11-28", PRICE_STALE_DAYS, &warn), 1);
+	tc_diag_init(&warn);
+	assert_int_equal(price_check_stale(&t, TODAY, 365, &warn), 0);
+	price_table_release(&t);
+}
+
+static void test_dates(void **state)
+{
+	(void)state;
+	long days;
+	assert_int_equal(price_days_between("2026-06-01", "2026-11-29", &days), 0);
+	assert_int_equal(days, 181);
+	/* 2024 is a leap year: 366 days. */
+	assert_int_equal(price_days_between("2024-01-01", "2025-01-01", &days), 0);
+	assert_int_equal(days, 366);
+	assert_int_equal(price_days_between("2026-11-29", "2026-11-28", &days), 0);
+	assert_int_equal(days, -1);
+	assert_int_equal(price_days_between("2026-02-29", "2026-11-28", &days), -1);
+	assert_int_equal(price_days_between("2026-1-01", "2026-11-28", &days), -1);
+	char today[PRICE_DATE_LEN];
+	assert_int_equal(price_today(today, sizeof(today)), 0);
+	assert_int_equal(price_days_between("2026-01-01", today, &days), 0);
+}
+
+/* Load `file` and expect it to fail with exactly `msgs` (NULL-ended). */
+static void expect_bad(const char *file, int check_gpus, const char *const *msgs)
+{
+	struct price_table t = { 0 };
+	struct tc_diag d;
+	tc_diag_init(&d);
+
+	int rc = price_load_file(file, TODAY, &t, NULL, &d);
+	if (check_gpus) {
+		assert_int_equal(rc, 0);
+		rc = price_check_gpus(&t, test_ids, &d);
+	}
+	assert_int_equal(rc, -1);
+	assert_int_equal(d.severity, TC_EXIT_INPUT);
+	int n = 0;
+	for (; msgs[n]; n++) {
+		assert_true(n < d.count);
+		assert_string_equal(d.entry[n].msg, msgs[n]);
+	}
+	assert_int_equal(d.count, n);
+	price_table_release(&t);
+}
+
+static void test_bad_files(void **state)
+{
+	(void)state;
+	static const char *const negative[] = {
+		DATA "bad-negative-price.yaml:8:61: 'on_demand' is -0.5 (expected a price above 0 in US dollars per instance-hour)",
+		DATA "bad-negative-price.yaml:9:70: 'spot' is 0 (expected a price above 0 in US dollars per instance-hour)",
+		NULL
+	};
+	static const char *const unknown_gpu[] = {
+		DATA "bad-unknown-gpu.yaml:9:25: unknown GPU 'a100-80gb-sxm4' (expected a GPU id of models/gpu; did you mean 'a100-80gb-sxm'?)",
+		DATA "bad-unknown-gpu.yaml:11:10: unknown GPU 'tpu-v5' (expected a GPU id of models/gpu, see `traincost gpus`)",
+		NULL
+	};
+	static const char *const no_currency[] = {
+		DATA "bad-missing-currency.yaml:1:1: missing required key 'currency' in price file",
+		NULL
+	};
+	static const char *const future[] = {
+		DATA "bad-future-date.yaml:4:8: as_of 2027-01-01 is in the future (expected a date on or before 2026-11-29)",
+		DATA "bad-future-date.yaml:8:71: as_of 2026-12-01 is in the future (expected a date on or before 2026-11-29)",
+		NULL
+	};
+	static const char *const unknown_key[] = {
+		DATA "bad-unknown-key.yaml:8:50: unknown key 'on_demnd' in offer (did you mean 'on_demand'?)",
+		DATA "bad-unknown-key.yaml:8:5: offer 'a' has no price (expected at least one of on_demand, spot, reserved_1y, reserved_3y)",
+		NULL
+	};
+	static const char *const parts[] = {
+		DATA "bad-parts.yaml:8:93: 'on_demand' is 0.8 but 0.5 + 0.25 = 0.75 (expected the sum of the parts)",
+		DATA "bad-parts.yaml:9:60: 'gpu_part' needs 'host_part' and 'on_demand' as well (expected both parts and their sum)",
+		DATA "bad-parts.yaml:10:5: offer 'c' has no price (expected at least one of on_demand, spot, reserved_1y, reserved_3y)",
+		DATA "bad-parts.yaml:11:17: offer 'a' in region 'r1' is listed twice (expected it once, first at line 8)",
+		NULL
+	};
+	expect_bad(DATA "bad-negative-price.yaml", 0, negative);
+	expect_bad(DATA "bad-unknown-gpu.yaml", 1, unknown_gpu);
+	expect_bad(DATA "bad-missing-currency.yaml", 0, no_currency);
+	expect_bad(DATA "bad-future-date.yaml", 0, future);
+	expect_bad(DATA "bad-unknown-key.yaml", 0, unknown_key);
+	expect_bad(DATA "bad-parts.yaml", 0, parts);
+}
+
+static void test_onprem(void **state)
+{
+	(void)state;
+	struct price_onprem op = { 0 };
+	struct tc_diag d;
+	struct cost_onprem p;
+	struct cost_onprem_result r;
+	tc_diag_init(&d);
+
+	assert_int_equal(price_onprem_load_file(DATA "onprem-test.yaml", TODAY, &op, &d), 0);
+	assert_int_equal(op.count, 3);
+	assert_int_equal(price_onprem_check_gpus(&op, test_ids, &d), 0);
+
+	/* H100 from a node: 270000 / 8 = 33750; x 1.125 = 37968.75 USD. */
+	assert_int_equal(price_onprem_params(&op, "h100-sxm", &p), 0);
+	assert_close(p.capex_usd, 37968.75, TOL_EXACT);
+	/* Capital 37968.75 x 0.7 / (26280 x 0.8) = 1.26418...; power
+	 * 0.7 x 1.4 x 0.09 = 0.0882; colo 200 x 0.7 x 1.4 / 730 = 0.26849... */
+	assert_int_equal(cost_onprem_per_gpu_h(&p, 700, &r), 0);
+	assert_close(r.total_usd_per_gpu_h, 26578.125 / 21024.0 + 0.0882 + 196.0 / 730.0,
+		     TOL_EXACT);
+	/* L40S card only: 8000 + 0.2 x 8000 = 9600; x 1.125 = 10800 USD. */
+	assert_int_equal(price_onprem_params(&op, "l40s", &p), 0);
+	assert_close(p.capex_usd, 10800, TOL_EXACT);
+	/* L4 with its own server share: (2500 + 500) x 1.125 = 3375 USD. */
+	assert_int_equal(price_onprem_params(&op, "l4", &p), 0);
+	assert_close(p.capex_usd, 3375, TOL_EXACT);
+	assert_close(p.util_frac, 0.8, TOL_EXACT);
+	assert_int_equal(price_onprem_params(&op, "b200", &p), -1);
+	price_onprem_release(&op);
+}
+
+/* The names of the models/gpu YAML files without ".yaml"; NULL-ended, owned. */
+static char **catalog_ids(void)
+{
+	glob_t g;
+	assert_int_equal(glob("models/gpu/*.yaml", 0, NULL, &g), 0);
+	assert_true(g.gl_pathc > 10);
+	char **ids = calloc(g.gl_pathc + 1, sizeof(*ids));
+	assert_non_null(ids);
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		const char *base = strrchr(g.gl_pathv[i], '/') + 1;
+		ids[i] = strndup(base, strlen(base) - strlen(".yaml"));
+		assert_non_null(ids[i]);
+	}
+	globfree(&g);
+	return ids;
+}
+
+static void test_real_tables(void **state)
+{
+	(void)state;
+	char **ids = catalog_ids();
+	const char *const *known = (const char *const *)ids;
+	struct tc_datapath dp = { .count = 1 };
+	struct price_set set;
+	struct tc_diag d, warn;
+	tc_diag_init(&d);
+	tc_diag_init(&warn);
+	snprintf(dp.dir[0], sizeof(dp.dir[0]), ".");
+
+	int rc = price_load_all(&dp, TODAY, &set, &warn, &d);
+	for (int i = 0; i < d.count; i++)
+		print_message("%s\n", d.entry[i].msg);
+	assert_int_equal(rc, 0);
+	static const char *const providers[] = { "aws", "azure", "coreweave", "gcp",
+						 "lambda", "nebius", "novita", "oci",
+						 "paperspace", "runpod", "vast" };
+	assert_int_equal(set.count, sizeof(providers) / sizeof(providers[0]));
+	for (size_t i = 0; i < set.count; i++) {
+		const struct price_table *t = &set.tables[i];
+		assert_string_equal(t->provider, providers[i]);
+		/* Every offer names a GPU of the catalog... */
+		rc = price_check_gpus(t, known, &d);
+		for (int k = 0; k < d.count; k++)
+			print_message("%s\n", d.entry[k].msg);
+		assert_int_equal(rc, 0);
+		assert_string_equal(t->currency, "USD");
+		for (size_t j = 0; j < t->count; j++) {
+			const struct price_offer *o = &t->offers[j];
+			/* ... has a price, a date and a source. */
+			double any = 0;
+			for (int k = 0; k < COST_KIND_COUNT; k++)
+				any += o->price_usd_per_h[k];
+			assert_true(any > 0);
+			assert_int_equal((int)strlen(o->as_of), 10);
+			assert_true(o->source[0] != '\0');
+		}
+	}
+	/* The GCP host-plus-GPU sum as the reference prints it. */
+	assert_string_equal(set.tables[3].provider, "gcp");
+	assert_string_equal(set.tables[3].offers[0].instance, "a2-highgpu-1g");
+	assert_close(set.tables[3].offers[0].price_usd_per_h[COST_ON_DEMAND],
+		     2.93391 + 0.73948, 1e-12);
+	/* The seed's Novita figure is kept, flagged. */
+	assert_int_equal(set.tables[6].offers[0].verified, 0);
+	assert_non_null(set.onprem);
+	assert_int_equal(price_onprem_check_gpus(set.onprem, known, &d), 0);
+	for (size_t i = 0; i < set.onprem->count; i++) {
+		struct cost_onprem p;
+		assert_int_equal(price_onprem_params(set.onprem, set.onprem->gpus[i].gpu, &p), 0);
+		assert_true(p.capex_usd > 1000);
+	}
+
+	/* The cheapest H100 SXM per GPU-hour on demand is a marketplace offer,
+	 * the dearest provider Azure (98.32 / 8 = 12.29). */
+	struct cost_range r;
+	assert_int_equal(cost_range(set.tables, set.count, "h100-sxm", COST_ON_DEMAND, 0, 0, &r), 0);
+	assert_string_equal(r.dearest.table->provider, "azure");
+	assert_close(r.dearest.run.price_usd_per_gpu_h, 12.29, TOL_EXACT);
+	assert_true(r.cheapest.run.price_usd_per_gpu_h < 2.0);
+
+	price_set_release(&set);
+	for (size_t i = 0; ids[i]; i++)
+		free(ids[i]);
+	free(ids);
+}
+
+/* Write `t` as YAML to a temporary file, load it back; returns the path. */
+static void round_trip(const struct price_table *t, struct price_table *back)
+{
+	char path[] = "/tmp/tc-price-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	assert_non_null(f);
+	assert_int_equal(price_table_write_yaml(t, f), 0);
+	assert_int_equal(fclose(f), 0);
+	struct tc_diag d;
+	tc_diag_init(&d);
+	int rc = price_load_file(path, TODAY, back, NULL, &d);
+	for (int i = 0; i < d.count; i++)
+		print_message("%s\n", d.entry[i].msg);
+	remove(path);
+	assert_int_equal(rc, 0);
+}
+
+static void test_import_aws(void **state)
+{
+	(void)state;
+	struct price_table t = { 0 }, back = { 0 };
+	struct tc_diag d, warn;
+	tc_diag_init(&d);
+	tc_diag_init(&warn);
+
+	assert_int_equal(price_import_skypilot(DATA "skypilot-aws.csv", "aws", TODAY,
+					       &t, &warn, &d), 0);
+	assert_int_equal(d.count, 0);
+	assert_string_equal(t.provider, "aws");
+	assert_string_equal(t.as_of, TODAY);
+	assert_string_equal(t.source, "SkyPilot catalog skypilot-aws.csv");
+	assert_int_equal(t.billing.granularity, COST_PER_SECOND);
+	assert_int_equal(t.count, 3);
+	/* p4d: A100 with 40960 MiB on a p4d = A100 40GB SXM; two zones, the
+	 * cheaper spot kept. */
+	assert_string_equal(t.offers[0].instance, "p4d.24xlarge");
+	assert_string_equal(t.offers[0].gpu, "a100-40gb-sxm");
+	assert_close(t.offers[0].gpus, 8, TOL_EXACT);
+	assert_close(t.offers[0].price_usd_per_h[COST_ON_DEMAND], 21.957642, TOL_EXACT);
+	assert_close(t.offers[0].price_usd_per_h[COST_SPOT], 2.4655, TOL_EXACT);
+	assert_string_equal(t.offers[1].gpu, "a100-80gb-sxm");
+	/* A quarter L4, no spot. */
+	assert_string_equal(t.offers[2].gpu, "l4");
+	assert_close(t.offers[2].gpus, 0.25, TOL_EXACT);
+	assert_close(t.offers[2].price_usd_per_h[COST_SPOT], 0, TOL_EXACT);
+	/* The CPU instance is ignored; Trainium is skipped, said once. */
+	assert_int_equal(warn.count, 1);
+	assert_string_equal(warn.entry[0].msg,
+			    DATA "skypilot-aws.csv:7: warning: skipped 2 rows of accelerator 'Trainium': no catalog GPU of that name");
+
+	round_trip(&t, &back);
+	assert_int_equal(back.count, 3);
+	assert_close(back.offers[0].price_usd_per_h[COST_SPOT], 2.4655, TOL_EXACT);
+	assert_close(back.offers[2].gpus, 0.25, TOL_EXACT);
+	price_table_release(&back);
+	price_table_release(&t);
+}
+
+static void test_import_gcp(void **state)
+{
+	(void)state;
+	struct price_table t = { 0 }, back = { 0 };
+	struct tc_diag d, warn;
+	tc_diag_init(&d);
+	tc_diag_init(&warn);
+
+	assert_int_equal(price_import_skypilot(DATA "skypilot-gcp.csv", "gcp", TODAY,
+					       &t, &warn, &d), 0);
+	assert_int_equal(t.count, 2);
+	/* Host 0.73948 + GPU 2.93391 = 3.67339; spot 0.36975 + 1.4341 = 1.80385. */
+	const struct price_offer *o = &t.offers[0];
+	assert_string_equal(o->instance, "a2-highgpu-1g");
+	assert_string_equal(o->gpu, "a100-40gb-sxm");
+	assert_close(o->gpus, 1, TOL_EXACT);
+	assert_close(o->gpu_part_usd_per_h, 2.93391, TOL_EXACT);
+	assert_close(o->host_part_usd_per_h, 0.73948, TOL_EXACT);
+	assert_close(o->price_usd_per_h[COST_ON_DEMAND], 3.67339, TOL_EXACT);
+	assert_close(o->price_usd_per_h[COST_SPOT], 1.80385, TOL_EXACT);
+	/* 8g: 5.91582 + 23.47128 = 29.3871; the host has no spot price, so
+	 * the VM has none. */
+	o = &t.offers[1];
+	assert_close(o->gpus, 8, TOL_EXACT);
+	assert_close(o->price_usd_per_h[COST_ON_DEMAND], 29.3871, TOL_EXACT);
+	assert_close(o->price_usd_per_h[COST_SPOT], 0, TOL_EXACT);
+	assert_int_equal(warn.count, 1);
+	assert_string_equal(warn.entry[0].msg,
+			    DATA "skypilot-gcp.csv:6: warning: skipped 1 row of accelerator 'T4': accelerator rows without a matching GCP host shape (N1 attachments are not imported)");
+
+	round_trip(&t, &back);
+	assert_close(back.offers[0].gpu_part_usd_per_h + back.offers[0].host_part_usd_per_h,
+		     3.67339, TOL_EXACT);
+	price_table_release(&back);
+	price_table_release(&t);
+}
+
+static void test_import_bad(void **state)
+{
+	(void)state;
+	struct price_table t = { 0 };
+	struct tc_diag d;
+	tc_diag_init(&d);
+
+	assert_int_equal(price_import_skypilot(DATA "skypilot-bad.csv", "aws", TODAY,
+					       &t, NULL, &d), -1);
+	assert_int_equal(d.severity, TC_EXIT_INPUT);
+	assert_int_equal(d.count, 4);
+	assert_string_equal(d.entry[0].msg,
+			    DATA "skypilot-bad.csv:2: SpotPrice is 'abc' (expected a price in US dollars per hour, 0 or more)");
+	assert_string_equal(d.entry[1].msg,
+			    DATA "skypilot-bad.csv:3: AcceleratorCount is '-8' (expected a GPU count above 0, at most 64)");
+	assert_string_equal(d.entry[2].msg,
+			    DATA "skypilot-bad.csv:4: 9 fields (expected 11, as in the header)");
+	assert_string_equal(d.entry[3].msg,
+			    DATA "skypilot-bad.csv:5: Price is '-1.861' (expected a price in US dollars per hour, 0 or more)");
+
+	tc_diag_init(&d);
+	assert_int_equal(price_import_skypilot(DATA "skypilot-nocol.csv", "aws", TODAY,
+					       &t, NULL, &d), -1);
+	assert_int_equal(d.count, 1);
+	assert_string_equal(d.entry[0].msg,
+			    DATA "skypilot-nocol.csv:1: no 'AcceleratorCount' column (expected a SkyPilot vms.csv header with InstanceType, AcceleratorName, AcceleratorCount, Region and Price)");
+
+	tc_diag_init(&d);
+	assert_int_equal(price_import_skypilot(DATA "no-such-file.csv", "aws", TODAY,
+					       &t, NULL, &d), -1);
+	assert_int_equal(d.severity, TC_EXIT_IO);
+	price_table_release(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_good_table),
+		cmocka_unit_test(test_stale_warning),
+		cmocka_unit_test(test_dates),
+		cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_onprem),
+		cmocka_unit_test(test_real_tables),
+		cmocka_unit_test(test_import_aws),
+		cmocka_unit_test(test_import_gcp),
+		cmocka_unit_test(test_import_bad),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
