@@ -1,0 +1,228 @@
+/*
+ * cli.c - entry point, command table, help and diagnostics printing.
+ */
+#include "cli.h"
+
+#include <gsl/gsl_errno.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "../io/fields.h"
+
+#ifndef TC_VERSION
+#define TC_VERSION "0.0.0"
+#endif
+
+static int cmd_help(int argc, char **argv, struct cli_ctx *ctx);
+
+#define FORMAT_HELP "  --format F   table (default), csv or json\n"
+#define DATA_HELP                                                              \
+	"  --data DIR   look for models/ and pricing/ in DIR first (repeatable)\n"
+
+static const struct cli_cmd commands[] = {
+	{ "estimate", cmd_estimate, "time, GPU-hours, MFU and memory of one training run",
+	  "usage: traincost estimate FILE [options]\n"
+	  "\n"
+	  "Estimate one training run described by a workload file (kind: llm):\n"
+	  "step time, tokens/s, total time, GPU-hours, MFU and HFU, memory per GPU\n"
+	  "against capacity, where the time goes, and the limiting resource.\n"
+	  "\n"
+	  "Plan overrides (they replace the file's plan: values):\n"
+	  "  --gpu ID            catalog GPU id (see `traincost gpus`), MIG: ID:PROFILE\n"
+	  "  --count N           GPUs in total\n"
+	  "  --gpus-per-node N   GPUs per server\n"
+	  "  --tp N  --pp N  --dp N  --ep N   parallel sizes\n"
+	  "  --zero N            ZeRO stage 0..3\n"
+	  "  --micro-batch N     sequences per micro-batch\n"
+	  "  --interleave N      virtual pipeline stages per GPU\n"
+	  "  --recompute R       none, selective or full\n"
+	  "  --precision P       fp32, tf32, bf16, fp16 or fp8\n"
+	  "  --cuda-graphs       launch kernels through CUDA graphs\n"
+	  "Output:\n"
+	  "  --format F          table (default), json, csv or md\n" DATA_HELP },
+	{ "explain", cmd_explain, "per-operator roofline of one training step",
+	  "usage: traincost explain FILE [options]\n"
+	  "\n"
+	  "One row per operator of a training step on one GPU: FLOPs, bytes moved,\n"
+	  "arithmetic intensity, the GPU's ridge point, whether it is compute-,\n"
+	  "memory- or latency-bound, the rate achieved and the time.  Takes the\n"
+	  "same plan overrides as `traincost estimate`.\n"
+	  "\n"
+	  "  --format F   table (default), json, csv or md\n" DATA_HELP },
+	{ "validate", cmd_validate, "predicted vs measured on published training runs",
+	  "usage: traincost validate [--family llm] [--cases DIR] [--format F] [--verbose]\n"
+	  "\n"
+	  "Run the model on every measured case under tests/validation/ (or --cases\n"
+	  "DIR) and print predicted against measured, with the mean absolute\n"
+	  "percentage error (MAPE), the median and the worst case.\n"
+	  "\n"
+	  "  --family F   only cases of family llm, vision or recsys\n"
+	  "  --verbose    one row per case, not only per source\n"
+	  FORMAT_HELP DATA_HELP },
+	{ "gpus", cmd_gpus, "list the GPU catalog, or show one GPU",
+	  "usage: traincost gpus [--format F]\n"
+	  "       traincost gpus show ID [--format F]\n"
+	  "\n"
+	  "List every GPU of the catalog (models/gpu/*.yaml) with its memory,\n"
+	  "bandwidth, dense peaks, NVLink, power and MIG support; or show every\n"
+	  "field of one GPU with its source and date, sparse peaks apart from dense.\n"
+	  "\n" FORMAT_HELP DATA_HELP },
+	{ "prices", cmd_prices, "list dated cloud GPU prices per offer",
+	  "usage: traincost prices [--gpu ID] [--provider NAME] [--pricing P] [--format F]\n"
+	  "       traincost prices import skypilot FILE.csv --provider NAME\n"
+	  "\n"
+	  "List the offers of the price tables (pricing/*.yaml): provider, instance,\n"
+	  "GPU, GPUs per instance, region, price per instance-hour and per GPU-hour,\n"
+	  "the date and the source.  `import skypilot` converts a SkyPilot catalog\n"
+	  "vms.csv into a traincost price table on standard output.\n"
+	  "\n"
+	  "  --gpu ID        only offers of this catalog GPU\n"
+	  "  --provider P    only this provider (aws, gcp, azure, lambda, ...)\n"
+	  "  --pricing P     on-demand (default), spot, reserved-1y or reserved-3y\n"
+	  "  --max-age D     warn about prices older than D days (default 180)\n"
+	  "  --format F      table (default), csv, json or md\n" DATA_HELP },
+	{ "check", cmd_check, "validate traincost YAML files and report every error",
+	  "usage: traincost check FILE...\n"
+	  "\n"
+	  "Load each file as what its top-level `kind:` says (llm workload, gpu,\n"
+	  "arch), or as what its folder holds (models/gpu, models/arch), and report\n"
+	  "every problem as FILE:LINE:COL: message.  Exit 1 if any file has one.\n"
+	  "\n" DATA_HELP },
+	{ "help", cmd_help, "show help for a command", "usage: traincost help [COMMAND]\n" },
+};
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static const struct cli_cmd *find_command(const char *name)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static void command_names(char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		int n = snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
+				 commands[i].name);
+		if (n < 0 || (size_t)n >= len - used)
+			return;
+		used += (size_t)n;
+	}
+}
+
+void cli_print_help(struct cli_ctx *ctx, const char *cmd)
+{
+	const struct cli_cmd *c = cmd ? find_command(cmd) : NULL;
+	if (c) {
+		fputs(c->usage, ctx->out);
+		return;
+	}
+	fputs("usage: traincost <command> [options] [files]\n"
+	      "\n"
+	      "Estimate how long a training job takes and what it costs on each GPU.\n"
+	      "\n"
+	      "Commands:\n", ctx->out);
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(ctx->out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fputs("\n"
+	      "Options:\n"
+	      "  --help, -h   this help; `traincost help COMMAND` for one command\n"
+	      "  --version    print the version\n"
+	      "\n"
+	      "Data: GPU specs and architectures are read from --data DIR, then\n"
+	      "$TRAINCOST_PATH (colon-separated), then ./models, then the installed\n"
+	      "share/traincost folder.\n"
+	      "\n"
+	      "Exit codes: 0 success, 1 invalid input, 2 usage error, 3 I/O error,\n"
+	      "4 internal error.\n", ctx->out);
+}
+
+static int cmd_help(int argc, char **argv, struct cli_ctx *ctx)
+{
+	if (argc > 2)
+		return cli_usage_error(ctx, "help", "too many arguments (expected at most one command)");
+	if (argc == 2 && !find_command(argv[1])) {
+		char names[256];
+		command_names(names, sizeof(names));
+		return cli_usage_error(ctx, "help", "unknown command '%s' (expected one of: %s)",
+				       argv[1], names);
+	}
+	cli_print_help(ctx, argc == 2 ? argv[1] : NULL);
+	return TC_EXIT_OK;
+}
+
+int cli_report(struct cli_ctx *ctx, const struct tc_diag *d)
+{
+	for (int i = 0; i < d->count; i++)
+		fprintf(ctx->err, "%s\n", d->entry[i].msg);
+	if (d->dropped)
+		fprintf(ctx->err, "traincost: %d more error%s not shown\n", d->dropped,
+			d->dropped == 1 ? "" : "s");
+	return d->severity != TC_EXIT_OK ? (int)d->severity : TC_EXIT_INPUT;
+}
+
+int cli_usage_error(struct cli_ctx *ctx, const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(ctx->err, "traincost %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(ctx->err, fmt, ap);
+	va_end(ap);
+	fputc('\n', ctx->err);
+	return TC_EXIT_USAGE;
+}
+
+int cli_main(int argc, char **argv, FILE *out, FILE *err)
+{
+	struct cli_ctx ctx = { .out = out, .err = err };
+	struct tc_diag d;
+
+	/* GSL must report through return codes, never abort the process. */
+	gsl_set_error_handler_off();
+	tc_diag_init(&d);
+	if (dp_init(&ctx.data, NULL, 0, &d))
+		return cli_report(&ctx, &d);
+
+	if (argc < 2) {
+		struct cli_ctx to_err = ctx;
+		to_err.out = err; /* a usage error: help goes with the diagnostics */
+		cli_print_help(&to_err, NULL);
+		return TC_EXIT_USAGE;
+	}
+	const char *name = argv[1];
+	if (!strcmp(name, "--help") || !strcmp(name, "-h")) {
+		cli_print_help(&ctx, NULL);
+		return TC_EXIT_OK;
+	}
+	if (!strcmp(name, "--version") || !strcmp(name, "version")) {
+		fprintf(out, "traincost %s\n", TC_VERSION);
+		return TC_EXIT_OK;
+	}
+	const struct cli_cmd *c = find_command(name);
+	if (!c) {
+		char names[256];
+		const char *names_list[NCOMMANDS + 1];
+		for (size_t i = 0; i < NCOMMANDS; i++)
+			names_list[i] = commands[i].name;
+		names_list[NCOMMANDS] = NULL;
+		command_names(names, sizeof(names));
+		const char *close = name[0] != '-' ? fd_suggest(name, names_list) : NULL;
+		if (close)
+			fprintf(err, "traincost: unknown command '%s' (did you mean '%s'? commands: %s)\n",
+				name, close, names);
+		else
+			fprintf(err, "traincost: unknown %s '%s' (expected one of: %s, --help, --version)\n",
+				name[0] == '-' ? "option" : "command", name, names);
+		return TC_EXIT_USAGE;
+	}
+	int rc = c->run(argc - 1, argv + 1, &ctx);
+	if (fflush(out) != 0 || ferror(out)) {
+		fprintf(err, "traincost: cannot write the output\n");
+		return TC_EXIT_IO;
+	}
+	return rc;
+}

@@ -1,0 +1,51 @@
+/*
+ * cli.h - the command table and what every subcommand receives.
+ *
+ * Each subcommand lives in src/cli/cmd_<name>.c, parses its own options,
+ * calls the model, calls a report, and returns an enum tc_exit.  Only this
+ * layer prints diagnostics or chooses exit codes.
+ */
+#ifndef TC_CLI_H
+#define TC_CLI_H
+
+#include <stdio.h>
+
+#include "../io/datapath.h"
+#include "../util/diag.h"
+
+struct cli_ctx {
+	FILE *out;              /* results */
+	FILE *err;              /* diagnostics */
+	struct tc_datapath data;/* catalog search path (global --data) */
+};
+
+struct cli_cmd {
+	const char *name;
+	int (*run)(int argc, char **argv, struct cli_ctx *ctx); /* enum tc_exit */
+	const char *summary;    /* one line for `traincost --help` */
+	const char *usage;      /* full help text for `traincost help NAME` */
+};
+
+/* Entry point: dispatches argv[1] through the command table. */
+int cli_main(int argc, char **argv, FILE *out, FILE *err);
+
+/* Print every message of *d on ctx->err, one per line; return d->severity
+ * (or TC_EXIT_INPUT if none was set). */
+int cli_report(struct cli_ctx *ctx, const struct tc_diag *d);
+
+/* Usage error: "traincost CMD: message" on err; returns TC_EXIT_USAGE. */
+int cli_usage_error(struct cli_ctx *ctx, const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Print the help of command `cmd` (or the general help for NULL) on ctx->out. */
+void cli_print_help(struct cli_ctx *ctx, const char *cmd);
+
+/* The commands, one file each (src/cli/cmd_<name>.c). */
+int cmd_gpus(int argc, char **argv, struct cli_ctx *ctx);
+int cmd_check(int argc, char **argv, struct cli_ctx *ctx);
+int cmd_estimate(int argc, char **argv, struct cli_ctx *ctx);
+int cmd_explain(int argc, char **argv, struct cli_ctx *ctx);
+int cmd_validate(int argc, char **argv, struct cli_ctx *ctx);
+int cmd_prices(int argc, char **argv, struct cli_ctx *ctx);
+
+#endif

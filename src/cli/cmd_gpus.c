@@ -1,0 +1,340 @@
+/*
+ * cmd_gpus.c - `traincost gpus` and `traincost gpus show ID`.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "../io/gpu_load.h"
+#include "../report/json.h"
+#include "../report/table.h"
+#include "cli.h"
+#include "opts.h"
+
+static const char *const formats[] = { "table", "csv", "json", "md", NULL };
+
+/* The precisions the list shows, in the order users compare them. */
+static const enum tc_prec list_precs[] = { PREC_FP32, PREC_TF32, PREC_BF16,
+					   PREC_FP16, PREC_FP8 };
+#define NLIST_PRECS (sizeof(list_precs) / sizeof(list_precs[0]))
+
+/* "%.5g" of value/scale, or `none` when the value is 0 (absent). */
+static const char *num(char *buf, size_t len, double value, double scale,
+		       const char *none)
+{
+	if (value <= 0)
+		return none;
+	snprintf(buf, len, "%.5g", value / scale);
+	return buf;
+}
+
+static int mig_max_instances(const struct gpu *g)
+{
+	int max = 0;
+	for (int i = 0; i < g->mig_count; i++)
+		if (g->mig[i].instances > max)
+			max = g->mig[i].instances;
+	return max;
+}
+
+static void list_json(struct rep_json *j, const struct gpu_catalog *cat)
+{
+	rep_json_obj_begin(j, NULL);
+	rep_json_int(j, "format_version", 1);
+	rep_json_arr_begin(j, "gpus");
+	for (size_t i = 0; i < cat->count; i++) {
+		const struct gpu *g = &cat->gpus[i];
+		rep_json_obj_begin(j, NULL);
+		rep_json_str(j, "id", g->id);
+		rep_json_str(j, "name", g->name);
+		rep_json_num(j, "memory_bytes", g->memory_bytes);
+		rep_json_num(j, "memory_bytes_per_s", g->mem_bytes_per_s);
+		rep_json_obj_begin(j, "dense_flop_per_s");
+		for (size_t k = 0; k < NLIST_PRECS; k++)
+			if (g->peak_flop_per_s[list_precs[k]] > 0)
+				rep_json_num(j, tc_prec_names[list_precs[k]],
+					     g->peak_flop_per_s[list_precs[k]]);
+		rep_json_obj_end(j);
+		rep_json_num(j, "nvlink_bytes_per_s", g->nvlink_bytes_per_s);
+		rep_json_num(j, "tdp_w", g->tdp_w);
+		rep_json_int(j, "mig_max_instances", mig_max_instances(g));
+		rep_json_obj_end(j);
+	}
+	rep_json_arr_end(j);
+	rep_json_obj_end(j);
+}
+
+static int list_table(struct cli_ctx *ctx, const struct gpu_catalog *cat,
+		      const char *fmt)
+{
+	int csv = !strcmp(fmt, "csv");
+	static const char *const text_head[] = {
+		"id", "name", "memory", "bandwidth", "FP32", "TF32", "BF16", "FP16",
+		"FP8", "NVLink", "TDP", "MIG"
+	};
+	/* CSV is a contract: units in the column names, one fixed header. */
+	static const char *const csv_head[] = {
+		"id", "name", "memory_gb", "bandwidth_gb_per_s", "fp32_tflop_per_s",
+		"tf32_tflop_per_s", "bf16_tflop_per_s", "fp16_tflop_per_s",
+		"fp8_tflop_per_s", "nvlink_gb_per_s", "tdp_w", "mig_max_instances"
+	};
+	static const enum rep_align align[] = { REP_LEFT, REP_LEFT, REP_RIGHT,
+		REP_RIGHT, REP_RIGHT, REP_RIGHT, REP_RIGHT, REP_RIGHT, REP_RIGHT,
+		REP_RIGHT, REP_RIGHT, REP_RIGHT };
+	struct rep_table t;
+	rep_table_init(&t, 12, csv ? csv_head : text_head, align);
+	for (size_t i = 0; i < cat->count; i++) {
+		const struct gpu *g = &cat->gpus[i];
+		char mem[32], bw[32], pk[NLIST_PRECS][32], nv[32], tdp[32], mig[16];
+		const char *none = csv ? "" : "-";
+		const char *cells[12];
+		snprintf(mem, sizeof(mem), csv ? "%.4g" : "%.4g GB", g->memory_bytes / 1e9);
+		snprintf(bw, sizeof(bw), csv ? "%.5g" : "%.5g GB/s", g->mem_bytes_per_s / 1e9);
+		cells[0] = g->id;
+		cells[1] = g->name;
+		cells[2] = mem;
+		cells[3] = bw;
+		for (size_t k = 0; k < NLIST_PRECS; k++)
+			cells[4 + k] = num(pk[k], sizeof(pk[k]),
+					   g->peak_flop_per_s[list_precs[k]], 1e12, none);
+		if (g->nvlink_bytes_per_s > 0)
+			snprintf(nv, sizeof(nv), csv ? "%.4g" : "%.4g GB/s",
+				 g->nvlink_bytes_per_s / 1e9);
+		else
+			snprintf(nv, sizeof(nv), "%s", csv ? "0" : "none");
+		snprintf(tdp, sizeof(tdp), csv ? "%.4g" : "%.4g W", g->tdp_w);
+		int m = mig_max_instances(g);
+		if (m)
+			snprintf(mig, sizeof(mig), csv ? "%d" : "%dx", m);
+		else
+			snprintf(mig, sizeof(mig), "%s", csv ? "0" : "no");
+		cells[9] = nv;
+		cells[10] = tdp;
+		cells[11] = mig;
+		rep_table_row(&t, cells);
+	}
+	if (!csv && strcmp(fmt, "md"))
+		fputs("Dense peaks in TFLOP/s (2:4 sparse peaks: `traincost gpus show ID`)\n\n",
+		      ctx->out);
+	int rc = rep_table_print(&t, ctx->out, fmt);
+	rep_table_release(&t);
+	if (rc)
+		fputs("traincost gpus: out of memory\n", ctx->err);
+	return rc ? TC_EXIT_INTERNAL : TC_EXIT_OK;
+}
+
+static void show_json(struct rep_json *j, const struct gpu *g)
+{
+	rep_json_obj_begin(j, NULL);
+	rep_json_int(j, "format_version", 1);
+	rep_json_str(j, "id", g->id);
+	rep_json_str(j, "name", g->name);
+	rep_json_str(j, "vendor", g->vendor);
+	rep_json_str(j, "architecture", g->architecture);
+	rep_json_str(j, "form_factor", g->form_factor);
+	if (g->launch_year)
+		rep_json_int(j, "launch_year", g->launch_year);
+	rep_json_obj_begin(j, "dense_flop_per_s");
+	for (int p = 0; p < PREC_COUNT; p++)
+		if (g->peak_flop_per_s[p] > 0)
+			rep_json_num(j, tc_prec_names[p], g->peak_flop_per_s[p]);
+	rep_json_obj_end(j);
+	rep_json_num(j, "sparsity_speedup", g->sparsity_speedup);
+	rep_json_obj_begin(j, "sparse_flop_per_s");
+	for (int p = 0; p < PREC_COUNT; p++)
+		if (gpu_sparse_peak(g, (enum tc_prec)p) > 0)
+			rep_json_num(j, tc_prec_names[p], gpu_sparse_peak(g, (enum tc_prec)p));
+	rep_json_obj_end(j);
+	rep_json_num(j, "memory_bytes", g->memory_bytes);
+	rep_json_str(j, "memory_type", g->memory_type);
+	rep_json_num(j, "memory_bytes_per_s", g->mem_bytes_per_s);
+	rep_json_num(j, "l2_bytes", g->l2_bytes);
+	rep_json_int(j, "sm_count", g->sm_count);
+	rep_json_num(j, "boost_clock_hz", g->boost_clock_hz);
+	rep_json_num(j, "nvlink_bytes_per_s", g->nvlink_bytes_per_s);
+	rep_json_num(j, "pcie_bytes_per_s", g->pcie_bytes_per_s);
+	rep_json_num(j, "tdp_w", g->tdp_w);
+	rep_json_int(j, "gpus_per_node", g->gpus_per_node);
+	rep_json_arr_begin(j, "mig");
+	for (int i = 0; i < g->mig_count; i++) {
+		rep_json_obj_begin(j, NULL);
+		rep_json_str(j, "profile", g->mig[i].name);
+		rep_json_int(j, "instances", g->mig[i].instances);
+		rep_json_int(j, "sms", g->mig[i].sms);
+		rep_json_int(j, "memory_slices", g->mig[i].memory_slices);
+		rep_json_num(j, "memory_bytes", g->mig[i].memory_bytes);
+		rep_json_obj_end(j);
+	}
+	rep_json_arr_end(j);
+	if (g->mig_of[0])
+		rep_json_str(j, "mig_of", g->mig_of);
+	rep_json_obj_begin(j, "efficiency");
+	rep_json_num(j, "gemm_max_frac", g->eff.gemm_max_frac);
+	rep_json_num(j, "gemm_half_flop", g->eff.gemm_half_flop);
+	rep_json_num(j, "attn_frac", g->eff.attn_frac);
+	rep_json_num(j, "mem_frac", g->eff.mem_frac);
+	rep_json_num(j, "launch_s", g->eff.launch_s);
+	rep_json_num(j, "launch_graph_s", g->eff.launch_graph_s);
+	rep_json_num(j, "comm_frac", g->eff.comm_frac);
+	rep_json_num(j, "comm_latency_s", g->eff.comm_latency_s);
+	rep_json_num(j, "comm_half_bytes", g->eff.comm_half_bytes);
+	rep_json_str(j, "source", g->eff.source);
+	rep_json_obj_end(j);
+	rep_json_str(j, "source", g->source);
+	rep_json_str(j, "as_of", g->as_of);
+	rep_json_str(j, "notes", g->notes);
+	rep_json_obj_end(j);
+}
+
+/* One "field  value" row of the text view. */
+static void kv(struct rep_table *t, const char *field, const char *value)
+{
+	const char *cells[2] = { field, value };
+	rep_table_row(t, cells);
+}
+
+static int show_text(struct cli_ctx *ctx, const struct gpu *g, const char *fmt)
+{
+	static const char *const head[] = { "field", "value" };
+	static const char *const peak_head[] = { "precision", "dense TFLOP/s",
+						 "2:4 sparse TFLOP/s" };
+	static const enum rep_align peak_align[] = { REP_LEFT, REP_RIGHT, REP_RIGHT };
+	struct rep_table t, pk;
+	char b[16][96];
+	int rc = 0;
+
+	rep_table_init(&t, 2, head, NULL);
+	kv(&t, "id", g->id);
+	kv(&t, "name", g->name);
+	kv(&t, "vendor", g->vendor);
+	kv(&t, "architecture", g->architecture);
+	kv(&t, "form factor", g->form_factor);
+	snprintf(b[0], sizeof(b[0]), "%d", g->launch_year);
+	kv(&t, "launch year", g->launch_year ? b[0] : "not recorded");
+	snprintf(b[1], sizeof(b[1]), "%.4g GB %s", g->memory_bytes / 1e9, g->memory_type);
+	kv(&t, "memory", b[1]);
+	snprintf(b[2], sizeof(b[2]), "%.5g GB/s", g->mem_bytes_per_s / 1e9);
+	kv(&t, "memory bandwidth", b[2]);
+	snprintf(b[3], sizeof(b[3]), "%.4g MB", g->l2_bytes / 1e6);
+	kv(&t, "L2 cache", g->l2_bytes > 0 ? b[3] : "not published");
+	snprintf(b[4], sizeof(b[4]), "%d", g->sm_count);
+	kv(&t, !strcmp(g->vendor, "amd") ? "compute units" : "SMs", b[4]);
+	snprintf(b[5], sizeof(b[5]), "%.4g MHz", g->boost_clock_hz / 1e6);
+	kv(&t, "boost clock", g->boost_clock_hz > 0 ? b[5] : "not recorded");
+	snprintf(b[6], sizeof(b[6]), "%.4g GB/s (per GPU, both directions)",
+		 g->nvlink_bytes_per_s / 1e9);
+	kv(&t, "NVLink", g->nvlink_bytes_per_s > 0 ? b[6] : "none");
+	snprintf(b[7], sizeof(b[7]), "%.4g GB/s (both directions)", g->pcie_bytes_per_s / 1e9);
+	kv(&t, "host bus", g->pcie_bytes_per_s > 0 ? b[7] : "not recorded");
+	snprintf(b[8], sizeof(b[8]), "%.4g W", g->tdp_w);
+	kv(&t, "TDP", b[8]);
+	snprintf(b[9], sizeof(b[9]), "%d", g->gpus_per_node);
+	kv(&t, "GPUs per node", b[9]);
+	if (g->mig_of[0])
+		kv(&t, "MIG slice of", g->mig_of);
+	for (int i = 0; i < g->mig_count && i < 6; i++) {
+		snprintf(b[10 + i], sizeof(b[10 + i]), "%s x%d (%d SMs, %.4g GB)",
+			 g->mig[i].name, g->mig[i].instances, g->mig[i].sms,
+			 g->mig[i].memory_bytes / 1e9);
+		kv(&t, i ? "" : "MIG profiles", b[10 + i]);
+	}
+	for (int i = 6; i < g->mig_count; i++) {
+		char extra[96];
+		snprintf(extra, sizeof(extra), "%s x%d (%d SMs, %.4g GB)", g->mig[i].name,
+			 g->mig[i].instances, g->mig[i].sms, g->mig[i].memory_bytes / 1e9);
+		kv(&t, "", extra);
+	}
+	if (!g->mig_count)
+		kv(&t, "MIG profiles", "none");
+	kv(&t, "source", g->source);
+	kv(&t, "as of", g->as_of);
+	if (g->notes[0])
+		kv(&t, "notes", g->notes);
+
+	rep_table_init(&pk, 3, peak_head, peak_align);
+	for (int p = 0; p < PREC_COUNT; p++) {
+		char dense[32], sparse[32];
+		double v = g->peak_flop_per_s[p];
+		double sp = gpu_sparse_peak(g, (enum tc_prec)p);
+		const char *cells[3] = { tc_prec_names[p], dense, sparse };
+		if (v > 0)
+			snprintf(dense, sizeof(dense), "%.5g", v / 1e12);
+		else
+			snprintf(dense, sizeof(dense), "not supported");
+		if (sp > 0)
+			snprintf(sparse, sizeof(sparse), "%.5g", sp / 1e12);
+		else
+			snprintf(sparse, sizeof(sparse), "-");
+		rep_table_row(&pk, cells);
+	}
+	if (rep_table_print(&t, ctx->out, fmt))
+		rc = -1;
+	fputs(strcmp(fmt, "csv") ? "\nPeak throughput (int8 in TOP/s; training uses dense):\n\n" : "\n",
+	      ctx->out);
+	if (rep_table_print(&pk, ctx->out, fmt))
+		rc = -1;
+	rep_table_release(&t);
+	rep_table_release(&pk);
+	if (rc)
+		fputs("traincost gpus: out of memory\n", ctx->err);
+	return rc ? TC_EXIT_INTERNAL : TC_EXIT_OK;
+}
+
+int cmd_gpus(int argc, char **argv, struct cli_ctx *ctx)
+{
+	const char *format = "table";
+	const struct cli_opt opts[] = {
+		{ "format", &format, NULL, formats },
+		{ NULL, NULL, NULL, NULL },
+	};
+	char *pos[CLI_MAX_POS];
+	int npos;
+	int rc = cli_parse(ctx, "gpus", argc, argv, opts, pos, &npos);
+	if (rc)
+		return rc == CLI_HELP_SHOWN ? TC_EXIT_OK : rc;
+	int show = npos >= 1 && !strcmp(pos[0], "show");
+	if (npos >= 1 && !show)
+		return cli_usage_error(ctx, "gpus", "unknown subcommand '%s' (expected 'show ID' or nothing)",
+				       pos[0]);
+	if (show && npos != 2)
+		return cli_usage_error(ctx, "gpus", "'show' needs exactly one GPU id (see `traincost gpus`)");
+
+	struct gpu_catalog cat = { 0 };
+	struct tc_diag d;
+	tc_diag_init(&d);
+	if (gpu_catalog_load(&ctx->data, &cat, &d))
+		return cli_report(ctx, &d);
+	if (cat.count == 0) {
+		fputs("traincost gpus: no GPU files found under models/gpu on the data path"
+		      " (expected --data DIR, TRAINCOST_PATH or an installed catalog)\n", ctx->err);
+		gpu_catalog_release(&cat);
+		return TC_EXIT_IO;
+	}
+
+	struct gpu g;
+	if (show) {
+		char why[1024];
+		if (gpu_catalog_lookup(&cat, pos[1], &g, why, sizeof(why))) {
+			fprintf(ctx->err, "traincost gpus: %s\n", why);
+			gpu_catalog_release(&cat);
+			return TC_EXIT_INPUT;
+		}
+	}
+	if (!strcmp(format, "json")) {
+		struct rep_json j;
+		rep_json_init(&j, ctx->out);
+		if (show)
+			show_json(&j, &g);
+		else
+			list_json(&j, &cat);
+		rc = TC_EXIT_OK;
+		if (rep_json_finish(&j)) {
+			fprintf(ctx->err, "traincost gpus: internal error: non-finite value in '%s'\n",
+				j.bad_key);
+			rc = TC_EXIT_INTERNAL;
+		}
+	} else {
+		rc = show ? show_text(ctx, &g, format) : list_table(ctx, &cat, format);
+	}
+	gpu_catalog_release(&cat);
+	return rc;
+}

@@ -1,0 +1,144 @@
+/*
+ * opts.c - subcommand option parsing (see opts.h).
+ */
+#include "opts.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+/* "--a, --b, --c" for the unknown-option message. */
+static void list_options(char *buf, size_t len, const struct cli_opt *opts)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int i = 0; opts && opts[i].name; i++) {
+		int n = snprintf(buf + used, len - used, "%s--%s", i ? ", " : "",
+				 opts[i].name);
+		if (n < 0 || (size_t)n >= len - used)
+			return;
+		used += (size_t)n;
+	}
+	snprintf(buf + used, len - used, "%s--data, --help", used ? ", " : "");
+}
+
+static const struct cli_opt *find_opt(const struct cli_opt *opts, const char *name,
+				      size_t len)
+{
+	for (int i = 0; opts && opts[i].name; i++)
+		if (strlen(opts[i].name) == len && !strncmp(opts[i].name, name, len))
+			return &opts[i];
+	return NULL;
+}
+
+static int check_choice(struct cli_ctx *ctx, const char *cmd,
+			const struct cli_opt *o, const char *val)
+{
+	if (!o->choices)
+		return 0;
+	char list[256] = "";
+	size_t used = 0;
+	for (int i = 0; o->choices[i]; i++) {
+		if (!strcmp(o->choices[i], val))
+			return 0;
+		int n = snprintf(list + used, sizeof(list) - used, "%s%s",
+				 i ? ", " : "", o->choices[i]);
+		if (n > 0 && (size_t)n < sizeof(list) - used)
+			used += (size_t)n;
+	}
+	return cli_usage_error(ctx, cmd, "--%s '%s' is not valid (expected one of: %s)",
+			       o->name, val, list);
+}
+
+int cli_parse(struct cli_ctx *ctx, const char *cmd, int argc, char **argv,
+	      const struct cli_opt *opts, char **pos, int *npos)
+{
+	const char *data_dirs[DP_MAX_DIRS];
+	int ndata = 0;
+	int only_pos = 0;
+	*npos = 0;
+
+	for (int i = 1; i < argc; i++) {
+		char *a = argv[i];
+		if (only_pos || a[0] != '-' || !strcmp(a, "-")) {
+			if (*npos == CLI_MAX_POS)
+				return cli_usage_error(ctx, cmd, "too many arguments (expected at most %d)",
+						       CLI_MAX_POS);
+			pos[(*npos)++] = a;
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			only_pos = 1;
+			continue;
+		}
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			cli_print_help(ctx, cmd);
+			return CLI_HELP_SHOWN;
+		}
+		if (a[1] != '-') {
+			char list[512];
+			list_options(list, sizeof(list), opts);
+			return cli_usage_error(ctx, cmd, "unknown option '%s' (expected one of: %s)",
+					       a, list);
+		}
+		const char *name = a + 2;
+		const char *eq = strchr(name, '=');
+		size_t len = eq ? (size_t)(eq - name) : strlen(name);
+		const char *val = eq ? eq + 1 : NULL;
+
+		if (len == 4 && !strncmp(name, "data", 4)) {
+			if (!val && i + 1 < argc)
+				val = argv[++i];
+			if (!val || !*val)
+				return cli_usage_error(ctx, cmd, "--data needs a folder");
+			if (ndata == DP_MAX_DIRS)
+				return cli_usage_error(ctx, cmd, "too many --data folders (expected at most %d)",
+						       DP_MAX_DIRS);
+			data_dirs[ndata++] = val;
+			continue;
+		}
+		const struct cli_opt *o = find_opt(opts, name, len);
+		if (!o) {
+			char list[512];
+			list_options(list, sizeof(list), opts);
+			return cli_usage_error(ctx, cmd, "unknown option '--%.*s' (expected one of: %s)",
+					       (int)len, name, list);
+		}
+		if (o->value) {
+			if (!val && i + 1 < argc)
+				val = argv[++i];
+			if (!val)
+				return cli_usage_error(ctx, cmd, "--%s needs a value", o->name);
+			if (check_choice(ctx, cmd, o, val))
+				return TC_EXIT_USAGE;
+			*o->value = val;
+		} else {
+			if (val)
+				return cli_usage_error(ctx, cmd, "--%s takes no value", o->name);
+			*o->flag = 1;
+		}
+	}
+	if (ndata) {
+		struct tc_diag d;
+		tc_diag_init(&d);
+		if (dp_init(&ctx->data, data_dirs, ndata, &d)) {
+			cli_report(ctx, &d);
+			return TC_EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+int cli_int_arg(struct cli_ctx *ctx, const char *cmd, const char *opt,
+		const char *val, long min, long max, int *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(val, &end, 10);
+	if (errno || end == val || *end || v < min || v > max)
+		return cli_usage_error(ctx, cmd, "--%s '%s' is not valid (expected a whole number from %ld to %ld)",
+				       opt, val, min, max);
+	*out = (int)v;
+	return 0;
+}

@@ -1,0 +1,36 @@
+/*
+ * opts.h - the option parser every subcommand uses.
+ *
+ * Accepts "--name value", "--name=value", flags without values, positional
+ * arguments and "--" (the rest is positional).  "--data DIR" (repeatable) is
+ * known to every command and sets the catalog search path; "-h"/"--help"
+ * prints the command's help.  An unknown option names the valid ones.
+ */
+#ifndef TC_CLI_OPTS_H
+#define TC_CLI_OPTS_H
+
+#include "cli.h"
+
+struct cli_opt {
+	const char *name;           /* without the leading "--" */
+	const char **value;         /* set for options that take a value */
+	int *flag;                  /* set to 1 for flags (value == NULL) */
+	const char *const *choices; /* NULL-terminated valid values, or NULL */
+};
+
+#define CLI_MAX_POS 64
+#define CLI_HELP_SHOWN (-1) /* help was printed: exit 0 */
+
+/*
+ * Parse argv[1..argc-1] (argv[0] is the command name).  Positional arguments
+ * are stored in pos[] (at most CLI_MAX_POS), their number in *npos.
+ * Returns 0, CLI_HELP_SHOWN, or TC_EXIT_USAGE after printing the problem.
+ */
+int cli_parse(struct cli_ctx *ctx, const char *cmd, int argc, char **argv,
+	      const struct cli_opt *opts, char **pos, int *npos);
+
+/* Parse a positive integer option value; TC_EXIT_USAGE (printed) on error. */
+int cli_int_arg(struct cli_ctx *ctx, const char *cmd, const char *opt,
+		const char *val, long min, long max, int *out);
+
+#endif

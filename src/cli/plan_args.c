@@ -1,0 +1,187 @@
+/*
+ * plan_args.c - shared plan overrides and estimate running (plan_args.h).
+ */
+#include "plan_args.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "../io/gpu_load.h"
+#include "../io/wl_load.h"
+
+static const char *const recompute_names[] = { "none", "selective", "full", NULL };
+static const char *const precision_names[] = { "fp32", "tf32", "bf16", "fp16", "fp8", NULL };
+static const char *const formats[] = { "table", "json", "csv", "md", NULL };
+
+void plan_args_opts(struct plan_args *a, struct cli_opt *o)
+{
+	const struct cli_opt rows[PLAN_ARGS_NOPTS] = {
+		{ "gpu", &a->gpu, NULL, NULL },
+		{ "count", &a->count, NULL, NULL },
+		{ "gpus-per-node", &a->gpus_per_node, NULL, NULL },
+		{ "tp", &a->tp, NULL, NULL },
+		{ "pp", &a->pp, NULL, NULL },
+		{ "dp", &a->dp, NULL, NULL },
+		{ "ep", &a->ep, NULL, NULL },
+		{ "zero", &a->zero, NULL, NULL },
+		{ "micro-batch", &a->micro_batch, NULL, NULL },
+		{ "interleave", &a->interleave, NULL, NULL },
+		{ "recompute", &a->recompute, NULL, recompute_names },
+		{ "precision", &a->precision, NULL, precision_names },
+		{ "cuda-graphs", NULL, &a->cuda_graphs, NULL },
+		{ "format", &a->format, NULL, formats },
+	};
+	memcpy(o, rows, sizeof(rows));
+}
+
+/* The flag that set a field, for messages about command-line values. */
+static const char *const field_flag[WLF_FIELD_COUNT] = {
+	[WLF_GPU] = "--gpu", [WLF_COUNT] = "--count",
+	[WLF_GPUS_PER_NODE] = "--gpus-per-node", [WLF_TP] = "--tp",
+	[WLF_PP] = "--pp", [WLF_DP] = "--dp", [WLF_EP] = "--ep",
+	[WLF_ZERO] = "--zero", [WLF_MICRO_BATCH] = "--micro-batch",
+	[WLF_INTERLEAVE] = "--interleave", [WLF_RECOMPUTE] = "--recompute",
+	[WLF_PRECISION] = "--precision",
+};
+
+/* Apply one integer override; marks the field as coming from the flag. */
+static int override_int(struct cli_ctx *ctx, const char *cmd, const char *val,
+			const char *opt, long min, long max, int *field,
+			struct workload *w, enum wl_field f)
+{
+	if (!val)
+		return 0;
+	if (cli_int_arg(ctx, cmd, opt, val, min, max, field))
+		return TC_EXIT_USAGE;
+	w->mark[f] = (struct tc_mark){ 0, 0 };
+	return 0;
+}
+
+static int index_of(const char *const *names, const char *s)
+{
+	for (int i = 0; names[i]; i++)
+		if (!strcmp(names[i], s))
+			return i;
+	return -1;
+}
+
+static int apply_overrides(struct cli_ctx *ctx, const char *cmd,
+			   const struct plan_args *a, struct workload *w)
+{
+	struct plan *p = &w->plan;
+	if (a->gpu) {
+		if (strlen(a->gpu) >= sizeof(p->gpu))
+			return cli_usage_error(ctx, cmd, "--gpu '%s' is too long (expected a catalog id)", a->gpu);
+		strcpy(p->gpu, a->gpu);
+		w->mark[WLF_GPU] = (struct tc_mark){ 0, 0 };
+	}
+	if (override_int(ctx, cmd, a->count, "count", 1, 1000000, &p->count, w, WLF_COUNT) ||
+	    override_int(ctx, cmd, a->gpus_per_node, "gpus-per-node", 1, 1024, &p->gpus_per_node, w, WLF_GPUS_PER_NODE) ||
+	    override_int(ctx, cmd, a->tp, "tp", 1, 65536, &p->tp, w, WLF_TP) ||
+	    override_int(ctx, cmd, a->pp, "pp", 1, 65536, &p->pp, w, WLF_PP) ||
+	    override_int(ctx, cmd, a->dp, "dp", 1, 1000000, &p->dp, w, WLF_DP) ||
+	    override_int(ctx, cmd, a->ep, "ep", 1, 65536, &p->ep, w, WLF_EP) ||
+	    override_int(ctx, cmd, a->zero, "zero", 0, 3, &p->zero, w, WLF_ZERO) ||
+	    override_int(ctx, cmd, a->micro_batch, "micro-batch", 1, 1000000, &p->micro_batch, w, WLF_MICRO_BATCH) ||
+	    override_int(ctx, cmd, a->interleave, "interleave", 1, 1024, &p->interleave, w, WLF_INTERLEAVE))
+		return TC_EXIT_USAGE;
+	if (a->recompute) {
+		w->train.recompute = (enum recompute)index_of(recompute_names, a->recompute);
+		w->mark[WLF_RECOMPUTE] = (struct tc_mark){ 0, 0 };
+	}
+	if (a->precision) {
+		static const enum tc_prec map[] = { PREC_FP32, PREC_TF32, PREC_BF16, PREC_FP16, PREC_FP8 };
+		w->train.precision = map[index_of(precision_names, a->precision)];
+		w->mark[WLF_PRECISION] = (struct tc_mark){ 0, 0 };
+	}
+	if (a->cuda_graphs)
+		p->cuda_graphs = 1;
+	/* A new layout on the command line makes the file's dp stale. */
+	if ((a->count || a->tp || a->pp) && !a->dp)
+		p->dp = 0;
+	return 0;
+}
+
+/* Print `msg` at the position of field f, or name the flag that set it. */
+static int report_field(struct cli_ctx *ctx, const char *cmd, const struct workload *w,
+			enum wl_field f, const char *msg)
+{
+	const struct tc_mark *m = f > WLF_NONE && f < WLF_FIELD_COUNT ? &w->mark[f] : NULL;
+	if (m && m->line > 0)
+		fprintf(ctx->err, "%s:%d:%d: %s\n", w->file, m->line, m->col, msg);
+	else if (f > WLF_NONE && f < WLF_FIELD_COUNT && field_flag[f])
+		fprintf(ctx->err, "traincost %s: %s: %s\n", cmd, field_flag[f], msg);
+	else
+		fprintf(ctx->err, "%s: %s\n", w->file, msg);
+	return TC_EXIT_INPUT;
+}
+
+/* A non-finite number must never reach a report: name where it came from. */
+static int check_finite(struct cli_ctx *ctx, const char *cmd, const struct estimate *e,
+			const struct est_workspace *ws)
+{
+	for (size_t i = 0; i < ws->count; i++) {
+		const struct op *o = &ws->ops[i];
+		if (!isfinite(o->flop) || !isfinite(o->bytes) || !isfinite(o->time_s) ||
+		    !isfinite(o->count)) {
+			fprintf(ctx->err, "traincost %s: internal error: operator '%s' has a non-finite value\n",
+				cmd, o->name);
+			return TC_EXIT_INTERNAL;
+		}
+	}
+	const double v[] = { e->step_time_s, e->tokens_per_s, e->total_time_s, e->gpu_hours,
+			     e->mfu_frac, e->hfu_frac, e->memory_per_gpu_bytes, e->params };
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		if (!isfinite(v[i])) {
+			fprintf(ctx->err, "traincost %s: internal error: non-finite result (item %zu)\n",
+				cmd, i);
+			return TC_EXIT_INTERNAL;
+		}
+	return 0;
+}
+
+int plan_args_run(struct cli_ctx *ctx, const char *cmd, const char *file,
+		  const struct plan_args *a, struct workload *w, struct gpu *g,
+		  struct est_workspace *ws, struct estimate *est)
+{
+	struct tc_diag d;
+	struct gpu_catalog cat = { 0 };
+	int rc;
+
+	tc_diag_init(&d);
+	if (wl_load_file(file, &ctx->data, w, &d))
+		return cli_report(ctx, &d);
+	if ((rc = apply_overrides(ctx, cmd, a, w)))
+		return rc;
+	if (w->kind != WL_LLM) {
+		fprintf(ctx->err, "%s: only kind 'llm' workloads can be estimated by traincost %s\n",
+			w->file, TC_VERSION);
+		return TC_EXIT_INPUT;
+	}
+	if (!w->plan.gpu[0])
+		return report_field(ctx, cmd, w, WLF_GPU,
+				    "no GPU chosen (expected plan: gpu: ID in the file, or --gpu ID)");
+	if (gpu_catalog_load(&ctx->data, &cat, &d))
+		return cli_report(ctx, &d);
+	char why[1024];
+	if (gpu_catalog_lookup(&cat, w->plan.gpu, g, why, sizeof(why))) {
+		gpu_catalog_release(&cat);
+		return report_field(ctx, cmd, w, WLF_GPU, why);
+	}
+	gpu_catalog_release(&cat);
+
+	if (est_workspace_init(ws, 256)) {
+		fprintf(ctx->err, "traincost %s: out of memory\n", cmd);
+		return TC_EXIT_INTERNAL;
+	}
+	struct plan_problem prob = { WLF_NONE, "" };
+	if (step_estimate(w, g, ws, est, &prob)) {
+		est_workspace_release(ws);
+		return report_field(ctx, cmd, w, prob.field, prob.msg);
+	}
+	if ((rc = check_finite(ctx, cmd, est, ws))) {
+		est_workspace_release(ws);
+		return rc;
+	}
+	return 0;
+}

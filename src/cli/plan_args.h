@@ -1,0 +1,34 @@
+/*
+ * plan_args.h - what `estimate` and `explain` share: plan overrides on the
+ * command line, loading the workload and its GPU, and running the model with
+ * errors pointed at the file position or flag that caused them.
+ */
+#ifndef TC_CLI_PLAN_ARGS_H
+#define TC_CLI_PLAN_ARGS_H
+
+#include "../model/estimate.h"
+#include "opts.h"
+
+struct plan_args {
+	const char *gpu, *count, *gpus_per_node, *tp, *pp, *dp, *ep, *zero,
+		*micro_batch, *interleave, *recompute, *precision;
+	int cuda_graphs;
+	const char *format;
+};
+
+/* Number of option rows plan_args_opts() writes (without the terminator). */
+#define PLAN_ARGS_NOPTS 14
+
+/* Fill opts[0..PLAN_ARGS_NOPTS-1] with the plan options bound to *a. */
+void plan_args_opts(struct plan_args *a, struct cli_opt *opts);
+
+/*
+ * Load FILE, apply the overrides, find the GPU, run step_estimate.  On
+ * success returns 0 with *w, *g, *ws and *est filled (release ws); else
+ * prints the problem and returns an exit code.
+ */
+int plan_args_run(struct cli_ctx *ctx, const char *cmd, const char *file,
+		  const struct plan_args *a, struct workload *w, struct gpu *g,
+		  struct est_workspace *ws, struct estimate *est);
+
+#endif

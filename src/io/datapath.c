@@ -1,0 +1,164 @@
+/*
+ * datapath.c - the catalog search path (see datapath.h for the order).
+ */
+#include "datapath.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#ifndef TC_DATADIR
+#define TC_DATADIR "/usr/local/share/traincost"
+#endif
+
+/* Append one root; silently skips empty names and duplicates. */
+static int dp_add(struct tc_datapath *dp, const char *dir, size_t len,
+		  struct tc_diag *d)
+{
+	if (len == 0)
+		return 0;
+	if (len >= DP_PATH_LEN)
+		return tc_diag_msg(d, TC_EXIT_USAGE,
+				   "data folder name is %zu bytes long (expected at most %d)",
+				   len, DP_PATH_LEN - 1);
+	for (int i = 0; i < dp->count; i++)
+		if (strlen(dp->dir[i]) == len && !memcmp(dp->dir[i], dir, len))
+			return 0;
+	if (dp->count == DP_MAX_DIRS)
+		return tc_diag_msg(d, TC_EXIT_USAGE,
+				   "too many data folders (expected at most %d)",
+				   DP_MAX_DIRS);
+	memcpy(dp->dir[dp->count], dir, len);
+	dp->dir[dp->count][len] = '\0';
+	dp->count++;
+	return 0;
+}
+
+int dp_init(struct tc_datapath *dp, const char *const *explicit_dirs, int n,
+	    struct tc_diag *d)
+{
+	memset(dp, 0, sizeof(*dp));
+	for (int i = 0; i < n; i++)
+		if (dp_add(dp, explicit_dirs[i], strlen(explicit_dirs[i]), d))
+			return -1;
+	const char *env = getenv("TRAINCOST_PATH");
+	while (env && *env) {
+		const char *colon = strchr(env, ':');
+		size_t len = colon ? (size_t)(colon - env) : strlen(env);
+		if (dp_add(dp, env, len, d))
+			return -1;
+		env = colon ? colon + 1 : NULL;
+	}
+	if (dp_add(dp, ".", 1, d))
+		return -1;
+	return dp_add(dp, TC_DATADIR, strlen(TC_DATADIR), d);
+}
+
+/*
+ * Join root/sub[/name] into out; -1 if it does not fit.  Paths are shown to
+ * users, and "models/gpu/x.yaml" reads better than "./models/gpu/x.yaml".
+ */
+static int dp_join(char *out, size_t outlen, const char *root, const char *sub,
+		   const char *name)
+{
+	int here = !strcmp(root, ".");
+	int n = snprintf(out, outlen, "%s%s%s%s%s", here ? "" : root,
+			 here ? "" : "/", sub, name ? "/" : "", name ? name : "");
+	return (n < 0 || (size_t)n >= outlen) ? -1 : 0;
+}
+
+int dp_find(const struct tc_datapath *dp, const char *sub, const char *name,
+	    char *out, size_t outlen)
+{
+	struct stat st;
+	for (int i = 0; i < dp->count; i++) {
+		if (dp_join(out, outlen, dp->dir[i], sub, name) == 0 &&
+		    stat(out, &st) == 0 && S_ISREG(st.st_mode))
+			return 0;
+	}
+	return -1;
+}
+
+static int has_yaml_suffix(const char *name)
+{
+	size_t n = strlen(name);
+	return n > 5 && !strcmp(name + n - 5, ".yaml") && name[0] != '.';
+}
+
+static int cmp_base(const void *a, const void *b)
+{
+	const char *pa = *(const char *const *)a, *pb = *(const char *const *)b;
+	const char *ba = strrchr(pa, '/'), *bb = strrchr(pb, '/');
+	return strcmp(ba ? ba + 1 : pa, bb ? bb + 1 : pb);
+}
+
+/* True if a file named `base` is already listed (an earlier root wins). */
+static int listed(char **paths, size_t count, const char *base)
+{
+	for (size_t i = 0; i < count; i++) {
+		const char *b = strrchr(paths[i], '/');
+		if (!strcmp(b ? b + 1 : paths[i], base))
+			return 1;
+	}
+	return 0;
+}
+
+int dp_list(const struct tc_datapath *dp, const char *sub, char ***paths,
+	    size_t *count)
+{
+	char **list = NULL;
+	size_t n = 0, cap = 0;
+	int rc = -1;
+
+	for (int i = 0; i < dp->count; i++) {
+		char dir[DP_PATH_LEN + 64];
+		if (dp_join(dir, sizeof(dir), dp->dir[i], sub, NULL))
+			continue;
+		DIR *dh = opendir(dir);
+		if (!dh)
+			continue;
+		struct dirent *e;
+		while ((e = readdir(dh)) != NULL) {
+			if (!has_yaml_suffix(e->d_name) || listed(list, n, e->d_name))
+				continue;
+			if (n == cap) {
+				size_t ncap = cap ? cap * 2 : 32;
+				char **nl = realloc(list, ncap * sizeof(*nl));
+				if (!nl) {
+					closedir(dh);
+					goto out;
+				}
+				list = nl;
+				cap = ncap;
+			}
+			size_t len = strlen(dir) + 1 + strlen(e->d_name) + 1;
+			list[n] = malloc(len);
+			if (!list[n]) {
+				closedir(dh);
+				goto out;
+			}
+			snprintf(list[n], len, "%s/%s", dir, e->d_name);
+			n++;
+		}
+		closedir(dh);
+	}
+	if (n > 1)
+		qsort(list, n, sizeof(*list), cmp_base);
+	*paths = list;
+	*count = n;
+	list = NULL;
+	n = 0;
+	rc = 0;
+out:
+	dp_list_free(list, n);
+	return rc;
+}
+
+void dp_list_free(char **paths, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		free(paths[i]);
+	free(paths);
+}

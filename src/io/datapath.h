@@ -1,0 +1,42 @@
+/*
+ * datapath.h - where catalog data (models/, pricing/) is looked up.
+ *
+ * Order: --data DIR (repeatable), $TRAINCOST_PATH (colon-separated), the
+ * working tree's ./models and ./pricing (the current directory), then the
+ * installed share folder TC_DATADIR.  The first folder holding a file wins.
+ */
+#ifndef TC_DATAPATH_H
+#define TC_DATAPATH_H
+
+#include <stddef.h>
+
+#include "../util/diag.h"
+
+#define DP_MAX_DIRS 16
+#define DP_PATH_LEN 1024
+
+struct tc_datapath {
+	char dir[DP_MAX_DIRS][DP_PATH_LEN]; /* roots, each holding models/ and pricing/ */
+	int count;
+};
+
+/* Build the search path from explicit dirs (may be NULL/0), the environment,
+ * "." and TC_DATADIR.  Returns 0, or -1 with a message if a name is too long. */
+int dp_init(struct tc_datapath *dp, const char *const *explicit_dirs, int n,
+	    struct tc_diag *d);
+
+/* Find `sub/name` (e.g. "models/arch", "llama2-7b.yaml") in the first root
+ * that has it; writes the path to out.  Returns 0 if found, -1 if not. */
+int dp_find(const struct tc_datapath *dp, const char *sub, const char *name,
+	    char *out, size_t outlen);
+
+/*
+ * List the *.yaml files of `sub` across all roots, earlier roots shadowing
+ * later ones by file name; sorted by file name.  *paths is an owned array of
+ * owned strings; free with dp_list_free.  Returns 0 or -1 (allocation).
+ */
+int dp_list(const struct tc_datapath *dp, const char *sub, char ***paths,
+	    size_t *count);
+void dp_list_free(char **paths, size_t count);
+
+#endif

@@ -1,0 +1,336 @@
+/*
+ * estimate_report.c - estimate and explain reports (estimate_report.h).
+ */
+#include "estimate_report.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "../util/units.h"
+#include "json.h"
+#include "table.h"
+
+static const char *const recompute_text[] = { "none", "selective", "full" };
+static const char *const optimizer_text[] = { "adamw", "sgd", "adafactor" };
+static const char *const finetune_text[] = { "full", "lora", "qlora" };
+static const char *const bound_text[] = { "compute", "memory", "latency", "network" };
+
+/* 1234567 -> "1,234,567"; large or fractional values in %.3g. */
+static char *fmt_count(double v, char *buf, int len)
+{
+	if (!(fabs(v) < 1e15) || (fabs(v) < 100 && v != floor(v))) {
+		snprintf(buf, (size_t)len, "%.3g", v);
+		return buf;
+	}
+	char digits[32];
+	snprintf(digits, sizeof(digits), "%.0f", fabs(v));
+	int n = (int)strlen(digits), o = 0;
+	if (v < 0 && o < len - 1)
+		buf[o++] = '-';
+	for (int i = 0; i < n && o < len - 2; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = digits[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+static int micro_batches(const struct estimate *e, const struct workload *w)
+{
+	double m = w->train.global_batch / ((double)e->plan.dp * e->plan.micro_batch);
+	return (int)llround(m);
+}
+
+static void text_report(FILE *f, const struct workload *w, const struct gpu *g,
+			const struct estimate *e)
+{
+	const struct plan *p = &e->plan;
+	char a[64], b[64], c[64];
+
+	fprintf(f, "%s\n", w->name[0] ? w->name : w->file);
+	fprintf(f, "  workload   %s\n", w->file);
+	fprintf(f, "  model      %s, %s parameters", w->llm.name, fmt_count(e->params, a, sizeof(a)));
+	if (e->active_params < e->params)
+		fprintf(f, " (%s active per token)", fmt_count(e->active_params, b, sizeof(b)));
+	fputc('\n', f);
+	fprintf(f, "  GPUs       %d x %s (%s), %d per node\n", p->count, g->name, g->id,
+		p->gpus_per_node);
+	fprintf(f, "  layout     tp %d x pp %d x dp %d", p->tp, p->pp, p->dp);
+	if (w->llm.experts > 1)
+		fprintf(f, ", ep %d", p->ep);
+	fprintf(f, ", ZeRO %d, micro-batch %d, %d micro-batches per step", p->zero,
+		p->micro_batch, micro_batches(e, w));
+	if (p->interleave > 1)
+		fprintf(f, ", interleave %d", p->interleave);
+	if (p->sequence_parallel && p->tp > 1)
+		fputs(", sequence parallel", f);
+	if (p->cuda_graphs)
+		fputs(", CUDA graphs", f);
+	fputc('\n', f);
+	fprintf(f, "  training   %s tokens, sequence %.0f, global batch %.0f (%s tokens per step), %s, %s, recompute %s",
+		fmt_count(e->tokens_per_step * e->steps, a, sizeof(a)), w->train.seq_len,
+		w->train.global_batch, fmt_count(e->tokens_per_step, b, sizeof(b)),
+		tc_prec_names[w->train.precision], optimizer_text[w->train.optimizer],
+		recompute_text[w->train.recompute]);
+	if (w->train.finetune != FT_FULL)
+		fprintf(f, ", %s rank %d", finetune_text[w->train.finetune], w->train.lora_rank);
+	fputs("\n\n", f);
+
+	fprintf(f, "  step time           %s\n", tc_fmt_duration(e->step_time_s, a, sizeof(a)));
+	fprintf(f, "  throughput          %s tokens/s in total, %s tokens/s per GPU\n",
+		fmt_count(e->tokens_per_s, a, sizeof(a)),
+		fmt_count(e->tokens_per_s_per_gpu, b, sizeof(b)));
+	fprintf(f, "  run                 %s steps in %s\n", fmt_count(e->steps, a, sizeof(a)),
+		tc_fmt_duration(e->total_time_s, b, sizeof(b)));
+	fprintf(f, "  GPU-hours           %s GPU-h\n", fmt_count(e->gpu_hours, a, sizeof(a)));
+	fprintf(f, "  MFU / HFU           %.1f %% / %.1f %% of dense %s peak\n", 100 * e->mfu_frac,
+		100 * e->hfu_frac, tc_prec_names[w->train.precision]);
+	fprintf(f, "  limiting resource   %s\n\n", limiter_names[e->limiting]);
+
+	fprintf(f, "Memory per GPU: %s of %s (%s)\n",
+		tc_fmt_bytes(e->memory_per_gpu_bytes, a, sizeof(a)),
+		tc_fmt_bytes(e->memory_capacity_bytes, b, sizeof(b)),
+		e->fits ? "fits" : "does NOT fit");
+	for (int i = 0; i < MEM_COUNT; i++)
+		fprintf(f, "  %-18s %10s\n", mem_part_names[i], tc_fmt_bytes(e->mem_bytes[i], a, sizeof(a)));
+	if (!e->fits && e->fit_advice[0])
+		fprintf(f, "  %s\n", e->fit_advice);
+
+	fputs("\nTime per step:\n", f);
+	for (int i = 0; i < BRK_COUNT; i++) {
+		if (e->breakdown_s[i] <= 0)
+			continue;
+		snprintf(c, sizeof(c), "%.1f %%", 100 * e->breakdown_s[i] / e->step_time_s);
+		fprintf(f, "  %-18s %10s %8s\n", brk_names[i],
+			tc_fmt_duration(e->breakdown_s[i], a, sizeof(a)), c);
+	}
+	if (e->warning_count) {
+		fputs("\nWarnings:\n", f);
+		for (int i = 0; i < e->warning_count; i++)
+			fprintf(f, "  - %s\n", e->warning[i]);
+	}
+}
+
+static void json_plan(struct rep_json *j, const struct plan *p)
+{
+	rep_json_obj_begin(j, "plan");
+	rep_json_str(j, "gpu", p->gpu);
+	rep_json_int(j, "count", p->count);
+	rep_json_int(j, "gpus_per_node", p->gpus_per_node);
+	rep_json_int(j, "tp", p->tp);
+	rep_json_int(j, "pp", p->pp);
+	rep_json_int(j, "dp", p->dp);
+	rep_json_int(j, "ep", p->ep);
+	rep_json_int(j, "zero", p->zero);
+	rep_json_int(j, "micro_batch", p->micro_batch);
+	rep_json_int(j, "interleave", p->interleave);
+	rep_json_bool(j, "sequence_parallel", p->sequence_parallel);
+	rep_json_bool(j, "cuda_graphs", p->cuda_graphs);
+	rep_json_num(j, "network_bytes_per_s", p->network_bytes_per_s);
+	rep_json_obj_end(j);
+}
+
+static int json_report(FILE *f, const struct workload *w, const struct gpu *g,
+		       const struct estimate *e)
+{
+	struct rep_json j;
+	rep_json_init(&j, f);
+	rep_json_obj_begin(&j, NULL);
+	rep_json_int(&j, "format_version", REP_FORMAT_VERSION);
+	rep_json_str(&j, "workload", w->name);
+	rep_json_str(&j, "file", w->file);
+	rep_json_str(&j, "model", w->llm.name);
+	rep_json_str(&j, "gpu_name", g->name);
+	rep_json_str(&j, "precision", tc_prec_names[w->train.precision]);
+	rep_json_str(&j, "recompute", recompute_text[w->train.recompute]);
+	rep_json_num(&j, "params", e->params);
+	rep_json_num(&j, "active_params", e->active_params);
+	rep_json_num(&j, "tokens_per_step", e->tokens_per_step);
+	rep_json_num(&j, "steps", e->steps);
+	rep_json_num(&j, "step_time_s", e->step_time_s);
+	rep_json_num(&j, "tokens_per_s", e->tokens_per_s);
+	rep_json_num(&j, "tokens_per_s_per_gpu", e->tokens_per_s_per_gpu);
+	rep_json_num(&j, "total_time_s", e->total_time_s);
+	rep_json_num(&j, "gpu_hours", e->gpu_hours);
+	rep_json_num(&j, "model_flop_per_step", e->model_flop_per_step);
+	rep_json_num(&j, "hw_flop_per_step", e->hw_flop_per_step);
+	rep_json_num(&j, "mfu_frac", e->mfu_frac);
+	rep_json_num(&j, "hfu_frac", e->hfu_frac);
+	rep_json_num(&j, "memory_per_gpu_bytes", e->memory_per_gpu_bytes);
+	rep_json_num(&j, "memory_capacity_bytes", e->memory_capacity_bytes);
+	rep_json_bool(&j, "fits", e->fits);
+	if (!e->fits)
+		rep_json_str(&j, "fit_advice", e->fit_advice);
+	rep_json_str(&j, "limiting", limiter_names[e->limiting]);
+	rep_json_obj_begin(&j, "breakdown");
+	for (int i = 0; i < BRK_COUNT; i++)
+		rep_json_num(&j, brk_names[i], e->breakdown_s[i]);
+	rep_json_obj_end(&j);
+	rep_json_obj_begin(&j, "memory");
+	for (int i = 0; i < MEM_COUNT; i++)
+		rep_json_num(&j, mem_part_names[i], e->mem_bytes[i]);
+	rep_json_obj_end(&j);
+	json_plan(&j, &e->plan);
+	rep_json_arr_begin(&j, "warnings");
+	for (int i = 0; i < e->warning_count; i++)
+		rep_json_str(&j, NULL, e->warning[i]);
+	rep_json_arr_end(&j);
+	rep_json_obj_end(&j);
+	return rep_json_finish(&j);
+}
+
+/* CSV: a fixed header with units in the names, then one row. */
+static int csv_report(FILE *f, const struct workload *w, const struct estimate *e)
+{
+	const struct plan *p = &e->plan;
+	fputs("workload,gpu,count,tp,pp,dp,zero,micro_batch,step_time_s,tokens_per_s,"
+	      "tokens_per_s_per_gpu,total_time_s,gpu_hours,mfu_frac,hfu_frac,"
+	      "memory_per_gpu_bytes,memory_capacity_bytes,fits,limiting", f);
+	for (int i = 0; i < BRK_COUNT; i++)
+		fprintf(f, ",%s_s", brk_names[i]);
+	fputc('\n', f);
+	rep_csv_field(f, w->name);
+	fputc(',', f);
+	rep_csv_field(f, p->gpu);
+	fprintf(f, ",%d,%d,%d,%d,%d,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.4f,%.4f,%.6g,%.6g,%s,%s",
+		p->count, p->tp, p->pp, p->dp, p->zero, p->micro_batch, e->step_time_s,
+		e->tokens_per_s, e->tokens_per_s_per_gpu, e->total_time_s, e->gpu_hours,
+		e->mfu_frac, e->hfu_frac, e->memory_per_gpu_bytes, e->memory_capacity_bytes,
+		e->fits ? "true" : "false", limiter_names[e->limiting]);
+	for (int i = 0; i < BRK_COUNT; i++)
+		fprintf(f, ",%.6g", e->breakdown_s[i]);
+	fputc('\n', f);
+	return 0;
+}
+
+static int md_report(FILE *f, const struct workload *w, const struct gpu *g,
+		     const struct estimate *e)
+{
+	char a[64], b[64];
+	fprintf(f, "## %s\n\n", w->name[0] ? w->name : w->file);
+	fprintf(f, "%d x %s, tp %d, pp %d, dp %d, ZeRO %d, micro-batch %d\n\n", e->plan.count,
+		g->name, e->plan.tp, e->plan.pp, e->plan.dp, e->plan.zero, e->plan.micro_batch);
+	fputs("| quantity | value |\n| --- | ---: |\n", f);
+	fprintf(f, "| step time | %s |\n", tc_fmt_duration(e->step_time_s, a, sizeof(a)));
+	fprintf(f, "| tokens/s (all GPUs) | %s |\n", fmt_count(e->tokens_per_s, a, sizeof(a)));
+	fprintf(f, "| tokens/s per GPU | %s |\n", fmt_count(e->tokens_per_s_per_gpu, a, sizeof(a)));
+	fprintf(f, "| total time | %s |\n", tc_fmt_duration(e->total_time_s, a, sizeof(a)));
+	fprintf(f, "| GPU-hours | %s |\n", fmt_count(e->gpu_hours, a, sizeof(a)));
+	fprintf(f, "| MFU | %.1f %% |\n| HFU | %.1f %% |\n", 100 * e->mfu_frac, 100 * e->hfu_frac);
+	fprintf(f, "| memory per GPU | %s of %s (%s) |\n",
+		tc_fmt_bytes(e->memory_per_gpu_bytes, a, sizeof(a)),
+		tc_fmt_bytes(e->memory_capacity_bytes, b, sizeof(b)), e->fits ? "fits" : "does not fit");
+	fprintf(f, "| limiting resource | %s |\n\n", limiter_names[e->limiting]);
+	fputs("| time per step | seconds | share |\n| --- | ---: | ---: |\n", f);
+	for (int i = 0; i < BRK_COUNT; i++)
+		if (e->breakdown_s[i] > 0)
+			fprintf(f, "| %s | %.4g | %.1f %% |\n", brk_names[i], e->breakdown_s[i],
+				100 * e->breakdown_s[i] / e->step_time_s);
+	return 0;
+}
+
+int rep_estimate(FILE *f, const char *fmt, const struct workload *w,
+		 const struct gpu *g, const struct estimate *e)
+{
+	if (!strcmp(fmt, "json"))
+		return json_report(f, w, g, e);
+	if (!strcmp(fmt, "csv"))
+		return csv_report(f, w, e);
+	if (!strcmp(fmt, "md"))
+		return md_report(f, w, g, e);
+	text_report(f, w, g, e);
+	return 0;
+}
+
+static int explain_json(FILE *f, const struct workload *w, const struct gpu *g,
+			const struct estimate *e, const struct est_workspace *ws)
+{
+	struct rep_json j;
+	rep_json_init(&j, f);
+	rep_json_obj_begin(&j, NULL);
+	rep_json_int(&j, "format_version", REP_FORMAT_VERSION);
+	rep_json_str(&j, "workload", w->name);
+	rep_json_str(&j, "gpu", g->id);
+	rep_json_num(&j, "step_time_s", e->step_time_s);
+	rep_json_num(&j, "memory_bytes_per_s", g->mem_bytes_per_s);
+	rep_json_arr_begin(&j, "operators");
+	for (size_t i = 0; i < ws->count; i++) {
+		const struct op *o = &ws->ops[i];
+		double peak = g->peak_flop_per_s[o->prec];
+		rep_json_obj_begin(&j, NULL);
+		rep_json_str(&j, "name", o->name);
+		rep_json_str(&j, "category", brk_names[o->category]);
+		rep_json_str(&j, "precision", tc_prec_names[o->prec]);
+		rep_json_num(&j, "count_per_step", o->count);
+		rep_json_num(&j, "flop", o->flop);
+		rep_json_num(&j, "bytes", o->bytes);
+		rep_json_num(&j, "intensity_flop_per_byte", o->bytes > 0 ? o->flop / o->bytes : 0);
+		rep_json_num(&j, "ridge_flop_per_byte", peak / g->mem_bytes_per_s);
+		rep_json_str(&j, "bound", bound_text[o->bound]);
+		rep_json_num(&j, "achieved_flop_per_s", o->time_s > 0 ? o->flop / o->time_s : 0);
+		rep_json_num(&j, "time_s", o->time_s);
+		rep_json_num(&j, "step_time_s", o->time_s * o->count);
+		rep_json_obj_end(&j);
+	}
+	rep_json_arr_end(&j);
+	rep_json_obj_end(&j);
+	return rep_json_finish(&j);
+}
+
+int rep_explain(FILE *f, const char *fmt, const struct workload *w,
+		const struct gpu *g, const struct estimate *e,
+		const struct est_workspace *ws)
+{
+	if (!strcmp(fmt, "json"))
+		return explain_json(f, w, g, e, ws);
+	int csv = !strcmp(fmt, "csv");
+	static const char *const text_head[] = {
+		"operator", "kind", "per step", "GFLOP", "MB", "FLOP/B", "ridge FLOP/B",
+		"bound", "TFLOP/s", "time", "per step total"
+	};
+	static const char *const csv_head[] = {
+		"operator", "category", "count_per_step", "gflop", "mbytes",
+		"intensity_flop_per_byte", "ridge_flop_per_byte", "bound",
+		"achieved_tflop_per_s", "time_us", "step_total_ms"
+	};
+	static const enum rep_align align[] = { REP_LEFT, REP_LEFT, REP_RIGHT, REP_RIGHT,
+		REP_RIGHT, REP_RIGHT, REP_RIGHT, REP_LEFT, REP_RIGHT, REP_RIGHT, REP_RIGHT };
+	struct rep_table t;
+	rep_table_init(&t, 11, csv ? csv_head : text_head, align);
+	for (size_t i = 0; i < ws->count; i++) {
+		const struct op *o = &ws->ops[i];
+		char c[11][48];
+		const char *cells[11];
+		double peak = g->peak_flop_per_s[o->prec];
+		snprintf(c[0], sizeof(c[0]), "%s", o->name);
+		snprintf(c[1], sizeof(c[1]), "%s", brk_names[o->category]);
+		snprintf(c[2], sizeof(c[2]), "%.6g", o->count);
+		snprintf(c[3], sizeof(c[3]), "%.4g", o->flop / 1e9);
+		snprintf(c[4], sizeof(c[4]), "%.4g", o->bytes / 1e6);
+		snprintf(c[5], sizeof(c[5]), "%.4g", o->bytes > 0 ? o->flop / o->bytes : 0);
+		snprintf(c[6], sizeof(c[6]), "%.4g", peak / g->mem_bytes_per_s);
+		snprintf(c[7], sizeof(c[7]), "%s", bound_text[o->bound]);
+		snprintf(c[8], sizeof(c[8]), "%.4g", o->time_s > 0 ? o->flop / o->time_s / 1e12 : 0);
+		if (csv) {
+			snprintf(c[9], sizeof(c[9]), "%.6g", o->time_s * 1e6);
+			snprintf(c[10], sizeof(c[10]), "%.6g", o->time_s * o->count * 1e3);
+		} else {
+			tc_fmt_duration(o->time_s, c[9], sizeof(c[9]));
+			tc_fmt_duration(o->time_s * o->count, c[10], sizeof(c[10]));
+		}
+		for (int k = 0; k < 11; k++)
+			cells[k] = c[k];
+		rep_table_row(&t, cells);
+	}
+	if (!csv) {
+		char a[64];
+		fprintf(f, "%s on %d x %s: step time %s; one row per operator on one GPU\n",
+			w->name[0] ? w->name : w->file, e->plan.count, g->id,
+			tc_fmt_duration(e->step_time_s, a, sizeof(a)));
+		fprintf(f, "(ridge = dense peak / memory bandwidth; communication rows: MB on the wire)\n\n");
+	}
+	int rc = rep_table_print(&t, f, fmt);
+	rep_table_release(&t);
+	return rc;
+}

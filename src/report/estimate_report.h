@@ -1,0 +1,25 @@
+/*
+ * estimate_report.h - how an estimate is shown: text, JSON, CSV, Markdown.
+ * Formats only; every number comes computed from the model.
+ */
+#ifndef TC_ESTIMATE_REPORT_H
+#define TC_ESTIMATE_REPORT_H
+
+#include <stdio.h>
+
+#include "../model/estimate.h"
+
+/* JSON and CSV layouts are contracts: change only with this version. */
+#define REP_FORMAT_VERSION 1
+
+/* Write the estimate in `fmt` (table, json, csv, md).  Returns 0, or -1 if a
+ * non-finite number reached the report (an internal error). */
+int rep_estimate(FILE *f, const char *fmt, const struct workload *w,
+		 const struct gpu *g, const struct estimate *e);
+
+/* One row per operator (explain).  Returns 0 or -1 as above. */
+int rep_explain(FILE *f, const char *fmt, const struct workload *w,
+		const struct gpu *g, const struct estimate *e,
+		const struct est_workspace *ws);
+
+#endif

@@ -1,0 +1,168 @@
+/*
+ * table.c - aligned text, CSV and Markdown tables (see table.h).
+ */
+#include "table.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void rep_table_init(struct rep_table *t, int ncols, const char *const *header,
+		    const enum rep_align *align)
+{
+	memset(t, 0, sizeof(*t));
+	t->ncols = ncols > REP_TABLE_MAX_COLS ? REP_TABLE_MAX_COLS : ncols;
+	for (int c = 0; c < t->ncols; c++) {
+		t->header[c] = header[c];
+		t->align[c] = align ? align[c] : REP_LEFT;
+	}
+}
+
+void rep_table_row(struct rep_table *t, const char *const *cells)
+{
+	if (t->failed)
+		return;
+	if (t->rows == t->cap) {
+		size_t ncap = t->cap ? t->cap * 2 : 16;
+		char **nc = realloc(t->cells, ncap * (size_t)t->ncols * sizeof(*nc));
+		if (!nc) {
+			t->failed = 1;
+			return;
+		}
+		t->cells = nc;
+		t->cap = ncap;
+	}
+	char **row = t->cells + t->rows * (size_t)t->ncols;
+	for (int c = 0; c < t->ncols; c++) {
+		row[c] = strdup(cells[c] ? cells[c] : "");
+		if (!row[c]) {
+			while (c-- > 0)
+				free(row[c]);
+			t->failed = 1;
+			return;
+		}
+	}
+	t->rows++;
+}
+
+void rep_csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* Display width of UTF-8 text: count characters, not bytes. */
+static size_t text_width(const char *s)
+{
+	size_t w = 0;
+	for (; *s; s++)
+		if (((unsigned char)*s & 0xC0) != 0x80)
+			w++;
+	return w;
+}
+
+static void pad(FILE *f, size_t n)
+{
+	while (n--)
+		fputc(' ', f);
+}
+
+static void print_text(const struct rep_table *t, FILE *f)
+{
+	size_t width[REP_TABLE_MAX_COLS];
+	for (int c = 0; c < t->ncols; c++) {
+		width[c] = text_width(t->header[c]);
+		for (size_t r = 0; r < t->rows; r++) {
+			size_t w = text_width(t->cells[r * (size_t)t->ncols + (size_t)c]);
+			if (w > width[c])
+				width[c] = w;
+		}
+	}
+	for (size_t r = 0; r <= t->rows; r++) {
+		for (int c = 0; c < t->ncols; c++) {
+			const char *s = r == 0 ? t->header[c]
+					       : t->cells[(r - 1) * (size_t)t->ncols + (size_t)c];
+			size_t gap = width[c] - text_width(s);
+			int last = c == t->ncols - 1;
+			if (t->align[c] == REP_RIGHT)
+				pad(f, gap);
+			fputs(s, f);
+			if (t->align[c] == REP_LEFT && !last)
+				pad(f, gap);
+			if (!last)
+				fputs("  ", f);
+		}
+		fputc('\n', f);
+	}
+}
+
+static void print_csv(const struct rep_table *t, FILE *f)
+{
+	for (size_t r = 0; r <= t->rows; r++) {
+		for (int c = 0; c < t->ncols; c++) {
+			if (c)
+				fputc(',', f);
+			rep_csv_field(f, r == 0 ? t->header[c]
+					       : t->cells[(r - 1) * (size_t)t->ncols + (size_t)c]);
+		}
+		fputc('\n', f);
+	}
+}
+
+static void md_cell(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+}
+
+static void print_md(const struct rep_table *t, FILE *f)
+{
+	for (size_t r = 0; r <= t->rows; r++) {
+		fputc('|', f);
+		for (int c = 0; c < t->ncols; c++) {
+			fputc(' ', f);
+			md_cell(f, r == 0 ? t->header[c]
+					 : t->cells[(r - 1) * (size_t)t->ncols + (size_t)c]);
+			fputs(" |", f);
+		}
+		fputc('\n', f);
+		if (r == 0) {
+			fputc('|', f);
+			for (int c = 0; c < t->ncols; c++)
+				fputs(t->align[c] == REP_RIGHT ? " ---: |" : " --- |", f);
+			fputc('\n', f);
+		}
+	}
+}
+
+int rep_table_print(const struct rep_table *t, FILE *f, const char *fmt)
+{
+	if (t->failed)
+		return -1;
+	if (!strcmp(fmt, "csv"))
+		print_csv(t, f);
+	else if (!strcmp(fmt, "md"))
+		print_md(t, f);
+	else
+		print_text(t, f);
+	return 0;
+}
+
+void rep_table_release(struct rep_table *t)
+{
+	for (size_t i = 0; i < t->rows * (size_t)t->ncols; i++)
+		free(t->cells[i]);
+	free(t->cells);
+	memset(t, 0, sizeof(*t));
+}

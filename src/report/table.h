@@ -1,0 +1,39 @@
+/*
+ * table.h - rows of text cells printed as an aligned table, CSV or Markdown.
+ *
+ * The writer owns copies of every cell.  Numbers are formatted by the caller
+ * (with their units); this module only lays text out.
+ */
+#ifndef TC_REP_TABLE_H
+#define TC_REP_TABLE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define REP_TABLE_MAX_COLS 32
+
+enum rep_align { REP_LEFT, REP_RIGHT };
+
+struct rep_table {
+	int ncols;
+	const char *header[REP_TABLE_MAX_COLS]; /* borrowed: string literals */
+	enum rep_align align[REP_TABLE_MAX_COLS];
+	char **cells;  /* owned: rows * ncols strings, row-major */
+	size_t rows, cap;
+	int failed;    /* an allocation failed: rep_table_print returns -1 */
+};
+
+/* Start a table with `ncols` columns (headers borrowed, must outlive it). */
+void rep_table_init(struct rep_table *t, int ncols, const char *const *header,
+		    const enum rep_align *align);
+/* Append a row of ncols cells, each printf-formatted separately: pass the
+ * already formatted strings. */
+void rep_table_row(struct rep_table *t, const char *const *cells);
+/* Print as aligned text (fmt "table"), "csv" or "md".  Returns 0 or -1. */
+int rep_table_print(const struct rep_table *t, FILE *f, const char *fmt);
+void rep_table_release(struct rep_table *t);
+
+/* Print one CSV field with RFC 4180 quoting. */
+void rep_csv_field(FILE *f, const char *s);
+
+#endif
