@@ -47,5 +47,9 @@ int cmd_estimate(int argc, char **argv, struct cli_ctx *ctx);
 int cmd_explain(int argc, char **argv, struct cli_ctx *ctx);
 int cmd_validate(int argc, char **argv, struct cli_ctx *ctx);
 int cmd_prices(int argc, char **argv, struct cli_ctx *ctx);
+int cmd_compare(int argc, char **argv, struct cli_ctx *ctx);
+int cmd_sweep(int argc, char **argv, struct cli_ctx *ctx);
+int cmd_plan(int argc, char **argv, struct cli_ctx *ctx);
+int cmd_calibrate(int argc, char **argv, struct cli_ctx *ctx);
 
 #endif

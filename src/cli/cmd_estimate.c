@@ -6,6 +6,7 @@
 
 #include "../report/estimate_report.h"
 #include "cli.h"
+#include "money.h"
 #include "plan_args.h"
 
 /* Both commands load, estimate and report; they differ in the report. */
@@ -13,11 +14,14 @@ static int run(int argc, char **argv, struct cli_ctx *ctx, const char *cmd,
 	       int per_operator)
 {
 	struct plan_args a = { .format = "table" };
-	struct cli_opt opts[PLAN_ARGS_NOPTS + 1] = { 0 };
+	struct money_args ma = { 0 };
+	struct cli_opt opts[PLAN_ARGS_NOPTS + MONEY_NOPTS + 1] = { 0 };
 	char *pos[CLI_MAX_POS];
 	int npos;
 
 	plan_args_opts(&a, opts);
+	if (!per_operator)
+		money_opts(&ma, opts + PLAN_ARGS_NOPTS);
 	int rc = cli_parse(ctx, cmd, argc, argv, opts, pos, &npos);
 	if (rc)
 		return rc == CLI_HELP_SHOWN ? TC_EXIT_OK : rc;
@@ -29,13 +33,26 @@ static int run(int argc, char **argv, struct cli_ctx *ctx, const char *cmd,
 	struct gpu g;
 	struct est_workspace ws = { 0 };
 	struct estimate est;
-	if ((rc = plan_args_run(ctx, cmd, pos[0], &a, &w, &g, &ws, &est)))
+	struct money m = { 0 };
+	struct run_cost cost;
+	if (!per_operator && (rc = money_prepare(ctx, cmd, &ma, &m)))
 		return rc;
-	if (per_operator)
+	if ((rc = plan_args_run(ctx, cmd, pos[0], &a, &w, &g, &ws, &est))) {
+		money_release(&m);
+		return rc;
+	}
+	if (per_operator) {
 		rc = rep_explain(ctx->out, a.format, &w, &g, &est, &ws);
-	else
-		rc = rep_estimate(ctx->out, a.format, &w, &g, &est);
+	} else if (money_cost(&m, &g, est.plan.count, est.total_time_s, &cost)) {
+		fprintf(ctx->err, "traincost %s: internal error: the run cannot be costed\n", cmd);
+		rc = TC_EXIT_INTERNAL;
+	} else {
+		rc = rep_estimate(ctx->out, a.format, &w, &g, &est, &cost);
+	}
+	money_release(&m);
 	est_workspace_release(&ws);
+	if (rc == TC_EXIT_INTERNAL)
+		return rc;
 	if (rc) {
 		fprintf(ctx->err, "traincost %s: internal error: non-finite value in the report\n", cmd);
 		return TC_EXIT_INTERNAL;

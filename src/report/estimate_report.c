@@ -42,11 +42,74 @@ static int micro_batches(const struct estimate *e, const struct workload *w)
 	return (int)llround(m);
 }
 
+/* "$1,234,567" (whole dollars) or "$12.34" under $100. */
+static char *fmt_usd(double v, char *buf, int len)
+{
+	if (v < 100) {
+		snprintf(buf, (size_t)len, "$%.2f", v);
+		return buf;
+	}
+	char n[48];
+	snprintf(buf, (size_t)len, "$%s", fmt_count(round(v), n, sizeof(n)));
+	return buf;
+}
+
+static void text_choice(FILE *f, const char *label, const struct cost_choice *ch)
+{
+	char usd[48], inst[48], dur[48], rate[48];
+	fprintf(f, "  %-13s %s on %s %s (%s): %s x %.4g GPU%s for %s at %s/h, as of %s%s\n", label,
+		fmt_usd(ch->run.cost_usd, usd, sizeof(usd)), ch->table->provider,
+		ch->offer->instance, ch->offer->region[0] ? ch->offer->region : "any region",
+		fmt_count(ch->run.instances, inst, sizeof(inst)), ch->offer->gpus,
+		ch->offer->gpus == 1 ? "" : "s", tc_fmt_duration(ch->run.billed_s, dur, sizeof(dur)),
+		fmt_usd(ch->run.price_usd_per_h, rate, sizeof(rate)), ch->offer->as_of,
+		ch->offer->verified ? "" : " (unverified price)");
+	if (ch->run.idle_gpus > 0)
+		fprintf(f, "  %-13s %.4g GPU%s paid for but idle in the last instance\n", "",
+			ch->run.idle_gpus, ch->run.idle_gpus == 1 ? "" : "s");
+}
+
+static void text_cost(FILE *f, const struct gpu *g, const struct run_cost *c)
+{
+	const struct run_cost_in *in = &c->in;
+	char a[48], b[48], x[48], y[48], z[48];
+
+	fprintf(f, "\nCost (%s prices):\n", cost_kind_names[c->kind]);
+	if (c->priced) {
+		text_choice(f, "cheapest", &c->range.cheapest);
+		fprintf(f, "  %-13s %s to %s across %d provider%s (%d offer%s)\n", "range",
+			fmt_usd(c->range.cheapest.run.cost_usd, a, sizeof(a)),
+			fmt_usd(c->range.dearest.run.cost_usd, b, sizeof(b)), c->range.providers,
+			c->range.providers == 1 ? "" : "s", c->range.offers,
+			c->range.offers == 1 ? "" : "s");
+	} else {
+		fprintf(f, "  %-13s no %s offer of %s in the price tables\n", "cloud",
+			cost_kind_names[c->kind], g->id);
+	}
+	if (c->spot_applied)
+		fprintf(f, "  %-13s assumed %.3g preemptions per hour, a checkpoint every %s and %s per restart: "
+			"%.3g restarts add %s\n", "spot", in->spot.preempt_per_h,
+			tc_fmt_duration(in->spot.checkpoint_interval_s, a, sizeof(a)),
+			tc_fmt_duration(in->spot.restart_s, b, sizeof(b)), c->spot.expected_restarts,
+			tc_fmt_duration(c->spot.overhead_s, x, sizeof(x)));
+	if (c->onprem)
+		fprintf(f, "  %-13s %s at %s per GPU-hour (capital %s, power %s, colocation %s)\n",
+			"on-premises", fmt_usd(c->onprem_usd, a, sizeof(a)),
+			fmt_usd(c->onprem_rate.total_usd_per_gpu_h, b, sizeof(b)),
+			fmt_usd(c->onprem_rate.capital_usd_per_gpu_h, x, sizeof(x)),
+			fmt_usd(c->onprem_rate.power_usd_per_gpu_h, y, sizeof(y)),
+			fmt_usd(c->onprem_rate.colo_usd_per_gpu_h, z, sizeof(z)));
+	fprintf(f, "  %-13s %s kWh and %.3g t CO2 (assumed: average power %.0f %% of the %.0f W TDP, "
+		"PUE %.2f, %.0f g CO2 per kWh)\n", "energy",
+		fmt_count(round(c->energy_kwh), a, sizeof(a)), c->co2_kg / 1000, 100 * in->power_frac,
+		g->tdp_w, in->pue, in->grid_g_per_kwh);
+}
+
 static void text_report(FILE *f, const struct workload *w, const struct gpu *g,
-			const struct estimate *e)
+			const struct estimate *e, const struct run_cost *c)
 {
 	const struct plan *p = &e->plan;
-	char a[64], b[64], c[64];
+	char a[64], b[64], pct[64];
 
 	fprintf(f, "%s\n", w->name[0] ? w->name : w->file);
 	fprintf(f, "  workload   %s\n", w->file);
@@ -101,10 +164,12 @@ static void text_report(FILE *f, const struct workload *w, const struct gpu *g,
 	for (int i = 0; i < BRK_COUNT; i++) {
 		if (e->breakdown_s[i] <= 0)
 			continue;
-		snprintf(c, sizeof(c), "%.1f %%", 100 * e->breakdown_s[i] / e->step_time_s);
+		snprintf(pct, sizeof(pct), "%.1f %%", 100 * e->breakdown_s[i] / e->step_time_s);
 		fprintf(f, "  %-18s %10s %8s\n", brk_names[i],
-			tc_fmt_duration(e->breakdown_s[i], a, sizeof(a)), c);
+			tc_fmt_duration(e->breakdown_s[i], a, sizeof(a)), pct);
 	}
+	if (c)
+		text_cost(f, g, c);
 	if (e->warning_count) {
 		fputs("\nWarnings:\n", f);
 		for (int i = 0; i < e->warning_count; i++)
@@ -131,8 +196,61 @@ static void json_plan(struct rep_json *j, const struct plan *p)
 	rep_json_obj_end(j);
 }
 
+static void json_choice(struct rep_json *j, const char *key, const struct cost_choice *ch)
+{
+	rep_json_obj_begin(j, key);
+	rep_json_str(j, "provider", ch->table->provider);
+	rep_json_str(j, "instance", ch->offer->instance);
+	rep_json_str(j, "region", ch->offer->region);
+	rep_json_num(j, "gpus_per_instance", ch->offer->gpus);
+	rep_json_num(j, "instances", ch->run.instances);
+	rep_json_num(j, "idle_gpus", ch->run.idle_gpus);
+	rep_json_num(j, "billed_s", ch->run.billed_s);
+	rep_json_num(j, "price_usd_per_h", ch->run.price_usd_per_h);
+	rep_json_num(j, "price_usd_per_gpu_h", ch->run.price_usd_per_gpu_h);
+	rep_json_num(j, "cost_usd", ch->run.cost_usd);
+	rep_json_str(j, "as_of", ch->offer->as_of);
+	rep_json_bool(j, "verified", ch->offer->verified);
+	rep_json_obj_end(j);
+}
+
+static void json_cost(struct rep_json *j, const struct run_cost *c)
+{
+	rep_json_obj_begin(j, "cost");
+	rep_json_str(j, "pricing", cost_kind_names[c->kind]);
+	rep_json_bool(j, "priced", c->priced);
+	if (c->priced) {
+		json_choice(j, "cheapest", &c->range.cheapest);
+		json_choice(j, "dearest", &c->range.dearest);
+		rep_json_int(j, "providers", c->range.providers);
+		rep_json_int(j, "offers", c->range.offers);
+	}
+	rep_json_num(j, "billed_run_s", c->run_s);
+	if (c->spot_applied) {
+		rep_json_obj_begin(j, "spot");
+		rep_json_num(j, "preempt_per_h", c->in.spot.preempt_per_h);
+		rep_json_num(j, "checkpoint_interval_s", c->in.spot.checkpoint_interval_s);
+		rep_json_num(j, "restart_s", c->in.spot.restart_s);
+		rep_json_num(j, "expected_restarts", c->spot.expected_restarts);
+		rep_json_num(j, "overhead_s", c->spot.overhead_s);
+		rep_json_obj_end(j);
+	}
+	if (c->onprem) {
+		rep_json_num(j, "onprem_usd", c->onprem_usd);
+		rep_json_num(j, "onprem_usd_per_gpu_h", c->onprem_rate.total_usd_per_gpu_h);
+	}
+	rep_json_obj_end(j);
+	rep_json_obj_begin(j, "energy");
+	rep_json_num(j, "energy_kwh", c->energy_kwh);
+	rep_json_num(j, "co2_kg", c->co2_kg);
+	rep_json_num(j, "power_frac", c->in.power_frac);
+	rep_json_num(j, "pue", c->in.pue);
+	rep_json_num(j, "grid_g_per_kwh", c->in.grid_g_per_kwh);
+	rep_json_obj_end(j);
+}
+
 static int json_report(FILE *f, const struct workload *w, const struct gpu *g,
-		       const struct estimate *e)
+		       const struct estimate *e, const struct run_cost *c)
 {
 	struct rep_json j;
 	rep_json_init(&j, f);
@@ -172,6 +290,8 @@ static int json_report(FILE *f, const struct workload *w, const struct gpu *g,
 		rep_json_num(&j, mem_part_names[i], e->mem_bytes[i]);
 	rep_json_obj_end(&j);
 	json_plan(&j, &e->plan);
+	if (c)
+		json_cost(&j, c);
 	rep_json_arr_begin(&j, "warnings");
 	for (int i = 0; i < e->warning_count; i++)
 		rep_json_str(&j, NULL, e->warning[i]);
@@ -181,7 +301,8 @@ static int json_report(FILE *f, const struct workload *w, const struct gpu *g,
 }
 
 /* CSV: a fixed header with units in the names, then one row. */
-static int csv_report(FILE *f, const struct workload *w, const struct estimate *e)
+static int csv_report(FILE *f, const struct workload *w, const struct estimate *e,
+		      const struct run_cost *c)
 {
 	const struct plan *p = &e->plan;
 	fputs("workload,gpu,count,tp,pp,dp,zero,micro_batch,step_time_s,tokens_per_s,"
@@ -189,7 +310,7 @@ static int csv_report(FILE *f, const struct workload *w, const struct estimate *
 	      "memory_per_gpu_bytes,memory_capacity_bytes,fits,limiting", f);
 	for (int i = 0; i < BRK_COUNT; i++)
 		fprintf(f, ",%s_s", brk_names[i]);
-	fputc('\n', f);
+	fputs(",pricing,cheapest_provider,cheapest_instance,cost_usd,cost_max_usd,energy_kwh,co2_kg\n", f);
 	rep_csv_field(f, w->name);
 	fputc(',', f);
 	rep_csv_field(f, p->gpu);
@@ -200,12 +321,24 @@ static int csv_report(FILE *f, const struct workload *w, const struct estimate *
 		e->fits ? "true" : "false", limiter_names[e->limiting]);
 	for (int i = 0; i < BRK_COUNT; i++)
 		fprintf(f, ",%.6g", e->breakdown_s[i]);
-	fputc('\n', f);
+	if (c && c->priced) {
+		fprintf(f, ",%s,", cost_kind_names[c->kind]);
+		rep_csv_field(f, c->range.cheapest.table->provider);
+		fputc(',', f);
+		rep_csv_field(f, c->range.cheapest.offer->instance);
+		fprintf(f, ",%.2f,%.2f", c->range.cheapest.run.cost_usd, c->range.dearest.run.cost_usd);
+	} else {
+		fprintf(f, ",%s,,,,", c ? cost_kind_names[c->kind] : "");
+	}
+	if (c)
+		fprintf(f, ",%.6g,%.6g\n", c->energy_kwh, c->co2_kg);
+	else
+		fputs(",,\n", f);
 	return 0;
 }
 
 static int md_report(FILE *f, const struct workload *w, const struct gpu *g,
-		     const struct estimate *e)
+		     const struct estimate *e, const struct run_cost *c)
 {
 	char a[64], b[64];
 	fprintf(f, "## %s\n\n", w->name[0] ? w->name : w->file);
@@ -221,7 +354,15 @@ static int md_report(FILE *f, const struct workload *w, const struct gpu *g,
 	fprintf(f, "| memory per GPU | %s of %s (%s) |\n",
 		tc_fmt_bytes(e->memory_per_gpu_bytes, a, sizeof(a)),
 		tc_fmt_bytes(e->memory_capacity_bytes, b, sizeof(b)), e->fits ? "fits" : "does not fit");
-	fprintf(f, "| limiting resource | %s |\n\n", limiter_names[e->limiting]);
+	fprintf(f, "| limiting resource | %s |\n", limiter_names[e->limiting]);
+	if (c && c->priced)
+		fprintf(f, "| cheapest %s cost | %s (%s %s) |\n", cost_kind_names[c->kind],
+			fmt_usd(c->range.cheapest.run.cost_usd, a, sizeof(a)),
+			c->range.cheapest.table->provider, c->range.cheapest.offer->instance);
+	if (c)
+		fprintf(f, "| energy | %s kWh, %.3g t CO2 |\n", fmt_count(round(c->energy_kwh), b, sizeof(b)),
+			c->co2_kg / 1000);
+	fputc('\n', f);
 	fputs("| time per step | seconds | share |\n| --- | ---: | ---: |\n", f);
 	for (int i = 0; i < BRK_COUNT; i++)
 		if (e->breakdown_s[i] > 0)
@@ -231,15 +372,15 @@ static int md_report(FILE *f, const struct workload *w, const struct gpu *g,
 }
 
 int rep_estimate(FILE *f, const char *fmt, const struct workload *w,
-		 const struct gpu *g, const struct estimate *e)
+		 const struct gpu *g, const struct estimate *e, const struct run_cost *c)
 {
 	if (!strcmp(fmt, "json"))
-		return json_report(f, w, g, e);
+		return json_report(f, w, g, e, c);
 	if (!strcmp(fmt, "csv"))
-		return csv_report(f, w, e);
+		return csv_report(f, w, e, c);
 	if (!strcmp(fmt, "md"))
-		return md_report(f, w, g, e);
-	text_report(f, w, g, e);
+		return md_report(f, w, g, e, c);
+	text_report(f, w, g, e, c);
 	return 0;
 }
 

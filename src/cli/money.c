@@ -1,0 +1,129 @@
+/*
+ * money.c - pricing options and costing (money.h).
+ */
+#include "money.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/units.h"
+
+void money_opts(struct money_args *a, struct cli_opt *o)
+{
+	const struct cli_opt rows[MONEY_NOPTS] = {
+		{ "provider", &a->provider, NULL, NULL },
+		{ "pricing", &a->pricing, NULL, cost_kind_names },
+		{ "max-age", &a->max_age, NULL, NULL },
+		{ "pue", &a->pue, NULL, NULL },
+		{ "power-frac", &a->power_frac, NULL, NULL },
+		{ "grid", &a->grid, NULL, NULL },
+		{ "preempt-per-h", &a->preempt, NULL, NULL },
+		{ "checkpoint", &a->checkpoint, NULL, NULL },
+		{ "restart", &a->restart, NULL, NULL },
+	};
+	memcpy(o, rows, sizeof(rows));
+}
+
+/* A plain number option within [min, max]; TC_EXIT_USAGE when not. */
+static int num_arg(struct cli_ctx *ctx, const char *cmd, const char *opt, const char *val,
+		   double min, double max, double *out)
+{
+	char *end;
+	if (!val)
+		return 0;
+	double v = strtod(val, &end);
+	if (end == val || *end || !isfinite(v) || v < min || v > max)
+		return cli_usage_error(ctx, cmd, "--%s '%s' is not valid (expected a number from %g to %g)",
+				       opt, val, min, max);
+	*out = v;
+	return 0;
+}
+
+/* A duration option ("1h", "10min"); TC_EXIT_USAGE when not. */
+static int time_arg(struct cli_ctx *ctx, const char *cmd, const char *opt, const char *val,
+		    double *out)
+{
+	const char *why;
+	double v;
+	if (!val)
+		return 0;
+	if (tc_parse_quantity(val, TC_UNIT_SECONDS, &v, &why) || v < 0 || v > 1e9)
+		return cli_usage_error(ctx, cmd, "--%s '%s' is not valid (expected a duration such as 30min or 2h)",
+				       opt, val);
+	*out = v;
+	return 0;
+}
+
+int money_prepare(struct cli_ctx *ctx, const char *cmd, const struct money_args *a,
+		  struct money *m)
+{
+	struct tc_diag d, warn;
+	double max_age = PRICE_STALE_DAYS;
+
+	memset(m, 0, sizeof(*m));
+	run_cost_defaults(&m->in, a->pricing ? (enum cost_kind)cost_kind_parse(a->pricing)
+					      : COST_ON_DEMAND);
+	if (num_arg(ctx, cmd, "max-age", a->max_age, 1, 36500, &max_age) ||
+	    num_arg(ctx, cmd, "pue", a->pue, 1, 3, &m->in.pue) ||
+	    num_arg(ctx, cmd, "power-frac", a->power_frac, 0.01, 1.5, &m->in.power_frac) ||
+	    num_arg(ctx, cmd, "grid", a->grid, 0, 2000, &m->in.grid_g_per_kwh) ||
+	    num_arg(ctx, cmd, "preempt-per-h", a->preempt, 0, 100, &m->in.spot.preempt_per_h) ||
+	    time_arg(ctx, cmd, "checkpoint", a->checkpoint, &m->in.spot.checkpoint_interval_s) ||
+	    time_arg(ctx, cmd, "restart", a->restart, &m->in.spot.restart_s))
+		return TC_EXIT_USAGE;
+	if (price_today(m->today, sizeof(m->today))) {
+		fprintf(ctx->err, "traincost %s: cannot read today's date\n", cmd);
+		return TC_EXIT_INTERNAL;
+	}
+	tc_diag_init(&d);
+	tc_diag_init(&warn);
+	if (price_load_all(&ctx->data, m->today, &m->set, &warn, &d)) {
+		cli_report(ctx, &warn);
+		return cli_report(ctx, &d);
+	}
+	m->tables = m->set.tables;
+	m->ntables = m->set.count;
+	if (a->provider) {
+		m->tables = NULL;
+		m->ntables = 0;
+		for (size_t i = 0; i < m->set.count; i++)
+			if (!strcmp(m->set.tables[i].provider, a->provider)) {
+				m->tables = &m->set.tables[i];
+				m->ntables = 1;
+			}
+		if (!m->tables) {
+			char list[512] = "";
+			size_t used = 0;
+			for (size_t i = 0; i < m->set.count && used < sizeof(list); i++) {
+				int n = snprintf(list + used, sizeof(list) - used, "%s%s",
+						 i ? ", " : "", m->set.tables[i].provider);
+				if (n > 0)
+					used += (size_t)n;
+			}
+			money_release(m);
+			return cli_usage_error(ctx, cmd, "--provider '%s' has no price table (expected one of: %s)",
+					       a->provider, list);
+		}
+	}
+	for (size_t i = 0; i < m->ntables; i++)
+		price_check_stale(&m->tables[i], m->today, (int)max_age, &warn);
+	for (int i = 0; i < warn.count; i++)
+		fprintf(ctx->err, "%s\n", warn.entry[i].msg);
+	return 0;
+}
+
+int money_cost(const struct money *m, const struct gpu *g, double gpus, double run_s,
+	       struct run_cost *out)
+{
+	struct run_cost_in in = m->in;
+	in.have_onprem = m->set.onprem &&
+			 price_onprem_params(m->set.onprem, g->id, &in.onprem) == 0;
+	return run_cost_compute(m->tables, m->ntables, g->id, gpus, g->tdp_w, run_s, &in, out);
+}
+
+void money_release(struct money *m)
+{
+	price_set_release(&m->set);
+	memset(m, 0, sizeof(*m));
+}

@@ -1,0 +1,44 @@
+/*
+ * money.h - the pricing options shared by estimate, compare and plan:
+ * loading the price tables once, and costing one run with them.
+ */
+#ifndef TC_CLI_MONEY_H
+#define TC_CLI_MONEY_H
+
+#include "../io/price_load.h"
+#include "../model/gpu.h"
+#include "../model/run_cost.h"
+#include "opts.h"
+
+struct money_args {
+	const char *provider, *pricing, *max_age, *pue, *power_frac, *grid,
+		*preempt, *checkpoint, *restart;
+};
+
+#define MONEY_NOPTS 9
+
+/* Fill opts[0..MONEY_NOPTS-1] with the pricing options bound to *a. */
+void money_opts(struct money_args *a, struct cli_opt *opts);
+
+struct money {
+	struct price_set set;              /* owned */
+	const struct price_table *tables;  /* borrowed from set: all, or one provider */
+	size_t ntables;
+	struct run_cost_in in;
+	char today[PRICE_DATE_LEN];
+};
+
+/*
+ * Parse the options and load the price tables (stale-price warnings go to
+ * ctx->err).  Returns 0, or an exit code after printing the problem.
+ */
+int money_prepare(struct cli_ctx *ctx, const char *cmd, const struct money_args *a,
+		  struct money *m);
+
+/* Cost a run of `gpus` GPUs of *g for run_s seconds; 0 or -1 (bad input). */
+int money_cost(const struct money *m, const struct gpu *g, double gpus, double run_s,
+	       struct run_cost *out);
+
+void money_release(struct money *m);
+
+#endif

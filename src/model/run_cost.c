@@ -1,0 +1,49 @@
+/*
+ * run_cost.c - dollars, energy and CO2 of one run (run_cost.h).
+ */
+#include "run_cost.h"
+
+#include <math.h>
+#include <string.h>
+
+void run_cost_defaults(struct run_cost_in *in, enum cost_kind kind)
+{
+	memset(in, 0, sizeof(*in));
+	in->kind = kind;
+	in->power_frac = RUN_COST_POWER_FRAC;
+	in->pue = RUN_COST_PUE;
+	in->grid_g_per_kwh = RUN_COST_GRID_G_PER_KWH;
+	in->spot.preempt_per_h = RUN_COST_PREEMPT_PER_H;
+	in->spot.checkpoint_interval_s = RUN_COST_CHECKPOINT_S;
+	in->spot.restart_s = RUN_COST_RESTART_S;
+}
+
+int run_cost_compute(const struct price_table *tables, size_t ntables,
+		     const char *gpu_id, double gpus, double tdp_w, double run_s,
+		     const struct run_cost_in *in, struct run_cost *out)
+{
+	if (!(run_s >= 0) || !isfinite(run_s) || !(gpus > 0) || !isfinite(gpus))
+		return -1;
+	memset(out, 0, sizeof(*out));
+	out->in = *in;
+	out->kind = in->kind;
+	out->run_s = run_s;
+	/* Interrupted work is redone: it costs time, dollars and energy. */
+	if (in->kind == COST_SPOT) {
+		if (cost_spot_overhead(run_s, &in->spot, &out->spot))
+			return -1;
+		out->spot_applied = 1;
+		out->run_s = out->spot.run_s;
+	}
+	out->priced = cost_range(tables, ntables, gpu_id, in->kind, gpus,
+				 out->run_s, &out->range) == 0;
+	out->energy_kwh = cost_energy_kwh(gpus, tdp_w, in->power_frac, out->run_s, in->pue);
+	out->co2_kg = cost_co2_kg(out->energy_kwh, in->grid_g_per_kwh);
+	if (in->have_onprem &&
+	    cost_onprem_per_gpu_h(&in->onprem, tdp_w, &out->onprem_rate) == 0) {
+		out->onprem = 1;
+		/* Owned GPUs run the job without preemptions. */
+		out->onprem_usd = gpus * run_s / COST_S_PER_H * out->onprem_rate.total_usd_per_gpu_h;
+	}
+	return isfinite(out->energy_kwh) && isfinite(out->co2_kg) ? 0 : -1;
+}

@@ -1,0 +1,60 @@
+/*
+ * run_cost.h - what one estimated run costs: the cheapest offer and the
+ * range across providers, spot overhead, on-premises cost, energy and CO2.
+ * Pure computation over cost.h; the caller loads the price tables.
+ */
+#ifndef TC_RUN_COST_H
+#define TC_RUN_COST_H
+
+#include "cost.h"
+
+/* Assumptions behind the energy figure when the user gives none.  Stated in
+ * every report and in docs/pricing.md: they are not measurements. */
+#define RUN_COST_POWER_FRAC 0.8   /* average draw as a fraction of TDP */
+#define RUN_COST_PUE 1.2          /* facility overhead of a cloud data centre */
+#define RUN_COST_GRID_G_PER_KWH 400 /* grid carbon intensity, g CO2 per kWh */
+
+/* Spot assumptions when the user gives none (docs/pricing.md). */
+#define RUN_COST_PREEMPT_PER_H 0.05      /* one preemption per 20 h */
+#define RUN_COST_CHECKPOINT_S 3600.0     /* a checkpoint every hour */
+#define RUN_COST_RESTART_S 600.0         /* 10 min to get training again */
+
+struct run_cost_in {
+	enum cost_kind kind;        /* on-demand, spot, reserved */
+	double power_frac;          /* average power / TDP */
+	double pue;
+	double grid_g_per_kwh;
+	struct cost_spot spot;      /* used when kind is COST_SPOT */
+	int have_onprem;            /* onprem holds this GPU's inputs */
+	struct cost_onprem onprem;
+};
+
+struct run_cost {
+	struct run_cost_in in;      /* the assumptions used, for the report */
+	enum cost_kind kind;
+	int priced;                 /* an offer of this GPU and kind exists */
+	struct cost_range range;    /* cheapest and dearest offers */
+	int spot_applied;
+	struct cost_spot_result spot;
+	double run_s;               /* billed run: spot overhead included */
+	double energy_kwh;
+	double co2_kg;
+	int onprem;                 /* an on-premises figure exists */
+	struct cost_onprem_result onprem_rate;
+	double onprem_usd;          /* GPUs x run hours x on-prem rate */
+};
+
+/* Fill *in with the defaults above and `kind`. */
+void run_cost_defaults(struct run_cost_in *in, enum cost_kind kind);
+
+/*
+ * Cost a run of `gpus` GPUs of `gpu_id` (TDP `tdp_w`) lasting `run_s`
+ * seconds over the `ntables` price tables.  Always fills energy; `priced`
+ * tells whether any offer matched.  Returns 0, or -1 on invalid inputs
+ * (non-finite or negative times, a spot model that fails).
+ */
+int run_cost_compute(const struct price_table *tables, size_t ntables,
+		     const char *gpu_id, double gpus, double tdp_w, double run_s,
+		     const struct run_cost_in *in, struct run_cost *out);
+
+#endif

@@ -1,0 +1,139 @@
+/*
+ * test_run_cost.c - one run priced end to end: offers, spot, on-premises,
+ * energy and CO2, with the arithmetic written out.
+ */
+#include "tc_test.h"
+
+#include "../../src/model/run_cost.h"
+
+/* One provider, one 8-GPU instance of GPU "x": $16/h on demand, $8/h spot,
+ * billed per started hour. */
+static void one_table(struct price_table *t, struct price_offer *o)
+{
+	memset(t, 0, sizeof(*t));
+	memset(o, 0, sizeof(*o));
+	strcpy(o->instance, "x8");
+	strcpy(o->gpu, "x");
+	strcpy(o->region, "r1");
+	strcpy(o->as_of, "2026-11-01");
+	o->gpus = 8;
+	o->verified = 1;
+	o->price_usd_per_h[COST_ON_DEMAND] = 16;
+	o->price_usd_per_h[COST_SPOT] = 8;
+	strcpy(t->provider, "p");
+	strcpy(t->currency, "USD");
+	t->billing.granularity = COST_PER_HOUR;
+	t->billing.minimum_s = 60;
+	t->offers = o;
+	t->count = 1;
+}
+
+static void on_demand_energy_and_co2(void **state)
+{
+	(void)state;
+	struct price_table t;
+	struct price_offer o;
+	struct run_cost_in in;
+	struct run_cost c;
+	one_table(&t, &o);
+	run_cost_defaults(&in, COST_ON_DEMAND);
+
+	/* 16 GPUs for 1.5 h: 2 instances, billed 2 h each: 2 x 2 x $16 = $64. */
+	assert_int_equal(run_cost_compute(&t, 1, "x", 16, 400, 5400, &in, &c), 0);
+	assert_true(c.priced);
+	assert_close(c.range.cheapest.run.instances, 2, TOL_EXACT);
+	assert_close(c.range.cheapest.run.billed_s, 7200, TOL_EXACT);
+	assert_close(c.range.cheapest.run.cost_usd, 64, TOL_EXACT);
+	/* Energy: 16 x 400 W x 0.8 x 1.5 h x PUE 1.2 = 9,216 Wh = 9.216 kWh;
+	 * CO2 at 400 g/kWh: 3.6864 kg. */
+	assert_close(c.energy_kwh, 9.216, TOL_TIGHT);
+	assert_close(c.co2_kg, 3.6864, TOL_TIGHT);
+	assert_false(c.spot_applied);
+	assert_false(c.onprem);
+
+	/* A GPU nobody sells: energy still, no price. */
+	assert_int_equal(run_cost_compute(&t, 1, "y", 16, 400, 5400, &in, &c), 0);
+	assert_false(c.priced);
+	assert_close(c.energy_kwh, 9.216, TOL_TIGHT);
+}
+
+static void spot_adds_lost_work(void **state)
+{
+	(void)state;
+	struct price_table t;
+	struct price_offer o;
+	struct run_cost_in in;
+	struct run_cost c;
+	one_table(&t, &o);
+	run_cost_defaults(&in, COST_SPOT);
+
+	/* 0.05 preemptions/h x 1.5 h = 0.075 restarts, each losing the 600 s
+	 * restart plus half the 3,600 s checkpoint interval: 0.075 x 2,400 s =
+	 * 180 s.  The run takes 5,580 s, billed 2 h: 2 x 2 x $8 = $32. */
+	assert_int_equal(run_cost_compute(&t, 1, "x", 16, 400, 5400, &in, &c), 0);
+	assert_true(c.spot_applied);
+	assert_close(c.spot.expected_restarts, 0.075, TOL_TIGHT);
+	assert_close(c.spot.overhead_s, 180, TOL_TIGHT);
+	assert_close(c.run_s, 5580, TOL_TIGHT);
+	assert_close(c.range.cheapest.run.cost_usd, 32, TOL_EXACT);
+	/* The redone work draws power too: 9.216 kWh x 5580 / 5400. */
+	assert_close(c.energy_kwh, 9.216 * 5580 / 5400, TOL_TIGHT);
+}
+
+static void onprem_rate(void **state)
+{
+	(void)state;
+	struct price_table t;
+	struct price_offer o;
+	struct run_cost_in in;
+	struct run_cost c;
+	one_table(&t, &o);
+	run_cost_defaults(&in, COST_ON_DEMAND);
+	in.have_onprem = 1;
+	in.onprem = (struct cost_onprem){ .capex_usd = 10000, .residual_frac = 0.3,
+					  .life_years = 3, .util_frac = 0.7,
+					  .power_usd_per_kwh = 0.1, .pue = 1.5,
+					  .colo_usd_per_kw_month = 200 };
+	assert_int_equal(run_cost_compute(&t, 1, "x", 16, 400, 5400, &in, &c), 0);
+	assert_true(c.onprem);
+	/* capital: 10,000 x 0.7 / (3 x 8,760 h x 0.7) = 0.380518 $/GPU-h;
+	 * power: 0.4 kW x 1.5 x $0.1 = 0.06; colocation: 200 x 0.4 x 1.5 / 730
+	 * = 0.164384; total 0.604902 $/GPU-h; 16 GPUs x 1.5 h = $14.5176. */
+	assert_close(c.onprem_rate.capital_usd_per_gpu_h, 10000 * 0.7 / (3 * 8760 * 0.7), TOL_TIGHT);
+	assert_close(c.onprem_rate.power_usd_per_gpu_h, 0.06, TOL_TIGHT);
+	assert_close(c.onprem_rate.colo_usd_per_gpu_h, 200 * 0.4 * 1.5 / 730, TOL_TIGHT);
+	assert_close(c.onprem_usd, 16 * 1.5 * (10000.0 / 26280 + 0.06 + 120.0 / 730), TOL_TIGHT);
+}
+
+static void relations_and_bad_input(void **state)
+{
+	(void)state;
+	struct price_table t;
+	struct price_offer o;
+	struct run_cost_in in;
+	struct run_cost lo, hi;
+	one_table(&t, &o);
+	run_cost_defaults(&in, COST_ON_DEMAND);
+	/* A longer run never costs less; a higher price never costs less. */
+	assert_int_equal(run_cost_compute(&t, 1, "x", 16, 400, 3600, &in, &lo), 0);
+	assert_int_equal(run_cost_compute(&t, 1, "x", 16, 400, 3601, &in, &hi), 0);
+	assert_true(hi.range.cheapest.run.cost_usd >= lo.range.cheapest.run.cost_usd);
+	o.price_usd_per_h[COST_ON_DEMAND] = 17;
+	assert_int_equal(run_cost_compute(&t, 1, "x", 16, 400, 3600, &in, &hi), 0);
+	assert_true(hi.range.cheapest.run.cost_usd > lo.range.cheapest.run.cost_usd);
+	/* Nonsense never becomes a number. */
+	assert_int_equal(run_cost_compute(&t, 1, "x", 16, 400, -1, &in, &lo), -1);
+	assert_int_equal(run_cost_compute(&t, 1, "x", 0, 400, 10, &in, &lo), -1);
+	assert_int_equal(run_cost_compute(&t, 1, "x", 16, 400, NAN, &in, &lo), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(on_demand_energy_and_co2),
+		cmocka_unit_test(spot_adds_lost_work),
+		cmocka_unit_test(onprem_rate),
+		cmocka_unit_test(relations_and_bad_input),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
