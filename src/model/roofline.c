@@ -66,6 +66,14 @@ static double tile_util(int sm_count, double m, double n, double batch,
 	return quant * tiles / (waves * sm_count);
 }
 
+double roof_gemm_util_tile(int sm_count, double m, double n, double batch,
+			   double tm, double tn)
+{
+	if (sm_count <= 0 || !(m > 0) || !(n > 0) || !(batch > 0))
+		return 1.0;
+	return tile_util(sm_count, m, n, batch, tm, tn);
+}
+
 double roof_gemm_util(int sm_count, double m, double n, double batch)
 {
 	double best, u;
@@ -88,9 +96,29 @@ double roof_gemm_eff(const struct gpu *g, double m, double n, double k,
 {
 	double flop = 2.0 * m * n * k * batch;
 	double half = g->eff.gemm_half_flop > 0 ? g->eff.gemm_half_flop : 0;
+	double util = roof_gemm_util(g->sm_count, m, n, batch);
+
+	/* Narrow linear layers (LoRA adapters): libraries pick thin tiles and
+	 * split K over the SMs a single wave would leave idle.  Batched GEMMs
+	 * (attention) fill the SMs by their batch and keep the fitted curve. */
+	if (g->sm_count > 0 && m > 0 && n > 0 && batch == 1 &&
+	    (m <= ROOF_TILE_NARROW * 2 || n <= ROOF_TILE_NARROW * 2)) {
+		double tm = m < n ? ROOF_TILE_NARROW : ROOF_TILE_M;
+		double tn = m < n ? ROOF_TILE_M : ROOF_TILE_NARROW;
+		double tiles = ceil(m / tm) * ceil(n / tn);
+		double split = floor(g->sm_count / tiles);
+		double kmax = floor(k / ROOF_SPLIT_K_MIN);
+		if (split > kmax)
+			split = kmax;
+		if (split < 1)
+			split = 1;
+		double u = roof_gemm_util_tile(g->sm_count, m, n, split, tm, tn);
+		if (u > util)
+			util = u;
+	}
+	/* Small GEMMs do not reach the large-GEMM rate (fitted, docs/model.md). */
 	double size = flop > 0 ? flop / (flop + half) : 1.0;
-	return g->eff.gemm_max_frac * roof_gemm_util(g->sm_count, m, n, batch) *
-	       size;
+	return g->eff.gemm_max_frac * util * size;
 }
 
 double roof_peak(const struct gpu *g, enum tc_prec p)

@@ -20,6 +20,8 @@
 #define ROOF_TILE_M_LARGE 256
 #define ROOF_TILE_M 128
 #define ROOF_TILE_N 128
+#define ROOF_TILE_NARROW 32   /* thin tiles for outputs 64 wide or less */
+#define ROOF_SPLIT_K_MIN 256  /* shortest K slice a split-K kernel takes */
 
 /*
  * Fraction of the SMs' tile slots doing useful work for a batch of `batch`
@@ -29,9 +31,14 @@
  */
 double roof_gemm_util(int sm_count, double m, double n, double batch);
 
+/* The same for one tile shape (tm x tn). */
+double roof_gemm_util_tile(int sm_count, double m, double n, double batch,
+			   double tm, double tn);
+
 /*
  * Compute efficiency (fraction of dense peak) of a GEMM (m x k) * (k x n),
  * `batch` of them: gemm_max_frac * util * flop / (flop + gemm_half_flop).
+ * Outputs at most 64 wide also try thin tiles with split-K.
  */
 double roof_gemm_eff(const struct gpu *g, double m, double n, double k,
 		     double batch);
