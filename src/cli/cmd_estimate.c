@@ -43,7 +43,7 @@ static int run(int argc, char **argv, struct cli_ctx *ctx, const char *cmd,
 	}
 	if (per_operator) {
 		rc = rep_explain(ctx->out, a.format, &w, &g, &est, &ws);
-	} else if (money_cost(&m, &g, est.plan.count, est.total_time_s, &cost)) {
+	} else if (money_cost(&m, &g, est.plan.count, est.plan.gpus_per_node, est.total_time_s, &cost)) {
 		fprintf(ctx->err, "traincost %s: internal error: the run cannot be costed\n", cmd);
 		rc = TC_EXIT_INTERNAL;
 	} else {

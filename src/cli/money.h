@@ -35,9 +35,10 @@ struct money {
 int money_prepare(struct cli_ctx *ctx, const char *cmd, const struct money_args *a,
 		  struct money *m);
 
-/* Cost a run of `gpus` GPUs of *g for run_s seconds; 0 or -1 (bad input). */
-int money_cost(const struct money *m, const struct gpu *g, double gpus, double run_s,
-	       struct run_cost *out);
+/* Cost a run of `gpus` GPUs of *g, `node_gpus` per node, for run_s seconds;
+ * 0 or -1 (bad input). */
+int money_cost(const struct money *m, const struct gpu *g, double gpus, double node_gpus,
+	       double run_s, struct run_cost *out);
 
 void money_release(struct money *m);
 

@@ -145,8 +145,16 @@ int cost_range(const struct price_table *tables, size_t ntables,
 	       const char *gpu_id, enum cost_kind kind, double gpus,
 	       double run_s, struct cost_range *out)
 {
+	return cost_range_shaped(tables, ntables, gpu_id, kind, gpus, 0, run_s, out);
+}
+
+int cost_range_shaped(const struct price_table *tables, size_t ntables,
+		      const char *gpu_id, enum cost_kind kind, double gpus,
+		      double min_instance_gpus, double run_s, struct cost_range *out)
+{
 	struct cost_range r;
 	int per_gpu_h = !(gpus > 0);
+	int skipped = 0;
 
 	assert((tables || ntables == 0) && gpu_id && out);
 	memset(&r, 0, sizeof(r));
@@ -159,6 +167,10 @@ int cost_range(const struct price_table *tables, size_t ntables,
 			const char *why;
 			if (strcmp(o->gpu, gpu_id))
 				continue;
+			if (o->gpus < min_instance_gpus) {
+				skipped++;
+				continue;
+			}
 			if (cost_cloud(o, &tables[t].billing, kind,
 				       per_gpu_h ? o->gpus : gpus,
 				       per_gpu_h ? COST_S_PER_H : run_s, &run, &why))
@@ -184,6 +196,8 @@ int cost_range(const struct price_table *tables, size_t ntables,
 			r.dearest = best;
 		r.providers++;
 	}
+	r.skipped_small = skipped;
+	out->skipped_small = skipped;
 	if (!r.providers)
 		return -1;
 	*out = r;

@@ -128,6 +128,7 @@ struct cost_range {
 	struct cost_choice dearest;  /* the provider whose best offer costs most */
 	int providers;               /* providers with a usable offer */
 	int offers;                  /* usable offers */
+	int skipped_small;           /* offers of too few GPUs per instance */
 };
 
 /* Index of `name` in cost_kind_names, or -1. */
@@ -189,5 +190,15 @@ int cost_onprem_per_gpu_h(const struct cost_onprem *p, double tdp_w,
 int cost_range(const struct price_table *tables, size_t ntables,
 	       const char *gpu_id, enum cost_kind kind, double gpus,
 	       double run_s, struct cost_range *out);
+
+/*
+ * The same, skipping offers of fewer than `min_instance_gpus` GPUs per
+ * instance: a plan that assumes 8-GPU nodes (NVLink inside, the network
+ * between) cannot run on single-GPU instances.  out->skipped_small is set
+ * even when -1 is returned.
+ */
+int cost_range_shaped(const struct price_table *tables, size_t ntables,
+		      const char *gpu_id, enum cost_kind kind, double gpus,
+		      double min_instance_gpus, double run_s, struct cost_range *out);
 
 #endif

@@ -19,8 +19,8 @@ void run_cost_defaults(struct run_cost_in *in, enum cost_kind kind)
 }
 
 int run_cost_compute(const struct price_table *tables, size_t ntables,
-		     const char *gpu_id, double gpus, double tdp_w, double run_s,
-		     const struct run_cost_in *in, struct run_cost *out)
+		     const char *gpu_id, double gpus, double node_gpus, double tdp_w,
+		     double run_s, const struct run_cost_in *in, struct run_cost *out)
 {
 	if (!(run_s >= 0) || !isfinite(run_s) || !(gpus > 0) || !isfinite(gpus))
 		return -1;
@@ -35,8 +35,9 @@ int run_cost_compute(const struct price_table *tables, size_t ntables,
 		out->spot_applied = 1;
 		out->run_s = out->spot.run_s;
 	}
-	out->priced = cost_range(tables, ntables, gpu_id, in->kind, gpus,
-				 out->run_s, &out->range) == 0;
+	double shape = gpus < node_gpus ? gpus : node_gpus;
+	out->priced = cost_range_shaped(tables, ntables, gpu_id, in->kind, gpus,
+					shape, out->run_s, &out->range) == 0;
 	out->energy_kwh = cost_energy_kwh(gpus, tdp_w, in->power_frac, out->run_s, in->pue);
 	out->co2_kg = cost_co2_kg(out->energy_kwh, in->grid_g_per_kwh);
 	if (in->have_onprem &&

@@ -49,12 +49,14 @@ void run_cost_defaults(struct run_cost_in *in, enum cost_kind kind);
 
 /*
  * Cost a run of `gpus` GPUs of `gpu_id` (TDP `tdp_w`) lasting `run_s`
- * seconds over the `ntables` price tables.  Always fills energy; `priced`
- * tells whether any offer matched.  Returns 0, or -1 on invalid inputs
- * (non-finite or negative times, a spot model that fails).
+ * seconds over the `ntables` price tables, on instances of at least
+ * min(gpus, node_gpus) GPUs: the shape the performance model assumed.
+ * Always fills energy; `priced` tells whether any offer matched.  Returns
+ * 0, or -1 on invalid inputs (non-finite or negative times, a spot model
+ * that fails).
  */
 int run_cost_compute(const struct price_table *tables, size_t ntables,
-		     const char *gpu_id, double gpus, double tdp_w, double run_s,
-		     const struct run_cost_in *in, struct run_cost *out);
+		     const char *gpu_id, double gpus, double node_gpus, double tdp_w,
+		     double run_s, const struct run_cost_in *in, struct run_cost *out);
 
 #endif

@@ -86,6 +86,9 @@ static void text_cost(FILE *f, const struct gpu *g, const struct run_cost *c)
 		fprintf(f, "  %-13s no %s offer of %s in the price tables\n", "cloud",
 			cost_kind_names[c->kind], g->id);
 	}
+	if (c->range.skipped_small)
+		fprintf(f, "  %-13s %d offer%s with fewer GPUs per instance than the plan's nodes left out\n",
+			"", c->range.skipped_small, c->range.skipped_small == 1 ? "" : "s");
 	if (c->spot_applied)
 		fprintf(f, "  %-13s assumed %.3g preemptions per hour, a checkpoint every %s and %s per restart: "
 			"%.3g restarts add %s\n", "spot", in->spot.preempt_per_h,

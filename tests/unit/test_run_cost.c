@@ -39,7 +39,7 @@ static void on_demand_energy_and_co2(void **state)
 	run_cost_defaults(&in, COST_ON_DEMAND);
 
 	/* 16 GPUs for 1.5 h: 2 instances, billed 2 h each: 2 x 2 x $16 = $64. */
-	assert_int_equal(run_cost_compute(&t, 1, "x", 16, 400, 5400, &in, &c), 0);
+	assert_int_equal(run_cost_compute(&t, 1, "x", 16, 8, 400, 5400, &in, &c), 0);
 	assert_true(c.priced);
 	assert_close(c.range.cheapest.run.instances, 2, TOL_EXACT);
 	assert_close(c.range.cheapest.run.billed_s, 7200, TOL_EXACT);
@@ -52,7 +52,7 @@ static void on_demand_energy_and_co2(void **state)
 	assert_false(c.onprem);
 
 	/* A GPU nobody sells: energy still, no price. */
-	assert_int_equal(run_cost_compute(&t, 1, "y", 16, 400, 5400, &in, &c), 0);
+	assert_int_equal(run_cost_compute(&t, 1, "y", 16, 8, 400, 5400, &in, &c), 0);
 	assert_false(c.priced);
 	assert_close(c.energy_kwh, 9.216, TOL_TIGHT);
 }
@@ -70,7 +70,7 @@ static void spot_adds_lost_work(void **state)
 	/* 0.05 preemptions/h x 1.5 h = 0.075 restarts, each losing the 600 s
 	 * restart plus half the 3,600 s checkpoint interval: 0.075 x 2,400 s =
 	 * 180 s.  The run takes 5,580 s, billed 2 h: 2 x 2 x $8 = $32. */
-	assert_int_equal(run_cost_compute(&t, 1, "x", 16, 400, 5400, &in, &c), 0);
+	assert_int_equal(run_cost_compute(&t, 1, "x", 16, 8, 400, 5400, &in, &c), 0);
 	assert_true(c.spot_applied);
 	assert_close(c.spot.expected_restarts, 0.075, TOL_TIGHT);
 	assert_close(c.spot.overhead_s, 180, TOL_TIGHT);
@@ -94,7 +94,7 @@ static void onprem_rate(void **state)
 					  .life_years = 3, .util_frac = 0.7,
 					  .power_usd_per_kwh = 0.1, .pue = 1.5,
 					  .colo_usd_per_kw_month = 200 };
-	assert_int_equal(run_cost_compute(&t, 1, "x", 16, 400, 5400, &in, &c), 0);
+	assert_int_equal(run_cost_compute(&t, 1, "x", 16, 8, 400, 5400, &in, &c), 0);
 	assert_true(c.onprem);
 	/* capital: 10,000 x 0.7 / (3 x 8,760 h x 0.7) = 0.380518 $/GPU-h;
 	 * power: 0.4 kW x 1.5 x $0.1 = 0.06; colocation: 200 x 0.4 x 1.5 / 730
@@ -115,16 +115,20 @@ static void relations_and_bad_input(void **state)
 	one_table(&t, &o);
 	run_cost_defaults(&in, COST_ON_DEMAND);
 	/* A longer run never costs less; a higher price never costs less. */
-	assert_int_equal(run_cost_compute(&t, 1, "x", 16, 400, 3600, &in, &lo), 0);
-	assert_int_equal(run_cost_compute(&t, 1, "x", 16, 400, 3601, &in, &hi), 0);
+	assert_int_equal(run_cost_compute(&t, 1, "x", 16, 8, 400, 3600, &in, &lo), 0);
+	assert_int_equal(run_cost_compute(&t, 1, "x", 16, 8, 400, 3601, &in, &hi), 0);
 	assert_true(hi.range.cheapest.run.cost_usd >= lo.range.cheapest.run.cost_usd);
 	o.price_usd_per_h[COST_ON_DEMAND] = 17;
-	assert_int_equal(run_cost_compute(&t, 1, "x", 16, 400, 3600, &in, &hi), 0);
+	assert_int_equal(run_cost_compute(&t, 1, "x", 16, 8, 400, 3600, &in, &hi), 0);
 	assert_true(hi.range.cheapest.run.cost_usd > lo.range.cheapest.run.cost_usd);
+	/* A plan of 16-GPU nodes cannot run on 8-GPU instances. */
+	assert_int_equal(run_cost_compute(&t, 1, "x", 32, 16, 400, 3600, &in, &lo), 0);
+	assert_false(lo.priced);
+	assert_int_equal(lo.range.skipped_small, 1);
 	/* Nonsense never becomes a number. */
-	assert_int_equal(run_cost_compute(&t, 1, "x", 16, 400, -1, &in, &lo), -1);
-	assert_int_equal(run_cost_compute(&t, 1, "x", 0, 400, 10, &in, &lo), -1);
-	assert_int_equal(run_cost_compute(&t, 1, "x", 16, 400, NAN, &in, &lo), -1);
+	assert_int_equal(run_cost_compute(&t, 1, "x", 16, 8, 400, -1, &in, &lo), -1);
+	assert_int_equal(run_cost_compute(&t, 1, "x", 0, 8, 400, 10, &in, &lo), -1);
+	assert_int_equal(run_cost_compute(&t, 1, "x", 16, 8, 400, NAN, &in, &lo), -1);
 }
 
 int main(void)
