@@ -8,6 +8,7 @@
 
 #include "../util/units.h"
 #include "json.h"
+#include "numfmt.h"
 #include "table.h"
 
 static const char *const recompute_text[] = { "none", "selective", "full" };
@@ -15,54 +16,21 @@ static const char *const optimizer_text[] = { "adamw", "sgd", "adafactor" };
 static const char *const finetune_text[] = { "full", "lora", "qlora" };
 static const char *const bound_text[] = { "compute", "memory", "latency", "network" };
 
-/* 1234567 -> "1,234,567"; large or fractional values in %.3g. */
-static char *fmt_count(double v, char *buf, int len)
-{
-	if (!(fabs(v) < 1e15) || (fabs(v) < 100 && v != floor(v))) {
-		snprintf(buf, (size_t)len, "%.3g", v);
-		return buf;
-	}
-	char digits[32];
-	snprintf(digits, sizeof(digits), "%.0f", fabs(v));
-	int n = (int)strlen(digits), o = 0;
-	if (v < 0 && o < len - 1)
-		buf[o++] = '-';
-	for (int i = 0; i < n && o < len - 2; i++) {
-		if (i && (n - i) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = digits[i];
-	}
-	buf[o] = '\0';
-	return buf;
-}
-
 static int micro_batches(const struct estimate *e, const struct workload *w)
 {
 	double m = w->train.global_batch / ((double)e->plan.dp * e->plan.micro_batch);
 	return (int)llround(m);
 }
 
-/* "$1,234,567" (whole dollars) or "$12.34" under $100. */
-static char *fmt_usd(double v, char *buf, int len)
-{
-	if (v < 100) {
-		snprintf(buf, (size_t)len, "$%.2f", v);
-		return buf;
-	}
-	char n[48];
-	snprintf(buf, (size_t)len, "$%s", fmt_count(round(v), n, sizeof(n)));
-	return buf;
-}
-
 static void text_choice(FILE *f, const char *label, const struct cost_choice *ch)
 {
 	char usd[48], inst[48], dur[48], rate[48];
 	fprintf(f, "  %-13s %s on %s %s (%s): %s x %.4g GPU%s for %s at %s/h, as of %s%s\n", label,
-		fmt_usd(ch->run.cost_usd, usd, sizeof(usd)), ch->table->provider,
+		rep_fmt_usd(ch->run.cost_usd, usd, sizeof(usd)), ch->table->provider,
 		ch->offer->instance, ch->offer->region[0] ? ch->offer->region : "any region",
-		fmt_count(ch->run.instances, inst, sizeof(inst)), ch->offer->gpus,
+		rep_fmt_count(ch->run.instances, inst, sizeof(inst)), ch->offer->gpus,
 		ch->offer->gpus == 1 ? "" : "s", tc_fmt_duration(ch->run.billed_s, dur, sizeof(dur)),
-		fmt_usd(ch->run.price_usd_per_h, rate, sizeof(rate)), ch->offer->as_of,
+		rep_fmt_usd(ch->run.price_usd_per_h, rate, sizeof(rate)), ch->offer->as_of,
 		ch->offer->verified ? "" : " (unverified price)");
 	if (ch->run.idle_gpus > 0)
 		fprintf(f, "  %-13s %.4g GPU%s paid for but idle in the last instance\n", "",
@@ -78,8 +46,8 @@ static void text_cost(FILE *f, const struct gpu *g, const struct run_cost *c)
 	if (c->priced) {
 		text_choice(f, "cheapest", &c->range.cheapest);
 		fprintf(f, "  %-13s %s to %s across %d provider%s (%d offer%s)\n", "range",
-			fmt_usd(c->range.cheapest.run.cost_usd, a, sizeof(a)),
-			fmt_usd(c->range.dearest.run.cost_usd, b, sizeof(b)), c->range.providers,
+			rep_fmt_usd(c->range.cheapest.run.cost_usd, a, sizeof(a)),
+			rep_fmt_usd(c->range.dearest.run.cost_usd, b, sizeof(b)), c->range.providers,
 			c->range.providers == 1 ? "" : "s", c->range.offers,
 			c->range.offers == 1 ? "" : "s");
 	} else {
@@ -97,14 +65,14 @@ static void text_cost(FILE *f, const struct gpu *g, const struct run_cost *c)
 			tc_fmt_duration(c->spot.overhead_s, x, sizeof(x)));
 	if (c->onprem)
 		fprintf(f, "  %-13s %s at %s per GPU-hour (capital %s, power %s, colocation %s)\n",
-			"on-premises", fmt_usd(c->onprem_usd, a, sizeof(a)),
-			fmt_usd(c->onprem_rate.total_usd_per_gpu_h, b, sizeof(b)),
-			fmt_usd(c->onprem_rate.capital_usd_per_gpu_h, x, sizeof(x)),
-			fmt_usd(c->onprem_rate.power_usd_per_gpu_h, y, sizeof(y)),
-			fmt_usd(c->onprem_rate.colo_usd_per_gpu_h, z, sizeof(z)));
+			"on-premises", rep_fmt_usd(c->onprem_usd, a, sizeof(a)),
+			rep_fmt_usd(c->onprem_rate.total_usd_per_gpu_h, b, sizeof(b)),
+			rep_fmt_usd(c->onprem_rate.capital_usd_per_gpu_h, x, sizeof(x)),
+			rep_fmt_usd(c->onprem_rate.power_usd_per_gpu_h, y, sizeof(y)),
+			rep_fmt_usd(c->onprem_rate.colo_usd_per_gpu_h, z, sizeof(z)));
 	fprintf(f, "  %-13s %s kWh and %.3g t CO2 (assumed: average power %.0f %% of the %.0f W TDP, "
 		"PUE %.2f, %.0f g CO2 per kWh)\n", "energy",
-		fmt_count(round(c->energy_kwh), a, sizeof(a)), c->co2_kg / 1000, 100 * in->power_frac,
+		rep_fmt_count(round(c->energy_kwh), a, sizeof(a)), c->co2_kg / 1000, 100 * in->power_frac,
 		g->tdp_w, in->pue, in->grid_g_per_kwh);
 }
 
@@ -116,9 +84,9 @@ static void text_report(FILE *f, const struct workload *w, const struct gpu *g,
 
 	fprintf(f, "%s\n", w->name[0] ? w->name : w->file);
 	fprintf(f, "  workload   %s\n", w->file);
-	fprintf(f, "  model      %s, %s parameters", w->llm.name, fmt_count(e->params, a, sizeof(a)));
+	fprintf(f, "  model      %s, %s parameters", w->llm.name, rep_fmt_count(e->params, a, sizeof(a)));
 	if (e->active_params < e->params)
-		fprintf(f, " (%s active per token)", fmt_count(e->active_params, b, sizeof(b)));
+		fprintf(f, " (%s active per token)", rep_fmt_count(e->active_params, b, sizeof(b)));
 	fputc('\n', f);
 	fprintf(f, "  GPUs       %d x %s (%s), %d per node\n", p->count, g->name, g->id,
 		p->gpus_per_node);
@@ -135,8 +103,8 @@ static void text_report(FILE *f, const struct workload *w, const struct gpu *g,
 		fputs(", CUDA graphs", f);
 	fputc('\n', f);
 	fprintf(f, "  training   %s tokens, sequence %.0f, global batch %.0f (%s tokens per step), %s, %s, recompute %s",
-		fmt_count(e->tokens_per_step * e->steps, a, sizeof(a)), w->train.seq_len,
-		w->train.global_batch, fmt_count(e->tokens_per_step, b, sizeof(b)),
+		rep_fmt_count(e->tokens_per_step * e->steps, a, sizeof(a)), w->train.seq_len,
+		w->train.global_batch, rep_fmt_count(e->tokens_per_step, b, sizeof(b)),
 		tc_prec_names[w->train.precision], optimizer_text[w->train.optimizer],
 		recompute_text[w->train.recompute]);
 	if (w->train.finetune != FT_FULL)
@@ -145,11 +113,11 @@ static void text_report(FILE *f, const struct workload *w, const struct gpu *g,
 
 	fprintf(f, "  step time           %s\n", tc_fmt_duration(e->step_time_s, a, sizeof(a)));
 	fprintf(f, "  throughput          %s tokens/s in total, %s tokens/s per GPU\n",
-		fmt_count(e->tokens_per_s, a, sizeof(a)),
-		fmt_count(e->tokens_per_s_per_gpu, b, sizeof(b)));
-	fprintf(f, "  run                 %s steps in %s\n", fmt_count(e->steps, a, sizeof(a)),
+		rep_fmt_count(e->tokens_per_s, a, sizeof(a)),
+		rep_fmt_count(e->tokens_per_s_per_gpu, b, sizeof(b)));
+	fprintf(f, "  run                 %s steps in %s\n", rep_fmt_count(e->steps, a, sizeof(a)),
 		tc_fmt_duration(e->total_time_s, b, sizeof(b)));
-	fprintf(f, "  GPU-hours           %s GPU-h\n", fmt_count(e->gpu_hours, a, sizeof(a)));
+	fprintf(f, "  GPU-hours           %s GPU-h\n", rep_fmt_count(e->gpu_hours, a, sizeof(a)));
 	fprintf(f, "  MFU / HFU           %.1f %% / %.1f %% of dense %s peak\n", 100 * e->mfu_frac,
 		100 * e->hfu_frac, tc_prec_names[w->train.precision]);
 	fprintf(f, "  limiting resource   %s\n\n", limiter_names[e->limiting]);
@@ -349,10 +317,10 @@ static int md_report(FILE *f, const struct workload *w, const struct gpu *g,
 		g->name, e->plan.tp, e->plan.pp, e->plan.dp, e->plan.zero, e->plan.micro_batch);
 	fputs("| quantity | value |\n| --- | ---: |\n", f);
 	fprintf(f, "| step time | %s |\n", tc_fmt_duration(e->step_time_s, a, sizeof(a)));
-	fprintf(f, "| tokens/s (all GPUs) | %s |\n", fmt_count(e->tokens_per_s, a, sizeof(a)));
-	fprintf(f, "| tokens/s per GPU | %s |\n", fmt_count(e->tokens_per_s_per_gpu, a, sizeof(a)));
+	fprintf(f, "| tokens/s (all GPUs) | %s |\n", rep_fmt_count(e->tokens_per_s, a, sizeof(a)));
+	fprintf(f, "| tokens/s per GPU | %s |\n", rep_fmt_count(e->tokens_per_s_per_gpu, a, sizeof(a)));
 	fprintf(f, "| total time | %s |\n", tc_fmt_duration(e->total_time_s, a, sizeof(a)));
-	fprintf(f, "| GPU-hours | %s |\n", fmt_count(e->gpu_hours, a, sizeof(a)));
+	fprintf(f, "| GPU-hours | %s |\n", rep_fmt_count(e->gpu_hours, a, sizeof(a)));
 	fprintf(f, "| MFU | %.1f %% |\n| HFU | %.1f %% |\n", 100 * e->mfu_frac, 100 * e->hfu_frac);
 	fprintf(f, "| memory per GPU | %s of %s (%s) |\n",
 		tc_fmt_bytes(e->memory_per_gpu_bytes, a, sizeof(a)),
@@ -360,10 +328,10 @@ static int md_report(FILE *f, const struct workload *w, const struct gpu *g,
 	fprintf(f, "| limiting resource | %s |\n", limiter_names[e->limiting]);
 	if (c && c->priced)
 		fprintf(f, "| cheapest %s cost | %s (%s %s) |\n", cost_kind_names[c->kind],
-			fmt_usd(c->range.cheapest.run.cost_usd, a, sizeof(a)),
+			rep_fmt_usd(c->range.cheapest.run.cost_usd, a, sizeof(a)),
 			c->range.cheapest.table->provider, c->range.cheapest.offer->instance);
 	if (c)
-		fprintf(f, "| energy | %s kWh, %.3g t CO2 |\n", fmt_count(round(c->energy_kwh), b, sizeof(b)),
+		fprintf(f, "| energy | %s kWh, %.3g t CO2 |\n", rep_fmt_count(round(c->energy_kwh), b, sizeof(b)),
 			c->co2_kg / 1000);
 	fputc('\n', f);
 	fputs("| time per step | seconds | share |\n| --- | ---: | ---: |\n", f);
