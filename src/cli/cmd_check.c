@@ -11,9 +11,9 @@
 #include "cli.h"
 #include "opts.h"
 
-enum file_kind { FK_UNKNOWN, FK_LLM, FK_GPU, FK_ARCH };
+enum file_kind { FK_UNKNOWN, FK_LLM, FK_GPU, FK_ARCH, FK_VISION, FK_RECSYS };
 
-static const char *const kind_names[] = { "llm", "gpu", "arch", NULL };
+static const char *const kind_names[] = { "llm", "gpu", "arch", "vision", "recsys", NULL };
 
 /* The folder a file lives in says what it is when `kind:` is absent. */
 static enum file_kind kind_from_path(const char *path)
@@ -56,8 +56,7 @@ static enum file_kind detect_kind(const struct yn_doc *doc, const char *path,
 	for (int i = 0; kind_names[i]; i++)
 		if (!strcmp(k->str, kind_names[i]))
 			return (enum file_kind)(i + 1);
-	if (!strcmp(k->str, "vision") || !strcmp(k->str, "recsys") ||
-	    !strcmp(k->str, "pricing") || !strcmp(k->str, "sweep")) {
+	if (!strcmp(k->str, "pricing") || !strcmp(k->str, "sweep")) {
 		tc_diag_at(d, TC_EXIT_INPUT, doc->file, k->line, k->col,
 			   "kind '%s' is not supported by traincost %s (expected one of: llm, gpu, arch)",
 			   k->str, TC_VERSION);
@@ -81,8 +80,10 @@ static int check_one(struct cli_ctx *ctx, const char *path, struct tc_diag *d)
 	if (yn_load_file(path, &doc, d))
 		return -1;
 	switch (detect_kind(&doc, path, d)) {
-	case FK_LLM: {
-		struct workload w;
+	case FK_LLM:
+	case FK_VISION:
+	case FK_RECSYS: {
+		static struct workload w; /* large: vision and recsys parts */
 		rc = wl_load_doc(&doc, &ctx->data, &w, d);
 		break;
 	}
@@ -92,8 +93,18 @@ static int check_one(struct cli_ctx *ctx, const char *path, struct tc_diag *d)
 		break;
 	}
 	case FK_ARCH: {
-		struct llm_arch a;
-		rc = arch_load_file(path, &a, d);
+		char fam[16];
+		wl_arch_family(&doc, fam, sizeof(fam));
+		if (!strcmp(fam, "vision")) {
+			static struct vision_arch va;
+			rc = wl_vision_arch_load_file(path, &va, d);
+		} else if (!strcmp(fam, "recsys")) {
+			static struct recsys_arch ra;
+			rc = wl_recsys_arch_load_file(path, &ra, d);
+		} else {
+			struct llm_arch a;
+			rc = arch_load_file(path, &a, d);
+		}
 		break;
 	}
 	case FK_UNKNOWN:

@@ -11,6 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/recsys.h"
+#include "../model/vision.h"
+
 enum vk_type { VK_INT, VK_NUM, VK_BOOL, VK_STR, VK_ENUM, VK_MEASURE };
 
 /* One key: its name, type, and (for measures) the factor to SI. */
@@ -35,8 +38,11 @@ static const char *const family_names[] = { "llm", "vision", "recsys",
 					    NULL };
 static const char *const metric_names[] = { "iter_time_ms",
 					    "megatron_tflops", "mfu_pct",
-					    "tokens_per_s", NULL };
-static const double metric_scale[] = { 1e-3, 1e12, 1e-2, 1 };
+					    "tokens_per_s", "samples_per_s",
+					    "images_per_s", NULL };
+static const double metric_scale[] = { 1e-3, 1e12, 1e-2, 1, 1, 1 };
+static const char *const emb_prec_names[] = { "fp32", "fp16", "bf16", NULL };
+static const enum tc_prec emb_prec_map[] = { PREC_FP32, PREC_FP16, PREC_BF16 };
 
 enum vk_id {
 	K_ID, K_FAMILY, K_SOURCE, K_GPU, K_COUNT, K_GPN, K_LAYERS, K_HIDDEN,
@@ -44,7 +50,10 @@ enum vk_id {
 	K_CAUSAL, K_SEQ, K_GB, K_MB, K_TP, K_PP, K_DP, K_EP, K_EXPERTS,
 	K_TOPK, K_INTERLEAVE, K_SP, K_ZERO, K_RECOMPUTE, K_PREC, K_OPT,
 	K_FLASH, K_OVERLAP, K_GRAPHS, K_NET, K_METRIC, K_MEASURED,
-	K_ITER_MS, K_MTFLOPS, K_MFU, K_TOKS, K_N
+	K_ITER_MS, K_MTFLOPS, K_MFU, K_TOKS, K_SAMPLES_S, K_IMAGES_S,
+	/* vision and recommender cases */
+	K_NETWORK, K_IMAGE, K_CHLAST, K_EMB_ROWS, K_EMB_PREC, K_EMB_PLACE,
+	K_N
 };
 
 static const struct vkey keys[K_N] = {
@@ -93,6 +102,16 @@ static const struct vkey keys[K_N] = {
 			VAL_MEGATRON_TFLOPS },
 	[K_MFU] = { "mfu_pct", VK_MEASURE, NULL, 1e-2, VAL_MFU },
 	[K_TOKS] = { "tokens_per_s", VK_MEASURE, NULL, 1, VAL_TOKENS_PER_S },
+	[K_SAMPLES_S] = { "samples_per_s", VK_MEASURE, NULL, 1,
+			  VAL_SAMPLES_PER_S },
+	[K_IMAGES_S] = { "images_per_s", VK_MEASURE, NULL, 1,
+			 VAL_IMAGES_PER_S },
+	[K_NETWORK] = { "network", VK_STR, NULL, 0, 0 },
+	[K_IMAGE] = { "image_size", VK_INT, NULL, 0, 0 },
+	[K_CHLAST] = { "channels_last", VK_BOOL, NULL, 0, 0 },
+	[K_EMB_ROWS] = { "emb_rows", VK_STR, NULL, 0, 0 },
+	[K_EMB_PREC] = { "embedding_precision", VK_ENUM, emb_prec_names, 0, 0 },
+	[K_EMB_PLACE] = { "embeddings", VK_ENUM, rec_placement_names, 0, 0 },
 };
 
 #define VAL_MAX_COLS K_N
@@ -246,7 +265,59 @@ static int set_key(struct vstate *st, struct val_case *c, int k,
 		st->raw_measured = dv;
 		st->have_measured = 1;
 		break;
+	case K_NETWORK:
+		/* a bundled network sets the kind (vision.c, recsys.c) */
+		if (vision_arch_builtin(v, &w->vis) == 0) {
+			w->kind = WL_VISION;
+			if (!w->vtrain.image_size)
+				w->vtrain.image_size = 224;
+			w->vtrain.dataset_size = 1;
+			w->vtrain.epochs = 1;
+		} else if (recsys_arch_builtin(v, &w->rec) == 0) {
+			w->kind = WL_RECSYS;
+			w->rtrain.samples = 1;
+			w->plan.embeddings = EMB_TABLE_WISE;
+			w->rtrain.emb_precision = PREC_FP32;
+		} else {
+			return bad(st, line, col, "unknown network '%s' "
+				   "(expected a bundled vision or "
+				   "recommender model such as resnet50 or "
+				   "dlrm-criteo-1tb)", v);
+		}
+		snprintf(c->family, sizeof(c->family), "%s",
+			 w->kind == WL_VISION ? "vision" : "recsys");
+		w->train.optimizer = w->kind == WL_VISION ? OPT_SGD : OPT_SGD;
+		w->plan.grad_overlap = 1;
+		break;
+	case K_IMAGE: w->vtrain.image_size = (double)iv; break;
+	case K_CHLAST: w->vtrain.channels_last = (int)iv; break;
+	case K_EMB_ROWS: {
+		/* rows of every table, separated by ';', in table order */
+		const char *p = v;
+		int n = 0;
+		if (w->kind != WL_RECSYS)
+			return bad(st, line, col, "emb_rows before a "
+				   "recommender network (expected the network "
+				   "column first)");
+		while (*p && n < REC_MAX_TABLES) {
+			double r = strtod(p, &end);
+			if (end == p || !(r >= 1) || (*end && *end != ';'))
+				return bad(st, line, col, "bad emb_rows '%s' "
+					   "(expected row counts separated by "
+					   "';')", v);
+			w->rec.table[n++].rows = r;
+			p = *end ? end + 1 : end;
+		}
+		if (n != w->rec.ntables)
+			return bad(st, line, col, "emb_rows has %d tables, the "
+				   "network %d (expected one count per table)",
+				   n, w->rec.ntables);
+		break;
+	}
+	case K_EMB_PREC: w->rtrain.emb_precision = emb_prec_map[ev]; break;
+	case K_EMB_PLACE: w->plan.embeddings = ev; break;
 	case K_ITER_MS: case K_MTFLOPS: case K_MFU: case K_TOKS:
+	case K_SAMPLES_S: case K_IMAGES_S:
 		c->metric = K->metric;
 		c->measured = dv * K->scale;
 		st->have_measured = 2;

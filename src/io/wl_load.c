@@ -1013,6 +1013,27 @@ static int read_network(struct wl_state *st, const struct yn_node *v, struct pla
 		      v->str);
 }
 
+int wl_read_network(const struct yn_node *v, const char *file, struct plan *p,
+		    struct tc_diag *d)
+{
+	struct workload w;
+	struct wl_state st = { .file = file, .d = d, .w = &w };
+	st.ctx = (struct fd_ctx){ .file = file, .d = d };
+	return read_network(&st, v, p);
+}
+
+void wl_default_network(struct plan *p)
+{
+	p->network_bytes_per_s = 2 * networks[DEFAULT_NETWORK].bytes_per_s_one_way;
+	p->network_latency_s = networks[DEFAULT_NETWORK].latency_s;
+	copy_str(p->network, sizeof(p->network), networks[DEFAULT_NETWORK].name);
+}
+
+int wl_gpu_id_ok(const char *id)
+{
+	return gpu_id_ok(id);
+}
+
 /* Read the plan section into st->w->plan.  Returns 0 or -1. */
 static int read_plan(struct wl_state *st, const struct yn_node *map)
 {
@@ -1163,9 +1184,13 @@ int wl_load_doc(const struct yn_doc *doc, const struct tc_datapath *dp,
 			      "the file holds %s (expected a mapping with kind, model, training and plan)",
 			      root ? yn_type_name(root) : "nothing");
 	const struct yn_node *kn = yn_map_get(root, "kind");
+	if (kn && kn->type == YN_SCALAR && !strcmp(kn->str, "vision"))
+		return wl_vision_load_doc(doc, dp, out, d);
+	if (kn && kn->type == YN_SCALAR && !strcmp(kn->str, "recsys"))
+		return wl_recsys_load_doc(doc, dp, out, d);
 	if (kn && kn->type == YN_SCALAR && strcmp(kn->str, "llm"))
 		return err_at(d, doc->file, kn,
-			      "kind '%s' is not a language-model workload (expected kind: llm)", kn->str);
+			      "kind '%s' is not a workload kind (expected kind: llm, vision or recsys)", kn->str);
 	if (fd_parse_map(root, top_table, &top, "workload", &st.ctx, NULL))
 		bad = 1;
 

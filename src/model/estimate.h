@@ -41,7 +41,7 @@ enum mem_part {
 extern const char *const mem_part_names[MEM_COUNT];
 
 enum limiter { LIM_COMPUTE, LIM_MEMORY_BW, LIM_COMMUNICATION, LIM_BUBBLE,
-	       LIM_LAUNCH, LIM_COUNT };
+	       LIM_LAUNCH, LIM_DATA_LOADER, LIM_COUNT };
 extern const char *const limiter_names[LIM_COUNT];
 
 enum op_bound { BOUND_COMPUTE, BOUND_MEMORY, BOUND_LATENCY, BOUND_NETWORK };
@@ -97,6 +97,16 @@ struct estimate {
 	char fit_advice[256];        /* when it does not fit: what would */
 	char warning[EST_MAX_WARN][256];
 	int warning_count;
+	/* Samples (sequences, images, recommender samples) for all kinds. */
+	double samples_per_step;     /* global batch */
+	double samples_per_s;        /* all GPUs together */
+	double images_per_s;         /* vision only (= samples_per_s), else 0 */
+	double input_wait_s;         /* per step, waiting for the data loader;
+					not in breakdown_s (the breakdown adds up
+					to step_time_s - input_wait_s) */
+	double embedding_bytes_per_gpu; /* recsys: tables (and their optimizer
+					   state) on one GPU, inside mem_bytes */
+	double host_bytes;           /* recsys offload: tables kept in host memory */
 };
 
 /* Operator storage owned by the caller; reused across estimates. */

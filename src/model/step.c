@@ -14,7 +14,9 @@
 #include "comm.h"
 #include "llm.h"
 #include "memory.h"
+#include "recsys.h"
 #include "roofline.h"
+#include "vision.h"
 
 const char *const brk_names[BRK_COUNT] = {
 	"gemm", "attention", "memory_bound", "optimizer", "tp_comm",
@@ -28,7 +30,7 @@ const char *const mem_part_names[MEM_COUNT] = {
 
 const char *const limiter_names[LIM_COUNT] = {
 	"compute", "memory_bandwidth", "communication", "pipeline_bubble",
-	"launch_overhead",
+	"launch_overhead", "data_loader",
 };
 
 int est_workspace_init(struct est_workspace *ws, size_t cap)
@@ -240,6 +242,10 @@ int step_estimate(const struct workload *w, const struct gpu *g,
 	int k, crit_first;
 
 	assert(w && g && ws && out);
+	if (w->kind == WL_VISION)
+		return vision_estimate(w, g, ws, out, why);
+	if (w->kind == WL_RECSYS)
+		return recsys_estimate(w, g, ws, out, why);
 	resolve(w, g, &pl);
 	if (check(w, g, &pl, why))
 		return -1;
@@ -336,6 +342,8 @@ int step_estimate(const struct workload *w, const struct gpu *g,
 		E.steps = ceil(w->train.tokens / E.tokens_per_step);
 	E.tokens_per_s = E.tokens_per_step / E.step_time_s;
 	E.tokens_per_s_per_gpu = E.tokens_per_s / pl.count;
+	E.samples_per_step = w->train.global_batch;
+	E.samples_per_s = E.samples_per_step / E.step_time_s;
 	E.total_time_s = E.steps * E.step_time_s;
 	E.gpu_hours = E.total_time_s * pl.count / 3600.0;
 

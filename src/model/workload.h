@@ -37,7 +37,7 @@ struct llm_arch {
 	char source[GPU_TEXT_LEN];
 };
 
-enum optimizer { OPT_ADAMW, OPT_SGD, OPT_ADAFACTOR };
+enum optimizer { OPT_ADAMW, OPT_SGD, OPT_ADAFACTOR, OPT_LARS, OPT_ADAGRAD };
 enum recompute { RECOMP_NONE, RECOMP_SELECTIVE, RECOMP_FULL };
 enum finetune { FT_FULL, FT_LORA, FT_QLORA };
 
@@ -71,6 +71,8 @@ struct plan {
 	double network_bytes_per_s; /* inter-node, per GPU, both directions */
 	double network_latency_s;
 	char network[32];       /* its name, or "" for a bare bandwidth */
+	int embeddings;         /* recsys: enum rec_placement */
+	int offload;            /* recsys: enum rec_offload */
 };
 
 /* Fields a model-level check can blame, so the CLI can point at them. */
@@ -81,11 +83,102 @@ enum wl_field {
 	WLF_GPU, WLF_COUNT, WLF_GPUS_PER_NODE, WLF_TP, WLF_PP, WLF_DP, WLF_EP,
 	WLF_ZERO, WLF_MICRO_BATCH, WLF_INTERLEAVE, WLF_SEQUENCE_PARALLEL,
 	WLF_NETWORK,
+	/* vision and recsys (added after the LLM fields) */
+	WLF_IMAGE_SIZE, WLF_DATASET_SIZE, WLF_EPOCHS, WLF_SAMPLES,
+	WLF_OPTIMIZER, WLF_EMB_PRECISION, WLF_EMBEDDINGS, WLF_OFFLOAD,
+	WLF_DATA_LOADER,
 	WLF_FIELD_COUNT
 };
 
 struct tc_mark {
 	int line, col; /* 1-based; 0 = not from the file */
+};
+
+/* ---- Vision (kind: vision) ------------------------------------------- */
+
+/*
+ * One entry of a vision network.  Plain layers act on the running tensor
+ * (channels x height x width, or a sequence of tokens after `tokens`);
+ * blocks (bottleneck, basic, cnblock, attention) stand for `repeat` copies
+ * of a residual block.  Shapes are inferred from the image size.
+ */
+enum vis_kind {
+	VL_CONV, VL_BATCHNORM, VL_LAYERNORM, VL_RELU, VL_GELU, VL_SILU,
+	VL_MAXPOOL, VL_AVGPOOL, VL_LINEAR, VL_ADD, VL_TOKENS, VL_ATTENTION,
+	VL_BOTTLENECK, VL_BASIC, VL_CNBLOCK, VL_KIND_COUNT
+};
+
+struct vis_layer {
+	enum vis_kind kind;
+	int out;          /* output channels or features (conv, linear,
+			     blocks); 0 = unchanged */
+	int kernel;       /* conv, pool, cnblock depthwise kernel */
+	int stride;       /* conv, pool, blocks (first copy) */
+	int groups;       /* conv: 1 dense, = channels depthwise */
+	int width;        /* bottleneck: inner width; cnblock: MLP width */
+	int heads, mlp;   /* attention */
+	int repeat;       /* blocks: copies */
+	int global;       /* pool over the whole image / sequence */
+	int class_token;  /* tokens: prepend a class token */
+	int bias;         /* conv: has a bias (linear layers always do) */
+	int line, col;    /* where it was written (0 = built in code) */
+};
+
+#define VIS_MAX_LAYERS 48
+
+struct vision_arch {
+	char name[WL_NAME_LEN];
+	int in_channels;             /* 3 for RGB */
+	int nlayers;
+	struct vis_layer layer[VIS_MAX_LAYERS];
+	char file[GPU_TEXT_LEN];     /* file the layers were read from */
+	char source[GPU_TEXT_LEN];
+};
+
+struct vision_training {
+	double image_size;           /* pixels per side */
+	double dataset_size;         /* images per epoch */
+	double epochs;
+	int channels_last;           /* NHWC tensors (no layout transposes) */
+	double loader_images_per_s_per_node; /* 0 = no input cap */
+	int loader_on_gpu;           /* decode on the GPU (DALI mixed) */
+};
+
+/* ---- Recommenders (kind: recsys) --------------------------------------- */
+
+#define REC_MAX_TABLES 64
+#define REC_MAX_MLP 12
+
+struct rec_table {
+	double rows;                 /* rows of each table */
+	int dim;                     /* embedding width */
+	double pooling;              /* lookups per sample (multi-hot size) */
+	int count;                   /* identical tables */
+	int line, col;
+};
+
+enum rec_interaction { RI_DOT, RI_DCNV2 };
+enum rec_placement { EMB_AUTO, EMB_REPLICATED, EMB_TABLE_WISE, EMB_ROW_WISE,
+		     EMB_COLUMN_WISE };
+enum rec_offload { OFFLOAD_NONE, OFFLOAD_UVM, OFFLOAD_HOST };
+
+struct recsys_arch {
+	char name[WL_NAME_LEN];
+	int ntables;
+	struct rec_table table[REC_MAX_TABLES];
+	int dense_features;
+	int nbottom, bottom[REC_MAX_MLP];
+	int ntop, top[REC_MAX_MLP];
+	enum rec_interaction interaction;
+	int cross_layers, cross_rank;  /* DCNv2 low-rank cross network */
+	char file[GPU_TEXT_LEN];
+	char source[GPU_TEXT_LEN];
+};
+
+struct recsys_training {
+	double samples;              /* training samples in total */
+	double dataset_size, epochs; /* alternative to samples */
+	enum tc_prec emb_precision;  /* storage of the tables */
 };
 
 struct workload {
@@ -96,6 +189,10 @@ struct workload {
 	struct training train;
 	struct plan plan;
 	struct tc_mark mark[WLF_FIELD_COUNT]; /* where each field was set */
+	struct vision_arch vis;      /* kind vision */
+	struct vision_training vtrain;
+	struct recsys_arch rec;      /* kind recsys */
+	struct recsys_training rtrain;
 };
 
 #endif

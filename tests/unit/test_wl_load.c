@@ -658,7 +658,7 @@ static void test_bad_table(void **state)
 		{ "bad-seq-learned.yaml",
 		  "bad-seq-learned.yaml:6:12: seq_len 2048 is longer than the model's 1024 learned positions (expected at most 1024, or model: max_positions: 2048)" },
 		{ "bad-kind.yaml",
-		  "bad-kind.yaml:1:7: kind 'vision' is not a language-model workload (expected kind: llm)" },
+		  "bad-kind.yaml:1:7: kind 'speech' is not a workload kind (expected kind: llm, vision or recsys)" },
 		{ "bad-hf-missing.yaml",
 		  "hf-missing.json:1:1: missing required key 'num_hidden_layers' in Hugging Face config (expected the layer count as num_hidden_layers or n_layer)" },
 		{ "bad-hf-act.yaml",

@@ -1,0 +1,327 @@
+/*
+ * wl_recsys.c - `kind: recsys` workload files and recommender architecture
+ * files (models/arch/<name>.yaml with family: recsys).  The format is in
+ * docs/workload-format.md ("Recommender workloads").  Out-parameters are
+ * written only on success; problems go to the struct tc_diag.
+ */
+#include "wl_load.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/recsys.h"
+#include "fields.h"
+
+#define MAX_ROWS 1e13
+#define MAX_DIM 65536
+#define MAX_POOLING 1e6
+#define MAX_TABLE_COUNT 10000
+#define MAX_SAMPLES 1e16
+
+static const char *const r_precision_names[] = { "fp32", "tf32", "bf16", "fp16", NULL };
+static const enum tc_prec r_prec_map[] = { PREC_FP32, PREC_TF32, PREC_BF16, PREC_FP16 };
+static const char *const emb_prec_names[] = { "fp32", "fp16", "bf16", NULL };
+static const enum tc_prec emb_prec_map[] = { PREC_FP32, PREC_FP16, PREC_BF16 };
+static const char *const r_optimizer_names[] = { "sgd", "adagrad", "adamw", NULL };
+static const enum optimizer r_opt_map[] = { OPT_SGD, OPT_ADAGRAD, OPT_ADAMW };
+static const char *const inter_names[] = { "dot", "dcnv2", NULL };
+
+struct table_sec {
+	double rows, pooling;
+	int dim, count;
+};
+
+/* One embedding_tables item. */
+static int read_table(const struct yn_node *it, const char *file,
+		      struct rec_table *t, struct tc_diag *d)
+{
+#define TOFF(m) offsetof(struct table_sec, m)
+	static const struct fd_field table[] = {
+		{ .key = "rows", .type = FD_NUM, .required = 1, .offset = TOFF(rows), .unit = TC_UNIT_COUNT, .min = 1, .max = MAX_ROWS },
+		{ .key = "dim", .type = FD_INT, .required = 1, .offset = TOFF(dim), .min = 1, .max = MAX_DIM },
+		{ .key = "pooling", .type = FD_NUM, .offset = TOFF(pooling), .unit = TC_UNIT_COUNT, .min = 1e-6, .max = MAX_POOLING },
+		{ .key = "count", .type = FD_INT, .offset = TOFF(count), .min = 1, .max = MAX_TABLE_COUNT },
+		{ 0 },
+	};
+#undef TOFF
+	struct fd_ctx ctx = { .file = file, .d = d };
+	struct table_sec ts = { .pooling = 1, .count = 1 };
+	const struct yn_node *rn, *pn;
+
+	if (it->type != YN_MAP)
+		return fd_type_error(it, "embedding table", "a mapping with rows and dim", &ctx);
+	if (fd_parse_map(it, table, &ts, "embedding table", &ctx, NULL))
+		return -1;
+	rn = yn_map_get(it, "rows");
+	pn = yn_map_get(it, "pooling");
+	if (ts.rows != floor(ts.rows))
+		return wlx_err(d, file, rn, "rows %g is not a whole number (expected an integer)", ts.rows);
+	if (ts.pooling > ts.rows)
+		return wlx_err(d, file, pn, "pooling %g is more than the table's %.0f rows (expected at most %.0f lookups per sample)",
+			       ts.pooling, ts.rows, ts.rows);
+	t->rows = ts.rows;
+	t->dim = ts.dim;
+	t->pooling = ts.pooling;
+	t->count = ts.count;
+	t->line = it->line;
+	t->col = it->col;
+	return 0;
+}
+
+/* A list of MLP widths. */
+static int read_mlp(const struct yn_node *seq, const char *key, const char *file,
+		    int *dst, int *n, struct tc_diag *d)
+{
+	struct fd_ctx ctx = { .file = file, .d = d };
+	int bad = 0;
+	if (seq->type != YN_SEQ)
+		return fd_type_error(seq, key, "a list of layer widths", &ctx);
+	if (seq->count == 0)
+		return wlx_err(d, file, seq, "%s is empty (expected at least one width)", key);
+	if (seq->count > REC_MAX_MLP)
+		return wlx_err(d, file, seq->items[REC_MAX_MLP], "%s has more than %d layers (expected at most %d)",
+			       key, REC_MAX_MLP, REC_MAX_MLP);
+	for (size_t i = 0; i < seq->count; i++)
+		if (fd_get_int(seq->items[i], key, 1, 1e6, &dst[i], &ctx))
+			bad = 1;
+	*n = (int)seq->count;
+	return bad ? -1 : 0;
+}
+
+struct rarch_sec {
+	int dense_features, interaction, cross_layers, cross_rank;
+	double params;
+	char source[GPU_TEXT_LEN];
+	char preset[WL_NAME_LEN];
+	int dummy;
+};
+
+/* The architecture keys of a map (a model section or an arch file). */
+static int read_rarch(const struct yn_node *map, const char *file, int arch_file,
+		      struct recsys_arch *a, struct tc_diag *d)
+{
+#define ROFF(m) offsetof(struct rarch_sec, m)
+	static const struct fd_field table[] = {
+		{ .key = "embedding_tables", .type = FD_IGNORE, .required = 1, .offset = ROFF(dummy) },
+		{ .key = "dense_features", .type = FD_INT, .offset = ROFF(dense_features), .min = 0, .max = 1e6 },
+		{ .key = "bottom_mlp", .type = FD_IGNORE, .required = 1, .offset = ROFF(dummy) },
+		{ .key = "interaction", .type = FD_ENUM, .offset = ROFF(interaction), .names = inter_names },
+		{ .key = "cross_layers", .type = FD_INT, .offset = ROFF(cross_layers), .min = 1, .max = 64 },
+		{ .key = "cross_rank", .type = FD_INT, .offset = ROFF(cross_rank), .min = 1, .max = 1e6 },
+		{ .key = "top_mlp", .type = FD_IGNORE, .required = 1, .offset = ROFF(dummy) },
+		/* architecture files only */
+		{ .key = "kind", .type = FD_IGNORE, .offset = ROFF(dummy) },
+		{ .key = "name", .type = FD_IGNORE, .offset = ROFF(dummy) },
+		{ .key = "family", .type = FD_IGNORE, .offset = ROFF(dummy) },
+		{ .key = "display_name", .type = FD_IGNORE, .offset = ROFF(dummy) },
+		{ .key = "notes", .type = FD_IGNORE, .offset = ROFF(dummy) },
+		{ .key = "params", .type = FD_NUM, .offset = ROFF(params), .unit = TC_UNIT_COUNT, .min = 1, .max = 1e16 },
+		{ .key = "source", .type = FD_STR, .offset = ROFF(source), .size = GPU_TEXT_LEN },
+		{ 0 },
+	};
+#undef ROFF
+	struct fd_field t[sizeof(table) / sizeof(table[0])];
+	struct fd_ctx ctx = { .file = file, .d = d };
+	struct rarch_sec rs = { .dense_features = 13 };
+	const struct yn_node *tn, *bn, *pn;
+	int bad = 0;
+
+	memcpy(t, table, sizeof(table));
+	if (!arch_file)
+		t[7] = (struct fd_field){ 0 };
+	if (fd_parse_map(map, t, &rs, arch_file ? "architecture file" : "model", &ctx, NULL))
+		return -1;
+	memset(a, 0, sizeof(*a));
+	tn = yn_map_get(map, "embedding_tables");
+	if (tn->type != YN_SEQ || tn->count == 0)
+		return fd_type_error(tn, "embedding_tables", "a non-empty list of tables", &ctx);
+	if (tn->count > REC_MAX_TABLES)
+		return wlx_err(d, file, tn->items[REC_MAX_TABLES], "more than %d table entries (expected count: for identical tables)",
+			       REC_MAX_TABLES);
+	a->ntables = (int)tn->count;
+	for (size_t i = 0; i < tn->count; i++)
+		if (read_table(tn->items[i], file, &a->table[i], d))
+			bad = 1;
+	bad |= read_mlp(yn_map_get(map, "bottom_mlp"), "bottom_mlp", file, a->bottom, &a->nbottom, d);
+	bad |= read_mlp(yn_map_get(map, "top_mlp"), "top_mlp", file, a->top, &a->ntop, d);
+	if (bad)
+		return -1;
+	a->dense_features = rs.dense_features;
+	a->interaction = (enum rec_interaction)rs.interaction;
+	a->cross_layers = rs.cross_layers;
+	a->cross_rank = rs.cross_rank;
+	pn = yn_map_get(map, "interaction");
+	if (a->interaction == RI_DCNV2 && (!a->cross_layers || !a->cross_rank))
+		return wlx_err(d, file, pn, "interaction dcnv2 needs cross_layers and cross_rank (expected both)");
+	if (a->interaction == RI_DOT) {
+		bn = yn_map_get(map, "cross_layers");
+		if (!bn)
+			bn = yn_map_get(map, "cross_rank");
+		if (bn)
+			return wlx_err(d, file, bn, "cross layers need interaction: dcnv2 (expected no cross_* keys with dot)");
+		for (int i = 1; i < a->ntables; i++)
+			if (a->table[i].dim != a->table[0].dim)
+				return wlx_err(d, file, tn->items[i], "dim %d differs from the first table's %d (expected one width for the dot interaction)",
+					       a->table[i].dim, a->table[0].dim);
+		if (a->bottom[a->nbottom - 1] != a->table[0].dim)
+			return wlx_err(d, file, yn_map_get(map, "bottom_mlp"),
+				       "bottom_mlp ends in %d, not the embedding width %d (expected the same width for the dot interaction)",
+				       a->bottom[a->nbottom - 1], a->table[0].dim);
+	}
+	snprintf(a->source, sizeof(a->source), "%s", rs.source[0] ? rs.source : file);
+	snprintf(a->file, sizeof(a->file), "%s", file);
+	return 0;
+}
+
+static int rarch_from_doc(const struct yn_doc *doc, const char *want,
+			  struct recsys_arch *out, struct tc_diag *d)
+{
+	struct recsys_arch a;
+	const char *slash;
+	if (!doc->root || doc->root->type != YN_MAP)
+		return wlx_err(d, doc->file, doc->root, "the file holds %s (expected a mapping of architecture fields)",
+			       doc->root ? yn_type_name(doc->root) : "nothing");
+	if (wlx_arch_head(doc, want, "recsys", d))
+		return -1;
+	if (read_rarch(doc->root, doc->file, 1, &a, d))
+		return -1;
+	slash = strrchr(doc->file, '/');
+	snprintf(a.name, sizeof(a.name), "%s", want ? want : slash ? slash + 1 : doc->file);
+	if (!want) {
+		char *dot = strrchr(a.name, '.');
+		if (dot)
+			*dot = '\0';
+	}
+	*out = a;
+	return 0;
+}
+
+int wl_recsys_arch_load_file(const char *path, struct recsys_arch *out,
+			     struct tc_diag *d)
+{
+	struct yn_doc doc = { 0 };
+	assert(path && out && d);
+	if (yn_load_file(path, &doc, d))
+		return -1;
+	int rc = rarch_from_doc(&doc, NULL, out, d);
+	yn_doc_release(&doc);
+	return rc;
+}
+
+static int read_rmodel(const char *file, const struct yn_node *map,
+		       const struct tc_datapath *dp, struct workload *w,
+		       struct tc_diag *d)
+{
+	const struct yn_node *pn = yn_map_get(map, "preset");
+	struct fd_ctx ctx = { .file = file, .d = d };
+	if (pn) {
+		char name[WL_NAME_LEN];
+		struct yn_doc doc = { 0 };
+		int rc;
+		if (map->count > 1)
+			return wlx_err(d, file, map->keys[map->keys[0] == yn_map_key(map, "preset") ? 1 : 0],
+				       "model has both preset and other keys (expected preset alone, or the inline fields)");
+		if (fd_get_str(pn, "preset", name, sizeof(name), &ctx))
+			return -1;
+		rc = wlx_open_preset(dp, name, file, pn, &doc, d);
+		if (rc == 0)
+			rc = rarch_from_doc(&doc, name, &w->rec, d) ? -2 : 0;
+		yn_doc_release(&doc);
+		if (rc == -2)
+			wlx_err(d, file, pn, "preset '%s' could not be loaded", name);
+		return rc ? -1 : 0;
+	}
+	if (read_rarch(map, file, 0, &w->rec, d))
+		return -1;
+	snprintf(w->rec.name, sizeof(w->rec.name), "inline");
+	return 0;
+}
+
+struct rtrain_sec {
+	double samples, dataset_size, epochs;
+	int global_batch, precision, emb_precision, optimizer;
+};
+
+static int read_rtraining(const char *file, const struct yn_node *map,
+			  struct workload *w, struct tc_diag *d)
+{
+#define TOFF(m) offsetof(struct rtrain_sec, m)
+	static const struct fd_field table[] = {
+		{ .key = "samples", .type = FD_NUM, .offset = TOFF(samples), .unit = TC_UNIT_COUNT, .min = 1, .max = MAX_SAMPLES },
+		{ .key = "dataset_size", .type = FD_NUM, .offset = TOFF(dataset_size), .unit = TC_UNIT_COUNT, .min = 1, .max = MAX_SAMPLES },
+		{ .key = "epochs", .type = FD_NUM, .offset = TOFF(epochs), .unit = TC_UNIT_COUNT, .min = 1e-6, .max = 1e6 },
+		{ .key = "global_batch", .type = FD_INT, .required = 1, .offset = TOFF(global_batch), .min = 1, .max = 1e9 },
+		{ .key = "precision", .type = FD_ENUM, .offset = TOFF(precision), .names = r_precision_names },
+		{ .key = "embedding_precision", .type = FD_ENUM, .offset = TOFF(emb_precision), .names = emb_prec_names },
+		{ .key = "optimizer", .type = FD_ENUM, .offset = TOFF(optimizer), .names = r_optimizer_names },
+		{ 0 },
+	};
+#undef TOFF
+	struct fd_ctx ctx = { .file = file, .d = d };
+	struct rtrain_sec ts = { .precision = 2, .emb_precision = 0, .optimizer = 0 };
+	const struct yn_node *sn, *dn, *en;
+
+	if (fd_parse_map(map, table, &ts, "training", &ctx, NULL))
+		return -1;
+	sn = yn_map_get(map, "samples");
+	dn = yn_map_get(map, "dataset_size");
+	en = yn_map_get(map, "epochs");
+	if (sn && (dn || en))
+		return wlx_err(d, file, dn ? dn : en, "training has both samples and %s (expected samples, or epochs with dataset_size)",
+			       dn ? "dataset_size" : "epochs");
+	if (!sn && !(dn && en))
+		return wlx_err(d, file, map, "missing required key '%s' in training (expected samples, or epochs with dataset_size)",
+			       dn ? "epochs" : en ? "dataset_size" : "samples");
+	w->train.global_batch = ts.global_batch;
+	w->train.precision = r_prec_map[ts.precision];
+	w->train.optimizer = r_opt_map[ts.optimizer];
+	w->train.seq_len = 1;
+	w->rtrain.samples = sn ? ts.samples : 0;
+	w->rtrain.dataset_size = ts.dataset_size;
+	w->rtrain.epochs = ts.epochs;
+	w->rtrain.emb_precision = emb_prec_map[ts.emb_precision];
+#define MK(f, key) do { const struct yn_node *x_ = yn_map_get(map, key); \
+		if (x_) w->mark[f] = (struct tc_mark){ x_->line, x_->col }; } while (0)
+	MK(WLF_SAMPLES, "samples");
+	MK(WLF_DATASET_SIZE, "dataset_size");
+	MK(WLF_EPOCHS, "epochs");
+	MK(WLF_GLOBAL_BATCH, "global_batch");
+	MK(WLF_PRECISION, "precision");
+	MK(WLF_EMB_PRECISION, "embedding_precision");
+	MK(WLF_OPTIMIZER, "optimizer");
+#undef MK
+	return 0;
+}
+
+int wl_recsys_load_doc(const struct yn_doc *doc, const struct tc_datapath *dp,
+		       struct workload *out, struct tc_diag *d)
+{
+	struct workload *w;
+	const struct yn_node *model, *training, *plan;
+	int ok;
+
+	assert(doc && dp && out && d);
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return tc_diag_at(d, TC_EXIT_INTERNAL, doc->file, 0, 0, "out of memory (expected a smaller file)");
+	w->kind = WL_RECSYS;
+	ok = wlx_top(doc, w, d) == 0;
+	model = yn_map_get(doc->root, "model");
+	training = yn_map_get(doc->root, "training");
+	plan = yn_map_get(doc->root, "plan");
+	if (model && model->type == YN_MAP) {
+		w->mark[WLF_MODEL] = (struct tc_mark){ model->line, model->col };
+		ok &= read_rmodel(doc->file, model, dp, w, d) == 0;
+	} else {
+		ok = 0;
+	}
+	ok &= training && training->type == YN_MAP && read_rtraining(doc->file, training, w, d) == 0;
+	ok &= plan && plan->type == YN_MAP && wlx_read_plan(doc->file, plan, 1, w, d) == 0;
+	if (ok)
+		*out = *w;
+	free(w);
+	return ok ? 0 : -1;
+}

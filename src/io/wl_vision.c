@@ -1,0 +1,617 @@
+/*
+ * wl_vision.c - `kind: vision` workload files and vision architecture
+ * files (models/arch/<name>.yaml with family: vision), plus the pieces the
+ * recommender loader shares (preset lookup, plan section).  The format is
+ * documented in docs/workload-format.md ("Vision workloads").
+ *
+ * As everywhere in src/io, out-parameters are written only on success and
+ * every problem goes to the caller's struct tc_diag at its position.
+ */
+#include "wl_load.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/vision.h"
+#include "fields.h"
+
+#define MAX_IMAGE_SIZE 100000   /* pixels per side */
+#define MAX_DATASET 1e13        /* images or samples */
+#define MAX_EPOCHS 1e6
+#define MAX_GLOBAL_BATCH 1e9
+#define MAX_COUNT 1e6
+#define MAX_CHANNELS 1e6
+#define MAX_REPEAT 10000
+
+static const char *const v_precision_names[] = { "fp32", "tf32", "bf16", "fp16", NULL };
+static const enum tc_prec v_prec_map[] = { PREC_FP32, PREC_TF32, PREC_BF16, PREC_FP16 };
+static const char *const v_optimizer_names[] = { "sgd", "lars", "adamw", NULL };
+static const enum optimizer v_opt_map[] = { OPT_SGD, OPT_LARS, OPT_ADAMW };
+
+/* Report at node n; returns -1. */
+int wlx_err(struct tc_diag *d, const char *file, const struct yn_node *n,
+	    const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	tc_diag_vat(d, TC_EXIT_INPUT, file, n ? n->line : 0, n ? n->col : 0,
+		    fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* The file name of `path` without folder and ".yaml". */
+static void stem(const char *path, char *buf, size_t n)
+{
+	const char *slash = strrchr(path, '/');
+	snprintf(buf, n, "%s", slash ? slash + 1 : path);
+	char *dot = strrchr(buf, '.');
+	if (dot && (!strcmp(dot, ".yaml") || !strcmp(dot, ".yml")))
+		*dot = '\0';
+}
+
+void wl_arch_family(const struct yn_doc *doc, char *buf, size_t len)
+{
+	const struct yn_node *f = doc && doc->root ?
+		yn_map_get(doc->root, "family") : NULL;
+	snprintf(buf, len, "%s", f && f->type == YN_SCALAR ? f->str : "");
+}
+
+/* True if s is a file-name-safe preset name. */
+static int safe(const char *s)
+{
+	if (!s[0] || s[0] == '.')
+		return 0;
+	for (const char *p = s; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '.' || *p == '-' ||
+		      *p == '_'))
+			return 0;
+	return 1;
+}
+
+/*
+ * Find preset `name` in models/arch and parse it into *doc.  An unknown
+ * name is reported at (file, at) with the closest name suggested.  Returns
+ * 0, -1 (name problem, reported) or -2 (the file itself is broken).
+ */
+int wlx_open_preset(const struct tc_datapath *dp, const char *name,
+		    const char *file, const struct yn_node *at,
+		    struct yn_doc *doc, struct tc_diag *d)
+{
+	char path[DP_PATH_LEN], fname[WL_NAME_LEN + 8];
+
+	if (!safe(name) || strlen(name) >= WL_NAME_LEN)
+		return wlx_err(d, file, at, "preset name '%s' is not a file "
+			       "name (expected letters, digits, '.', '-' or "
+			       "'_')", name);
+	snprintf(fname, sizeof(fname), "%s.yaml", name);
+	if (dp_find(dp, "models/arch", fname, path, sizeof(path))) {
+		char **paths = NULL;
+		size_t n = 0;
+		const char **names = NULL;
+		const char *close = NULL;
+		if (dp_list(dp, "models/arch", &paths, &n) == 0 &&
+		    (names = calloc(n + 1, sizeof(*names))) != NULL) {
+			for (size_t i = 0; i < n; i++) {
+				char *slash = strrchr(paths[i], '/');
+				char *dot = strrchr(paths[i], '.');
+				if (dot && !strcmp(dot, ".yaml"))
+					*dot = '\0';
+				names[i] = slash ? slash + 1 : paths[i];
+			}
+			close = fd_suggest(name, names);
+		}
+		if (close)
+			wlx_err(d, file, at, "unknown preset '%s' (did you mean "
+				"'%s'?)", name, close);
+		else
+			wlx_err(d, file, at, "unknown preset '%s' (expected the "
+				"name of a file in models/arch)", name);
+		free(names);
+		dp_list_free(paths, n);
+		return -1;
+	}
+	return yn_load_file(path, doc, d) ? -2 : 0;
+}
+
+/*
+ * The head of an architecture file: kind arch, name = file stem (or
+ * `want`), family = `family`.  Returns 0 or -1.
+ */
+int wlx_arch_head(const struct yn_doc *doc, const char *want,
+		  const char *family, struct tc_diag *d)
+{
+	const struct yn_node *root = doc->root;
+	const struct yn_node *k = yn_map_get(root, "kind");
+	const struct yn_node *n = yn_map_get(root, "name");
+	const struct yn_node *f = yn_map_get(root, "family");
+	const struct yn_node *s = yn_map_get(root, "source");
+	char st[WL_NAME_LEN];
+	int bad = 0;
+
+	stem(doc->file, st, sizeof(st));
+	if (!k || k->type != YN_SCALAR || strcmp(k->str, "arch"))
+		bad |= wlx_err(d, doc->file, k ? k : root, "kind '%s' is not an "
+			       "architecture (expected kind: arch)",
+			       k && k->type == YN_SCALAR ? k->str : "");
+	if (!f || f->type != YN_SCALAR || strcmp(f->str, family))
+		bad |= wlx_err(d, doc->file, f ? f : root, "family '%s' is not "
+			       "%s (expected family: %s)",
+			       f && f->type == YN_SCALAR ? f->str : "", family,
+			       family);
+	if (!n || n->type != YN_SCALAR || strcmp(n->str, want ? want : st))
+		bad |= wlx_err(d, doc->file, n ? n : root, "name '%s' does not "
+			       "match the file name '%s' (expected name: %s)",
+			       n && n->type == YN_SCALAR ? n->str : "", st,
+			       want ? want : st);
+	if (!s)
+		bad |= wlx_err(d, doc->file, root, "missing required key "
+			       "'source' in architecture file");
+	return bad ? -1 : 0;
+}
+
+/* --- layers ------------------------------------------------------------ */
+
+struct layer_sec {
+	int kind, out, kernel, stride, groups, width, heads, mlp, repeat;
+	int global, class_token, bias;
+};
+
+/* One list item: a bare kind ("relu") or a mapping with `layer:`. */
+static int read_layer(const struct yn_node *it, const char *file,
+		      struct vis_layer *L, struct tc_diag *d)
+{
+#define LOFF(m) offsetof(struct layer_sec, m)
+	static const struct fd_field table[] = {
+		{ .key = "layer", .type = FD_ENUM, .required = 1, .offset = LOFF(kind), .names = vis_kind_names },
+		{ .key = "out", .type = FD_INT, .offset = LOFF(out), .min = 1, .max = MAX_CHANNELS },
+		{ .key = "kernel", .type = FD_INT, .offset = LOFF(kernel), .min = 1, .max = 1024 },
+		{ .key = "stride", .type = FD_INT, .offset = LOFF(stride), .min = 1, .max = 1024 },
+		{ .key = "groups", .type = FD_INT, .offset = LOFF(groups), .min = 1, .max = MAX_CHANNELS },
+		{ .key = "width", .type = FD_INT, .offset = LOFF(width), .min = 1, .max = MAX_CHANNELS },
+		{ .key = "heads", .type = FD_INT, .offset = LOFF(heads), .min = 1, .max = 65536 },
+		{ .key = "mlp", .type = FD_INT, .offset = LOFF(mlp), .min = 1, .max = 1e8 },
+		{ .key = "repeat", .type = FD_INT, .offset = LOFF(repeat), .min = 1, .max = MAX_REPEAT },
+		{ .key = "global", .type = FD_BOOL, .offset = LOFF(global) },
+		{ .key = "class_token", .type = FD_BOOL, .offset = LOFF(class_token) },
+		{ .key = "bias", .type = FD_BOOL, .offset = LOFF(bias) },
+		{ 0 },
+	};
+#undef LOFF
+	struct fd_ctx ctx = { .file = file, .d = d };
+	struct layer_sec ls;
+
+	memset(&ls, 0, sizeof(ls));
+	if (it->type == YN_SCALAR) {
+		if (fd_get_enum(it, "layer", vis_kind_names, &ls.kind, &ctx))
+			return -1;
+	} else if (it->type == YN_MAP) {
+		if (fd_parse_map(it, table, &ls, "layer", &ctx, NULL))
+			return -1;
+	} else {
+		return fd_type_error(it, "layer", "a layer name or a mapping "
+				     "with 'layer'", &ctx);
+	}
+	memset(L, 0, sizeof(*L));
+	L->kind = (enum vis_kind)ls.kind;
+	L->out = ls.out;
+	L->kernel = ls.kernel;
+	L->stride = ls.stride;
+	L->groups = ls.groups;
+	L->width = ls.width;
+	L->heads = ls.heads;
+	L->mlp = ls.mlp;
+	L->repeat = ls.repeat;
+	L->global = ls.global;
+	L->class_token = ls.class_token;
+	L->bias = ls.bias;
+	L->line = it->line;
+	L->col = it->col;
+	if (L->kind == VL_LINEAR && L->out <= 0)
+		return wlx_err(d, file, it, "linear needs out (expected out: "
+			       "output features)");
+	if (L->kind == VL_CONV && L->out <= 0)
+		return wlx_err(d, file, it, "conv needs out (expected out: "
+			       "output channels)");
+	return 0;
+}
+
+/* model.layers (or an architecture file's layers) into *a. */
+static int read_layers(const struct yn_node *seq, const char *file,
+		       struct vision_arch *a, struct tc_diag *d)
+{
+	struct fd_ctx ctx = { .file = file, .d = d };
+	int bad = 0;
+
+	if (seq->type != YN_SEQ)
+		return fd_type_error(seq, "layers", "a list of layers", &ctx);
+	if (seq->count == 0)
+		return wlx_err(d, file, seq, "layers is empty (expected at "
+			       "least one layer)");
+	if (seq->count > VIS_MAX_LAYERS)
+		return wlx_err(d, file, seq->items[VIS_MAX_LAYERS], "more than "
+			       "%d layers (expected blocks with repeat: for "
+			       "repeated structure)", VIS_MAX_LAYERS);
+	a->nlayers = (int)seq->count;
+	for (size_t i = 0; i < seq->count; i++)
+		if (read_layer(seq->items[i], file, &a->layer[i], d))
+			bad = 1;
+	snprintf(a->file, sizeof(a->file), "%s", file);
+	return bad ? -1 : 0;
+}
+
+/* Shapes at `image`: a problem is reported at the offending layer. */
+static int check_shapes(const struct vision_arch *a, double image,
+			const char *file, const struct yn_node *fallback,
+			struct tc_diag *d)
+{
+	char msg[256];
+	int bad = vision_infer(a, image, NULL, NULL, msg, sizeof(msg));
+	if (!bad)
+		return 0;
+	if (bad > 0 && a->layer[bad - 1].line > 0)
+		return tc_diag_at(d, TC_EXIT_INPUT, file, a->layer[bad - 1].line,
+				  a->layer[bad - 1].col, "%s", msg);
+	return wlx_err(d, file, fallback, "%s", msg);
+}
+
+struct varch_file {
+	int in_channels;
+	double params, macs;
+	char source[GPU_TEXT_LEN];
+	int dummy;
+};
+
+/* A parsed vision architecture file into *out.  Returns 0 or -1. */
+static int varch_from_doc(const struct yn_doc *doc, const char *want,
+			  struct vision_arch *out, struct tc_diag *d)
+{
+#define VOFF(m) offsetof(struct varch_file, m)
+	static const struct fd_field table[] = {
+		{ .key = "kind", .type = FD_IGNORE, .offset = VOFF(dummy) },
+		{ .key = "name", .type = FD_IGNORE, .offset = VOFF(dummy) },
+		{ .key = "family", .type = FD_IGNORE, .offset = VOFF(dummy) },
+		{ .key = "display_name", .type = FD_IGNORE, .offset = VOFF(dummy) },
+		{ .key = "notes", .type = FD_IGNORE, .offset = VOFF(dummy) },
+		{ .key = "layers", .type = FD_IGNORE, .required = 1, .offset = VOFF(dummy) },
+		{ .key = "in_channels", .type = FD_INT, .offset = VOFF(in_channels), .min = 1, .max = 1024 },
+		{ .key = "params", .type = FD_NUM, .offset = VOFF(params), .unit = TC_UNIT_COUNT, .min = 1, .max = 1e15 },
+		{ .key = "macs", .type = FD_NUM, .offset = VOFF(macs), .unit = TC_UNIT_COUNT, .min = 1, .max = 1e18 },
+		{ .key = "image_size", .type = FD_IGNORE, .offset = VOFF(dummy) },
+		{ .key = "source", .type = FD_STR, .required = 1, .offset = VOFF(source), .size = GPU_TEXT_LEN },
+		{ 0 },
+	};
+#undef VOFF
+	struct fd_ctx ctx = { .file = doc->file, .d = d };
+	struct varch_file vf;
+	struct vision_arch a;
+	char st[WL_NAME_LEN];
+
+	if (!doc->root || doc->root->type != YN_MAP)
+		return wlx_err(d, doc->file, doc->root, "the file holds %s "
+			       "(expected a mapping of architecture fields)",
+			       doc->root ? yn_type_name(doc->root) : "nothing");
+	if (wlx_arch_head(doc, want, "vision", d))
+		return -1;
+	memset(&vf, 0, sizeof(vf));
+	vf.in_channels = 3;
+	if (fd_parse_map(doc->root, table, &vf, "architecture file", &ctx, NULL))
+		return -1;
+	memset(&a, 0, sizeof(a));
+	if (read_layers(yn_map_get(doc->root, "layers"), doc->file, &a, d))
+		return -1;
+	a.in_channels = vf.in_channels;
+	stem(doc->file, st, sizeof(st));
+	snprintf(a.name, sizeof(a.name), "%s", want ? want : st);
+	snprintf(a.source, sizeof(a.source), "%s", vf.source);
+	/* The reference size (224) must run through the whole network. */
+	if (check_shapes(&a, 224, doc->file, doc->root, d))
+		return -1;
+	*out = a;
+	return 0;
+}
+
+int wl_vision_arch_load_file(const char *path, struct vision_arch *out,
+			     struct tc_diag *d)
+{
+	struct yn_doc doc = { 0 };
+	assert(path && out && d);
+	if (yn_load_file(path, &doc, d))
+		return -1;
+	int rc = varch_from_doc(&doc, NULL, out, d);
+	yn_doc_release(&doc);
+	return rc;
+}
+
+/* --- plan (shared with the recommender loader) --------------------------- */
+
+struct plan_sec2 {
+	char gpu[GPU_ID_LEN];
+	int count, gpus_per_node, micro_batch, cuda_graphs, grad_overlap;
+	int embeddings, offload;
+	int dummy;
+};
+
+/* The plan of a vision (recsys = 0) or recommender (recsys = 1) workload. */
+int wlx_read_plan(const char *file, const struct yn_node *map, int recsys,
+		  struct workload *w, struct tc_diag *d)
+{
+#define POFF(m) offsetof(struct plan_sec2, m)
+	static const char *const emb_names[] = { "auto", "replicated", "table_wise", "row_wise", "column_wise", NULL };
+	static const char *const off_names[] = { "none", "uvm", "host", NULL };
+	struct fd_field table[] = {
+		{ .key = "gpu", .type = FD_STR, .offset = POFF(gpu), .size = GPU_ID_LEN },
+		{ .key = "count", .type = FD_INT, .required = 1, .offset = POFF(count), .min = 1, .max = MAX_COUNT,
+		  .expect = "a whole number of GPUs from 1 to 1000000" },
+		{ .key = "gpus_per_node", .type = FD_INT, .offset = POFF(gpus_per_node), .min = 1, .max = 1024 },
+		{ .key = "cuda_graphs", .type = FD_BOOL, .offset = POFF(cuda_graphs) },
+		{ .key = "grad_overlap", .type = FD_BOOL, .offset = POFF(grad_overlap) },
+		{ .key = "network", .type = FD_IGNORE, .offset = POFF(dummy) },
+		{ .key = recsys ? "embeddings" : "micro_batch", .type = recsys ? FD_ENUM : FD_INT,
+		  .offset = recsys ? POFF(embeddings) : POFF(micro_batch), .min = recsys ? 0 : 1,
+		  .max = recsys ? 0 : 1e6, .names = recsys ? emb_names : NULL },
+		{ .key = recsys ? "offload" : NULL, .type = FD_ENUM, .offset = POFF(offload), .names = off_names },
+		{ 0 },
+	};
+#undef POFF
+	struct fd_ctx ctx = { .file = file, .d = d };
+	struct plan_sec2 ps = { .grad_overlap = 1 };
+	struct plan *p = &w->plan;
+	const struct yn_node *gn, *nn;
+	int bad = 0;
+
+	if (!recsys)
+		table[7] = (struct fd_field){ 0 };
+	if (fd_parse_map(map, table, &ps, "plan", &ctx, NULL))
+		bad = 1;
+	gn = yn_map_get(map, "gpu");
+	nn = yn_map_get(map, "network");
+	if (gn && ps.gpu[0] && !wl_gpu_id_ok(ps.gpu))
+		bad |= wlx_err(d, file, gn, "gpu '%s' is not a catalog id "
+			       "(expected lower-case letters, digits, '.', "
+			       "'-', '_', and ':PROFILE' for a MIG slice)",
+			       ps.gpu);
+	wl_default_network(p);
+	if (nn && wl_read_network(nn, file, p, d))
+		bad = 1;
+	if (bad)
+		return -1;
+	snprintf(p->gpu, sizeof(p->gpu), "%s", ps.gpu);
+	p->count = ps.count;
+	p->gpus_per_node = ps.gpus_per_node;
+	p->tp = p->pp = p->ep = p->interleave = 1;
+	p->dp = 0;
+	p->zero = 0;
+	p->micro_batch = ps.micro_batch;
+	p->cuda_graphs = ps.cuda_graphs;
+	p->grad_overlap = ps.grad_overlap;
+	p->embeddings = ps.embeddings;
+	p->offload = ps.offload;
+	w->mark[WLF_GPU] = gn ? (struct tc_mark){ gn->line, gn->col } :
+				(struct tc_mark){ 0, 0 };
+#define MK(f, key) do { const struct yn_node *x_ = yn_map_get(map, key); \
+		if (x_) w->mark[f] = (struct tc_mark){ x_->line, x_->col }; } while (0)
+	MK(WLF_COUNT, "count");
+	MK(WLF_GPUS_PER_NODE, "gpus_per_node");
+	MK(WLF_MICRO_BATCH, "micro_batch");
+	MK(WLF_NETWORK, "network");
+	MK(WLF_EMBEDDINGS, "embeddings");
+	MK(WLF_OFFLOAD, "offload");
+#undef MK
+	return 0;
+}
+
+/* --- the workload ---------------------------------------------------------- */
+
+struct vtrain_sec {
+	int image_size, global_batch, precision, optimizer, channels_last;
+	double dataset_size, epochs;
+	int dummy;
+};
+
+struct loader_sec {
+	double rate;
+	int on_gpu;
+};
+
+static int read_vtraining(const char *file, const struct yn_node *map,
+			  struct workload *w, struct tc_diag *d)
+{
+#define TOFF(m) offsetof(struct vtrain_sec, m)
+	static const struct fd_field table[] = {
+		{ .key = "image_size", .type = FD_INT, .offset = TOFF(image_size), .min = 1, .max = MAX_IMAGE_SIZE },
+		{ .key = "dataset_size", .type = FD_NUM, .required = 1, .offset = TOFF(dataset_size), .unit = TC_UNIT_COUNT, .min = 1, .max = MAX_DATASET },
+		{ .key = "epochs", .type = FD_NUM, .required = 1, .offset = TOFF(epochs), .unit = TC_UNIT_COUNT, .min = 1e-6, .max = MAX_EPOCHS },
+		{ .key = "global_batch", .type = FD_INT, .required = 1, .offset = TOFF(global_batch), .min = 1, .max = MAX_GLOBAL_BATCH },
+		{ .key = "precision", .type = FD_ENUM, .offset = TOFF(precision), .names = v_precision_names },
+		{ .key = "optimizer", .type = FD_ENUM, .offset = TOFF(optimizer), .names = v_optimizer_names },
+		{ .key = "channels_last", .type = FD_BOOL, .offset = TOFF(channels_last) },
+		{ .key = "data_loader", .type = FD_IGNORE, .offset = TOFF(dummy) },
+		{ 0 },
+	};
+#undef TOFF
+	static const struct fd_field ltable[] = {
+		{ .key = "images_per_s_per_node", .type = FD_NUM, .required = 1, .offset = offsetof(struct loader_sec, rate),
+		  .unit = TC_UNIT_COUNT, .min = 1, .max = 1e9 },
+		{ .key = "on_gpu", .type = FD_BOOL, .offset = offsetof(struct loader_sec, on_gpu) },
+		{ 0 },
+	};
+	struct fd_ctx ctx = { .file = file, .d = d };
+	struct vtrain_sec ts = { .image_size = 224, .precision = 2, .optimizer = 0 };
+	struct loader_sec ls = { 0, 0 };
+	const struct yn_node *dl = yn_map_get(map, "data_loader");
+	int bad = 0;
+
+	if (fd_parse_map(map, table, &ts, "training", &ctx, NULL))
+		bad = 1;
+	if (dl) {
+		if (dl->type != YN_MAP)
+			bad |= fd_type_error(dl, "data_loader", "a mapping", &ctx);
+		else if (fd_parse_map(dl, ltable, &ls, "data_loader", &ctx, NULL))
+			bad = 1;
+	}
+	if (bad)
+		return -1;
+	w->train.global_batch = ts.global_batch;
+	w->train.precision = v_prec_map[ts.precision];
+	w->train.optimizer = v_opt_map[ts.optimizer];
+	w->train.seq_len = 1;
+	w->vtrain.image_size = ts.image_size;
+	w->vtrain.dataset_size = ts.dataset_size;
+	w->vtrain.epochs = ts.epochs;
+	w->vtrain.channels_last = ts.channels_last;
+	w->vtrain.loader_images_per_s_per_node = ls.rate;
+	w->vtrain.loader_on_gpu = ls.on_gpu;
+#define MK(f, key) do { const struct yn_node *x_ = yn_map_get(map, key); \
+		if (x_) w->mark[f] = (struct tc_mark){ x_->line, x_->col }; } while (0)
+	MK(WLF_IMAGE_SIZE, "image_size");
+	MK(WLF_DATASET_SIZE, "dataset_size");
+	MK(WLF_EPOCHS, "epochs");
+	MK(WLF_GLOBAL_BATCH, "global_batch");
+	MK(WLF_PRECISION, "precision");
+	MK(WLF_OPTIMIZER, "optimizer");
+	MK(WLF_DATA_LOADER, "data_loader");
+#undef MK
+	return 0;
+}
+
+/* model: { preset: NAME } or { layers: [...], in_channels: 3 }. */
+static int read_vmodel(const char *file, const struct yn_node *map,
+		       const struct tc_datapath *dp, struct workload *w,
+		       struct tc_diag *d)
+{
+	struct msec { char preset[WL_NAME_LEN]; int in_channels; int dummy; } ms;
+	static const struct fd_field table[] = {
+		{ .key = "preset", .type = FD_STR, .offset = offsetof(struct msec, preset), .size = WL_NAME_LEN },
+		{ .key = "layers", .type = FD_IGNORE, .offset = offsetof(struct msec, dummy) },
+		{ .key = "in_channels", .type = FD_INT, .offset = offsetof(struct msec, in_channels), .min = 1, .max = 1024 },
+		{ 0 },
+	};
+	struct fd_ctx ctx = { .file = file, .d = d };
+	const struct yn_node *pn, *ln;
+
+	memset(&ms, 0, sizeof(ms));
+	ms.in_channels = 3;
+	if (fd_parse_map(map, table, &ms, "model", &ctx, NULL))
+		return -1;
+	pn = yn_map_get(map, "preset");
+	ln = yn_map_get(map, "layers");
+	if (pn && ln)
+		return wlx_err(d, file, ln, "model has both preset and layers "
+			       "(expected one of them)");
+	if (!pn && !ln)
+		return wlx_err(d, file, map, "missing required key 'preset' in "
+			       "model (expected preset or layers)");
+	if (pn) {
+		struct yn_doc doc = { 0 };
+		int rc = wlx_open_preset(dp, ms.preset, file, pn, &doc, d);
+		if (rc == 0)
+			rc = varch_from_doc(&doc, ms.preset, &w->vis, d) ? -2 : 0;
+		yn_doc_release(&doc);
+		if (rc == -2)
+			wlx_err(d, file, pn, "preset '%s' could not be loaded",
+				ms.preset);
+		return rc ? -1 : 0;
+	}
+	memset(&w->vis, 0, sizeof(w->vis));
+	if (read_layers(ln, file, &w->vis, d))
+		return -1;
+	w->vis.in_channels = ms.in_channels;
+	snprintf(w->vis.name, sizeof(w->vis.name), "inline");
+	snprintf(w->vis.source, sizeof(w->vis.source), "%s", file);
+	return 0;
+}
+
+/* Top-level keys of a vision or recommender workload; 0 or -1. */
+int wlx_top(const struct yn_doc *doc, struct workload *w, struct tc_diag *d)
+{
+	struct tsec { char kind[16]; char name[WL_NAME_LEN]; int dummy; } top;
+	static const struct fd_field table[] = {
+		{ .key = "kind", .type = FD_STR, .required = 1, .offset = offsetof(struct tsec, kind), .size = 16 },
+		{ .key = "name", .type = FD_STR, .offset = offsetof(struct tsec, name), .size = WL_NAME_LEN },
+		{ .key = "model", .type = FD_IGNORE, .required = 1, .offset = offsetof(struct tsec, dummy) },
+		{ .key = "training", .type = FD_IGNORE, .required = 1, .offset = offsetof(struct tsec, dummy) },
+		{ .key = "plan", .type = FD_IGNORE, .required = 1, .offset = offsetof(struct tsec, dummy) },
+		{ 0 },
+	};
+	struct fd_ctx ctx = { .file = doc->file, .d = d };
+	static const char *const sec[] = { "model", "training", "plan" };
+	int bad = 0;
+
+	memset(&top, 0, sizeof(top));
+	if (fd_parse_map(doc->root, table, &top, "workload", &ctx, NULL))
+		bad = 1;
+	for (int i = 0; i < 3; i++) {
+		const struct yn_node *s = yn_map_get(doc->root, sec[i]);
+		if (s && s->type != YN_MAP)
+			bad |= fd_type_error(s, sec[i], "a mapping", &ctx);
+	}
+	snprintf(w->file, sizeof(w->file), "%s", doc->file);
+	if (top.name[0])
+		snprintf(w->name, sizeof(w->name), "%s", top.name);
+	else
+		stem(doc->file, w->name, sizeof(w->name));
+	return bad ? -1 : 0;
+}
+
+int wl_vision_load_doc(const struct yn_doc *doc, const struct tc_datapath *dp,
+		       struct workload *out, struct tc_diag *d)
+{
+	struct workload *w;
+	const struct yn_node *model, *training, *plan;
+	int ok;
+
+	assert(doc && dp && out && d);
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return tc_diag_at(d, TC_EXIT_INTERNAL, doc->file, 0, 0,
+				  "out of memory (expected a smaller file)");
+	w->kind = WL_VISION;
+	ok = wlx_top(doc, w, d) == 0;
+	model = yn_map_get(doc->root, "model");
+	training = yn_map_get(doc->root, "training");
+	plan = yn_map_get(doc->root, "plan");
+	if (model && model->type == YN_MAP) {
+		w->mark[WLF_MODEL] = (struct tc_mark){ model->line, model->col };
+		ok &= read_vmodel(doc->file, model, dp, w, d) == 0;
+	} else {
+		ok = 0;
+	}
+	ok &= training && training->type == YN_MAP &&
+	      read_vtraining(doc->file, training, w, d) == 0;
+	ok &= plan && plan->type == YN_MAP &&
+	      wlx_read_plan(doc->file, plan, 0, w, d) == 0;
+	if (ok) {
+		const struct yn_node *is = yn_map_get(training, "image_size");
+		const char *lf = w->vis.file[0] ? w->vis.file : doc->file;
+		/* Layer positions point into the preset file when there is
+		 * one; the image size of the workload is the cause too. */
+		if (check_shapes(&w->vis, w->vtrain.image_size, lf,
+				 is ? is : training, d)) {
+			if (strcmp(lf, doc->file) || !is)
+				wlx_err(d, doc->file, is ? is : training,
+					"image_size %.0f does not fit the "
+					"network (expected a larger size)",
+					w->vtrain.image_size);
+			ok = 0;
+		}
+	}
+	if (ok && w->plan.micro_batch > 0 &&
+	    w->plan.micro_batch > w->train.global_batch) {
+		const struct yn_node *mb = yn_map_get(plan, "micro_batch");
+		wlx_err(d, doc->file, mb, "micro_batch %d is larger than "
+			"global_batch %.0f (expected at most %.0f)",
+			w->plan.micro_batch, w->train.global_batch,
+			w->train.global_batch);
+		ok = 0;
+	}
+	if (ok)
+		*out = *w;
+	free(w);
+	return ok ? 0 : -1;
+}

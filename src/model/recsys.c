@@ -1,0 +1,820 @@
+/*
+ * recsys.c - operators of a DLRM-style training step on one GPU.
+ *
+ * Dense part (bottom MLP, interaction, top MLP, loss) is data parallel over
+ * all GPUs: each runs global_batch / count samples.  Embedding tables are
+ * placed by plan.embeddings:
+ *  - replicated: every GPU holds every table and looks up its own samples;
+ *    the looked-up rows' gradients are all-gathered (sparse all-reduce);
+ *  - table_wise: whole tables on GPUs (largest first onto the least filled
+ *    GPU); each GPU looks up its tables for the global batch; the pooled
+ *    vectors go to their samples' GPU by all-to-all, gradients back;
+ *  - row_wise: every table cut into count row ranges; each GPU looks up
+ *    1/count of the rows for the global batch; partial pooled sums are
+ *    reduce-scattered forward and all-gathered backward;
+ *  - column_wise: every table cut into count column slices, all-to-all of
+ *    the slices as table_wise;
+ *  - auto: replicated on one GPU, else table_wise when the largest table
+ *    fits a GPU's share of memory, else row_wise.
+ * Embedding gathers and the sparse backward are random row accesses whose
+ * achieved bandwidth depends on the row size (recsys_gather_frac).  Tables
+ * offloaded to host memory (uvm, host) are read and written over PCIe.
+ * docs/vision-recsys.md has the formulas and the calibration.
+ */
+#include "recsys.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "comm.h"
+#include "memory.h"
+#include "roofline.h"
+#include "vision.h"
+
+const char *const rec_placement_names[] = { "auto", "replicated",
+	"table_wise", "row_wise", "column_wise", NULL };
+const char *const rec_offload_names[] = { "none", "uvm", "host", NULL };
+
+/*
+ * Random-gather efficiency: a row of R bytes costs whole 32-byte sectors
+ * plus a fixed per-row cost (address generation, the index read, DRAM
+ * page misses), expressed as REC_GATHER_HALF_BYTES of extra traffic:
+ * frac = REC_GATHER_MAX_FRAC * R32 / (R32 + half) * R / R32.  Calibrated
+ * on the two DLRM measurements of tests/validation/recsys.csv (see
+ * docs/vision-recsys.md); 0.85 is the streaming ceiling of mem_frac's order.
+ */
+#define REC_GATHER_MAX_FRAC 0.85
+#define REC_GATHER_HALF_BYTES 128.0
+/* Zero-copy reads of host memory over PCIe: fraction of one direction. */
+#define REC_PCIE_FRAC 0.80
+/* UVM faults migrate whole pages: a row costs at least this much. */
+#define REC_UVM_PAGE_BYTES 4096.0
+/* Kernels per step outside the listed operators (index handling, dense
+ * feature transform, bookkeeping), charged as launch overhead. */
+#define REC_EXTRA_KERNELS 30
+
+double recsys_gather_frac(double row_bytes)
+{
+	double r32 = 32 * ceil(row_bytes / 32);
+	if (!(row_bytes > 0))
+		return REC_GATHER_MAX_FRAC;
+	return REC_GATHER_MAX_FRAC * r32 / (r32 + REC_GATHER_HALF_BYTES) *
+	       row_bytes / r32;
+}
+
+void recsys_summary(const struct recsys_arch *a, struct rec_summary *s)
+{
+	int i;
+	double prev, d = 0;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < a->ntables; i++) {
+		const struct rec_table *t = &a->table[i];
+		double n = t->count > 0 ? t->count : 1;
+		s->tables += n;
+		s->rows += n * t->rows;
+		s->emb_params += n * t->rows * t->dim;
+		s->lookups += n * t->pooling;
+		s->gathered_elems += n * t->pooling * t->dim;
+		d = t->dim;
+	}
+	prev = a->dense_features;
+	for (i = 0; i < a->nbottom; i++) {
+		s->dense_params += prev * a->bottom[i] + a->bottom[i];
+		prev = a->bottom[i];
+	}
+	if (a->interaction == RI_DCNV2) {
+		double w = (s->tables + 1) * d;
+		s->dense_params += a->cross_layers *
+			(2.0 * w * a->cross_rank + w);
+		s->inter_width = w;
+	} else {
+		double f = s->tables + 1;
+		s->inter_width = prev + f * (f - 1) / 2;
+	}
+	prev = s->inter_width;
+	for (i = 0; i < a->ntop; i++) {
+		s->dense_params += prev * a->top[i] + a->top[i];
+		prev = a->top[i];
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+
+struct rb {
+	const struct gpu *g;
+	struct est_workspace *ws;
+	enum tc_prec pg;
+	double e;
+	int graphs;
+	int bwd;
+	double t[BRK_COUNT], lim[LIM_COUNT];
+	double bwd_s;
+	double flop;
+};
+
+static void put(struct rb *B, const char *name, enum brk cat, double flop,
+		double bytes, enum tc_prec p, double time, double launch,
+		enum op_bound bound)
+{
+	struct est_workspace *ws = B->ws;
+	enum limiter lim;
+
+	if (ws->count < ws->cap) {
+		struct op *o = &ws->ops[ws->count++];
+		memset(o, 0, sizeof(*o));
+		snprintf(o->name, sizeof(o->name), "%s", name);
+		o->category = cat;
+		o->flop = flop;
+		o->bytes = bytes;
+		o->prec = p;
+		o->time_s = time;
+		o->launch_s = launch;
+		o->bound = bound;
+		o->count = 1;
+		o->stage = OPS_LAYER;
+	}
+	B->t[cat] += time - launch;
+	B->t[BRK_LAUNCH] += launch;
+	lim = bound == BOUND_COMPUTE ? LIM_COMPUTE :
+	      bound == BOUND_NETWORK ? LIM_COMMUNICATION : LIM_MEMORY_BW;
+	B->lim[lim] += time - launch;
+	B->lim[LIM_LAUNCH] += launch;
+	if (B->bwd)
+		B->bwd_s += time;
+	B->flop += flop;
+}
+
+static double launch_part(const struct gpu *g, enum tc_prec p, double flop,
+			  double frac, double bytes, double time)
+{
+	double peak = roof_peak(g, p) * frac;
+	double bw = g->mem_bytes_per_s * g->eff.mem_frac;
+	double tc = flop > 0 && peak > 0 ? flop / peak : 0;
+	double tm = bytes > 0 && bw > 0 ? bytes / bw : 0;
+	double l = time - (tc > tm ? tc : tm);
+	return l > 0 ? l : 0;
+}
+
+static void gemm(struct rb *B, const char *name, double m, double n, double k)
+{
+	double flop = 2 * m * n * k;
+	double bytes = B->e * (m * k + k * n + m * n);
+	double split = vis_split_k(B->g->sm_count, m, n, k, 1);
+	double eff = vis_gemm_eff(B->g, B->pg, m, n, k / split, split);
+	enum op_bound bound;
+	double t = roof_time(B->g, B->pg, flop, eff, bytes, 1, B->graphs, &bound);
+	double alt = vis_skinny_time(B->g, flop, bytes, B->graphs);
+	if (alt < t) { /* a GEMV-like kernel on CUDA cores is faster */
+		t = alt;
+		bound = BOUND_MEMORY;
+		eff = VIS_SKINNY_FRAC;
+		put(B, name, BRK_GEMM, flop, bytes, PREC_FP32, t,
+		    launch_part(B->g, PREC_FP32, flop, eff, bytes, t), bound);
+		return;
+	}
+	put(B, name, BRK_GEMM, flop, bytes, B->pg, t,
+	    launch_part(B->g, B->pg, flop, eff, bytes, t), bound);
+}
+
+/* Memory-bound kernels; `frac` scales the streaming bandwidth. */
+static void elem(struct rb *B, const char *name, double bytes, double frac,
+		 double kernels)
+{
+	double eb = bytes / (frac > 0 ? frac : 1);
+	enum op_bound bound;
+	double t = roof_time(B->g, B->pg, 0, 0.5, eb, kernels, B->graphs,
+			     &bound);
+	put(B, name, BRK_MEMBOUND, 0, bytes, B->pg, t,
+	    launch_part(B->g, B->pg, 0, 0.5, eb, t), BOUND_MEMORY);
+}
+
+static void coll(struct rb *B, const struct plan *pl, const char *name,
+		 enum brk cat, enum comm_coll c, struct comm_group grp,
+		 double bytes)
+{
+	double t;
+	if (grp.n <= 1)
+		return;
+	t = comm_time_s(B->g, pl, c, grp, bytes);
+	put(B, name, cat, 0, bytes, B->pg, t, 0, BOUND_NETWORK);
+}
+
+/* A linear layer (rows x in -> out) forward or backward. */
+static void linear(struct rb *B, const char *pfx, double rows, double in,
+		   double out, int first)
+{
+	char n[40];
+	if (!B->bwd) {
+		snprintf(n, sizeof(n), "%s.fwd", pfx);
+		gemm(B, n, rows, out, in);
+	} else {
+		if (!first) {
+			snprintf(n, sizeof(n), "%s.bwd_d", pfx);
+			gemm(B, n, rows, in, out);
+		}
+		snprintf(n, sizeof(n), "%s.bwd_w", pfx);
+		gemm(B, n, in, out, rows);
+	}
+}
+
+static int problem(struct plan_problem *why, enum wl_field f, const char *fmt,
+		   ...) __attribute__((format(printf, 3, 4)));
+static int problem(struct plan_problem *why, enum wl_field f, const char *fmt,
+		   ...)
+{
+	va_list ap;
+	if (why) {
+		why->field = f;
+		va_start(ap, fmt);
+		vsnprintf(why->msg, sizeof(why->msg), fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+static void warn(struct estimate *e, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void warn(struct estimate *e, const char *fmt, ...)
+{
+	va_list ap;
+	if (e->warning_count >= EST_MAX_WARN)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(e->warning[e->warning_count++], sizeof(e->warning[0]), fmt,
+		  ap);
+	va_end(ap);
+}
+
+static int gcd(int a, int b)
+{
+	while (b) {
+		int r = a % b;
+		a = b;
+		b = r;
+	}
+	return a;
+}
+
+/* Optimizer state bytes per embedding element (sparse updates). */
+static double emb_state_bytes(enum optimizer o)
+{
+	switch (o) {
+	case OPT_ADAGRAD: return 4;
+	case OPT_ADAMW: return 8;
+	default: return 0;
+	}
+}
+
+#define REC_MAX_GPUS_BALANCED 1024
+
+/*
+ * Table-wise placement: the most loaded GPU's table bytes and lookups per
+ * sample (rows x dim summed), tables largest first onto the GPU with the
+ * fewest bytes.  Greedy (LPT); for more GPUs than REC_MAX_GPUS_BALANCED the
+ * largest table or the average, whichever is larger.
+ */
+static void table_wise(const struct recsys_arch *a, int n, double eb,
+		       double *max_bytes, double *max_elems, double *max_rows)
+{
+	double bytes[REC_MAX_GPUS_BALANCED], elems[REC_MAX_GPUS_BALANCED];
+	double rows[REC_MAX_GPUS_BALANCED];
+	int used[REC_MAX_TABLES];
+	int i, j, k;
+
+	*max_bytes = *max_elems = *max_rows = 0;
+	if (n > REC_MAX_GPUS_BALANCED) {
+		struct rec_summary s;
+		double big = 0, bige = 0;
+		recsys_summary(a, &s);
+		for (i = 0; i < a->ntables; i++) {
+			big = fmax(big, a->table[i].rows * a->table[i].dim * eb);
+			bige = fmax(bige, a->table[i].pooling * a->table[i].dim);
+		}
+		*max_bytes = fmax(big, s.emb_params * eb / n);
+		*max_elems = fmax(bige, s.gathered_elems / n);
+		*max_rows = fmax(1, s.lookups / n);
+		return;
+	}
+	for (k = 0; k < n; k++)
+		bytes[k] = elems[k] = rows[k] = 0;
+	memset(used, 0, sizeof(used));
+	for (;;) {
+		int best = -1;
+		for (i = 0; i < a->ntables; i++)
+			if (used[i] < (a->table[i].count > 0 ? a->table[i].count : 1) &&
+			    (best < 0 || a->table[i].rows * a->table[i].dim >
+					 a->table[best].rows * a->table[best].dim))
+				best = i;
+		if (best < 0)
+			break;
+		used[best]++;
+		j = 0;
+		for (k = 1; k < n; k++)
+			if (bytes[k] < bytes[j])
+				j = k;
+		bytes[j] += a->table[best].rows * a->table[best].dim * eb;
+		elems[j] += a->table[best].pooling * a->table[best].dim;
+		rows[j] += a->table[best].pooling;
+	}
+	for (k = 0; k < n; k++) {
+		if (bytes[k] > *max_bytes)
+			*max_bytes = bytes[k];
+		if (elems[k] > *max_elems) {
+			*max_elems = elems[k];
+			*max_rows = rows[k];
+		}
+	}
+}
+
+int recsys_estimate(const struct workload *w, const struct gpu *g,
+		    struct est_workspace *ws, struct estimate *out,
+		    struct plan_problem *why)
+{
+	const struct recsys_arch *a = &w->rec;
+	struct rec_summary S;
+	struct estimate E;
+	struct plan pl;
+	struct rb B;
+	double gb = w->train.global_batch, b, eb, tab_bytes, tab_elems, tab_rows;
+	double row_bytes, dim, prev, tstep = 0, exposed = 0, comm = 0, free_b;
+	double act, state, P;
+	/* dense features padded to 8 for tensor-core GEMMs */
+	double din = 8 * ceil(a->dense_features / 8.0);
+	enum rec_placement place;
+	struct comm_group all;
+	int n, i, k;
+
+	assert(w && g && ws && out);
+	pl = w->plan;
+	if (pl.gpus_per_node <= 0)
+		pl.gpus_per_node = g->gpus_per_node > 0 ? g->gpus_per_node : 8;
+	if (pl.count <= 0)
+		pl.count = 1;
+	n = pl.count;
+	pl.tp = pl.pp = pl.ep = pl.interleave = 1;
+	pl.dp = n;
+	pl.zero = 0;
+	pl.sequence_parallel = 0;
+	if (a->ntables < 1 || a->ntop < 1)
+		return problem(why, WLF_MODEL, "the model needs embedding "
+			       "tables and a top MLP (expected "
+			       "embedding_tables and top_mlp)");
+	for (i = 0; i < a->ntables; i++)
+		if (!(a->table[i].rows >= 1) || a->table[i].dim < 1 ||
+		    !(a->table[i].pooling > 0))
+			return problem(why, WLF_MODEL, "table %d has no rows, "
+				       "width or lookups (expected positive "
+				       "rows, dim and pooling)", i + 1);
+	if (!(gb >= 1) || fmod(gb, n))
+		return problem(why, WLF_GLOBAL_BATCH, "global_batch %g is not a "
+			       "positive multiple of %d GPUs (expected a "
+			       "multiple of %d)", gb, n, n);
+	if ((int)w->train.precision < 0 || w->train.precision >= PREC_COUNT ||
+	    !(roof_peak(g, w->train.precision) > 0) ||
+	    w->train.precision == PREC_INT8 || w->train.precision == PREC_FP8)
+		return problem(why, WLF_PRECISION, "%s has no %s training rate "
+			       "(expected fp32, tf32, bf16 or fp16 the GPU "
+			       "supports)", g->id,
+			       (int)w->train.precision >= 0 &&
+			       w->train.precision < PREC_COUNT ?
+			       tc_prec_names[w->train.precision] : "?");
+	if (!(g->mem_bytes_per_s > 0) || !(g->memory_bytes > 0))
+		return problem(why, WLF_GPU, "%s lacks memory size or bandwidth "
+			       "(expected both in its catalog file)", g->id);
+	recsys_summary(a, &S);
+	b = gb / n;
+	eb = tc_prec_bytes(w->rtrain.emb_precision);
+	if (!(eb > 0))
+		eb = 4;
+	dim = a->table[0].dim;
+	row_bytes = S.gathered_elems / S.lookups * eb; /* average row */
+
+	/* Dense memory first: it decides what is left for tables. */
+	P = S.dense_params;
+	memset(&E, 0, sizeof(E));
+	memset(&B, 0, sizeof(B));
+	B.g = g;
+	B.ws = ws;
+	ws->count = 0;
+	B.pg = w->train.precision;
+	B.e = B.pg == PREC_FP32 || B.pg == PREC_TF32 ? 4 : 2;
+	B.graphs = pl.cuda_graphs;
+	/* activations: every MLP layer input and output, the interaction
+	 * input and output, the pooled embeddings (per sample) */
+	act = S.tables * dim + S.inter_width + a->dense_features;
+	for (i = 0; i < a->nbottom; i++)
+		act += 2.0 * a->bottom[i];
+	for (i = 0; i < a->ntop; i++)
+		act += 2.0 * a->top[i];
+	if (a->interaction == RI_DCNV2)
+		act += a->cross_layers * (2.0 * S.inter_width + a->cross_rank);
+	act *= b * B.e;
+	state = emb_state_bytes(w->train.optimizer);
+	E.mem_bytes[MEM_WEIGHTS] = 4 * P;
+	E.mem_bytes[MEM_GRADS] = 4 * P;
+	E.mem_bytes[MEM_OPTIMIZER] = (w->train.optimizer == OPT_ADAMW ? 8 :
+				      w->train.optimizer == OPT_SGD ? 0 : 4) * P;
+	E.mem_bytes[MEM_ACTIVATIONS] = act;
+	/* all-to-all and lookup buffers: pooled vectors of the local and the
+	 * global batch, the embedding gradients */
+	E.mem_bytes[MEM_BUFFERS] = 2 * b * S.tables * dim * B.e +
+				   2 * gb * S.lookups * dim * eb / n;
+	E.mem_bytes[MEM_RESERVED] = MEM_CONTEXT_BYTES + MEM_FRAGMENTATION_FRAC *
+				    (act + E.mem_bytes[MEM_BUFFERS]);
+	free_b = g->memory_bytes;
+	for (k = 0; k < MEM_COUNT; k++)
+		free_b -= E.mem_bytes[k];
+
+	/* Placement. */
+	place = (enum rec_placement)pl.embeddings;
+	table_wise(a, n, eb + state, &tab_bytes, &tab_elems, &tab_rows);
+	if (place == EMB_AUTO) {
+		double big = 0;
+		for (i = 0; i < a->ntables; i++)
+			big = fmax(big, a->table[i].rows * a->table[i].dim *
+					(eb + state));
+		if (n == 1)
+			place = EMB_REPLICATED;
+		else if (tab_bytes <= free_b && big <= free_b)
+			place = EMB_TABLE_WISE;
+		else
+			place = EMB_ROW_WISE;
+	}
+	{
+		double per_gpu = 0, gathered_rows = 0, gathered_elems = 0;
+		double a2a = 0;
+		switch (place) {
+		case EMB_REPLICATED:
+			per_gpu = S.emb_params * (eb + state);
+			gathered_rows = b * S.lookups;
+			gathered_elems = b * S.gathered_elems;
+			break;
+		case EMB_TABLE_WISE:
+			per_gpu = tab_bytes;
+			gathered_rows = gb * tab_rows;
+			gathered_elems = gb * tab_elems;
+			a2a = b * S.tables * dim * B.e;
+			break;
+		case EMB_ROW_WISE:
+			per_gpu = S.emb_params * (eb + state) / n;
+			gathered_rows = gb * S.lookups / n;
+			gathered_elems = gb * S.gathered_elems / n;
+			break;
+		case EMB_COLUMN_WISE:
+		default:
+			per_gpu = S.emb_params * (eb + state) / n;
+			gathered_rows = gb * S.lookups;
+			gathered_elems = gb * S.gathered_elems / n;
+			a2a = b * S.tables * dim * B.e;
+			break;
+		}
+		(void)gathered_rows;
+		E.embedding_bytes_per_gpu = per_gpu;
+		if (per_gpu > free_b && pl.offload == OFFLOAD_NONE)
+			return problem(why, WLF_EMBEDDINGS, "embedding tables "
+				       "need %.1f GB per GPU with %s placement, "
+				       "%.1f GB are free on %s (expected "
+				       "offload: uvm or host, row_wise, or "
+				       "more GPUs)", per_gpu / 1e9,
+				       rec_placement_names[place],
+				       free_b > 0 ? free_b / 1e9 : 0, g->id);
+
+		all.n = n;
+		all.per_node = gcd(n, n < pl.gpus_per_node ? n : pl.gpus_per_node);
+
+		/* Forward: lookups, exchange, bottom MLP, interaction, top. */
+		{
+			double gbytes = gathered_elems * eb;
+			double frac = recsys_gather_frac(row_bytes *
+				(place == EMB_COLUMN_WISE ? 1.0 / n : 1.0));
+			if (pl.offload != OFFLOAD_NONE) {
+				double pcie = g->pcie_bytes_per_s / 2 * REC_PCIE_FRAC;
+				double rb_ = row_bytes;
+				double wire = pl.offload == OFFLOAD_UVM ?
+					gathered_rows * fmax(rb_, REC_UVM_PAGE_BYTES) :
+					gbytes;
+				double t = pcie > 0 ? wire / pcie : 0;
+				put(&B, "emb.host_gather.fwd", BRK_MEMBOUND, 0,
+				    wire, B.pg, t, 0, BOUND_NETWORK);
+				E.host_bytes = S.emb_params * (eb + state);
+			} else {
+				elem(&B, "emb.gather.fwd", gbytes +
+				     gathered_rows * 8, frac, 1);
+			}
+			if (place == EMB_ROW_WISE)
+				coll(&B, &pl, "emb.reducescatter.fwd",
+				     BRK_EP_COMM, COLL_REDUCE_SCATTER, all,
+				     gb * S.tables * dim * B.e);
+			else if (a2a > 0)
+				coll(&B, &pl, "emb.alltoall.fwd", BRK_EP_COMM,
+				     COLL_ALLTOALL, all, a2a);
+		}
+		prev = a->dense_features;
+		for (i = 0; i < a->nbottom; i++) {
+			char nm[24];
+			snprintf(nm, sizeof(nm), "bottom%d", i + 1);
+			linear(&B, nm, b, i ? prev : din, a->bottom[i], 0);
+			prev = a->bottom[i];
+		}
+		if (a->interaction == RI_DCNV2) {
+			double wdt = S.inter_width;
+			for (i = 0; i < a->cross_layers; i++) {
+				linear(&B, "cross.v", b, wdt, a->cross_rank, 0);
+				linear(&B, "cross.w", b, a->cross_rank, wdt, 0);
+			}
+			elem(&B, "cross.elementwise.fwd", a->cross_layers * 4 *
+			     b * wdt * B.e, 1, a->cross_layers);
+		} else {
+			double f = S.tables + 1;
+			/* batched (f x d) x (d x f), then the triangle */
+			double flop = 2 * b * f * f * dim;
+			double bytes = B.e * b * (f * dim + f * f + S.inter_width);
+			enum op_bound bd;
+			double t = fmin(roof_time(g, B.pg, flop,
+					     roof_gemm_eff(g, f, f, dim, b), bytes,
+					     2, B.graphs, &bd),
+					     vis_skinny_time(g, flop, bytes, B.graphs));
+			put(&B, "interaction.fwd", BRK_GEMM, flop, bytes, B.pg, t,
+			    launch_part(g, B.pg, flop, roof_gemm_eff(g, f, f, dim,
+								     b), bytes, t),
+			    bd);
+		}
+		prev = S.inter_width;
+		for (i = 0; i < a->ntop; i++) {
+			char nm[24];
+			snprintf(nm, sizeof(nm), "top%d", i + 1);
+			linear(&B, nm, b, prev, a->top[i], 0);
+			prev = a->top[i];
+			if (i + 1 < a->ntop)
+				elem(&B, "top.relu.fwd", 2 * b * prev * B.e, 1, 1);
+		}
+		elem(&B, "loss.fwd", b * 16, 1, 2);
+
+		/* Backward. */
+		B.bwd = 1;
+		elem(&B, "loss.bwd", b * 16, 1, 1);
+		for (i = a->ntop - 1; i >= 0; i--) {
+			char nm[24];
+			double in = i ? a->top[i - 1] : S.inter_width;
+			snprintf(nm, sizeof(nm), "top%d", i + 1);
+			linear(&B, nm, b, in, a->top[i], 0);
+		}
+		if (a->interaction == RI_DCNV2) {
+			double wdt = S.inter_width;
+			for (i = 0; i < a->cross_layers; i++) {
+				linear(&B, "cross.w", b, a->cross_rank, wdt, 0);
+				linear(&B, "cross.v", b, wdt, a->cross_rank, 0);
+			}
+			elem(&B, "cross.elementwise.bwd", a->cross_layers * 6 *
+			     b * wdt * B.e, 1, a->cross_layers);
+		} else {
+			double f = S.tables + 1;
+			double flop = 4 * b * f * f * dim;
+			double bytes = B.e * b * (2 * f * dim + f * f + S.inter_width);
+			enum op_bound bd;
+			double t = fmin(roof_time(g, B.pg, flop,
+					     roof_gemm_eff(g, f, dim, f, b), bytes,
+					     2, B.graphs, &bd),
+					     vis_skinny_time(g, flop, bytes, B.graphs));
+			put(&B, "interaction.bwd", BRK_GEMM, flop, bytes, B.pg, t,
+			    launch_part(g, B.pg, flop, roof_gemm_eff(g, f, dim, f,
+								     b), bytes, t),
+			    bd);
+		}
+		prev = a->dense_features;
+		for (i = a->nbottom - 1; i >= 0; i--) {
+			char nm[24];
+			double in = i ? a->bottom[i - 1] : din;
+			snprintf(nm, sizeof(nm), "bottom%d", i + 1);
+			linear(&B, nm, b, in, a->bottom[i], i == 0);
+		}
+		if (place == EMB_ROW_WISE)
+			coll(&B, &pl, "emb.allgather.bwd", BRK_EP_COMM,
+			     COLL_ALLGATHER, all, gb * S.tables * dim * B.e / n);
+		else if (a2a > 0)
+			coll(&B, &pl, "emb.alltoall.bwd", BRK_EP_COMM,
+			     COLL_ALLTOALL, all, a2a);
+		if (place == EMB_REPLICATED)
+			coll(&B, &pl, "emb.grad_allgather", BRK_DP_COMM,
+			     COLL_ALLGATHER, all, gb * S.gathered_elems * 4);
+		{
+			/* sparse update of the looked-up rows: gradient of
+			 * each pooled lookup (read), row read and written,
+			 * optimizer state read and written (SGD: none) */
+			double ge = place == EMB_REPLICATED ? gb * S.gathered_elems :
+				    gathered_elems;
+			double bytes = ge * (4 + 2 * eb + 2 * state) +
+				       gathered_rows * 16;
+			double frac = recsys_gather_frac(row_bytes *
+				(place == EMB_COLUMN_WISE ? 1.0 / n : 1.0));
+			if (pl.offload != OFFLOAD_NONE) {
+				double pcie = g->pcie_bytes_per_s / 2 * REC_PCIE_FRAC;
+				double wire = pl.offload == OFFLOAD_UVM ?
+					gathered_rows * 2 * fmax(row_bytes,
+							     REC_UVM_PAGE_BYTES) :
+					ge * (2 * eb + 2 * state);
+				double t = pcie > 0 ? wire / pcie : 0;
+				put(&B, "emb.host_update.bwd", BRK_MEMBOUND, 0,
+				    wire, B.pg, t, 0, BOUND_NETWORK);
+			} else {
+				elem(&B, "emb.sort_dedup.bwd", gathered_rows * 24,
+				     1, 3);
+				elem(&B, "emb.scatter_update.bwd", bytes, frac, 1);
+			}
+		}
+		B.bwd = 0;
+	}
+	/* Dense gradients: all-reduce, overlapped with the backward. */
+	if (n > 1) {
+		comm = comm_time_s(g, &pl, COLL_ALLREDUCE, all, 4 * P);
+		exposed = pl.grad_overlap ? fmax(0, comm - B.bwd_s) : comm;
+		if (ws->count < ws->cap) {
+			struct op *o = &ws->ops[ws->count++];
+			memset(o, 0, sizeof(*o));
+			snprintf(o->name, sizeof(o->name), "dp.grad_allreduce");
+			o->category = BRK_DP_COMM;
+			o->bytes = 4 * P;
+			o->prec = PREC_FP32;
+			o->time_s = comm;
+			o->count = 1;
+			o->bound = BOUND_NETWORK;
+			o->stage = OPS_STEP;
+		}
+	}
+	{
+		double bytes = P * (w->train.optimizer == OPT_ADAMW ? 28 : 20);
+		enum op_bound bd;
+		double t = roof_time(g, PREC_FP32, 0, 0.5, bytes, 2, B.graphs, &bd);
+		put(&B, "optimizer.dense", BRK_OPTIMIZER, 0, bytes, PREC_FP32, t,
+		    launch_part(g, PREC_FP32, 0, 0.5, bytes, t), BOUND_MEMORY);
+		t = REC_EXTRA_KERNELS * roof_launch_s(g, pl.cuda_graphs) *
+		    (1 - g->eff.launch_overlap_frac * 0.5);
+		put(&B, "misc.kernels", BRK_LAUNCH, 0, 0, B.pg, t, t,
+		    BOUND_LATENCY);
+	}
+	for (k = 0; k < BRK_COUNT; k++)
+		E.breakdown_s[k] = B.t[k];
+	E.breakdown_s[BRK_DP_COMM] += exposed;
+	for (k = 0; k < BRK_COUNT; k++)
+		tstep += E.breakdown_s[k];
+	E.step_time_s = tstep;
+	B.lim[LIM_COMMUNICATION] += exposed;
+	E.limiting = LIM_COMPUTE;
+	for (k = 1; k < LIM_COUNT; k++)
+		if (B.lim[k] > B.lim[E.limiting])
+			E.limiting = (enum limiter)k;
+
+	E.plan = pl;
+	E.params = E.active_params = P + S.emb_params;
+	E.micro_batches = 1;
+	E.samples_per_step = gb;
+	if (w->rtrain.samples > 0)
+		E.steps = ceil(w->rtrain.samples / gb);
+	else
+		E.steps = ceil(w->rtrain.dataset_size / gb) * w->rtrain.epochs;
+	E.samples_per_s = gb / E.step_time_s;
+	E.total_time_s = E.steps * E.step_time_s;
+	E.gpu_hours = E.total_time_s * n / 3600.0;
+	/* model FLOPs: 6 x dense multiply-adds... 3 x forward GEMM FLOPs */
+	{
+		double f = 0;
+		prev = a->dense_features;
+		for (i = 0; i < a->nbottom; i++) {
+			f += prev * a->bottom[i];
+			prev = a->bottom[i];
+		}
+		prev = S.inter_width;
+		for (i = 0; i < a->ntop; i++) {
+			f += prev * a->top[i];
+			prev = a->top[i];
+		}
+		if (a->interaction == RI_DCNV2)
+			f += a->cross_layers * 2.0 * S.inter_width * a->cross_rank;
+		else
+			f += (S.tables + 1) * (S.tables + 1) * dim;
+		E.model_flop_per_step = 6 * f * gb;
+	}
+	E.hw_flop_per_step = E.model_flop_per_step;
+	E.mfu_frac = E.model_flop_per_step /
+		     (E.step_time_s * n * roof_peak(g, w->train.precision));
+	E.hfu_frac = E.mfu_frac;
+	if (pl.offload == OFFLOAD_NONE) {
+		E.mem_bytes[MEM_WEIGHTS] += E.embedding_bytes_per_gpu * eb /
+					    (eb + state);
+		E.mem_bytes[MEM_OPTIMIZER] += E.embedding_bytes_per_gpu * state /
+					      (eb + state);
+	} else {
+		E.embedding_bytes_per_gpu = 0;
+	}
+	for (k = 0; k < MEM_COUNT; k++)
+		E.memory_per_gpu_bytes += E.mem_bytes[k];
+	E.memory_capacity_bytes = g->memory_bytes;
+	E.fits = E.memory_per_gpu_bytes <= g->memory_bytes;
+	if (!E.fits)
+		snprintf(E.fit_advice, sizeof(E.fit_advice), "needs %.1f GB of "
+			 "%.1f GB: try row_wise tables, offload: host, a "
+			 "smaller global_batch or more GPUs",
+			 E.memory_per_gpu_bytes / 1e9, g->memory_bytes / 1e9);
+	if (w->plan.embeddings == EMB_AUTO)
+		warn(&E, "embeddings: auto chose %s", rec_placement_names[place]);
+	if (n > pl.gpus_per_node && !(pl.network_bytes_per_s > 0))
+		warn(&E, "no network bandwidth given: assuming %.0f GB/s per "
+		     "GPU", COMM_DEFAULT_NETWORK_BYTES_PER_S / 1e9);
+	{
+		const double chk[] = { E.step_time_s, E.samples_per_s,
+			E.total_time_s, E.gpu_hours, E.mfu_frac,
+			E.memory_per_gpu_bytes, E.params };
+		for (k = 0; k < (int)(sizeof(chk) / sizeof(chk[0])); k++)
+			if (!isfinite(chk[k]) || chk[k] < 0)
+				return problem(why, WLF_NONE, "internal: "
+					       "non-finite or negative result "
+					       "(%d) for this plan (expected "
+					       "finite values)", k);
+		for (k = 0; k < (int)ws->count; k++)
+			if (!isfinite(ws->ops[k].time_s))
+				return problem(why, WLF_NONE, "internal: "
+					       "non-finite time of operator "
+					       "'%s'", ws->ops[k].name);
+		if (!(E.step_time_s > 0))
+			return problem(why, WLF_NONE, "internal: zero step "
+				       "time (expected a positive time)");
+	}
+	*out = E;
+	return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+
+static void mlp(int *dst, int *n, const int *src, int cnt)
+{
+	int i;
+	for (i = 0; i < cnt; i++)
+		dst[i] = src[i];
+	*n = cnt;
+}
+
+int recsys_arch_builtin(const char *name, struct recsys_arch *out)
+{
+	/* architectures.md sections 3.1, 3.3, 3.4 (facebookresearch/dlrm
+	 * tools/visualize.py, MLPerf TABLE_SIZE_ARRAY, MULTI_HOT_SIZES) */
+	static const double kaggle[26] = { 1460, 583, 10131227, 2202608, 305,
+		24, 12517, 633, 3, 93145, 5683, 8351593, 3194, 27, 14992,
+		5461306, 10, 5652, 2173, 4, 7046547, 18, 15, 286181, 105,
+		142572 };
+	static const double tb[26] = { 39884406, 39043, 17289, 7420, 20263, 3,
+		7120, 1543, 63, 38532951, 2953546, 403346, 10, 2208, 11938,
+		155, 4, 976, 14, 39979771, 25641295, 39664984, 585935, 12972,
+		108, 36 };
+	static const double dcn[26] = { 40000000, 39060, 17295, 7424, 20265,
+		3, 7122, 1543, 63, 40000000, 3067956, 405282, 10, 2209, 11938,
+		155, 4, 976, 14, 40000000, 40000000, 40000000, 590152, 12973,
+		108, 36 };
+	static const double hot[26] = { 3, 2, 1, 2, 6, 1, 1, 1, 1, 7, 3, 8, 1,
+		6, 9, 5, 1, 1, 1, 12, 100, 27, 10, 3, 1, 1 };
+	static const int kb[4] = { 512, 256, 64, 16 }, kt[3] = { 512, 256, 1 };
+	static const int tbb[3] = { 512, 256, 128 };
+	static const int tbt[5] = { 1024, 1024, 512, 256, 1 };
+	struct recsys_arch a;
+	const double *rows;
+	int dim, i;
+
+	memset(&a, 0, sizeof(a));
+	a.dense_features = 13;
+	if (!strcmp(name, "dlrm-criteo-kaggle")) {
+		rows = kaggle;
+		dim = 16;
+		mlp(a.bottom, &a.nbottom, kb, 4);
+		mlp(a.top, &a.ntop, kt, 3);
+	} else if (!strcmp(name, "dlrm-criteo-1tb")) {
+		rows = tb;
+		dim = 128;
+		mlp(a.bottom, &a.nbottom, tbb, 3);
+		mlp(a.top, &a.ntop, tbt, 5);
+	} else if (!strcmp(name, "dlrm-dcnv2")) {
+		rows = dcn;
+		dim = 128;
+		mlp(a.bottom, &a.nbottom, tbb, 3);
+		mlp(a.top, &a.ntop, tbt, 5);
+		a.interaction = RI_DCNV2;
+		a.cross_layers = 3;
+		a.cross_rank = 512;
+	} else {
+		return -1;
+	}
+	a.ntables = 26;
+	for (i = 0; i < 26; i++) {
+		a.table[i].rows = rows[i];
+		a.table[i].dim = dim;
+		a.table[i].pooling = a.interaction == RI_DCNV2 ? hot[i] : 1;
+		a.table[i].count = 1;
+	}
+	snprintf(a.name, sizeof(a.name), "%s", name);
+	snprintf(a.source, sizeof(a.source), "built in (traincost recsys.c), "
+		 "reference architectures.md section 3");
+	*out = a;
+	return 0;
+}

@@ -1,0 +1,50 @@
+/*
+ * recsys.h - DLRM-style recommenders as operator lists: embedding gathers
+ * and their sparse backward as random memory access whose efficiency
+ * depends on the row size, small MLP GEMMs, dot or DCNv2 interaction, the
+ * all-to-all of model-parallel tables, and PCIe traffic of offloaded
+ * tables.  docs/vision-recsys.md.
+ */
+#ifndef TC_RECSYS_H
+#define TC_RECSYS_H
+
+#include "estimate.h"
+#include "gpu.h"
+#include "workload.h"
+
+/* Totals of a recommender. */
+struct rec_summary {
+	double tables;          /* tables (count expanded) */
+	double rows;            /* rows of all tables */
+	double emb_params;      /* rows x dim, all tables */
+	double dense_params;    /* MLPs and cross layers */
+	double lookups;         /* rows read per sample */
+	double gathered_elems;  /* embedding elements read per sample */
+	double inter_width;     /* input width of the top MLP */
+};
+
+/* Fill *s.  Assumes a valid architecture (rows, dim >= 1). */
+void recsys_summary(const struct recsys_arch *a, struct rec_summary *s);
+
+/*
+ * Achieved fraction of memory bandwidth of a random row gather of
+ * `row_bytes` per row (see recsys.c for the model and its calibration).
+ */
+double recsys_gather_frac(double row_bytes);
+
+/* Names of the placements and offload modes as written in files. */
+extern const char *const rec_placement_names[];
+extern const char *const rec_offload_names[];
+
+/*
+ * Build one of the bundled recommenders in code: "dlrm-criteo-kaggle",
+ * "dlrm-criteo-1tb", "dlrm-dcnv2".  Returns 0, or -1 for an unknown name.
+ */
+int recsys_arch_builtin(const char *name, struct recsys_arch *out);
+
+/* Estimate a recommender training run (the step_estimate() contract). */
+int recsys_estimate(const struct workload *w, const struct gpu *g,
+		    struct est_workspace *ws, struct estimate *out,
+		    struct plan_problem *why);
+
+#endif

@@ -1,0 +1,1315 @@
+/*
+ * vision.c - operators of an image-classification training step on one GPU.
+ *
+ * The layer list is walked once per micro-batch shape.  A convolution is an
+ * implicit GEMM (M = N*Ho*Wo, N = Cout/groups, K = Cin/groups*kh*kw, batch =
+ * groups) forward, with a data-gradient and a weight-gradient GEMM of the
+ * same size backward (none for the data gradient of the first layer: images
+ * need no gradient).  Depthwise convolutions run on CUDA cores and are
+ * usually bound by memory.  Batch-norm, activations, pooling and residual
+ * adds are memory-bound kernels.  Transformer blocks (ViT) are the layer
+ * operators of llm.c with causal = 0.  Data-parallel gradient all-reduce
+ * overlaps the backward (PyTorch DDP buckets).  docs/vision-recsys.md gives
+ * the formulas, their sources and the calibration.
+ */
+#include "vision.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "comm.h"
+#include "llm.h"
+#include "memory.h"
+#include "roofline.h"
+
+const char *const vis_kind_names[VL_KIND_COUNT + 1] = {
+	"conv", "batchnorm", "layernorm", "relu", "gelu", "silu", "maxpool",
+	"avgpool", "linear", "add", "tokens", "attention", "bottleneck",
+	"basic", "cnblock", NULL,
+};
+
+/*
+ * Vision efficiency parameters (fractions), calibrated on the four
+ * ResNet-50 measurements of tests/validation/vision.csv (docs/
+ * vision-recsys.md, "Calibration"): only these three were adjusted, by
+ * hand, to physically plausible values.
+ *  - VIS_CONV_FRAC: cuDNN implicit-GEMM convolutions with kernels larger
+ *    than 1x1 against a cuBLAS GEMM of the same shape (im2col addressing,
+ *    halo loads); 1x1 convolutions are plain GEMMs (VIS_CONV1X1_FRAC).
+ *  - VIS_MEM_FRAC: batch-norm, ReLU and add kernels of PyTorch reach a
+ *    lower share of DRAM bandwidth than the long streaming kernels of the
+ *    LLM fit (per-channel reductions, two passes); relative to mem_frac.
+ *  - VIS_DW_FRAC: depthwise convolutions, fraction of the fp32 CUDA-core
+ *    peak (no tensor cores); not calibrated (no measurement in the set).
+ */
+#define VIS_CONV_FRAC 0.80
+#define VIS_CONV1X1_FRAC 1.0
+#define VIS_MEM_FRAC 0.75
+#define VIS_DW_FRAC 0.50
+/* DDP gradient bucket (PyTorch default bucket_cap_mb = 25): the last one
+ * is reduced after the backward ends. */
+#define VIS_DDP_BUCKET_BYTES 25e6
+/* Parameter tensors updated per multi-tensor optimizer kernel (apex /
+ * PyTorch foreach chunks). */
+#define VIS_TENSORS_PER_KERNEL 64.0
+
+/* ---------------------------------------------------------------------- */
+/* Shapes                                                                  */
+
+static int bad_entry(char *msg, size_t len, int idx, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Write the message and return the 1-based entry index. */
+static int bad_entry(char *msg, size_t len, int idx, const char *fmt, ...)
+{
+	va_list ap;
+	if (msg && len) {
+		va_start(ap, fmt);
+		vsnprintf(msg, len, fmt, ap);
+		va_end(ap);
+	}
+	return idx + 1;
+}
+
+/* Output side of a convolution or pool: padding (k-1)/2 for odd kernels,
+ * none for even ones (patchify), as torchvision's models use. */
+static double out_side(double in, int k, int s)
+{
+	int pad = k % 2 ? (k - 1) / 2 : 0;
+	return floor((in + 2.0 * pad - k) / s) + 1;
+}
+
+/* Bytes kept for backward by one transformer layer per image (16-bit),
+ * Korthikanti et al. generalised as in memory.c, flash attention. */
+static double attn_act_elems(double T, double C, double heads, double mlp)
+{
+	return T * (9 * C + 2 * mlp) + 2 * heads * T;
+}
+
+int vision_infer(const struct vision_arch *a, double image,
+		 struct vis_shape *sh, struct vis_summary *sum, char *msg,
+		 size_t msglen)
+{
+	double c = a->in_channels > 0 ? a->in_channels : 3;
+	double h = image, w = image, T = 0;
+	struct vis_summary S;
+	int i;
+
+	memset(&S, 0, sizeof(S));
+	if (!(image >= 1))
+		return bad_entry(msg, msglen, -1, "image size %g is not "
+				 "positive (expected pixels per side)", image);
+	for (i = 0; i < a->nlayers; i++) {
+		const struct vis_layer *L = &a->layer[i];
+		struct vis_shape o;
+		double X, r = L->repeat > 0 ? L->repeat : 1;
+		int s = L->stride > 0 ? L->stride : 1;
+		int k = L->kernel > 0 ? L->kernel : 1;
+		double out = L->out > 0 ? L->out : c;
+		int seq = T > 0;
+
+		memset(&o, 0, sizeof(o));
+		if (L->out < 0)
+			return bad_entry(msg, msglen, i, "%s has %d output "
+					 "channels (expected a positive count)",
+					 vis_kind_names[L->kind], L->out);
+		switch (L->kind) {
+		case VL_CONV: {
+			int gr = L->groups > 0 ? L->groups : 1;
+			double ho, wo;
+			if (seq)
+				return bad_entry(msg, msglen, i, "conv after "
+						 "tokens (expected convolutions "
+						 "before the image becomes a "
+						 "sequence)");
+			if (fmod(c, gr) || fmod(out, gr))
+				return bad_entry(msg, msglen, i, "groups %d do "
+						 "not divide %g input and %g "
+						 "output channels (expected a "
+						 "common divisor)", gr, c, out);
+			ho = out_side(h, k, s);
+			wo = out_side(w, k, s);
+			if (ho < 1 || wo < 1)
+				return bad_entry(msg, msglen, i, "conv %dx%d "
+						 "stride %d shrinks %gx%g to "
+						 "nothing (expected a larger "
+						 "image_size or fewer "
+						 "down-sampling layers)", k, k,
+						 s, h, w);
+			o.params = out * c / gr * k * k + (L->bias ? out : 0);
+			o.macs = ho * wo * out * c / gr * k * k;
+			o.act_bytes = c * h * w; /* input kept */
+			h = ho;
+			w = wo;
+			c = out;
+			break;
+		}
+		case VL_BATCHNORM:
+		case VL_LAYERNORM:
+			X = seq ? T * c : c * h * w;
+			o.params = 2 * c;
+			o.act_bytes = X;
+			break;
+		case VL_RELU:
+		case VL_GELU:
+		case VL_SILU:
+			o.act_bytes = seq ? T * c : c * h * w;
+			break;
+		case VL_ADD:
+			break;
+		case VL_MAXPOOL:
+		case VL_AVGPOOL:
+			if (seq) { /* class token or mean over tokens */
+				o.act_bytes = 0;
+				T = 0;
+				h = w = 1;
+				break;
+			}
+			o.act_bytes = L->kind == VL_MAXPOOL ? c * h * w : 0;
+			if (L->global) {
+				h = w = 1;
+			} else {
+				double ho = out_side(h, k, s), wo = out_side(w, k, s);
+				if (ho < 1 || wo < 1)
+					return bad_entry(msg, msglen, i, "%s "
+							 "%dx%d stride %d shrinks "
+							 "%gx%g to nothing "
+							 "(expected a larger "
+							 "image_size or fewer "
+							 "down-sampling layers)",
+							 vis_kind_names[L->kind],
+							 k, k, s, h, w);
+				h = ho;
+				w = wo;
+			}
+			break;
+		case VL_LINEAR: {
+			double rows = seq ? T : h * w; /* per image */
+			if (L->out <= 0)
+				return bad_entry(msg, msglen, i, "linear needs "
+						 "out (expected output "
+						 "features)");
+			o.params = c * out + out;
+			o.macs = rows * c * out;
+			o.act_bytes = rows * c;
+			c = out;
+			break;
+		}
+		case VL_TOKENS:
+			if (seq)
+				return bad_entry(msg, msglen, i, "tokens twice "
+						 "(expected one tokens entry)");
+			T = h * w + (L->class_token ? 1 : 0);
+			o.params = T * c + (L->class_token ? c : 0);
+			o.act_bytes = 0;
+			h = w = 1;
+			break;
+		case VL_ATTENTION: {
+			double mlp = L->mlp > 0 ? L->mlp : 4 * c;
+			int heads = L->heads > 0 ? L->heads : 1;
+			if (!seq)
+				return bad_entry(msg, msglen, i, "attention on "
+						 "an image (expected a tokens "
+						 "entry before it)");
+			if (fmod(c, heads))
+				return bad_entry(msg, msglen, i, "%d heads do "
+						 "not divide width %g (expected "
+						 "a divisor)", heads, c);
+			o.params = r * (4 * c * c + 4 * c + 2 * c * mlp + mlp +
+					c + 4 * c);
+			o.macs = r * (T * (4 * c * c + 2 * c * mlp) +
+				      2 * T * T * c);
+			o.act_bytes = r * attn_act_elems(T, c, heads, mlp);
+			break;
+		}
+		case VL_BOTTLENECK:
+		case VL_BASIC:
+		case VL_CNBLOCK: {
+			double wd = L->width > 0 ? L->width :
+				    L->kind == VL_CNBLOCK ? 4 * out : out / 4;
+			int j;
+			if (seq)
+				return bad_entry(msg, msglen, i, "%s after "
+						 "tokens (expected it before)",
+						 vis_kind_names[L->kind]);
+			if (L->kind == VL_BOTTLENECK && !(wd >= 1))
+				return bad_entry(msg, msglen, i, "bottleneck "
+						 "width %g is below 1 (expected "
+						 "width: inner channels)", wd);
+			for (j = 0; j < r; j++) {
+				int st = j == 0 ? s : 1;
+				double cin = c, ho = h, wo = w, Xo;
+				if (L->kind != VL_CNBLOCK) {
+					ho = out_side(h, 3, st);
+					wo = out_side(w, 3, st);
+				} else if (st > 1) {
+					return bad_entry(msg, msglen, i,
+							 "cnblock stride %d "
+							 "(expected 1: use a "
+							 "conv to down-sample)",
+							 st);
+				}
+				if (ho < 1 || wo < 1)
+					return bad_entry(msg, msglen, i, "%s "
+							 "stride %d shrinks "
+							 "%gx%g to nothing "
+							 "(expected a larger "
+							 "image_size or fewer "
+							 "down-sampling layers)",
+							 vis_kind_names[L->kind],
+							 st, h, w);
+				Xo = out * ho * wo;
+				if (L->kind == VL_BOTTLENECK) {
+					double Xw1 = wd * h * w, Xw2 = wd * ho * wo;
+					o.params += cin * wd + 9 * wd * wd +
+						    wd * out + 2 * (2 * wd + out);
+					o.macs += Xw1 * cin + Xw2 * wd * 9 +
+						  Xo * wd;
+					/* conv inputs, bn inputs, relu outputs */
+					o.act_bytes += cin * h * w + Xw1 + Xw2 +
+						       2 * Xw1 + 2 * Xw2 + 2 * Xo;
+				} else if (L->kind == VL_BASIC) {
+					o.params += cin * out * 9 + out * out * 9 +
+						    4 * out;
+					o.macs += Xo * cin * 9 + Xo * out * 9;
+					o.act_bytes += cin * h * w + Xo +
+						       2 * Xo + 2 * Xo;
+				} else {
+					int kk = L->kernel > 0 ? L->kernel : 7;
+					if (out != cin)
+						return bad_entry(msg, msglen, i,
+								 "cnblock out %g "
+								 "differs from its "
+								 "%g input channels "
+								 "(expected the same "
+								 "width)", out, cin);
+					o.params += out * kk * kk + out +
+						    2 * out + 2 * out * wd +
+						    wd + out + out;
+					o.macs += Xo * kk * kk + 2 * Xo * wd;
+					/* dw input, ln input, lin1 input,
+					 * gelu input, lin2 input, scale */
+					o.act_bytes += 4 * Xo + 2 * wd * ho * wo;
+				}
+				if (L->kind != VL_CNBLOCK &&
+				    (st > 1 || cin != out)) {
+					o.params += cin * out + 2 * out;
+					o.macs += Xo * cin;
+					o.act_bytes += Xo;
+				}
+				c = out;
+				h = ho;
+				w = wo;
+			}
+			break;
+		}
+		case VL_KIND_COUNT:
+		default:
+			return bad_entry(msg, msglen, i, "unknown layer kind "
+					 "(expected one of conv, batchnorm, ...)");
+		}
+		o.c = c;
+		o.h = h;
+		o.w = w;
+		o.tokens = T;
+		if (sh)
+			sh[i] = o;
+		S.params += o.params;
+		S.macs += o.macs;
+		S.act_elems += o.act_bytes;
+	}
+	S.classes = (int)c;
+	if (sum)
+		*sum = S;
+	return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Bundled networks                                                        */
+
+/* Append one entry; returns it for the caller to fill. */
+static struct vis_layer *add(struct vision_arch *a, enum vis_kind k)
+{
+	struct vis_layer *L;
+	assert(a->nlayers < VIS_MAX_LAYERS);
+	L = &a->layer[a->nlayers++];
+	memset(L, 0, sizeof(*L));
+	L->kind = k;
+	return L;
+}
+
+static void conv(struct vision_arch *a, int out, int k, int s, int bias)
+{
+	struct vis_layer *L = add(a, VL_CONV);
+	L->out = out;
+	L->kernel = k;
+	L->stride = s;
+	L->bias = bias;
+}
+
+static void block(struct vision_arch *a, enum vis_kind k, int out, int width,
+		  int repeat, int stride)
+{
+	struct vis_layer *L = add(a, k);
+	L->out = out;
+	L->width = width;
+	L->repeat = repeat;
+	L->stride = stride;
+}
+
+static void head(struct vision_arch *a, int norm)
+{
+	add(a, VL_AVGPOOL)->global = 1;
+	if (norm)
+		add(a, VL_LAYERNORM);
+	add(a, VL_LINEAR)->out = 1000;
+}
+
+/* torchvision resnet.py: stem, four stages, pool, fc (reference §2.1). */
+static void resnet(struct vision_arch *a, int bottleneck, const int n[4])
+{
+	static const int widths[4] = { 64, 128, 256, 512 };
+	int i;
+	conv(a, 64, 7, 2, 0);
+	add(a, VL_BATCHNORM);
+	add(a, VL_RELU);
+	{
+		struct vis_layer *L = add(a, VL_MAXPOOL);
+		L->kernel = 3;
+		L->stride = 2;
+	}
+	for (i = 0; i < 4; i++)
+		block(a, bottleneck ? VL_BOTTLENECK : VL_BASIC,
+		      bottleneck ? 4 * widths[i] : widths[i],
+		      bottleneck ? widths[i] : 0, n[i], i ? 2 : 0);
+	head(a, 0);
+}
+
+/* torchvision vision_transformer.py (reference §2.3). */
+static void vit(struct vision_arch *a, int patch, int layers, int hidden,
+		int heads, int mlp)
+{
+	struct vis_layer *L;
+	conv(a, hidden, patch, patch, 1);
+	add(a, VL_TOKENS)->class_token = 1;
+	L = add(a, VL_ATTENTION);
+	L->heads = heads;
+	L->mlp = mlp;
+	L->repeat = layers;
+	add(a, VL_LAYERNORM);
+	add(a, VL_AVGPOOL)->global = 1; /* the class token */
+	add(a, VL_LINEAR)->out = 1000;
+}
+
+/* torchvision convnext.py, tiny (reference §2.5). */
+static void convnext_tiny(struct vision_arch *a)
+{
+	static const int dims[4] = { 96, 192, 384, 768 };
+	static const int depth[4] = { 3, 3, 9, 3 };
+	int i;
+	conv(a, 96, 4, 4, 1);
+	add(a, VL_LAYERNORM);
+	for (i = 0; i < 4; i++) {
+		if (i) {
+			add(a, VL_LAYERNORM);
+			conv(a, dims[i], 2, 2, 1);
+		}
+		block(a, VL_CNBLOCK, dims[i], 4 * dims[i], depth[i], 0);
+		a->layer[a->nlayers - 1].kernel = 7;
+	}
+	head(a, 1);
+}
+
+int vision_arch_builtin(const char *name, struct vision_arch *out)
+{
+	static const int r18[4] = { 2, 2, 2, 2 }, r34[4] = { 3, 4, 6, 3 };
+	static const int r101[4] = { 3, 4, 23, 3 }, r152[4] = { 3, 8, 36, 3 };
+	struct vision_arch a;
+
+	memset(&a, 0, sizeof(a));
+	a.in_channels = 3;
+	if (!strcmp(name, "resnet18"))
+		resnet(&a, 0, r18);
+	else if (!strcmp(name, "resnet34"))
+		resnet(&a, 0, r34);
+	else if (!strcmp(name, "resnet50"))
+		resnet(&a, 1, r34);
+	else if (!strcmp(name, "resnet101"))
+		resnet(&a, 1, r101);
+	else if (!strcmp(name, "resnet152"))
+		resnet(&a, 1, r152);
+	else if (!strcmp(name, "vit-b16"))
+		vit(&a, 16, 12, 768, 12, 3072);
+	else if (!strcmp(name, "vit-l16"))
+		vit(&a, 16, 24, 1024, 16, 4096);
+	else if (!strcmp(name, "vit-h14"))
+		vit(&a, 14, 32, 1280, 16, 5120);
+	else if (!strcmp(name, "convnext-tiny"))
+		convnext_tiny(&a);
+	else
+		return -1;
+	snprintf(a.name, sizeof(a.name), "%s", name);
+	snprintf(a.source, sizeof(a.source), "built in (traincost vision.c), "
+		 "torchvision model definitions");
+	*out = a;
+	return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Operators                                                               */
+
+/* Builder state. */
+struct vb {
+	const struct gpu *g;
+	const struct plan *pl;
+	struct est_workspace *ws;
+	size_t cap;        /* slots for named ops; the last is "other" */
+	enum tc_prec pg;   /* GEMM precision */
+	enum tc_prec pa;   /* element-wise precision */
+	double e;          /* bytes per activation element */
+	double b;          /* images per micro-batch */
+	double m;          /* micro-batches per step */
+	int graphs;
+	int layout;        /* NCHW with tensor cores: transposes per conv */
+	int first;         /* the next conv is the first layer */
+	int bwd;           /* adding backward ops */
+	double t[BRK_COUNT];   /* seconds per micro-batch */
+	double lim[LIM_COUNT];
+	double bwd_s;          /* backward seconds per micro-batch */
+	double hw_flop;        /* per micro-batch */
+};
+
+/* The part of `time` that is launch overhead (time less the roof). */
+static double launch_part(const struct gpu *g, enum tc_prec p, double flop,
+			  double frac, double bytes, double time)
+{
+	double peak = roof_peak(g, p) * frac;
+	double bw = g->mem_bytes_per_s * g->eff.mem_frac;
+	double tc = flop > 0 && peak > 0 ? flop / peak : 0;
+	double tm = bytes > 0 && bw > 0 ? bytes / bw : 0;
+	double l = time - (tc > tm ? tc : tm);
+	return l > 0 ? l : 0;
+}
+
+/*
+ * Record an operator executed `mult` times per micro-batch: merge with an
+ * identical earlier one (same name and size), else a new slot, else the
+ * catch-all last slot.  Accounts its time either way.
+ */
+static void put(struct vb *B, const char *name, enum brk cat, double flop,
+		double bytes, enum tc_prec p, double time, double launch,
+		enum op_bound bound, double mult)
+{
+	struct est_workspace *ws = B->ws;
+	struct op *o = NULL;
+	double roof = time - launch;
+	enum limiter lim;
+	size_t i;
+
+	for (i = 0; i < ws->count && i < B->cap; i++)
+		if (!strcmp(ws->ops[i].name, name) && ws->ops[i].flop == flop &&
+		    ws->ops[i].bytes == bytes) {
+			o = &ws->ops[i];
+			o->count += mult * B->m;
+			break;
+		}
+	if (!o && ws->count < B->cap) {
+		o = &ws->ops[ws->count++];
+		memset(o, 0, sizeof(*o));
+		snprintf(o->name, sizeof(o->name), "%s", name);
+		o->category = cat;
+		o->flop = flop;
+		o->bytes = bytes;
+		o->prec = p;
+		o->time_s = time;
+		o->launch_s = launch;
+		o->bound = bound;
+		o->count = mult * B->m;
+		o->stage = OPS_LAYER;
+	} else if (!o && ws->cap > 0) {
+		/* Out of slots: one aggregate "other" op (count 1). */
+		o = &ws->ops[ws->cap - 1];
+		if (ws->count < ws->cap) {
+			ws->count = ws->cap;
+			memset(o, 0, sizeof(*o));
+			snprintf(o->name, sizeof(o->name), "other");
+			o->category = BRK_MEMBOUND;
+			o->prec = p;
+			o->count = 1;
+			o->stage = OPS_LAYER;
+			o->bound = BOUND_MEMORY;
+		}
+		o->flop += flop * mult * B->m;
+		o->bytes += bytes * mult * B->m;
+		o->time_s += time * mult * B->m;
+		o->launch_s += launch * mult * B->m;
+	}
+	B->t[cat] += roof * mult;
+	B->t[BRK_LAUNCH] += launch * mult;
+	switch (bound) {
+	case BOUND_COMPUTE: lim = LIM_COMPUTE; break;
+	case BOUND_NETWORK: lim = LIM_COMMUNICATION; break;
+	case BOUND_MEMORY: lim = LIM_MEMORY_BW; break;
+	default:
+		lim = cat == BRK_MEMBOUND ? LIM_MEMORY_BW : LIM_COMPUTE;
+		break;
+	}
+	B->lim[lim] += roof * mult;
+	B->lim[LIM_LAUNCH] += launch * mult;
+	if (B->bwd)
+		B->bwd_s += time * mult;
+	B->hw_flop += flop * mult;
+}
+
+/*
+ * Split-K factor of a GEMM whose output has too few tiles to fill the GPU
+ * (weight gradients: small output, long reduction): cuBLAS and cuDNN then
+ * split the reduction over more thread blocks.  At most one split per 512
+ * of k; 1 when the output already fills every SM.
+ */
+double vis_split_k(int sm_count, double m, double n, double k, double batch)
+{
+	double tiles = ceil(m / ROOF_TILE_M) * ceil(n / ROOF_TILE_N) * batch;
+	double s;
+	if (sm_count <= 0 || tiles >= sm_count)
+		return 1;
+	s = fmin(ceil(sm_count / tiles), floor(k / 512));
+	return s > 1 ? s : 1;
+}
+
+double vis_gemm_eff(const struct gpu *g, enum tc_prec p, double m, double n,
+		    double k, double batch)
+{
+	double p16 = fmax(roof_peak(g, PREC_FP16), roof_peak(g, PREC_BF16));
+	double pp = roof_peak(g, p);
+	double flop = 2 * m * n * k * batch;
+	double half = g->eff.gemm_half_flop > 0 ? g->eff.gemm_half_flop : 0;
+	if (p16 > 0 && pp > 0 && pp < p16)
+		half *= pp / p16; /* the same fixed time at a lower peak */
+	return g->eff.gemm_max_frac * roof_gemm_util(g->sm_count, m, n, batch) *
+	       (flop > 0 ? flop / (flop + half) : 1.0);
+}
+
+double vis_skinny_time(const struct gpu *g, double flop, double bytes,
+		       int graphs)
+{
+	return roof_time(g, PREC_FP32, flop, VIS_SKINNY_FRAC, bytes, 1, graphs,
+			 NULL);
+}
+
+/* A GEMM (batch of m x n x k) at `frac` of the GEMM model's efficiency. */
+static void gemm(struct vb *B, const char *name, double m, double n, double k,
+		 double batch, double frac, double mult)
+{
+	double flop = 2 * m * n * k * batch;
+	double bytes = batch * B->e * (m * k + k * n + m * n);
+	double split = vis_split_k(B->g->sm_count, m, n, k, batch);
+	double eff = vis_gemm_eff(B->g, B->pg, m, n, k / split, batch * split) *
+		     frac;
+	enum op_bound bound;
+	double t = roof_time(B->g, B->pg, flop, eff, bytes, 1, B->graphs, &bound);
+	double alt = vis_skinny_time(B->g, flop, bytes, B->graphs);
+	if (alt < t) { /* a GEMV-like kernel on CUDA cores is faster */
+		put(B, name, BRK_GEMM, flop, bytes, PREC_FP32, alt,
+		    launch_part(B->g, PREC_FP32, flop, VIS_SKINNY_FRAC, bytes,
+				alt), BOUND_MEMORY, mult);
+		return;
+	}
+	put(B, name, BRK_GEMM, flop, bytes, B->pg, t,
+	    launch_part(B->g, B->pg, flop, eff, bytes, t), bound, mult);
+}
+
+/* A memory-bound kernel sequence moving `bytes` (at VIS_MEM_FRAC of the
+ * streaming rate). */
+static void elem(struct vb *B, const char *name, double bytes, double kernels,
+		 double mult)
+{
+	double eb = bytes / VIS_MEM_FRAC;
+	enum op_bound bound;
+	double t = roof_time(B->g, B->pa, 0, 0.5, eb, kernels, B->graphs,
+			     &bound);
+	if (bound == BOUND_COMPUTE)
+		bound = BOUND_MEMORY;
+	put(B, name, BRK_MEMBOUND, 0, bytes, B->pa, t,
+	    launch_part(B->g, B->pa, 0, 0.5, eb, t), bound, mult);
+}
+
+/* A depthwise convolution pass on CUDA cores. */
+static void dwconv(struct vb *B, const char *name, double flop, double bytes,
+		   double mult)
+{
+	double eb = bytes / VIS_MEM_FRAC;
+	enum op_bound bound;
+	double t = roof_time(B->g, PREC_FP32, flop, VIS_DW_FRAC, eb, 1,
+			     B->graphs, &bound);
+	put(B, name, BRK_MEMBOUND, flop, bytes, PREC_FP32, t,
+	    launch_part(B->g, PREC_FP32, flop, VIS_DW_FRAC, eb, t), bound,
+	    mult);
+}
+
+/* Name "<pfx>.<what>.<pass>" cut to fit. */
+static const char *nm(char *buf, const char *pfx, const char *what,
+		      const char *pass)
+{
+	snprintf(buf, 40, "%s.%s%s%s", pfx, what, pass[0] ? "." : "", pass);
+	return buf;
+}
+
+/*
+ * A convolution of the running micro-batch: cin x hi x wi to cout x ho x
+ * wo, kernel k, `groups`; forward or backward as B->bwd says.
+ */
+static void op_conv(struct vb *B, const char *pfx, const char *what,
+		    double cin, double hi, double wi, double cout, double ho,
+		    double wo, int k, int groups, double mult)
+{
+	char n[40];
+	double b = B->b, e = B->e;
+	double M = b * ho * wo, N = cout / groups, K = cin / groups * k * k;
+	double frac = k == 1 ? VIS_CONV1X1_FRAC : VIS_CONV_FRAC;
+	double xin = b * cin * hi * wi, xout = b * cout * ho * wo;
+	int first = B->first;
+
+	if (groups > 1 && cin / groups == 1) {
+		B->first = 0;
+		double flop = 2 * xout * k * k;
+		double bytes = e * (xin + xout) + e * cout * k * k;
+		if (!B->bwd) {
+			dwconv(B, nm(n, pfx, what, "fwd"), flop, bytes, mult);
+		} else {
+			dwconv(B, nm(n, pfx, what, "bwd_d"), flop, bytes, mult);
+			dwconv(B, nm(n, pfx, what, "bwd_w"), flop, bytes, mult);
+		}
+		return;
+	}
+	B->first = 0;
+	if (!B->bwd) {
+		gemm(B, nm(n, pfx, what, "fwd"), M, N, K, groups, frac, mult);
+	} else {
+		if (!first)
+			gemm(B, nm(n, pfx, what, "bwd_d"), M, K, N, groups, frac,
+			     mult);
+		gemm(B, nm(n, pfx, what, "bwd_w"), N, K, M, groups, frac, mult);
+	}
+	if (B->layout) /* NCHW <-> NHWC around tensor-core kernels */
+		elem(B, nm(n, pfx, what, B->bwd ? "layout_bwd" : "layout"),
+		     2 * e * (xin + xout) * (B->bwd ? 2 : 1), 2, mult);
+}
+
+/* Memory-bound kernels: forward / backward bytes per element of X. */
+static void op_elem(struct vb *B, const char *pfx, const char *what, double X,
+		    double fwd, double bwd, double kernels, double mult)
+{
+	char n[40];
+	elem(B, nm(n, pfx, what, B->bwd ? "bwd" : "fwd"),
+	     B->e * X * (B->bwd ? bwd : fwd), kernels, mult);
+}
+
+static void op_bn(struct vb *B, const char *pfx, const char *what, double X,
+		  double mult)
+{
+	/* training forward: statistics pass + normalise (3 X); backward:
+	 * two reductions and the data gradient (5 X) */
+	op_elem(B, pfx, what, X, 3, 5, 2, mult);
+}
+
+static void op_act(struct vb *B, const char *pfx, const char *what, double X,
+		   double mult)
+{
+	op_elem(B, pfx, what, X, 2, 3, 1, mult);
+}
+
+static void op_add(struct vb *B, const char *pfx, double X, double mult)
+{
+	/* backward: the gradient accumulation where the branches split */
+	op_elem(B, pfx, "add", X, 3, 3, 1, mult);
+}
+
+/* A linear layer on `rows` rows: forward, or both backward GEMMs. */
+static void op_linear(struct vb *B, const char *pfx, const char *what,
+		      double rows, double in, double out, double mult)
+{
+	char n[40];
+	if (!B->bwd) {
+		gemm(B, nm(n, pfx, what, "fwd"), rows, out, in, 1, 1, mult);
+	} else {
+		gemm(B, nm(n, pfx, what, "bwd_d"), rows, in, out, 1, 1, mult);
+		gemm(B, nm(n, pfx, what, "bwd_w"), in, out, rows, 1, 1, mult);
+	}
+}
+
+/* Residual blocks (one copy), forward or backward. */
+static void op_block(struct vb *B, const struct vis_layer *L, const char *pfx,
+		     double cin, double h, double w, double out, double wd,
+		     int st, double mult)
+{
+	double b = B->b;
+	double ho, wo, X;
+	int down;
+
+	if (L->kind == VL_CNBLOCK) {
+		int k = L->kernel > 0 ? L->kernel : 7;
+		X = b * out * h * w;
+		double Xw = b * wd * h * w;
+		op_conv(B, pfx, "dw", cin, h, w, out, h, w, k, (int)out, mult);
+		op_elem(B, pfx, "ln", X, 2, 4, 1, mult);
+		op_linear(B, pfx, "pw1", b * h * w, out, wd, mult);
+		op_act(B, pfx, "gelu", Xw, mult);
+		op_linear(B, pfx, "pw2", b * h * w, wd, out, mult);
+		op_elem(B, pfx, "scale", X, 3, 4, 1, mult);
+		op_add(B, pfx, X, mult);
+		return;
+	}
+	ho = out_side(h, 3, st);
+	wo = out_side(w, 3, st);
+	X = b * out * ho * wo;
+	down = st > 1 || cin != out;
+	if (L->kind == VL_BOTTLENECK) {
+		double X1 = b * wd * h * w, X2 = b * wd * ho * wo;
+		op_conv(B, pfx, "c1", cin, h, w, wd, h, w, 1, 1, mult);
+		op_bn(B, pfx, "bn1", X1, mult);
+		op_act(B, pfx, "relu1", X1, mult);
+		op_conv(B, pfx, "c2", wd, h, w, wd, ho, wo, 3, 1, mult);
+		op_bn(B, pfx, "bn2", X2, mult);
+		op_act(B, pfx, "relu2", X2, mult);
+		op_conv(B, pfx, "c3", wd, ho, wo, out, ho, wo, 1, 1, mult);
+		op_bn(B, pfx, "bn3", X, mult);
+	} else {
+		op_conv(B, pfx, "c1", cin, h, w, out, ho, wo, 3, 1, mult);
+		op_bn(B, pfx, "bn1", X, mult);
+		op_act(B, pfx, "relu1", X, mult);
+		op_conv(B, pfx, "c2", out, ho, wo, out, ho, wo, 3, 1, mult);
+		op_bn(B, pfx, "bn2", X, mult);
+	}
+	if (down) {
+		/* 1x1 stride-st projection: GEMM over the output positions */
+		char n[40];
+		double M = b * ho * wo;
+		if (!B->bwd) {
+			gemm(B, nm(n, pfx, "down", "fwd"), M, out, cin, 1,
+			     VIS_CONV1X1_FRAC, mult);
+		} else {
+			gemm(B, nm(n, pfx, "down", "bwd_d"), M, cin, out, 1,
+			     VIS_CONV1X1_FRAC, mult);
+			gemm(B, nm(n, pfx, "down", "bwd_w"), out, cin, M, 1,
+			     VIS_CONV1X1_FRAC, mult);
+		}
+		op_bn(B, pfx, "down_bn", X, mult);
+	}
+	op_add(B, pfx, X, mult);
+	op_act(B, pfx, "relu", X, mult);
+}
+
+/*
+ * Transformer blocks through llm.c: a one-stage, data-parallel encoder of
+ * `repeat` layers, width c, `heads`, MLP `mlp`, sequence T, causal 0,
+ * flash attention; only its layer operators are used.  Adds forward and
+ * backward at once (called in the forward walk).
+ */
+static int op_attention(struct vb *B, const struct workload *w, double c,
+			double T, int heads, double mlp, double repeat,
+			double *act_bytes)
+{
+	struct op tmp[LLM_MAX_OPS];
+	struct est_workspace sub = { tmp, 0, LLM_MAX_OPS };
+	struct workload lw;
+	struct plan pl = *B->pl;
+	struct llm_shape sh;
+	struct llm_sums S;
+	size_t i;
+
+	memset(&lw, 0, sizeof(lw));
+	lw.kind = WL_LLM;
+	lw.llm.layers = (int)repeat;
+	lw.llm.hidden = (int)c;
+	lw.llm.heads = heads;
+	lw.llm.kv_heads = heads;
+	lw.llm.head_dim = (int)(c / heads);
+	lw.llm.ffn = (int)mlp;
+	lw.llm.act = ACT_GELU;
+	lw.llm.vocab = 1;
+	lw.llm.tied_embeddings = 1;
+	lw.llm.experts = 1;
+	lw.llm.top_k = 1;
+	lw.llm.positions = POS_LEARNED;
+	lw.llm.norm = NORM_LAYERNORM;
+	lw.llm.causal = 0;
+	lw.llm.bias = 1;
+	lw.llm.max_positions = (int)T;
+	lw.train = w->train;
+	lw.train.seq_len = T;
+	lw.train.global_batch = B->b * B->m * pl.dp;
+	lw.train.recompute = RECOMP_NONE;
+	lw.train.flash_attention = 1;
+	lw.train.finetune = FT_FULL;
+	lw.train.optimizer = OPT_ADAMW;
+	pl.tp = pl.pp = pl.ep = pl.interleave = 1;
+	pl.sequence_parallel = 0;
+	pl.zero = 0;
+	pl.micro_batch = (int)B->b;
+	llm_shape_init(&lw, &pl, &sh);
+	if (llm_build_ops(&lw, B->g, &pl, &sh, &sub, &S))
+		return -1;
+	for (i = 0; i < sub.count; i++) {
+		const struct op *o = &tmp[i];
+		char n[40];
+		int was = B->bwd;
+		if (o->stage != OPS_LAYER)
+			continue;
+		snprintf(n, sizeof(n), "vit.%.35s", !strncmp(o->name, "layer.", 6) ?
+			 o->name + 6 : o->name);
+		B->bwd = strstr(o->name, ".bwd") != NULL;
+		put(B, n, o->category, o->flop, o->bytes, o->prec, o->time_s,
+		    o->launch_s, o->bound, repeat);
+		B->bwd = was;
+	}
+	*act_bytes = repeat * mem_layer_activation_bytes(&lw, &sh);
+	return 0;
+}
+
+/* Walk the layer list once forward (bwd = 0) or backward (bwd = 1). */
+static int walk(struct vb *B, const struct workload *w,
+		const struct vis_shape *sh, double *attn_act)
+{
+	const struct vision_arch *a = &w->vis;
+	double c = a->in_channels > 0 ? a->in_channels : 3;
+	double h = w->vtrain.image_size, wd = h, T = 0;
+	double b = B->b;
+	int i;
+	char pfx[24];
+
+	B->first = 1;
+	for (i = 0; i < a->nlayers; i++) {
+		const struct vis_layer *L = &a->layer[i];
+		const struct vis_shape *o = &sh[i];
+		double Xin = b * (T > 0 ? T * c : c * h * wd);
+		double Xout = b * (o->tokens > 0 ? o->tokens * o->c :
+				   o->c * o->h * o->w);
+		double r = L->repeat > 0 ? L->repeat : 1;
+		int s = L->stride > 0 ? L->stride : 1;
+		int k = L->kernel > 0 ? L->kernel : 1;
+
+		snprintf(pfx, sizeof(pfx), "l%d", i + 1);
+		switch (L->kind) {
+		case VL_CONV:
+			op_conv(B, pfx, "conv", c, h, wd, o->c, o->h, o->w, k,
+				L->groups > 0 ? L->groups : 1, 1);
+			break;
+		case VL_BATCHNORM:
+			op_bn(B, pfx, "bn", Xin, 1);
+			break;
+		case VL_LAYERNORM:
+			op_elem(B, pfx, "ln", Xin, 2, 4, 1, 1);
+			break;
+		case VL_RELU:
+		case VL_GELU:
+		case VL_SILU:
+			op_act(B, pfx, vis_kind_names[L->kind], Xin, 1);
+			break;
+		case VL_ADD:
+			op_add(B, pfx, Xin, 1);
+			break;
+		case VL_MAXPOOL:
+			op_elem(B, pfx, "maxpool", Xin, 1 + Xout / Xin,
+				2 + Xout / Xin, 1, 1);
+			break;
+		case VL_AVGPOOL:
+			op_elem(B, pfx, "avgpool", Xin, 1 + Xout / Xin,
+				1 + Xout / Xin, 1, 1);
+			break;
+		case VL_LINEAR:
+			op_linear(B, pfx, "linear", b * (T > 0 ? T : h * wd), c,
+				  o->c, 1);
+			break;
+		case VL_TOKENS:
+			/* flatten + class token + position add */
+			op_elem(B, pfx, "tokens", Xout, 5, 3, 3, 1);
+			break;
+		case VL_ATTENTION:
+			if (!B->bwd && op_attention(B, w, c, T,
+						    L->heads > 0 ? L->heads : 1,
+						    L->mlp > 0 ? L->mlp : 4 * c,
+						    r, attn_act))
+				return -1;
+			break;
+		case VL_BOTTLENECK:
+		case VL_BASIC:
+		case VL_CNBLOCK: {
+			double wdt = L->width > 0 ? L->width :
+				     L->kind == VL_CNBLOCK ? 4 * o->c : o->c / 4;
+			double hh = h, ww = wd, cc = c;
+			snprintf(pfx, sizeof(pfx), "l%d.first", i + 1);
+			op_block(B, L, pfx, cc, hh, ww, o->c, wdt, s, 1);
+			if (L->kind != VL_CNBLOCK) {
+				hh = out_side(hh, 3, s);
+				ww = out_side(ww, 3, s);
+			}
+			snprintf(pfx, sizeof(pfx), "l%d", i + 1);
+			if (r > 1)
+				op_block(B, L, pfx, o->c, hh, ww, o->c, wdt, 1,
+					 r - 1);
+			break;
+		}
+		case VL_KIND_COUNT:
+		default:
+			break;
+		}
+		c = o->c;
+		h = o->h;
+		wd = o->w;
+		T = o->tokens;
+	}
+	return 0;
+}
+
+/* Bytes per parameter moved by one optimizer step (fp32 master weights,
+ * as PyTorch AMP keeps them): gradient read, weight and states read and
+ * written; 16-bit training adds the weight copy the next forward casts. */
+static double opt_bytes(enum optimizer o, double e)
+{
+	double cast = e < 4 ? 4 + 2 : 0;
+	switch (o) {
+	case OPT_SGD: return 4 + 8 + 8 + cast;
+	case OPT_LARS: return 4 + 8 + 8 + 8 + cast; /* + norms pass */
+	case OPT_ADAGRAD: return 4 + 8 + 8 + cast;
+	case OPT_ADAFACTOR: return 4 + 8 + 4 + cast;
+	case OPT_ADAMW:
+	default: return 4 + 8 + 8 + 8 + cast;
+	}
+}
+
+/* Optimizer state bytes per parameter (fp32). */
+static double opt_state_bytes(enum optimizer o)
+{
+	switch (o) {
+	case OPT_SGD: case OPT_LARS: case OPT_ADAGRAD: return 4;
+	case OPT_ADAFACTOR: return 1;
+	case OPT_ADAMW:
+	default: return 8;
+	}
+}
+
+static int problem(struct plan_problem *why, enum wl_field f, const char *fmt,
+		   ...) __attribute__((format(printf, 3, 4)));
+
+static int problem(struct plan_problem *why, enum wl_field f, const char *fmt,
+		   ...)
+{
+	va_list ap;
+	if (why) {
+		why->field = f;
+		va_start(ap, fmt);
+		vsnprintf(why->msg, sizeof(why->msg), fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+static void warn(struct estimate *e, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void warn(struct estimate *e, const char *fmt, ...)
+{
+	va_list ap;
+	if (e->warning_count >= EST_MAX_WARN)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(e->warning[e->warning_count++], sizeof(e->warning[0]), fmt,
+		  ap);
+	va_end(ap);
+}
+
+static int gcd(int a, int b)
+{
+	while (b) {
+		int r = a % b;
+		a = b;
+		b = r;
+	}
+	return a;
+}
+
+int vision_estimate(const struct workload *w, const struct gpu *g,
+		    struct est_workspace *ws, struct estimate *out,
+		    struct plan_problem *why)
+{
+	struct vis_shape sh[VIS_MAX_LAYERS];
+	struct vis_summary sum;
+	struct estimate E;
+	struct plan pl;
+	struct vb B;
+	char msg[200];
+	double gb = w->train.global_batch, mb, attn_act = 0, tstep, comm = 0;
+	double exposed = 0, P, tmb, peak, loader = 0, nodes;
+	int bad, k;
+
+	assert(w && g && ws && out);
+	pl = w->plan;
+	if (pl.gpus_per_node <= 0)
+		pl.gpus_per_node = g->gpus_per_node > 0 ? g->gpus_per_node : 8;
+	if (pl.count <= 0)
+		pl.count = 1;
+	pl.tp = pl.pp = pl.ep = pl.interleave = 1;
+	pl.dp = pl.count;
+	pl.zero = 0;
+	pl.sequence_parallel = 0;
+	if (w->vis.nlayers < 1)
+		return problem(why, WLF_MODEL, "the network has no layers "
+			       "(expected a preset or a layer list)");
+	bad = vision_infer(&w->vis, w->vtrain.image_size, sh, &sum, msg,
+			   sizeof(msg));
+	if (bad)
+		return problem(why, bad > 0 ? WLF_MODEL : WLF_IMAGE_SIZE, "%s",
+			       msg);
+	if (!(gb >= 1) || !isfinite(gb))
+		return problem(why, WLF_GLOBAL_BATCH, "global_batch %g is not "
+			       "positive (expected images per step, >= 1)",
+			       gb);
+	if (fmod(gb, pl.dp))
+		return problem(why, WLF_GLOBAL_BATCH, "global_batch %g is not "
+			       "a multiple of %d GPUs (expected a multiple of "
+			       "%d)", gb, pl.dp, pl.dp);
+	if (w->plan.micro_batch <= 0)
+		pl.micro_batch = (int)(gb / pl.dp);
+	mb = (double)pl.dp * pl.micro_batch;
+	if (fmod(gb, mb))
+		return problem(why, WLF_MICRO_BATCH, "global_batch %g is not a "
+			       "multiple of %d GPUs x micro_batch %d (expected "
+			       "a multiple of %g)", gb, pl.dp, pl.micro_batch,
+			       mb);
+	if ((int)w->train.precision < 0 || w->train.precision >= PREC_COUNT ||
+	    w->train.precision == PREC_INT8 || w->train.precision == PREC_FP8 ||
+	    !(roof_peak(g, w->train.precision) > 0))
+		return problem(why, WLF_PRECISION, "%s has no %s training rate "
+			       "(expected fp32, tf32, bf16 or fp16 the GPU "
+			       "supports)", g->id,
+			       (int)w->train.precision >= 0 &&
+			       w->train.precision < PREC_COUNT ?
+			       tc_prec_names[w->train.precision] : "?");
+	if (!(g->mem_bytes_per_s > 0) || !(g->memory_bytes > 0) ||
+	    !(roof_peak(g, PREC_FP32) > 0))
+		return problem(why, WLF_GPU, "%s lacks memory size, bandwidth "
+			       "or an fp32 rate (expected them in its catalog "
+			       "file)", g->id);
+	if (!(w->vtrain.dataset_size >= 1) || !(w->vtrain.epochs > 0))
+		return problem(why, WLF_DATASET_SIZE, "dataset_size and epochs "
+			       "must be positive (expected images and "
+			       "passes)");
+
+	memset(&E, 0, sizeof(E));
+	memset(&B, 0, sizeof(B));
+	ws->count = 0;
+	B.g = g;
+	B.pl = &pl;
+	B.ws = ws;
+	B.cap = ws->cap > 1 ? ws->cap - 1 : 0;
+	B.pg = w->train.precision;
+	B.pa = B.pg;
+	B.e = B.pg == PREC_FP32 || B.pg == PREC_TF32 ? 4 : 2;
+	B.b = pl.micro_batch;
+	B.m = gb / mb;
+	B.graphs = pl.cuda_graphs;
+	B.layout = !w->vtrain.channels_last && B.pg != PREC_FP32;
+	if (walk(&B, w, sh, &attn_act))
+		return problem(why, WLF_NONE, "internal: transformer operators "
+			       "do not fit their workspace");
+	B.bwd = 1;
+	walk(&B, w, sh, &attn_act);
+	B.bwd = 0;
+	{
+		/* loss: fp32 softmax cross-entropy over the classes */
+		double X = B.b * sum.classes;
+		elem(&B, "loss.fwd", X * (B.e + 12), 3, 1);
+		B.bwd = 1;
+		elem(&B, "loss.bwd", X * (B.e + 8), 2, 1);
+		B.bwd = 0;
+	}
+	tmb = 0;
+	for (k = 0; k < BRK_COUNT; k++)
+		tmb += B.t[k];
+
+	/* Once per step: gradient all-reduce (fp32 gradients), optimizer. */
+	P = sum.params;
+	if (pl.dp > 1) {
+		struct comm_group grp;
+		double bytes = 4 * P;
+		grp.n = pl.dp;
+		grp.per_node = gcd(pl.dp, pl.dp < pl.gpus_per_node ? pl.dp :
+				   pl.gpus_per_node);
+		comm = comm_time_s(g, &pl, COLL_ALLREDUCE, grp, bytes);
+		if (pl.grad_overlap) {
+			double tail = comm * fmin(1.0, VIS_DDP_BUCKET_BYTES / bytes);
+			exposed = fmax(comm - B.bwd_s, tail);
+		} else {
+			exposed = comm;
+		}
+		if (ws->count < B.cap) {
+			struct op *o = &ws->ops[ws->count++];
+			memset(o, 0, sizeof(*o));
+			snprintf(o->name, sizeof(o->name), "dp.grad_allreduce");
+			o->category = BRK_DP_COMM;
+			o->bytes = bytes;
+			o->prec = PREC_FP32;
+			o->time_s = comm;
+			o->count = 1;
+			o->bound = BOUND_NETWORK;
+			o->stage = OPS_STEP;
+		}
+	}
+	{
+		double tensors = 0, kern, bytes = P * opt_bytes(w->train.optimizer,
+							       B.e);
+		enum op_bound bound;
+		double t;
+		for (k = 0; k < w->vis.nlayers; k++)
+			tensors += 2 * (w->vis.layer[k].repeat > 0 ?
+					w->vis.layer[k].repeat : 1) *
+				   (w->vis.layer[k].kind >= VL_ATTENTION ? 6 : 1);
+		kern = 1 + ceil(tensors / VIS_TENSORS_PER_KERNEL);
+		t = roof_time(g, PREC_FP32, 0, 0.5, bytes, kern, pl.cuda_graphs,
+			      &bound);
+		E.breakdown_s[BRK_OPTIMIZER] = t;
+		if (ws->count < B.cap) {
+			struct op *o = &ws->ops[ws->count++];
+			memset(o, 0, sizeof(*o));
+			snprintf(o->name, sizeof(o->name), "optimizer.step");
+			o->category = BRK_OPTIMIZER;
+			o->bytes = bytes;
+			o->prec = PREC_FP32;
+			o->time_s = t;
+			o->count = 1;
+			o->bound = BOUND_MEMORY;
+			o->stage = OPS_STEP;
+		}
+	}
+	for (k = 0; k < BRK_COUNT; k++)
+		if (k != BRK_OPTIMIZER)
+			E.breakdown_s[k] = B.m * B.t[k];
+	E.breakdown_s[BRK_OPTIMIZER] += B.m * B.t[BRK_OPTIMIZER];
+	E.breakdown_s[BRK_DP_COMM] += exposed;
+	tstep = 0;
+	for (k = 0; k < BRK_COUNT; k++)
+		tstep += E.breakdown_s[k];
+
+	/* The input pipeline: decoded images per second of all nodes. */
+	nodes = ceil((double)pl.count / pl.gpus_per_node);
+	{
+		double lim[LIM_COUNT];
+		for (k = 0; k < LIM_COUNT; k++)
+			lim[k] = B.m * B.lim[k];
+		lim[LIM_COMMUNICATION] += exposed;
+		lim[LIM_MEMORY_BW] += E.breakdown_s[BRK_OPTIMIZER] -
+				      B.m * B.t[BRK_OPTIMIZER];
+		E.step_time_s = tstep;
+		if (w->vtrain.loader_images_per_s_per_node > 0) {
+			loader = gb / (w->vtrain.loader_images_per_s_per_node *
+				       nodes);
+			if (w->vtrain.loader_on_gpu) {
+				/* decoding shares the GPUs: it adds */
+				E.input_wait_s = loader;
+				lim[LIM_DATA_LOADER] = loader;
+			} else if (loader > tstep) {
+				E.input_wait_s = loader - tstep;
+				lim[LIM_DATA_LOADER] = loader;
+			}
+			E.step_time_s = tstep + E.input_wait_s;
+		}
+		E.limiting = LIM_COMPUTE;
+		for (k = 1; k < LIM_COUNT; k++)
+			if (lim[k] > lim[E.limiting])
+				E.limiting = (enum limiter)k;
+		if (E.input_wait_s > 0 && !w->vtrain.loader_on_gpu)
+			E.limiting = LIM_DATA_LOADER;
+	}
+
+	/* Counts and rates. */
+	E.plan = pl;
+	E.params = E.active_params = P;
+	E.micro_batches = (int)B.m;
+	E.samples_per_step = gb;
+	E.steps = ceil(w->vtrain.dataset_size / gb) * w->vtrain.epochs;
+	E.samples_per_s = gb / E.step_time_s;
+	E.images_per_s = E.samples_per_s;
+	E.total_time_s = E.steps * E.step_time_s;
+	E.gpu_hours = E.total_time_s * pl.count / 3600.0;
+	/* 2 FLOP per multiply-add, backward twice the forward (§0.1) */
+	E.model_flop_per_step = 6 * sum.macs * gb;
+	E.hw_flop_per_step = E.model_flop_per_step;
+	peak = roof_peak(g, w->train.precision);
+	E.mfu_frac = E.model_flop_per_step / (E.step_time_s * pl.count * peak);
+	E.hfu_frac = E.mfu_frac;
+
+	/* Memory per GPU: fp32 weights (+ 16-bit copies), fp32 gradients,
+	 * optimizer states, kept activations, DDP buckets, reserve. */
+	E.mem_bytes[MEM_WEIGHTS] = P * (B.e < 4 ? 6 : 4);
+	E.mem_bytes[MEM_GRADS] = 4 * P;
+	E.mem_bytes[MEM_OPTIMIZER] = opt_state_bytes(w->train.optimizer) * P;
+	{
+		/* vision_infer counts transformer blocks at 16 bits per image;
+		 * memory.c's figure for the micro-batch replaces it */
+		double infer_attn = 0;
+		for (k = 0; k < w->vis.nlayers; k++)
+			if (w->vis.layer[k].kind == VL_ATTENTION)
+				infer_attn += sh[k].act_bytes;
+		E.mem_bytes[MEM_ACTIVATIONS] = B.b * B.e *
+			(sum.act_elems - infer_attn) + attn_act;
+	}
+	E.mem_bytes[MEM_BUFFERS] = (pl.dp > 1 ? 4 * P : 0) +
+				   2 * B.b * B.e * sh[0].c * sh[0].h * sh[0].w;
+	E.mem_bytes[MEM_RESERVED] = MEM_CONTEXT_BYTES + MEM_FRAGMENTATION_FRAC *
+				    (E.mem_bytes[MEM_ACTIVATIONS] +
+				     E.mem_bytes[MEM_BUFFERS]);
+	for (k = 0; k < MEM_COUNT; k++)
+		E.memory_per_gpu_bytes += E.mem_bytes[k];
+	E.memory_capacity_bytes = g->memory_bytes;
+	E.fits = E.memory_per_gpu_bytes <= g->memory_bytes;
+	if (!E.fits)
+		snprintf(E.fit_advice, sizeof(E.fit_advice), "needs %.1f GB of "
+			 "%.1f GB: try micro_batch %d (gradient accumulation) "
+			 "or more GPUs", E.memory_per_gpu_bytes / 1e9,
+			 g->memory_bytes / 1e9,
+			 pl.micro_batch > 1 ? pl.micro_batch / 2 : 1);
+	if (pl.count > pl.gpus_per_node && !(pl.network_bytes_per_s > 0))
+		warn(&E, "no network bandwidth given for %.0f nodes: assuming "
+		     "%.0f GB/s per GPU", nodes,
+		     COMM_DEFAULT_NETWORK_BYTES_PER_S / 1e9);
+	if (E.input_wait_s > 0)
+		warn(&E, "the data loader (%.0f images/s per node) %s: %.1f ms "
+		     "per step", w->vtrain.loader_images_per_s_per_node,
+		     w->vtrain.loader_on_gpu ? "runs on the GPUs" :
+					       "cannot keep up",
+		     1e3 * E.input_wait_s);
+	if (E.mfu_frac > 1)
+		warn(&E, "utilisation above 100%% of peak: efficiency "
+		     "parameters of %s are implausible", g->id);
+
+	{
+		const double chk[] = { E.step_time_s, E.samples_per_s,
+			E.total_time_s, E.gpu_hours, E.mfu_frac,
+			E.memory_per_gpu_bytes, E.model_flop_per_step, E.params };
+		for (k = 0; k < (int)(sizeof(chk) / sizeof(chk[0])); k++)
+			if (!isfinite(chk[k]) || chk[k] < 0)
+				return problem(why, WLF_NONE, "internal: "
+					       "non-finite or negative result "
+					       "(%d) for this plan (expected "
+					       "finite values)", k);
+		for (k = 0; k < BRK_COUNT; k++)
+			if (!isfinite(E.breakdown_s[k]))
+				return problem(why, WLF_NONE, "internal: "
+					       "non-finite time in '%s'",
+					       brk_names[k]);
+		for (k = 0; k < (int)ws->count; k++)
+			if (!isfinite(ws->ops[k].time_s))
+				return problem(why, WLF_NONE, "internal: "
+					       "non-finite time of operator "
+					       "'%s'", ws->ops[k].name);
+		if (!(E.step_time_s > 0))
+			return problem(why, WLF_NONE, "internal: zero step "
+				       "time (expected a positive time)");
+	}
+	*out = E;
+	return 0;
+}

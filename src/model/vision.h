@@ -1,0 +1,86 @@
+/*
+ * vision.h - image classification networks (ResNets, ConvNeXt, ViT) as
+ * operator lists: convolutions as implicit GEMMs, batch-norm, activations,
+ * pooling and residual adds as memory-bound kernels, transformer blocks
+ * through the LLM operators (llm.c, no causal mask).  docs/vision-recsys.md.
+ */
+#ifndef TC_VISION_H
+#define TC_VISION_H
+
+#include <stddef.h>
+
+#include "estimate.h"
+#include "gpu.h"
+#include "workload.h"
+
+/* Shape of the running tensor after one entry of the layer list. */
+struct vis_shape {
+	double c, h, w;    /* channels, height, width (h = w = 1 for a vector) */
+	double tokens;     /* sequence length once `tokens` ran, else 0 */
+	double params;     /* parameters of the entry (all repeats) */
+	double macs;       /* forward multiply-adds per image (all repeats) */
+	double act_bytes;  /* activations kept for backward per image, at
+			      2 bytes per element (scale by e/2) */
+};
+
+/* Totals of a network at one image size. */
+struct vis_summary {
+	double params;
+	double macs;       /* forward multiply-adds per image */
+	double act_elems;  /* activation elements kept per image */
+	int classes;       /* features of the last entry */
+};
+
+/*
+ * Infer the shape after every entry of `a` for square images of side
+ * `image` into sh[0 .. a->nlayers-1] (may be NULL) and the totals into *sum
+ * (may be NULL).  Returns 0, or the 1-based index of the first entry that
+ * cannot run (a size that shrinks to nothing, channels that do not divide,
+ * an attention block before `tokens`) with a message in msg.
+ */
+int vision_infer(const struct vision_arch *a, double image,
+		 struct vis_shape *sh, struct vis_summary *sum, char *msg,
+		 size_t msglen);
+
+/* Names of the entry kinds as written in files ("conv", "bottleneck"). */
+extern const char *const vis_kind_names[VL_KIND_COUNT + 1];
+
+/*
+ * Build one of the bundled networks in code: "resnet18", "resnet34",
+ * "resnet50", "resnet101", "resnet152", "vit-b16", "vit-l16", "vit-h14",
+ * "convnext-tiny".  Returns 0, or -1 for an unknown name.
+ */
+int vision_arch_builtin(const char *name, struct vision_arch *out);
+
+/*
+ * Split-K factor of a GEMM (m x n x k, `batch`) on `sm_count` SMs: how many
+ * slices the reduction is cut into when the output tiles cannot fill the
+ * GPU (weight gradients).  Used by the vision and recommender models.
+ */
+double vis_split_k(int sm_count, double m, double n, double k, double batch);
+
+/*
+ * GEMM efficiency as roof_gemm_eff(), with the fixed per-GEMM cost held as
+ * a time: gemm_half_flop (fitted at the 16-bit peak) is scaled by
+ * peak[p] / peak[fp16] for slower precisions (tf32, fp32).
+ */
+double vis_gemm_eff(const struct gpu *g, enum tc_prec p, double m, double n,
+		    double k, double batch);
+
+/*
+ * Seconds of a degenerate GEMM (one side of a few elements: GEMV-like,
+ * tiny batched products) run as a CUDA-core kernel: `flop` at
+ * VIS_SKINNY_FRAC of the fp32 peak or `bytes` at the streaming rate.  The
+ * GEMM model's tile quantisation makes such shapes look far slower than
+ * libraries run them; callers take the smaller of both times.
+ */
+#define VIS_SKINNY_FRAC 0.5
+double vis_skinny_time(const struct gpu *g, double flop, double bytes,
+		       int graphs);
+
+/* Estimate a vision training run (the step_estimate() contract). */
+int vision_estimate(const struct workload *w, const struct gpu *g,
+		    struct est_workspace *ws, struct estimate *out,
+		    struct plan_problem *why);
+
+#endif

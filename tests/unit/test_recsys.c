@@ -1,0 +1,266 @@
+/*
+ * test_recsys.c - recommender workloads: embedding bytes by hand, presets,
+ * placement and offload, bad inputs, validation error.
+ */
+#include "tc_test.h"
+
+#include <stdlib.h>
+
+#include "../../src/io/gpu_load.h"
+#include "../../src/io/val_load.h"
+#include "../../src/io/wl_load.h"
+#include "../../src/model/estimate.h"
+#include "../../src/model/llm.h"
+#include "../../src/model/recsys.h"
+#include "../../src/model/validate.h"
+
+#define RECSYS_MAPE_MAX 0.25
+
+static struct gpu_catalog cat;
+static struct tc_datapath dp;
+
+static int setup(void **state)
+{
+	struct tc_diag d;
+	(void)state;
+	memset(&dp, 0, sizeof(dp));
+	strcpy(dp.dir[0], ".");
+	dp.count = 1;
+	tc_diag_init(&d);
+	return gpu_catalog_load(&dp, &cat, &d);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	gpu_catalog_release(&cat);
+	return 0;
+}
+
+static void show(const struct tc_diag *d)
+{
+	for (int i = 0; i < d->count; i++)
+		print_message("%s\n", d->entry[i].msg);
+}
+
+static struct workload *load(const char *path)
+{
+	struct workload *w = calloc(1, sizeof(*w));
+	struct tc_diag d;
+	assert_non_null(w);
+	tc_diag_init(&d);
+	if (wl_load_file(path, &dp, w, &d)) {
+		show(&d);
+		fail_msg("cannot load %s", path);
+	}
+	return w;
+}
+
+/* 0 or -1 with the reason in why. */
+static int estimate(const struct workload *w, const char *gid,
+		    struct estimate *e, struct plan_problem *why)
+{
+	struct gpu g;
+	struct est_workspace ws;
+	char msg[512];
+	int rc;
+	assert_int_equal(gpu_catalog_lookup(&cat, gid, &g, msg, sizeof(msg)), 0);
+	assert_int_equal(est_workspace_init(&ws, LLM_MAX_OPS), 0);
+	rc = step_estimate(w, &g, &ws, e, why);
+	est_workspace_release(&ws);
+	return rc;
+}
+
+/*
+ * tests/unit/data/recsys/small.yaml: one table of 1000 x 16 and three of
+ * 500 x 16: 16,000 + 3 * 8,000 = 40,000 embedding parameters.  Lookups per
+ * sample 2 + 3 = 5, elements gathered 5 * 16 = 80.  Dot interaction over
+ * 4 tables + the bottom output: 5 * 4 / 2 = 10 pairs + 16 = 26 inputs to
+ * the top MLP.  Dense parameters: 13*64+64 = 896, 64*16+16 = 1,040,
+ * 26*64+64 = 1,728, 64*1+1 = 65: 3,729.
+ * Table-wise on 2 GPUs, fp32 rows + Adagrad state = 8 bytes per element,
+ * largest first onto the emptier GPU: GPU0 1000x16 (128,000 B), GPU1 two
+ * 500x16 (128,000 B), the last 500x16 onto GPU0 (ties go to the first):
+ * 192,000 bytes on the fuller GPU.
+ */
+static void test_embedding_bytes(void **state)
+{
+	struct workload *w = load("tests/unit/data/recsys/small.yaml");
+	struct rec_summary s;
+	struct estimate e;
+	struct plan_problem why;
+	(void)state;
+	recsys_summary(&w->rec, &s);
+	assert_close(s.emb_params, 40000.0, TOL_EXACT);
+	assert_close(s.tables, 4.0, TOL_EXACT);
+	assert_close(s.lookups, 5.0, TOL_EXACT);
+	assert_close(s.gathered_elems, 80.0, TOL_EXACT);
+	assert_close(s.inter_width, 26.0, TOL_EXACT);
+	assert_close(s.dense_params, 3729.0, TOL_EXACT);
+	assert_int_equal(estimate(w, "a100-80gb-sxm", &e, &why), 0);
+	assert_close(e.embedding_bytes_per_gpu, 192000.0, TOL_EXACT);
+	assert_close(e.params, 43729.0, TOL_EXACT);
+	assert_close(e.samples_per_step, 1024.0, TOL_EXACT);
+	free(w);
+}
+
+/* MLPerf DLRM v1: 96.1 GB of fp32 tables (reference §3.3). */
+static void test_preset_bytes(void **state)
+{
+	struct recsys_arch a, b;
+	struct rec_summary s;
+	struct tc_diag d;
+	static const char *const names[] = { "dlrm-criteo-kaggle",
+		"dlrm-criteo-1tb", "dlrm-dcnv2" };
+	static const double emb[] = { 540201232, 24034227072.0, 26135627264.0 };
+	static const double dense[] = { 155984 + 320001, 171392 + 2197505,
+					16044545 };
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		char path[128];
+		assert_int_equal(recsys_arch_builtin(names[i], &a), 0);
+		recsys_summary(&a, &s);
+		assert_close(s.emb_params, emb[i], TOL_EXACT);
+		assert_close(s.dense_params, dense[i], TOL_EXACT);
+		snprintf(path, sizeof(path), "models/arch/%s.yaml", names[i]);
+		tc_diag_init(&d);
+		if (wl_recsys_arch_load_file(path, &b, &d)) {
+			show(&d);
+			fail_msg("%s does not load", path);
+		}
+		recsys_summary(&b, &s);
+		assert_close(s.emb_params, emb[i], TOL_EXACT);
+		assert_close(s.dense_params, dense[i], TOL_EXACT);
+	}
+	assert_int_equal(recsys_arch_builtin("dlrm-criteo-1tb", &a), 0);
+	recsys_summary(&a, &s);
+	assert_close(s.emb_params * 4, 96.136908288e9, TOL_EXACT);
+	assert_int_equal(recsys_arch_builtin("dlrm-dcnv2", &a), 0);
+	recsys_summary(&a, &s);
+	assert_close(s.lookups, 214.0, TOL_EXACT);
+}
+
+/* Small rows waste most of each memory transaction. */
+static void test_gather_frac(void **state)
+{
+	(void)state;
+	assert_true(recsys_gather_frac(16) < recsys_gather_frac(64));
+	assert_true(recsys_gather_frac(64) < recsys_gather_frac(512));
+	assert_true(recsys_gather_frac(512) < recsys_gather_frac(4096));
+	assert_true(recsys_gather_frac(1e6) <= 0.85 + 1e-12);
+}
+
+/* Tables too large for GPU memory: an error, unless offloaded. */
+static void test_offload(void **state)
+{
+	struct workload *w = load("tests/unit/data/recsys/too-big.yaml");
+	struct estimate e, e2;
+	struct plan_problem why;
+	(void)state;
+	assert_int_equal(estimate(w, "a100-80gb-sxm", &e, &why), -1);
+	assert_int_equal(why.field, WLF_EMBEDDINGS);
+	assert_string_equal(why.msg, "embedding tables need 1024.0 GB per GPU "
+			    "with table_wise placement, 79.0 GB are free on "
+			    "a100-80gb-sxm (expected offload: uvm or host, "
+			    "row_wise, or more GPUs)");
+	w->plan.offload = OFFLOAD_HOST;
+	assert_int_equal(estimate(w, "a100-80gb-sxm", &e, &why), 0);
+	assert_true(e.fits);
+	assert_true(e.host_bytes > 1e12);
+	w->plan.offload = OFFLOAD_UVM;
+	assert_int_equal(estimate(w, "a100-80gb-sxm", &e2, &why), 0);
+	/* page-granular UVM faults are slower than zero-copy rows */
+	assert_true(e2.step_time_s > e.step_time_s);
+	free(w);
+}
+
+/* Placements all estimate, and row-wise moves more than table-wise. */
+static void test_placements(void **state)
+{
+	struct workload *w = load("examples/dlrm-criteo-1tb-a100.yaml");
+	struct estimate e[5];
+	struct plan_problem why;
+	(void)state;
+	for (int p = EMB_TABLE_WISE; p <= EMB_COLUMN_WISE; p++) {
+		w->plan.embeddings = p;
+		if (estimate(w, "a100-80gb-sxm", &e[p], &why))
+			fail_msg("%s: %s", rec_placement_names[p], why.msg);
+	}
+	assert_true(e[EMB_ROW_WISE].breakdown_s[BRK_EP_COMM] >
+		    e[EMB_TABLE_WISE].breakdown_s[BRK_EP_COMM]);
+	/* 96 GB of tables do not fit replicated on one 80 GB GPU */
+	w->plan.embeddings = EMB_REPLICATED;
+	assert_int_equal(estimate(w, "a100-80gb-sxm", &e[0], &why), -1);
+	w->plan.embeddings = EMB_AUTO;
+	assert_int_equal(estimate(w, "a100-80gb-sxm", &e[0], &why), 0);
+	free(w);
+}
+
+static void test_bad_inputs(void **state)
+{
+	static const struct { const char *file, *msg; } t[] = {
+		{ "tests/unit/data/recsys/zero-rows.yaml",
+		  "tests/unit/data/recsys/zero-rows.yaml:5:15: 'rows' is 0 (expected a number from 1 to 10000000000000)" },
+		{ "tests/unit/data/recsys/pooling.yaml",
+		  "tests/unit/data/recsys/pooling.yaml:5:46: pooling 5 is more than the table's 4 rows (expected at most 4 lookups per sample)" },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct workload *w = calloc(1, sizeof(*w));
+		struct tc_diag d;
+		tc_diag_init(&d);
+		assert_int_equal(wl_load_file(t[i].file, &dp, w, &d), -1);
+		assert_int_equal(d.severity, TC_EXIT_INPUT);
+		assert_string_equal(d.entry[0].msg, t[i].msg);
+		free(w);
+	}
+}
+
+static int catalog_gpu(const char *id, struct gpu *out, void *ctx)
+{
+	char why[512];
+	return gpu_catalog_lookup(ctx, id, out, why, sizeof(why));
+}
+
+static void test_validation(void **state)
+{
+	struct val_set s;
+	struct tc_diag d;
+	struct val_result *r;
+	struct val_stats st;
+	size_t n;
+	(void)state;
+	val_set_init(&s);
+	tc_diag_init(&d);
+	if (val_load_file("tests/validation/recsys.csv", &s, &d)) {
+		show(&d);
+		fail_msg("cannot load recsys.csv");
+	}
+	assert_true(s.count >= 2);
+	r = calloc(s.count, sizeof(*r));
+	assert_non_null(r);
+	assert_int_equal(val_run(s.cases, s.count, "recsys", 1, 0, catalog_gpu,
+				 &cat, r, &n), 0);
+	assert_int_equal(n, s.count);
+	assert_int_equal(val_stats_compute(r, n, &st), 0);
+	print_message("recsys: %zu cases, MAPE %.2f%%, worst %.1f%%\n", st.n,
+		      100 * st.mape, 100 * st.worst_ape);
+	assert_int_equal(st.failed, 0);
+	assert_true(st.mape < RECSYS_MAPE_MAX);
+	free(r);
+	val_set_release(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_embedding_bytes),
+		cmocka_unit_test(test_preset_bytes),
+		cmocka_unit_test(test_gather_frac),
+		cmocka_unit_test(test_offload),
+		cmocka_unit_test(test_placements),
+		cmocka_unit_test(test_bad_inputs),
+		cmocka_unit_test(test_validation),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,330 @@
+/*
+ * test_vision.c - vision workloads: shapes and FLOPs by hand, presets
+ * against torchvision's figures, relations, bad inputs, examples,
+ * validation error.
+ */
+#include "tc_test.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+
+#include "../../src/io/gpu_load.h"
+#include "../../src/io/val_load.h"
+#include "../../src/io/wl_load.h"
+#include "../../src/model/estimate.h"
+#include "../../src/model/llm.h"
+#include "../../src/model/validate.h"
+#include "../../src/model/vision.h"
+
+#define VISION_MAPE_MAX 0.25
+
+static struct gpu_catalog cat;
+static struct tc_datapath dp;
+
+static int setup(void **state)
+{
+	struct tc_diag d;
+	(void)state;
+	memset(&dp, 0, sizeof(dp));
+	strcpy(dp.dir[0], ".");
+	dp.count = 1;
+	tc_diag_init(&d);
+	return gpu_catalog_load(&dp, &cat, &d);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	gpu_catalog_release(&cat);
+	return 0;
+}
+
+static void gpu(const char *id, struct gpu *g)
+{
+	char why[512];
+	assert_int_equal(gpu_catalog_lookup(&cat, id, g, why, sizeof(why)), 0);
+}
+
+static void show(const struct tc_diag *d)
+{
+	for (int i = 0; i < d->count; i++)
+		print_message("%s\n", d->entry[i].msg);
+}
+
+/* Load `path` (must succeed) into a heap workload. */
+static struct workload *load(const char *path)
+{
+	struct workload *w = calloc(1, sizeof(*w));
+	struct tc_diag d;
+	assert_non_null(w);
+	tc_diag_init(&d);
+	if (wl_load_file(path, &dp, w, &d)) {
+		show(&d);
+		fail_msg("cannot load %s", path);
+	}
+	return w;
+}
+
+static void estimate(const struct workload *w, const char *gid,
+		     struct estimate *e)
+{
+	struct gpu g;
+	struct est_workspace ws;
+	struct plan_problem why;
+	gpu(gid, &g);
+	assert_int_equal(est_workspace_init(&ws, LLM_MAX_OPS), 0);
+	if (step_estimate(w, &g, &ws, e, &why))
+		fail_msg("estimate failed: %s", why.msg);
+	est_workspace_release(&ws);
+}
+
+/*
+ * The small network of tests/unit/data/vision/small-net.yaml at 32 x 32:
+ *  conv 3->16, 3x3, stride 1, pad 1: 32x32x16 out,
+ *      MACs 32*32*16 * 3*9 = 442,368; params 16*3*9 = 432
+ *  batchnorm: params 2*16 = 32
+ *  conv 16->32, 3x3, stride 2, pad 1: floor((32+2-3)/2)+1 = 16, 16x16x32,
+ *      MACs 16*16*32 * 16*9 = 1,179,648; params 32*16*9 = 4,608
+ *  avgpool global; linear 32->10: MACs 320, params 320 + 10 = 330
+ *  total MACs 1,622,336 per image, params 5,402;
+ *  model FLOPs per step 6 * 1,622,336 * 128 images = 1,245,954,048.
+ */
+static void test_small_net_flops(void **state)
+{
+	(void)state;
+	struct workload *w = load("tests/unit/data/vision/small-net.yaml");
+	struct vis_summary s;
+	struct vis_shape sh[VIS_MAX_LAYERS];
+	struct estimate e;
+	char msg[200];
+	assert_int_equal(vision_infer(&w->vis, 32, sh, &s, msg, sizeof(msg)), 0);
+	assert_close(s.macs, 1622336.0, TOL_EXACT);
+	assert_close(s.params, 5402.0, TOL_EXACT);
+	assert_close(sh[3].h, 16.0, TOL_EXACT);
+	assert_close(sh[3].c, 32.0, TOL_EXACT);
+	assert_int_equal(s.classes, 10);
+	estimate(w, "a100-80gb-sxm", &e);
+	assert_close(e.model_flop_per_step, 1245954048.0, TOL_EXACT);
+	assert_close(e.samples_per_step, 128.0, TOL_EXACT);
+	assert_close(e.images_per_s, 128.0 / e.step_time_s, TOL_TIGHT);
+	/* 50,000 images, batch 128, 2 epochs: 391 steps per epoch */
+	assert_close(e.steps, 782.0, TOL_EXACT);
+	free(w);
+}
+
+/* torchvision's parameter counts and GMACs (reference §2.1-2.5). */
+static void test_presets_match_torchvision(void **state)
+{
+	static const struct { const char *name; double params, gmacs; } t[] = {
+		{ "resnet18", 11689512, 1.814 }, { "resnet34", 21797672, 3.664 },
+		{ "resnet50", 25557032, 4.089 }, { "resnet101", 44549160, 7.801 },
+		{ "resnet152", 60192808, 11.514 }, { "vit-b16", 86567656, 17.564 },
+		{ "vit-l16", 304326632, 61.555 }, { "vit-h14", 632045800, 167.295 },
+		{ "convnext-tiny", 28589128, 4.456 },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct vision_arch a, b;
+		struct vis_summary s;
+		struct tc_diag d;
+		char path[128], msg[200];
+		assert_int_equal(vision_arch_builtin(t[i].name, &a), 0);
+		assert_int_equal(vision_infer(&a, 224, NULL, &s, msg, sizeof(msg)), 0);
+		assert_close(s.params, t[i].params, TOL_EXACT);
+		assert_close(s.macs / 1e9, t[i].gmacs, 1e-3);
+		/* the preset file describes the same network */
+		snprintf(path, sizeof(path), "models/arch/%s.yaml", t[i].name);
+		tc_diag_init(&d);
+		if (wl_vision_arch_load_file(path, &b, &d)) {
+			show(&d);
+			fail_msg("%s does not load", path);
+		}
+		assert_int_equal(a.nlayers, b.nlayers);
+		for (int k = 0; k < a.nlayers; k++) {
+			b.layer[k].line = b.layer[k].col = 0;
+			assert_memory_equal(&a.layer[k], &b.layer[k], sizeof(a.layer[k]));
+		}
+	}
+}
+
+/* ResNet-50 forward: 4.09 GMACs (torchvision, reference §0.1). */
+static void test_resnet50_gmacs(void **state)
+{
+	struct vision_arch a;
+	struct vis_summary s;
+	(void)state;
+	assert_int_equal(vision_arch_builtin("resnet50", &a), 0);
+	assert_int_equal(vision_infer(&a, 224, NULL, &s, NULL, 0), 0);
+	assert_close(s.macs, 4.089e9, 1e-3);
+}
+
+static struct workload *resnet50(const char *gid, enum tc_prec p, int count)
+{
+	struct workload *w = load("examples/resnet50-a100.yaml");
+	snprintf(w->plan.gpu, sizeof(w->plan.gpu), "%s", gid);
+	w->train.precision = p;
+	w->plan.count = count;
+	return w;
+}
+
+/* Relations: more GPUs never make a step's compute slower (fixed global
+ * batch); bf16 beats fp32 on A100; A100 SXM is not slower than L40S. */
+static void test_relations(void **state)
+{
+	struct estimate e1, e2;
+	struct workload *w;
+	double prev = 1e300;
+	(void)state;
+	for (int n = 1; n <= 16; n *= 2) {
+		w = resnet50("a100-80gb-sxm", PREC_BF16, n);
+		estimate(w, "a100-80gb-sxm", &e1);
+		double c = e1.breakdown_s[BRK_GEMM] + e1.breakdown_s[BRK_MEMBOUND];
+		assert_true(c <= prev);
+		prev = c;
+		free(w);
+	}
+	w = resnet50("a100-80gb-sxm", PREC_BF16, 8);
+	estimate(w, "a100-80gb-sxm", &e1);
+	w->train.precision = PREC_FP32;
+	estimate(w, "a100-80gb-sxm", &e2);
+	assert_true(e1.images_per_s > e2.images_per_s);
+	w->train.precision = PREC_FP16;
+	estimate(w, "a100-80gb-sxm", &e1);
+	estimate(w, "l40s", &e2);
+	assert_true(e1.images_per_s >= e2.images_per_s);
+	free(w);
+}
+
+/* ViT runs through the transformer operators of llm.c, non-causal. */
+static void test_vit_uses_llm_ops(void **state)
+{
+	struct workload *w = load("examples/vit-b16-a100.yaml");
+	struct gpu g;
+	struct est_workspace ws;
+	struct estimate e;
+	struct plan_problem why;
+	int found = 0;
+	(void)state;
+	gpu("a100-80gb-sxm", &g);
+	assert_int_equal(est_workspace_init(&ws, LLM_MAX_OPS), 0);
+	assert_int_equal(step_estimate(w, &g, &ws, &e, &why), 0);
+	for (size_t i = 0; i < ws.count; i++)
+		if (!strcmp(ws.ops[i].name, "vit.attn_flash"))
+			found = 1;
+	assert_true(found);
+	/* its 12,000 images/s loader binds */
+	assert_int_equal(e.limiting, LIM_DATA_LOADER);
+	assert_true(e.input_wait_s > 0);
+	assert_close(e.images_per_s, 12000.0, 1e-9);
+	est_workspace_release(&ws);
+	free(w);
+}
+
+/* Bad inputs: exact messages and positions. */
+static void test_bad_inputs(void **state)
+{
+	static const struct { const char *file, *msg; } t[] = {
+		{ "tests/unit/data/vision/neg-channels.yaml",
+		  "tests/unit/data/vision/neg-channels.yaml:5:27: 'out' is -64 (expected a whole number from 1 to 1000000)" },
+		{ "tests/unit/data/vision/shrink.yaml",
+		  "tests/unit/data/vision/shrink.yaml:6:7: maxpool 2x2 stride 2 shrinks 1x1 to nothing (expected a larger image_size or fewer down-sampling layers)" },
+		{ "tests/unit/data/vision/bad-kind-layer.yaml",
+		  "tests/unit/data/vision/bad-kind-layer.yaml:5:7: 'layer' is 'relux' (expected one of: conv, batchnorm, layernorm, relu, gelu, silu, maxpool, avgpool, linear, add, tokens, attention, bottleneck, basic, cnblock; did you mean 'relu'?)" },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct workload *w = calloc(1, sizeof(*w));
+		struct tc_diag d;
+		tc_diag_init(&d);
+		assert_int_equal(wl_load_file(t[i].file, &dp, w, &d), -1);
+		assert_int_equal(d.severity, TC_EXIT_INPUT);
+		assert_true(d.count >= 1);
+		assert_string_equal(d.entry[0].msg, t[i].msg);
+		free(w);
+	}
+}
+
+/* Every vision and recsys example loads and estimates. */
+static void test_examples(void **state)
+{
+	DIR *dir = opendir("examples");
+	struct dirent *de;
+	int n = 0;
+	(void)state;
+	assert_non_null(dir);
+	while ((de = readdir(dir)) != NULL) {
+		size_t len = strlen(de->d_name);
+		char path[512];
+		struct yn_doc doc = { 0 };
+		struct tc_diag d;
+		const struct yn_node *k;
+		if (len < 6 || strcmp(de->d_name + len - 5, ".yaml"))
+			continue;
+		snprintf(path, sizeof(path), "examples/%s", de->d_name);
+		tc_diag_init(&d);
+		assert_int_equal(yn_load_file(path, &doc, &d), 0);
+		k = yn_map_get(doc.root, "kind");
+		if (k && (!strcmp(k->str, "vision") || !strcmp(k->str, "recsys"))) {
+			struct workload *w = load(path);
+			struct estimate e;
+			estimate(w, w->plan.gpu, &e);
+			assert_true(e.samples_per_s > 0 && e.fits);
+			free(w);
+			n++;
+		}
+		yn_doc_release(&doc);
+	}
+	closedir(dir);
+	assert_true(n >= 4);
+}
+
+static int catalog_gpu(const char *id, struct gpu *out, void *ctx)
+{
+	char why[512];
+	return gpu_catalog_lookup(ctx, id, out, why, sizeof(why));
+}
+
+/* tests/validation/vision.csv: below 25 % MAPE. */
+static void test_validation(void **state)
+{
+	struct val_set s;
+	struct tc_diag d;
+	struct val_result *r;
+	struct val_stats st;
+	size_t n;
+	(void)state;
+	val_set_init(&s);
+	tc_diag_init(&d);
+	if (val_load_file("tests/validation/vision.csv", &s, &d)) {
+		show(&d);
+		fail_msg("cannot load vision.csv");
+	}
+	assert_true(s.count >= 4);
+	r = calloc(s.count, sizeof(*r));
+	assert_non_null(r);
+	assert_int_equal(val_run(s.cases, s.count, "vision", 1, 0, catalog_gpu,
+				 &cat, r, &n), 0);
+	assert_int_equal(n, s.count);
+	assert_int_equal(val_stats_compute(r, n, &st), 0);
+	print_message("vision: %zu cases, MAPE %.2f%%, worst %.1f%%\n", st.n,
+		      100 * st.mape, 100 * st.worst_ape);
+	assert_int_equal(st.failed, 0);
+	assert_true(st.mape < VISION_MAPE_MAX);
+	free(r);
+	val_set_release(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_small_net_flops),
+		cmocka_unit_test(test_presets_match_torchvision),
+		cmocka_unit_test(test_resnet50_gmacs),
+		cmocka_unit_test(test_relations),
+		cmocka_unit_test(test_vit_uses_llm_ops),
+		cmocka_unit_test(test_bad_inputs),
+		cmocka_unit_test(test_examples),
+		cmocka_unit_test(test_validation),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
