@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 
+#include "../util/diag.h"
 #include "estimate.h"
 #include "gpu.h"
 #include "workload.h"
@@ -24,9 +25,13 @@ enum val_metric {
 			       recompute forward) */
 	VAL_MFU,            /* model FLOP utilisation, fraction */
 	VAL_TOKENS_PER_S,   /* tokens per second, all GPUs */
+	VAL_SAMPLES_PER_S,  /* samples (images, recommender samples) per
+			       second, all GPUs */
+	VAL_IMAGES_PER_S,   /* images per second, all GPUs (vision) */
 	VAL_METRIC_COUNT
 };
-/* "iter_time_s", "megatron_flop_per_s_per_gpu", "mfu", "tokens_per_s" */
+/* "iter_time_s", "megatron_flop_per_s_per_gpu", "mfu", "tokens_per_s",
+ * "samples_per_s", "images_per_s" */
 extern const char *const val_metric_names[VAL_METRIC_COUNT];
 
 #define VAL_ID_LEN 64
@@ -118,5 +123,29 @@ void val_gpu_a100_sxm80(struct gpu *g);
 
 /* A val_gpu_fn that knows only val_gpu_a100_sxm80 (for tests and tools). */
 int val_gpu_builtin(const char *id, struct gpu *out, void *ctx);
+
+/* One fold of a cross-validation (val_cross_validate). */
+struct val_cv_fold {
+	size_t n_fit, n_test;
+	struct val_stats before;  /* held-out error with the GPU's efficiencies */
+	struct val_stats after;   /* held-out error after fitting the others */
+	struct roof_eff eff;      /* the fitted efficiencies */
+	unsigned fitted_mask;     /* parameters fitted (cal_params bits) */
+	int scale_mode;
+};
+
+struct cal_options;
+
+/*
+ * K-fold cross-validation of calibration: the n cases measured on GPU g
+ * (c->gpu_id == g->id; others are skipped) are split by their position
+ * among them, i % k; fold f is held out while calibrate fits the rest
+ * (cal_fit with *opt, NULL: choose from the data), then both the starting
+ * and the fitted efficiencies are scored on fold f.  folds must hold k
+ * entries.  With k = 2 the folds are the even and odd cases.  Returns 0,
+ * or -1 with a message in d (k < 2, fewer cases than folds, a failed fit).
+ */
+int val_cross_validate(const struct val_case *cases, size_t n, const struct gpu *g, size_t k,
+		       const struct cal_options *opt, struct val_cv_fold *folds, struct tc_diag *d);
 
 #endif

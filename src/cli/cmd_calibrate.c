@@ -1,0 +1,227 @@
+/*
+ * cmd_calibrate.c - `traincost calibrate MEASUREMENTS.yaml`: fit the
+ * efficiency parameters to measured steps and write an overlay that
+ * `--calibration FILE` applies.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../io/calib_file.h"
+#include "../io/gpu_load.h"
+#include "../io/meas_load.h"
+#include "../model/calibrate.h"
+#include "../report/table.h"
+#include "cli.h"
+#include "opts.h"
+
+#define CMD "calibrate"
+
+/* Parse --fit: "scale" or comma-separated parameter names. */
+static int parse_fit(struct cli_ctx *ctx, const char *s, struct cal_options *o)
+{
+	char buf[512], *save = NULL;
+	if (!strcmp(s, "scale")) {
+		o->scale_only = 1;
+		return 0;
+	}
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		int p = cal_param_find(t);
+		if (p < 0)
+			return cli_usage_error(ctx, CMD, "--fit '%s' is not a parameter (expected scale or names "
+					       "such as gemm_max_frac,mem_frac,launch_s)", t);
+		o->fit_mask |= CAL_BIT(p);
+	}
+	return o->fit_mask ? 0 : cli_usage_error(ctx, CMD, "--fit needs scale or parameter names");
+}
+
+/* A parameter value for the table. */
+static void fmt_val(char *buf, size_t n, double v)
+{
+	snprintf(buf, n, "%.4g", v);
+}
+
+static int print_result(struct cli_ctx *ctx, const char *file, const char *gpu,
+			const struct cal_result *r)
+{
+	static const char *const head[] = { "parameter", "before", "after", "std error", "status" };
+	static const enum rep_align al[] = { REP_LEFT, REP_RIGHT, REP_RIGHT, REP_RIGHT, REP_LEFT };
+	struct rep_table t;
+	int rc;
+
+	fprintf(ctx->out, "Calibration of %s from %s: %zu measurement%s\n", gpu, file, r->n,
+		r->n == 1 ? "" : "s");
+	if (r->scale_mode && r->se_available)
+		fprintf(ctx->out, "Fitted one global time scale: %.4g x the predicted time (std error %.2g)\n",
+			r->scale, r->scale_se);
+	else if (r->scale_mode)
+		fprintf(ctx->out, "Fitted one global time scale: %.4g x the predicted time "
+			"(no std error from one measurement)\n", r->scale);
+	else
+		fprintf(ctx->out, "Fitted %zu parameter%s (trust region, %zu iterations)\n", r->p,
+			r->p == 1 ? "" : "s", r->iterations);
+	fputc('\n', ctx->out);
+	rep_table_init(&t, 5, head, al);
+	for (int p = 0; p < CAL_PARAM_COUNT; p++) {
+		char b[32], a[32], s[32];
+		fmt_val(b, sizeof(b), cal_get(&r->before, p));
+		fmt_val(a, sizeof(a), cal_get(&r->after, p));
+		if (r->se[p] > 0)
+			fmt_val(s, sizeof(s), r->se[p]);
+		else
+			snprintf(s, sizeof(s), "-");
+		const char *cells[5] = { cal_params[p].name, b, a, s, cal_held_names[r->held[p]] };
+		rep_table_row(&t, cells);
+	}
+	rc = rep_table_print(&t, ctx->out, "table");
+	rep_table_release(&t);
+	fprintf(ctx->out, "\nError on the measurements (mean absolute): before %.2f %%, after %.2f %% "
+		"(worst %.1f %% -> %.1f %%)\n", 100 * r->err_before.mape, 100 * r->err_after.mape,
+		100 * r->err_before.worst_ape, 100 * r->err_after.worst_ape);
+	if (r->warning[0])
+		fprintf(ctx->err, "traincost calibrate: warning: %s\n", r->warning);
+	return rc;
+}
+
+int cmd_calibrate(int argc, char **argv, struct cli_ctx *ctx)
+{
+	const char *gpu_id = NULL, *output = NULL, *fit = NULL;
+	const struct cli_opt opts[] = {
+		{ "gpu", &gpu_id, NULL, NULL },
+		{ "output", &output, NULL, NULL },
+		{ "fit", &fit, NULL, NULL },
+		{ NULL, NULL, NULL, NULL },
+	};
+	char *pos[CLI_MAX_POS];
+	char **av = NULL;
+	int npos, rc;
+	struct meas_set m;
+	struct gpu_catalog cat = { 0 };
+	struct tc_diag d;
+	struct val_case *cases = NULL;
+	double *w = NULL;
+	struct cal_options o;
+
+	/* "-o FILE" is "--output FILE". */
+	av = malloc(((size_t)argc + 1) * sizeof(*av));
+	if (!av)
+		return TC_EXIT_INTERNAL;
+	for (int i = 0; i < argc; i++)
+		av[i] = !strcmp(argv[i], "-o") ? (char *)(uintptr_t)"--output" : argv[i];
+	av[argc] = NULL;
+	rc = cli_parse(ctx, CMD, argc, av, opts, pos, &npos);
+	meas_set_init(&m);
+	tc_diag_init(&d);
+	memset(&o, 0, sizeof(o));
+	if (rc) {
+		rc = rc == CLI_HELP_SHOWN ? TC_EXIT_OK : rc;
+		goto out;
+	}
+	if (npos != 1) {
+		rc = cli_usage_error(ctx, CMD, "%s", npos ? "too many files (expected one measurements file)"
+						      : "no measurements file given (expected MEASUREMENTS.yaml)");
+		goto out;
+	}
+	if (fit && (rc = parse_fit(ctx, fit, &o)))
+		goto out;
+	if (meas_load_file(pos[0], &ctx->data, &m, &d) || gpu_catalog_load(&ctx->data, &cat, &d)) {
+		rc = cli_report(ctx, &d);
+		goto out;
+	}
+	if (!fit) {
+		o.scale_only = m.scale_only;
+		o.fit_mask = m.fit_mask;
+	}
+	/* One GPU per calibration. */
+	if (!gpu_id) {
+		gpu_id = m.cases.cases[0].gpu_id;
+		for (size_t i = 1; i < m.cases.count; i++)
+			if (strcmp(m.cases.cases[i].gpu_id, gpu_id)) {
+				rc = cli_usage_error(ctx, CMD, "the measurements cover several GPUs (%s, %s) "
+						     "(expected --gpu ID to choose one)", gpu_id,
+						     m.cases.cases[i].gpu_id);
+				goto out;
+			}
+	}
+	struct gpu g;
+	char why[512];
+	if (gpu_catalog_lookup(&cat, gpu_id, &g, why, sizeof(why))) {
+		fprintf(ctx->err, "traincost calibrate: %s\n", why);
+		rc = TC_EXIT_INPUT;
+		goto out;
+	}
+	cases = malloc(m.cases.count * sizeof(*cases));
+	w = malloc(m.cases.count * sizeof(*w));
+	if (!cases || !w) {
+		rc = TC_EXIT_INTERNAL;
+		goto out;
+	}
+	size_t n = 0;
+	for (size_t i = 0; i < m.cases.count; i++)
+		if (!strcmp(m.cases.cases[i].gpu_id, gpu_id)) {
+			cases[n] = m.cases.cases[i];
+			w[n++] = m.weight[i];
+		}
+	if (n == 0) {
+		fprintf(ctx->err, "traincost calibrate: no measurement ran on '%s'\n", gpu_id);
+		rc = TC_EXIT_INPUT;
+		goto out;
+	}
+	struct roof_eff start = g.eff;
+	for (int p = 0; p < CAL_PARAM_COUNT; p++)
+		if (m.start_mask & CAL_BIT(p))
+			cal_set(&start, p, cal_get(&m.start, p));
+	o.start = &start;
+	/* Plans are checked first, so a bad one is reported where it was written. */
+	{
+		struct est_workspace ws;
+		int bad = 0;
+		if (est_workspace_init(&ws, 256)) {
+			rc = TC_EXIT_INTERNAL;
+			goto out;
+		}
+		for (size_t i = 0; i < n; i++) {
+			struct plan_problem pp;
+			double pred;
+			if (val_predict(&cases[i], &g, &ws, &pred, &pp)) {
+				tc_diag_at(&d, TC_EXIT_INPUT, cases[i].file, cases[i].line, 0, "%s: %s", cases[i].id, pp.msg);
+				bad = 1;
+			}
+		}
+		est_workspace_release(&ws);
+		if (bad) {
+			rc = cli_report(ctx, &d);
+			goto out;
+		}
+	}
+	struct cal_result r;
+	if (cal_fit(cases, w, n, &g, &o, &r, &d)) {
+		fprintf(ctx->err, "traincost calibrate: ");
+		rc = cli_report(ctx, &d);
+		goto out;
+	}
+	if (print_result(ctx, pos[0], gpu_id, &r)) {
+		fputs("traincost calibrate: internal error: a non-finite value in the report\n", ctx->err);
+		rc = TC_EXIT_INTERNAL;
+		goto out;
+	}
+	if (output) {
+		struct cal_overlay ov;
+		cal_overlay_from_result(&ov, &r, gpu_id, pos[0]);
+		if (calib_write_file(output, &ov, &d)) {
+			rc = cli_report(ctx, &d);
+			goto out;
+		}
+		fprintf(ctx->out, "Wrote %s (use it with --calibration %s)\n", output, output);
+	}
+	rc = TC_EXIT_OK;
+out:
+	free(av);
+	free(cases);
+	free(w);
+	meas_set_release(&m);
+	gpu_catalog_release(&cat);
+	return rc;
+}

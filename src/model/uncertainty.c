@@ -1,0 +1,219 @@
+/*
+ * uncertainty.c - Monte Carlo over efficiencies, network and preemptions
+ * (gsl_rng, gsl_stats); see uncertainty.h for the distributions.
+ */
+#include "uncertainty.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "llm.h"
+
+/* Above this many restarts the sum of uniform lost shares is drawn from its
+ * normal approximation instead of one draw per restart. */
+#define UNC_RESTARTS_EXACT 1000
+/* Smallest model spread taken from a calibration: a fit to a few
+ * measurements says little about the model error elsewhere. */
+#define UNC_MIN_MODEL_SD 0.02
+
+void unc_spec_default(struct unc_spec *s)
+{
+	memset(s, 0, sizeof(*s));
+	for (int p = 0; p < CAL_PARAM_COUNT; p++)
+		s->rel_sd[p] = cal_params[p].default_rel_sd;
+	s->network_rel_sd = UNC_DEFAULT_NETWORK_REL_SD;
+	s->model_rel_sd = UNC_DEFAULT_MODEL_REL_SD;
+	s->seed = 1;
+	s->samples = UNC_DEFAULT_SAMPLES;
+	s->kind = COST_ON_DEMAND;
+}
+
+void unc_spec_zero(struct unc_spec *s)
+{
+	for (int p = 0; p < CAL_PARAM_COUNT; p++)
+		s->rel_sd[p] = 0;
+	s->network_rel_sd = 0;
+	s->model_rel_sd = 0;
+	s->spot.preempt_per_h = 0;
+}
+
+void unc_spec_from_calibration(struct unc_spec *s, const struct cal_overlay *o)
+{
+	for (int p = 0; p < CAL_PARAM_COUNT; p++) {
+		double x = cal_get(&o->after, p);
+		int fitted = o->scale_mode ? cal_params[p].is_rate != 0 : (o->fitted_mask & CAL_BIT(p)) != 0;
+		if (fitted && x > 0 && o->se[p] > 0)
+			s->rel_sd[p] = o->se[p] / x;
+		else if (fitted && o->scale_mode && o->scale > 0)
+			s->rel_sd[p] = 0; /* no residual dof: the model term carries it */
+	}
+	s->model_rel_sd = o->residual_sd > UNC_MIN_MODEL_SD ? o->residual_sd : UNC_MIN_MODEL_SD;
+}
+
+int unc_workspace_init(struct unc_workspace *ws, size_t n)
+{
+	memset(ws, 0, sizeof(*ws));
+	if (n == 0 || n > UNC_MAX_SAMPLES)
+		return -1;
+	ws->step_s = malloc(n * sizeof(double));
+	ws->total_s = malloc(n * sizeof(double));
+	ws->cost_usd = malloc(n * sizeof(double));
+	if (!ws->step_s || !ws->total_s || !ws->cost_usd || est_workspace_init(&ws->est, LLM_MAX_OPS)) {
+		unc_workspace_release(ws);
+		return -1;
+	}
+	ws->cap = n;
+	return 0;
+}
+
+void unc_workspace_release(struct unc_workspace *ws)
+{
+	if (!ws)
+		return;
+	free(ws->step_s);
+	free(ws->total_s);
+	free(ws->cost_usd);
+	est_workspace_release(&ws->est);
+	memset(ws, 0, sizeof(*ws));
+}
+
+/* Draw parameter p around x with relative spread sd (see the header). */
+static double draw_param(gsl_rng *r, enum cal_param p, double x, double sd)
+{
+	const struct cal_param_info *c = &cal_params[p];
+	double z = gsl_ran_gaussian(r, 1.0);
+	if (!(sd > 0) || !(x > 0))
+		return x;
+	if (c->kind == CAL_SCALE)
+		return x * exp(sd * z);
+	double lo = c->lo, hi = c->hi;
+	if (x <= lo || x >= hi)
+		return x;
+	double u = (x - lo) / (hi - lo);
+	double y = log(u / (1 - u)) + z * sd * x / ((hi - lo) * u * (1 - u));
+	return lo + (hi - lo) / (1 + exp(-y));
+}
+
+/* Quantiles of sorted v[0..n-1] and its mean and standard deviation. */
+static void summarise(double *v, size_t n, struct unc_quantiles *q)
+{
+	gsl_sort(v, 1, n);
+	q->p10 = gsl_stats_quantile_from_sorted_data(v, 1, n, 0.10);
+	q->p50 = gsl_stats_quantile_from_sorted_data(v, 1, n, 0.50);
+	q->p90 = gsl_stats_quantile_from_sorted_data(v, 1, n, 0.90);
+	q->mean = gsl_stats_mean(v, 1, n);
+	q->sd = n > 1 ? gsl_stats_sd_m(v, 1, n, q->mean) : 0;
+}
+
+/* Share of sorted v[0..n-1] at or below limit. */
+static double share_below(const double *v, size_t n, double limit)
+{
+	size_t k = 0;
+	while (k < n && v[k] <= limit)
+		k++;
+	return (double)k / (double)n;
+}
+
+/* Seconds lost to preemptions in a run of run_s seconds. */
+static double draw_preemption_s(gsl_rng *r, const struct cost_spot *sp, double run_s)
+{
+	double mu = sp->preempt_per_h * run_s / COST_S_PER_H;
+	if (!(mu > 0))
+		return 0;
+	unsigned int k = gsl_ran_poisson(r, mu);
+	double lost = k * sp->restart_s;
+	if (k > UNC_RESTARTS_EXACT) {
+		lost += sp->checkpoint_interval_s *
+			(k / 2.0 + sqrt(k / 12.0) * gsl_ran_gaussian(r, 1.0));
+	} else {
+		for (unsigned int i = 0; i < k; i++)
+			lost += sp->checkpoint_interval_s * gsl_rng_uniform(r);
+	}
+	return lost > 0 ? lost : 0;
+}
+
+int unc_run(const struct workload *w, const struct gpu *g, const struct unc_spec *s,
+	    struct unc_workspace *ws, struct unc_result *out, struct plan_problem *why)
+{
+	struct workload ws_w;
+	struct gpu gs;
+	struct estimate e;
+	struct unc_result res;
+	gsl_rng *r = NULL;
+	size_t n = s->samples;
+	int rc = -1;
+
+	assert(w && g && s && ws && out && why);
+	memset(why, 0, sizeof(*why));
+	memset(&res, 0, sizeof(res));
+	if (n == 0 || n > ws->cap) {
+		snprintf(why->msg, sizeof(why->msg), "%zu samples do not fit the workspace of %zu", n, ws->cap);
+		return -1;
+	}
+	if (step_estimate(w, g, &ws->est, &e, why))
+		return -1;
+	res.point_step_s = e.step_time_s;
+	res.samples = n;
+	res.seed = s->seed;
+	res.has_cost = s->offer != NULL;
+	r = gsl_rng_alloc(gsl_rng_mt19937);
+	if (!r) {
+		snprintf(why->msg, sizeof(why->msg), "out of memory");
+		return -1;
+	}
+	gsl_rng_set(r, s->seed);
+	ws_w = *w;
+	gs = *g;
+	for (size_t i = 0; i < n; i++) {
+		for (int p = 0; p < CAL_PARAM_COUNT; p++)
+			cal_set(&gs.eff, p, draw_param(r, p, cal_get(&g->eff, p), s->rel_sd[p]));
+		double zn = gsl_ran_gaussian(r, 1.0), zm = gsl_ran_gaussian(r, 1.0);
+		ws_w.plan.network_bytes_per_s = s->network_rel_sd > 0 ?
+			w->plan.network_bytes_per_s * exp(s->network_rel_sd * zn) : w->plan.network_bytes_per_s;
+		if (step_estimate(&ws_w, &gs, &ws->est, &e, why))
+			goto out; /* efficiencies never make a valid plan invalid */
+		double f = s->model_rel_sd > 0 ? exp(s->model_rel_sd * zm) : 1;
+		double step = e.step_time_s * f, total = e.total_time_s * f;
+		if (s->offer && s->kind == COST_SPOT)
+			total += draw_preemption_s(r, &s->spot, total);
+		ws->step_s[i] = step;
+		ws->total_s[i] = total;
+		ws->cost_usd[i] = 0;
+		if (s->offer) {
+			struct cost_run cr;
+			const char *whyc = NULL;
+			static const struct cost_billing per_second = { COST_PER_SECOND, 0 };
+			if (cost_cloud(s->offer, s->billing ? s->billing : &per_second, s->kind,
+				       e.plan.count, total, &cr, &whyc)) {
+				snprintf(why->msg, sizeof(why->msg), "%s", whyc ? whyc : "the offer cannot price this run");
+				goto out;
+			}
+			ws->cost_usd[i] = cr.cost_usd;
+		}
+	}
+	summarise(ws->step_s, n, &res.step_s);
+	summarise(ws->total_s, n, &res.total_s);
+	if (s->deadline_s > 0) {
+		res.p_deadline = share_below(ws->total_s, n, s->deadline_s);
+		res.has_deadline = 1;
+	}
+	if (s->offer) {
+		summarise(ws->cost_usd, n, &res.cost_usd);
+		if (s->budget_usd > 0) {
+			res.p_budget = share_below(ws->cost_usd, n, s->budget_usd);
+			res.has_budget = 1;
+		}
+	}
+	*out = res;
+	rc = 0;
+out:
+	gsl_rng_free(r);
+	return rc;
+}

@@ -1,0 +1,105 @@
+/*
+ * uncertainty.h - Monte Carlo ranges of step time, run time and cost.
+ *
+ * Each sample draws the efficiency parameters (struct roof_eff), the
+ * inter-node network bandwidth and a model-error factor, runs the step
+ * model, and, for spot pricing, draws the preemptions of the run.  The
+ * spreads come from a calibration (standard errors and the residual error
+ * of its fit) or from the documented defaults (docs/calibration.md).
+ * Summaries use gsl_stats; quantiles are read from the sorted samples.
+ * Same seed, same numbers.
+ *
+ * Distributions (all independent):
+ *  - a fraction x (cal_params kind CAL_FRAC): logistic-normal, the logit
+ *    moved by N(0, sd / (1 - x)) so the relative spread near x is sd;
+ *  - a scale (CAL_SCALE): log-normal with sigma = sd;
+ *  - network bandwidth: log-normal with sigma = network_rel_sd;
+ *  - model error: the step time times exp(N(0, model_rel_sd));
+ *  - preemptions (spot): Poisson(preempt_per_h x run hours), each losing
+ *    restart_s plus a uniform share of a checkpoint interval.
+ * A spread of 0 leaves the value exactly as it is.
+ */
+#ifndef TC_UNCERTAINTY_H
+#define TC_UNCERTAINTY_H
+
+#include <stddef.h>
+
+#include "calibrate.h"
+#include "cost.h"
+#include "estimate.h"
+
+#define UNC_DEFAULT_SAMPLES 1000
+#define UNC_MAX_SAMPLES 1000000
+
+/* Documented defaults (docs/calibration.md). */
+#define UNC_DEFAULT_NETWORK_REL_SD 0.15 /* inter-node bandwidth achieved */
+#define UNC_DEFAULT_MODEL_REL_SD 0.10   /* vTrain MAPE 8.2 % ~ sigma 0.10 */
+
+struct unc_spec {
+	double rel_sd[CAL_PARAM_COUNT]; /* relative spread of each parameter */
+	double network_rel_sd;
+	double model_rel_sd;
+	unsigned long seed;
+	size_t samples;                 /* N >= 1 */
+	/* Optional cost: offer == NULL means no cost. */
+	const struct price_offer *offer;     /* borrowed */
+	const struct cost_billing *billing;  /* borrowed */
+	enum cost_kind kind;
+	struct cost_spot spot;          /* used when kind == COST_SPOT */
+	double deadline_s;              /* 0: none */
+	double budget_usd;              /* 0: none */
+};
+
+/*
+ * Defaults: cal_params[].default_rel_sd, the network and model spreads
+ * above, UNC_DEFAULT_SAMPLES, seed 1, no cost.
+ */
+void unc_spec_default(struct unc_spec *s);
+
+/*
+ * Spreads from a calibration: fitted parameters get their standard error
+ * (relative to the fitted value), held ones keep their prior spread, and
+ * the model error becomes the fit's residual RMS (not below 0.02).  In scale
+ * mode the rate parameters share the scale's relative error.
+ */
+void unc_spec_from_calibration(struct unc_spec *s, const struct cal_overlay *o);
+
+/* Every spread 0: each sample equals the point estimate. */
+void unc_spec_zero(struct unc_spec *s);
+
+/* Samples and the operator workspace, owned by the caller. */
+struct unc_workspace {
+	double *step_s, *total_s, *cost_usd; /* owned, cap each */
+	size_t cap;
+	struct est_workspace est;
+};
+
+/* Allocate room for n samples.  Returns 0 or -1. */
+int unc_workspace_init(struct unc_workspace *ws, size_t n);
+void unc_workspace_release(struct unc_workspace *ws);
+
+struct unc_quantiles {
+	double p10, p50, p90, mean, sd;
+};
+
+struct unc_result {
+	size_t samples;
+	unsigned long seed;
+	struct unc_quantiles step_s, total_s, cost_usd; /* cost: when has_cost */
+	int has_cost;
+	double p_deadline;  /* P(total time <= deadline), when deadline_s > 0 */
+	double p_budget;    /* P(cost <= budget), when budget_usd > 0 */
+	int has_deadline, has_budget; /* p_deadline / p_budget were computed */
+	double point_step_s;/* the point estimate, for reference */
+};
+
+/*
+ * Run s->samples samples of workload w on GPU g (g->eff is the centre).
+ * Returns 0 and fills *out; -1 with *why set when the plan is invalid
+ * (checked once, on the point estimate) or the offer cannot price the run
+ * (why->msg says so), or ws is smaller than s->samples.
+ */
+int unc_run(const struct workload *w, const struct gpu *g, const struct unc_spec *s,
+	    struct unc_workspace *ws, struct unc_result *out, struct plan_problem *why);
+
+#endif

@@ -1,0 +1,158 @@
+/*
+ * test_uncertainty.c - Monte Carlo ranges: ordered quantiles, the point
+ * estimate at zero spread, determinism per seed, wider with wider inputs.
+ */
+#include "tc_test.h"
+
+#include <stdlib.h>
+
+#include <gsl/gsl_errno.h>
+
+#include "../../src/io/val_load.h"
+#include "../../src/model/uncertainty.h"
+
+#define SAMPLES 200
+
+/* A vTrain case (8 GPUs, TP 2, PP 2) with 1000 steps. */
+static void a_run(struct workload *w, struct gpu *g)
+{
+	struct val_set s;
+	struct tc_diag d;
+	val_set_init(&s);
+	tc_diag_init(&d);
+	assert_int_equal(val_load_file("tests/validation/vtrain-a100.csv", &s, &d), 0);
+	*w = s.cases[1].w;
+	w->train.steps = 1000;
+	w->train.tokens = 0;
+	val_set_release(&s);
+	val_gpu_a100_sxm80(g);
+}
+
+static void run(const struct workload *w, const struct gpu *g, const struct unc_spec *s,
+		struct unc_result *r)
+{
+	struct unc_workspace ws;
+	struct plan_problem why;
+	assert_int_equal(unc_workspace_init(&ws, s->samples), 0);
+	if (unc_run(w, g, s, &ws, r, &why))
+		fail_msg("unc_run: %s", why.msg);
+	unc_workspace_release(&ws);
+}
+
+static void test_zero_spread_is_the_point_estimate(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct unc_spec s;
+	struct unc_result r;
+	struct estimate e;
+	struct est_workspace ws;
+	struct plan_problem why;
+	(void)state;
+	a_run(&w, &g);
+	unc_spec_default(&s);
+	unc_spec_zero(&s);
+	s.samples = 1;
+	run(&w, &g, &s, &r);
+	assert_int_equal(est_workspace_init(&ws, 256), 0);
+	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
+	est_workspace_release(&ws);
+	assert_true(r.step_s.p10 == e.step_time_s);
+	assert_true(r.step_s.p50 == e.step_time_s);
+	assert_true(r.step_s.p90 == e.step_time_s);
+	assert_true(r.total_s.p50 == e.total_time_s);
+	assert_true(r.point_step_s == e.step_time_s);
+}
+
+static void test_quantiles_ordered_and_deterministic(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct unc_spec s;
+	struct unc_result a, b, c;
+	(void)state;
+	a_run(&w, &g);
+	unc_spec_default(&s);
+	s.samples = SAMPLES;
+	s.seed = 42;
+	run(&w, &g, &s, &a);
+	run(&w, &g, &s, &b);
+	assert_true(a.step_s.p10 < a.step_s.p50 && a.step_s.p50 < a.step_s.p90);
+	assert_true(a.total_s.p10 < a.total_s.p50 && a.total_s.p50 < a.total_s.p90);
+	assert_true(memcmp(&a, &b, sizeof(a)) == 0);
+	assert_int_equal(a.seed, 42);
+	s.seed = 43;
+	run(&w, &g, &s, &c);
+	assert_true(c.step_s.p50 != a.step_s.p50);
+	/* The point estimate lies inside the 10-90 range. */
+	assert_true(a.step_s.p10 < a.point_step_s && a.point_step_s < a.step_s.p90);
+}
+
+static void test_wider_inputs_wider_interval(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct unc_spec s;
+	struct unc_result narrow, wide;
+	(void)state;
+	a_run(&w, &g);
+	unc_spec_default(&s);
+	s.samples = SAMPLES;
+	run(&w, &g, &s, &narrow);
+	for (int p = 0; p < CAL_PARAM_COUNT; p++)
+		s.rel_sd[p] *= 2;
+	s.model_rel_sd *= 2;
+	run(&w, &g, &s, &wide);
+	assert_true(wide.step_s.p90 - wide.step_s.p10 > narrow.step_s.p90 - narrow.step_s.p10);
+	assert_true(wide.step_s.sd > narrow.step_s.sd);
+}
+
+static void test_cost_deadline_and_preemptions(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct unc_spec s;
+	struct unc_result od, spot;
+	struct price_offer o;
+	struct cost_billing bill = { COST_PER_SECOND, 60 };
+	(void)state;
+	a_run(&w, &g);
+	memset(&o, 0, sizeof(o));
+	strcpy(o.instance, "p4de.24xlarge");
+	strcpy(o.gpu, "a100-80gb-sxm");
+	o.gpus = 8;
+	o.price_usd_per_h[COST_ON_DEMAND] = 40.97;
+	o.price_usd_per_h[COST_SPOT] = 15.0;
+	unc_spec_default(&s);
+	s.samples = SAMPLES;
+	s.offer = &o;
+	s.billing = &bill;
+	run(&w, &g, &s, &od);
+	assert_true(od.has_cost);
+	assert_true(od.cost_usd.p10 <= od.cost_usd.p50 && od.cost_usd.p50 <= od.cost_usd.p90);
+	s.deadline_s = od.total_s.p50;
+	s.budget_usd = od.cost_usd.p90;
+	run(&w, &g, &s, &od);
+	assert_close(od.p_deadline, 0.5, 0.05);
+	assert_close(od.p_budget, 0.9, 0.05);
+	/* Spot: preemptions only lengthen the run. */
+	s.kind = COST_SPOT;
+	s.spot.preempt_per_h = 20;
+	s.spot.checkpoint_interval_s = 60;
+	s.spot.restart_s = 30;
+	run(&w, &g, &s, &spot);
+	assert_true(spot.total_s.p50 > od.total_s.p50);
+	assert_true(spot.p_deadline < od.p_deadline);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_zero_spread_is_the_point_estimate),
+		cmocka_unit_test(test_quantiles_ordered_and_deterministic),
+		cmocka_unit_test(test_wider_inputs_wider_interval),
+		cmocka_unit_test(test_cost_deadline_and_preemptions),
+	};
+	gsl_set_error_handler_off();
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
