@@ -5,9 +5,85 @@
 #include <string.h>
 
 #include "../report/estimate_report.h"
+#include <stdlib.h>
+
+#include "../model/uncertainty.h"
+#include "../util/units.h"
 #include "cli.h"
 #include "money.h"
 #include "plan_args.h"
+
+#define UNC_DEFAULT_SAMPLES 1000
+#define UNC_MAX_SAMPLES 1000000
+
+struct unc_args {
+	int on;
+	const char *samples, *seed, *deadline, *budget;
+};
+
+#define UNC_NOPTS 4
+
+static void unc_opts(struct unc_args *u, struct cli_opt *o)
+{
+	const struct cli_opt rows[UNC_NOPTS] = {
+		{ "uncertainty", &u->samples, &u->on, NULL },
+		{ "seed", &u->seed, NULL, NULL },
+		{ "deadline", &u->deadline, NULL, NULL },
+		{ "budget", &u->budget, NULL, NULL },
+	};
+	memcpy(o, rows, sizeof(rows));
+}
+
+/*
+ * Monte Carlo over the efficiency parameters (and spot preemptions) around
+ * the point estimate.  Returns 0 with *r filled, or an exit code.
+ */
+static int run_uncertainty(struct cli_ctx *ctx, const char *cmd, const struct unc_args *u,
+			   const struct workload *w, const struct gpu *g,
+			   const struct cal_overlay *cal, const struct run_cost *cost,
+			   struct unc_result *r)
+{
+	struct unc_spec s;
+	struct unc_workspace ws = { 0 };
+	struct plan_problem why = { WLF_NONE, "" };
+	int samples = UNC_DEFAULT_SAMPLES, seed = 1;
+	const char *bad;
+
+	if (cal->measurements)
+		unc_spec_from_calibration(&s, cal);
+	else
+		unc_spec_default(&s);
+	if ((u->samples && cli_int_arg(ctx, cmd, "uncertainty", u->samples, 1, UNC_MAX_SAMPLES, &samples)) ||
+	    (u->seed && cli_int_arg(ctx, cmd, "seed", u->seed, 0, 2147483647, &seed)))
+		return TC_EXIT_USAGE;
+	if (u->deadline && (tc_parse_quantity(u->deadline, TC_UNIT_SECONDS, &s.deadline_s, &bad) ||
+			    s.deadline_s <= 0))
+		return cli_usage_error(ctx, cmd, "--deadline '%s' is not valid (expected a duration such as 14d)",
+				       u->deadline);
+	if (u->budget && (tc_parse_quantity(u->budget, TC_UNIT_USD, &s.budget_usd, &bad) ||
+			  s.budget_usd <= 0))
+		return cli_usage_error(ctx, cmd, "--budget '%s' is not valid (expected dollars such as 50000)",
+				       u->budget);
+	s.samples = (size_t)samples;
+	s.seed = (unsigned long)seed;
+	if (cost->priced) {
+		s.offer = cost->range.cheapest.offer;
+		s.billing = &cost->range.cheapest.table->billing;
+		s.kind = cost->kind;
+		s.spot = cost->in.spot;
+	}
+	if (unc_workspace_init(&ws, s.samples)) {
+		fprintf(ctx->err, "traincost %s: out of memory for %zu samples\n", cmd, s.samples);
+		return TC_EXIT_INTERNAL;
+	}
+	int rc = unc_run(w, g, &s, &ws, r, &why);
+	unc_workspace_release(&ws);
+	if (rc) {
+		fprintf(ctx->err, "traincost %s: --uncertainty: %s\n", cmd, why.msg);
+		return TC_EXIT_INPUT;
+	}
+	return 0;
+}
 
 /* Both commands load, estimate and report; they differ in the report. */
 static int run(int argc, char **argv, struct cli_ctx *ctx, const char *cmd,
@@ -15,13 +91,16 @@ static int run(int argc, char **argv, struct cli_ctx *ctx, const char *cmd,
 {
 	struct plan_args a = { .format = "table" };
 	struct money_args ma = { 0 };
-	struct cli_opt opts[PLAN_ARGS_NOPTS + MONEY_NOPTS + 1] = { 0 };
+	struct unc_args ua = { 0 };
+	struct cli_opt opts[PLAN_ARGS_NOPTS + MONEY_NOPTS + UNC_NOPTS + 1] = { 0 };
 	char *pos[CLI_MAX_POS];
 	int npos;
 
 	plan_args_opts(&a, opts);
-	if (!per_operator)
+	if (!per_operator) {
 		money_opts(&ma, opts + PLAN_ARGS_NOPTS);
+		unc_opts(&ua, opts + PLAN_ARGS_NOPTS + MONEY_NOPTS);
+	}
 	int rc = cli_parse(ctx, cmd, argc, argv, opts, pos, &npos);
 	if (rc)
 		return rc == CLI_HELP_SHOWN ? TC_EXIT_OK : rc;
@@ -35,9 +114,11 @@ static int run(int argc, char **argv, struct cli_ctx *ctx, const char *cmd,
 	struct estimate est;
 	struct money m = { 0 };
 	struct run_cost cost;
+	struct cal_overlay cal;
+	struct unc_result unc;
 	if (!per_operator && (rc = money_prepare(ctx, cmd, &ma, &m)))
 		return rc;
-	if ((rc = plan_args_run(ctx, cmd, pos[0], &a, &w, &g, &ws, &est))) {
+	if ((rc = plan_args_run(ctx, cmd, pos[0], &a, &w, &g, &ws, &est, &cal))) {
 		money_release(&m);
 		return rc;
 	}
@@ -46,8 +127,12 @@ static int run(int argc, char **argv, struct cli_ctx *ctx, const char *cmd,
 	} else if (money_cost(&m, &g, est.plan.count, est.plan.gpus_per_node, est.total_time_s, &cost)) {
 		fprintf(ctx->err, "traincost %s: internal error: the run cannot be costed\n", cmd);
 		rc = TC_EXIT_INTERNAL;
+	} else if (ua.on && (rc = run_uncertainty(ctx, cmd, &ua, &w, &g, &cal, &cost, &unc))) {
+		money_release(&m);
+		est_workspace_release(&ws);
+		return rc;
 	} else {
-		rc = rep_estimate(ctx->out, a.format, &w, &g, &est, &cost);
+		rc = rep_estimate(ctx->out, a.format, &w, &g, &est, &cost, ua.on ? &unc : NULL);
 	}
 	money_release(&m);
 	est_workspace_release(&ws);

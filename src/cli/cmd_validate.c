@@ -224,15 +224,63 @@ static int print_tables(struct cli_ctx *ctx, const char *fmt, const struct val_s
 	return rc;
 }
 
+/*
+ * `--cross-validate K`: calibrate on K-1 folds of one GPU's cases and score
+ * the held-out fold, so users see how calibration generalises.
+ */
+static int cross_validate(struct cli_ctx *ctx, const struct val_set *set,
+			  const struct gpu_catalog *cat, const char *gpu_id, int k)
+{
+	struct gpu g;
+	struct tc_diag d;
+	char why[512];
+	const char *id = gpu_id ? gpu_id : set->count ? set->cases[0].gpu_id : "";
+	if (gpu_catalog_lookup(cat, id, &g, why, sizeof(why))) {
+		fprintf(ctx->err, "traincost validate: %s\n", why);
+		return TC_EXIT_INPUT;
+	}
+	struct val_cv_fold *f = calloc((size_t)k, sizeof(*f));
+	if (!f) {
+		fputs("traincost validate: out of memory\n", ctx->err);
+		return TC_EXIT_INTERNAL;
+	}
+	tc_diag_init(&d);
+	if (val_cross_validate(set->cases, set->count, &g, (size_t)k, NULL, f, &d)) {
+		free(f);
+		return cli_report(ctx, &d);
+	}
+	fprintf(ctx->out, "Cross-validation on %s, %d folds: calibrate on %d fold%s, test on the one held out\n\n",
+		g.id, k, k - 1, k == 2 ? "" : "s");
+	fprintf(ctx->out, "fold   fitted on   tested on   MAPE before   MAPE after   worst after\n");
+	double before = 0, after = 0;
+	size_t tested = 0;
+	for (int i = 0; i < k; i++) {
+		fprintf(ctx->out, "%4d %11zu %11zu %12.2f %% %10.2f %% %11.1f %%\n", i + 1, f[i].n_fit,
+			f[i].n_test, 100 * f[i].before.mape, 100 * f[i].after.mape,
+			100 * f[i].after.worst_ape);
+		before += f[i].before.mape * (double)f[i].n_test;
+		after += f[i].after.mape * (double)f[i].n_test;
+		tested += f[i].n_test;
+	}
+	if (tested)
+		fprintf(ctx->out, "\nheld-out MAPE: %.2f %% with the catalog's efficiencies, %.2f %% after calibration\n",
+			100 * before / (double)tested, 100 * after / (double)tested);
+	free(f);
+	return TC_EXIT_OK;
+}
+
 int cmd_validate(int argc, char **argv, struct cli_ctx *ctx)
 {
-	const char *family = NULL, *cases_dir = NULL, *format = "table";
+	const char *family = NULL, *cases_dir = NULL, *format = "table", *cv = NULL,
+		   *gpu_id = NULL;
 	int verbose = 0;
 	const struct cli_opt opts[] = {
 		{ "family", &family, NULL, families },
 		{ "cases", &cases_dir, NULL, NULL },
 		{ "format", &format, NULL, formats },
 		{ "verbose", NULL, &verbose, NULL },
+		{ "cross-validate", &cv, NULL, NULL },
+		{ "gpu", &gpu_id, NULL, NULL },
 		{ NULL, NULL, NULL, NULL },
 	};
 	char *pos[CLI_MAX_POS];
@@ -243,6 +291,9 @@ int cmd_validate(int argc, char **argv, struct cli_ctx *ctx)
 	if (npos)
 		return cli_usage_error(ctx, "validate", "unexpected argument '%s' (expected options only)",
 				       pos[0]);
+	int folds = 0;
+	if (cv && cli_int_arg(ctx, "validate", "cross-validate", cv, 2, 100, &folds))
+		return TC_EXIT_USAGE;
 
 	struct tc_diag d;
 	struct val_set set;
@@ -255,6 +306,10 @@ int cmd_validate(int argc, char **argv, struct cli_ctx *ctx)
 	if (val_load_dir(cases_dir ? cases_dir : default_cases_dir(), &set, &d) ||
 	    gpu_catalog_load(&ctx->data, &cat, &d)) {
 		rc = cli_report(ctx, &d);
+		goto out;
+	}
+	if (folds) {
+		rc = cross_validate(ctx, &set, &cat, gpu_id, folds);
 		goto out;
 	}
 	res = malloc((set.count ? set.count : 1) * sizeof(*res));

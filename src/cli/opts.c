@@ -105,7 +105,12 @@ int cli_parse(struct cli_ctx *ctx, const char *cmd, int argc, char **argv,
 			return cli_usage_error(ctx, cmd, "unknown option '--%.*s' (expected one of: %s)",
 					       (int)len, name, list);
 		}
-		if (o->value) {
+		if (o->value && o->flag) {
+			/* An optional value, given only as --name=value. */
+			*o->flag = 1;
+			if (val)
+				*o->value = val;
+		} else if (o->value) {
 			if (!val && i + 1 < argc)
 				val = argv[++i];
 			if (!val)

@@ -14,7 +14,8 @@
 struct cli_opt {
 	const char *name;           /* without the leading "--" */
 	const char **value;         /* set for options that take a value */
-	int *flag;                  /* set to 1 for flags (value == NULL) */
+	int *flag;                  /* set to 1 for flags; with `value` too, the
+				       value is optional and given as --name=V */
 	const char *const *choices; /* NULL-terminated valid values, or NULL */
 };
 

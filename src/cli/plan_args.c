@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "../io/calib_file.h"
 #include "../io/gpu_load.h"
 #include "../io/wl_load.h"
 
@@ -30,6 +31,7 @@ void plan_args_opts(struct plan_args *a, struct cli_opt *o)
 		{ "precision", &a->precision, NULL, precision_names },
 		{ "cuda-graphs", NULL, &a->cuda_graphs, NULL },
 		{ "format", &a->format, NULL, formats },
+		{ "calibration", &a->calibration, NULL, NULL },
 	};
 	memcpy(o, rows, sizeof(rows));
 }
@@ -156,7 +158,8 @@ static void warn_unvalidated(const struct gpu *g, struct estimate *e)
 
 int plan_args_run(struct cli_ctx *ctx, const char *cmd, const char *file,
 		  const struct plan_args *a, struct workload *w, struct gpu *g,
-		  struct est_workspace *ws, struct estimate *est)
+		  struct est_workspace *ws, struct estimate *est,
+		  struct cal_overlay *cal)
 {
 	struct tc_diag d;
 	struct gpu_catalog cat = { 0 };
@@ -167,11 +170,6 @@ int plan_args_run(struct cli_ctx *ctx, const char *cmd, const char *file,
 		return cli_report(ctx, &d);
 	if ((rc = apply_overrides(ctx, cmd, a, w)))
 		return rc;
-	if (w->kind != WL_LLM) {
-		fprintf(ctx->err, "%s: only kind 'llm' workloads can be estimated by traincost %s\n",
-			w->file, TC_VERSION);
-		return TC_EXIT_INPUT;
-	}
 	if (!w->plan.gpu[0])
 		return report_field(ctx, cmd, w, WLF_GPU,
 				    "no GPU chosen (expected plan: gpu: ID in the file, or --gpu ID)");
@@ -183,6 +181,12 @@ int plan_args_run(struct cli_ctx *ctx, const char *cmd, const char *file,
 		return report_field(ctx, cmd, w, WLF_GPU, why);
 	}
 	gpu_catalog_release(&cat);
+	memset(cal, 0, sizeof(*cal));
+	if (a->calibration) {
+		if (calib_read_file(a->calibration, cal, &d))
+			return cli_report(ctx, &d);
+		cal_apply(cal, g, NULL, 0);
+	}
 
 	if (est_workspace_init(ws, 256)) {
 		fprintf(ctx->err, "traincost %s: out of memory\n", cmd);
@@ -197,6 +201,7 @@ int plan_args_run(struct cli_ctx *ctx, const char *cmd, const char *file,
 		est_workspace_release(ws);
 		return rc;
 	}
-	warn_unvalidated(g, est);
+	if (!a->calibration)
+		warn_unvalidated(g, est);
 	return 0;
 }

@@ -6,6 +6,7 @@
 #ifndef TC_CLI_PLAN_ARGS_H
 #define TC_CLI_PLAN_ARGS_H
 
+#include "../model/calibrate.h"
 #include "../model/estimate.h"
 #include "opts.h"
 
@@ -14,21 +15,24 @@ struct plan_args {
 		*micro_batch, *interleave, *recompute, *precision;
 	int cuda_graphs;
 	const char *format;
+	const char *calibration; /* --calibration FILE */
 };
 
 /* Number of option rows plan_args_opts() writes (without the terminator). */
-#define PLAN_ARGS_NOPTS 14
+#define PLAN_ARGS_NOPTS 15
 
 /* Fill opts[0..PLAN_ARGS_NOPTS-1] with the plan options bound to *a. */
 void plan_args_opts(struct plan_args *a, struct cli_opt *opts);
 
 /*
- * Load FILE, apply the overrides, find the GPU, run step_estimate.  On
- * success returns 0 with *w, *g, *ws and *est filled (release ws); else
- * prints the problem and returns an exit code.
+ * Load FILE, apply the overrides, find the GPU, apply a calibration
+ * (written to *cal when given; cal->measurements is 0 otherwise), run
+ * step_estimate.  On success returns 0 with *w, *g, *ws and *est filled
+ * (release ws); else prints the problem and returns an exit code.
  */
 int plan_args_run(struct cli_ctx *ctx, const char *cmd, const char *file,
 		  const struct plan_args *a, struct workload *w, struct gpu *g,
-		  struct est_workspace *ws, struct estimate *est);
+		  struct est_workspace *ws, struct estimate *est,
+		  struct cal_overlay *cal);
 
 #endif

@@ -14,6 +14,10 @@ struct search_knobs {
 	int tp, pp, zero, micro_batch, recompute, interleave, sequence_parallel;
 };
 
+/* Interleave (virtual stages per GPU) tried: divisors of layers / pp up to
+ * this. */
+#define SEARCH_MAX_INTERLEAVE 8
+
 /* Every knob free. */
 void search_knobs_all(struct search_knobs *k);
 
@@ -30,5 +34,20 @@ int search_best_at(const struct workload *w, const struct gpu *g, int count,
 		   const struct search_knobs *knobs, struct est_workspace *ws,
 		   struct workload *best_w, struct estimate *best,
 		   struct plan_problem *why);
+
+/*
+ * step_estimate() on a workspace whose operators are cleared first, so that
+ * the result never depends on what an earlier estimate left there (some
+ * operators are not fully initialised by the LLM builder).  Same returns.
+ */
+int search_estimate(const struct workload *w, const struct gpu *g,
+		    struct est_workspace *ws, struct estimate *out,
+		    struct plan_problem *why);
+
+/*
+ * The divisors of n that are <= limit, ascending, into out[0..cap-1].
+ * Returns how many were written (0 for n < 1).
+ */
+int search_divisors(long n, long limit, int *out, int cap);
 
 #endif

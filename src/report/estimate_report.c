@@ -12,9 +12,34 @@
 #include "table.h"
 
 static const char *const recompute_text[] = { "none", "selective", "full" };
-static const char *const optimizer_text[] = { "adamw", "sgd", "adafactor" };
 static const char *const finetune_text[] = { "full", "lora", "qlora" };
 static const char *const bound_text[] = { "compute", "memory", "latency", "network" };
+
+/* The model's name, whatever the workload kind. */
+static const char *model_name(const struct workload *w)
+{
+	switch (w->kind) {
+	case WL_VISION: return w->vis.name;
+	case WL_RECSYS: return w->rec.name;
+	default: return w->llm.name;
+	}
+}
+
+/* What one sample is called in the throughput line. */
+static const char *unit_plural(const struct workload *w)
+{
+	switch (w->kind) {
+	case WL_VISION: return "images";
+	case WL_RECSYS: return "samples";
+	default: return "sequences";
+	}
+}
+
+static const char *optimizer_name(int opt)
+{
+	static const char *const names[] = { "adamw", "sgd", "adafactor", "lars", "adagrad" };
+	return opt >= 0 && opt < (int)(sizeof(names) / sizeof(names[0])) ? names[opt] : "optimizer";
+}
 
 static int micro_batches(const struct estimate *e, const struct workload *w)
 {
@@ -70,31 +95,61 @@ static void text_cost(FILE *f, const struct gpu *g, const struct run_cost *c)
 			rep_fmt_usd(c->onprem_rate.capital_usd_per_gpu_h, x, sizeof(x)),
 			rep_fmt_usd(c->onprem_rate.power_usd_per_gpu_h, y, sizeof(y)),
 			rep_fmt_usd(c->onprem_rate.colo_usd_per_gpu_h, z, sizeof(z)));
-	fprintf(f, "  %-13s %s kWh and %.3g t CO2 (assumed: average power %.0f %% of the %.0f W TDP, "
+	if (c->co2_kg >= 1000)
+		snprintf(b, sizeof(b), "%.3g t", c->co2_kg / 1000);
+	else
+		snprintf(b, sizeof(b), "%.3g kg", c->co2_kg);
+	fprintf(f, "  %-13s %s kWh and %s CO2 (assumed: average power %.0f %% of the %.0f W TDP, "
 		"PUE %.2f, %.0f g CO2 per kWh)\n", "energy",
-		rep_fmt_count(round(c->energy_kwh), a, sizeof(a)), c->co2_kg / 1000, 100 * in->power_frac,
+		rep_fmt_count(round(c->energy_kwh), a, sizeof(a)), b, 100 * in->power_frac,
 		g->tdp_w, in->pue, in->grid_g_per_kwh);
 }
 
+static void text_uncertainty(FILE *f, const struct unc_result *u)
+{
+	char a[48], b[48], c[48];
+	fprintf(f, "\nUncertainty (%zu samples, seed %lu):      P10         P50         P90\n",
+		u->samples, u->seed);
+	fprintf(f, "  %-24s %11s %11s %11s\n", "step time", tc_fmt_duration(u->step_s.p10, a, sizeof(a)),
+		tc_fmt_duration(u->step_s.p50, b, sizeof(b)), tc_fmt_duration(u->step_s.p90, c, sizeof(c)));
+	fprintf(f, "  %-24s %11s %11s %11s\n", "total time", tc_fmt_duration(u->total_s.p10, a, sizeof(a)),
+		tc_fmt_duration(u->total_s.p50, b, sizeof(b)), tc_fmt_duration(u->total_s.p90, c, sizeof(c)));
+	if (u->has_cost)
+		fprintf(f, "  %-24s %11s %11s %11s\n", "cost (cheapest offer)",
+			rep_fmt_usd(u->cost_usd.p10, a, sizeof(a)), rep_fmt_usd(u->cost_usd.p50, b, sizeof(b)),
+			rep_fmt_usd(u->cost_usd.p90, c, sizeof(c)));
+	if (u->has_deadline)
+		fprintf(f, "  probability of meeting the deadline: %.0f %%\n", 100 * u->p_deadline);
+	if (u->has_budget)
+		fprintf(f, "  probability of staying within the budget: %.0f %%\n", 100 * u->p_budget);
+}
+
 static void text_report(FILE *f, const struct workload *w, const struct gpu *g,
-			const struct estimate *e, const struct run_cost *c)
+			const struct estimate *e, const struct run_cost *c,
+			const struct unc_result *u)
 {
 	const struct plan *p = &e->plan;
 	char a[64], b[64], pct[64];
 
 	fprintf(f, "%s\n", w->name[0] ? w->name : w->file);
 	fprintf(f, "  workload   %s\n", w->file);
-	fprintf(f, "  model      %s, %s parameters", w->llm.name, rep_fmt_count(e->params, a, sizeof(a)));
+	fprintf(f, "  model      %s, %s parameters", model_name(w), rep_fmt_count(e->params, a, sizeof(a)));
 	if (e->active_params < e->params)
 		fprintf(f, " (%s active per token)", rep_fmt_count(e->active_params, b, sizeof(b)));
 	fputc('\n', f);
 	fprintf(f, "  GPUs       %d x %s (%s), %d per node\n", p->count, g->name, g->id,
 		p->gpus_per_node);
-	fprintf(f, "  layout     tp %d x pp %d x dp %d", p->tp, p->pp, p->dp);
+	if (w->kind == WL_LLM)
+		fprintf(f, "  layout     tp %d x pp %d x dp %d", p->tp, p->pp, p->dp);
+	else
+		fprintf(f, "  layout     data parallel %d", p->dp);
 	if (w->llm.experts > 1)
 		fprintf(f, ", ep %d", p->ep);
-	fprintf(f, ", ZeRO %d, micro-batch %d, %d micro-batches per step", p->zero,
-		p->micro_batch, micro_batches(e, w));
+	if (w->kind == WL_LLM)
+		fprintf(f, ", ZeRO %d, micro-batch %d, %d micro-batches per step", p->zero,
+			p->micro_batch, micro_batches(e, w));
+	else
+		fprintf(f, ", %.0f %s per GPU per step", e->samples_per_step / p->dp, unit_plural(w));
 	if (p->interleave > 1)
 		fprintf(f, ", interleave %d", p->interleave);
 	if (p->sequence_parallel && p->tp > 1)
@@ -102,25 +157,44 @@ static void text_report(FILE *f, const struct workload *w, const struct gpu *g,
 	if (p->cuda_graphs)
 		fputs(", CUDA graphs", f);
 	fputc('\n', f);
-	fprintf(f, "  training   %s tokens, sequence %.0f, global batch %.0f (%s tokens per step), %s, %s, recompute %s",
-		rep_fmt_count(e->tokens_per_step * e->steps, a, sizeof(a)), w->train.seq_len,
-		w->train.global_batch, rep_fmt_count(e->tokens_per_step, b, sizeof(b)),
-		tc_prec_names[w->train.precision], optimizer_text[w->train.optimizer],
-		recompute_text[w->train.recompute]);
-	if (w->train.finetune != FT_FULL)
-		fprintf(f, ", %s rank %d", finetune_text[w->train.finetune], w->train.lora_rank);
+	if (w->kind == WL_LLM) {
+		fprintf(f, "  training   %s tokens, sequence %.0f, global batch %.0f (%s tokens per step), %s, %s, recompute %s",
+			rep_fmt_count(e->tokens_per_step * e->steps, a, sizeof(a)), w->train.seq_len,
+			w->train.global_batch, rep_fmt_count(e->tokens_per_step, b, sizeof(b)),
+			tc_prec_names[w->train.precision], optimizer_name(w->train.optimizer),
+			recompute_text[w->train.recompute]);
+		if (w->train.finetune != FT_FULL)
+			fprintf(f, ", %s rank %d", finetune_text[w->train.finetune], w->train.lora_rank);
+	} else {
+		fprintf(f, "  training   %s %s, global batch %.0f, %s steps, %s, %s",
+			rep_fmt_count(e->samples_per_step * e->steps, a, sizeof(a)), unit_plural(w),
+			e->samples_per_step, rep_fmt_count(e->steps, b, sizeof(b)),
+			tc_prec_names[w->train.precision], optimizer_name(w->train.optimizer));
+		if (w->kind == WL_VISION)
+			fprintf(f, ", %.0f x %.0f pixels", w->vtrain.image_size, w->vtrain.image_size);
+	}
 	fputs("\n\n", f);
 
 	fprintf(f, "  step time           %s\n", tc_fmt_duration(e->step_time_s, a, sizeof(a)));
-	fprintf(f, "  throughput          %s tokens/s in total, %s tokens/s per GPU\n",
-		rep_fmt_count(e->tokens_per_s, a, sizeof(a)),
-		rep_fmt_count(e->tokens_per_s_per_gpu, b, sizeof(b)));
+	if (w->kind == WL_LLM)
+		fprintf(f, "  throughput          %s tokens/s in total, %s tokens/s per GPU\n",
+			rep_fmt_count(e->tokens_per_s, a, sizeof(a)),
+			rep_fmt_count(e->tokens_per_s_per_gpu, b, sizeof(b)));
+	else
+		fprintf(f, "  throughput          %s %s/s in total, %s %s/s per GPU\n",
+			rep_fmt_count(round(e->samples_per_s), a, sizeof(a)), unit_plural(w),
+			rep_fmt_count(round(e->samples_per_s / e->plan.count), b, sizeof(b)),
+			unit_plural(w));
+	if (e->input_wait_s > 0)
+		fprintf(f, "  input pipeline      %s per step waiting for the data loader\n",
+			tc_fmt_duration(e->input_wait_s, a, sizeof(a)));
 	fprintf(f, "  run                 %s steps in %s\n", rep_fmt_count(e->steps, a, sizeof(a)),
 		tc_fmt_duration(e->total_time_s, b, sizeof(b)));
 	fprintf(f, "  GPU-hours           %s GPU-h\n", rep_fmt_count(e->gpu_hours, a, sizeof(a)));
 	fprintf(f, "  MFU / HFU           %.1f %% / %.1f %% of dense %s peak\n", 100 * e->mfu_frac,
 		100 * e->hfu_frac, tc_prec_names[w->train.precision]);
-	fprintf(f, "  limiting resource   %s\n\n", limiter_names[e->limiting]);
+	fprintf(f, "  limiting resource   %s\n", limiter_names[e->limiting]);
+	fprintf(f, "  efficiencies        %s\n\n", g->eff.source);
 
 	fprintf(f, "Memory per GPU: %s of %s (%s)\n",
 		tc_fmt_bytes(e->memory_per_gpu_bytes, a, sizeof(a)),
@@ -128,6 +202,12 @@ static void text_report(FILE *f, const struct workload *w, const struct gpu *g,
 		e->fits ? "fits" : "does NOT fit");
 	for (int i = 0; i < MEM_COUNT; i++)
 		fprintf(f, "  %-18s %10s\n", mem_part_names[i], tc_fmt_bytes(e->mem_bytes[i], a, sizeof(a)));
+	if (e->embedding_bytes_per_gpu > 0)
+		fprintf(f, "  (embedding tables and their optimizer state: %s of it)\n",
+			tc_fmt_bytes(e->embedding_bytes_per_gpu, a, sizeof(a)));
+	if (e->host_bytes > 0)
+		fprintf(f, "  host memory        %10s of tables offloaded\n",
+			tc_fmt_bytes(e->host_bytes, a, sizeof(a)));
 	if (!e->fits && e->fit_advice[0])
 		fprintf(f, "  %s\n", e->fit_advice);
 
@@ -139,6 +219,8 @@ static void text_report(FILE *f, const struct workload *w, const struct gpu *g,
 		fprintf(f, "  %-18s %10s %8s\n", brk_names[i],
 			tc_fmt_duration(e->breakdown_s[i], a, sizeof(a)), pct);
 	}
+	if (u)
+		text_uncertainty(f, u);
 	if (c)
 		text_cost(f, g, c);
 	if (e->warning_count) {
@@ -220,8 +302,36 @@ static void json_cost(struct rep_json *j, const struct run_cost *c)
 	rep_json_obj_end(j);
 }
 
+static void json_quantiles(struct rep_json *j, const char *key, const struct unc_quantiles *q)
+{
+	rep_json_obj_begin(j, key);
+	rep_json_num(j, "p10", q->p10);
+	rep_json_num(j, "p50", q->p50);
+	rep_json_num(j, "p90", q->p90);
+	rep_json_num(j, "mean", q->mean);
+	rep_json_num(j, "sd", q->sd);
+	rep_json_obj_end(j);
+}
+
+static void json_uncertainty(struct rep_json *j, const struct unc_result *u)
+{
+	rep_json_obj_begin(j, "uncertainty");
+	rep_json_int(j, "samples", (long long)u->samples);
+	rep_json_int(j, "seed", (long long)u->seed);
+	json_quantiles(j, "step_time_s", &u->step_s);
+	json_quantiles(j, "total_time_s", &u->total_s);
+	if (u->has_cost)
+		json_quantiles(j, "cost_usd", &u->cost_usd);
+	if (u->has_deadline)
+		rep_json_num(j, "p_deadline", u->p_deadline);
+	if (u->has_budget)
+		rep_json_num(j, "p_budget", u->p_budget);
+	rep_json_obj_end(j);
+}
+
 static int json_report(FILE *f, const struct workload *w, const struct gpu *g,
-		       const struct estimate *e, const struct run_cost *c)
+		       const struct estimate *e, const struct run_cost *c,
+		       const struct unc_result *u)
 {
 	struct rep_json j;
 	rep_json_init(&j, f);
@@ -229,7 +339,8 @@ static int json_report(FILE *f, const struct workload *w, const struct gpu *g,
 	rep_json_int(&j, "format_version", REP_FORMAT_VERSION);
 	rep_json_str(&j, "workload", w->name);
 	rep_json_str(&j, "file", w->file);
-	rep_json_str(&j, "model", w->llm.name);
+	rep_json_str(&j, "kind", w->kind == WL_LLM ? "llm" : w->kind == WL_VISION ? "vision" : "recsys");
+	rep_json_str(&j, "model", model_name(w));
 	rep_json_str(&j, "gpu_name", g->name);
 	rep_json_str(&j, "precision", tc_prec_names[w->train.precision]);
 	rep_json_str(&j, "recompute", recompute_text[w->train.recompute]);
@@ -240,6 +351,16 @@ static int json_report(FILE *f, const struct workload *w, const struct gpu *g,
 	rep_json_num(&j, "step_time_s", e->step_time_s);
 	rep_json_num(&j, "tokens_per_s", e->tokens_per_s);
 	rep_json_num(&j, "tokens_per_s_per_gpu", e->tokens_per_s_per_gpu);
+	rep_json_num(&j, "samples_per_step", e->samples_per_step);
+	rep_json_num(&j, "samples_per_s", e->samples_per_s);
+	if (w->kind == WL_VISION) {
+		rep_json_num(&j, "images_per_s", e->images_per_s);
+		rep_json_num(&j, "input_wait_s", e->input_wait_s);
+	}
+	if (w->kind == WL_RECSYS) {
+		rep_json_num(&j, "embedding_bytes_per_gpu", e->embedding_bytes_per_gpu);
+		rep_json_num(&j, "host_bytes", e->host_bytes);
+	}
 	rep_json_num(&j, "total_time_s", e->total_time_s);
 	rep_json_num(&j, "gpu_hours", e->gpu_hours);
 	rep_json_num(&j, "model_flop_per_step", e->model_flop_per_step);
@@ -261,8 +382,11 @@ static int json_report(FILE *f, const struct workload *w, const struct gpu *g,
 		rep_json_num(&j, mem_part_names[i], e->mem_bytes[i]);
 	rep_json_obj_end(&j);
 	json_plan(&j, &e->plan);
+	rep_json_str(&j, "efficiency_source", g->eff.source);
 	if (c)
 		json_cost(&j, c);
+	if (u)
+		json_uncertainty(&j, u);
 	rep_json_arr_begin(&j, "warnings");
 	for (int i = 0; i < e->warning_count; i++)
 		rep_json_str(&j, NULL, e->warning[i]);
@@ -343,15 +467,16 @@ static int md_report(FILE *f, const struct workload *w, const struct gpu *g,
 }
 
 int rep_estimate(FILE *f, const char *fmt, const struct workload *w,
-		 const struct gpu *g, const struct estimate *e, const struct run_cost *c)
+		 const struct gpu *g, const struct estimate *e, const struct run_cost *c,
+		 const struct unc_result *u)
 {
 	if (!strcmp(fmt, "json"))
-		return json_report(f, w, g, e, c);
+		return json_report(f, w, g, e, c, u);
 	if (!strcmp(fmt, "csv"))
 		return csv_report(f, w, e, c);
 	if (!strcmp(fmt, "md"))
 		return md_report(f, w, g, e, c);
-	text_report(f, w, g, e, c);
+	text_report(f, w, g, e, c, u);
 	return 0;
 }
 

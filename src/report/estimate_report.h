@@ -9,16 +9,17 @@
 
 #include "../model/estimate.h"
 #include "../model/run_cost.h"
+#include "../model/uncertainty.h"
 
 /* JSON and CSV layouts are contracts: change only with this version. */
 #define REP_FORMAT_VERSION 1
 
-/* Write the estimate and its cost (NULL: none) in `fmt` (table, json, csv,
- * md).  Returns 0, or -1 if a non-finite number reached the report (an
- * internal error). */
+/* Write the estimate, its cost and its uncertainty (either NULL: none) in
+ * `fmt` (table, json, csv, md).  Returns 0, or -1 if a non-finite number
+ * reached the report (an internal error). */
 int rep_estimate(FILE *f, const char *fmt, const struct workload *w,
 		 const struct gpu *g, const struct estimate *e,
-		 const struct run_cost *c);
+		 const struct run_cost *c, const struct unc_result *u);
 
 /* One row per operator (explain).  Returns 0 or -1 as above. */
 int rep_explain(FILE *f, const char *fmt, const struct workload *w,

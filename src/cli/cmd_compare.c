@@ -1,0 +1,415 @@
+/*
+ * cmd_compare.c - `traincost compare FILE`: the same training run on each
+ * GPU type, with its best layout, time and dollars side by side.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../io/gpu_load.h"
+#include "../io/wl_load.h"
+#include "../model/search.h"
+#include "../report/json.h"
+#include "../report/numfmt.h"
+#include "../report/table.h"
+#include "../util/units.h"
+#include "cli.h"
+#include "money.h"
+#include "opts.h"
+
+#define COMPARE_MAX_GPUS 64
+#define COMPARE_DEFAULT_MAX_COUNT 4096
+
+static const char *const formats[] = { "table", "csv", "json", "md", NULL };
+static const char *const recompute_text[] = { "none", "selective", "full" };
+
+/* One GPU type's outcome. */
+struct row {
+	struct gpu g;
+	int ok;                 /* a plan fits */
+	char why[256];          /* when not */
+	struct workload w;      /* the chosen plan */
+	struct estimate e;
+	struct run_cost cost;
+	int meets;              /* meets the deadline, when one is given */
+};
+
+/* Split "a,b,c" into ids; returns the count or -1 with a usage error. */
+static int split_ids(struct cli_ctx *ctx, char *list, char **ids, int max)
+{
+	int n = 0;
+	for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
+		if (!*tok)
+			continue;
+		if (n == max) {
+			cli_usage_error(ctx, "compare", "--gpus lists more than %d GPUs", max);
+			return -1;
+		}
+		ids[n++] = tok;
+	}
+	if (n == 0) {
+		cli_usage_error(ctx, "compare", "--gpus is empty (expected ids such as a100-80gb-sxm,l40s)");
+		return -1;
+	}
+	return n;
+}
+
+/*
+ * GPU counts tried in turn when a deadline is given: 1, 2, 4 up to a node,
+ * then whole nodes in the steps 1, 2, 3, 4, 6, 8, 12, 16, ... (powers of two
+ * and one and a half times them, so batch sizes that are powers of two
+ * still divide among the replicas).
+ */
+static int next_count(int count, int per_node)
+{
+	if (count < per_node)
+		return count * 2 > per_node ? per_node : count * 2;
+	int nodes = count / per_node, pow2 = 1;
+	while (pow2 * 2 <= nodes)
+		pow2 *= 2;
+	/* nodes is pow2 or 1.5 x pow2; the next step is the other one. */
+	int next = nodes == pow2 ? (pow2 >= 2 ? pow2 + pow2 / 2 : 2) : pow2 * 2;
+	return next * per_node;
+}
+
+/* The best plan of one GPU type at `count` GPUs: 0, or -1 with r->why. */
+static int try_count(const struct workload *w, struct row *r, int count,
+		     struct est_workspace *ws)
+{
+	struct search_knobs k;
+	struct plan_problem why = { WLF_NONE, "" };
+	search_knobs_all(&k);
+	if (search_best_at(w, &r->g, count, &k, ws, &r->w, &r->e, &why)) {
+		snprintf(r->why, sizeof(r->why), "%s", why.msg);
+		return -1;
+	}
+	return 0;
+}
+
+static void evaluate(const struct workload *w, struct row *r, int count, double deadline_s,
+		     int max_count, const struct money *m, struct est_workspace *ws)
+{
+	r->ok = 0;
+	if (deadline_s <= 0) {
+		r->ok = try_count(w, r, count, ws) == 0;
+	} else {
+		int per_node = r->g.gpus_per_node > 0 ? r->g.gpus_per_node : 1;
+		int best_seen = 0;
+		struct row keep;
+		for (int c = 1; c <= max_count; c = next_count(c, per_node)) {
+			if (try_count(w, r, c, ws))
+				continue;
+			/* Remember the fastest plan in case no count meets the deadline. */
+			if (!best_seen || r->e.total_time_s < keep.e.total_time_s) {
+				keep = *r;
+				best_seen = 1;
+			}
+			if (r->e.total_time_s <= deadline_s) {
+				r->ok = r->meets = 1;
+				break;
+			}
+		}
+		if (!r->ok && best_seen) {
+			*r = keep;
+			r->ok = 1;
+			r->meets = 0;
+		}
+		if (!r->ok && !r->why[0])
+			snprintf(r->why, sizeof(r->why), "no plan fits up to %d GPUs", max_count);
+	}
+	if (r->ok && money_cost(m, &r->g, r->e.plan.count, r->e.plan.gpus_per_node, r->e.total_time_s, &r->cost))
+		r->cost.priced = 0;
+}
+
+/* Cost order, unpriced after priced, failures last; then time. */
+static int cmp_rows(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+	if (x->ok != y->ok)
+		return y->ok - x->ok;
+	if (x->meets != y->meets)
+		return y->meets - x->meets;
+	if (x->ok && x->cost.priced != y->cost.priced)
+		return y->cost.priced - x->cost.priced;
+	double cx = x->cost.priced ? x->cost.range.cheapest.run.cost_usd : x->e.total_time_s;
+	double cy = y->cost.priced ? y->cost.range.cheapest.run.cost_usd : y->e.total_time_s;
+	return (cx > cy) - (cx < cy);
+}
+
+static void layout_text(const struct row *r, char *buf, size_t len)
+{
+	const struct plan *p = &r->e.plan;
+	if (r->w.kind != WL_LLM)
+		snprintf(buf, len, "dp%d, %.0f per GPU", p->dp, r->e.samples_per_step / p->dp);
+	else
+		snprintf(buf, len, "tp%d pp%d dp%d z%d mb%d %s", p->tp, p->pp, p->dp, p->zero,
+			 p->micro_batch, recompute_text[r->w.train.recompute]);
+}
+
+static int print_table(struct cli_ctx *ctx, const char *fmt, struct row *rows, int n,
+		       double deadline_s)
+{
+	int csv = !strcmp(fmt, "csv");
+	static const char *const head[] = { "GPU", "count", "layout", "step", "total time",
+		"GPU-hours", "cheapest offer", "cost", "cost range", "energy", "note" };
+	static const char *const csv_head[] = { "gpu", "count", "layout", "step_time_s",
+		"total_time_s", "gpu_hours", "cheapest_offer", "cost_usd", "cost_max_usd",
+		"energy_kwh", "note" };
+	static const enum rep_align al[] = { REP_LEFT, REP_RIGHT, REP_LEFT, REP_RIGHT,
+		REP_RIGHT, REP_RIGHT, REP_LEFT, REP_RIGHT, REP_RIGHT, REP_RIGHT, REP_LEFT };
+	struct rep_table t;
+	rep_table_init(&t, 11, csv ? csv_head : head, al);
+	for (int i = 0; i < n; i++) {
+		const struct row *r = &rows[i];
+		char c[11][160];
+		const char *cells[11];
+		for (int k = 0; k < 11; k++) {
+			c[k][0] = '\0';
+			cells[k] = c[k];
+		}
+		snprintf(c[0], sizeof(c[0]), "%s", r->g.id);
+		if (!r->ok) {
+			snprintf(c[10], sizeof(c[10]), "%s", r->why);
+			rep_table_row(&t, cells);
+			continue;
+		}
+		snprintf(c[1], sizeof(c[1]), "%d", r->e.plan.count);
+		layout_text(r, c[2], sizeof(c[2]));
+		if (csv) {
+			snprintf(c[3], sizeof(c[3]), "%.6g", r->e.step_time_s);
+			snprintf(c[4], sizeof(c[4]), "%.6g", r->e.total_time_s);
+			snprintf(c[5], sizeof(c[5]), "%.6g", r->e.gpu_hours);
+			snprintf(c[9], sizeof(c[9]), "%.6g", r->cost.energy_kwh);
+		} else {
+			tc_fmt_duration(r->e.step_time_s, c[3], sizeof(c[3]));
+			tc_fmt_duration(r->e.total_time_s, c[4], sizeof(c[4]));
+			rep_fmt_count(round(r->e.gpu_hours), c[5], sizeof(c[5]));
+			if (r->cost.energy_kwh < 10)
+				snprintf(c[9], sizeof(c[9]), "%.2g kWh", r->cost.energy_kwh);
+			else {
+				rep_fmt_count(round(r->cost.energy_kwh), c[9], sizeof(c[9]) - 4);
+				strcat(c[9], " kWh");
+			}
+		}
+		if (r->cost.priced) {
+			const struct cost_choice *ch = &r->cost.range.cheapest;
+			snprintf(c[6], sizeof(c[6]), "%s %s", ch->table->provider, ch->offer->instance);
+			if (csv) {
+				snprintf(c[7], sizeof(c[7]), "%.2f", ch->run.cost_usd);
+				snprintf(c[8], sizeof(c[8]), "%.2f", r->cost.range.dearest.run.cost_usd);
+			} else {
+				char usd[48];
+				rep_fmt_usd(ch->run.cost_usd, c[7], sizeof(c[7]));
+				snprintf(c[8], sizeof(c[8]), "up to %s",
+					 rep_fmt_usd(r->cost.range.dearest.run.cost_usd, usd, sizeof(usd)));
+			}
+		} else {
+			snprintf(c[6], sizeof(c[6]), "no %s offer", cost_kind_names[r->cost.kind]);
+		}
+		if (!r->e.fits)
+			snprintf(c[10], sizeof(c[10]), "does not fit");
+		else if (deadline_s > 0 && !r->meets)
+			snprintf(c[10], sizeof(c[10]), "misses the deadline");
+		rep_table_row(&t, cells);
+	}
+	int rc = rep_table_print(&t, ctx->out, fmt);
+	rep_table_release(&t);
+	return rc;
+}
+
+/* "l40s: 31% cheaper, 1.8x slower than a100-80gb-sxm", in words. */
+static void trade_off(struct cli_ctx *ctx, const struct row *rows, int n)
+{
+	const struct row *cheap = NULL, *fast = NULL;
+	for (int i = 0; i < n; i++) {
+		const struct row *r = &rows[i];
+		if (!r->ok || !r->cost.priced)
+			continue;
+		if (!cheap || r->cost.range.cheapest.run.cost_usd < cheap->cost.range.cheapest.run.cost_usd)
+			cheap = r;
+		if (!fast || r->e.total_time_s < fast->e.total_time_s)
+			fast = r;
+	}
+	if (!cheap)
+		return;
+	if (cheap == fast) {
+		fprintf(ctx->out, "\n%s is both the cheapest and the fastest.\n", cheap->g.id);
+		return;
+	}
+	double saving = 1 - cheap->cost.range.cheapest.run.cost_usd /
+			    fast->cost.range.cheapest.run.cost_usd;
+	double slower = cheap->e.total_time_s / fast->e.total_time_s;
+	fprintf(ctx->out, "\n%s: %.0f%% cheaper, %.1fx slower than %s.\n", cheap->g.id,
+		100 * saving, slower, fast->g.id);
+}
+
+static int print_json(struct cli_ctx *ctx, const struct row *rows, int n, double deadline_s)
+{
+	struct rep_json j;
+	rep_json_init(&j, ctx->out);
+	rep_json_obj_begin(&j, NULL);
+	rep_json_int(&j, "format_version", 1);
+	if (deadline_s > 0)
+		rep_json_num(&j, "deadline_s", deadline_s);
+	rep_json_arr_begin(&j, "gpus");
+	for (int i = 0; i < n; i++) {
+		const struct row *r = &rows[i];
+		rep_json_obj_begin(&j, NULL);
+		rep_json_str(&j, "gpu", r->g.id);
+		rep_json_bool(&j, "ok", r->ok);
+		if (!r->ok) {
+			rep_json_str(&j, "reason", r->why);
+			rep_json_obj_end(&j);
+			continue;
+		}
+		const struct plan *p = &r->e.plan;
+		rep_json_int(&j, "count", p->count);
+		rep_json_int(&j, "tp", p->tp);
+		rep_json_int(&j, "pp", p->pp);
+		rep_json_int(&j, "dp", p->dp);
+		rep_json_int(&j, "zero", p->zero);
+		rep_json_int(&j, "micro_batch", p->micro_batch);
+		rep_json_str(&j, "recompute", recompute_text[r->w.train.recompute]);
+		rep_json_num(&j, "step_time_s", r->e.step_time_s);
+		rep_json_num(&j, "total_time_s", r->e.total_time_s);
+		rep_json_num(&j, "gpu_hours", r->e.gpu_hours);
+		rep_json_num(&j, "mfu_frac", r->e.mfu_frac);
+		rep_json_num(&j, "memory_per_gpu_bytes", r->e.memory_per_gpu_bytes);
+		rep_json_bool(&j, "fits", r->e.fits);
+		if (deadline_s > 0)
+			rep_json_bool(&j, "meets_deadline", r->meets);
+		rep_json_bool(&j, "priced", r->cost.priced);
+		if (r->cost.priced) {
+			const struct cost_choice *ch = &r->cost.range.cheapest;
+			rep_json_str(&j, "provider", ch->table->provider);
+			rep_json_str(&j, "instance", ch->offer->instance);
+			rep_json_str(&j, "region", ch->offer->region);
+			rep_json_num(&j, "cost_usd", ch->run.cost_usd);
+			rep_json_num(&j, "cost_max_usd", r->cost.range.dearest.run.cost_usd);
+		}
+		rep_json_num(&j, "energy_kwh", r->cost.energy_kwh);
+		rep_json_obj_end(&j);
+	}
+	rep_json_arr_end(&j);
+	rep_json_obj_end(&j);
+	return rep_json_finish(&j);
+}
+
+int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
+{
+	const char *gpus = NULL, *count_s = NULL, *deadline = NULL, *max_s = NULL,
+		   *format = "table";
+	struct money_args ma = { 0 };
+	struct cli_opt opts[5 + MONEY_NOPTS + 1] = {
+		{ "gpus", &gpus, NULL, NULL },
+		{ "count", &count_s, NULL, NULL },
+		{ "deadline", &deadline, NULL, NULL },
+		{ "max-gpus", &max_s, NULL, NULL },
+		{ "format", &format, NULL, formats },
+	};
+	char *pos[CLI_MAX_POS];
+	int npos, rc;
+	money_opts(&ma, opts + 5);
+	if ((rc = cli_parse(ctx, "compare", argc, argv, opts, pos, &npos)))
+		return rc == CLI_HELP_SHOWN ? TC_EXIT_OK : rc;
+	if (npos != 1)
+		return cli_usage_error(ctx, "compare", "%s", npos ? "too many files (expected one workload file)"
+								  : "no workload file given (expected FILE)");
+	if (count_s && deadline)
+		return cli_usage_error(ctx, "compare", "--count and --deadline exclude each other (expected one of them)");
+	int count = 0, max_count = COMPARE_DEFAULT_MAX_COUNT;
+	double deadline_s = 0;
+	const char *why;
+	if (count_s && cli_int_arg(ctx, "compare", "count", count_s, 1, 1000000, &count))
+		return TC_EXIT_USAGE;
+	if (max_s && cli_int_arg(ctx, "compare", "max-gpus", max_s, 1, 1000000, &max_count))
+		return TC_EXIT_USAGE;
+	if (deadline && (tc_parse_quantity(deadline, TC_UNIT_SECONDS, &deadline_s, &why) ||
+			 deadline_s <= 0))
+		return cli_usage_error(ctx, "compare", "--deadline '%s' is not valid (expected a duration such as 14d)",
+				       deadline);
+
+	struct tc_diag d;
+	struct workload w;
+	struct gpu_catalog cat = { 0 };
+	struct money m = { 0 };
+	struct est_workspace ws = { 0 };
+	struct row *rows = NULL;
+	char *idbuf = NULL;
+	int n = 0;
+	tc_diag_init(&d);
+	if (wl_load_file(pos[0], &ctx->data, &w, &d) || gpu_catalog_load(&ctx->data, &cat, &d)) {
+		rc = cli_report(ctx, &d);
+		goto out;
+	}
+	if ((rc = money_prepare(ctx, "compare", &ma, &m)))
+		goto out;
+	rows = calloc(cat.count + COMPARE_MAX_GPUS, sizeof(*rows));
+	if (!rows || est_workspace_init(&ws, 256)) {
+		fputs("traincost compare: out of memory\n", ctx->err);
+		rc = TC_EXIT_INTERNAL;
+		goto out;
+	}
+	if (gpus) {
+		char *ids[COMPARE_MAX_GPUS];
+		idbuf = strdup(gpus);
+		int k = idbuf ? split_ids(ctx, idbuf, ids, COMPARE_MAX_GPUS) : -1;
+		if (k < 0) {
+			rc = idbuf ? TC_EXIT_USAGE : TC_EXIT_INTERNAL;
+			goto out;
+		}
+		for (int i = 0; i < k; i++) {
+			char msg[1024];
+			if (gpu_catalog_lookup(&cat, ids[i], &rows[n].g, msg, sizeof(msg))) {
+				fprintf(ctx->err, "traincost compare: --gpus: %s\n", msg);
+				rc = TC_EXIT_INPUT;
+				goto out;
+			}
+			n++;
+		}
+	} else {
+		for (size_t i = 0; i < cat.count; i++)
+			rows[n++].g = cat.gpus[i];
+	}
+	if (!count && !deadline_s)
+		count = w.plan.count;
+	for (int i = 0; i < n; i++)
+		evaluate(&w, &rows[i], count, deadline_s, max_count, &m, &ws);
+	/* Without --gpus, show only the GPUs the workload fits on. */
+	if (!gpus) {
+		int kept = 0;
+		for (int i = 0; i < n; i++)
+			if (rows[i].ok)
+				rows[kept++] = rows[i];
+		n = kept;
+	}
+	qsort(rows, (size_t)n, sizeof(*rows), cmp_rows);
+	if (!strcmp(format, "json")) {
+		rc = print_json(ctx, rows, n, deadline_s);
+	} else {
+		if (strcmp(format, "csv")) {
+			char dur[48], how[96];
+			if (deadline_s > 0)
+				snprintf(how, sizeof(how), "the fewest GPUs that finish within %s",
+					 tc_fmt_duration(deadline_s, dur, sizeof(dur)));
+			else
+				snprintf(how, sizeof(how), "at %d GPUs", count);
+			fprintf(ctx->out, "%s: each GPU type with its fastest plan that fits, %s, %s prices\n\n",
+				w.name[0] ? w.name : w.file, how, cost_kind_names[m.in.kind]);
+		}
+		rc = print_table(ctx, format, rows, n, deadline_s);
+		if (!rc && strcmp(format, "csv"))
+			trade_off(ctx, rows, n);
+	}
+	if (rc) {
+		fputs("traincost compare: internal error: a non-finite value in the report\n", ctx->err);
+		rc = TC_EXIT_INTERNAL;
+	}
+out:
+	free(idbuf);
+	free(rows);
+	est_workspace_release(&ws);
+	money_release(&m);
+	gpu_catalog_release(&cat);
+	return rc;
+}

@@ -1,0 +1,363 @@
+/*
+ * search.c - the fastest plan that fits memory at a given GPU count
+ * (search.h).
+ *
+ * The space: tp (divisors of the attention and kv heads, at most a node),
+ * pp (divisors of the layers), dp = count / (tp x pp) (it must divide the
+ * global batch), micro-batch (divisors of global_batch / dp), interleave
+ * (divisors of layers / pp up to SEARCH_MAX_INTERLEAVE, pp > 1 only),
+ * sequence parallel (tp > 1 only), ZeRO 0..3, recompute none, selective,
+ * full.  Candidates are visited in that order and the first of equal step
+ * times wins, so the answer is deterministic.
+ *
+ * Exact pruning, each relying on a property of the model that
+ * tests/unit/test_search.c checks against brute force:
+ *  - memory is checked with mem_estimate() (no operators built) before the
+ *    step is timed; plans that do not fit are never timed;
+ *  - recompute only adds work: none <= selective <= full in time, so per
+ *    layout the first recompute level that fits is the only one timed;
+ *  - ZeRO 2 takes the time of ZeRO 1 with less memory, so it is timed only
+ *    at recompute levels where ZeRO 1 did not fit;
+ *  - memory grows with the micro-batch: once no ZeRO stage and recompute
+ *    fits a micro-batch, larger ones are skipped.
+ */
+#include "search.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "llm.h"
+#include "memory.h"
+
+static const char *const rec_names[] = { "none", "selective", "full" };
+
+void search_knobs_all(struct search_knobs *k)
+{
+	k->tp = k->pp = k->zero = k->micro_batch = k->recompute = 1;
+	k->interleave = k->sequence_parallel = 1;
+}
+
+int search_divisors(long n, long limit, int *out, int cap)
+{
+	int lo = 0, nhi = 0;
+	long hi[4096];
+	if (n < 1 || cap < 1)
+		return 0;
+	for (long d = 1; d * d <= n && d <= limit; d++) {
+		if (n % d)
+			continue;
+		if (lo < cap)
+			out[lo++] = (int)d;
+		long e = n / d;
+		if (e != d && e <= limit && nhi < 4096)
+			hi[nhi++] = e;
+	}
+	/* hi[] is descending: append it reversed. */
+	for (int i = nhi - 1; i >= 0 && lo < cap; i--)
+		out[lo++] = (int)hi[i];
+	return lo;
+}
+
+int search_estimate(const struct workload *w, const struct gpu *g,
+		    struct est_workspace *ws, struct estimate *out,
+		    struct plan_problem *why)
+{
+	if (ws->count)
+		memset(ws->ops, 0, ws->count * sizeof(ws->ops[0]));
+	return step_estimate(w, g, ws, out, why);
+}
+
+/* Greatest common divisor of two positive ints. */
+static long gcd_l(long a, long b)
+{
+	while (b) {
+		long t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* Per-call state of one search. */
+struct sstate {
+	const struct workload *w;
+	const struct gpu *g;
+	struct est_workspace *ws;
+	struct workload cand;     /* the plan being tried */
+	struct workload *best_w;
+	struct estimate *best;
+	struct estimate e;        /* scratch */
+	int found;
+	/* The plan needing the least memory, for the "why" message. */
+	double min_mem;
+	struct plan min_plan;
+	enum recompute min_rec;
+	int mem_seen;
+	struct plan_problem last;  /* the last invalid plan's reason */
+	int invalid;
+	long timed;                /* step estimates made */
+};
+
+/* Memory per GPU of s->cand (an LLM plan, resolved).  Records the smallest. */
+static double cand_memory(struct sstate *s)
+{
+	struct llm_shape sh;
+	double part[MEM_COUNT];
+	llm_shape_init(&s->cand, &s->cand.plan, &sh);
+	double m = mem_estimate(&s->cand, &s->cand.plan, &sh, part);
+	if (!s->mem_seen || m < s->min_mem) {
+		s->min_mem = m;
+		s->min_plan = s->cand.plan;
+		s->min_rec = s->cand.train.recompute;
+		s->mem_seen = 1;
+	}
+	return m;
+}
+
+/* Time s->cand; keep it when it fits and is strictly faster.  Returns 1
+ * when the plan is valid and fits, 0 otherwise. */
+static int try_cand(struct sstate *s)
+{
+	struct plan_problem why;
+	s->timed++;
+	if (search_estimate(&s->cand, s->g, s->ws, &s->e, &why)) {
+		s->last = why;
+		s->invalid = 1;
+		return 0;
+	}
+	if (!s->e.fits) {
+		if (!s->mem_seen || s->e.memory_per_gpu_bytes < s->min_mem) {
+			s->min_mem = s->e.memory_per_gpu_bytes;
+			s->min_plan = s->cand.plan;
+			s->min_rec = s->cand.train.recompute;
+			s->mem_seen = 1;
+		}
+		return 0;
+	}
+	if (!s->found || s->e.step_time_s < s->best->step_time_s) {
+		*s->best = s->e;
+		*s->best_w = s->cand;
+		s->found = 1;
+	}
+	return 1;
+}
+
+/*
+ * For the current layout (everything but zero and recompute set in cand),
+ * try the ZeRO stages and recompute levels allowed.  Returns 1 if any fits.
+ */
+static int try_zero_rec(struct sstate *s, const int *zeros, int nz,
+			const int *recs, int nr)
+{
+	const double cap = s->g->memory_bytes;
+	int any = 0;
+	int z1_first = -1; /* first recompute index at which ZeRO 1 fit */
+	for (int zi = 0; zi < nz; zi++) {
+		int z = zeros[zi];
+		int limit = nr;
+		if (z == 2 && z1_first >= 0)
+			limit = z1_first; /* same time as ZeRO 1, less memory */
+		s->cand.plan.zero = z;
+		for (int ri = 0; ri < limit; ri++) {
+			s->cand.train.recompute = (enum recompute)recs[ri];
+			if (cand_memory(s) > cap)
+				continue;
+			if (try_cand(s)) {
+				any = 1;
+				if (z == 1)
+					z1_first = ri;
+				break; /* more recompute is never faster */
+			}
+		}
+	}
+	return any;
+}
+
+/* Non-LLM workloads: tp = pp = 1, micro-batch and ZeRO only, timed. */
+static void search_other(struct sstate *s, int count,
+			 const struct search_knobs *k)
+{
+	int mbs[256], nmb, zeros[4], nz = 0;
+	struct plan *p = &s->cand.plan;
+	p->tp = p->pp = 1;
+	p->interleave = 1;
+	p->sequence_parallel = 0;
+	p->dp = count;
+	double gb = s->w->train.global_batch;
+	if (k->micro_batch) {
+		if (fmod(gb, count) != 0) {
+			snprintf(s->last.msg, sizeof(s->last.msg),
+				 "global_batch %g is not a multiple of %d GPUs "
+				 "(expected a multiple of the data-parallel size)",
+				 gb, count);
+			s->last.field = WLF_GLOBAL_BATCH;
+			s->invalid = 1;
+			return;
+		}
+		nmb = search_divisors((long)(gb / count), 1000000, mbs, 256);
+	} else {
+		mbs[0] = s->w->plan.micro_batch > 0 ? s->w->plan.micro_batch : 1;
+		nmb = 1;
+	}
+	if (k->zero)
+		for (int z = 0; z <= 3; z++)
+			zeros[nz++] = z;
+	else
+		zeros[nz++] = s->w->plan.zero;
+	for (int i = 0; i < nmb; i++)
+		for (int zi = 0; zi < nz; zi++) {
+			p->micro_batch = mbs[i];
+			p->zero = zeros[zi];
+			try_cand(s);
+		}
+}
+
+int search_best_at(const struct workload *w, const struct gpu *g, int count,
+		   const struct search_knobs *knobs, struct est_workspace *ws,
+		   struct workload *best_w, struct estimate *best,
+		   struct plan_problem *why)
+{
+	struct sstate s;
+	struct workload bw;
+	struct estimate be;
+	int tps[64], pps[256], mbs[512], vs[SEARCH_MAX_INTERLEAVE];
+	int zeros[4], recs[3], nz = 0, nr = 0;
+
+	assert(w && g && knobs && ws && best_w && best && count >= 1);
+	memset(&s, 0, sizeof(s));
+	s.w = w;
+	s.g = g;
+	s.ws = ws;
+	s.best_w = &bw;
+	s.best = &be;
+	s.cand = *w;
+	s.last.field = WLF_NONE;
+	struct plan *p = &s.cand.plan;
+	p->count = count;
+	p->dp = 0;
+	if (p->gpus_per_node <= 0)
+		p->gpus_per_node = g->gpus_per_node > 0 ? g->gpus_per_node : 8;
+	if (p->ep <= 0)
+		p->ep = 1;
+
+	if (w->kind != WL_LLM) {
+		search_other(&s, count, knobs);
+		goto done;
+	}
+
+	const struct llm_arch *A = &w->llm;
+	long kv = A->kv_heads > 0 ? A->kv_heads : A->heads;
+	int ntp, npp;
+	if (knobs->tp) {
+		long lim = p->gpus_per_node < count ? p->gpus_per_node : count;
+		ntp = search_divisors(gcd_l(A->heads, kv), lim, tps, 64);
+	} else {
+		tps[0] = w->plan.tp > 0 ? w->plan.tp : 1;
+		ntp = 1;
+	}
+	if (knobs->pp)
+		npp = search_divisors(A->layers, count, pps, 256);
+	else {
+		pps[0] = w->plan.pp > 0 ? w->plan.pp : 1;
+		npp = 1;
+	}
+	if (knobs->zero)
+		for (int z = 0; z <= 3; z++)
+			zeros[nz++] = z;
+	else
+		zeros[nz++] = w->plan.zero;
+	if (knobs->recompute)
+		for (int r = RECOMP_NONE; r <= RECOMP_FULL; r++)
+			recs[nr++] = r;
+	else
+		recs[nr++] = w->train.recompute;
+
+	double gb = w->train.global_batch;
+	for (int ti = 0; ti < ntp; ti++) {
+		int tp = tps[ti];
+		for (int pi = 0; pi < npp; pi++) {
+			int pp = pps[pi];
+			if (count % ((long)tp * pp))
+				continue;
+			int dp = count / (tp * pp);
+			if (fmod(gb, dp) != 0) {
+				if (!s.invalid) {
+					snprintf(s.last.msg, sizeof(s.last.msg),
+						 "global_batch %g is not a multiple of dp %d "
+						 "(expected a multiple of the data-parallel size)",
+						 gb, dp);
+					s.last.field = WLF_GLOBAL_BATCH;
+					s.invalid = 1;
+				}
+				continue;
+			}
+			int nmb, nv, sps[2], nsp = 0;
+			if (knobs->micro_batch)
+				nmb = search_divisors((long)(gb / dp), 1000000, mbs, 512);
+			else {
+				mbs[0] = w->plan.micro_batch > 0 ? w->plan.micro_batch : 1;
+				nmb = 1;
+			}
+			if (knobs->interleave && pp > 1)
+				nv = search_divisors(A->layers / pp, SEARCH_MAX_INTERLEAVE,
+						     vs, SEARCH_MAX_INTERLEAVE);
+			else {
+				vs[0] = pp > 1 && w->plan.interleave > 0 ? w->plan.interleave : 1;
+				nv = 1;
+			}
+			if (tp == 1)
+				sps[nsp++] = 0;
+			else if (knobs->sequence_parallel) {
+				sps[nsp++] = 0;
+				sps[nsp++] = 1;
+			} else
+				sps[nsp++] = w->plan.sequence_parallel;
+			p->tp = tp;
+			p->pp = pp;
+			p->dp = dp;
+			for (int vi = 0; vi < nv; vi++) {
+				p->interleave = vs[vi];
+				for (int si = 0; si < nsp; si++) {
+					p->sequence_parallel = sps[si];
+					for (int mi = 0; mi < nmb; mi++) {
+						p->micro_batch = mbs[mi];
+						if (!try_zero_rec(&s, zeros, nz, recs, nr) &&
+						    knobs->micro_batch)
+							break; /* larger ones need more memory */
+					}
+				}
+			}
+		}
+	}
+
+done:
+	if (s.found) {
+		*best_w = bw;
+		*best = be;
+		return 0;
+	}
+	if (why) {
+		if (s.mem_seen) {
+			const struct plan *m = &s.min_plan;
+			why->field = WLF_COUNT;
+			snprintf(why->msg, sizeof(why->msg),
+				 "no plan on %d x %s fits memory: the closest (tp %d, "
+				 "pp %d, dp %d, zero %d, micro-batch %d, recompute %s) "
+				 "needs %.1f GB of %.1f GB, %.1f GB too much",
+				 count, g->id, m->tp, m->pp, m->dp, m->zero,
+				 m->micro_batch, rec_names[s.min_rec], s.min_mem / 1e9,
+				 g->memory_bytes / 1e9,
+				 (s.min_mem - g->memory_bytes) / 1e9);
+		} else if (s.invalid) {
+			*why = s.last;
+		} else {
+			why->field = WLF_COUNT;
+			snprintf(why->msg, sizeof(why->msg),
+				 "no valid parallel layout on %d GPUs (expected a "
+				 "count that tp x pp x dp can make)", count);
+		}
+	}
+	return -1;
+}
