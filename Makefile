@@ -35,7 +35,7 @@ TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all deps test san valgrind demo bench install uninstall clean fuzz
+.PHONY: all deps test san valgrind demo bench defaults install uninstall clean fuzz
 all: $(BUILD)/traincost
 
 # Install missing Debian packages first (README: two commands, no other set-up).
@@ -45,6 +45,14 @@ deps:
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -c $< -o $@
+
+# The installed data folder is compiled in: rebuild what uses it when PREFIX
+# changes (make; make install PREFIX=/usr).
+$(BUILD)/prefix.txt: FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(PREFIX)' | cmp -s - $@ || echo '$(PREFIX)' > $@
+$(BUILD)/src/io/datapath.o $(BUILD)/src/cli/cmd_validate.o: $(BUILD)/prefix.txt
+.PHONY: FORCE
 
 $(BUILD)/libtraincost.a: $(LIB_OBJ)
 	@rm -f $@
@@ -83,11 +91,19 @@ bench: deps
 	@$(MAKE) --no-print-directory $(BENCH_BIN) $(BUILD)/traincost OPT='-O2 -g -DNDEBUG'
 	@for b in $(BENCH_BIN); do $$b || exit 1; done
 
+# Refit the efficiency defaults from the measurements kept in the repository
+# (docs/calibration.md); compare the output with roof_eff_default().
+defaults: deps
+	@$(MAKE) --no-print-directory $(BUILD)/traincost
+	$(BUILD)/traincost calibrate tests/unit/data/meas/defaults-a100.yaml -o $(BUILD)/defaults-a100.yaml
+	@echo "compare $(BUILD)/defaults-a100.yaml with roof_eff_default() in src/model/roofline.c"
+
 install: $(BUILD)/traincost
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/traincost \
 		$(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BUILD)/traincost $(DESTDIR)$(PREFIX)/bin/traincost
 	cp -R models pricing $(DESTDIR)$(PREFIX)/share/traincost/
+	cp -R tests/validation $(DESTDIR)$(PREFIX)/share/traincost/validation
 	install -m 644 docs/traincost.1 $(DESTDIR)$(PREFIX)/share/man/man1/traincost.1
 
 uninstall:
@@ -98,3 +114,50 @@ clean:
 	rm -rf build build-san build-vg build-fuzz
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# Fuzzing (docs/robustness.md): libFuzzer harnesses fuzz/fuzz_*.c built with
+# clang into build-fuzz/; `make fuzz FUZZ_SECONDS=60` runs each for that long
+# from the repository root, seeded from the files the harness reads.  New
+# corpus entries go to build-fuzz/corpus/NAME, crashes to build-fuzz/.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_SAN     := -fsanitize=address,undefined,float-divide-by-zero -fno-sanitize-recover=all
+FUZZ_NAMES   := $(sort $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c)))
+FUZZ_SEEDS_yaml     := examples tests/bad models/gpu pricing
+FUZZ_SEEDS_workload := examples tests/bad tests/unit/data/wl
+FUZZ_SEEDS_estimate := examples tests/bad tests/unit/data/wl
+FUZZ_SEEDS_gpu      := models/gpu tests/unit/data/gpu tests/bad
+FUZZ_SEEDS_price    := pricing tests/unit/data/pricing tests/bad
+FUZZ_SEEDS_valcsv   := tests/validation tests/unit/data/pricing tests/bad
+
+.PHONY: fuzz-build
+fuzz: deps
+	@$(MAKE) --no-print-directory fuzz-build BUILD=build-fuzz CC=$(FUZZ_CC) \
+		OPT='-O1 -g -fno-omit-frame-pointer' \
+		SANFLAGS='-fsanitize=fuzzer-no-link $(FUZZ_SAN)'
+	@for h in $(FUZZ_NAMES); do \
+		mkdir -p build-fuzz/corpus/$$h || exit 1; \
+		echo "fuzz_$$h: $(FUZZ_SECONDS) s"; \
+		build-fuzz/fuzz_$$h -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+			-max_len=65536 -rss_limit_mb=2048 -print_final_stats=1 \
+			-artifact_prefix=build-fuzz/$$h- build-fuzz/corpus/$$h \
+			$$(case $$h in yaml) echo $(FUZZ_SEEDS_yaml);; \
+			workload) echo $(FUZZ_SEEDS_workload);; \
+			estimate) echo $(FUZZ_SEEDS_estimate);; \
+			gpu) echo $(FUZZ_SEEDS_gpu);; price) echo $(FUZZ_SEEDS_price);; \
+			*) echo $(FUZZ_SEEDS_valcsv);; esac) </dev/null \
+			2>build-fuzz/$$h.log || { tail -n 40 build-fuzz/$$h.log; exit 1; }; \
+		grep -E '^stat::number_of_executed_units|^Done' build-fuzz/$$h.log; \
+	done
+
+fuzz-build: $(patsubst %,build-fuzz/fuzz_%,$(FUZZ_NAMES))
+
+build-fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz.h build-fuzz/libtraincost.a
+	$(CC) $(CFLAGS_ALL) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $< \
+		build-fuzz/libtraincost.a $(LDLIBS_ALL)
+
+# The allocation-failure test wraps the allocator (tests/unit/test_alloc_fail.c).
+ALLOC_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=free
+$(BUILD)/tests/test_alloc_fail: $(BUILD)/tests/unit/test_alloc_fail.o $(BUILD)/libtraincost.a
+	@mkdir -p $(dir $@)
+	$(CC) $(SANFLAGS) $(LDFLAGS) $(ALLOC_WRAP) -o $@ $^ $(LDLIBS_ALL) $(CMOCKA_LIBS)
