@@ -140,9 +140,10 @@ static const struct cli_cmd commands[] = {
 	{ "check", cmd_check, "validate traincost YAML files and report every error",
 	  "usage: traincost check FILE...\n"
 	  "\n"
-	  "Load each file as what its top-level `kind:` says (llm workload, gpu,\n"
-	  "arch), or as what its folder holds (models/gpu, models/arch), and report\n"
-	  "every problem as FILE:LINE:COL: message.  Exit 1 if any file has one.\n"
+	  "Load each file as what its top-level `kind:` says (workloads llm, vision\n"
+	  "and recsys; gpu, arch, pricing, onprem, measurements, calibration), or as\n"
+	  "what its folder holds (models/gpu, models/arch, pricing), and report every\n"
+	  "problem as FILE:LINE:COL: message.  Exit 1 if any file has one.\n"
 	  "\n" DATA_HELP },
 	{ "help", cmd_help, "show help for a command", "usage: traincost help [COMMAND]\n" },
 };

@@ -2,18 +2,27 @@
  * cmd_check.c - `traincost check FILE...`: load each file as what it is and
  * report every problem.
  */
+#include <stdlib.h>
 #include <string.h>
 
+#include "../io/calib_file.h"
 #include "../io/fields.h"
 #include "../io/gpu_load.h"
+#include "../io/meas_load.h"
+#include "../io/price_load.h"
 #include "../io/wl_load.h"
 #include "../io/yaml_node.h"
 #include "cli.h"
 #include "opts.h"
 
-enum file_kind { FK_UNKNOWN, FK_LLM, FK_GPU, FK_ARCH, FK_VISION, FK_RECSYS };
+enum file_kind { FK_UNKNOWN, FK_LLM, FK_GPU, FK_ARCH, FK_VISION, FK_RECSYS,
+		 FK_PRICING, FK_ONPREM, FK_MEASUREMENTS, FK_CALIBRATION };
 
-static const char *const kind_names[] = { "llm", "gpu", "arch", "vision", "recsys", NULL };
+static const char *const kind_names[] = { "llm", "gpu", "arch", "vision", "recsys",
+					  "pricing", "onprem", "measurements",
+					  "calibration", NULL };
+
+#define KIND_LIST "llm, vision, recsys, gpu, arch, pricing, onprem, measurements, calibration"
 
 /* The folder a file lives in says what it is when `kind:` is absent. */
 static enum file_kind kind_from_path(const char *path)
@@ -22,6 +31,8 @@ static enum file_kind kind_from_path(const char *path)
 		return FK_GPU;
 	if (strstr(path, "models/arch/"))
 		return FK_ARCH;
+	if (strstr(path, "pricing/"))
+		return FK_PRICING;
 	return FK_UNKNOWN;
 }
 
@@ -45,21 +56,21 @@ static enum file_kind detect_kind(const struct yn_doc *doc, const char *path,
 		enum file_kind fk = kind_from_path(path);
 		if (fk == FK_UNKNOWN)
 			tc_diag_at(d, TC_EXIT_INPUT, doc->file, root->line, root->col,
-				   "missing key 'kind' (expected one of: llm, gpu, arch)");
+				   "missing key 'kind' (expected one of: " KIND_LIST ")");
 		return fk;
 	}
 	if (k->type != YN_SCALAR) {
-		fd_type_error(k, "kind", "one of: llm, gpu, arch",
+		fd_type_error(k, "kind", "one of: " KIND_LIST,
 			      &(struct fd_ctx){ .file = doc->file, .d = d });
 		return FK_UNKNOWN;
 	}
 	for (int i = 0; kind_names[i]; i++)
 		if (!strcmp(k->str, kind_names[i]))
 			return (enum file_kind)(i + 1);
-	if (!strcmp(k->str, "pricing") || !strcmp(k->str, "sweep")) {
+	if (!strcmp(k->str, "sweep")) {
 		tc_diag_at(d, TC_EXIT_INPUT, doc->file, k->line, k->col,
-			   "kind '%s' is not supported by traincost %s (expected one of: llm, gpu, arch)",
-			   k->str, TC_VERSION);
+			   "a sweep file is checked by running it (expected `traincost sweep %s`)",
+			   doc->file);
 		return FK_UNKNOWN;
 	}
 	const char *close = fd_suggest(k->str, kind_names);
@@ -68,8 +79,54 @@ static enum file_kind detect_kind(const struct yn_doc *doc, const char *path,
 			   "unknown kind '%s' (did you mean '%s'?)", k->str, close);
 	else
 		tc_diag_at(d, TC_EXIT_INPUT, doc->file, k->line, k->col,
-			   "unknown kind '%s' (expected one of: llm, gpu, arch)", k->str);
+			   "unknown kind '%s' (expected one of: " KIND_LIST ")", k->str);
 	return FK_UNKNOWN;
+}
+
+/* The catalog's ids, NULL-terminated (owned array, borrowed strings). */
+static const char **catalog_ids(const struct gpu_catalog *cat)
+{
+	const char **ids = calloc(cat->count + 1, sizeof(*ids));
+	for (size_t i = 0; ids && i < cat->count; i++)
+		ids[i] = cat->gpus[i].id;
+	return ids;
+}
+
+/* A price file: its own checks, then its GPU ids against the catalog. */
+static int check_prices(struct cli_ctx *ctx, const char *path, int onprem,
+			struct tc_diag *d)
+{
+	char today[PRICE_DATE_LEN];
+	struct tc_diag warn;
+	struct gpu_catalog cat = { 0 };
+	struct price_table t = { 0 };
+	struct price_onprem op = { 0 };
+	const char **ids = NULL;
+	int rc = -1;
+
+	tc_diag_init(&warn);
+	if (price_today(today, sizeof(today)))
+		return tc_diag_msg(d, TC_EXIT_INTERNAL, "cannot read today's date");
+	if (onprem ? price_onprem_load_file(path, today, &op, d)
+		   : price_load_file(path, today, &t, &warn, d))
+		goto out;
+	if (gpu_catalog_load(&ctx->data, &cat, d))
+		goto out;
+	if (!(ids = catalog_ids(&cat))) {
+		tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
+		goto out;
+	}
+	rc = onprem ? price_onprem_check_gpus(&op, ids, d) : price_check_gpus(&t, ids, d);
+	if (!onprem)
+		price_check_stale(&t, today, PRICE_STALE_DAYS, &warn);
+out:
+	for (int i = 0; i < warn.count; i++)
+		fprintf(ctx->err, "%s\n", warn.entry[i].msg);
+	free(ids);
+	gpu_catalog_release(&cat);
+	price_table_release(&t);
+	price_onprem_release(&op);
+	return rc;
 }
 
 /* Check one file; returns 0 if it is valid. */
@@ -79,7 +136,8 @@ static int check_one(struct cli_ctx *ctx, const char *path, struct tc_diag *d)
 	int rc = -1;
 	if (yn_load_file(path, &doc, d))
 		return -1;
-	switch (detect_kind(&doc, path, d)) {
+	enum file_kind kind = detect_kind(&doc, path, d);
+	switch (kind) {
 	case FK_LLM:
 	case FK_VISION:
 	case FK_RECSYS: {
@@ -105,6 +163,22 @@ static int check_one(struct cli_ctx *ctx, const char *path, struct tc_diag *d)
 			struct llm_arch a;
 			rc = arch_load_file(path, &a, d);
 		}
+		break;
+	}
+	case FK_PRICING:
+	case FK_ONPREM:
+		rc = check_prices(ctx, path, kind == FK_ONPREM, d);
+		break;
+	case FK_MEASUREMENTS: {
+		struct meas_set m;
+		meas_set_init(&m);
+		rc = meas_load_file(path, &ctx->data, &m, d);
+		meas_set_release(&m);
+		break;
+	}
+	case FK_CALIBRATION: {
+		struct cal_overlay o;
+		rc = calib_read_file(path, &o, d);
 		break;
 	}
 	case FK_UNKNOWN:
