@@ -23,10 +23,10 @@ WERROR    ?=
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs yaml-0.1 gsl 2>/dev/null)
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
-CFLAGS_ALL = -std=c11 -D_POSIX_C_SOURCE=200809L -DTC_VERSION='"$(VERSION)"' \
+CFLAGS_ALL = -std=c11 -pthread -D_POSIX_C_SOURCE=200809L -DTC_VERSION='"$(VERSION)"' \
 	-DTC_DATADIR='"$(PREFIX)/share/traincost"' \
 	$(WARN) $(WERROR) $(OPT) $(SANFLAGS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP
-LDLIBS_ALL = $(PKG_LIBS) -lm $(LDLIBS)
+LDLIBS_ALL = $(PKG_LIBS) -lm -pthread $(LDLIBS)
 
 LIB_SRC  := $(sort $(shell find src -name '*.c' ! -name main.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)

@@ -1106,3 +1106,113 @@ int yn_is_null(const struct yn_node *n)
 	       strcmp(n->str, "null") == 0 || strcmp(n->str, "Null") == 0 ||
 	       strcmp(n->str, "NULL") == 0;
 }
+
+/* ---- editing (sweeps) ------------------------------------------------- */
+
+struct yn_node *yn_node_copy(const struct yn_node *n)
+{
+	int why = 0;
+	return n ? node_copy(n, 0, &why) : NULL;
+}
+
+void yn_node_free(struct yn_node *n)
+{
+	node_free(n);
+}
+
+struct yn_node *yn_scalar_new(const char *s, enum yn_style style, int line,
+			      int col)
+{
+	struct yn_node *n = calloc(1, sizeof(*n));
+	if (!n)
+		return NULL;
+	n->len = strlen(s);
+	n->str = malloc(n->len + 1);
+	if (!n->str) {
+		free(n);
+		return NULL;
+	}
+	memcpy(n->str, s, n->len + 1);
+	n->type = YN_SCALAR;
+	n->style = style;
+	n->line = line;
+	n->col = col;
+	return n;
+}
+
+/* Append key `k` (copied) with value `v` (taken over) to `map`.  0 or -1. */
+static int map_append(struct yn_node *map, const char *k, int line, int col,
+		      struct yn_node *v)
+{
+	struct yn_node *key = yn_scalar_new(k, YN_PLAIN, line, col);
+	struct yn_node **keys, **items;
+	if (!key)
+		return -1;
+	keys = realloc(map->keys, (map->count + 1) * sizeof(*keys));
+	if (!keys) {
+		node_free(key);
+		return -1;
+	}
+	map->keys = keys;
+	items = realloc(map->items, (map->count + 1) * sizeof(*items));
+	if (!items) {
+		node_free(key);
+		return -1;
+	}
+	map->items = items;
+	map->keys[map->count] = key;
+	map->items[map->count] = v;
+	map->count++;
+	return 0;
+}
+
+int yn_set_path(struct yn_node *root, const char *const *seg, int nseg,
+		const struct yn_node *value, int line, int col, int *bad_seg)
+{
+	struct yn_node *map = root;
+	assert(root && seg && nseg > 0 && value);
+	for (int i = 0; i < nseg; i++) {
+		if (map->type != YN_MAP && !(map->type == YN_SCALAR && yn_is_null(map))) {
+			if (bad_seg)
+				*bad_seg = i;
+			return -2;
+		}
+		if (map->type == YN_SCALAR) { /* "key:" with no value: a map */
+			free(map->str);
+			map->str = NULL;
+			map->len = 0;
+			map->type = YN_MAP;
+		}
+		long at = map_find(map, seg[i]);
+		if (i == nseg - 1) {
+			struct yn_node *v = yn_node_copy(value);
+			if (!v)
+				return -1;
+			if (at >= 0) {
+				node_free(map->items[at]);
+				map->items[at] = v;
+				return 0;
+			}
+			if (map_append(map, seg[i], line, col, v)) {
+				node_free(v);
+				return -1;
+			}
+			return 0;
+		}
+		if (at < 0) {
+			struct yn_node *m = calloc(1, sizeof(*m));
+			if (!m)
+				return -1;
+			m->type = YN_MAP;
+			m->line = line;
+			m->col = col;
+			if (map_append(map, seg[i], line, col, m)) {
+				free(m);
+				return -1;
+			}
+			at = (long)map->count - 1;
+		}
+		map = map->items[at];
+	}
+	return 0;
+}

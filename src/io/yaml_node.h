@@ -82,4 +82,28 @@ int yn_is_null(const struct yn_node *n);
  */
 char *yn_show_text(const char *s, size_t len, char *buf, size_t size);
 
+/* ---- editing, for sweeps ---- */
+
+/* A deep copy of `n` (positions kept), or NULL when out of memory or deeper
+ * than YN_MAX_DEPTH.  Free with yn_node_free. */
+struct yn_node *yn_node_copy(const struct yn_node *n);
+
+/* Free `n` and everything below it; NULL is a no-op. */
+void yn_node_free(struct yn_node *n);
+
+/* A new scalar holding a copy of `s` at line:col, or NULL (out of memory). */
+struct yn_node *yn_scalar_new(const char *s, enum yn_style style, int line,
+			      int col);
+
+/*
+ * Set the value at the key path seg[0..nseg-1] under map `root` to a copy of
+ * `value`, replacing what was there or adding the keys (and mappings on the
+ * way) that are missing; added keys get position line:col.  An empty value
+ * on the way ("plan:" alone) becomes a mapping.  Returns 0, -1 when out of
+ * memory, or -2 when the path crosses a value that is not a mapping (its
+ * segment index in *bad_seg when non-NULL).
+ */
+int yn_set_path(struct yn_node *root, const char *const *seg, int nseg,
+		const struct yn_node *value, int line, int col, int *bad_seg);
+
 #endif

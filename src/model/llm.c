@@ -140,6 +140,8 @@ static struct op *push(struct bld *B, const char *name, enum brk cat)
 		return NULL;
 	}
 	o = &B->ws->ops[B->ws->count++];
+	/* Workspaces are reused: nothing of an earlier estimate may leak in. */
+	memset(o, 0, sizeof(*o));
 	n = strlen(name);
 	if (n >= sizeof(o->name))
 		n = sizeof(o->name) - 1;

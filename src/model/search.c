@@ -86,10 +86,11 @@ struct sstate {
 	const struct gpu *g;
 	struct est_workspace *ws;
 	struct workload cand;     /* the plan being tried */
-	struct workload *best_w;
-	struct estimate *best;
 	struct estimate e;        /* scratch */
 	int found;
+	double best_time_s;       /* the fastest fitting plan so far */
+	struct plan best_plan;
+	enum recompute best_rec;
 	/* The plan needing the least memory, for the "why" message. */
 	double min_mem;
 	struct plan min_plan;
@@ -136,9 +137,12 @@ static int try_cand(struct sstate *s)
 		}
 		return 0;
 	}
-	if (!s->found || s->e.step_time_s < s->best->step_time_s) {
-		*s->best = s->e;
-		*s->best_w = s->cand;
+	if (!s->found || s->e.step_time_s < s->best_time_s) {
+		/* Keep the layout only; the winner is estimated again at the end
+		 * (copying whole workloads here would cost more than that). */
+		s->best_time_s = s->e.step_time_s;
+		s->best_plan = s->cand.plan;
+		s->best_rec = s->cand.train.recompute;
 		s->found = 1;
 	}
 	return 1;
@@ -220,8 +224,6 @@ int search_best_at(const struct workload *w, const struct gpu *g, int count,
 		   struct plan_problem *why)
 {
 	struct sstate s;
-	struct workload bw;
-	struct estimate be;
 	int tps[64], pps[256], mbs[512], vs[SEARCH_MAX_INTERLEAVE];
 	int zeros[4], recs[3], nz = 0, nr = 0;
 
@@ -230,8 +232,6 @@ int search_best_at(const struct workload *w, const struct gpu *g, int count,
 	s.w = w;
 	s.g = g;
 	s.ws = ws;
-	s.best_w = &bw;
-	s.best = &be;
 	s.cand = *w;
 	s.last.field = WLF_NONE;
 	struct plan *p = &s.cand.plan;
@@ -334,9 +334,16 @@ int search_best_at(const struct workload *w, const struct gpu *g, int count,
 
 done:
 	if (s.found) {
-		*best_w = bw;
-		*best = be;
-		return 0;
+		struct plan_problem again;
+		s.cand.plan = s.best_plan;
+		s.cand.train.recompute = s.best_rec;
+		if (search_estimate(&s.cand, g, ws, best, &again) == 0) {
+			*best_w = s.cand;
+			return 0;
+		}
+		if (why) /* cannot happen: the same plan was valid a moment ago */
+			*why = again;
+		return -1;
 	}
 	if (why) {
 		if (s.mem_seen) {

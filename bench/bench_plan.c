@@ -1,0 +1,106 @@
+/*
+ * bench_plan.c - the planner: GPT-3 175B (300B tokens, seq 2048, global
+ * batch 1536) over six GPU types and every usable count up to 4096 GPUs,
+ * full search (tp, pp, dp, ZeRO, micro-batch, recompute, interleave,
+ * sequence parallel), priced on-demand.  Target: under 1 s on 2 cores.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../src/io/gpu_load.h"
+#include "../src/io/price_load.h"
+#include "../src/io/wl_load.h"
+#include "../src/model/planner.h"
+
+int mkstemps(char *template, int suffixlen);
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+struct pctx {
+	const struct price_set *ps;
+};
+
+static int price(void *v, const struct gpu *g, int count, double run_s, double *cost,
+		 const char **prov, const char **inst)
+{
+	const struct pctx *c = v;
+	struct cost_range r;
+	if (cost_range(c->ps->tables, c->ps->count, g->id, COST_ON_DEMAND, count, run_s, &r))
+		return -1;
+	*cost = r.cheapest.run.cost_usd;
+	*prov = r.cheapest.table->provider;
+	*inst = r.cheapest.offer->instance;
+	return 0;
+}
+
+int main(void)
+{
+	static const char *const ids[] = { "a100-40gb-sxm", "a100-80gb-sxm", "h100-sxm",
+					   "h200-sxm", "b200", "mi300x" };
+	char path[] = "/tmp/traincost-plan-XXXXXX.yaml";
+	struct tc_datapath dp;
+	struct tc_diag d;
+	struct workload w;
+	struct gpu_catalog cat = { 0 };
+	struct price_set ps = { 0 };
+	struct gpu gpus[6];
+	char today[PRICE_DATE_LEN];
+	int fd = mkstemps(path, 5);
+	if (fd < 0)
+		return 1;
+	FILE *f = fdopen(fd, "w");
+	fprintf(f, "kind: llm\nname: GPT-3 175B\nmodel: { preset: gpt3-175b }\n"
+		   "training: { seq_len: 2048, global_batch: 1536, tokens: 300B, precision: bf16 }\n"
+		   "plan: { count: 1024, network: ib-ndr }\n");
+	fclose(f);
+	tc_diag_init(&d);
+	if (dp_init(&dp, NULL, 0, &d) || wl_load_file(path, &dp, &w, &d) ||
+	    gpu_catalog_load(&dp, &cat, &d) || price_today(today, sizeof(today)) ||
+	    price_load_all(&dp, today, &ps, NULL, &d)) {
+		unlink(path);
+		for (int i = 0; i < d.count; i++)
+			fprintf(stderr, "%s\n", d.entry[i].msg);
+		return 1;
+	}
+	unlink(path);
+	for (int i = 0; i < 6; i++) {
+		char why[512];
+		if (gpu_catalog_lookup(&cat, ids[i], &gpus[i], why, sizeof(why))) {
+			fprintf(stderr, "bench_plan: %s\n", why);
+			return 1;
+		}
+	}
+	struct pctx pc = { &ps };
+	struct planner_in in = { .w = &w, .gpus = gpus, .ngpus = 6, .max_gpus = 4096,
+				 .price = price, .price_ctx = &pc };
+	search_knobs_all(&in.knobs);
+	struct plan_point *pts;
+	size_t n;
+	double t0 = now_s();
+	if (planner_run(&in, &pts, &n, NULL)) {
+		fprintf(stderr, "bench_plan: out of memory\n");
+		return 1;
+	}
+	double dt = now_s() - t0;
+	size_t fastest = 0;
+	for (size_t i = 0; i < n; i++)
+		if (pts[i].total_time_s < pts[fastest].total_time_s)
+			fastest = i;
+	printf("plan gpt3-175b: 6 GPU types, up to 4096 GPUs: %zu fitting (type, count) "
+	       "points in %.2f s, one thread per core (machine: %ld cores; target < 1 s on 2 cores); "
+	       "fastest %d x %s, %.1f days\n", n, dt, sysconf(_SC_NPROCESSORS_ONLN),
+	       n ? pts[fastest].plan.count : 0, n ? gpus[pts[fastest].gpu].id : "-",
+	       n ? pts[fastest].total_time_s / 86400 : 0.0);
+	free(pts);
+	price_set_release(&ps);
+	gpu_catalog_release(&cat);
+	return 0;
+}

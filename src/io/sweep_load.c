@@ -1,0 +1,789 @@
+/*
+ * sweep_load.c - sweep files and the workload of each configuration
+ * (sweep_load.h; format in docs/sweep-and-plan.md).
+ */
+#include "sweep_load.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fields.h"
+#include "wl_load.h"
+
+/* Fields a value can be set in directly, after conversion by a probe. */
+enum sw_field {
+	FF_GPU, FF_COUNT, FF_GPN, FF_TP, FF_PP, FF_DP, FF_EP, FF_ZERO, FF_MB,
+	FF_INTERLEAVE, FF_SP, FF_GRAPHS, FF_OVERLAP, FF_NETWORK, FF_GB, FF_PREC,
+	FF_RECOMP, FF_OPT, FF_FLASH, FF_TOKENS, FF_STEPS
+};
+
+static const struct {
+	const char *path;
+	enum sw_field f;
+} direct[] = {
+	{ "plan.gpu", FF_GPU }, { "plan.count", FF_COUNT },
+	{ "plan.gpus_per_node", FF_GPN }, { "plan.tp", FF_TP },
+	{ "plan.pp", FF_PP }, { "plan.dp", FF_DP }, { "plan.ep", FF_EP },
+	{ "plan.zero", FF_ZERO }, { "plan.micro_batch", FF_MB },
+	{ "plan.interleave", FF_INTERLEAVE },
+	{ "plan.sequence_parallel", FF_SP }, { "plan.cuda_graphs", FF_GRAPHS },
+	{ "plan.grad_overlap", FF_OVERLAP }, { "plan.network", FF_NETWORK },
+	{ "training.global_batch", FF_GB }, { "training.precision", FF_PREC },
+	{ "training.recompute", FF_RECOMP }, { "training.optimizer", FF_OPT },
+	{ "training.flash_attention", FF_FLASH },
+	{ "training.tokens", FF_TOKENS }, { "training.steps", FF_STEPS },
+};
+#define N_DIRECT (sizeof(direct) / sizeof(direct[0]))
+
+#define SW_MAX_TOKENS 1e16 /* the loader's limit on steps x batch x seq */
+
+static char *dup_str(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *p = malloc(n);
+	if (p)
+		memcpy(p, s, n);
+	return p;
+}
+
+/* Error at node n of the sweep file. */
+static int err_at(struct tc_diag *d, const char *file, int line, int col,
+		  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static int err_at(struct tc_diag *d, const char *file, int line, int col,
+		  const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	tc_diag_vat(d, TC_EXIT_INPUT, file, line, col, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* The message without its "file:line:col: " prefix. */
+static const char *strip_pos(const char *m)
+{
+	const char *p = m;
+	for (int part = 0; part < 3; part++) {
+		const char *c = strchr(p, ':');
+		if (!c)
+			return m;
+		if (part > 0) {
+			for (const char *q = p; q < c; q++)
+				if (*q < '0' || *q > '9')
+					return m;
+			if (c == p)
+				return m;
+		}
+		p = c + 1;
+	}
+	return *p == ' ' ? p + 1 : p;
+}
+
+/* Printable form of a value node: the scalar, or a flow rendering. */
+static void node_text(const struct yn_node *n, char *buf, size_t size)
+{
+	size_t used = 0;
+	if (n->type == YN_SCALAR) {
+		snprintf(buf, size, "%s", n->str);
+		return;
+	}
+	used = (size_t)snprintf(buf, size, "%c", n->type == YN_MAP ? '{' : '[');
+	for (size_t i = 0; i < n->count && used < size; i++) {
+		char item[256];
+		node_text(n->items[i], item, sizeof(item));
+		if (n->keys)
+			used += (size_t)snprintf(buf + used, size - used, "%s%s: %s",
+						 i ? ", " : "", n->keys[i]->str, item);
+		else
+			used += (size_t)snprintf(buf + used, size - used, "%s%s",
+						 i ? ", " : "", item);
+	}
+	if (used < size)
+		snprintf(buf + used, size - used, "%c", n->type == YN_MAP ? '}' : ']');
+}
+
+/* Add value v (copied) to key k.  0 or -1 (out of memory). */
+static int key_add_value(struct sweep_key *k, const struct yn_node *v)
+{
+	char text[512];
+	struct yn_node **nv = realloc(k->values, (k->count + 1) * sizeof(*nv));
+	if (!nv)
+		return -1;
+	k->values = nv;
+	char **nt = realloc(k->text, (k->count + 1) * sizeof(*nt));
+	if (!nt)
+		return -1;
+	k->text = nt;
+	node_text(v, text, sizeof(text));
+	k->values[k->count] = yn_node_copy(v);
+	k->text[k->count] = dup_str(text);
+	if (!k->values[k->count] || !k->text[k->count]) {
+		yn_node_free(k->values[k->count]);
+		free(k->text[k->count]);
+		return -1;
+	}
+	k->count++;
+	return 0;
+}
+
+/* A range {from, to, times} or {from, to, step}.  0 or -1. */
+static int read_range(struct sweep *sw, struct sweep_key *k,
+		      const struct yn_node *m, struct tc_diag *d)
+{
+	struct fd_ctx ctx = { sw->file, d };
+	struct rng { double from, to, times, step; } r = { 0, 0, 0, 0 };
+	static const struct fd_field t[] = {
+		{ .key = "from", .type = FD_NUM, .required = 1, .offset = offsetof(struct rng, from),
+		  .unit = TC_UNIT_COUNT, .min = -1e15, .max = 1e15 },
+		{ .key = "to", .type = FD_NUM, .required = 1, .offset = offsetof(struct rng, to),
+		  .unit = TC_UNIT_COUNT, .min = -1e15, .max = 1e15 },
+		{ .key = "times", .type = FD_NUM, .offset = offsetof(struct rng, times),
+		  .unit = TC_UNIT_COUNT, .min = 1.000001, .max = 1e6 },
+		{ .key = "step", .type = FD_NUM, .offset = offsetof(struct rng, step),
+		  .unit = TC_UNIT_COUNT, .min = 1e-12, .max = 1e15 },
+		{ 0 },
+	};
+	uint64_t seen = 0;
+	if (fd_parse_map(m, t, &r, "range", &ctx, &seen))
+		return -1;
+	int has_times = (seen >> 2) & 1, has_step = (seen >> 3) & 1;
+	if (has_times == has_step)
+		return err_at(d, sw->file, m->line, m->col,
+			      "range needs exactly one of times and step (expected {from: 8, to: 512, times: 2} or {from: 1, to: 8, step: 1})");
+	if (r.to < r.from)
+		return err_at(d, sw->file, m->line, m->col,
+			      "range goes from %g down to %g (expected to >= from)", r.from, r.to);
+	if (has_times && !(r.from > 0))
+		return err_at(d, sw->file, m->line, m->col,
+			      "range with times starts at %g (expected from > 0)", r.from);
+	for (size_t i = 0;; i++) {
+		double v = has_times ? r.from * pow(r.times, (double)i) : r.from + r.step * (double)i;
+		if (v > r.to * (1 + 1e-12))
+			break;
+		if (i >= SWEEP_MAX_VALUES)
+			return err_at(d, sw->file, m->line, m->col,
+				      "range has more than %d values (expected fewer)", SWEEP_MAX_VALUES);
+		char buf[64];
+		if (fabs(v - nearbyint(v)) < 1e-9 * fmax(1, fabs(v)))
+			snprintf(buf, sizeof(buf), "%.0f", nearbyint(v));
+		else
+			snprintf(buf, sizeof(buf), "%.12g", v);
+		struct yn_node *n = yn_scalar_new(buf, YN_PLAIN, m->line, m->col);
+		if (!n || key_add_value(k, n)) {
+			yn_node_free(n);
+			return tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
+		}
+		yn_node_free(n);
+	}
+	return 0;
+}
+
+/* Set up key k for dotted path `knode` with values `vnode`.  0 or -1. */
+static int read_key(struct sweep *sw, const struct yn_node *knode,
+		    const struct yn_node *vnode, int dim, struct tc_diag *d)
+{
+	if (sw->nkeys == SWEEP_MAX_KEYS)
+		return err_at(d, sw->file, knode->line, knode->col,
+			      "more than %d varied keys (expected at most %d)",
+			      SWEEP_MAX_KEYS, SWEEP_MAX_KEYS);
+	struct sweep_key *k = &sw->key[sw->nkeys];
+	memset(k, 0, sizeof(*k));
+	k->line = knode->line;
+	k->col = knode->col;
+	k->dim = dim;
+	k->field = -1;
+	if (knode->len >= SWEEP_PATH_LEN)
+		return err_at(d, sw->file, k->line, k->col,
+			      "path is too long (expected at most %d characters)", SWEEP_PATH_LEN - 1);
+	for (int i = 0; i < sw->nkeys; i++)
+		if (!strcmp(sw->key[i].path, knode->str))
+			return err_at(d, sw->file, k->line, k->col,
+				      "path '%s' is varied twice (expected each path once)", knode->str);
+	memcpy(k->path, knode->str, knode->len + 1);
+	memcpy(k->segbuf, knode->str, knode->len + 1);
+	char *p = k->segbuf;
+	for (;;) {
+		if (k->nseg == SWEEP_MAX_SEGS)
+			return err_at(d, sw->file, k->line, k->col,
+				      "path '%s' has too many parts (expected at most %d)", k->path, SWEEP_MAX_SEGS);
+		k->seg[k->nseg++] = p;
+		char *dot = strchr(p, '.');
+		if (!dot)
+			break;
+		*dot = '\0';
+		p = dot + 1;
+	}
+	for (int i = 0; i < k->nseg; i++)
+		if (!k->seg[i][0])
+			return err_at(d, sw->file, k->line, k->col,
+				      "path '%s' has an empty part (expected names joined by '.', as in plan.count)",
+				      k->path);
+	if (!strcmp(k->seg[0], "pricing")) {
+		if (k->nseg == 2 && !strcmp(k->seg[1], "kind"))
+			k->target = SWT_PRICING_KIND;
+		else if (k->nseg == 2 && !strcmp(k->seg[1], "provider"))
+			k->target = SWT_PRICING_PROVIDER;
+		else
+			return err_at(d, sw->file, k->line, k->col,
+				      "unknown path '%s' (expected pricing.kind or pricing.provider)", k->path);
+	}
+	sw->nkeys++;
+	if (vnode->type == YN_SEQ) {
+		if (!vnode->count)
+			return err_at(d, sw->file, vnode->line, vnode->col,
+				      "'%s' has an empty list (expected at least one value)", k->path);
+		if (vnode->count > SWEEP_MAX_VALUES)
+			return err_at(d, sw->file, vnode->line, vnode->col,
+				      "'%s' has more than %d values", k->path, SWEEP_MAX_VALUES);
+		for (size_t i = 0; i < vnode->count; i++)
+			if (key_add_value(k, vnode->items[i]))
+				return tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
+	} else if (vnode->type == YN_MAP) {
+		if (read_range(sw, k, vnode, d))
+			return -1;
+	} else {
+		return err_at(d, sw->file, vnode->line, vnode->col,
+			      "'%s' is %s (expected a list of values or a range {from, to, times})",
+			      k->path, yn_type_name(vnode));
+	}
+	/* Pricing values are checked here; workload values by probes. */
+	for (size_t i = 0; i < k->count && k->target != SWT_WORKLOAD; i++) {
+		const struct yn_node *v = k->values[i];
+		if (v->type != YN_SCALAR || !v->len)
+			return err_at(d, sw->file, v->line, v->col,
+				      "'%s' value is %s (expected a name)", k->path, yn_type_name(v));
+		if (k->target == SWT_PRICING_KIND && cost_kind_parse(v->str) < 0)
+			return err_at(d, sw->file, v->line, v->col,
+				      "pricing kind '%s' is not known (expected on-demand, spot, reserved-1y or reserved-3y)",
+				      v->str);
+		if (k->target == SWT_PRICING_PROVIDER && v->len >= PRICE_ID_LEN)
+			return err_at(d, sw->file, v->line, v->col, "provider name is too long");
+	}
+	return 0;
+}
+
+/* Load the tree `root` (a copy owned by the caller) as a workload. */
+static int load_tree(const struct sweep *sw, struct yn_node *root,
+		     const struct tc_datapath *dp, struct workload *w,
+		     struct tc_diag *d)
+{
+	struct yn_doc doc = { sw->base.file, root };
+	return wl_load_doc(&doc, dp, w, d);
+}
+
+/* Apply the workload keys of `keys` (values vi[k]) to a copy of the base
+ * tree.  Returns the copy, or NULL (out of memory, or a path crossing a
+ * value: *bad set to the key). */
+static struct yn_node *tree_with(const struct sweep *sw, const int *keys, int nk,
+				 const size_t *vi, int *bad)
+{
+	struct yn_node *root = yn_node_copy(sw->base.root);
+	if (!root)
+		return NULL;
+	for (int j = 0; j < nk; j++) {
+		const struct sweep_key *k = &sw->key[keys[j]];
+		if (k->target != SWT_WORKLOAD)
+			continue;
+		int rc = yn_set_path(root, k->seg, k->nseg, k->values[vi[j]],
+				     k->line, k->col, NULL);
+		if (rc) {
+			if (bad)
+				*bad = keys[j];
+			yn_node_free(root);
+			return NULL;
+		}
+	}
+	return root;
+}
+
+/* Probe every value of key ki; report unknown paths at the key. */
+static int probe_key(struct sweep *sw, int ki, const struct tc_datapath *dp,
+		     struct tc_diag *d)
+{
+	struct sweep_key *k = &sw->key[ki];
+	if (k->target != SWT_WORKLOAD)
+		return 0;
+	for (size_t i = 0; i < N_DIRECT; i++)
+		if (!strcmp(direct[i].path, k->path))
+			k->field = (int)direct[i].f;
+	if (!strcmp(k->path, "plan.sequence_parallel"))
+		sw->sp_explicit = 1;
+	if (k->field >= 0) {
+		k->probe = calloc(k->count, sizeof(*k->probe));
+		if (!k->probe)
+			return tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
+	}
+	/* Crossing a value that is not a mapping is an error at the key. */
+	{
+		struct yn_node *root = yn_node_copy(sw->base.root);
+		int bad_seg = 0;
+		if (!root)
+			return tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
+		int rc = yn_set_path(root, k->seg, k->nseg, k->values[0], k->line, k->col, &bad_seg);
+		yn_node_free(root);
+		if (rc == -1)
+			return tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
+		if (rc == -2)
+			return err_at(d, sw->file, k->line, k->col,
+				      "path '%s' goes through '%s', which is not a mapping in the base workload",
+				      k->path, k->seg[bad_seg]);
+	}
+	for (size_t v = 0; v < k->count; v++) {
+		int one = ki;
+		size_t vi = v;
+		struct tc_diag pd;
+		struct workload w;
+		tc_diag_init(&pd);
+		struct yn_node *root = tree_with(sw, &one, 1, &vi, NULL);
+		if (!root)
+			return tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
+		int rc = load_tree(sw, root, dp, &w, &pd);
+		yn_node_free(root);
+		if (!rc && k->probe) {
+			k->probe[v].ok = 1;
+			k->probe[v].plan = w.plan;
+			k->probe[v].train = w.train;
+		}
+		if (!rc || v)
+			continue;
+		/* An unknown key along the path: the path is wrong. */
+		for (int e = 0; e < pd.count; e++)
+			for (int s = 0; s < k->nseg; s++) {
+				char pat[SWEEP_PATH_LEN + 16];
+				snprintf(pat, sizeof(pat), "unknown key '%s'", k->seg[s]);
+				if (strstr(pd.entry[e].msg, pat))
+					return err_at(d, sw->file, k->line, k->col,
+						      "unknown path '%s': %s", k->path,
+						      strip_pos(pd.entry[e].msg));
+			}
+	}
+	return 0;
+}
+
+/* Set field f of w from probe p. */
+static void apply_field(struct workload *w, int f, const struct sweep_probe *p)
+{
+	struct plan *pl = &w->plan;
+	const struct plan *q = &p->plan;
+	switch ((enum sw_field)f) {
+	case FF_GPU: memcpy(pl->gpu, q->gpu, sizeof(pl->gpu)); break;
+	case FF_COUNT: pl->count = q->count; break;
+	case FF_GPN: pl->gpus_per_node = q->gpus_per_node; break;
+	case FF_TP: pl->tp = q->tp; break;
+	case FF_PP: pl->pp = q->pp; break;
+	case FF_DP: pl->dp = q->dp; break;
+	case FF_EP: pl->ep = q->ep; break;
+	case FF_ZERO: pl->zero = q->zero; break;
+	case FF_MB: pl->micro_batch = q->micro_batch; break;
+	case FF_INTERLEAVE: pl->interleave = q->interleave; break;
+	case FF_SP: pl->sequence_parallel = q->sequence_parallel; break;
+	case FF_GRAPHS: pl->cuda_graphs = q->cuda_graphs; break;
+	case FF_OVERLAP: pl->grad_overlap = q->grad_overlap; break;
+	case FF_NETWORK:
+		pl->network_bytes_per_s = q->network_bytes_per_s;
+		pl->network_latency_s = q->network_latency_s;
+		memcpy(pl->network, q->network, sizeof(pl->network));
+		break;
+	case FF_GB: w->train.global_batch = p->train.global_batch; break;
+	case FF_PREC: w->train.precision = p->train.precision; break;
+	case FF_RECOMP: w->train.recompute = p->train.recompute; break;
+	case FF_OPT: w->train.optimizer = p->train.optimizer; break;
+	case FF_FLASH: w->train.flash_attention = p->train.flash_attention; break;
+	case FF_TOKENS: w->train.tokens = p->train.tokens; break;
+	case FF_STEPS: w->train.steps = p->train.steps; break;
+	}
+}
+
+/* The loader's cross-field checks (wl_load.c read_training, read_plan,
+ * cross_checks): true when the workload surely loads. */
+static int loads_cleanly(const struct workload *w)
+{
+	const struct plan *p = &w->plan;
+	const struct llm_arch *a = &w->llm;
+	double mp = (double)p->tp * p->pp;
+	if (p->dp > 0 && mp * p->dp != p->count)
+		return 0;
+	if (p->dp == 0 && fmod((double)p->count, mp) != 0)
+		return 0;
+	if (p->ep > 1 && (a->experts <= 1 || a->experts % p->ep))
+		return 0;
+	if (p->micro_batch > w->train.global_batch)
+		return 0;
+	if (a->positions == POS_LEARNED && w->train.seq_len > a->max_positions)
+		return 0;
+	if (w->train.steps > 0 &&
+	    w->train.steps * w->train.global_batch * w->train.seq_len > SW_MAX_TOKENS)
+		return 0;
+	return 1;
+}
+
+/* Index of the cached base for dimension indices di (slow dims only). */
+static size_t base_index(const struct sweep *sw, const size_t *di)
+{
+	size_t b = 0;
+	for (int j = 0; j < sw->ndims; j++)
+		if (sw->dim[j].slow)
+			b = b * sw->dim[j].len + di[j];
+	return b;
+}
+
+/* Build the cache of bases: every combination of the slow dimensions. */
+static int build_bases(struct sweep *sw, const struct tc_datapath *dp,
+		       struct tc_diag *d)
+{
+	double n = 1;
+	for (int j = 0; j < sw->ndims; j++)
+		if (sw->dim[j].slow)
+			n *= (double)sw->dim[j].len;
+	if (n > SWEEP_MAX_BASES)
+		return 0; /* every row goes through the tree */
+	sw->nbases = (size_t)n;
+	sw->bases = calloc(sw->nbases, sizeof(*sw->bases));
+	if (!sw->bases)
+		return tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
+	size_t di[SWEEP_MAX_KEYS] = { 0 };
+	for (size_t b = 0; b < sw->nbases; b++) {
+		/* Decode b into the slow dimensions' indices. */
+		size_t r = b;
+		for (int j = sw->ndims - 1; j >= 0; j--)
+			if (sw->dim[j].slow) {
+				di[j] = r % sw->dim[j].len;
+				r /= sw->dim[j].len;
+			} else {
+				di[j] = 0;
+			}
+		int keys[SWEEP_MAX_KEYS], nk = 0;
+		size_t vi[SWEEP_MAX_KEYS];
+		for (int k = 0; k < sw->nkeys; k++)
+			if (sw->dim[sw->key[k].dim].slow) {
+				keys[nk] = k;
+				vi[nk++] = di[sw->key[k].dim];
+			}
+		struct yn_node *root = tree_with(sw, keys, nk, vi, NULL);
+		if (!root) {
+			sw->bases[b].ok = 0;
+			continue;
+		}
+		struct tc_diag pd;
+		tc_diag_init(&pd);
+		sw->bases[b].ok = load_tree(sw, root, dp, &sw->bases[b].w, &pd) == 0 &&
+				  sw->bases[b].w.kind == WL_LLM;
+		yn_node_free(root);
+	}
+	return 0;
+}
+
+int sweep_load_file(const char *path, const struct tc_datapath *dp,
+		    struct sweep *sw, struct tc_diag *d)
+{
+	struct yn_doc doc = { 0 };
+	int rc = -1;
+
+	memset(sw, 0, sizeof(*sw));
+	sw->kind = COST_ON_DEMAND;
+	if (yn_load_file(path, &doc, d))
+		return -1;
+	sw->file = dup_str(doc.file);
+	if (!sw->file) {
+		tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
+		goto out;
+	}
+	const struct yn_node *root = doc.root;
+	if (root->type != YN_MAP) {
+		err_at(d, sw->file, root->line, root->col,
+		       "the file holds %s (expected a mapping with kind: sweep, base and vary)",
+		       yn_type_name(root));
+		goto out;
+	}
+	/* Top-level keys. */
+	static const char *const top_keys[] = { "kind", "name", "base", "vary", "zip", "pricing", NULL };
+	int bad = 0;
+	for (size_t i = 0; i < root->count; i++) {
+		const char *kname = root->keys[i]->str;
+		int known = 0;
+		for (int t = 0; top_keys[t]; t++)
+			known |= !strcmp(top_keys[t], kname);
+		if (!known) {
+			const char *close = fd_suggest(kname, top_keys);
+			if (close)
+				err_at(d, sw->file, root->keys[i]->line, root->keys[i]->col,
+				       "unknown key '%s' in sweep (did you mean '%s'?)", kname, close);
+			else
+				err_at(d, sw->file, root->keys[i]->line, root->keys[i]->col,
+				       "unknown key '%s' in sweep (expected one of: kind, name, base, vary, zip, pricing)",
+				       kname);
+			bad = 1;
+		}
+	}
+	if (bad)
+		goto out;
+	const struct yn_node *kind = yn_map_get(root, "kind");
+	if (!kind || kind->type != YN_SCALAR || strcmp(kind->str, "sweep")) {
+		err_at(d, sw->file, kind ? kind->line : root->line, kind ? kind->col : root->col,
+		       "%s (expected kind: sweep)", kind ? "kind is not sweep" : "missing required key 'kind' in sweep");
+		goto out;
+	}
+	const struct yn_node *nm = yn_map_get(root, "name");
+	if (nm && nm->type == YN_SCALAR)
+		snprintf(sw->name, sizeof(sw->name), "%s", nm->str);
+
+	/* pricing: {kind, provider} */
+	const struct yn_node *pr = yn_map_get(root, "pricing");
+	if (pr) {
+		struct pr_sec { char kind[32]; char provider[PRICE_ID_LEN]; } ps = { "", "" };
+		static const struct fd_field pt[] = {
+			{ .key = "kind", .type = FD_STR, .offset = offsetof(struct pr_sec, kind), .size = 32 },
+			{ .key = "provider", .type = FD_STR, .offset = offsetof(struct pr_sec, provider),
+			  .size = PRICE_ID_LEN },
+			{ 0 },
+		};
+		struct fd_ctx ctx = { sw->file, d };
+		if (pr->type != YN_MAP) {
+			fd_type_error(pr, "pricing", "a mapping", &ctx);
+			goto out;
+		}
+		if (fd_parse_map(pr, pt, &ps, "pricing", &ctx, NULL))
+			goto out;
+		if (ps.kind[0]) {
+			int kk = cost_kind_parse(ps.kind);
+			if (kk < 0) {
+				const struct yn_node *kv = yn_map_get(pr, "kind");
+				err_at(d, sw->file, kv->line, kv->col,
+				       "pricing kind '%s' is not known (expected on-demand, spot, reserved-1y or reserved-3y)",
+				       ps.kind);
+				goto out;
+			}
+			sw->kind = (enum cost_kind)kk;
+		}
+		memcpy(sw->provider, ps.provider, sizeof(sw->provider));
+	}
+
+	/* base: a path (relative to the sweep file) or an inline workload. */
+	const struct yn_node *base = yn_map_get(root, "base");
+	if (!base) {
+		err_at(d, sw->file, root->line, root->col,
+		       "missing required key 'base' in sweep (expected a workload file or an inline workload)");
+		goto out;
+	}
+	if (base->type == YN_SCALAR) {
+		char p2[2 * DP_PATH_LEN];
+		const char *slash = strrchr(sw->file, '/');
+		if (base->str[0] == '/' || !slash)
+			snprintf(p2, sizeof(p2), "%s", base->str);
+		else
+			snprintf(p2, sizeof(p2), "%.*s%s", (int)(slash - sw->file + 1), sw->file, base->str);
+		if (yn_load_file(p2, &sw->base, d)) {
+			err_at(d, sw->file, base->line, base->col, "base '%s' could not be loaded", base->str);
+			goto out;
+		}
+	} else if (base->type == YN_MAP) {
+		sw->base.root = yn_node_copy(base);
+		sw->base.file = dup_str(sw->file);
+		if (!sw->base.root || !sw->base.file) {
+			tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
+			goto out;
+		}
+	} else {
+		err_at(d, sw->file, base->line, base->col,
+		       "base is %s (expected a workload file name or a mapping)", yn_type_name(base));
+		goto out;
+	}
+	{
+		const struct yn_node *plan = yn_map_get(sw->base.root, "plan");
+		if (plan && yn_map_get(plan, "sequence_parallel"))
+			sw->sp_explicit = 1;
+	}
+
+	/* vary: and zip: */
+	const struct yn_node *vary = yn_map_get(root, "vary");
+	const struct yn_node *zip = yn_map_get(root, "zip");
+	if (!vary && !zip) {
+		err_at(d, sw->file, root->line, root->col,
+		       "missing required key 'vary' in sweep (expected dotted paths with lists of values)");
+		goto out;
+	}
+	if (vary && vary->type != YN_MAP) {
+		err_at(d, sw->file, vary->line, vary->col,
+		       "vary is %s (expected a mapping of dotted paths to lists)", yn_type_name(vary));
+		goto out;
+	}
+	for (size_t i = 0; vary && i < vary->count; i++) {
+		if (read_key(sw, vary->keys[i], vary->items[i], sw->ndims, d))
+			goto out;
+		sw->dim[sw->ndims++].len = sw->key[sw->nkeys - 1].count;
+	}
+	if (zip && zip->type != YN_SEQ) {
+		err_at(d, sw->file, zip->line, zip->col,
+		       "zip is %s (expected a list of mappings whose lists move together)", yn_type_name(zip));
+		goto out;
+	}
+	for (size_t g = 0; zip && g < zip->count; g++) {
+		const struct yn_node *grp = zip->items[g];
+		if (grp->type != YN_MAP || !grp->count) {
+			err_at(d, sw->file, grp->line, grp->col,
+			       "zip entry is %s (expected a mapping of paths to lists of equal length)",
+			       grp->type == YN_MAP ? "empty" : yn_type_name(grp));
+			goto out;
+		}
+		int first = sw->nkeys;
+		for (size_t i = 0; i < grp->count; i++) {
+			if (read_key(sw, grp->keys[i], grp->items[i], sw->ndims, d))
+				goto out;
+			const struct sweep_key *k = &sw->key[sw->nkeys - 1];
+			if (k->count != sw->key[first].count) {
+				err_at(d, sw->file, grp->items[i]->line, grp->items[i]->col,
+				       "'%s' has %zu values but '%s' has %zu (expected lists of equal length in a zip)",
+				       k->path, k->count, sw->key[first].path, sw->key[first].count);
+				goto out;
+			}
+		}
+		sw->dim[sw->ndims++].len = sw->key[first].count;
+	}
+	double rows = 1;
+	for (int j = 0; j < sw->ndims; j++)
+		rows *= (double)sw->dim[j].len;
+	if (rows > SWEEP_MAX_ROWS) {
+		err_at(d, sw->file, root->line, root->col,
+		       "the sweep has %.3g configurations (expected at most %.0e)", rows, SWEEP_MAX_ROWS);
+		goto out;
+	}
+	sw->rows = (uint64_t)rows;
+
+	/* The base alone, then each value alone. */
+	{
+		struct tc_diag bd;
+		tc_diag_init(&bd);
+		struct yn_node *copy = yn_node_copy(sw->base.root);
+		if (!copy) {
+			tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
+			goto out;
+		}
+		sw->base_ok = load_tree(sw, copy, dp, &sw->base_w, &bd) == 0 &&
+			      sw->base_w.kind == WL_LLM;
+		yn_node_free(copy);
+	}
+	for (int k = 0; k < sw->nkeys; k++)
+		if (probe_key(sw, k, dp, d))
+			goto out;
+	for (int k = 0; k < sw->nkeys; k++)
+		if (sw->key[k].target == SWT_WORKLOAD && sw->key[k].field < 0)
+			sw->dim[sw->key[k].dim].slow = 1;
+	if (sw->base_ok && build_bases(sw, dp, d))
+		goto out;
+	rc = 0;
+out:
+	yn_doc_release(&doc);
+	if (rc)
+		sweep_release(sw);
+	return rc;
+}
+
+void sweep_row_index(const struct sweep *sw, uint64_t row, size_t *di)
+{
+	for (int j = sw->ndims - 1; j >= 0; j--) {
+		di[j] = (size_t)(row % sw->dim[j].len);
+		row /= sw->dim[j].len;
+	}
+}
+
+const char *sweep_value_text(const struct sweep *sw, int k, const size_t *di)
+{
+	return sw->key[k].text[di[sw->key[k].dim]];
+}
+
+/* The configuration through the node tree and the loader. */
+static int row_by_tree(const struct sweep *sw, const size_t *di,
+		       const struct tc_datapath *dp, struct workload *w,
+		       char *reason, size_t len)
+{
+	int keys[SWEEP_MAX_KEYS];
+	size_t vi[SWEEP_MAX_KEYS];
+	for (int k = 0; k < sw->nkeys; k++) {
+		keys[k] = k;
+		vi[k] = di[sw->key[k].dim];
+	}
+	struct yn_node *root = tree_with(sw, keys, sw->nkeys, vi, NULL);
+	if (!root)
+		return -1;
+	struct tc_diag d;
+	tc_diag_init(&d);
+	int rc = load_tree(sw, root, dp, w, &d);
+	yn_node_free(root);
+	if (rc) {
+		if (d.severity == TC_EXIT_INTERNAL)
+			return -1;
+		snprintf(reason, len, "%s", d.count ? strip_pos(d.entry[0].msg) : "invalid workload");
+		return 1;
+	}
+	return 0;
+}
+
+int sweep_row_workload(const struct sweep *sw, const size_t *di,
+		       const struct tc_datapath *dp, struct workload *w,
+		       long *w_base, struct sweep_pricing *pr, char *reason,
+		       size_t len)
+{
+	pr->kind = sw->kind;
+	pr->provider = sw->provider;
+	for (int k = 0; k < sw->nkeys; k++) {
+		const struct sweep_key *key = &sw->key[k];
+		const struct yn_node *v = key->values[di[key->dim]];
+		if (key->target == SWT_PRICING_KIND)
+			pr->kind = (enum cost_kind)cost_kind_parse(v->str);
+		else if (key->target == SWT_PRICING_PROVIDER)
+			pr->provider = v->str;
+	}
+	if (!sw->force_tree && sw->bases) {
+		size_t bi = base_index(sw, di);
+		const struct sweep_base *b = &sw->bases[bi];
+		int ok = b->ok;
+		for (int k = 0; ok && k < sw->nkeys; k++) {
+			const struct sweep_key *key = &sw->key[k];
+			if (key->target == SWT_WORKLOAD && key->field >= 0 &&
+			    !key->probe[di[key->dim]].ok)
+				ok = 0;
+		}
+		if (ok) {
+			/* Every field the direct keys touch is set again below,
+			 * so a copy of the same base can stay. */
+			if (*w_base != (long)bi) {
+				memcpy(w, &b->w, sizeof(*w));
+				*w_base = (long)bi;
+			}
+			for (int k = 0; k < sw->nkeys; k++) {
+				const struct sweep_key *key = &sw->key[k];
+				if (key->target == SWT_WORKLOAD && key->field >= 0)
+					apply_field(w, key->field, &key->probe[di[key->dim]]);
+			}
+			if (!sw->sp_explicit)
+				w->plan.sequence_parallel = w->plan.tp > 1;
+			if (loads_cleanly(w))
+				return 0;
+		}
+	}
+	*w_base = -1;
+	return row_by_tree(sw, di, dp, w, reason, len);
+}
+
+void sweep_release(struct sweep *sw)
+{
+	if (!sw)
+		return;
+	for (int k = 0; k < sw->nkeys; k++) {
+		struct sweep_key *key = &sw->key[k];
+		for (size_t i = 0; i < key->count; i++) {
+			yn_node_free(key->values[i]);
+			free(key->text[i]);
+		}
+		free(key->values);
+		free(key->text);
+		free(key->probe);
+	}
+	free(sw->bases);
+	free(sw->file);
+	yn_doc_release(&sw->base);
+	memset(sw, 0, sizeof(*sw));
+}

@@ -1,0 +1,122 @@
+/*
+ * sweep_load.h - sweep files (kind: sweep): a base workload and the
+ * dotted paths to vary, and the workload of each configuration.
+ *
+ * File format: docs/sweep-and-plan.md.  Every varied value is applied to a
+ * copy of the base workload's node tree, which wl_load_doc() then loads, so
+ * validation and messages are those of a workload file.  Values of the
+ * common plan and training fields are converted once (by loading the base
+ * with that value alone) and then set directly in a copy of the loaded base
+ * when the combination passes the loader's cross-field checks; any other
+ * combination goes through the node tree.  Both routes give the same
+ * workload (tests/unit/test_sweep.c compares them).
+ */
+#ifndef TC_SWEEP_LOAD_H
+#define TC_SWEEP_LOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../model/cost.h"
+#include "../model/workload.h"
+#include "../util/diag.h"
+#include "datapath.h"
+#include "yaml_node.h"
+
+#define SWEEP_MAX_KEYS 32          /* varied paths */
+#define SWEEP_MAX_SEGS 8           /* parts of a dotted path */
+#define SWEEP_PATH_LEN 128
+#define SWEEP_MAX_VALUES 100000    /* values of one key (a range included) */
+#define SWEEP_MAX_ROWS 1e12        /* configurations of one sweep */
+#define SWEEP_MAX_BASES 1024       /* cached bases (combinations of the
+				      keys that always go through the tree) */
+
+/* What a key sets besides the workload. */
+enum sweep_target { SWT_WORKLOAD, SWT_PRICING_KIND, SWT_PRICING_PROVIDER };
+
+/* A converted value of a directly settable field. */
+struct sweep_probe {
+	int ok;                  /* the base loads with this value alone */
+	struct plan plan;        /* the loaded plan and training settings */
+	struct training train;
+};
+
+struct sweep_key {
+	char path[SWEEP_PATH_LEN];   /* "plan.count" */
+	char segbuf[SWEEP_PATH_LEN]; /* path with NULs between parts */
+	const char *seg[SWEEP_MAX_SEGS]; /* into segbuf */
+	int nseg;
+	enum sweep_target target;
+	int field;                   /* directly settable field, or -1 */
+	int dim;                     /* the dimension it belongs to */
+	int line, col;               /* the key in the sweep file */
+	size_t count;                /* values */
+	struct yn_node **values;     /* owned copies */
+	char **text;                 /* printable values, owned */
+	struct sweep_probe *probe;   /* per value when field >= 0, owned */
+};
+
+/* One axis of the product: one key, or a zip group of keys. */
+struct sweep_dim {
+	size_t len;
+	int slow;                   /* a key of it goes through the tree */
+};
+
+/* A base with the tree-only keys of one combination applied. */
+struct sweep_base {
+	int ok;
+	struct workload w;
+};
+
+struct sweep {
+	char *file;                  /* the sweep file, owned */
+	char name[WL_NAME_LEN];
+	struct yn_doc base;          /* the base workload tree, owned */
+	struct workload base_w;      /* it loaded (base_ok) */
+	int base_ok;
+	int sp_explicit;             /* sequence_parallel written or varied */
+	enum cost_kind kind;         /* pricing.kind (default on-demand) */
+	char provider[PRICE_ID_LEN]; /* pricing.provider, "" = all */
+	struct sweep_key key[SWEEP_MAX_KEYS];
+	int nkeys;
+	struct sweep_dim dim[SWEEP_MAX_KEYS];
+	int ndims;
+	uint64_t rows;               /* product of the dimensions */
+	struct sweep_base *bases;    /* owned; NULL when not cached */
+	size_t nbases;
+	int force_tree;              /* tests: every row through the tree */
+};
+
+/* Load a sweep file and its base workload; probe every value.  Returns 0
+ * or -1 (messages in d).  Release with sweep_release. */
+int sweep_load_file(const char *path, const struct tc_datapath *dp,
+		    struct sweep *sw, struct tc_diag *d);
+
+/* The value index of each dimension of configuration `row` (the last
+ * dimension varies fastest). */
+void sweep_row_index(const struct sweep *sw, uint64_t row, size_t *di);
+
+/* Pricing choices of one configuration. */
+struct sweep_pricing {
+	enum cost_kind kind;
+	const char *provider;        /* borrowed; "" = any */
+};
+
+/*
+ * The workload of the configuration with dimension indices di[].  Returns
+ * 0; or 1 when the configuration is invalid, with the first problem in
+ * reason (no position); or -1 when out of memory.  *w_base remembers which
+ * cached base *w holds so that the next row can skip copying it: set it to
+ * -1 before the first call with a given *w.
+ */
+int sweep_row_workload(const struct sweep *sw, const size_t *di,
+		       const struct tc_datapath *dp, struct workload *w,
+		       long *w_base, struct sweep_pricing *pr, char *reason,
+		       size_t len);
+
+/* The printable value of key k in the configuration di[]. */
+const char *sweep_value_text(const struct sweep *sw, int k, const size_t *di);
+
+void sweep_release(struct sweep *sw);
+
+#endif

@@ -1,0 +1,256 @@
+/*
+ * planner.c - search over GPU types and counts (planner.h).
+ *
+ * Pruning: counts that no layout can use are never tried (planner_counts);
+ * per count, search_best_at prunes by memory and dominance (search.c).  The
+ * result equals the search over every count 1..max (tests/unit/test_search.c).
+ */
+#include "planner.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <pthread.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "llm.h"
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+int planner_counts(const struct workload *w, int gpus_per_node, int max,
+		   int *out, int cap)
+{
+	int tps[64], pps[256], dps[2048], ntp = 1, npp = 1, ndp, n = 0;
+	tps[0] = pps[0] = 1;
+	if (w->kind == WL_LLM) {
+		long a = w->llm.heads, b = w->llm.kv_heads > 0 ? w->llm.kv_heads : a;
+		while (b) {
+			long t = a % b;
+			a = b;
+			b = t;
+		}
+		ntp = search_divisors(a, gpus_per_node, tps, 64);
+		npp = search_divisors(w->llm.layers, max, pps, 256);
+	}
+	ndp = search_divisors((long)w->train.global_batch, max, dps, 2048);
+	char *seen = calloc((size_t)max + 1, 1);
+	if (!seen)
+		return 0;
+	for (int i = 0; i < ntp; i++)
+		for (int j = 0; j < npp; j++)
+			for (int k = 0; k < ndp; k++) {
+				long c = (long)tps[i] * pps[j] * dps[k];
+				if (c <= max)
+					seen[c] = 1;
+			}
+	for (int c = 1; c <= max && n < cap; c++)
+		if (seen[c])
+			out[n++] = c;
+	free(seen);
+	qsort(out, (size_t)n, sizeof(*out), cmp_int);
+	return n;
+}
+
+/* One (GPU type, count) to search, and its result. */
+struct pitem {
+	int gpu, count;
+	int ok;
+	struct plan_point pt;
+	struct plan_problem why;
+};
+
+struct pshared {
+	const struct planner_in *in;
+	struct pitem *items;
+	size_t *order;            /* items by descending count */
+	size_t nitems, next;
+	pthread_mutex_t mu;
+	int oom;
+};
+
+/* Search items until none is left. */
+static void *pworker(void *arg)
+{
+	struct pshared *S = arg;
+	const struct planner_in *in = S->in;
+	struct est_workspace ws = { 0 };
+	struct workload *w = malloc(sizeof(*w));
+	struct workload *bw = malloc(sizeof(*bw));
+	struct estimate *be = malloc(sizeof(*be));
+	int last_gpu = -1;
+	if (!w || !bw || !be || est_workspace_init(&ws, LLM_MAX_OPS)) {
+		pthread_mutex_lock(&S->mu);
+		S->oom = 1;
+		pthread_mutex_unlock(&S->mu);
+		goto out;
+	}
+	for (;;) {
+		pthread_mutex_lock(&S->mu);
+		size_t k = S->next++;
+		pthread_mutex_unlock(&S->mu);
+		if (k >= S->nitems)
+			break;
+		/* Largest counts first: they take longest, so the threads end
+		 * together.  Results stay at their index. */
+		size_t i = S->order[k];
+		struct pitem *it = &S->items[i];
+		const struct gpu *g = &in->gpus[it->gpu];
+		if (it->gpu != last_gpu) {
+			*w = *in->w;
+			snprintf(w->plan.gpu, sizeof(w->plan.gpu), "%s", g->id);
+			w->plan.gpus_per_node = in->w->plan.gpus_per_node > 0 ?
+				in->w->plan.gpus_per_node :
+				g->gpus_per_node > 0 ? g->gpus_per_node : 8;
+			last_gpu = it->gpu;
+		}
+		if (search_best_at(w, g, it->count, &in->knobs, &ws, bw, be, &it->why))
+			continue;
+		double cost;
+		const char *prov = "", *inst = "";
+		if (in->price(in->price_ctx, g, it->count, be->total_time_s, &cost, &prov, &inst))
+			continue;
+		struct plan_point *q = &it->pt;
+		q->gpu = it->gpu;
+		q->plan = be->plan;
+		q->recompute = bw->train.recompute;
+		q->step_time_s = be->step_time_s;
+		q->total_time_s = be->total_time_s;
+		q->memory_per_gpu_bytes = be->memory_per_gpu_bytes;
+		q->mfu_frac = be->mfu_frac;
+		q->cost_usd = cost;
+		q->provider = prov;
+		q->instance = inst;
+		it->ok = 1;
+	}
+out:
+	est_workspace_release(&ws);
+	free(w);
+	free(bw);
+	free(be);
+	return NULL;
+}
+
+/* Order of work: descending count, then index (qsort is not stable). */
+struct porder {
+	int count;
+	size_t index;
+};
+
+static int by_count_desc(const void *a, const void *b)
+{
+	const struct porder *x = a, *y = b;
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+int planner_run(const struct planner_in *in, struct plan_point **pts,
+		size_t *npts, struct plan_problem *closest)
+{
+	struct pshared S;
+	int *counts = NULL;
+	int rc = -1;
+	pthread_t th[PLANNER_MAX_JOBS];
+	int nth = 0;
+
+	memset(&S, 0, sizeof(S));
+	S.in = in;
+	*pts = NULL;
+	*npts = 0;
+	counts = malloc(sizeof(int) * ((size_t)in->max_gpus + 1));
+	S.items = calloc((size_t)in->ngpus * ((size_t)in->max_gpus + 1) + 1, sizeof(*S.items));
+	if (!counts || !S.items)
+		goto out;
+	for (int gi = 0; gi < in->ngpus; gi++) {
+		const struct gpu *g = &in->gpus[gi];
+		int gpn = in->w->plan.gpus_per_node > 0 ? in->w->plan.gpus_per_node :
+			  g->gpus_per_node > 0 ? g->gpus_per_node : 8;
+		int nc;
+		if (in->all_counts) {
+			for (nc = 0; nc < in->max_gpus; nc++)
+				counts[nc] = nc + 1;
+		} else {
+			nc = planner_counts(in->w, gpn, in->max_gpus, counts, in->max_gpus + 1);
+		}
+		for (int ci = 0; ci < nc; ci++) {
+			S.items[S.nitems].gpu = gi;
+			S.items[S.nitems++].count = counts[ci];
+		}
+	}
+	S.order = malloc((S.nitems + 1) * sizeof(*S.order));
+	struct porder *po = malloc((S.nitems + 1) * sizeof(*po));
+	if (!S.order || !po) {
+		free(po);
+		goto out;
+	}
+	for (size_t i = 0; i < S.nitems; i++)
+		po[i] = (struct porder){ S.items[i].count, i };
+	qsort(po, S.nitems, sizeof(*po), by_count_desc);
+	for (size_t i = 0; i < S.nitems; i++)
+		S.order[i] = po[i].index;
+	free(po);
+	pthread_mutex_init(&S.mu, NULL);
+	int jobs = in->jobs > 0 ? in->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (jobs < 1)
+		jobs = 1;
+	if (jobs > PLANNER_MAX_JOBS)
+		jobs = PLANNER_MAX_JOBS;
+	for (int i = 1; i < jobs; i++)
+		if (pthread_create(&th[nth], NULL, pworker, &S) == 0)
+			nth++;
+	pworker(&S);
+	for (int i = 0; i < nth; i++)
+		pthread_join(th[i], NULL);
+	pthread_mutex_destroy(&S.mu);
+	if (S.oom)
+		goto out;
+	size_t n = 0;
+	for (size_t i = 0; i < S.nitems; i++)
+		n += S.items[i].ok;
+	struct plan_point *p = malloc((n ? n : 1) * sizeof(*p));
+	if (!p)
+		goto out;
+	n = 0;
+	int have = 0;
+	for (size_t i = 0; i < S.nitems; i++) {
+		if (S.items[i].ok)
+			p[n++] = S.items[i].pt;
+		/* The largest count of the first GPU type that did not fit. */
+		else if (closest && !have && strstr(S.items[i].why.msg, "fits memory") &&
+			 (i + 1 == S.nitems || S.items[i + 1].gpu != S.items[i].gpu)) {
+			*closest = S.items[i].why;
+			have = 1;
+		}
+	}
+	*pts = p;
+	*npts = n;
+	rc = 0;
+out:
+	free(counts);
+	free(S.order);
+	free(S.items);
+	return rc;
+}
+
+void planner_pareto(const struct plan_point *p, size_t n, int *front)
+{
+	for (size_t i = 0; i < n; i++) {
+		front[i] = 1;
+		for (size_t j = 0; j < n && front[i]; j++) {
+			if (j == i)
+				continue;
+			int le = p[j].total_time_s <= p[i].total_time_s && p[j].cost_usd <= p[i].cost_usd;
+			int lt = p[j].total_time_s < p[i].total_time_s || p[j].cost_usd < p[i].cost_usd;
+			/* equal points: keep the first */
+			int same = p[j].total_time_s == p[i].total_time_s && p[j].cost_usd == p[i].cost_usd;
+			if ((le && lt) || (same && j < i))
+				front[i] = 0;
+		}
+	}
+}
