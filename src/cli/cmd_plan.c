@@ -305,8 +305,9 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 			if (front[i])
 				print_row(ctx, fmt, "pareto", &pts[i], gpus);
 	} else {
-		fprintf(ctx->out, "%s: %zu plans that fit over %d GPU types, up to %d GPUs, %s prices\n\n",
-			w.name, npts, ngpus, max_gpus, cost_kind_names[pc.kind]);
+		fprintf(ctx->out, "%s: %zu plan%s that fit%s over %d GPU type%s, up to %d GPUs, %s prices\n\n",
+			w.name, npts, npts == 1 ? "" : "s", npts == 1 ? "s" : "", ngpus,
+			ngpus == 1 ? "" : "s", max_gpus, cost_kind_names[pc.kind]);
 		if (deadline_s && budget_s) {
 			fprintf(ctx->out, "Plans that finish within %s for at most %s (%zu):\n", dl, bu, nboth);
 		} else if (deadline_s) {
