@@ -1,5 +1,6 @@
 #!/bin/sh
-# Run every unit suite and the CLI golden cases; print "N passed, N failed".
+# Run every unit suite, the CLI golden cases and the broken-input corpus
+# (tests/bad/run-bad.sh); print "N passed, N failed".
 # Usage: tests/run-all.sh BUILD_DIR [RUNNER]   (RUNNER: e.g. a valgrind command)
 build=${1:-build}
 runner=${2:-}
@@ -31,6 +32,15 @@ if [ -x tests/cli/run-cases.sh ]; then
 	p=$(printf '%s\n' "$out" | grep -c '^ok ')
 	f=$(printf '%s\n' "$out" | grep -c '^FAIL ')
 	echo "cli:  $p cases passed, $f failed"
+	passed=$((passed + p))
+	failed=$((failed + f))
+fi
+if [ -x tests/bad/run-bad.sh ]; then
+	out=$(tests/bad/run-bad.sh "$build/traincost" "$runner")
+	printf '%s\n' "$out" | grep -v '^ok ' || true
+	p=$(printf '%s\n' "$out" | grep -c '^ok ')
+	f=$(printf '%s\n' "$out" | grep -c '^FAIL ')
+	echo "bad:  $p broken inputs passed, $f failed"
 	passed=$((passed + p))
 	failed=$((failed + f))
 fi

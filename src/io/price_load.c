@@ -21,6 +21,7 @@
 
 #define MAX_OFFERS 10000      /* offers per file */
 #define PART_SUM_TOL 1e-6     /* relative: gpu_part + host_part vs the price */
+#define MAX_USD_PER_H 1e5     /* USD per instance-hour: above is a typing mistake */
 #define DATE_EXPECT "a date such as 2026-11-29"
 
 static const char *const pricing_kind[] = { "pricing", NULL };
@@ -443,6 +444,10 @@ static int check_offer(const struct yn_node *item, struct price_offer *o,
 		if (!(v > 0))
 			rc = tc_diag_at(ctx->d, TC_EXIT_INPUT, ctx->file, n->line, n->col,
 					"'%s' is %s (expected a price above 0 in US dollars per instance-hour)",
+					positive_keys[k], n->str);
+		else if (v > MAX_USD_PER_H)
+			rc = tc_diag_at(ctx->d, TC_EXIT_INPUT, ctx->file, n->line, n->col,
+					"'%s' is %s (expected at most 100000 US dollars per instance-hour)",
 					positive_keys[k], n->str);
 	}
 	for (int k = 0; k < COST_KIND_COUNT; k++)
