@@ -131,7 +131,8 @@ FUZZ_SEEDS_price    := pricing tests/unit/data/pricing tests/bad
 FUZZ_SEEDS_valcsv   := tests/validation tests/unit/data/pricing tests/bad
 
 .PHONY: fuzz-build
-fuzz: deps
+fuzz:
+	@TC_WANT_FUZZ=1 scripts/install-deps
 	@$(MAKE) --no-print-directory fuzz-build BUILD=build-fuzz CC=$(FUZZ_CC) \
 		OPT='-O1 -g -fno-omit-frame-pointer' \
 		SANFLAGS='-fsanitize=fuzzer-no-link $(FUZZ_SAN)'

@@ -1043,7 +1043,7 @@ int vision_estimate(const struct workload *w, const struct gpu *g,
 	struct vb B;
 	char msg[200];
 	double gb = w->train.global_batch, mb, attn_act = 0, tstep, comm = 0;
-	double exposed = 0, P, tmb, peak, loader = 0, nodes;
+	double exposed = 0, P, peak, loader = 0, nodes;
 	int bad, k;
 
 	assert(w && g && ws && out);
@@ -1127,10 +1127,6 @@ int vision_estimate(const struct workload *w, const struct gpu *g,
 		elem(&B, "loss.bwd", X * (B.e + 8), 2, 1);
 		B.bwd = 0;
 	}
-	tmb = 0;
-	for (k = 0; k < BRK_COUNT; k++)
-		tmb += B.t[k];
-
 	/* Once per step: gradient all-reduce (fp32 gradients), optimizer. */
 	P = sum.params;
 	if (pl.dp > 1) {
