@@ -71,6 +71,7 @@ static const struct cli_cmd commands[] = {
 	  "  --pue X --power-frac F --grid G   energy assumptions\n"
 	  "  --preempt-per-h R --checkpoint D --restart D   spot assumptions\n"
 	  "  --max-age DAYS     warn about prices older than this (default 180)\n"
+	  "  --calibration FILE efficiencies fitted by `traincost calibrate`\n"
 	  "  --format F         table (default), csv, json or md\n" DATA_HELP },
 	{ "plan", cmd_plan, "cheapest plan under a deadline, fastest under a budget",
 	  "usage: traincost plan FILE [--deadline D] [--budget USD] [--gpus ID,...]\n"
@@ -88,6 +89,7 @@ static const struct cli_cmd commands[] = {
 	  "  --gpus ID,...   GPU types to consider (default: every GPU with an offer)\n"
 	  "  --max-gpus N    largest GPU count (default 4096)\n"
 	  "  --pricing P     on-demand (default), spot, reserved-1y or reserved-3y\n"
+	  "  --calibration FILE  efficiencies fitted by `traincost calibrate`\n"
 	  "  --format F      table (default), csv or json\n" DATA_HELP },
 	{ "sweep", cmd_sweep, "evaluate every configuration of a what-if sweep file",
 	  "usage: traincost sweep SWEEP.yaml [-o OUT] [--format F] [--jobs N] [--shard K/N]\n"
@@ -104,6 +106,7 @@ static const struct cli_cmd commands[] = {
 	  "  --jobs N          threads (default: the machine's cores); output is the same\n"
 	  "  --shard K/N       only configurations K, K+N, K+2N, ... (0 <= K < N);\n"
 	  "                    shard 0 writes the CSV header, so the shards concatenate\n"
+	  "  --calibration FILE  efficiencies fitted by `traincost calibrate`\n"
 	  "A progress line goes to stderr when it is a terminal.\n" DATA_HELP },
 	{ "explain", cmd_explain, "per-operator roofline of one training step",
 	  "usage: traincost explain FILE [options]\n"

@@ -15,6 +15,7 @@
 #include "../util/units.h"
 #include "cli.h"
 #include "money.h"
+#include "plan_args.h"
 #include "opts.h"
 
 #define COMPARE_MAX_GPUS 64
@@ -298,18 +299,19 @@ static int print_json(struct cli_ctx *ctx, const struct row *rows, int n, double
 int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 {
 	const char *gpus = NULL, *count_s = NULL, *deadline = NULL, *max_s = NULL,
-		   *format = "table";
+		   *format = "table", *calibration = NULL;
 	struct money_args ma = { 0 };
-	struct cli_opt opts[5 + MONEY_NOPTS + 1] = {
+	struct cli_opt opts[6 + MONEY_NOPTS + 1] = {
 		{ "gpus", &gpus, NULL, NULL },
 		{ "count", &count_s, NULL, NULL },
 		{ "deadline", &deadline, NULL, NULL },
 		{ "max-gpus", &max_s, NULL, NULL },
 		{ "format", &format, NULL, formats },
+		{ "calibration", &calibration, NULL, NULL },
 	};
 	char *pos[CLI_MAX_POS];
 	int npos, rc;
-	money_opts(&ma, opts + 5);
+	money_opts(&ma, opts + 6);
 	if ((rc = cli_parse(ctx, "compare", argc, argv, opts, pos, &npos)))
 		return rc == CLI_HELP_SHOWN ? TC_EXIT_OK : rc;
 	if (npos != 1)
@@ -338,10 +340,13 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 	char *idbuf = NULL;
 	int n = 0;
 	tc_diag_init(&d);
-	if (wl_load_file(pos[0], &ctx->data, &w, &d) || gpu_catalog_load(&ctx->data, &cat, &d)) {
+	struct cal_overlay cal;
+	if (wl_load_file(pos[0], &ctx->data, &w, &d)) {
 		rc = cli_report(ctx, &d);
 		goto out;
 	}
+	if ((rc = cli_load_catalog(ctx, calibration, &cat, &cal)))
+		goto out;
 	if ((rc = money_prepare(ctx, "compare", &ma, &m)))
 		goto out;
 	rows = calloc(cat.count + COMPARE_MAX_GPUS, sizeof(*rows));

@@ -14,6 +14,7 @@
 #include "../util/units.h"
 #include "../report/json.h"
 #include "cli.h"
+#include "plan_args.h"
 #include "opts.h"
 
 #define PLAN_MAX_GPUS 65536
@@ -114,7 +115,8 @@ static int by_time(const void *a, const void *b)
 int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 {
 	const char *deadline_s = NULL, *budget_s = NULL, *gpus_s = NULL,
-		   *max_s = NULL, *pricing = "on-demand", *fmt = "table";
+		   *max_s = NULL, *pricing = "on-demand", *fmt = "table",
+		   *calibration = NULL;
 	struct cli_opt opts[] = {
 		{ "deadline", &deadline_s, NULL, NULL },
 		{ "budget", &budget_s, NULL, NULL },
@@ -122,6 +124,7 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 		{ "max-gpus", &max_s, NULL, NULL },
 		{ "pricing", &pricing, NULL, cost_kind_names },
 		{ "format", &fmt, NULL, formats },
+		{ "calibration", &calibration, NULL, NULL },
 		{ NULL, NULL, NULL, NULL },
 	};
 	char *pos[CLI_MAX_POS];
@@ -156,7 +159,10 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	tc_diag_init(&d);
 	if (wl_load_file(pos[0], &ctx->data, &w, &d))
 		return cli_report(ctx, &d);
-	if (gpu_catalog_load(&ctx->data, &cat, &d) || price_today(today, sizeof(today)) ||
+	struct cal_overlay cal;
+	if ((rc = cli_load_catalog(ctx, calibration, &cat, &cal)))
+		return rc;
+	if (price_today(today, sizeof(today)) ||
 	    price_load_all(&ctx->data, today, &prices, NULL, &d)) {
 		rc = d.count ? cli_report(ctx, &d) : TC_EXIT_INTERNAL;
 		goto out;

@@ -23,6 +23,7 @@
 #include "../model/search.h"
 #include "../util/outfile.h"
 #include "cli.h"
+#include "plan_args.h"
 #include "opts.h"
 
 #define CHUNK_ROWS 512      /* rows per unit of work */
@@ -611,11 +612,13 @@ bad:
 
 int cmd_sweep(int argc, char **argv, struct cli_ctx *ctx)
 {
-	const char *out = NULL, *fmt = "csv", *jobs_s = NULL, *shard = NULL;
+	const char *out = NULL, *fmt = "csv", *jobs_s = NULL, *shard = NULL,
+		   *calibration = NULL;
 	int tree = 0;
 	struct cli_opt opts[] = {
 		{ "output", &out, NULL, NULL },
 		{ "format", &fmt, NULL, formats },
+		{ "calibration", &calibration, NULL, NULL },
 		{ "jobs", &jobs_s, NULL, NULL },
 		{ "shard", &shard, NULL, NULL },
 		{ "through-tree", NULL, &tree, NULL }, /* tests: no direct path */
@@ -666,8 +669,10 @@ int cmd_sweep(int argc, char **argv, struct cli_ctx *ctx)
 		return cli_report(ctx, &d);
 	sw.force_tree = tree;
 	rc = TC_EXIT_OK;
-	if (gpu_catalog_load(&ctx->data, &cat, &d) ||
-	    price_today(today, sizeof(today)) ||
+	struct cal_overlay cal;
+	if ((rc = cli_load_catalog(ctx, calibration, &cat, &cal)))
+		goto out;
+	if (price_today(today, sizeof(today)) ||
 	    price_load_all(&ctx->data, today, &prices, NULL, &d)) {
 		rc = d.count ? cli_report(ctx, &d) : TC_EXIT_INTERNAL;
 		goto out;

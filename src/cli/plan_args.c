@@ -156,6 +156,25 @@ static void warn_unvalidated(const struct gpu *g, struct estimate *e)
 		 "the estimate may be optimistic; calibrate with a measured step if you can", g->id);
 }
 
+int cli_load_catalog(struct cli_ctx *ctx, const char *calibration,
+		     struct gpu_catalog *cat, struct cal_overlay *cal)
+{
+	struct tc_diag d;
+	tc_diag_init(&d);
+	memset(cal, 0, sizeof(*cal));
+	if (gpu_catalog_load(&ctx->data, cat, &d))
+		return cli_report(ctx, &d);
+	if (!calibration)
+		return 0;
+	if (calib_read_file(calibration, cal, &d)) {
+		gpu_catalog_release(cat);
+		return cli_report(ctx, &d);
+	}
+	for (size_t i = 0; i < cat->count; i++)
+		cal_apply(cal, &cat->gpus[i], NULL, 0);
+	return 0;
+}
+
 int plan_args_run(struct cli_ctx *ctx, const char *cmd, const char *file,
 		  const struct plan_args *a, struct workload *w, struct gpu *g,
 		  struct est_workspace *ws, struct estimate *est,
@@ -173,20 +192,14 @@ int plan_args_run(struct cli_ctx *ctx, const char *cmd, const char *file,
 	if (!w->plan.gpu[0])
 		return report_field(ctx, cmd, w, WLF_GPU,
 				    "no GPU chosen (expected plan: gpu: ID in the file, or --gpu ID)");
-	if (gpu_catalog_load(&ctx->data, &cat, &d))
-		return cli_report(ctx, &d);
+	if ((rc = cli_load_catalog(ctx, a->calibration, &cat, cal)))
+		return rc;
 	char why[1024];
 	if (gpu_catalog_lookup(&cat, w->plan.gpu, g, why, sizeof(why))) {
 		gpu_catalog_release(&cat);
 		return report_field(ctx, cmd, w, WLF_GPU, why);
 	}
 	gpu_catalog_release(&cat);
-	memset(cal, 0, sizeof(*cal));
-	if (a->calibration) {
-		if (calib_read_file(a->calibration, cal, &d))
-			return cli_report(ctx, &d);
-		cal_apply(cal, g, NULL, 0);
-	}
 
 	if (est_workspace_init(ws, 256)) {
 		fprintf(ctx->err, "traincost %s: out of memory\n", cmd);

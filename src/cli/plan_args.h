@@ -6,6 +6,7 @@
 #ifndef TC_CLI_PLAN_ARGS_H
 #define TC_CLI_PLAN_ARGS_H
 
+#include "../io/gpu_load.h"
 #include "../model/calibrate.h"
 #include "../model/estimate.h"
 #include "opts.h"
@@ -23,6 +24,14 @@ struct plan_args {
 
 /* Fill opts[0..PLAN_ARGS_NOPTS-1] with the plan options bound to *a. */
 void plan_args_opts(struct plan_args *a, struct cli_opt *opts);
+
+/*
+ * Load the GPU catalog and, when `calibration` names a file, apply it to
+ * every GPU (the calibrated GPU directly, the others as ratios; see
+ * cal_apply).  Returns 0, or an exit code after printing the problem.
+ */
+int cli_load_catalog(struct cli_ctx *ctx, const char *calibration,
+		     struct gpu_catalog *cat, struct cal_overlay *cal);
 
 /*
  * Load FILE, apply the overrides, find the GPU, apply a calibration
