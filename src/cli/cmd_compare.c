@@ -170,7 +170,7 @@ static int print_table(struct cli_ctx *ctx, const char *fmt, struct row *rows, i
 		}
 		snprintf(c[0], sizeof(c[0]), "%s", r->g.id);
 		if (!r->ok) {
-			snprintf(c[10], sizeof(c[10]), "%s", r->why);
+			cells[10] = r->why;
 			rep_table_row(&t, cells);
 			continue;
 		}
