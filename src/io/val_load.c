@@ -3,6 +3,7 @@
  */
 #include "val_load.h"
 
+#include <assert.h>
 #include <dirent.h>
 #include <stdarg.h>
 #include <errno.h>
@@ -13,6 +14,13 @@
 
 #include "../model/recsys.h"
 #include "../model/vision.h"
+#include "../util/utf8.h"
+
+/* Measured values, in the unit of their column (ms, TFLOP/s, %, 1/s);
+ * VAL_MEASURED_RANGE spells them for messages. */
+#define VAL_MEASURED_MIN 0.001
+#define VAL_MEASURED_MAX 1e9
+#define VAL_MEASURED_RANGE "0.001 to 1e9"
 
 enum vk_type { VK_INT, VK_NUM, VK_BOOL, VK_STR, VK_ENUM, VK_MEASURE };
 
@@ -23,6 +31,8 @@ struct vkey {
 	const char *const *names; /* VK_ENUM: allowed values, NULL-ended */
 	double scale;             /* VK_MEASURE: file unit to SI */
 	enum val_metric metric;   /* VK_MEASURE */
+	long min, max;            /* VK_INT: allowed range; max 0 = any
+				     non-negative integer */
 };
 
 static const char *const act_names[] = { "gelu", "swiglu", "relu", "geglu",
@@ -61,7 +71,7 @@ static const struct vkey keys[K_N] = {
 	[K_FAMILY] = { "family", VK_ENUM, family_names, 0, 0 },
 	[K_SOURCE] = { "source", VK_STR, NULL, 0, 0 },
 	[K_GPU] = { "gpu", VK_STR, NULL, 0, 0 },
-	[K_COUNT] = { "gpus", VK_INT, NULL, 0, 0 },
+	[K_COUNT] = { "gpus", VK_INT, NULL, 0, 0, 1, 1000000 },
 	[K_GPN] = { "gpus_per_node", VK_INT, NULL, 0, 0 },
 	[K_LAYERS] = { "layers", VK_INT, NULL, 0, 0 },
 	[K_HIDDEN] = { "hidden", VK_INT, NULL, 0, 0 },
@@ -174,6 +184,11 @@ static int set_key(struct vstate *st, struct val_case *c, int k,
 	case VK_INT:
 		errno = 0;
 		iv = strtol(v, &end, 10);
+		if (K->max && (!*v || *end || errno || iv < K->min ||
+			       iv > K->max))
+			return bad(st, line, col, "bad value '%s' for '%s' "
+				   "(expected a whole number from %ld to %ld)",
+				   v, K->name, K->min, K->max);
 		if (!*v || *end || errno || iv < 0 || iv > 1000000000L)
 			return bad(st, line, col, "bad value '%s' for '%s' "
 				   "(expected a non-negative integer)", v,
@@ -187,6 +202,17 @@ static int set_key(struct vstate *st, struct val_case *c, int k,
 			return bad(st, line, col, "bad value '%s' for '%s' "
 				   "(expected a non-negative number)", v,
 				   K->name);
+		/* a measurement, in its column's unit: no zero, no 1e300 */
+		if (K->type == VK_MEASURE || k == K_MEASURED) {
+			if (dv == 0)
+				return bad(st, line, col, "bad value '%s' for "
+					   "'%s' (expected a positive number)",
+					   v, K->name);
+			if (dv < VAL_MEASURED_MIN || dv > VAL_MEASURED_MAX)
+				return bad(st, line, col, "bad value '%s' for "
+					   "'%s' (expected a number from "
+					   VAL_MEASURED_RANGE ")", v, K->name);
+		}
 		break;
 	case VK_BOOL:
 		if (!strcmp(v, "1") || !strcmp(v, "true"))
@@ -366,6 +392,28 @@ static int split(char *line, char **f, int *col, int max)
 	return n;
 }
 
+/*
+ * Read one line into buf[0..size) as fgets does (at most size - 1 bytes,
+ * the newline kept, NUL-terminated), but also give its length, so that a
+ * NUL byte in the file does not cut the line short.  Returns 0 at end of
+ * file with nothing read, 1 otherwise.
+ */
+static int read_line(FILE *fp, char *buf, size_t size, size_t *len)
+{
+	size_t n = 0;
+	int ch;
+
+	assert(size >= 2);
+	while (n < size - 1 && (ch = getc(fp)) != EOF) {
+		buf[n++] = (char)ch;
+		if (ch == '\n')
+			break;
+	}
+	buf[n] = '\0';
+	*len = n;
+	return n > 0;
+}
+
 static const char *base_name(const char *path, char *buf, size_t len)
 {
 	const char *b = strrchr(path, '/');
@@ -383,6 +431,7 @@ int val_load_file(const char *path, struct val_set *set, struct tc_diag *d)
 	char line[VAL_MAX_LINE], stem[64];
 	char *f[VAL_MAX_COLS + 1];
 	int colpos[VAL_MAX_COLS + 1], hdr[VAL_MAX_COLS], ncol = 0;
+	int hdr_col[K_N]; /* column where each key was named, 0 = not yet */
 	int lineno = 0, rc = 0, i;
 	struct vstate st;
 
@@ -399,9 +448,12 @@ int val_load_file(const char *path, struct val_set *set, struct tc_diag *d)
 	case_defaults(&st.dflt);
 	base_name(path, stem, sizeof(stem));
 
-	while (fgets(line, sizeof(line), fp)) {
-		char *s;
-		size_t len = strlen(line);
+	memset(hdr_col, 0, sizeof(hdr_col));
+	for (;;) {
+		char *s, *nul;
+		size_t len, badpos;
+		if (!read_line(fp, line, sizeof(line), &len))
+			break;
 		lineno++;
 		if (len == sizeof(line) - 1 && line[len - 1] != '\n') {
 			int ch;
@@ -410,6 +462,24 @@ int val_load_file(const char *path, struct val_set *set, struct tc_diag *d)
 				 VAL_MAX_LINE - 2);
 			while ((ch = fgetc(fp)) != EOF && ch != '\n')
 				;
+			continue;
+		}
+		/* a UTF-8 byte order mark is allowed; columns count after it */
+		if (lineno == 1 && len >= 3 && !memcmp(line, "\xEF\xBB\xBF", 3)) {
+			len -= 3;
+			memmove(line, line + 3, len + 1);
+		}
+		nul = memchr(line, '\0', len);
+		if (nul) {
+			rc = bad(&st, lineno, (int)(nul - line) + 1, "NUL byte "
+				 "in file (expected text)");
+			continue;
+		}
+		badpos = tc_utf8_check((const unsigned char *)line, len);
+		if (badpos < len) {
+			rc = bad(&st, lineno, (int)badpos + 1, "invalid UTF-8 "
+				 "byte 0x%02X (expected UTF-8 text)",
+				 (unsigned)(unsigned char)line[badpos]);
 			continue;
 		}
 		s = trim(line);
@@ -449,16 +519,24 @@ int val_load_file(const char *path, struct val_set *set, struct tc_diag *d)
 			}
 			for (i = 0; i < n; i++) {
 				char *name = trim(f[i]);
+				int at = (int)(f[i] - line) + 1;
 				hdr[i] = find_key(name);
 				if (hdr[i] < 0) {
-					rc = bad(&st, lineno,
-						 (int)(f[i] - line) + 1,
+					rc = bad(&st, lineno, at,
 						 "unknown column '%s' (expected "
 						 "a key listed in "
 						 "tests/validation/README.md)",
 						 name);
 					break;
 				}
+				if (hdr_col[hdr[i]]) {
+					rc = bad(&st, lineno, at,
+						 "duplicate column '%s' (first "
+						 "given at column %d)", name,
+						 hdr_col[hdr[i]]);
+					break;
+				}
+				hdr_col[hdr[i]] = at;
 			}
 			if (i < n)
 				break;
@@ -513,8 +591,9 @@ int val_load_file(const char *path, struct val_set *set, struct tc_diag *d)
 			snprintf(c.file, sizeof(c.file), "%s", path);
 			c.line = lineno;
 			if (val_set_add(set, &c)) {
-				rc = bad(&st, lineno, 1, "out of memory "
-					 "(expected fewer cases)");
+				rc = tc_diag_at(d, TC_EXIT_INTERNAL, path,
+						lineno, 1, "out of memory "
+						"(expected fewer cases)");
 				break;
 			}
 		}

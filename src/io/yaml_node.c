@@ -22,6 +22,8 @@
 
 #include <yaml.h>
 
+#include "../util/utf8.h"
+
 #define READ_CHUNK (64u << 10) /* first buffer for files of unknown size */
 
 /* An anchor seen in the current document. */
@@ -148,49 +150,6 @@ char *yn_show_text(const char *s, size_t len, char *buf, size_t size)
 
 /* ---- input checks ---------------------------------------------------- */
 
-/*
- * Decode one UTF-8 character at t[0..avail).  Returns its length and sets
- * *cp, or 0 if the bytes are not valid UTF-8 (overlong forms, surrogates and
- * values above U+10FFFF are invalid); *bad is then the first bad byte.
- */
-static size_t utf8_decode(const unsigned char *t, size_t avail, uint32_t *cp,
-			  unsigned char *bad)
-{
-	uint32_t c = t[0], min;
-	size_t n, i;
-
-	*bad = t[0];
-	if (c < 0x80) {
-		*cp = c;
-		return 1;
-	} else if (c >= 0xC2 && c <= 0xDF) {
-		n = 2;
-		c &= 0x1F;
-		min = 0x80;
-	} else if (c >= 0xE0 && c <= 0xEF) {
-		n = 3;
-		c &= 0x0F;
-		min = 0x800;
-	} else if (c >= 0xF0 && c <= 0xF4) {
-		n = 4;
-		c &= 0x07;
-		min = 0x10000;
-	} else {
-		return 0;
-	}
-	for (i = 1; i < n; i++) {
-		if (i >= avail || (t[i] & 0xC0) != 0x80) {
-			*bad = i < avail ? t[i] : t[0];
-			return 0;
-		}
-		c = (c << 6) | (t[i] & 0x3F);
-	}
-	if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
-		return 0;
-	*cp = c;
-	return n;
-}
-
 /* True for characters YAML allows in a stream (libyaml's printable set). */
 static int yaml_printable(uint32_t c)
 {
@@ -217,19 +176,19 @@ static int check_text(struct builder *b)
 	size_t i = 0, n;
 	int line = 1, col = 1;
 	uint32_t c = 0, prev = 0;
-	unsigned char bad;
 
 	b->nchars = 0;
 	while (i < b->len) {
 		if (t[i] == 0)
 			goto nul;
-		n = utf8_decode(t + i, b->len - i, &c, &bad);
+		n = tc_utf8_decode(t + i, b->len - i, &c);
 		if (n == 0) {
+			/* name the lead byte: it is the one at `col` */
 			b->failed = 1;
 			return tc_diag_at(b->d, TC_EXIT_INPUT, b->file, line,
 					  col,
 					  "invalid UTF-8 byte 0x%02X (expected UTF-8 text)",
-					  bad);
+					  t[i]);
 		}
 		if (!yaml_printable(c)) {
 			b->failed = 1;

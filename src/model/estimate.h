@@ -125,13 +125,29 @@ struct plan_problem {
 	char msg[256]; /* "tp 3 does not divide 32 attention heads (expected a divisor of 32)" */
 };
 
+#define EST_S_PER_YEAR (8760.0 * 3600.0)        /* seconds in 365 days */
+#define EST_MAX_RUN_S (100.0 * EST_S_PER_YEAR)   /* longest run estimated */
+
 /*
- * Estimate one LLM training run.  Returns 0 and fills *out (and ws->ops with
- * the operators) on success; returns -1 and fills *why when the plan is
- * invalid for this workload and GPU.  Never produces a non-finite number.
+ * Estimate one training run (LLM, vision or recommender).  Returns 0 and
+ * fills *out (and ws->ops with the operators) on success; returns -1 and
+ * fills *why when the plan is invalid for this workload and GPU, or when
+ * the run would take longer than EST_MAX_RUN_S (why->field is then the
+ * field that sets the amount of work: tokens, steps, epochs or samples).
+ * Never produces a non-finite number.
  */
 int step_estimate(const struct workload *w, const struct gpu *g,
 		  struct est_workspace *ws, struct estimate *out,
 		  struct plan_problem *why);
+
+/*
+ * step_estimate() without the EST_MAX_RUN_S limit, for callers that use
+ * the figures of one step and never report the run: validation and
+ * calibration (whose fits try extreme efficiencies on the way) and the
+ * uncertainty draws around a point estimate that step_estimate() accepted.
+ */
+int step_estimate_unbounded(const struct workload *w, const struct gpu *g,
+			    struct est_workspace *ws, struct estimate *out,
+			    struct plan_problem *why);
 
 #endif

@@ -228,9 +228,11 @@ static double sum_brk(const double *t)
 	return s;
 }
 
-int step_estimate(const struct workload *w, const struct gpu *g,
-		  struct est_workspace *ws, struct estimate *out,
-		  struct plan_problem *why)
+/* Estimate an LLM run (the step_estimate() contract, without the run-length
+ * check). */
+static int llm_estimate(const struct workload *w, const struct gpu *g,
+			struct est_workspace *ws, struct estimate *out,
+			struct plan_problem *why)
 {
 	struct estimate E;
 	struct llm_shape sh;
@@ -241,11 +243,6 @@ int step_estimate(const struct workload *w, const struct gpu *g,
 	const double *crit_extra;
 	int k, crit_first;
 
-	assert(w && g && ws && out);
-	if (w->kind == WL_VISION)
-		return vision_estimate(w, g, ws, out, why);
-	if (w->kind == WL_RECSYS)
-		return recsys_estimate(w, g, ws, out, why);
 	resolve(w, g, &pl);
 	if (check(w, g, &pl, why))
 		return -1;
@@ -406,6 +403,64 @@ int step_estimate(const struct workload *w, const struct gpu *g,
 			return problem(why, WLF_NONE, "internal: zero step "
 				       "time (expected a positive time)");
 	}
+	*out = E;
+	return 0;
+}
+
+/*
+ * Refuse a run longer than EST_MAX_RUN_S: the numbers would be meaningless
+ * (hardware, prices and the model itself change long before).  Blames the
+ * field that sets the amount of work.  Returns 0, or -1 with *why filled.
+ */
+static int check_run_length(const struct workload *w, const struct estimate *e,
+			    struct plan_problem *why)
+{
+	enum wl_field f;
+	const char *what;
+	double years;
+
+	if (!(e->total_time_s > EST_MAX_RUN_S))
+		return 0;
+	if (w->kind == WL_VISION) {
+		f = WLF_EPOCHS;
+		what = "epochs";
+	} else if (w->kind == WL_RECSYS) {
+		f = w->rtrain.samples > 0 ? WLF_SAMPLES : WLF_EPOCHS;
+		what = w->rtrain.samples > 0 ? "samples" : "epochs";
+	} else {
+		f = w->train.steps > 0 ? WLF_STEPS : WLF_TOKENS;
+		what = w->train.steps > 0 ? "steps" : "tokens";
+	}
+	years = e->total_time_s / EST_S_PER_YEAR;
+	return problem(why, f, years < 1e7 ? "the run takes %.1f years "
+		       "(expected at most %.0f years; more GPUs or fewer %s)" :
+		       "the run takes %.3g years (expected at most %.0f "
+		       "years; more GPUs or fewer %s)", years,
+		       EST_MAX_RUN_S / EST_S_PER_YEAR, what);
+}
+
+int step_estimate_unbounded(const struct workload *w, const struct gpu *g,
+			    struct est_workspace *ws, struct estimate *out,
+			    struct plan_problem *why)
+{
+	assert(w && g && ws && out);
+	if (w->kind == WL_VISION)
+		return vision_estimate(w, g, ws, out, why);
+	if (w->kind == WL_RECSYS)
+		return recsys_estimate(w, g, ws, out, why);
+	return llm_estimate(w, g, ws, out, why);
+}
+
+int step_estimate(const struct workload *w, const struct gpu *g,
+		  struct est_workspace *ws, struct estimate *out,
+		  struct plan_problem *why)
+{
+	struct estimate E;
+
+	assert(w && g && ws && out);
+	if (step_estimate_unbounded(w, g, ws, &E, why) ||
+	    check_run_length(w, &E, why))
+		return -1;
 	*out = E;
 	return 0;
 }

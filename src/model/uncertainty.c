@@ -177,8 +177,10 @@ int unc_run(const struct workload *w, const struct gpu *g, const struct unc_spec
 		double zn = gsl_ran_gaussian(r, 1.0), zm = gsl_ran_gaussian(r, 1.0);
 		ws_w.plan.network_bytes_per_s = s->network_rel_sd > 0 ?
 			w->plan.network_bytes_per_s * exp(s->network_rel_sd * zn) : w->plan.network_bytes_per_s;
-		if (step_estimate(&ws_w, &gs, &ws->est, &e, why))
-			goto out; /* efficiencies never make a valid plan invalid */
+		/* efficiencies never make a valid plan invalid; a draw may
+		 * cross the run-length limit the point estimate kept */
+		if (step_estimate_unbounded(&ws_w, &gs, &ws->est, &e, why))
+			goto out;
 		double f = s->model_rel_sd > 0 ? exp(s->model_rel_sd * zm) : 1;
 		double step = e.step_time_s * f, total = e.total_time_s * f;
 		if (s->offer && s->kind == COST_SPOT)

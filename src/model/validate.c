@@ -81,7 +81,8 @@ int val_predict(const struct val_case *c, const struct gpu *g,
 		struct plan_problem *why)
 {
 	struct estimate e;
-	if (step_estimate(&c->w, g, ws, &e, why))
+	/* one step is compared, not the run: no run-length limit */
+	if (step_estimate_unbounded(&c->w, g, ws, &e, why))
 		return -1;
 	*predicted = val_metric_value(c->metric, &c->w, &e);
 	return 0;

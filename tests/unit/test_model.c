@@ -62,6 +62,39 @@ static const struct op *find_op(const char *name)
 	return NULL;
 }
 
+/* A run longer than EST_MAX_RUN_S is refused, exactly past the limit, and
+ * the field blamed is the one that sets the amount of work. */
+static void test_run_length_limit(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct estimate e;
+	struct plan_problem why;
+	double step_s, max_steps;
+	(void)state;
+	gpt(&w, 2, 64, 4, 100, 32);
+	val_gpu_a100_sxm80(&g);
+	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
+	step_s = e.step_time_s;
+	max_steps = floor(EST_MAX_RUN_S / step_s);
+	w.train.steps = max_steps;
+	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
+	assert_true(e.total_time_s <= EST_MAX_RUN_S);
+	w.train.steps = max_steps + 1;
+	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), -1);
+	assert_int_equal(why.field, WLF_STEPS);
+	assert_non_null(strstr(why.msg, "the run takes 100.0 years (expected at most 100 years; more GPUs or fewer steps)"));
+	/* the same work given as tokens blames tokens */
+	w.train.steps = 0;
+	w.train.tokens = 1e6 * max_steps * w.train.global_batch * w.train.seq_len;
+	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), -1);
+	assert_int_equal(why.field, WLF_TOKENS);
+	assert_non_null(strstr(why.msg, "fewer tokens)"));
+	/* one step is still estimated without the limit */
+	assert_int_equal(step_estimate_unbounded(&w, &g, &ws, &e, &why), 0);
+	assert_close(e.step_time_s, step_s, TOL_EXACT);
+}
+
 /* FLOPs of a small layer, h 64, 4 heads (d 16), ffn 256, s 32, b 1. */
 static void test_layer_flops(void **state)
 {
@@ -551,6 +584,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_layer_flops),
+		cmocka_unit_test(test_run_length_limit),
 		cmocka_unit_test(test_activation_bytes),
 		cmocka_unit_test(test_zero_memory),
 		cmocka_unit_test(test_ring_volume),

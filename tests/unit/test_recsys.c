@@ -104,6 +104,24 @@ static void test_embedding_bytes(void **state)
 	free(w);
 }
 
+/* A recommender run over EST_MAX_RUN_S is refused at 'samples' (line 11,
+ * column 22 of small.yaml). */
+static void test_run_length_limit(void **state)
+{
+	struct workload *w = load("tests/unit/data/recsys/small.yaml");
+	struct estimate e;
+	struct plan_problem why;
+	(void)state;
+	assert_int_equal(estimate(w, "a100-80gb-sxm", &e, &why), 0);
+	w->rtrain.samples *= 2 * EST_MAX_RUN_S / e.total_time_s;
+	assert_int_equal(estimate(w, "a100-80gb-sxm", &e, &why), -1);
+	assert_int_equal(why.field, WLF_SAMPLES);
+	assert_int_equal(w->mark[WLF_SAMPLES].line, 11);
+	assert_int_equal(w->mark[WLF_SAMPLES].col, 22);
+	assert_non_null(strstr(why.msg, "fewer samples)"));
+	free(w);
+}
+
 /* MLPerf DLRM v1: 96.1 GB of fp32 tables (reference §3.3). */
 static void test_preset_bytes(void **state)
 {
@@ -260,6 +278,7 @@ int main(void)
 		cmocka_unit_test(test_offload),
 		cmocka_unit_test(test_placements),
 		cmocka_unit_test(test_bad_inputs),
+		cmocka_unit_test(test_run_length_limit),
 		cmocka_unit_test(test_validation),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

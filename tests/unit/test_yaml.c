@@ -197,7 +197,10 @@ static const struct bad_case bad_cases[] = {
 	BAD("a: \xC0\xAF\n", "f.yaml:1:4: invalid UTF-8 byte 0xC0 (expected UTF-8 text)"),
 	BAD("a: \xED\xA0\x80\n", "f.yaml:1:4: invalid UTF-8 byte 0xED (expected UTF-8 text)"),
 	BAD("a: \xE2\x82", "f.yaml:1:4: invalid UTF-8 byte 0xE2 (expected UTF-8 text)"),
-	BAD("a: \xC3x\n", "f.yaml:1:4: invalid UTF-8 byte 0x78 (expected UTF-8 text)"),
+	/* a lead byte followed by a non-continuation byte: the message names
+	 * the lead byte 0xC3, which is the byte at column 4 (naming the 'x'
+	 * after it, 0x78, pointed at a byte that is not at that column) */
+	BAD("a: \xC3x\n", "f.yaml:1:4: invalid UTF-8 byte 0xC3 (expected UTF-8 text)"),
 	BAD("a: 1\r\nb: \xFF\r\n", "f.yaml:2:4: invalid UTF-8 byte 0xFF (expected UTF-8 text)"),
 	BAD("a: \x01\n", "f.yaml:1:4: control character U+0001 is not allowed (expected text)"),
 	BAD("a: \xC2\x9B\n", "f.yaml:1:4: control character U+009B is not allowed (expected text)"),
