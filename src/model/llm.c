@@ -142,11 +142,8 @@ static struct op *push(struct bld *B, const char *name, enum brk cat)
 	o = &B->ws->ops[B->ws->count++];
 	/* Workspaces are reused: nothing of an earlier estimate may leak in. */
 	memset(o, 0, sizeof(*o));
-	n = strlen(name);
-	if (n >= sizeof(o->name))
-		n = sizeof(o->name) - 1;
-	memcpy(o->name, name, n);
-	o->name[n] = '\0';
+	for (n = 0; n < sizeof(o->name) - 1 && name[n]; n++)
+		o->name[n] = name[n];
 	o->category = cat;
 	o->count = B->count;
 	o->stage = B->stage;
