@@ -175,6 +175,43 @@ int cli_load_catalog(struct cli_ctx *ctx, const char *calibration,
 	return 0;
 }
 
+/*
+ * One GPU by its file, models/gpu/<id>.yaml (or the parent's for a MIG
+ * slice "id:profile"), with the calibration applied: the whole catalog
+ * costs more than the rest of an estimate.  Returns 0, -1 when the file or
+ * profile is not there (the caller falls back to the catalog), or an exit
+ * code after printing a problem.
+ */
+static int load_one_gpu(struct cli_ctx *ctx, const char *id, const char *calibration,
+			struct gpu *g, struct cal_overlay *cal)
+{
+	char base[GPU_ID_LEN], name[GPU_ID_LEN + 8], path[DP_PATH_LEN + 64];
+	struct tc_diag d;
+	struct gpu parent;
+	const char *colon = strchr(id, ':');
+	size_t n = colon ? (size_t)(colon - id) : strlen(id);
+
+	memset(cal, 0, sizeof(*cal));
+	if (n == 0 || n >= sizeof(base) || strchr(id, '/'))
+		return -1;
+	memcpy(base, id, n);
+	base[n] = '\0';
+	snprintf(name, sizeof(name), "%s.yaml", base);
+	if (dp_find(&ctx->data, "models/gpu", name, path, sizeof(path)))
+		return -1;
+	tc_diag_init(&d);
+	if (gpu_load_file(path, &parent, &d))
+		return cli_report(ctx, &d);
+	if (colon ? gpu_mig_slice(&parent, colon + 1, g) : (*g = parent, 0))
+		return -1;
+	if (calibration) {
+		if (calib_read_file(calibration, cal, &d))
+			return cli_report(ctx, &d);
+		cal_apply(cal, g, NULL, 0);
+	}
+	return 0;
+}
+
 int plan_args_run(struct cli_ctx *ctx, const char *cmd, const char *file,
 		  const struct plan_args *a, struct workload *w, struct gpu *g,
 		  struct est_workspace *ws, struct estimate *est,
@@ -192,14 +229,19 @@ int plan_args_run(struct cli_ctx *ctx, const char *cmd, const char *file,
 	if (!w->plan.gpu[0])
 		return report_field(ctx, cmd, w, WLF_GPU,
 				    "no GPU chosen (expected plan: gpu: ID in the file, or --gpu ID)");
-	if ((rc = cli_load_catalog(ctx, a->calibration, &cat, cal)))
-		return rc;
-	char why[1024];
-	if (gpu_catalog_lookup(&cat, w->plan.gpu, g, why, sizeof(why))) {
+	if ((rc = load_one_gpu(ctx, w->plan.gpu, a->calibration, g, cal)) < 0) {
+		/* Not found by its file name: the whole catalog, for suggestions. */
+		if ((rc = cli_load_catalog(ctx, a->calibration, &cat, cal)))
+			return rc;
+		char why[1024];
+		if (gpu_catalog_lookup(&cat, w->plan.gpu, g, why, sizeof(why))) {
+			gpu_catalog_release(&cat);
+			return report_field(ctx, cmd, w, WLF_GPU, why);
+		}
 		gpu_catalog_release(&cat);
-		return report_field(ctx, cmd, w, WLF_GPU, why);
+	} else if (rc) {
+		return rc;
 	}
-	gpu_catalog_release(&cat);
 
 	if (est_workspace_init(ws, 256)) {
 		fprintf(ctx->err, "traincost %s: out of memory\n", cmd);
