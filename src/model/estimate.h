@@ -150,4 +150,18 @@ int step_estimate_unbounded(const struct workload *w, const struct gpu *g,
 			    struct est_workspace *ws, struct estimate *out,
 			    struct plan_problem *why);
 
+/* Helpers the workload families share (step.c, vision.c, recsys.c). */
+
+/* Fill *why (when not NULL) with field f and a message; returns -1, so that
+ * builders can `return est_problem(...)`. */
+int est_problem(struct plan_problem *why, enum wl_field f, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Append a warning to e (silently dropped past EST_MAX_WARN). */
+void est_warn(struct estimate *e, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Greatest common divisor of two positive integers. */
+int est_gcd(int a, int b);
+
 #endif

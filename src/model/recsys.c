@@ -221,44 +221,6 @@ static void linear(struct rb *B, const char *pfx, double rows, double in,
 	}
 }
 
-static int problem(struct plan_problem *why, enum wl_field f, const char *fmt,
-		   ...) __attribute__((format(printf, 3, 4)));
-static int problem(struct plan_problem *why, enum wl_field f, const char *fmt,
-		   ...)
-{
-	va_list ap;
-	if (why) {
-		why->field = f;
-		va_start(ap, fmt);
-		vsnprintf(why->msg, sizeof(why->msg), fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
-
-static void warn(struct estimate *e, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void warn(struct estimate *e, const char *fmt, ...)
-{
-	va_list ap;
-	if (e->warning_count >= EST_MAX_WARN)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(e->warning[e->warning_count++], sizeof(e->warning[0]), fmt,
-		  ap);
-	va_end(ap);
-}
-
-static int gcd(int a, int b)
-{
-	while (b) {
-		int r = a % b;
-		a = b;
-		b = r;
-	}
-	return a;
-}
-
 /* Optimizer state bytes per embedding element (sparse updates). */
 static double emb_state_bytes(enum optimizer o)
 {
@@ -360,30 +322,30 @@ int recsys_estimate(const struct workload *w, const struct gpu *g,
 	pl.zero = 0;
 	pl.sequence_parallel = 0;
 	if (a->ntables < 1 || a->ntop < 1)
-		return problem(why, WLF_MODEL, "the model needs embedding "
+		return est_problem(why, WLF_MODEL, "the model needs embedding "
 			       "tables and a top MLP (expected "
 			       "embedding_tables and top_mlp)");
 	for (i = 0; i < a->ntables; i++)
 		if (!(a->table[i].rows >= 1) || a->table[i].dim < 1 ||
 		    !(a->table[i].pooling > 0))
-			return problem(why, WLF_MODEL, "table %d has no rows, "
+			return est_problem(why, WLF_MODEL, "table %d has no rows, "
 				       "width or lookups (expected positive "
 				       "rows, dim and pooling)", i + 1);
 	if (!(gb >= 1) || fmod(gb, n))
-		return problem(why, WLF_GLOBAL_BATCH, "global_batch %g is not a "
+		return est_problem(why, WLF_GLOBAL_BATCH, "global_batch %g is not a "
 			       "positive multiple of %d GPUs (expected a "
 			       "multiple of %d)", gb, n, n);
 	if ((int)w->train.precision < 0 || w->train.precision >= PREC_COUNT ||
 	    !(roof_peak(g, w->train.precision) > 0) ||
 	    w->train.precision == PREC_INT8 || w->train.precision == PREC_FP8)
-		return problem(why, WLF_PRECISION, "%s has no %s training rate "
+		return est_problem(why, WLF_PRECISION, "%s has no %s training rate "
 			       "(expected fp32, tf32, bf16 or fp16 the GPU "
 			       "supports)", g->id,
 			       (int)w->train.precision >= 0 &&
 			       w->train.precision < PREC_COUNT ?
 			       tc_prec_names[w->train.precision] : "?");
 	if (!(g->mem_bytes_per_s > 0) || !(g->memory_bytes > 0))
-		return problem(why, WLF_GPU, "%s lacks memory size or bandwidth "
+		return est_problem(why, WLF_GPU, "%s lacks memory size or bandwidth "
 			       "(expected both in its catalog file)", g->id);
 	recsys_summary(a, &S);
 	b = gb / n;
@@ -475,7 +437,7 @@ int recsys_estimate(const struct workload *w, const struct gpu *g,
 		(void)gathered_rows;
 		E.embedding_bytes_per_gpu = per_gpu;
 		if (per_gpu > free_b && pl.offload == OFFLOAD_NONE)
-			return problem(why, WLF_EMBEDDINGS, "embedding tables "
+			return est_problem(why, WLF_EMBEDDINGS, "embedding tables "
 				       "need %.1f GB per GPU with %s placement, "
 				       "%.1f GB are free on %s (expected "
 				       "offload: uvm or host, row_wise, or "
@@ -484,7 +446,7 @@ int recsys_estimate(const struct workload *w, const struct gpu *g,
 				       free_b > 0 ? free_b / 1e9 : 0, g->id);
 
 		all.n = n;
-		all.per_node = gcd(n, n < pl.gpus_per_node ? n : pl.gpus_per_node);
+		all.per_node = est_gcd(n, n < pl.gpus_per_node ? n : pl.gpus_per_node);
 
 		/* Forward: lookups, exchange, bottom MLP, interaction, top. */
 		{
@@ -720,9 +682,9 @@ int recsys_estimate(const struct workload *w, const struct gpu *g,
 			 "smaller global_batch or more GPUs",
 			 E.memory_per_gpu_bytes / 1e9, g->memory_bytes / 1e9);
 	if (w->plan.embeddings == EMB_AUTO)
-		warn(&E, "embeddings: auto chose %s", rec_placement_names[place]);
+		est_warn(&E, "embeddings: auto chose %s", rec_placement_names[place]);
 	if (n > pl.gpus_per_node && !(pl.network_bytes_per_s > 0))
-		warn(&E, "no network bandwidth given: assuming %.0f GB/s per "
+		est_warn(&E, "no network bandwidth given: assuming %.0f GB/s per "
 		     "GPU", COMM_DEFAULT_NETWORK_BYTES_PER_S / 1e9);
 	{
 		const double chk[] = { E.step_time_s, E.samples_per_s,
@@ -730,17 +692,17 @@ int recsys_estimate(const struct workload *w, const struct gpu *g,
 			E.memory_per_gpu_bytes, E.params };
 		for (k = 0; k < (int)(sizeof(chk) / sizeof(chk[0])); k++)
 			if (!isfinite(chk[k]) || chk[k] < 0)
-				return problem(why, WLF_NONE, "internal: "
+				return est_problem(why, WLF_NONE, "internal: "
 					       "non-finite or negative result "
 					       "(%d) for this plan (expected "
 					       "finite values)", k);
 		for (k = 0; k < (int)ws->count; k++)
 			if (!isfinite(ws->ops[k].time_s))
-				return problem(why, WLF_NONE, "internal: "
+				return est_problem(why, WLF_NONE, "internal: "
 					       "non-finite time of operator "
 					       "'%s'", ws->ops[k].name);
 		if (!(E.step_time_s > 0))
-			return problem(why, WLF_NONE, "internal: zero step "
+			return est_problem(why, WLF_NONE, "internal: zero step "
 				       "time (expected a positive time)");
 	}
 	*out = E;

@@ -56,12 +56,7 @@ void est_workspace_release(struct est_workspace *ws)
 	ws->count = ws->cap = 0;
 }
 
-static int problem(struct plan_problem *why, enum wl_field f,
-		   const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-/* Fill *why; returns -1 for `return problem(...)`. */
-static int problem(struct plan_problem *why, enum wl_field f,
-		   const char *fmt, ...)
+int est_problem(struct plan_problem *why, enum wl_field f, const char *fmt, ...)
 {
 	va_list ap;
 	if (why) {
@@ -73,18 +68,24 @@ static int problem(struct plan_problem *why, enum wl_field f,
 	return -1;
 }
 
-static void warn(struct estimate *e, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void warn(struct estimate *e, const char *fmt, ...)
+void est_warn(struct estimate *e, const char *fmt, ...)
 {
 	va_list ap;
 	if (e->warning_count >= EST_MAX_WARN)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(e->warning[e->warning_count++], sizeof(e->warning[0]), fmt,
-		  ap);
+	vsnprintf(e->warning[e->warning_count++], sizeof(e->warning[0]), fmt, ap);
 	va_end(ap);
+}
+
+int est_gcd(int a, int b)
+{
+	while (b) {
+		int r = a % b;
+		a = b;
+		b = r;
+	}
+	return a;
 }
 
 /* Fill defaults of a plan: 0 means "the usual". */
@@ -123,98 +124,98 @@ static int check(const struct workload *w, const struct gpu *g,
 	double mb;
 
 	if (w->kind != WL_LLM)
-		return problem(why, WLF_MODEL, "workload kind is not llm "
+		return est_problem(why, WLF_MODEL, "workload kind is not llm "
 			       "(expected an llm workload for this model)");
 	if (A->layers < 1 || A->hidden < 1 || A->heads < 1 || A->vocab < 1)
-		return problem(why, WLF_MODEL, "model needs layers, hidden, "
+		return est_problem(why, WLF_MODEL, "model needs layers, hidden, "
 			       "heads and vocab (expected positive integers)");
 	if (A->head_dim <= 0 && A->hidden % A->heads)
-		return problem(why, WLF_MODEL, "%d attention heads do not "
+		return est_problem(why, WLF_MODEL, "%d attention heads do not "
 			       "divide hidden size %d (expected head_dim or a "
 			       "divisor of %d)", A->heads, A->hidden,
 			       A->hidden);
 	if (A->kv_heads > 0 && A->heads % A->kv_heads)
-		return problem(why, WLF_MODEL, "%d kv heads do not divide %d "
+		return est_problem(why, WLF_MODEL, "%d kv heads do not divide %d "
 			       "attention heads (expected a divisor of %d)",
 			       A->kv_heads, A->heads, A->heads);
 	if (A->experts > 1 && (A->top_k < 1 || A->top_k > A->experts))
-		return problem(why, WLF_MODEL, "top_k %d is out of range "
+		return est_problem(why, WLF_MODEL, "top_k %d is out of range "
 			       "(expected 1 to %d experts)", A->top_k,
 			       A->experts);
 	if (!(tr->seq_len >= 1) || !isfinite(tr->seq_len))
-		return problem(why, WLF_SEQ_LEN, "seq_len %g is not positive "
+		return est_problem(why, WLF_SEQ_LEN, "seq_len %g is not positive "
 			       "(expected tokens per sequence, >= 1)",
 			       tr->seq_len);
 	if (!(tr->global_batch >= 1) || !isfinite(tr->global_batch))
-		return problem(why, WLF_GLOBAL_BATCH, "global_batch %g is not "
+		return est_problem(why, WLF_GLOBAL_BATCH, "global_batch %g is not "
 			       "positive (expected sequences per step, >= 1)",
 			       tr->global_batch);
 	if ((int)tr->precision < 0 || tr->precision >= PREC_COUNT ||
 	    tr->precision == PREC_INT8)
-		return problem(why, WLF_PRECISION, "precision is not supported "
+		return est_problem(why, WLF_PRECISION, "precision is not supported "
 			       "for training (expected fp32, tf32, bf16, fp16 "
 			       "or fp8)");
 	if (!(roof_peak(g, tr->precision) > 0))
-		return problem(why, WLF_PRECISION, "%s has no %s rate (expected "
+		return est_problem(why, WLF_PRECISION, "%s has no %s rate (expected "
 			       "a precision the GPU supports)", g->id,
 			       tc_prec_names[tr->precision]);
 	if (!(g->mem_bytes_per_s > 0) || !(g->memory_bytes > 0))
-		return problem(why, WLF_GPU, "%s lacks memory size or bandwidth "
+		return est_problem(why, WLF_GPU, "%s lacks memory size or bandwidth "
 			       "(expected both in its catalog file)", g->id);
 	if (!(tr->tokens >= 0) || !(tr->steps >= 0) || !isfinite(tr->tokens) ||
 	    !isfinite(tr->steps))
-		return problem(why, WLF_TOKENS, "tokens and steps must be "
+		return est_problem(why, WLF_TOKENS, "tokens and steps must be "
 			       "non-negative (expected a count)");
 	if (tr->finetune != FT_FULL && tr->lora_rank < 1)
-		return problem(why, WLF_LORA_RANK, "lora_rank is missing "
+		return est_problem(why, WLF_LORA_RANK, "lora_rank is missing "
 			       "(expected a rank >= 1 for %s)",
 			       tr->finetune == FT_QLORA ? "qlora" : "lora");
 	if (pl->zero < 0 || pl->zero > 3)
-		return problem(why, WLF_ZERO, "zero %d is out of range (expected "
+		return est_problem(why, WLF_ZERO, "zero %d is out of range (expected "
 			       "0, 1, 2 or 3)", pl->zero);
 	if (A->heads % pl->tp)
-		return problem(why, WLF_TP, "tp %d does not divide %d attention "
+		return est_problem(why, WLF_TP, "tp %d does not divide %d attention "
 			       "heads (expected a divisor of %d)", pl->tp,
 			       A->heads, A->heads);
 	if (kv % pl->tp)
-		return problem(why, WLF_TP, "tp %d does not divide %d kv heads "
+		return est_problem(why, WLF_TP, "tp %d does not divide %d kv heads "
 			       "(expected a divisor of %d)", pl->tp, kv, kv);
 	if (A->layers % pl->pp)
-		return problem(why, WLF_PP, "pp %d does not divide %d layers "
+		return est_problem(why, WLF_PP, "pp %d does not divide %d layers "
 			       "(expected a divisor of %d)", pl->pp, A->layers,
 			       A->layers);
 	if (pl->interleave > 1 && pl->pp == 1)
-		return problem(why, WLF_INTERLEAVE, "interleave %d needs pipeline "
+		return est_problem(why, WLF_INTERLEAVE, "interleave %d needs pipeline "
 			       "parallelism (expected pp > 1)", pl->interleave);
 	if (A->layers % (pl->pp * pl->interleave))
-		return problem(why, WLF_INTERLEAVE, "%d layers are not divisible "
+		return est_problem(why, WLF_INTERLEAVE, "%d layers are not divisible "
 			       "by pp %d x interleave %d (expected a multiple of "
 			       "%d)", A->layers, pl->pp, pl->interleave,
 			       pl->pp * pl->interleave);
 	if (pl->count % (pl->tp * pl->pp))
-		return problem(why, WLF_COUNT, "count %d is not divisible by tp "
+		return est_problem(why, WLF_COUNT, "count %d is not divisible by tp "
 			       "%d x pp %d (expected a multiple of %d)",
 			       pl->count, pl->tp, pl->pp, pl->tp * pl->pp);
 	if (pl->dp < 1 || (long)pl->dp * pl->tp * pl->pp != pl->count)
-		return problem(why, WLF_DP, "dp %d x tp %d x pp %d is not count "
+		return est_problem(why, WLF_DP, "dp %d x tp %d x pp %d is not count "
 			       "%d (expected dp = %d)", pl->dp, pl->tp, pl->pp,
 			       pl->count, pl->count / (pl->tp * pl->pp));
 	mb = (double)pl->dp * pl->micro_batch;
 	if (fmod(tr->global_batch, mb) != 0)
-		return problem(why, WLF_GLOBAL_BATCH, "global_batch %g is not a "
+		return est_problem(why, WLF_GLOBAL_BATCH, "global_batch %g is not a "
 			       "multiple of dp %d x micro_batch %d (expected a "
 			       "multiple of %g)", tr->global_batch, pl->dp,
 			       pl->micro_batch, mb);
 	if (experts % pl->ep)
-		return problem(why, WLF_EP, "ep %d does not divide %d experts "
+		return est_problem(why, WLF_EP, "ep %d does not divide %d experts "
 			       "(expected a divisor of %d)", pl->ep, experts,
 			       experts);
 	if (pl->dp % pl->ep)
-		return problem(why, WLF_EP, "ep %d does not divide dp %d "
+		return est_problem(why, WLF_EP, "ep %d does not divide dp %d "
 			       "(expected experts spread over data-parallel "
 			       "ranks)", pl->ep, pl->dp);
 	if (pl->network_bytes_per_s < 0 || pl->network_latency_s < 0)
-		return problem(why, WLF_NETWORK, "network bandwidth and latency "
+		return est_problem(why, WLF_NETWORK, "network bandwidth and latency "
 			       "must not be negative (expected e.g. 50GB/s)");
 	return 0;
 }
@@ -249,21 +250,21 @@ static int llm_estimate(const struct workload *w, const struct gpu *g,
 	memset(&E, 0, sizeof(E));
 	E.plan = pl;
 	if (pl.tp > pl.gpus_per_node)
-		warn(&E, "tp %d spans nodes of %d GPUs: tensor-parallel "
+		est_warn(&E, "tp %d spans nodes of %d GPUs: tensor-parallel "
 		     "traffic crosses the network", pl.tp, pl.gpus_per_node);
 	if (pl.zero == 3 && pl.pp > 1)
-		warn(&E, "zero 3 with pp %d: frameworks rarely combine them",
+		est_warn(&E, "zero 3 with pp %d: frameworks rarely combine them",
 		     pl.pp);
 	if (pl.count > pl.gpus_per_node && !(pl.network_bytes_per_s > 0))
-		warn(&E, "no network bandwidth given for %d nodes: assuming "
+		est_warn(&E, "no network bandwidth given for %d nodes: assuming "
 		     "%.0f GB/s per GPU", pl.count / pl.gpus_per_node,
 		     COMM_DEFAULT_NETWORK_BYTES_PER_S / 1e9);
 	if (w->plan.sequence_parallel && w->plan.tp <= 1)
-		warn(&E, "sequence_parallel has no effect with tp 1");
+		est_warn(&E, "sequence_parallel has no effect with tp 1");
 
 	llm_shape_init(w, &pl, &sh);
 	if (llm_build_ops(w, g, &pl, &sh, ws, &S))
-		return problem(why, WLF_NONE, "internal: operator workspace of "
+		return est_problem(why, WLF_NONE, "internal: operator workspace of "
 			       "%zu is too small (expected %d)", ws->cap,
 			       LLM_MAX_OPS);
 
@@ -374,7 +375,7 @@ static int llm_estimate(const struct workload *w, const struct gpu *g,
 		mem_fit_advice(w, g, &pl, E.memory_per_gpu_bytes, E.fit_advice,
 			       sizeof(E.fit_advice));
 	if (E.mfu_frac > 1 || E.hfu_frac > 1)
-		warn(&E, "utilisation above 100%% of peak: efficiency "
+		est_warn(&E, "utilisation above 100%% of peak: efficiency "
 		     "parameters of %s are implausible", g->id);
 
 	/* Nothing non-finite leaves this function. */
@@ -385,22 +386,22 @@ static int llm_estimate(const struct workload *w, const struct gpu *g,
 			E.params };
 		for (k = 0; k < (int)(sizeof(chk) / sizeof(chk[0])); k++)
 			if (!isfinite(chk[k]) || chk[k] < 0)
-				return problem(why, WLF_NONE, "internal: "
+				return est_problem(why, WLF_NONE, "internal: "
 					       "non-finite or negative result "
 					       "(%d) for this plan (expected "
 					       "finite values)", k);
 		for (k = 0; k < BRK_COUNT; k++)
 			if (!isfinite(E.breakdown_s[k]))
-				return problem(why, WLF_NONE, "internal: "
+				return est_problem(why, WLF_NONE, "internal: "
 					       "non-finite time in '%s'",
 					       brk_names[k]);
 		for (k = 0; k < (int)ws->count; k++)
 			if (!isfinite(ws->ops[k].time_s))
-				return problem(why, WLF_NONE, "internal: "
+				return est_problem(why, WLF_NONE, "internal: "
 					       "non-finite time of operator "
 					       "'%s'", ws->ops[k].name);
 		if (!(E.step_time_s > 0))
-			return problem(why, WLF_NONE, "internal: zero step "
+			return est_problem(why, WLF_NONE, "internal: zero step "
 				       "time (expected a positive time)");
 	}
 	*out = E;
@@ -432,7 +433,7 @@ static int check_run_length(const struct workload *w, const struct estimate *e,
 		what = w->train.steps > 0 ? "steps" : "tokens";
 	}
 	years = e->total_time_s / EST_S_PER_YEAR;
-	return problem(why, f, years < 1e7 ? "the run takes %.1f years "
+	return est_problem(why, f, years < 1e7 ? "the run takes %.1f years "
 		       "(expected at most %.0f years; more GPUs or fewer %s)" :
 		       "the run takes %.3g years (expected at most %.0f "
 		       "years; more GPUs or fewer %s)", years,

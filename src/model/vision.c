@@ -992,46 +992,6 @@ static double opt_state_bytes(enum optimizer o)
 	}
 }
 
-static int problem(struct plan_problem *why, enum wl_field f, const char *fmt,
-		   ...) __attribute__((format(printf, 3, 4)));
-
-static int problem(struct plan_problem *why, enum wl_field f, const char *fmt,
-		   ...)
-{
-	va_list ap;
-	if (why) {
-		why->field = f;
-		va_start(ap, fmt);
-		vsnprintf(why->msg, sizeof(why->msg), fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
-
-static void warn(struct estimate *e, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void warn(struct estimate *e, const char *fmt, ...)
-{
-	va_list ap;
-	if (e->warning_count >= EST_MAX_WARN)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(e->warning[e->warning_count++], sizeof(e->warning[0]), fmt,
-		  ap);
-	va_end(ap);
-}
-
-static int gcd(int a, int b)
-{
-	while (b) {
-		int r = a % b;
-		a = b;
-		b = r;
-	}
-	return a;
-}
-
 int vision_estimate(const struct workload *w, const struct gpu *g,
 		    struct est_workspace *ws, struct estimate *out,
 		    struct plan_problem *why)
@@ -1057,33 +1017,33 @@ int vision_estimate(const struct workload *w, const struct gpu *g,
 	pl.zero = 0;
 	pl.sequence_parallel = 0;
 	if (w->vis.nlayers < 1)
-		return problem(why, WLF_MODEL, "the network has no layers "
+		return est_problem(why, WLF_MODEL, "the network has no layers "
 			       "(expected a preset or a layer list)");
 	bad = vision_infer(&w->vis, w->vtrain.image_size, sh, &sum, msg,
 			   sizeof(msg));
 	if (bad)
-		return problem(why, bad > 0 ? WLF_MODEL : WLF_IMAGE_SIZE, "%s",
+		return est_problem(why, bad > 0 ? WLF_MODEL : WLF_IMAGE_SIZE, "%s",
 			       msg);
 	if (!(gb >= 1) || !isfinite(gb))
-		return problem(why, WLF_GLOBAL_BATCH, "global_batch %g is not "
+		return est_problem(why, WLF_GLOBAL_BATCH, "global_batch %g is not "
 			       "positive (expected images per step, >= 1)",
 			       gb);
 	if (fmod(gb, pl.dp))
-		return problem(why, WLF_GLOBAL_BATCH, "global_batch %g is not "
+		return est_problem(why, WLF_GLOBAL_BATCH, "global_batch %g is not "
 			       "a multiple of %d GPUs (expected a multiple of "
 			       "%d)", gb, pl.dp, pl.dp);
 	if (w->plan.micro_batch <= 0)
 		pl.micro_batch = (int)(gb / pl.dp);
 	mb = (double)pl.dp * pl.micro_batch;
 	if (fmod(gb, mb))
-		return problem(why, WLF_MICRO_BATCH, "global_batch %g is not a "
+		return est_problem(why, WLF_MICRO_BATCH, "global_batch %g is not a "
 			       "multiple of %d GPUs x micro_batch %d (expected "
 			       "a multiple of %g)", gb, pl.dp, pl.micro_batch,
 			       mb);
 	if ((int)w->train.precision < 0 || w->train.precision >= PREC_COUNT ||
 	    w->train.precision == PREC_INT8 || w->train.precision == PREC_FP8 ||
 	    !(roof_peak(g, w->train.precision) > 0))
-		return problem(why, WLF_PRECISION, "%s has no %s training rate "
+		return est_problem(why, WLF_PRECISION, "%s has no %s training rate "
 			       "(expected fp32, tf32, bf16 or fp16 the GPU "
 			       "supports)", g->id,
 			       (int)w->train.precision >= 0 &&
@@ -1091,11 +1051,11 @@ int vision_estimate(const struct workload *w, const struct gpu *g,
 			       tc_prec_names[w->train.precision] : "?");
 	if (!(g->mem_bytes_per_s > 0) || !(g->memory_bytes > 0) ||
 	    !(roof_peak(g, PREC_FP32) > 0))
-		return problem(why, WLF_GPU, "%s lacks memory size, bandwidth "
+		return est_problem(why, WLF_GPU, "%s lacks memory size, bandwidth "
 			       "or an fp32 rate (expected them in its catalog "
 			       "file)", g->id);
 	if (!(w->vtrain.dataset_size >= 1) || !(w->vtrain.epochs > 0))
-		return problem(why, WLF_DATASET_SIZE, "dataset_size and epochs "
+		return est_problem(why, WLF_DATASET_SIZE, "dataset_size and epochs "
 			       "must be positive (expected images and "
 			       "passes)");
 
@@ -1114,7 +1074,7 @@ int vision_estimate(const struct workload *w, const struct gpu *g,
 	B.graphs = pl.cuda_graphs;
 	B.layout = !w->vtrain.channels_last && B.pg != PREC_FP32;
 	if (walk(&B, w, sh, &attn_act))
-		return problem(why, WLF_NONE, "internal: transformer operators "
+		return est_problem(why, WLF_NONE, "internal: transformer operators "
 			       "do not fit their workspace");
 	B.bwd = 1;
 	walk(&B, w, sh, &attn_act);
@@ -1133,7 +1093,7 @@ int vision_estimate(const struct workload *w, const struct gpu *g,
 		struct comm_group grp;
 		double bytes = 4 * P;
 		grp.n = pl.dp;
-		grp.per_node = gcd(pl.dp, pl.dp < pl.gpus_per_node ? pl.dp :
+		grp.per_node = est_gcd(pl.dp, pl.dp < pl.gpus_per_node ? pl.dp :
 				   pl.gpus_per_node);
 		comm = comm_time_s(g, &pl, COLL_ALLREDUCE, grp, bytes);
 		if (pl.grad_overlap) {
@@ -1269,17 +1229,17 @@ int vision_estimate(const struct workload *w, const struct gpu *g,
 			 g->memory_bytes / 1e9,
 			 pl.micro_batch > 1 ? pl.micro_batch / 2 : 1);
 	if (pl.count > pl.gpus_per_node && !(pl.network_bytes_per_s > 0))
-		warn(&E, "no network bandwidth given for %.0f nodes: assuming "
+		est_warn(&E, "no network bandwidth given for %.0f nodes: assuming "
 		     "%.0f GB/s per GPU", nodes,
 		     COMM_DEFAULT_NETWORK_BYTES_PER_S / 1e9);
 	if (E.input_wait_s > 0)
-		warn(&E, "the data loader (%.0f images/s per node) %s: %.1f ms "
+		est_warn(&E, "the data loader (%.0f images/s per node) %s: %.1f ms "
 		     "per step", w->vtrain.loader_images_per_s_per_node,
 		     w->vtrain.loader_on_gpu ? "runs on the GPUs" :
 					       "cannot keep up",
 		     1e3 * E.input_wait_s);
 	if (E.mfu_frac > 1)
-		warn(&E, "utilisation above 100%% of peak: efficiency "
+		est_warn(&E, "utilisation above 100%% of peak: efficiency "
 		     "parameters of %s are implausible", g->id);
 
 	{
@@ -1288,22 +1248,22 @@ int vision_estimate(const struct workload *w, const struct gpu *g,
 			E.memory_per_gpu_bytes, E.model_flop_per_step, E.params };
 		for (k = 0; k < (int)(sizeof(chk) / sizeof(chk[0])); k++)
 			if (!isfinite(chk[k]) || chk[k] < 0)
-				return problem(why, WLF_NONE, "internal: "
+				return est_problem(why, WLF_NONE, "internal: "
 					       "non-finite or negative result "
 					       "(%d) for this plan (expected "
 					       "finite values)", k);
 		for (k = 0; k < BRK_COUNT; k++)
 			if (!isfinite(E.breakdown_s[k]))
-				return problem(why, WLF_NONE, "internal: "
+				return est_problem(why, WLF_NONE, "internal: "
 					       "non-finite time in '%s'",
 					       brk_names[k]);
 		for (k = 0; k < (int)ws->count; k++)
 			if (!isfinite(ws->ops[k].time_s))
-				return problem(why, WLF_NONE, "internal: "
+				return est_problem(why, WLF_NONE, "internal: "
 					       "non-finite time of operator "
 					       "'%s'", ws->ops[k].name);
 		if (!(E.step_time_s > 0))
-			return problem(why, WLF_NONE, "internal: zero step "
+			return est_problem(why, WLF_NONE, "internal: zero step "
 				       "time (expected a positive time)");
 	}
 	*out = E;
