@@ -72,10 +72,15 @@ static const struct cli_cmd commands[] = {
 	  "  --preempt-per-h R --checkpoint D --restart D   spot assumptions\n"
 	  "  --max-age DAYS     warn about prices older than this (default 180)\n"
 	  "  --calibration FILE efficiencies fitted by `traincost calibrate`\n"
+	  "  --uncertainty[=N]  Monte Carlo of N samples (default 1000) per GPU type:\n"
+	  "                     P10, P50, P90 of total time and cost, and the chance\n"
+	  "                     of meeting --deadline\n"
+	  "  --seed S           random seed (default 1; same seed, same output)\n"
 	  "  --format F         table (default), csv, json or md\n" DATA_HELP },
 	{ "plan", cmd_plan, "cheapest plan under a deadline, fastest under a budget",
 	  "usage: traincost plan FILE [--deadline D] [--budget USD] [--gpus ID,...]\n"
 	  "                      [--max-gpus N] [--pricing P] [--format F]\n"
+	  "                      [--uncertainty[=N]] [--seed S] [--risk p50|p90]\n"
 	  "\n"
 	  "Search GPU type x GPU count x tp x pp x dp x ZeRO x micro-batch x recompute\n"
 	  "(x interleave, sequence parallel) for plans that fit memory, priced at the\n"
@@ -90,6 +95,13 @@ static const struct cli_cmd commands[] = {
 	  "  --max-gpus N    largest GPU count (default 4096)\n"
 	  "  --pricing P     on-demand (default), spot, reserved-1y or reserved-3y\n"
 	  "  --calibration FILE  efficiencies fitted by `traincost calibrate`\n"
+	  "  --uncertainty[=N]  P10, P50, P90 of time and cost (N samples, default\n"
+	  "                  1000) for the plans shown and the Pareto front\n"
+	  "  --seed S        random seed (default 1; same seed, same output)\n"
+	  "  --risk R        p50 (default): rank by the point estimate; p90: rank by\n"
+	  "                  P90 cost and time, sampling the Pareto front and the plans\n"
+	  "                  whose point estimate meets the targets (implies\n"
+	  "                  --uncertainty)\n"
 	  "  --format F      table (default), csv or json\n" DATA_HELP },
 	{ "sweep", cmd_sweep, "evaluate every configuration of a what-if sweep file",
 	  "usage: traincost sweep SWEEP.yaml [-o OUT] [--format F] [--jobs N] [--shard K/N]\n"

@@ -10,6 +10,7 @@
 #include "../io/wl_load.h"
 #include "../model/search.h"
 #include "../report/json.h"
+#include "../report/unc_json.h"
 #include "../report/numfmt.h"
 #include "../report/table.h"
 #include "../util/units.h"
@@ -17,6 +18,7 @@
 #include "money.h"
 #include "plan_args.h"
 #include "opts.h"
+#include "unc_args.h"
 
 #define COMPARE_MAX_GPUS 64
 #define COMPARE_DEFAULT_MAX_COUNT 4096
@@ -33,6 +35,9 @@ struct row {
 	struct estimate e;
 	struct run_cost cost;
 	int meets;              /* meets the deadline, when one is given */
+	int unc_ok;             /* --uncertainty: unc holds its samples */
+	struct unc_result unc;
+	char unc_why[256];      /* --uncertainty: why not, when not */
 };
 
 /* Split "a,b,c" into ids; returns the count or -1 with a usage error. */
@@ -122,6 +127,27 @@ static void evaluate(const struct workload *w, struct row *r, int count, double 
 		r->cost.priced = 0;
 }
 
+/*
+ * Monte Carlo of each row's chosen plan, priced on its cheapest offer; every
+ * row draws from the same seed, so the GPU types meet the same luck.  A row
+ * whose samples cannot be drawn keeps the reason in unc_why.
+ */
+static void sample_rows(struct row *rows, int n, const struct unc_spec *base,
+			struct unc_workspace *uws)
+{
+	for (int i = 0; i < n; i++) {
+		struct row *r = &rows[i];
+		struct unc_spec s = *base;
+		struct plan_problem why = { WLF_NONE, "" };
+		if (!r->ok)
+			continue;
+		unc_spec_price(&s, &r->cost);
+		r->unc_ok = unc_run(&r->w, &r->g, &s, uws, &r->unc, &why) == 0;
+		if (!r->unc_ok)
+			snprintf(r->unc_why, sizeof(r->unc_why), "%s", why.msg);
+	}
+}
+
 /* Cost order, unpriced after priced, failures last; then time. */
 static int cmp_rows(const void *a, const void *b)
 {
@@ -147,28 +173,63 @@ static void layout_text(const struct row *r, char *buf, size_t len)
 			 p->micro_batch, recompute_text[r->w.train.recompute]);
 }
 
+/* The CSV columns --uncertainty adds after "note". */
+#define UNC_CSV_COLS 8
+static const char *const unc_csv_head[UNC_CSV_COLS] = { "total_time_p10_s",
+	"total_time_p50_s", "total_time_p90_s", "cost_p10_usd", "cost_p50_usd",
+	"cost_p90_usd", "p_deadline", "uncertainty_note" };
+
+/* Row r's uncertainty columns of the CSV into c[0..UNC_CSV_COLS-2]. */
+static void unc_csv_cells(const struct row *r, double deadline_s, char c[][160])
+{
+	const struct unc_result *u = &r->unc;
+	if (!r->unc_ok)
+		return; /* the caller points uncertainty_note at r->unc_why */
+	snprintf(c[0], 160, "%.6g", u->total_s.p10);
+	snprintf(c[1], 160, "%.6g", u->total_s.p50);
+	snprintf(c[2], 160, "%.6g", u->total_s.p90);
+	if (u->has_cost) {
+		snprintf(c[3], 160, "%.2f", u->cost_usd.p10);
+		snprintf(c[4], 160, "%.2f", u->cost_usd.p50);
+		snprintf(c[5], 160, "%.2f", u->cost_usd.p90);
+	}
+	if (deadline_s > 0 && u->has_deadline)
+		snprintf(c[6], 160, "%.4g", u->p_deadline);
+}
+
 static int print_table(struct cli_ctx *ctx, const char *fmt, struct row *rows, int n,
-		       double deadline_s)
+		       double deadline_s, int with_unc)
 {
 	int csv = !strcmp(fmt, "csv");
 	static const char *const head[] = { "GPU", "count", "layout", "step", "total time",
 		"GPU-hours", "cheapest offer", "cost", "cost range", "energy", "note" };
-	static const char *const csv_head[] = { "gpu", "count", "layout", "step_time_s",
+	static const char *const csv_head_base[] = { "gpu", "count", "layout", "step_time_s",
 		"total_time_s", "gpu_hours", "cheapest_offer", "cost_usd", "cost_max_usd",
 		"energy_kwh", "note" };
 	static const enum rep_align al[] = { REP_LEFT, REP_RIGHT, REP_LEFT, REP_RIGHT,
-		REP_RIGHT, REP_RIGHT, REP_LEFT, REP_RIGHT, REP_RIGHT, REP_RIGHT, REP_LEFT };
+		REP_RIGHT, REP_RIGHT, REP_LEFT, REP_RIGHT, REP_RIGHT, REP_RIGHT, REP_LEFT,
+		REP_RIGHT, REP_RIGHT, REP_RIGHT, REP_RIGHT, REP_RIGHT, REP_RIGHT, REP_RIGHT,
+		REP_LEFT };
+	const char *csv_head[11 + UNC_CSV_COLS];
+	int ncols = csv && with_unc ? 11 + UNC_CSV_COLS : 11;
+	memcpy(csv_head, csv_head_base, sizeof(csv_head_base));
+	memcpy(csv_head + 11, unc_csv_head, sizeof(unc_csv_head));
 	struct rep_table t;
-	rep_table_init(&t, 11, csv ? csv_head : head, al);
+	rep_table_init(&t, ncols, csv ? csv_head : head, al);
 	for (int i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
-		char c[11][160];
-		const char *cells[11];
-		for (int k = 0; k < 11; k++) {
+		char c[11 + UNC_CSV_COLS][160];
+		const char *cells[11 + UNC_CSV_COLS];
+		for (int k = 0; k < 11 + UNC_CSV_COLS; k++) {
 			c[k][0] = '\0';
 			cells[k] = c[k];
 		}
 		snprintf(c[0], sizeof(c[0]), "%s", r->g.id);
+		if (ncols > 11) {
+			unc_csv_cells(r, deadline_s, c + 11);
+			if (r->ok && !r->unc_ok)
+				cells[11 + UNC_CSV_COLS - 1] = r->unc_why;
+		}
 		if (!r->ok) {
 			cells[10] = r->why;
 			rep_table_row(&t, cells);
@@ -218,6 +279,64 @@ static int print_table(struct cli_ctx *ctx, const char *fmt, struct row *rows, i
 	return rc;
 }
 
+/* The uncertainty table of table and md output: P10, P50 and P90 of total
+ * time and cost, and with a deadline the chance of meeting it. */
+static int print_unc_table(struct cli_ctx *ctx, const char *fmt, const struct row *rows, int n,
+			   const struct unc_spec *s, double deadline_s)
+{
+	static const char *const head[] = { "GPU", "time P10", "time P50", "time P90",
+		"cost P10", "cost P50", "cost P90", "note", "P(deadline)", "note" };
+	static const enum rep_align al[] = { REP_LEFT, REP_RIGHT, REP_RIGHT, REP_RIGHT,
+		REP_RIGHT, REP_RIGHT, REP_RIGHT, REP_LEFT, REP_RIGHT, REP_LEFT };
+	/* Columns 0-6, then "note" (7) alone, or "P(deadline)" and "note" (8, 9). */
+	int dl = deadline_s > 0, ncols = dl ? 9 : 8;
+	const char *hd[9];
+	enum rep_align a[9];
+	for (int k = 0; k < ncols; k++) {
+		int from = k < 7 ? k : dl ? k + 1 : 7;
+		hd[k] = head[from];
+		a[k] = al[from];
+	}
+	struct rep_table t;
+	rep_table_init(&t, ncols, hd, a);
+	for (int i = 0; i < n; i++) {
+		const struct row *r = &rows[i];
+		const struct unc_result *u = &r->unc;
+		char c[9][96];
+		const char *cells[9];
+		if (!r->ok)
+			continue;
+		for (int k = 0; k < 9; k++) {
+			c[k][0] = '\0';
+			cells[k] = c[k];
+		}
+		snprintf(c[0], sizeof(c[0]), "%s", r->g.id);
+		if (!r->unc_ok) {
+			snprintf(c[ncols - 1], sizeof(c[0]), "%.80s", r->unc_why);
+			rep_table_row(&t, cells);
+			continue;
+		}
+		tc_fmt_duration(u->total_s.p10, c[1], sizeof(c[1]));
+		tc_fmt_duration(u->total_s.p50, c[2], sizeof(c[2]));
+		tc_fmt_duration(u->total_s.p90, c[3], sizeof(c[3]));
+		if (u->has_cost) {
+			rep_fmt_usd(u->cost_usd.p10, c[4], sizeof(c[4]));
+			rep_fmt_usd(u->cost_usd.p50, c[5], sizeof(c[5]));
+			rep_fmt_usd(u->cost_usd.p90, c[6], sizeof(c[6]));
+		} else {
+			snprintf(c[ncols - 1], sizeof(c[0]), "no %s offer", cost_kind_names[r->cost.kind]);
+		}
+		if (dl && u->has_deadline)
+			snprintf(c[7], sizeof(c[7]), "%.0f %%", 100 * u->p_deadline);
+		rep_table_row(&t, cells);
+	}
+	fprintf(ctx->out, "\nUncertainty (%zu samples, seed %lu): total time and cost on the cheapest offer\n\n",
+		s->samples, s->seed);
+	int rc = rep_table_print(&t, ctx->out, fmt);
+	rep_table_release(&t);
+	return rc;
+}
+
 /* "l40s: 31% cheaper, 1.8x slower than a100-80gb-sxm", in words. */
 static void trade_off(struct cli_ctx *ctx, const struct row *rows, int n)
 {
@@ -244,7 +363,8 @@ static void trade_off(struct cli_ctx *ctx, const struct row *rows, int n)
 		100 * saving, slower, fast->g.id);
 }
 
-static int print_json(struct cli_ctx *ctx, const struct row *rows, int n, double deadline_s)
+static int print_json(struct cli_ctx *ctx, const struct row *rows, int n, double deadline_s,
+		      const struct unc_spec *unc)
 {
 	struct rep_json j;
 	rep_json_init(&j, ctx->out);
@@ -252,6 +372,10 @@ static int print_json(struct cli_ctx *ctx, const struct row *rows, int n, double
 	rep_json_int(&j, "format_version", 1);
 	if (deadline_s > 0)
 		rep_json_num(&j, "deadline_s", deadline_s);
+	if (unc) {
+		rep_json_int(&j, "samples", (long long)unc->samples);
+		rep_json_int(&j, "seed", (long long)unc->seed);
+	}
 	rep_json_arr_begin(&j, "gpus");
 	for (int i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
@@ -289,6 +413,10 @@ static int print_json(struct cli_ctx *ctx, const struct row *rows, int n, double
 			rep_json_num(&j, "cost_max_usd", r->cost.range.dearest.run.cost_usd);
 		}
 		rep_json_num(&j, "energy_kwh", r->cost.energy_kwh);
+		if (unc && r->unc_ok)
+			rep_unc_json(&j, "uncertainty", &r->unc);
+		else if (unc)
+			rep_json_str(&j, "uncertainty_error", r->unc_why);
 		rep_json_obj_end(&j);
 	}
 	rep_json_arr_end(&j);
@@ -301,7 +429,8 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 	const char *gpus = NULL, *count_s = NULL, *deadline = NULL, *max_s = NULL,
 		   *format = "table", *calibration = NULL;
 	struct money_args ma = { 0 };
-	struct cli_opt opts[6 + MONEY_NOPTS + 1] = {
+	struct unc_args ua = { 0 };
+	struct cli_opt opts[6 + MONEY_NOPTS + UNC_ARGS_NOPTS + 1] = {
 		{ "gpus", &gpus, NULL, NULL },
 		{ "count", &count_s, NULL, NULL },
 		{ "deadline", &deadline, NULL, NULL },
@@ -312,6 +441,7 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 	char *pos[CLI_MAX_POS];
 	int npos, rc;
 	money_opts(&ma, opts + 6);
+	unc_args_opts(&ua, opts + 6 + MONEY_NOPTS);
 	if ((rc = cli_parse(ctx, "compare", argc, argv, opts, pos, &npos)))
 		return rc == CLI_HELP_SHOWN ? TC_EXIT_OK : rc;
 	if (npos != 1)
@@ -337,6 +467,8 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 	struct money m = { 0 };
 	struct est_workspace ws = { 0 };
 	struct row *rows = NULL;
+	struct unc_spec us;
+	struct unc_workspace uws = { 0 };
 	char *idbuf = NULL;
 	int n = 0;
 	tc_diag_init(&d);
@@ -346,6 +478,11 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 		goto out;
 	}
 	if ((rc = cli_load_catalog(ctx, calibration, &cat, &cal)))
+		goto out;
+	if (ua.on && (rc = unc_args_spec(ctx, "compare", &ua, &cal, &us)))
+		goto out;
+	us.deadline_s = deadline_s;
+	if (ua.on && (rc = unc_args_workspace(ctx, "compare", &us, &uws)))
 		goto out;
 	if ((rc = money_prepare(ctx, "compare", &ma, &m)))
 		goto out;
@@ -388,9 +525,11 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 				rows[kept++] = rows[i];
 		n = kept;
 	}
+	if (ua.on)
+		sample_rows(rows, n, &us, &uws);
 	qsort(rows, (size_t)n, sizeof(*rows), cmp_rows);
 	if (!strcmp(format, "json")) {
-		rc = print_json(ctx, rows, n, deadline_s);
+		rc = print_json(ctx, rows, n, deadline_s, ua.on ? &us : NULL);
 	} else {
 		if (strcmp(format, "csv")) {
 			char dur[48], how[96];
@@ -402,7 +541,9 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 			fprintf(ctx->out, "%s: each GPU type with its fastest plan that fits, %s, %s prices\n\n",
 				w.name[0] ? w.name : w.file, how, cost_kind_names[m.in.kind]);
 		}
-		rc = print_table(ctx, format, rows, n, deadline_s);
+		rc = print_table(ctx, format, rows, n, deadline_s, ua.on);
+		if (!rc && ua.on && strcmp(format, "csv"))
+			rc = print_unc_table(ctx, format, rows, n, &us, deadline_s);
 		if (!rc && strcmp(format, "csv"))
 			trade_off(ctx, rows, n);
 	}
@@ -413,6 +554,7 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 out:
 	free(idbuf);
 	free(rows);
+	unc_workspace_release(&uws);
 	est_workspace_release(&ws);
 	money_release(&m);
 	gpu_catalog_release(&cat);

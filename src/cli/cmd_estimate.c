@@ -12,24 +12,20 @@
 #include "cli.h"
 #include "money.h"
 #include "plan_args.h"
+#include "unc_args.h"
 
-#define UNC_DEFAULT_SAMPLES 1000
-#define UNC_MAX_SAMPLES 1000000
-
-struct unc_args {
-	int on;
-	const char *samples, *seed, *deadline, *budget;
+/* The estimate's own uncertainty targets: probabilities of meeting them. */
+struct unc_targets {
+	const char *deadline, *budget;
 };
 
-#define UNC_NOPTS 4
+#define UNC_TARGETS_NOPTS 2
 
-static void unc_opts(struct unc_args *u, struct cli_opt *o)
+static void target_opts(struct unc_targets *t, struct cli_opt *o)
 {
-	const struct cli_opt rows[UNC_NOPTS] = {
-		{ "uncertainty", &u->samples, &u->on, NULL },
-		{ "seed", &u->seed, NULL, NULL },
-		{ "deadline", &u->deadline, NULL, NULL },
-		{ "budget", &u->budget, NULL, NULL },
+	const struct cli_opt rows[UNC_TARGETS_NOPTS] = {
+		{ "deadline", &t->deadline, NULL, NULL },
+		{ "budget", &t->budget, NULL, NULL },
 	};
 	memcpy(o, rows, sizeof(rows));
 }
@@ -39,44 +35,30 @@ static void unc_opts(struct unc_args *u, struct cli_opt *o)
  * the point estimate.  Returns 0 with *r filled, or an exit code.
  */
 static int run_uncertainty(struct cli_ctx *ctx, const char *cmd, const struct unc_args *u,
-			   const struct workload *w, const struct gpu *g,
-			   const struct cal_overlay *cal, const struct run_cost *cost,
-			   struct unc_result *r)
+			   const struct unc_targets *t, const struct workload *w,
+			   const struct gpu *g, const struct cal_overlay *cal,
+			   const struct run_cost *cost, struct unc_result *r)
 {
 	struct unc_spec s;
 	struct unc_workspace ws = { 0 };
 	struct plan_problem why = { WLF_NONE, "" };
-	int samples = UNC_DEFAULT_SAMPLES, seed = 1;
 	const char *bad;
+	int rc;
 
-	if (cal->measurements)
-		unc_spec_from_calibration(&s, cal);
-	else
-		unc_spec_default(&s);
-	if ((u->samples && cli_int_arg(ctx, cmd, "uncertainty", u->samples, 1, UNC_MAX_SAMPLES, &samples)) ||
-	    (u->seed && cli_int_arg(ctx, cmd, "seed", u->seed, 0, 2147483647, &seed)))
-		return TC_EXIT_USAGE;
-	if (u->deadline && (tc_parse_quantity(u->deadline, TC_UNIT_SECONDS, &s.deadline_s, &bad) ||
+	if ((rc = unc_args_spec(ctx, cmd, u, cal, &s)))
+		return rc;
+	if (t->deadline && (tc_parse_quantity(t->deadline, TC_UNIT_SECONDS, &s.deadline_s, &bad) ||
 			    s.deadline_s <= 0))
 		return cli_usage_error(ctx, cmd, "--deadline '%s' is not valid (expected a duration such as 14d)",
-				       u->deadline);
-	if (u->budget && (tc_parse_quantity(u->budget, TC_UNIT_USD, &s.budget_usd, &bad) ||
+				       t->deadline);
+	if (t->budget && (tc_parse_quantity(t->budget, TC_UNIT_USD, &s.budget_usd, &bad) ||
 			  s.budget_usd <= 0))
 		return cli_usage_error(ctx, cmd, "--budget '%s' is not valid (expected dollars such as 50000)",
-				       u->budget);
-	s.samples = (size_t)samples;
-	s.seed = (unsigned long)seed;
-	if (cost->priced) {
-		s.offer = cost->range.cheapest.offer;
-		s.billing = &cost->range.cheapest.table->billing;
-		s.kind = cost->kind;
-		s.spot = cost->in.spot;
-	}
-	if (unc_workspace_init(&ws, s.samples)) {
-		fprintf(ctx->err, "traincost %s: out of memory for %zu samples\n", cmd, s.samples);
-		return TC_EXIT_INTERNAL;
-	}
-	int rc = unc_run(w, g, &s, &ws, r, &why);
+				       t->budget);
+	unc_spec_price(&s, cost);
+	if ((rc = unc_args_workspace(ctx, cmd, &s, &ws)))
+		return rc;
+	rc = unc_run(w, g, &s, &ws, r, &why);
 	unc_workspace_release(&ws);
 	if (rc) {
 		fprintf(ctx->err, "traincost %s: --uncertainty: %s\n", cmd, why.msg);
@@ -92,14 +74,16 @@ static int run(int argc, char **argv, struct cli_ctx *ctx, const char *cmd,
 	struct plan_args a = { .format = "table" };
 	struct money_args ma = { 0 };
 	struct unc_args ua = { 0 };
-	struct cli_opt opts[PLAN_ARGS_NOPTS + MONEY_NOPTS + UNC_NOPTS + 1] = { 0 };
+	struct unc_targets ut = { 0 };
+	struct cli_opt opts[PLAN_ARGS_NOPTS + MONEY_NOPTS + UNC_ARGS_NOPTS + UNC_TARGETS_NOPTS + 1] = { 0 };
 	char *pos[CLI_MAX_POS];
 	int npos;
 
 	plan_args_opts(&a, opts);
 	if (!per_operator) {
 		money_opts(&ma, opts + PLAN_ARGS_NOPTS);
-		unc_opts(&ua, opts + PLAN_ARGS_NOPTS + MONEY_NOPTS);
+		unc_args_opts(&ua, opts + PLAN_ARGS_NOPTS + MONEY_NOPTS);
+		target_opts(&ut, opts + PLAN_ARGS_NOPTS + MONEY_NOPTS + UNC_ARGS_NOPTS);
 	}
 	int rc = cli_parse(ctx, cmd, argc, argv, opts, pos, &npos);
 	if (rc)
@@ -127,7 +111,7 @@ static int run(int argc, char **argv, struct cli_ctx *ctx, const char *cmd,
 	} else if (money_cost(&m, &g, est.plan.count, est.plan.gpus_per_node, est.total_time_s, &cost)) {
 		fprintf(ctx->err, "traincost %s: internal error: the run cannot be costed\n", cmd);
 		rc = TC_EXIT_INTERNAL;
-	} else if (ua.on && (rc = run_uncertainty(ctx, cmd, &ua, &w, &g, &cal, &cost, &unc))) {
+	} else if (ua.on && (rc = run_uncertainty(ctx, cmd, &ua, &ut, &w, &g, &cal, &cost, &unc))) {
 		money_release(&m);
 		est_workspace_release(&ws);
 		return rc;

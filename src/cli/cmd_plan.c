@@ -13,15 +13,18 @@
 #include "../model/planner.h"
 #include "../util/units.h"
 #include "../report/json.h"
+#include "../report/unc_json.h"
 #include "cli.h"
 #include "plan_args.h"
 #include "opts.h"
+#include "unc_args.h"
 
 #define PLAN_MAX_GPUS 65536
 #define PLAN_MAX_TYPES 64
 
 static const char *const formats[] = { "table", "csv", "json", NULL };
 static const char *const rec_names[] = { "none", "selective", "full" };
+static const char *const risks[] = { "p50", "p90", NULL };
 
 struct price_ctx {
 	const struct price_set *prices;
@@ -45,6 +48,21 @@ static int price_cb(void *vctx, const struct gpu *g, int count, double run_s,
 	return 0;
 }
 
+/* plan_offer_fn: the offer price_cb chose, for sampling the cost. */
+static int offer_cb(void *vctx, const struct gpu *g, int count, double run_s,
+		    const struct price_offer **offer, const struct cost_billing **billing)
+{
+	const struct price_ctx *c = vctx;
+	struct cost_range r;
+	double shape = count < g->gpus_per_node ? count : g->gpus_per_node;
+	if (cost_range_shaped(c->prices->tables, c->prices->count, g->id, c->kind, count,
+			      shape, run_s, &r))
+		return -1;
+	*offer = r.cheapest.offer;
+	*billing = &r.cheapest.table->billing;
+	return 0;
+}
+
 /* Layout as "tp 8 pp 4 dp 16 zero 1 mb 1 rec selective v 2 sp". */
 static void layout(const struct plan_point *p, char *buf, size_t n)
 {
@@ -63,22 +81,72 @@ static void layout(const struct plan_point *p, char *buf, size_t n)
 	}
 }
 
+/* The CSV columns --uncertainty adds, empty for plans not sampled. */
+static void csv_unc(struct cli_ctx *ctx, const struct plan_point *p)
+{
+	const struct unc_result *u = &p->unc;
+	if (!p->sampled) {
+		fputs(",,,,,,,", ctx->out);
+		return;
+	}
+	fprintf(ctx->out, ",%.6g,%.6g,%.6g", u->total_s.p10, u->total_s.p50, u->total_s.p90);
+	if (u->has_cost)
+		fprintf(ctx->out, ",%.2f,%.2f,%.2f", u->cost_usd.p10, u->cost_usd.p50, u->cost_usd.p90);
+	else
+		fputs(",,,", ctx->out);
+	if (u->has_deadline)
+		fprintf(ctx->out, ",%.4g", u->p_deadline);
+	else
+		fputc(',', ctx->out);
+	if (u->has_budget)
+		fprintf(ctx->out, ",%.4g", u->p_budget);
+	else
+		fputc(',', ctx->out);
+}
+
+/* The table's second line for a sampled plan: P10 / P50 / P90 of its time
+ * and cost, and the chances of meeting the targets. */
+static void text_unc(struct cli_ctx *ctx, const struct plan_point *p)
+{
+	const struct unc_result *u = &p->unc;
+	char a[32], b[32], c[32];
+	if (!p->sampled)
+		return;
+	fprintf(ctx->out, "  %-16s P10/P50/P90  time %s / %s / %s", "",
+		tc_fmt_duration(u->total_s.p10, a, sizeof(a)),
+		tc_fmt_duration(u->total_s.p50, b, sizeof(b)),
+		tc_fmt_duration(u->total_s.p90, c, sizeof(c)));
+	if (u->has_cost)
+		fprintf(ctx->out, "  cost $%.0f / $%.0f / $%.0f", u->cost_usd.p10, u->cost_usd.p50,
+			u->cost_usd.p90);
+	if (u->has_deadline)
+		fprintf(ctx->out, "  deadline %.0f %%", 100 * u->p_deadline);
+	if (u->has_budget)
+		fprintf(ctx->out, "  budget %.0f %%", 100 * u->p_budget);
+	fputc('\n', ctx->out);
+}
+
 static void print_row(struct cli_ctx *ctx, const char *fmt, const char *section,
-		      const struct plan_point *p, const struct gpu *gpus)
+		      const struct plan_point *p, const struct gpu *gpus, int with_unc)
 {
 	char lay[128], t[32];
 	layout(p, lay, sizeof(lay));
 	if (!strcmp(fmt, "csv")) {
-		fprintf(ctx->out, "%s,%s,%d,%d,%d,%d,%d,%d,%s,%d,%d,%.6g,%.6g,%.2f,%s,%s\n",
+		fprintf(ctx->out, "%s,%s,%d,%d,%d,%d,%d,%d,%s,%d,%d,%.6g,%.6g,%.2f,%s,%s",
 			section, gpus[p->gpu].id, p->plan.count, p->plan.tp, p->plan.pp,
 			p->plan.dp, p->plan.zero, p->plan.micro_batch, rec_names[p->recompute],
 			p->plan.interleave, p->plan.sequence_parallel && p->plan.tp > 1,
 			p->step_time_s, p->total_time_s, p->cost_usd, p->provider, p->instance);
+		if (with_unc)
+			csv_unc(ctx, p);
+		fputc('\n', ctx->out);
 		return;
 	}
 	tc_fmt_duration(p->total_time_s, t, sizeof(t));
 	fprintf(ctx->out, "  %-16s %6d  %-44s %10s  $%12.0f  %s %s\n", gpus[p->gpu].id,
 		p->plan.count, lay, t, p->cost_usd, p->provider, p->instance);
+	if (with_unc)
+		text_unc(ctx, p);
 }
 
 static void json_row(struct rep_json *j, const struct plan_point *p,
@@ -100,6 +168,8 @@ static void json_row(struct rep_json *j, const struct plan_point *p,
 	rep_json_num(j, "cost_usd", p->cost_usd);
 	rep_json_str(j, "provider", p->provider);
 	rep_json_str(j, "instance", p->instance);
+	if (p->sampled)
+		rep_unc_json(j, "uncertainty", &p->unc);
 	rep_json_obj_end(j);
 }
 
@@ -112,12 +182,30 @@ static int by_time(const void *a, const void *b)
 	return (x->cost_usd > y->cost_usd) - (x->cost_usd < y->cost_usd);
 }
 
+/* Sort by P90 time, then P90 cost, then point time and cost; plans without
+ * samples last. */
+static int by_p90_time(const void *a, const void *b)
+{
+	const struct plan_point *x = a, *y = b;
+	double tx, cx, ty, cy;
+	int nx = planner_ranked(x, PLAN_RISK_P90, &tx, &cx) != 0;
+	int ny = planner_ranked(y, PLAN_RISK_P90, &ty, &cy) != 0;
+	if (nx != ny)
+		return nx - ny;
+	if (!nx && tx != ty)
+		return tx < ty ? -1 : 1;
+	if (!nx && cx != cy)
+		return cx < cy ? -1 : 1;
+	return by_time(a, b);
+}
+
 int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 {
 	const char *deadline_s = NULL, *budget_s = NULL, *gpus_s = NULL,
 		   *max_s = NULL, *pricing = "on-demand", *fmt = "table",
-		   *calibration = NULL;
-	struct cli_opt opts[] = {
+		   *calibration = NULL, *risk_s = "p50";
+	struct unc_args ua = { 0 };
+	struct cli_opt opts[8 + UNC_ARGS_NOPTS + 1] = {
 		{ "deadline", &deadline_s, NULL, NULL },
 		{ "budget", &budget_s, NULL, NULL },
 		{ "gpus", &gpus_s, NULL, NULL },
@@ -125,10 +213,11 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 		{ "pricing", &pricing, NULL, cost_kind_names },
 		{ "format", &fmt, NULL, formats },
 		{ "calibration", &calibration, NULL, NULL },
-		{ NULL, NULL, NULL, NULL },
+		{ "risk", &risk_s, NULL, risks },
 	};
 	char *pos[CLI_MAX_POS];
 	int npos, rc;
+	unc_args_opts(&ua, opts + 8);
 	rc = cli_parse(ctx, "plan", argc, argv, opts, pos, &npos);
 	if (rc)
 		return rc == CLI_HELP_SHOWN ? TC_EXIT_OK : rc;
@@ -146,6 +235,16 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	int max_gpus = 4096;
 	if (max_s && cli_int_arg(ctx, "plan", "max-gpus", max_s, 1, PLAN_MAX_GPUS, &max_gpus))
 		return TC_EXIT_USAGE;
+	/* --risk p90 ranks by samples: it implies --uncertainty. */
+	enum plan_risk risk = strcmp(risk_s, "p90") ? PLAN_RISK_P50 : PLAN_RISK_P90;
+	if (risk == PLAN_RISK_P90)
+		ua.on = 1;
+	struct unc_spec us;
+	struct cal_overlay nocal;
+	memset(&nocal, 0, sizeof(nocal));
+	/* Checked before the search; the spreads are set once the calibration is read. */
+	if (ua.on && (rc = unc_args_spec(ctx, "plan", &ua, &nocal, &us)))
+		return rc;
 
 	struct tc_diag d;
 	struct workload w;
@@ -155,6 +254,7 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	struct plan_point *pts = NULL;
 	size_t npts = 0;
 	int *front = NULL;
+	char *want = NULL;
 	char today[PRICE_DATE_LEN];
 	tc_diag_init(&d);
 	if (wl_load_file(pos[0], &ctx->data, &w, &d))
@@ -162,6 +262,8 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	struct cal_overlay cal;
 	if ((rc = cli_load_catalog(ctx, calibration, &cat, &cal)))
 		return rc;
+	if (ua.on && cal.measurements && (rc = unc_args_spec(ctx, "plan", &ua, &cal, &us)))
+		goto out;
 	if (price_today(today, sizeof(today)) ||
 	    price_load_all(&ctx->data, today, &prices, NULL, &d)) {
 		rc = d.count ? cli_report(ctx, &d) : TC_EXIT_INTERNAL;
@@ -199,7 +301,7 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 		}
 	}
 	struct planner_in in = { .w = &w, .gpus = gpus, .ngpus = ngpus, .max_gpus = max_gpus,
-				 .price = price_cb, .price_ctx = &pc };
+				 .price = price_cb, .price_ctx = &pc, .offer = offer_cb };
 	search_knobs_all(&in.knobs);
 	struct plan_problem closest = { WLF_NONE, "" };
 	if (planner_run(&in, &pts, &npts, &closest))
@@ -218,18 +320,31 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 
 	/* The answer: cheapest by the deadline, fastest within the budget, or
 	 * every plan meeting both. */
-	long best = -1;
-	size_t nboth = 0;
-	for (size_t i = 0; i < npts; i++) {
-		int in_d = !deadline_s || pts[i].total_time_s <= deadline;
-		int in_b = !budget_s || pts[i].cost_usd <= budget;
-		if (!in_d || !in_b)
-			continue;
-		nboth++;
-		if (best < 0 ||
-		    (deadline_s && !budget_s && pts[i].cost_usd < pts[best].cost_usd) ||
-		    (!deadline_s && budget_s && pts[i].total_time_s < pts[best].total_time_s))
-			best = (long)i;
+	size_t nboth = 0, nsampled = 0;
+	long best = planner_select(pts, npts, PLAN_RISK_P50, deadline, budget, &nboth);
+	if (ua.on) {
+		/* Sample only the candidates: the Pareto front, and the answer (or,
+		 * ranked by P90, every plan whose point estimate meets the targets). */
+		want = calloc(npts, 1);
+		if (!want)
+			goto oom;
+		for (size_t i = 0; i < npts; i++) {
+			int meets = (deadline_s || budget_s) && planner_meets(&pts[i], PLAN_RISK_P50, deadline, budget);
+			int shown = (deadline_s && budget_s) ? meets : (long)i == best;
+			want[i] = front[i] || (risk == PLAN_RISK_P90 ? meets : shown);
+		}
+		us.deadline_s = deadline;
+		us.budget_usd = budget;
+		us.kind = pc.kind; /* the offers of in.offer are bought this way */
+		if (planner_sample(&in, pts, npts, want, &us))
+			goto oom;
+		for (size_t i = 0; i < npts; i++)
+			nsampled += pts[i].sampled;
+	}
+	if (risk == PLAN_RISK_P90) {
+		qsort(pts, npts, sizeof(*pts), by_p90_time);
+		planner_pareto_ranked(pts, npts, risk, front);
+		best = planner_select(pts, npts, risk, deadline, budget, &nboth);
 	}
 	int json = !strcmp(fmt, "json"), csv = !strcmp(fmt, "csv");
 	char dl[32] = "", bu[32] = "";
@@ -240,28 +355,47 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	/* When nothing meets: the closest, and by how much. */
 	char miss[512] = "";
 	if ((deadline_s || budget_s) && !nboth) {
-		size_t fastest = 0, cheapest = 0;
+		long fastest = -1, cheapest = -1;
+		double ft = 0, cc = 0;
 		for (size_t i = 0; i < npts; i++) {
-			if (pts[i].total_time_s < pts[fastest].total_time_s)
-				fastest = i;
-			if (pts[i].cost_usd < pts[cheapest].cost_usd)
-				cheapest = i;
+			double t, c;
+			if (planner_ranked(&pts[i], risk, &t, &c))
+				continue;
+			if (fastest < 0 || t < ft) {
+				fastest = (long)i;
+				ft = t;
+			}
+			if (cheapest < 0 || c < cc) {
+				cheapest = (long)i;
+				cc = c;
+			}
 		}
+		const char *at = risk == PLAN_RISK_P90 ? " at P90" : "";
 		char t[32];
 		size_t used = 0;
-		if (deadline_s) {
-			tc_fmt_duration(pts[fastest].total_time_s, t, sizeof(t));
+		if (deadline_s && fastest >= 0) {
+			tc_fmt_duration(ft, t, sizeof(t));
 			used += (size_t)snprintf(miss + used, sizeof(miss) - used,
-						 "the fastest plan (%d x %s) takes %s, %.0f%% over the %s deadline",
-						 pts[fastest].plan.count, gpus[pts[fastest].gpu].id, t,
-						 100 * (pts[fastest].total_time_s / deadline - 1), dl);
+						 "the fastest plan (%d x %s) takes %s%s, %.0f%% over the %s deadline",
+						 pts[fastest].plan.count, gpus[pts[fastest].gpu].id, t, at,
+						 100 * (ft / deadline - 1), dl);
 		}
-		if (budget_s && used < sizeof(miss))
+		if (budget_s && cheapest >= 0 && used < sizeof(miss))
 			snprintf(miss + used, sizeof(miss) - used,
-				 "%sthe cheapest plan (%d x %s) costs $%.0f, %.0f%% over the %s budget",
+				 "%sthe cheapest plan (%d x %s) costs $%.0f%s, %.0f%% over the %s budget",
 				 used ? "; " : "", pts[cheapest].plan.count, gpus[pts[cheapest].gpu].id,
-				 pts[cheapest].cost_usd, 100 * (pts[cheapest].cost_usd / budget - 1), bu);
+				 cc, at, 100 * (cc / budget - 1), bu);
+		if (!miss[0])
+			snprintf(miss, sizeof(miss), "no plan could be sampled");
 	}
+	/* What the plans were ranked by, in words. */
+	char ranked[160] = "";
+	if (ua.on && risk == PLAN_RISK_P90)
+		snprintf(ranked, sizeof(ranked), "P90 time and cost of %zu samples (seed %lu) "
+			 "of the %zu candidate plan%s", us.samples, us.seed, nsampled, nsampled == 1 ? "" : "s");
+	else if (ua.on)
+		snprintf(ranked, sizeof(ranked), "the point estimate; P10/P50/P90 from %zu samples (seed %lu)",
+			 us.samples, us.seed);
 
 	if (json) {
 		struct rep_json j;
@@ -275,11 +409,16 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 			rep_json_num(&j, "deadline_s", deadline);
 		if (budget_s)
 			rep_json_num(&j, "budget_usd", budget);
+		if (ua.on) {
+			rep_json_str(&j, "ranked_by", risk == PLAN_RISK_P90 ? "p90" : "point");
+			rep_json_int(&j, "samples", (long long)us.samples);
+			rep_json_int(&j, "seed", (long long)us.seed);
+			rep_json_int(&j, "sampled_plans", (long long)nsampled);
+		}
 		rep_json_arr_begin(&j, "meets");
 		for (size_t i = 0; i < npts && (deadline_s || budget_s); i++) {
-			int in_d = !deadline_s || pts[i].total_time_s <= deadline;
-			int in_b = !budget_s || pts[i].cost_usd <= budget;
-			int show = (deadline_s && budget_s) ? in_d && in_b : (long)i == best;
+			int show = (deadline_s && budget_s) ? planner_meets(&pts[i], risk, deadline, budget)
+							    : (long)i == best;
 			if (show)
 				json_row(&j, &pts[i], gpus);
 		}
@@ -298,44 +437,50 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 		}
 	} else if (csv) {
 		fprintf(ctx->out, "section,gpu,count,tp,pp,dp,zero,micro_batch,recompute,interleave,"
-				  "sequence_parallel,step_time_s,total_time_s,cost_usd,provider,instance\n");
+				  "sequence_parallel,step_time_s,total_time_s,cost_usd,provider,instance%s\n",
+			ua.on ? ",total_time_p10_s,total_time_p50_s,total_time_p90_s,cost_p10_usd,"
+				"cost_p50_usd,cost_p90_usd,p_deadline,p_budget" : "");
 		for (size_t i = 0; i < npts && (deadline_s || budget_s); i++) {
-			int in_d = !deadline_s || pts[i].total_time_s <= deadline;
-			int in_b = !budget_s || pts[i].cost_usd <= budget;
-			int show = (deadline_s && budget_s) ? in_d && in_b : (long)i == best;
+			int show = (deadline_s && budget_s) ? planner_meets(&pts[i], risk, deadline, budget)
+							    : (long)i == best;
 			if (show)
 				print_row(ctx, fmt, deadline_s && budget_s ? "meets" :
-						    deadline_s ? "cheapest" : "fastest", &pts[i], gpus);
+						    deadline_s ? "cheapest" : "fastest", &pts[i], gpus, ua.on);
 		}
 		for (size_t i = 0; i < npts; i++)
 			if (front[i])
-				print_row(ctx, fmt, "pareto", &pts[i], gpus);
+				print_row(ctx, fmt, "pareto", &pts[i], gpus, ua.on);
 	} else {
 		fprintf(ctx->out, "%s: %zu plan%s that fit%s over %d GPU type%s, up to %d GPUs, %s prices\n\n",
 			w.name, npts, npts == 1 ? "" : "s", npts == 1 ? "s" : "", ngpus,
 			ngpus == 1 ? "" : "s", max_gpus, cost_kind_names[pc.kind]);
+		if (ranked[0])
+			fprintf(ctx->out, "Ranked by %s.\n\n", ranked);
+		const char *at = risk == PLAN_RISK_P90 ? " at P90" : "";
 		if (deadline_s && budget_s) {
-			fprintf(ctx->out, "Plans that finish within %s for at most %s (%zu):\n", dl, bu, nboth);
+			fprintf(ctx->out, "Plans that finish within %s for at most %s%s (%zu):\n", dl, bu, at, nboth);
 		} else if (deadline_s) {
-			fprintf(ctx->out, "Cheapest plan that finishes within %s:\n", dl);
+			fprintf(ctx->out, "Cheapest plan that finishes within %s%s:\n", dl, at);
 		} else if (budget_s) {
-			fprintf(ctx->out, "Fastest plan that costs at most %s:\n", bu);
+			fprintf(ctx->out, "Fastest plan that costs at most %s%s:\n", bu, at);
 		}
 		for (size_t i = 0; i < npts && (deadline_s || budget_s); i++) {
-			int in_d = !deadline_s || pts[i].total_time_s <= deadline;
-			int in_b = !budget_s || pts[i].cost_usd <= budget;
-			int show = (deadline_s && budget_s) ? in_d && in_b : (long)i == best;
+			int show = (deadline_s && budget_s) ? planner_meets(&pts[i], risk, deadline, budget)
+							    : (long)i == best;
 			if (show)
-				print_row(ctx, fmt, "", &pts[i], gpus);
+				print_row(ctx, fmt, "", &pts[i], gpus, ua.on);
 		}
 		if (miss[0])
 			fprintf(ctx->out, "  none: %s\n", miss);
 		if (deadline_s || budget_s)
 			fputc('\n', ctx->out);
-		fprintf(ctx->out, "Pareto front, time against cost (no plan is both faster and cheaper):\n");
+		if (risk == PLAN_RISK_P90)
+			fprintf(ctx->out, "Pareto front of the candidates, P90 time against P90 cost:\n");
+		else
+			fprintf(ctx->out, "Pareto front, time against cost (no plan is both faster and cheaper):\n");
 		for (size_t i = 0; i < npts; i++)
 			if (front[i])
-				print_row(ctx, fmt, "", &pts[i], gpus);
+				print_row(ctx, fmt, "", &pts[i], gpus, ua.on);
 	}
 	/* Nothing meeting the targets is an answer ("closest"), not an error. */
 	if (rc != TC_EXIT_INTERNAL)
@@ -345,6 +490,7 @@ oom:
 	fprintf(ctx->err, "traincost plan: out of memory\n");
 	rc = TC_EXIT_INTERNAL;
 out:
+	free(want);
 	free(front);
 	free(pts);
 	free(gpus);

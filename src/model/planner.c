@@ -240,15 +240,165 @@ out:
 
 void planner_pareto(const struct plan_point *p, size_t n, int *front)
 {
+	planner_pareto_ranked(p, n, PLAN_RISK_P50, front);
+}
+
+void planner_point_workload(const struct planner_in *in, const struct plan_point *p,
+			    struct workload *out)
+{
+	*out = *in->w;
+	out->plan = p->plan;
+	out->train.recompute = p->recompute;
+}
+
+/* Points to sample, shared by the threads. */
+struct sshared {
+	const struct planner_in *in;
+	struct plan_point *p;
+	const char *want;
+	size_t n, next;
+	const struct unc_spec *s;
+	pthread_mutex_t mu;
+	int oom;
+};
+
+/* Sample points until none is left. */
+static void *sworker(void *arg)
+{
+	struct sshared *S = arg;
+	const struct planner_in *in = S->in;
+	struct unc_workspace ws;
+	struct workload *w = malloc(sizeof(*w));
+	if (!w || unc_workspace_init(&ws, S->s->samples)) {
+		pthread_mutex_lock(&S->mu);
+		S->oom = 1;
+		pthread_mutex_unlock(&S->mu);
+		free(w);
+		return NULL;
+	}
+	for (;;) {
+		pthread_mutex_lock(&S->mu);
+		size_t i = S->next++;
+		pthread_mutex_unlock(&S->mu);
+		if (i >= S->n)
+			break;
+		struct plan_point *q = &S->p[i];
+		if (!S->want[i])
+			continue;
+		const struct gpu *g = &in->gpus[q->gpu];
+		struct unc_spec s = *S->s;
+		struct plan_problem why;
+		s.offer = NULL;
+		s.billing = NULL;
+		if (in->offer && in->offer(in->price_ctx, g, q->plan.count, q->total_time_s,
+					   &s.offer, &s.billing)) {
+			s.offer = NULL;
+			s.billing = NULL;
+		}
+		planner_point_workload(in, q, w);
+		q->sampled = unc_run(w, g, &s, &ws, &q->unc, &why) == 0;
+	}
+	unc_workspace_release(&ws);
+	free(w);
+	return NULL;
+}
+
+int planner_sample(const struct planner_in *in, struct plan_point *p, size_t n,
+		   const char *want, const struct unc_spec *s)
+{
+	struct sshared S = { .in = in, .p = p, .want = want, .n = n, .s = s };
+	pthread_t th[PLANNER_MAX_JOBS];
+	int nth = 0;
+	size_t nwant = 0;
+
+	assert(in && s && (n == 0 || (p && want)));
 	for (size_t i = 0; i < n; i++) {
-		front[i] = 1;
+		p[i].sampled = 0;
+		nwant += want[i] != 0;
+	}
+	if (!nwant)
+		return 0;
+	pthread_mutex_init(&S.mu, NULL);
+	int jobs = in->jobs > 0 ? in->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (jobs > (int)nwant)
+		jobs = (int)nwant;
+	if (jobs < 1)
+		jobs = 1;
+	if (jobs > PLANNER_MAX_JOBS)
+		jobs = PLANNER_MAX_JOBS;
+	for (int i = 1; i < jobs; i++)
+		if (pthread_create(&th[nth], NULL, sworker, &S) == 0)
+			nth++;
+	sworker(&S);
+	for (int i = 0; i < nth; i++)
+		pthread_join(th[i], NULL);
+	pthread_mutex_destroy(&S.mu);
+	return S.oom ? -1 : 0;
+}
+
+int planner_ranked(const struct plan_point *p, enum plan_risk risk, double *time_s,
+		   double *cost_usd)
+{
+	if (risk == PLAN_RISK_P50) {
+		*time_s = p->total_time_s;
+		*cost_usd = p->cost_usd;
+		return 0;
+	}
+	if (!p->sampled || !p->unc.has_cost)
+		return -1;
+	*time_s = p->unc.total_s.p90;
+	*cost_usd = p->unc.cost_usd.p90;
+	return 0;
+}
+
+int planner_meets(const struct plan_point *p, enum plan_risk risk, double deadline_s,
+		  double budget_usd)
+{
+	double t, c;
+	if (planner_ranked(p, risk, &t, &c))
+		return 0;
+	return (!(deadline_s > 0) || t <= deadline_s) && (!(budget_usd > 0) || c <= budget_usd);
+}
+
+long planner_select(const struct plan_point *p, size_t n, enum plan_risk risk,
+		    double deadline_s, double budget_usd, size_t *nmeets)
+{
+	int by_cost = deadline_s > 0 && !(budget_usd > 0);
+	int by_time = budget_usd > 0 && !(deadline_s > 0);
+	double bt = 0, bc = 0;
+	long best = -1;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		double t = 0, c = 0;
+		if (!planner_meets(&p[i], risk, deadline_s, budget_usd))
+			continue;
+		planner_ranked(&p[i], risk, &t, &c);
+		k++;
+		if (best < 0 || (by_cost && c < bc) || (by_time && t < bt)) {
+			best = (long)i;
+			bt = t;
+			bc = c;
+		}
+	}
+	if (nmeets)
+		*nmeets = k;
+	return best;
+}
+
+void planner_pareto_ranked(const struct plan_point *p, size_t n, enum plan_risk risk,
+			   int *front)
+{
+	for (size_t i = 0; i < n; i++) {
+		double ti = 0, ci = 0;
+		front[i] = planner_ranked(&p[i], risk, &ti, &ci) == 0;
 		for (size_t j = 0; j < n && front[i]; j++) {
-			if (j == i)
+			double tj = 0, cj = 0;
+			if (j == i || planner_ranked(&p[j], risk, &tj, &cj))
 				continue;
-			int le = p[j].total_time_s <= p[i].total_time_s && p[j].cost_usd <= p[i].cost_usd;
-			int lt = p[j].total_time_s < p[i].total_time_s || p[j].cost_usd < p[i].cost_usd;
+			int le = tj <= ti && cj <= ci;
+			int lt = tj < ti || cj < ci;
 			/* equal points: keep the first */
-			int same = p[j].total_time_s == p[i].total_time_s && p[j].cost_usd == p[i].cost_usd;
+			int same = tj == ti && cj == ci;
 			if ((le && lt) || (same && j < i))
 				front[i] = 0;
 		}

@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "search.h"
+#include "uncertainty.h"
 
 /* Price a run of `count` GPUs of g lasting run_s seconds: 0 with the cost
  * and where it is bought (static or caller-owned strings), or -1 when the
@@ -32,7 +33,19 @@ struct plan_point {
 	double step_time_s, total_time_s, memory_per_gpu_bytes, mfu_frac;
 	double cost_usd;
 	const char *provider, *instance; /* from the price function */
+	int sampled;               /* unc holds its Monte Carlo (planner_sample) */
+	struct unc_result unc;
 };
+
+/* What plans are ranked by: the point estimate (P50, as without
+ * uncertainty) or the P90 of their samples, time and cost alike. */
+enum plan_risk { PLAN_RISK_P50, PLAN_RISK_P90 };
+
+/* The offer a point's cost was priced on, for sampling its cost: 0 with
+ * the offer and its billing (borrowed), or -1 when there is none. */
+typedef int (*plan_offer_fn)(void *ctx, const struct gpu *g, int count, double run_s,
+			     const struct price_offer **offer,
+			     const struct cost_billing **billing);
 
 struct planner_in {
 	const struct workload *w;
@@ -44,6 +57,7 @@ struct planner_in {
 	struct search_knobs knobs;
 	plan_price_fn price;
 	void *price_ctx;
+	plan_offer_fn offer;       /* planner_sample only; may be NULL (no cost) */
 };
 
 /*
@@ -67,5 +81,47 @@ int planner_run(const struct planner_in *in, struct plan_point **pts,
 /* Mark the Pareto front (time against cost): front[i] = 1 for points no
  * other point beats or equals in both with one strictly better. */
 void planner_pareto(const struct plan_point *p, size_t n, int *front);
+
+/* The workload of point p: in->w on p's GPU with p's layout and recompute. */
+void planner_point_workload(const struct planner_in *in, const struct plan_point *p,
+			    struct workload *out);
+
+/*
+ * Monte Carlo of the points with want[i] != 0 (unc_run with spec *s, its
+ * offer and billing from in->offer, on in->jobs threads): sets sampled and
+ * unc of each.  Every point draws from s->seed, so plans are compared under
+ * the same draws and the result does not depend on the threads.  A point
+ * whose samples cannot be drawn stays unsampled.  Returns 0, or -1 when out
+ * of memory.
+ */
+int planner_sample(const struct planner_in *in, struct plan_point *p, size_t n,
+		   const char *want, const struct unc_spec *s);
+
+/*
+ * The time and cost point p is ranked by under `risk`: its point estimate,
+ * or the P90 of its samples.  Returns 0, or -1 when risk is PLAN_RISK_P90
+ * and p was not sampled with a cost (it is then no candidate).
+ */
+int planner_ranked(const struct plan_point *p, enum plan_risk risk, double *time_s,
+		   double *cost_usd);
+
+/* 1 when p is a candidate under `risk` and its ranked time and cost meet
+ * the deadline and the budget (0 = none). */
+int planner_meets(const struct plan_point *p, enum plan_risk risk, double deadline_s,
+		  double budget_usd);
+
+/*
+ * The answer among the candidates that meet the targets (ranked under
+ * `risk`): with only a deadline the cheapest, with only a budget the
+ * fastest, with both or neither the first in p's order (ties: the first).
+ * *nmeets receives how many meet.  Returns the index, or -1 when none does.
+ */
+long planner_select(const struct plan_point *p, size_t n, enum plan_risk risk,
+		    double deadline_s, double budget_usd, size_t *nmeets);
+
+/* planner_pareto over the ranked time and cost of the candidates under
+ * `risk` (others get front[i] = 0). */
+void planner_pareto_ranked(const struct plan_point *p, size_t n, enum plan_risk risk,
+			   int *front);
 
 #endif

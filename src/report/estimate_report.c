@@ -8,6 +8,7 @@
 
 #include "../util/units.h"
 #include "json.h"
+#include "unc_json.h"
 #include "numfmt.h"
 #include "table.h"
 
@@ -302,33 +303,6 @@ static void json_cost(struct rep_json *j, const struct run_cost *c)
 	rep_json_obj_end(j);
 }
 
-static void json_quantiles(struct rep_json *j, const char *key, const struct unc_quantiles *q)
-{
-	rep_json_obj_begin(j, key);
-	rep_json_num(j, "p10", q->p10);
-	rep_json_num(j, "p50", q->p50);
-	rep_json_num(j, "p90", q->p90);
-	rep_json_num(j, "mean", q->mean);
-	rep_json_num(j, "sd", q->sd);
-	rep_json_obj_end(j);
-}
-
-static void json_uncertainty(struct rep_json *j, const struct unc_result *u)
-{
-	rep_json_obj_begin(j, "uncertainty");
-	rep_json_int(j, "samples", (long long)u->samples);
-	rep_json_int(j, "seed", (long long)u->seed);
-	json_quantiles(j, "step_time_s", &u->step_s);
-	json_quantiles(j, "total_time_s", &u->total_s);
-	if (u->has_cost)
-		json_quantiles(j, "cost_usd", &u->cost_usd);
-	if (u->has_deadline)
-		rep_json_num(j, "p_deadline", u->p_deadline);
-	if (u->has_budget)
-		rep_json_num(j, "p_budget", u->p_budget);
-	rep_json_obj_end(j);
-}
-
 static int json_report(FILE *f, const struct workload *w, const struct gpu *g,
 		       const struct estimate *e, const struct run_cost *c,
 		       const struct unc_result *u)
@@ -386,7 +360,7 @@ static int json_report(FILE *f, const struct workload *w, const struct gpu *g,
 	if (c)
 		json_cost(&j, c);
 	if (u)
-		json_uncertainty(&j, u);
+		rep_unc_json(&j, "uncertainty", u);
 	rep_json_arr_begin(&j, "warnings");
 	for (int i = 0; i < e->warning_count; i++)
 		rep_json_str(&j, NULL, e->warning[i]);

@@ -2,7 +2,7 @@
  * test_sweep.c - `traincost sweep` and `traincost plan` run in-process:
  * row counts, determinism across --jobs, shards, the direct route against
  * the node tree, invalid rows, unknown paths, atomic output; the planner
- * against every count.
+ * against every count; ranking by P90 under uncertainty.
  */
 #include "tc_test.h"
 
@@ -356,6 +356,133 @@ static void test_planner_brute_force(void **state)
 	free(p2);
 }
 
+/* Offers that price like flat_price: one GPU per instance, billed by the
+ * started hour, $2.00 (over 50 GB) or $1.20 per GPU-hour. */
+static struct price_offer test_offers[2];
+static const struct cost_billing hourly = { COST_PER_HOUR, 0 };
+
+static int flat_offer(void *ctx, const struct gpu *g, int count, double run_s,
+		      const struct price_offer **o, const struct cost_billing **b)
+{
+	(void)ctx;
+	(void)count;
+	(void)run_s;
+	*o = &test_offers[g->memory_bytes > 50e9];
+	*b = &hourly;
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/*
+ * --risk p90: the planner samples every point; the plan chosen under a
+ * deadline is never dearer at P90 than another plan that also meets the
+ * deadline at P90, and the fastest within a budget is never slower at P90
+ * than another within it.  Sampling is the same on one thread or two.
+ */
+static void test_planner_risk(void **state)
+{
+	(void)state;
+	struct tc_datapath dp;
+	struct tc_diag d;
+	struct workload w;
+	struct gpu_catalog cat = { 0 };
+	struct gpu g[2];
+	char why[256];
+	tc_diag_init(&d);
+	assert_int_equal(dp_init(&dp, NULL, 0, &d), 0);
+	assert_int_equal(wl_load_file("examples/gpt2-124m-l4.yaml", &dp, &w, &d), 0);
+	assert_int_equal(gpu_catalog_load(&dp, &cat, &d), 0);
+	assert_int_equal(gpu_catalog_lookup(&cat, "l4", &g[0], why, sizeof(why)), 0);
+	assert_int_equal(gpu_catalog_lookup(&cat, "a100-80gb-sxm", &g[1], why, sizeof(why)), 0);
+	gpu_catalog_release(&cat);
+	for (int k = 0; k < 2; k++) {
+		memset(&test_offers[k], 0, sizeof(test_offers[k]));
+		test_offers[k].gpus = 1;
+		test_offers[k].price_usd_per_h[COST_ON_DEMAND] = k ? 2.0 : 1.2;
+	}
+	w.train.global_batch = 48;
+	struct planner_in in = { .w = &w, .gpus = g, .ngpus = 2, .max_gpus = 24,
+				 .price = flat_price, .offer = flat_offer, .jobs = 2 };
+	search_knobs_all(&in.knobs);
+	struct plan_point *p, *q;
+	size_t n, nq;
+	assert_int_equal(planner_run(&in, &p, &n, NULL), 0);
+	assert_int_equal(planner_run(&in, &q, &nq, NULL), 0);
+	assert_true(n > 4);
+	assert_int_equal(n, nq);
+	char want[256];
+	assert_true(n <= sizeof(want));
+	memset(want, 1, sizeof(want));
+	struct unc_spec s;
+	unc_spec_default(&s);
+	s.samples = 200;
+	s.seed = 5;
+	assert_int_equal(planner_sample(&in, p, n, want, &s), 0);
+	in.jobs = 1;
+	assert_int_equal(planner_sample(&in, q, n, want, &s), 0);
+
+	double t90[256], c90[256];
+	for (size_t i = 0; i < n; i++) {
+		const struct unc_result *u = &p[i].unc;
+		assert_true(p[i].sampled);
+		assert_true(u->has_cost);
+		/* The sampled workload is the point's own plan. */
+		assert_close(u->point_step_s, p[i].step_time_s, TOL_TIGHT);
+		assert_true(u->total_s.p10 <= u->total_s.p50 && u->total_s.p50 <= u->total_s.p90);
+		assert_true(u->cost_usd.p10 <= u->cost_usd.p50 && u->cost_usd.p50 <= u->cost_usd.p90);
+		/* Threads change nothing. */
+		assert_true(u->total_s.p90 == q[i].unc.total_s.p90);
+		assert_true(u->cost_usd.p90 == q[i].unc.cost_usd.p90);
+		t90[i] = u->total_s.p90;
+		c90[i] = u->cost_usd.p90;
+	}
+	qsort(t90, n, sizeof(double), cmp_double);
+	qsort(c90, n, sizeof(double), cmp_double);
+
+	/* Cheapest at P90 among the plans that meet the deadline at P90. */
+	double deadline = t90[n / 2];
+	size_t k = 0;
+	long best = planner_select(p, n, PLAN_RISK_P90, deadline, 0, &k);
+	assert_true(best >= 0);
+	assert_true(k >= n / 2);
+	assert_true(p[best].unc.total_s.p90 <= deadline);
+	for (size_t j = 0; j < n; j++)
+		if (p[j].unc.total_s.p90 <= deadline)
+			assert_true(p[best].unc.cost_usd.p90 <= p[j].unc.cost_usd.p90);
+
+	/* Fastest at P90 among the plans within the budget at P90. */
+	double budget = c90[n / 2];
+	best = planner_select(p, n, PLAN_RISK_P90, 0, budget, &k);
+	assert_true(best >= 0);
+	assert_true(p[best].unc.cost_usd.p90 <= budget);
+	for (size_t j = 0; j < n; j++)
+		if (p[j].unc.cost_usd.p90 <= budget)
+			assert_true(p[best].unc.total_s.p90 <= p[j].unc.total_s.p90);
+
+	/* The point estimate ranks as before: cheapest meeting the deadline. */
+	best = planner_select(p, n, PLAN_RISK_P50, deadline, 0, &k);
+	assert_true(best >= 0);
+	for (size_t j = 0; j < n; j++)
+		if (p[j].total_time_s <= deadline)
+			assert_true(p[best].cost_usd <= p[j].cost_usd);
+
+	/* A plan without samples is no candidate at P90. */
+	best = planner_select(p, n, PLAN_RISK_P90, deadline, 0, NULL);
+	p[best].sampled = 0;
+	assert_false(planner_meets(&p[best], PLAN_RISK_P90, deadline, 0));
+	assert_int_not_equal(planner_select(p, n, PLAN_RISK_P90, deadline, 0, NULL), best);
+	int front[256];
+	planner_pareto_ranked(p, n, PLAN_RISK_P90, front);
+	assert_false(front[best]);
+	free(p);
+	free(q);
+}
+
 /* The plan command: cheapest within a deadline, and what is closest. */
 static void test_plan_command(void **state)
 {
@@ -396,6 +523,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_path),
 		cmocka_unit_test(test_atomic_output),
 		cmocka_unit_test(test_planner_brute_force),
+		cmocka_unit_test(test_planner_risk),
 		cmocka_unit_test(test_plan_command),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

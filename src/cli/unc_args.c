@@ -1,0 +1,59 @@
+/*
+ * unc_args.c - `--uncertainty[=N]` and `--seed` for estimate, compare and
+ * plan (unc_args.h).
+ */
+#include "unc_args.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+void unc_args_opts(struct unc_args *u, struct cli_opt *o)
+{
+	const struct cli_opt rows[UNC_ARGS_NOPTS] = {
+		{ "uncertainty", &u->samples, &u->on, NULL },
+		{ "seed", &u->seed, NULL, NULL },
+	};
+	memcpy(o, rows, sizeof(rows));
+}
+
+int unc_args_spec(struct cli_ctx *ctx, const char *cmd, const struct unc_args *u,
+		  const struct cal_overlay *cal, struct unc_spec *s)
+{
+	int samples = UNC_DEFAULT_SAMPLES, seed = 1;
+
+	assert(ctx && cmd && u && cal && s);
+	if ((u->samples && cli_int_arg(ctx, cmd, "uncertainty", u->samples, 1, UNC_MAX_SAMPLES, &samples)) ||
+	    (u->seed && cli_int_arg(ctx, cmd, "seed", u->seed, 0, 2147483647, &seed)))
+		return TC_EXIT_USAGE;
+	unc_spec_default(s);
+	if (cal->measurements)
+		unc_spec_from_calibration(s, cal);
+	s->samples = (size_t)samples;
+	s->seed = (unsigned long)seed;
+	return 0;
+}
+
+void unc_spec_price(struct unc_spec *s, const struct run_cost *cost)
+{
+	s->offer = NULL;
+	s->billing = NULL;
+	if (!cost->priced)
+		return;
+	s->offer = cost->range.cheapest.offer;
+	s->billing = &cost->range.cheapest.table->billing;
+	s->kind = cost->kind;
+	s->spot = cost->in.spot;
+}
+
+int unc_args_workspace(struct cli_ctx *ctx, const char *cmd, const struct unc_spec *s,
+		       struct unc_workspace *ws)
+{
+	if (unc_workspace_init(ws, s->samples)) {
+		fprintf(ctx->err, "traincost %s: out of memory for %zu samples\n", cmd, s->samples);
+		return TC_EXIT_INTERNAL;
+	}
+	return 0;
+}

@@ -1,0 +1,31 @@
+/*
+ * unc_json.c - uncertainty results as JSON (unc_json.h).
+ */
+#include "unc_json.h"
+
+static void json_quantiles(struct rep_json *j, const char *key, const struct unc_quantiles *q)
+{
+	rep_json_obj_begin(j, key);
+	rep_json_num(j, "p10", q->p10);
+	rep_json_num(j, "p50", q->p50);
+	rep_json_num(j, "p90", q->p90);
+	rep_json_num(j, "mean", q->mean);
+	rep_json_num(j, "sd", q->sd);
+	rep_json_obj_end(j);
+}
+
+void rep_unc_json(struct rep_json *j, const char *key, const struct unc_result *u)
+{
+	rep_json_obj_begin(j, key);
+	rep_json_int(j, "samples", (long long)u->samples);
+	rep_json_int(j, "seed", (long long)u->seed);
+	json_quantiles(j, "step_time_s", &u->step_s);
+	json_quantiles(j, "total_time_s", &u->total_s);
+	if (u->has_cost)
+		json_quantiles(j, "cost_usd", &u->cost_usd);
+	if (u->has_deadline)
+		rep_json_num(j, "p_deadline", u->p_deadline);
+	if (u->has_budget)
+		rep_json_num(j, "p_budget", u->p_budget);
+	rep_json_obj_end(j);
+}
