@@ -540,6 +540,9 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 				snprintf(how, sizeof(how), "at %d GPUs", count);
 			fprintf(ctx->out, "%s: each GPU type with its fastest plan that fits, %s, %s prices\n\n",
 				w.name[0] ? w.name : w.file, how, cost_kind_names[m.in.kind]);
+			if (cal.measurements)
+				fprintf(ctx->out, "Efficiencies calibrated from %s (%zu measurements on %s).\n\n",
+					cal.fitted_from, cal.measurements, cal.gpu);
 		}
 		rc = print_table(ctx, format, rows, n, deadline_s, ua.on);
 		if (!rc && ua.on && strcmp(format, "csv"))

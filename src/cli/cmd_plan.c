@@ -454,6 +454,9 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 		fprintf(ctx->out, "%s: %zu plan%s that fit%s over %d GPU type%s, up to %d GPUs, %s prices\n\n",
 			w.name, npts, npts == 1 ? "" : "s", npts == 1 ? "s" : "", ngpus,
 			ngpus == 1 ? "" : "s", max_gpus, cost_kind_names[pc.kind]);
+		if (cal.measurements)
+			fprintf(ctx->out, "Efficiencies calibrated from %s (%zu measurements on %s).\n\n",
+				cal.fitted_from, cal.measurements, cal.gpu);
 		if (ranked[0])
 			fprintf(ctx->out, "Ranked by %s.\n\n", ranked);
 		const char *at = risk == PLAN_RISK_P90 ? " at P90" : "";
