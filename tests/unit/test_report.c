@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../../src/cli/cli.h"
 #include "../../src/io/datapath.h"
 #include "../../src/report/json.h"
 #include "../../src/report/table.h"
@@ -214,6 +215,27 @@ static void datapath_environment(void **state)
 	assert_string_equal(dp.dir[2], ".");
 }
 
+/* A full disk under standard output is an I/O error (exit 3), not success. */
+static void full_stdout_is_io_error(void **state)
+{
+	(void)state;
+	FILE *full = fopen("/dev/full", "w");
+	FILE *err = tmpfile();
+	if (!full)
+		skip();
+	assert_non_null(err);
+	char prog[] = "traincost", cmd[] = "gpus";
+	char *argv[] = { prog, cmd, NULL };
+	unsetenv("TRAINCOST_PATH");
+	assert_int_equal(cli_main(2, argv, full, err), TC_EXIT_IO);
+	char msg[256] = "";
+	rewind(err);
+	assert_non_null(fgets(msg, sizeof(msg), err));
+	assert_string_equal(msg, "traincost: cannot write the output\n");
+	fclose(full);
+	fclose(err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -224,6 +246,7 @@ int main(void)
 		cmocka_unit_test(table_markdown),
 		cmocka_unit_test(datapath_order_and_shadowing),
 		cmocka_unit_test(datapath_environment),
+		cmocka_unit_test(full_stdout_is_io_error),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
