@@ -299,16 +299,15 @@ int cli_main(int argc, char **argv, FILE *out, FILE *err)
 		return TC_EXIT_USAGE;
 	}
 	const char *name = argv[1];
+	const struct cli_cmd *c = NULL;
+	int rc;
 	if (!strcmp(name, "--help") || !strcmp(name, "-h")) {
 		cli_print_help(&ctx, NULL);
-		return TC_EXIT_OK;
-	}
-	if (!strcmp(name, "--version") || !strcmp(name, "version")) {
+		rc = TC_EXIT_OK;
+	} else if (!strcmp(name, "--version") || !strcmp(name, "version")) {
 		fprintf(out, "traincost %s\n", TC_VERSION);
-		return TC_EXIT_OK;
-	}
-	const struct cli_cmd *c = find_command(name);
-	if (!c) {
+		rc = TC_EXIT_OK;
+	} else if (!(c = find_command(name))) {
 		char names[256];
 		const char *names_list[NCOMMANDS + 1];
 		for (size_t i = 0; i < NCOMMANDS; i++)
@@ -323,8 +322,9 @@ int cli_main(int argc, char **argv, FILE *out, FILE *err)
 			fprintf(err, "traincost: unknown %s '%s' (expected one of: %s, --help, --version)\n",
 				name[0] == '-' ? "option" : "command", name, names);
 		return TC_EXIT_USAGE;
+	} else {
+		rc = c->run(argc - 1, argv + 1, &ctx);
 	}
-	int rc = c->run(argc - 1, argv + 1, &ctx);
 	if (fflush(out) != 0 || ferror(out)) {
 		fprintf(err, "traincost: cannot write the output\n");
 		return TC_EXIT_IO;
