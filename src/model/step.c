@@ -323,6 +323,7 @@ static int llm_estimate(const struct workload *w, const struct gpu *g,
 	assert(fabs(E.step_time_s - (tpipe + dp_exposed +
 				     sum_brk(S.t[OPS_STEP]) - dpc)) <=
 	       1e-9 * E.step_time_s + 1e-15);
+	(void)tpipe; /* only the assertion reads it */
 	E.limiting = LIM_COMPUTE;
 	for (k = 1; k < LIM_COUNT; k++)
 		if (lim[k] > lim[E.limiting])
