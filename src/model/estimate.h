@@ -161,6 +161,11 @@ int est_problem(struct plan_problem *why, enum wl_field f, const char *fmt, ...)
 void est_warn(struct estimate *e, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* -1 with a message in *why when any result, breakdown or operator time of
+ * *e is non-finite or negative, or the step takes no time; else 0. */
+int est_check_finite(const struct estimate *e, const struct est_workspace *ws,
+		     struct plan_problem *why);
+
 /* Greatest common divisor of two positive integers. */
 int est_gcd(int a, int b);
 

@@ -686,25 +686,9 @@ int recsys_estimate(const struct workload *w, const struct gpu *g,
 	if (n > pl.gpus_per_node && !(pl.network_bytes_per_s > 0))
 		est_warn(&E, "no network bandwidth given: assuming %.0f GB/s per "
 		     "GPU", COMM_DEFAULT_NETWORK_BYTES_PER_S / 1e9);
-	{
-		const double chk[] = { E.step_time_s, E.samples_per_s,
-			E.total_time_s, E.gpu_hours, E.mfu_frac,
-			E.memory_per_gpu_bytes, E.params };
-		for (k = 0; k < (int)(sizeof(chk) / sizeof(chk[0])); k++)
-			if (!isfinite(chk[k]) || chk[k] < 0)
-				return est_problem(why, WLF_NONE, "internal: "
-					       "non-finite or negative result "
-					       "(%d) for this plan (expected "
-					       "finite values)", k);
-		for (k = 0; k < (int)ws->count; k++)
-			if (!isfinite(ws->ops[k].time_s))
-				return est_problem(why, WLF_NONE, "internal: "
-					       "non-finite time of operator "
-					       "'%s'", ws->ops[k].name);
-		if (!(E.step_time_s > 0))
-			return est_problem(why, WLF_NONE, "internal: zero step "
-				       "time (expected a positive time)");
-	}
+	/* Nothing non-finite leaves this function. */
+	if (est_check_finite(&E, ws, why))
+		return -1;
 	*out = E;
 	return 0;
 }

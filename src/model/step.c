@@ -78,6 +78,30 @@ void est_warn(struct estimate *e, const char *fmt, ...)
 	va_end(ap);
 }
 
+int est_check_finite(const struct estimate *e, const struct est_workspace *ws,
+		     struct plan_problem *why)
+{
+	const double chk[] = { e->step_time_s, e->tokens_per_s, e->samples_per_s,
+			       e->total_time_s, e->gpu_hours, e->mfu_frac, e->hfu_frac,
+			       e->memory_per_gpu_bytes, e->model_flop_per_step, e->params };
+	for (size_t k = 0; k < sizeof(chk) / sizeof(chk[0]); k++)
+		if (!isfinite(chk[k]) || chk[k] < 0)
+			return est_problem(why, WLF_NONE, "internal: non-finite or negative "
+					   "result (%zu) for this plan (expected finite values)", k);
+	for (int k = 0; k < BRK_COUNT; k++)
+		if (!isfinite(e->breakdown_s[k]))
+			return est_problem(why, WLF_NONE, "internal: non-finite time in '%s'",
+					   brk_names[k]);
+	for (size_t k = 0; k < ws->count; k++)
+		if (!isfinite(ws->ops[k].time_s))
+			return est_problem(why, WLF_NONE, "internal: non-finite time of "
+					   "operator '%s'", ws->ops[k].name);
+	if (!(e->step_time_s > 0))
+		return est_problem(why, WLF_NONE, "internal: zero step time (expected a "
+				   "positive time)");
+	return 0;
+}
+
 int est_gcd(int a, int b)
 {
 	while (b) {
@@ -380,31 +404,8 @@ static int llm_estimate(const struct workload *w, const struct gpu *g,
 		     "parameters of %s are implausible", g->id);
 
 	/* Nothing non-finite leaves this function. */
-	{
-		const double chk[] = { E.step_time_s, E.tokens_per_s,
-			E.total_time_s, E.gpu_hours, E.mfu_frac, E.hfu_frac,
-			E.memory_per_gpu_bytes, E.model_flop_per_step,
-			E.params };
-		for (k = 0; k < (int)(sizeof(chk) / sizeof(chk[0])); k++)
-			if (!isfinite(chk[k]) || chk[k] < 0)
-				return est_problem(why, WLF_NONE, "internal: "
-					       "non-finite or negative result "
-					       "(%d) for this plan (expected "
-					       "finite values)", k);
-		for (k = 0; k < BRK_COUNT; k++)
-			if (!isfinite(E.breakdown_s[k]))
-				return est_problem(why, WLF_NONE, "internal: "
-					       "non-finite time in '%s'",
-					       brk_names[k]);
-		for (k = 0; k < (int)ws->count; k++)
-			if (!isfinite(ws->ops[k].time_s))
-				return est_problem(why, WLF_NONE, "internal: "
-					       "non-finite time of operator "
-					       "'%s'", ws->ops[k].name);
-		if (!(E.step_time_s > 0))
-			return est_problem(why, WLF_NONE, "internal: zero step "
-				       "time (expected a positive time)");
-	}
+	if (est_check_finite(&E, ws, why))
+		return -1;
 	*out = E;
 	return 0;
 }

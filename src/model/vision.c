@@ -1242,30 +1242,9 @@ int vision_estimate(const struct workload *w, const struct gpu *g,
 		est_warn(&E, "utilisation above 100%% of peak: efficiency "
 		     "parameters of %s are implausible", g->id);
 
-	{
-		const double chk[] = { E.step_time_s, E.samples_per_s,
-			E.total_time_s, E.gpu_hours, E.mfu_frac,
-			E.memory_per_gpu_bytes, E.model_flop_per_step, E.params };
-		for (k = 0; k < (int)(sizeof(chk) / sizeof(chk[0])); k++)
-			if (!isfinite(chk[k]) || chk[k] < 0)
-				return est_problem(why, WLF_NONE, "internal: "
-					       "non-finite or negative result "
-					       "(%d) for this plan (expected "
-					       "finite values)", k);
-		for (k = 0; k < BRK_COUNT; k++)
-			if (!isfinite(E.breakdown_s[k]))
-				return est_problem(why, WLF_NONE, "internal: "
-					       "non-finite time in '%s'",
-					       brk_names[k]);
-		for (k = 0; k < (int)ws->count; k++)
-			if (!isfinite(ws->ops[k].time_s))
-				return est_problem(why, WLF_NONE, "internal: "
-					       "non-finite time of operator "
-					       "'%s'", ws->ops[k].name);
-		if (!(E.step_time_s > 0))
-			return est_problem(why, WLF_NONE, "internal: zero step "
-				       "time (expected a positive time)");
-	}
+	/* Nothing non-finite leaves this function. */
+	if (est_check_finite(&E, ws, why))
+		return -1;
 	*out = E;
 	return 0;
 }
