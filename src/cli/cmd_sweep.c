@@ -358,7 +358,7 @@ static int eval_row(struct run *R, struct worker *W, uint64_t row, int first,
 		}
 	}
 	struct plan_problem why = { WLF_NONE, "" };
-	if (!rc && search_estimate(&W->w, g, &W->ws, &W->e, &why)) {
+	if (!rc && step_estimate_brief(&W->w, g, &W->ws, &W->e, &why)) {
 		snprintf(reason, sizeof(reason), "%s", why.msg);
 		rc = 1;
 	}

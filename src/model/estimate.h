@@ -133,12 +133,22 @@ struct plan_problem {
  * fills *out (and ws->ops with the operators) on success; returns -1 and
  * fills *why when the plan is invalid for this workload and GPU, or when
  * the run would take longer than EST_MAX_RUN_S (why->field is then the
- * field that sets the amount of work: tokens, steps, epochs or samples).
- * Never produces a non-finite number.
+ * field that sets the amount of work: tokens, steps, epochs or samples);
+ * *out is then unspecified.  Never produces a non-finite number.
  */
 int step_estimate(const struct workload *w, const struct gpu *g,
 		  struct est_workspace *ws, struct estimate *out,
 		  struct plan_problem *why);
+
+/*
+ * step_estimate() that leaves out->fit_advice empty for an LLM plan that
+ * does not fit: finding the advice takes a dozen more memory estimates,
+ * which searches and sweeps (millions of plans, advice never printed)
+ * should not pay for.
+ */
+int step_estimate_brief(const struct workload *w, const struct gpu *g,
+			struct est_workspace *ws, struct estimate *out,
+			struct plan_problem *why);
 
 /*
  * step_estimate() without the EST_MAX_RUN_S limit, for callers that use

@@ -142,25 +142,12 @@ static struct op *push(struct bld *B, const char *name, enum brk cat)
 	o = &B->ws->ops[B->ws->count++];
 	/* Workspaces are reused: nothing of an earlier estimate may leak in. */
 	memset(o, 0, sizeof(*o));
-	for (n = 0; n < sizeof(o->name) - 1 && name[n]; n++)
-		o->name[n] = name[n];
+	n = strnlen(name, sizeof(o->name) - 1);
+	memcpy(o->name, name, n);
 	o->category = cat;
 	o->count = B->count;
 	o->stage = B->stage;
 	return o;
-}
-
-/* The part of o->time_s that is launch overhead: time less the roof
- * (compute at `frac` of peak or memory, whichever is longer). */
-static double exposed_launch(const struct gpu *g, const struct op *o,
-			     double frac)
-{
-	double peak = roof_peak(g, o->prec) * frac;
-	double bw = g->mem_bytes_per_s * g->eff.mem_frac;
-	double tc = o->flop > 0 && peak > 0 ? o->flop / peak : 0;
-	double tm = o->bytes > 0 && bw > 0 ? o->bytes / bw : 0;
-	double l = o->time_s - (tc > tm ? tc : tm);
-	return l > 0 ? l : 0;
 }
 
 /* Account an op's time in the sums (per execution). */
@@ -202,11 +189,10 @@ static void gemm(struct bld *B, const char *name, enum brk cat, double m,
 	o->flop = 2.0 * m * n * k * batch;
 	o->bytes = batch * (B->sh->eg * (m * k + k * n) + B->sh->e * m * n);
 	o->prec = B->pg;
-	o->time_s = roof_time(B->g, B->pg, o->flop,
-			      roof_gemm_eff(B->g, m, n, k, batch), o->bytes, 1,
-			      B->graphs, &o->bound);
-	o->launch_s = exposed_launch(B->g, o, roof_gemm_eff(B->g, m, n, k,
-							    batch));
+	o->time_s = roof_time_launch(B->g, B->pg, o->flop,
+				     roof_gemm_eff(B->g, m, n, k, batch),
+				     o->bytes, 1, B->graphs, &o->bound,
+				     &o->launch_s);
 	account(B, o, o->flop);
 }
 
@@ -220,11 +206,10 @@ static void elem(struct bld *B, const char *name, enum brk cat, double bytes,
 	o->flop = flop;
 	o->bytes = bytes;
 	o->prec = B->pa;
-	o->time_s = roof_time(B->g, B->pa, flop, 0.5, bytes, kernels,
-			      B->graphs, &o->bound);
+	o->time_s = roof_time_launch(B->g, B->pa, flop, 0.5, bytes, kernels,
+				     B->graphs, &o->bound, &o->launch_s);
 	if (o->bound == BOUND_COMPUTE)
 		o->bound = BOUND_MEMORY;
-	o->launch_s = exposed_launch(B->g, o, 0.5);
 	account(B, o, 0);
 }
 
@@ -238,9 +223,9 @@ static void fused(struct bld *B, const char *name, double flop, double bytes,
 	o->flop = flop;
 	o->bytes = bytes;
 	o->prec = B->pa;
-	o->time_s = roof_time(B->g, B->pa, flop, B->g->eff.attn_frac, bytes,
-			      1, B->graphs, &o->bound);
-	o->launch_s = exposed_launch(B->g, o, B->g->eff.attn_frac);
+	o->time_s = roof_time_launch(B->g, B->pa, flop, B->g->eff.attn_frac,
+				     bytes, 1, B->graphs, &o->bound,
+				     &o->launch_s);
 	account(B, o, 0);
 	B->sums->hw_flop[o->stage] += model_flop;
 	if (!B->recompute)
@@ -316,12 +301,11 @@ static void linear_fwd(struct bld *B, const char *name, const char *qname,
 		o->flop = flop;
 		o->bytes = bytes;
 		o->prec = B->pa;
-		o->time_s = roof_time(B->g, B->pa, flop,
-				      roof_gemm_eff(B->g, m, r, k, experts),
-				      bytes, 2, B->graphs, &o->bound);
-		o->launch_s = exposed_launch(B->g, o,
+		o->time_s = roof_time_launch(B->g, B->pa, flop,
 					     roof_gemm_eff(B->g, m, r, k,
-							   experts));
+							   experts),
+					     bytes, 2, B->graphs, &o->bound,
+					     &o->launch_s);
 		account(B, o, flop);
 	}
 }
@@ -347,19 +331,17 @@ static void linear_bwd(struct bld *B, const char *dname, const char *wname,
 		o->flop = flop;
 		o->bytes = bytes;
 		o->prec = B->pa;
-		o->time_s = roof_time(B->g, B->pa, flop,
-				      roof_gemm_eff(B->g, m, r, k, experts),
-				      bytes, 4, B->graphs, &o->bound);
-		o->launch_s = exposed_launch(B->g, o,
+		o->time_s = roof_time_launch(B->g, B->pa, flop,
 					     roof_gemm_eff(B->g, m, r, k,
-							   experts));
+							   experts),
+					     bytes, 4, B->graphs, &o->bound,
+					     &o->launch_s);
 		account(B, o, flop);
 	}
 }
 
 /* Forward of one layer (also used for recompute). */
-static void layer_fwd(struct bld *B, const struct workload *w, int core_only,
-		      const char *pfx)
+static void layer_fwd(struct bld *B, const struct workload *w, int core_only)
 {
 	const struct llm_shape *sh = B->sh;
 	double T = sh->b * sh->s, t = sh->t;
@@ -371,8 +353,7 @@ static void layer_fwd(struct bld *B, const struct workload *w, int core_only,
 	double lexp = sh->experts / sh->ep;
 	struct comm_group tpg = group(sh->t, 1, sh->gpn);
 	int causal = w->llm.causal;
-	char nm[40];
-#define NM(x) (strcpy(nm, pfx), strcat(nm, x), nm)
+#define NM(x) (B->recompute ? "layer.recompute" x : "layer" x)
 
 	if (!core_only) {
 		elem(B, NM(".norm1"), BRK_MEMBOUND, 2 * Tn * h * e, 0, 1);
@@ -406,7 +387,7 @@ static void layer_fwd(struct bld *B, const struct workload *w, int core_only,
 		return;
 	linear_fwd(B, NM(".attn_out"), NM(".attn_out_lora"), T, h,
 		   sh->a * d / t, 1);
-	coll(B, NM(sh->sp ? ".tp_reducescatter1" : ".tp_allreduce1"),
+	coll(B, sh->sp ? NM(".tp_reducescatter1") : NM(".tp_allreduce1"),
 	     BRK_TP_COMM, sh->sp ? COLL_REDUCE_SCATTER : COLL_ALLREDUCE, tpg,
 	     T * h * e);
 	elem(B, NM(".residual1"), BRK_MEMBOUND, Tn * h * (3 * e + 1), 0, 1);
@@ -437,7 +418,7 @@ static void layer_fwd(struct bld *B, const struct workload *w, int core_only,
 		linear_fwd(B, NM(".mlp_fc2"), NM(".mlp_fc2_lora"), T, h,
 			   sh->f / t, 1);
 	}
-	coll(B, NM(sh->sp ? ".tp_reducescatter2" : ".tp_allreduce2"),
+	coll(B, sh->sp ? NM(".tp_reducescatter2") : NM(".tp_allreduce2"),
 	     BRK_TP_COMM, sh->sp ? COLL_REDUCE_SCATTER : COLL_ALLREDUCE, tpg,
 	     T * h * e);
 	elem(B, NM(".residual2"), BRK_MEMBOUND, Tn * h * (3 * e + 1), 0, 1);
@@ -591,11 +572,11 @@ int llm_build_ops(const struct workload *w, const struct gpu *g,
 	/* Layers: forward, then backward with its recompute. */
 	B.stage = OPS_LAYER;
 	B.count = lps * sh->m;
-	layer_fwd(&B, w, 0, "layer");
+	layer_fwd(&B, w, 0);
 	B.bwd = 1;
 	if (rc == RECOMP_FULL || rc == RECOMP_SELECTIVE) {
 		B.recompute = 1;
-		layer_fwd(&B, w, rc == RECOMP_SELECTIVE, "layer.recompute");
+		layer_fwd(&B, w, rc == RECOMP_SELECTIVE);
 		B.recompute = 0;
 	}
 	layer_bwd(&B, w);

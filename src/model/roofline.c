@@ -144,9 +144,9 @@ double roof_launch_s(const struct gpu *g, int graphs)
 	return l > 0 ? l : 0;
 }
 
-double roof_time(const struct gpu *g, enum tc_prec p, double flop,
-		 double peak_frac, double bytes, double kernels, int graphs,
-		 enum op_bound *bound)
+double roof_time_launch(const struct gpu *g, enum tc_prec p, double flop,
+			double peak_frac, double bytes, double kernels,
+			int graphs, enum op_bound *bound, double *launch_s)
 {
 	double peak = roof_peak(g, p);
 	double bw = g->mem_bytes_per_s * g->eff.mem_frac;
@@ -170,7 +170,18 @@ double roof_time(const struct gpu *g, enum tc_prec p, double flop,
 			*bound = tm >= tl ? BOUND_MEMORY : BOUND_LATENCY;
 	}
 	/* The shorter of launch and kernel hides partly under the longer. */
-	return roof + tl - ov * (roof < tl ? roof : tl);
+	double t = roof + tl - ov * (roof < tl ? roof : tl);
+	if (launch_s)
+		*launch_s = t - roof > 0 ? t - roof : 0;
+	return t;
+}
+
+double roof_time(const struct gpu *g, enum tc_prec p, double flop,
+		 double peak_frac, double bytes, double kernels, int graphs,
+		 enum op_bound *bound)
+{
+	return roof_time_launch(g, p, flop, peak_frac, bytes, kernels, graphs,
+				bound, NULL);
 }
 
 double roof_gemm_time(const struct gpu *g, enum tc_prec p, double m, double n,

@@ -50,12 +50,18 @@ double roof_peak(const struct gpu *g, enum tc_prec p);
  * Seconds of one kernel sequence: `flop` at `peak_frac` of peak[p] and `bytes`
  * at mem_frac of bandwidth, whichever is larger (the roof), plus `kernels`
  * launches (launch_graph_s with CUDA graphs), less launch_overlap_frac of
- * the shorter of roof and launch (asynchronous dispatch hides it).  Writes the bound to *bound when not
- * NULL.  Returns a finite value >= 0 for valid inputs (peak of p > 0).
+ * the shorter of roof and launch (asynchronous dispatch hides it).  Writes
+ * the bound to *bound when not NULL.  Returns a finite value >= 0 for valid inputs (peak of p > 0).
  */
 double roof_time(const struct gpu *g, enum tc_prec p, double flop,
 		 double peak_frac, double bytes, double kernels, int graphs,
 		 enum op_bound *bound);
+
+/* roof_time(), also writing to *launch_s the part of the time that is launch
+ * overhead: the time less the roof, never negative. */
+double roof_time_launch(const struct gpu *g, enum tc_prec p, double flop,
+			double peak_frac, double bytes, double kernels,
+			int graphs, enum op_bound *bound, double *launch_s);
 
 /* GEMM (batch of m x n x k), elements of `elem_bytes`, via roof_time. */
 double roof_gemm_time(const struct gpu *g, enum tc_prec p, double m, double n,

@@ -60,15 +60,6 @@ int search_divisors(long n, long limit, int *out, int cap)
 	return lo;
 }
 
-int search_estimate(const struct workload *w, const struct gpu *g,
-		    struct est_workspace *ws, struct estimate *out,
-		    struct plan_problem *why)
-{
-	if (ws->count)
-		memset(ws->ops, 0, ws->count * sizeof(ws->ops[0]));
-	return step_estimate(w, g, ws, out, why);
-}
-
 /* Greatest common divisor of two positive ints. */
 static long gcd_l(long a, long b)
 {
@@ -123,7 +114,7 @@ static int try_cand(struct sstate *s)
 {
 	struct plan_problem why;
 	s->timed++;
-	if (search_estimate(&s->cand, s->g, s->ws, &s->e, &why)) {
+	if (step_estimate_brief(&s->cand, s->g, s->ws, &s->e, &why)) {
 		s->last = why;
 		s->invalid = 1;
 		return 0;
@@ -337,7 +328,7 @@ done:
 		struct plan_problem again;
 		s.cand.plan = s.best_plan;
 		s.cand.train.recompute = s.best_rec;
-		if (search_estimate(&s.cand, g, ws, best, &again) == 0) {
+		if (step_estimate_brief(&s.cand, g, ws, best, &again) == 0) {
 			*best_w = s.cand;
 			return 0;
 		}

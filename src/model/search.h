@@ -36,15 +36,6 @@ int search_best_at(const struct workload *w, const struct gpu *g, int count,
 		   struct plan_problem *why);
 
 /*
- * step_estimate() on a workspace whose operators are cleared first, so that
- * the result never depends on what an earlier estimate left there (some
- * operators are not fully initialised by the LLM builder).  Same returns.
- */
-int search_estimate(const struct workload *w, const struct gpu *g,
-		    struct est_workspace *ws, struct estimate *out,
-		    struct plan_problem *why);
-
-/*
  * The divisors of n that are <= limit, ascending, into out[0..cap-1].
  * Returns how many were written (0 for n < 1).
  */

@@ -396,9 +396,6 @@ static int llm_estimate(const struct workload *w, const struct gpu *g,
 	E.memory_per_gpu_bytes = mem_estimate(w, &pl, &sh, E.mem_bytes);
 	E.memory_capacity_bytes = g->memory_bytes;
 	E.fits = E.memory_per_gpu_bytes <= g->memory_bytes;
-	if (!E.fits)
-		mem_fit_advice(w, g, &pl, E.memory_per_gpu_bytes, E.fit_advice,
-			       sizeof(E.fit_advice));
 	if (E.mfu_frac > 1 || E.hfu_frac > 1)
 		est_warn(&E, "utilisation above 100%% of peak: efficiency "
 		     "parameters of %s are implausible", g->id);
@@ -442,9 +439,11 @@ static int check_run_length(const struct workload *w, const struct estimate *e,
 		       EST_MAX_RUN_S / EST_S_PER_YEAR, what);
 }
 
-int step_estimate_unbounded(const struct workload *w, const struct gpu *g,
-			    struct est_workspace *ws, struct estimate *out,
-			    struct plan_problem *why)
+/* The estimate without the run-length limit and without the LLM fit
+ * advice. */
+static int estimate_core(const struct workload *w, const struct gpu *g,
+			 struct est_workspace *ws, struct estimate *out,
+			 struct plan_problem *why)
 {
 	assert(w && g && ws && out);
 	if (w->kind == WL_VISION)
@@ -454,16 +453,40 @@ int step_estimate_unbounded(const struct workload *w, const struct gpu *g,
 	return llm_estimate(w, g, ws, out, why);
 }
 
+/* What change of an LLM plan would fit: several more memory estimates, so
+ * only the estimates a user may read pay for it. */
+static void add_fit_advice(const struct workload *w, const struct gpu *g,
+			   struct estimate *e)
+{
+	if (w->kind == WL_LLM && !e->fits)
+		mem_fit_advice(w, g, &e->plan, e->memory_per_gpu_bytes,
+			       e->fit_advice, sizeof(e->fit_advice));
+}
+
+int step_estimate_unbounded(const struct workload *w, const struct gpu *g,
+			    struct est_workspace *ws, struct estimate *out,
+			    struct plan_problem *why)
+{
+	if (estimate_core(w, g, ws, out, why))
+		return -1;
+	add_fit_advice(w, g, out);
+	return 0;
+}
+
+int step_estimate_brief(const struct workload *w, const struct gpu *g,
+			struct est_workspace *ws, struct estimate *out,
+			struct plan_problem *why)
+{
+	return estimate_core(w, g, ws, out, why) ||
+	       check_run_length(w, out, why) ? -1 : 0;
+}
+
 int step_estimate(const struct workload *w, const struct gpu *g,
 		  struct est_workspace *ws, struct estimate *out,
 		  struct plan_problem *why)
 {
-	struct estimate E;
-
-	assert(w && g && ws && out);
-	if (step_estimate_unbounded(w, g, ws, &E, why) ||
-	    check_run_length(w, &E, why))
+	if (step_estimate_brief(w, g, ws, out, why))
 		return -1;
-	*out = E;
+	add_fit_advice(w, g, out);
 	return 0;
 }

@@ -418,6 +418,42 @@ static void test_fit_advice(void **state)
 	assert_non_null(strstr(e.fit_advice, "would fit"));
 }
 
+/* step_estimate_brief() is step_estimate() less the advice: the same
+ * figures, the same operators, an empty fit_advice. */
+static void test_brief_estimate(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct estimate full, brief;
+	struct plan_problem why;
+	size_t nops;
+	(void)state;
+	llama70(&w);
+	w.plan.count = 64;
+	w.plan.tp = 8;
+	w.plan.pp = 1;
+	w.plan.zero = 0;
+	w.train.recompute = RECOMP_NONE;
+	w.train.global_batch = 64;
+	w.plan.micro_batch = 1;
+	val_gpu_a100_sxm80(&g);
+	assert_int_equal(step_estimate(&w, &g, &ws, &full, &why), 0);
+	nops = ws.count;
+	assert_int_equal(step_estimate_brief(&w, &g, &ws, &brief, &why), 0);
+	assert_false(brief.fits);
+	assert_string_equal(brief.fit_advice, "");
+	assert_non_null(strstr(full.fit_advice, "would fit"));
+	assert_int_equal(ws.count, nops);
+	assert_true(brief.step_time_s == full.step_time_s);
+	assert_true(brief.memory_per_gpu_bytes == full.memory_per_gpu_bytes);
+	assert_true(brief.mfu_frac == full.mfu_frac);
+	assert_int_equal(brief.warning_count, full.warning_count);
+	/* The run-length limit still holds. */
+	w.train.tokens = 1e30;
+	assert_int_equal(step_estimate_brief(&w, &g, &ws, &brief, &why), -1);
+	assert_int_equal(why.field, WLF_TOKENS);
+}
+
 struct bad_plan {
 	const char *what;
 	enum wl_field field;
@@ -592,6 +628,7 @@ int main(void)
 		cmocka_unit_test(test_relations),
 		cmocka_unit_test(test_memory_flip),
 		cmocka_unit_test(test_fit_advice),
+		cmocka_unit_test(test_brief_estimate),
 		cmocka_unit_test(test_invalid_plans),
 		cmocka_unit_test(test_variants_finite),
 		cmocka_unit_test(test_gemm_util),

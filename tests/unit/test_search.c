@@ -105,7 +105,7 @@ static int brute(const struct workload *w, const struct gpu *g, int count,
 								c.plan.zero = z;
 								c.plan.ep = 1;
 								c.train.recompute = (enum recompute)r;
-								if (search_estimate(&c, g, &ws, &e, &why))
+								if (step_estimate_brief(&c, g, &ws, &e, &why))
 									continue;
 								if (!e.fits)
 									continue;
