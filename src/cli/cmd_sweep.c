@@ -21,6 +21,7 @@
 #include "../io/sweep_load.h"
 #include "../model/llm.h"
 #include "../model/search.h"
+#include "../report/rowfmt.h"
 #include "../util/outfile.h"
 #include "cli.h"
 #include "plan_args.h"
@@ -75,71 +76,6 @@ struct run {
 	int failed;               /* out of memory or a non-finite result */
 	char fail_msg[256];
 };
-
-/* ---- number formatting -------------------------------------------------- */
-
-/* v with 6 significant digits, no exponent for 1e-4 <= |v| < 1e15, trailing
- * zeros dropped; returns the length.  Deterministic and locale-free. */
-static int fmt_num(char *p, double v)
-{
-	static const double p10[] = { 1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10 };
-	double a = fabs(v);
-	if (a == 0)
-		return (int)(memcpy(p, "0", 2), 1);
-	if (!(a >= 1e-4 && a < 1e15))
-		return snprintf(p, 32, "%.6g", v);
-	int e = (int)floor(log10(a));
-	int dec = 5 - e;
-	if (dec < 0)
-		dec = 0;
-	if (dec > 10)
-		return snprintf(p, 32, "%.6g", v);
-	long long m = llround(a * p10[dec]);
-	char digits[32], rev[32];
-	int n = 0, r = 0;
-	do {
-		rev[r++] = (char)('0' + m % 10);
-		m /= 10;
-	} while (m > 0);
-	while (r > 0)
-		digits[n++] = rev[--r];
-	digits[n] = '\0';
-	int len = 0;
-	if (v < 0)
-		p[len++] = '-';
-	if (dec == 0) {
-		memcpy(p + len, digits, (size_t)n);
-		len += n;
-		p[len] = '\0';
-		return len;
-	}
-	/* Drop trailing zeros of the fraction. */
-	int frac = dec;
-	while (frac > 0 && n > 0 && digits[n - 1] == '0' && (n > 1 || frac > 0)) {
-		n--;
-		frac--;
-	}
-	if (n <= frac) { /* 0.000ddd */
-		p[len++] = '0';
-		if (frac > 0) {
-			p[len++] = '.';
-			for (int i = 0; i < frac - n; i++)
-				p[len++] = '0';
-			memcpy(p + len, digits, (size_t)n);
-			len += n;
-		}
-	} else {
-		memcpy(p + len, digits, (size_t)(n - frac));
-		len += n - frac;
-		if (frac > 0) {
-			p[len++] = '.';
-			memcpy(p + len, digits + n - frac, (size_t)frac);
-			len += frac;
-		}
-	}
-	p[len] = '\0';
-	return len;
-}
 
 /* ---- row text ------------------------------------------------------------ */
 
@@ -226,10 +162,32 @@ static void cell_text(struct rowbuf *r, const char *name, const char *s)
 	r->col++;
 }
 
+/* A cell of n bytes that needs no quoting or escaping in CSV or a table
+ * (a number); JSON text cells still go through cell_text(). */
+static void cell_plain(struct rowbuf *r, const char *name, const char *s,
+		       size_t n)
+{
+	size_t w;
+
+	if (r->fmt == FMT_JSON) {
+		cell_text(r, name, s);
+		return;
+	}
+	if (r->col)
+		putc_(r, r->fmt == FMT_CSV ? ',' : ' ');
+	put(r, s, n);
+	if (r->fmt == FMT_TABLE)
+		for (w = n; w < TABLE_W; w++)
+			putc_(r, ' ');
+	r->col++;
+}
+
 /* A number cell, or an empty cell (JSON null) when !have. */
 static void cell_num(struct rowbuf *r, const char *name, double v, int have)
 {
-	char b[40];
+	char b[ROWFMT_MAX];
+	int n;
+
 	if (!have) {
 		if (r->fmt == FMT_JSON) {
 			if (r->col)
@@ -243,17 +201,17 @@ static void cell_num(struct rowbuf *r, const char *name, double v, int have)
 		}
 		return;
 	}
-	fmt_num(b, v);
+	n = rowfmt_g6(b, v);
 	if (r->fmt == FMT_JSON) {
 		if (r->col)
 			putc_(r, ',');
 		putc_(r, '"');
 		put(r, name, strlen(name));
 		put(r, "\":", 2);
-		put(r, b, strlen(b));
+		put(r, b, (size_t)n);
 		r->col++;
 	} else {
-		cell_text(r, name, b);
+		cell_plain(r, name, b, (size_t)n);
 	}
 }
 
@@ -307,6 +265,21 @@ static int price_row(const struct price_table *t, size_t n, const char *prov,
 	return -1;
 }
 
+/* "does not fit: needs 129.3 GB per GPU of 80.0 GB", without snprintf
+ * (a third of the rows of a wide sweep take this path). */
+static void no_fit_reason(char *p, const struct estimate *e)
+{
+	static const char a[] = "does not fit: needs ", b[] = " GB per GPU of ";
+	size_t len = sizeof(a) - 1;
+
+	memcpy(p, a, len);
+	len += (size_t)rowfmt_fixed1(p + len, e->memory_per_gpu_bytes / 1e9);
+	memcpy(p + len, b, sizeof(b) - 1);
+	len += sizeof(b) - 1;
+	len += (size_t)rowfmt_fixed1(p + len, e->memory_capacity_bytes / 1e9);
+	memcpy(p + len, " GB", 4);
+}
+
 /* Append one configuration's row to rb.  Returns 0, or -1 on an internal
  * error (message in R->fail_msg under the lock). */
 static int eval_row(struct run *R, struct worker *W, uint64_t row, int first,
@@ -316,20 +289,21 @@ static int eval_row(struct run *R, struct worker *W, uint64_t row, int first,
 	size_t di[SWEEP_MAX_KEYS];
 	char reason[512] = "";
 	struct sweep_pricing pr;
-	char cfg[32];
+	char cfg[ROWFMT_MAX];
+	int cfg_len;
 
 	sweep_row_index(sw, row, di);
 	rb->col = 0;
 	if (rb->fmt == FMT_JSON)
 		put(rb, first ? "{" : ",\n{", first ? 1 : 3);
-	snprintf(cfg, sizeof(cfg), "%llu", (unsigned long long)row);
+	cfg_len = rowfmt_u64(cfg, row);
 	if (rb->fmt == FMT_JSON) {
 		put(rb, "\"config\":", 9);
-		put(rb, cfg, strlen(cfg));
+		put(rb, cfg, (size_t)cfg_len);
 		put(rb, ",\"inputs\":{", 11);
 		rb->col = 0;
 	} else {
-		cell_text(rb, "config", cfg);
+		cell_plain(rb, "config", cfg, (size_t)cfg_len);
 	}
 	for (int k = 0; k < sw->nkeys; k++)
 		cell_text(rb, sw->key[k].path, sweep_value_text(sw, k, di));
@@ -393,9 +367,7 @@ static int eval_row(struct run *R, struct worker *W, uint64_t row, int first,
 				 cost_kind_names[pr.kind], g->id,
 				 pr.provider[0] ? " from " : "", pr.provider);
 	} else if (ok) {
-		snprintf(reason, sizeof(reason),
-			 "does not fit: needs %.1f GB per GPU of %.1f GB",
-			 e->memory_per_gpu_bytes / 1e9, e->memory_capacity_bytes / 1e9);
+		no_fit_reason(reason, e);
 	}
 	cell_num(rb, "step_time_s", e->step_time_s, ok);
 	cell_num(rb, "total_time_s", e->total_time_s, ok);
