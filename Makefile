@@ -89,7 +89,10 @@ demo: deps
 
 bench: deps
 	@$(MAKE) --no-print-directory $(BENCH_BIN) $(BUILD)/traincost OPT='-O2 -g -DNDEBUG'
-	@for b in $(BENCH_BIN); do $$b || exit 1; done
+	@rm -f $(BUILD)/bench/summary.txt
+	@for b in $(BENCH_BIN); do $$b $(BUILD)/bench/summary.txt || exit 1; done
+	@printf 'bench summary, %s cores: %s\n' "$$(getconf _NPROCESSORS_ONLN)" \
+		"$$(sed ':a;N;$$!ba;s/\n/; /g' $(BUILD)/bench/summary.txt)"
 
 # Refit the efficiency defaults from the measurements kept in the repository
 # (docs/calibration.md); compare the output with roof_eff_default().
