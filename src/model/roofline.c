@@ -63,17 +63,19 @@ static inline double up(double x)
 	return t < x ? t + 1 : t;
 }
 
-/* Useful fraction of a (tm x tn) tiling of `batch` (m x n) outputs.
- * Inlined so that the divisions by the constant tile sizes become
- * multiplications: it is the hottest function of an estimate. */
+/*
+ * Output elements one tiling computes, useful or not: its waves times the
+ * SMs' tile area.  The useful fraction of a (tm x tn) tiling of `batch`
+ * (m x n) outputs is m*n*batch / (wave_area * sm_count): tile and wave
+ * quantisation in one division.  Inlined so that the divisions by the
+ * constant tile sizes become multiplications: the GEMM tiling is the
+ * hottest part of an estimate.
+ */
 static inline __attribute__((always_inline)) double
-tile_util(int sm_count, double m, double n, double batch, double tm, double tn)
+wave_area(int sm_count, double m, double n, double batch, double tm, double tn)
 {
-	double tiles_m = up(m / tm), tiles_n = up(n / tn);
-	double tiles = tiles_m * tiles_n * batch;
-	double quant = (m * n) / (tiles_m * tm * tiles_n * tn);
-	double waves = up(tiles / sm_count);
-	return quant * tiles / (waves * sm_count);
+	double tiles = up(m / tm) * up(n / tn) * batch;
+	return up(tiles / sm_count) * tm * tn;
 }
 
 double roof_gemm_util_tile(int sm_count, double m, double n, double batch,
@@ -81,22 +83,25 @@ double roof_gemm_util_tile(int sm_count, double m, double n, double batch,
 {
 	if (sm_count <= 0 || !(m > 0) || !(n > 0) || !(batch > 0))
 		return 1.0;
-	return tile_util(sm_count, m, n, batch, tm, tn);
+	return m * n * batch /
+	       (wave_area(sm_count, m, n, batch, tm, tn) * sm_count);
 }
 
 double roof_gemm_util(int sm_count, double m, double n, double batch)
 {
-	double best, u;
+	double area, a, best;
 
 	if (sm_count <= 0 || !(m > 0) || !(n > 0) || !(batch > 0))
 		return 1.0;
-	best = tile_util(sm_count, m, n, batch, ROOF_TILE_M, ROOF_TILE_N);
-	u = tile_util(sm_count, m, n, batch, ROOF_TILE_M_LARGE, ROOF_TILE_N);
-	if (u > best)
-		best = u;
-	u = tile_util(sm_count, m, n, batch, ROOF_TILE_N, ROOF_TILE_M_LARGE);
-	if (u > best)
-		best = u;
+	/* The best tiling wastes least: the smallest area. */
+	area = wave_area(sm_count, m, n, batch, ROOF_TILE_M, ROOF_TILE_N);
+	a = wave_area(sm_count, m, n, batch, ROOF_TILE_M_LARGE, ROOF_TILE_N);
+	if (a < area)
+		area = a;
+	a = wave_area(sm_count, m, n, batch, ROOF_TILE_N, ROOF_TILE_M_LARGE);
+	if (a < area)
+		area = a;
+	best = m * n * batch / (area * sm_count);
 	assert(best > 0 && best <= 1.0 + 1e-12);
 	return best;
 }
