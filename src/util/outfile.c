@@ -5,6 +5,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -12,6 +14,65 @@
 
 /* mkstemp is POSIX.1-2008 with XSI; declare it for -std=c11 builds. */
 int mkstemp(char *template);
+
+/*
+ * Temporary files a terminating signal must not leave behind (Ctrl-C in a
+ * long sweep).  The handler may only read: the paths are registered here
+ * while they exist, in lock-free atomic slots (safe in a signal handler).
+ */
+#define PENDING_MAX 4
+static _Atomic(const char *) pending[PENDING_MAX];
+static const int cleanup_signals[] = { SIGINT, SIGTERM, SIGHUP };
+
+static void on_signal(int sig)
+{
+	for (int i = 0; i < PENDING_MAX; i++) {
+		const char *p = atomic_load(&pending[i]);
+		if (p)
+			unlink(p);
+	}
+	/* Die of the same signal, so the parent sees why. */
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Install on_signal for signals left at their default (an ignored SIGHUP
+ * under nohup stays ignored), once per process. */
+static void install_handlers(void)
+{
+	static atomic_flag done = ATOMIC_FLAG_INIT;
+	struct sigaction sa, old;
+
+	if (atomic_flag_test_and_set(&done))
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(cleanup_signals) / sizeof(int); i++)
+		if (sigaction(cleanup_signals[i], NULL, &old) == 0 &&
+		    old.sa_handler == SIG_DFL)
+			sigaction(cleanup_signals[i], &sa, NULL);
+}
+
+/* Watch `tmp`; a full table only loses the clean-up on a signal. */
+static void pending_add(const char *tmp)
+{
+	install_handlers();
+	for (int i = 0; i < PENDING_MAX; i++) {
+		const char *none = NULL;
+		if (atomic_compare_exchange_strong(&pending[i], &none, tmp))
+			return;
+	}
+}
+
+static void pending_remove(const char *tmp)
+{
+	for (int i = 0; i < PENDING_MAX; i++) {
+		const char *p = tmp;
+		if (atomic_compare_exchange_strong(&pending[i], &p, NULL))
+			return;
+	}
+}
 
 int outfile_open(struct outfile *o, const char *path, FILE *stream,
 		 struct tc_diag *d)
@@ -43,6 +104,7 @@ int outfile_open(struct outfile *o, const char *path, FILE *stream,
 				   strerror(e));
 	}
 	o->created = 1;
+	pending_add(o->tmp);
 	/* mkstemp makes 0600; give the file the usual 0666 less umask. */
 	mode_t um = umask(0);
 	umask(um);
@@ -103,6 +165,7 @@ int outfile_commit(struct outfile *o, struct tc_diag *d)
 		return -1;
 	}
 	o->created = 0;
+	pending_remove(o->tmp);
 	free(o->tmp);
 	free(o->path);
 	o->tmp = o->path = NULL;
@@ -116,8 +179,10 @@ void outfile_abort(struct outfile *o)
 	if (o->fd >= 0)
 		close(o->fd);
 	o->fd = -1;
-	if (o->created && o->tmp)
+	if (o->created && o->tmp) {
 		unlink(o->tmp);
+		pending_remove(o->tmp);
+	}
 	o->created = 0;
 	free(o->tmp);
 	free(o->path);

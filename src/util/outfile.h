@@ -3,7 +3,9 @@
  * temporary file in the destination's folder, which is flushed to disk and
  * renamed over the destination only when everything was written.  On any
  * error the temporary file is removed and an existing destination is left
- * as it was.  Without a path the output goes to a FILE (standard output).
+ * as it was; so it is when SIGINT, SIGTERM or SIGHUP ends the process
+ * (handlers are installed on the first open, for signals at their default,
+ * and the process then dies of the signal).  Without a path the output goes to a FILE (standard output).
  */
 #ifndef TC_OUTFILE_H
 #define TC_OUTFILE_H

@@ -10,6 +10,8 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../../src/cli/cli.h"
@@ -228,16 +230,25 @@ static void test_unknown_path(void **state)
 	done(&r);
 }
 
-/* No temporary file is left in `dir`. */
-static void assert_no_temp(const char *dir)
+/* Whether `dir` holds a temporary file (a name starting with '.'). */
+static int has_temp(const char *dir)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
+	int found = 0;
 	assert_non_null(d);
 	while ((e = readdir(d)))
 		if (e->d_name[0] == '.' && strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			fail_msg("temporary file '%s' left behind", e->d_name);
+			found = 1;
 	closedir(d);
+	return found;
+}
+
+/* No temporary file is left in `dir`. */
+static void assert_no_temp(const char *dir)
+{
+	if (has_temp(dir))
+		fail_msg("a temporary file was left behind in %s", dir);
 }
 
 /* Output is atomic: written whole, or not at all (old file kept). */
@@ -292,6 +303,54 @@ static void test_atomic_output(void **state)
 	assert_string_equal(buf, "config,plan.cou");
 	assert_no_temp(dir);
 	unlink(path);
+	rmdir(dir);
+}
+
+/* SIGTERM while a sweep writes its file: the process dies of the signal
+ * and leaves neither the temporary file nor a destination behind. */
+static void test_interrupted_output(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/tc-sweep-XXXXXX";
+	char path[256];
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/out.csv", dir);
+	fflush(NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct cli_ctx ctx;
+		struct tc_diag d;
+		char a0[] = "sweep", a1[] = DATA "long.yaml", a2[] = "-o";
+		char *argv[] = { a0, a1, a2, path, NULL };
+		memset(&ctx, 0, sizeof(ctx));
+		ctx.out = stdout;
+		ctx.err = stderr;
+		tc_diag_init(&d);
+		if (dp_init(&ctx.data, NULL, 0, &d))
+			_exit(100);
+		_exit(cmd_sweep(4, argv, &ctx));
+	}
+	/* Wait (up to 10 minutes: valgrind) for the temporary file. */
+	struct timespec nap = { 0, 2000000 };
+	int seen = 0;
+	for (long i = 0; i < 300000 && !seen; i++) {
+		seen = has_temp(dir);
+		if (!seen) {
+			int st;
+			if (waitpid(pid, &st, WNOHANG) == pid)
+				fail_msg("the sweep ended (status %d) before it was interrupted", st);
+			nanosleep(&nap, NULL);
+		}
+	}
+	assert_true(seen);
+	assert_int_equal(kill(pid, SIGTERM), 0);
+	int status;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status));
+	assert_int_equal(WTERMSIG(status), SIGTERM);
+	assert_no_temp(dir);
+	assert_int_equal(access(path, F_OK), -1);
 	rmdir(dir);
 }
 
@@ -522,6 +581,7 @@ int main(void)
 		cmocka_unit_test(test_shards_concatenate),
 		cmocka_unit_test(test_unknown_path),
 		cmocka_unit_test(test_atomic_output),
+		cmocka_unit_test(test_interrupted_output),
 		cmocka_unit_test(test_planner_brute_force),
 		cmocka_unit_test(test_planner_risk),
 		cmocka_unit_test(test_plan_command),
