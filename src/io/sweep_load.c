@@ -498,6 +498,22 @@ int sweep_load_file(const char *path, const struct tc_datapath *dp,
 		       yn_type_name(root));
 		goto out;
 	}
+	/* The kind first: a workload given by mistake gets one line saying
+	 * so, not one "unknown key" per section. */
+	const struct yn_node *kind = yn_map_get(root, "kind");
+	if (kind && kind->type == YN_SCALAR &&
+	    (!strcmp(kind->str, "llm") || !strcmp(kind->str, "vision") ||
+	     !strcmp(kind->str, "recsys"))) {
+		err_at(d, sw->file, kind->line, kind->col,
+		       "kind '%s' is a workload, not a sweep (expected kind: sweep, with the "
+		       "workload as its base; `traincost estimate` takes a workload)", kind->str);
+		goto out;
+	}
+	if (!kind || kind->type != YN_SCALAR || strcmp(kind->str, "sweep")) {
+		err_at(d, sw->file, kind ? kind->line : root->line, kind ? kind->col : root->col,
+		       "%s (expected kind: sweep)", kind ? "kind is not sweep" : "missing required key 'kind' in sweep");
+		goto out;
+	}
 	/* Top-level keys. */
 	static const char *const top_keys[] = { "kind", "name", "base", "vary", "zip", "pricing", NULL };
 	int bad = 0;
@@ -520,12 +536,6 @@ int sweep_load_file(const char *path, const struct tc_datapath *dp,
 	}
 	if (bad)
 		goto out;
-	const struct yn_node *kind = yn_map_get(root, "kind");
-	if (!kind || kind->type != YN_SCALAR || strcmp(kind->str, "sweep")) {
-		err_at(d, sw->file, kind ? kind->line : root->line, kind ? kind->col : root->col,
-		       "%s (expected kind: sweep)", kind ? "kind is not sweep" : "missing required key 'kind' in sweep");
-		goto out;
-	}
 	const struct yn_node *nm = yn_map_get(root, "name");
 	if (nm && nm->type == YN_SCALAR)
 		snprintf(sw->name, sizeof(sw->name), "%s", nm->str);
