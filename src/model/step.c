@@ -17,6 +17,7 @@
 #include "recsys.h"
 #include "roofline.h"
 #include "vision.h"
+#include "../util/units.h"
 
 const char *const brk_names[BRK_COUNT] = {
 	"gemm", "attention", "memory_bound", "optimizer", "tp_comm",
@@ -432,6 +433,18 @@ static int check_run_length(const struct workload *w, const struct estimate *e,
 		what = w->train.steps > 0 ? "steps" : "tokens";
 	}
 	years = e->total_time_s / EST_S_PER_YEAR;
+	if (!e->fits) {
+		/* Both limits: say that memory fails too, or the user adds
+		 * GPUs for the time and meets the memory next. */
+		char need[32], cap[32];
+		tc_fmt_bytes(e->memory_per_gpu_bytes, need, sizeof(need));
+		tc_fmt_bytes(e->memory_capacity_bytes, cap, sizeof(cap));
+		return est_problem(why, f, "the run takes %.3g years and needs "
+			       "%s per GPU of %s (expected at most %.0f years "
+			       "and a plan that fits; more GPUs or fewer %s, "
+			       "a smaller model)", years, need, cap,
+			       EST_MAX_RUN_S / EST_S_PER_YEAR, what);
+	}
 	return est_problem(why, f, years < 1e7 ? "the run takes %.1f years "
 		       "(expected at most %.0f years; more GPUs or fewer %s)" :
 		       "the run takes %.3g years (expected at most %.0f "
