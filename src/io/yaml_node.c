@@ -25,6 +25,7 @@
 #include "../util/utf8.h"
 
 #define READ_CHUNK (64u << 10) /* first buffer for files of unknown size */
+#define YAML_KEY_MAX 1024      /* libyaml: longest simple (implicit) key */
 
 /* An anchor seen in the current document. */
 struct anchor {
@@ -354,6 +355,14 @@ static int report_yaml_error(struct builder *b, const yaml_parser_t *p)
 	if (!p->context)
 		return tc_diag_at(b->d, TC_EXIT_INPUT, b->file, line, col,
 				  "%s", problem);
+	/* libyaml gives up on a key of more than 1024 characters with "could
+	 * not find expected ':'" although the ':' is there. */
+	if (strstr(p->context, "simple key") && cl == line &&
+	    p->problem_mark.index - p->context_mark.index > YAML_KEY_MAX)
+		return tc_diag_at(b->d, TC_EXIT_INPUT, b->file, cl, cc,
+				  "key is longer than %d characters (expected a "
+				  "key of at most %d characters)", YAML_KEY_MAX,
+				  YAML_KEY_MAX);
 	if (cl == line && cc == col)
 		return tc_diag_at(b->d, TC_EXIT_INPUT, b->file, line, col,
 				  "%s (%s)", problem, context);
