@@ -121,10 +121,21 @@ void yn_doc_release(struct yn_doc *doc)
  * Write a short, printable rendering of `s` (at most about 40 characters,
  * control characters escaped, "..." when cut) into buf.  Returns buf.
  */
+/* Characters that print as nothing or reorder text: in a message they
+ * would hide why a key is unknown ("count\u200B"). */
+static int invisible(uint32_t c)
+{
+	return (c >= 0x80 && c <= 0x9F) || c == 0xAD || c == 0x61C ||
+	       c == 0x180E || (c >= 0x200B && c <= 0x200F) ||
+	       (c >= 0x2028 && c <= 0x202E) || (c >= 0x2060 && c <= 0x206F) ||
+	       c == 0xFEFF;
+}
+
 char *yn_show_text(const char *s, size_t len, char *buf, size_t size)
 {
-	size_t i, o = 0;
+	size_t i, o = 0, n;
 	unsigned char c;
+	uint32_t cp;
 
 	assert(buf && size >= 8);
 	for (i = 0; i < len && s; i++) {
@@ -132,6 +143,15 @@ char *yn_show_text(const char *s, size_t len, char *buf, size_t size)
 		if (o + 8 >= size || (o >= 40 && (c & 0xC0) != 0x80)) {
 			memcpy(buf + o, "...", 4);
 			return buf;
+		}
+		if (c >= 0x80 &&
+		    (n = tc_utf8_decode((const unsigned char *)s + i, len - i,
+					&cp)) > 0 &&
+		    invisible(cp)) {
+			o += (size_t)snprintf(buf + o, size - o, "\\u%04X",
+					      (unsigned)cp);
+			i += n - 1;
+			continue;
 		}
 		if (c == '\n') {
 			buf[o++] = '\\';

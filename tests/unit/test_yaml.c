@@ -592,6 +592,14 @@ static void test_show_text(void **state)
 	assert_string_equal(yn_show_text(longer, strlen(longer), buf, sizeof(buf)),
 			    "abcdefghijklmnopqrstuvwxyzabcdefghijklmn...");
 	assert_string_equal(yn_show_text("", 0, buf, sizeof(buf)), "");
+	/* Invisible characters are named, visible non-ASCII kept as it is:
+	 * U+200B is E2 80 8B, U+FEFF EF BB BF, U+00E9 (e acute) C3 A9. */
+	assert_string_equal(yn_show_text("count\xE2\x80\x8B", 8, buf, sizeof(buf)),
+			    "count\\u200B");
+	assert_string_equal(yn_show_text("\xEF\xBB\xBFgpu", 6, buf, sizeof(buf)),
+			    "\\uFEFFgpu");
+	assert_string_equal(yn_show_text("caf\xC3\xA9", 5, buf, sizeof(buf)),
+			    "caf\xC3\xA9");
 }
 
 /* ---- files ---- */
