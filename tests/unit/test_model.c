@@ -394,6 +394,20 @@ static void test_memory_flip(void **state)
 	assert_non_null(strstr(e.fit_advice, "would fit"));
 }
 
+/* Llama 2 70B on 64 GPUs, tp 8 and pure data parallelism, no ZeRO, no
+ * recompute: does not fit in 80 GB. */
+static void llama70_no_fit(struct workload *w)
+{
+	llama70(w);
+	w->plan.count = 64;
+	w->plan.tp = 8;
+	w->plan.pp = 1;
+	w->plan.zero = 0;
+	w->train.recompute = RECOMP_NONE;
+	w->train.global_batch = 64;
+	w->plan.micro_batch = 1;
+}
+
 /* An 8-GPU plan of a 70B model does not fit; the advice names a fix that
  * the memory model confirms. */
 static void test_fit_advice(void **state)
@@ -403,14 +417,7 @@ static void test_fit_advice(void **state)
 	struct estimate e;
 	struct plan_problem why;
 	(void)state;
-	llama70(&w);
-	w.plan.count = 64;
-	w.plan.tp = 8;
-	w.plan.pp = 1;
-	w.plan.zero = 0;
-	w.train.recompute = RECOMP_NONE;
-	w.train.global_batch = 64;
-	w.plan.micro_batch = 1;
+	llama70_no_fit(&w);
 	val_gpu_a100_sxm80(&g);
 	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
 	assert_false(e.fits);
@@ -428,14 +435,7 @@ static void test_brief_estimate(void **state)
 	struct plan_problem why;
 	size_t nops;
 	(void)state;
-	llama70(&w);
-	w.plan.count = 64;
-	w.plan.tp = 8;
-	w.plan.pp = 1;
-	w.plan.zero = 0;
-	w.train.recompute = RECOMP_NONE;
-	w.train.global_batch = 64;
-	w.plan.micro_batch = 1;
+	llama70_no_fit(&w);
 	val_gpu_a100_sxm80(&g);
 	assert_int_equal(step_estimate(&w, &g, &ws, &full, &why), 0);
 	nops = ws.count;
