@@ -12,6 +12,7 @@
 #include "../io/gpu_load.h"
 #include "../io/meas_load.h"
 #include "../model/calibrate.h"
+#include "../report/json.h"
 #include "../report/table.h"
 #include "cli.h"
 #include "opts.h"
@@ -36,6 +37,8 @@ static int parse_fit(struct cli_ctx *ctx, const char *s, struct cal_options *o)
 	}
 	return o->fit_mask ? 0 : cli_usage_error(ctx, CMD, "--fit needs scale or parameter names");
 }
+
+static const char *const formats[] = { "table", "json", NULL };
 
 /* A parameter value for the table. */
 static void fmt_val(char *buf, size_t n, double v)
@@ -85,13 +88,73 @@ static int print_result(struct cli_ctx *ctx, const char *file, const char *gpu,
 	return rc;
 }
 
+/* The result for scripts: the same figures as the table, errors as
+ * fractions, a std error of null where there is none. */
+static int print_json(struct cli_ctx *ctx, const char *file, const char *gpu,
+		      const struct cal_result *r, const char *output)
+{
+	struct rep_json j;
+
+	rep_json_init(&j, ctx->out);
+	rep_json_obj_begin(&j, NULL);
+	rep_json_int(&j, "format_version", 1);
+	rep_json_str(&j, "gpu", gpu);
+	rep_json_str(&j, "measurements_file", file);
+	rep_json_int(&j, "measurements", (long long)r->n);
+	rep_json_str(&j, "mode", r->scale_mode ? "scale" : "parameters");
+	if (r->scale_mode) {
+		rep_json_num(&j, "scale", r->scale);
+		if (r->se_available)
+			rep_json_num(&j, "scale_std_error", r->scale_se);
+		else
+			rep_json_null(&j, "scale_std_error");
+	} else {
+		rep_json_int(&j, "fitted", (long long)r->p);
+		rep_json_int(&j, "iterations", (long long)r->iterations);
+	}
+	rep_json_arr_begin(&j, "parameters");
+	for (int p = 0; p < CAL_PARAM_COUNT; p++) {
+		rep_json_obj_begin(&j, NULL);
+		rep_json_str(&j, "name", cal_params[p].name);
+		rep_json_num(&j, "before", cal_get(&r->before, p));
+		rep_json_num(&j, "after", cal_get(&r->after, p));
+		if (r->se[p] > 0)
+			rep_json_num(&j, "std_error", r->se[p]);
+		else
+			rep_json_null(&j, "std_error");
+		rep_json_str(&j, "status", cal_held_names[r->held[p]]);
+		rep_json_obj_end(&j);
+	}
+	rep_json_arr_end(&j);
+	rep_json_obj_begin(&j, "error_before");
+	rep_json_num(&j, "mape_frac", r->err_before.mape);
+	rep_json_num(&j, "worst_ape_frac", r->err_before.worst_ape);
+	rep_json_obj_end(&j);
+	rep_json_obj_begin(&j, "error_after");
+	rep_json_num(&j, "mape_frac", r->err_after.mape);
+	rep_json_num(&j, "worst_ape_frac", r->err_after.worst_ape);
+	rep_json_obj_end(&j);
+	rep_json_bool(&j, "ill_conditioned", r->ill_conditioned);
+	if (r->warning[0])
+		rep_json_str(&j, "warning", r->warning);
+	else
+		rep_json_null(&j, "warning");
+	if (output)
+		rep_json_str(&j, "calibration_file", output);
+	else
+		rep_json_null(&j, "calibration_file");
+	rep_json_obj_end(&j);
+	return rep_json_finish(&j);
+}
+
 int cmd_calibrate(int argc, char **argv, struct cli_ctx *ctx)
 {
-	const char *gpu_id = NULL, *output = NULL, *fit = NULL;
+	const char *gpu_id = NULL, *output = NULL, *fit = NULL, *format = "table";
 	const struct cli_opt opts[] = {
 		{ "gpu", &gpu_id, NULL, NULL },
 		{ "output", &output, NULL, NULL },
 		{ "fit", &fit, NULL, NULL },
+		{ "format", &format, NULL, formats },
 		{ NULL, NULL, NULL, NULL },
 	};
 	char *pos[CLI_MAX_POS];
@@ -202,11 +265,6 @@ int cmd_calibrate(int argc, char **argv, struct cli_ctx *ctx)
 		rc = cli_report(ctx, &d);
 		goto out;
 	}
-	if (print_result(ctx, pos[0], gpu_id, &r)) {
-		fputs("traincost calibrate: internal error: a non-finite value in the report\n", ctx->err);
-		rc = TC_EXIT_INTERNAL;
-		goto out;
-	}
 	if (output) {
 		struct cal_overlay ov;
 		cal_overlay_from_result(&ov, &r, gpu_id, pos[0]);
@@ -214,8 +272,15 @@ int cmd_calibrate(int argc, char **argv, struct cli_ctx *ctx)
 			rc = cli_report(ctx, &d);
 			goto out;
 		}
-		fprintf(ctx->out, "Wrote %s (use it with --calibration %s)\n", output, output);
 	}
+	if (!strcmp(format, "json") ? print_json(ctx, pos[0], gpu_id, &r, output)
+				    : print_result(ctx, pos[0], gpu_id, &r)) {
+		fputs("traincost calibrate: internal error: a non-finite value in the report\n", ctx->err);
+		rc = TC_EXIT_INTERNAL;
+		goto out;
+	}
+	if (output && strcmp(format, "json"))
+		fprintf(ctx->out, "Wrote %s (use it with --calibration %s)\n", output, output);
 	rc = TC_EXIT_OK;
 out:
 	free(av);

@@ -115,6 +115,12 @@ void rep_json_bool(struct rep_json *j, const char *key, int val)
 	fputs(val ? "true" : "false", j->f);
 }
 
+void rep_json_null(struct rep_json *j, const char *key)
+{
+	prefix(j, key);
+	fputs("null", j->f);
+}
+
 int rep_json_finish(struct rep_json *j)
 {
 	fputc('\n', j->f);

@@ -28,6 +28,8 @@ void rep_json_str(struct rep_json *j, const char *key, const char *val);
 void rep_json_num(struct rep_json *j, const char *key, double val);
 void rep_json_int(struct rep_json *j, const char *key, long long val);
 void rep_json_bool(struct rep_json *j, const char *key, int val);
+/* An explicit null: a value that does not exist (not a non-finite one). */
+void rep_json_null(struct rep_json *j, const char *key);
 /* Ends the document with a newline; returns 0, or -1 if a number was bad. */
 int rep_json_finish(struct rep_json *j);
 
