@@ -352,11 +352,15 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 		tc_fmt_duration(deadline, dl, sizeof(dl));
 	if (budget_s)
 		snprintf(bu, sizeof(bu), "$%.0f", budget);
-	/* When nothing meets: the closest, and by how much. */
+	/* When nothing meets: the closest, and by how much.  With both limits,
+	 * each is met alone: the cheapest plan within the deadline (how far
+	 * over the budget) and the fastest within the budget (how far over
+	 * the deadline), or, where no plan meets that limit either, the
+	 * plan closest to it. */
 	char miss[512] = "";
 	if ((deadline_s || budget_s) && !nboth) {
-		long fastest = -1, cheapest = -1;
-		double ft = 0, cc = 0;
+		long fastest = -1, cheapest = -1, cheap_in_time = -1, fast_in_budget = -1;
+		double ft = 0, cc = 0, cit = 0, fib = 0;
 		for (size_t i = 0; i < npts; i++) {
 			double t, c;
 			if (planner_ranked(&pts[i], risk, &t, &c))
@@ -369,22 +373,44 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 				cheapest = (long)i;
 				cc = c;
 			}
+			if (deadline_s && t <= deadline && (cheap_in_time < 0 || c < cit)) {
+				cheap_in_time = (long)i;
+				cit = c;
+			}
+			if (budget_s && c <= budget && (fast_in_budget < 0 || t < fib)) {
+				fast_in_budget = (long)i;
+				fib = t;
+			}
 		}
 		const char *at = risk == PLAN_RISK_P90 ? " at P90" : "";
 		char t[32];
 		size_t used = 0;
-		if (deadline_s && fastest >= 0) {
+		if (deadline_s && budget_s && cheap_in_time >= 0) {
+			used += (size_t)snprintf(miss + used, sizeof(miss) - used,
+						 "within the %s deadline the cheapest plan (%d x %s) costs $%.0f%s, "
+						 "%.0f%% over the %s budget", dl, pts[cheap_in_time].plan.count,
+						 gpus[pts[cheap_in_time].gpu].id, cit, at,
+						 100 * (cit / budget - 1), bu);
+		} else if (deadline_s && fastest >= 0) {
 			tc_fmt_duration(ft, t, sizeof(t));
 			used += (size_t)snprintf(miss + used, sizeof(miss) - used,
 						 "the fastest plan (%d x %s) takes %s%s, %.0f%% over the %s deadline",
 						 pts[fastest].plan.count, gpus[pts[fastest].gpu].id, t, at,
 						 100 * (ft / deadline - 1), dl);
 		}
-		if (budget_s && cheapest >= 0 && used < sizeof(miss))
+		if (deadline_s && budget_s && fast_in_budget >= 0 && used < sizeof(miss)) {
+			tc_fmt_duration(fib, t, sizeof(t));
+			snprintf(miss + used, sizeof(miss) - used,
+				 "%swithin the %s budget the fastest plan (%d x %s) takes %s%s, "
+				 "%.0f%% over the %s deadline", used ? "; " : "", bu,
+				 pts[fast_in_budget].plan.count, gpus[pts[fast_in_budget].gpu].id, t, at,
+				 100 * (fib / deadline - 1), dl);
+		} else if (budget_s && cheapest >= 0 && used < sizeof(miss)) {
 			snprintf(miss + used, sizeof(miss) - used,
 				 "%sthe cheapest plan (%d x %s) costs $%.0f%s, %.0f%% over the %s budget",
 				 used ? "; " : "", pts[cheapest].plan.count, gpus[pts[cheapest].gpu].id,
 				 cc, at, 100 * (cc / budget - 1), bu);
+		}
 		if (!miss[0])
 			snprintf(miss, sizeof(miss), "no plan could be sampled");
 	}

@@ -264,7 +264,7 @@ static int llm_estimate(const struct workload *w, const struct gpu *g,
 	struct llm_shape sh;
 	struct llm_sums S;
 	struct plan pl;
-	double tL, tF, tLa, tfirst, tlast, tmax, tsum, tpipe, m, lps;
+	double tL, tF, tLa, tfirst, tlast, tmax, tsum, tpipe, bubble, m, lps;
 	double lim[LIM_COUNT], peak, mm, attn, tokens_mb, dp_exposed, dpc;
 	const double *crit_extra;
 	int k, crit_first;
@@ -293,7 +293,12 @@ static int llm_estimate(const struct workload *w, const struct gpu *g,
 			       "%zu is too small (expected %d)", ws->cap,
 			       LLM_MAX_OPS);
 
-	/* Pipeline: T = m * t_max + (sum of stages - t_max) / v. */
+	/* Pipeline: T = m * t_max + (sum of stages - t_max) / v (Narayanan et
+	 * al. SC'21), which holds for m >= p.  With fewer micro-batches than
+	 * stages interleaving cannot fill the pipeline: each micro-batch
+	 * still passes every stage in turn, T = t_sum + (m - 1) * t_max / v
+	 * (m = 1: the whole t_sum, whatever v).  The larger of the two is the
+	 * critical path; they agree at m = p and for v = 1. */
 	m = sh.m;
 	lps = sh.L / sh.p;
 	tL = sum_brk(S.t[OPS_LAYER]);
@@ -310,7 +315,9 @@ static int llm_estimate(const struct workload *w, const struct gpu *g,
 		crit_first = tfirst >= tlast;
 		tmax = crit_first ? tfirst : tlast;
 	}
-	tpipe = m * tmax + (tsum - tmax) / sh.v;
+	bubble = fmax((tsum - tmax) / sh.v, tsum + (m - 1) * tmax / sh.v -
+					       m * tmax);
+	tpipe = m * tmax + bubble;
 
 	crit_extra = crit_first ? S.t[OPS_FIRST] : S.t[OPS_LAST];
 	for (k = 0; k < BRK_COUNT; k++) {
@@ -319,7 +326,7 @@ static int llm_estimate(const struct workload *w, const struct gpu *g,
 			E.breakdown_s[k] += m * S.t[OPS_LAST][k];
 	}
 	E.breakdown_s[BRK_PP_COMM] += m * S.p2p_s;
-	E.breakdown_s[BRK_BUBBLE] = (tsum - tmax) / sh.v;
+	E.breakdown_s[BRK_BUBBLE] = bubble;
 	for (k = 0; k < LIM_COUNT; k++) {
 		lim[k] = m * (lps * S.lim[OPS_LAYER][k] +
 			      (crit_first ? S.lim[OPS_FIRST][k] :

@@ -243,7 +243,8 @@ static void test_ring_volume(void **state)
 	assert_true(t2 > t1);
 }
 
-/* Bubble: (p-1)/m of the ideal time, (p-1)/(v m) interleaved. */
+/* Bubble: (p-1)/m of the ideal time, (p-1)/(v m) interleaved when the
+ * pipeline is full (m >= p). */
 static void test_bubble(void **state)
 {
 	struct workload w;
@@ -269,6 +270,33 @@ static void test_bubble(void **state)
 		(e.step_time_s - e.breakdown_s[BRK_BUBBLE] -
 		 e.breakdown_s[BRK_OPTIMIZER]);
 	assert_close(ratio, 3.0 / 32, 0.03);
+
+	/* Fewer micro-batches than stages: a micro-batch passes the p stages
+	 * in turn, T = t_sum + (m - 1) t / v.  p = 4 equal stages of time t:
+	 * m = 1: T = 4t, busy t, bubble 3t (ratio 3, with or without v);
+	 * m = 2, v = 2: T = 4t + t/2, busy 2t, bubble 2.5t (ratio 1.25, not
+	 * the (p-1)/(v m) = 0.75 of a full pipeline). */
+	w.train.global_batch = 1;
+	w.plan.interleave = 1;
+	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
+	assert_int_equal(e.micro_batches, 1);
+	ratio = e.breakdown_s[BRK_BUBBLE] /
+		(e.step_time_s - e.breakdown_s[BRK_BUBBLE] -
+		 e.breakdown_s[BRK_OPTIMIZER]);
+	assert_close(ratio, 3.0, 0.03);
+	w.plan.interleave = 2;
+	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
+	ratio = e.breakdown_s[BRK_BUBBLE] /
+		(e.step_time_s - e.breakdown_s[BRK_BUBBLE] -
+		 e.breakdown_s[BRK_OPTIMIZER]);
+	assert_close(ratio, 3.0, 0.03);
+	w.train.global_batch = 2;
+	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
+	assert_int_equal(e.micro_batches, 2);
+	ratio = e.breakdown_s[BRK_BUBBLE] /
+		(e.step_time_s - e.breakdown_s[BRK_BUBBLE] -
+		 e.breakdown_s[BRK_OPTIMIZER]);
+	assert_close(ratio, 1.25, 0.03);
 }
 
 /* Llama-2-70B-like on 64 GPUs: the shared workload of the relations. */
