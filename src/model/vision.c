@@ -45,6 +45,16 @@ const char *const vis_kind_names[VL_KIND_COUNT + 1] = {
  *  - VIS_DW_FRAC: depthwise convolutions, fraction of the fp32 CUDA-core
  *    peak (no tensor cores); not calibrated (no measurement in the set).
  */
+/*
+ * cuDNN's Winograd algorithms for 3x3 stride-1 convolutions, the fastest on
+ * CUDA cores (fp32 without tensor cores), which cudnn.benchmark picks:
+ * F(2x2, 3x3) needs 16 multiplies per 2x2 output tile where direct
+ * convolution needs 36, 2.25x fewer (Lavin and Gray, "Fast Algorithms for
+ * Convolutional Neural Networks", CVPR 2016, arXiv:1509.09308).  The
+ * arithmetic factor, not a fit; on tensor cores implicit GEMMs win and no
+ * reduction applies.
+ */
+#define VIS_WINOGRAD_GAIN 2.25
 #define VIS_CONV_FRAC 0.80
 #define VIS_CONV1X1_FRAC 1.0
 #define VIS_MEM_FRAC 0.75
@@ -600,12 +610,13 @@ double vis_skinny_time(const struct gpu *g, double flop, double bytes,
 			 NULL);
 }
 
-/* A GEMM (batch of m x n x k) at `frac` of the GEMM model's efficiency. */
-static void gemm(struct vb *B, const char *name, double m, double n, double k,
-		 double batch, double frac, double mult)
+/* A GEMM (batch of m x n x k) at `frac` of the GEMM model's efficiency,
+ * moving `bytes` through DRAM. */
+static void gemm_moving(struct vb *B, const char *name, double m, double n,
+			double k, double batch, double frac, double bytes,
+			double mult)
 {
 	double flop = 2 * m * n * k * batch;
-	double bytes = batch * B->e * (m * k + k * n + m * n);
 	double split = vis_split_k(B->g->sm_count, m, n, k, batch);
 	double eff = vis_gemm_eff(B->g, B->pg, m, n, k / split, batch * split) *
 		     frac;
@@ -620,6 +631,14 @@ static void gemm(struct vb *B, const char *name, double m, double n, double k,
 	}
 	put(B, name, BRK_GEMM, flop, bytes, B->pg, t,
 	    launch_part(B->g, B->pg, flop, eff, bytes, t), bound, mult);
+}
+
+/* A GEMM reading both operands and writing its result once. */
+static void gemm(struct vb *B, const char *name, double m, double n, double k,
+		 double batch, double frac, double mult)
+{
+	gemm_moving(B, name, m, n, k, batch, frac,
+		    batch * B->e * (m * k + k * n + m * n), mult);
 }
 
 /* A memory-bound kernel sequence moving `bytes` (at VIS_MEM_FRAC of the
@@ -686,13 +705,23 @@ static void op_conv(struct vb *B, const char *pfx, const char *what,
 		return;
 	}
 	B->first = 0;
+	/* Implicit GEMM (cuDNN): the k x k windows are gathered on chip, not
+	 * materialised, so DRAM sees the feature maps and the weights once,
+	 * not the im2col matrix of k^2 times the input. */
+	double traffic = e * (xin + xout + cout * cin / groups * k * k);
+	/* Winograd shortens each pass's reduction: fewer multiplies, the
+	 * same output tiles. */
+	double wg = B->pg == PREC_FP32 && k == 3 && groups == 1 && ho == hi &&
+		    wo == wi ? VIS_WINOGRAD_GAIN : 1;
 	if (!B->bwd) {
-		gemm(B, nm(n, pfx, what, "fwd"), M, N, K, groups, frac, mult);
+		gemm_moving(B, nm(n, pfx, what, "fwd"), M, N, K / wg, groups,
+			    frac, traffic, mult);
 	} else {
 		if (!first)
-			gemm(B, nm(n, pfx, what, "bwd_d"), M, K, N, groups, frac,
-			     mult);
-		gemm(B, nm(n, pfx, what, "bwd_w"), N, K, M, groups, frac, mult);
+			gemm_moving(B, nm(n, pfx, what, "bwd_d"), M, K, N / wg,
+				    groups, frac, traffic, mult);
+		gemm_moving(B, nm(n, pfx, what, "bwd_w"), N, K, M / wg, groups,
+			    frac, traffic, mult);
 	}
 	if (B->layout) /* NCHW <-> NHWC around tensor-core kernels */
 		elem(B, nm(n, pfx, what, B->bwd ? "layout_bwd" : "layout"),

@@ -112,6 +112,46 @@ static void test_small_net_flops(void **state)
 	free(w);
 }
 
+/* FLOPs per execution of the op named `name` in ws. */
+static double op_flop(const struct est_workspace *ws, const char *name)
+{
+	for (size_t i = 0; i < ws->count; i++)
+		if (!strcmp(ws->ops[i].name, name))
+			return ws->ops[i].flop;
+	fail_msg("no operator %s", name);
+	return 0;
+}
+
+/*
+ * Winograd on CUDA cores: in fp32 the 3x3 stride-1 convolution of the
+ * small net executes 2.25x fewer FLOPs (F(2x2, 3x3): 16 multiplies instead
+ * of 36), the stride-2 one and every fp16 convolution all of theirs.
+ * Per step, forward: conv1 2 * 442,368 * 128 = 113,246,208 FLOP (50,331,648
+ * with Winograd), conv2 2 * 1,179,648 * 128 = 301,989,888 FLOP.
+ */
+static void test_winograd_fp32(void **state)
+{
+	struct workload *w = load("tests/unit/data/vision/small-net.yaml");
+	struct gpu g;
+	struct est_workspace ws;
+	struct estimate e;
+	struct plan_problem why;
+	(void)state;
+	gpu("v100-16gb-sxm2", &g);
+	assert_int_equal(est_workspace_init(&ws, LLM_MAX_OPS), 0);
+	assert_int_equal(step_estimate(w, &g, &ws, &e, &why), 0);
+	assert_close(op_flop(&ws, "l1.conv.fwd"), 113246208.0, TOL_EXACT);
+	assert_close(op_flop(&ws, "l4.conv.fwd"), 301989888.0, TOL_EXACT);
+	w->train.precision = PREC_FP32;
+	assert_int_equal(step_estimate(w, &g, &ws, &e, &why), 0);
+	assert_close(op_flop(&ws, "l1.conv.fwd"), 50331648.0, TOL_EXACT);
+	assert_close(op_flop(&ws, "l4.conv.fwd"), 301989888.0, TOL_EXACT);
+	/* MFU counts the network's FLOPs, not the ones executed. */
+	assert_close(e.model_flop_per_step, 1245954048.0, TOL_EXACT);
+	est_workspace_release(&ws);
+	free(w);
+}
+
 /* torchvision's parameter counts and GMACs (reference §2.1-2.5). */
 static void test_presets_match_torchvision(void **state)
 {
@@ -318,6 +358,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_small_net_flops),
+		cmocka_unit_test(test_winograd_fp32),
 		cmocka_unit_test(test_presets_match_torchvision),
 		cmocka_unit_test(test_resnet50_gmacs),
 		cmocka_unit_test(test_relations),
