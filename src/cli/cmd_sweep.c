@@ -66,6 +66,8 @@ struct run {
 	struct gpu_entry *gpus;   /* owned */
 	size_t ngpus;
 	enum sw_fmt fmt;
+	char calibration[CAL_TEXT_LEN + GPU_ID_LEN + 32]; /* "" or the
+							     overlay applied */
 	uint64_t shard_k, shard_n, nrows, nchunks;
 	/* threads */
 	pthread_mutex_t mu;
@@ -380,6 +382,8 @@ static int eval_row(struct run *R, struct worker *W, uint64_t row, int first,
 	cell_text(rb, "instance", priced ? cr.cheapest.offer->instance : "");
 	cell_num(rb, "cost_usd", priced ? cr.cheapest.run.cost_usd : 0, priced);
 	cell_text(rb, "reason", reason);
+	if (R->calibration[0])
+		cell_text(rb, "calibration", R->calibration);
 	if (rb->fmt == FMT_JSON)
 		putc_(rb, '}');
 	else
@@ -560,6 +564,8 @@ static int write_head(struct run *R, struct outfile *of)
 		cell_text(&rb, R->sw->key[k].path, R->sw->key[k].path);
 	for (size_t i = 0; i < N_RESULT; i++)
 		cell_text(&rb, result_cols[i], result_cols[i]);
+	if (R->calibration[0])
+		cell_text(&rb, "calibration", "calibration");
 	putc_(&rb, '\n');
 	return outfile_write(of, buf, rb.len);
 }
@@ -644,6 +650,9 @@ int cmd_sweep(int argc, char **argv, struct cli_ctx *ctx)
 	struct cal_overlay cal;
 	if ((rc = cli_load_catalog(ctx, calibration, &cat, &cal)))
 		goto out;
+	if (calibration) /* every row says which efficiencies it used */
+		snprintf(R.calibration, sizeof(R.calibration), "%s (fitted on %s)",
+			 calibration, cal.gpu);
 	if (price_today(today, sizeof(today)) ||
 	    price_load_all(&ctx->data, today, &prices, NULL, &d)) {
 		rc = d.count ? cli_report(ctx, &d) : TC_EXIT_INTERNAL;
