@@ -80,6 +80,12 @@ static int print_result(struct cli_ctx *ctx, const char *file, const char *gpu,
 	}
 	rc = rep_table_print(&t, ctx->out, "table");
 	rep_table_release(&t);
+	for (int p = 0, any = 0; p < CAL_PARAM_COUNT && !r->scale_mode; p++)
+		for (int q = p + 1; q < CAL_PARAM_COUNT; q++)
+			if (r->corr[p][q] != 0)
+				fprintf(ctx->out, "%s %s and %s %+.2f", any++ ? "," :
+					"\nCorrelation of the fitted estimates (uncertainty draws keep it):",
+					cal_params[p].name, cal_params[q].name, r->corr[p][q]);
 	fprintf(ctx->out, "\nError on the measurements (mean absolute): before %.2f %%, after %.2f %% "
 		"(worst %.1f %% -> %.1f %%)\n", 100 * r->err_before.mape, 100 * r->err_after.mape,
 		100 * r->err_before.worst_ape, 100 * r->err_after.worst_ape);
@@ -125,6 +131,17 @@ static int print_json(struct cli_ctx *ctx, const char *file, const char *gpu,
 		rep_json_str(&j, "status", cal_held_names[r->held[p]]);
 		rep_json_obj_end(&j);
 	}
+	rep_json_arr_end(&j);
+	rep_json_arr_begin(&j, "correlation");
+	for (int p = 0; p < CAL_PARAM_COUNT; p++)
+		for (int q = p + 1; q < CAL_PARAM_COUNT; q++)
+			if (r->corr[p][q] != 0) {
+				rep_json_obj_begin(&j, NULL);
+				rep_json_str(&j, "a", cal_params[p].name);
+				rep_json_str(&j, "b", cal_params[q].name);
+				rep_json_num(&j, "r", r->corr[p][q]);
+				rep_json_obj_end(&j);
+			}
 	rep_json_arr_end(&j);
 	rep_json_obj_begin(&j, "error_before");
 	rep_json_num(&j, "mape_frac", r->err_before.mape);

@@ -50,6 +50,28 @@ static void put_params(FILE *f, const char *key, const struct roof_eff *e, const
 	}
 }
 
+/* The correlations off the diagonal, each pair once: "a: { b: r, c: r }". */
+static void put_corr(FILE *f, const struct cal_overlay *o)
+{
+	int any = 0;
+	for (int p = 0; p < CAL_PARAM_COUNT; p++) {
+		int row = 0;
+		for (int q = p + 1; q < CAL_PARAM_COUNT; q++) {
+			if (o->corr[p][q] == 0)
+				continue;
+			if (!any++)
+				fputs("correlation:\n", f);
+			if (!row++)
+				fprintf(f, "  %s: { ", cal_params[p].name);
+			else
+				fputs(", ", f);
+			fprintf(f, "%s: %.4g", cal_params[q].name, o->corr[p][q]);
+		}
+		if (row)
+			fputs(" }\n", f);
+	}
+}
+
 int calib_write(FILE *f, const struct cal_overlay *o)
 {
 	fputs("# traincost calibration: efficiency parameters fitted to measured steps.\n"
@@ -73,6 +95,7 @@ int calib_write(FILE *f, const struct cal_overlay *o)
 	put_params(f, "efficiency", &o->after, NULL);
 	put_params(f, "before", &o->before, NULL);
 	put_params(f, "std_error", NULL, o->se);
+	put_corr(f, o);
 	return ferror(f) ? -1 : 0;
 }
 
@@ -118,6 +141,72 @@ struct top_sec {
 
 static const char *const mode_names[] = { "parameters", "scale", NULL };
 
+/* "unknown parameter 'x' in correlation (did you mean 'y'?)"; returns 1. */
+static int unknown_param(const struct yn_node *k, const struct fd_ctx *ctx)
+{
+	const char *names[CAL_PARAM_COUNT + 1];
+	const char *close;
+	char shown[64];
+
+	for (int p = 0; p < CAL_PARAM_COUNT; p++)
+		names[p] = cal_params[p].name;
+	names[CAL_PARAM_COUNT] = NULL;
+	close = fd_suggest(k->str, names);
+	yn_show_text(k->str, k->len, shown, sizeof(shown));
+	if (close)
+		tc_diag_at(ctx->d, TC_EXIT_INPUT, ctx->file, k->line, k->col,
+			   "unknown parameter '%s' in correlation (did you mean '%s'?)", shown, close);
+	else
+		tc_diag_at(ctx->d, TC_EXIT_INPUT, ctx->file, k->line, k->col,
+			   "unknown parameter '%s' in correlation (expected names such as mem_frac)",
+			   shown);
+	return 1;
+}
+
+/* The correlation map into c (identity first): parameter names, values
+ * from -1 to 1, never a parameter with itself. */
+static int read_corr(const struct yn_node *v, double c[CAL_PARAM_COUNT][CAL_PARAM_COUNT],
+		     const struct fd_ctx *ctx)
+{
+	int bad = 0;
+	cal_corr_identity(c);
+	if (v->type != YN_MAP)
+		return fd_type_error(v, "correlation", "a mapping of parameter names to mappings", ctx);
+	for (size_t i = 0; i < v->count; i++) {
+		const struct yn_node *k = v->keys[i], *row = v->items[i];
+		int p = cal_param_find(k->str);
+		if (p < 0) {
+			bad |= unknown_param(k, ctx);
+			continue;
+		}
+		if (row->type != YN_MAP) {
+			bad |= fd_type_error(row, k->str, "a mapping of parameter names to correlations", ctx);
+			continue;
+		}
+		for (size_t j = 0; j < row->count; j++) {
+			const struct yn_node *k2 = row->keys[j], *val = row->items[j];
+			int q = cal_param_find(k2->str);
+			double r;
+			if (q < 0) {
+				bad |= unknown_param(k2, ctx);
+				continue;
+			}
+			if (q == p) {
+				bad |= tc_diag_at(ctx->d, TC_EXIT_INPUT, ctx->file, k2->line, k2->col,
+						  "a parameter with itself in correlation (expected "
+						  "another parameter than %s)", k->str);
+				continue;
+			}
+			if (fd_get_num(val, k2->str, TC_UNIT_COUNT, -1, 1, &r, ctx)) {
+				bad = 1;
+				continue;
+			}
+			c[p][q] = c[q][p] = r;
+		}
+	}
+	return bad ? -1 : 0;
+}
+
 /* A map of parameter values into *e (mask of those present to *seen). */
 static int read_params(const struct yn_node *v, const char *key, struct roof_eff *e, double min_all,
 		       uint64_t *seen, const struct fd_ctx *ctx)
@@ -139,7 +228,8 @@ static int read_params(const struct yn_node *v, const char *key, struct roof_eff
 
 int calib_read_file(const char *path, struct cal_overlay *o, struct tc_diag *d)
 {
-	enum { K_KIND, K_VER, K_GPU, K_FROM, K_N, K_MODE, K_SCALE, K_FITTED, K_EB, K_EA, K_RSD, K_EFF, K_BEFORE, K_SE };
+	enum { K_KIND, K_VER, K_GPU, K_FROM, K_N, K_MODE, K_SCALE, K_FITTED, K_EB, K_EA, K_RSD, K_EFF, K_BEFORE, K_SE,
+	       K_CORR };
 #define TOFF(f) offsetof(struct top_sec, f)
 	static const struct fd_field top[] = {
 		[K_KIND] = { .key = "kind", .type = FD_STR, .required = 1, .offset = TOFF(kind), .size = 32 },
@@ -163,6 +253,7 @@ int calib_read_file(const char *path, struct cal_overlay *o, struct tc_diag *d)
 		[K_EFF] = { .key = "efficiency", .type = FD_IGNORE, .required = 1, .offset = TOFF(dummy) },
 		[K_BEFORE] = { .key = "before", .type = FD_IGNORE, .required = 1, .offset = TOFF(dummy) },
 		[K_SE] = { .key = "std_error", .type = FD_IGNORE, .offset = TOFF(dummy) },
+		[K_CORR] = { .key = "correlation", .type = FD_IGNORE, .offset = TOFF(dummy) },
 		{ 0 },
 	};
 #undef TOFF
@@ -203,6 +294,10 @@ int calib_read_file(const char *path, struct cal_overlay *o, struct tc_diag *d)
 	struct roof_eff se;
 	memset(&se, 0, sizeof(se));
 	if (sn && read_params(sn, "std_error", &se, 0, NULL, &ctx))
+		bad = 1;
+	const struct yn_node *cn = yn_map_get(root, "correlation");
+	cal_corr_identity(r.corr);
+	if (cn && read_corr(cn, r.corr, &ctx))
 		bad = 1;
 	const struct yn_node *fn = yn_map_get(root, "fitted");
 	if (fn && fn->type != YN_SEQ)

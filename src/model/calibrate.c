@@ -322,6 +322,7 @@ int cal_fit(const struct val_case *cases, const double *w, size_t n,
 		opt = &no_opt;
 	memset(&D, 0, sizeof(D));
 	memset(&r, 0, sizeof(r));
+	cal_corr_identity(r.corr);
 	if (n == 0)
 		return tc_diag_msg(d, TC_EXIT_INPUT, "no measurements to calibrate on");
 	D.cases = cases;
@@ -471,9 +472,20 @@ int cal_fit(const struct val_case *cases, const double *w, size_t n,
 			r.scale_se = exp(yy) * sqrt(s2 * gsl_matrix_get(covar, 0, 0));
 			r.at_bound = exp(yy) < 1e-6 * r.scale;
 			for (int p = 0; p < CAL_PARAM_COUNT; p++)
+				for (int q = 0; q < CAL_PARAM_COUNT; q++)
+					if (p != q && cal_params[p].is_rate && cal_params[q].is_rate)
+						r.corr[p][q] = 1;
+			for (int p = 0; p < CAL_PARAM_COUNT; p++)
 				if (cal_params[p].is_rate)
 					r.se[p] = fabs(cal_get(&r.after, p)) * r.scale_se / r.scale;
 		} else {
+			for (size_t j = 0; j < D.p; j++)
+				for (size_t k = 0; k < D.p; k++) {
+					double vj = gsl_matrix_get(covar, j, j);
+					double vk = gsl_matrix_get(covar, k, k);
+					double c = j == k ? 1 : gsl_matrix_get(covar, j, k) / sqrt(vj * vk);
+					r.corr[D.idx[j]][D.idx[k]] = isfinite(c) ? fmax(-1, fmin(1, c)) : 0;
+				}
 			for (size_t j = 0; j < D.p; j++) {
 				int p = D.idx[j];
 				double yj = gsl_vector_get(y, j);
@@ -517,6 +529,13 @@ out:
 
 /* ---- overlay -------------------------------------------------------- */
 
+void cal_corr_identity(double c[CAL_PARAM_COUNT][CAL_PARAM_COUNT])
+{
+	for (int p = 0; p < CAL_PARAM_COUNT; p++)
+		for (int q = 0; q < CAL_PARAM_COUNT; q++)
+			c[p][q] = p == q;
+}
+
 void cal_overlay_from_result(struct cal_overlay *o, const struct cal_result *r,
 			     const char *gpu, const char *fitted_from)
 {
@@ -530,6 +549,7 @@ void cal_overlay_from_result(struct cal_overlay *o, const struct cal_result *r,
 	o->before = r->before;
 	o->after = r->after;
 	memcpy(o->se, r->se, sizeof(o->se));
+	memcpy(o->corr, r->corr, sizeof(o->corr));
 	o->residual_sd = r->rms_after;
 	o->error_before = r->err_before.mape;
 	o->error_after = r->err_after.mape;

@@ -103,6 +103,10 @@ struct cal_result {
 					 or moved with the scale) */
 	double se[CAL_PARAM_COUNT];   /* standard error of each fitted value;
 					 0 when held or not available */
+	/* Correlation of the fitted estimates (on the fit's log / logit
+	 * scale): 1 on the diagonal, 0 for held parameters; in scale mode
+	 * 1 among the rates, which move with the one scale. */
+	double corr[CAL_PARAM_COUNT][CAL_PARAM_COUNT];
 	enum cal_held held[CAL_PARAM_COUNT];
 	unsigned fitted_mask;
 	int scale_mode;               /* 1: one global time scale was fitted */
@@ -145,10 +149,15 @@ struct cal_overlay {
 	struct roof_eff before;       /* the catalog values it started from */
 	struct roof_eff after;        /* the fitted values */
 	double se[CAL_PARAM_COUNT];   /* standard errors, 0 = none */
+	double corr[CAL_PARAM_COUNT][CAL_PARAM_COUNT]; /* as cal_result's;
+					 the identity when the file has none */
 	double residual_sd;           /* RMS relative error after the fit:
 					 model error the parameters miss */
 	double error_before, error_after; /* MAPE on the measurements */
 };
+
+/* The identity correlation: estimates independent. */
+void cal_corr_identity(double c[CAL_PARAM_COUNT][CAL_PARAM_COUNT]);
 
 /* Fill *o from a fit (fitted_from is the measurements file name). */
 void cal_overlay_from_result(struct cal_overlay *o, const struct cal_result *r,

@@ -23,9 +23,50 @@
  * measurements says little about the model error elsewhere. */
 #define UNC_MIN_MODEL_SD 0.02
 
+/* Pivots below this count as zero: a parameter its predecessors fix. */
+#define UNC_PIVOT_EPS 1e-10
+
+int unc_corr_factor(const double c[CAL_PARAM_COUNT][CAL_PARAM_COUNT],
+		    double L[CAL_PARAM_COUNT][CAL_PARAM_COUNT])
+{
+	const int n = CAL_PARAM_COUNT;
+
+	memset(L, 0, sizeof(double) * n * n);
+	for (int j = 0; j < n; j++) {
+		double d = c[j][j];
+		for (int k = 0; k < j; k++)
+			d -= L[j][k] * L[j][k];
+		if (d < -UNC_PIVOT_EPS)
+			goto not_psd;
+		if (d <= UNC_PIVOT_EPS) {
+			/* Column j adds nothing new; the rows below must not need it. */
+			for (int i = j + 1; i < n; i++) {
+				double v = c[i][j];
+				for (int k = 0; k < j; k++)
+					v -= L[i][k] * L[j][k];
+				if (fabs(v) > 1e-6)
+					goto not_psd;
+			}
+			continue;
+		}
+		L[j][j] = sqrt(d);
+		for (int i = j + 1; i < n; i++) {
+			double v = c[i][j];
+			for (int k = 0; k < j; k++)
+				v -= L[i][k] * L[j][k];
+			L[i][j] = v / L[j][j];
+		}
+	}
+	return 0;
+not_psd:
+	cal_corr_identity(L);
+	return -1;
+}
+
 void unc_spec_default(struct unc_spec *s)
 {
 	memset(s, 0, sizeof(*s));
+	cal_corr_identity(s->mix);
 	for (int p = 0; p < CAL_PARAM_COUNT; p++)
 		s->rel_sd[p] = cal_params[p].default_rel_sd;
 	s->network_rel_sd = UNC_DEFAULT_NETWORK_REL_SD;
@@ -55,6 +96,7 @@ void unc_spec_from_calibration(struct unc_spec *s, const struct cal_overlay *o)
 			s->rel_sd[p] = 0; /* no residual dof: the model term carries it */
 	}
 	s->model_rel_sd = o->residual_sd > UNC_MIN_MODEL_SD ? o->residual_sd : UNC_MIN_MODEL_SD;
+	(void)unc_corr_factor(o->corr, s->mix); /* not PSD: independent draws */
 }
 
 int unc_workspace_init(struct unc_workspace *ws, size_t n)
@@ -84,11 +126,11 @@ void unc_workspace_release(struct unc_workspace *ws)
 	memset(ws, 0, sizeof(*ws));
 }
 
-/* Draw parameter p around x with relative spread sd (see the header). */
-static double draw_param(gsl_rng *r, enum cal_param p, double x, double sd)
+/* Parameter p around x with relative spread sd for the standard normal z
+ * (see the header). */
+static double draw_param(enum cal_param p, double x, double sd, double z)
 {
 	const struct cal_param_info *c = &cal_params[p];
-	double z = gsl_ran_gaussian(r, 1.0);
 	if (!(sd > 0) || !(x > 0))
 		return x;
 	if (c->kind == CAL_SCALE)
@@ -172,8 +214,15 @@ int unc_run(const struct workload *w, const struct gpu *g, const struct unc_spec
 	ws_w = *w;
 	gs = *g;
 	for (size_t i = 0; i < n; i++) {
+		double u[CAL_PARAM_COUNT];
 		for (int p = 0; p < CAL_PARAM_COUNT; p++)
-			cal_set(&gs.eff, p, draw_param(r, p, cal_get(&g->eff, p), s->rel_sd[p]));
+			u[p] = gsl_ran_gaussian(r, 1.0);
+		for (int p = 0; p < CAL_PARAM_COUNT; p++) {
+			double z = 0;
+			for (int k = 0; k <= p; k++)
+				z += s->mix[p][k] * u[k];
+			cal_set(&gs.eff, p, draw_param(p, cal_get(&g->eff, p), s->rel_sd[p], z));
+		}
 		double zn = gsl_ran_gaussian(r, 1.0), zm = gsl_ran_gaussian(r, 1.0);
 		ws_w.plan.network_bytes_per_s = s->network_rel_sd > 0 ?
 			w->plan.network_bytes_per_s * exp(s->network_rel_sd * zn) : w->plan.network_bytes_per_s;

@@ -37,6 +37,9 @@
 
 struct unc_spec {
 	double rel_sd[CAL_PARAM_COUNT]; /* relative spread of each parameter */
+	/* Lower-triangular L with L L^T the parameters' correlation: the
+	 * standard normals of a draw are mixed by it (identity: independent). */
+	double mix[CAL_PARAM_COUNT][CAL_PARAM_COUNT];
 	double network_rel_sd;
 	double model_rel_sd;
 	unsigned long seed;
@@ -58,11 +61,22 @@ void unc_spec_default(struct unc_spec *s);
 
 /*
  * Spreads from a calibration: fitted parameters get their standard error
- * (relative to the fitted value), held ones keep their prior spread, and
- * the model error becomes the fit's residual RMS (not below 0.02).  In scale
- * mode the rate parameters share the scale's relative error.
+ * (relative to the fitted value) and the correlation of the fit, held ones
+ * keep their prior spread independently, and the model error becomes the
+ * fit's residual RMS (not below 0.02).  In scale mode the rate parameters
+ * share the scale's relative error and move together.
  */
 void unc_spec_from_calibration(struct unc_spec *s, const struct cal_overlay *o);
+
+/*
+ * L with L L^T = c for a correlation matrix c (symmetric, unit diagonal,
+ * positive semi-definite): Cholesky that tolerates the zero pivots of
+ * perfectly correlated parameters (their rows repeat an earlier one).
+ * Returns 0, or -1 when c is not positive semi-definite (then L is the
+ * identity).
+ */
+int unc_corr_factor(const double c[CAL_PARAM_COUNT][CAL_PARAM_COUNT],
+		    double L[CAL_PARAM_COUNT][CAL_PARAM_COUNT]);
 
 /* Every spread 0: each sample equals the point estimate. */
 void unc_spec_zero(struct unc_spec *s);

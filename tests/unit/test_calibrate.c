@@ -297,7 +297,13 @@ static void test_overlay_round_trip_and_apply(void **state)
 	for (int p = 0; p < CAL_PARAM_COUNT; p++) {
 		assert_close(cal_get(&back.after, p), cal_get(&o.after, p), 1e-5);
 		assert_close(back.se[p], o.se[p], 1e-5);
+		for (int q = 0; q < CAL_PARAM_COUNT; q++)
+			assert_true(fabs(back.corr[p][q] - o.corr[p][q]) < 1e-4 &&
+				    back.corr[p][q] == back.corr[q][p]);
 	}
+	/* The example's two fitted parameters trade off (file: -0.9312). */
+	assert_close(o.corr[CAL_GEMM_MAX_FRAC][CAL_MEM_FRAC], -0.9312, TOL_EXACT);
+	assert_close(o.corr[CAL_GEMM_HALF_FLOP][CAL_GEMM_HALF_FLOP], 1, TOL_EXACT);
 	assert_int_equal(back.fitted_mask, o.fitted_mask);
 	/* Same GPU: the fitted values. */
 	val_gpu_a100_sxm80(&g);

@@ -1,6 +1,7 @@
 /*
  * test_uncertainty.c - Monte Carlo ranges: ordered quantiles, the point
- * estimate at zero spread, determinism per seed, wider with wider inputs.
+ * estimate at zero spread, determinism per seed, wider with wider inputs,
+ * correlated parameters.
  */
 #include "tc_test.h"
 
@@ -107,6 +108,87 @@ static void test_wider_inputs_wider_interval(void **state)
 	assert_true(wide.step_s.sd > narrow.step_s.sd);
 }
 
+/* Is L L^T equal to c? */
+static void assert_factors(const double c[CAL_PARAM_COUNT][CAL_PARAM_COUNT],
+			   const double L[CAL_PARAM_COUNT][CAL_PARAM_COUNT])
+{
+	for (int i = 0; i < CAL_PARAM_COUNT; i++)
+		for (int j = 0; j < CAL_PARAM_COUNT; j++) {
+			double v = 0;
+			for (int k = 0; k < CAL_PARAM_COUNT; k++)
+				v += L[i][k] * L[j][k];
+			assert_true(fabs(v - c[i][j]) < 1e-12);
+			if (j > i)
+				assert_true(L[i][j] == 0);
+		}
+}
+
+/*
+ * The factor of a correlation matrix, by hand: c01 = 0.5 gives
+ * L10 = 0.5, L11 = sqrt(1 - 0.25) = 0.8660...; parameters 0, 2 and 3
+ * perfectly correlated (one scale) give zero pivots, rows 2 and 3 repeating
+ * row 0; an impossible matrix (c01 = 1, c02 = 1, c12 = -1: x1 = x0 and
+ * x2 = x0 but x2 = -x1) is refused and leaves the identity.
+ */
+static void test_corr_factor(void **state)
+{
+	double c[CAL_PARAM_COUNT][CAL_PARAM_COUNT], L[CAL_PARAM_COUNT][CAL_PARAM_COUNT];
+	(void)state;
+	cal_corr_identity(c);
+	c[0][1] = c[1][0] = 0.5;
+	assert_int_equal(unc_corr_factor(c, L), 0);
+	assert_close(L[1][0], 0.5, TOL_EXACT);
+	assert_close(L[1][1], sqrt(0.75), TOL_EXACT);
+	assert_factors(c, L);
+
+	cal_corr_identity(c); /* three rates moving with one scale */
+	c[0][2] = c[2][0] = c[0][3] = c[3][0] = c[2][3] = c[3][2] = 1;
+	assert_int_equal(unc_corr_factor(c, L), 0);
+	assert_true(L[2][2] == 0 && L[3][3] == 0);
+	assert_close(L[2][0], 1, TOL_EXACT);
+	assert_close(L[3][0], 1, TOL_EXACT);
+	assert_factors(c, L);
+
+	cal_corr_identity(c);
+	c[0][1] = c[1][0] = 1;
+	c[0][2] = c[2][0] = 1;
+	c[1][2] = c[2][1] = -1;
+	assert_int_equal(unc_corr_factor(c, L), -1);
+	cal_corr_identity(c);
+	assert_factors(c, L);
+}
+
+/*
+ * gemm_max_frac and mem_frac both shorten the step when they rise: drawn
+ * with a negative correlation their effects cancel and the step time
+ * spreads less than drawn independently, with a positive one more.
+ */
+static void test_correlation_changes_the_spread(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct unc_spec s;
+	struct unc_result neg, ind, pos;
+	double c[CAL_PARAM_COUNT][CAL_PARAM_COUNT];
+	(void)state;
+	a_run(&w, &g);
+	unc_spec_default(&s);
+	unc_spec_zero(&s);
+	s.samples = SAMPLES;
+	s.rel_sd[CAL_GEMM_MAX_FRAC] = 0.1;
+	s.rel_sd[CAL_MEM_FRAC] = 0.1;
+	cal_corr_identity(c);
+	run(&w, &g, &s, &ind);
+	c[CAL_GEMM_MAX_FRAC][CAL_MEM_FRAC] = c[CAL_MEM_FRAC][CAL_GEMM_MAX_FRAC] = -0.9;
+	assert_int_equal(unc_corr_factor(c, s.mix), 0);
+	run(&w, &g, &s, &neg);
+	c[CAL_GEMM_MAX_FRAC][CAL_MEM_FRAC] = c[CAL_MEM_FRAC][CAL_GEMM_MAX_FRAC] = 0.9;
+	assert_int_equal(unc_corr_factor(c, s.mix), 0);
+	run(&w, &g, &s, &pos);
+	assert_true(neg.step_s.sd < ind.step_s.sd);
+	assert_true(ind.step_s.sd < pos.step_s.sd);
+}
+
 static void test_cost_deadline_and_preemptions(void **state)
 {
 	struct workload w;
@@ -151,6 +233,8 @@ int main(void)
 		cmocka_unit_test(test_zero_spread_is_the_point_estimate),
 		cmocka_unit_test(test_quantiles_ordered_and_deterministic),
 		cmocka_unit_test(test_wider_inputs_wider_interval),
+		cmocka_unit_test(test_corr_factor),
+		cmocka_unit_test(test_correlation_changes_the_spread),
 		cmocka_unit_test(test_cost_deadline_and_preemptions),
 	};
 	gsl_set_error_handler_off();
