@@ -483,7 +483,8 @@ int cal_fit(const struct val_case *cases, const double *w, size_t n,
 				for (size_t k = 0; k < D.p; k++) {
 					double vj = gsl_matrix_get(covar, j, j);
 					double vk = gsl_matrix_get(covar, k, k);
-					double c = j == k ? 1 : gsl_matrix_get(covar, j, k) / sqrt(vj * vk);
+					double c = j == k ? 1 : vj > 0 && vk > 0 ?
+						   gsl_matrix_get(covar, j, k) / sqrt(vj * vk) : 0;
 					r.corr[D.idx[j]][D.idx[k]] = isfinite(c) ? fmax(-1, fmin(1, c)) : 0;
 				}
 			for (size_t j = 0; j < D.p; j++) {
