@@ -243,6 +243,15 @@ static void test_ring_volume(void **state)
 	assert_true(t2 > t1);
 }
 
+/* Bubble time over the pipeline's busy time (the step less bubble and
+ * optimizer). */
+static double bubble_ratio(const struct estimate *e)
+{
+	return e->breakdown_s[BRK_BUBBLE] /
+	       (e->step_time_s - e->breakdown_s[BRK_BUBBLE] -
+		e->breakdown_s[BRK_OPTIMIZER]);
+}
+
 /* Bubble: (p-1)/m of the ideal time, (p-1)/(v m) interleaved when the
  * pipeline is full (m >= p). */
 static void test_bubble(void **state)
@@ -260,15 +269,11 @@ static void test_bubble(void **state)
 	val_gpu_a100_sxm80(&g);
 	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
 	assert_int_equal(e.micro_batches, 16);
-	ratio = e.breakdown_s[BRK_BUBBLE] /
-		(e.step_time_s - e.breakdown_s[BRK_BUBBLE] -
-		 e.breakdown_s[BRK_OPTIMIZER]);
+	ratio = bubble_ratio(&e);
 	assert_close(ratio, 3.0 / 16, 0.03);
 	w.plan.interleave = 2;
 	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
-	ratio = e.breakdown_s[BRK_BUBBLE] /
-		(e.step_time_s - e.breakdown_s[BRK_BUBBLE] -
-		 e.breakdown_s[BRK_OPTIMIZER]);
+	ratio = bubble_ratio(&e);
 	assert_close(ratio, 3.0 / 32, 0.03);
 
 	/* Fewer micro-batches than stages: a micro-batch passes the p stages
@@ -280,22 +285,16 @@ static void test_bubble(void **state)
 	w.plan.interleave = 1;
 	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
 	assert_int_equal(e.micro_batches, 1);
-	ratio = e.breakdown_s[BRK_BUBBLE] /
-		(e.step_time_s - e.breakdown_s[BRK_BUBBLE] -
-		 e.breakdown_s[BRK_OPTIMIZER]);
+	ratio = bubble_ratio(&e);
 	assert_close(ratio, 3.0, 0.03);
 	w.plan.interleave = 2;
 	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
-	ratio = e.breakdown_s[BRK_BUBBLE] /
-		(e.step_time_s - e.breakdown_s[BRK_BUBBLE] -
-		 e.breakdown_s[BRK_OPTIMIZER]);
+	ratio = bubble_ratio(&e);
 	assert_close(ratio, 3.0, 0.03);
 	w.train.global_batch = 2;
 	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
 	assert_int_equal(e.micro_batches, 2);
-	ratio = e.breakdown_s[BRK_BUBBLE] /
-		(e.step_time_s - e.breakdown_s[BRK_BUBBLE] -
-		 e.breakdown_s[BRK_OPTIMIZER]);
+	ratio = bubble_ratio(&e);
 	assert_close(ratio, 1.25, 0.03);
 }
 
