@@ -104,12 +104,22 @@ void llm_shape_init(const struct workload *w, const struct plan *pl,
 	if (sh->p == 1)
 		sh->stage_params_first = sh->stage_params_last =
 			sh->stage_params_first + norm + sh->head_params / sh->t;
+	sh->expert_params_stage = sh->experts > 1 ?
+		sh->L / sh->p * sh->experts / sh->ep * mlp / sh->t : 0;
 	if (sh->lora_r > 0) {
+		/* The experts' adapters are spread over the ep ranks too. */
+		double exp_lora = sh->experts * sh->lora_r *
+				  (2 * sh->h + ffn_in + sh->f);
+		double local = sh->adapter_params_layer - exp_lora +
+			       exp_lora / sh->ep;
 		sh->trainable_first = sh->trainable_last =
-			sh->L / sh->p * sh->adapter_params_layer / sh->t;
+			sh->L / sh->p * local / sh->t;
+		sh->expert_trainable_stage = sh->experts > 1 ?
+			sh->L / sh->p * exp_lora / sh->ep / sh->t : 0;
 	} else {
 		sh->trainable_first = sh->stage_params_first;
 		sh->trainable_last = sh->stage_params_last;
+		sh->expert_trainable_stage = sh->expert_params_stage;
 	}
 }
 

@@ -42,6 +42,10 @@ struct llm_shape {
 	double stage_params_first;        /* on one GPU of the first stage */
 	double stage_params_last;         /* ... and of the last stage */
 	double trainable_first, trainable_last; /* the same, trainable only */
+	/* Of those, the experts' share on one GPU of any stage (0 for dense
+	 * models): replicated over dp / ep ranks only, so ZeRO shards it over
+	 * that many. */
+	double expert_params_stage, expert_trainable_stage;
 };
 
 /* Fill *sh.  The plan must be resolved (tp, pp, dp, micro_batch >= 1). */

@@ -42,6 +42,13 @@ double mem_layer_activation_bytes(const struct workload *w,
 	return repl + (split + core) / t;
 }
 
+/* `all` bytes sharded over dp ranks, of which `expert` only over dpx (the
+ * experts' data-parallel group, dp / ep). */
+static double sharded(double all, double expert, double dp, double dpx)
+{
+	return (all - expert) / dp + expert / dpx;
+}
+
 /* Memory of one stage's GPU holding `params` (trainable `train`). */
 static double stage_mem(const struct workload *w, const struct plan *pl,
 			const struct llm_shape *sh, double params,
@@ -50,7 +57,8 @@ static double stage_mem(const struct workload *w, const struct plan *pl,
 {
 	double e16 = sh->e >= 4 ? 4 : 2;   /* weight and grad bytes */
 	double dp = sh->dp, lps = sh->L / sh->p;
-	double opt, act, buf, w_b, tot;
+	double dpx = sh->ep > 1 ? sh->dp / sh->ep : sh->dp;
+	double opt, act, buf, w_b, tot, xw, xt;
 	int mixed = sh->e < 4, z = pl->zero, k;
 	double T = sh->b * sh->s;
 
@@ -79,9 +87,15 @@ static double stage_mem(const struct workload *w, const struct plan *pl,
 		else
 			w_b = base * 2 + train * e16;
 	}
-	part[MEM_WEIGHTS] = z >= 3 ? w_b / dp : w_b;
-	part[MEM_GRADS] = train * e16 / (z >= 2 ? dp : 1);
-	part[MEM_OPTIMIZER] = train * opt / (z >= 1 ? dp : 1);
+	/* ZeRO shards over the data-parallel ranks holding the same
+	 * parameters: dp for shared ones, dp / ep for an expert's. */
+	xw = params > 0 ? w_b * sh->expert_params_stage / params : 0;
+	xt = sh->expert_trainable_stage;
+	part[MEM_WEIGHTS] = z >= 3 ? sharded(w_b, xw, dp, dpx) : w_b;
+	part[MEM_GRADS] = z >= 2 ? sharded(train, xt, dp, dpx) * e16 :
+				   train * e16;
+	part[MEM_OPTIMIZER] = z >= 1 ? sharded(train, xt, dp, dpx) * opt :
+				       train * opt;
 
 	act = mem_layer_activation_bytes(w, sh) * lps * inflight;
 	if (w->train.recompute == RECOMP_FULL) {

@@ -481,6 +481,55 @@ static void test_brief_estimate(void **state)
 	assert_int_equal(why.field, WLF_TOKENS);
 }
 
+/*
+ * ZeRO shards an expert's optimizer state over the ranks that hold that
+ * expert, dp / ep, not over dp.  A tiny MoE (2 layers, h 64, 4 heads, ffn
+ * 128 GELU, 8 experts, no bias, RMSNorm, RoPE, untied vocab 100) on 8 GPUs,
+ * dp 8, ep 8, ZeRO 1, fp16 AdamW (12 B of optimizer state per parameter):
+ *   per layer: attention 4 * 64 * 64 = 16,384; router 64 * 8 = 512; norms
+ *   2 * 64 = 128; one expert (128 + 128) * 64 = 16,384 (8 / ep 8 = one).
+ *   shared: 2 * (16,384 + 512 + 128) + embedding 6,400 + head 6,400 +
+ *   final norm 64 = 46,912; experts: 2 * 16,384 = 32,768.
+ *   optimizer: 46,912 * 12 / 8 + 32,768 * 12 / (8 / 8) = 70,368 + 393,216
+ *   = 463,584 B (sharding all of it over dp 8 gave 119,520 B).
+ */
+static void test_moe_zero_shards_experts_over_their_group(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct estimate e;
+	struct plan_problem why;
+	(void)state;
+	gpt(&w, 2, 64, 4, 100, 128);
+	w.llm.ffn = 128;
+	w.llm.experts = 8;
+	w.llm.top_k = 2;
+	w.llm.bias = 0;
+	w.llm.norm = NORM_RMSNORM;
+	w.llm.positions = POS_ROPE;
+	w.llm.tied_embeddings = 0;
+	w.plan.count = 8;
+	w.plan.ep = 8;
+	w.plan.zero = 1;
+	val_gpu_a100_sxm80(&g);
+	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
+	assert_close(e.mem_bytes[MEM_OPTIMIZER], 463584.0, TOL_EXACT);
+	/* ZeRO 2: gradients the same way, 2 B each: 46,912 * 2 / 8 +
+	 * 32,768 * 2 = 11,728 + 65,536 = 77,264 B. */
+	w.plan.zero = 2;
+	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
+	assert_close(e.mem_bytes[MEM_GRADS], 77264.0, TOL_EXACT);
+	/* LoRA rank 4: adapters per layer 4 * (64 + 192) + 4 * (64 + 64) =
+	 * 1,536 shared and 8 * 4 * (64 + 128 + 128 + 64) = 12,288 for the
+	 * experts, one eighth of them on this GPU: 2 * 1,536 shared, 2 *
+	 * 1,536 expert.  ZeRO 1: 3,072 * 12 / 8 + 3,072 * 12 = 41,472 B. */
+	w.plan.zero = 1;
+	w.train.finetune = FT_LORA;
+	w.train.lora_rank = 4;
+	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
+	assert_close(e.mem_bytes[MEM_OPTIMIZER], 41472.0, TOL_EXACT);
+}
+
 struct bad_plan {
 	const char *what;
 	enum wl_field field;
@@ -656,6 +705,7 @@ int main(void)
 		cmocka_unit_test(test_memory_flip),
 		cmocka_unit_test(test_fit_advice),
 		cmocka_unit_test(test_brief_estimate),
+		cmocka_unit_test(test_moe_zero_shards_experts_over_their_group),
 		cmocka_unit_test(test_invalid_plans),
 		cmocka_unit_test(test_variants_finite),
 		cmocka_unit_test(test_gemm_util),
