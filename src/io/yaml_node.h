@@ -79,7 +79,8 @@ int yn_is_null(const struct yn_node *n);
  * Write a short printable form of text `s` (`len` bytes) for messages into
  * buf (size >= 8): cut after about 40 characters with "...", newlines, tabs
  * and control characters escaped, invisible characters (zero-width spaces,
- * direction marks, soft hyphens, BOM) as \uXXXX.  Returns buf.
+ * direction marks, soft hyphens, BOM) as \u and four hex digits (\u200B).
+ * Returns buf.
  */
 char *yn_show_text(const char *s, size_t len, char *buf, size_t size);
 

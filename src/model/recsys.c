@@ -148,17 +148,6 @@ static void put(struct rb *B, const char *name, enum brk cat, double flop,
 	B->flop += flop;
 }
 
-static double launch_part(const struct gpu *g, enum tc_prec p, double flop,
-			  double frac, double bytes, double time)
-{
-	double peak = roof_peak(g, p) * frac;
-	double bw = g->mem_bytes_per_s * g->eff.mem_frac;
-	double tc = flop > 0 && peak > 0 ? flop / peak : 0;
-	double tm = bytes > 0 && bw > 0 ? bytes / bw : 0;
-	double l = time - (tc > tm ? tc : tm);
-	return l > 0 ? l : 0;
-}
-
 static void gemm(struct rb *B, const char *name, double m, double n, double k)
 {
 	double flop = 2 * m * n * k;
@@ -173,11 +162,11 @@ static void gemm(struct rb *B, const char *name, double m, double n, double k)
 		bound = BOUND_MEMORY;
 		eff = VIS_SKINNY_FRAC;
 		put(B, name, BRK_GEMM, flop, bytes, PREC_FP32, t,
-		    launch_part(B->g, PREC_FP32, flop, eff, bytes, t), bound);
+		    roof_launch_part(B->g, PREC_FP32, flop, eff, bytes, t), bound);
 		return;
 	}
 	put(B, name, BRK_GEMM, flop, bytes, B->pg, t,
-	    launch_part(B->g, B->pg, flop, eff, bytes, t), bound);
+	    roof_launch_part(B->g, B->pg, flop, eff, bytes, t), bound);
 }
 
 /* Memory-bound kernels; `frac` scales the streaming bandwidth. */
@@ -189,7 +178,7 @@ static void elem(struct rb *B, const char *name, double bytes, double frac,
 	double t = roof_time(B->g, B->pg, 0, 0.5, eb, kernels, B->graphs,
 			     &bound);
 	put(B, name, BRK_MEMBOUND, 0, bytes, B->pg, t,
-	    launch_part(B->g, B->pg, 0, 0.5, eb, t), BOUND_MEMORY);
+	    roof_launch_part(B->g, B->pg, 0, 0.5, eb, t), BOUND_MEMORY);
 }
 
 static void coll(struct rb *B, const struct plan *pl, const char *name,
@@ -501,7 +490,7 @@ int recsys_estimate(const struct workload *w, const struct gpu *g,
 					     2, B.graphs, &bd),
 					     vis_skinny_time(g, flop, bytes, B.graphs));
 			put(&B, "interaction.fwd", BRK_GEMM, flop, bytes, B.pg, t,
-			    launch_part(g, B.pg, flop, roof_gemm_eff(g, f, f, dim,
+			    roof_launch_part(g, B.pg, flop, roof_gemm_eff(g, f, f, dim,
 								     b), bytes, t),
 			    bd);
 		}
@@ -543,7 +532,7 @@ int recsys_estimate(const struct workload *w, const struct gpu *g,
 					     2, B.graphs, &bd),
 					     vis_skinny_time(g, flop, bytes, B.graphs));
 			put(&B, "interaction.bwd", BRK_GEMM, flop, bytes, B.pg, t,
-			    launch_part(g, B.pg, flop, roof_gemm_eff(g, f, dim, f,
+			    roof_launch_part(g, B.pg, flop, roof_gemm_eff(g, f, dim, f,
 								     b), bytes, t),
 			    bd);
 		}
@@ -612,7 +601,7 @@ int recsys_estimate(const struct workload *w, const struct gpu *g,
 		enum op_bound bd;
 		double t = roof_time(g, PREC_FP32, 0, 0.5, bytes, 2, B.graphs, &bd);
 		put(&B, "optimizer.dense", BRK_OPTIMIZER, 0, bytes, PREC_FP32, t,
-		    launch_part(g, PREC_FP32, 0, 0.5, bytes, t), BOUND_MEMORY);
+		    roof_launch_part(g, PREC_FP32, 0, 0.5, bytes, t), BOUND_MEMORY);
 		t = REC_EXTRA_KERNELS * roof_launch_s(g, pl.cuda_graphs) *
 		    (1 - g->eff.launch_overlap_frac * 0.5);
 		put(&B, "misc.kernels", BRK_LAUNCH, 0, 0, B.pg, t, t,

@@ -189,6 +189,17 @@ double roof_time(const struct gpu *g, enum tc_prec p, double flop,
 				bound, NULL);
 }
 
+double roof_launch_part(const struct gpu *g, enum tc_prec p, double flop,
+			double peak_frac, double bytes, double time)
+{
+	double peak = roof_peak(g, p) * peak_frac;
+	double bw = g->mem_bytes_per_s * g->eff.mem_frac;
+	double tc = flop > 0 && peak > 0 ? flop / peak : 0;
+	double tm = bytes > 0 && bw > 0 ? bytes / bw : 0;
+	double l = time - (tc > tm ? tc : tm);
+	return l > 0 ? l : 0;
+}
+
 double roof_gemm_time(const struct gpu *g, enum tc_prec p, double m, double n,
 		      double k, double batch, double elem_bytes, int graphs,
 		      enum op_bound *bound)

@@ -63,6 +63,16 @@ double roof_time_launch(const struct gpu *g, enum tc_prec p, double flop,
 			double peak_frac, double bytes, double kernels,
 			int graphs, enum op_bound *bound, double *launch_s);
 
+/*
+ * The part of `time` that is launch overhead: time less the roof of `flop`
+ * at `peak_frac` of peak[p] and `bytes` at mem_frac of bandwidth, never
+ * negative.  For a time roof_time() gave with the same arguments this is
+ * what roof_time_launch() returns; builders that pick the time among
+ * several kernels (a skinny GEMM or a tensor-core one) state the roof here.
+ */
+double roof_launch_part(const struct gpu *g, enum tc_prec p, double flop,
+			double peak_frac, double bytes, double time);
+
 /* GEMM (batch of m x n x k), elements of `elem_bytes`, via roof_time. */
 double roof_gemm_time(const struct gpu *g, enum tc_prec p, double m, double n,
 		      double k, double batch, double elem_bytes, int graphs,

@@ -492,18 +492,6 @@ struct vb {
 	double hw_flop;        /* per micro-batch */
 };
 
-/* The part of `time` that is launch overhead (time less the roof). */
-static double launch_part(const struct gpu *g, enum tc_prec p, double flop,
-			  double frac, double bytes, double time)
-{
-	double peak = roof_peak(g, p) * frac;
-	double bw = g->mem_bytes_per_s * g->eff.mem_frac;
-	double tc = flop > 0 && peak > 0 ? flop / peak : 0;
-	double tm = bytes > 0 && bw > 0 ? bytes / bw : 0;
-	double l = time - (tc > tm ? tc : tm);
-	return l > 0 ? l : 0;
-}
-
 /*
  * Record an operator executed `mult` times per micro-batch: merge with an
  * identical earlier one (same name and size), else a new slot, else the
@@ -625,12 +613,12 @@ static void gemm_moving(struct vb *B, const char *name, double m, double n,
 	double alt = vis_skinny_time(B->g, flop, bytes, B->graphs);
 	if (alt < t) { /* a GEMV-like kernel on CUDA cores is faster */
 		put(B, name, BRK_GEMM, flop, bytes, PREC_FP32, alt,
-		    launch_part(B->g, PREC_FP32, flop, VIS_SKINNY_FRAC, bytes,
+		    roof_launch_part(B->g, PREC_FP32, flop, VIS_SKINNY_FRAC, bytes,
 				alt), BOUND_MEMORY, mult);
 		return;
 	}
 	put(B, name, BRK_GEMM, flop, bytes, B->pg, t,
-	    launch_part(B->g, B->pg, flop, eff, bytes, t), bound, mult);
+	    roof_launch_part(B->g, B->pg, flop, eff, bytes, t), bound, mult);
 }
 
 /* A GEMM reading both operands and writing its result once. */
@@ -653,7 +641,7 @@ static void elem(struct vb *B, const char *name, double bytes, double kernels,
 	if (bound == BOUND_COMPUTE)
 		bound = BOUND_MEMORY;
 	put(B, name, BRK_MEMBOUND, 0, bytes, B->pa, t,
-	    launch_part(B->g, B->pa, 0, 0.5, eb, t), bound, mult);
+	    roof_launch_part(B->g, B->pa, 0, 0.5, eb, t), bound, mult);
 }
 
 /* A depthwise convolution pass on CUDA cores. */
@@ -665,7 +653,7 @@ static void dwconv(struct vb *B, const char *name, double flop, double bytes,
 	double t = roof_time(B->g, PREC_FP32, flop, VIS_DW_FRAC, eb, 1,
 			     B->graphs, &bound);
 	put(B, name, BRK_MEMBOUND, flop, bytes, PREC_FP32, t,
-	    launch_part(B->g, PREC_FP32, flop, VIS_DW_FRAC, eb, t), bound,
+	    roof_launch_part(B->g, PREC_FP32, flop, VIS_DW_FRAC, eb, t), bound,
 	    mult);
 }
 
