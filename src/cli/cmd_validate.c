@@ -9,6 +9,7 @@
 
 #include "../io/gpu_load.h"
 #include "../io/val_load.h"
+#include "../model/val_groups.h"
 #include "../model/validate.h"
 #include "../report/json.h"
 #include "../report/table.h"
@@ -38,55 +39,22 @@ static int catalog_gpu(const char *id, struct gpu *out, void *ctx)
 	return gpu_catalog_lookup(ctx, id, out, why, sizeof(why));
 }
 
-/* A summary row: the cases of one case file. */
-struct group {
-	const char *source; /* the file's name, borrowed from a case */
-	struct val_stats st;
-};
-
 /* Cases are grouped by the file they come from, shown without folders. */
-static const char *case_group(const struct val_case *c)
+static const char *case_file(const struct val_case *c)
 {
 	const char *slash = strrchr(c->file, '/');
 	return c->file[0] ? (slash ? slash + 1 : c->file) : c->source;
 }
 
-/*
- * Split results by source (in first-seen order) and compute each group's
- * statistics.  Returns the number of groups, or -1 when out of memory.
- */
-static int group_by_source(const struct val_set *set, const struct val_result *res,
-			   size_t n, struct group **out)
+static const char *case_gpu(const struct val_case *c)
 {
-	struct group *g = calloc(n ? n : 1, sizeof(*g));
-	struct val_result *sub = malloc((n ? n : 1) * sizeof(*sub));
-	int ng = 0;
-	if (!g || !sub)
-		goto fail;
-	for (size_t i = 0; i < n; i++) {
-		const char *src = case_group(&set->cases[res[i].index]);
-		int k;
-		for (k = 0; k < ng; k++)
-			if (!strcmp(g[k].source, src))
-				break;
-		if (k < ng)
-			continue;
-		g[ng].source = src;
-		size_t m = 0;
-		for (size_t j = i; j < n; j++)
-			if (!strcmp(case_group(&set->cases[res[j].index]), src))
-				sub[m++] = res[j];
-		if (val_stats_compute(sub, m, &g[ng].st))
-			goto fail;
-		ng++;
-	}
-	free(sub);
-	*out = g;
-	return ng;
-fail:
-	free(g);
-	free(sub);
-	return -1;
+	return c->gpu_id;
+}
+
+/* The benchmark and stack a case shares with runs on other GPU types. */
+static const char *case_pair(const struct val_case *c)
+{
+	return c->pair;
 }
 
 static const char *metric_unit_text(enum val_metric m, double v, char *buf, size_t len)
@@ -103,34 +71,92 @@ static const char *metric_unit_text(enum val_metric m, double v, char *buf, size
 	return buf;
 }
 
+/* Everything the summary shows, computed once for every format. */
+struct summary {
+	struct val_stats all;
+	struct val_group *files, *gpus;
+	int nfiles, ngpus;
+	struct val_ratio *ratios;
+	size_t nratios;
+	struct val_stats ratio_st;
+};
+
+static void summary_release(struct summary *s)
+{
+	free(s->files);
+	free(s->gpus);
+	free(s->ratios);
+}
+
+static int summary_compute(const struct val_set *set, const struct val_result *res, size_t n,
+			   struct summary *s)
+{
+	memset(s, 0, sizeof(*s));
+	if (val_stats_compute(res, n, &s->all))
+		return -1;
+	s->nfiles = val_group_by(set->cases, res, n, case_file, &s->files);
+	s->ngpus = val_group_by(set->cases, res, n, case_gpu, &s->gpus);
+	if (s->nfiles < 0 || s->ngpus < 0 ||
+	    val_ratios(set->cases, res, n, case_pair, &s->ratios, &s->nratios) ||
+	    val_ratio_stats(s->ratios, s->nratios, &s->ratio_st))
+		return -1;
+	return 0;
+}
+
+static void json_stats(struct rep_json *j, const struct val_stats *st)
+{
+	rep_json_int(j, "cases", (long long)st->n);
+	rep_json_num(j, "mape_frac", st->mape);
+	rep_json_num(j, "median_ape_frac", st->median_ape);
+	rep_json_num(j, "worst_ape_frac", st->worst_ape);
+	rep_json_num(j, "bias_frac", st->bias);
+}
+
+static void json_groups(struct rep_json *j, const char *name, const char *key,
+			const struct val_group *g, int ng)
+{
+	rep_json_arr_begin(j, name);
+	for (int k = 0; k < ng; k++) {
+		rep_json_obj_begin(j, NULL);
+		rep_json_str(j, key, g[k].key);
+		json_stats(j, &g[k].st);
+		rep_json_obj_end(j);
+	}
+	rep_json_arr_end(j);
+}
+
 static int print_json(struct cli_ctx *ctx, const struct val_set *set,
-		      const struct val_result *res, size_t n, const struct group *g,
-		      int ng, const struct val_stats *all)
+		      const struct val_result *res, size_t n, const struct summary *s)
 {
 	struct rep_json j;
 	rep_json_init(&j, ctx->out);
 	rep_json_obj_begin(&j, NULL);
-	rep_json_int(&j, "format_version", 1);
+	rep_json_int(&j, "format_version", 2);
 	rep_json_obj_begin(&j, "overall");
-	rep_json_int(&j, "cases", (long long)all->n);
-	rep_json_int(&j, "failed", (long long)all->failed);
-	rep_json_num(&j, "mape_frac", all->mape);
-	rep_json_num(&j, "median_ape_frac", all->median_ape);
-	rep_json_num(&j, "worst_ape_frac", all->worst_ape);
-	rep_json_num(&j, "bias_frac", all->bias);
+	json_stats(&j, &s->all);
+	rep_json_int(&j, "failed", (long long)s->all.failed);
 	rep_json_obj_end(&j);
-	rep_json_arr_begin(&j, "files");
-	for (int k = 0; k < ng; k++) {
+	json_groups(&j, "files", "file", s->files, s->nfiles);
+	json_groups(&j, "gpus", "gpu", s->gpus, s->ngpus);
+	rep_json_obj_begin(&j, "speed_ratios");
+	rep_json_int(&j, "pairs", (long long)s->ratio_st.n);
+	rep_json_num(&j, "mape_frac", s->ratio_st.mape);
+	rep_json_num(&j, "median_ape_frac", s->ratio_st.median_ape);
+	rep_json_num(&j, "worst_ape_frac", s->ratio_st.worst_ape);
+	rep_json_arr_begin(&j, "pairs_list");
+	for (size_t k = 0; k < s->nratios; k++) {
+		const struct val_ratio *r = &s->ratios[k];
 		rep_json_obj_begin(&j, NULL);
-		rep_json_str(&j, "file", g[k].source);
-		rep_json_int(&j, "cases", (long long)g[k].st.n);
-		rep_json_num(&j, "mape_frac", g[k].st.mape);
-		rep_json_num(&j, "median_ape_frac", g[k].st.median_ape);
-		rep_json_num(&j, "worst_ape_frac", g[k].st.worst_ape);
-		rep_json_num(&j, "bias_frac", g[k].st.bias);
+		rep_json_str(&j, "pair", case_pair(&set->cases[res[r->a].index]));
+		rep_json_str(&j, "case_a", set->cases[res[r->a].index].id);
+		rep_json_str(&j, "case_b", set->cases[res[r->b].index].id);
+		if (r->measured > 0)
+			rep_json_num(&j, "measured_speed_ratio", r->measured);
+		rep_json_num(&j, "error_frac", r->err_frac);
 		rep_json_obj_end(&j);
 	}
 	rep_json_arr_end(&j);
+	rep_json_obj_end(&j);
 	rep_json_arr_begin(&j, "cases");
 	for (size_t i = 0; i < n; i++) {
 		const struct val_case *c = &set->cases[res[i].index];
@@ -153,9 +179,74 @@ static int print_json(struct cli_ctx *ctx, const struct val_set *set,
 	return rep_json_finish(&j);
 }
 
+static void stats_cells(const struct val_stats *st, char cnt[24], char mape[24], char med[24],
+			char worst[24], char bias[24])
+{
+	snprintf(cnt, 24, "%zu", st->n);
+	snprintf(mape, 24, "%.2f %%", 100 * st->mape);
+	snprintf(med, 24, "%.2f %%", 100 * st->median_ape);
+	snprintf(worst, 24, "%.1f %%", 100 * st->worst_ape);
+	snprintf(bias, 24, "%+.1f %%", 100 * st->bias);
+}
+
+/* One summary table: a row per group, and the total when `all` is given. */
+static int print_groups(struct cli_ctx *ctx, const char *fmt, const char *title,
+			const struct val_group *g, int ng, const struct val_stats *all)
+{
+	const char *const head[] = { title, "cases", "MAPE", "median", "worst", "bias" };
+	static const enum rep_align al[] = { REP_LEFT, REP_RIGHT, REP_RIGHT, REP_RIGHT,
+					     REP_RIGHT, REP_RIGHT };
+	struct rep_table t;
+	rep_table_init(&t, 6, head, al);
+	for (int k = 0; k < ng + (all != NULL); k++) {
+		const struct val_stats *st = k < ng ? &g[k].st : all;
+		char cnt[24], mape[24], med[24], worst[24], bias[24];
+		stats_cells(st, cnt, mape, med, worst, bias);
+		const char *cells[6] = { k < ng ? g[k].key : "all cases", cnt, mape, med, worst,
+					 bias };
+		rep_table_row(&t, cells);
+	}
+	int rc = rep_table_print(&t, ctx->out, fmt);
+	rep_table_release(&t);
+	return rc;
+}
+
+/* The A/B speed ratios of the same benchmark on two GPU types. */
+static int print_ratios(struct cli_ctx *ctx, const char *fmt, const struct val_set *set,
+			const struct val_result *res, const struct summary *s)
+{
+	static const char *const head[] = { "benchmark", "GPU A", "GPU B", "measured A/B",
+					    "predicted A/B", "error" };
+	static const enum rep_align al[] = { REP_LEFT, REP_LEFT, REP_LEFT, REP_RIGHT,
+					     REP_RIGHT, REP_RIGHT };
+	struct rep_table t;
+	rep_table_init(&t, 6, head, al);
+	for (size_t k = 0; k < s->nratios; k++) {
+		const struct val_ratio *r = &s->ratios[k];
+		const struct val_case *a = &set->cases[res[r->a].index];
+		const struct val_case *b = &set->cases[res[r->b].index];
+		char m[32] = "-", p[32] = "-", e[32];
+		if (r->measured > 0) {
+			snprintf(m, sizeof(m), "%.2fx", r->measured);
+			snprintf(p, sizeof(p), "%.2fx", r->measured * (1 + r->err_frac));
+		}
+		snprintf(e, sizeof(e), "%+.1f %%", 100 * r->err_frac);
+		const char *cells[6] = { case_pair(a), a->gpu_id, b->gpu_id, m, p, e };
+		rep_table_row(&t, cells);
+	}
+	fputs("\nSpeed ratios: the same benchmark and stack on two GPU types (error of the "
+	      "predicted A/B speed ratio)\n\n", ctx->out);
+	int rc = rep_table_print(&t, ctx->out, fmt);
+	rep_table_release(&t);
+	fprintf(ctx->out, "\nratio error over %zu pairs: mean %.1f %%, median %.1f %%, worst %.1f %%\n",
+		s->ratio_st.n, 100 * s->ratio_st.mape, 100 * s->ratio_st.median_ape,
+		100 * s->ratio_st.worst_ape);
+	return rc;
+}
+
 static int print_tables(struct cli_ctx *ctx, const char *fmt, const struct val_set *set,
-			const struct val_result *res, size_t n, const struct group *g,
-			int ng, const struct val_stats *all, int verbose)
+			const struct val_result *res, size_t n, const struct summary *s,
+			int verbose)
 {
 	int csv = !strcmp(fmt, "csv");
 	int rc = 0;
@@ -191,38 +282,25 @@ static int print_tables(struct cli_ctx *ctx, const char *fmt, const struct val_s
 			return rc;
 		fputc('\n', ctx->out);
 	}
-	static const char *const shead[] = { "case file", "cases", "MAPE", "median",
-					     "worst", "bias" };
-	static const enum rep_align sal[] = { REP_LEFT, REP_RIGHT, REP_RIGHT, REP_RIGHT,
-					      REP_RIGHT, REP_RIGHT };
-	struct rep_table s;
-	rep_table_init(&s, 6, shead, sal);
-	for (int k = 0; k <= ng; k++) {
-		const struct val_stats *st = k < ng ? &g[k].st : all;
-		char cnt[24], mape[24], med[24], worst[24], bias[24];
-		snprintf(cnt, sizeof(cnt), "%zu", st->n);
-		snprintf(mape, sizeof(mape), "%.2f %%", 100 * st->mape);
-		snprintf(med, sizeof(med), "%.2f %%", 100 * st->median_ape);
-		snprintf(worst, sizeof(worst), "%.1f %%", 100 * st->worst_ape);
-		snprintf(bias, sizeof(bias), "%+.1f %%", 100 * st->bias);
-		const char *cells[6] = { k < ng ? g[k].source : "all cases", cnt, mape, med,
-					 worst, bias };
-		rep_table_row(&s, cells);
-	}
 	fputs("Predicted against measured (absolute percentage error; bias > 0: over-predicts)\n\n",
 	      ctx->out);
-	rc |= rep_table_print(&s, ctx->out, fmt);
-	rep_table_release(&s);
-	if (all->n) {
-		const struct val_case *w = &set->cases[res[all->worst].index];
+	rc |= print_groups(ctx, fmt, "case file", s->files, s->nfiles, &s->all);
+	if (s->ngpus > 1) {
+		fputc('\n', ctx->out);
+		rc |= print_groups(ctx, fmt, "GPU", s->gpus, s->ngpus, NULL);
+	}
+	if (s->nratios)
+		rc |= print_ratios(ctx, fmt, set, res, s);
+	if (s->all.n) {
+		const struct val_case *w = &set->cases[res[s->all.worst].index];
 		char m[48], p[48];
 		fprintf(ctx->out, "\nworst case: %s, measured %s, predicted %s\n", w->id,
-			metric_unit_text(w->metric, res[all->worst].measured, m, sizeof(m)),
-			metric_unit_text(w->metric, res[all->worst].predicted, p, sizeof(p)));
+			metric_unit_text(w->metric, res[s->all.worst].measured, m, sizeof(m)),
+			metric_unit_text(w->metric, res[s->all.worst].predicted, p, sizeof(p)));
 	}
-	if (all->failed)
+	if (s->all.failed)
 		fprintf(ctx->out, "%zu case%s could not be estimated (see --verbose)\n",
-			all->failed, all->failed == 1 ? "" : "s");
+			s->all.failed, s->all.failed == 1 ? "" : "s");
 	return rc;
 }
 
@@ -301,7 +379,7 @@ int cmd_validate(int argc, char **argv, struct cli_ctx *ctx)
 	struct val_set set;
 	struct gpu_catalog cat = { 0 };
 	struct val_result *res = NULL;
-	struct group *groups = NULL;
+	struct summary sum = { 0 };
 	size_t n = 0;
 	tc_diag_init(&d);
 	val_set_init(&set);
@@ -326,23 +404,21 @@ int cmd_validate(int argc, char **argv, struct cli_ctx *ctx)
 		rc = TC_EXIT_INPUT;
 		goto out;
 	}
-	struct val_stats all;
-	int ng = group_by_source(&set, res, n, &groups);
-	if (ng < 0 || val_stats_compute(res, n, &all)) {
+	if (summary_compute(&set, res, n, &sum)) {
 		fputs("traincost validate: out of memory\n", ctx->err);
 		rc = TC_EXIT_INTERNAL;
 		goto out;
 	}
 	if (!strcmp(format, "json"))
-		rc = print_json(ctx, &set, res, n, groups, ng, &all);
+		rc = print_json(ctx, &set, res, n, &sum);
 	else
-		rc = print_tables(ctx, format, &set, res, n, groups, ng, &all, verbose);
+		rc = print_tables(ctx, format, &set, res, n, &sum, verbose);
 	if (rc) {
 		fputs("traincost validate: internal error: a non-finite error statistic\n", ctx->err);
 		rc = TC_EXIT_INTERNAL;
 	}
 out:
-	free(groups);
+	summary_release(&sum);
 	free(res);
 	val_set_release(&set);
 	gpu_catalog_release(&cat);

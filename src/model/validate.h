@@ -42,6 +42,8 @@ struct val_case {
 	char family[16];             /* "llm", "vision", "recsys" */
 	char source[VAL_SOURCE_LEN]; /* citation of the measurement */
 	char gpu_id[GPU_ID_LEN];     /* catalog id of the GPU */
+	char pair[VAL_ID_LEN];       /* benchmark and stack shared with runs on
+					other GPU types, "" if none */
 	struct workload w;           /* model, training and plan */
 	enum val_metric metric;
 	double measured;             /* in the metric's SI unit */
