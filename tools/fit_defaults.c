@@ -1,5 +1,5 @@
 /*
- * fit_defaults.c - reproduce the fitted defaults of roof_eff_default().
+ * fit_defaults.c - reproduce the fitted defaults of eff_default().
  *
  *   cc -std=c11 -O2 -Isrc tools/fit_defaults.c BUILD/libtraincost.a \
  *      $(pkg-config --libs gsl) -lm -o fit_defaults
@@ -70,7 +70,7 @@ static int read_nccl(const char *path, int ranks, struct nccl_pts *P)
 
 static void comm_params(const gsl_vector *x, struct roof_eff *e)
 {
-	roof_eff_default(e);
+	eff_default(e);
 	e->comm_frac = sigm(gsl_vector_get(x, 0));
 	e->comm_latency_s = exp(gsl_vector_get(x, 1));
 	e->comm_half_bytes = exp(gsl_vector_get(x, 2));
@@ -233,7 +233,7 @@ int main(int argc, char **argv)
 	/* 1. collectives */
 	/* Fixed starting point, so the fit does not depend on the defaults
 	 * it produces. */
-	roof_eff_default(&D.comm);
+	eff_default(&D.comm);
 	x = gsl_vector_alloc(3);
 	gsl_vector_set(x, 0, logit(0.77));
 	gsl_vector_set(x, 1, log(5e-6));
@@ -246,7 +246,7 @@ int main(int argc, char **argv)
 		return 4;
 	comm_params(x, &D.comm);
 	if (check)
-		roof_eff_default(&D.comm);
+		eff_default(&D.comm);
 	{
 		double s = 0, w = 0, r;
 		for (i = 0; i < P.n; i++) {
@@ -285,7 +285,7 @@ int main(int argc, char **argv)
 		return 4;
 	kern_params(x, &D.comm, &g_eff);
 	if (check)
-		roof_eff_default(&g_eff);
+		eff_default(&g_eff);
 	printf("kernels: gemm_max_frac %.4f gemm_half_flop %.4e mem_frac %.4f "
 	       "launch_s %.4e launch_overlap_frac %.4f\n", g_eff.gemm_max_frac,
 	       g_eff.gemm_half_flop, g_eff.mem_frac, g_eff.launch_s,

@@ -75,7 +75,7 @@ static int print_result(struct cli_ctx *ctx, const char *file, const char *gpu,
 			fmt_val(s, sizeof(s), r->se[p]);
 		else
 			snprintf(s, sizeof(s), "-");
-		const char *cells[5] = { cal_params[p].name, b, a, s, cal_held_names[r->held[p]] };
+		const char *cells[5] = { eff_params[p].name, b, a, s, cal_held_names[r->held[p]] };
 		rep_table_row(&t, cells);
 	}
 	rc = rep_table_print(&t, ctx->out, "table");
@@ -85,7 +85,7 @@ static int print_result(struct cli_ctx *ctx, const char *file, const char *gpu,
 			if (r->corr[p][q] != 0)
 				fprintf(ctx->out, "%s %s and %s %+.2f", any++ ? "," :
 					"\nCorrelation of the fitted estimates (uncertainty draws keep it):",
-					cal_params[p].name, cal_params[q].name, r->corr[p][q]);
+					eff_params[p].name, eff_params[q].name, r->corr[p][q]);
 	fprintf(ctx->out, "\nError on the measurements (mean absolute): before %.2f %%, after %.2f %% "
 		"(worst %.1f %% -> %.1f %%)\n", 100 * r->err_before.mape, 100 * r->err_after.mape,
 		100 * r->err_before.worst_ape, 100 * r->err_after.worst_ape);
@@ -121,7 +121,7 @@ static int print_json(struct cli_ctx *ctx, const char *file, const char *gpu,
 	rep_json_arr_begin(&j, "parameters");
 	for (int p = 0; p < CAL_PARAM_COUNT; p++) {
 		rep_json_obj_begin(&j, NULL);
-		rep_json_str(&j, "name", cal_params[p].name);
+		rep_json_str(&j, "name", eff_params[p].name);
 		rep_json_num(&j, "before", cal_get(&r->before, p));
 		rep_json_num(&j, "after", cal_get(&r->after, p));
 		if (r->se[p] > 0)
@@ -137,8 +137,8 @@ static int print_json(struct cli_ctx *ctx, const char *file, const char *gpu,
 		for (int q = p + 1; q < CAL_PARAM_COUNT; q++)
 			if (r->corr[p][q] != 0) {
 				rep_json_obj_begin(&j, NULL);
-				rep_json_str(&j, "a", cal_params[p].name);
-				rep_json_str(&j, "b", cal_params[q].name);
+				rep_json_str(&j, "a", eff_params[p].name);
+				rep_json_str(&j, "b", eff_params[q].name);
 				rep_json_num(&j, "r", r->corr[p][q]);
 				rep_json_obj_end(&j);
 			}

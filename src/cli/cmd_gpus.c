@@ -168,15 +168,8 @@ static void show_json(struct rep_json *j, const struct gpu *g)
 	if (g->mig_of[0])
 		rep_json_str(j, "mig_of", g->mig_of);
 	rep_json_obj_begin(j, "efficiency");
-	rep_json_num(j, "gemm_max_frac", g->eff.gemm_max_frac);
-	rep_json_num(j, "gemm_half_flop", g->eff.gemm_half_flop);
-	rep_json_num(j, "attn_frac", g->eff.attn_frac);
-	rep_json_num(j, "mem_frac", g->eff.mem_frac);
-	rep_json_num(j, "launch_s", g->eff.launch_s);
-	rep_json_num(j, "launch_graph_s", g->eff.launch_graph_s);
-	rep_json_num(j, "comm_frac", g->eff.comm_frac);
-	rep_json_num(j, "comm_latency_s", g->eff.comm_latency_s);
-	rep_json_num(j, "comm_half_bytes", g->eff.comm_half_bytes);
+	for (int p = 0; p < EFF_COUNT; p++)
+		rep_json_num(j, eff_params[p].name, eff_get(&g->eff, p));
 	rep_json_str(j, "source", g->eff.source);
 	rep_json_obj_end(j);
 	rep_json_str(j, "source", g->source);

@@ -46,7 +46,7 @@ static void put_params(FILE *f, const char *key, const struct roof_eff *e, const
 	for (int p = 0; p < CAL_PARAM_COUNT; p++) {
 		if (se && !(se[p] > 0))
 			continue;
-		fprintf(f, "  %s: %.6g\n", cal_params[p].name, se ? se[p] : cal_get(e, p));
+		fprintf(f, "  %s: %.6g\n", eff_params[p].name, se ? se[p] : cal_get(e, p));
 	}
 }
 
@@ -62,10 +62,10 @@ static void put_corr(FILE *f, const struct cal_overlay *o)
 			if (!any++)
 				fputs("correlation:\n", f);
 			if (!row++)
-				fprintf(f, "  %s: { ", cal_params[p].name);
+				fprintf(f, "  %s: { ", eff_params[p].name);
 			else
 				fputs(", ", f);
-			fprintf(f, "%s: %.4g", cal_params[q].name, o->corr[p][q]);
+			fprintf(f, "%s: %.4g", eff_params[q].name, o->corr[p][q]);
 		}
 		if (row)
 			fputs(" }\n", f);
@@ -87,7 +87,7 @@ int calib_write(FILE *f, const struct cal_overlay *o)
 	fputs("fitted: [", f);
 	for (int p = 0, k = 0; p < CAL_PARAM_COUNT; p++)
 		if (o->fitted_mask & CAL_BIT(p))
-			fprintf(f, "%s%s", k++ ? ", " : "", cal_params[p].name);
+			fprintf(f, "%s%s", k++ ? ", " : "", eff_params[p].name);
 	fputs("]\n", f);
 	fprintf(f, "error_before: %.6g\n", o->error_before);
 	fprintf(f, "error_after: %.6g\n", o->error_after);
@@ -149,7 +149,7 @@ static int unknown_param(const struct yn_node *k, const struct fd_ctx *ctx)
 	char shown[64];
 
 	for (int p = 0; p < CAL_PARAM_COUNT; p++)
-		names[p] = cal_params[p].name;
+		names[p] = eff_params[p].name;
 	names[CAL_PARAM_COUNT] = NULL;
 	close = fd_suggest(k->str, names);
 	yn_show_text(k->str, k->len, shown, sizeof(shown));
@@ -216,12 +216,12 @@ static int read_params(const struct yn_node *v, const char *key, struct roof_eff
 		return fd_type_error(v, key, "a mapping of parameter values", ctx);
 	memset(t, 0, sizeof(t));
 	for (int p = 0; p < CAL_PARAM_COUNT; p++) {
-		t[p].key = cal_params[p].name;
+		t[p].key = eff_params[p].name;
 		t[p].type = FD_NUM;
-		t[p].offset = cal_params[p].offset;
+		t[p].offset = eff_params[p].offset;
 		t[p].unit = TC_UNIT_COUNT;
-		t[p].min = min_all >= 0 ? min_all : cal_params[p].kind == CAL_FRAC ? cal_params[p].lo : 0;
-		t[p].max = cal_params[p].kind == CAL_FRAC ? cal_params[p].hi : 1e15;
+		t[p].min = min_all >= 0 ? min_all : eff_params[p].kind == EFF_FRAC ? eff_params[p].lo : 0;
+		t[p].max = eff_params[p].kind == EFF_FRAC ? eff_params[p].hi : 1e15;
 	}
 	return fd_parse_map(v, t, e, key, ctx, seen);
 }
@@ -285,8 +285,8 @@ int calib_read_file(const char *path, struct cal_overlay *o, struct tc_diag *d)
 				 "kind '%s' is not a calibration (expected kind: calibration)", ts.kind);
 		goto out;
 	}
-	roof_eff_default(&r.after);
-	roof_eff_default(&r.before);
+	eff_default(&r.after);
+	eff_default(&r.before);
 	if (read_params(yn_map_get(root, "efficiency"), "efficiency", &r.after, -1, &seen_e, &ctx) ||
 	    read_params(yn_map_get(root, "before"), "before", &r.before, -1, &seen_b, &ctx))
 		bad = 1;
@@ -333,7 +333,7 @@ int calib_read_file(const char *path, struct cal_overlay *o, struct tc_diag *d)
 	r.residual_sd = ts.residual_sd;
 	{
 		struct roof_eff def;
-		roof_eff_default(&def);
+		eff_default(&def);
 		r.before.launch_graph_s = def.launch_graph_s;
 		r.after.launch_graph_s = def.launch_graph_s;
 	}

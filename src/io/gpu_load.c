@@ -132,37 +132,27 @@ static const struct fd_field mig_fields[] = {
 	{ .key = NULL },
 };
 
-#define E(field) offsetof(struct roof_eff, field)
-
 /*
- * `efficiency:` overrides of roof_eff_default().  Keys carry their unit
+ * The `efficiency:` keys, one per row of the parameter registry
+ * (model/eff_param.h) with its bounds, and `source`.  Keys carry their unit
  * (_s seconds, _flop, _bytes), so values are plain numbers.
  */
-static const struct fd_field eff_fields[] = {
-	{ .key = "gemm_max_frac", .type = FD_NUM, .offset = E(gemm_max_frac),
-	  .unit = TC_UNIT_COUNT, .min = 0.01, .max = 1 },
-	{ .key = "gemm_half_flop", .type = FD_NUM, .offset = E(gemm_half_flop),
-	  .unit = TC_UNIT_COUNT, .min = 0, .max = 1e15 },
-	{ .key = "attn_frac", .type = FD_NUM, .offset = E(attn_frac),
-	  .unit = TC_UNIT_COUNT, .min = 0.01, .max = 1 },
-	{ .key = "mem_frac", .type = FD_NUM, .offset = E(mem_frac),
-	  .unit = TC_UNIT_COUNT, .min = 0.01, .max = 1 },
-	{ .key = "launch_s", .type = FD_NUM, .offset = E(launch_s),
-	  .unit = TC_UNIT_COUNT, .min = 0, .max = 1e-3 },
-	{ .key = "launch_graph_s", .type = FD_NUM, .offset = E(launch_graph_s),
-	  .unit = TC_UNIT_COUNT, .min = 0, .max = 1e-3 },
-	{ .key = "launch_overlap_frac", .type = FD_NUM, .offset = E(launch_overlap_frac),
-	  .unit = TC_UNIT_COUNT, .min = 0, .max = 1 },
-	{ .key = "comm_frac", .type = FD_NUM, .offset = E(comm_frac),
-	  .unit = TC_UNIT_COUNT, .min = 0.01, .max = 1 },
-	{ .key = "comm_latency_s", .type = FD_NUM, .offset = E(comm_latency_s),
-	  .unit = TC_UNIT_COUNT, .min = 0, .max = 1e-2 },
-	{ .key = "comm_half_bytes", .type = FD_NUM, .offset = E(comm_half_bytes),
-	  .unit = TC_UNIT_COUNT, .min = 0, .max = 1e12 },
-	{ .key = "source", .type = FD_STR, .offset = E(source),
-	  .size = sizeof(((struct roof_eff *)0)->source) },
-	{ .key = NULL },
-};
+static void eff_fields(struct fd_field t[EFF_COUNT + 2])
+{
+	memset(t, 0, (EFF_COUNT + 2) * sizeof(*t));
+	for (int p = 0; p < EFF_COUNT; p++) {
+		t[p].key = eff_params[p].name;
+		t[p].type = FD_NUM;
+		t[p].offset = eff_params[p].offset;
+		t[p].unit = TC_UNIT_COUNT;
+		t[p].min = eff_params[p].lo;
+		t[p].max = eff_params[p].hi;
+	}
+	t[EFF_COUNT].key = "source";
+	t[EFF_COUNT].type = FD_STR;
+	t[EFF_COUNT].offset = offsetof(struct roof_eff, source);
+	t[EFF_COUNT].size = sizeof(((struct roof_eff *)0)->source);
+}
 
 /* The file name of `path` without folders and without ".yaml"/".yml". */
 static void id_from_path(const char *path, char *buf, size_t size)
@@ -307,15 +297,27 @@ static int parse_mig(const struct yn_node *v, void *target,
 	return rc;
 }
 
-/* `efficiency`: overrides on top of roof_eff_default(). */
+/* `efficiency`: the GPU layer of the parameters, over the registry defaults. */
 static int parse_eff(const struct yn_node *v, void *target,
 		     const struct fd_ctx *ctx)
 {
 	struct gpu_doc *gd = target;
 
+	struct fd_field fields[EFF_COUNT + 2];
+	struct roof_eff set;
+	uint64_t seen = 0;
+
 	if (v->type != YN_MAP)
 		return fd_type_error(v, "efficiency", "a mapping", ctx);
-	return fd_parse_map(v, eff_fields, &gd->g.eff, "efficiency", ctx, NULL);
+	eff_fields(fields);
+	memset(&set, 0, sizeof(set));
+	int rc = fd_parse_map(v, fields, &set, "efficiency", ctx, &seen);
+	for (int p = 0; p < EFF_COUNT; p++)
+		if (seen & (UINT64_C(1) << p))
+			eff_set(&gd->g.eff, p, eff_get(&set, p), EFF_LAYER_GPU);
+	if (seen & (UINT64_C(1) << EFF_COUNT))
+		memcpy(gd->g.eff.source, set.source, sizeof(set.source));
+	return rc;
 }
 
 /* True if y-m-d is a date of the Gregorian calendar. */
@@ -437,7 +439,7 @@ int gpu_load_file(const char *path, struct gpu *out, struct tc_diag *d)
 		goto out;
 	}
 	gd->kind = gd->vendor = gd->architecture = gd->form_factor = -1;
-	roof_eff_default(&gd->g.eff);
+	eff_default(&gd->g.eff);
 	gd->g.sparsity_speedup = 1;
 	gd->g.gpus_per_node = 1;
 	int bad = fd_parse_map(doc.root, gpu_fields, gd, "GPU file", &ctx, &seen);

@@ -333,7 +333,7 @@ static int read_fit(const struct yn_node *v, struct meas_set *m, const struct fd
 		if (p < 0) {
 			const char *names[CAL_PARAM_COUNT + 1];
 			for (int k = 0; k < CAL_PARAM_COUNT; k++)
-				names[k] = cal_params[k].name;
+				names[k] = eff_params[k].name;
 			names[CAL_PARAM_COUNT] = NULL;
 			const char *close = it->type == YN_SCALAR ? fd_suggest(it->str, names) : NULL;
 			bad |= close ? err_at(ctx->d, ctx->file, it, "unknown parameter '%s' (did you mean '%s'?)",
@@ -358,12 +358,12 @@ static int read_start(const struct yn_node *v, struct meas_set *m, const struct 
 		return fd_type_error(v, "start", "a mapping of parameter values", ctx);
 	memset(t, 0, sizeof(t));
 	for (int p = 0; p < CAL_PARAM_COUNT; p++) {
-		t[p].key = cal_params[p].name;
+		t[p].key = eff_params[p].name;
 		t[p].type = FD_NUM;
-		t[p].offset = cal_params[p].offset;
+		t[p].offset = eff_params[p].offset;
 		t[p].unit = TC_UNIT_COUNT;
-		t[p].min = cal_params[p].kind == CAL_FRAC ? cal_params[p].lo : 0;
-		t[p].max = cal_params[p].kind == CAL_FRAC ? cal_params[p].hi : 1e15;
+		t[p].min = eff_params[p].kind == EFF_FRAC ? eff_params[p].lo : 0;
+		t[p].max = eff_params[p].kind == EFF_FRAC ? eff_params[p].hi : 1e15;
 	}
 	if (fd_parse_map(v, t, &m->start, "start", ctx, &seen))
 		return -1;

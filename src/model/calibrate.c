@@ -20,25 +20,6 @@
 
 #include "llm.h"
 
-#define OFF(f) offsetof(struct roof_eff, f)
-
-/*
- * Bounds are those a GPU file accepts (src/io/gpu_load.c); the prior
- * spreads (relative standard deviations) are documented in
- * docs/calibration.md: the range of published values around each default.
- */
-const struct cal_param_info cal_params[CAL_PARAM_COUNT] = {
-	[CAL_GEMM_MAX_FRAC] = { "gemm_max_frac", OFF(gemm_max_frac), CAL_FRAC, 0.01, 1, 1, 0.05 },
-	[CAL_GEMM_HALF_FLOP] = { "gemm_half_flop", OFF(gemm_half_flop), CAL_SCALE, 1e6, 1e15, 0, 0.30 },
-	[CAL_ATTN_FRAC] = { "attn_frac", OFF(attn_frac), CAL_FRAC, 0.01, 1, 1, 0.20 },
-	[CAL_MEM_FRAC] = { "mem_frac", OFF(mem_frac), CAL_FRAC, 0.01, 1, 1, 0.05 },
-	[CAL_LAUNCH_S] = { "launch_s", OFF(launch_s), CAL_SCALE, 1e-7, 1e-3, 2, 0.30 },
-	[CAL_LAUNCH_OVERLAP_FRAC] = { "launch_overlap_frac", OFF(launch_overlap_frac), CAL_FRAC, 0, 1, 0, 0.05 },
-	[CAL_COMM_FRAC] = { "comm_frac", OFF(comm_frac), CAL_FRAC, 0.01, 1, 1, 0.10 },
-	[CAL_COMM_LATENCY_S] = { "comm_latency_s", OFF(comm_latency_s), CAL_SCALE, 1e-6, 1e-2, 2, 0.30 },
-	[CAL_COMM_HALF_BYTES] = { "comm_half_bytes", OFF(comm_half_bytes), CAL_SCALE, 1e3, 1e12, 0, 0.30 },
-};
-
 const char *const cal_held_names[] = {
 	"fitted",
 	"held: not requested",
@@ -51,22 +32,20 @@ const char *const cal_held_names[] = {
 
 int cal_param_find(const char *name)
 {
-	for (int p = 0; p < CAL_PARAM_COUNT; p++)
-		if (!strcmp(name, cal_params[p].name))
-			return p;
-	return -1;
+	int p = eff_find(name);
+	return p < CAL_PARAM_COUNT ? p : -1;
 }
 
-double cal_get(const struct roof_eff *e, enum cal_param p)
+double cal_get(const struct roof_eff *e, enum eff_id p)
 {
 	assert(p < CAL_PARAM_COUNT);
-	return *(const double *)(const void *)((const char *)e + cal_params[p].offset);
+	return eff_get(e, p);
 }
 
-void cal_set(struct roof_eff *e, enum cal_param p, double v)
+void cal_set(struct roof_eff *e, enum eff_id p, double v)
 {
 	assert(p < CAL_PARAM_COUNT);
-	*(double *)(void *)((char *)e + cal_params[p].offset) = v;
+	*(double *)(void *)((char *)e + eff_params[p].offset) = v;
 }
 
 /* ---- reparameterisation --------------------------------------------- */
@@ -74,11 +53,11 @@ void cal_set(struct roof_eff *e, enum cal_param p, double v)
 static double sigm(double y) { return 1 / (1 + exp(-y)); }
 
 /* Unbounded variable of value x (a scale of 0 starts at its floor). */
-static double to_y(enum cal_param p, double x)
+static double to_y(enum eff_id p, double x)
 {
-	const struct cal_param_info *c = &cal_params[p];
-	if (c->kind == CAL_SCALE)
-		return log(x > c->lo ? x : c->lo);
+	const struct eff_param *c = &eff_params[p];
+	if (c->kind == EFF_SCALE)
+		return log(x > c->fit_floor ? x : c->fit_floor);
 	double u = (x - c->lo) / (c->hi - c->lo);
 	if (u < 1e-6)
 		u = 1e-6;
@@ -87,49 +66,51 @@ static double to_y(enum cal_param p, double x)
 	return log(u / (1 - u));
 }
 
-static double to_x(enum cal_param p, double y)
+static double to_x(enum eff_id p, double y)
 {
-	const struct cal_param_info *c = &cal_params[p];
-	if (c->kind == CAL_SCALE)
+	const struct eff_param *c = &eff_params[p];
+	if (c->kind == EFF_SCALE)
 		return exp(y);
 	return c->lo + (c->hi - c->lo) * sigm(y);
 }
 
 /* dx/dy, for carrying standard errors from y to x. */
-static double dxdy(enum cal_param p, double y)
+static double dxdy(enum eff_id p, double y)
 {
-	const struct cal_param_info *c = &cal_params[p];
-	if (c->kind == CAL_SCALE)
+	const struct eff_param *c = &eff_params[p];
+	if (c->kind == EFF_SCALE)
 		return exp(y);
 	double s = sigm(y);
 	return (c->hi - c->lo) * s * (1 - s);
 }
 
 /*
- * Scale every time of *base by s: rate fractions divided by s, times
- * multiplied; sizes (half-efficiency points) and the overlap share kept.
- * Exact for the roofline and the collectives: each term is a time over a
- * rate fraction, or a time.
+ * Scale every time of *base by s: rate fractions calibrate can fit divided
+ * by s, times multiplied; sizes (half-efficiency points) and the overlap
+ * share kept.  Exact for the roofline and the collectives: each term is a
+ * time over a rate fraction, or a time.  The rates of the other families
+ * (gathers, depthwise convolutions, ...) stay: a scale fitted on measured
+ * steps says nothing about kernels those steps did not run.
  */
 static void eff_scaled(const struct roof_eff *base, double s, struct roof_eff *out)
 {
 	*out = *base;
-	for (int p = 0; p < CAL_PARAM_COUNT; p++) {
-		if (cal_params[p].is_rate == 1)
-			cal_set(out, p, cal_get(base, p) / s);
-		else if (cal_params[p].is_rate == 2)
-			cal_set(out, p, cal_get(base, p) * s);
+	for (int p = 0; p < EFF_COUNT; p++) {
+		double *x = (double *)(void *)((char *)out + eff_params[p].offset);
+		if (eff_params[p].role == EFF_RATE && p < CAL_PARAM_COUNT)
+			*x /= s;
+		else if (eff_params[p].role == EFF_TIME)
+			*x *= s;
 	}
-	out->launch_graph_s = base->launch_graph_s * s;
 }
 
-/* Smallest scale that keeps every rate fraction at most 1. */
+/* Smallest scale that keeps every scaled rate fraction at most 1. */
 static double scale_floor(const struct roof_eff *e)
 {
 	double m = 0;
 	for (int p = 0; p < CAL_PARAM_COUNT; p++)
-		if (cal_params[p].is_rate == 1 && cal_get(e, p) > m)
-			m = cal_get(e, p);
+		if (eff_params[p].role == EFF_RATE && eff_get(e, p) > m)
+			m = eff_get(e, p);
 	return m;
 }
 
@@ -215,11 +196,11 @@ static int select_params(struct fit_data *D, const double *base_pred, unsigned c
 		if (!(cand & CAL_BIT(p)))
 			continue;
 		double x0 = cal_get(&D->start, p);
-		const struct cal_param_info *c = &cal_params[p];
-		if (c->kind == CAL_SCALE && x0 < c->lo)
-			x0 = c->lo;
+		const struct eff_param *c = &eff_params[p];
+		if (c->kind == EFF_SCALE && x0 < c->fit_floor)
+			x0 = c->fit_floor;
 		double x1 = x0 * 1.01;
-		if (c->kind == CAL_FRAC && x1 > c->hi)
+		if (c->kind == EFF_FRAC && x1 > c->hi)
 			x1 = x0 * 0.99;
 		struct roof_eff e = D->start, e0 = D->start;
 		cal_set(&e0, p, x0);
@@ -380,7 +361,7 @@ int cal_fit(const struct val_case *cases, const double *w, size_t n,
 		D.s_min = scale_floor(&D.start);
 		D.p = 1;
 		for (int p = 0; p < CAL_PARAM_COUNT; p++)
-			r.held[p] = cal_params[p].is_rate ? CAL_HELD_SCALED : CAL_HELD_ASKED;
+			r.held[p] = (eff_params[p].role != EFF_SHAPE) ? CAL_HELD_SCALED : CAL_HELD_ASKED;
 	} else if (opt->fit_mask) {
 		for (int p = 0; p < CAL_PARAM_COUNT; p++)
 			if (opt->fit_mask & CAL_BIT(p))
@@ -473,10 +454,10 @@ int cal_fit(const struct val_case *cases, const double *w, size_t n,
 			r.at_bound = exp(yy) < 1e-6 * r.scale;
 			for (int p = 0; p < CAL_PARAM_COUNT; p++)
 				for (int q = 0; q < CAL_PARAM_COUNT; q++)
-					if (p != q && cal_params[p].is_rate && cal_params[q].is_rate)
+					if (p != q && (eff_params[p].role != EFF_SHAPE) && (eff_params[q].role != EFF_SHAPE))
 						r.corr[p][q] = 1;
 			for (int p = 0; p < CAL_PARAM_COUNT; p++)
-				if (cal_params[p].is_rate)
+				if ((eff_params[p].role != EFF_SHAPE))
 					r.se[p] = fabs(cal_get(&r.after, p)) * r.scale_se / r.scale;
 		} else {
 			for (size_t j = 0; j < D.p; j++)
@@ -492,8 +473,8 @@ int cal_fit(const struct val_case *cases, const double *w, size_t n,
 				double yj = gsl_vector_get(y, j);
 				r.se[p] = fabs(dxdy(p, yj)) * sqrt(s2 * gsl_matrix_get(covar, j, j));
 				r.fitted_mask |= CAL_BIT(p);
-				if (fabs(yj - (cal_params[p].kind == CAL_FRAC ? 0 : to_y(p, cal_get(&D.start, p)))) >
-				    (cal_params[p].kind == CAL_FRAC ? 9.0 : log(1e4)))
+				if (fabs(yj - (eff_params[p].kind == EFF_FRAC ? 0 : to_y(p, cal_get(&D.start, p)))) >
+				    (eff_params[p].kind == EFF_FRAC ? 9.0 : log(1e4)))
 					r.at_bound = 1;
 			}
 		}
@@ -559,28 +540,24 @@ void cal_overlay_from_result(struct cal_overlay *o, const struct cal_result *r,
 int cal_apply(const struct cal_overlay *o, struct gpu *g, char *note, size_t notelen)
 {
 	int transfer = strcmp(o->gpu, g->id) != 0;
-	if (!transfer) {
-		for (int p = 0; p < CAL_PARAM_COUNT; p++)
-			cal_set(&g->eff, p, cal_get(&o->after, p));
-		if (o->scale_mode)
-			g->eff.launch_graph_s = o->before.launch_graph_s * o->scale;
-	} else if (o->scale_mode) {
-		struct roof_eff e;
+	struct roof_eff e = g->eff;
+
+	if (o->scale_mode) /* what the fit did not name moves with the scale */
 		eff_scaled(&g->eff, o->scale, &e);
-		for (int p = 0; p < CAL_PARAM_COUNT; p++)
-			if (cal_params[p].kind == CAL_FRAC && cal_get(&e, p) > cal_params[p].hi)
-				cal_set(&e, p, cal_params[p].hi);
-		g->eff = e;
-	} else {
-		for (int p = 0; p < CAL_PARAM_COUNT; p++) {
+	for (int p = 0; p < EFF_COUNT; p++) {
+		double v = eff_get(&e, p);
+		if (p < CAL_PARAM_COUNT && !transfer) {
+			v = cal_get(&o->after, p);
+		} else if (p < CAL_PARAM_COUNT && !o->scale_mode) {
 			if (!(o->fitted_mask & CAL_BIT(p)))
 				continue;
 			double b = cal_get(&o->before, p), a = cal_get(&o->after, p);
-			double v = b > 0 ? cal_get(&g->eff, p) * a / b : a;
-			if (cal_params[p].kind == CAL_FRAC && v > cal_params[p].hi)
-				v = cal_params[p].hi;
-			cal_set(&g->eff, p, v);
+			v = b > 0 ? eff_get(&g->eff, p) * a / b : a;
 		}
+		if (transfer && eff_params[p].kind == EFF_FRAC && v > eff_params[p].hi)
+			v = eff_params[p].hi;
+		if (v != eff_get(&g->eff, p))
+			eff_set(&g->eff, p, v, EFF_LAYER_CALIBRATION);
 	}
 	snprintf(g->eff.source, sizeof(g->eff.source), "calibrated from %s (%zu measurement%s on %s%s)",
 		 o->fitted_from, o->measurements, o->measurements == 1 ? "" : "s", o->gpu,

@@ -26,43 +26,20 @@
 #include "gpu.h"
 #include "validate.h"
 
-/* The parameters calibrate can fit, in the order of cal_params[]. */
-enum cal_param {
-	CAL_GEMM_MAX_FRAC,
-	CAL_GEMM_HALF_FLOP,
-	CAL_ATTN_FRAC,
-	CAL_MEM_FRAC,
-	CAL_LAUNCH_S,
-	CAL_LAUNCH_OVERLAP_FRAC,
-	CAL_COMM_FRAC,
-	CAL_COMM_LATENCY_S,
-	CAL_COMM_HALF_BYTES,
-	CAL_PARAM_COUNT
-};
+/*
+ * The parameters calibrate can fit: the registry rows marked calibrated,
+ * which come first (eff_param.h; a unit test checks the order).  Their
+ * enum eff_id values index the arrays below.  A constant expression.
+ */
+#define CAL_X_COUNT(n, unit, kind, lo, hi, def, floor, cal, ...) + (cal)
+#define CAL_PARAM_COUNT (0 EFF_PARAMS(CAL_X_COUNT))
 
-enum cal_kind {
-	CAL_FRAC,  /* a fraction in [lo, hi]: logistic reparameterisation */
-	CAL_SCALE, /* a positive size or time: exponential reparameterisation */
-};
-
-struct cal_param_info {
-	const char *name;   /* the key in GPU files and overlays, "mem_frac" */
-	size_t offset;      /* of the double in struct roof_eff */
-	enum cal_kind kind;
-	double lo, hi;      /* bounds of the value (CAL_SCALE: lo is the
-			       starting floor for a parameter that is 0) */
-	int is_rate;        /* 1: a rate fraction, divided by a time scale;
-			       2: a time, multiplied by it; 0: unchanged */
-	double default_rel_sd; /* documented prior spread for --uncertainty */
-};
-extern const struct cal_param_info cal_params[CAL_PARAM_COUNT];
-
-/* Index of parameter `name`, or -1. */
+/* Index of calibratable parameter `name`, or -1. */
 int cal_param_find(const char *name);
 
 /* Read and write parameter p of *e. */
-double cal_get(const struct roof_eff *e, enum cal_param p);
-void cal_set(struct roof_eff *e, enum cal_param p, double v);
+double cal_get(const struct roof_eff *e, enum eff_id p);
+void cal_set(struct roof_eff *e, enum eff_id p, double v);
 
 /* Bit of parameter p in the masks below. */
 #define CAL_BIT(p) (1u << (p))

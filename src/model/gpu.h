@@ -8,6 +8,7 @@
 #ifndef TC_GPU_H
 #define TC_GPU_H
 
+#include "eff_param.h"
 #include "precision.h"
 
 #define GPU_ID_LEN 64
@@ -20,27 +21,6 @@ struct gpu_mig_profile {
 	int sms;             /* SMs of the slice */
 	int memory_slices;   /* eighths of memory and bandwidth */
 	double memory_bytes; /* usable memory of the slice */
-};
-
-/*
- * Achievable-rate parameters of the roofline.  Each GPU file may set them in
- * an `efficiency:` map; absent keys keep the defaults of roof_eff_default(),
- * whose origin (fit to measurements) is documented where they are defined.
- */
-struct roof_eff {
-	double gemm_max_frac;      /* large, well-shaped GEMM: fraction of dense peak */
-	double gemm_half_flop;     /* GEMM size (FLOP) at which efficiency halves */
-	double attn_frac;          /* fused attention kernel: fraction of dense peak */
-	double mem_frac;           /* streaming kernels: fraction of memory bandwidth */
-	double launch_s;           /* per-kernel launch and scheduling overhead */
-	double launch_graph_s;     /* the same with CUDA graphs */
-	double launch_overlap_frac;/* share of the shorter of launch and
-				      kernel time hidden under the other:
-				      0 = launch adds, 1 = t = max(both) */
-	double comm_frac;          /* collective bus bandwidth: fraction of link peak */
-	double comm_latency_s;     /* collective per-step latency (alpha) */
-	double comm_half_bytes;    /* message size at which link efficiency halves */
-	char source[GPU_TEXT_LEN]; /* where these numbers came from */
 };
 
 struct gpu {
@@ -71,7 +51,7 @@ struct gpu {
 	int mig_count;
 	char mig_of[GPU_ID_LEN];   /* set for a MIG slice: the parent id */
 
-	struct roof_eff eff;
+	struct roof_eff eff;       /* achievable rates (eff_param.h) */
 
 	char source[GPU_TEXT_LEN]; /* URL(s) of the datasheet figures */
 	char as_of[16];            /* YYYY-MM-DD */
@@ -92,8 +72,5 @@ int gpu_mig_slice(const struct gpu *parent, const char *profile,
  * 0 when sparsity does not apply (fp64, fp32 on CUDA cores, no speed-up).
  */
 double gpu_sparse_peak(const struct gpu *g, enum tc_prec p);
-
-/* The catalog defaults for struct roof_eff. */
-void roof_eff_default(struct roof_eff *e);
 
 #endif

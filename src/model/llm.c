@@ -222,7 +222,7 @@ static void elem(struct bld *B, const char *name, enum brk cat, double bytes,
 	o->flop = flop;
 	o->bytes = bytes;
 	o->prec = B->pa;
-	o->time_s = roof_time_launch(B->g, B->pa, flop, 0.5, bytes, kernels,
+	o->time_s = roof_time_launch(B->g, B->pa, flop, B->g->eff.elem_flop_frac, bytes, kernels,
 				     B->graphs, &o->bound, &o->launch_s);
 	if (o->bound == BOUND_COMPUTE)
 		o->bound = BOUND_MEMORY;

@@ -41,27 +41,23 @@ const char *const rec_offload_names[] = { "none", "uvm", "host", NULL };
 /*
  * Random-gather efficiency: a row of R bytes costs whole 32-byte sectors
  * plus a fixed per-row cost (address generation, the index read, DRAM
- * page misses), expressed as REC_GATHER_HALF_BYTES of extra traffic:
- * frac = REC_GATHER_MAX_FRAC * R32 / (R32 + half) * R / R32.  Calibrated
- * on the two DLRM measurements of tests/validation/recsys.csv (see
- * docs/vision-recsys.md); 0.85 is the streaming ceiling of mem_frac's order.
+ * page misses), expressed as gather_half_bytes of extra traffic:
+ * frac = gather_max_frac * R32 / (R32 + half) * R / R32.  Both are rows of
+ * the parameter registry (eff_param.h), set on the two DLRM measurements of
+ * tests/validation/recsys.csv (docs/vision-recsys.md).
  */
-#define REC_GATHER_MAX_FRAC 0.85
-#define REC_GATHER_HALF_BYTES 128.0
-/* Zero-copy reads of host memory over PCIe: fraction of one direction. */
-#define REC_PCIE_FRAC 0.80
 /* UVM faults migrate whole pages: a row costs at least this much. */
 #define REC_UVM_PAGE_BYTES 4096.0
 /* Kernels per step outside the listed operators (index handling, dense
  * feature transform, bookkeeping), charged as launch overhead. */
 #define REC_EXTRA_KERNELS 30
 
-double recsys_gather_frac(double row_bytes)
+double recsys_gather_frac(const struct roof_eff *e, double row_bytes)
 {
 	double r32 = 32 * ceil(row_bytes / 32);
 	if (!(row_bytes > 0))
-		return REC_GATHER_MAX_FRAC;
-	return REC_GATHER_MAX_FRAC * r32 / (r32 + REC_GATHER_HALF_BYTES) *
+		return e->gather_max_frac;
+	return e->gather_max_frac * r32 / (r32 + e->gather_half_bytes) *
 	       row_bytes / r32;
 }
 
@@ -160,7 +156,7 @@ static void gemm(struct rb *B, const char *name, double m, double n, double k)
 	if (alt < t) { /* a GEMV-like kernel on CUDA cores is faster */
 		t = alt;
 		bound = BOUND_MEMORY;
-		eff = VIS_SKINNY_FRAC;
+		eff = B->g->eff.skinny_frac;
 		put(B, name, BRK_GEMM, flop, bytes, PREC_FP32, t,
 		    roof_launch_part(B->g, PREC_FP32, flop, eff, bytes, t), bound);
 		return;
@@ -175,10 +171,10 @@ static void elem(struct rb *B, const char *name, double bytes, double frac,
 {
 	double eb = bytes / (frac > 0 ? frac : 1);
 	enum op_bound bound;
-	double t = roof_time(B->g, B->pg, 0, 0.5, eb, kernels, B->graphs,
+	double t = roof_time(B->g, B->pg, 0, B->g->eff.elem_flop_frac, eb, kernels, B->graphs,
 			     &bound);
 	put(B, name, BRK_MEMBOUND, 0, bytes, B->pg, t,
-	    roof_launch_part(B->g, B->pg, 0, 0.5, eb, t), BOUND_MEMORY);
+	    roof_launch_part(B->g, B->pg, 0, B->g->eff.elem_flop_frac, eb, t), BOUND_MEMORY);
 }
 
 static void coll(struct rb *B, const struct plan *pl, const char *name,
@@ -440,10 +436,10 @@ int recsys_estimate(const struct workload *w, const struct gpu *g,
 		/* Forward: lookups, exchange, bottom MLP, interaction, top. */
 		{
 			double gbytes = gathered_elems * eb;
-			double frac = recsys_gather_frac(row_bytes *
+			double frac = recsys_gather_frac(&g->eff, row_bytes *
 				(place == EMB_COLUMN_WISE ? 1.0 / n : 1.0));
 			if (pl.offload != OFFLOAD_NONE) {
-				double pcie = g->pcie_bytes_per_s / 2 * REC_PCIE_FRAC;
+				double pcie = g->pcie_bytes_per_s / 2 * g->eff.host_pcie_frac;
 				double rb_ = row_bytes;
 				double wire = pl.offload == OFFLOAD_UVM ?
 					gathered_rows * fmax(rb_, REC_UVM_PAGE_BYTES) :
@@ -560,10 +556,10 @@ int recsys_estimate(const struct workload *w, const struct gpu *g,
 				    gathered_elems;
 			double bytes = ge * (4 + 2 * eb + 2 * state) +
 				       gathered_rows * 16;
-			double frac = recsys_gather_frac(row_bytes *
+			double frac = recsys_gather_frac(&g->eff, row_bytes *
 				(place == EMB_COLUMN_WISE ? 1.0 / n : 1.0));
 			if (pl.offload != OFFLOAD_NONE) {
-				double pcie = g->pcie_bytes_per_s / 2 * REC_PCIE_FRAC;
+				double pcie = g->pcie_bytes_per_s / 2 * g->eff.host_pcie_frac;
 				double wire = pl.offload == OFFLOAD_UVM ?
 					gathered_rows * 2 * fmax(row_bytes,
 							     REC_UVM_PAGE_BYTES) :
@@ -599,9 +595,9 @@ int recsys_estimate(const struct workload *w, const struct gpu *g,
 	{
 		double bytes = P * (w->train.optimizer == OPT_ADAMW ? 28 : 20);
 		enum op_bound bd;
-		double t = roof_time(g, PREC_FP32, 0, 0.5, bytes, 2, B.graphs, &bd);
+		double t = roof_time(g, PREC_FP32, 0, g->eff.elem_flop_frac, bytes, 2, B.graphs, &bd);
 		put(&B, "optimizer.dense", BRK_OPTIMIZER, 0, bytes, PREC_FP32, t,
-		    roof_launch_part(g, PREC_FP32, 0, 0.5, bytes, t), BOUND_MEMORY);
+		    roof_launch_part(g, PREC_FP32, 0, g->eff.elem_flop_frac, bytes, t), BOUND_MEMORY);
 		t = REC_EXTRA_KERNELS * roof_launch_s(g, pl.cuda_graphs) *
 		    (1 - g->eff.launch_overlap_frac * 0.5);
 		put(&B, "misc.kernels", BRK_LAUNCH, 0, 0, B.pg, t, t,

@@ -28,9 +28,10 @@ void recsys_summary(const struct recsys_arch *a, struct rec_summary *s);
 
 /*
  * Achieved fraction of memory bandwidth of a random row gather of
- * `row_bytes` per row (see recsys.c for the model and its calibration).
+ * `row_bytes` per row with the parameters *e (see recsys.c for the model
+ * and its calibration).
  */
-double recsys_gather_frac(double row_bytes);
+double recsys_gather_frac(const struct roof_eff *e, double row_bytes);
 
 /* Names of the placements and offload modes as written in files. */
 extern const char *const rec_placement_names[];

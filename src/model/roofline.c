@@ -1,59 +1,11 @@
 /*
- * roofline.c - per-kernel time against achievable rates, and the fitted
- * default efficiencies.
+ * roofline.c - per-kernel time against achievable rates.
  */
 #include "roofline.h"
 
 #include <assert.h>
 #include <math.h>
 #include <string.h>
-
-/*
- * Defaults of the achievable-rate parameters.  Where each value comes from
- * (the procedure is tools/fit_defaults.c; docs/model.md has the method, the
- * residuals and the held-out errors):
- *  - gemm_half_flop, mem_frac, launch_s, launch_overlap_frac: non-linear
- *    least squares (gsl_multifit_nlinear, log of predicted/measured
- *    iteration time) on the even-numbered half (720 rows) of the vTrain
- *    A100 SXM measurements (VIA-Research/vTrain, MICRO 2024,
- *    arXiv:2312.12391, MIT; tests/validation/vtrain-a100.csv).  The odd
- *    half is held out.
- *  - gemm_max_frac: NOT identifiable from vTrain (its largest GEMM is 0.3
- *    TFLOP; fitting it free runs to the bound 1.0 with MAPE 7.95% vs 8.33%
- *    at 0.85).  0.85 is the large-GEMM plateau of cuBLAS FP16 on A100 SXM
- *    (about 265 of 312 TFLOP/s, NVIDIA "Matrix Multiplication Background
- *    User's Guide" throughput plots; recalled, not re-measured here), and
- *    the other four were fitted with it held there.
- *  - attn_frac: fused (flash) attention has no kernel in the vTrain runs;
- *    FlashAttention-2 reports 50-73% of A100 peak forward and 35-63% backward
- *    (Dao 2023, arXiv:2307.08691, fig. 4-7): 0.5 is the middle of that
- *    range (not fitted).
- *  - launch_graph_s: CUDA graphs replace per-kernel CPU dispatch with one
- *    graph launch; the remaining per-kernel gap on the GPU is a few
- *    microseconds (NVIDIA CUDA graphs blog, 2019: 2.0 us per kernel with graphs
- *    vs 3.4 us without in their micro-benchmark): 2 us, not fitted.
- *  - comm_frac, comm_latency_s, comm_half_bytes: fitted (same program) to the
- *    measured NCCL all-reduce curves on 2, 4 and 8 A100 SXM GPUs (vTrain,
- *    a100_allreduce_{2,4,8}gpu.csv), log of time, 1 MiB to 1 GiB.
- */
-void roof_eff_default(struct roof_eff *e)
-{
-	memset(e, 0, sizeof(*e));
-	e->gemm_max_frac = 0.85;     /* prior: large cuBLAS GEMMs, see above */
-	e->gemm_half_flop = 7.90e9;  /* FLOP; fit: vTrain even half */
-	e->attn_frac = 0.50;         /* FlashAttention-2 paper, A100 */
-	e->mem_frac = 0.803;         /* fit: vTrain even half */
-	e->launch_s = 28.3e-6;       /* s; fit: vTrain even half */
-	e->launch_graph_s = 2e-6;    /* s; CUDA graphs, not fitted */
-	e->launch_overlap_frac = 0.893; /* fit: vTrain even half */
-	e->comm_frac = 0.708;        /* fit: NCCL all-reduce, 2/4/8 A100 */
-	e->comm_latency_s = 0;       /* s per ring step; fit: NCCL curves
-					(went to 4e-14: the latency floor is
-					carried by comm_half_bytes) */
-	e->comm_half_bytes = 9.06e6; /* bytes; fit: NCCL curves */
-	strcpy(e->source, "traincost defaults: fitted to vTrain A100 SXM "
-	       "measurements and NCCL all-reduce curves (docs/model.md)");
-}
 
 /* ceil() for the positive, moderate values of tile counts; the libm call
  * dominated the estimate's profile on CPUs without a rounding instruction. */

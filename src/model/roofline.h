@@ -6,8 +6,8 @@
  * falls for small and badly shaped matrices: tile and wave quantisation over
  * the SM count (NVIDIA, "Matrix Multiplication Background User's Guide") and a
  * fixed per-GEMM cost expressed as the size at which efficiency halves.
- * The parameters live in struct roof_eff (gpu.h); roof_eff_default() holds
- * the fitted defaults (docs/model.md says how they were fitted).
+ * The parameters live in struct roof_eff; their bounds, defaults and
+ * sources in the registry of eff_param.h (docs/model.md, section 6).
  */
 #ifndef TC_ROOFLINE_H
 #define TC_ROOFLINE_H

@@ -16,6 +16,10 @@
 
 #include "llm.h"
 
+/* Seed offset of the stream of the parameters calibrate cannot fit (any
+ * constant that makes it differ from the main stream). */
+#define UNC_OWN_STREAM 0x9e3779b9UL
+
 /* Above this many restarts the sum of uniform lost shares is drawn from its
  * normal approximation instead of one draw per restart. */
 #define UNC_RESTARTS_EXACT 1000
@@ -67,8 +71,8 @@ void unc_spec_default(struct unc_spec *s)
 {
 	memset(s, 0, sizeof(*s));
 	cal_corr_identity(s->mix);
-	for (int p = 0; p < CAL_PARAM_COUNT; p++)
-		s->rel_sd[p] = cal_params[p].default_rel_sd;
+	for (int p = 0; p < EFF_COUNT; p++)
+		s->rel_sd[p] = eff_params[p].default_rel_sd;
 	s->network_rel_sd = UNC_DEFAULT_NETWORK_REL_SD;
 	s->model_rel_sd = UNC_DEFAULT_MODEL_REL_SD;
 	s->seed = 1;
@@ -78,7 +82,7 @@ void unc_spec_default(struct unc_spec *s)
 
 void unc_spec_zero(struct unc_spec *s)
 {
-	for (int p = 0; p < CAL_PARAM_COUNT; p++)
+	for (int p = 0; p < EFF_COUNT; p++)
 		s->rel_sd[p] = 0;
 	s->network_rel_sd = 0;
 	s->model_rel_sd = 0;
@@ -89,7 +93,7 @@ void unc_spec_from_calibration(struct unc_spec *s, const struct cal_overlay *o)
 {
 	for (int p = 0; p < CAL_PARAM_COUNT; p++) {
 		double x = cal_get(&o->after, p);
-		int fitted = o->scale_mode ? cal_params[p].is_rate != 0 : (o->fitted_mask & CAL_BIT(p)) != 0;
+		int fitted = o->scale_mode ? eff_params[p].role != EFF_SHAPE : (o->fitted_mask & CAL_BIT(p)) != 0;
 		if (fitted && x > 0 && o->se[p] > 0)
 			s->rel_sd[p] = o->se[p] / x;
 		else if (fitted && o->scale_mode && o->scale > 0)
@@ -128,12 +132,12 @@ void unc_workspace_release(struct unc_workspace *ws)
 
 /* Parameter p around x with relative spread sd for the standard normal z
  * (see the header). */
-static double draw_param(enum cal_param p, double x, double sd, double z)
+static double draw_param(enum eff_id p, double x, double sd, double z)
 {
-	const struct cal_param_info *c = &cal_params[p];
+	const struct eff_param *c = &eff_params[p];
 	if (!(sd > 0) || !(x > 0))
 		return x;
-	if (c->kind == CAL_SCALE)
+	if (c->kind == EFF_SCALE)
 		return x * exp(sd * z);
 	double lo = c->lo, hi = c->hi;
 	if (x <= lo || x >= hi)
@@ -188,7 +192,7 @@ int unc_run(const struct workload *w, const struct gpu *g, const struct unc_spec
 	struct gpu gs;
 	struct estimate e;
 	struct unc_result res;
-	gsl_rng *r = NULL;
+	gsl_rng *r = NULL, *r_own = NULL;
 	size_t n = s->samples;
 	int rc = -1;
 
@@ -206,11 +210,15 @@ int unc_run(const struct workload *w, const struct gpu *g, const struct unc_spec
 	res.seed = s->seed;
 	res.has_cost = s->offer != NULL;
 	r = gsl_rng_alloc(gsl_rng_mt19937);
-	if (!r) {
+	r_own = gsl_rng_alloc(gsl_rng_mt19937);
+	if (!r || !r_own) {
+		gsl_rng_free(r);
+		gsl_rng_free(r_own);
 		snprintf(why->msg, sizeof(why->msg), "out of memory");
 		return -1;
 	}
 	gsl_rng_set(r, s->seed);
+	gsl_rng_set(r_own, s->seed ^ UNC_OWN_STREAM);
 	ws_w = *w;
 	gs = *g;
 	for (size_t i = 0; i < n; i++) {
@@ -223,6 +231,11 @@ int unc_run(const struct workload *w, const struct gpu *g, const struct unc_spec
 				z += s->mix[p][k] * u[k];
 			cal_set(&gs.eff, p, draw_param(p, cal_get(&g->eff, p), s->rel_sd[p], z));
 		}
+		for (int p = CAL_PARAM_COUNT; p < EFF_COUNT; p++)
+			if (s->rel_sd[p] > 0)
+				*(double *)(void *)((char *)&gs.eff + eff_params[p].offset) =
+					draw_param(p, eff_get(&g->eff, p), s->rel_sd[p],
+						   gsl_ran_gaussian(r_own, 1.0));
 		double zn = gsl_ran_gaussian(r, 1.0), zm = gsl_ran_gaussian(r, 1.0);
 		ws_w.plan.network_bytes_per_s = s->network_rel_sd > 0 ?
 			w->plan.network_bytes_per_s * exp(s->network_rel_sd * zn) : w->plan.network_bytes_per_s;
@@ -266,5 +279,6 @@ int unc_run(const struct workload *w, const struct gpu *g, const struct unc_spec
 	rc = 0;
 out:
 	gsl_rng_free(r);
+	gsl_rng_free(r_own);
 	return rc;
 }

@@ -7,12 +7,15 @@
  * spreads come from a calibration (standard errors and the residual error
  * of its fit) or from the documented defaults (docs/calibration.md).
  * Summaries use gsl_stats; quantiles are read from the sorted samples.
- * Same seed, same numbers.
+ * Same seed, same numbers.  Parameters calibrate cannot fit draw from a
+ * stream of their own, so that adding one to the registry leaves the draws
+ * of the others as they were.
  *
- * Distributions (all independent):
- *  - a fraction x (cal_params kind CAL_FRAC): logistic-normal, the logit
+ * Distributions (independent, except calibrated parameters, which keep the
+ * correlation of their fit):
+ *  - a fraction x (eff_params kind EFF_FRAC): logistic-normal, the logit
  *    moved by N(0, sd / (1 - x)) so the relative spread near x is sd;
- *  - a scale (CAL_SCALE): log-normal with sigma = sd;
+ *  - a scale (EFF_SCALE): log-normal with sigma = sd;
  *  - network bandwidth: log-normal with sigma = network_rel_sd;
  *  - model error: the step time times exp(N(0, model_rel_sd));
  *  - preemptions (spot): Poisson(preempt_per_h x run hours), each losing
@@ -36,7 +39,7 @@
 #define UNC_DEFAULT_MODEL_REL_SD 0.10   /* vTrain MAPE 8.2 % ~ sigma 0.10 */
 
 struct unc_spec {
-	double rel_sd[CAL_PARAM_COUNT]; /* relative spread of each parameter */
+	double rel_sd[EFF_COUNT];       /* relative spread of each parameter */
 	/* Lower-triangular L with L L^T the parameters' correlation: the
 	 * standard normals of a draw are mixed by it (identity: independent). */
 	double mix[CAL_PARAM_COUNT][CAL_PARAM_COUNT];
@@ -54,7 +57,7 @@ struct unc_spec {
 };
 
 /*
- * Defaults: cal_params[].default_rel_sd, the network and model spreads
+ * Defaults: eff_params[].default_rel_sd (0: not varied), the network and model spreads
  * above, UNC_DEFAULT_SAMPLES, seed 1, no cost.
  */
 void unc_spec_default(struct unc_spec *s);

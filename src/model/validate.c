@@ -210,7 +210,7 @@ void val_gpu_a100_sxm80(struct gpu *g)
 	g->pcie_bytes_per_s = 64e9;
 	g->tdp_w = 400;
 	g->gpus_per_node = 8;
-	roof_eff_default(&g->eff);
+	eff_default(&g->eff);
 	strcpy(g->source, "https://www.nvidia.com/content/dam/en-zz/Solutions/"
 	       "Data-Center/a100/pdf/nvidia-a100-datasheet-us-nvidia-1758950-"
 	       "r4-web.pdf");

@@ -118,7 +118,7 @@ int val_stats_compute(const struct val_result *res, size_t n,
 
 /*
  * The A100 SXM4 80GB of the vTrain measurements, built in code (NVIDIA
- * A100 datasheet figures), with roof_eff_default() efficiencies.  Its id is
+ * A100 datasheet figures), with eff_default() efficiencies.  Its id is
  * "a100-80gb-sxm".
  */
 void val_gpu_a100_sxm80(struct gpu *g);

@@ -32,18 +32,9 @@ const char *const vis_kind_names[VL_KIND_COUNT + 1] = {
 };
 
 /*
- * Vision efficiency parameters (fractions), calibrated on the four
- * ResNet-50 measurements of tests/validation/vision.csv (docs/
- * vision-recsys.md, "Calibration"): only these three were adjusted, by
- * hand, to physically plausible values.
- *  - VIS_CONV_FRAC: cuDNN implicit-GEMM convolutions with kernels larger
- *    than 1x1 against a cuBLAS GEMM of the same shape (im2col addressing,
- *    halo loads); 1x1 convolutions are plain GEMMs (VIS_CONV1X1_FRAC).
- *  - VIS_MEM_FRAC: batch-norm, ReLU and add kernels of PyTorch reach a
- *    lower share of DRAM bandwidth than the long streaming kernels of the
- *    LLM fit (per-channel reductions, two passes); relative to mem_frac.
- *  - VIS_DW_FRAC: depthwise convolutions, fraction of the fp32 CUDA-core
- *    peak (no tensor cores); not calibrated (no measurement in the set).
+ * The vision efficiency parameters (conv_frac, conv1x1_frac, norm_mem_frac,
+ * dw_frac, skinny_frac) are rows of the registry (eff_param.h): per GPU in
+ * g->eff.  docs/vision-recsys.md, "Calibration", says how they were set.
  */
 /*
  * cuDNN's Winograd algorithms for 3x3 stride-1 convolutions, the fastest on
@@ -55,10 +46,6 @@ const char *const vis_kind_names[VL_KIND_COUNT + 1] = {
  * reduction applies.
  */
 #define VIS_WINOGRAD_GAIN 2.25
-#define VIS_CONV_FRAC 0.80
-#define VIS_CONV1X1_FRAC 1.0
-#define VIS_MEM_FRAC 0.75
-#define VIS_DW_FRAC 0.50
 /* DDP gradient bucket (PyTorch default bucket_cap_mb = 25): the last one
  * is reduced after the backward ends. */
 #define VIS_DDP_BUCKET_BYTES 25e6
@@ -594,7 +581,7 @@ double vis_gemm_eff(const struct gpu *g, enum tc_prec p, double m, double n,
 double vis_skinny_time(const struct gpu *g, double flop, double bytes,
 		       int graphs)
 {
-	return roof_time(g, PREC_FP32, flop, VIS_SKINNY_FRAC, bytes, 1, graphs,
+	return roof_time(g, PREC_FP32, flop, g->eff.skinny_frac, bytes, 1, graphs,
 			 NULL);
 }
 
@@ -613,7 +600,7 @@ static void gemm_moving(struct vb *B, const char *name, double m, double n,
 	double alt = vis_skinny_time(B->g, flop, bytes, B->graphs);
 	if (alt < t) { /* a GEMV-like kernel on CUDA cores is faster */
 		put(B, name, BRK_GEMM, flop, bytes, PREC_FP32, alt,
-		    roof_launch_part(B->g, PREC_FP32, flop, VIS_SKINNY_FRAC, bytes,
+		    roof_launch_part(B->g, PREC_FP32, flop, B->g->eff.skinny_frac, bytes,
 				alt), BOUND_MEMORY, mult);
 		return;
 	}
@@ -629,31 +616,31 @@ static void gemm(struct vb *B, const char *name, double m, double n, double k,
 		    batch * B->e * (m * k + k * n + m * n), mult);
 }
 
-/* A memory-bound kernel sequence moving `bytes` (at VIS_MEM_FRAC of the
+/* A memory-bound kernel sequence moving `bytes` (at norm_mem_frac of the
  * streaming rate). */
 static void elem(struct vb *B, const char *name, double bytes, double kernels,
 		 double mult)
 {
-	double eb = bytes / VIS_MEM_FRAC;
+	double eb = bytes / B->g->eff.norm_mem_frac;
 	enum op_bound bound;
-	double t = roof_time(B->g, B->pa, 0, 0.5, eb, kernels, B->graphs,
+	double t = roof_time(B->g, B->pa, 0, B->g->eff.elem_flop_frac, eb, kernels, B->graphs,
 			     &bound);
 	if (bound == BOUND_COMPUTE)
 		bound = BOUND_MEMORY;
 	put(B, name, BRK_MEMBOUND, 0, bytes, B->pa, t,
-	    roof_launch_part(B->g, B->pa, 0, 0.5, eb, t), bound, mult);
+	    roof_launch_part(B->g, B->pa, 0, B->g->eff.elem_flop_frac, eb, t), bound, mult);
 }
 
 /* A depthwise convolution pass on CUDA cores. */
 static void dwconv(struct vb *B, const char *name, double flop, double bytes,
 		   double mult)
 {
-	double eb = bytes / VIS_MEM_FRAC;
+	double eb = bytes / B->g->eff.norm_mem_frac;
 	enum op_bound bound;
-	double t = roof_time(B->g, PREC_FP32, flop, VIS_DW_FRAC, eb, 1,
+	double t = roof_time(B->g, PREC_FP32, flop, B->g->eff.dw_frac, eb, 1,
 			     B->graphs, &bound);
 	put(B, name, BRK_MEMBOUND, flop, bytes, PREC_FP32, t,
-	    roof_launch_part(B->g, PREC_FP32, flop, VIS_DW_FRAC, eb, t), bound,
+	    roof_launch_part(B->g, PREC_FP32, flop, B->g->eff.dw_frac, eb, t), bound,
 	    mult);
 }
 
@@ -676,7 +663,7 @@ static void op_conv(struct vb *B, const char *pfx, const char *what,
 	char n[40];
 	double b = B->b, e = B->e;
 	double M = b * ho * wo, N = cout / groups, K = cin / groups * k * k;
-	double frac = k == 1 ? VIS_CONV1X1_FRAC : VIS_CONV_FRAC;
+	double frac = k == 1 ? B->g->eff.conv1x1_frac : B->g->eff.conv_frac;
 	double xin = b * cin * hi * wi, xout = b * cout * ho * wo;
 	int first = B->first;
 
@@ -807,12 +794,12 @@ static void op_block(struct vb *B, const struct vis_layer *L, const char *pfx,
 		double M = b * ho * wo;
 		if (!B->bwd) {
 			gemm(B, nm(n, pfx, "down", "fwd"), M, out, cin, 1,
-			     VIS_CONV1X1_FRAC, mult);
+			     B->g->eff.conv1x1_frac, mult);
 		} else {
 			gemm(B, nm(n, pfx, "down", "bwd_d"), M, cin, out, 1,
-			     VIS_CONV1X1_FRAC, mult);
+			     B->g->eff.conv1x1_frac, mult);
 			gemm(B, nm(n, pfx, "down", "bwd_w"), out, cin, M, 1,
-			     VIS_CONV1X1_FRAC, mult);
+			     B->g->eff.conv1x1_frac, mult);
 		}
 		op_bn(B, pfx, "down_bn", X, mult);
 	}
@@ -1142,7 +1129,7 @@ int vision_estimate(const struct workload *w, const struct gpu *g,
 					w->vis.layer[k].repeat : 1) *
 				   (w->vis.layer[k].kind >= VL_ATTENTION ? 6 : 1);
 		kern = 1 + ceil(tensors / VIS_TENSORS_PER_KERNEL);
-		t = roof_time(g, PREC_FP32, 0, 0.5, bytes, kern, pl.cuda_graphs,
+		t = roof_time(g, PREC_FP32, 0, g->eff.elem_flop_frac, bytes, kern, pl.cuda_graphs,
 			      &bound);
 		E.breakdown_s[BRK_OPTIMIZER] = t;
 		if (ws->count < B.cap) {

@@ -70,11 +70,10 @@ double vis_gemm_eff(const struct gpu *g, enum tc_prec p, double m, double n,
 /*
  * Seconds of a degenerate GEMM (one side of a few elements: GEMV-like,
  * tiny batched products) run as a CUDA-core kernel: `flop` at
- * VIS_SKINNY_FRAC of the fp32 peak or `bytes` at the streaming rate.  The
+ * skinny_frac (eff_param.h) of the fp32 peak or `bytes` at the streaming rate.  The
  * GEMM model's tile quantisation makes such shapes look far slower than
  * libraries run them; callers take the smaller of both times.
  */
-#define VIS_SKINNY_FRAC 0.5
 double vis_skinny_time(const struct gpu *g, double flop, double bytes,
 		       int graphs);
 

@@ -82,11 +82,11 @@ static void test_recovers_known_parameters(void **state)
 	struct cal_options o = { 0 };
 	struct cal_result r;
 	struct tc_diag d;
-	static const enum cal_param fit[] = { CAL_GEMM_HALF_FLOP, CAL_MEM_FRAC, CAL_LAUNCH_S };
+	static const enum eff_id fit[] = { eff_id_gemm_half_flop, eff_id_mem_frac, eff_id_launch_s };
 	(void)state;
 
 	load_subset(0, SUBSET_STRIDE, &c, &n);
-	roof_eff_default(&truth);
+	eff_default(&truth);
 	truth.gemm_half_flop = 5e9;
 	truth.mem_frac = 0.7;
 	truth.launch_s = 35e-6;
@@ -99,7 +99,7 @@ static void test_recovers_known_parameters(void **state)
 	assert_true(r.se_available);
 	for (size_t k = 0; k < 3; k++) {
 		double got = cal_get(&r.after, fit[k]), want = cal_get(&truth, fit[k]);
-		print_message("%-16s true %.4g fitted %.4g +- %.2g\n", cal_params[fit[k]].name, want, got,
+		print_message("%-16s true %.4g fitted %.4g +- %.2g\n", eff_params[fit[k]].name, want, got,
 			      r.se[fit[k]]);
 		assert_true(r.se[fit[k]] > 0);
 		assert_true(fabs(got - want) <= RECOVER_SE * r.se[fit[k]]);
@@ -107,7 +107,7 @@ static void test_recovers_known_parameters(void **state)
 	assert_true(r.err_after.mape < r.err_before.mape);
 	assert_true(r.rms_after < 2 * NOISE_REL_SD);
 	/* Held parameters keep their starting values exactly. */
-	assert_true(cal_get(&r.after, CAL_GEMM_MAX_FRAC) == g.eff.gemm_max_frac);
+	assert_true(cal_get(&r.after, eff_id_gemm_max_frac) == g.eff.gemm_max_frac);
 	free(c);
 }
 
@@ -123,7 +123,7 @@ static void test_one_measurement_fits_a_scale(void **state)
 	(void)state;
 	load_subset(5, 10000, &c, &n);
 	assert_int_equal(n, 1);
-	roof_eff_default(&truth);
+	eff_default(&truth);
 	synthesise(c, 1, &truth, 0);
 	c[0].measured *= 1.25;
 	val_gpu_a100_sxm80(&g);
@@ -133,8 +133,8 @@ static void test_one_measurement_fits_a_scale(void **state)
 	assert_close(r.scale, 1.25, 1e-5);
 	assert_false(r.se_available);
 	assert_true(r.err_after.mape < 1e-5);
-	assert_int_equal(r.held[CAL_MEM_FRAC], CAL_HELD_SCALED);
-	assert_int_equal(r.held[CAL_GEMM_HALF_FLOP], CAL_HELD_ASKED);
+	assert_int_equal(r.held[eff_id_mem_frac], CAL_HELD_SCALED);
+	assert_int_equal(r.held[eff_id_gemm_half_flop], CAL_HELD_ASKED);
 	assert_close(r.after.mem_frac, g.eff.mem_frac / 1.25, 1e-5);
 	free(c);
 }
@@ -153,7 +153,7 @@ static void test_selection_holds_what_data_cannot_see(void **state)
 	tc_diag_init(&d);
 	assert_int_equal(cal_fit(c, NULL, n, &g, NULL, &r, &d), 0);
 	assert_false(r.scale_mode);
-	assert_int_equal(r.held[CAL_ATTN_FRAC], CAL_HELD_NO_EFFECT);
+	assert_int_equal(r.held[eff_id_attn_frac], CAL_HELD_NO_EFFECT);
 	assert_true(r.p >= 1 && r.p <= (n - 1) / 2);
 	assert_true(r.err_after.mape <= r.err_before.mape + 1e-12);
 	free(c);
@@ -174,18 +174,18 @@ static void test_generalises_to_held_out_rows(void **state)
 	load_subset(0, SUBSET_STRIDE, &fit, &nf);
 	load_subset(1, SUBSET_STRIDE, &test, &nt);
 	val_gpu_a100_sxm80(&g);
-	roof_eff_default(&start);
+	eff_default(&start);
 	start.gemm_half_flop = 2e8; /* fit_defaults' fixed starting point */
 	start.mem_frac = 0.8;
 	start.launch_s = 1e-5;
 	start.launch_overlap_frac = 0.1;
 	o.start = &start;
-	o.fit_mask = CAL_BIT(CAL_GEMM_HALF_FLOP) | CAL_BIT(CAL_MEM_FRAC) | CAL_BIT(CAL_LAUNCH_S) |
-		     CAL_BIT(CAL_LAUNCH_OVERLAP_FRAC);
+	o.fit_mask = CAL_BIT(eff_id_gemm_half_flop) | CAL_BIT(eff_id_mem_frac) | CAL_BIT(eff_id_launch_s) |
+		     CAL_BIT(eff_id_launch_overlap_frac);
 	tc_diag_init(&d);
 	assert_int_equal(cal_fit(fit, NULL, nf, &g, &o, &r, &d), 0);
 	/* Evaluate both on the held-out rows: a fit of 1 parameter held fixed. */
-	struct cal_options ev = { .fit_mask = CAL_BIT(CAL_ATTN_FRAC), .max_iter = 1, .start = &start };
+	struct cal_options ev = { .fit_mask = CAL_BIT(eff_id_attn_frac), .max_iter = 1, .start = &start };
 	assert_int_equal(cal_fit(test, NULL, nt, &g, &ev, &rt, &d), 0);
 	double before = rt.err_before.mape;
 	ev.start = &r.after;
@@ -211,11 +211,11 @@ static void test_cross_validation(void **state)
 	(void)state;
 	load_subset(0, SUBSET_STRIDE, &c, &n);
 	val_gpu_a100_sxm80(&g);
-	roof_eff_default(&start);
+	eff_default(&start);
 	start.mem_frac = 0.5;
 	start.launch_s = 1e-5;
 	o.start = &start;
-	o.fit_mask = CAL_BIT(CAL_MEM_FRAC) | CAL_BIT(CAL_LAUNCH_S);
+	o.fit_mask = CAL_BIT(eff_id_mem_frac) | CAL_BIT(eff_id_launch_s);
 	tc_diag_init(&d);
 	assert_int_equal(val_cross_validate(c, n, &g, 3, &o, f, &d), 0);
 	size_t total = 0;
@@ -302,8 +302,8 @@ static void test_overlay_round_trip_and_apply(void **state)
 				    back.corr[p][q] == back.corr[q][p]);
 	}
 	/* The example's two fitted parameters trade off (file: -0.9312). */
-	assert_close(o.corr[CAL_GEMM_MAX_FRAC][CAL_MEM_FRAC], -0.9312, TOL_EXACT);
-	assert_close(o.corr[CAL_GEMM_HALF_FLOP][CAL_GEMM_HALF_FLOP], 1, TOL_EXACT);
+	assert_close(o.corr[eff_id_gemm_max_frac][eff_id_mem_frac], -0.9312, TOL_EXACT);
+	assert_close(o.corr[eff_id_gemm_half_flop][eff_id_gemm_half_flop], 1, TOL_EXACT);
 	assert_int_equal(back.fitted_mask, o.fitted_mask);
 	/* Same GPU: the fitted values. */
 	val_gpu_a100_sxm80(&g);

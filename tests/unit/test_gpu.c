@@ -398,7 +398,7 @@ static void test_optional_keys(void **state)
 	struct roof_eff def;
 	(void)state;
 
-	roof_eff_default(&def);
+	eff_default(&def);
 	tc_diag_init(&d);
 	assert_int_equal(gpu_load_file(BAD_DIR "/minimal.yaml", &g, &d), 0);
 	assert_close(g.sparsity_speedup, 1, TOL_EXACT);

@@ -161,11 +161,13 @@ static void test_preset_bytes(void **state)
 /* Small rows waste most of each memory transaction. */
 static void test_gather_frac(void **state)
 {
+	struct roof_eff def;
 	(void)state;
-	assert_true(recsys_gather_frac(16) < recsys_gather_frac(64));
-	assert_true(recsys_gather_frac(64) < recsys_gather_frac(512));
-	assert_true(recsys_gather_frac(512) < recsys_gather_frac(4096));
-	assert_true(recsys_gather_frac(1e6) <= 0.85 + 1e-12);
+	eff_default(&def);
+	assert_true(recsys_gather_frac(&def, 16) < recsys_gather_frac(&def, 64));
+	assert_true(recsys_gather_frac(&def, 64) < recsys_gather_frac(&def, 512));
+	assert_true(recsys_gather_frac(&def, 512) < recsys_gather_frac(&def, 4096));
+	assert_true(recsys_gather_frac(&def, 1e6) <= 0.85 + 1e-12);
 }
 
 /* Tables too large for GPU memory: an error, unless offloaded. */

@@ -175,14 +175,14 @@ static void test_correlation_changes_the_spread(void **state)
 	unc_spec_default(&s);
 	unc_spec_zero(&s);
 	s.samples = SAMPLES;
-	s.rel_sd[CAL_GEMM_MAX_FRAC] = 0.1;
-	s.rel_sd[CAL_MEM_FRAC] = 0.1;
+	s.rel_sd[eff_id_gemm_max_frac] = 0.1;
+	s.rel_sd[eff_id_mem_frac] = 0.1;
 	cal_corr_identity(c);
 	run(&w, &g, &s, &ind);
-	c[CAL_GEMM_MAX_FRAC][CAL_MEM_FRAC] = c[CAL_MEM_FRAC][CAL_GEMM_MAX_FRAC] = -0.9;
+	c[eff_id_gemm_max_frac][eff_id_mem_frac] = c[eff_id_mem_frac][eff_id_gemm_max_frac] = -0.9;
 	assert_int_equal(unc_corr_factor(c, s.mix), 0);
 	run(&w, &g, &s, &neg);
-	c[CAL_GEMM_MAX_FRAC][CAL_MEM_FRAC] = c[CAL_MEM_FRAC][CAL_GEMM_MAX_FRAC] = 0.9;
+	c[eff_id_gemm_max_frac][eff_id_mem_frac] = c[eff_id_mem_frac][eff_id_gemm_max_frac] = 0.9;
 	assert_int_equal(unc_corr_factor(c, s.mix), 0);
 	run(&w, &g, &s, &pos);
 	assert_true(neg.step_s.sd < ind.step_s.sd);

@@ -1,0 +1,59 @@
+/*
+ * eff_param.c - the registry table, built from EFF_PARAMS, and the layered
+ * setting of values.
+ */
+#include "eff_param.h"
+
+#include <assert.h>
+#include <string.h>
+
+const char *const eff_layer_names[] = { "default", "gpu", "framework",
+					"calibration", NULL };
+
+const struct eff_param eff_params[EFF_COUNT] = {
+#define EFF_X_ROW(n, unit_, kind_, lo_, hi_, def_, floor_, cal_, role_, sd_, what_, src_) \
+	[eff_id_##n] = { .name = #n, .unit = unit_, \
+			 .offset = offsetof(struct roof_eff, n), .kind = kind_, \
+			 .lo = lo_, .hi = hi_, .def = def_, .fit_floor = floor_, \
+			 .calibrated = cal_, .role = role_, .default_rel_sd = sd_, \
+			 .what = what_, .source = src_ },
+	EFF_PARAMS(EFF_X_ROW)
+#undef EFF_X_ROW
+};
+
+int eff_find(const char *name)
+{
+	for (int p = 0; p < EFF_COUNT; p++)
+		if (!strcmp(name, eff_params[p].name))
+			return p;
+	return -1;
+}
+
+double eff_get(const struct roof_eff *e, enum eff_id p)
+{
+	assert((int)p >= 0 && p < EFF_COUNT);
+	return *(const double *)(const void *)((const char *)e + eff_params[p].offset);
+}
+
+int eff_set(struct roof_eff *e, enum eff_id p, double v, enum eff_layer from)
+{
+	assert((int)p >= 0 && p < EFF_COUNT);
+	if (e->layer[p] > from)
+		return 0;
+	*(double *)(void *)((char *)e + eff_params[p].offset) = v;
+	e->layer[p] = (unsigned char)from;
+	return 1;
+}
+
+void eff_default(struct roof_eff *e)
+{
+	memset(e, 0, sizeof(*e));
+	for (int p = 0; p < EFF_COUNT; p++)
+		eff_set(e, p, eff_params[p].def, EFF_LAYER_DEFAULT);
+	strcpy(e->source, "traincost defaults: fitted to vTrain A100 SXM "
+	       "measurements and NCCL all-reduce curves (docs/model.md)");
+}
+
+/* GPU files parse the keys with one 64-bit mask (io/fields.h), `source`
+ * included. */
+_Static_assert(EFF_COUNT + 1 <= 64, "too many efficiency parameters for one key table");

@@ -1,0 +1,166 @@
+/*
+ * eff_param.h - the registry of efficiency parameters: every achievable-rate
+ * figure the model uses, with its unit, bounds, default, source, and whether
+ * calibration fits it and --uncertainty varies it.
+ *
+ * EFF_PARAMS below is the one table.  From it come the fields of struct
+ * roof_eff, the `efficiency:` keys of GPU files (io/gpu_load.c), the
+ * defaults (eff_default()), the parameters `traincost calibrate` can fit
+ * (the first CAL_PARAM_COUNT rows, calibrate.h), the uncertainty draws
+ * (uncertainty.c) and the table in docs/model.md (report/eff_table.c; a
+ * unit test fails when the document and the table differ).  Adding a
+ * parameter is one row here plus the code that uses g->eff.<name>.
+ *
+ * A value resolves in layers, a higher one winning whatever the order of
+ * application: the registry default < the GPU file's `efficiency:` map <
+ * a framework profile < a calibration file (eff_set()).
+ */
+#ifndef TC_EFF_PARAM_H
+#define TC_EFF_PARAM_H
+
+#include <stddef.h>
+
+/* How a parameter is bounded, fitted and drawn. */
+enum eff_kind {
+	EFF_FRAC,  /* a fraction in [lo, hi]: logistic reparameterisation */
+	EFF_SCALE, /* a positive size or time: exponential reparameterisation */
+};
+
+/* How a parameter moves when a calibration fits one global time scale. */
+enum eff_role {
+	EFF_SHAPE, /* unchanged */
+	EFF_RATE,  /* a rate fraction: divided by the scale */
+	EFF_TIME,  /* a time: multiplied by the scale */
+};
+
+/*
+ * X(name, unit, kind, lo, hi, default, fit_floor, calibrated, role, rel_sd,
+ *   what, source)
+ *  - lo, hi: what a GPU file accepts (inclusive);
+ *  - fit_floor: EFF_SCALE only, where a fit starts a parameter that is 0;
+ *  - calibrated: 1 when `traincost calibrate` may fit it; these rows come
+ *    first, in the order of enum cal_param (calibration files name them);
+ *  - rel_sd: prior relative spread of --uncertainty draws, 0 = not varied.
+ * Sources in full: docs/model.md (section 6) and docs/vision-recsys.md.
+ */
+#define EFF_PARAMS(X) \
+	X(gemm_max_frac, "fraction of dense peak", EFF_FRAC, 0.01, 1, 0.85, 0, 1, EFF_RATE, 0.05, \
+	  "large, well-shaped GEMM", \
+	  "prior: cuBLAS FP16 large-GEMM plateau on A100 SXM, about 265 of 312 TFLOP/s " \
+	  "(NVIDIA Matrix Multiplication Background guide); not identifiable from vTrain") \
+	X(gemm_half_flop, "FLOP", EFF_SCALE, 0, 1e15, 7.90e9, 1e6, 1, EFF_SHAPE, 0.30, \
+	  "GEMM size at which GEMM efficiency halves", \
+	  "fit: even half of the vTrain A100 SXM measurements (arXiv:2312.12391)") \
+	X(attn_frac, "fraction of dense peak", EFF_FRAC, 0.01, 1, 0.50, 0, 1, EFF_RATE, 0.20, \
+	  "fused (flash) attention kernel", \
+	  "FlashAttention-2 on A100: 50-73 % forward, 35-63 % backward (Dao 2023, figs. 4-7); not fitted") \
+	X(mem_frac, "fraction of memory bandwidth", EFF_FRAC, 0.01, 1, 0.803, 0, 1, EFF_RATE, 0.05, \
+	  "streaming kernels", \
+	  "fit: even half of the vTrain A100 SXM measurements") \
+	X(launch_s, "s", EFF_SCALE, 0, 1e-3, 28.3e-6, 1e-7, 1, EFF_TIME, 0.30, \
+	  "per-kernel launch and scheduling cost", \
+	  "fit: even half of the vTrain A100 SXM measurements (Megatron-DeepSpeed dispatch)") \
+	X(launch_overlap_frac, "fraction", EFF_FRAC, 0, 1, 0.893, 0, 1, EFF_SHAPE, 0.05, \
+	  "share of the shorter of launch and kernel time hidden under the other", \
+	  "fit: even half of the vTrain A100 SXM measurements") \
+	X(comm_frac, "fraction of link peak", EFF_FRAC, 0.01, 1, 0.708, 0, 1, EFF_RATE, 0.10, \
+	  "collective bus bandwidth", \
+	  "fit: NCCL all-reduce curves on 2, 4 and 8 A100 SXM (vTrain), 1 MiB to 1 GiB") \
+	X(comm_latency_s, "s", EFF_SCALE, 0, 1e-2, 0, 1e-6, 1, EFF_TIME, 0.30, \
+	  "collective latency per ring step (alpha)", \
+	  "fit: NCCL all-reduce curves (went to 4e-14 s: comm_half_bytes carries the floor)") \
+	X(comm_half_bytes, "bytes", EFF_SCALE, 0, 1e12, 9.06e6, 1e3, 1, EFF_SHAPE, 0.30, \
+	  "message size at which link efficiency halves", \
+	  "fit: NCCL all-reduce curves on 2, 4 and 8 A100 SXM (vTrain)") \
+	X(launch_graph_s, "s", EFF_SCALE, 0, 1e-3, 2e-6, 1e-7, 0, EFF_TIME, 0, \
+	  "per-kernel launch cost with CUDA graphs", \
+	  "NVIDIA CUDA graphs blog (2019): 2.0 us per kernel with graphs; not fitted") \
+	X(elem_flop_frac, "fraction of peak", EFF_FRAC, 0.01, 1, 0.50, 0, 0, EFF_RATE, 0, \
+	  "arithmetic of element-wise and normalisation kernels", \
+	  "assumed, not fitted: such kernels are bound by memory or launch, so the value rarely decides") \
+	X(conv_frac, "fraction of GEMM efficiency", EFF_FRAC, 0.01, 1, 0.80, 0, 0, EFF_RATE, 0.10, \
+	  "implicit-GEMM convolution with a kernel larger than 1x1", \
+	  "set by hand on the four ResNet-50 runs of tests/validation/vision.csv (docs/vision-recsys.md)") \
+	X(conv1x1_frac, "fraction of GEMM efficiency", EFF_FRAC, 0.01, 1, 1.0, 0, 0, EFF_RATE, 0, \
+	  "1x1 convolution", \
+	  "a 1x1 convolution is a plain GEMM: 1 by construction") \
+	X(norm_mem_frac, "fraction of mem_frac", EFF_FRAC, 0.01, 1, 0.75, 0, 0, EFF_RATE, 0.10, \
+	  "batch-norm, activation and add kernels of vision models", \
+	  "set by hand on the four ResNet-50 runs of tests/validation/vision.csv (docs/vision-recsys.md)") \
+	X(dw_frac, "fraction of fp32 peak", EFF_FRAC, 0.01, 1, 0.50, 0, 0, EFF_RATE, 0.20, \
+	  "depthwise convolution on CUDA cores", \
+	  "assumed, not calibrated: no depthwise measurement in the validation sets") \
+	X(skinny_frac, "fraction of fp32 peak", EFF_FRAC, 0.01, 1, 0.50, 0, 0, EFF_RATE, 0, \
+	  "degenerate (GEMV-like) GEMM on CUDA cores", \
+	  "assumed, not fitted: the alternative to the tiled GEMM, taken when faster") \
+	X(gather_max_frac, "fraction of memory bandwidth", EFF_FRAC, 0.01, 1, 0.85, 0, 0, EFF_RATE, 0.10, \
+	  "embedding-row gathers of long rows", \
+	  "set on the two DLRM runs of tests/validation/recsys.csv (docs/vision-recsys.md)") \
+	X(gather_half_bytes, "bytes", EFF_SCALE, 0, 1e6, 128, 1, 0, EFF_SHAPE, 0.30, \
+	  "fixed per-row cost of a gather, as bytes of extra traffic", \
+	  "set on the two DLRM runs of tests/validation/recsys.csv (docs/vision-recsys.md)") \
+	X(host_pcie_frac, "fraction of one PCIe direction", EFF_FRAC, 0.01, 1, 0.80, 0, 0, EFF_RATE, 0.10, \
+	  "zero-copy reads of embedding rows in host memory", \
+	  "assumed, not measured here: PCIe packet headers and flow control cost about a fifth")
+
+/* One id per row, eff_id_<name>, in the order of the table. */
+enum eff_id {
+#define EFF_X_ID(name, ...) eff_id_##name,
+	EFF_PARAMS(EFF_X_ID)
+#undef EFF_X_ID
+	EFF_COUNT
+};
+
+/* Which layer set a value; a higher layer wins (see the header comment). */
+enum eff_layer {
+	EFF_LAYER_DEFAULT,
+	EFF_LAYER_GPU,
+	EFF_LAYER_FRAMEWORK,
+	EFF_LAYER_CALIBRATION,
+};
+extern const char *const eff_layer_names[]; /* "default", "gpu", ... */
+
+#define EFF_TEXT_LEN 512
+
+/* The values of every parameter for one GPU, and where each came from. */
+struct roof_eff {
+#define EFF_X_FIELD(name, ...) double name;
+	EFF_PARAMS(EFF_X_FIELD)
+#undef EFF_X_FIELD
+	unsigned char layer[EFF_COUNT]; /* enum eff_layer of each value */
+	char source[EFF_TEXT_LEN];      /* where the non-default values came from */
+};
+
+/* One row of the registry. */
+struct eff_param {
+	const char *name;      /* key in GPU files and calibration files */
+	const char *unit;      /* for documentation: "s", "FLOP", "fraction of ..." */
+	size_t offset;         /* of the double in struct roof_eff */
+	enum eff_kind kind;
+	double lo, hi;         /* accepted values, inclusive */
+	double def;            /* the default */
+	double fit_floor;      /* EFF_SCALE: a fit's start for a value of 0 */
+	int calibrated;        /* 1: calibrate may fit it */
+	enum eff_role role;
+	double default_rel_sd; /* prior spread of --uncertainty; 0: not varied */
+	const char *what;      /* what it is the efficiency of */
+	const char *source;    /* where the default comes from */
+};
+extern const struct eff_param eff_params[EFF_COUNT];
+
+/* Index of parameter `name`, or -1. */
+int eff_find(const char *name);
+
+/* Read parameter p of *e. */
+double eff_get(const struct roof_eff *e, enum eff_id p);
+
+/*
+ * Set parameter p of *e to v from layer `from`, unless a higher layer set
+ * it already.  Returns 1 when the value was written, 0 when kept.
+ */
+int eff_set(struct roof_eff *e, enum eff_id p, double v, enum eff_layer from);
+
+/* Every parameter at its registry default, layer EFF_LAYER_DEFAULT. */
+void eff_default(struct roof_eff *e);
+
+#endif
