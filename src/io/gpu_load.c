@@ -26,9 +26,9 @@ static const char *const kind_names[] = { "gpu", NULL };
 static const char *const vendor_names[] = { "nvidia", "amd", NULL };
 static const char *const arch_names[] = { "volta", "turing", "ampere", "ada",
 					  "hopper", "blackwell", "cdna2",
-					  "cdna3", NULL };
+					  "cdna3", "cdna4", NULL };
 /* The vendor of each arch_names entry. */
-static const int arch_vendor[] = { 0, 0, 0, 0, 0, 0, 1, 1 };
+static const int arch_vendor[] = { 0, 0, 0, 0, 0, 0, 1, 1, 1 };
 _Static_assert(sizeof(arch_vendor) / sizeof(arch_vendor[0]) ==
 		       sizeof(arch_names) / sizeof(arch_names[0]) - 1,
 	       "one vendor per architecture");

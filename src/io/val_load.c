@@ -63,6 +63,8 @@ enum vk_id {
 	K_ITER_MS, K_MTFLOPS, K_MFU, K_TOKS, K_SAMPLES_S, K_IMAGES_S,
 	/* vision and recommender cases */
 	K_NETWORK, K_IMAGE, K_CHLAST, K_EMB_ROWS, K_EMB_PREC, K_EMB_PLACE,
+	/* bookkeeping for the accuracy work: checked, not yet used */
+	K_FRAMEWORK, K_SANITY, K_PAIR,
 	K_N
 };
 
@@ -122,6 +124,9 @@ static const struct vkey keys[K_N] = {
 	[K_EMB_ROWS] = { "emb_rows", VK_STR, NULL, 0, 0, 0, 0 },
 	[K_EMB_PREC] = { "embedding_precision", VK_ENUM, emb_prec_names, 0, 0, 0, 0 },
 	[K_EMB_PLACE] = { "embeddings", VK_ENUM, rec_placement_names, 0, 0, 0, 0 },
+	[K_FRAMEWORK] = { "framework", VK_STR, NULL, 0, 0, 0, 0 },
+	[K_SANITY] = { "sanity_only", VK_BOOL, NULL, 0, 0, 0, 0 },
+	[K_PAIR] = { "pair", VK_STR, NULL, 0, 0, 0, 0 },
 };
 
 #define VAL_MAX_COLS K_N
@@ -342,6 +347,12 @@ static int set_key(struct vstate *st, struct val_case *c, int k,
 	}
 	case K_EMB_PREC: w->rtrain.emb_precision = emb_prec_map[ev]; break;
 	case K_EMB_PLACE: w->plan.embeddings = ev; break;
+	case K_FRAMEWORK: case K_SANITY: case K_PAIR:
+		/* Recorded in the files for the framework profiles, the
+		 * sanity-only marking and the A/B ratio report; the case
+		 * struct has no field for them yet, so only the value's
+		 * form is checked here. */
+		break;
 	case K_ITER_MS: case K_MTFLOPS: case K_MFU: case K_TOKS:
 	case K_SAMPLES_S: case K_IMAGES_S:
 		c->metric = K->metric;
