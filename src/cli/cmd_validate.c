@@ -51,6 +51,11 @@ static const char *case_gpu(const struct val_case *c)
 	return c->gpu_id;
 }
 
+static const char *case_framework(const struct val_case *c)
+{
+	return c->framework;
+}
+
 /* The benchmark and stack a case shares with runs on other GPU types. */
 static const char *case_pair(const struct val_case *c)
 {
@@ -73,9 +78,11 @@ static const char *metric_unit_text(enum val_metric m, double v, char *buf, size
 
 /* Everything the summary shows, computed once for every format. */
 struct summary {
+	struct val_result *kept; /* the results counted: sanity-only cases left out */
+	size_t nkept, nsanity;
 	struct val_stats all;
-	struct val_group *files, *gpus;
-	int nfiles, ngpus;
+	struct val_group *files, *gpus, *frameworks;
+	int nfiles, ngpus, nframeworks;
 	struct val_ratio *ratios;
 	size_t nratios;
 	struct val_stats ratio_st;
@@ -83,8 +90,10 @@ struct summary {
 
 static void summary_release(struct summary *s)
 {
+	free(s->kept);
 	free(s->files);
 	free(s->gpus);
+	free(s->frameworks);
 	free(s->ratios);
 }
 
@@ -92,11 +101,23 @@ static int summary_compute(const struct val_set *set, const struct val_result *r
 			   struct summary *s)
 {
 	memset(s, 0, sizeof(*s));
+	s->kept = malloc((n ? n : 1) * sizeof(*s->kept));
+	if (!s->kept)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (set->cases[res[i].index].sanity_only)
+			s->nsanity++;
+		else
+			s->kept[s->nkept++] = res[i];
+	}
+	res = s->kept;
+	n = s->nkept;
 	if (val_stats_compute(res, n, &s->all))
 		return -1;
 	s->nfiles = val_group_by(set->cases, res, n, case_file, &s->files);
 	s->ngpus = val_group_by(set->cases, res, n, case_gpu, &s->gpus);
-	if (s->nfiles < 0 || s->ngpus < 0 ||
+	s->nframeworks = val_group_by(set->cases, res, n, case_framework, &s->frameworks);
+	if (s->nfiles < 0 || s->ngpus < 0 || s->nframeworks < 0 ||
 	    val_ratios(set->cases, res, n, case_pair, &s->ratios, &s->nratios) ||
 	    val_ratio_stats(s->ratios, s->nratios, &s->ratio_st))
 		return -1;
@@ -135,9 +156,11 @@ static int print_json(struct cli_ctx *ctx, const struct val_set *set,
 	rep_json_obj_begin(&j, "overall");
 	json_stats(&j, &s->all);
 	rep_json_int(&j, "failed", (long long)s->all.failed);
+	rep_json_int(&j, "sanity_only", (long long)s->nsanity);
 	rep_json_obj_end(&j);
 	json_groups(&j, "files", "file", s->files, s->nfiles);
 	json_groups(&j, "gpus", "gpu", s->gpus, s->ngpus);
+	json_groups(&j, "frameworks", "framework", s->frameworks, s->nframeworks);
 	rep_json_obj_begin(&j, "speed_ratios");
 	rep_json_int(&j, "pairs", (long long)s->ratio_st.n);
 	rep_json_num(&j, "mape_frac", s->ratio_st.mape);
@@ -147,9 +170,9 @@ static int print_json(struct cli_ctx *ctx, const struct val_set *set,
 	for (size_t k = 0; k < s->nratios; k++) {
 		const struct val_ratio *r = &s->ratios[k];
 		rep_json_obj_begin(&j, NULL);
-		rep_json_str(&j, "pair", case_pair(&set->cases[res[r->a].index]));
-		rep_json_str(&j, "case_a", set->cases[res[r->a].index].id);
-		rep_json_str(&j, "case_b", set->cases[res[r->b].index].id);
+		rep_json_str(&j, "pair", case_pair(&set->cases[s->kept[r->a].index]));
+		rep_json_str(&j, "case_a", set->cases[s->kept[r->a].index].id);
+		rep_json_str(&j, "case_b", set->cases[s->kept[r->b].index].id);
 		if (r->measured > 0)
 			rep_json_num(&j, "measured_speed_ratio", r->measured);
 		rep_json_num(&j, "error_frac", r->err_frac);
@@ -164,6 +187,8 @@ static int print_json(struct cli_ctx *ctx, const struct val_set *set,
 		rep_json_str(&j, "id", c->id);
 		rep_json_str(&j, "source", c->source);
 		rep_json_str(&j, "gpu", c->gpu_id);
+		rep_json_str(&j, "framework", c->framework);
+		rep_json_bool(&j, "sanity_only", c->sanity_only);
 		rep_json_str(&j, "metric", val_metric_names[c->metric]);
 		rep_json_num(&j, "measured", res[i].measured);
 		if (res[i].ok) {
@@ -213,8 +238,9 @@ static int print_groups(struct cli_ctx *ctx, const char *fmt, const char *title,
 
 /* The A/B speed ratios of the same benchmark on two GPU types. */
 static int print_ratios(struct cli_ctx *ctx, const char *fmt, const struct val_set *set,
-			const struct val_result *res, const struct summary *s)
+			const struct summary *s)
 {
+	const struct val_result *res = s->kept;
 	static const char *const head[] = { "benchmark", "GPU A", "GPU B", "measured A/B",
 					    "predicted A/B", "error" };
 	static const enum rep_align al[] = { REP_LEFT, REP_LEFT, REP_LEFT, REP_RIGHT,
@@ -269,7 +295,8 @@ static int print_tables(struct cli_ctx *ctx, const char *fmt, const struct val_s
 			} else {
 				metric_unit_text(c->metric, res[i].measured, m, sizeof(m));
 				metric_unit_text(c->metric, res[i].predicted, p, sizeof(p));
-				snprintf(e, sizeof(e), "%+.1f %%", 100 * res[i].err_frac);
+				snprintf(e, sizeof(e), "%+.1f %%%s", 100 * res[i].err_frac,
+					 c->sanity_only ? " (sanity only)" : "");
 			}
 			const char *cells[6] = { c->id, c->gpu_id, val_metric_names[c->metric],
 						 m, res[i].ok ? p : "failed",
@@ -289,15 +316,23 @@ static int print_tables(struct cli_ctx *ctx, const char *fmt, const struct val_s
 		fputc('\n', ctx->out);
 		rc |= print_groups(ctx, fmt, "GPU", s->gpus, s->ngpus, NULL);
 	}
+	if (s->nframeworks) {
+		fputc('\n', ctx->out);
+		rc |= print_groups(ctx, fmt, "framework", s->frameworks, s->nframeworks, NULL);
+	}
 	if (s->nratios)
-		rc |= print_ratios(ctx, fmt, set, res, s);
+		rc |= print_ratios(ctx, fmt, set, s);
 	if (s->all.n) {
-		const struct val_case *w = &set->cases[res[s->all.worst].index];
+		const struct val_result *r = &s->kept[s->all.worst];
+		const struct val_case *w = &set->cases[r->index];
 		char m[48], p[48];
 		fprintf(ctx->out, "\nworst case: %s, measured %s, predicted %s\n", w->id,
-			metric_unit_text(w->metric, res[s->all.worst].measured, m, sizeof(m)),
-			metric_unit_text(w->metric, res[s->all.worst].predicted, p, sizeof(p)));
+			metric_unit_text(w->metric, r->measured, m, sizeof(m)),
+			metric_unit_text(w->metric, r->predicted, p, sizeof(p)));
 	}
+	if (s->nsanity)
+		fprintf(ctx->out, "%zu sanity-only case%s shown with --verbose, not counted (the "
+			"case files say why)\n", s->nsanity, s->nsanity == 1 ? "" : "s");
 	if (s->all.failed)
 		fprintf(ctx->out, "%zu case%s could not be estimated (see --verbose)\n",
 			s->all.failed, s->all.failed == 1 ? "" : "s");

@@ -347,12 +347,9 @@ static int set_key(struct vstate *st, struct val_case *c, int k,
 	}
 	case K_EMB_PREC: w->rtrain.emb_precision = emb_prec_map[ev]; break;
 	case K_EMB_PLACE: w->plan.embeddings = ev; break;
-	case K_FRAMEWORK: case K_SANITY: case K_PAIR:
-		/* Recorded in the files for the framework profiles, the
-		 * sanity-only marking and the A/B ratio report; the case
-		 * struct has no field for them yet, so only the value's
-		 * form is checked here. */
-		break;
+	case K_FRAMEWORK: snprintf(c->framework, sizeof(c->framework), "%s", v); break;
+	case K_SANITY: c->sanity_only = (int)iv; break;
+	case K_PAIR: snprintf(c->pair, sizeof(c->pair), "%s", v); break;
 	case K_ITER_MS: case K_MTFLOPS: case K_MFU: case K_TOKS:
 	case K_SAMPLES_S: case K_IMAGES_S:
 		c->metric = K->metric;

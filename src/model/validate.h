@@ -44,6 +44,9 @@ struct val_case {
 	char gpu_id[GPU_ID_LEN];     /* catalog id of the GPU */
 	char pair[VAL_ID_LEN];       /* benchmark and stack shared with runs on
 					other GPU types, "" if none */
+	char framework[32];          /* software stack as published, "" unknown */
+	int sanity_only;             /* 1: shown, but kept out of the error
+					statistics (the figure is doubtful) */
 	struct workload w;           /* model, training and plan */
 	enum val_metric metric;
 	double measured;             /* in the metric's SI unit */
