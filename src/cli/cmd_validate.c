@@ -9,6 +9,7 @@
 
 #include "../io/gpu_load.h"
 #include "../io/val_load.h"
+#include "../model/crossval.h"
 #include "../model/val_groups.h"
 #include "../model/validate.h"
 #include "../report/json.h"

@@ -75,4 +75,10 @@ int llm_build_ops(const struct workload *w, const struct gpu *g,
 /* Operators llm_build_ops can emit at most (size of a workspace). */
 #define LLM_MAX_OPS 160
 
+/* Estimate an LLM run (the step_estimate() contract without the run-length
+ * limit; step.c).  pipeline.c calls it through the family table. */
+int llm_estimate(const struct workload *w, const struct gpu *g,
+		 struct est_workspace *ws, struct estimate *out,
+		 struct plan_problem *why);
+
 #endif

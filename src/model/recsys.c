@@ -32,7 +32,6 @@
 #include "comm.h"
 #include "memory.h"
 #include "roofline.h"
-#include "vision.h"
 
 const char *const rec_placement_names[] = { "auto", "replicated",
 	"table_wise", "row_wise", "column_wise", NULL };
@@ -148,11 +147,11 @@ static void gemm(struct rb *B, const char *name, double m, double n, double k)
 {
 	double flop = 2 * m * n * k;
 	double bytes = B->e * (m * k + k * n + m * n);
-	double split = vis_split_k(B->g->sm_count, m, n, k, 1);
-	double eff = vis_gemm_eff(B->g, B->pg, m, n, k / split, split);
+	double split = roof_split_k(B->g->sm_count, m, n, k, 1);
+	double eff = roof_gemm_eff_prec(B->g, B->pg, m, n, k / split, split);
 	enum op_bound bound;
 	double t = roof_time(B->g, B->pg, flop, eff, bytes, 1, B->graphs, &bound);
-	double alt = vis_skinny_time(B->g, flop, bytes, B->graphs);
+	double alt = roof_skinny_time(B->g, flop, bytes, B->graphs);
 	if (alt < t) { /* a GEMV-like kernel on CUDA cores is faster */
 		t = alt;
 		bound = BOUND_MEMORY;
@@ -484,7 +483,7 @@ int recsys_estimate(const struct workload *w, const struct gpu *g,
 			double t = fmin(roof_time(g, B.pg, flop,
 					     roof_gemm_eff(g, f, f, dim, b), bytes,
 					     2, B.graphs, &bd),
-					     vis_skinny_time(g, flop, bytes, B.graphs));
+					     roof_skinny_time(g, flop, bytes, B.graphs));
 			put(&B, "interaction.fwd", BRK_GEMM, flop, bytes, B.pg, t,
 			    roof_launch_part(g, B.pg, flop, roof_gemm_eff(g, f, f, dim,
 								     b), bytes, t),
@@ -526,7 +525,7 @@ int recsys_estimate(const struct workload *w, const struct gpu *g,
 			double t = fmin(roof_time(g, B.pg, flop,
 					     roof_gemm_eff(g, f, dim, f, b), bytes,
 					     2, B.graphs, &bd),
-					     vis_skinny_time(g, flop, bytes, B.graphs));
+					     roof_skinny_time(g, flop, bytes, B.graphs));
 			put(&B, "interaction.bwd", BRK_GEMM, flop, bytes, B.pg, t,
 			    roof_launch_part(g, B.pg, flop, roof_gemm_eff(g, f, dim, f,
 								     b), bytes, t),

@@ -161,3 +161,39 @@ double roof_gemm_time(const struct gpu *g, enum tc_prec p, double m, double n,
 	return roof_time(g, p, flop, roof_gemm_eff(g, m, n, k, batch), bytes,
 			 1, graphs, bound);
 }
+
+/*
+ * Split-K factor of a GEMM whose output has too few tiles to fill the GPU
+ * (weight gradients: small output, long reduction): cuBLAS and cuDNN then
+ * split the reduction over more thread blocks.  At most one split per
+ * ROOF_SPLIT_K_SLICE of k; 1 when the output already fills every SM.
+ */
+double roof_split_k(int sm_count, double m, double n, double k, double batch)
+{
+	double tiles = ceil(m / ROOF_TILE_M) * ceil(n / ROOF_TILE_N) * batch;
+	double s;
+	if (sm_count <= 0 || tiles >= sm_count)
+		return 1;
+	s = fmin(ceil(sm_count / tiles), floor(k / ROOF_SPLIT_K_SLICE));
+	return s > 1 ? s : 1;
+}
+
+double roof_gemm_eff_prec(const struct gpu *g, enum tc_prec p, double m,
+			  double n, double k, double batch)
+{
+	double p16 = fmax(roof_peak(g, PREC_FP16), roof_peak(g, PREC_BF16));
+	double pp = roof_peak(g, p);
+	double flop = 2 * m * n * k * batch;
+	double half = g->eff.gemm_half_flop > 0 ? g->eff.gemm_half_flop : 0;
+	if (p16 > 0 && pp > 0 && pp < p16)
+		half *= pp / p16; /* the same fixed time at a lower peak */
+	return g->eff.gemm_max_frac * roof_gemm_util(g->sm_count, m, n, batch) *
+	       (flop > 0 ? flop / (flop + half) : 1.0);
+}
+
+double roof_skinny_time(const struct gpu *g, double flop, double bytes,
+			int graphs)
+{
+	return roof_time(g, PREC_FP32, flop, g->eff.skinny_frac, bytes, 1, graphs,
+			 NULL);
+}

@@ -22,6 +22,7 @@
 #define ROOF_TILE_N 128
 #define ROOF_TILE_NARROW 32   /* thin tiles for outputs 64 wide or less */
 #define ROOF_SPLIT_K_MIN 256  /* shortest K slice a split-K kernel takes */
+#define ROOF_SPLIT_K_SLICE 512 /* K per slice of roof_split_k() (vision, recsys) */
 
 /*
  * Fraction of the SMs' tile slots doing useful work for a batch of `batch`
@@ -80,5 +81,31 @@ double roof_gemm_time(const struct gpu *g, enum tc_prec p, double m, double n,
 
 /* Launch cost of one kernel for this GPU and CUDA-graph setting. */
 double roof_launch_s(const struct gpu *g, int graphs);
+
+/*
+ * Split-K factor of a GEMM (m x n x k, `batch`) on `sm_count` SMs: how many
+ * slices the reduction is cut into when the output tiles cannot fill the
+ * GPU (weight gradients): at most one slice per ROOF_SPLIT_K_SLICE of k.
+ * Used by the vision and recommender models.
+ */
+double roof_split_k(int sm_count, double m, double n, double k, double batch);
+
+/*
+ * GEMM efficiency as roof_gemm_eff(), with the fixed per-GEMM cost held as
+ * a time: gemm_half_flop (fitted at the 16-bit peak) is scaled by
+ * peak[p] / peak[fp16] for slower precisions (tf32, fp32).
+ */
+double roof_gemm_eff_prec(const struct gpu *g, enum tc_prec p, double m,
+			  double n, double k, double batch);
+
+/*
+ * Seconds of a degenerate GEMM (one side of a few elements: GEMV-like,
+ * tiny batched products) run as a CUDA-core kernel: `flop` at skinny_frac
+ * (eff_param.h) of the fp32 peak or `bytes` at the streaming rate.  The GEMM
+ * model's tile quantisation makes such shapes look far slower than
+ * libraries run them; callers take the smaller of both times.
+ */
+double roof_skinny_time(const struct gpu *g, double flop, double bytes,
+			int graphs);
 
 #endif

@@ -1,6 +1,7 @@
 /*
- * step.c - one training step: plan checks, the operator list, the pipeline
- * schedule, exposed communication, memory, MFU.
+ * step.c - one LLM training step: plan checks, the operator list, the
+ * pipeline schedule, exposed communication, memory, MFU.  The entry point
+ * for every family is pipeline.c.
  */
 #include "estimate.h"
 
@@ -14,104 +15,8 @@
 #include "comm.h"
 #include "llm.h"
 #include "memory.h"
-#include "recsys.h"
 #include "roofline.h"
-#include "vision.h"
 #include "../util/units.h"
-
-const char *const brk_names[BRK_COUNT] = {
-	"gemm", "attention", "memory_bound", "optimizer", "tp_comm",
-	"pp_comm", "dp_comm", "ep_comm", "bubble", "launch",
-};
-
-const char *const mem_part_names[MEM_COUNT] = {
-	"weights", "gradients", "optimizer", "activations", "buffers",
-	"reserved",
-};
-
-const char *const limiter_names[LIM_COUNT] = {
-	"compute", "memory_bandwidth", "communication", "pipeline_bubble",
-	"launch_overhead", "data_loader",
-};
-
-int est_workspace_init(struct est_workspace *ws, size_t cap)
-{
-	ws->count = 0;
-	ws->cap = 0;
-	ws->ops = NULL;
-	if (cap == 0)
-		cap = LLM_MAX_OPS;
-	ws->ops = calloc(cap, sizeof(*ws->ops));
-	if (!ws->ops)
-		return -1;
-	ws->cap = cap;
-	return 0;
-}
-
-void est_workspace_release(struct est_workspace *ws)
-{
-	if (!ws)
-		return;
-	free(ws->ops);
-	ws->ops = NULL;
-	ws->count = ws->cap = 0;
-}
-
-int est_problem(struct plan_problem *why, enum wl_field f, const char *fmt, ...)
-{
-	va_list ap;
-	if (why) {
-		why->field = f;
-		va_start(ap, fmt);
-		vsnprintf(why->msg, sizeof(why->msg), fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
-
-void est_warn(struct estimate *e, const char *fmt, ...)
-{
-	va_list ap;
-	if (e->warning_count >= EST_MAX_WARN)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(e->warning[e->warning_count++], sizeof(e->warning[0]), fmt, ap);
-	va_end(ap);
-}
-
-int est_check_finite(const struct estimate *e, const struct est_workspace *ws,
-		     struct plan_problem *why)
-{
-	const double chk[] = { e->step_time_s, e->tokens_per_s, e->samples_per_s,
-			       e->total_time_s, e->gpu_hours, e->mfu_frac, e->hfu_frac,
-			       e->memory_per_gpu_bytes, e->model_flop_per_step, e->params };
-	for (size_t k = 0; k < sizeof(chk) / sizeof(chk[0]); k++)
-		if (!isfinite(chk[k]) || chk[k] < 0)
-			return est_problem(why, WLF_NONE, "internal: non-finite or negative "
-					   "result (%zu) for this plan (expected finite values)", k);
-	for (int k = 0; k < BRK_COUNT; k++)
-		if (!isfinite(e->breakdown_s[k]))
-			return est_problem(why, WLF_NONE, "internal: non-finite time in '%s'",
-					   brk_names[k]);
-	for (size_t k = 0; k < ws->count; k++)
-		if (!isfinite(ws->ops[k].time_s))
-			return est_problem(why, WLF_NONE, "internal: non-finite time of "
-					   "operator '%s'", ws->ops[k].name);
-	if (!(e->step_time_s > 0))
-		return est_problem(why, WLF_NONE, "internal: zero step time (expected a "
-				   "positive time)");
-	return 0;
-}
-
-int est_gcd(int a, int b)
-{
-	while (b) {
-		int r = a % b;
-		a = b;
-		b = r;
-	}
-	return a;
-}
 
 /* Fill defaults of a plan: 0 means "the usual". */
 static void resolve(const struct workload *w, const struct gpu *g,
@@ -256,9 +161,9 @@ static double sum_brk(const double *t)
 
 /* Estimate an LLM run (the step_estimate() contract, without the run-length
  * check). */
-static int llm_estimate(const struct workload *w, const struct gpu *g,
-			struct est_workspace *ws, struct estimate *out,
-			struct plan_problem *why)
+int llm_estimate(const struct workload *w, const struct gpu *g,
+		 struct est_workspace *ws, struct estimate *out,
+		 struct plan_problem *why)
 {
 	struct estimate E;
 	struct llm_shape sh;
@@ -412,101 +317,5 @@ static int llm_estimate(const struct workload *w, const struct gpu *g,
 	if (est_check_finite(&E, ws, why))
 		return -1;
 	*out = E;
-	return 0;
-}
-
-/*
- * Refuse a run longer than EST_MAX_RUN_S: the numbers would be meaningless
- * (hardware, prices and the model itself change long before).  Blames the
- * field that sets the amount of work.  Returns 0, or -1 with *why filled.
- */
-static int check_run_length(const struct workload *w, const struct estimate *e,
-			    struct plan_problem *why)
-{
-	enum wl_field f;
-	const char *what;
-	double years;
-
-	if (!(e->total_time_s > EST_MAX_RUN_S))
-		return 0;
-	if (w->kind == WL_VISION) {
-		f = WLF_EPOCHS;
-		what = "epochs";
-	} else if (w->kind == WL_RECSYS) {
-		f = w->rtrain.samples > 0 ? WLF_SAMPLES : WLF_EPOCHS;
-		what = w->rtrain.samples > 0 ? "samples" : "epochs";
-	} else {
-		f = w->train.steps > 0 ? WLF_STEPS : WLF_TOKENS;
-		what = w->train.steps > 0 ? "steps" : "tokens";
-	}
-	years = e->total_time_s / EST_S_PER_YEAR;
-	if (!e->fits) {
-		/* Both limits: say that memory fails too, or the user adds
-		 * GPUs for the time and meets the memory next. */
-		char need[32], cap[32];
-		tc_fmt_bytes(e->memory_per_gpu_bytes, need, sizeof(need));
-		tc_fmt_bytes(e->memory_capacity_bytes, cap, sizeof(cap));
-		return est_problem(why, f, "the run takes %.3g years and needs "
-			       "%s per GPU of %s (expected at most %.0f years "
-			       "and a plan that fits; more GPUs or fewer %s, "
-			       "a smaller model)", years, need, cap,
-			       EST_MAX_RUN_S / EST_S_PER_YEAR, what);
-	}
-	return est_problem(why, f, years < 1e7 ? "the run takes %.1f years "
-		       "(expected at most %.0f years; more GPUs or fewer %s)" :
-		       "the run takes %.3g years (expected at most %.0f "
-		       "years; more GPUs or fewer %s)", years,
-		       EST_MAX_RUN_S / EST_S_PER_YEAR, what);
-}
-
-/* The estimate without the run-length limit and without the LLM fit
- * advice. */
-static int estimate_core(const struct workload *w, const struct gpu *g,
-			 struct est_workspace *ws, struct estimate *out,
-			 struct plan_problem *why)
-{
-	assert(w && g && ws && out);
-	if (w->kind == WL_VISION)
-		return vision_estimate(w, g, ws, out, why);
-	if (w->kind == WL_RECSYS)
-		return recsys_estimate(w, g, ws, out, why);
-	return llm_estimate(w, g, ws, out, why);
-}
-
-/* What change of an LLM plan would fit: several more memory estimates, so
- * only the estimates a user may read pay for it. */
-static void add_fit_advice(const struct workload *w, const struct gpu *g,
-			   struct estimate *e)
-{
-	if (w->kind == WL_LLM && !e->fits)
-		mem_fit_advice(w, g, &e->plan, e->memory_per_gpu_bytes,
-			       e->fit_advice, sizeof(e->fit_advice));
-}
-
-int step_estimate_unbounded(const struct workload *w, const struct gpu *g,
-			    struct est_workspace *ws, struct estimate *out,
-			    struct plan_problem *why)
-{
-	if (estimate_core(w, g, ws, out, why))
-		return -1;
-	add_fit_advice(w, g, out);
-	return 0;
-}
-
-int step_estimate_brief(const struct workload *w, const struct gpu *g,
-			struct est_workspace *ws, struct estimate *out,
-			struct plan_problem *why)
-{
-	return estimate_core(w, g, ws, out, why) ||
-	       check_run_length(w, out, why) ? -1 : 0;
-}
-
-int step_estimate(const struct workload *w, const struct gpu *g,
-		  struct est_workspace *ws, struct estimate *out,
-		  struct plan_problem *why)
-{
-	if (step_estimate_brief(w, g, ws, out, why))
-		return -1;
-	add_fit_advice(w, g, out);
 	return 0;
 }

@@ -549,42 +549,6 @@ static void put(struct vb *B, const char *name, enum brk cat, double flop,
 	B->hw_flop += flop * mult;
 }
 
-/*
- * Split-K factor of a GEMM whose output has too few tiles to fill the GPU
- * (weight gradients: small output, long reduction): cuBLAS and cuDNN then
- * split the reduction over more thread blocks.  At most one split per 512
- * of k; 1 when the output already fills every SM.
- */
-double vis_split_k(int sm_count, double m, double n, double k, double batch)
-{
-	double tiles = ceil(m / ROOF_TILE_M) * ceil(n / ROOF_TILE_N) * batch;
-	double s;
-	if (sm_count <= 0 || tiles >= sm_count)
-		return 1;
-	s = fmin(ceil(sm_count / tiles), floor(k / 512));
-	return s > 1 ? s : 1;
-}
-
-double vis_gemm_eff(const struct gpu *g, enum tc_prec p, double m, double n,
-		    double k, double batch)
-{
-	double p16 = fmax(roof_peak(g, PREC_FP16), roof_peak(g, PREC_BF16));
-	double pp = roof_peak(g, p);
-	double flop = 2 * m * n * k * batch;
-	double half = g->eff.gemm_half_flop > 0 ? g->eff.gemm_half_flop : 0;
-	if (p16 > 0 && pp > 0 && pp < p16)
-		half *= pp / p16; /* the same fixed time at a lower peak */
-	return g->eff.gemm_max_frac * roof_gemm_util(g->sm_count, m, n, batch) *
-	       (flop > 0 ? flop / (flop + half) : 1.0);
-}
-
-double vis_skinny_time(const struct gpu *g, double flop, double bytes,
-		       int graphs)
-{
-	return roof_time(g, PREC_FP32, flop, g->eff.skinny_frac, bytes, 1, graphs,
-			 NULL);
-}
-
 /* A GEMM (batch of m x n x k) at `frac` of the GEMM model's efficiency,
  * moving `bytes` through DRAM. */
 static void gemm_moving(struct vb *B, const char *name, double m, double n,
@@ -592,12 +556,12 @@ static void gemm_moving(struct vb *B, const char *name, double m, double n,
 			double mult)
 {
 	double flop = 2 * m * n * k * batch;
-	double split = vis_split_k(B->g->sm_count, m, n, k, batch);
-	double eff = vis_gemm_eff(B->g, B->pg, m, n, k / split, batch * split) *
+	double split = roof_split_k(B->g->sm_count, m, n, k, batch);
+	double eff = roof_gemm_eff_prec(B->g, B->pg, m, n, k / split, batch * split) *
 		     frac;
 	enum op_bound bound;
 	double t = roof_time(B->g, B->pg, flop, eff, bytes, 1, B->graphs, &bound);
-	double alt = vis_skinny_time(B->g, flop, bytes, B->graphs);
+	double alt = roof_skinny_time(B->g, flop, bytes, B->graphs);
 	if (alt < t) { /* a GEMV-like kernel on CUDA cores is faster */
 		put(B, name, BRK_GEMM, flop, bytes, PREC_FP32, alt,
 		    roof_launch_part(B->g, PREC_FP32, flop, B->g->eff.skinny_frac, bytes,

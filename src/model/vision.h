@@ -52,31 +52,6 @@ extern const char *const vis_kind_names[VL_KIND_COUNT + 1];
  */
 int vision_arch_builtin(const char *name, struct vision_arch *out);
 
-/*
- * Split-K factor of a GEMM (m x n x k, `batch`) on `sm_count` SMs: how many
- * slices the reduction is cut into when the output tiles cannot fill the
- * GPU (weight gradients).  Used by the vision and recommender models.
- */
-double vis_split_k(int sm_count, double m, double n, double k, double batch);
-
-/*
- * GEMM efficiency as roof_gemm_eff(), with the fixed per-GEMM cost held as
- * a time: gemm_half_flop (fitted at the 16-bit peak) is scaled by
- * peak[p] / peak[fp16] for slower precisions (tf32, fp32).
- */
-double vis_gemm_eff(const struct gpu *g, enum tc_prec p, double m, double n,
-		    double k, double batch);
-
-/*
- * Seconds of a degenerate GEMM (one side of a few elements: GEMV-like,
- * tiny batched products) run as a CUDA-core kernel: `flop` at
- * skinny_frac (eff_param.h) of the fp32 peak or `bytes` at the streaming rate.  The
- * GEMM model's tile quantisation makes such shapes look far slower than
- * libraries run them; callers take the smaller of both times.
- */
-double vis_skinny_time(const struct gpu *g, double flop, double bytes,
-		       int graphs);
-
 /* Estimate a vision training run (the step_estimate() contract). */
 int vision_estimate(const struct workload *w, const struct gpu *g,
 		    struct est_workspace *ws, struct estimate *out,

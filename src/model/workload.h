@@ -10,7 +10,7 @@
 
 #define WL_NAME_LEN 128
 
-enum wl_kind { WL_LLM, WL_VISION, WL_RECSYS };
+enum wl_kind { WL_LLM, WL_VISION, WL_RECSYS, WL_KIND_COUNT };
 
 enum llm_act { ACT_GELU, ACT_SWIGLU, ACT_RELU, ACT_GEGLU };
 enum llm_pos { POS_LEARNED, POS_ROPE, POS_ALIBI };

@@ -16,6 +16,7 @@
 #include "../../src/io/meas_load.h"
 #include "../../src/io/val_load.h"
 #include "../../src/model/calibrate.h"
+#include "../../src/model/crossval.h"
 #include "../../src/model/llm.h"
 
 #define NOISE_REL_SD 0.01   /* synthetic measurement noise */
