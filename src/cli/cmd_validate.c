@@ -7,9 +7,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../io/fw_load.h"
 #include "../io/gpu_load.h"
 #include "../io/val_load.h"
 #include "../model/crossval.h"
+#include "../model/fw_fit.h"
 #include "../model/val_groups.h"
 #include "../model/validate.h"
 #include "../report/json.h"
@@ -77,6 +79,29 @@ static const char *metric_unit_text(enum val_metric m, double v, char *buf, size
 	return buf;
 }
 
+/* Each case's software stack, from models/framework/. */
+static int resolve_frameworks(struct cli_ctx *ctx, struct val_set *set, struct tc_diag *d)
+{
+	struct fw_catalog fws;
+	char why[512];
+	int rc = 0;
+
+	if (fw_catalog_load(&ctx->data, &fws, d))
+		return -1;
+	for (size_t i = 0; i < set->count; i++) {
+		struct val_case *c = &set->cases[i];
+		if (!c->framework[0])
+			continue;
+		const struct framework *f = fw_catalog_find(&fws, c->framework, why, sizeof(why));
+		if (f)
+			c->w.plan.framework = f->layer;
+		else
+			rc = tc_diag_at(d, TC_EXIT_INPUT, c->file, c->line, 1, "%s", why);
+	}
+	fw_catalog_release(&fws);
+	return rc;
+}
+
 /* Everything the summary shows, computed once for every format. */
 struct summary {
 	struct val_result *kept; /* the results counted: sanity-only cases left out */
@@ -87,6 +112,7 @@ struct summary {
 	struct val_ratio *ratios;
 	size_t nratios;
 	struct val_stats ratio_st;
+	struct val_stats loso, logo; /* held-out errors of the framework fit */
 };
 
 static void summary_release(struct summary *s)
@@ -98,8 +124,39 @@ static void summary_release(struct summary *s)
 	free(s->ratios);
 }
 
+/* Group keys of the cross-validation folds; one call at a time. */
+static const char *cv_source(const struct val_case *c)
+{
+	static char buf[VAL_SOURCE_LEN];
+	return fw_source_group(c, buf, sizeof(buf));
+}
+
+static const char *cv_gpu(const struct val_case *c)
+{
+	return c->gpu_id;
+}
+
+/* Held-out error of the framework fit with groups of `key` left out in
+ * turn, over the cases of `family` (NULL: all). */
+static int cv_stats(const struct val_set *set, const char *family, fw_group_fn key,
+		    struct gpu_catalog *cat, struct val_stats *st)
+{
+	struct val_result *r = malloc((set->count ? set->count : 1) * sizeof(*r));
+	size_t m = 0, k = 0;
+	if (!r || fw_cross_validate(set->cases, set->count, key, catalog_gpu, cat, r, &m)) {
+		free(r);
+		return -1;
+	}
+	for (size_t i = 0; i < m; i++)
+		if (!family || !strcmp(set->cases[r[i].index].family, family))
+			r[k++] = r[i];
+	int rc = val_stats_compute(r, k, st);
+	free(r);
+	return rc;
+}
+
 static int summary_compute(const struct val_set *set, const struct val_result *res, size_t n,
-			   struct summary *s)
+			   const char *family, struct gpu_catalog *cat, struct summary *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->kept = malloc((n ? n : 1) * sizeof(*s->kept));
@@ -120,7 +177,9 @@ static int summary_compute(const struct val_set *set, const struct val_result *r
 	s->nframeworks = val_group_by(set->cases, res, n, case_framework, &s->frameworks);
 	if (s->nfiles < 0 || s->ngpus < 0 || s->nframeworks < 0 ||
 	    val_ratios(set->cases, res, n, case_pair, &s->ratios, &s->nratios) ||
-	    val_ratio_stats(s->ratios, s->nratios, &s->ratio_st))
+	    val_ratio_stats(s->ratios, s->nratios, &s->ratio_st) ||
+	    cv_stats(set, family, cv_source, cat, &s->loso) ||
+	    cv_stats(set, family, cv_gpu, cat, &s->logo))
 		return -1;
 	return 0;
 }
@@ -162,6 +221,14 @@ static int print_json(struct cli_ctx *ctx, const struct val_set *set,
 	json_groups(&j, "files", "file", s->files, s->nfiles);
 	json_groups(&j, "gpus", "gpu", s->gpus, s->ngpus);
 	json_groups(&j, "frameworks", "framework", s->frameworks, s->nframeworks);
+	rep_json_obj_begin(&j, "cross_validation");
+	rep_json_obj_begin(&j, "leave_one_source_out");
+	json_stats(&j, &s->loso);
+	rep_json_obj_end(&j);
+	rep_json_obj_begin(&j, "leave_one_gpu_type_out");
+	json_stats(&j, &s->logo);
+	rep_json_obj_end(&j);
+	rep_json_obj_end(&j);
 	rep_json_obj_begin(&j, "speed_ratios");
 	rep_json_int(&j, "pairs", (long long)s->ratio_st.n);
 	rep_json_num(&j, "mape_frac", s->ratio_st.mape);
@@ -323,6 +390,14 @@ static int print_tables(struct cli_ctx *ctx, const char *fmt, const struct val_s
 	}
 	if (s->nratios)
 		rc |= print_ratios(ctx, fmt, set, s);
+	if (s->loso.n)
+		fprintf(ctx->out, "\nCross-validation of the framework fit over the %zu runs that name "
+			"a framework (docs/model.md section 7):\n"
+			"  leave one source out:   MAPE %.1f %%, median %.1f %%, worst %.1f %%\n"
+			"  leave one GPU type out: MAPE %.1f %%, median %.1f %%, worst %.1f %%\n",
+			s->loso.n, 100 * s->loso.mape, 100 * s->loso.median_ape,
+			100 * s->loso.worst_ape, 100 * s->logo.mape, 100 * s->logo.median_ape,
+			100 * s->logo.worst_ape);
 	if (s->all.n) {
 		const struct val_result *r = &s->kept[s->all.worst];
 		const struct val_case *w = &set->cases[r->index];
@@ -385,11 +460,39 @@ static int cross_validate(struct cli_ctx *ctx, const struct val_set *set,
 	return TC_EXIT_OK;
 }
 
+/*
+ * `--fit-frameworks`: fit stack_frac of every framework on all counted runs
+ * and print the values the framework profiles ship (docs/model.md).
+ */
+static int fit_frameworks(struct cli_ctx *ctx, struct val_set *set, struct gpu_catalog *cat)
+{
+	struct fw_fit fits[FW_FIT_MAX];
+	unsigned char *use = malloc(set->count ? set->count : 1);
+	if (!use) {
+		fputs("traincost validate: out of memory\n", ctx->err);
+		return TC_EXIT_INTERNAL;
+	}
+	memset(use, 1, set->count);
+	for (size_t i = 0; i < set->count; i++)
+		set->cases[i].w.plan.framework.set &= ~(1ULL << eff_id_stack_frac);
+	int nf = fw_fit_stack(set->cases, set->count, use, catalog_gpu, cat, fits, FW_FIT_MAX);
+	free(use);
+	if (nf < 0) {
+		fputs("traincost validate: out of memory\n", ctx->err);
+		return TC_EXIT_INTERNAL;
+	}
+	fputs("framework     runs   stack_frac   rms log error\n", ctx->out);
+	for (int k = 0; k < nf; k++)
+		fprintf(ctx->out, "%-12s %5zu %12.3f %15.3f\n", fits[k].id, fits[k].n,
+			fits[k].stack_frac, fits[k].rms_log);
+	return TC_EXIT_OK;
+}
+
 int cmd_validate(int argc, char **argv, struct cli_ctx *ctx)
 {
 	const char *family = NULL, *cases_dir = NULL, *format = "table", *cv = NULL,
 		   *gpu_id = NULL;
-	int verbose = 0;
+	int verbose = 0, fit_fw = 0;
 	const struct cli_opt opts[] = {
 		{ "family", &family, NULL, families },
 		{ "cases", &cases_dir, NULL, NULL },
@@ -397,6 +500,7 @@ int cmd_validate(int argc, char **argv, struct cli_ctx *ctx)
 		{ "verbose", NULL, &verbose, NULL },
 		{ "cross-validate", &cv, NULL, NULL },
 		{ "gpu", &gpu_id, NULL, NULL },
+		{ "fit-frameworks", NULL, &fit_fw, NULL },
 		{ NULL, NULL, NULL, NULL },
 	};
 	char *pos[CLI_MAX_POS];
@@ -420,12 +524,16 @@ int cmd_validate(int argc, char **argv, struct cli_ctx *ctx)
 	tc_diag_init(&d);
 	val_set_init(&set);
 	if (val_load_dir(cases_dir ? cases_dir : default_cases_dir(), &set, &d) ||
-	    gpu_catalog_load(&ctx->data, &cat, &d)) {
+	    gpu_catalog_load(&ctx->data, &cat, &d) || resolve_frameworks(ctx, &set, &d)) {
 		rc = cli_report(ctx, &d);
 		goto out;
 	}
 	if (folds) {
 		rc = cross_validate(ctx, &set, &cat, gpu_id, folds);
+		goto out;
+	}
+	if (fit_fw) {
+		rc = fit_frameworks(ctx, &set, &cat);
 		goto out;
 	}
 	res = malloc((set.count ? set.count : 1) * sizeof(*res));
@@ -440,7 +548,7 @@ int cmd_validate(int argc, char **argv, struct cli_ctx *ctx)
 		rc = TC_EXIT_INPUT;
 		goto out;
 	}
-	if (summary_compute(&set, res, n, &sum)) {
+	if (summary_compute(&set, res, n, family, &cat, &sum)) {
 		fputs("traincost validate: out of memory\n", ctx->err);
 		rc = TC_EXIT_INTERNAL;
 		goto out;

@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define SHOW_LEN 64   /* buffer for a value shown in a message */
@@ -461,4 +462,38 @@ const char *fd_suggest(const char *word, const char *const *names)
 		}
 	}
 	return best;
+}
+
+/* True if y-m-d is a date of the Gregorian calendar. */
+static int real_date(int y, int m, int d)
+{
+	static const int mdays[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	if (y < 1 || m < 1 || m > 12 || d < 1)
+		return 0;
+	int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+	return d <= mdays[m - 1] + (m == 2 && leap);
+}
+
+int fd_get_date(const struct yn_node *v, const char *key, char *buf, size_t size,
+		const struct fd_ctx *ctx)
+{
+	static const char pattern[] = "dddd-dd-dd";
+
+	if (v->type != YN_SCALAR)
+		return fd_type_error(v, key, "a date such as 2026-11-29", ctx);
+	int shape = v->len == sizeof(pattern) - 1 && size > v->len;
+	for (size_t i = 0; shape && i < v->len; i++)
+		shape = pattern[i] == 'd' ? (v->str[i] >= '0' && v->str[i] <= '9')
+					  : v->str[i] == '-';
+	if (!shape)
+		return tc_diag_at(ctx->d, TC_EXIT_INPUT, ctx->file, v->line, v->col,
+				  "%s '%s' is not a date (expected YYYY-MM-DD, e.g. 2026-11-29)",
+				  key, v->str);
+	int y = atoi(v->str), m = atoi(v->str + 5), d = atoi(v->str + 8);
+	if (!real_date(y, m, d))
+		return tc_diag_at(ctx->d, TC_EXIT_INPUT, ctx->file, v->line, v->col,
+				  "%s '%s' is not a real date (expected YYYY-MM-DD, e.g. 2026-11-29)",
+				  key, v->str);
+	memcpy(buf, v->str, v->len + 1);
+	return 0;
 }

@@ -74,6 +74,10 @@ int fd_get_str(const struct yn_node *n, const char *key, char *buf, size_t size,
 int fd_get_enum(const struct yn_node *n, const char *key,
 		const char *const *names, int *out, const struct fd_ctx *ctx);
 
+/* A date YYYY-MM-DD of the Gregorian calendar into buf (size >= 11). */
+int fd_get_date(const struct yn_node *n, const char *key, char *buf, size_t size,
+		const struct fd_ctx *ctx);
+
 /* Report that `n` has the wrong node type; `expected` e.g. "a mapping". */
 int fd_type_error(const struct yn_node *n, const char *key, const char *expected,
 		  const struct fd_ctx *ctx);

@@ -7,6 +7,7 @@
  * position of the offending value.
  */
 #include "gpu_load.h"
+#include "eff_map.h"
 
 #include <assert.h>
 #include <stdint.h>
@@ -131,28 +132,6 @@ static const struct fd_field mig_fields[] = {
 	  .unit = TC_UNIT_BYTES, .min = 0.1 * GB, .max = 1000 * GB },
 	{ .key = NULL },
 };
-
-/*
- * The `efficiency:` keys, one per row of the parameter registry
- * (model/eff_param.h) with its bounds, and `source`.  Keys carry their unit
- * (_s seconds, _flop, _bytes), so values are plain numbers.
- */
-static void eff_fields(struct fd_field t[EFF_COUNT + 2])
-{
-	memset(t, 0, (EFF_COUNT + 2) * sizeof(*t));
-	for (int p = 0; p < EFF_COUNT; p++) {
-		t[p].key = eff_params[p].name;
-		t[p].type = FD_NUM;
-		t[p].offset = eff_params[p].offset;
-		t[p].unit = TC_UNIT_COUNT;
-		t[p].min = eff_params[p].lo;
-		t[p].max = eff_params[p].hi;
-	}
-	t[EFF_COUNT].key = "source";
-	t[EFF_COUNT].type = FD_STR;
-	t[EFF_COUNT].offset = offsetof(struct roof_eff, source);
-	t[EFF_COUNT].size = sizeof(((struct roof_eff *)0)->source);
-}
 
 /* The file name of `path` without folders and without ".yaml"/".yml". */
 static void id_from_path(const char *path, char *buf, size_t size)
@@ -302,32 +281,14 @@ static int parse_eff(const struct yn_node *v, void *target,
 		     const struct fd_ctx *ctx)
 {
 	struct gpu_doc *gd = target;
+	unsigned long long set = 0;
+	double value[EFF_COUNT];
 
-	struct fd_field fields[EFF_COUNT + 2];
-	struct roof_eff set;
-	uint64_t seen = 0;
-
-	if (v->type != YN_MAP)
-		return fd_type_error(v, "efficiency", "a mapping", ctx);
-	eff_fields(fields);
-	memset(&set, 0, sizeof(set));
-	int rc = fd_parse_map(v, fields, &set, "efficiency", ctx, &seen);
+	int rc = eff_map_parse(v, &set, value, gd->g.eff.source, sizeof(gd->g.eff.source), ctx);
 	for (int p = 0; p < EFF_COUNT; p++)
-		if (seen & (UINT64_C(1) << p))
-			eff_set(&gd->g.eff, p, eff_get(&set, p), EFF_LAYER_GPU);
-	if (seen & (UINT64_C(1) << EFF_COUNT))
-		memcpy(gd->g.eff.source, set.source, sizeof(set.source));
+		if (set & (1ULL << p))
+			eff_set(&gd->g.eff, p, value[p], EFF_LAYER_GPU);
 	return rc;
-}
-
-/* True if y-m-d is a date of the Gregorian calendar. */
-static int real_date(int y, int m, int d)
-{
-	static const int mdays[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
-	if (y < 1 || m < 1 || m > 12 || d < 1)
-		return 0;
-	int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-	return d <= mdays[m - 1] + (m == 2 && leap);
 }
 
 /* `as_of`: YYYY-MM-DD, a real date. */
@@ -335,25 +296,7 @@ static int parse_as_of(const struct yn_node *v, void *target,
 		       const struct fd_ctx *ctx)
 {
 	struct gpu_doc *gd = target;
-	static const char pattern[] = "dddd-dd-dd";
-
-	if (v->type != YN_SCALAR)
-		return fd_type_error(v, "as_of", "a date such as 2026-11-29", ctx);
-	int shape = v->len == sizeof(pattern) - 1;
-	for (size_t i = 0; shape && i < v->len; i++)
-		shape = pattern[i] == 'd' ? (v->str[i] >= '0' && v->str[i] <= '9')
-					  : v->str[i] == '-';
-	if (!shape)
-		return tc_diag_at(ctx->d, TC_EXIT_INPUT, ctx->file, v->line, v->col,
-				  "as_of '%s' is not a date (expected YYYY-MM-DD, e.g. 2026-11-29)",
-				  v->str);
-	int y = atoi(v->str), m = atoi(v->str + 5), d = atoi(v->str + 8);
-	if (!real_date(y, m, d))
-		return tc_diag_at(ctx->d, TC_EXIT_INPUT, ctx->file, v->line, v->col,
-				  "as_of '%s' is not a real date (expected YYYY-MM-DD, e.g. 2026-11-29)",
-				  v->str);
-	memcpy(gd->g.as_of, v->str, v->len + 1);
-	return 0;
+	return fd_get_date(v, "as_of", gd->g.as_of, sizeof(gd->g.as_of), ctx);
 }
 
 /* True if top-level key `key` is in the file (bit i = gpu_fields[i]). */

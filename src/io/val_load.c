@@ -349,7 +349,10 @@ static int set_key(struct vstate *st, struct val_case *c, int k,
 	case K_EMB_PLACE: w->plan.embeddings = ev; break;
 	case K_FRAMEWORK: snprintf(c->framework, sizeof(c->framework), "%s", v); break;
 	case K_SANITY: c->sanity_only = (int)iv; break;
-	case K_PAIR: snprintf(c->pair, sizeof(c->pair), "%s", v); break;
+	case K_PAIR:
+		/* "none": a run with no counterpart on another GPU type */
+		snprintf(c->pair, sizeof(c->pair), "%s", strcmp(v, "none") ? v : "");
+		break;
 	case K_ITER_MS: case K_MTFLOPS: case K_MFU: case K_TOKS:
 	case K_SAMPLES_S: case K_IMAGES_S:
 		c->metric = K->metric;

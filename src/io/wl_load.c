@@ -7,6 +7,7 @@
  * problem was found; problems accumulate in the caller's struct tc_diag.
  */
 #include "wl_load.h"
+#include "fw_load.h"
 
 #include <assert.h>
 #include <math.h>
@@ -1054,6 +1055,7 @@ static int read_plan(struct wl_state *st, const struct yn_node *map)
 		{ .key = "cuda_graphs", .type = FD_BOOL, .offset = POFF(cuda_graphs) },
 		{ .key = "grad_overlap", .type = FD_BOOL, .offset = POFF(grad_overlap) },
 		{ .key = "network", .type = FD_IGNORE, .offset = POFF(dummy) },
+		{ .key = "framework", .type = FD_IGNORE, .offset = POFF(dummy) },
 		{ 0 },
 	};
 #undef POFF
@@ -1094,6 +1096,9 @@ static int read_plan(struct wl_state *st, const struct yn_node *map)
 	p->network_latency_s = networks[DEFAULT_NETWORK].latency_s;
 	copy_str(p->network, sizeof(p->network), networks[DEFAULT_NETWORK].name);
 	if (nn && read_network(st, nn, p))
+		bad = 1;
+	const struct yn_node *fn = yn_map_get(map, "framework");
+	if (fn && fw_resolve(st->dp, st->file, fn, &p->framework, st->d))
 		bad = 1;
 	if (bad)
 		return -1;

@@ -68,8 +68,8 @@ int wlx_open_preset(const struct tc_datapath *dp, const char *name,
 		    struct yn_doc *doc, struct tc_diag *d);
 int wlx_arch_head(const struct yn_doc *doc, const char *want,
 		  const char *family, struct tc_diag *d);
-int wlx_read_plan(const char *file, const struct yn_node *map, int recsys,
-		  struct workload *w, struct tc_diag *d);
+int wlx_read_plan(const char *file, const struct tc_datapath *dp, const struct yn_node *map,
+		  int recsys, struct workload *w, struct tc_diag *d);
 int wlx_top(const struct yn_doc *doc, struct workload *w, struct tc_diag *d);
 
 #endif

@@ -319,7 +319,7 @@ int wl_recsys_load_doc(const struct yn_doc *doc, const struct tc_datapath *dp,
 		ok = 0;
 	}
 	ok &= training && training->type == YN_MAP && read_rtraining(doc->file, training, w, d) == 0;
-	ok &= plan && plan->type == YN_MAP && wlx_read_plan(doc->file, plan, 1, w, d) == 0;
+	ok &= plan && plan->type == YN_MAP && wlx_read_plan(doc->file, dp, plan, 1, w, d) == 0;
 	if (ok)
 		*out = *w;
 	free(w);

@@ -8,6 +8,7 @@
  * every problem goes to the caller's struct tc_diag at its position.
  */
 #include "wl_load.h"
+#include "fw_load.h"
 
 #include <assert.h>
 #include <math.h>
@@ -338,8 +339,8 @@ struct plan_sec2 {
 };
 
 /* The plan of a vision (recsys = 0) or recommender (recsys = 1) workload. */
-int wlx_read_plan(const char *file, const struct yn_node *map, int recsys,
-		  struct workload *w, struct tc_diag *d)
+int wlx_read_plan(const char *file, const struct tc_datapath *dp, const struct yn_node *map,
+		  int recsys, struct workload *w, struct tc_diag *d)
 {
 #define POFF(m) offsetof(struct plan_sec2, m)
 	static const char *const emb_names[] = { "auto", "replicated", "table_wise", "row_wise", "column_wise", NULL };
@@ -352,6 +353,7 @@ int wlx_read_plan(const char *file, const struct yn_node *map, int recsys,
 		{ .key = "cuda_graphs", .type = FD_BOOL, .offset = POFF(cuda_graphs) },
 		{ .key = "grad_overlap", .type = FD_BOOL, .offset = POFF(grad_overlap) },
 		{ .key = "network", .type = FD_IGNORE, .offset = POFF(dummy) },
+		{ .key = "framework", .type = FD_IGNORE, .offset = POFF(dummy) },
 		{ .key = recsys ? "embeddings" : "micro_batch", .type = recsys ? FD_ENUM : FD_INT,
 		  .offset = recsys ? POFF(embeddings) : POFF(micro_batch), .min = recsys ? 0 : 1,
 		  .max = recsys ? 0 : 1e6, .names = recsys ? emb_names : NULL },
@@ -366,7 +368,7 @@ int wlx_read_plan(const char *file, const struct yn_node *map, int recsys,
 	int bad = 0;
 
 	if (!recsys)
-		table[7] = (struct fd_field){ 0 };
+		table[8] = (struct fd_field){ 0 };
 	if (fd_parse_map(map, table, &ps, "plan", &ctx, NULL))
 		bad = 1;
 	gn = yn_map_get(map, "gpu");
@@ -378,6 +380,9 @@ int wlx_read_plan(const char *file, const struct yn_node *map, int recsys,
 			       ps.gpu);
 	wl_default_network(p);
 	if (nn && wl_read_network(nn, file, p, d))
+		bad = 1;
+	const struct yn_node *fn = yn_map_get(map, "framework");
+	if (fn && fw_resolve(dp, file, fn, &p->framework, d))
 		bad = 1;
 	if (bad)
 		return -1;
@@ -585,7 +590,7 @@ int wl_vision_load_doc(const struct yn_doc *doc, const struct tc_datapath *dp,
 	ok &= training && training->type == YN_MAP &&
 	      read_vtraining(doc->file, training, w, d) == 0;
 	ok &= plan && plan->type == YN_MAP &&
-	      wlx_read_plan(doc->file, plan, 0, w, d) == 0;
+	      wlx_read_plan(doc->file, dp, plan, 0, w, d) == 0;
 	if (ok) {
 		const struct yn_node *is = yn_map_get(training, "image_size");
 		const char *lf = w->vis.file[0] ? w->vis.file : doc->file;

@@ -101,7 +101,13 @@ enum eff_role {
 	  "set on the two DLRM runs of tests/validation/recsys.csv (docs/vision-recsys.md)") \
 	X(host_pcie_frac, "fraction of one PCIe direction", EFF_FRAC, 0.01, 1, 0.80, 0, 0, EFF_RATE, 0.10, \
 	  "zero-copy reads of embedding rows in host memory", \
-	  "assumed, not measured here: PCIe packet headers and flow control cost about a fifth")
+	  "assumed, not measured here: PCIe packet headers and flow control cost about a fifth") \
+	X(fp8_gemm_frac, "fraction of the 16-bit GEMM efficiency", EFF_FRAC, 0.01, 1, 0.88, 0, 0, EFF_RATE, 0.05, \
+	  "FP8 tensor-core work against its own (doubled) peak", \
+	  "measured FP8/BF16 best-shape ceilings, H100 SXM 70.9 %/80.3 % (ml-engineering MAMF table, achievable.md section 1); set per GPU") \
+	X(stack_frac, "fraction of the kernel rates", EFF_FRAC, 0.01, 1, 1.0, 0, 0, EFF_RATE, 0.08, \
+	  "compute rate a software stack sustains over a whole step (synchronisation, unfused work, kernels sharing SMs with communication)", \
+	  "1 for the stack the defaults were fitted on; fitted per framework profile on the published runs (models/framework/, docs/model.md)")
 
 /* One id per row, eff_id_<name>, in the order of the table. */
 enum eff_id {

@@ -181,6 +181,16 @@ static int estimate_core(const struct workload *w, const struct gpu *g,
 {
 	assert(w && g && ws && out);
 	assert((int)w->kind >= 0 && w->kind < WL_KIND_COUNT);
+	const struct plan_framework *fw = &w->plan.framework;
+	if (fw->set) {
+		/* The stack's layer goes on a copy: the caller's GPU is shared
+		 * by estimates of other stacks. */
+		struct gpu gf = *g;
+		for (int p = 0; p < EFF_COUNT; p++)
+			if (fw->set & (1ULL << p))
+				eff_set(&gf.eff, p, fw->value[p], EFF_LAYER_FRAMEWORK);
+		return families[w->kind].estimate(w, &gf, ws, out, why);
+	}
 	return families[w->kind].estimate(w, g, ws, out, why);
 }
 

@@ -101,16 +101,27 @@ double roof_launch_s(const struct gpu *g, int graphs)
 	return l > 0 ? l : 0;
 }
 
+/*
+ * The arithmetic rate of work at peak_frac of precision p's peak: FP8 work
+ * reaches a smaller share of its peak than 16-bit work, and a software stack
+ * sustains stack_frac of the kernel rates over a step.
+ */
+static double compute_rate(const struct gpu *g, enum tc_prec p, double peak_frac)
+{
+	double r = roof_peak(g, p) * peak_frac * g->eff.stack_frac;
+	return p == PREC_FP8 ? r * g->eff.fp8_gemm_frac : r;
+}
+
 double roof_time_launch(const struct gpu *g, enum tc_prec p, double flop,
 			double peak_frac, double bytes, double kernels,
 			int graphs, enum op_bound *bound, double *launch_s)
 {
-	double peak = roof_peak(g, p);
+	double rate = compute_rate(g, p, peak_frac);
 	double bw = g->mem_bytes_per_s * g->eff.mem_frac;
 	double tc = 0, tm = 0, tl = kernels * roof_launch_s(g, graphs);
 
-	if (flop > 0 && peak > 0 && peak_frac > 0)
-		tc = flop / (peak * peak_frac);
+	if (flop > 0 && rate > 0)
+		tc = flop / rate;
 	if (bytes > 0 && bw > 0)
 		tm = bytes / bw;
 	double roof = tc > tm ? tc : tm;
@@ -144,9 +155,9 @@ double roof_time(const struct gpu *g, enum tc_prec p, double flop,
 double roof_launch_part(const struct gpu *g, enum tc_prec p, double flop,
 			double peak_frac, double bytes, double time)
 {
-	double peak = roof_peak(g, p) * peak_frac;
+	double rate = compute_rate(g, p, peak_frac);
 	double bw = g->mem_bytes_per_s * g->eff.mem_frac;
-	double tc = flop > 0 && peak > 0 ? flop / peak : 0;
+	double tc = flop > 0 && rate > 0 ? flop / rate : 0;
 	double tm = bytes > 0 && bw > 0 ? bytes / bw : 0;
 	double l = time - (tc > tm ? tc : tm);
 	return l > 0 ? l : 0;

@@ -54,6 +54,19 @@ struct training {
 	int lora_rank;
 };
 
+#define FW_ID_LEN 32
+
+/*
+ * The software stack a run uses (models/framework/<id>.yaml), resolved when
+ * the workload is read: its layer of efficiency values, above the GPU's and
+ * below a calibration's (model/eff_param.h).
+ */
+struct plan_framework {
+	char id[FW_ID_LEN];       /* "" = none named: the registry and GPU values */
+	unsigned long long set;   /* bit p: value[p] is the profile's */
+	double value[EFF_COUNT];
+};
+
 struct plan {
 	char gpu[GPU_ID_LEN];
 	int count;              /* GPUs in total */
@@ -73,6 +86,7 @@ struct plan {
 	char network[32];       /* its name, or "" for a bare bandwidth */
 	int embeddings;         /* recsys: enum rec_placement */
 	int offload;            /* recsys: enum rec_offload */
+	struct plan_framework framework;
 };
 
 /* Fields a model-level check can blame, so the CLI can point at them. */

@@ -1,0 +1,222 @@
+/*
+ * fw_fit.c - fitting stack_frac per framework, and cross-validating it.
+ */
+#include "fw_fit.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_min.h>
+
+#include "llm.h"
+
+#define STACK_LO 0.05
+#define STACK_HI 1.0
+
+/* The runs of one framework under a trial stack_frac. */
+struct fit_ctx {
+	struct val_case *cases;
+	const size_t *idx;      /* the framework's used cases */
+	size_t n;
+	const struct gpu *gpus; /* one per entry of idx */
+	struct est_workspace *ws;
+};
+
+static double log_speed_error(const struct val_case *c, double predicted)
+{
+	double r = predicted / c->measured;
+	return c->metric == VAL_ITER_TIME ? -log(r) : log(r);
+}
+
+static void set_stack(struct val_case *c, double s)
+{
+	c->w.plan.framework.value[eff_id_stack_frac] = s;
+	c->w.plan.framework.set |= 1ULL << eff_id_stack_frac;
+}
+
+/* Sum of squared log speed errors at stack_frac s (a failed estimate
+ * counts as a large error so the minimiser keeps away from it). */
+static double sse(double s, void *p)
+{
+	struct fit_ctx *F = p;
+	double sum = 0;
+	for (size_t k = 0; k < F->n; k++) {
+		struct val_case *c = &F->cases[F->idx[k]];
+		struct plan_problem why;
+		double pred;
+		set_stack(c, s);
+		if (val_predict(c, &F->gpus[k], F->ws, &pred, &why) || !(pred > 0)) {
+			sum += 100;
+			continue;
+		}
+		double e = log_speed_error(c, pred);
+		sum += e * e;
+	}
+	return sum;
+}
+
+/* Minimise sse over [STACK_LO, STACK_HI]; a minimum at the upper end is
+ * taken there (the stack is no slower than the defaults). */
+static double minimise(struct fit_ctx *F, double *best_sse)
+{
+	gsl_function fn = { sse, F };
+	double lo = STACK_LO, hi = STACK_HI, x = 0.7;
+	double fl = sse(lo, F), fh = sse(hi, F), fx = sse(x, F);
+	/* Brent needs a bracketed minimum: fall back to a scan otherwise. */
+	if (!(fx < fl && fx < fh)) {
+		double bx = fl < fh ? lo : hi, bf = fl < fh ? fl : fh;
+		for (double t = 0.1; t < 1.0; t += 0.05) {
+			double ft = sse(t, F);
+			if (ft < bf) {
+				bf = ft;
+				bx = t;
+			}
+		}
+		if (bx <= lo || bx >= hi) {
+			*best_sse = bf;
+			return bx;
+		}
+		x = bx;
+		fx = bf;
+		lo = fmax(STACK_LO, bx - 0.05);
+		hi = fmin(STACK_HI, bx + 0.05);
+		if (!(fx < sse(lo, F) && fx < sse(hi, F))) {
+			*best_sse = fx;
+			return x;
+		}
+	}
+	gsl_min_fminimizer *m = gsl_min_fminimizer_alloc(gsl_min_fminimizer_brent);
+	if (!m) {
+		*best_sse = fx;
+		return x;
+	}
+	gsl_error_handler_t *old = gsl_set_error_handler_off();
+	if (gsl_min_fminimizer_set(m, &fn, x, lo, hi) == GSL_SUCCESS) {
+		for (int it = 0; it < 60; it++) {
+			if (gsl_min_fminimizer_iterate(m) != GSL_SUCCESS)
+				break;
+			double a = gsl_min_fminimizer_x_lower(m), b = gsl_min_fminimizer_x_upper(m);
+			if (gsl_min_test_interval(a, b, 1e-4, 0) == GSL_SUCCESS)
+				break;
+		}
+		x = gsl_min_fminimizer_x_minimum(m);
+	}
+	gsl_set_error_handler(old);
+	gsl_min_fminimizer_free(m);
+	*best_sse = sse(x, F);
+	return x;
+}
+
+int fw_fit_stack(struct val_case *cases, size_t n, const unsigned char *use,
+		 val_gpu_fn gpu_for, void *ctx, struct fw_fit *out, size_t max)
+{
+	size_t *idx = malloc((n ? n : 1) * sizeof(*idx));
+	struct gpu *gpus = malloc((n ? n : 1) * sizeof(*gpus));
+	struct est_workspace ws;
+	size_t nf = 0;
+	int rc = -1;
+
+	if (!idx || !gpus || est_workspace_init(&ws, LLM_MAX_OPS)) {
+		free(idx);
+		free(gpus);
+		return -1;
+	}
+	for (size_t i = 0; i < n && nf < max; i++) {
+		const char *id = cases[i].framework;
+		if (!id[0] || !use[i] || cases[i].sanity_only)
+			continue;
+		size_t j;
+		for (j = 0; j < nf; j++)
+			if (!strcmp(out[j].id, id))
+				break;
+		if (j < nf)
+			continue;
+		struct fit_ctx F = { cases, idx, 0, gpus, &ws };
+		for (size_t k = i; k < n; k++)
+			if (use[k] && !cases[k].sanity_only && !strcmp(cases[k].framework, id) &&
+			    gpu_for(cases[k].gpu_id, &gpus[F.n], ctx) == 0)
+				idx[F.n++] = k;
+		struct fw_fit *f = &out[nf++];
+		snprintf(f->id, sizeof(f->id), "%s", id);
+		f->n = F.n;
+		double best = 0;
+		f->stack_frac = F.n ? minimise(&F, &best) : 1.0;
+		f->rms_log = F.n ? sqrt(best / (double)F.n) : 0;
+		for (size_t k = 0; k < n; k++)
+			if (!strcmp(cases[k].framework, id))
+				set_stack(&cases[k], f->stack_frac);
+	}
+	rc = (int)nf;
+	est_workspace_release(&ws);
+	free(idx);
+	free(gpus);
+	return rc;
+}
+
+const char *fw_source_group(const struct val_case *c, char *buf, size_t len)
+{
+	const char *at = strstr(c->source, " @ ");
+	size_t k;
+	if (at) {
+		k = (size_t)(at - c->source);
+	} else {
+		const char *sp = strchr(c->source, ' ');
+		sp = sp ? strchr(sp + 1, ' ') : NULL;
+		k = sp ? (size_t)(sp - c->source) : strlen(c->source);
+	}
+	snprintf(buf, len, "%.*s", (int)k, c->source);
+	return buf;
+}
+
+int fw_cross_validate(const struct val_case *cases, size_t n, fw_group_fn group,
+		      val_gpu_fn gpu_for, void *ctx, struct val_result *res, size_t *nres)
+{
+	struct val_case *work = malloc((n ? n : 1) * sizeof(*work));
+	unsigned char *use = malloc(n ? n : 1);
+	unsigned char *done = calloc(n ? n : 1, 1);
+	struct fw_fit fits[FW_FIT_MAX];
+	size_t k = 0;
+	int rc = -1;
+
+	if (!work || !use || !done)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		if (done[i] || !cases[i].framework[0] || cases[i].sanity_only)
+			continue;
+		const char *g = group(&cases[i]);
+		char gname[VAL_SOURCE_LEN];
+		snprintf(gname, sizeof(gname), "%s", g);
+		/* Fold: every counted case of this group is held out. */
+		memcpy(work, cases, n * sizeof(*work));
+		for (size_t j = 0; j < n; j++) {
+			work[j].w.plan.framework.set &= ~(1ULL << eff_id_stack_frac);
+			use[j] = strcmp(group(&cases[j]), gname) != 0;
+		}
+		if (fw_fit_stack(work, n, use, gpu_for, ctx, fits, FW_FIT_MAX) < 0)
+			goto out;
+		struct val_result *fold = malloc(n * sizeof(*fold));
+		size_t m = 0;
+		if (!fold || val_run(work, n, NULL, 1, 0, gpu_for, ctx, fold, &m)) {
+			free(fold);
+			goto out;
+		}
+		for (size_t r = 0; r < m; r++) {
+			size_t j = fold[r].index;
+			if (use[j] || done[j] || !cases[j].framework[0] || cases[j].sanity_only)
+				continue;
+			done[j] = 1;
+			res[k++] = fold[r];
+		}
+		free(fold);
+	}
+	*nres = k;
+	rc = 0;
+out:
+	free(work);
+	free(use);
+	free(done);
+	return rc;
+}
