@@ -51,6 +51,10 @@ static const char *const metric_names[] = { "iter_time_ms",
 					    "tokens_per_s", "samples_per_s",
 					    "images_per_s", NULL };
 static const double metric_scale[] = { 1e-3, 1e12, 1e-2, 1, 1, 1 };
+static const char *const finetune_names[] = { "full", "lora", "qlora",
+					       NULL };
+/* Largest LoRA rank, as in workload files (wl_load.c). */
+#define VAL_MAX_LORA_RANK 65536
 static const char *const emb_prec_names[] = { "fp32", "fp16", "bf16", NULL };
 static const enum tc_prec emb_prec_map[] = { PREC_FP32, PREC_FP16, PREC_BF16 };
 
@@ -59,7 +63,8 @@ enum vk_id {
 	K_HEADS, K_KV, K_FFN, K_VOCAB, K_ACT, K_POS, K_NORM, K_BIAS, K_TIED,
 	K_CAUSAL, K_SEQ, K_GB, K_MB, K_TP, K_PP, K_DP, K_EP, K_EXPERTS,
 	K_TOPK, K_INTERLEAVE, K_SP, K_ZERO, K_RECOMPUTE, K_PREC, K_OPT,
-	K_FLASH, K_OVERLAP, K_GRAPHS, K_NET, K_METRIC, K_MEASURED,
+	K_FLASH, K_FINETUNE, K_LORA_RANK, K_OVERLAP, K_GRAPHS, K_NET,
+	K_METRIC, K_MEASURED,
 	K_ITER_MS, K_MTFLOPS, K_MFU, K_TOKS, K_SAMPLES_S, K_IMAGES_S,
 	/* vision and recommender cases */
 	K_NETWORK, K_IMAGE, K_CHLAST, K_EMB_ROWS, K_EMB_PREC, K_EMB_PLACE,
@@ -103,6 +108,9 @@ static const struct vkey keys[K_N] = {
 	[K_PREC] = { "precision", VK_ENUM, prec_names, 0, 0, 0, 0 },
 	[K_OPT] = { "optimizer", VK_ENUM, opt_names, 0, 0, 0, 0 },
 	[K_FLASH] = { "flash_attention", VK_BOOL, NULL, 0, 0, 0, 0 },
+	[K_FINETUNE] = { "finetune", VK_ENUM, finetune_names, 0, 0, 0, 0 },
+	[K_LORA_RANK] = { "lora_rank", VK_INT, NULL, 0, 0, 1,
+			  VAL_MAX_LORA_RANK },
 	[K_OVERLAP] = { "grad_overlap", VK_BOOL, NULL, 0, 0, 0, 0 },
 	[K_GRAPHS] = { "cuda_graphs", VK_BOOL, NULL, 0, 0, 0, 0 },
 	[K_NET] = { "network_gb_per_s", VK_NUM, NULL, 0, 0, 0, 0 },
@@ -288,6 +296,8 @@ static int set_key(struct vstate *st, struct val_case *c, int k,
 	case K_PREC: w->train.precision = (enum tc_prec)ev; break;
 	case K_OPT: w->train.optimizer = (enum optimizer)ev; break;
 	case K_FLASH: w->train.flash_attention = (int)iv; break;
+	case K_FINETUNE: w->train.finetune = (enum finetune)ev; break;
+	case K_LORA_RANK: w->train.lora_rank = (int)iv; break;
 	case K_OVERLAP: w->plan.grad_overlap = (int)iv; break;
 	case K_GRAPHS: w->plan.cuda_graphs = (int)iv; break;
 	case K_NET: w->plan.network_bytes_per_s = dv * 1e9; break;
@@ -572,6 +582,22 @@ int val_load_file(const char *path, struct val_set *set, struct tc_diag *d)
 			}
 			if (bad_row) {
 				rc = -1;
+				continue;
+			}
+			/* LoRA needs its rank; full training has none. */
+			if (c.w.train.finetune == FT_FULL &&
+			    c.w.train.lora_rank > 0) {
+				rc = bad(&st, lineno, 1, "lora_rank without "
+					 "LoRA (expected finetune lora or "
+					 "qlora)");
+				continue;
+			}
+			if (c.w.train.finetune != FT_FULL &&
+			    c.w.train.lora_rank < 1) {
+				rc = bad(&st, lineno, 1, "finetune %s without "
+					 "lora_rank (expected lora_rank 1 to "
+					 "%d)", finetune_names[c.w.train.finetune],
+					 VAL_MAX_LORA_RANK);
 				continue;
 			}
 			if (rs.have_measured == 1) {

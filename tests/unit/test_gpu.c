@@ -201,7 +201,7 @@ static void test_relations(void **state)
 		/* A clock the vendor does not publish is left out, and the
 		 * notes say so (`gpus show` prints "not recorded"). */
 		assert_true(g->boost_clock_hz > 0 ||
-			    (g->boost_clock_hz == 0 && strstr(g->notes, "clock")));
+			    strstr(g->notes, "clock") != NULL);
 		assert_true(g->pcie_bytes_per_s > 0);
 		/* Dense and sparse apart: the sparse peak is dense times 1 or 2. */
 		assert_true(g->sparsity_speedup == 1 || g->sparsity_speedup == 2);

@@ -163,6 +163,50 @@ static void test_bad_lines(void **state)
 	}
 }
 
+/*
+ * The LoRA and bookkeeping columns: finetune and lora_rank reach the
+ * workload, framework, pair and sanity_only are accepted, and both rows
+ * can be predicted.
+ */
+static void test_lora_columns(void **state)
+{
+	static const char text[] =
+		"#! gpu = a100-80gb-sxm\n#! vocab = 51200\n#! seq_len = 2048\n"
+		"id,layers,hidden,heads,gpus,global_batch,iter_time_ms,"
+		"framework,pair,sanity_only\n"
+		"full,24,2048,16,8,64,1500,megatron,p1,false\n"
+		"#! finetune = lora\n#! lora_rank = 16\n"
+		"lora,24,2048,16,8,64,1500,megatron,p1,true\n";
+	char path[] = "/tmp/tc_val_XXXXXX";
+	struct val_set s;
+	struct tc_diag d;
+	struct val_result r[2];
+	size_t n;
+	int fd = mkstemp(path);
+	FILE *f;
+	(void)state;
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	val_set_init(&s);
+	tc_diag_init(&d);
+	assert_int_equal(val_load_file(path, &s, &d), 0);
+	assert_int_equal(s.count, 2);
+	assert_int_equal(s.cases[0].w.train.finetune, FT_FULL);
+	assert_int_equal(s.cases[0].w.train.lora_rank, 0);
+	assert_int_equal(s.cases[1].w.train.finetune, FT_LORA);
+	assert_int_equal(s.cases[1].w.train.lora_rank, 16);
+	assert_int_equal(val_run(s.cases, s.count, NULL, 1, 0,
+				 val_gpu_builtin, NULL, r, &n), 0);
+	assert_int_equal(n, 2);
+	assert_true(r[0].ok && r[1].ok);
+	assert_true(r[0].predicted > 0 && r[1].predicted > 0);
+	val_set_release(&s);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -171,6 +215,7 @@ int main(void)
 		cmocka_unit_test(test_selective_ratio),
 		cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_bad_lines),
+		cmocka_unit_test(test_lora_columns),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
