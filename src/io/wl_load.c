@@ -7,7 +7,7 @@
  * problem was found; problems accumulate in the caller's struct tc_diag.
  */
 #include "wl_load.h"
-#include "fw_load.h"
+#include "wl_common.h"
 
 #include <assert.h>
 #include <math.h>
@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "fields.h"
+#include "fw_load.h"
 
 /* Names in the order of the enums they map to (workload.h, precision.h). */
 static const char *const act_names[] = { "gelu", "swiglu", "relu", "geglu", NULL };
@@ -29,29 +30,6 @@ static const char *const finetune_names[] = { "full", "lora", "qlora", NULL };
 static const char *const precision_names[] = { "fp32", "tf32", "bf16", "fp16", "fp8", NULL };
 static const enum tc_prec prec_map[] = { PREC_FP32, PREC_TF32, PREC_BF16, PREC_FP16, PREC_FP8 };
 #define DEFAULT_PRECISION 2 /* bf16 */
-
-/*
- * Named inter-node networks.  Bandwidth is what one GPU's adapter carries in
- * one direction (one adapter per GPU, as in DGX/HGX servers); struct plan
- * stores both directions added, like NVLink figures.  Latencies are the
- * per-step alpha of the collective model, a planning assumption (see
- * docs/workload-format.md), not a measured figure.
- */
-struct net_def {
-	const char *name;
-	double bytes_per_s_one_way; /* per GPU, one direction */
-	double latency_s;
-};
-static const struct net_def networks[] = {
-	{ "ib-hdr", 25e9, 5e-6 },        /* InfiniBand HDR, 200 Gb/s */
-	{ "ib-ndr", 50e9, 5e-6 },        /* InfiniBand NDR, 400 Gb/s */
-	{ "roce-100g", 12.5e9, 10e-6 },  /* RoCE v2 over 100 GbE */
-	{ "eth-25g", 3.125e9, 30e-6 },   /* 25 GbE, TCP sockets */
-};
-#define N_NETWORKS (sizeof(networks) / sizeof(networks[0]))
-static const char *const network_names[] = { "ib-hdr", "ib-ndr", "roce-100g", "eth-25g", NULL };
-#define DEFAULT_NETWORK 0            /* ib-hdr */
-#define BARE_NETWORK_LATENCY_S 5e-6  /* latency assumed for a bare bandwidth */
 
 /* Ranges (inclusive) of the workload fields; docs/workload-format.md. */
 #define MAX_SEQ_LEN 1e7
@@ -948,27 +926,6 @@ struct plan_sec {
 	int dummy;
 };
 
-/* True if id looks like a catalog id: [a-z0-9._-]+, optionally
- * ":" and a MIG profile of the same characters. */
-static int gpu_id_ok(const char *id)
-{
-	int colons = 0;
-	const char *p = id;
-	if (!*p || *p == ':')
-		return 0;
-	for (; *p; p++) {
-		if (*p == ':') {
-			if (++colons > 1 || !p[1])
-				return 0;
-			continue;
-		}
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
-		      *p == '.' || *p == '-' || *p == '_'))
-			return 0;
-	}
-	return 1;
-}
-
 /* plan.dp: "auto" or an integer.  Returns 0 or -1. */
 static int read_dp(struct wl_state *st, const struct yn_node *v, int *out)
 {
@@ -983,56 +940,6 @@ static int read_dp(struct wl_state *st, const struct yn_node *v, int *out)
 		return fd_type_error(v, "dp", "auto or an integer from 1 to 65536", &st->ctx);
 	return err_at(st->d, st->file, v, "dp '%s' is not valid (expected auto or an integer from 1 to %d)",
 		      v->str, MAX_PARALLEL);
-}
-
-/* plan.network: a name or a bandwidth.  Returns 0 or -1. */
-static int read_network(struct wl_state *st, const struct yn_node *v, struct plan *p)
-{
-	if (v->type != YN_SCALAR)
-		return fd_type_error(v, "network", "a network name or a bandwidth such as 25GB/s", &st->ctx);
-	for (size_t i = 0; i < N_NETWORKS; i++)
-		if (!strcmp(v->str, networks[i].name)) {
-			p->network_bytes_per_s = 2 * networks[i].bytes_per_s_one_way;
-			p->network_latency_s = networks[i].latency_s;
-			copy_str(p->network, sizeof(p->network), networks[i].name);
-			return 0;
-		}
-	if (v->str[0] && strchr("0123456789.", v->str[0])) {
-		double bw;
-		if (fd_get_num(v, "network", TC_UNIT_BYTE_RATE, 1e7, 1e13, &bw, &st->ctx))
-			return -1;
-		p->network_bytes_per_s = 2 * bw;
-		p->network_latency_s = BARE_NETWORK_LATENCY_S;
-		p->network[0] = '\0';
-		return 0;
-	}
-	const char *close = fd_suggest(v->str, network_names);
-	if (close)
-		return err_at(st->d, st->file, v, "unknown network '%s' (did you mean '%s'?)", v->str, close);
-	return err_at(st->d, st->file, v,
-		      "unknown network '%s' (expected ib-hdr, ib-ndr, roce-100g, eth-25g or a bandwidth such as 25GB/s)",
-		      v->str);
-}
-
-int wl_read_network(const struct yn_node *v, const char *file, struct plan *p,
-		    struct tc_diag *d)
-{
-	struct workload w;
-	struct wl_state st = { .file = file, .d = d, .w = &w };
-	st.ctx = (struct fd_ctx){ .file = file, .d = d };
-	return read_network(&st, v, p);
-}
-
-void wl_default_network(struct plan *p)
-{
-	p->network_bytes_per_s = 2 * networks[DEFAULT_NETWORK].bytes_per_s_one_way;
-	p->network_latency_s = networks[DEFAULT_NETWORK].latency_s;
-	copy_str(p->network, sizeof(p->network), networks[DEFAULT_NETWORK].name);
-}
-
-int wl_gpu_id_ok(const char *id)
-{
-	return gpu_id_ok(id);
 }
 
 /* Read the plan section into st->w->plan.  Returns 0 or -1. */
@@ -1085,17 +992,15 @@ static int read_plan(struct wl_state *st, const struct yn_node *map)
 	mark(st, WLF_SEQUENCE_PARALLEL, yn_map_get(map, "sequence_parallel"));
 	mark(st, WLF_NETWORK, nn);
 
-	if (gn && ps.gpu[0] && !gpu_id_ok(ps.gpu))
+	if (gn && ps.gpu[0] && !wl_gpu_id_ok(ps.gpu))
 		bad |= err_at(st->d, st->file, gn,
 			      "gpu '%s' is not a catalog id (expected lower-case letters, digits, '.', '-', '_', and ':PROFILE' for a MIG slice, as in a100-80gb-sxm:1g.10gb)",
 			      ps.gpu);
 	p->dp = 0;
 	if (dn && read_dp(st, dn, &p->dp))
 		bad = 1;
-	p->network_bytes_per_s = 2 * networks[DEFAULT_NETWORK].bytes_per_s_one_way;
-	p->network_latency_s = networks[DEFAULT_NETWORK].latency_s;
-	copy_str(p->network, sizeof(p->network), networks[DEFAULT_NETWORK].name);
-	if (nn && read_network(st, nn, p))
+	wl_default_network(p);
+	if (nn && wl_read_network(nn, st->file, p, st->d))
 		bad = 1;
 	const struct yn_node *fn = yn_map_get(map, "framework");
 	if (fn && fw_resolve(st->dp, st->file, fn, &p->framework, st->d))

@@ -53,23 +53,4 @@ int wl_recsys_arch_load_file(const char *path, struct recsys_arch *out,
  * into buf; "" when it has none.  For dispatch in `traincost check`. */
 void wl_arch_family(const struct yn_doc *doc, char *buf, size_t len);
 
-/* Shared plan pieces: plan.network (a name or a bandwidth) at node v, the
- * default network, and the catalog-id check.  Return 0 or -1 / truth. */
-int wl_read_network(const struct yn_node *v, const char *file, struct plan *p,
-		    struct tc_diag *d);
-void wl_default_network(struct plan *p);
-int wl_gpu_id_ok(const char *id);
-
-/* Internal to the vision and recommender loaders (defined in wl_vision.c). */
-int wlx_err(struct tc_diag *d, const char *file, const struct yn_node *n,
-	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-int wlx_open_preset(const struct tc_datapath *dp, const char *name,
-		    const char *file, const struct yn_node *at,
-		    struct yn_doc *doc, struct tc_diag *d);
-int wlx_arch_head(const struct yn_doc *doc, const char *want,
-		  const char *family, struct tc_diag *d);
-int wlx_read_plan(const char *file, const struct tc_datapath *dp, const struct yn_node *map,
-		  int recsys, struct workload *w, struct tc_diag *d);
-int wlx_top(const struct yn_doc *doc, struct workload *w, struct tc_diag *d);
-
 #endif

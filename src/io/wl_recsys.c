@@ -5,6 +5,7 @@
  * written only on success; problems go to the struct tc_diag.
  */
 #include "wl_load.h"
+#include "wl_common.h"
 
 #include <assert.h>
 #include <math.h>

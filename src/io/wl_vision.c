@@ -1,14 +1,13 @@
 /*
  * wl_vision.c - `kind: vision` workload files and vision architecture
- * files (models/arch/<name>.yaml with family: vision), plus the pieces the
- * recommender loader shares (preset lookup, plan section).  The format is
+ * files (models/arch/<name>.yaml with family: vision).  The format is
  * documented in docs/workload-format.md ("Vision workloads").
  *
  * As everywhere in src/io, out-parameters are written only on success and
  * every problem goes to the caller's struct tc_diag at its position.
  */
 #include "wl_load.h"
-#include "fw_load.h"
+#include "wl_common.h"
 
 #include <assert.h>
 #include <math.h>
@@ -24,7 +23,6 @@
 #define MAX_DATASET 1e13        /* images or samples */
 #define MAX_EPOCHS 1e6
 #define MAX_GLOBAL_BATCH 1e9
-#define MAX_COUNT 1e6
 #define MAX_CHANNELS 1e6
 #define MAX_REPEAT 10000
 
@@ -32,129 +30,6 @@ static const char *const v_precision_names[] = { "fp32", "tf32", "bf16", "fp16",
 static const enum tc_prec v_prec_map[] = { PREC_FP32, PREC_TF32, PREC_BF16, PREC_FP16 };
 static const char *const v_optimizer_names[] = { "sgd", "lars", "adamw", NULL };
 static const enum optimizer v_opt_map[] = { OPT_SGD, OPT_LARS, OPT_ADAMW };
-
-/* Report at node n; returns -1. */
-int wlx_err(struct tc_diag *d, const char *file, const struct yn_node *n,
-	    const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	tc_diag_vat(d, TC_EXIT_INPUT, file, n ? n->line : 0, n ? n->col : 0,
-		    fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-/* The file name of `path` without folder and ".yaml". */
-static void stem(const char *path, char *buf, size_t n)
-{
-	const char *slash = strrchr(path, '/');
-	snprintf(buf, n, "%s", slash ? slash + 1 : path);
-	char *dot = strrchr(buf, '.');
-	if (dot && (!strcmp(dot, ".yaml") || !strcmp(dot, ".yml")))
-		*dot = '\0';
-}
-
-void wl_arch_family(const struct yn_doc *doc, char *buf, size_t len)
-{
-	const struct yn_node *f = doc && doc->root ?
-		yn_map_get(doc->root, "family") : NULL;
-	snprintf(buf, len, "%s", f && f->type == YN_SCALAR ? f->str : "");
-}
-
-/* True if s is a file-name-safe preset name. */
-static int safe(const char *s)
-{
-	if (!s[0] || s[0] == '.')
-		return 0;
-	for (const char *p = s; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		      (*p >= '0' && *p <= '9') || *p == '.' || *p == '-' ||
-		      *p == '_'))
-			return 0;
-	return 1;
-}
-
-/*
- * Find preset `name` in models/arch and parse it into *doc.  An unknown
- * name is reported at (file, at) with the closest name suggested.  Returns
- * 0, -1 (name problem, reported) or -2 (the file itself is broken).
- */
-int wlx_open_preset(const struct tc_datapath *dp, const char *name,
-		    const char *file, const struct yn_node *at,
-		    struct yn_doc *doc, struct tc_diag *d)
-{
-	char path[DP_PATH_LEN], fname[WL_NAME_LEN + 8];
-
-	if (!safe(name) || strlen(name) >= WL_NAME_LEN)
-		return wlx_err(d, file, at, "preset name '%s' is not a file "
-			       "name (expected letters, digits, '.', '-' or "
-			       "'_')", name);
-	snprintf(fname, sizeof(fname), "%s.yaml", name);
-	if (dp_find(dp, "models/arch", fname, path, sizeof(path))) {
-		char **paths = NULL;
-		size_t n = 0;
-		const char **names = NULL;
-		const char *close = NULL;
-		if (dp_list(dp, "models/arch", &paths, &n) == 0 &&
-		    (names = calloc(n + 1, sizeof(*names))) != NULL) {
-			for (size_t i = 0; i < n; i++) {
-				char *slash = strrchr(paths[i], '/');
-				char *dot = strrchr(paths[i], '.');
-				if (dot && !strcmp(dot, ".yaml"))
-					*dot = '\0';
-				names[i] = slash ? slash + 1 : paths[i];
-			}
-			close = fd_suggest(name, names);
-		}
-		if (close)
-			wlx_err(d, file, at, "unknown preset '%s' (did you mean "
-				"'%s'?)", name, close);
-		else
-			wlx_err(d, file, at, "unknown preset '%s' (expected the "
-				"name of a file in models/arch)", name);
-		free(names);
-		dp_list_free(paths, n);
-		return -1;
-	}
-	return yn_load_file(path, doc, d) ? -2 : 0;
-}
-
-/*
- * The head of an architecture file: kind arch, name = file stem (or
- * `want`), family = `family`.  Returns 0 or -1.
- */
-int wlx_arch_head(const struct yn_doc *doc, const char *want,
-		  const char *family, struct tc_diag *d)
-{
-	const struct yn_node *root = doc->root;
-	const struct yn_node *k = yn_map_get(root, "kind");
-	const struct yn_node *n = yn_map_get(root, "name");
-	const struct yn_node *f = yn_map_get(root, "family");
-	const struct yn_node *s = yn_map_get(root, "source");
-	char st[WL_NAME_LEN];
-	int bad = 0;
-
-	stem(doc->file, st, sizeof(st));
-	if (!k || k->type != YN_SCALAR || strcmp(k->str, "arch"))
-		bad |= wlx_err(d, doc->file, k ? k : root, "kind '%s' is not an "
-			       "architecture (expected kind: arch)",
-			       k && k->type == YN_SCALAR ? k->str : "");
-	if (!f || f->type != YN_SCALAR || strcmp(f->str, family))
-		bad |= wlx_err(d, doc->file, f ? f : root, "family '%s' is not "
-			       "%s (expected family: %s)",
-			       f && f->type == YN_SCALAR ? f->str : "", family,
-			       family);
-	if (!n || n->type != YN_SCALAR || strcmp(n->str, want ? want : st))
-		bad |= wlx_err(d, doc->file, n ? n : root, "name '%s' does not "
-			       "match the file name '%s' (expected name: %s)",
-			       n && n->type == YN_SCALAR ? n->str : "", st,
-			       want ? want : st);
-	if (!s)
-		bad |= wlx_err(d, doc->file, root, "missing required key "
-			       "'source' in architecture file");
-	return bad ? -1 : 0;
-}
 
 /* --- layers ------------------------------------------------------------ */
 
@@ -307,7 +182,7 @@ static int varch_from_doc(const struct yn_doc *doc, const char *want,
 	if (read_layers(yn_map_get(doc->root, "layers"), doc->file, &a, d))
 		return -1;
 	a.in_channels = vf.in_channels;
-	stem(doc->file, st, sizeof(st));
+	wlx_stem(doc->file, st, sizeof(st));
 	snprintf(a.name, sizeof(a.name), "%s", want ? want : st);
 	snprintf(a.source, sizeof(a.source), "%s", vf.source);
 	/* The reference size (224) must run through the whole network. */
@@ -327,88 +202,6 @@ int wl_vision_arch_load_file(const char *path, struct vision_arch *out,
 	int rc = varch_from_doc(&doc, NULL, out, d);
 	yn_doc_release(&doc);
 	return rc;
-}
-
-/* --- plan (shared with the recommender loader) --------------------------- */
-
-struct plan_sec2 {
-	char gpu[GPU_ID_LEN];
-	int count, gpus_per_node, micro_batch, cuda_graphs, grad_overlap;
-	int embeddings, offload;
-	int dummy;
-};
-
-/* The plan of a vision (recsys = 0) or recommender (recsys = 1) workload. */
-int wlx_read_plan(const char *file, const struct tc_datapath *dp, const struct yn_node *map,
-		  int recsys, struct workload *w, struct tc_diag *d)
-{
-#define POFF(m) offsetof(struct plan_sec2, m)
-	static const char *const emb_names[] = { "auto", "replicated", "table_wise", "row_wise", "column_wise", NULL };
-	static const char *const off_names[] = { "none", "uvm", "host", NULL };
-	struct fd_field table[] = {
-		{ .key = "gpu", .type = FD_STR, .offset = POFF(gpu), .size = GPU_ID_LEN },
-		{ .key = "count", .type = FD_INT, .required = 1, .offset = POFF(count), .min = 1, .max = MAX_COUNT,
-		  .expect = "a whole number of GPUs from 1 to 1000000" },
-		{ .key = "gpus_per_node", .type = FD_INT, .offset = POFF(gpus_per_node), .min = 1, .max = 1024 },
-		{ .key = "cuda_graphs", .type = FD_BOOL, .offset = POFF(cuda_graphs) },
-		{ .key = "grad_overlap", .type = FD_BOOL, .offset = POFF(grad_overlap) },
-		{ .key = "network", .type = FD_IGNORE, .offset = POFF(dummy) },
-		{ .key = "framework", .type = FD_IGNORE, .offset = POFF(dummy) },
-		{ .key = recsys ? "embeddings" : "micro_batch", .type = recsys ? FD_ENUM : FD_INT,
-		  .offset = recsys ? POFF(embeddings) : POFF(micro_batch), .min = recsys ? 0 : 1,
-		  .max = recsys ? 0 : 1e6, .names = recsys ? emb_names : NULL },
-		{ .key = recsys ? "offload" : NULL, .type = FD_ENUM, .offset = POFF(offload), .names = off_names },
-		{ 0 },
-	};
-#undef POFF
-	struct fd_ctx ctx = { .file = file, .d = d };
-	struct plan_sec2 ps = { .grad_overlap = 1 };
-	struct plan *p = &w->plan;
-	const struct yn_node *gn, *nn;
-	int bad = 0;
-
-	if (!recsys)
-		table[8] = (struct fd_field){ 0 };
-	if (fd_parse_map(map, table, &ps, "plan", &ctx, NULL))
-		bad = 1;
-	gn = yn_map_get(map, "gpu");
-	nn = yn_map_get(map, "network");
-	if (gn && ps.gpu[0] && !wl_gpu_id_ok(ps.gpu))
-		bad |= wlx_err(d, file, gn, "gpu '%s' is not a catalog id "
-			       "(expected lower-case letters, digits, '.', "
-			       "'-', '_', and ':PROFILE' for a MIG slice)",
-			       ps.gpu);
-	wl_default_network(p);
-	if (nn && wl_read_network(nn, file, p, d))
-		bad = 1;
-	const struct yn_node *fn = yn_map_get(map, "framework");
-	if (fn && fw_resolve(dp, file, fn, &p->framework, d))
-		bad = 1;
-	if (bad)
-		return -1;
-	snprintf(p->gpu, sizeof(p->gpu), "%s", ps.gpu);
-	p->count = ps.count;
-	p->gpus_per_node = ps.gpus_per_node;
-	p->tp = p->pp = p->ep = p->interleave = 1;
-	p->dp = 0;
-	p->zero = 0;
-	p->micro_batch = ps.micro_batch;
-	p->cuda_graphs = ps.cuda_graphs;
-	p->grad_overlap = ps.grad_overlap;
-	p->embeddings = ps.embeddings;
-	p->offload = ps.offload;
-	w->mark[WLF_GPU] = gn ? (struct tc_mark){ gn->line, gn->col } :
-				(struct tc_mark){ 0, 0 };
-#define MK(f, key) do { const struct yn_node *x_ = yn_map_get(map, key); \
-		if (x_) w->mark[f] = (struct tc_mark){ x_->line, x_->col }; } while (0)
-	MK(WLF_COUNT, "count");
-	MK(WLF_GPUS_PER_NODE, "gpus_per_node");
-	MK(WLF_MICRO_BATCH, "micro_batch");
-	MK(WLF_NETWORK, "network");
-	MK(WLF_EMBEDDINGS, "embeddings");
-	MK(WLF_OFFLOAD, "offload");
-#undef MK
-	return 0;
 }
 
 /* --- the workload ---------------------------------------------------------- */
@@ -532,37 +325,6 @@ static int read_vmodel(const char *file, const struct yn_node *map,
 	return 0;
 }
 
-/* Top-level keys of a vision or recommender workload; 0 or -1. */
-int wlx_top(const struct yn_doc *doc, struct workload *w, struct tc_diag *d)
-{
-	struct tsec { char kind[16]; char name[WL_NAME_LEN]; int dummy; } top;
-	static const struct fd_field table[] = {
-		{ .key = "kind", .type = FD_STR, .required = 1, .offset = offsetof(struct tsec, kind), .size = 16 },
-		{ .key = "name", .type = FD_STR, .offset = offsetof(struct tsec, name), .size = WL_NAME_LEN },
-		{ .key = "model", .type = FD_IGNORE, .required = 1, .offset = offsetof(struct tsec, dummy) },
-		{ .key = "training", .type = FD_IGNORE, .required = 1, .offset = offsetof(struct tsec, dummy) },
-		{ .key = "plan", .type = FD_IGNORE, .required = 1, .offset = offsetof(struct tsec, dummy) },
-		{ 0 },
-	};
-	struct fd_ctx ctx = { .file = doc->file, .d = d };
-	static const char *const sec[] = { "model", "training", "plan" };
-	int bad = 0;
-
-	memset(&top, 0, sizeof(top));
-	if (fd_parse_map(doc->root, table, &top, "workload", &ctx, NULL))
-		bad = 1;
-	for (int i = 0; i < 3; i++) {
-		const struct yn_node *s = yn_map_get(doc->root, sec[i]);
-		if (s && s->type != YN_MAP)
-			bad |= fd_type_error(s, sec[i], "a mapping", &ctx);
-	}
-	snprintf(w->file, sizeof(w->file), "%s", doc->file);
-	if (top.name[0])
-		snprintf(w->name, sizeof(w->name), "%s", top.name);
-	else
-		stem(doc->file, w->name, sizeof(w->name));
-	return bad ? -1 : 0;
-}
 
 int wl_vision_load_doc(const struct yn_doc *doc, const struct tc_datapath *dp,
 		       struct workload *out, struct tc_diag *d)

@@ -1,0 +1,336 @@
+/*
+ * wl_common.c - the pieces every workload loader shares: the plan's network
+ * and GPU id, the named networks, and, for the vision and recommender
+ * loaders, the preset lookup, the architecture-file head, the plan section
+ * and the top-level keys.  The family loaders (wl_load.c, wl_vision.c,
+ * wl_recsys.c) depend on this file, never on each other.
+ */
+#include "wl_common.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fields.h"
+#include "fw_load.h"
+
+#define MAX_COUNT 1e6 /* GPUs */
+
+/*
+ * Named inter-node networks.  Bandwidth is what one GPU's adapter carries in
+ * one direction (one adapter per GPU, as in DGX/HGX servers); struct plan
+ * stores both directions added, like NVLink figures.  Latencies are the
+ * per-step alpha of the collective model, a planning assumption (see
+ * docs/workload-format.md), not a measured figure.
+ */
+struct net_def {
+	const char *name;
+	double bytes_per_s_one_way; /* per GPU, one direction */
+	double latency_s;
+};
+static const struct net_def networks[] = {
+	{ "ib-hdr", 25e9, 5e-6 },        /* InfiniBand HDR, 200 Gb/s */
+	{ "ib-ndr", 50e9, 5e-6 },        /* InfiniBand NDR, 400 Gb/s */
+	{ "roce-100g", 12.5e9, 10e-6 },  /* RoCE v2 over 100 GbE */
+	{ "eth-25g", 3.125e9, 30e-6 },   /* 25 GbE, TCP sockets */
+};
+#define N_NETWORKS (sizeof(networks) / sizeof(networks[0]))
+static const char *const network_names[] = { "ib-hdr", "ib-ndr", "roce-100g", "eth-25g", NULL };
+#define DEFAULT_NETWORK 0            /* ib-hdr */
+#define BARE_NETWORK_LATENCY_S 5e-6  /* latency assumed for a bare bandwidth */
+
+/* True if id looks like a catalog id: [a-z0-9._-]+, optionally
+ * ":" and a MIG profile of the same characters. */
+int wl_gpu_id_ok(const char *id)
+{
+	int colons = 0;
+	const char *p = id;
+	if (!*p || *p == ':')
+		return 0;
+	for (; *p; p++) {
+		if (*p == ':') {
+			if (++colons > 1 || !p[1])
+				return 0;
+			continue;
+		}
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+		      *p == '.' || *p == '-' || *p == '_'))
+			return 0;
+	}
+	return 1;
+}
+
+int wl_read_network(const struct yn_node *v, const char *file, struct plan *p,
+		    struct tc_diag *d)
+{
+	const struct fd_ctx ctx = { .file = file, .d = d };
+	if (v->type != YN_SCALAR)
+		return fd_type_error(v, "network", "a network name or a bandwidth such as 25GB/s", &ctx);
+	for (size_t i = 0; i < N_NETWORKS; i++)
+		if (!strcmp(v->str, networks[i].name)) {
+			p->network_bytes_per_s = 2 * networks[i].bytes_per_s_one_way;
+			p->network_latency_s = networks[i].latency_s;
+			snprintf(p->network, sizeof(p->network), "%s", networks[i].name);
+			return 0;
+		}
+	if (v->str[0] && strchr("0123456789.", v->str[0])) {
+		double bw;
+		if (fd_get_num(v, "network", TC_UNIT_BYTE_RATE, 1e7, 1e13, &bw, &ctx))
+			return -1;
+		p->network_bytes_per_s = 2 * bw;
+		p->network_latency_s = BARE_NETWORK_LATENCY_S;
+		p->network[0] = '\0';
+		return 0;
+	}
+	const char *close = fd_suggest(v->str, network_names);
+	if (close)
+		return wlx_err(d, file, v, "unknown network '%s' (did you mean '%s'?)", v->str, close);
+	return wlx_err(d, file, v,
+		      "unknown network '%s' (expected ib-hdr, ib-ndr, roce-100g, eth-25g or a bandwidth such as 25GB/s)",
+		      v->str);
+}
+
+void wl_default_network(struct plan *p)
+{
+	p->network_bytes_per_s = 2 * networks[DEFAULT_NETWORK].bytes_per_s_one_way;
+	p->network_latency_s = networks[DEFAULT_NETWORK].latency_s;
+	snprintf(p->network, sizeof(p->network), "%s", networks[DEFAULT_NETWORK].name);
+}
+
+/* Report at node n; returns -1. */
+int wlx_err(struct tc_diag *d, const char *file, const struct yn_node *n,
+	    const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	tc_diag_vat(d, TC_EXIT_INPUT, file, n ? n->line : 0, n ? n->col : 0,
+		    fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* The file name of `path` without folder and ".yaml". */
+void wlx_stem(const char *path, char *buf, size_t n)
+{
+	const char *slash = strrchr(path, '/');
+	snprintf(buf, n, "%s", slash ? slash + 1 : path);
+	char *dot = strrchr(buf, '.');
+	if (dot && (!strcmp(dot, ".yaml") || !strcmp(dot, ".yml")))
+		*dot = '\0';
+}
+
+void wl_arch_family(const struct yn_doc *doc, char *buf, size_t len)
+{
+	const struct yn_node *f = doc && doc->root ?
+		yn_map_get(doc->root, "family") : NULL;
+	snprintf(buf, len, "%s", f && f->type == YN_SCALAR ? f->str : "");
+}
+
+/* True if s is a file-name-safe preset name. */
+static int safe(const char *s)
+{
+	if (!s[0] || s[0] == '.')
+		return 0;
+	for (const char *p = s; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '.' || *p == '-' ||
+		      *p == '_'))
+			return 0;
+	return 1;
+}
+
+/*
+ * Find preset `name` in models/arch and parse it into *doc.  An unknown
+ * name is reported at (file, at) with the closest name suggested.  Returns
+ * 0, -1 (name problem, reported) or -2 (the file itself is broken).
+ */
+int wlx_open_preset(const struct tc_datapath *dp, const char *name,
+		    const char *file, const struct yn_node *at,
+		    struct yn_doc *doc, struct tc_diag *d)
+{
+	char path[DP_PATH_LEN], fname[WL_NAME_LEN + 8];
+
+	if (!safe(name) || strlen(name) >= WL_NAME_LEN)
+		return wlx_err(d, file, at, "preset name '%s' is not a file "
+			       "name (expected letters, digits, '.', '-' or "
+			       "'_')", name);
+	snprintf(fname, sizeof(fname), "%s.yaml", name);
+	if (dp_find(dp, "models/arch", fname, path, sizeof(path))) {
+		char **paths = NULL;
+		size_t n = 0;
+		const char **names = NULL;
+		const char *close = NULL;
+		if (dp_list(dp, "models/arch", &paths, &n) == 0 &&
+		    (names = calloc(n + 1, sizeof(*names))) != NULL) {
+			for (size_t i = 0; i < n; i++) {
+				char *slash = strrchr(paths[i], '/');
+				char *dot = strrchr(paths[i], '.');
+				if (dot && !strcmp(dot, ".yaml"))
+					*dot = '\0';
+				names[i] = slash ? slash + 1 : paths[i];
+			}
+			close = fd_suggest(name, names);
+		}
+		if (close)
+			wlx_err(d, file, at, "unknown preset '%s' (did you mean "
+				"'%s'?)", name, close);
+		else
+			wlx_err(d, file, at, "unknown preset '%s' (expected the "
+				"name of a file in models/arch)", name);
+		free(names);
+		dp_list_free(paths, n);
+		return -1;
+	}
+	return yn_load_file(path, doc, d) ? -2 : 0;
+}
+
+/*
+ * The head of an architecture file: kind arch, name = file stem (or
+ * `want`), family = `family`.  Returns 0 or -1.
+ */
+int wlx_arch_head(const struct yn_doc *doc, const char *want,
+		  const char *family, struct tc_diag *d)
+{
+	const struct yn_node *root = doc->root;
+	const struct yn_node *k = yn_map_get(root, "kind");
+	const struct yn_node *n = yn_map_get(root, "name");
+	const struct yn_node *f = yn_map_get(root, "family");
+	const struct yn_node *s = yn_map_get(root, "source");
+	char st[WL_NAME_LEN];
+	int bad = 0;
+
+	wlx_stem(doc->file, st, sizeof(st));
+	if (!k || k->type != YN_SCALAR || strcmp(k->str, "arch"))
+		bad |= wlx_err(d, doc->file, k ? k : root, "kind '%s' is not an "
+			       "architecture (expected kind: arch)",
+			       k && k->type == YN_SCALAR ? k->str : "");
+	if (!f || f->type != YN_SCALAR || strcmp(f->str, family))
+		bad |= wlx_err(d, doc->file, f ? f : root, "family '%s' is not "
+			       "%s (expected family: %s)",
+			       f && f->type == YN_SCALAR ? f->str : "", family,
+			       family);
+	if (!n || n->type != YN_SCALAR || strcmp(n->str, want ? want : st))
+		bad |= wlx_err(d, doc->file, n ? n : root, "name '%s' does not "
+			       "match the file name '%s' (expected name: %s)",
+			       n && n->type == YN_SCALAR ? n->str : "", st,
+			       want ? want : st);
+	if (!s)
+		bad |= wlx_err(d, doc->file, root, "missing required key "
+			       "'source' in architecture file");
+	return bad ? -1 : 0;
+}
+
+/* --- plan ---------------------------------------------------------------- */
+
+struct plan_sec2 {
+	char gpu[GPU_ID_LEN];
+	int count, gpus_per_node, micro_batch, cuda_graphs, grad_overlap;
+	int embeddings, offload;
+	int dummy;
+};
+
+/* The plan of a vision (recsys = 0) or recommender (recsys = 1) workload. */
+int wlx_read_plan(const char *file, const struct tc_datapath *dp, const struct yn_node *map,
+		  int recsys, struct workload *w, struct tc_diag *d)
+{
+#define POFF(m) offsetof(struct plan_sec2, m)
+	static const char *const emb_names[] = { "auto", "replicated", "table_wise", "row_wise", "column_wise", NULL };
+	static const char *const off_names[] = { "none", "uvm", "host", NULL };
+	struct fd_field table[] = {
+		{ .key = "gpu", .type = FD_STR, .offset = POFF(gpu), .size = GPU_ID_LEN },
+		{ .key = "count", .type = FD_INT, .required = 1, .offset = POFF(count), .min = 1, .max = MAX_COUNT,
+		  .expect = "a whole number of GPUs from 1 to 1000000" },
+		{ .key = "gpus_per_node", .type = FD_INT, .offset = POFF(gpus_per_node), .min = 1, .max = 1024 },
+		{ .key = "cuda_graphs", .type = FD_BOOL, .offset = POFF(cuda_graphs) },
+		{ .key = "grad_overlap", .type = FD_BOOL, .offset = POFF(grad_overlap) },
+		{ .key = "network", .type = FD_IGNORE, .offset = POFF(dummy) },
+		{ .key = "framework", .type = FD_IGNORE, .offset = POFF(dummy) },
+		{ .key = recsys ? "embeddings" : "micro_batch", .type = recsys ? FD_ENUM : FD_INT,
+		  .offset = recsys ? POFF(embeddings) : POFF(micro_batch), .min = recsys ? 0 : 1,
+		  .max = recsys ? 0 : 1e6, .names = recsys ? emb_names : NULL },
+		{ .key = recsys ? "offload" : NULL, .type = FD_ENUM, .offset = POFF(offload), .names = off_names },
+		{ 0 },
+	};
+#undef POFF
+	struct fd_ctx ctx = { .file = file, .d = d };
+	struct plan_sec2 ps = { .grad_overlap = 1 };
+	struct plan *p = &w->plan;
+	const struct yn_node *gn, *nn;
+	int bad = 0;
+
+	if (!recsys)
+		table[8] = (struct fd_field){ 0 };
+	if (fd_parse_map(map, table, &ps, "plan", &ctx, NULL))
+		bad = 1;
+	gn = yn_map_get(map, "gpu");
+	nn = yn_map_get(map, "network");
+	if (gn && ps.gpu[0] && !wl_gpu_id_ok(ps.gpu))
+		bad |= wlx_err(d, file, gn, "gpu '%s' is not a catalog id "
+			       "(expected lower-case letters, digits, '.', "
+			       "'-', '_', and ':PROFILE' for a MIG slice)",
+			       ps.gpu);
+	wl_default_network(p);
+	if (nn && wl_read_network(nn, file, p, d))
+		bad = 1;
+	const struct yn_node *fn = yn_map_get(map, "framework");
+	if (fn && fw_resolve(dp, file, fn, &p->framework, d))
+		bad = 1;
+	if (bad)
+		return -1;
+	snprintf(p->gpu, sizeof(p->gpu), "%s", ps.gpu);
+	p->count = ps.count;
+	p->gpus_per_node = ps.gpus_per_node;
+	p->tp = p->pp = p->ep = p->interleave = 1;
+	p->dp = 0;
+	p->zero = 0;
+	p->micro_batch = ps.micro_batch;
+	p->cuda_graphs = ps.cuda_graphs;
+	p->grad_overlap = ps.grad_overlap;
+	p->embeddings = ps.embeddings;
+	p->offload = ps.offload;
+	w->mark[WLF_GPU] = gn ? (struct tc_mark){ gn->line, gn->col } :
+				(struct tc_mark){ 0, 0 };
+#define MK(f, key) do { const struct yn_node *x_ = yn_map_get(map, key); \
+		if (x_) w->mark[f] = (struct tc_mark){ x_->line, x_->col }; } while (0)
+	MK(WLF_COUNT, "count");
+	MK(WLF_GPUS_PER_NODE, "gpus_per_node");
+	MK(WLF_MICRO_BATCH, "micro_batch");
+	MK(WLF_NETWORK, "network");
+	MK(WLF_EMBEDDINGS, "embeddings");
+	MK(WLF_OFFLOAD, "offload");
+#undef MK
+	return 0;
+}
+
+/* Top-level keys of a vision or recommender workload; 0 or -1. */
+int wlx_top(const struct yn_doc *doc, struct workload *w, struct tc_diag *d)
+{
+	struct tsec { char kind[16]; char name[WL_NAME_LEN]; int dummy; } top;
+	static const struct fd_field table[] = {
+		{ .key = "kind", .type = FD_STR, .required = 1, .offset = offsetof(struct tsec, kind), .size = 16 },
+		{ .key = "name", .type = FD_STR, .offset = offsetof(struct tsec, name), .size = WL_NAME_LEN },
+		{ .key = "model", .type = FD_IGNORE, .required = 1, .offset = offsetof(struct tsec, dummy) },
+		{ .key = "training", .type = FD_IGNORE, .required = 1, .offset = offsetof(struct tsec, dummy) },
+		{ .key = "plan", .type = FD_IGNORE, .required = 1, .offset = offsetof(struct tsec, dummy) },
+		{ 0 },
+	};
+	struct fd_ctx ctx = { .file = doc->file, .d = d };
+	static const char *const sec[] = { "model", "training", "plan" };
+	int bad = 0;
+
+	memset(&top, 0, sizeof(top));
+	if (fd_parse_map(doc->root, table, &top, "workload", &ctx, NULL))
+		bad = 1;
+	for (int i = 0; i < 3; i++) {
+		const struct yn_node *s = yn_map_get(doc->root, sec[i]);
+		if (s && s->type != YN_MAP)
+			bad |= fd_type_error(s, sec[i], "a mapping", &ctx);
+	}
+	snprintf(w->file, sizeof(w->file), "%s", doc->file);
+	if (top.name[0])
+		snprintf(w->name, sizeof(w->name), "%s", top.name);
+	else
+		wlx_stem(doc->file, w->name, sizeof(w->name));
+	return bad ? -1 : 0;
+}
