@@ -173,6 +173,14 @@ static const struct cli_cmd commands[] = {
 	  "bandwidth, dense peaks, NVLink, power and MIG support; or show every\n"
 	  "field of one GPU with its source and date, sparse peaks apart from dense.\n"
 	  "\n" FORMAT_HELP DATA_HELP },
+	{ "frameworks", cmd_frameworks, "list the software-stack profiles a workload can name",
+	  "usage: traincost frameworks [--format F]\n"
+	  "\n"
+	  "List the framework profiles (models/framework/*.yaml): the families each\n"
+	  "runs, the compute rate it sustains as fitted on published runs, and how\n"
+	  "many runs that fit rests on.  A workload names one with plan.framework,\n"
+	  "or --framework ID on the command line.\n"
+	  "\n" FORMAT_HELP DATA_HELP },
 	{ "prices", cmd_prices, "list dated cloud GPU prices per offer",
 	  "usage: traincost prices [--gpu ID] [--provider NAME] [--pricing P] [--format F]\n"
 	  "       traincost prices import skypilot FILE.csv --provider NAME\n"

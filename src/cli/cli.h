@@ -41,6 +41,7 @@ int cli_usage_error(struct cli_ctx *ctx, const char *cmd, const char *fmt, ...)
 void cli_print_help(struct cli_ctx *ctx, const char *cmd);
 
 /* The commands, one file each (src/cli/cmd_<name>.c). */
+int cmd_frameworks(int argc, char **argv, struct cli_ctx *ctx);
 int cmd_gpus(int argc, char **argv, struct cli_ctx *ctx);
 int cmd_check(int argc, char **argv, struct cli_ctx *ctx);
 int cmd_estimate(int argc, char **argv, struct cli_ctx *ctx);

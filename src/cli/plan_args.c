@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../io/calib_file.h"
+#include "../io/fw_load.h"
 #include "../io/gpu_load.h"
 #include "../io/wl_load.h"
 
@@ -32,6 +33,7 @@ void plan_args_opts(struct plan_args *a, struct cli_opt *o)
 		{ "cuda-graphs", NULL, &a->cuda_graphs, NULL },
 		{ "format", &a->format, NULL, formats },
 		{ "calibration", &a->calibration, NULL, NULL },
+		{ "framework", &a->framework, NULL, NULL },
 	};
 	memcpy(o, rows, sizeof(rows));
 }
@@ -98,6 +100,12 @@ static int apply_overrides(struct cli_ctx *ctx, const char *cmd,
 	}
 	if (a->cuda_graphs)
 		p->cuda_graphs = 1;
+	if (a->framework) {
+		struct tc_diag d;
+		tc_diag_init(&d);
+		if (fw_resolve_id(&ctx->data, "--framework", a->framework, &p->framework, &d))
+			return cli_report(ctx, &d);
+	}
 	/* A new layout on the command line makes the file's dp stale. */
 	if ((a->count || a->tp || a->pp) && !a->dp)
 		p->dp = 0;

@@ -17,10 +17,11 @@ struct plan_args {
 	int cuda_graphs;
 	const char *format;
 	const char *calibration; /* --calibration FILE */
+	const char *framework;   /* --framework ID */
 };
 
 /* Number of option rows plan_args_opts() writes (without the terminator). */
-#define PLAN_ARGS_NOPTS 15
+#define PLAN_ARGS_NOPTS 16
 
 /* Fill opts[0..PLAN_ARGS_NOPTS-1] with the plan options bound to *a. */
 void plan_args_opts(struct plan_args *a, struct cli_opt *opts);
