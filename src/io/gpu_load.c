@@ -302,7 +302,6 @@ static int parse_eff(const struct yn_node *v, void *target,
 		     const struct fd_ctx *ctx)
 {
 	struct gpu_doc *gd = target;
-
 	struct fd_field fields[EFF_COUNT + 2];
 	struct roof_eff set;
 	uint64_t seen = 0;
