@@ -45,7 +45,7 @@ double cal_get(const struct roof_eff *e, enum eff_id p)
 void cal_set(struct roof_eff *e, enum eff_id p, double v)
 {
 	assert(p < CAL_PARAM_COUNT);
-	*(double *)(void *)((char *)e + eff_params[p].offset) = v;
+	*eff_ref(e, p) = v;
 }
 
 /* ---- reparameterisation --------------------------------------------- */
@@ -96,7 +96,7 @@ static void eff_scaled(const struct roof_eff *base, double s, struct roof_eff *o
 {
 	*out = *base;
 	for (int p = 0; p < EFF_COUNT; p++) {
-		double *x = (double *)(void *)((char *)out + eff_params[p].offset);
+		double *x = eff_ref(out, p);
 		if (eff_params[p].role == EFF_RATE && p < CAL_PARAM_COUNT)
 			*x /= s;
 		else if (eff_params[p].role == EFF_TIME)

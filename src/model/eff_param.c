@@ -35,12 +35,18 @@ double eff_get(const struct roof_eff *e, enum eff_id p)
 	return *(const double *)(const void *)((const char *)e + eff_params[p].offset);
 }
 
+double *eff_ref(struct roof_eff *e, enum eff_id p)
+{
+	assert((int)p >= 0 && p < EFF_COUNT);
+	return (double *)(void *)((char *)e + eff_params[p].offset);
+}
+
 int eff_set(struct roof_eff *e, enum eff_id p, double v, enum eff_layer from)
 {
 	assert((int)p >= 0 && p < EFF_COUNT);
 	if (e->layer[p] > from)
 		return 0;
-	*(double *)(void *)((char *)e + eff_params[p].offset) = v;
+	*eff_ref(e, p) = v;
 	e->layer[p] = (unsigned char)from;
 	return 1;
 }

@@ -160,6 +160,10 @@ int eff_find(const char *name);
 /* Read parameter p of *e. */
 double eff_get(const struct roof_eff *e, enum eff_id p);
 
+/* Where parameter p of *e is stored, for code that rewrites values without
+ * changing their layer (fits, uncertainty draws). */
+double *eff_ref(struct roof_eff *e, enum eff_id p);
+
 /*
  * Set parameter p of *e to v from layer `from`, unless a higher layer set
  * it already.  Returns 1 when the value was written, 0 when kept.

@@ -233,9 +233,8 @@ int unc_run(const struct workload *w, const struct gpu *g, const struct unc_spec
 		}
 		for (int p = CAL_PARAM_COUNT; p < EFF_COUNT; p++)
 			if (s->rel_sd[p] > 0)
-				*(double *)(void *)((char *)&gs.eff + eff_params[p].offset) =
-					draw_param(p, eff_get(&g->eff, p), s->rel_sd[p],
-						   gsl_ran_gaussian(r_own, 1.0));
+				*eff_ref(&gs.eff, p) = draw_param(p, eff_get(&g->eff, p), s->rel_sd[p],
+								   gsl_ran_gaussian(r_own, 1.0));
 		double zn = gsl_ran_gaussian(r, 1.0), zm = gsl_ran_gaussian(r, 1.0);
 		ws_w.plan.network_bytes_per_s = s->network_rel_sd > 0 ?
 			w->plan.network_bytes_per_s * exp(s->network_rel_sd * zn) : w->plan.network_bytes_per_s;
