@@ -22,6 +22,7 @@
 
 #include <yaml.h>
 
+#include "../util/infile.h"
 #include "../util/utf8.h"
 
 #define READ_CHUNK (64u << 10) /* first buffer for files of unknown size */
@@ -1005,31 +1006,22 @@ int yn_load_file(const char *path, struct yn_doc *doc, struct tc_diag *d)
 
 	assert(path && doc && d);
 	memset(doc, 0, sizeof(*doc));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		tc_diag_at(d, TC_EXIT_IO, path, 0, 0, "cannot open file: %s",
-			   strerror(errno));
+	fd = tc_input_open(path, "a YAML file", d);
+	if (fd < 0)
 		goto out;
-	}
 	if (fstat(fd, &st) != 0) {
 		tc_diag_at(d, TC_EXIT_IO, path, 0, 0, "cannot read file: %s",
 			   strerror(errno));
 		goto out;
 	}
-	if (S_ISDIR(st.st_mode)) {
-		tc_diag_at(d, TC_EXIT_IO, path, 0, 0,
-			   "is a directory (expected a YAML file)");
+	/* A regular file (tc_input_open): its size is known. */
+	if ((uintmax_t)st.st_size > YN_MAX_FILE_BYTES) {
+		tc_diag_at(d, TC_EXIT_INPUT, path, 0, 0,
+			   "file is too large: %jd bytes (expected at most 16 MiB)",
+			   (intmax_t)st.st_size);
 		goto out;
 	}
-	if (S_ISREG(st.st_mode)) {
-		if ((uintmax_t)st.st_size > YN_MAX_FILE_BYTES) {
-			tc_diag_at(d, TC_EXIT_INPUT, path, 0, 0,
-				   "file is too large: %jd bytes (expected at most 16 MiB)",
-				   (intmax_t)st.st_size);
-			goto out;
-		}
-		hint = (size_t)st.st_size;
-	}
+	hint = (size_t)st.st_size;
 	if (read_capped(fd, path, hint, &buf, &len, d) != 0)
 		goto out;
 	rc = yn_load_buffer(path, buf, len, doc, d);

@@ -15,6 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "infile.h"
+
 /*
  * Temporary files a terminating signal must not leave behind (Ctrl-C in a
  * long sweep).  The handler may only read: the paths are registered here
@@ -80,25 +82,6 @@ static void pending_remove(const char *tmp)
 	}
 }
 
-/* What a file of this type is called in a message, or NULL for a regular
- * file. */
-static const char *type_name(mode_t m)
-{
-	if (S_ISREG(m))
-		return NULL;
-	if (S_ISDIR(m))
-		return "a directory";
-	if (S_ISCHR(m))
-		return "a character device";
-	if (S_ISBLK(m))
-		return "a block device";
-	if (S_ISFIFO(m))
-		return "a FIFO";
-	if (S_ISSOCK(m))
-		return "a socket";
-	return "not a regular file";
-}
-
 /*
  * Where output for `path` really goes: `path` itself, or the file a
  * symbolic link points to (the link is followed, and stays a link).  Sets
@@ -142,7 +125,7 @@ static int resolve_dest(const char *path, char **dest, long *mode, struct tc_dia
 					   strerror(e));
 		}
 	}
-	if ((what = type_name(st.st_mode)) != NULL) {
+	if ((what = tc_file_type_name(st.st_mode)) != NULL) {
 		free(*dest);
 		*dest = NULL;
 		return tc_diag_msg(d, TC_EXIT_USAGE,
@@ -276,7 +259,7 @@ int outfile_commit(struct outfile *o, struct tc_diag *d)
 	o->fd = -1;
 	/* The destination may have been replaced since the open: never put
 	 * a file in place of a device or FIFO. */
-	if (!e && lstat(o->path, &st) == 0 && (what = type_name(st.st_mode))) {
+	if (!e && lstat(o->path, &st) == 0 && (what = tc_file_type_name(st.st_mode))) {
 		tc_diag_msg(d, TC_EXIT_USAGE,
 			    "'%s' is %s (expected a regular file, or '-' for standard output)",
 			    o->path, what);

@@ -13,6 +13,9 @@
 #                                  and gets SIG as soon as a file matching GLOB
 #                                  exists; exit is then 128 + the signal;
 #                                  runs without RUNNER)
+#   timeout: N                    (optional: the binary is stopped after N
+#                                  seconds, exit 124, for cases that must
+#                                  not hang)
 #   check: COMMAND                (optional: run with sh after the binary; the
 #                                  case fails if it fails)
 #   args: gpus show l40s          (shell words, run from the repository root;
@@ -52,6 +55,7 @@ for c in tests/cli/cases/${TC_CASES:-*}.case; do
 	fsize=$(sed -n 's/^fsize-blocks: //p' "$c" | head -n 1)
 	sig=$(sed -n 's/^signal: //p' "$c" | head -n 1)
 	check=$(sed -n 's/^check: //p' "$c" | head -n 1)
+	limit=$(sed -n 's/^timeout: //p' "$c" | head -n 1)
 	# Split the sections into files named after their headers.
 	awk -v dir="$tmp" '
 		/^--- / { out = dir "/want." $2; printf "" > out; next }
@@ -73,10 +77,14 @@ for c in tests/cli/cases/${TC_CASES:-*}.case; do
 			tries=$((tries + 1))
 			sleep 0.05
 		done
-		wait "$pid"
+		wait "$pid" 2>/dev/null
 		rc=$?
 	elif [ -n "$fsize" ]; then
 		(ulimit -f "$fsize" && exec $runner "$bin" "$@") \
+			>"$tmp/got.stdout" 2>"$tmp/got.stderr" </dev/null
+		rc=$?
+	elif [ -n "$limit" ]; then
+		timeout "$limit" $runner "$bin" "$@" \
 			>"$tmp/got.stdout" 2>"$tmp/got.stderr" </dev/null
 		rc=$?
 	else
