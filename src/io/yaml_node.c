@@ -122,16 +122,6 @@ void yn_doc_release(struct yn_doc *doc)
  * Write a short, printable rendering of `s` (at most about 40 characters,
  * control characters escaped, "..." when cut) into buf.  Returns buf.
  */
-/* Characters that print as nothing or reorder text: in a message they
- * would hide why a key is unknown ("count\u200B"). */
-static int invisible(uint32_t c)
-{
-	return (c >= 0x80 && c <= 0x9F) || c == 0xAD || c == 0x61C ||
-	       c == 0x180E || (c >= 0x200B && c <= 0x200F) ||
-	       (c >= 0x2028 && c <= 0x202E) || (c >= 0x2060 && c <= 0x206F) ||
-	       c == 0xFEFF;
-}
-
 char *yn_show_text(const char *s, size_t len, char *buf, size_t size)
 {
 	size_t i, o = 0, n;
@@ -148,7 +138,7 @@ char *yn_show_text(const char *s, size_t len, char *buf, size_t size)
 		if (c >= 0x80 &&
 		    (n = tc_utf8_decode((const unsigned char *)s + i, len - i,
 					&cp)) > 0 &&
-		    invisible(cp)) {
+		    tc_utf8_invisible(cp)) {
 			o += (size_t)snprintf(buf + o, size - o, "\\u%04X",
 					      (unsigned)cp);
 			i += n - 1;
