@@ -619,6 +619,33 @@ static int on_alias(struct builder *b, const yaml_event_t *e)
 	return 0;
 }
 
+/*
+ * Tags: a node may carry none, the non-specific "!", or the core tag of
+ * its own kind (!!str, !!map, !!seq).  Any other tag (!evil, !!int, a
+ * %TAG shorthand) would change what the node means in a way this loader
+ * does not implement, so it is an error at the node rather than ignored.
+ * Returns 0, or -1 with the message.
+ */
+static int check_tag(struct builder *b, const yaml_char_t *tag, const char *own,
+		     yaml_mark_t m)
+{
+	static const char core[] = "tag:yaml.org,2002:";
+	const char *t = (const char *)tag;
+	char shown[64];
+
+	if (!t || !strcmp(t, "!") || !strcmp(t, own))
+		return 0;
+	if (!strncmp(t, core, sizeof(core) - 1)) {
+		snprintf(shown, sizeof(shown), "!!");
+		yn_show_text(t + sizeof(core) - 1, strlen(t + sizeof(core) - 1), shown + 2,
+			     sizeof(shown) - 2);
+	} else {
+		yn_show_text(t, strlen(t), shown, sizeof(shown));
+	}
+	return err_mark(b, m, "unknown tag '%s' (expected a value without a tag)",
+			shown);
+}
+
 /* A scalar event: a new text node, anchored if asked, attached. */
 static int on_scalar(struct builder *b, const yaml_event_t *e)
 {
@@ -629,6 +656,8 @@ static int on_scalar(struct builder *b, const yaml_event_t *e)
 	if (memchr(e->data.scalar.value, 0, len))
 		return err_mark(b, e->start_mark,
 				"NUL character in text (expected text without \\0)");
+	if (check_tag(b, e->data.scalar.tag, YAML_STR_TAG, e->start_mark))
+		return -1;
 	n = node_new(b, YN_SCALAR, e->start_mark);
 	if (!n)
 		return -1;
@@ -669,6 +698,9 @@ static int on_start(struct builder *b, const yaml_event_t *e)
 		return err_mark(b, e->start_mark,
 				"mapping key is %s (expected a text key)",
 				is_map ? "a mapping" : "a list");
+	if (check_tag(b, is_map ? e->data.mapping_start.tag : e->data.sequence_start.tag,
+		      is_map ? YAML_MAP_TAG : YAML_SEQ_TAG, e->start_mark))
+		return -1;
 	if (b->depth >= YN_MAX_DEPTH)
 		return err_mark(b, e->start_mark,
 				"nesting deeper than %d levels (expected at most %d)",
@@ -839,6 +871,12 @@ static int build(struct builder *b)
 			if (++b->docs > 1) {
 				err_mark(b, ev.start_mark,
 					 "more than one YAML document (expected a single document)");
+				goto fail;
+			}
+			if (ev.data.document_start.tag_directives.start !=
+			    ev.data.document_start.tag_directives.end) {
+				err_mark(b, ev.start_mark,
+					 "%%TAG directive (expected no tag shorthands)");
 				goto fail;
 			}
 			break;
