@@ -9,6 +9,7 @@
 #include "../io/gpu_load.h"
 #include "../io/wl_load.h"
 #include "../model/search.h"
+#include "../report/estimate_report.h"
 #include "../report/json.h"
 #include "../report/unc_json.h"
 #include "../report/numfmt.h"
@@ -532,14 +533,14 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 		rc = print_json(ctx, rows, n, deadline_s, ua.on ? &us : NULL);
 	} else {
 		if (strcmp(format, "csv")) {
-			char dur[48], how[96];
+			char dur[48], how[96], title[REP_TITLE_LEN];
 			if (deadline_s > 0)
 				snprintf(how, sizeof(how), "the fewest GPUs that finish within %s",
 					 tc_fmt_duration(deadline_s, dur, sizeof(dur)));
 			else
 				snprintf(how, sizeof(how), "at %d GPUs", count);
 			fprintf(ctx->out, "%s: each GPU type with its fastest plan that fits, %s, %s prices\n\n",
-				w.name[0] ? w.name : w.file, how, cost_kind_names[m.in.kind]);
+				rep_title(title, &w, format), how, cost_kind_names[m.in.kind]);
 			if (cal.measurements)
 				fprintf(ctx->out, "Efficiencies calibrated from %s (%zu measurements on %s).\n\n",
 					cal.fitted_from, cal.measurements, cal.gpu);

@@ -12,7 +12,9 @@
 #include "../io/wl_load.h"
 #include "../model/planner.h"
 #include "../util/units.h"
+#include "../util/utf8.h"
 #include "../report/json.h"
+#include "../report/table.h"
 #include "../report/unc_json.h"
 #include "cli.h"
 #include "plan_args.h"
@@ -477,8 +479,9 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 			if (front[i])
 				print_row(ctx, fmt, "pareto", &pts[i], gpus, ua.on);
 	} else {
+		char title[TC_ESC_SIZE(WL_NAME_LEN)];
 		fprintf(ctx->out, "%s: %zu plan%s that fit%s over %d GPU type%s, up to %d GPUs, %s prices\n\n",
-			w.name, npts, npts == 1 ? "" : "s", npts == 1 ? "s" : "", ngpus,
+			rep_show(title, sizeof(title), w.name, fmt), npts, npts == 1 ? "" : "s", npts == 1 ? "s" : "", ngpus,
 			ngpus == 1 ? "" : "s", max_gpus, cost_kind_names[pc.kind]);
 		if (cal.measurements)
 			fprintf(ctx->out, "Efficiencies calibrated from %s (%zu measurements on %s).\n\n",

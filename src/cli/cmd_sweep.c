@@ -23,6 +23,7 @@
 #include "../model/search.h"
 #include "../report/rowfmt.h"
 #include "../util/outfile.h"
+#include "../util/utf8.h"
 #include "cli.h"
 #include "plan_args.h"
 #include "opts.h"
@@ -151,11 +152,13 @@ static void cell_text(struct rowbuf *r, const char *name, const char *s)
 		putc_(r, '"');
 		break;
 	case FMT_TABLE: {
+		/* Line breaks, terminal escapes and bidi overrides shown as
+		 * \uXXXX (the 1000 bytes kept above fit escaped). */
+		char e[TC_ESC_SIZE(1000)];
+		size_t w = tc_utf8_escape(s, n, e, sizeof(e), TC_ESC_TEXT);
 		if (r->col)
 			putc_(r, ' ');
-		size_t w = n;
-		for (size_t i = 0; i < n; i++) /* no line breaks in a table */
-			putc_(r, s[i] == '\n' || s[i] == '\r' ? ' ' : s[i]);
+		put(r, e, w);
 		for (; w < TABLE_W; w++)
 			putc_(r, ' ');
 		break;

@@ -5,14 +5,13 @@
 #include "calib_file.h"
 
 #include <assert.h>
-#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "fields.h"
+#include "../util/outfile.h"
 #include "yaml_node.h"
 
 /* Write a YAML double-quoted string (escapes quotes, backslashes and
@@ -101,29 +100,31 @@ int calib_write(FILE *f, const struct cal_overlay *o)
 
 int calib_write_file(const char *path, const struct cal_overlay *o, struct tc_diag *d)
 {
-	char tmp[CAL_TEXT_LEN + 16];
-	FILE *f = NULL;
-	int fd;
+	struct outfile of;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int bad;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
-		return tc_diag_msg(d, TC_EXIT_IO, "cannot write '%s': path too long", path);
-	fd = mkstemp(tmp);
-	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		int e = errno;
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
-		return tc_diag_msg(d, TC_EXIT_IO, "cannot write '%s': %s", path, strerror(e));
+	/* The overlay is a few kilobytes: format it in memory, then hand it
+	 * to the one output writer (temporary file, fsync, rename). */
+	if (outfile_open(&of, path, NULL, d))
+		return -1;
+	mem = open_memstream(&text, &len);
+	if (!mem) {
+		outfile_abort(&of);
+		return tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
 	}
-	int bad = calib_write(f, o);
-	bad |= fclose(f) != 0;
-	if (bad || rename(tmp, path)) {
-		int e = errno;
-		unlink(tmp);
-		return tc_diag_msg(d, TC_EXIT_IO, "cannot write '%s': %s", path, strerror(e));
+	bad = calib_write(mem, o);
+	bad |= fclose(mem) != 0;
+	if (bad) {
+		free(text);
+		outfile_abort(&of);
+		return tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
 	}
-	return 0;
+	outfile_write(&of, text, len);
+	free(text);
+	return outfile_commit(&of, d);
 }
 
 /* --- reading ------------------------------------------------------------ */

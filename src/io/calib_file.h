@@ -31,8 +31,10 @@
 #define CALIB_FORMAT_VERSION 1
 
 /*
- * Write *o to `path` through a temporary file in the same folder, renamed
- * at the end.  Returns 0, or -1 with a TC_EXIT_IO message in d.
+ * Write *o to `path` with the output writer (util/outfile.h: temporary
+ * file, fsync, rename; regular files only).  Returns 0, or -1 with a
+ * message in d (TC_EXIT_USAGE for a destination that is not a regular
+ * file, TC_EXIT_IO for a failed write).
  */
 int calib_write_file(const char *path, const struct cal_overlay *o, struct tc_diag *d);
 

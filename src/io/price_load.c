@@ -15,7 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "../util/infile.h"
 #include "fields.h"
 #include "yaml_node.h"
 
@@ -938,12 +940,16 @@ static int csv_next(char **pos, char *end, int *line, struct csv_rec *r)
 /* Read a whole file of at most PRICE_IMPORT_MAX_BYTES; NUL-terminated. */
 static char *read_file(const char *path, size_t *len, struct tc_diag *d)
 {
-	FILE *f = fopen(path, "rb");
+	int fd = tc_input_open(path, "a CSV file", d);
+	FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
 	char *buf = NULL;
 	size_t cap = 0, n = 0;
 
 	if (!f) {
-		tc_diag_msg(d, TC_EXIT_IO, "cannot read '%s'", path);
+		if (fd >= 0) {
+			close(fd);
+			tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory reading '%s'", path);
+		}
 		return NULL;
 	}
 	for (;;) {

@@ -105,18 +105,23 @@ static void node_text(const struct yn_node *n, char *buf, size_t size)
 		snprintf(buf + used, size - used, "%c", n->type == YN_MAP ? '}' : ']');
 }
 
-/* Add value v (copied) to key k.  0 or -1 (out of memory). */
+/* Add value v (copied) to key k, growing its arrays geometrically.  0 or
+ * -1 (out of memory). */
 static int key_add_value(struct sweep_key *k, const struct yn_node *v)
 {
 	char text[512];
-	struct yn_node **nv = realloc(k->values, (k->count + 1) * sizeof(*nv));
-	if (!nv)
-		return -1;
-	k->values = nv;
-	char **nt = realloc(k->text, (k->count + 1) * sizeof(*nt));
-	if (!nt)
-		return -1;
-	k->text = nt;
+	if (k->count == k->cap) {
+		size_t ncap = k->cap ? 2 * k->cap : 16;
+		struct yn_node **nv = realloc(k->values, ncap * sizeof(*nv));
+		if (!nv)
+			return -1;
+		k->values = nv;
+		char **nt = realloc(k->text, ncap * sizeof(*nt));
+		if (!nt)
+			return -1;
+		k->text = nt;
+		k->cap = ncap;
+	}
 	node_text(v, text, sizeof(text));
 	k->values[k->count] = yn_node_copy(v);
 	k->text[k->count] = dup_str(text);
@@ -129,12 +134,25 @@ static int key_add_value(struct sweep_key *k, const struct yn_node *v)
 	return 0;
 }
 
-/* A range {from, to, times} or {from, to, step}.  0 or -1. */
-static int read_range(struct sweep *sw, struct sweep_key *k,
-		      const struct yn_node *m, struct tc_diag *d)
+/* A range as written: {from, to, times} (geometric) or {from, to, step}. */
+struct range {
+	double from, to, times, step;
+	int geometric;
+};
+
+/* Value i of range r. */
+static double range_value(const struct range *r, size_t i)
+{
+	return r->geometric ? r->from * pow(r->times, (double)i) : r->from + r->step * (double)i;
+}
+
+/* Read range m into *r and count its values into *n, without making
+ * them.  0, or -1 with a message at the range. */
+static int range_read(const struct sweep *sw, const struct yn_node *m, struct range *r,
+		      size_t *n, struct tc_diag *d)
 {
 	struct fd_ctx ctx = { sw->file, d };
-	struct rng { double from, to, times, step; } r = { 0, 0, 0, 0 };
+	struct rng { double from, to, times, step; } v = { 0, 0, 0, 0 };
 	static const struct fd_field t[] = {
 		{ .key = "from", .type = FD_NUM, .required = 1, .offset = offsetof(struct rng, from),
 		  .unit = TC_UNIT_COUNT, .min = -1e15, .max = 1e15 },
@@ -147,37 +165,96 @@ static int read_range(struct sweep *sw, struct sweep_key *k,
 		{ 0 },
 	};
 	uint64_t seen = 0;
-	if (fd_parse_map(m, t, &r, "range", &ctx, &seen))
+	if (fd_parse_map(m, t, &v, "range", &ctx, &seen))
 		return -1;
 	int has_times = (seen >> 2) & 1, has_step = (seen >> 3) & 1;
 	if (has_times == has_step)
 		return err_at(d, sw->file, m->line, m->col,
 			      "range needs exactly one of times and step (expected {from: 8, to: 512, times: 2} or {from: 1, to: 8, step: 1})");
-	if (r.to < r.from)
+	if (v.to < v.from)
 		return err_at(d, sw->file, m->line, m->col,
-			      "range goes from %g down to %g (expected to >= from)", r.from, r.to);
-	if (has_times && !(r.from > 0))
+			      "range goes from %g down to %g (expected to >= from)", v.from, v.to);
+	if (has_times && !(v.from > 0))
 		return err_at(d, sw->file, m->line, m->col,
-			      "range with times starts at %g (expected from > 0)", r.from);
-	for (size_t i = 0;; i++) {
-		double v = has_times ? r.from * pow(r.times, (double)i) : r.from + r.step * (double)i;
-		if (v > r.to * (1 + 1e-12))
-			break;
-		if (i >= SWEEP_MAX_VALUES)
-			return err_at(d, sw->file, m->line, m->col,
-				      "range has more than %d values (expected fewer)", SWEEP_MAX_VALUES);
+			      "range with times starts at %g (expected from > 0)", v.from);
+	*r = (struct range){ v.from, v.to, v.times, v.step, has_times };
+	/* The number of values from the description alone, then made exact:
+	 * value i is in the range while it is at most `to` (plus rounding). */
+	double lim = v.to * (1 + 1e-12);
+	double span = has_times ? log(v.to / v.from) / log(v.times) : (v.to - v.from) / v.step;
+	double count = floor(span) + 1;
+	if (count <= SWEEP_MAX_VALUES + 2.0) {
+		size_t c = (size_t)count;
+		while (c > 1 && range_value(r, c - 1) > lim)
+			c--;
+		while (range_value(r, c) <= lim && c <= SWEEP_MAX_VALUES)
+			c++;
+		count = (double)c;
+	}
+	if (count > SWEEP_MAX_VALUES)
+		return err_at(d, sw->file, m->line, m->col,
+			      "range has more than %d values (expected fewer)", SWEEP_MAX_VALUES);
+	*n = (size_t)count;
+	return 0;
+}
+
+/* Add the values of range m to key k.  0 or -1. */
+static int read_range(struct sweep *sw, struct sweep_key *k,
+		      const struct yn_node *m, struct tc_diag *d)
+{
+	struct range r;
+	size_t n;
+	if (range_read(sw, m, &r, &n, d))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		double v = range_value(&r, i);
 		char buf[64];
 		if (fabs(v - nearbyint(v)) < 1e-9 * fmax(1, fabs(v)))
 			snprintf(buf, sizeof(buf), "%.0f", nearbyint(v));
 		else
 			snprintf(buf, sizeof(buf), "%.12g", v);
-		struct yn_node *n = yn_scalar_new(buf, YN_PLAIN, m->line, m->col);
-		if (!n || key_add_value(k, n)) {
-			yn_node_free(n);
+		struct yn_node *node = yn_scalar_new(buf, YN_PLAIN, m->line, m->col);
+		if (!node || key_add_value(k, node)) {
+			yn_node_free(node);
 			return tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
 		}
-		yn_node_free(n);
+		yn_node_free(node);
 	}
+	return 0;
+}
+
+/*
+ * The number of configurations vary: and zip: describe, from the lists'
+ * lengths and the ranges' descriptions, before any value is made: a sweep
+ * of 1e60 configurations is refused without expanding its ranges.  0, or
+ * -1 with a message (a bad range, or too many configurations).
+ */
+static int count_rows(const struct sweep *sw, const struct yn_node *root,
+		      const struct yn_node *vary, const struct yn_node *zip, struct tc_diag *d)
+{
+	double rows = 1;
+	size_t ngroups = zip && zip->type == YN_SEQ ? zip->count : 0;
+	for (size_t g = 0; g <= ngroups; g++) {
+		/* g == 0: each key of vary is a dimension; else zip group g - 1
+		 * is one dimension as long as its first list. */
+		const struct yn_node *m = g == 0 ? vary : zip->items[g - 1];
+		if (!m || m->type != YN_MAP)
+			continue;
+		for (size_t i = 0; i < m->count && (g == 0 || i == 0); i++) {
+			const struct yn_node *v = m->items[i];
+			struct range r;
+			size_t n = 1;
+			if (v->type == YN_SEQ)
+				n = v->count;
+			else if (v->type == YN_MAP && range_read(sw, v, &r, &n, d))
+				return -1;
+			rows *= (double)n;
+		}
+	}
+	if (rows > SWEEP_MAX_ROWS)
+		return err_at(d, sw->file, root->line, root->col,
+			      "the sweep has %.3g configurations (expected at most %.0e)", rows,
+			      SWEEP_MAX_ROWS);
 	return 0;
 }
 
@@ -620,6 +697,8 @@ int sweep_load_file(const char *path, const struct tc_datapath *dp,
 		       "vary is %s (expected a mapping of dotted paths to lists)", yn_type_name(vary));
 		goto out;
 	}
+	if (count_rows(sw, root, vary, zip, d))
+		goto out;
 	for (size_t i = 0; vary && i < vary->count; i++) {
 		if (read_key(sw, vary->keys[i], vary->items[i], sw->ndims, d))
 			goto out;

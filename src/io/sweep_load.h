@@ -51,6 +51,7 @@ struct sweep_key {
 	int dim;                     /* the dimension it belongs to */
 	int line, col;               /* the key in the sweep file */
 	size_t count;                /* values */
+	size_t cap;                  /* room in values, text */
 	struct yn_node **values;     /* owned copies */
 	char **text;                 /* printable values, owned */
 	struct sweep_probe *probe;   /* per value when field >= 0, owned */

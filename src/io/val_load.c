@@ -11,9 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../model/recsys.h"
 #include "../model/vision.h"
+#include "../util/infile.h"
 #include "../util/utf8.h"
 
 /* Measured values, in the unit of their column (ms, TFLOP/s, %, 1/s);
@@ -456,11 +458,13 @@ int val_load_file(const char *path, struct val_set *set, struct tc_diag *d)
 	int lineno = 0, rc = 0, i;
 	struct vstate st;
 
-	fp = fopen(path, "r");
-	if (!fp) {
-		tc_diag_at(d, TC_EXIT_IO, path, 0, 0, "cannot read: %s "
-			   "(expected a readable case file)", strerror(errno));
+	int fd = tc_input_open(path, "a validation case file", d);
+	if (fd < 0)
 		return -1;
+	fp = fdopen(fd, "r");
+	if (!fp) {
+		close(fd);
+		return tc_diag_at(d, TC_EXIT_INTERNAL, path, 0, 0, "out of memory");
 	}
 	memset(&st, 0, sizeof(st));
 	st.file = path;

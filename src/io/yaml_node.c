@@ -22,6 +22,7 @@
 
 #include <yaml.h>
 
+#include "../util/infile.h"
 #include "../util/utf8.h"
 
 #define READ_CHUNK (64u << 10) /* first buffer for files of unknown size */
@@ -121,16 +122,6 @@ void yn_doc_release(struct yn_doc *doc)
  * Write a short, printable rendering of `s` (at most about 40 characters,
  * control characters escaped, "..." when cut) into buf.  Returns buf.
  */
-/* Characters that print as nothing or reorder text: in a message they
- * would hide why a key is unknown ("count\u200B"). */
-static int invisible(uint32_t c)
-{
-	return (c >= 0x80 && c <= 0x9F) || c == 0xAD || c == 0x61C ||
-	       c == 0x180E || (c >= 0x200B && c <= 0x200F) ||
-	       (c >= 0x2028 && c <= 0x202E) || (c >= 0x2060 && c <= 0x206F) ||
-	       c == 0xFEFF;
-}
-
 char *yn_show_text(const char *s, size_t len, char *buf, size_t size)
 {
 	size_t i, o = 0, n;
@@ -147,7 +138,7 @@ char *yn_show_text(const char *s, size_t len, char *buf, size_t size)
 		if (c >= 0x80 &&
 		    (n = tc_utf8_decode((const unsigned char *)s + i, len - i,
 					&cp)) > 0 &&
-		    invisible(cp)) {
+		    tc_utf8_invisible(cp)) {
 			o += (size_t)snprintf(buf + o, size - o, "\\u%04X",
 					      (unsigned)cp);
 			i += n - 1;
@@ -628,6 +619,33 @@ static int on_alias(struct builder *b, const yaml_event_t *e)
 	return 0;
 }
 
+/*
+ * Tags: a node may carry none, the non-specific "!", or the core tag of
+ * its own kind (!!str, !!map, !!seq).  Any other tag (!evil, !!int, a
+ * %TAG shorthand) would change what the node means in a way this loader
+ * does not implement, so it is an error at the node rather than ignored.
+ * Returns 0, or -1 with the message.
+ */
+static int check_tag(struct builder *b, const yaml_char_t *tag, const char *own,
+		     yaml_mark_t m)
+{
+	static const char core[] = "tag:yaml.org,2002:";
+	const char *t = (const char *)tag;
+	char shown[64];
+
+	if (!t || !strcmp(t, "!") || !strcmp(t, own))
+		return 0;
+	if (!strncmp(t, core, sizeof(core) - 1)) {
+		snprintf(shown, sizeof(shown), "!!");
+		yn_show_text(t + sizeof(core) - 1, strlen(t + sizeof(core) - 1), shown + 2,
+			     sizeof(shown) - 2);
+	} else {
+		yn_show_text(t, strlen(t), shown, sizeof(shown));
+	}
+	return err_mark(b, m, "unknown tag '%s' (expected a value without a tag)",
+			shown);
+}
+
 /* A scalar event: a new text node, anchored if asked, attached. */
 static int on_scalar(struct builder *b, const yaml_event_t *e)
 {
@@ -638,6 +656,8 @@ static int on_scalar(struct builder *b, const yaml_event_t *e)
 	if (memchr(e->data.scalar.value, 0, len))
 		return err_mark(b, e->start_mark,
 				"NUL character in text (expected text without \\0)");
+	if (check_tag(b, e->data.scalar.tag, YAML_STR_TAG, e->start_mark))
+		return -1;
 	n = node_new(b, YN_SCALAR, e->start_mark);
 	if (!n)
 		return -1;
@@ -678,6 +698,9 @@ static int on_start(struct builder *b, const yaml_event_t *e)
 		return err_mark(b, e->start_mark,
 				"mapping key is %s (expected a text key)",
 				is_map ? "a mapping" : "a list");
+	if (check_tag(b, is_map ? e->data.mapping_start.tag : e->data.sequence_start.tag,
+		      is_map ? YAML_MAP_TAG : YAML_SEQ_TAG, e->start_mark))
+		return -1;
 	if (b->depth >= YN_MAX_DEPTH)
 		return err_mark(b, e->start_mark,
 				"nesting deeper than %d levels (expected at most %d)",
@@ -850,6 +873,12 @@ static int build(struct builder *b)
 					 "more than one YAML document (expected a single document)");
 				goto fail;
 			}
+			if (ev.data.document_start.tag_directives.start !=
+			    ev.data.document_start.tag_directives.end) {
+				err_mark(b, ev.start_mark,
+					 "%%TAG directive (expected no tag shorthands)");
+				goto fail;
+			}
 			break;
 		case YAML_SCALAR_EVENT:
 			if (on_scalar(b, &ev) != 0)
@@ -1005,31 +1034,22 @@ int yn_load_file(const char *path, struct yn_doc *doc, struct tc_diag *d)
 
 	assert(path && doc && d);
 	memset(doc, 0, sizeof(*doc));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		tc_diag_at(d, TC_EXIT_IO, path, 0, 0, "cannot open file: %s",
-			   strerror(errno));
+	fd = tc_input_open(path, "a YAML file", d);
+	if (fd < 0)
 		goto out;
-	}
 	if (fstat(fd, &st) != 0) {
 		tc_diag_at(d, TC_EXIT_IO, path, 0, 0, "cannot read file: %s",
 			   strerror(errno));
 		goto out;
 	}
-	if (S_ISDIR(st.st_mode)) {
-		tc_diag_at(d, TC_EXIT_IO, path, 0, 0,
-			   "is a directory (expected a YAML file)");
+	/* A regular file (tc_input_open): its size is known. */
+	if ((uintmax_t)st.st_size > YN_MAX_FILE_BYTES) {
+		tc_diag_at(d, TC_EXIT_INPUT, path, 0, 0,
+			   "file is too large: %jd bytes (expected at most 16 MiB)",
+			   (intmax_t)st.st_size);
 		goto out;
 	}
-	if (S_ISREG(st.st_mode)) {
-		if ((uintmax_t)st.st_size > YN_MAX_FILE_BYTES) {
-			tc_diag_at(d, TC_EXIT_INPUT, path, 0, 0,
-				   "file is too large: %jd bytes (expected at most 16 MiB)",
-				   (intmax_t)st.st_size);
-			goto out;
-		}
-		hint = (size_t)st.st_size;
-	}
+	hint = (size_t)st.st_size;
 	if (read_capped(fd, path, hint, &buf, &len, d) != 0)
 		goto out;
 	rc = yn_load_buffer(path, buf, len, doc, d);

@@ -125,20 +125,26 @@ static void text_uncertainty(FILE *f, const struct unc_result *u)
 		fprintf(f, "  probability of staying within the budget: %.0f %%\n", 100 * u->p_budget);
 }
 
+const char *rep_title(char *buf, const struct workload *w, const char *fmt)
+{
+	return rep_show(buf, REP_TITLE_LEN, w->name[0] ? w->name : w->file, fmt);
+}
+
 static void text_report(FILE *f, const struct workload *w, const struct gpu *g,
 			const struct estimate *e, const struct run_cost *c,
 			const struct unc_result *u)
 {
 	const struct plan *p = &e->plan;
-	char a[64], b[64], pct[64];
+	char a[64], b[64], pct[64], t[REP_TITLE_LEN], gn[REP_TITLE_LEN], gi[REP_TITLE_LEN];
 
-	fprintf(f, "%s\n", w->name[0] ? w->name : w->file);
-	fprintf(f, "  workload   %s\n", w->file);
+	fprintf(f, "%s\n", rep_title(t, w, "table"));
+	fprintf(f, "  workload   %s\n", rep_show(t, sizeof(t), w->file, "table"));
 	fprintf(f, "  model      %s, %s parameters", model_name(w), rep_fmt_count(e->params, a, sizeof(a)));
 	if (e->active_params < e->params)
 		fprintf(f, " (%s active per token)", rep_fmt_count(e->active_params, b, sizeof(b)));
 	fputc('\n', f);
-	fprintf(f, "  GPUs       %d x %s (%s), %d per node\n", p->count, g->name, g->id,
+	fprintf(f, "  GPUs       %d x %s (%s), %d per node\n", p->count,
+		rep_show(gn, sizeof(gn), g->name, "table"), rep_show(gi, sizeof(gi), g->id, "table"),
 		p->gpus_per_node);
 	if (w->kind == WL_LLM)
 		fprintf(f, "  layout     tp %d x pp %d x dp %d", p->tp, p->pp, p->dp);
@@ -409,10 +415,10 @@ static int csv_report(FILE *f, const struct workload *w, const struct estimate *
 static int md_report(FILE *f, const struct workload *w, const struct gpu *g,
 		     const struct estimate *e, const struct run_cost *c)
 {
-	char a[64], b[64];
-	fprintf(f, "## %s\n\n", w->name[0] ? w->name : w->file);
+	char a[64], b[64], t[REP_TITLE_LEN];
+	fprintf(f, "## %s\n\n", rep_title(t, w, "md"));
 	fprintf(f, "%d x %s, tp %d, pp %d, dp %d, ZeRO %d, micro-batch %d\n\n", e->plan.count,
-		g->name, e->plan.tp, e->plan.pp, e->plan.dp, e->plan.zero, e->plan.micro_batch);
+		rep_show(t, sizeof(t), g->name, "md"), e->plan.tp, e->plan.pp, e->plan.dp, e->plan.zero, e->plan.micro_batch);
 	fputs("| quantity | value |\n| --- | ---: |\n", f);
 	fprintf(f, "| step time | %s |\n", tc_fmt_duration(e->step_time_s, a, sizeof(a)));
 	fprintf(f, "| tokens/s (all GPUs) | %s |\n", rep_fmt_count(e->tokens_per_s, a, sizeof(a)));
@@ -535,9 +541,9 @@ int rep_explain(FILE *f, const char *fmt, const struct workload *w,
 		rep_table_row(&t, cells);
 	}
 	if (!csv) {
-		char a[64];
+		char a[64], title[REP_TITLE_LEN], gi[REP_TITLE_LEN];
 		fprintf(f, "%s on %d x %s: step time %s; one row per operator on one GPU\n",
-			w->name[0] ? w->name : w->file, e->plan.count, g->id,
+			rep_title(title, w, fmt), e->plan.count, rep_show(gi, sizeof(gi), g->id, fmt),
 			tc_fmt_duration(e->step_time_s, a, sizeof(a)));
 		fprintf(f, "(ridge = dense peak / memory bandwidth; communication rows: MB on the wire)\n\n");
 	}

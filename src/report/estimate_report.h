@@ -21,6 +21,13 @@ int rep_estimate(FILE *f, const char *fmt, const struct workload *w,
 		 const struct gpu *g, const struct estimate *e,
 		 const struct run_cost *c, const struct unc_result *u);
 
+/* Room for a rep_title(): a name of WL_NAME_LEN bytes, escaped. */
+#define REP_TITLE_LEN 800
+
+/* The workload's name (its file when it has none) as a text or Markdown
+ * report shows it (rep_show), in buf of REP_TITLE_LEN bytes.  Returns buf. */
+const char *rep_title(char *buf, const struct workload *w, const char *fmt);
+
 /* One row per operator (explain).  Returns 0 or -1 as above. */
 int rep_explain(FILE *f, const char *fmt, const struct workload *w,
 		const struct gpu *g, const struct estimate *e,

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/utf8.h"
+
 void rep_table_init(struct rep_table *t, int ncols, const char *const *header,
 		    const enum rep_align *align)
 {
@@ -117,23 +119,14 @@ static void print_csv(const struct rep_table *t, FILE *f)
 	}
 }
 
-static void md_cell(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '|')
-			fputc('\\', f);
-		fputc(*s, f);
-	}
-}
-
 static void print_md(const struct rep_table *t, FILE *f)
 {
 	for (size_t r = 0; r <= t->rows; r++) {
 		fputc('|', f);
 		for (int c = 0; c < t->ncols; c++) {
 			fputc(' ', f);
-			md_cell(f, r == 0 ? t->header[c]
-					 : t->cells[(r - 1) * (size_t)t->ncols + (size_t)c]);
+			fputs(r == 0 ? t->header[c]
+				     : t->cells[(r - 1) * (size_t)t->ncols + (size_t)c], f);
 			fputs(" |", f);
 		}
 		fputc('\n', f);
@@ -146,17 +139,67 @@ static void print_md(const struct rep_table *t, FILE *f)
 	}
 }
 
+const char *rep_show(char *buf, size_t size, const char *s, const char *fmt)
+{
+	tc_utf8_escape(s, s ? strlen(s) : 0, buf, size,
+		       strcmp(fmt, "md") ? TC_ESC_TEXT : TC_ESC_MD);
+	return buf;
+}
+
+/*
+ * A copy of t with its headers and cells as the text or Markdown output
+ * shows them (rep_show, never cut).  Returns 0 or -1 when out of memory;
+ * release with rep_table_release.
+ */
+static int shown_copy(const struct rep_table *t, struct rep_table *v, const char *fmt,
+		      char **hdr)
+{
+	size_t n = t->rows * (size_t)t->ncols;
+
+	*v = *t;
+	v->cells = calloc(n ? n : 1, sizeof(*v->cells));
+	if (!v->cells) {
+		v->rows = 0;
+		return -1;
+	}
+	v->cap = t->rows;
+	for (size_t i = 0; i < n + (size_t)t->ncols; i++) {
+		const char *s = i < n ? t->cells[i] : t->header[i - n];
+		size_t size = TC_ESC_SIZE(strlen(s));
+		char *e = malloc(size);
+		if (!e)
+			return -1;
+		rep_show(e, size, s, fmt);
+		if (i < n)
+			v->cells[i] = e;
+		else
+			v->header[i - n] = hdr[i - n] = e;
+	}
+	return 0;
+}
+
 int rep_table_print(const struct rep_table *t, FILE *f, const char *fmt)
 {
+	struct rep_table v;
+	char *hdr[REP_TABLE_MAX_COLS] = { 0 };
+	int rc = 0;
+
 	if (t->failed)
 		return -1;
-	if (!strcmp(fmt, "csv"))
+	if (!strcmp(fmt, "csv")) {
 		print_csv(t, f);
+		return 0;
+	}
+	if (shown_copy(t, &v, fmt, hdr))
+		rc = -1;
 	else if (!strcmp(fmt, "md"))
-		print_md(t, f);
+		print_md(&v, f);
 	else
-		print_text(t, f);
-	return 0;
+		print_text(&v, f);
+	for (int c = 0; c < t->ncols; c++)
+		free(hdr[c]);
+	rep_table_release(&v);
+	return rc;
 }
 
 void rep_table_release(struct rep_table *t)

@@ -33,6 +33,15 @@ void rep_table_row(struct rep_table *t, const char *const *cells);
 int rep_table_print(const struct rep_table *t, FILE *f, const char *fmt);
 void rep_table_release(struct rep_table *t);
 
+/*
+ * `s` as a text ("table") or Markdown ("md") report shows it: control,
+ * bidi and zero-width characters as \uXXXX, Markdown's special characters
+ * escaped in "md" (tc_utf8_escape); written into buf (cut with "..." when
+ * it does not fit).  Returns buf.  Every user-supplied string printed in a
+ * text or Markdown report goes through here or through rep_table_print.
+ */
+const char *rep_show(char *buf, size_t size, const char *s, const char *fmt);
+
 /* Print one CSV field with RFC 4180 quoting. */
 void rep_csv_field(FILE *f, const char *s);
 

@@ -1,6 +1,9 @@
 /*
  * outfile.c - atomic output files (outfile.h).
  */
+/* mkstemp and realpath are POSIX with XSI. */
+#define _XOPEN_SOURCE 700
+
 #include "outfile.h"
 
 #include <errno.h>
@@ -12,8 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* mkstemp is POSIX.1-2008 with XSI; declare it for -std=c11 builds. */
-int mkstemp(char *template);
+#include "infile.h"
 
 /*
  * Temporary files a terminating signal must not leave behind (Ctrl-C in a
@@ -22,7 +24,7 @@ int mkstemp(char *template);
  */
 #define PENDING_MAX 4
 static _Atomic(const char *) pending[PENDING_MAX];
-static const int cleanup_signals[] = { SIGINT, SIGTERM, SIGHUP };
+static const int cleanup_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 
 static void on_signal(int sig)
 {
@@ -36,8 +38,12 @@ static void on_signal(int sig)
 	raise(sig);
 }
 
-/* Install on_signal for signals left at their default (an ignored SIGHUP
- * under nohup stays ignored), once per process. */
+/*
+ * Install on_signal for signals left at their default (an ignored SIGHUP
+ * under nohup stays ignored), once per process.  SIGXFSZ is ignored, so a
+ * write past the file size limit fails with EFBIG and is reported like a
+ * full disk instead of killing the process with the temporary file left.
+ */
 static void install_handlers(void)
 {
 	static atomic_flag done = ATOMIC_FLAG_INIT;
@@ -46,6 +52,9 @@ static void install_handlers(void)
 	if (atomic_flag_test_and_set(&done))
 		return;
 	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_IGN;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGXFSZ, &sa, NULL);
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < sizeof(cleanup_signals) / sizeof(int); i++)
@@ -57,7 +66,6 @@ static void install_handlers(void)
 /* Watch `tmp`; a full table only loses the clean-up on a signal. */
 static void pending_add(const char *tmp)
 {
-	install_handlers();
 	for (int i = 0; i < PENDING_MAX; i++) {
 		const char *none = NULL;
 		if (atomic_compare_exchange_strong(&pending[i], &none, tmp))
@@ -74,28 +82,91 @@ static void pending_remove(const char *tmp)
 	}
 }
 
+/*
+ * Where output for `path` really goes: `path` itself, or the file a
+ * symbolic link points to (the link is followed, and stays a link).  Sets
+ * *dest (owned) and *mode to the existing file's permissions, or -1 when
+ * there is none yet.  Returns 0, or -1 with a usage error for a
+ * destination that is not a regular file, an I/O error for one that
+ * cannot be looked at.
+ */
+static int resolve_dest(const char *path, char **dest, long *mode, struct tc_diag *d)
+{
+	struct stat st;
+	const char *what;
+
+	*dest = NULL;
+	*mode = -1;
+	if (lstat(path, &st) != 0) {
+		if (errno != ENOENT)
+			return tc_diag_msg(d, TC_EXIT_IO, "cannot write '%s': %s", path,
+					   strerror(errno));
+		*dest = strdup(path);
+		if (!*dest)
+			return tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
+		return 0;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		*dest = realpath(path, NULL);
+		if (!*dest) {
+			if (errno == ENOENT)
+				return tc_diag_msg(d, TC_EXIT_USAGE,
+						   "'%s' is a symbolic link to a missing file "
+						   "(expected a regular file, or '-' for standard output)",
+						   path);
+			return tc_diag_msg(d, TC_EXIT_IO, "cannot write '%s': %s", path,
+					   strerror(errno));
+		}
+		if (stat(*dest, &st) != 0) {
+			int e = errno;
+			free(*dest);
+			*dest = NULL;
+			return tc_diag_msg(d, TC_EXIT_IO, "cannot write '%s': %s", path,
+					   strerror(e));
+		}
+	}
+	if ((what = tc_file_type_name(st.st_mode)) != NULL) {
+		free(*dest);
+		*dest = NULL;
+		return tc_diag_msg(d, TC_EXIT_USAGE,
+				   "'%s' is %s (expected a regular file, or '-' for standard output)",
+				   path, what);
+	}
+	if (!*dest && !(*dest = strdup(path)))
+		return tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
+	*mode = (long)(st.st_mode & 07777);
+	return 0;
+}
+
+/* "<dir>/" of path (empty for a bare name), then the hidden temporary
+ * name: short, so that a destination of the longest valid name still
+ * leaves room for it. */
+#define TMP_NAME ".tcXXXXXX"
+
 int outfile_open(struct outfile *o, const char *path, FILE *stream,
 		 struct tc_diag *d)
 {
+	long mode;
+
 	memset(o, 0, sizeof(*o));
 	o->fd = -1;
 	if (!path || !strcmp(path, "-")) {
 		o->f = stream;
 		return 0;
 	}
-	size_t n = strlen(path);
-	const char *slash = strrchr(path, '/');
-	size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-	o->path = malloc(n + 1);
-	o->tmp = malloc(n + 16);
-	if (!o->path || !o->tmp) {
+	install_handlers();
+	if (resolve_dest(path, &o->path, &mode, d))
+		return -1;
+	const char *slash = strrchr(o->path, '/');
+	size_t dirlen = slash ? (size_t)(slash - o->path) + 1 : 0;
+	o->tmp = malloc(dirlen + sizeof(TMP_NAME));
+	if (!o->tmp) {
 		outfile_abort(o);
 		return tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
 	}
-	memcpy(o->path, path, n + 1);
-	/* "<dir>/.<name>.XXXXXX": same folder, so rename() is atomic. */
-	memcpy(o->tmp, path, dirlen);
-	snprintf(o->tmp + dirlen, n + 16 - dirlen, ".%s.XXXXXX", path + dirlen);
+	/* Same folder as the destination, so rename() is atomic. */
+	memcpy(o->tmp, o->path, dirlen);
+	memcpy(o->tmp + dirlen, TMP_NAME, sizeof(TMP_NAME));
 	o->fd = mkstemp(o->tmp);
 	if (o->fd < 0) {
 		int e = errno;
@@ -105,10 +176,19 @@ int outfile_open(struct outfile *o, const char *path, FILE *stream,
 	}
 	o->created = 1;
 	pending_add(o->tmp);
-	/* mkstemp makes 0600; give the file the usual 0666 less umask. */
-	mode_t um = umask(0);
-	umask(um);
-	(void)fchmod(o->fd, 0666 & ~um);
+	/* mkstemp makes 0600: keep an existing file's mode, else the usual
+	 * 0666 less umask. */
+	if (mode < 0) {
+		mode_t um = umask(0);
+		umask(um);
+		mode = (long)(0666 & ~um);
+	}
+	if (fchmod(o->fd, (mode_t)mode) != 0) {
+		int e = errno;
+		outfile_abort(o);
+		return tc_diag_msg(d, TC_EXIT_IO, "cannot write '%s': %s", path,
+				   strerror(e));
+	}
 	return 0;
 }
 
@@ -138,8 +218,28 @@ int outfile_write(struct outfile *o, const void *buf, size_t len)
 	return 0;
 }
 
+/* Flush the folder holding `file` so the rename survives a crash; best
+ * effort (some file systems refuse fsync on a folder). */
+static void sync_dir(char *file)
+{
+	char *slash = strrchr(file, '/');
+	int fd;
+
+	if (slash)
+		*slash = '\0';
+	fd = open(slash ? (slash == file ? "/" : file) : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (slash)
+		*slash = '/';
+	if (fd >= 0) {
+		(void)fsync(fd);
+		close(fd);
+	}
+}
+
 int outfile_commit(struct outfile *o, struct tc_diag *d)
 {
+	struct stat st;
+	const char *what;
 	int e = o->err;
 	if (o->f) {
 		if (!e && fflush(o->f) != 0)
@@ -157,6 +257,15 @@ int outfile_commit(struct outfile *o, struct tc_diag *d)
 	if (close(o->fd) != 0 && !e)
 		e = errno;
 	o->fd = -1;
+	/* The destination may have been replaced since the open: never put
+	 * a file in place of a device or FIFO. */
+	if (!e && lstat(o->path, &st) == 0 && (what = tc_file_type_name(st.st_mode))) {
+		tc_diag_msg(d, TC_EXIT_USAGE,
+			    "'%s' is %s (expected a regular file, or '-' for standard output)",
+			    o->path, what);
+		outfile_abort(o);
+		return -1;
+	}
 	if (!e && rename(o->tmp, o->path) != 0)
 		e = errno;
 	if (e) {
@@ -166,6 +275,7 @@ int outfile_commit(struct outfile *o, struct tc_diag *d)
 	}
 	o->created = 0;
 	pending_remove(o->tmp);
+	sync_dir(o->tmp);
 	free(o->tmp);
 	free(o->path);
 	o->tmp = o->path = NULL;

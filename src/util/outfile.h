@@ -1,11 +1,19 @@
 /*
- * outfile.h - output files written atomically: the data goes to a
- * temporary file in the destination's folder, which is flushed to disk and
- * renamed over the destination only when everything was written.  On any
- * error the temporary file is removed and an existing destination is left
- * as it was; so it is when SIGINT, SIGTERM or SIGHUP ends the process
+ * outfile.h - the one writer of output files.  The data goes to a
+ * temporary file with a short hidden name (".tcXXXXXX") in the
+ * destination's folder, which is flushed to disk and renamed over the
+ * destination only when everything was written.  On any error the
+ * temporary file is removed and an existing destination is left as it
+ * was; so it is when SIGINT, SIGTERM, SIGHUP or SIGQUIT ends the process
  * (handlers are installed on the first open, for signals at their default,
- * and the process then dies of the signal).  Without a path the output goes to a FILE (standard output).
+ * and the process then dies of the signal).  SIGXFSZ is ignored, so a file
+ * over the size limit is an EFBIG error like a full disk.
+ *
+ * Destinations: a new file, or an existing regular file, whose mode is
+ * kept.  A symbolic link is followed: the file it points to is replaced
+ * and the link stays.  A directory, device, FIFO or socket is refused (a
+ * usage error), so -o /dev/null cannot replace the device.  Without a path,
+ * or with "-", the output goes to a FILE (standard output).
  */
 #ifndef TC_OUTFILE_H
 #define TC_OUTFILE_H
@@ -26,8 +34,9 @@ struct outfile {
 
 /*
  * Start writing to `path`, or to `stream` when path is NULL or "-".
- * Returns 0, or -1 with an I/O error in d (the folder is missing or not
- * writable).
+ * Returns 0, or -1 with a usage error in d for a destination that is not
+ * a regular file, an I/O error when the folder is missing or not
+ * writable.
  */
 int outfile_open(struct outfile *o, const char *path, FILE *stream,
 		 struct tc_diag *d);

@@ -4,6 +4,8 @@
 #include "utf8.h"
 
 #include <assert.h>
+#include <stdio.h>
+#include <string.h>
 
 size_t tc_utf8_decode(const unsigned char *t, size_t avail, uint32_t *cp)
 {
@@ -53,4 +55,58 @@ size_t tc_utf8_check(const unsigned char *t, size_t len)
 		i += n;
 	}
 	return len;
+}
+
+int tc_utf8_invisible(uint32_t c)
+{
+	return (c >= 0x80 && c <= 0x9F) || c == 0xAD || c == 0x61C ||
+	       c == 0x180E || (c >= 0x200B && c <= 0x200F) ||
+	       (c >= 0x2028 && c <= 0x202E) || (c >= 0x2060 && c <= 0x206F) ||
+	       c == 0xFEFF;
+}
+
+/* Markdown's characters that would start emphasis, code, links, HTML,
+ * entities, strike-through or a new cell. */
+static const char md_special[] = "\\`*_[]<>|~&";
+
+size_t tc_utf8_escape(const char *s, size_t len, char *out, size_t size,
+		      enum tc_esc mode)
+{
+	const unsigned char *t = (const unsigned char *)s;
+	size_t i = 0, o = 0, n;
+	char piece[8];
+	uint32_t cp;
+
+	assert(out && size >= 4);
+	while (i < len && t) {
+		size_t plen;
+		n = tc_utf8_decode(t + i, len - i, &cp);
+		if (n == 0) {
+			plen = (size_t)snprintf(piece, sizeof(piece), "\\x%02X", t[i]);
+			n = 1;
+		} else if (cp < 0x20 || cp == 0x7F || tc_utf8_invisible(cp)) {
+			plen = (size_t)snprintf(piece, sizeof(piece), "\\u%04X", (unsigned)cp);
+		} else if (cp == '\\' ||
+			   (mode == TC_ESC_MD && cp < 0x80 && strchr(md_special, (int)cp))) {
+			piece[0] = '\\';
+			piece[1] = (char)cp;
+			plen = 2;
+		} else {
+			memcpy(piece, t + i, n);
+			plen = n;
+		}
+		/* Keep room for "..." unless this is the last piece; every
+		 * piece written left that room, so "..." always fits. */
+		if (o + plen + (i + n < len ? 3 : 0) >= size) {
+			assert(o + 3 < size);
+			memcpy(out + o, "...", 3);
+			o += 3;
+			break;
+		}
+		memcpy(out + o, piece, plen);
+		o += plen;
+		i += n;
+	}
+	out[o] = '\0';
+	return o;
 }

@@ -132,6 +132,39 @@ static void table_markdown(void **state)
 	free(s);
 }
 
+/* A cell with a terminal escape, a right-to-left override (U+202E), a
+ * zero-width space (U+200B), a line break and Markdown specials. */
+static void write_hostile(FILE *f, void *arg)
+{
+	const char *fmt = arg;
+	static const char *const head[] = { "name", "n" };
+	struct rep_table t;
+	rep_table_init(&t, 2, head, NULL);
+	rep_table_row(&t, (const char *const[]){ "a\x1b[2J\xe2\x80\xae|b\xe2\x80\x8b\n*_<x>", "1" });
+	assert_int_equal(rep_table_print(&t, f, fmt), 0);
+	rep_table_release(&t);
+}
+
+static void table_escapes_hostile_text(void **state)
+{
+	(void)state;
+	char table[] = "table", md[] = "md", csv[] = "csv";
+	char *s = capture(write_hostile, table);
+	/* Escaped, the cell is 1 + 6 + 3 + 6 + 2 + 6 + 6 + 5 = 35 characters:
+	 * "name" is padded to it, then the two spaces between columns. */
+	assert_string_equal(s, "name                                 n\n"
+			       "a\\u001B[2J\\u202E|b\\u200B\\u000A*_<x>  1\n");
+	free(s);
+	s = capture(write_hostile, md);
+	assert_string_equal(s, "| name | n |\n| --- | --- |\n"
+			       "| a\\u001B\\[2J\\u202E\\|b\\u200B\\u000A\\*\\_\\<x\\> | 1 |\n");
+	free(s);
+	/* CSV keeps the text as it is (quoted for the line break). */
+	s = capture(write_hostile, csv);
+	assert_string_equal(s, "name,n\n\"a\x1b[2J\xe2\x80\xae|b\xe2\x80\x8b\n*_<x>\",1\n");
+	free(s);
+}
+
 /* Make dir/models/gpu/name with some content. */
 static void touch(const char *dir, const char *name)
 {
@@ -244,6 +277,7 @@ int main(void)
 		cmocka_unit_test(table_text_aligns),
 		cmocka_unit_test(table_csv_quotes),
 		cmocka_unit_test(table_markdown),
+		cmocka_unit_test(table_escapes_hostile_text),
 		cmocka_unit_test(datapath_order_and_shadowing),
 		cmocka_unit_test(datapath_environment),
 		cmocka_unit_test(full_stdout_is_io_error),

@@ -676,8 +676,9 @@ static void test_file_100mb(void **state)
 	refuse_big_file((off_t)(16 << 20) + 1);
 }
 
-/* A stream without a size is cut off while reading. */
-static void test_file_capped_read(void **state)
+/* A device is refused before anything is read (an endless stream such as
+ * /dev/zero would otherwise be read up to the size limit). */
+static void test_device_refused(void **state)
 {
 	struct yn_doc doc;
 	struct tc_diag d;
@@ -689,7 +690,7 @@ static void test_file_capped_read(void **state)
 	assert_int_not_equal(yn_load_file("/dev/zero", &doc, &d), 0);
 	assert_true(now_s() - t0 < time_limit());
 	assert_string_equal(d.entry[0].msg,
-			    "/dev/zero: file is too large: more than 16777216 bytes (expected at most 16 MiB)");
+			    "/dev/zero: is a character device (expected a YAML file)");
 }
 
 /* Exactly 16 MiB of real YAML is accepted. */
@@ -738,7 +739,7 @@ int main(void)
 		cmocka_unit_test(test_file_ok),
 		cmocka_unit_test(test_file_missing),
 		cmocka_unit_test(test_file_100mb),
-		cmocka_unit_test(test_file_capped_read),
+		cmocka_unit_test(test_device_refused),
 		cmocka_unit_test(test_file_at_limit),
 	};
 
