@@ -48,3 +48,11 @@ int run_cost_compute(const struct price_table *tables, size_t ntables,
 	}
 	return isfinite(out->energy_kwh) && isfinite(out->co2_kg) ? 0 : -1;
 }
+
+void run_cost_unfit(const struct run_cost_in *in, struct run_cost *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->in = *in;
+	out->kind = in->kind;
+	out->unfit = 1;
+}

@@ -69,6 +69,11 @@ static void text_cost(FILE *f, const struct gpu *g, const struct run_cost *c)
 	char a[48], b[48], x[48], y[48], z[48];
 
 	fprintf(f, "\nCost (%s prices):\n", cost_kind_names[c->kind]);
+	if (c->unfit) {
+		fprintf(f, "  %-13s the plan does not fit in GPU memory: no offer, on-premises or energy figure\n",
+			"not priced");
+		return;
+	}
 	if (c->priced) {
 		text_choice(f, "cheapest", &c->range.cheapest);
 		fprintf(f, "  %-13s %s to %s across %d provider%s (%d offer%s)\n", "range",
@@ -273,6 +278,19 @@ static void json_cost(struct rep_json *j, const struct run_cost *c)
 	rep_json_obj_begin(j, "cost");
 	rep_json_str(j, "pricing", cost_kind_names[c->kind]);
 	rep_json_bool(j, "priced", c->priced);
+	if (c->unfit) {
+		/* A run that cannot happen has no figures: null, not zero. */
+		rep_json_str(j, "not_priced", "does not fit in GPU memory");
+		rep_json_null(j, "cheapest");
+		rep_json_null(j, "dearest");
+		rep_json_null(j, "onprem_usd");
+		rep_json_obj_end(j);
+		rep_json_obj_begin(j, "energy");
+		rep_json_null(j, "energy_kwh");
+		rep_json_null(j, "co2_kg");
+		rep_json_obj_end(j);
+		return;
+	}
 	if (c->priced) {
 		json_choice(j, "cheapest", &c->range.cheapest);
 		json_choice(j, "dearest", &c->range.dearest);
@@ -399,7 +417,7 @@ static int csv_report(FILE *f, const struct workload *w, const struct estimate *
 	} else {
 		fprintf(f, ",%s,,,,", c ? cost_kind_names[c->kind] : "");
 	}
-	if (c)
+	if (c && !c->unfit)
 		fprintf(f, ",%.6g,%.6g\n", c->energy_kwh, c->co2_kg);
 	else
 		fputs(",,\n", f);
@@ -428,7 +446,9 @@ static int md_report(FILE *f, const struct workload *w, const struct gpu *g,
 		fprintf(f, "| cheapest %s cost | %s (%s %s) |\n", cost_kind_names[c->kind],
 			rep_fmt_usd(c->range.cheapest.run.cost_usd, a, sizeof(a)),
 			c->range.cheapest.table->provider, c->range.cheapest.offer->instance);
-	if (c)
+	if (c && c->unfit)
+		fputs("| cost | not priced: the plan does not fit in GPU memory |\n", f);
+	else if (c)
 		fprintf(f, "| energy | %s kWh, %.3g t CO2 |\n", rep_fmt_count(round(c->energy_kwh), b, sizeof(b)),
 			c->co2_kg / 1000);
 	fputc('\n', f);

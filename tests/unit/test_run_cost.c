@@ -131,6 +131,23 @@ static void relations_and_bad_input(void **state)
 	assert_int_equal(run_cost_compute(&t, 1, "x", 16, 8, 400, NAN, &in, &lo), -1);
 }
 
+/* A plan that cannot run carries no figure that could be read as a price. */
+static void unfit_is_never_priced(void **state)
+{
+	(void)state;
+	struct run_cost_in in;
+	struct run_cost c;
+	run_cost_defaults(&in, COST_SPOT);
+	memset(&c, 0xff, sizeof(c));
+	run_cost_unfit(&in, &c);
+	assert_true(c.unfit);
+	assert_false(c.priced);
+	assert_false(c.onprem);
+	assert_false(c.spot_applied);
+	assert_int_equal(c.kind, COST_SPOT);
+	assert_true(c.energy_kwh == 0 && c.onprem_usd == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -138,6 +155,7 @@ int main(void)
 		cmocka_unit_test(spot_adds_lost_work),
 		cmocka_unit_test(onprem_rate),
 		cmocka_unit_test(relations_and_bad_input),
+		cmocka_unit_test(unfit_is_never_priced),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
