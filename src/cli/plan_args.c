@@ -239,6 +239,8 @@ int plan_args_run(struct cli_ctx *ctx, const char *cmd, const char *file,
 			return report_field(ctx, cmd, w, WLF_GPU, why);
 		}
 		gpu_catalog_release(&cat);
+		/* An alias or another spelling: the plan names the catalog id. */
+		snprintf(w->plan.gpu, sizeof(w->plan.gpu), "%s", g->id);
 	} else if (rc) {
 		return rc;
 	}

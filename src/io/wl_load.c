@@ -947,8 +947,9 @@ struct plan_sec {
 	int dummy;
 };
 
-/* True if id looks like a catalog id: [a-z0-9._-]+, optionally
- * ":" and a MIG profile of the same characters. */
+/* True if id looks like a catalog id or alias: [A-Za-z0-9._-]+ (the
+ * catalog lookup ignores case), optionally ":" and a MIG profile of the
+ * same characters. */
 static int gpu_id_ok(const char *id)
 {
 	int colons = 0;
@@ -961,7 +962,8 @@ static int gpu_id_ok(const char *id)
 				return 0;
 			continue;
 		}
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') ||
 		      *p == '.' || *p == '-' || *p == '_'))
 			return 0;
 	}
@@ -1085,7 +1087,7 @@ static int read_plan(struct wl_state *st, const struct yn_node *map)
 
 	if (gn && ps.gpu[0] && !gpu_id_ok(ps.gpu))
 		bad |= err_at(st->d, st->file, gn,
-			      "gpu '%s' is not a catalog id (expected lower-case letters, digits, '.', '-', '_', and ':PROFILE' for a MIG slice, as in a100-80gb-sxm:1g.10gb)",
+			      "gpu '%s' is not a catalog id (expected letters, digits, '.', '-', '_', and ':PROFILE' for a MIG slice, as in a100-80gb-sxm:1g.10gb)",
 			      ps.gpu);
 	p->dp = 0;
 	if (dn && read_dp(st, dn, &p->dp))

@@ -373,7 +373,7 @@ int wlx_read_plan(const char *file, const struct yn_node *map, int recsys,
 	nn = yn_map_get(map, "network");
 	if (gn && ps.gpu[0] && !wl_gpu_id_ok(ps.gpu))
 		bad |= wlx_err(d, file, gn, "gpu '%s' is not a catalog id "
-			       "(expected lower-case letters, digits, '.', "
+			       "(expected letters, digits, '.', "
 			       "'-', '_', and ':PROFILE' for a MIG slice)",
 			       ps.gpu);
 	wl_default_network(p);
