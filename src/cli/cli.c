@@ -133,8 +133,9 @@ static const struct cli_cmd commands[] = {
 	  "usage: traincost validate [--family llm] [--cases DIR] [--format F] [--verbose]\n"
 	  "       traincost validate --cross-validate K [--gpu ID] [--cases DIR]\n"
 	  "\n"
-	  "Run the model on every measured case under tests/validation/ (or --cases\n"
-	  "DIR) and print predicted against measured, with the mean absolute\n"
+	  "Run the model on every measured case under tests/validation/ of the\n"
+	  "first data folder that has it (or validation/ of an installation, or\n"
+	  "--cases DIR) and print predicted against measured, with the mean absolute\n"
 	  "percentage error (MAPE), the median and the worst case.\n"
 	  "\n"
 	  "  --family F   only cases of family llm, vision or recsys\n"
@@ -241,11 +242,12 @@ void cli_print_help(struct cli_ctx *ctx, const char *cmd)
 	      "  --version    print the version\n"
 	      "\n"
 	      "Data: GPU specs and architectures are read from --data DIR, then\n"
-	      "$TRAINCOST_PATH (colon-separated), then ./models, then the installed\n"
+	      "$TRAINCOST_PATH (colon-separated), then ./models, then beside the\n"
+	      "binary (its folder, its parent, ../share/traincost), then the installed\n"
 	      "share/traincost folder.\n"
 	      "\n"
 	      "Exit codes: 0 success, 1 invalid input, 2 usage error, 3 I/O error,\n"
-	      "4 internal error.\n", ctx->out);
+	      "4 internal error, 5 the plan does not fit in GPU memory.\n", ctx->out);
 }
 
 static int cmd_help(int argc, char **argv, struct cli_ctx *ctx)
