@@ -137,7 +137,14 @@ static void text_report(FILE *f, const struct workload *w, const struct gpu *g,
 	const struct plan *p = &e->plan;
 	char a[64], b[64], pct[64];
 
-	fprintf(f, "%s\n", w->name[0] ? w->name : w->file);
+	fprintf(f, "%s", w->name[0] ? w->name : w->file);
+	/* A name often states the file's hardware: say what was run instead
+	 * when the command line chose it (an override leaves no position). */
+	int gpu_flag = !w->mark[WLF_GPU].line, count_flag = !w->mark[WLF_COUNT].line;
+	if (gpu_flag || count_flag)
+		fprintf(f, ": run on %d x %s (%s%s%s)", p->count, g->id, gpu_flag ? "--gpu" : "",
+			gpu_flag && count_flag ? ", " : "", count_flag ? "--count" : "");
+	fputc('\n', f);
 	fprintf(f, "  workload   %s\n", w->file);
 	fprintf(f, "  model      %s, %s parameters", model_name(w), rep_fmt_count(e->params, a, sizeof(a)));
 	if (e->active_params < e->params)
