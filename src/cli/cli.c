@@ -194,7 +194,10 @@ static const struct cli_cmd commands[] = {
 	  "Load each file as what its top-level `kind:` says (workloads llm, vision\n"
 	  "and recsys; gpu, arch, pricing, onprem, measurements, calibration), or as\n"
 	  "what its folder holds (models/gpu, models/arch, pricing), and report every\n"
-	  "problem as FILE:LINE:COL: message.  Exit 1 if any file has one.\n"
+	  "problem as FILE:LINE:COL: message.  A workload's plan is checked as\n"
+	  "`estimate` would: GPU id, layout, precision, run length and the fit in\n"
+	  "memory.  Exit 1 if any file has a problem (5 if the only one is a plan\n"
+	  "that does not fit).\n"
 	  "\n" DATA_HELP },
 	{ "help", cmd_help, "show help for a command", "usage: traincost help [COMMAND]\n" },
 };
