@@ -89,8 +89,9 @@ static void text_cost(FILE *f, const struct gpu *g, const struct run_cost *c)
 		fprintf(f, "  %-13s %d offer%s with fewer GPUs per instance than the plan's nodes left out\n",
 			"", c->range.skipped_small, c->range.skipped_small == 1 ? "" : "s");
 	if (c->spot_applied)
-		fprintf(f, "  %-13s assumed %.3g preemptions per hour, a checkpoint every %s and %s per restart: "
-			"%.3g restarts add %s\n", "spot", in->spot.preempt_per_h,
+		fprintf(f, "  %-13s assumed %.3g preemptions per instance-hour on each of %.0f instance%s (any one "
+			"stops the job), a checkpoint every %s and %s per restart: %.3g restarts add %s\n",
+			"spot", in->spot.preempt_per_h, in->spot.instances, in->spot.instances == 1 ? "" : "s",
 			tc_fmt_duration(in->spot.checkpoint_interval_s, a, sizeof(a)),
 			tc_fmt_duration(in->spot.restart_s, b, sizeof(b)), c->spot.expected_restarts,
 			tc_fmt_duration(c->spot.overhead_s, x, sizeof(x)));
@@ -308,6 +309,7 @@ static void json_cost(struct rep_json *j, const struct run_cost *c)
 	if (c->spot_applied) {
 		rep_json_obj_begin(j, "spot");
 		rep_json_num(j, "preempt_per_h", c->in.spot.preempt_per_h);
+		rep_json_num(j, "instances", c->in.spot.instances);
 		rep_json_num(j, "checkpoint_interval_s", c->in.spot.checkpoint_interval_s);
 		rep_json_num(j, "restart_s", c->in.spot.restart_s);
 		rep_json_num(j, "expected_restarts", c->spot.expected_restarts);
