@@ -51,7 +51,7 @@ $(BUILD)/%.o: %.c
 $(BUILD)/prefix.txt: FORCE
 	@mkdir -p $(BUILD)
 	@echo '$(PREFIX)' | cmp -s - $@ || echo '$(PREFIX)' > $@
-$(BUILD)/src/io/datapath.o $(BUILD)/src/cli/cmd_validate.o: $(BUILD)/prefix.txt
+$(BUILD)/src/io/datapath.o: $(BUILD)/prefix.txt
 .PHONY: FORCE
 
 $(BUILD)/libtraincost.a: $(LIB_OBJ)

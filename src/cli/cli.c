@@ -133,8 +133,9 @@ static const struct cli_cmd commands[] = {
 	  "usage: traincost validate [--family llm] [--cases DIR] [--format F] [--verbose]\n"
 	  "       traincost validate --cross-validate K [--gpu ID] [--cases DIR]\n"
 	  "\n"
-	  "Run the model on every measured case under tests/validation/ (or --cases\n"
-	  "DIR) and print predicted against measured, with the mean absolute\n"
+	  "Run the model on every measured case under tests/validation/ of the\n"
+	  "first data folder that has it (or validation/ of an installation, or\n"
+	  "--cases DIR) and print predicted against measured, with the mean absolute\n"
 	  "percentage error (MAPE), the median and the worst case.\n"
 	  "\n"
 	  "  --family F   only cases of family llm, vision or recsys\n"
@@ -201,7 +202,10 @@ static const struct cli_cmd commands[] = {
 	  "Load each file as what its top-level `kind:` says (workloads llm, vision\n"
 	  "and recsys; gpu, arch, pricing, onprem, measurements, calibration), or as\n"
 	  "what its folder holds (models/gpu, models/arch, pricing), and report every\n"
-	  "problem as FILE:LINE:COL: message.  Exit 1 if any file has one.\n"
+	  "problem as FILE:LINE:COL: message.  A workload's plan is checked as\n"
+	  "`estimate` would: GPU id, layout, precision, run length and the fit in\n"
+	  "memory.  Exit 1 if any file has a problem (5 if the only one is a plan\n"
+	  "that does not fit).\n"
 	  "\n" DATA_HELP },
 	{ "help", cmd_help, "show help for a command", "usage: traincost help [COMMAND]\n" },
 };
@@ -249,11 +253,12 @@ void cli_print_help(struct cli_ctx *ctx, const char *cmd)
 	      "  --version    print the version\n"
 	      "\n"
 	      "Data: GPU specs and architectures are read from --data DIR, then\n"
-	      "$TRAINCOST_PATH (colon-separated), then ./models, then the installed\n"
+	      "$TRAINCOST_PATH (colon-separated), then ./models, then beside the\n"
+	      "binary (its folder, its parent, ../share/traincost), then the installed\n"
 	      "share/traincost folder.\n"
 	      "\n"
 	      "Exit codes: 0 success, 1 invalid input, 2 usage error, 3 I/O error,\n"
-	      "4 internal error.\n", ctx->out);
+	      "4 internal error, 5 the plan does not fit in GPU memory.\n", ctx->out);
 }
 
 static int cmd_help(int argc, char **argv, struct cli_ctx *ctx)

@@ -1,6 +1,6 @@
 /*
  * cmd_check.c - `traincost check FILE...`: load each file as what it is and
- * report every problem.
+ * report every problem; a workload's plan is checked as `estimate` would.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +12,8 @@
 #include "../io/price_load.h"
 #include "../io/wl_load.h"
 #include "../io/yaml_node.h"
+#include "../model/estimate.h"
+#include "../util/units.h"
 #include "cli.h"
 #include "opts.h"
 
@@ -129,6 +131,58 @@ out:
 	return rc;
 }
 
+/* Report msg at the position of field f of w (its first line when the
+ * field was not written); returns -1. */
+static int at_field(struct tc_diag *d, const struct workload *w, enum wl_field f,
+		    enum tc_exit code, const char *msg)
+{
+	const struct tc_mark *m = f > WLF_NONE && f < WLF_FIELD_COUNT ? &w->mark[f] : NULL;
+	int have = m && m->line > 0;
+	tc_diag_at(d, code, w->file, have ? m->line : 1, have ? m->col : 1, "%s", msg);
+	return -1;
+}
+
+/*
+ * What `estimate` checks once a workload has loaded: its GPU id against the
+ * catalog, the plan against the model and the GPU (layout, precision, run
+ * length), and the fit in memory.  The model stops at a plan's first
+ * problem, so one is reported per file.  A file without a GPU (given by
+ * --gpu later) has no plan to check.  Returns 0 if all pass.
+ */
+static int check_plan(struct cli_ctx *ctx, struct workload *w, struct tc_diag *d)
+{
+	struct gpu_catalog cat = { 0 };
+	struct est_workspace ws = { 0 };
+	struct plan_problem why = { WLF_NONE, "" };
+	struct estimate e;
+	struct gpu g;
+	char msg[1024], need[32], have[32];
+
+	if (!w->plan.gpu[0])
+		return 0;
+	if (gpu_catalog_load(&ctx->data, &cat, d))
+		return -1;
+	int rc = gpu_catalog_lookup(&cat, w->plan.gpu, &g, msg, sizeof(msg));
+	gpu_catalog_release(&cat);
+	if (rc)
+		return at_field(d, w, WLF_GPU, TC_EXIT_INPUT, msg);
+	if (est_workspace_init(&ws, 256))
+		return tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
+	rc = step_estimate(w, &g, &ws, &e, &why);
+	est_workspace_release(&ws);
+	if (rc)
+		return at_field(d, w, why.field, TC_EXIT_INPUT, why.msg);
+	if (e.fits)
+		return 0;
+	if (e.fit_advice[0])
+		snprintf(msg, sizeof(msg), "the plan does not fit in GPU memory (%s)", e.fit_advice);
+	else
+		snprintf(msg, sizeof(msg), "the plan does not fit in GPU memory (needs %s per GPU of the %s of %s)",
+			 tc_fmt_bytes(e.memory_per_gpu_bytes, need, sizeof(need)),
+			 tc_fmt_bytes(e.memory_capacity_bytes, have, sizeof(have)), g.id);
+	return at_field(d, w, WLF_GPU, TC_EXIT_NO_FIT, msg);
+}
+
 /* Check one file; returns 0 if it is valid. */
 static int check_one(struct cli_ctx *ctx, const char *path, struct tc_diag *d)
 {
@@ -142,7 +196,7 @@ static int check_one(struct cli_ctx *ctx, const char *path, struct tc_diag *d)
 	case FK_VISION:
 	case FK_RECSYS: {
 		static struct workload w; /* large: vision and recsys parts */
-		rc = wl_load_doc(&doc, &ctx->data, &w, d);
+		rc = wl_load_doc(&doc, &ctx->data, &w, d) || check_plan(ctx, &w, d) ? -1 : 0;
 		break;
 	}
 	case FK_GPU: {

@@ -124,7 +124,7 @@ static void evaluate(const struct workload *w, struct row *r, int count, double 
 		if (!r->ok && !r->why[0])
 			snprintf(r->why, sizeof(r->why), "no plan fits up to %d GPUs", max_count);
 	}
-	if (r->ok && money_cost(m, &r->g, r->e.plan.count, r->e.plan.gpus_per_node, r->e.total_time_s, &r->cost))
+	if (r->ok && money_cost(m, &r->g, &r->e, &r->cost))
 		r->cost.priced = 0;
 }
 

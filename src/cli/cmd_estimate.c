@@ -108,7 +108,7 @@ static int run(int argc, char **argv, struct cli_ctx *ctx, const char *cmd,
 	}
 	if (per_operator) {
 		rc = rep_explain(ctx->out, a.format, &w, &g, &est, &ws);
-	} else if (money_cost(&m, &g, est.plan.count, est.plan.gpus_per_node, est.total_time_s, &cost)) {
+	} else if (money_cost(&m, &g, &est, &cost)) {
 		fprintf(ctx->err, "traincost %s: internal error: the run cannot be costed\n", cmd);
 		rc = TC_EXIT_INTERNAL;
 	} else if (ua.on && (rc = run_uncertainty(ctx, cmd, &ua, &ut, &w, &g, &cal, &cost, &unc))) {
@@ -126,7 +126,9 @@ static int run(int argc, char **argv, struct cli_ctx *ctx, const char *cmd,
 		fprintf(ctx->err, "traincost %s: internal error: non-finite value in the report\n", cmd);
 		return TC_EXIT_INTERNAL;
 	}
-	return TC_EXIT_OK;
+	/* The report is printed either way; scripts learn from the status that
+	 * the plan cannot run as written. */
+	return per_operator || est.fits ? TC_EXIT_OK : TC_EXIT_NO_FIT;
 }
 
 int cmd_estimate(int argc, char **argv, struct cli_ctx *ctx)

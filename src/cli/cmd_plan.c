@@ -302,6 +302,25 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 			gpus[ngpus++] = cat.gpus[i];
 		}
 	}
+	/* A kind of price the tables lack is named, not mistaken for plans
+	 * that do not fit. */
+	const char *lacking = ngpus ? NULL : "any GPU";
+	for (int i = 0; !lacking && i < ngpus; i++) {
+		struct cost_range r;
+		if (cost_range(prices.tables, prices.count, gpus[i].id, pc.kind, 0, 0, &r))
+			lacking = gpus[i].id;
+	}
+	if (lacking) {
+		char key[32]; /* the price file's key: reserved_1y */
+		snprintf(key, sizeof(key), "%s", cost_kind_names[pc.kind]);
+		for (char *c = key; *c; c++)
+			*c = *c == '-' ? '_' : *c;
+		fprintf(ctx->err, "traincost plan: no %s prices for %s in the price tables (expected --pricing "
+			"on-demand or spot, or a price file with %s offers; docs/pricing.md)\n",
+			cost_kind_names[pc.kind], lacking, key);
+		rc = TC_EXIT_INPUT;
+		goto out;
+	}
 	struct planner_in in = { .w = &w, .gpus = gpus, .ngpus = ngpus, .max_gpus = max_gpus,
 				 .price = price_cb, .price_ctx = &pc, .offer = offer_cb };
 	search_knobs_all(&in.knobs);

@@ -19,20 +19,15 @@
 #include "cli.h"
 #include "opts.h"
 
-#ifndef TC_DATADIR
-#define TC_DATADIR "/usr/local/share/traincost"
-#endif
-
 static const char *const families[] = { "llm", "vision", "recsys", NULL };
 static const char *const formats[] = { "table", "csv", "json", "md", NULL };
 
-/* Cases of the working tree first, then the installed copy. */
-static const char *default_cases_dir(void)
+/* Validation cases are found like the catalog (datapath.h): in each data
+ * root, a source tree's tests/validation or an installation's validation. */
+static int default_cases_dir(const struct cli_ctx *ctx, char *out, size_t outlen)
 {
-	struct stat st;
-	if (stat("tests/validation", &st) == 0 && S_ISDIR(st.st_mode))
-		return "tests/validation";
-	return TC_DATADIR "/validation";
+	static const char *const subs[] = { "tests/validation", "validation", NULL };
+	return dp_find_dir(&ctx->data, subs, out, outlen);
 }
 
 /* GPUs come from the catalog, with its efficiency parameters. */
@@ -521,9 +516,18 @@ int cmd_validate(int argc, char **argv, struct cli_ctx *ctx)
 	struct val_result *res = NULL;
 	struct summary sum = { 0 };
 	size_t n = 0;
+	char found[DP_PATH_LEN + 32];
+	if (!cases_dir) {
+		if (default_cases_dir(ctx, found, sizeof(found))) {
+			fputs("traincost validate: no validation cases found (expected a folder tests/validation "
+			      "or validation in a data folder, or --cases DIR; README: Data)\n", ctx->err);
+			return TC_EXIT_IO;
+		}
+		cases_dir = found;
+	}
 	tc_diag_init(&d);
 	val_set_init(&set);
-	if (val_load_dir(cases_dir ? cases_dir : default_cases_dir(), &set, &d) ||
+	if (val_load_dir(cases_dir, &set, &d) ||
 	    gpu_catalog_load(&ctx->data, &cat, &d) || resolve_frameworks(ctx, &set, &d)) {
 		rc = cli_report(ctx, &d);
 		goto out;

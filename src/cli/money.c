@@ -113,14 +113,18 @@ int money_prepare(struct cli_ctx *ctx, const char *cmd, const struct money_args 
 	return 0;
 }
 
-int money_cost(const struct money *m, const struct gpu *g, double gpus, double node_gpus,
-	       double run_s, struct run_cost *out)
+int money_cost(const struct money *m, const struct gpu *g, const struct estimate *e,
+	       struct run_cost *out)
 {
 	struct run_cost_in in = m->in;
+	if (!e->fits) {
+		run_cost_unfit(&in, out);
+		return 0;
+	}
 	in.have_onprem = m->set.onprem &&
 			 price_onprem_params(m->set.onprem, g->id, &in.onprem) == 0;
-	return run_cost_compute(m->tables, m->ntables, g->id, gpus, node_gpus, g->tdp_w, run_s,
-				&in, out);
+	return run_cost_compute(m->tables, m->ntables, g->id, e->plan.count, e->plan.gpus_per_node,
+				g->tdp_w, e->total_time_s, &in, out);
 }
 
 void money_release(struct money *m)

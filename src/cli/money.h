@@ -6,6 +6,7 @@
 #define TC_CLI_MONEY_H
 
 #include "../io/price_load.h"
+#include "../model/estimate.h"
 #include "../model/gpu.h"
 #include "../model/run_cost.h"
 #include "opts.h"
@@ -35,10 +36,11 @@ struct money {
 int money_prepare(struct cli_ctx *ctx, const char *cmd, const struct money_args *a,
 		  struct money *m);
 
-/* Cost a run of `gpus` GPUs of *g, `node_gpus` per node, for run_s seconds;
+/* Cost the run of estimate *e on GPU *g: its GPUs and node shape for its
+ * total time; a plan that does not fit in memory is not priced (out->unfit).
  * 0 or -1 (bad input). */
-int money_cost(const struct money *m, const struct gpu *g, double gpus, double node_gpus,
-	       double run_s, struct run_cost *out);
+int money_cost(const struct money *m, const struct gpu *g, const struct estimate *e,
+	       struct run_cost *out);
 
 void money_release(struct money *m);
 

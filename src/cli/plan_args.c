@@ -4,6 +4,7 @@
 #include "plan_args.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "../io/calib_file.h"
@@ -69,10 +70,67 @@ static int index_of(const char *const *names, const char *s)
 	return -1;
 }
 
+/*
+ * The overrides each family's plan uses (docs/workload-format.md).  A flag
+ * outside its family would be silently ignored, so it is refused instead.
+ * --cuda-graphs applies to every family.
+ */
+#define FAM_LLM (1u << WL_LLM)
+#define FAM_VISION (1u << WL_VISION)
+#define FAM_ALL (FAM_LLM | FAM_VISION | (1u << WL_RECSYS))
+
+static const struct override_use {
+	const char *flag;
+	size_t offset;     /* of the option's value in struct plan_args */
+	unsigned families; /* bit (1 << enum wl_kind) per family using it */
+} override_uses[] = {
+	{ "--gpu", offsetof(struct plan_args, gpu), FAM_ALL },
+	{ "--count", offsetof(struct plan_args, count), FAM_ALL },
+	{ "--gpus-per-node", offsetof(struct plan_args, gpus_per_node), FAM_ALL },
+	{ "--tp", offsetof(struct plan_args, tp), FAM_LLM },
+	{ "--pp", offsetof(struct plan_args, pp), FAM_LLM },
+	{ "--dp", offsetof(struct plan_args, dp), FAM_LLM },
+	{ "--ep", offsetof(struct plan_args, ep), FAM_LLM },
+	{ "--zero", offsetof(struct plan_args, zero), FAM_LLM },
+	{ "--micro-batch", offsetof(struct plan_args, micro_batch), FAM_LLM | FAM_VISION },
+	{ "--interleave", offsetof(struct plan_args, interleave), FAM_LLM },
+	{ "--recompute", offsetof(struct plan_args, recompute), FAM_LLM },
+	{ "--precision", offsetof(struct plan_args, precision), FAM_ALL },
+};
+
+/* TC_EXIT_USAGE, after saying so, if an override does not apply to w's family. */
+static int check_overrides_apply(struct cli_ctx *ctx, const char *cmd,
+				 const struct plan_args *a, const struct workload *w)
+{
+	static const char *const family[] = { [WL_LLM] = "an LLM", [WL_VISION] = "a vision",
+					      [WL_RECSYS] = "a recommender" };
+	const size_t n = sizeof(override_uses) / sizeof(override_uses[0]);
+	unsigned mine = 1u << w->kind;
+	for (size_t i = 0; i < n; i++) {
+		const struct override_use *u = &override_uses[i];
+		const char *val = *(const char *const *)((const char *)a + u->offset);
+		if (!val || (u->families & mine))
+			continue;
+		char list[256] = "";
+		size_t used = 0;
+		for (size_t k = 0; k < n && used < sizeof(list); k++)
+			if (override_uses[k].families & mine)
+				used += (size_t)snprintf(list + used, sizeof(list) - used, "%s, ",
+							 override_uses[k].flag);
+		return cli_usage_error(ctx, cmd, "%s does not apply to %s workload (expected only the "
+				       "options %s plan uses: %s--cuda-graphs)", u->flag,
+				       family[w->kind], family[w->kind], list);
+	}
+	return 0;
+}
+
 static int apply_overrides(struct cli_ctx *ctx, const char *cmd,
 			   const struct plan_args *a, struct workload *w)
 {
 	struct plan *p = &w->plan;
+	int rc = check_overrides_apply(ctx, cmd, a, w);
+	if (rc)
+		return rc;
 	if (a->gpu) {
 		if (strlen(a->gpu) >= sizeof(p->gpu))
 			return cli_usage_error(ctx, cmd, "--gpu '%s' is too long (expected a catalog id)", a->gpu);
@@ -247,6 +305,8 @@ int plan_args_run(struct cli_ctx *ctx, const char *cmd, const char *file,
 			return report_field(ctx, cmd, w, WLF_GPU, why);
 		}
 		gpu_catalog_release(&cat);
+		/* An alias or another spelling: the plan names the catalog id. */
+		snprintf(w->plan.gpu, sizeof(w->plan.gpu), "%s", g->id);
 	} else if (rc) {
 		return rc;
 	}

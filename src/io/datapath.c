@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #ifndef TC_DATADIR
 #define TC_DATADIR "/usr/local/share/traincost"
@@ -36,8 +37,65 @@ static int dp_add(struct tc_datapath *dp, const char *dir, size_t len,
 	return 0;
 }
 
+/* True if `root` holds a models/ folder. */
+static int has_models(const char *root)
+{
+	char path[DP_PATH_LEN + 16];
+	struct stat st;
+	int n = snprintf(path, sizeof(path), "%s/models", root);
+	return n > 0 && (size_t)n < sizeof(path) && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Add the data roots beside a binary in `self_dir`: the folder itself, its
+ * parent and the parent's share/traincost, those that hold models/. */
+static int dp_add_beside(struct tc_datapath *dp, const char *self_dir, struct tc_diag *d)
+{
+	char root[3][DP_PATH_LEN];
+	size_t len = strlen(self_dir);
+	if (len == 0 || len >= DP_PATH_LEN)
+		return 0;
+	memcpy(root[0], self_dir, len + 1);
+	const char *slash = strrchr(self_dir, '/');
+	if (slash)
+		snprintf(root[1], sizeof(root[1]), "%.*s", (int)(slash == self_dir ? 1 : slash - self_dir),
+			 self_dir);
+	else
+		snprintf(root[1], sizeof(root[1]), ".");
+	int n = snprintf(root[2], sizeof(root[2]), "%s%sshare/traincost", root[1],
+			 strcmp(root[1], "/") ? "/" : "");
+	for (int i = 0; i < 3; i++) {
+		if (i == 2 && (n < 0 || (size_t)n >= sizeof(root[2])))
+			break;
+		if (has_models(root[i]) && dp_add(dp, root[i], strlen(root[i]), d))
+			return -1;
+	}
+	return 0;
+}
+
+/* The folder of the running binary into out; -1 where the system does not
+ * say (no /proc). */
+static int self_dir(char *out, size_t outlen)
+{
+	ssize_t n = readlink("/proc/self/exe", out, outlen - 1);
+	if (n <= 0 || (size_t)n >= outlen - 1)
+		return -1;
+	out[n] = '\0';
+	char *slash = strrchr(out, '/');
+	if (!slash)
+		return -1;
+	slash[slash == out] = '\0';
+	return 0;
+}
+
 int dp_init(struct tc_datapath *dp, const char *const *explicit_dirs, int n,
 	    struct tc_diag *d)
+{
+	char self[DP_PATH_LEN];
+	return dp_init_self(dp, explicit_dirs, n, self_dir(self, sizeof(self)) ? NULL : self, d);
+}
+
+int dp_init_self(struct tc_datapath *dp, const char *const *explicit_dirs, int n,
+		 const char *self, struct tc_diag *d)
 {
 	memset(dp, 0, sizeof(*dp));
 	for (int i = 0; i < n; i++)
@@ -52,6 +110,8 @@ int dp_init(struct tc_datapath *dp, const char *const *explicit_dirs, int n,
 		env = colon ? colon + 1 : NULL;
 	}
 	if (dp_add(dp, ".", 1, d))
+		return -1;
+	if (self && dp_add_beside(dp, self, d))
 		return -1;
 	return dp_add(dp, TC_DATADIR, strlen(TC_DATADIR), d);
 }
@@ -78,6 +138,18 @@ int dp_find(const struct tc_datapath *dp, const char *sub, const char *name,
 		    stat(out, &st) == 0 && S_ISREG(st.st_mode))
 			return 0;
 	}
+	return -1;
+}
+
+int dp_find_dir(const struct tc_datapath *dp, const char *const *subs, char *out,
+		size_t outlen)
+{
+	struct stat st;
+	for (int i = 0; i < dp->count; i++)
+		for (int k = 0; subs[k]; k++)
+			if (dp_join(out, outlen, dp->dir[i], subs[k], NULL) == 0 &&
+			    stat(out, &st) == 0 && S_ISDIR(st.st_mode))
+				return 0;
 	return -1;
 }
 

@@ -2,8 +2,10 @@
  * datapath.h - where catalog data (models/, pricing/) is looked up.
  *
  * Order: --data DIR (repeatable), $TRAINCOST_PATH (colon-separated), the
- * working tree's ./models and ./pricing (the current directory), then the
- * installed share folder TC_DATADIR.  The first folder holding a file wins.
+ * current directory, the folders beside the running binary that hold a
+ * models/ folder (its own folder, its parent: build/traincost in a source
+ * tree, and ../share/traincost: a moved installation), then the installed
+ * share folder TC_DATADIR.  The first folder holding a file wins.
  */
 #ifndef TC_DATAPATH_H
 #define TC_DATAPATH_H
@@ -21,9 +23,20 @@ struct tc_datapath {
 };
 
 /* Build the search path from explicit dirs (may be NULL/0), the environment,
- * "." and TC_DATADIR.  Returns 0, or -1 with a message if a name is too long. */
+ * ".", the binary's folder (from /proc/self/exe, skipped where the system
+ * does not say) and TC_DATADIR.  Returns 0, or -1 with a message if a name
+ * is too long. */
 int dp_init(struct tc_datapath *dp, const char *const *explicit_dirs, int n,
 	    struct tc_diag *d);
+
+/* The same with the binary's folder given: `self_dir` (may be NULL). */
+int dp_init_self(struct tc_datapath *dp, const char *const *explicit_dirs, int n,
+		 const char *self_dir, struct tc_diag *d);
+
+/* Find the first folder root/sub, trying each of the NULL-ended `subs` in
+ * each root in order; writes its path to out.  Returns 0 if found, -1 if not. */
+int dp_find_dir(const struct tc_datapath *dp, const char *const *subs, char *out,
+		size_t outlen);
 
 /* Find `sub/name` (e.g. "models/arch", "llama2-7b.yaml") in the first root
  * that has it; writes the path to out.  Returns 0 if found, -1 if not. */

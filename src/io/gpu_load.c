@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/gpu_alias.h"
 #include "fields.h"
 #include "yaml_node.h"
 
@@ -485,6 +486,47 @@ static long find_id(const struct gpu_catalog *cat, const char *id, size_t idlen)
 	return -1;
 }
 
+/*
+ * The GPU a name people type stands for: a catalog id in any case or
+ * punctuation ("A100-80GB-SXM"), else an alias ("H100", gpu_alias.h).
+ * Index or -1.
+ */
+static long find_loose(const struct gpu_catalog *cat, const char *id, size_t idlen)
+{
+	char want[GPU_ID_LEN], have[GPU_ID_LEN], word[GPU_ID_LEN];
+	gpu_name_squash(id, idlen, want, sizeof(want));
+	for (size_t i = 0; i < cat->count; i++) {
+		gpu_name_squash(cat->gpus[i].id, strlen(cat->gpus[i].id), have, sizeof(have));
+		if (!strcmp(want, have))
+			return (long)i;
+	}
+	snprintf(word, sizeof(word), "%.*s", (int)(idlen < sizeof(word) ? idlen : sizeof(word) - 1), id);
+	const char *alias = gpu_alias_id(word);
+	return alias ? find_id(cat, alias, strlen(alias)) : -1;
+}
+
+/* The catalog id that `word` begins, preferring the SXM part clouds rent
+ * most ("a100-40" is a100-40gb-sxm); NULL if none. */
+static const char *family_member(const struct gpu_catalog *cat, const char *word)
+{
+	char want[GPU_ID_LEN], have[GPU_ID_LEN];
+	const char *first = NULL;
+	gpu_name_squash(word, strlen(word), want, sizeof(want));
+	if (!want[0])
+		return NULL;
+	for (size_t i = 0; i < cat->count; i++) {
+		const char *id = cat->gpus[i].id;
+		gpu_name_squash(id, strlen(id), have, sizeof(have));
+		if (strncmp(have, want, strlen(want)))
+			continue;
+		if (strstr(id, "sxm"))
+			return id;
+		if (!first)
+			first = id;
+	}
+	return first;
+}
+
 /* "unknown GPU 'x' (did you mean 'y'? known: a, b, ...)" into why. */
 static void unknown_gpu(const struct gpu_catalog *cat, const char *word,
 			char *why, size_t whylen)
@@ -493,11 +535,9 @@ static void unknown_gpu(const struct gpu_catalog *cat, const char *word,
 	const char *close = NULL;
 	size_t used = 0;
 
-	/* "a100" names a family: offer its first member before a near
-	 * spelling such as "a10". */
-	for (size_t i = 0; !close && *word && i < cat->count; i++)
-		if (!strncmp(cat->gpus[i].id, word, strlen(word)))
-			close = cat->gpus[i].id;
+	/* "a100-40" names a family: offer a member before a near spelling
+	 * such as "a10". */
+	close = family_member(cat, word);
 	if (names && !close) {
 		for (size_t i = 0; i < cat->count; i++)
 			names[i] = cat->gpus[i].id;
@@ -531,6 +571,8 @@ int gpu_catalog_lookup(const struct gpu_catalog *cat, const char *id,
 	size_t idlen = colon ? (size_t)(colon - id) : strlen(id);
 	long i = find_id(cat, id, idlen);
 
+	if (i < 0)
+		i = find_loose(cat, id, idlen);
 	if (i < 0) {
 		char word[GPU_ID_LEN];
 		snprintf(word, sizeof(word), "%.*s", (int)(idlen < sizeof(word) ? idlen : sizeof(word) - 1), id);

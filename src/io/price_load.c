@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../model/gpu_alias.h"
 #include "../util/infile.h"
 #include "fields.h"
 #include "yaml_node.h"
@@ -987,18 +988,6 @@ fail:
 	return NULL;
 }
 
-/* Upper-case copy of `s` without '-', '_' and ' ' (for name matching). */
-static void squash(const char *s, char *buf, size_t size)
-{
-	size_t o = 0;
-	for (; *s && o + 1 < size; s++) {
-		if (*s == '-' || *s == '_' || *s == ' ')
-			continue;
-		buf[o++] = (*s >= 'a' && *s <= 'z') ? (char)(*s - 'a' + 'A') : *s;
-	}
-	buf[o] = '\0';
-}
-
 /* True if `hay` contains `needle`, ignoring ASCII case. */
 static int has(const char *hay, const char *needle)
 {
@@ -1038,23 +1027,11 @@ static double gpuinfo_mib(const char *info)
 static const char *deduce_gpu(const char *acc, double mib, const char *inst,
 			      const char **why)
 {
-	static const struct {
-		const char *name; /* squashed */
-		const char *id;
-	} plain[] = {
-		{ "H200", "h200-sxm" }, { "GH200", "gh200" }, { "B200", "b200" },
-		{ "L40S", "l40s" }, { "L40", "l40" }, { "L4", "l4" },
-		{ "A10G", "a10g" }, { "A10", "a10" }, { "A40", "a40" },
-		{ "A6000", "rtx-a6000" }, { "RTXA6000", "rtx-a6000" },
-		{ "RTX6000ADA", "rtx-6000-ada" }, { "RTX4090", "rtx-4090" },
-		{ "T4", "t4" }, { "MI300X", "mi300x" }, { "MI250X", "mi250x" },
-	};
 	char a[64];
 
-	squash(acc, a, sizeof(a));
-	for (size_t i = 0; i < sizeof(plain) / sizeof(plain[0]); i++)
-		if (!strcmp(a, plain[i].name))
-			return plain[i].id;
+	gpu_name_squash(acc, strlen(acc), a, sizeof(a));
+	/* The board of an A100, H100 or V100 depends on the instance; other
+	 * names go through the alias table shared with the catalog lookup. */
 
 	/* SXM or PCIe from the name, then from the instance family. */
 	int sxm = has(acc, "sxm") || has(inst, "sxm") || starts(inst, "p4d") ||
@@ -1093,8 +1070,10 @@ static const char *deduce_gpu(const char *acc, double mib, const char *inst,
 		*why = "cannot tell V100 SXM2 from PCIe from the instance name";
 		return NULL;
 	}
-	*why = "no catalog GPU of that name";
-	return NULL;
+	const char *id = gpu_alias_id(acc);
+	if (!id)
+		*why = "no catalog GPU of that name";
+	return id;
 }
 
 /* GCP host shapes and the accelerators they carry (name as SkyPilot writes

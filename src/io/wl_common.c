@@ -54,7 +54,8 @@ int wl_gpu_id_ok(const char *id)
 				return 0;
 			continue;
 		}
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') ||
 		      *p == '.' || *p == '-' || *p == '_'))
 			return 0;
 	}
@@ -267,7 +268,7 @@ int wlx_read_plan(const char *file, const struct tc_datapath *dp, const struct y
 	nn = yn_map_get(map, "network");
 	if (gn && ps.gpu[0] && !wl_gpu_id_ok(ps.gpu))
 		bad |= wlx_err(d, file, gn, "gpu '%s' is not a catalog id "
-			       "(expected lower-case letters, digits, '.', "
+			       "(expected letters, digits, '.', "
 			       "'-', '_', and ':PROFILE' for a MIG slice)",
 			       ps.gpu);
 	wl_default_network(p);

@@ -994,7 +994,7 @@ static int read_plan(struct wl_state *st, const struct yn_node *map)
 
 	if (gn && ps.gpu[0] && !wl_gpu_id_ok(ps.gpu))
 		bad |= err_at(st->d, st->file, gn,
-			      "gpu '%s' is not a catalog id (expected lower-case letters, digits, '.', '-', '_', and ':PROFILE' for a MIG slice, as in a100-80gb-sxm:1g.10gb)",
+			      "gpu '%s' is not a catalog id (expected letters, digits, '.', '-', '_', and ':PROFILE' for a MIG slice, as in a100-80gb-sxm:1g.10gb)",
 			      ps.gpu);
 	p->dp = 0;
 	if (dn && read_dp(st, dn, &p->dp))

@@ -89,10 +89,12 @@ struct cost_spot {
 	double preempt_per_h;         /* preemptions per instance-hour of the job */
 	double checkpoint_interval_s; /* time between checkpoints */
 	double restart_s;             /* from preemption to training again */
+	double instances;             /* instances the job spans, >= 1: a synchronous
+				       * job stops when any one is preempted */
 };
 
 struct cost_spot_result {
-	double expected_restarts;  /* preempt_per_h x run hours */
+	double expected_restarts;  /* preempt_per_h x instances x run hours */
 	double lost_s_per_restart; /* restart_s + checkpoint_interval_s / 2 */
 	double overhead_s;         /* expected_restarts x lost_s_per_restart */
 	double run_s;              /* the run including the overhead */
@@ -152,10 +154,11 @@ int cost_cloud(const struct price_offer *o, const struct cost_billing *b,
 	       struct cost_run *out, const char **why);
 
 /*
- * Spot overhead: restarts = preempt_per_h x run_s / 3600 (first order: the
- * overhead's own preemptions are not counted); each costs restart_s plus on
- * average half a checkpoint interval of lost work.  Returns 0, or -1 for a
- * negative or non-finite input.
+ * Spot overhead: restarts = preempt_per_h x instances x run_s / 3600 (first
+ * order: the overhead's own preemptions are not counted); each costs
+ * restart_s plus on average half a checkpoint interval of lost work.
+ * Returns 0, or -1 for a negative or non-finite input or fewer than one
+ * instance.
  */
 int cost_spot_overhead(double run_s, const struct cost_spot *in,
 		       struct cost_spot_result *out);

@@ -16,6 +16,7 @@ void run_cost_defaults(struct run_cost_in *in, enum cost_kind kind)
 	in->spot.preempt_per_h = RUN_COST_PREEMPT_PER_H;
 	in->spot.checkpoint_interval_s = RUN_COST_CHECKPOINT_S;
 	in->spot.restart_s = RUN_COST_RESTART_S;
+	in->spot.instances = 1;
 }
 
 int run_cost_compute(const struct price_table *tables, size_t ntables,
@@ -28,14 +29,16 @@ int run_cost_compute(const struct price_table *tables, size_t ntables,
 	out->in = *in;
 	out->kind = in->kind;
 	out->run_s = run_s;
-	/* Interrupted work is redone: it costs time, dollars and energy. */
+	double shape = gpus < node_gpus ? gpus : node_gpus;
+	/* Interrupted work is redone: it costs time, dollars and energy.  The
+	 * job spans the plan's nodes, one instance each. */
 	if (in->kind == COST_SPOT) {
-		if (cost_spot_overhead(run_s, &in->spot, &out->spot))
+		out->in.spot.instances = ceil(gpus / shape);
+		if (cost_spot_overhead(run_s, &out->in.spot, &out->spot))
 			return -1;
 		out->spot_applied = 1;
 		out->run_s = out->spot.run_s;
 	}
-	double shape = gpus < node_gpus ? gpus : node_gpus;
 	out->priced = cost_range_shaped(tables, ntables, gpu_id, in->kind, gpus,
 					shape, out->run_s, &out->range) == 0;
 	out->energy_kwh = cost_energy_kwh(gpus, tdp_w, in->power_frac, out->run_s, in->pue);
@@ -47,4 +50,12 @@ int run_cost_compute(const struct price_table *tables, size_t ntables,
 		out->onprem_usd = gpus * run_s / COST_S_PER_H * out->onprem_rate.total_usd_per_gpu_h;
 	}
 	return isfinite(out->energy_kwh) && isfinite(out->co2_kg) ? 0 : -1;
+}
+
+void run_cost_unfit(const struct run_cost_in *in, struct run_cost *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->in = *in;
+	out->kind = in->kind;
+	out->unfit = 1;
 }

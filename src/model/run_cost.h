@@ -32,6 +32,7 @@ struct run_cost_in {
 struct run_cost {
 	struct run_cost_in in;      /* the assumptions used, for the report */
 	enum cost_kind kind;
+	int unfit;                  /* the plan does not fit in memory: nothing below is set */
 	int priced;                 /* an offer of this GPU and kind exists */
 	struct cost_range range;    /* cheapest and dearest offers */
 	int spot_applied;
@@ -58,5 +59,12 @@ void run_cost_defaults(struct run_cost_in *in, enum cost_kind kind);
 int run_cost_compute(const struct price_table *tables, size_t ntables,
 		     const char *gpu_id, double gpus, double node_gpus, double tdp_w,
 		     double run_s, const struct run_cost_in *in, struct run_cost *out);
+
+/*
+ * A plan that does not fit in GPU memory cannot run, so it has no price,
+ * on-premises cost or energy: fill *out with `unfit` set and the
+ * assumptions of *in kept for the report.
+ */
+void run_cost_unfit(const struct run_cost_in *in, struct run_cost *out);
 
 #endif

@@ -78,6 +78,7 @@ void unc_spec_default(struct unc_spec *s)
 	s->seed = 1;
 	s->samples = UNC_DEFAULT_SAMPLES;
 	s->kind = COST_ON_DEMAND;
+	s->spot.instances = 1; /* unc_spec_price() sets the run's own */
 }
 
 void unc_spec_zero(struct unc_spec *s)
@@ -170,7 +171,7 @@ static double share_below(const double *v, size_t n, double limit)
 /* Seconds lost to preemptions in a run of run_s seconds. */
 static double draw_preemption_s(gsl_rng *r, const struct cost_spot *sp, double run_s)
 {
-	double mu = sp->preempt_per_h * run_s / COST_S_PER_H;
+	double mu = sp->preempt_per_h * sp->instances * run_s / COST_S_PER_H;
 	if (!(mu > 0))
 		return 0;
 	unsigned int k = gsl_ran_poisson(r, mu);

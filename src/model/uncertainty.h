@@ -18,7 +18,7 @@
  *  - a scale (EFF_SCALE): log-normal with sigma = sd;
  *  - network bandwidth: log-normal with sigma = network_rel_sd;
  *  - model error: the step time times exp(N(0, model_rel_sd));
- *  - preemptions (spot): Poisson(preempt_per_h x run hours), each losing
+ *  - preemptions (spot): Poisson(preempt_per_h x instances x run hours), each losing
  *    restart_s plus a uniform share of a checkpoint interval.
  * A spread of 0 leaves the value exactly as it is.
  */

@@ -69,6 +69,11 @@ static void text_cost(FILE *f, const struct gpu *g, const struct run_cost *c)
 	char a[48], b[48], x[48], y[48], z[48];
 
 	fprintf(f, "\nCost (%s prices):\n", cost_kind_names[c->kind]);
+	if (c->unfit) {
+		fprintf(f, "  %-13s the plan does not fit in GPU memory: no offer, on-premises or energy figure\n",
+			"not priced");
+		return;
+	}
 	if (c->priced) {
 		text_choice(f, "cheapest", &c->range.cheapest);
 		fprintf(f, "  %-13s %s to %s across %d provider%s (%d offer%s)\n", "range",
@@ -84,8 +89,9 @@ static void text_cost(FILE *f, const struct gpu *g, const struct run_cost *c)
 		fprintf(f, "  %-13s %d offer%s with fewer GPUs per instance than the plan's nodes left out\n",
 			"", c->range.skipped_small, c->range.skipped_small == 1 ? "" : "s");
 	if (c->spot_applied)
-		fprintf(f, "  %-13s assumed %.3g preemptions per hour, a checkpoint every %s and %s per restart: "
-			"%.3g restarts add %s\n", "spot", in->spot.preempt_per_h,
+		fprintf(f, "  %-13s assumed %.3g preemptions per instance-hour on each of %.0f instance%s (any one "
+			"stops the job), a checkpoint every %s and %s per restart: %.3g restarts add %s\n",
+			"spot", in->spot.preempt_per_h, in->spot.instances, in->spot.instances == 1 ? "" : "s",
 			tc_fmt_duration(in->spot.checkpoint_interval_s, a, sizeof(a)),
 			tc_fmt_duration(in->spot.restart_s, b, sizeof(b)), c->spot.expected_restarts,
 			tc_fmt_duration(c->spot.overhead_s, x, sizeof(x)));
@@ -137,7 +143,15 @@ static void text_report(FILE *f, const struct workload *w, const struct gpu *g,
 	const struct plan *p = &e->plan;
 	char a[64], b[64], pct[64], t[REP_TITLE_LEN], gn[REP_TITLE_LEN], gi[REP_TITLE_LEN];
 
-	fprintf(f, "%s\n", rep_title(t, w, "table"));
+	fputs(rep_title(t, w, "table"), f);
+	/* A name often states the file's hardware: say what was run instead
+	 * when the command line chose it (an override leaves no position). */
+	int gpu_flag = !w->mark[WLF_GPU].line, count_flag = !w->mark[WLF_COUNT].line;
+	if (gpu_flag || count_flag)
+		fprintf(f, ": run on %d x %s (%s%s%s)", p->count, rep_show(gi, sizeof(gi), g->id, "table"),
+			gpu_flag ? "--gpu" : "", gpu_flag && count_flag ? ", " : "",
+			count_flag ? "--count" : "");
+	fputc('\n', f);
 	fprintf(f, "  workload   %s\n", rep_show(t, sizeof(t), w->file, "table"));
 	fprintf(f, "  model      %s, %s parameters", model_name(w), rep_fmt_count(e->params, a, sizeof(a)));
 	if (e->active_params < e->params)
@@ -279,6 +293,19 @@ static void json_cost(struct rep_json *j, const struct run_cost *c)
 	rep_json_obj_begin(j, "cost");
 	rep_json_str(j, "pricing", cost_kind_names[c->kind]);
 	rep_json_bool(j, "priced", c->priced);
+	if (c->unfit) {
+		/* A run that cannot happen has no figures: null, not zero. */
+		rep_json_str(j, "not_priced", "does not fit in GPU memory");
+		rep_json_null(j, "cheapest");
+		rep_json_null(j, "dearest");
+		rep_json_null(j, "onprem_usd");
+		rep_json_obj_end(j);
+		rep_json_obj_begin(j, "energy");
+		rep_json_null(j, "energy_kwh");
+		rep_json_null(j, "co2_kg");
+		rep_json_obj_end(j);
+		return;
+	}
 	if (c->priced) {
 		json_choice(j, "cheapest", &c->range.cheapest);
 		json_choice(j, "dearest", &c->range.dearest);
@@ -289,6 +316,7 @@ static void json_cost(struct rep_json *j, const struct run_cost *c)
 	if (c->spot_applied) {
 		rep_json_obj_begin(j, "spot");
 		rep_json_num(j, "preempt_per_h", c->in.spot.preempt_per_h);
+		rep_json_num(j, "instances", c->in.spot.instances);
 		rep_json_num(j, "checkpoint_interval_s", c->in.spot.checkpoint_interval_s);
 		rep_json_num(j, "restart_s", c->in.spot.restart_s);
 		rep_json_num(j, "expected_restarts", c->spot.expected_restarts);
@@ -405,7 +433,7 @@ static int csv_report(FILE *f, const struct workload *w, const struct estimate *
 	} else {
 		fprintf(f, ",%s,,,,", c ? cost_kind_names[c->kind] : "");
 	}
-	if (c)
+	if (c && !c->unfit)
 		fprintf(f, ",%.6g,%.6g\n", c->energy_kwh, c->co2_kg);
 	else
 		fputs(",,\n", f);
@@ -434,7 +462,9 @@ static int md_report(FILE *f, const struct workload *w, const struct gpu *g,
 		fprintf(f, "| cheapest %s cost | %s (%s %s) |\n", cost_kind_names[c->kind],
 			rep_fmt_usd(c->range.cheapest.run.cost_usd, a, sizeof(a)),
 			c->range.cheapest.table->provider, c->range.cheapest.offer->instance);
-	if (c)
+	if (c && c->unfit)
+		fputs("| cost | not priced: the plan does not fit in GPU memory |\n", f);
+	else if (c)
 		fprintf(f, "| energy | %s kWh, %.3g t CO2 |\n", rep_fmt_count(round(c->energy_kwh), b, sizeof(b)),
 			c->co2_kg / 1000);
 	fputc('\n', f);

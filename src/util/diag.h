@@ -17,6 +17,7 @@ enum tc_exit {
 	TC_EXIT_USAGE = 2,    /* bad command line */
 	TC_EXIT_IO = 3,       /* file could not be read or written */
 	TC_EXIT_INTERNAL = 4, /* a bug: non-finite number, broken invariant */
+	TC_EXIT_NO_FIT = 5,   /* the plan does not fit in GPU memory: reported, not priced */
 };
 
 #define TC_DIAG_MAX 20      /* messages kept per context; more are counted */

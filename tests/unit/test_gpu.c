@@ -11,6 +11,7 @@
 #include "../../src/io/gpu_load.h"
 #include "../../src/io/yaml_node.h"
 #include "../../src/model/gpu.h"
+#include "../../src/model/gpu_alias.h"
 #include "../../src/model/precision.h"
 
 #define GPU_DIR "models/gpu"
@@ -325,6 +326,27 @@ static void small_catalog(struct gpu_catalog *cat, struct gpu g[4])
 	cat->count = 4;
 }
 
+/* The alias table: common and SkyPilot names to catalog ids. */
+static void test_alias(void **state)
+{
+	(void)state;
+	assert_string_equal(gpu_alias_id("A100"), "a100-80gb-sxm");
+	assert_string_equal(gpu_alias_id("a100-80gb"), "a100-80gb-sxm");
+	assert_string_equal(gpu_alias_id("A100-40GB"), "a100-40gb-sxm");
+	assert_string_equal(gpu_alias_id("H100"), "h100-sxm");
+	assert_string_equal(gpu_alias_id("h100_mega"), "h100-sxm");
+	assert_string_equal(gpu_alias_id("RTX 6000 Ada"), "rtx-6000-ada");
+	assert_null(gpu_alias_id("A100X"));
+	assert_null(gpu_alias_id(""));
+	/* Every target is a catalog id of the real files. */
+	for (size_t i = 0; gpu_alias_table[i].name; i++) {
+		size_t k = 0;
+		while (k < nall && strcmp(all[k].id, gpu_alias_table[i].id))
+			k++;
+		assert_true(k < nall);
+	}
+}
+
 static void test_lookup(void **state)
 {
 	struct gpu g[4], out;
@@ -340,9 +362,21 @@ static void test_lookup(void **state)
 	assert_string_equal(out.id, "a100-80gb-sxm:3g.40gb");
 	assert_int_equal(out.sm_count, 42);
 
-	assert_int_equal(gpu_catalog_lookup(&cat, "a100", &out, why, sizeof(why)), -1);
-	/* A family prefix wins over the nearer spelling 'a10'. */
-	assert_string_equal(why, "unknown GPU 'a100' (did you mean 'a100-40gb-pcie'? "
+	/* The names people type: any case, and documented aliases. */
+	assert_int_equal(gpu_catalog_lookup(&cat, "a100", &out, why, sizeof(why)), 0);
+	assert_string_equal(out.id, "a100-80gb-sxm");
+	assert_int_equal(gpu_catalog_lookup(&cat, "A100-80GB", &out, why, sizeof(why)), 0);
+	assert_string_equal(out.id, "a100-80gb-sxm");
+	assert_int_equal(gpu_catalog_lookup(&cat, "A100-40GB-PCIE", &out, why, sizeof(why)), 0);
+	assert_string_equal(out.id, "a100-40gb-pcie");
+	assert_int_equal(gpu_catalog_lookup(&cat, "L40S", &out, why, sizeof(why)), 0);
+	assert_string_equal(out.id, "l40s");
+	assert_int_equal(gpu_catalog_lookup(&cat, "A100:3g.40gb", &out, why, sizeof(why)), 0);
+	assert_string_equal(out.id, "a100-80gb-sxm:3g.40gb");
+	/* A family prefix wins over a nearer spelling such as 'a10' (the CLI
+	 * case gpu-suggest-sxm checks that the SXM member is preferred). */
+	assert_int_equal(gpu_catalog_lookup(&cat, "a100-4", &out, why, sizeof(why)), -1);
+	assert_string_equal(why, "unknown GPU 'a100-4' (did you mean 'a100-40gb-pcie'? "
 			    "known: a10, a100-40gb-pcie, a100-80gb-sxm, l40s)");
 	assert_int_equal(gpu_catalog_lookup(&cat, "l40z", &out, why, sizeof(why)), -1);
 	assert_string_equal(why, "unknown GPU 'l40z' (did you mean 'l40s'? "
@@ -548,6 +582,7 @@ int main(void)
 		cmocka_unit_test(test_relations),
 		cmocka_unit_test(test_key_order),
 		cmocka_unit_test(test_mig_slice),
+		cmocka_unit_test(test_alias),
 		cmocka_unit_test(test_lookup),
 		cmocka_unit_test(test_catalog_load),
 		cmocka_unit_test(test_optional_keys),

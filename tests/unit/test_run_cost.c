@@ -67,17 +67,23 @@ static void spot_adds_lost_work(void **state)
 	one_table(&t, &o);
 	run_cost_defaults(&in, COST_SPOT);
 
-	/* 0.05 preemptions/h x 1.5 h = 0.075 restarts, each losing the 600 s
-	 * restart plus half the 3,600 s checkpoint interval: 0.075 x 2,400 s =
-	 * 180 s.  The run takes 5,580 s, billed 2 h: 2 x 2 x $8 = $32. */
+	/* 16 GPUs on 8-GPU nodes span 2 instances: 0.05 preemptions per
+	 * instance-hour x 2 x 1.5 h = 0.15 restarts, each losing the 600 s
+	 * restart plus half the 3,600 s checkpoint interval: 0.15 x 2,400 s =
+	 * 360 s.  The run takes 5,760 s, billed 2 h: 2 x 2 x $8 = $32. */
 	assert_int_equal(run_cost_compute(&t, 1, "x", 16, 8, 400, 5400, &in, &c), 0);
 	assert_true(c.spot_applied);
-	assert_close(c.spot.expected_restarts, 0.075, TOL_TIGHT);
-	assert_close(c.spot.overhead_s, 180, TOL_TIGHT);
-	assert_close(c.run_s, 5580, TOL_TIGHT);
+	assert_close(c.in.spot.instances, 2, TOL_EXACT);
+	assert_close(c.spot.expected_restarts, 0.15, TOL_TIGHT);
+	assert_close(c.spot.overhead_s, 360, TOL_TIGHT);
+	assert_close(c.run_s, 5760, TOL_TIGHT);
 	assert_close(c.range.cheapest.run.cost_usd, 32, TOL_EXACT);
-	/* The redone work draws power too: 9.216 kWh x 5580 / 5400. */
-	assert_close(c.energy_kwh, 9.216 * 5580 / 5400, TOL_TIGHT);
+	/* The redone work draws power too: 9.216 kWh x 5760 / 5400. */
+	assert_close(c.energy_kwh, 9.216 * 5760 / 5400, TOL_TIGHT);
+	/* More instances for the same time never mean fewer restarts. */
+	struct run_cost wide;
+	assert_int_equal(run_cost_compute(&t, 1, "x", 16, 4, 400, 5400, &in, &wide), 0);
+	assert_true(wide.spot.expected_restarts > c.spot.expected_restarts);
 }
 
 static void onprem_rate(void **state)
@@ -131,6 +137,23 @@ static void relations_and_bad_input(void **state)
 	assert_int_equal(run_cost_compute(&t, 1, "x", 16, 8, 400, NAN, &in, &lo), -1);
 }
 
+/* A plan that cannot run carries no figure that could be read as a price. */
+static void unfit_is_never_priced(void **state)
+{
+	(void)state;
+	struct run_cost_in in;
+	struct run_cost c;
+	run_cost_defaults(&in, COST_SPOT);
+	memset(&c, 0xff, sizeof(c));
+	run_cost_unfit(&in, &c);
+	assert_true(c.unfit);
+	assert_false(c.priced);
+	assert_false(c.onprem);
+	assert_false(c.spot_applied);
+	assert_int_equal(c.kind, COST_SPOT);
+	assert_true(c.energy_kwh == 0 && c.onprem_usd == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -138,6 +161,7 @@ int main(void)
 		cmocka_unit_test(spot_adds_lost_work),
 		cmocka_unit_test(onprem_rate),
 		cmocka_unit_test(relations_and_bad_input),
+		cmocka_unit_test(unfit_is_never_priced),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -654,7 +654,7 @@ static void test_bad_table(void **state)
 		{ "bad-network-bare.yaml",
 		  "bad-network-bare.yaml:12:12: 'network' must be a byte rate, got '25' (expected a rate such as 2039GB/s or 200Gb/s)" },
 		{ "bad-gpu-id.yaml",
-		  "bad-gpu-id.yaml:10:8: gpu 'A100 80GB' is not a catalog id (expected lower-case letters, digits, '.', '-', '_', and ':PROFILE' for a MIG slice, as in a100-80gb-sxm:1g.10gb)" },
+		  "bad-gpu-id.yaml:10:8: gpu 'A100 80GB' is not a catalog id (expected letters, digits, '.', '-', '_', and ':PROFILE' for a MIG slice, as in a100-80gb-sxm:1g.10gb)" },
 		{ "bad-seq-learned.yaml",
 		  "bad-seq-learned.yaml:6:12: seq_len 2048 is longer than the model's 1024 learned positions (expected at most 1024, or model: max_positions: 2048)" },
 		{ "bad-kind.yaml",
@@ -772,7 +772,7 @@ static void test_bad_relations(void **state)
 		  "t.yaml:4:22: 'dp' is 0 (expected a whole number from 1 to 65536)" },
 		{ "kind: llm\nmodel: {preset: gpt2-124m}\n"
 		  "training: {seq_len: 1024, global_batch: 8, tokens: 1e9}\nplan: {count: 8, gpu: a100:1g:2}\n",
-		  "t.yaml:4:23: gpu 'a100:1g:2' is not a catalog id (expected lower-case letters, digits, '.', '-', '_', and ':PROFILE' for a MIG slice, as in a100-80gb-sxm:1g.10gb)" },
+		  "t.yaml:4:23: gpu 'a100:1g:2' is not a catalog id (expected letters, digits, '.', '-', '_', and ':PROFILE' for a MIG slice, as in a100-80gb-sxm:1g.10gb)" },
 		{ "- a list\n", "t.yaml:1:1: the file holds a list (expected a mapping with kind, model, training and plan)" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
