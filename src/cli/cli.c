@@ -52,7 +52,9 @@ static const struct cli_cmd commands[] = {
 	  "  --deadline D        report the probability of finishing within D\n"
 	  "  --budget USD        report the probability of costing at most USD\n"
 	  "Output:\n"
-	  "  --format F          table (default), json, csv or md\n" DATA_HELP },
+	  "  --format F          table (default), json, csv or md\n"
+	  "  --plot FILE         also draw where the step time goes and the memory\n"
+	  "                      per GPU as an SVG chart into FILE\n" DATA_HELP },
 	{ "compare", cmd_compare, "the same run on each GPU type, side by side with dollars",
 	  "usage: traincost compare FILE [--gpus ID,ID,...] [--count N | --deadline 14d] [options]\n"
 	  "\n"
@@ -76,7 +78,9 @@ static const struct cli_cmd commands[] = {
 	  "                     P10, P50, P90 of total time and cost, and the chance\n"
 	  "                     of meeting --deadline\n"
 	  "  --seed S           random seed (default 1; same seed, same output)\n"
-	  "  --format F         table (default), csv, json or md\n" DATA_HELP },
+	  "  --format F         table (default), csv, json or md\n"
+	  "  --plot FILE        also draw total time and cost per GPU type (P10-P90\n"
+	  "                     whiskers with --uncertainty) as an SVG chart into FILE\n" DATA_HELP },
 	{ "plan", cmd_plan, "cheapest plan under a deadline, fastest under a budget",
 	  "usage: traincost plan FILE [--deadline D] [--budget USD] [--gpus ID,...]\n"
 	  "                      [--max-gpus N] [--pricing P] [--format F]\n"
@@ -102,7 +106,9 @@ static const struct cli_cmd commands[] = {
 	  "                  P90 cost and time, sampling the Pareto front and the plans\n"
 	  "                  whose point estimate meets the targets (implies\n"
 	  "                  --uncertainty)\n"
-	  "  --format F      table (default), csv or json\n" DATA_HELP },
+	  "  --format F      table (default), csv or json\n"
+	  "  --plot FILE     also draw every plan's time against cost, the Pareto\n"
+	  "                  front and the chosen plans as an SVG chart into FILE\n" DATA_HELP },
 	{ "sweep", cmd_sweep, "evaluate every configuration of a what-if sweep file",
 	  "usage: traincost sweep SWEEP.yaml [-o OUT] [--format F] [--jobs N] [--shard K/N]\n"
 	  "\n"
@@ -128,7 +134,9 @@ static const struct cli_cmd commands[] = {
 	  "memory- or latency-bound, the rate achieved and the time.  Takes the\n"
 	  "same plan overrides as `traincost estimate`.\n"
 	  "\n"
-	  "  --format F   table (default), json, csv or md\n" DATA_HELP },
+	  "  --format F   table (default), json, csv or md\n"
+	  "  --plot FILE  also draw the operators on the GPU's roofline as an SVG\n"
+	  "               chart into FILE\n" DATA_HELP },
 	{ "validate", cmd_validate, "predicted vs measured on published training runs",
 	  "usage: traincost validate [--family llm] [--cases DIR] [--format F] [--verbose]\n"
 	  "       traincost validate --cross-validate K [--gpu ID] [--cases DIR]\n"
@@ -143,6 +151,7 @@ static const struct cli_cmd commands[] = {
 	  "               calibrate on K-1 folds of one GPU's cases, report the error\n"
 	  "               on the fold held out (see `traincost calibrate`)\n"
 	  "  --gpu ID     the GPU whose cases are cross-validated (default: the first case's)\n"
+	  "  --plot FILE  also draw predicted against measured as an SVG chart into FILE\n"
 	  FORMAT_HELP DATA_HELP },
 	{ "calibrate", cmd_calibrate, "fit efficiency parameters to measured training steps",
 	  "usage: traincost calibrate MEASUREMENTS.yaml [--gpu ID] [-o FILE] [--fit scale|NAME,...]\n"

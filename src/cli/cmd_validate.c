@@ -11,9 +11,11 @@
 #include "../io/val_load.h"
 #include "../model/validate.h"
 #include "../report/json.h"
+#include "../report/plot.h"
 #include "../report/table.h"
 #include "cli.h"
 #include "opts.h"
+#include "plot_out.h"
 
 #ifndef TC_DATADIR
 #define TC_DATADIR "/usr/local/share/traincost"
@@ -274,7 +276,7 @@ static int cross_validate(struct cli_ctx *ctx, const struct val_set *set,
 int cmd_validate(int argc, char **argv, struct cli_ctx *ctx)
 {
 	const char *family = NULL, *cases_dir = NULL, *format = "table", *cv = NULL,
-		   *gpu_id = NULL;
+		   *gpu_id = NULL, *plot = NULL;
 	int verbose = 0;
 	const struct cli_opt opts[] = {
 		{ "family", &family, NULL, families },
@@ -283,6 +285,7 @@ int cmd_validate(int argc, char **argv, struct cli_ctx *ctx)
 		{ "verbose", NULL, &verbose, NULL },
 		{ "cross-validate", &cv, NULL, NULL },
 		{ "gpu", &gpu_id, NULL, NULL },
+		{ "plot", &plot, NULL, NULL },
 		{ NULL, NULL, NULL, NULL },
 	};
 	char *pos[CLI_MAX_POS];
@@ -293,6 +296,10 @@ int cmd_validate(int argc, char **argv, struct cli_ctx *ctx)
 	if (npos)
 		return cli_usage_error(ctx, "validate", "unexpected argument '%s' (expected options only)",
 				       pos[0]);
+	if ((rc = plot_out_check(ctx, "validate", plot)))
+		return rc;
+	if (plot && cv)
+		return cli_usage_error(ctx, "validate", "--plot and --cross-validate exclude each other (expected one of them)");
 	int folds = 0;
 	if (cv && cli_int_arg(ctx, "validate", "cross-validate", cv, 2, 100, &folds))
 		return TC_EXIT_USAGE;
@@ -332,6 +339,12 @@ int cmd_validate(int argc, char **argv, struct cli_ctx *ctx)
 		fputs("traincost validate: out of memory\n", ctx->err);
 		rc = TC_EXIT_INTERNAL;
 		goto out;
+	}
+	if (plot) {
+		struct svg s;
+		plot_validate(&s, 1, set.cases, res, n);
+		if ((rc = plot_out_write(ctx, "validate", &s, plot)))
+			goto out;
 	}
 	if (!strcmp(format, "json"))
 		rc = print_json(ctx, &set, res, n, groups, ng, &all);

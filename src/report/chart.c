@@ -3,6 +3,8 @@
  */
 #include "chart.h"
 
+#include "numfmt.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -76,12 +78,30 @@ double chart_py(const struct chart *c, double v)
 	return c->plot.y + c->plot.h - axis_frac(&c->y, v) * c->plot.h;
 }
 
+double chart_cat_x(const struct chart *c, size_t i)
+{
+	return c->plot.x + ((double)i + 0.5) * c->plot.w / (double)(c->ncat ? c->ncat : 1);
+}
+
 /* A tick label: as many decimals as the step needs. */
 static void fmt_tick(char *buf, size_t len, double v, double step)
 {
 	if (fabs(v) < step * 1e-9)
 		v = 0; /* no "-0" or "1e-17" from the accumulated step */
-	if (v != 0 && (fabs(v) >= 1e6 || fabs(v) < 1e-3)) {
+	static const struct { double k; const char *sym; } si[] = {
+		{ 1e12, "T" }, { 1e9, "G" }, { 1e6, "M" },
+	};
+	for (size_t i = 0; i < sizeof(si) / sizeof(si[0]); i++)
+		if (fabs(v) >= si[i].k && fabs(v) < 1e15) {
+			/* 2.5M rather than 2,500,000: fits beside the axis */
+			snprintf(buf, len, "%g%s", v / si[i].k, si[i].sym);
+			return;
+		}
+	if (fabs(v) >= 1e4 && step >= 1) {
+		rep_fmt_count(v, buf, (int)len); /* 15,000: digits a reader can count */
+		return;
+	}
+	if (v != 0 && (fabs(v) >= 1e15 || fabs(v) < 1e-3)) {
 		snprintf(buf, len, "%.3g", v);
 		return;
 	}
@@ -150,18 +170,30 @@ static void x_value_axis(struct chart *c)
 		 "label", c->x.label);
 }
 
+/* Length of the longest category name, in characters (bytes: close
+ * enough for the ids and names we draw). */
+static size_t longest_name(const char *const *cat, size_t n)
+{
+	size_t longest = 0;
+	for (size_t i = 0; i < n; i++)
+		if (strlen(cat[i]) > longest)
+			longest = strlen(cat[i]);
+	return longest;
+}
+
+/* Slanted names when they would run into their neighbours. */
+static int slanted(const struct chart *c, const char *const *cat)
+{
+	return (double)longest_name(cat, c->ncat) * CHAR_W > c->plot.w / (double)c->ncat;
+}
+
 static void x_cat_axis(struct chart *c, const char *const *cat)
 {
 	struct svg *s = c->svg;
-	double bw = c->plot.w / (double)c->ncat;
 	double base = c->plot.y + c->plot.h;
-	size_t longest = 0;
-	for (size_t i = 0; i < c->ncat; i++)
-		if (strlen(cat[i]) > longest)
-			longest = strlen(cat[i]);
-	int slant = (double)longest * CHAR_W > bw; /* would run into the next */
+	int slant = slanted(c, cat);
 	for (size_t i = 0; i < c->ncat; i++) {
-		double x = c->plot.x + ((double)i + 0.5) * bw;
+		double x = chart_cat_x(c, i);
 		svg_line(s, x, base, x, base + TICK_LEN, "axis");
 		if (slant)
 			svg_text(s, x + 4, base + TICK_LEN + 12, SVG_END, -35, "tick", cat[i]);
@@ -169,7 +201,7 @@ static void x_cat_axis(struct chart *c, const char *const *cat)
 			svg_text(s, x, base + TICK_LEN + 13, SVG_MIDDLE, 0, "tick", cat[i]);
 	}
 	if (c->x.label)
-		svg_text(s, c->plot.x + c->plot.w / 2, base + BOTTOM_CAT_H - 6, SVG_MIDDLE, 0,
+		svg_text(s, c->plot.x + c->plot.w / 2, c->box_bottom - 6, SVG_MIDDLE, 0,
 			 "label", c->x.label);
 }
 
@@ -184,15 +216,22 @@ void chart_panel(struct chart *c, struct svg *s, struct chart_box box,
 	c->y = *y;
 	if (x)
 		c->x = *x;
-	double bottom = ncat ? BOTTOM_CAT_H : BOTTOM_VALUE_H;
 	c->plot.x = box.x + LEFT_W;
 	c->plot.y = box.y + TITLE_H;
 	c->plot.w = box.w - LEFT_W - RIGHT_W - (legend ? CHART_LEGEND_W : 0);
+	double bottom = ncat ? BOTTOM_CAT_H : BOTTOM_VALUE_H;
+	if (ncat && c->plot.w > 0 && slanted(c, cat)) {
+		/* sin 35 degrees of the longest name, and room for the axis title */
+		double need = (double)longest_name(cat, ncat) * CHAR_W * 0.574 + 40;
+		if (need > bottom)
+			bottom = fmin(need, box.h / 2);
+	}
 	c->plot.h = box.h - TITLE_H - bottom;
 	if (c->plot.w < 10)
 		c->plot.w = 10;
 	if (c->plot.h < 10)
 		c->plot.h = 10;
+	c->box_bottom = box.y + box.h;
 	c->legend_x = c->plot.x + c->plot.w + 14;
 	c->legend_y = c->plot.y + 4;
 
@@ -300,7 +339,9 @@ void chart_ref_y(struct chart *c, double y, const char *label)
 {
 	double py = chart_py(c, y);
 	svg_line(c->svg, c->plot.x, py, c->plot.x + c->plot.w, py, "ref");
-	svg_text(c->svg, c->plot.x + c->plot.w - 4, py - 4, SVG_END, 0, "note", label);
+	/* Below the line when above it would touch the panel's title. */
+	double ty = py - c->plot.y < 16 ? py + 13 : py - 4;
+	svg_text(c->svg, c->plot.x + c->plot.w - 4, ty, SVG_END, 0, "note", label);
 }
 
 void chart_ref_diagonal(struct chart *c, const char *label)

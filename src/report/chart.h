@@ -41,6 +41,7 @@ struct chart {
 	struct chart_axis x, y;
 	size_t ncat;                  /* categories along x (0: a value axis) */
 	double legend_x, legend_y;    /* where the next legend entry goes */
+	double box_bottom;            /* the panel's lower edge */
 };
 
 #define CHART_LEGEND_W 150 /* px kept right of the plot for a legend */
@@ -58,6 +59,9 @@ void chart_panel(struct chart *c, struct svg *s, struct chart_box box,
 /* Pixel position of a value on each axis. */
 double chart_px(const struct chart *c, double v);
 double chart_py(const struct chart *c, double v);
+
+/* Pixel position of the middle of category i. */
+double chart_cat_x(const struct chart *c, size_t i);
 
 /* Bar k of nk side by side in category i, from 0 (or the axis minimum)
  * to v; with whiskers from lo to hi when lo <= hi. */
