@@ -204,6 +204,22 @@ static const struct cli_cmd commands[] = {
 	  "what its folder holds (models/gpu, models/arch, pricing), and report every\n"
 	  "problem as FILE:LINE:COL: message.  Exit 1 if any file has one.\n"
 	  "\n" DATA_HELP },
+	{ "report", cmd_report, "one HTML page: estimate, comparison, plan, validation",
+	  "usage: traincost report FILE -o report.html [options]\n"
+	  "\n"
+	  "Write one self-contained HTML page about the run of a workload file: the\n"
+	  "estimate, the comparison of GPU types, the plan and how the model fared on\n"
+	  "measured runs of the GPUs involved, each with its table and its chart.\n"
+	  "Style and charts are inline and the page has no script: it reads the same\n"
+	  "offline.  Each section is what its command prints for the same options.\n"
+	  "\n"
+	  "  -o, --output FILE  the page (a temporary file renamed at the end)\n"
+	  "  --deadline D       the plan: cheapest plan finishing within D\n"
+	  "  --budget USD       the plan: fastest plan costing at most USD\n"
+	  "  --gpus ID,...      GPU types compared and planned over\n"
+	  "  --max-gpus N       the plan: largest GPU count (default 4096)\n"
+	  "  --pricing P        on-demand (default), spot, reserved-1y or reserved-3y\n"
+	  "  --uncertainty[=N]  P10-P90 of the comparison from N samples (default 1000)\n" DATA_HELP },
 	{ "help", cmd_help, "show help for a command", "usage: traincost help [COMMAND]\n" },
 };
 

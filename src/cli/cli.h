@@ -51,5 +51,13 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx);
 int cmd_sweep(int argc, char **argv, struct cli_ctx *ctx);
 int cmd_plan(int argc, char **argv, struct cli_ctx *ctx);
 int cmd_calibrate(int argc, char **argv, struct cli_ctx *ctx);
+int cmd_report(int argc, char **argv, struct cli_ctx *ctx);
+
+struct gpu;
+/* The measured cases of `traincost validate`: the working tree's
+ * tests/validation, else the installed copy (cmd_validate.c). */
+const char *cli_validation_dir(void);
+/* A val_gpu_fn over a struct gpu_catalog (ctx): 0, or -1 if unknown. */
+int cli_catalog_gpu(const char *id, struct gpu *out, void *ctx);
 
 #endif

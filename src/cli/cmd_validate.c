@@ -25,7 +25,7 @@ static const char *const families[] = { "llm", "vision", "recsys", NULL };
 static const char *const formats[] = { "table", "csv", "json", "md", NULL };
 
 /* Cases of the working tree first, then the installed copy. */
-static const char *default_cases_dir(void)
+const char *cli_validation_dir(void)
 {
 	struct stat st;
 	if (stat("tests/validation", &st) == 0 && S_ISDIR(st.st_mode))
@@ -34,7 +34,7 @@ static const char *default_cases_dir(void)
 }
 
 /* GPUs come from the catalog, with its efficiency parameters. */
-static int catalog_gpu(const char *id, struct gpu *out, void *ctx)
+int cli_catalog_gpu(const char *id, struct gpu *out, void *ctx)
 {
 	char why[512];
 	return gpu_catalog_lookup(ctx, id, out, why, sizeof(why));
@@ -312,7 +312,7 @@ int cmd_validate(int argc, char **argv, struct cli_ctx *ctx)
 	size_t n = 0;
 	tc_diag_init(&d);
 	val_set_init(&set);
-	if (val_load_dir(cases_dir ? cases_dir : default_cases_dir(), &set, &d) ||
+	if (val_load_dir(cases_dir ? cases_dir : cli_validation_dir(), &set, &d) ||
 	    gpu_catalog_load(&ctx->data, &cat, &d)) {
 		rc = cli_report(ctx, &d);
 		goto out;
@@ -322,7 +322,7 @@ int cmd_validate(int argc, char **argv, struct cli_ctx *ctx)
 		goto out;
 	}
 	res = malloc((set.count ? set.count : 1) * sizeof(*res));
-	if (!res || val_run(set.cases, set.count, family, 1, 0, catalog_gpu, &cat, res, &n)) {
+	if (!res || val_run(set.cases, set.count, family, 1, 0, cli_catalog_gpu, &cat, res, &n)) {
 		fputs("traincost validate: out of memory\n", ctx->err);
 		rc = TC_EXIT_INTERNAL;
 		goto out;

@@ -68,3 +68,5 @@ check compare "$tmp/c.svg" compare examples/llama2-7b-a100.yaml --gpus a100-80gb
 check plan "$tmp/p.svg" plan examples/plan-70b-finetune.yaml --deadline 7d \
 	--gpus a100-80gb-sxm,h100-sxm --max-gpus 256 --plot "$tmp/p.svg"
 check validate "$tmp/v.svg" validate --cases tests/cli/data --plot "$tmp/v.svg"
+check report "$tmp/r.html" report examples/llama2-7b-a100.yaml -o "$tmp/r.html" \
+	--gpus a100-80gb-sxm,h100-sxm --max-gpus 64 --deadline 60d
