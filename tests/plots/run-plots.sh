@@ -70,3 +70,41 @@ check plan "$tmp/p.svg" plan examples/plan-70b-finetune.yaml --deadline 7d \
 check validate "$tmp/v.svg" validate --cases tests/cli/data --plot "$tmp/v.svg"
 check report "$tmp/r.html" report examples/llama2-7b-a100.yaml -o "$tmp/r.html" \
 	--gpus a100-80gb-sxm,h100-sxm --max-gpus 64 --deadline 60d
+
+# The report in a headless browser: it renders (the screenshot is much
+# larger than one of a blank page of the same size: a blank PNG compresses
+# to almost nothing) and logs nothing to the console (the page has no
+# script, so any message is a load or parse error).
+browser=${TC_BROWSER:-}
+for b in chromium chromium-browser; do
+	[ -n "$browser" ] && break
+	command -v "$b" >/dev/null 2>&1 && browser=$b
+done
+if [ -z "$browser" ]; then
+	echo "skip browser: no chromium installed (TC_WANT_BROWSER=1 scripts/install-deps installs it; CI does)"
+	exit 0
+fi
+shot() { # PAGE PNG: screenshot, console messages into $tmp/console
+	timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run \
+		--user-data-dir="$tmp/profile" --enable-logging=stderr --v=0 \
+		--window-size=1000,1400 --screenshot="$2" "file://$1" </dev/null 2>"$tmp/browser.log" >/dev/null
+	grep ':CONSOLE' "$tmp/browser.log" >"$tmp/console"
+}
+if ! [ -f "$tmp/r.html" ]; then
+	echo "FAIL browser: no report to open"
+	exit 0
+fi
+printf '<!DOCTYPE html>\n<html xmlns="http://www.w3.org/1999/xhtml"><body></body></html>\n' >"$tmp/blank.html"
+shot "$tmp/blank.html" "$tmp/blank.png"
+shot "$tmp/r.html" "$tmp/r.png"
+blank=$(wc -c <"$tmp/blank.png" 2>/dev/null || echo 0)
+page=$(wc -c <"$tmp/r.png" 2>/dev/null || echo 0)
+if [ "$blank" -eq 0 ] || [ "$page" -eq 0 ]; then
+	echo "FAIL browser: $browser made no screenshot: $(grep -v -e dbus -e WARNING "$tmp/browser.log" | tail -n 3 | tr '\n' '|')"
+elif [ "$page" -lt $((blank * 5)) ]; then
+	echo "FAIL browser: the report looks blank (screenshot $page bytes, a blank page $blank bytes)"
+elif [ -s "$tmp/console" ]; then
+	echo "FAIL browser: the report logged: $(head -n 3 "$tmp/console" | tr '\n' '|')"
+else
+	echo "ok browser"
+fi
