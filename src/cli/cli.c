@@ -125,6 +125,11 @@ static const struct cli_cmd commands[] = {
 	  "  --shard K/N       only configurations K, K+N, K+2N, ... (0 <= K < N);\n"
 	  "                    shard 0 writes the CSV header, so the shards concatenate\n"
 	  "  --calibration FILE  efficiencies fitted by `traincost calibrate`\n"
+	  "  --plot FILE       also draw a metric against one varied key as an SVG\n"
+	  "                    chart into FILE, a line per combination of the others\n"
+	  "  --plot-x PATH     the varied key along x (default: the first)\n"
+	  "  --plot-y M        total_time_s (default), step_time_s, gpu_hours,\n"
+	  "                    mfu_frac, memory_per_gpu_gb or cost_usd\n"
 	  "A progress line goes to stderr when it is a terminal.\n" DATA_HELP },
 	{ "explain", cmd_explain, "per-operator roofline of one training step",
 	  "usage: traincost explain FILE [options]\n"

@@ -70,6 +70,8 @@ static double axis_frac(const struct chart_axis *a, double v)
 
 double chart_px(const struct chart *c, double v)
 {
+	if (c->ncat) /* v is a category's index */
+		return c->plot.x + (v + 0.5) * c->plot.w / (double)c->ncat;
 	return c->plot.x + axis_frac(&c->x, v) * c->plot.w;
 }
 

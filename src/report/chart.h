@@ -56,7 +56,8 @@ void chart_panel(struct chart *c, struct svg *s, struct chart_box box,
 		 const struct chart_axis *y, size_t ncat,
 		 const char *const *cat, int legend);
 
-/* Pixel position of a value on each axis. */
+/* Pixel position of a value on each axis; on a category axis the value
+ * is the category's index (its middle). */
 double chart_px(const struct chart *c, double v);
 double chart_py(const struct chart *c, double v);
 

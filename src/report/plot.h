@@ -65,19 +65,19 @@ void plot_plan(struct svg *s, int standalone, const char *workload,
 void plot_validate(struct svg *s, int standalone, const struct val_case *cases,
 		   const struct val_result *res, size_t n);
 
-/* sweep: one metric against one swept key, a line per value of the
- * series key (NULL: one line).  x[i], y[i] and series[i] (indices into
- * series_names) for n configurations; x_names (when the key's values are
- * not numbers: x[i] indexes them, nx of them) or NULL for a value axis. */
+/* sweep: one metric against one swept key, one line per combination of
+ * the other keys.  Point i is at (x[i], y[i]) on line series[i]; with
+ * x_names the x axis holds those nx categories and x[i] is an index into
+ * them. */
 struct plot_sweep {
 	const char *title;
 	const char *x_label, *y_label;     /* with their units */
 	const double *x, *y;
-	const int *series;
+	const size_t *series;
 	size_t n;
-	const char *const *x_names;
+	const char *const *x_names;        /* NULL: a value axis */
 	size_t nx;
-	const char *const *series_names;
+	const char *const *series_names;   /* nseries of them */
 	size_t nseries;
 	int log_x;
 };

@@ -68,6 +68,9 @@ check compare "$tmp/c.svg" compare examples/llama2-7b-a100.yaml --gpus a100-80gb
 check plan "$tmp/p.svg" plan examples/plan-70b-finetune.yaml --deadline 7d \
 	--gpus a100-80gb-sxm,h100-sxm --max-gpus 256 --plot "$tmp/p.svg"
 check validate "$tmp/v.svg" validate --cases tests/cli/data --plot "$tmp/v.svg"
+check sweep "$tmp/s.svg" sweep examples/sweep-7b.yaml -o "$tmp/s.csv" --plot "$tmp/s.svg" \
+	--plot-x plan.count --plot-y cost_usd
+check sweep-categories "$tmp/s2.svg" sweep examples/sweep-7b.yaml -o "$tmp/s.csv" --plot "$tmp/s2.svg"
 check report "$tmp/r.html" report examples/llama2-7b-a100.yaml -o "$tmp/r.html" \
 	--gpus a100-80gb-sxm,h100-sxm --max-gpus 64 --deadline 60d
 
@@ -97,8 +100,8 @@ fi
 printf '<!DOCTYPE html>\n<html xmlns="http://www.w3.org/1999/xhtml"><body></body></html>\n' >"$tmp/blank.html"
 shot "$tmp/blank.html" "$tmp/blank.png"
 shot "$tmp/r.html" "$tmp/r.png"
-blank=$(wc -c <"$tmp/blank.png" 2>/dev/null || echo 0)
-page=$(wc -c <"$tmp/r.png" 2>/dev/null || echo 0)
+blank=$(wc -c 2>/dev/null <"$tmp/blank.png" || echo 0)
+page=$(wc -c 2>/dev/null <"$tmp/r.png" || echo 0)
 if [ "$blank" -eq 0 ] || [ "$page" -eq 0 ]; then
 	echo "FAIL browser: $browser made no screenshot: $(grep -v -e dbus -e WARNING "$tmp/browser.log" | tail -n 3 | tr '\n' '|')"
 elif [ "$page" -lt $((blank * 5)) ]; then
