@@ -1,6 +1,7 @@
 #!/bin/sh
-# Run every unit suite, the CLI golden cases and the broken-input corpus
-# (tests/bad/run-bad.sh); print "N passed, N failed".
+# Run every unit suite, the CLI golden cases, the broken-input corpus
+# (tests/bad/run-bad.sh) and the pictures (tests/plots/run-plots.sh); print
+# "N passed, N failed".
 # Usage: tests/run-all.sh BUILD_DIR [RUNNER]   (RUNNER: e.g. a valgrind command)
 build=${1:-build}
 runner=${2:-}
@@ -41,6 +42,15 @@ if [ -x tests/bad/run-bad.sh ]; then
 	p=$(printf '%s\n' "$out" | grep -c '^ok ')
 	f=$(printf '%s\n' "$out" | grep -c '^FAIL ')
 	echo "bad:  $p broken inputs passed, $f failed"
+	passed=$((passed + p))
+	failed=$((failed + f))
+fi
+if [ -x tests/plots/run-plots.sh ]; then
+	out=$(tests/plots/run-plots.sh "$build/traincost" "$runner")
+	printf '%s\n' "$out" | grep -v '^ok ' || true
+	p=$(printf '%s\n' "$out" | grep -c '^ok ')
+	f=$(printf '%s\n' "$out" | grep -c '^FAIL ')
+	echo "plots: $p charts passed, $f failed"
 	passed=$((passed + p))
 	failed=$((failed + f))
 fi

@@ -52,7 +52,9 @@ static const struct cli_cmd commands[] = {
 	  "  --deadline D        report the probability of finishing within D\n"
 	  "  --budget USD        report the probability of costing at most USD\n"
 	  "Output:\n"
-	  "  --format F          table (default), json, csv or md\n" DATA_HELP },
+	  "  --format F          table (default), json, csv or md\n"
+	  "  --plot FILE         also draw where the step time goes and the memory\n"
+	  "                      per GPU as an SVG chart into FILE\n" DATA_HELP },
 	{ "compare", cmd_compare, "the same run on each GPU type, side by side with dollars",
 	  "usage: traincost compare FILE [--gpus ID,ID,...] [--count N | --deadline 14d] [options]\n"
 	  "\n"
@@ -76,7 +78,9 @@ static const struct cli_cmd commands[] = {
 	  "                     P10, P50, P90 of total time and cost, and the chance\n"
 	  "                     of meeting --deadline\n"
 	  "  --seed S           random seed (default 1; same seed, same output)\n"
-	  "  --format F         table (default), csv, json or md\n" DATA_HELP },
+	  "  --format F         table (default), csv, json or md\n"
+	  "  --plot FILE        also draw total time and cost per GPU type (P10-P90\n"
+	  "                     whiskers with --uncertainty) as an SVG chart into FILE\n" DATA_HELP },
 	{ "plan", cmd_plan, "cheapest plan under a deadline, fastest under a budget",
 	  "usage: traincost plan FILE [--deadline D] [--budget USD] [--gpus ID,...]\n"
 	  "                      [--max-gpus N] [--pricing P] [--format F]\n"
@@ -102,7 +106,9 @@ static const struct cli_cmd commands[] = {
 	  "                  P90 cost and time, sampling the Pareto front and the plans\n"
 	  "                  whose point estimate meets the targets (implies\n"
 	  "                  --uncertainty)\n"
-	  "  --format F      table (default), csv or json\n" DATA_HELP },
+	  "  --format F      table (default), csv or json\n"
+	  "  --plot FILE     also draw every plan's time against cost, the Pareto\n"
+	  "                  front and the chosen plans as an SVG chart into FILE\n" DATA_HELP },
 	{ "sweep", cmd_sweep, "evaluate every configuration of a what-if sweep file",
 	  "usage: traincost sweep SWEEP.yaml [-o OUT] [--format F] [--jobs N] [--shard K/N]\n"
 	  "\n"
@@ -119,6 +125,11 @@ static const struct cli_cmd commands[] = {
 	  "  --shard K/N       only configurations K, K+N, K+2N, ... (0 <= K < N);\n"
 	  "                    shard 0 writes the CSV header, so the shards concatenate\n"
 	  "  --calibration FILE  efficiencies fitted by `traincost calibrate`\n"
+	  "  --plot FILE       also draw a metric against one varied key as an SVG\n"
+	  "                    chart into FILE, a line per combination of the others\n"
+	  "  --plot-x PATH     the varied key along x (default: the first)\n"
+	  "  --plot-y M        total_time_s (default), step_time_s, gpu_hours,\n"
+	  "                    mfu_frac, memory_per_gpu_gb or cost_usd\n"
 	  "A progress line goes to stderr when it is a terminal.\n" DATA_HELP },
 	{ "explain", cmd_explain, "per-operator roofline of one training step",
 	  "usage: traincost explain FILE [options]\n"
@@ -128,7 +139,9 @@ static const struct cli_cmd commands[] = {
 	  "memory- or latency-bound, the rate achieved and the time.  Takes the\n"
 	  "same plan overrides as `traincost estimate`.\n"
 	  "\n"
-	  "  --format F   table (default), json, csv or md\n" DATA_HELP },
+	  "  --format F   table (default), json, csv or md\n"
+	  "  --plot FILE  also draw the operators on the GPU's roofline as an SVG\n"
+	  "               chart into FILE\n" DATA_HELP },
 	{ "validate", cmd_validate, "predicted vs measured on published training runs",
 	  "usage: traincost validate [--family llm] [--cases DIR] [--format F] [--verbose]\n"
 	  "       traincost validate --cross-validate K [--gpu ID] [--cases DIR]\n"
@@ -144,6 +157,7 @@ static const struct cli_cmd commands[] = {
 	  "               calibrate on K-1 folds of one GPU's cases, report the error\n"
 	  "               on the fold held out (see `traincost calibrate`)\n"
 	  "  --gpu ID     the GPU whose cases are cross-validated (default: the first case's)\n"
+	  "  --plot FILE  also draw predicted against measured as an SVG chart into FILE\n"
 	  FORMAT_HELP DATA_HELP },
 	{ "calibrate", cmd_calibrate, "fit efficiency parameters to measured training steps",
 	  "usage: traincost calibrate MEASUREMENTS.yaml [--gpu ID] [-o FILE] [--fit scale|NAME,...]\n"
@@ -207,6 +221,22 @@ static const struct cli_cmd commands[] = {
 	  "memory.  Exit 1 if any file has a problem (5 if the only one is a plan\n"
 	  "that does not fit).\n"
 	  "\n" DATA_HELP },
+	{ "report", cmd_report, "one HTML page: estimate, comparison, plan, validation",
+	  "usage: traincost report FILE -o report.html [options]\n"
+	  "\n"
+	  "Write one self-contained HTML page about the run of a workload file: the\n"
+	  "estimate, the comparison of GPU types, the plan and how the model fared on\n"
+	  "measured runs of the GPUs involved, each with its table and its chart.\n"
+	  "Style and charts are inline and the page has no script: it reads the same\n"
+	  "offline.  Each section is what its command prints for the same options.\n"
+	  "\n"
+	  "  -o, --output FILE  the page (a temporary file renamed at the end)\n"
+	  "  --deadline D       the plan: cheapest plan finishing within D\n"
+	  "  --budget USD       the plan: fastest plan costing at most USD\n"
+	  "  --gpus ID,...      GPU types compared and planned over\n"
+	  "  --max-gpus N       the plan: largest GPU count (default 4096)\n"
+	  "  --pricing P        on-demand (default), spot, reserved-1y or reserved-3y\n"
+	  "  --uncertainty[=N]  P10-P90 of the comparison from N samples (default 1000)\n" DATA_HELP },
 	{ "help", cmd_help, "show help for a command", "usage: traincost help [COMMAND]\n" },
 };
 

@@ -52,5 +52,17 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx);
 int cmd_sweep(int argc, char **argv, struct cli_ctx *ctx);
 int cmd_plan(int argc, char **argv, struct cli_ctx *ctx);
 int cmd_calibrate(int argc, char **argv, struct cli_ctx *ctx);
+int cmd_report(int argc, char **argv, struct cli_ctx *ctx);
+
+struct gpu;
+/* The folder of the measured cases of `traincost validate`: tests/validation
+ * or validation in a data root (cmd_validate.c).  Returns 0, or -1 if none. */
+int cli_validation_dir(const struct cli_ctx *ctx, char *out, size_t outlen);
+struct val_set;
+struct tc_diag;
+/* Give each case the layer of the framework it names.  Returns 0 or -1. */
+int cli_resolve_frameworks(struct cli_ctx *ctx, struct val_set *set, struct tc_diag *d);
+/* A val_gpu_fn over a struct gpu_catalog (ctx): 0, or -1 if unknown. */
+int cli_catalog_gpu(const char *id, struct gpu *out, void *ctx);
 
 #endif

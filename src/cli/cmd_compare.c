@@ -13,12 +13,14 @@
 #include "../report/json.h"
 #include "../report/unc_json.h"
 #include "../report/numfmt.h"
+#include "../report/plot.h"
 #include "../report/table.h"
 #include "../util/units.h"
 #include "cli.h"
 #include "money.h"
 #include "plan_args.h"
 #include "opts.h"
+#include "plot_out.h"
 #include "unc_args.h"
 
 #define COMPARE_MAX_GPUS 64
@@ -40,6 +42,36 @@ struct row {
 	struct unc_result unc;
 	char unc_why[256];      /* --uncertainty: why not, when not */
 };
+
+/* The chart of --plot: the rows that have a plan, as the table shows them. */
+static int write_plot(struct cli_ctx *ctx, const char *path, const struct workload *w,
+		      const struct row *rows, int n)
+{
+	struct plot_compare_row *pr = calloc(n ? (size_t)n : 1, sizeof(*pr));
+	struct svg s;
+	size_t k = 0;
+	if (!pr) {
+		fputs("traincost compare: out of memory\n", ctx->err);
+		return TC_EXIT_INTERNAL;
+	}
+	for (int i = 0; i < n; i++) {
+		const struct row *r = &rows[i];
+		if (!r->ok)
+			continue;
+		pr[k] = (struct plot_compare_row){
+			.gpu = r->g.id, .count = r->e.plan.count, .total_s = r->e.total_time_s,
+			.priced = r->cost.priced, .has_unc = r->unc_ok,
+			.total_q = r->unc.total_s, .cost_q = r->unc.cost_usd,
+		};
+		if (r->cost.priced)
+			pr[k].cost_usd = r->cost.range.cheapest.run.cost_usd;
+		pr[k].priced = r->cost.priced && (!r->unc_ok || r->unc.has_cost);
+		k++;
+	}
+	plot_compare(&s, 1, w->name[0] ? w->name : w->file, pr, k);
+	free(pr);
+	return plot_out_write(ctx, "compare", &s, path);
+}
 
 /* Split "a,b,c" into ids; returns the count or -1 with a usage error. */
 static int split_ids(struct cli_ctx *ctx, char *list, char **ids, int max)
@@ -428,23 +460,26 @@ static int print_json(struct cli_ctx *ctx, const struct row *rows, int n, double
 int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 {
 	const char *gpus = NULL, *count_s = NULL, *deadline = NULL, *max_s = NULL,
-		   *format = "table", *calibration = NULL;
+		   *format = "table", *calibration = NULL, *plot = NULL;
 	struct money_args ma = { 0 };
 	struct unc_args ua = { 0 };
-	struct cli_opt opts[6 + MONEY_NOPTS + UNC_ARGS_NOPTS + 1] = {
+	struct cli_opt opts[7 + MONEY_NOPTS + UNC_ARGS_NOPTS + 1] = {
 		{ "gpus", &gpus, NULL, NULL },
 		{ "count", &count_s, NULL, NULL },
 		{ "deadline", &deadline, NULL, NULL },
 		{ "max-gpus", &max_s, NULL, NULL },
 		{ "format", &format, NULL, formats },
 		{ "calibration", &calibration, NULL, NULL },
+		{ "plot", &plot, NULL, NULL },
 	};
 	char *pos[CLI_MAX_POS];
 	int npos, rc;
-	money_opts(&ma, opts + 6);
-	unc_args_opts(&ua, opts + 6 + MONEY_NOPTS);
+	money_opts(&ma, opts + 7);
+	unc_args_opts(&ua, opts + 7 + MONEY_NOPTS);
 	if ((rc = cli_parse(ctx, "compare", argc, argv, opts, pos, &npos)))
 		return rc == CLI_HELP_SHOWN ? TC_EXIT_OK : rc;
+	if ((rc = plot_out_check(ctx, "compare", plot)))
+		return rc;
 	if (npos != 1)
 		return cli_usage_error(ctx, "compare", "%s", npos ? "too many files (expected one workload file)"
 								  : "no workload file given (expected FILE)");
@@ -529,6 +564,8 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 	if (ua.on)
 		sample_rows(rows, n, &us, &uws);
 	qsort(rows, (size_t)n, sizeof(*rows), cmp_rows);
+	if (plot && (rc = write_plot(ctx, plot, &w, rows, n)))
+		goto out;
 	if (!strcmp(format, "json")) {
 		rc = print_json(ctx, rows, n, deadline_s, ua.on ? &us : NULL);
 	} else {

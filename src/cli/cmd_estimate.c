@@ -7,11 +7,14 @@
 #include "../report/estimate_report.h"
 #include <stdlib.h>
 
+#include "../report/plot.h"
+
 #include "../model/uncertainty.h"
 #include "../util/units.h"
 #include "cli.h"
 #include "money.h"
 #include "plan_args.h"
+#include "plot_out.h"
 #include "unc_args.h"
 
 /* The estimate's own uncertainty targets: probabilities of meeting them. */
@@ -75,19 +78,24 @@ static int run(int argc, char **argv, struct cli_ctx *ctx, const char *cmd,
 	struct money_args ma = { 0 };
 	struct unc_args ua = { 0 };
 	struct unc_targets ut = { 0 };
-	struct cli_opt opts[PLAN_ARGS_NOPTS + MONEY_NOPTS + UNC_ARGS_NOPTS + UNC_TARGETS_NOPTS + 1] = { 0 };
+	const char *plot = NULL;
+	struct cli_opt opts[1 + PLAN_ARGS_NOPTS + MONEY_NOPTS + UNC_ARGS_NOPTS + UNC_TARGETS_NOPTS + 1] = {
+		{ "plot", &plot, NULL, NULL },
+	};
 	char *pos[CLI_MAX_POS];
 	int npos;
 
-	plan_args_opts(&a, opts);
+	plan_args_opts(&a, opts + 1);
 	if (!per_operator) {
-		money_opts(&ma, opts + PLAN_ARGS_NOPTS);
-		unc_args_opts(&ua, opts + PLAN_ARGS_NOPTS + MONEY_NOPTS);
-		target_opts(&ut, opts + PLAN_ARGS_NOPTS + MONEY_NOPTS + UNC_ARGS_NOPTS);
+		money_opts(&ma, opts + 1 + PLAN_ARGS_NOPTS);
+		unc_args_opts(&ua, opts + 1 + PLAN_ARGS_NOPTS + MONEY_NOPTS);
+		target_opts(&ut, opts + 1 + PLAN_ARGS_NOPTS + MONEY_NOPTS + UNC_ARGS_NOPTS);
 	}
 	int rc = cli_parse(ctx, cmd, argc, argv, opts, pos, &npos);
 	if (rc)
 		return rc == CLI_HELP_SHOWN ? TC_EXIT_OK : rc;
+	if ((rc = plot_out_check(ctx, cmd, plot)))
+		return rc;
 	if (npos != 1)
 		return cli_usage_error(ctx, cmd, "%s", npos ? "too many files (expected one workload file)"
 							    : "no workload file given (expected FILE)");
@@ -105,6 +113,19 @@ static int run(int argc, char **argv, struct cli_ctx *ctx, const char *cmd,
 	if ((rc = plan_args_run(ctx, cmd, pos[0], &a, &w, &g, &ws, &est, &cal))) {
 		money_release(&m);
 		return rc;
+	}
+	if (plot) {
+		/* The chart first: a failure to write it stops before any table. */
+		struct svg s;
+		if (per_operator)
+			plot_explain(&s, 1, &w, &g, &est, &ws);
+		else
+			plot_estimate(&s, 1, &w, &g, &est);
+		if ((rc = plot_out_write(ctx, cmd, &s, plot))) {
+			money_release(&m);
+			est_workspace_release(&ws);
+			return rc;
+		}
 	}
 	if (per_operator) {
 		rc = rep_explain(ctx->out, a.format, &w, &g, &est, &ws);

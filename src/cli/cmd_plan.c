@@ -14,11 +14,13 @@
 #include "../util/units.h"
 #include "../util/utf8.h"
 #include "../report/json.h"
+#include "../report/plot.h"
 #include "../report/table.h"
 #include "../report/unc_json.h"
 #include "cli.h"
 #include "plan_args.h"
 #include "opts.h"
+#include "plot_out.h"
 #include "unc_args.h"
 
 #define PLAN_MAX_GPUS 65536
@@ -201,13 +203,35 @@ static int by_p90_time(const void *a, const void *b)
 	return by_time(a, b);
 }
 
+/* --plot: every plan, the front, and the plans the answer shows (those
+ * meeting both targets, or the one best plan) ringed. */
+static int write_plot(struct cli_ctx *ctx, const char *path, const struct workload *w,
+		      const struct plan_point *pts, size_t npts, const int *front,
+		      const struct gpu *gpus, int ngpus, enum plan_risk risk, long best,
+		      double deadline, double budget)
+{
+	char *chosen = calloc(npts ? npts : 1, 1);
+	struct svg s;
+	if (!chosen) {
+		fputs("traincost plan: out of memory\n", ctx->err);
+		return TC_EXIT_INTERNAL;
+	}
+	for (size_t i = 0; i < npts; i++)
+		chosen[i] = deadline > 0 && budget > 0 ? planner_meets(&pts[i], risk, deadline, budget)
+						       : (long)i == best;
+	plot_plan(&s, 1, w->name[0] ? w->name : w->file, pts, npts, front, chosen, gpus, ngpus,
+		  risk, deadline, budget);
+	free(chosen);
+	return plot_out_write(ctx, "plan", &s, path);
+}
+
 int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 {
 	const char *deadline_s = NULL, *budget_s = NULL, *gpus_s = NULL,
 		   *max_s = NULL, *pricing = "on-demand", *fmt = "table",
-		   *calibration = NULL, *risk_s = "p50";
+		   *calibration = NULL, *risk_s = "p50", *plot = NULL;
 	struct unc_args ua = { 0 };
-	struct cli_opt opts[8 + UNC_ARGS_NOPTS + 1] = {
+	struct cli_opt opts[9 + UNC_ARGS_NOPTS + 1] = {
 		{ "deadline", &deadline_s, NULL, NULL },
 		{ "budget", &budget_s, NULL, NULL },
 		{ "gpus", &gpus_s, NULL, NULL },
@@ -216,13 +240,16 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 		{ "format", &fmt, NULL, formats },
 		{ "calibration", &calibration, NULL, NULL },
 		{ "risk", &risk_s, NULL, risks },
+		{ "plot", &plot, NULL, NULL },
 	};
 	char *pos[CLI_MAX_POS];
 	int npos, rc;
-	unc_args_opts(&ua, opts + 8);
+	unc_args_opts(&ua, opts + 9);
 	rc = cli_parse(ctx, "plan", argc, argv, opts, pos, &npos);
 	if (rc)
 		return rc == CLI_HELP_SHOWN ? TC_EXIT_OK : rc;
+	if ((rc = plot_out_check(ctx, "plan", plot)))
+		return rc;
 	if (npos != 1)
 		return cli_usage_error(ctx, "plan", "%s", npos ? "too many files (expected one workload file)"
 							      : "no workload file given (expected FILE)");
@@ -367,6 +394,9 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 		planner_pareto_ranked(pts, npts, risk, front);
 		best = planner_select(pts, npts, risk, deadline, budget, &nboth);
 	}
+	if (plot && (rc = write_plot(ctx, plot, &w, pts, npts, front, gpus, ngpus, risk, best,
+				     deadline, budget)))
+		goto out;
 	int json = !strcmp(fmt, "json"), csv = !strcmp(fmt, "csv");
 	char dl[32] = "", bu[32] = "";
 	if (deadline_s)

@@ -21,12 +21,14 @@
 #include "../io/sweep_load.h"
 #include "../model/llm.h"
 #include "../model/search.h"
+#include "../report/plot.h"
 #include "../report/rowfmt.h"
 #include "../util/outfile.h"
 #include "../util/utf8.h"
 #include "cli.h"
 #include "plan_args.h"
 #include "opts.h"
+#include "plot_out.h"
 
 #define CHUNK_ROWS 512      /* rows per unit of work */
 #define SLOTS_PER_JOB 4     /* chunks in flight per thread */
@@ -78,7 +80,22 @@ struct run {
 	int nslots;
 	int failed;               /* out of memory or a non-finite result */
 	char fail_msg[256];
+	/* --plot: each row's metric, by its place in the shard (owned) */
+	double *plot_y;
+	char *plot_have;          /* the row has the metric */
+	int plot_metric;          /* index into plot_metrics */
 };
+
+/* The metrics --plot-y can draw: result columns that are numbers. */
+static const char *const plot_metrics[] = {
+	"total_time_s", "step_time_s", "gpu_hours", "mfu_frac", "memory_per_gpu_gb",
+	"cost_usd", NULL,
+};
+static const char *const plot_metric_labels[] = {
+	"total time (days)", "step time (s)", "GPU-hours (h)", "MFU (%)",
+	"memory per GPU (GB)", "cost (USD)",
+};
+#define PLOT_MAX_ROWS 100000 /* configurations one chart can show */
 
 /* ---- row text ------------------------------------------------------------ */
 
@@ -385,6 +402,15 @@ static int eval_row(struct run *R, struct worker *W, uint64_t row, int first,
 	cell_text(rb, "instance", priced ? cr.cheapest.offer->instance : "");
 	cell_num(rb, "cost_usd", priced ? cr.cheapest.run.cost_usd : 0, priced);
 	cell_text(rb, "reason", reason);
+	if (R->plot_y) {
+		/* In the units of plot_metric_labels; only runs that fit. */
+		const double v[] = { e->total_time_s / 86400, e->step_time_s, e->gpu_hours,
+				     100 * e->mfu_frac, e->memory_per_gpu_bytes / 1e9,
+				     priced ? cr.cheapest.run.cost_usd : 0 };
+		uint64_t i = (row - R->shard_k) / R->shard_n;
+		R->plot_have[i] = ok && e->fits && (R->plot_metric != 5 || priced);
+		R->plot_y[i] = R->plot_have[i] ? v[R->plot_metric] : 0;
+	}
 	if (R->calibration[0])
 		cell_text(rb, "calibration", R->calibration);
 	if (rb->fmt == FMT_JSON)
@@ -540,6 +566,92 @@ static void release_gpus(struct run *R)
 	R->ngpus = 0;
 }
 
+/*
+ * --plot: the metric of every row that has it against key xk, one line per
+ * combination of the values of the other dimensions.  Returns 0 or an
+ * exit code (printed).
+ */
+static int write_plot(struct cli_ctx *ctx, const struct run *R, int xk, const char *path)
+{
+	const struct sweep *sw = R->sw;
+	const struct sweep_key *xkey = &sw->key[xk];
+	size_t nser = 1, n = 0, di[SWEEP_MAX_KEYS];
+	for (int d = 0; d < sw->ndims; d++)
+		if (d != xkey->dim)
+			nser *= sw->dim[d].len;
+	double *x = malloc((R->nrows ? R->nrows : 1) * sizeof(*x));
+	double *y = malloc((R->nrows ? R->nrows : 1) * sizeof(*y));
+	size_t *ser = malloc((R->nrows ? R->nrows : 1) * sizeof(*ser));
+	char **names = calloc(nser, sizeof(*names));
+	int rc = TC_EXIT_INTERNAL, drawn = 0;
+	if (!x || !y || !ser || !names)
+		goto out;
+	/* A value axis when every value of the key is a number. */
+	int numeric = 1, positive = 1;
+	double lo = HUGE_VAL, hi = 0;
+	for (size_t v = 0; v < xkey->count; v++) {
+		char *end;
+		double t = strtod(xkey->text[v], &end);
+		if (end == xkey->text[v] || *end || !isfinite(t))
+			numeric = 0;
+		positive &= t > 0;
+		lo = fmin(lo, t);
+		hi = fmax(hi, t);
+	}
+	for (uint64_t i = 0; i < R->nrows; i++) {
+		if (!R->plot_have[i])
+			continue;
+		sweep_row_index(sw, R->shard_k + i * R->shard_n, di);
+		size_t v = di[xkey->dim], sid = 0;
+		for (int d = 0; d < sw->ndims; d++)
+			if (d != xkey->dim)
+				sid = sid * sw->dim[d].len + di[d];
+		x[n] = numeric ? strtod(xkey->text[v], NULL) : (double)v;
+		y[n] = R->plot_y[i];
+		ser[n++] = sid;
+		if (!names[sid]) {
+			/* "a100-80gb-sxm, bf16": the other keys' values */
+			char buf[256] = "";
+			size_t used = 0;
+			for (int k = 0; k < sw->nkeys; k++)
+				if (sw->key[k].dim != xkey->dim && used < sizeof(buf))
+					used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s",
+								 used ? ", " : "",
+								 sweep_value_text(sw, k, di));
+			names[sid] = strdup(used ? buf : "all");
+			if (!names[sid])
+				goto out;
+		}
+	}
+	for (size_t k = 0; k < nser; k++)
+		if (!names[k] && !(names[k] = strdup("(no result)")))
+			goto out;
+	char title[WL_NAME_LEN + 64];
+	snprintf(title, sizeof(title), "%s: %s", sw->name[0] ? sw->name : sw->file,
+		 plot_metric_labels[R->plot_metric]);
+	struct plot_sweep ps = {
+		.title = title, .x_label = xkey->path, .y_label = plot_metric_labels[R->plot_metric],
+		.x = x, .y = y, .series = ser, .n = n,
+		.x_names = numeric ? NULL : (const char *const *)xkey->text,
+		.nx = xkey->count, .series_names = (const char *const *)names, .nseries = nser,
+		.log_x = numeric && positive && hi >= 10 * lo, /* a decade or more */
+	};
+	struct svg s;
+	plot_sweep(&s, 1, &ps);
+	drawn = 1;
+	rc = plot_out_write(ctx, "sweep", &s, path);
+out:
+	if (!drawn)
+		fputs("traincost sweep: out of memory\n", ctx->err);
+	for (size_t k = 0; names && k < nser; k++)
+		free(names[k]);
+	free(names);
+	free(ser);
+	free(x);
+	free(y);
+	return rc;
+}
+
 /* The header (CSV, table) or the opening (JSON). */
 static int write_head(struct run *R, struct outfile *of)
 {
@@ -594,7 +706,7 @@ bad:
 int cmd_sweep(int argc, char **argv, struct cli_ctx *ctx)
 {
 	const char *out = NULL, *fmt = "csv", *jobs_s = NULL, *shard = NULL,
-		   *calibration = NULL;
+		   *calibration = NULL, *plot = NULL, *plot_x = NULL, *plot_y = "total_time_s";
 	int tree = 0;
 	struct cli_opt opts[] = {
 		{ "output", &out, NULL, NULL },
@@ -603,6 +715,9 @@ int cmd_sweep(int argc, char **argv, struct cli_ctx *ctx)
 		{ "jobs", &jobs_s, NULL, NULL },
 		{ "shard", &shard, NULL, NULL },
 		{ "through-tree", NULL, &tree, NULL }, /* tests: no direct path */
+		{ "plot", &plot, NULL, NULL },
+		{ "plot-x", &plot_x, NULL, NULL },
+		{ "plot-y", &plot_y, NULL, plot_metrics },
 		{ NULL, NULL, NULL, NULL },
 	};
 	char *pos[CLI_MAX_POS];
@@ -623,6 +738,8 @@ int cmd_sweep(int argc, char **argv, struct cli_ctx *ctx)
 	if (npos != 1)
 		return cli_usage_error(ctx, "sweep", "%s", npos ? "too many files (expected one sweep file)"
 							       : "no sweep file given (expected SWEEP.yaml)");
+	if ((rc = plot_out_check(ctx, "sweep", plot)))
+		return rc;
 	int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (jobs < 1)
 		jobs = 1;
@@ -676,6 +793,29 @@ int cmd_sweep(int argc, char **argv, struct cli_ctx *ctx)
 			if (sw.key[k].probe[v].ok && add_gpu(&R, sw.key[k].probe[v].plan.gpu))
 				goto oom;
 	R.nrows = sw.rows > R.shard_k ? (sw.rows - R.shard_k + R.shard_n - 1) / R.shard_n : 0;
+	int plot_k = 0;
+	if (plot) {
+		plot_k = plot_x ? -1 : 0;
+		for (int k = 0; plot_x && k < sw.nkeys; k++)
+			if (!strcmp(sw.key[k].path, plot_x))
+				plot_k = k;
+		if (plot_k < 0 || !sw.nkeys) {
+			rc = cli_usage_error(ctx, "sweep", "--plot-x '%s' is not a varied key of %s (expected one of its vary: paths)",
+					     plot_x ? plot_x : "", sw.file);
+			goto out;
+		}
+		if (R.nrows > PLOT_MAX_ROWS) {
+			rc = cli_usage_error(ctx, "sweep", "--plot draws at most %d configurations, not %llu (expected a smaller sweep or --shard)",
+					     PLOT_MAX_ROWS, (unsigned long long)R.nrows);
+			goto out;
+		}
+		while (strcmp(plot_metrics[R.plot_metric], plot_y))
+			R.plot_metric++;
+		R.plot_y = calloc(R.nrows ? R.nrows : 1, sizeof(*R.plot_y));
+		R.plot_have = calloc(R.nrows ? R.nrows : 1, 1);
+		if (!R.plot_y || !R.plot_have)
+			goto oom;
+	}
 	R.nchunks = (R.nrows + CHUNK_ROWS - 1) / CHUNK_ROWS;
 	R.nslots = jobs * SLOTS_PER_JOB;
 	R.slots = calloc((size_t)R.nslots, sizeof(*R.slots));
@@ -749,6 +889,9 @@ int cmd_sweep(int argc, char **argv, struct cli_ctx *ctx)
 	}
 	if (R.fmt == FMT_JSON && outfile_write(&of, "\n]}\n", R.nrows ? 4 : 3))
 		goto io;
+	/* The chart before the rows are committed: a failed chart leaves neither. */
+	if (plot && (rc = write_plot(ctx, &R, plot_k, plot)))
+		goto out;
 	have_of = 0;
 	if (outfile_commit(&of, &d)) {
 		rc = cli_report(ctx, &d);
@@ -773,6 +916,8 @@ out:
 		free(R.slots[i].buf);
 	free(R.slots);
 	release_gpus(&R);
+	free(R.plot_y);
+	free(R.plot_have);
 	price_set_release(&prices);
 	gpu_catalog_release(&cat);
 	sweep_release(&sw);

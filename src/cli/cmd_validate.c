@@ -15,23 +15,25 @@
 #include "../model/val_groups.h"
 #include "../model/validate.h"
 #include "../report/json.h"
+#include "../report/plot.h"
 #include "../report/table.h"
 #include "cli.h"
 #include "opts.h"
+#include "plot_out.h"
 
 static const char *const families[] = { "llm", "vision", "recsys", NULL };
 static const char *const formats[] = { "table", "csv", "json", "md", NULL };
 
 /* Validation cases are found like the catalog (datapath.h): in each data
  * root, a source tree's tests/validation or an installation's validation. */
-static int default_cases_dir(const struct cli_ctx *ctx, char *out, size_t outlen)
+int cli_validation_dir(const struct cli_ctx *ctx, char *out, size_t outlen)
 {
 	static const char *const subs[] = { "tests/validation", "validation", NULL };
 	return dp_find_dir(&ctx->data, subs, out, outlen);
 }
 
 /* GPUs come from the catalog, with its efficiency parameters. */
-static int catalog_gpu(const char *id, struct gpu *out, void *ctx)
+int cli_catalog_gpu(const char *id, struct gpu *out, void *ctx)
 {
 	char why[512];
 	return gpu_catalog_lookup(ctx, id, out, why, sizeof(why));
@@ -75,7 +77,7 @@ static const char *metric_unit_text(enum val_metric m, double v, char *buf, size
 }
 
 /* Each case's software stack, from models/framework/. */
-static int resolve_frameworks(struct cli_ctx *ctx, struct val_set *set, struct tc_diag *d)
+int cli_resolve_frameworks(struct cli_ctx *ctx, struct val_set *set, struct tc_diag *d)
 {
 	struct fw_catalog fws;
 	char why[512];
@@ -138,7 +140,7 @@ static int cv_stats(const struct val_set *set, const char *family, fw_group_fn k
 {
 	struct val_result *r = malloc((set->count ? set->count : 1) * sizeof(*r));
 	size_t m = 0, k = 0;
-	if (!r || fw_cross_validate(set->cases, set->count, key, catalog_gpu, cat, r, &m)) {
+	if (!r || fw_cross_validate(set->cases, set->count, key, cli_catalog_gpu, cat, r, &m)) {
 		free(r);
 		return -1;
 	}
@@ -470,7 +472,7 @@ static int fit_frameworks(struct cli_ctx *ctx, struct val_set *set, struct gpu_c
 	memset(use, 1, set->count);
 	for (size_t i = 0; i < set->count; i++)
 		set->cases[i].w.plan.framework.set &= ~(1ULL << eff_id_stack_frac);
-	int nf = fw_fit_stack(set->cases, set->count, use, catalog_gpu, cat, fits, FW_FIT_MAX);
+	int nf = fw_fit_stack(set->cases, set->count, use, cli_catalog_gpu, cat, fits, FW_FIT_MAX);
 	free(use);
 	if (nf < 0) {
 		fputs("traincost validate: out of memory\n", ctx->err);
@@ -486,7 +488,7 @@ static int fit_frameworks(struct cli_ctx *ctx, struct val_set *set, struct gpu_c
 int cmd_validate(int argc, char **argv, struct cli_ctx *ctx)
 {
 	const char *family = NULL, *cases_dir = NULL, *format = "table", *cv = NULL,
-		   *gpu_id = NULL;
+		   *gpu_id = NULL, *plot = NULL;
 	int verbose = 0, fit_fw = 0;
 	const struct cli_opt opts[] = {
 		{ "family", &family, NULL, families },
@@ -496,6 +498,7 @@ int cmd_validate(int argc, char **argv, struct cli_ctx *ctx)
 		{ "cross-validate", &cv, NULL, NULL },
 		{ "gpu", &gpu_id, NULL, NULL },
 		{ "fit-frameworks", NULL, &fit_fw, NULL },
+		{ "plot", &plot, NULL, NULL },
 		{ NULL, NULL, NULL, NULL },
 	};
 	char *pos[CLI_MAX_POS];
@@ -506,6 +509,10 @@ int cmd_validate(int argc, char **argv, struct cli_ctx *ctx)
 	if (npos)
 		return cli_usage_error(ctx, "validate", "unexpected argument '%s' (expected options only)",
 				       pos[0]);
+	if ((rc = plot_out_check(ctx, "validate", plot)))
+		return rc;
+	if (plot && cv)
+		return cli_usage_error(ctx, "validate", "--plot and --cross-validate exclude each other (expected one of them)");
 	int folds = 0;
 	if (cv && cli_int_arg(ctx, "validate", "cross-validate", cv, 2, 100, &folds))
 		return TC_EXIT_USAGE;
@@ -518,7 +525,7 @@ int cmd_validate(int argc, char **argv, struct cli_ctx *ctx)
 	size_t n = 0;
 	char found[DP_PATH_LEN + 32];
 	if (!cases_dir) {
-		if (default_cases_dir(ctx, found, sizeof(found))) {
+		if (cli_validation_dir(ctx, found, sizeof(found))) {
 			fputs("traincost validate: no validation cases found (expected a folder tests/validation "
 			      "or validation in a data folder, or --cases DIR; README: Data)\n", ctx->err);
 			return TC_EXIT_IO;
@@ -528,7 +535,7 @@ int cmd_validate(int argc, char **argv, struct cli_ctx *ctx)
 	tc_diag_init(&d);
 	val_set_init(&set);
 	if (val_load_dir(cases_dir, &set, &d) ||
-	    gpu_catalog_load(&ctx->data, &cat, &d) || resolve_frameworks(ctx, &set, &d)) {
+	    gpu_catalog_load(&ctx->data, &cat, &d) || cli_resolve_frameworks(ctx, &set, &d)) {
 		rc = cli_report(ctx, &d);
 		goto out;
 	}
@@ -541,7 +548,7 @@ int cmd_validate(int argc, char **argv, struct cli_ctx *ctx)
 		goto out;
 	}
 	res = malloc((set.count ? set.count : 1) * sizeof(*res));
-	if (!res || val_run(set.cases, set.count, family, 1, 0, catalog_gpu, &cat, res, &n)) {
+	if (!res || val_run(set.cases, set.count, family, 1, 0, cli_catalog_gpu, &cat, res, &n)) {
 		fputs("traincost validate: out of memory\n", ctx->err);
 		rc = TC_EXIT_INTERNAL;
 		goto out;
@@ -556,6 +563,12 @@ int cmd_validate(int argc, char **argv, struct cli_ctx *ctx)
 		fputs("traincost validate: out of memory\n", ctx->err);
 		rc = TC_EXIT_INTERNAL;
 		goto out;
+	}
+	if (plot) {
+		struct svg s;
+		plot_validate(&s, 1, set.cases, res, n);
+		if ((rc = plot_out_write(ctx, "validate", &s, plot)))
+			goto out;
 	}
 	if (!strcmp(format, "json"))
 		rc = print_json(ctx, &set, res, n, &sum);

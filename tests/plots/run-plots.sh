@@ -1,0 +1,113 @@
+#!/bin/sh
+# The pictures: each command's --plot chart and the HTML report are
+# well-formed XML (xmllint) and have the structure of their golden file,
+# tests/plots/golden/NAME.txt: every element with its class, counted (what
+# is drawn, not where: pixels and numbers may move with the model).
+#
+# Prints "ok NAME" or "FAIL NAME: why" per chart.
+# Usage: tests/plots/run-plots.sh BINARY [RUNNER]
+#        tests/plots/run-plots.sh --update BINARY   (rewrite the goldens)
+update=0
+if [ "$1" = --update ]; then
+	update=1
+	shift
+fi
+bin=$1
+runner=${2:-}
+unset TRAINCOST_PATH
+if ! command -v xmllint >/dev/null 2>&1; then
+	echo "FAIL plots: xmllint is not installed (scripts/install-deps installs libxml2-utils)"
+	exit 0
+fi
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+# The element names and classes of an XML file, counted and sorted;
+# axis lines, grid lines and tick labels left out, as their number follows
+# the range of the data.
+structure() {
+	grep -o '<[a-z][a-z0-9]*\( [^>]*class="[^"]*"\)\{0,1\}' "$1" |
+		sed 's/^<\([a-z0-9]*\).*class="\([^"]*\)".*/\1 .\2/; s/^<\([a-z0-9]*\).*/\1/' |
+		grep -v -e '^line \.axis$' -e '^line \.grid$' -e '^text \.tick$' |
+		sort | uniq -c | sed 's/^ *//'
+}
+
+# NAME FILE COMMAND...: run, check the exit code, the XML and the structure.
+check() {
+	name=$1
+	out=$2
+	shift 2
+	if ! $runner "$bin" "$@" >"$tmp/stdout" 2>"$tmp/stderr" </dev/null; then
+		echo "FAIL $name: exit $?: $(head -c 300 "$tmp/stderr")"
+		return
+	fi
+	if [ -n "$(find "$tmp" -name '.*' ! -name . | head -n 1)" ]; then
+		echo "FAIL $name: a temporary file was left behind: $(find "$tmp" -name '.*' ! -name .)"
+		return
+	fi
+	if ! xmllint --noout "$out" 2>"$tmp/xml"; then
+		echo "FAIL $name: not well-formed XML: $(head -n 3 "$tmp/xml" | tr '\n' '|')"
+		return
+	fi
+	structure "$out" >"$tmp/got"
+	golden=tests/plots/golden/$name.txt
+	if [ "$update" = 1 ]; then
+		cp "$tmp/got" "$golden"
+	fi
+	if ! cmp -s "$golden" "$tmp/got"; then
+		echo "FAIL $name: structure differs from $golden: $(diff "$golden" "$tmp/got" | head -n 6 | tr '\n' '|')"
+		return
+	fi
+	echo "ok $name"
+}
+
+check estimate "$tmp/e.svg" estimate examples/llama2-7b-a100.yaml --plot "$tmp/e.svg"
+check explain "$tmp/x.svg" explain examples/llama2-7b-a100.yaml --plot "$tmp/x.svg"
+check compare "$tmp/c.svg" compare examples/llama2-7b-a100.yaml --gpus a100-80gb-sxm,h100-sxm \
+	--uncertainty=100 --seed 3 --plot "$tmp/c.svg"
+check plan "$tmp/p.svg" plan examples/plan-70b-finetune.yaml --deadline 7d \
+	--gpus a100-80gb-sxm,h100-sxm --max-gpus 256 --plot "$tmp/p.svg"
+check validate "$tmp/v.svg" validate --cases tests/cli/data --plot "$tmp/v.svg"
+check sweep "$tmp/s.svg" sweep examples/sweep-7b.yaml -o "$tmp/s.csv" --plot "$tmp/s.svg" \
+	--plot-x plan.count --plot-y cost_usd
+check sweep-categories "$tmp/s2.svg" sweep examples/sweep-7b.yaml -o "$tmp/s.csv" --plot "$tmp/s2.svg"
+check report "$tmp/r.html" report examples/llama2-7b-a100.yaml -o "$tmp/r.html" \
+	--gpus a100-80gb-sxm,h100-sxm --max-gpus 64 --deadline 60d
+
+# The report in a headless browser: it renders (the screenshot is much
+# larger than one of a blank page of the same size: a blank PNG compresses
+# to almost nothing) and logs nothing to the console (the page has no
+# script, so any message is a load or parse error).
+browser=${TC_BROWSER:-}
+for b in chromium chromium-browser; do
+	[ -n "$browser" ] && break
+	command -v "$b" >/dev/null 2>&1 && browser=$b
+done
+if [ -z "$browser" ]; then
+	echo "skip browser: no chromium installed (TC_WANT_BROWSER=1 scripts/install-deps installs it; CI does)"
+	exit 0
+fi
+shot() { # PAGE PNG: screenshot, console messages into $tmp/console
+	timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run \
+		--user-data-dir="$tmp/profile" --enable-logging=stderr --v=0 \
+		--window-size=1000,1400 --screenshot="$2" "file://$1" </dev/null 2>"$tmp/browser.log" >/dev/null
+	grep ':CONSOLE' "$tmp/browser.log" >"$tmp/console"
+}
+if ! [ -f "$tmp/r.html" ]; then
+	echo "FAIL browser: no report to open"
+	exit 0
+fi
+printf '<!DOCTYPE html>\n<html xmlns="http://www.w3.org/1999/xhtml"><body></body></html>\n' >"$tmp/blank.html"
+shot "$tmp/blank.html" "$tmp/blank.png"
+shot "$tmp/r.html" "$tmp/r.png"
+blank=$(wc -c 2>/dev/null <"$tmp/blank.png" || echo 0)
+page=$(wc -c 2>/dev/null <"$tmp/r.png" || echo 0)
+if [ "$blank" -eq 0 ] || [ "$page" -eq 0 ]; then
+	echo "FAIL browser: $browser made no screenshot: $(grep -v -e dbus -e WARNING "$tmp/browser.log" | tail -n 3 | tr '\n' '|')"
+elif [ "$page" -lt $((blank * 5)) ]; then
+	echo "FAIL browser: the report looks blank (screenshot $page bytes, a blank page $blank bytes)"
+elif [ -s "$tmp/console" ]; then
+	echo "FAIL browser: the report logged: $(head -n 3 "$tmp/console" | tr '\n' '|')"
+else
+	echo "ok browser"
+fi
