@@ -4,6 +4,7 @@
 # Usage: tests/run-all.sh BUILD_DIR [RUNNER]   (RUNNER: e.g. a valgrind command)
 build=${1:-build}
 runner=${2:-}
+. tests/test-env.sh
 passed=0
 failed=0
 for t in "$build"/tests/test_*; do

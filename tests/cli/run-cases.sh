@@ -17,6 +17,7 @@
 bin=$1
 runner=${2:-}
 unset TRAINCOST_PATH
+. tests/test-env.sh
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 

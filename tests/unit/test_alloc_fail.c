@@ -209,7 +209,7 @@ static int load_onprem(struct tc_diag *d)
 {
 	struct price_onprem op;
 	memset(&op, 0, sizeof(op));
-	int rc = price_onprem_load_file("tests/unit/data/pricing/onprem-test.yaml", TODAY, &op, d);
+	int rc = price_onprem_load_file("tests/unit/data/pricing/onprem-test.yaml", TODAY, &op, NULL, d);
 	price_onprem_release(&op);
 	return rc;
 }
