@@ -1,6 +1,8 @@
 #!/bin/sh
-# Run every unit suite, the CLI golden cases and the broken-input corpus
-# (tests/bad/run-bad.sh); print "N passed, N failed".
+# Run every unit suite, the CLI golden cases, the broken-input corpus
+# (tests/bad/run-bad.sh), all on the frozen data of tests/data/
+# (tests/test-env.sh), then the checks of the shipped data
+# (tests/shipped-data.sh); print "N passed, N failed".
 # Usage: tests/run-all.sh BUILD_DIR [RUNNER]   (RUNNER: e.g. a valgrind command)
 build=${1:-build}
 runner=${2:-}
@@ -42,6 +44,15 @@ if [ -x tests/bad/run-bad.sh ]; then
 	p=$(printf '%s\n' "$out" | grep -c '^ok ')
 	f=$(printf '%s\n' "$out" | grep -c '^FAIL ')
 	echo "bad:  $p broken inputs passed, $f failed"
+	passed=$((passed + p))
+	failed=$((failed + f))
+fi
+if [ -x tests/shipped-data.sh ]; then
+	out=$(tests/shipped-data.sh "$build/traincost" "$build" "$runner")
+	printf '%s\n' "$out" | grep -v '^ok ' || true
+	p=$(printf '%s\n' "$out" | grep -c '^ok ')
+	f=$(printf '%s\n' "$out" | grep -c '^FAIL ')
+	echo "data: $p checks of the shipped data passed, $f failed"
 	passed=$((passed + p))
 	failed=$((failed + f))
 fi

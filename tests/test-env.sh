@@ -7,3 +7,11 @@
 TRAINCOST_TODAY=2026-12-01
 export TRAINCOST_TODAY
 unset SOURCE_DATE_EPOCH
+
+# The data the suites see: the frozen copy under tests/data/, and nothing
+# else (not ./models, ./pricing or an installed copy), so that refreshing the
+# shipped data never changes an expected output.  tests/shipped-data.sh
+# checks the shipped files themselves.
+TRAINCOST_PATH=tests/data
+TRAINCOST_PATH_ONLY=1
+export TRAINCOST_PATH TRAINCOST_PATH_ONLY

@@ -16,7 +16,6 @@
 # Usage: tests/cli/run-cases.sh BINARY [RUNNER]
 bin=$1
 runner=${2:-}
-unset TRAINCOST_PATH
 . tests/test-env.sh
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM

@@ -183,7 +183,7 @@ static int load_workload_hf(struct tc_diag *d)
 static int load_gpu(struct tc_diag *d)
 {
 	struct gpu g;
-	return gpu_load_file("models/gpu/a100-80gb-sxm.yaml", &g, d);
+	return gpu_load_file(TC_TEST_DATA "/models/gpu/a100-80gb-sxm.yaml", &g, d);
 }
 
 static int load_catalog(struct tc_diag *d)

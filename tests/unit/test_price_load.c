@@ -1,6 +1,6 @@
 /*
  * test_price_load.c - price files: good and bad tables, stale warnings,
- * on-premises inputs, and every real pricing/<provider>.yaml against the
+ * on-premises inputs, and every pricing/<provider>.yaml of the frozen copy (tests/data) against its
  * GPU catalog's file names.
  *
  * Run from the repository root (tests/run-all.sh does).
@@ -261,11 +261,11 @@ static void test_onprem(void **state)
 	price_onprem_release(&op);
 }
 
-/* The names of the models/gpu YAML files without ".yaml"; NULL-ended, owned. */
+/* The names of the frozen models/gpu YAML files without ".yaml"; NULL-ended, owned. */
 static char **catalog_ids(void)
 {
 	glob_t g;
-	assert_int_equal(glob("models/gpu/*.yaml", 0, NULL, &g), 0);
+	assert_int_equal(glob(TC_TEST_DATA "/models/gpu/*.yaml", 0, NULL, &g), 0);
 	assert_true(g.gl_pathc > 10);
 	char **ids = calloc(g.gl_pathc + 1, sizeof(*ids));
 	assert_non_null(ids);
@@ -278,7 +278,7 @@ static char **catalog_ids(void)
 	return ids;
 }
 
-static void test_real_tables(void **state)
+static void test_frozen_tables(void **state)
 {
 	(void)state;
 	char **ids = catalog_ids();
@@ -288,7 +288,7 @@ static void test_real_tables(void **state)
 	struct tc_diag d, warn;
 	tc_diag_init(&d);
 	tc_diag_init(&warn);
-	snprintf(dp.dir[0], sizeof(dp.dir[0]), ".");
+	snprintf(dp.dir[0], sizeof(dp.dir[0]), "%s", TC_TEST_DATA);
 
 	int rc = price_load_all(&dp, TODAY, &set, &warn, &d);
 	for (int i = 0; i < d.count; i++)
@@ -487,7 +487,7 @@ int main(void)
 		cmocka_unit_test(test_dates),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_onprem),
-		cmocka_unit_test(test_real_tables),
+		cmocka_unit_test(test_frozen_tables),
 		cmocka_unit_test(test_import_aws),
 		cmocka_unit_test(test_import_gcp),
 		cmocka_unit_test(test_import_bad),
