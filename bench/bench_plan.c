@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "../src/cli/today.h"
 #include "../src/io/gpu_load.h"
 #include "../src/io/price_load.h"
 #include "../src/io/wl_load.h"
@@ -58,7 +59,7 @@ int main(int argc, char **argv)
 	fclose(f);
 	tc_diag_init(&d);
 	if (dp_init(&dp, NULL, 0, &d) || wl_load_file(path, &dp, &w, &d) ||
-	    gpu_catalog_load(&dp, &cat, &d) || price_today(today, sizeof(today)) ||
+	    gpu_catalog_load(&dp, &cat, &d) || cli_today(today, sizeof(today), &d) ||
 	    price_load_all(&dp, today, &ps, NULL, &d)) {
 		unlink(path);
 		for (int i = 0; i < d.count; i++)

@@ -12,6 +12,7 @@
 
 #include "bench.h"
 #include "../src/cli/cli.h"
+#include "../src/cli/today.h"
 
 int mkstemps(char *template, int suffixlen);
 
@@ -55,7 +56,10 @@ int main(int argc, char **argv)
 	ctx.err = stderr;
 	struct tc_diag d;
 	tc_diag_init(&d);
-	dp_init(&ctx.data, NULL, 0, &d);
+	if (dp_init(&ctx.data, NULL, 0, &d) || cli_today(ctx.today, sizeof(ctx.today), &d)) {
+		fprintf(stderr, "%s\n", d.entry[0].msg);
+		return 1;
+	}
 	char a0[] = "sweep", a2[] = "--jobs", a3[] = "2", a4[] = "-o";
 	char *av[] = { a0, path, a2, a3, a4, out, NULL };
 	double secs[BENCH_RUNS];

@@ -46,8 +46,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fz_check_diag(&warn);
 
 	tc_diag_init(&d);
+	tc_diag_init(&warn);
 	memset(&op, 0, sizeof(op));
-	if (price_onprem_load_file(path, FZ_TODAY, &op, &d) == 0) {
+	if (price_onprem_load_file(path, FZ_TODAY, &op, &warn, &d) == 0) {
 		struct cost_onprem c;
 		for (size_t i = 0; i < op.count; i++)
 			if (price_onprem_params(&op, op.gpus[i].gpu, &c) != 0)
@@ -58,6 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	price_onprem_release(&op);
 	fz_check_diag(&d);
+	fz_check_diag(&warn);
 	close(fd);
 	return 0;
 }

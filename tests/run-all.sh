@@ -1,10 +1,12 @@
 #!/bin/sh
 # Run every unit suite, the CLI golden cases, the broken-input corpus
-# (tests/bad/run-bad.sh) and the pictures (tests/plots/run-plots.sh); print
-# "N passed, N failed".
+# (tests/bad/run-bad.sh) and the pictures (tests/plots/run-plots.sh), all on
+# the frozen data of tests/data/ (tests/test-env.sh), then the checks of the
+# shipped data (tests/shipped-data.sh); print "N passed, N failed".
 # Usage: tests/run-all.sh BUILD_DIR [RUNNER]   (RUNNER: e.g. a valgrind command)
 build=${1:-build}
 runner=${2:-}
+. tests/test-env.sh
 passed=0
 failed=0
 for t in "$build"/tests/test_*; do
@@ -51,6 +53,15 @@ if [ -x tests/plots/run-plots.sh ]; then
 	p=$(printf '%s\n' "$out" | grep -c '^ok ')
 	f=$(printf '%s\n' "$out" | grep -c '^FAIL ')
 	echo "plots: $p charts passed, $f failed"
+	passed=$((passed + p))
+	failed=$((failed + f))
+fi
+if [ -x tests/shipped-data.sh ]; then
+	out=$(tests/shipped-data.sh "$build/traincost" "$build" "$runner")
+	printf '%s\n' "$out" | grep -v '^ok ' || true
+	p=$(printf '%s\n' "$out" | grep -c '^ok ')
+	f=$(printf '%s\n' "$out" | grep -c '^FAIL ')
+	echo "data: $p checks of the shipped data passed, $f failed"
 	passed=$((passed + p))
 	failed=$((failed + f))
 fi

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../io/fields.h"
+#include "today.h"
 
 #ifndef TC_VERSION
 #define TC_VERSION "0.0.0"
@@ -367,6 +368,9 @@ int cli_main(int argc, char **argv, FILE *out, FILE *err)
 			fprintf(err, "traincost: unknown %s '%s' (expected one of: %s, --help, --version)\n",
 				name[0] == '-' ? "option" : "command", name, names);
 		return TC_EXIT_USAGE;
+	} else if (cli_today(ctx.today, sizeof(ctx.today), &d)) {
+		fprintf(err, "traincost: %s\n", d.entry[0].msg);
+		return (int)d.severity;
 	} else {
 		rc = c->run(argc - 1, argv + 1, &ctx);
 	}

@@ -11,12 +11,14 @@
 #include <stdio.h>
 
 #include "../io/datapath.h"
+#include "../model/cost.h"
 #include "../util/diag.h"
 
 struct cli_ctx {
 	FILE *out;              /* results */
 	FILE *err;              /* diagnostics */
 	struct tc_datapath data;/* catalog search path (global --data) */
+	char today[PRICE_DATE_LEN]; /* YYYY-MM-DD, read once per run (today.h) */
 };
 
 struct cli_cmd {

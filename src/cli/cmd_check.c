@@ -98,7 +98,7 @@ static const char **catalog_ids(const struct gpu_catalog *cat)
 static int check_prices(struct cli_ctx *ctx, const char *path, int onprem,
 			struct tc_diag *d)
 {
-	char today[PRICE_DATE_LEN];
+	const char *today = ctx->today;
 	struct tc_diag warn;
 	struct gpu_catalog cat = { 0 };
 	struct price_table t = { 0 };
@@ -107,9 +107,7 @@ static int check_prices(struct cli_ctx *ctx, const char *path, int onprem,
 	int rc = -1;
 
 	tc_diag_init(&warn);
-	if (price_today(today, sizeof(today)))
-		return tc_diag_msg(d, TC_EXIT_INTERNAL, "cannot read today's date");
-	if (onprem ? price_onprem_load_file(path, today, &op, d)
+	if (onprem ? price_onprem_load_file(path, today, &op, &warn, d)
 		   : price_load_file(path, today, &t, &warn, d))
 		goto out;
 	if (gpu_catalog_load(&ctx->data, &cat, d))

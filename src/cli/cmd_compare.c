@@ -496,11 +496,13 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 			 deadline_s <= 0))
 		return cli_usage_error(ctx, "compare", "--deadline '%s' is not valid (expected a duration such as 14d)",
 				       deadline);
+	struct money m;
+	if ((rc = money_parse(ctx, "compare", &ma, &m)))
+		return rc;
 
 	struct tc_diag d;
 	struct workload w;
 	struct gpu_catalog cat = { 0 };
-	struct money m = { 0 };
 	struct est_workspace ws = { 0 };
 	struct row *rows = NULL;
 	struct unc_spec us;
@@ -520,7 +522,7 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 	us.deadline_s = deadline_s;
 	if (ua.on && (rc = unc_args_workspace(ctx, "compare", &us, &uws)))
 		goto out;
-	if ((rc = money_prepare(ctx, "compare", &ma, &m)))
+	if ((rc = money_load(ctx, "compare", &ma, &m)))
 		goto out;
 	rows = calloc(cat.count + COMPARE_MAX_GPUS, sizeof(*rows));
 	if (!rows || est_workspace_init(&ws, 256)) {

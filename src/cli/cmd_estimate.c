@@ -108,10 +108,12 @@ static int run(int argc, char **argv, struct cli_ctx *ctx, const char *cmd,
 	struct run_cost cost;
 	struct cal_overlay cal;
 	struct unc_result unc;
-	if (!per_operator && (rc = money_prepare(ctx, cmd, &ma, &m)))
+	if (!per_operator && (rc = money_parse(ctx, cmd, &ma, &m)))
 		return rc;
-	if ((rc = plan_args_run(ctx, cmd, pos[0], &a, &w, &g, &ws, &est, &cal))) {
-		money_release(&m);
+	if ((rc = plan_args_run(ctx, cmd, pos[0], &a, &w, &g, &ws, &est, &cal)))
+		return rc;
+	if (!per_operator && (rc = money_load(ctx, cmd, &ma, &m))) {
+		est_workspace_release(&ws);
 		return rc;
 	}
 	if (plot) {

@@ -18,6 +18,7 @@
 #include "../report/table.h"
 #include "../report/unc_json.h"
 #include "cli.h"
+#include "money.h"
 #include "plan_args.h"
 #include "opts.h"
 #include "plot_out.h"
@@ -284,7 +285,6 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	size_t npts = 0;
 	int *front = NULL;
 	char *want = NULL;
-	char today[PRICE_DATE_LEN];
 	tc_diag_init(&d);
 	if (wl_load_file(pos[0], &ctx->data, &w, &d))
 		return cli_report(ctx, &d);
@@ -293,11 +293,8 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 		return rc;
 	if (ua.on && cal.measurements && (rc = unc_args_spec(ctx, "plan", &ua, &cal, &us)))
 		goto out;
-	if (price_today(today, sizeof(today)) ||
-	    price_load_all(&ctx->data, today, &prices, NULL, &d)) {
-		rc = d.count ? cli_report(ctx, &d) : TC_EXIT_INTERNAL;
+	if ((rc = money_load_prices(ctx, NULL, PRICE_STALE_DAYS, &prices)))
 		goto out;
-	}
 	struct price_ctx pc = { &prices, (enum cost_kind)cost_kind_parse(pricing) };
 	gpus = calloc(PLAN_MAX_TYPES, sizeof(*gpus));
 	if (!gpus)

@@ -226,11 +226,7 @@ static int run_import(struct cli_ctx *ctx, char **pos, int npos, const char *pro
 			return cli_usage_error(ctx, "prices",
 					       "provider '%s' has characters other than a-z, 0-9 and '-' (expected a name such as aws)",
 					       provider);
-	char today[PRICE_DATE_LEN];
-	if (price_today(today, sizeof(today))) {
-		fputs("traincost prices: cannot read the clock\n", ctx->err);
-		return TC_EXIT_INTERNAL;
-	}
+	const char *today = ctx->today;
 	struct price_table t = { 0 };
 	struct tc_diag d, warn;
 	tc_diag_init(&d);
@@ -273,11 +269,7 @@ int cmd_prices(int argc, char **argv, struct cli_ctx *ctx)
 		return rc;
 	enum cost_kind kind = (enum cost_kind)cost_kind_parse(pricing);
 
-	char today[PRICE_DATE_LEN];
-	if (price_today(today, sizeof(today))) {
-		fputs("traincost prices: cannot read the clock\n", ctx->err);
-		return TC_EXIT_INTERNAL;
-	}
+	const char *today = ctx->today;
 	struct gpu_catalog cat = { 0 };
 	struct price_set set = { 0 };
 	struct row *rows = NULL;

@@ -26,6 +26,7 @@
 #include "../util/outfile.h"
 #include "../util/utf8.h"
 #include "cli.h"
+#include "money.h"
 #include "plan_args.h"
 #include "opts.h"
 #include "plot_out.h"
@@ -760,7 +761,6 @@ int cmd_sweep(int argc, char **argv, struct cli_ctx *ctx)
 	struct price_set prices = { 0 };
 	struct tc_diag d;
 	struct outfile of = { .fd = -1 };
-	char today[PRICE_DATE_LEN];
 	int have_of = 0;
 	tc_diag_init(&d);
 	if (sweep_load_file(pos[0], &ctx->data, &sw, &d))
@@ -773,11 +773,8 @@ int cmd_sweep(int argc, char **argv, struct cli_ctx *ctx)
 	if (calibration) /* every row says which efficiencies it used */
 		snprintf(R.calibration, sizeof(R.calibration), "%s (fitted on %s)",
 			 calibration, cal.gpu);
-	if (price_today(today, sizeof(today)) ||
-	    price_load_all(&ctx->data, today, &prices, NULL, &d)) {
-		rc = d.count ? cli_report(ctx, &d) : TC_EXIT_INTERNAL;
+	if ((rc = money_load_prices(ctx, NULL, PRICE_STALE_DAYS, &prices)))
 		goto out;
-	}
 	R.sw = &sw;
 	R.dp = &ctx->data;
 	R.cat = &cat;

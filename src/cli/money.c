@@ -55,10 +55,9 @@ static int time_arg(struct cli_ctx *ctx, const char *cmd, const char *opt, const
 	return 0;
 }
 
-int money_prepare(struct cli_ctx *ctx, const char *cmd, const struct money_args *a,
-		  struct money *m)
+int money_parse(struct cli_ctx *ctx, const char *cmd, const struct money_args *a,
+		struct money *m)
 {
-	struct tc_diag d, warn;
 	double max_age = PRICE_STALE_DAYS;
 
 	memset(m, 0, sizeof(*m));
@@ -72,45 +71,60 @@ int money_prepare(struct cli_ctx *ctx, const char *cmd, const struct money_args 
 	    time_arg(ctx, cmd, "checkpoint", a->checkpoint, &m->in.spot.checkpoint_interval_s) ||
 	    time_arg(ctx, cmd, "restart", a->restart, &m->in.spot.restart_s))
 		return TC_EXIT_USAGE;
-	if (price_today(m->today, sizeof(m->today))) {
-		fprintf(ctx->err, "traincost %s: cannot read today's date\n", cmd);
-		return TC_EXIT_INTERNAL;
-	}
+	m->max_age_days = (int)max_age;
+	return 0;
+}
+
+int money_load_prices(struct cli_ctx *ctx, const char *provider, int max_age_days,
+		      struct price_set *set)
+{
+	struct tc_diag d, warn;
+
 	tc_diag_init(&d);
 	tc_diag_init(&warn);
-	if (price_load_all(&ctx->data, m->today, &m->set, &warn, &d)) {
+	if (price_load_all(&ctx->data, ctx->today, set, &warn, &d)) {
 		cli_report(ctx, &warn);
-		return cli_report(ctx, &d);
+		return d.count ? cli_report(ctx, &d) : TC_EXIT_INTERNAL;
 	}
-	m->tables = m->set.tables;
-	m->ntables = m->set.count;
-	if (a->provider) {
-		m->tables = NULL;
-		m->ntables = 0;
-		for (size_t i = 0; i < m->set.count; i++)
-			if (!strcmp(m->set.tables[i].provider, a->provider)) {
-				m->tables = &m->set.tables[i];
-				m->ntables = 1;
-			}
-		if (!m->tables) {
-			char list[512] = "";
-			size_t used = 0;
-			for (size_t i = 0; i < m->set.count && used < sizeof(list); i++) {
-				int n = snprintf(list + used, sizeof(list) - used, "%s%s",
-						 i ? ", " : "", m->set.tables[i].provider);
-				if (n > 0)
-					used += (size_t)n;
-			}
-			money_release(m);
-			return cli_usage_error(ctx, cmd, "--provider '%s' has no price table (expected one of: %s)",
-					       a->provider, list);
-		}
-	}
-	for (size_t i = 0; i < m->ntables; i++)
-		price_check_stale(&m->tables[i], m->today, (int)max_age, &warn);
+	for (size_t i = 0; i < set->count; i++)
+		if (!provider || !strcmp(set->tables[i].provider, provider))
+			price_check_stale(&set->tables[i], ctx->today, max_age_days, &warn);
 	for (int i = 0; i < warn.count; i++)
 		fprintf(ctx->err, "%s\n", warn.entry[i].msg);
 	return 0;
+}
+
+int money_load(struct cli_ctx *ctx, const char *cmd, const struct money_args *a,
+	       struct money *m)
+{
+	int rc = money_load_prices(ctx, a->provider, m->max_age_days, &m->set);
+
+	if (rc)
+		return rc;
+	m->tables = m->set.tables;
+	m->ntables = m->set.count;
+	if (!a->provider)
+		return 0;
+	m->tables = NULL;
+	m->ntables = 0;
+	for (size_t i = 0; i < m->set.count; i++)
+		if (!strcmp(m->set.tables[i].provider, a->provider)) {
+			m->tables = &m->set.tables[i];
+			m->ntables = 1;
+		}
+	if (m->tables)
+		return 0;
+	char list[512] = "";
+	size_t used = 0;
+	for (size_t i = 0; i < m->set.count && used < sizeof(list); i++) {
+		int n = snprintf(list + used, sizeof(list) - used, "%s%s",
+				 i ? ", " : "", m->set.tables[i].provider);
+		if (n > 0)
+			used += (size_t)n;
+	}
+	money_release(m);
+	return cli_usage_error(ctx, cmd, "--provider '%s' has no price table (expected one of: %s)",
+			       a->provider, list);
 }
 
 int money_cost(const struct money *m, const struct gpu *g, const struct estimate *e,

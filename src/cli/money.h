@@ -26,15 +26,35 @@ struct money {
 	const struct price_table *tables;  /* borrowed from set: all, or one provider */
 	size_t ntables;
 	struct run_cost_in in;
-	char today[PRICE_DATE_LEN];
+	int max_age_days;                  /* --max-age */
 };
 
 /*
- * Parse the options and load the price tables (stale-price warnings go to
- * ctx->err).  Returns 0, or an exit code after printing the problem.
+ * Parse the options into *m (zeroed first), before any file is read so
+ * that a usage error comes first.  Returns 0, or an exit code after
+ * printing the problem.
  */
-int money_prepare(struct cli_ctx *ctx, const char *cmd, const struct money_args *a,
-		  struct money *m);
+int money_parse(struct cli_ctx *ctx, const char *cmd, const struct money_args *a,
+		struct money *m);
+
+/*
+ * Load the price tables into *m once the workload is known to be valid (an
+ * error in the user's own file comes first, alone), and print the warnings
+ * of money_load_prices.  Returns 0, or an exit code after printing the
+ * problem.
+ */
+int money_load(struct cli_ctx *ctx, const char *cmd, const struct money_args *a,
+	       struct money *m);
+
+/*
+ * Load every price table of the data path into *set, then print on ctx->err
+ * the warnings of loading them and one per table whose prices are older than
+ * `max_age_days` on ctx->today (only the tables of `provider` when it is not
+ * NULL).  Called once per run, so each warning is printed once.  Returns 0,
+ * or an exit code after printing the problem (*set is then released).
+ */
+int money_load_prices(struct cli_ctx *ctx, const char *provider, int max_age_days,
+		      struct price_set *set);
 
 /* Cost the run of estimate *e on GPU *g: its GPUs and node shape for its
  * total time; a plan that does not fit in memory is not priced (out->unfit).

@@ -109,6 +109,12 @@ int dp_init_self(struct tc_datapath *dp, const char *const *explicit_dirs, int n
 			return -1;
 		env = colon ? colon + 1 : NULL;
 	}
+	const char *only = getenv("TRAINCOST_PATH_ONLY");
+	if (only && *only && strcmp(only, "0") && strcmp(only, "1"))
+		return tc_diag_msg(d, TC_EXIT_USAGE,
+				   "TRAINCOST_PATH_ONLY '%s' is not valid (expected 0 or 1)", only);
+	if (only && !strcmp(only, "1"))
+		return 0;
 	if (dp_add(dp, ".", 1, d))
 		return -1;
 	if (self && dp_add_beside(dp, self, d))

@@ -6,6 +6,8 @@
  * models/ folder (its own folder, its parent: build/traincost in a source
  * tree, and ../share/traincost: a moved installation), then the installed
  * share folder TC_DATADIR.  The first folder holding a file wins.
+ * With TRAINCOST_PATH_ONLY=1 the last three are left out, so that a run sees
+ * exactly the data it names (the test suite's frozen copy, for instance).
  */
 #ifndef TC_DATAPATH_H
 #define TC_DATAPATH_H
@@ -24,8 +26,9 @@ struct tc_datapath {
 
 /* Build the search path from explicit dirs (may be NULL/0), the environment,
  * ".", the binary's folder (from /proc/self/exe, skipped where the system
- * does not say) and TC_DATADIR.  Returns 0, or -1 with a message if a name
- * is too long. */
+ * does not say) and TC_DATADIR (these three unless TRAINCOST_PATH_ONLY is
+ * 1).  Returns 0, or -1 with a message if a name is too long or
+ * TRAINCOST_PATH_ONLY is neither 0 nor 1. */
 int dp_init(struct tc_datapath *dp, const char *const *explicit_dirs, int n,
 	    struct tc_diag *d);
 

@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "../model/gpu_alias.h"
@@ -247,17 +246,6 @@ int price_days_between(const char *from, const char *to, long *days)
 	return 0;
 }
 
-int price_today(char *buf, size_t size)
-{
-	time_t now = time(NULL);
-	struct tm tm;
-
-	assert(buf && size >= PRICE_DATE_LEN);
-	if (now == (time_t)-1 || !gmtime_r(&now, &tm))
-		return -1;
-	return strftime(buf, size, "%Y-%m-%d", &tm) == 10 ? 0 : -1;
-}
-
 /* `as_of`: YYYY-MM-DD, a real date, into a char[PRICE_DATE_LEN]. */
 static int parse_date(const struct yn_node *v, void *target,
 		      const struct fd_ctx *ctx)
@@ -413,7 +401,10 @@ static int parse_onprem_gpus(const struct yn_node *v, void *target,
 	return rc;
 }
 
-/* An as_of after today is an error at the date's position. */
+/*
+ * An as_of more than PRICE_FUTURE_MAX_DAYS after today is an error at the
+ * date's position: a typo, not a clock that is behind.
+ */
 static int check_not_future(const struct yn_node *date, const char *today,
 			    const struct fd_ctx *ctx)
 {
@@ -423,11 +414,28 @@ static int check_not_future(const struct yn_node *date, const char *today,
 		return 0;
 	if (price_days_between(date->str, today, &age))
 		return 0; /* reported by parse_date, or a bad `today` */
-	if (age < 0)
+	if (-age > PRICE_FUTURE_MAX_DAYS)
 		return tc_diag_at(ctx->d, TC_EXIT_INPUT, ctx->file, date->line, date->col,
-				  "as_of %s is in the future (expected a date on or before %s)",
-				  date->str, today);
+				  "as_of %s is %ld days after today, %s (expected a date at most %d days ahead)",
+				  date->str, -age, today, PRICE_FUTURE_MAX_DAYS);
 	return 0;
+}
+
+/*
+ * A date a little after today (beyond the time-zone slack) is a warning at
+ * its position: the file or the clock may be wrong, but the prices are
+ * usable.
+ */
+static void warn_future(const char *file, const char *date, int line, int col,
+			const char *today, struct tc_diag *warn)
+{
+	long age;
+
+	if (!warn || price_days_between(date, today, &age) || -age <= PRICE_FUTURE_SLACK_DAYS)
+		return;
+	tc_diag_at(warn, TC_EXIT_OK, file, line, col,
+		   "warning: as_of %s is %ld days after today, %s (expected a date on or before today; check the date and the clock)",
+		   date, -age, today);
 }
 
 /* Checks of one parsed offer that tables cannot express. */
@@ -565,6 +573,15 @@ static int table_from_doc(const struct yn_doc *doc, const char *today,
 	}
 	if (bad)
 		goto out;
+	/* One warning per distinct date in use. */
+	for (size_t i = 0; i < td->t.count; i++) {
+		const struct price_offer *o = &td->t.offers[i];
+		int seen = 0;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = !strcmp(td->t.offers[j].as_of, o->as_of);
+		if (!seen)
+			warn_future(doc->file, o->as_of, o->as_of_line, o->as_of_col, today, warn);
+	}
 	td->t.file = strdup(doc->file);
 	if (!td->t.file) {
 		tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory loading '%s'", doc->file);
@@ -582,7 +599,8 @@ out:
 
 /* Parse a loaded on-premises document into *out. */
 static int onprem_from_doc(const struct yn_doc *doc, const char *today,
-			   struct price_onprem *out, struct tc_diag *d)
+			   struct price_onprem *out, struct tc_diag *warn,
+			   struct tc_diag *d)
 {
 	struct onprem_doc *od = calloc(1, sizeof(*od));
 	const struct fd_ctx ctx = { .file = doc->file, .d = d };
@@ -592,10 +610,13 @@ static int onprem_from_doc(const struct yn_doc *doc, const char *today,
 		return tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory loading '%s'",
 				   doc->file);
 	int bad = fd_parse_map(doc->root, onprem_fields, od, "on-premises file", &ctx, NULL);
-	if (check_not_future(yn_map_get(doc->root, "as_of"), today, &ctx))
+	const struct yn_node *as_of = yn_map_get(doc->root, "as_of");
+	if (check_not_future(as_of, today, &ctx))
 		bad = -1;
 	if (bad)
 		goto out;
+	if (as_of)
+		warn_future(doc->file, od->op.as_of, as_of->line, as_of->col, today, warn);
 	od->op.file = strdup(doc->file);
 	if (!od->op.file) {
 		tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory loading '%s'", doc->file);
@@ -643,14 +664,15 @@ int price_load_file(const char *path, const char *today, struct price_table *out
 }
 
 int price_onprem_load_file(const char *path, const char *today,
-			   struct price_onprem *out, struct tc_diag *d)
+			   struct price_onprem *out, struct tc_diag *warn,
+			   struct tc_diag *d)
 {
 	struct yn_doc doc = { 0 };
 
 	assert(path && today && out && d);
 	if (load_doc(path, &doc, d))
 		return -1;
-	int rc = onprem_from_doc(&doc, today, out, d);
+	int rc = onprem_from_doc(&doc, today, out, warn, d);
 	yn_doc_release(&doc);
 	return rc;
 }
@@ -689,7 +711,7 @@ int price_load_all(const struct tc_datapath *dp, const char *today,
 		const struct yn_node *kind = yn_map_get(doc.root, "kind");
 		if (kind && kind->type == YN_SCALAR && !strcmp(kind->str, "onprem")) {
 			struct price_onprem op;
-			if (onprem_from_doc(&doc, today, &op, d)) {
+			if (onprem_from_doc(&doc, today, &op, warn, d)) {
 				bad = 1;
 			} else if (set->onprem) {
 				tc_diag_at(d, TC_EXIT_INPUT, doc.file, kind->line, kind->col,

@@ -8,8 +8,10 @@
  * prices) are appended to `warn` as "file:line:col: warning: ..." with
  * severity TC_EXIT_OK; `warn` may be NULL.
  *
- * `today` is a date "YYYY-MM-DD" passed in (price_today() gives the real
- * one) so that tests are deterministic: an as_of after it is an error.
+ * `today` is a date "YYYY-MM-DD" passed in by the caller (the command line
+ * reads it once per run), never read from the clock here.  An as_of more
+ * than PRICE_FUTURE_SLACK_DAYS after it is a warning; more than
+ * PRICE_FUTURE_MAX_DAYS after it, an error.
  */
 #ifndef TC_PRICE_LOAD_H
 #define TC_PRICE_LOAD_H
@@ -22,6 +24,10 @@
 #include "datapath.h"
 
 #define PRICE_STALE_DAYS 180 /* default age at which prices are stale */
+/* A date written east of UTC can be UTC's tomorrow: no warning within this. */
+#define PRICE_FUTURE_SLACK_DAYS 2
+/* Further ahead than this (days) is a typo, not a clock that is behind. */
+#define PRICE_FUTURE_MAX_DAYS 366
 
 /* One GPU of the on-premises file: a card price or a node price. */
 struct price_onprem_gpu {
@@ -76,7 +82,8 @@ int price_load_file(const char *path, const char *today, struct price_table *out
 
 /* Load one `kind: onprem` file.  Returns 0 or -1 (messages in d). */
 int price_onprem_load_file(const char *path, const char *today,
-			   struct price_onprem *out, struct tc_diag *d);
+			   struct price_onprem *out, struct tc_diag *warn,
+			   struct tc_diag *d);
 
 /*
  * Load every pricing/<name>.yaml on the search path, each as what its `kind:`
@@ -118,10 +125,6 @@ int price_onprem_params(const struct price_onprem *op, const char *gpu,
 /* Days from date `from` to date `to` (both YYYY-MM-DD) into *days.
  * Returns 0, or -1 if either is not a real date. */
 int price_days_between(const char *from, const char *to, long *days);
-
-/* Today's date (UTC) as YYYY-MM-DD into buf (size >= PRICE_DATE_LEN).
- * Returns 0 or -1. */
-int price_today(char *buf, size_t size);
 
 /* The offers' price of `kind` per GPU-hour; 0 if not sold that way. */
 double price_usd_per_gpu_h(const struct price_offer *o, enum cost_kind kind);

@@ -22,7 +22,7 @@
 bin=$1
 runner=${2:-}
 dir=tests/bad
-unset TRAINCOST_PATH
+. tests/test-env.sh
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 

@@ -30,7 +30,7 @@
 # Usage: tests/cli/run-cases.sh BINARY [RUNNER]   (TC_CASES=GLOB: only those)
 bin=$1
 runner=${2:-}
-unset TRAINCOST_PATH
+. tests/test-env.sh
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 

@@ -13,6 +13,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* cmocka 1.1's assert_float_equal goes through float: compare doubles here. */
@@ -28,5 +29,20 @@
 /* Named tolerances (GSL style). */
 #define TOL_EXACT 1e-12 /* arithmetic that should be exact up to rounding */
 #define TOL_TIGHT 1e-9
+
+/*
+ * The suites never read the shipped models/ and pricing/, whose figures are
+ * refreshed: they read a frozen copy (the runners' tests/test-env.sh names
+ * the same folder and date), on a fixed day.
+ */
+#define TC_TEST_DATA "tests/data"
+#define TC_TEST_TODAY "2026-12-01"
+
+/* Make every dp_init() of this process see only TC_TEST_DATA. */
+static inline void tc_use_test_data(void)
+{
+	setenv("TRAINCOST_PATH", TC_TEST_DATA, 1);
+	setenv("TRAINCOST_PATH_ONLY", "1", 1);
+}
 
 #endif

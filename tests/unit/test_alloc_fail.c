@@ -183,7 +183,7 @@ static int load_workload_hf(struct tc_diag *d)
 static int load_gpu(struct tc_diag *d)
 {
 	struct gpu g;
-	return gpu_load_file("models/gpu/a100-80gb-sxm.yaml", &g, d);
+	return gpu_load_file(TC_TEST_DATA "/models/gpu/a100-80gb-sxm.yaml", &g, d);
 }
 
 static int load_catalog(struct tc_diag *d)
@@ -209,7 +209,7 @@ static int load_onprem(struct tc_diag *d)
 {
 	struct price_onprem op;
 	memset(&op, 0, sizeof(op));
-	int rc = price_onprem_load_file("tests/unit/data/pricing/onprem-test.yaml", TODAY, &op, d);
+	int rc = price_onprem_load_file("tests/unit/data/pricing/onprem-test.yaml", TODAY, &op, NULL, d);
 	price_onprem_release(&op);
 	return rc;
 }

@@ -329,6 +329,8 @@ static void test_cmd_calibrate(void **state)
 	(void)state;
 	assert_true(fd >= 0);
 	close(fd);
+	memset(&ctx, 0, sizeof(ctx));
+	snprintf(ctx.today, sizeof(ctx.today), "%s", TC_TEST_TODAY);
 	ctx.out = tmpfile();
 	ctx.err = tmpfile();
 	assert_non_null(ctx.out);
@@ -369,6 +371,7 @@ static void test_cmd_calibrate(void **state)
 
 int main(void)
 {
+	tc_use_test_data();
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_recovers_known_parameters),
 		cmocka_unit_test(test_one_measurement_fits_a_scale),

@@ -1,5 +1,5 @@
 /*
- * test_gpu.c - the GPU catalog: real files in models/gpu, MIG slices,
+ * test_gpu.c - the GPU catalog: the frozen copy of models/gpu (tests/data), MIG slices,
  * lookups, and bad files with their exact messages.  Run from the
  * repository root.
  */
@@ -14,12 +14,12 @@
 #include "../../src/model/gpu_alias.h"
 #include "../../src/model/precision.h"
 
-#define GPU_DIR "models/gpu"
+#define GPU_DIR TC_TEST_DATA "/models/gpu"
 #define BAD_DIR "tests/unit/data/gpu"
 #define MIN_GPUS 25
 #define TOL_MIG_NAME 0.03 /* MIG profile names round memory to whole GB */
 
-/* Every real GPU file, loaded once for the suite. */
+/* Every GPU file of the frozen copy, loaded once for the suite. */
 static struct gpu *all;
 static size_t nall;
 
@@ -233,7 +233,7 @@ static void test_relations(void **state)
 	}
 }
 
-/* Keys of every real file appear in the schema's order. */
+/* Keys of every file appear in the schema's order. */
 static void test_key_order(void **state)
 {
 	static const char *const order[] = {
@@ -410,7 +410,6 @@ static void test_catalog_load(void **state)
 	char why[1024];
 	(void)state;
 
-	unsetenv("TRAINCOST_PATH");
 	tc_diag_init(&d);
 	assert_int_equal(dp_init(&dp, NULL, 0, &d), 0);
 	assert_int_equal(gpu_catalog_load(&dp, &cat, &d), 0);
@@ -574,6 +573,7 @@ static void test_missing_file(void **state)
 
 int main(void)
 {
+	tc_use_test_data();
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_precision_table),
 		cmocka_unit_test(test_catalog_size),

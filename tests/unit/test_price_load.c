@@ -1,6 +1,6 @@
 /*
  * test_price_load.c - price files: good and bad tables, stale warnings,
- * on-premises inputs, and every real pricing/<provider>.yaml against the
+ * on-premises inputs, and every pricing/<provider>.yaml of the frozen copy (tests/data) against its
  * GPU catalog's file names.
  *
  * Run from the repository root (tests/run-all.sh does).
@@ -109,6 +109,43 @@ static void test_stale_warning(void **state)
 	price_table_release(&t);
 }
 
+/*
+ * A date a few days after today is a warning, once per distinct date, and
+ * the prices load; within the time-zone slack it is nothing.
+ */
+static void test_future_warning(void **state)
+{
+	(void)state;
+	struct price_table t = { 0 };
+	struct tc_diag d, warn;
+	tc_diag_init(&d);
+	tc_diag_init(&warn);
+
+	/* 2026-11-29 -> 2027-01-01: 1 (rest of November) + 31 + 1 = 33 days;
+	 * -> 2026-12-01: 2 days, within PRICE_FUTURE_SLACK_DAYS; -> 2026-12-02:
+	 * 3 days, twice. */
+	assert_int_equal(price_load_file(DATA "future-dates.yaml", TODAY, &t, &warn, &d), 0);
+	assert_int_equal(t.count, 4);
+	assert_int_equal(warn.count, 2);
+	assert_string_equal(warn.entry[0].msg,
+			    DATA "future-dates.yaml:4:8: warning: as_of 2027-01-01 is 33 days after today, 2026-11-29 (expected a date on or before today; check the date and the clock)");
+	assert_string_equal(warn.entry[1].msg,
+			    DATA "future-dates.yaml:10:71: warning: as_of 2026-12-02 is 3 days after today, 2026-11-29 (expected a date on or before today; check the date and the clock)");
+	assert_int_equal(warn.severity, TC_EXIT_OK);
+	price_table_release(&t);
+
+	/* A day later the slack covers 2026-12-02 too: only 2027-01-01 warns. */
+	tc_diag_init(&warn);
+	assert_int_equal(price_load_file(DATA "future-dates.yaml", "2026-11-30", &t, &warn, &d), 0);
+	assert_int_equal(warn.count, 1);
+	price_table_release(&t);
+	/* On 2027-01-01 itself nothing is ahead. */
+	tc_diag_init(&warn);
+	assert_int_equal(price_load_file(DATA "future-dates.yaml", "2027-01-01", &t, &warn, &d), 0);
+	assert_int_equal(warn.count, 0);
+	price_table_release(&t);
+}
+
 static void test_dates(void **state)
 {
 	(void)state;
@@ -122,9 +159,6 @@ static void test_dates(void **state)
 	assert_int_equal(days, -1);
 	assert_int_equal(price_days_between("2026-02-29", "2026-11-28", &days), -1);
 	assert_int_equal(price_days_between("2026-1-01", "2026-11-28", &days), -1);
-	char today[PRICE_DATE_LEN];
-	assert_int_equal(price_today(today, sizeof(today)), 0);
-	assert_int_equal(price_days_between("2026-01-01", today, &days), 0);
 }
 
 /* Load `file` and expect it to fail with exactly `msgs` (NULL-ended). */
@@ -167,9 +201,12 @@ static void test_bad_files(void **state)
 		DATA "bad-missing-currency.yaml:1:1: missing required key 'currency' in price file",
 		NULL
 	};
+	/* From 2026-11-29: to 2027-11-29 is 365 days (no 29 February between),
+	 * so 2027-11-30 is 366 (the most allowed), 2027-12-01 is 367 and
+	 * 2028-01-01 is 367 + 31 = 398. */
 	static const char *const future[] = {
-		DATA "bad-future-date.yaml:4:8: as_of 2027-01-01 is in the future (expected a date on or before 2026-11-29)",
-		DATA "bad-future-date.yaml:8:71: as_of 2026-12-01 is in the future (expected a date on or before 2026-11-29)",
+		DATA "bad-future-date.yaml:4:8: as_of 2028-01-01 is 398 days after today, 2026-11-29 (expected a date at most 366 days ahead)",
+		DATA "bad-future-date.yaml:9:71: as_of 2027-12-01 is 367 days after today, 2026-11-29 (expected a date at most 366 days ahead)",
 		NULL
 	};
 	static const char *const unknown_key[] = {
@@ -201,7 +238,7 @@ static void test_onprem(void **state)
 	struct cost_onprem_result r;
 	tc_diag_init(&d);
 
-	assert_int_equal(price_onprem_load_file(DATA "onprem-test.yaml", TODAY, &op, &d), 0);
+	assert_int_equal(price_onprem_load_file(DATA "onprem-test.yaml", TODAY, &op, NULL, &d), 0);
 	assert_int_equal(op.count, 3);
 	assert_int_equal(price_onprem_check_gpus(&op, test_ids, &d), 0);
 
@@ -224,11 +261,11 @@ static void test_onprem(void **state)
 	price_onprem_release(&op);
 }
 
-/* The names of the models/gpu YAML files without ".yaml"; NULL-ended, owned. */
+/* The names of the frozen models/gpu YAML files without ".yaml"; NULL-ended, owned. */
 static char **catalog_ids(void)
 {
 	glob_t g;
-	assert_int_equal(glob("models/gpu/*.yaml", 0, NULL, &g), 0);
+	assert_int_equal(glob(TC_TEST_DATA "/models/gpu/*.yaml", 0, NULL, &g), 0);
 	assert_true(g.gl_pathc > 10);
 	char **ids = calloc(g.gl_pathc + 1, sizeof(*ids));
 	assert_non_null(ids);
@@ -241,7 +278,7 @@ static char **catalog_ids(void)
 	return ids;
 }
 
-static void test_real_tables(void **state)
+static void test_frozen_tables(void **state)
 {
 	(void)state;
 	char **ids = catalog_ids();
@@ -251,7 +288,7 @@ static void test_real_tables(void **state)
 	struct tc_diag d, warn;
 	tc_diag_init(&d);
 	tc_diag_init(&warn);
-	snprintf(dp.dir[0], sizeof(dp.dir[0]), ".");
+	snprintf(dp.dir[0], sizeof(dp.dir[0]), "%s", TC_TEST_DATA);
 
 	int rc = price_load_all(&dp, TODAY, &set, &warn, &d);
 	for (int i = 0; i < d.count; i++)
@@ -446,10 +483,11 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good_table),
 		cmocka_unit_test(test_stale_warning),
+		cmocka_unit_test(test_future_warning),
 		cmocka_unit_test(test_dates),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_onprem),
-		cmocka_unit_test(test_real_tables),
+		cmocka_unit_test(test_frozen_tables),
 		cmocka_unit_test(test_import_aws),
 		cmocka_unit_test(test_import_gcp),
 		cmocka_unit_test(test_import_bad),

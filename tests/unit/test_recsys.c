@@ -140,7 +140,7 @@ static void test_preset_bytes(void **state)
 		recsys_summary(&a, &s);
 		assert_close(s.emb_params, emb[i], TOL_EXACT);
 		assert_close(s.dense_params, dense[i], TOL_EXACT);
-		snprintf(path, sizeof(path), "models/arch/%s.yaml", names[i]);
+		snprintf(path, sizeof(path), TC_TEST_DATA "/models/arch/%s.yaml", names[i]);
 		tc_diag_init(&d);
 		if (wl_recsys_arch_load_file(path, &b, &d)) {
 			show(&d);

@@ -203,6 +203,7 @@ static void datapath_order_and_shadowing(void **state)
 	struct tc_diag d;
 	tc_diag_init(&d);
 	unsetenv("TRAINCOST_PATH");
+	unsetenv("TRAINCOST_PATH_ONLY");
 	const char *dirs[] = { a, b };
 	assert_int_equal(dp_init(&dp, dirs, 2, &d), 0);
 	assert_string_equal(dp.dir[0], a);
@@ -239,13 +240,28 @@ static void datapath_environment(void **state)
 	struct tc_diag d;
 	tc_diag_init(&d);
 	setenv("TRAINCOST_PATH", "/x::/y", 1);
+	unsetenv("TRAINCOST_PATH_ONLY");
 	assert_int_equal(dp_init(&dp, NULL, 0, &d), 0);
-	unsetenv("TRAINCOST_PATH");
 	/* Empty entries are skipped: /x, /y, then ".", then the share folder. */
 	assert_int_equal(dp.count, 4);
 	assert_string_equal(dp.dir[0], "/x");
 	assert_string_equal(dp.dir[1], "/y");
 	assert_string_equal(dp.dir[2], ".");
+
+	/* TRAINCOST_PATH_ONLY=1: the named folders and nothing else; 0 is
+	 * the default; anything else is refused. */
+	setenv("TRAINCOST_PATH_ONLY", "1", 1);
+	assert_int_equal(dp_init(&dp, NULL, 0, &d), 0);
+	assert_int_equal(dp.count, 2);
+	assert_string_equal(dp.dir[1], "/y");
+	setenv("TRAINCOST_PATH_ONLY", "0", 1);
+	assert_int_equal(dp_init(&dp, NULL, 0, &d), 0);
+	assert_int_equal(dp.count, 4);
+	setenv("TRAINCOST_PATH_ONLY", "yes", 1);
+	assert_int_equal(dp_init(&dp, NULL, 0, &d), -1);
+	assert_int_equal(d.severity, TC_EXIT_USAGE);
+	assert_string_equal(d.entry[0].msg, "TRAINCOST_PATH_ONLY 'yes' is not valid (expected 0 or 1)");
+	tc_use_test_data();
 }
 
 /* A full disk under standard output is an I/O error (exit 3), not success. */
@@ -259,7 +275,6 @@ static void full_stdout_is_io_error(void **state)
 	assert_non_null(err);
 	char prog[] = "traincost", cmd[] = "gpus";
 	char *argv[] = { prog, cmd, NULL };
-	unsetenv("TRAINCOST_PATH");
 	assert_int_equal(cli_main(2, argv, full, err), TC_EXIT_IO);
 	char msg[256] = "";
 	rewind(err);
@@ -271,6 +286,7 @@ static void full_stdout_is_io_error(void **state)
 
 int main(void)
 {
+	tc_use_test_data();
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(json_layout_and_escaping),
 		cmocka_unit_test(json_never_prints_nan),

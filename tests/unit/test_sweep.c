@@ -47,6 +47,7 @@ static struct run_out run(int argc, const char *const *args)
 	struct tc_diag d;
 	char *argv[32];
 	memset(&ctx, 0, sizeof(ctx));
+	snprintf(ctx.today, sizeof(ctx.today), "%s", TC_TEST_TODAY);
 	ctx.out = tmpfile();
 	ctx.err = tmpfile();
 	assert_non_null(ctx.out);
@@ -324,6 +325,7 @@ static void test_interrupted_output(void **state)
 		char a0[] = "sweep", a1[] = DATA "long.yaml", a2[] = "-o";
 		char *argv[] = { a0, a1, a2, path, NULL };
 		memset(&ctx, 0, sizeof(ctx));
+		snprintf(ctx.today, sizeof(ctx.today), "%s", TC_TEST_TODAY);
 		ctx.out = stdout;
 		ctx.err = stderr;
 		tc_diag_init(&d);
@@ -573,6 +575,7 @@ static void test_plan_command(void **state)
 
 int main(void)
 {
+	tc_use_test_data();
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_row_count),
 		cmocka_unit_test(test_invalid_row_reason),

@@ -173,7 +173,7 @@ static void test_presets_match_torchvision(void **state)
 		assert_close(s.params, t[i].params, TOL_EXACT);
 		assert_close(s.macs / 1e9, t[i].gmacs, 1e-3);
 		/* the preset file describes the same network */
-		snprintf(path, sizeof(path), "models/arch/%s.yaml", t[i].name);
+		snprintf(path, sizeof(path), TC_TEST_DATA "/models/arch/%s.yaml", t[i].name);
 		tc_diag_init(&d);
 		if (wl_vision_arch_load_file(path, &b, &d)) {
 			show(&d);

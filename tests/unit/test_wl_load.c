@@ -110,7 +110,7 @@ static double arch_params(const struct llm_arch *a)
 static void test_presets_all(void **state)
 {
 	(void)state;
-	DIR *dir = opendir("models/arch");
+	DIR *dir = opendir(TC_TEST_DATA "/models/arch");
 	assert_non_null(dir);
 	struct dirent *e;
 	int checked = 0;
@@ -119,7 +119,7 @@ static void test_presets_all(void **state)
 		if (n < 6 || strcmp(e->d_name + n - 5, ".yaml"))
 			continue;
 		char path[512];
-		snprintf(path, sizeof(path), "models/arch/%s", e->d_name);
+		snprintf(path, sizeof(path), TC_TEST_DATA "/models/arch/%s", e->d_name);
 		struct yn_doc doc = { 0 };
 		struct tc_diag d;
 		tc_diag_init(&d);
