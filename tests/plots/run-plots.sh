@@ -14,7 +14,7 @@ if [ "$1" = --update ]; then
 fi
 bin=$1
 runner=${2:-}
-unset TRAINCOST_PATH
+. tests/test-env.sh
 if ! command -v xmllint >/dev/null 2>&1; then
 	echo "FAIL plots: xmllint is not installed (scripts/install-deps installs libxml2-utils)"
 	exit 0

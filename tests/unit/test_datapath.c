@@ -88,6 +88,9 @@ static void test_env_first(void **state)
 
 int main(void)
 {
+	/* These tests check the default search path: not the suite's frozen-data
+	 * switch (tests/test-env.sh). */
+	unsetenv("TRAINCOST_PATH_ONLY");
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_beside_build),
 		cmocka_unit_test(test_beside_install),
