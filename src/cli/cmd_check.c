@@ -257,8 +257,10 @@ int cmd_check(int argc, char **argv, struct cli_ctx *ctx)
 		tc_diag_init(&d);
 		if (check_one(ctx, pos[i], &d)) {
 			int code = cli_report(ctx, &d);
-			/* I/O trumps input errors: both are reported, the exit says the worst. */
-			if (code == TC_EXIT_IO || worst == TC_EXIT_OK)
+			/* I/O trumps input errors, which trump a plan that does not
+			 * fit: all are reported, the exit says the worst. */
+			if (code == TC_EXIT_IO || worst == TC_EXIT_OK ||
+			    (worst == TC_EXIT_NO_FIT && code != TC_EXIT_NO_FIT))
 				worst = code;
 		}
 	}
