@@ -120,10 +120,15 @@ clean:
 
 # Fuzzing (docs/robustness.md): libFuzzer harnesses fuzz/fuzz_*.c built with
 # clang into build-fuzz/; `make fuzz FUZZ_SECONDS=60` runs each for that long
-# from the repository root, seeded from the files the harness reads.  New
-# corpus entries go to build-fuzz/corpus/NAME, crashes to build-fuzz/.
+# from the repository root.  Each starts from its checked-in corpus
+# fuzz/corpus/NAME (what earlier runs learned) and the files the harness
+# reads; new inputs go to build-fuzz/corpus/NAME, crashes to build-fuzz/.
+# `make fuzz-merge` adds to fuzz/corpus/NAME only the new inputs that reach
+# new code (libFuzzer -merge=1), so the checked-in corpora stay small;
+# `make fuzz-long` is an hour per harness, then the merge.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
+FUZZ_LONG_SECONDS ?= 3600
 FUZZ_SAN     := -fsanitize=address,undefined,float-divide-by-zero -fno-sanitize-recover=all
 FUZZ_NAMES   := $(sort $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c)))
 FUZZ_SEEDS_yaml     := examples tests/bad models/gpu pricing
@@ -132,27 +137,44 @@ FUZZ_SEEDS_estimate := examples tests/bad tests/unit/data/wl
 FUZZ_SEEDS_gpu      := models/gpu tests/unit/data/gpu tests/bad
 FUZZ_SEEDS_price    := pricing tests/unit/data/pricing tests/bad
 FUZZ_SEEDS_valcsv   := tests/validation tests/unit/data/pricing tests/bad
+FUZZ_SEEDS_escape   := tests/cli/data
+FUZZ_SEEDS_sweep    := tests/cli/data
 
-.PHONY: fuzz-build
+.PHONY: fuzz-build fuzz-long fuzz-merge
 fuzz:
 	@TC_WANT_FUZZ=1 scripts/install-deps
 	@$(MAKE) --no-print-directory fuzz-build BUILD=build-fuzz CC=$(FUZZ_CC) \
 		OPT='-O1 -g -fno-omit-frame-pointer' \
 		SANFLAGS='-fsanitize=fuzzer-no-link $(FUZZ_SAN)'
 	@for h in $(FUZZ_NAMES); do \
-		mkdir -p build-fuzz/corpus/$$h || exit 1; \
+		mkdir -p build-fuzz/corpus/$$h fuzz/corpus/$$h || exit 1; \
 		echo "fuzz_$$h: $(FUZZ_SECONDS) s"; \
 		build-fuzz/fuzz_$$h -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
 			-max_len=65536 -rss_limit_mb=2048 -print_final_stats=1 \
 			-artifact_prefix=build-fuzz/$$h- build-fuzz/corpus/$$h \
+			fuzz/corpus/$$h \
 			$$(case $$h in yaml) echo $(FUZZ_SEEDS_yaml);; \
 			workload) echo $(FUZZ_SEEDS_workload);; \
 			estimate) echo $(FUZZ_SEEDS_estimate);; \
 			gpu) echo $(FUZZ_SEEDS_gpu);; price) echo $(FUZZ_SEEDS_price);; \
+			escape) echo $(FUZZ_SEEDS_escape);; sweep) echo $(FUZZ_SEEDS_sweep);; \
 			*) echo $(FUZZ_SEEDS_valcsv);; esac) </dev/null \
 			2>build-fuzz/$$h.log || { tail -n 40 build-fuzz/$$h.log; exit 1; }; \
 		grep -E '^stat::number_of_executed_units|^Done' build-fuzz/$$h.log; \
 	done
+
+fuzz-merge:
+	@for h in $(FUZZ_NAMES); do \
+		mkdir -p fuzz/corpus/$$h build-fuzz/corpus/$$h || exit 1; \
+		build-fuzz/fuzz_$$h -merge=1 -max_len=4096 fuzz/corpus/$$h \
+			build-fuzz/corpus/$$h </dev/null 2>build-fuzz/$$h-merge.log || \
+			{ tail -n 20 build-fuzz/$$h-merge.log; exit 1; }; \
+		echo "fuzz/corpus/$$h: $$(ls fuzz/corpus/$$h | wc -l) inputs"; \
+	done
+
+fuzz-long:
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_LONG_SECONDS)
+	@$(MAKE) --no-print-directory fuzz-merge
 
 fuzz-build: $(patsubst %,build-fuzz/fuzz_%,$(FUZZ_NAMES))
 

@@ -285,8 +285,12 @@ int cmd_calibrate(int argc, char **argv, struct cli_ctx *ctx)
 	if (output) {
 		struct cal_overlay ov;
 		cal_overlay_from_result(&ov, &r, gpu_id, pos[0]);
-		if (calib_write_file(output, &ov, &d)) {
+		if (calib_write_file(output, ctx->out, &ov, &d)) {
 			rc = cli_report(ctx, &d);
+			goto out;
+		}
+		if (!strcmp(output, "-")) { /* the overlay is the output */
+			rc = TC_EXIT_OK;
 			goto out;
 		}
 	}

@@ -98,7 +98,8 @@ int calib_write(FILE *f, const struct cal_overlay *o)
 	return ferror(f) ? -1 : 0;
 }
 
-int calib_write_file(const char *path, const struct cal_overlay *o, struct tc_diag *d)
+int calib_write_file(const char *path, FILE *stream, const struct cal_overlay *o,
+		     struct tc_diag *d)
 {
 	struct outfile of;
 	char *text = NULL;
@@ -108,7 +109,7 @@ int calib_write_file(const char *path, const struct cal_overlay *o, struct tc_di
 
 	/* The overlay is a few kilobytes: format it in memory, then hand it
 	 * to the one output writer (temporary file, fsync, rename). */
-	if (outfile_open(&of, path, NULL, d))
+	if (outfile_open(&of, path, stream, d))
 		return -1;
 	mem = open_memstream(&text, &len);
 	if (!mem) {

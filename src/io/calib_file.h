@@ -32,11 +32,13 @@
 
 /*
  * Write *o to `path` with the output writer (util/outfile.h: temporary
- * file, fsync, rename; regular files only).  Returns 0, or -1 with a
+ * file, fsync, rename; regular files only), or to `stream` when path is
+ * "-".  Returns 0, or -1 with a
  * message in d (TC_EXIT_USAGE for a destination that is not a regular
  * file, TC_EXIT_IO for a failed write).
  */
-int calib_write_file(const char *path, const struct cal_overlay *o, struct tc_diag *d);
+int calib_write_file(const char *path, FILE *stream, const struct cal_overlay *o,
+		     struct tc_diag *d);
 
 /* The same text on an open stream (for stdout).  Returns 0 or -1. */
 int calib_write(FILE *f, const struct cal_overlay *o);

@@ -4,6 +4,7 @@
 #include "datapath.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,9 +99,21 @@ int dp_init_self(struct tc_datapath *dp, const char *const *explicit_dirs, int n
 		 const char *self, struct tc_diag *d)
 {
 	memset(dp, 0, sizeof(*dp));
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
+		/* A folder named on the command line must exist: a typo would
+		 * otherwise fall back silently to the other roots. */
+		struct stat st;
+		if (stat(explicit_dirs[i], &st) != 0)
+			return tc_diag_msg(d, TC_EXIT_USAGE,
+					   "--data '%s' is not a folder: %s (expected a folder holding models/ and pricing/)",
+					   explicit_dirs[i], strerror(errno));
+		if (!S_ISDIR(st.st_mode))
+			return tc_diag_msg(d, TC_EXIT_USAGE,
+					   "--data '%s' is not a folder (expected a folder holding models/ and pricing/)",
+					   explicit_dirs[i]);
 		if (dp_add(dp, explicit_dirs[i], strlen(explicit_dirs[i]), d))
 			return -1;
+	}
 	const char *env = getenv("TRAINCOST_PATH");
 	while (env && *env) {
 		const char *colon = strchr(env, ':');

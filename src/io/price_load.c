@@ -1236,7 +1236,9 @@ static int add_offer(struct import_ctx *ic, const struct sky_row *r,
 	return 0;
 }
 
-/* Parse a price cell: empty = 0 (not sold); else a number >= 0. */
+/* Parse a price cell: empty = 0 (not sold); else a number from 0 to the
+ * loader's MAX_USD_PER_H, so that the import writes nothing the price
+ * loader would refuse. */
 static int price_cell(struct import_ctx *ic, int line, const char *col,
 		      const char *s, double *out)
 {
@@ -1246,10 +1248,10 @@ static int price_cell(struct import_ctx *ic, int line, const char *col,
 		return 0;
 	}
 	double v = strtod(s, &endp);
-	if (endp == s || *endp || !isfinite(v) || v < 0)
+	if (endp == s || *endp || !isfinite(v) || v < 0 || v > MAX_USD_PER_H)
 		return tc_diag_at(ic->d, TC_EXIT_INPUT, ic->file, line, 0,
-				  "%s is '%s' (expected a price in US dollars per hour, 0 or more)",
-				  col, s);
+				  "%s is '%s' (expected a price in US dollars per hour, 0 to %.0f)",
+				  col, s, MAX_USD_PER_H);
 	*out = v;
 	return 0;
 }

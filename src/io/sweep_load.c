@@ -377,8 +377,15 @@ static struct yn_node *tree_with(const struct sweep *sw, const int *keys, int nk
 }
 
 /* Probe every value of key ki; report unknown paths at the key. */
+/*
+ * Probe key ki: load the base with each of its values alone, keeping the
+ * converted plan and training of those that load.  `base_err` is the
+ * base's first message when it does not load alone (else NULL): *varies
+ * is set when some value loads, or fails for another reason, so the
+ * base's problem lies in what the sweep varies.  0 or -1.
+ */
 static int probe_key(struct sweep *sw, int ki, const struct tc_datapath *dp,
-		     struct tc_diag *d)
+		     const char *base_err, int *varies, struct tc_diag *d)
 {
 	struct sweep_key *k = &sw->key[ki];
 	if (k->target != SWT_WORKLOAD)
@@ -419,6 +426,8 @@ static int probe_key(struct sweep *sw, int ki, const struct tc_datapath *dp,
 			return tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
 		int rc = load_tree(sw, root, dp, &w, &pd);
 		yn_node_free(root);
+		if (base_err && (!rc || !pd.count || strcmp(pd.entry[0].msg, base_err)))
+			*varies = 1;
 		if (!rc && k->probe) {
 			k->probe[v].ok = 1;
 			k->probe[v].plan = w.plan;
@@ -679,6 +688,14 @@ int sweep_load_file(const char *path, const struct tc_datapath *dp,
 		goto out;
 	}
 	{
+		const struct yn_node *bk = yn_map_get(sw->base.root, "kind");
+		if (bk && bk->type == YN_SCALAR && !strcmp(bk->str, "sweep")) {
+			err_at(d, sw->file, base->line, base->col,
+			       "base is a sweep (expected a workload: a sweep cannot vary another sweep)");
+			goto out;
+		}
+	}
+	{
 		const struct yn_node *plan = yn_map_get(sw->base.root, "plan");
 		if (plan && yn_map_get(plan, "sequence_parallel"))
 			sw->sp_explicit = 1;
@@ -750,13 +767,22 @@ int sweep_load_file(const char *path, const struct tc_datapath *dp,
 			tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
 			goto out;
 		}
-		sw->base_ok = load_tree(sw, copy, dp, &sw->base_w, &bd) == 0 &&
-			      sw->base_w.kind == WL_LLM;
+		int loads = load_tree(sw, copy, dp, &sw->base_w, &bd) == 0;
+		sw->base_ok = loads && sw->base_w.kind == WL_LLM;
 		yn_node_free(copy);
-	}
-	for (int k = 0; k < sw->nkeys; k++)
-		if (probe_key(sw, k, dp, d))
+		/* A base that fails whatever single value is set fails in a
+		 * key the sweep does not vary: every row would repeat it. */
+		const char *base_err = !loads && bd.count ? bd.entry[0].msg : NULL;
+		int varies = 0;
+		for (int k = 0; k < sw->nkeys; k++)
+			if (probe_key(sw, k, dp, base_err, &varies, d))
+				goto out;
+		if (base_err && !varies) {
+			err_at(d, sw->file, base->line, base->col,
+			       "base is invalid in a key the sweep does not vary: %s", base_err);
 			goto out;
+		}
+	}
 	for (int k = 0; k < sw->nkeys; k++)
 		if (sw->key[k].target == SWT_WORKLOAD && sw->key[k].field < 0)
 			sw->dim[sw->key[k].dim].slow = 1;

@@ -138,9 +138,9 @@ static int resolve_dest(const char *path, char **dest, long *mode, struct tc_dia
 	return 0;
 }
 
-/* "<dir>/" of path (empty for a bare name), then the hidden temporary
- * name: short, so that a destination of the longest valid name still
- * leaves room for it. */
+/* The temporary file's name in the destination's folder: hidden, and
+ * short, so that a destination with the longest valid name (255 bytes)
+ * works too. */
 #define TMP_NAME ".tcXXXXXX"
 
 int outfile_open(struct outfile *o, const char *path, FILE *stream,

@@ -292,7 +292,7 @@ static void test_overlay_round_trip_and_apply(void **state)
 	assert_int_equal(calib_read_file("examples/calibration-a100.yaml", &o, &d), 0);
 	assert_string_equal(o.gpu, "a100-80gb-sxm");
 	assert_int_equal(o.measurements, 6);
-	assert_int_equal(calib_write_file(path, &o, &d), 0);
+	assert_int_equal(calib_write_file(path, stdout, &o, &d), 0);
 	assert_int_equal(calib_read_file(path, &back, &d), 0);
 	unlink(path);
 	for (int p = 0; p < CAL_PARAM_COUNT; p++) {

@@ -456,13 +456,13 @@ static void test_import_bad(void **state)
 	assert_int_equal(d.severity, TC_EXIT_INPUT);
 	assert_int_equal(d.count, 4);
 	assert_string_equal(d.entry[0].msg,
-			    DATA "skypilot-bad.csv:2: SpotPrice is 'abc' (expected a price in US dollars per hour, 0 or more)");
+			    DATA "skypilot-bad.csv:2: SpotPrice is 'abc' (expected a price in US dollars per hour, 0 to 100000)");
 	assert_string_equal(d.entry[1].msg,
 			    DATA "skypilot-bad.csv:3: AcceleratorCount is '-8' (expected a GPU count above 0, at most 64)");
 	assert_string_equal(d.entry[2].msg,
 			    DATA "skypilot-bad.csv:4: 9 fields (expected 11, as in the header)");
 	assert_string_equal(d.entry[3].msg,
-			    DATA "skypilot-bad.csv:5: Price is '-1.861' (expected a price in US dollars per hour, 0 or more)");
+			    DATA "skypilot-bad.csv:5: Price is '-1.861' (expected a price in US dollars per hour, 0 to 100000)");
 
 	tc_diag_init(&d);
 	assert_int_equal(price_import_skypilot(DATA "skypilot-nocol.csv", "aws", TODAY,
