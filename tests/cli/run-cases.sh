@@ -4,6 +4,9 @@
 #   # what the case checks
 #   setup: COMMAND                (optional: run first with sh; $CASE_TMP is a
 #                                  scratch folder, emptied for every case)
+#   env: TRAINCOST_TODAY=2027-12-01  (optional: NAME=VALUE words added to the
+#                                  environment of the run, after
+#                                  tests/test-env.sh's)
 #   args: gpus show l40s          (shell words, run from the repository root;
 #                                  may use $CASE_TMP)
 #   exit: 0
@@ -38,8 +41,9 @@ for c in tests/cli/cases/*.case; do
 		/^--- / { out = dir "/want." $2; printf "" > out; next }
 		out { print > out }
 	' "$c"
+	envs=$(sed -n 's/^env: //p' "$c" | head -n 1)
 	eval "set -- $args"
-	$runner "$bin" "$@" >"$tmp/got.stdout" 2>"$tmp/got.stderr" </dev/null
+	env $envs $runner "$bin" "$@" >"$tmp/got.stdout" 2>"$tmp/got.stderr" </dev/null
 	rc=$?
 	why=""
 	if [ "$rc" != "$want_rc" ]; then
