@@ -194,3 +194,27 @@ YAML_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=read,--wrap=q
 $(BUILD)/tests/test_yaml: $(BUILD)/tests/unit/test_yaml.o $(BUILD)/libtraincost.a
 	@mkdir -p $(dir $@)
 	$(CC) $(SANFLAGS) $(LDFLAGS) $(YAML_WRAP) -o $@ $^ $(LDLIBS_ALL) $(CMOCKA_LIBS)
+
+# The suite at other dates (tests/faketime/faketime.c moves the wall clock):
+# a day before the newest price date, the day the tests take as today, half
+# a year and four years on.  CI runs a past and a future one.
+TEST_DATES ?= 2026-11-28 2026-12-01 2027-06-01 2031-01-01
+$(BUILD)/faketime.so: tests/faketime/faketime.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -shared -fPIC $(WARN) $(WERROR) -O2 -o $@ $< -ldl
+
+.PHONY: test-dates
+test-dates: deps
+	@$(MAKE) --no-print-directory $(BUILD)/traincost $(TEST_BIN) $(BUILD)/faketime.so
+	@for d in $(TEST_DATES); do \
+		shown=$$(env -u TRAINCOST_TODAY -u SOURCE_DATE_EPOCH TC_FAKE_DATE=$$d \
+			LD_PRELOAD=$(CURDIR)/$(BUILD)/faketime.so \
+			$(BUILD)/traincost prices --format json --data tests/data 2>/dev/null | \
+			sed -n 's/.*"today": *"\([0-9-]*\)".*/\1/p'); \
+		[ "$$shown" = "$$d" ] || { echo "test-dates: the clock shows '$$shown', not $$d"; exit 1; }; \
+		TC_FAKE_DATE=$$d LD_PRELOAD=$(CURDIR)/$(BUILD)/faketime.so \
+			tests/run-all.sh $(BUILD) "$(RUNNER)" >$(BUILD)/test-dates.log 2>&1; \
+		rc=$$?; \
+		echo "clock at $$d: $$(tail -n 1 $(BUILD)/test-dates.log)"; \
+		[ $$rc -eq 0 ] || { grep -v '^ok' $(BUILD)/test-dates.log; exit 1; }; \
+	done

@@ -18,6 +18,9 @@
 #                                  not hang)
 #   check: COMMAND                (optional: run with sh after the binary; the
 #                                  case fails if it fails)
+#   env: TRAINCOST_TODAY=2027-12-01  (optional: NAME=VALUE words added to the
+#                                  environment of the run, after
+#                                  tests/test-env.sh's)
 #   args: gpus show l40s          (shell words, run from the repository root;
 #                                  may use $CASE_TMP)
 #   exit: 0
@@ -61,11 +64,12 @@ for c in tests/cli/cases/${TC_CASES:-*}.case; do
 		/^--- / { out = dir "/want." $2; printf "" > out; next }
 		out { print > out }
 	' "$c"
+	envs=$(sed -n 's/^env: //p' "$c" | head -n 1)
 	eval "set -- $args"
 	if [ -n "$sig" ]; then
 		# A background job starts with SIGINT and SIGQUIT ignored, and
 		# the tool rightly keeps ignored signals ignored: reset them.
-		env --default-signal=INT,QUIT "$bin" "$@" \
+		env --default-signal=INT,QUIT $envs "$bin" "$@" \
 			>"$tmp/got.stdout" 2>"$tmp/got.stderr" </dev/null &
 		pid=$!
 		glob=${sig#* }
@@ -80,15 +84,15 @@ for c in tests/cli/cases/${TC_CASES:-*}.case; do
 		wait "$pid" 2>/dev/null
 		rc=$?
 	elif [ -n "$fsize" ]; then
-		(ulimit -f "$fsize" && exec $runner "$bin" "$@") \
+		(ulimit -f "$fsize" && exec env $envs $runner "$bin" "$@") \
 			>"$tmp/got.stdout" 2>"$tmp/got.stderr" </dev/null
 		rc=$?
 	elif [ -n "$limit" ]; then
-		timeout "$limit" $runner "$bin" "$@" \
+		timeout "$limit" env $envs $runner "$bin" "$@" \
 			>"$tmp/got.stdout" 2>"$tmp/got.stderr" </dev/null
 		rc=$?
 	else
-		$runner "$bin" "$@" >"$tmp/got.stdout" 2>"$tmp/got.stderr" </dev/null
+		env $envs $runner "$bin" "$@" >"$tmp/got.stdout" 2>"$tmp/got.stderr" </dev/null
 		rc=$?
 	fi
 	why=""
