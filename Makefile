@@ -208,11 +208,11 @@ test-dates: deps
 	@$(MAKE) --no-print-directory $(BUILD)/traincost $(TEST_BIN) $(BUILD)/faketime.so
 	@for d in $(TEST_DATES); do \
 		shown=$$(env -u TRAINCOST_TODAY -u SOURCE_DATE_EPOCH TC_FAKE_DATE=$$d \
-			LD_PRELOAD=$(CURDIR)/$(BUILD)/faketime.so \
+			LD_PRELOAD=$(abspath $(BUILD))/faketime.so \
 			$(BUILD)/traincost prices --format json --data tests/data 2>/dev/null | \
 			sed -n 's/.*"today": *"\([0-9-]*\)".*/\1/p'); \
 		[ "$$shown" = "$$d" ] || { echo "test-dates: the clock shows '$$shown', not $$d"; exit 1; }; \
-		TC_FAKE_DATE=$$d LD_PRELOAD=$(CURDIR)/$(BUILD)/faketime.so \
+		TC_FAKE_DATE=$$d LD_PRELOAD=$(abspath $(BUILD))/faketime.so \
 			tests/run-all.sh $(BUILD) "$(RUNNER)" >$(BUILD)/test-dates.log 2>&1; \
 		rc=$$?; \
 		echo "clock at $$d: $$(tail -n 1 $(BUILD)/test-dates.log)"; \
