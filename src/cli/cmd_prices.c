@@ -200,8 +200,11 @@ static int print_table(struct cli_ctx *ctx, const struct row *rows, size_t n,
 	if (!csv && nsrc) {
 		fputs("\nUSD per instance-hour and per GPU-hour; checked \"no\" marks a recalled,\n"
 		      "assumed or suspect figure (see the file's notes).\n\nSources:\n", ctx->out);
-		for (int k = 0; k < nsrc; k++)
-			fprintf(ctx->out, "  [%d] %s\n", k + 1, srcs[k]);
+		for (int k = 0; k < nsrc; k++) {
+			char shown[2048];
+			fprintf(ctx->out, "  [%d] %s\n", k + 1,
+				rep_show(shown, sizeof(shown), srcs[k], fmt));
+		}
 		int owned = 0;
 		for (size_t i = 0; i < n; i++)
 			owned |= rows[i].o == NULL;

@@ -215,7 +215,7 @@ static void text_report(FILE *f, const struct workload *w, const struct gpu *g,
 	fprintf(f, "  MFU / HFU           %.1f %% / %.1f %% of dense %s peak\n", 100 * e->mfu_frac,
 		100 * e->hfu_frac, tc_prec_names[w->train.precision]);
 	fprintf(f, "  limiting resource   %s\n", limiter_names[e->limiting]);
-	fprintf(f, "  efficiencies        %s\n\n", g->eff.source);
+	fprintf(f, "  efficiencies        %s\n\n", rep_show(t, sizeof(t), g->eff.source, "table"));
 
 	fprintf(f, "Memory per GPU: %s of %s (%s)\n",
 		tc_fmt_bytes(e->memory_per_gpu_bytes, a, sizeof(a)),
