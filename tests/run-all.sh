@@ -1,6 +1,7 @@
 #!/bin/sh
 # Run every unit suite, the CLI golden cases, the broken-input corpus
-# (tests/bad/run-bad.sh) and the pictures (tests/plots/run-plots.sh); print
+# (tests/bad/run-bad.sh), the pictures (tests/plots/run-plots.sh) and the
+# shell completions (tests/completion/run-completion.sh); print
 # "N passed, N failed".
 # Usage: tests/run-all.sh BUILD_DIR [RUNNER]   (RUNNER: e.g. a valgrind command)
 build=${1:-build}
@@ -51,6 +52,15 @@ if [ -x tests/plots/run-plots.sh ]; then
 	p=$(printf '%s\n' "$out" | grep -c '^ok ')
 	f=$(printf '%s\n' "$out" | grep -c '^FAIL ')
 	echo "plots: $p charts passed, $f failed"
+	passed=$((passed + p))
+	failed=$((failed + f))
+fi
+if [ -x tests/completion/run-completion.sh ]; then
+	out=$(tests/completion/run-completion.sh "$build/traincost" "$runner")
+	printf '%s\n' "$out" | grep -v '^ok ' || true
+	p=$(printf '%s\n' "$out" | grep -c '^ok ')
+	f=$(printf '%s\n' "$out" | grep -c '^FAIL ')
+	echo "completion: $p checks passed, $f failed"
 	passed=$((passed + p))
 	failed=$((failed + f))
 fi

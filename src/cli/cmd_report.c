@@ -16,6 +16,7 @@
 
 #include "../io/gpu_load.h"
 #include "../io/val_load.h"
+#include "../model/cost.h"
 #include "../model/validate.h"
 #include "../report/svg.h"
 #include "../report/xmlbuf.h"
@@ -257,7 +258,7 @@ int cmd_report(int argc, char **argv, struct cli_ctx *ctx)
 		{ "budget", &budget, NULL, NULL },
 		{ "gpus", &gpus, NULL, NULL },
 		{ "max-gpus", &max_gpus, NULL, NULL },
-		{ "pricing", &pricing, NULL, NULL },
+		{ "pricing", &pricing, NULL, cost_kind_names },
 		{ "uncertainty", &unc, &unc_on, NULL },
 		{ NULL, NULL, NULL, NULL },
 	};
