@@ -180,7 +180,10 @@ static void emit_zsh(FILE *f, const struct comp_cmd *cmds, size_t n)
 	      "\t\t_describe 'command' cmds\n"
 	      "\t\treturn\n"
 	      "\tfi\n"
-	      "\tcase $words[2] in\n", f);
+	      "\tlocal cmd=$words[2]\n"
+	      "\tshift words\n" /* _arguments sees the command's own words */
+	      "\t(( CURRENT-- ))\n"
+	      "\tcase $cmd in\n", f);
 	for (size_t i = 0; i < n; i++) {
 		const struct comp_cmd *c = &cmds[i];
 		fprintf(f, "\t%s)\n", c->cmd->name);
