@@ -1,7 +1,8 @@
 #!/bin/sh
 # Run every unit suite, the CLI golden cases, the broken-input corpus
 # (tests/bad/run-bad.sh), the pictures (tests/plots/run-plots.sh) and the
-# shell completions (tests/completion/run-completion.sh); print
+# shell completions (tests/completion/run-completion.sh), and `make install`
+# (tests/install/run-install.sh; not under a RUNNER); print
 # "N passed, N failed".
 # Usage: tests/run-all.sh BUILD_DIR [RUNNER]   (RUNNER: e.g. a valgrind command)
 build=${1:-build}
@@ -61,6 +62,15 @@ if [ -x tests/completion/run-completion.sh ]; then
 	p=$(printf '%s\n' "$out" | grep -c '^ok ')
 	f=$(printf '%s\n' "$out" | grep -c '^FAIL ')
 	echo "completion: $p checks passed, $f failed"
+	passed=$((passed + p))
+	failed=$((failed + f))
+fi
+if [ -x tests/install/run-install.sh ] && [ -z "$runner" ]; then
+	out=$(tests/install/run-install.sh "$build")
+	printf '%s\n' "$out" | grep -v '^ok ' || true
+	p=$(printf '%s\n' "$out" | grep -c '^ok ')
+	f=$(printf '%s\n' "$out" | grep -c '^FAIL ')
+	echo "install: $p checks passed, $f failed"
 	passed=$((passed + p))
 	failed=$((failed + f))
 fi

@@ -230,6 +230,8 @@ static void put_validation(struct xmlbuf *b, struct cli_ctx *ctx, char **ids, in
 			      k, 100 * st.mape, 100 * st.median_ape, 100 * st.worst_ape);
 	}
 	xmlbuf_raw(b, "</table>\n");
+	if (!nids)
+		xmlbuf_raw(b, "<p>No GPU type was compared (see the comparison above).</p>\n");
 out:
 	xmlbuf_raw(b, "</section>\n");
 	free(res);
