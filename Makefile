@@ -101,17 +101,30 @@ defaults: deps
 	$(BUILD)/traincost calibrate tests/unit/data/meas/defaults-a100.yaml -o $(BUILD)/defaults-a100.yaml
 	@echo "compare $(BUILD)/defaults-a100.yaml with roof_eff_default() in src/model/roofline.c"
 
+# Idempotent: a second install overwrites the first, never nests folders.
+DOCDIR  = $(DESTDIR)$(PREFIX)/share/doc/traincost
+SHAREDIR = $(DESTDIR)$(PREFIX)/share/traincost
 install: $(BUILD)/traincost
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/traincost \
-		$(DESTDIR)$(PREFIX)/share/man/man1
+	install -d $(DESTDIR)$(PREFIX)/bin $(SHAREDIR)/validation \
+		$(DESTDIR)$(PREFIX)/share/man/man1 $(DOCDIR) \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+		$(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	install -m 755 $(BUILD)/traincost $(DESTDIR)$(PREFIX)/bin/traincost
-	cp -R models pricing $(DESTDIR)$(PREFIX)/share/traincost/
-	cp -R tests/validation $(DESTDIR)$(PREFIX)/share/traincost/validation
+	cp -R models pricing $(SHAREDIR)/
+	cp -R tests/validation/. $(SHAREDIR)/validation/
 	install -m 644 docs/traincost.1 $(DESTDIR)$(PREFIX)/share/man/man1/traincost.1
+	install -m 644 README.md LICENSE docs/*.md $(DOCDIR)/
+	$(BUILD)/traincost completion bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/traincost
+	$(BUILD)/traincost completion zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_traincost
+	$(BUILD)/traincost completion fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/traincost.fish
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/traincost $(DESTDIR)$(PREFIX)/share/man/man1/traincost.1
-	rm -rf $(DESTDIR)$(PREFIX)/share/traincost
+	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/traincost \
+		$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_traincost \
+		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/traincost.fish
+	rm -rf $(SHAREDIR) $(DOCDIR)
 
 clean:
 	rm -rf build build-san build-vg build-fuzz

@@ -1,7 +1,9 @@
 #!/bin/sh
 # Run every unit suite, the CLI golden cases, the broken-input corpus
-# (tests/bad/run-bad.sh) and the pictures (tests/plots/run-plots.sh), all on
-# the frozen data of tests/data/ (tests/test-env.sh), then the checks of the
+# (tests/bad/run-bad.sh), the pictures (tests/plots/run-plots.sh) and the
+# shell completions (tests/completion/run-completion.sh), all on the frozen
+# data of tests/data/ (tests/test-env.sh), then `make install`
+# (tests/install/run-install.sh; not under a RUNNER) and the checks of the
 # shipped data (tests/shipped-data.sh); print "N passed, N failed".
 # Usage: tests/run-all.sh BUILD_DIR [RUNNER]   (RUNNER: e.g. a valgrind command)
 build=${1:-build}
@@ -53,6 +55,24 @@ if [ -x tests/plots/run-plots.sh ]; then
 	p=$(printf '%s\n' "$out" | grep -c '^ok ')
 	f=$(printf '%s\n' "$out" | grep -c '^FAIL ')
 	echo "plots: $p charts passed, $f failed"
+	passed=$((passed + p))
+	failed=$((failed + f))
+fi
+if [ -x tests/completion/run-completion.sh ]; then
+	out=$(tests/completion/run-completion.sh "$build/traincost" "$runner")
+	printf '%s\n' "$out" | grep -v '^ok ' || true
+	p=$(printf '%s\n' "$out" | grep -c '^ok ')
+	f=$(printf '%s\n' "$out" | grep -c '^FAIL ')
+	echo "completion: $p checks passed, $f failed"
+	passed=$((passed + p))
+	failed=$((failed + f))
+fi
+if [ -x tests/install/run-install.sh ] && [ -z "$runner" ]; then
+	out=$(tests/install/run-install.sh "$build")
+	printf '%s\n' "$out" | grep -v '^ok ' || true
+	p=$(printf '%s\n' "$out" | grep -c '^ok ')
+	f=$(printf '%s\n' "$out" | grep -c '^FAIL ')
+	echo "install: $p checks passed, $f failed"
 	passed=$((passed + p))
 	failed=$((failed + f))
 fi

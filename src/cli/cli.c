@@ -238,10 +238,25 @@ static const struct cli_cmd commands[] = {
 	  "  --max-gpus N       the plan: largest GPU count (default 4096)\n"
 	  "  --pricing P        on-demand (default), spot, reserved-1y or reserved-3y\n"
 	  "  --uncertainty[=N]  P10-P90 of the comparison from N samples (default 1000)\n" DATA_HELP },
+	{ "completion", cmd_completion, "shell completion script for bash, zsh or fish",
+	  "usage: traincost completion bash|zsh|fish\n"
+	  "\n"
+	  "Print a completion script for the shell, made from the command and option\n"
+	  "tables of this traincost: commands, options, and the values of options\n"
+	  "that take one of a list.  `make install` installs all three; by hand:\n"
+	  "  traincost completion bash > ~/.local/share/bash-completion/completions/traincost\n"
+	  "  traincost completion zsh > ~/.zfunc/_traincost   (a folder in $fpath)\n"
+	  "  traincost completion fish > ~/.config/fish/completions/traincost.fish\n" },
 	{ "help", cmd_help, "show help for a command", "usage: traincost help [COMMAND]\n" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+const struct cli_cmd *cli_commands(size_t *n)
+{
+	*n = NCOMMANDS;
+	return commands;
+}
 
 static const struct cli_cmd *find_command(const char *name)
 {

@@ -55,6 +55,10 @@ int cmd_sweep(int argc, char **argv, struct cli_ctx *ctx);
 int cmd_plan(int argc, char **argv, struct cli_ctx *ctx);
 int cmd_calibrate(int argc, char **argv, struct cli_ctx *ctx);
 int cmd_report(int argc, char **argv, struct cli_ctx *ctx);
+int cmd_completion(int argc, char **argv, struct cli_ctx *ctx);
+
+/* The command table: *n entries (cli.c). */
+const struct cli_cmd *cli_commands(size_t *n);
 
 struct gpu;
 /* The folder of the measured cases of `traincost validate`: tests/validation

@@ -70,6 +70,25 @@ static int run_uncertainty(struct cli_ctx *ctx, const char *cmd, const struct un
 	return 0;
 }
 
+/*
+ * --plot: the chart of estimate (ws NULL) or of explain, written before
+ * the table so that a chart that cannot be written stops the command
+ * first.  Returns 0 (also without --plot) or an exit code (printed).
+ */
+static int draw(struct cli_ctx *ctx, const char *cmd, const char *path,
+		const struct workload *w, const struct gpu *g, const struct estimate *e,
+		const struct est_workspace *ws)
+{
+	struct svg s;
+	if (!path)
+		return 0;
+	if (ws)
+		plot_explain(&s, 1, w, g, e, ws);
+	else
+		plot_estimate(&s, 1, w, g, e);
+	return plot_out_write(ctx, cmd, &s, path);
+}
+
 /* Both commands load, estimate and report; they differ in the report. */
 static int run(int argc, char **argv, struct cli_ctx *ctx, const char *cmd,
 	       int per_operator)
@@ -116,21 +135,10 @@ static int run(int argc, char **argv, struct cli_ctx *ctx, const char *cmd,
 		est_workspace_release(&ws);
 		return rc;
 	}
-	if (plot) {
-		/* The chart first: a failure to write it stops before any table. */
-		struct svg s;
-		if (per_operator)
-			plot_explain(&s, 1, &w, &g, &est, &ws);
-		else
-			plot_estimate(&s, 1, &w, &g, &est);
-		if ((rc = plot_out_write(ctx, cmd, &s, plot))) {
-			money_release(&m);
-			est_workspace_release(&ws);
-			return rc;
-		}
-	}
 	if (per_operator) {
-		rc = rep_explain(ctx->out, a.format, &w, &g, &est, &ws);
+		rc = draw(ctx, cmd, plot, &w, &g, &est, &ws);
+		if (!rc)
+			rc = rep_explain(ctx->out, a.format, &w, &g, &est, &ws);
 	} else if (money_cost(&m, &g, &est, &cost)) {
 		fprintf(ctx->err, "traincost %s: internal error: the run cannot be costed\n", cmd);
 		rc = TC_EXIT_INTERNAL;
@@ -138,8 +146,13 @@ static int run(int argc, char **argv, struct cli_ctx *ctx, const char *cmd,
 		money_release(&m);
 		est_workspace_release(&ws);
 		return rc;
-	} else {
+	} else if (!(rc = draw(ctx, cmd, plot, &w, &g, &est, NULL))) {
 		rc = rep_estimate(ctx->out, a.format, &w, &g, &est, &cost, ua.on ? &unc : NULL);
+	}
+	if (rc == TC_EXIT_IO) {
+		money_release(&m);
+		est_workspace_release(&ws);
+		return rc;
 	}
 	money_release(&m);
 	est_workspace_release(&ws);

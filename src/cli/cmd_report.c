@@ -16,6 +16,7 @@
 
 #include "../io/gpu_load.h"
 #include "../io/val_load.h"
+#include "../model/cost.h"
 #include "../model/validate.h"
 #include "../report/svg.h"
 #include "../report/xmlbuf.h"
@@ -235,6 +236,8 @@ static void put_validation(struct xmlbuf *b, struct cli_ctx *ctx, char **ids, in
 			      k, 100 * st.mape, 100 * st.median_ape, 100 * st.worst_ape);
 	}
 	xmlbuf_raw(b, "</table>\n");
+	if (!nids)
+		xmlbuf_raw(b, "<p>No GPU type was compared (see the comparison above).</p>\n");
 out:
 	xmlbuf_raw(b, "</section>\n");
 	free(res);
@@ -263,7 +266,7 @@ int cmd_report(int argc, char **argv, struct cli_ctx *ctx)
 		{ "budget", &budget, NULL, NULL },
 		{ "gpus", &gpus, NULL, NULL },
 		{ "max-gpus", &max_gpus, NULL, NULL },
-		{ "pricing", &pricing, NULL, NULL },
+		{ "pricing", &pricing, NULL, cost_kind_names },
 		{ "uncertainty", &unc, &unc_on, NULL },
 		{ NULL, NULL, NULL, NULL },
 	};

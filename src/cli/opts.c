@@ -51,6 +51,22 @@ static int check_choice(struct cli_ctx *ctx, const char *cmd,
 			       o->name, val, list);
 }
 
+/* The option table on ctx->out, one option a line: its name, "flag",
+ * "value" or "optional", then its choices, tab-separated; the options
+ * every command knows last. */
+static void list_table(struct cli_ctx *ctx, const struct cli_opt *opts)
+{
+	for (int i = 0; opts && opts[i].name; i++) {
+		const struct cli_opt *o = &opts[i];
+		fprintf(ctx->out, "%s\t%s", o->name,
+			o->value && o->flag ? "optional" : o->value ? "value" : "flag");
+		for (int k = 0; o->choices && o->choices[k]; k++)
+			fprintf(ctx->out, "\t%s", o->choices[k]);
+		fputc('\n', ctx->out);
+	}
+	fputs("data\tvalue\nhelp\tflag\n", ctx->out);
+}
+
 int cli_parse(struct cli_ctx *ctx, const char *cmd, int argc, char **argv,
 	      const struct cli_opt *opts, char **pos, int *npos)
 {
@@ -58,6 +74,11 @@ int cli_parse(struct cli_ctx *ctx, const char *cmd, int argc, char **argv,
 	int ndata = 0;
 	int only_pos = 0;
 	*npos = 0;
+
+	if (argc == 2 && !strcmp(argv[1], CLI_LIST_OPTIONS)) {
+		list_table(ctx, opts);
+		return CLI_HELP_SHOWN;
+	}
 
 	for (int i = 1; i < argc; i++) {
 		char *a = argv[i];

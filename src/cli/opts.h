@@ -22,6 +22,10 @@ struct cli_opt {
 #define CLI_MAX_POS 64
 #define CLI_HELP_SHOWN (-1) /* help was printed: exit 0 */
 
+/* The one argument that makes a command print its option table instead
+ * of running (for `traincost completion`; not in any help). */
+#define CLI_LIST_OPTIONS "--list-options"
+
 /*
  * Parse argv[1..argc-1] (argv[0] is the command name).  Positional arguments
  * are stored in pos[] (at most CLI_MAX_POS), their number in *npos.

@@ -171,7 +171,10 @@ void plot_plan(struct svg *s, int standalone, const char *workload,
 		snprintf(lab, sizeof(lab), "deadline %s", tc_fmt_duration(deadline_s, d, sizeof(d)));
 		double xd = chart_px(&ch, deadline_s / u.per_s);
 		svg_line(s, xd, ch.plot.y, xd, ch.plot.y + ch.plot.h, "ref");
-		svg_text(s, xd + 4, ch.plot.y + 12, SVG_START, 0, "note", lab);
+		/* On the side with room: left of the line near the right edge. */
+		int left = xd > ch.plot.x + 0.7 * ch.plot.w;
+		svg_text(s, left ? xd - 4 : xd + 4, ch.plot.y + 12, left ? SVG_END : SVG_START, 0,
+			 "note", lab);
 	}
 	if (budget_usd > 0) {
 		char lab[48], d[32];

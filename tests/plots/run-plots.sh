@@ -74,6 +74,18 @@ check sweep-categories "$tmp/s2.svg" sweep examples/sweep-7b.yaml -o "$tmp/s.csv
 check report "$tmp/r.html" report examples/llama2-7b-a100.yaml -o "$tmp/r.html" \
 	--gpus a100-80gb-sxm,h100-sxm --max-gpus 64 --deadline 60d
 
+# examples/pictures.sh makes the page and the six charts, all well-formed.
+mkdir "$tmp/pictures"
+if ! TRAINCOST="$bin" examples/pictures.sh "$tmp/pictures" >"$tmp/stdout" 2>"$tmp/stderr"; then
+	echo "FAIL example-pictures: $(head -c 300 "$tmp/stderr")"
+elif [ "$(ls "$tmp/pictures"/*.svg | wc -l)" -ne 6 ] || [ ! -s "$tmp/pictures/report.html" ]; then
+	echo "FAIL example-pictures: expected report.html and 6 charts, got: $(ls "$tmp/pictures" | tr '\n' ' ')"
+elif ! xmllint --noout "$tmp/pictures"/*.svg "$tmp/pictures/report.html" 2>"$tmp/xml"; then
+	echo "FAIL example-pictures: not well-formed XML: $(head -n 3 "$tmp/xml" | tr '\n' '|')"
+else
+	echo "ok example-pictures"
+fi
+
 # The report in a headless browser: it renders (the screenshot is much
 # larger than one of a blank page of the same size: a blank PNG compresses
 # to almost nothing) and logs nothing to the console (the page has no

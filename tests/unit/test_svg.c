@@ -198,6 +198,27 @@ static void test_bars_grow_with_value(void **state)
 	svg_release(&s);
 }
 
+static void test_tick_labels_large(void **state)
+{
+	struct svg s;
+	struct chart c;
+	static const char *const cat[] = { "x", "y" };
+	(void)state;
+	svg_begin(&s, 400, 300, "t", NULL, 1);
+	/* 0 .. 1.5e6 in steps of 500,000 (1.5e6 / 5 = 3e5 -> 5e5) */
+	struct chart_axis y = { "cost (USD)", CHART_LINEAR, 0, 1.5e6 };
+	chart_panel(&c, &s, (struct chart_box){ 0, 0, 400, 300 }, "p", NULL, &y, 2, cat, 0);
+	assert_int_equal(svg_end(&s), 0);
+	assert_non_null(strstr(s.x.buf, "class=\"tick\">500,000</text>"));
+	assert_non_null(strstr(s.x.buf, "class=\"tick\">1M</text>"));
+	assert_non_null(strstr(s.x.buf, "class=\"tick\">1.5M</text>"));
+	/* categories: index i sits in the middle of band i of 306 / 2 px */
+	assert_close(chart_px(&c, 0), 76 + 76.5, TOL_EXACT);
+	assert_close(chart_px(&c, 1), 76 + 229.5, TOL_EXACT);
+	assert_close(chart_cat_x(&c, 1), chart_px(&c, 1), TOL_EXACT);
+	svg_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -210,6 +231,7 @@ int main(void)
 		cmocka_unit_test(test_axis_nice_log),
 		cmocka_unit_test(test_panel_maps_values),
 		cmocka_unit_test(test_bars_grow_with_value),
+		cmocka_unit_test(test_tick_labels_large),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,122 @@
+/*
+ * test_plot.c - the commands' charts drawn from numbers built here: the
+ * unit of a time axis, bars in proportion to their values, whiskers only
+ * with samples, a panel per validation metric and a colour per GPU.
+ */
+#include "tc_test.h"
+
+#include <stdlib.h>
+
+#include "../../src/report/plot.h"
+
+static int count(const char *hay, const char *needle)
+{
+	int n = 0;
+	for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+/* Height of the n-th rect of class cls (from 0). */
+static double rect_height(const char *doc, const char *cls, int nth)
+{
+	char want[64];
+	snprintf(want, sizeof(want), "class=\"%s\"", cls);
+	const char *p = doc;
+	for (int i = 0; i <= nth; i++) {
+		p = strstr(p, want);
+		assert_non_null(p);
+		p += strlen(want);
+	}
+	while (p > doc && strncmp(p, "height=\"", 8))
+		p--;
+	return strtod(p + 8, NULL);
+}
+
+static void test_time_unit(void **state)
+{
+	(void)state;
+	/* The largest unit that keeps the value at 2 or more of it. */
+	assert_string_equal(plot_time_unit(0.5).name, "ms");
+	assert_string_equal(plot_time_unit(30).name, "s");     /* 30 s < 2 min */
+	assert_string_equal(plot_time_unit(120).name, "min");  /* = 2 min */
+	assert_string_equal(plot_time_unit(7200).name, "h");   /* = 2 h */
+	assert_string_equal(plot_time_unit(3 * 86400.0).name, "days");
+	assert_close(plot_time_unit(3 * 86400.0).per_s, 86400, TOL_EXACT);
+}
+
+static void test_compare_bars(void **state)
+{
+	struct svg s;
+	(void)state;
+	struct plot_compare_row r[3] = {
+		{ .gpu = "a", .count = 8, .total_s = 10 * 86400.0, .cost_usd = 1000, .priced = 1 },
+		{ .gpu = "b", .count = 8, .total_s = 20 * 86400.0, .cost_usd = 3000, .priced = 1 },
+		{ .gpu = "c<&>", .count = 8, .total_s = 5 * 86400.0, .priced = 0 },
+	};
+	plot_compare(&s, 1, "w", r, 3);
+	assert_int_equal(svg_end(&s), 0);
+	const char *d = s.x.buf;
+	/* time bars (s0) 10 : 20 : 5 days, cost bars (s1) 1000 : 3000 */
+	double t0 = rect_height(d, "bar s0", 0), t1 = rect_height(d, "bar s0", 1),
+	       t2 = rect_height(d, "bar s0", 2);
+	assert_close(t1, 2 * t0, 1e-3);
+	assert_close(t2, 0.5 * t0, 1e-3);
+	assert_close(rect_height(d, "bar s1", 1), 3 * rect_height(d, "bar s1", 0), 1e-3);
+	assert_int_equal(count(d, "class=\"bar s1\""), 2); /* c has no offer */
+	assert_int_equal(count(d, ">no offer</text>"), 1);
+	assert_int_equal(count(d, "class=\"whisker\""), 0); /* no samples, no whiskers */
+	assert_non_null(strstr(d, ">total time (days)</text>"));
+	assert_non_null(strstr(d, ">8 x c&lt;&amp;&gt;</text>"));
+	svg_release(&s);
+
+	/* With samples: a whisker (stem and two caps) on each bar. */
+	r[0].has_unc = r[1].has_unc = 1;
+	r[0].total_q = (struct unc_quantiles){ .p10 = 9 * 86400.0, .p90 = 12 * 86400.0 };
+	r[1].total_q = (struct unc_quantiles){ .p10 = 18 * 86400.0, .p90 = 25 * 86400.0 };
+	r[0].cost_q = (struct unc_quantiles){ .p10 = 900, .p90 = 1200 };
+	r[1].cost_q = (struct unc_quantiles){ .p10 = 2700, .p90 = 3800 };
+	plot_compare(&s, 1, "w", r, 3);
+	assert_int_equal(svg_end(&s), 0);
+	assert_int_equal(count(s.x.buf, "class=\"whisker\""), 4 * 3);
+	svg_release(&s);
+}
+
+static void test_validate_panels(void **state)
+{
+	struct svg s;
+	(void)state;
+	struct val_case c[3];
+	memset(c, 0, sizeof(c));
+	strcpy(c[0].gpu_id, "gpu-a");
+	strcpy(c[1].gpu_id, "gpu-b");
+	strcpy(c[2].gpu_id, "gpu-a");
+	c[0].metric = c[1].metric = VAL_ITER_TIME;
+	c[2].metric = VAL_MFU;
+	struct val_result r[3] = {
+		{ .index = 0, .ok = 1, .predicted = 0.11, .measured = 0.1, .err_frac = 0.1 },
+		{ .index = 1, .ok = 1, .predicted = 0.2, .measured = 0.25, .err_frac = -0.2 },
+		{ .index = 2, .ok = 1, .predicted = 0.4, .measured = 0.5, .err_frac = -0.2 },
+	};
+	plot_validate(&s, 1, c, r, 3);
+	assert_int_equal(svg_end(&s), 0);
+	const char *d = s.x.buf;
+	assert_int_equal(count(d, "class=\"title\">Step time</text>"), 1);
+	assert_int_equal(count(d, "class=\"title\">MFU</text>"), 1);
+	assert_int_equal(count(d, "class=\"ref\""), 2);   /* a diagonal per panel */
+	assert_int_equal(count(d, "class=\"pt s0\""), 2); /* gpu-a in both panels */
+	assert_int_equal(count(d, "class=\"pt s1\""), 1); /* gpu-b */
+	assert_non_null(strstr(d, ">measured (ms)</text>"));
+	assert_non_null(strstr(d, ">predicted (%)</text>"));
+	svg_release(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_time_unit),
+		cmocka_unit_test(test_compare_bars),
+		cmocka_unit_test(test_validate_panels),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
