@@ -306,8 +306,8 @@ static int print_ratios(struct cli_ctx *ctx, const char *fmt, const struct val_s
 			const struct summary *s)
 {
 	const struct val_result *res = s->kept;
-	static const char *const head[] = { "benchmark", "GPU A", "GPU B", "measured A/B",
-					    "predicted A/B", "error" };
+	static const char *const head[] = { "benchmark", "GPU A", "GPU B", "measured A/B per GPU",
+					    "predicted", "error" };
 	static const enum rep_align al[] = { REP_LEFT, REP_LEFT, REP_LEFT, REP_RIGHT,
 					     REP_RIGHT, REP_RIGHT };
 	struct rep_table t;

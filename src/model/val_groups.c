@@ -57,18 +57,21 @@ double val_speed_factor(const struct val_case *c, const struct val_result *r)
 	return c->metric == VAL_ITER_TIME ? 1 / f : f;
 }
 
-/* The measured speed of a case in units that two cases of one benchmark
- * share: the rate itself, or sequences per second from a step time. */
+/* The measured speed per GPU of a case in units that two cases of one
+ * benchmark share: the rate itself, or sequences per second from a step
+ * time, over the GPUs of the run (runs of one benchmark often differ in
+ * GPU count). */
 static double measured_rate(const struct val_case *c, double measured)
 {
+	double gpus = c->w.plan.count > 0 ? c->w.plan.count : 1;
 	switch (c->metric) {
 	case VAL_TOKENS_PER_S:
 	case VAL_SAMPLES_PER_S:
 	case VAL_IMAGES_PER_S:
-		return measured;
+		return measured / gpus;
 	case VAL_ITER_TIME:
 		return c->w.train.global_batch > 0 && measured > 0 ?
-		       c->w.train.global_batch / measured : 0;
+		       c->w.train.global_batch / measured / gpus : 0;
 	default:
 		return 0;
 	}

@@ -36,9 +36,9 @@ int val_group_by(const struct val_case *cases, const struct val_result *res, siz
 struct val_ratio {
 	size_t a, b;        /* indices into the results */
 	double err_frac;    /* predicted A/B speed ratio over measured, - 1 */
-	double measured;    /* measured A/B speed, samples per second each;
-			       0 when the two measurements cannot be put in
-			       the same unit */
+	double measured;    /* measured A/B speed per GPU (samples per second
+			       over the run's GPUs); 0 when the two
+			       measurements cannot be put in the same unit */
 };
 
 /*

@@ -129,6 +129,29 @@ static void test_ratio_mixed_metrics(void **state)
 	free(ra);
 }
 
+/* Runs of one benchmark on different GPU counts compare per GPU: 8 x h100
+ * at 300 samples/s against 1 x l40s at 100 is (300/8)/(100/1) = 0.375 per
+ * GPU; the error does not depend on the counts: 1.1/0.88 - 1 = 0.25. */
+static void test_ratio_per_gpu(void **state)
+{
+	struct val_case c[2];
+	struct val_result r[2];
+	struct val_ratio *ra = NULL;
+	size_t n = 0;
+	(void)state;
+	set_case(&c[0], "a", "h100-sxm", "m", VAL_SAMPLES_PER_S, 0);
+	set_case(&c[1], "b", "l40s", "m", VAL_SAMPLES_PER_S, 0);
+	c[0].w.plan.count = 8;
+	c[1].w.plan.count = 1;
+	set_result(&r[0], 0, 300, 330);
+	set_result(&r[1], 1, 100, 88);
+	assert_int_equal(val_ratios(c, r, 2, key_pair, &ra, &n), 0);
+	assert_int_equal(n, 1);
+	assert_close(ra[0].measured, 0.375, TOL_EXACT);
+	assert_close(ra[0].err_frac, 0.25, TOL_EXACT);
+	free(ra);
+}
+
 /* Groups in first-seen order; the worst case is indexed in the full
  * results.  a100: errors +10 % and -30 %: MAPE 20 %, bias -10 %, worst
  * result 2; h100: one error of +5 %. */
@@ -162,6 +185,7 @@ int main(void)
 		cmocka_unit_test(test_speed_factor),
 		cmocka_unit_test(test_ratios),
 		cmocka_unit_test(test_ratio_mixed_metrics),
+		cmocka_unit_test(test_ratio_per_gpu),
 		cmocka_unit_test(test_group_by),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
