@@ -144,8 +144,9 @@ static const struct cli_cmd commands[] = {
 	  "  --plot FILE  also draw the operators on the GPU's roofline as an SVG\n"
 	  "               chart into FILE\n" DATA_HELP },
 	{ "validate", cmd_validate, "predicted vs measured on published training runs",
-	  "usage: traincost validate [--family llm] [--cases DIR] [--format F] [--verbose]\n"
+	  "usage: traincost validate [--family llm] [--cases DIR] [--format F] [--verbose] [--loo]\n"
 	  "       traincost validate --cross-validate K [--gpu ID] [--cases DIR]\n"
+	  "       traincost validate --fit-frameworks [--cases DIR]\n"
 	  "\n"
 	  "Run the model on every measured case under tests/validation/ of the\n"
 	  "first data folder that has it (or validation/ of an installation, or\n"
@@ -158,6 +159,11 @@ static const struct cli_cmd commands[] = {
 	  "               calibrate on K-1 folds of one GPU's cases, report the error\n"
 	  "               on the fold held out (see `traincost calibrate`)\n"
 	  "  --gpu ID     the GPU whose cases are cross-validated (default: the first case's)\n"
+	  "  --loo        also cross-validate the framework fit: leave one source out and\n"
+	  "               leave one GPU type out, refitting stack_frac each time\n"
+	  "  --fit-frameworks\n"
+	  "               fit stack_frac of every framework on the runs that name it and\n"
+	  "               print the values models/framework/ ships\n"
 	  "  --plot FILE  also draw predicted against measured as an SVG chart into FILE\n"
 	  FORMAT_HELP DATA_HELP },
 	{ "calibrate", cmd_calibrate, "fit efficiency parameters to measured training steps",

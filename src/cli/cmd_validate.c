@@ -110,6 +110,7 @@ struct summary {
 	size_t nratios;
 	struct val_stats ratio_st;
 	struct val_stats loso, logo; /* held-out errors of the framework fit */
+	struct val_stats loso_llm, logo_llm; /* the same, language models only */
 };
 
 static void summary_release(struct summary *s)
@@ -153,7 +154,7 @@ static int cv_stats(const struct val_set *set, const char *family, fw_group_fn k
 }
 
 static int summary_compute(const struct val_set *set, const struct val_result *res, size_t n,
-			   const char *family, struct gpu_catalog *cat, struct summary *s)
+			   const char *family, int loo, struct gpu_catalog *cat, struct summary *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->kept = malloc((n ? n : 1) * sizeof(*s->kept));
@@ -175,8 +176,10 @@ static int summary_compute(const struct val_set *set, const struct val_result *r
 	if (s->nfiles < 0 || s->ngpus < 0 || s->nframeworks < 0 ||
 	    val_ratios(set->cases, res, n, case_pair, &s->ratios, &s->nratios) ||
 	    val_ratio_stats(s->ratios, s->nratios, &s->ratio_st) ||
-	    cv_stats(set, family, cv_source, cat, &s->loso) ||
-	    cv_stats(set, family, cv_gpu, cat, &s->logo))
+	    (loo && (cv_stats(set, family, cv_source, cat, &s->loso) ||
+		     cv_stats(set, family, cv_gpu, cat, &s->logo) ||
+		     cv_stats(set, "llm", cv_source, cat, &s->loso_llm) ||
+		     cv_stats(set, "llm", cv_gpu, cat, &s->logo_llm))))
 		return -1;
 	return 0;
 }
@@ -224,6 +227,12 @@ static int print_json(struct cli_ctx *ctx, const struct val_set *set,
 	rep_json_obj_end(&j);
 	rep_json_obj_begin(&j, "leave_one_gpu_type_out");
 	json_stats(&j, &s->logo);
+	rep_json_obj_end(&j);
+	rep_json_obj_begin(&j, "llm_leave_one_source_out");
+	json_stats(&j, &s->loso_llm);
+	rep_json_obj_end(&j);
+	rep_json_obj_begin(&j, "llm_leave_one_gpu_type_out");
+	json_stats(&j, &s->logo_llm);
 	rep_json_obj_end(&j);
 	rep_json_obj_end(&j);
 	rep_json_obj_begin(&j, "speed_ratios");
@@ -387,6 +396,9 @@ static int print_tables(struct cli_ctx *ctx, const char *fmt, const struct val_s
 	}
 	if (s->nratios)
 		rc |= print_ratios(ctx, fmt, set, s);
+	if (!s->loso.n && s->nframeworks)
+		fputs("\nCross-validation of the framework fit (leave one source out, leave one GPU "
+		      "type out): traincost validate --loo\n", ctx->out);
 	if (s->loso.n)
 		fprintf(ctx->out, "\nCross-validation of the framework fit over the %zu runs that name "
 			"a framework (docs/model.md section 7):\n"
@@ -395,6 +407,10 @@ static int print_tables(struct cli_ctx *ctx, const char *fmt, const struct val_s
 			s->loso.n, 100 * s->loso.mape, 100 * s->loso.median_ape,
 			100 * s->loso.worst_ape, 100 * s->logo.mape, 100 * s->logo.median_ape,
 			100 * s->logo.worst_ape);
+	if (s->loso_llm.n && s->loso_llm.n != s->loso.n)
+		fprintf(ctx->out, "  language models alone (%zu runs): leave one source out %.1f %%, "
+			"leave one GPU type out %.1f %%\n", s->loso_llm.n, 100 * s->loso_llm.mape,
+			100 * s->logo_llm.mape);
 	if (s->all.n) {
 		const struct val_result *r = &s->kept[s->all.worst];
 		const struct val_case *w = &set->cases[r->index];
@@ -482,14 +498,39 @@ static int fit_frameworks(struct cli_ctx *ctx, struct val_set *set, struct gpu_c
 	for (int k = 0; k < nf; k++)
 		fprintf(ctx->out, "%-12s %5zu %12.3f %15.3f\n", fits[k].id, fits[k].n,
 			fits[k].stack_frac, fits[k].rms_log);
-	return TC_EXIT_OK;
+	/* The stack nobody named: every run of a family that names a framework,
+	 * pooled, with the defaults below the fitted rate (models/framework/
+	 * generic.yaml). */
+	struct val_case *pool = malloc((set->count ? set->count : 1) * sizeof(*pool));
+	unsigned char *all = malloc(set->count ? set->count : 1);
+	if (!pool || !all) {
+		free(pool);
+		free(all);
+		fputs("traincost validate: out of memory\n", ctx->err);
+		return TC_EXIT_INTERNAL;
+	}
+	memcpy(pool, set->cases, set->count * sizeof(*pool));
+	memset(all, 1, set->count);
+	for (size_t i = 0; i < set->count; i++) {
+		struct val_case *c = &pool[i];
+		if (c->framework[0])
+			snprintf(c->framework, sizeof(c->framework), "generic-%s", c->family);
+		memset(&c->w.plan.framework, 0, sizeof(c->w.plan.framework));
+	}
+	nf = fw_fit_stack(pool, set->count, all, cli_catalog_gpu, cat, fits, FW_FIT_MAX);
+	for (int k = 0; k < nf; k++)
+		fprintf(ctx->out, "%-12s %5zu %12.3f %15.3f   (pooled)\n", fits[k].id, fits[k].n,
+			fits[k].stack_frac, fits[k].rms_log);
+	free(pool);
+	free(all);
+	return nf < 0 ? TC_EXIT_INTERNAL : TC_EXIT_OK;
 }
 
 int cmd_validate(int argc, char **argv, struct cli_ctx *ctx)
 {
 	const char *family = NULL, *cases_dir = NULL, *format = "table", *cv = NULL,
 		   *gpu_id = NULL, *plot = NULL;
-	int verbose = 0, fit_fw = 0;
+	int verbose = 0, fit_fw = 0, loo = 0;
 	const struct cli_opt opts[] = {
 		{ "family", &family, NULL, families },
 		{ "cases", &cases_dir, NULL, NULL },
@@ -498,6 +539,7 @@ int cmd_validate(int argc, char **argv, struct cli_ctx *ctx)
 		{ "cross-validate", &cv, NULL, NULL },
 		{ "gpu", &gpu_id, NULL, NULL },
 		{ "fit-frameworks", NULL, &fit_fw, NULL },
+		{ "loo", NULL, &loo, NULL },
 		{ "plot", &plot, NULL, NULL },
 		{ NULL, NULL, NULL, NULL },
 	};
@@ -559,7 +601,7 @@ int cmd_validate(int argc, char **argv, struct cli_ctx *ctx)
 		rc = TC_EXIT_INPUT;
 		goto out;
 	}
-	if (summary_compute(&set, res, n, family, &cat, &sum)) {
+	if (summary_compute(&set, res, n, family, loo, &cat, &sum)) {
 		fputs("traincost validate: out of memory\n", ctx->err);
 		rc = TC_EXIT_INTERNAL;
 		goto out;

@@ -46,20 +46,31 @@ static int parse_id(const struct yn_node *v, void *target, const struct fd_ctx *
 	return 0;
 }
 
-static int parse_families(const struct yn_node *v, void *target, const struct fd_ctx *ctx)
+/* A list of workload families into a bit set. */
+static int family_set(const struct yn_node *v, const char *key, unsigned *out,
+		      const struct fd_ctx *ctx)
 {
-	struct fw_doc *fd = target;
 	if (v->type != YN_SEQ || v->count == 0)
-		return fd_type_error(v, "families", "a list such as [llm, vision]", ctx);
+		return fd_type_error(v, key, "a list such as [llm, vision]", ctx);
 	int rc = 0;
 	for (size_t i = 0; i < v->count; i++) {
 		int k;
-		if (fd_get_enum(v->items[i], "families", family_names, &k, ctx))
+		if (fd_get_enum(v->items[i], key, family_names, &k, ctx))
 			rc = -1;
 		else
-			fd->f.families |= 1u << k;
+			*out |= 1u << k;
 	}
 	return rc;
+}
+
+static int parse_families(const struct yn_node *v, void *target, const struct fd_ctx *ctx)
+{
+	return family_set(v, "families", &((struct fw_doc *)target)->f.families, ctx);
+}
+
+static int parse_default_for(const struct yn_node *v, void *target, const struct fd_ctx *ctx)
+{
+	return family_set(v, "default_for", &((struct fw_doc *)target)->f.default_for, ctx);
 }
 
 static int parse_eff(const struct yn_node *v, void *target, const struct fd_ctx *ctx)
@@ -81,6 +92,7 @@ static const struct fd_field fw_fields[] = {
 	{ .key = "name", .type = FD_STR, .required = 1, .offset = F(name),
 	  .size = GPU_TEXT_LEN },
 	{ .key = "families", .type = FD_CUSTOM, .required = 1, .parse = parse_families },
+	{ .key = "default_for", .type = FD_CUSTOM, .parse = parse_default_for },
 	{ .key = "efficiency", .type = FD_CUSTOM, .parse = parse_eff },
 	{ .key = "fitted_runs", .type = FD_INT, .offset = F(fitted_runs), .min = 0, .max = 100000 },
 	{ .key = "source", .type = FD_STR, .required = 1, .offset = F(source),
@@ -154,6 +166,14 @@ int fw_catalog_load(const struct tc_datapath *dp, struct fw_catalog *cat, struct
 	if (bad)
 		goto out;
 	qsort(cat->fws, cat->count, sizeof(*cat->fws), cmp_fw_id);
+	for (size_t i = 0; i < cat->count; i++)
+		for (size_t j = i + 1; j < cat->count; j++)
+			if (cat->fws[i].default_for & cat->fws[j].default_for) {
+				tc_diag_msg(d, TC_EXIT_INPUT, "frameworks '%s' and '%s' are both the "
+					    "default of one family (expected at most one default_for "
+					    "each family)", cat->fws[i].layer.id, cat->fws[j].layer.id);
+				goto out;
+			}
 	rc = 0;
 out:
 	dp_list_free(paths, n);
@@ -232,4 +252,17 @@ int fw_resolve_id(const struct tc_datapath *dp, const char *what, const char *id
 	if (rc > 0)
 		return tc_diag_msg(d, TC_EXIT_USAGE, "%s: %s", what, why);
 	return rc;
+}
+
+int fw_resolve_default(const struct tc_datapath *dp, enum wl_kind kind,
+		       struct plan_framework *out, struct tc_diag *d)
+{
+	struct fw_catalog cat;
+	if (fw_catalog_load(dp, &cat, d))
+		return -1;
+	for (size_t i = 0; i < cat.count; i++)
+		if (cat.fws[i].default_for & (1u << kind))
+			*out = cat.fws[i].layer;
+	fw_catalog_release(&cat);
+	return 0;
 }

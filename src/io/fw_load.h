@@ -21,6 +21,8 @@ struct framework {
 	struct plan_framework layer; /* id and efficiency values */
 	char name[GPU_TEXT_LEN];     /* "Megatron-LM (Megatron-Core)" */
 	unsigned families;           /* bit k: workload kind k is run with it */
+	unsigned default_for;        /* bit k: used when a workload of kind k
+					names no framework */
 	int fitted_runs;             /* published runs its values were fitted on */
 	char source[FW_TEXT_LEN];    /* where the values come from */
 	char as_of[16];
@@ -58,6 +60,14 @@ void fw_catalog_release(struct fw_catalog *cat);
 struct yn_node;
 int fw_resolve(const struct tc_datapath *dp, const char *file, const struct yn_node *v,
 	       struct plan_framework *out, struct tc_diag *d);
+
+/*
+ * The profile a workload of kind `kind` gets when it names none, into *out
+ * (out->id stays "" when no profile is the default for that kind).
+ * Returns 0, or -1 when the catalog cannot be loaded (messages in d).
+ */
+int fw_resolve_default(const struct tc_datapath *dp, enum wl_kind kind,
+		       struct plan_framework *out, struct tc_diag *d);
 
 /* The same for an id without a position (a command-line option): the
  * message names `what`, e.g. "--framework".  Returns 0 or -1. */

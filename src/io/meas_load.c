@@ -269,6 +269,9 @@ static int load_run(const struct yn_doc *doc, const struct yn_node *item, size_t
 	}
 	if (bad)
 		return -1;
+	/* A measurement is of the user's own stack, which the calibration
+	 * fits: no framework profile goes under it. */
+	memset(&c.w.plan.framework, 0, sizeof(c.w.plan.framework));
 	const struct yn_node *pn = yn_map_get(item, "plan");
 	if (pn && apply_plan(pn, &c.w, &ctx))
 		return -1;

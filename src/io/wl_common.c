@@ -275,7 +275,8 @@ int wlx_read_plan(const char *file, const struct tc_datapath *dp, const struct y
 	if (nn && wl_read_network(nn, file, p, d))
 		bad = 1;
 	const struct yn_node *fn = yn_map_get(map, "framework");
-	if (fn && fw_resolve(dp, file, fn, &p->framework, d))
+	if (fn ? fw_resolve(dp, file, fn, &p->framework, d) :
+		 fw_resolve_default(dp, recsys ? WL_RECSYS : WL_VISION, &p->framework, d))
 		bad = 1;
 	if (bad)
 		return -1;

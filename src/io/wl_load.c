@@ -1003,7 +1003,8 @@ static int read_plan(struct wl_state *st, const struct yn_node *map)
 	if (nn && wl_read_network(nn, st->file, p, st->d))
 		bad = 1;
 	const struct yn_node *fn = yn_map_get(map, "framework");
-	if (fn && fw_resolve(st->dp, st->file, fn, &p->framework, st->d))
+	if (fn ? fw_resolve(st->dp, st->file, fn, &p->framework, st->d) :
+		 fw_resolve_default(st->dp, WL_LLM, &p->framework, st->d))
 		bad = 1;
 	if (bad)
 		return -1;

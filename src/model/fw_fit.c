@@ -171,17 +171,59 @@ const char *fw_source_group(const struct val_case *c, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * A held-out framework with no run left to fit on gets what a user of an
+ * unprofiled stack gets: the rate pooled over the fitted runs of its family
+ * (models/framework/generic.yaml is this pool over every run).
+ */
+static int pool_unfitted(struct val_case *work, size_t n, const unsigned char *use,
+			 const struct fw_fit *fits, size_t nf, val_gpu_fn gpu_for, void *ctx)
+{
+	struct val_case *pool = malloc((n ? n : 1) * sizeof(*pool));
+	struct fw_fit pf[FW_FIT_MAX];
+	if (!pool)
+		return -1;
+	memcpy(pool, work, n * sizeof(*pool));
+	for (size_t i = 0; i < n; i++) {
+		if (pool[i].framework[0])
+			snprintf(pool[i].framework, sizeof(pool[i].framework), "pool-%s",
+				 pool[i].family);
+		memset(&pool[i].w.plan.framework, 0, sizeof(pool[i].w.plan.framework));
+	}
+	int np = fw_fit_stack(pool, n, use, gpu_for, ctx, pf, FW_FIT_MAX);
+	free(pool);
+	if (np < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		struct val_case *c = &work[i];
+		size_t k;
+		if (!c->framework[0])
+			continue;
+		for (k = 0; k < nf; k++)
+			if (!strcmp(fits[k].id, c->framework) && fits[k].n > 0)
+				break;
+		if (k < nf)
+			continue;
+		for (int j = 0; j < np; j++)
+			if (!strncmp(pf[j].id, "pool-", 5) && !strcmp(pf[j].id + 5, c->family) &&
+			    pf[j].n > 0)
+				set_stack(c, pf[j].stack_frac);
+	}
+	return 0;
+}
+
 int fw_cross_validate(const struct val_case *cases, size_t n, fw_group_fn group,
 		      val_gpu_fn gpu_for, void *ctx, struct val_result *res, size_t *nres)
 {
 	struct val_case *work = malloc((n ? n : 1) * sizeof(*work));
 	unsigned char *use = malloc(n ? n : 1);
 	unsigned char *done = calloc(n ? n : 1, 1);
+	size_t *held = malloc((n ? n : 1) * sizeof(*held));
 	struct fw_fit fits[FW_FIT_MAX];
 	size_t k = 0;
 	int rc = -1;
 
-	if (!work || !use || !done)
+	if (!work || !use || !done || !held)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
 		if (done[i] || !cases[i].framework[0] || cases[i].sanity_only)
@@ -195,22 +237,25 @@ int fw_cross_validate(const struct val_case *cases, size_t n, fw_group_fn group,
 			work[j].w.plan.framework.set &= ~(1ULL << eff_id_stack_frac);
 			use[j] = strcmp(group(&cases[j]), gname) != 0;
 		}
-		if (fw_fit_stack(work, n, use, gpu_for, ctx, fits, FW_FIT_MAX) < 0)
+		int nf = fw_fit_stack(work, n, use, gpu_for, ctx, fits, FW_FIT_MAX);
+		if (nf < 0 || pool_unfitted(work, n, use, fits, (size_t)nf, gpu_for, ctx))
 			goto out;
-		struct val_result *fold = malloc(n * sizeof(*fold));
+		/* Predict the held-out runs alone (the vTrain-sized sets name no
+		 * framework and are not refitted). */
 		size_t m = 0;
-		if (!fold || val_run(work, n, NULL, 1, 0, gpu_for, ctx, fold, &m)) {
-			free(fold);
+		for (size_t j = 0; j < n; j++)
+			if (!use[j] && !done[j] && cases[j].framework[0] && !cases[j].sanity_only) {
+				done[j] = 1;
+				held[m] = j;
+				work[m] = work[j];
+				m++;
+			}
+		size_t got = 0;
+		if (val_run(work, m, NULL, 1, 0, gpu_for, ctx, &res[k], &got))
 			goto out;
-		}
-		for (size_t r = 0; r < m; r++) {
-			size_t j = fold[r].index;
-			if (use[j] || done[j] || !cases[j].framework[0] || cases[j].sanity_only)
-				continue;
-			done[j] = 1;
-			res[k++] = fold[r];
-		}
-		free(fold);
+		for (size_t r = 0; r < got; r++)
+			res[k + r].index = held[res[k + r].index];
+		k += got;
 	}
 	*nres = k;
 	rc = 0;
@@ -218,5 +263,6 @@ out:
 	free(work);
 	free(use);
 	free(done);
+	free(held);
 	return rc;
 }

@@ -42,7 +42,8 @@ typedef const char *(*fw_group_fn)(const struct val_case *c);
 /*
  * Leave-one-group-out: for each group among the counted cases that name a
  * framework, stack_frac is fitted on the other groups' runs (a framework
- * without runs there keeps 1, its unfitted value) and the group's runs are
+ * without runs there gets the rate pooled over the other runs of its
+ * family, as an unprofiled stack would) and the group's runs are
  * predicted.  res receives one result per such case (index into cases);
  * *nres is set.  Returns 0, or -1 when out of memory.
  */

@@ -173,6 +173,16 @@ static int check_run_length(const struct workload *w, const struct estimate *e,
 		       EST_MAX_RUN_S / EST_S_PER_YEAR, what);
 }
 
+/* A calibration measured the user's own stack: a framework profile's
+ * values, fitted on other people's runs, no longer apply. */
+static int calibrated(const struct roof_eff *e)
+{
+	for (int p = 0; p < EFF_COUNT; p++)
+		if (e->layer[p] == EFF_LAYER_CALIBRATION)
+			return 1;
+	return 0;
+}
+
 /* The estimate without the run-length limit and without the LLM fit
  * advice. */
 static int estimate_core(const struct workload *w, const struct gpu *g,
@@ -182,7 +192,7 @@ static int estimate_core(const struct workload *w, const struct gpu *g,
 	assert(w && g && ws && out);
 	assert((int)w->kind >= 0 && w->kind < WL_KIND_COUNT);
 	const struct plan_framework *fw = &w->plan.framework;
-	if (fw->set) {
+	if (fw->set && !calibrated(&g->eff)) {
 		/* The stack's layer goes on a copy: the caller's GPU is shared
 		 * by estimates of other stacks. */
 		struct gpu gf = *g;

@@ -136,6 +136,22 @@ const char *rep_title(char *buf, const struct workload *w, const char *fmt)
 	return rep_show(buf, REP_TITLE_LEN, w->name[0] ? w->name : w->file, fmt);
 }
 
+/* The software stack and the compute rate its profile sets. */
+static void text_framework(FILE *f, const struct plan_framework *fw)
+{
+	if (!fw->id[0]) {
+		fputs("  framework  none named: the registry defaults (docs/model.md)\n", f);
+		return;
+	}
+	fprintf(f, "  framework  %s", fw->id);
+	if (fw->set & (1ULL << eff_id_stack_frac))
+		fprintf(f, ", sustains %.0f %% of the kernel rates (fitted on published runs)",
+			100 * fw->value[eff_id_stack_frac]);
+	else
+		fputs(", no measured run: the defaults apply", f);
+	fputc('\n', f);
+}
+
 static void text_report(FILE *f, const struct workload *w, const struct gpu *g,
 			const struct estimate *e, const struct run_cost *c,
 			const struct unc_result *u)
@@ -194,7 +210,9 @@ static void text_report(FILE *f, const struct workload *w, const struct gpu *g,
 		if (w->kind == WL_VISION)
 			fprintf(f, ", %.0f x %.0f pixels", w->vtrain.image_size, w->vtrain.image_size);
 	}
-	fputs("\n\n", f);
+	fputc('\n', f);
+	text_framework(f, &p->framework);
+	fputc('\n', f);
 
 	fprintf(f, "  step time           %s\n", tc_fmt_duration(e->step_time_s, a, sizeof(a)));
 	if (w->kind == WL_LLM)
@@ -352,6 +370,7 @@ static int json_report(FILE *f, const struct workload *w, const struct gpu *g,
 	rep_json_str(&j, "gpu_name", g->name);
 	rep_json_str(&j, "precision", tc_prec_names[w->train.precision]);
 	rep_json_str(&j, "recompute", recompute_text[w->train.recompute]);
+	rep_json_str(&j, "framework", e->plan.framework.id);
 	rep_json_num(&j, "params", e->params);
 	rep_json_num(&j, "active_params", e->active_params);
 	rep_json_num(&j, "tokens_per_step", e->tokens_per_step);

@@ -1,0 +1,102 @@
+/*
+ * test_fw_fit.c - the per-framework stack_frac fit recovers a known value,
+ * and cross-validation holds groups out.
+ */
+#include "tc_test.h"
+
+#include <stdlib.h>
+
+#include "../../src/io/val_load.h"
+#include "../../src/model/fw_fit.h"
+#include "../../src/model/llm.h"
+
+#define CASES "tests/unit/data/val/fw-fit.csv"
+
+/* Load the cases and make each one's measurement the model's prediction
+ * with stack_frac = s[framework]: x 0.8, y 0.6. */
+static void load_synthetic(struct val_set *set)
+{
+	struct tc_diag d;
+	struct est_workspace ws;
+	struct gpu g;
+	val_set_init(set);
+	tc_diag_init(&d);
+	assert_int_equal(val_load_file(CASES, set, &d), 0);
+	assert_int_equal(set->count, 4);
+	assert_int_equal(est_workspace_init(&ws, LLM_MAX_OPS), 0);
+	val_gpu_a100_sxm80(&g);
+	for (size_t i = 0; i < set->count; i++) {
+		struct val_case *c = &set->cases[i];
+		struct plan_problem why;
+		double s = c->framework[0] == 'x' ? 0.8 : 0.6;
+		c->w.plan.framework.value[eff_id_stack_frac] = s;
+		c->w.plan.framework.set = 1ULL << eff_id_stack_frac;
+		assert_int_equal(val_predict(c, &g, &ws, &c->measured, &why), 0);
+		c->w.plan.framework.set = 0;
+	}
+	est_workspace_release(&ws);
+}
+
+/* One call at a time: the group key of a case for the cross-validation. */
+static const char *source_of(const struct val_case *c)
+{
+	static char buf[VAL_SOURCE_LEN];
+	return fw_source_group(c, buf, sizeof(buf));
+}
+
+static void test_recovers_stack(void **state)
+{
+	struct val_set set;
+	struct fw_fit fits[FW_FIT_MAX];
+	unsigned char use[4] = { 1, 1, 1, 1 };
+	(void)state;
+	load_synthetic(&set);
+	int nf = fw_fit_stack(set.cases, set.count, use, val_gpu_builtin, NULL, fits, FW_FIT_MAX);
+	assert_int_equal(nf, 2);
+	assert_string_equal(fits[0].id, "x");
+	assert_int_equal(fits[0].n, 3);
+	assert_close(fits[0].stack_frac, 0.8, 1e-3);
+	assert_true(fits[0].rms_log < 1e-3);
+	assert_string_equal(fits[1].id, "y");
+	assert_close(fits[1].stack_frac, 0.6, 1e-3);
+	/* The fitted value is written into every case of the framework. */
+	assert_close(set.cases[2].w.plan.framework.value[eff_id_stack_frac], 0.8, 1e-3);
+	val_set_release(&set);
+}
+
+/* A run that is its own group is predicted from the others: x's runs on
+ * papers A and B predict each other exactly (one stack_frac fits all), so
+ * leaving a paper out costs nothing; y, alone, falls back to the rate
+ * pooled over x's runs (0.8) against its true 0.6, so its held-out step
+ * time is predicted about 0.6/0.8 = 0.75 as long (more compute-bound runs
+ * come closer to exactly that). */
+static void test_leave_one_source_out(void **state)
+{
+	struct val_set set;
+	struct val_result res[4];
+	char buf[VAL_SOURCE_LEN];
+	size_t n = 0;
+	(void)state;
+	load_synthetic(&set);
+	assert_string_equal(fw_source_group(&set.cases[0], buf, sizeof(buf)), "Paper A");
+	assert_int_equal(fw_cross_validate(set.cases, set.count, source_of, val_gpu_builtin, NULL,
+					   res, &n), 0);
+	assert_int_equal(n, 4);
+	for (size_t i = 0; i < n; i++) {
+		assert_true(res[i].ok);
+		if (set.cases[res[i].index].framework[0] == 'x')
+			assert_true(fabs(res[i].err_frac) < 1e-3);
+		else
+			assert_true(res[i].err_frac < -0.1 && res[i].err_frac > -0.3);
+	}
+	val_set_release(&set);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_recovers_stack),
+		cmocka_unit_test(test_leave_one_source_out),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
