@@ -208,20 +208,6 @@ static int check_finite(struct cli_ctx *ctx, const char *cmd, const struct estim
 	return 0;
 }
 
-/*
- * The achievable-rate defaults were fitted on A100 SXM measurements only
- * (docs/model.md): say so whenever another GPU is estimated with them.
- */
-static void warn_unvalidated(const struct gpu *g, struct estimate *e)
-{
-	int validated = !strncmp(g->id, "a100-", 5) && strstr(g->id, "-sxm") && !g->mig_of[0];
-	if (validated || e->warning_count >= EST_MAX_WARN)
-		return;
-	snprintf(e->warning[e->warning_count++], sizeof(e->warning[0]),
-		 "no measured runs on %s check its efficiency parameters (fitted on A100 SXM): "
-		 "the estimate may be optimistic; calibrate with a measured step if you can", g->id);
-}
-
 int cli_load_catalog(struct cli_ctx *ctx, const char *calibration,
 		     struct gpu_catalog *cat, struct cal_overlay *cal)
 {
@@ -324,7 +310,5 @@ int plan_args_run(struct cli_ctx *ctx, const char *cmd, const char *file,
 		est_workspace_release(ws);
 		return rc;
 	}
-	if (!a->calibration)
-		warn_unvalidated(g, est);
 	return 0;
 }

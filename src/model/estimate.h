@@ -167,6 +167,18 @@ int step_estimate_unbounded(const struct workload *w, const struct gpu *g,
 int est_problem(struct plan_problem *why, enum wl_field f, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * Relative spread of an estimate no measured run backs (a GPU without
+ * published kernel rates, a framework without a fitted run): the
+ * leave-one-GPU-type-out error of the published LLM runs, 23 % MAPE, as a
+ * log-normal sigma (docs/model.md).
+ */
+#define STEP_UNVALIDATED_REL_SD 0.25
+
+/* 1 when measured runs back the GPU's rates and the workload's framework
+ * (or a calibration replaced both), else 0. */
+int step_validated(const struct workload *w, const struct gpu *g);
+
 /* Append a warning to e (silently dropped past EST_MAX_WARN). */
 void est_warn(struct estimate *e, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -183,6 +183,30 @@ static int calibrated(const struct roof_eff *e)
 	return 0;
 }
 
+int step_validated(const struct workload *w, const struct gpu *g)
+{
+	if (calibrated(&g->eff))
+		return 1;
+	const struct plan_framework *fw = &w->plan.framework;
+	return g->eff.layer[eff_id_gemm_max_frac] >= EFF_LAYER_GPU &&
+	       (!fw->id[0] || (fw->set & (1ULL << eff_id_stack_frac)));
+}
+
+/* Say which part of an estimate no measured run backs. */
+static void unvalidated_warnings(const struct workload *w, const struct gpu *g,
+				 struct estimate *e)
+{
+	const struct plan_framework *fw = &w->plan.framework;
+	if (g->eff.layer[eff_id_gemm_max_frac] < EFF_LAYER_GPU)
+		est_warn(e, "no published measurement of %s's kernel rates: the A100-fitted "
+			 "defaults apply, and the uncertainty is widened to the cross-GPU "
+			 "validation error (%.0f %%)", g->id, 100 * STEP_UNVALIDATED_REL_SD);
+	if (fw->id[0] && !(fw->set & (1ULL << eff_id_stack_frac)))
+		est_warn(e, "framework %s has no measured run: the defaults apply, and the "
+			 "uncertainty is widened to the cross-framework validation error (%.0f %%)",
+			 fw->id, 100 * STEP_UNVALIDATED_REL_SD);
+}
+
 /* The estimate without the run-length limit and without the LLM fit
  * advice. */
 static int estimate_core(const struct workload *w, const struct gpu *g,
@@ -192,6 +216,7 @@ static int estimate_core(const struct workload *w, const struct gpu *g,
 	assert(w && g && ws && out);
 	assert((int)w->kind >= 0 && w->kind < WL_KIND_COUNT);
 	const struct plan_framework *fw = &w->plan.framework;
+	int rc;
 	if (fw->set && !calibrated(&g->eff)) {
 		/* The stack's layer goes on a copy: the caller's GPU is shared
 		 * by estimates of other stacks. */
@@ -199,9 +224,13 @@ static int estimate_core(const struct workload *w, const struct gpu *g,
 		for (int p = 0; p < EFF_COUNT; p++)
 			if (fw->set & (1ULL << p))
 				eff_set(&gf.eff, p, fw->value[p], EFF_LAYER_FRAMEWORK);
-		return families[w->kind].estimate(w, &gf, ws, out, why);
+		rc = families[w->kind].estimate(w, &gf, ws, out, why);
+	} else {
+		rc = families[w->kind].estimate(w, g, ws, out, why);
 	}
-	return families[w->kind].estimate(w, g, ws, out, why);
+	if (rc == 0 && !step_validated(w, g))
+		unvalidated_warnings(w, g, out);
+	return rc;
 }
 
 /* What change of an LLM plan would fit: several more memory estimates, so

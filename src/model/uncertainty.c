@@ -222,6 +222,11 @@ int unc_run(const struct workload *w, const struct gpu *g, const struct unc_spec
 	gsl_rng_set(r_own, s->seed ^ UNC_OWN_STREAM);
 	ws_w = *w;
 	gs = *g;
+	/* No measured run behind the GPU or the stack: the model term is as
+	 * wide as the validation error where such runs were held out (a spec
+	 * without a model term, unc_spec_zero, stays without one). */
+	double model_sd = s->model_rel_sd > 0 && !step_validated(w, g) ?
+			  fmax(s->model_rel_sd, STEP_UNVALIDATED_REL_SD) : s->model_rel_sd;
 	for (size_t i = 0; i < n; i++) {
 		double u[CAL_PARAM_COUNT];
 		for (int p = 0; p < CAL_PARAM_COUNT; p++)
@@ -243,7 +248,7 @@ int unc_run(const struct workload *w, const struct gpu *g, const struct unc_spec
 		 * cross the run-length limit the point estimate kept */
 		if (step_estimate_unbounded(&ws_w, &gs, &ws->est, &e, why))
 			goto out;
-		double f = s->model_rel_sd > 0 ? exp(s->model_rel_sd * zm) : 1;
+		double f = model_sd > 0 ? exp(model_sd * zm) : 1;
 		double step = e.step_time_s * f, total = e.total_time_s * f;
 		if (s->offer && s->kind == COST_SPOT)
 			total += draw_preemption_s(r, &s->spot, total);

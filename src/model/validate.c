@@ -210,6 +210,8 @@ void val_gpu_a100_sxm80(struct gpu *g)
 	g->tdp_w = 400;
 	g->gpus_per_node = 8;
 	eff_default(&g->eff);
+	/* The anchor of the fitted defaults: its rates are measured ones. */
+	eff_set(&g->eff, eff_id_gemm_max_frac, g->eff.gemm_max_frac, EFF_LAYER_GPU);
 	strcpy(g->source, "https://www.nvidia.com/content/dam/en-zz/Solutions/"
 	       "Data-Center/a100/pdf/nvidia-a100-datasheet-us-nvidia-1758950-"
 	       "r4-web.pdf");

@@ -65,6 +65,39 @@ static void test_zero_spread_is_the_point_estimate(void **state)
 	assert_true(r.point_step_s == e.step_time_s);
 }
 
+/*
+ * A GPU whose kernel rates no published run measured gets the cross-GPU
+ * validation error as its model term: sigma 0.25 against the default 0.10,
+ * so the log of its P90/P10 ratio is wider (by about 2x; 1.5x tested), and
+ * its estimate says why.
+ */
+static void test_unvalidated_gpu_is_wider(void **state)
+{
+	struct workload w;
+	struct gpu g, u;
+	struct unc_spec s;
+	struct unc_result a, b;
+	struct estimate e;
+	struct est_workspace ws;
+	struct plan_problem why;
+	(void)state;
+	a_run(&w, &g);
+	u = g;
+	u.eff.layer[eff_id_gemm_max_frac] = EFF_LAYER_DEFAULT;
+	assert_int_equal(step_validated(&w, &g), 1);
+	assert_int_equal(step_validated(&w, &u), 0);
+	unc_spec_default(&s);
+	s.samples = SAMPLES;
+	run(&w, &g, &s, &a);
+	run(&w, &u, &s, &b);
+	assert_true(log(b.step_s.p90 / b.step_s.p10) > 1.5 * log(a.step_s.p90 / a.step_s.p10));
+	assert_int_equal(est_workspace_init(&ws, 256), 0);
+	assert_int_equal(step_estimate(&w, &u, &ws, &e, &why), 0);
+	est_workspace_release(&ws);
+	assert_int_equal(e.warning_count, 1);
+	assert_non_null(strstr(e.warning[0], "no published measurement"));
+}
+
 static void test_quantiles_ordered_and_deterministic(void **state)
 {
 	struct workload w;
@@ -231,6 +264,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_zero_spread_is_the_point_estimate),
+		cmocka_unit_test(test_unvalidated_gpu_is_wider),
 		cmocka_unit_test(test_quantiles_ordered_and_deterministic),
 		cmocka_unit_test(test_wider_inputs_wider_interval),
 		cmocka_unit_test(test_corr_factor),
