@@ -966,7 +966,8 @@ static int read_plan(struct wl_state *st, const struct yn_node *map)
 		{ 0 },
 	};
 #undef POFF
-	struct plan_sec ps = { .tp = 1, .pp = 1, .ep = 1, .zero = 1, .micro_batch = 1,
+	/* micro_batch 0: none given, the model takes the fastest that fits */
+	struct plan_sec ps = { .tp = 1, .pp = 1, .ep = 1, .zero = 1, .micro_batch = 0,
 			       .interleave = 1, .sequence_parallel = -1,
 			       /* PyTorch DDP and FSDP overlap by default. */
 			       .grad_overlap = 1 };

@@ -79,6 +79,8 @@ struct estimate {
 	double tokens_per_step;
 	double steps;
 	int micro_batches;           /* per pipeline, per optimizer step */
+	int micro_batch_chosen;      /* 1: the plan gave none; plan.micro_batch is
+					the fastest that fits */
 	double bubble_frac;          /* bubble time / step time */
 	double step_time_s;
 	double tokens_per_s;         /* all GPUs together */
@@ -174,6 +176,9 @@ int est_problem(struct plan_problem *why, enum wl_field f, const char *fmt, ...)
  * log-normal sigma (docs/model.md).
  */
 #define STEP_UNVALIDATED_REL_SD 0.25
+
+/* The largest micro-batch tried when a plan gives none (sequences). */
+#define EST_MAX_AUTO_MICRO_BATCH 64
 
 /* 1 when measured runs back the GPU's rates and the workload's framework
  * (or a calibration replaced both), else 0. */

@@ -209,11 +209,64 @@ static void unvalidated_warnings(const struct workload *w, const struct gpu *g,
 
 /* The estimate without the run-length limit and without the LLM fit
  * advice. */
+static int estimate_given(const struct workload *w, const struct gpu *g,
+			  struct est_workspace *ws, struct estimate *out,
+			  struct plan_problem *why);
+
+/*
+ * An LLM plan without a micro-batch: every power of two that divides the
+ * sequences each data-parallel rank takes per step is tried, and the
+ * fastest that fits in memory is taken (the smallest when none fits, so
+ * the memory advice speaks of the least demanding plan).
+ */
+static int choose_micro_batch(const struct workload *w, const struct gpu *g,
+			      struct est_workspace *ws, struct estimate *out,
+			      struct plan_problem *why)
+{
+	struct workload c = *w;
+	struct estimate e;
+	const struct plan *pl = &w->plan;
+	int tp = pl->tp > 0 ? pl->tp : 1, pp = pl->pp > 0 ? pl->pp : 1;
+	int dp = pl->dp > 0 ? pl->dp : (pl->count > 0 ? pl->count / (tp * pp) : 1);
+	double per_rank = dp > 0 ? w->train.global_batch / dp : 0;
+	int have = 0, best_fits = 0;
+
+	for (int mb = 1; mb <= per_rank && mb <= EST_MAX_AUTO_MICRO_BATCH; mb *= 2) {
+		if (fmod(per_rank, mb) != 0)
+			continue;
+		c.plan.micro_batch = mb;
+		if (estimate_given(&c, g, ws, &e, why))
+			return have ? 0 : -1;
+		if (!have || (e.fits && (!best_fits || e.step_time_s < out->step_time_s))) {
+			*out = e;
+			best_fits = e.fits;
+			have = 1;
+		}
+	}
+	if (!have) {
+		/* the plan's own check names what is wrong with it */
+		c.plan.micro_batch = 1;
+		return estimate_given(&c, g, ws, out, why);
+	}
+	out->micro_batch_chosen = 1;
+	return 0;
+}
+
 static int estimate_core(const struct workload *w, const struct gpu *g,
 			 struct est_workspace *ws, struct estimate *out,
 			 struct plan_problem *why)
 {
 	assert(w && g && ws && out);
+	if (w->kind == WL_LLM && w->plan.micro_batch <= 0)
+		return choose_micro_batch(w, g, ws, out, why);
+	return estimate_given(w, g, ws, out, why);
+}
+
+/* The estimate of a plan whose micro-batch is known. */
+static int estimate_given(const struct workload *w, const struct gpu *g,
+			  struct est_workspace *ws, struct estimate *out,
+			  struct plan_problem *why)
+{
 	assert((int)w->kind >= 0 && w->kind < WL_KIND_COUNT);
 	const struct plan_framework *fw = &w->plan.framework;
 	int rc;

@@ -221,6 +221,7 @@ int unc_run(const struct workload *w, const struct gpu *g, const struct unc_spec
 	gsl_rng_set(r, s->seed);
 	gsl_rng_set(r_own, s->seed ^ UNC_OWN_STREAM);
 	ws_w = *w;
+	ws_w.plan.micro_batch = e.plan.micro_batch; /* chosen once, if the plan gave none */
 	gs = *g;
 	/* No measured run behind the GPU or the stack: the model term is as
 	 * wide as the validation error where such runs were held out (a spec

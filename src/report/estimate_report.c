@@ -183,8 +183,9 @@ static void text_report(FILE *f, const struct workload *w, const struct gpu *g,
 	if (w->llm.experts > 1)
 		fprintf(f, ", ep %d", p->ep);
 	if (w->kind == WL_LLM)
-		fprintf(f, ", ZeRO %d, micro-batch %d, %d micro-batches per step", p->zero,
-			p->micro_batch, micro_batches(e, w));
+		fprintf(f, ", ZeRO %d, micro-batch %d%s, %d micro-batches per step", p->zero,
+			p->micro_batch, e->micro_batch_chosen ? " (none given: the fastest that fits)" : "",
+			micro_batches(e, w));
 	else
 		fprintf(f, ", %.0f %s per GPU per step", e->samples_per_step / p->dp, unit_plural(w));
 	if (p->interleave > 1)
@@ -371,6 +372,7 @@ static int json_report(FILE *f, const struct workload *w, const struct gpu *g,
 	rep_json_str(&j, "precision", tc_prec_names[w->train.precision]);
 	rep_json_str(&j, "recompute", recompute_text[w->train.recompute]);
 	rep_json_str(&j, "framework", e->plan.framework.id);
+	rep_json_bool(&j, "micro_batch_chosen", e->micro_batch_chosen);
 	rep_json_num(&j, "params", e->params);
 	rep_json_num(&j, "active_params", e->active_params);
 	rep_json_num(&j, "tokens_per_step", e->tokens_per_step);
