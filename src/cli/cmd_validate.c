@@ -12,6 +12,7 @@
 #include "../io/val_load.h"
 #include "../model/crossval.h"
 #include "../model/fw_fit.h"
+#include "../model/uncertainty.h"
 #include "../model/val_groups.h"
 #include "../model/validate.h"
 #include "../report/json.h"
@@ -111,6 +112,8 @@ struct summary {
 	struct val_stats ratio_st;
 	struct val_stats loso, logo; /* held-out errors of the framework fit */
 	struct val_stats loso_llm, logo_llm; /* the same, language models only */
+	size_t band_n, band_in;    /* runs whose measurement the P10-P90 band holds */
+	size_t band_llm_n, band_llm_in; /* the same, language models only */
 };
 
 static void summary_release(struct summary *s)
@@ -153,6 +156,41 @@ static int cv_stats(const struct val_set *set, const char *family, fw_group_fn k
 	return rc;
 }
 
+/*
+ * How many of the counted runs that name a framework fall inside the
+ * model's own P10-P90 band (`estimate --uncertainty` with its defaults):
+ * the band is honest when about 80 % do.  A measurement is compared as the
+ * step time it implies: the point estimate over the speed error.
+ */
+static int band_coverage(const struct val_set *set, const struct val_result *res, size_t n,
+			 struct gpu_catalog *cat, struct summary *s)
+{
+	struct unc_spec spec;
+	struct unc_workspace uw;
+	unc_spec_default(&spec);
+	if (unc_workspace_init(&uw, spec.samples))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		const struct val_case *c = &set->cases[res[i].index];
+		struct unc_result u;
+		struct plan_problem why;
+		struct gpu g;
+		if (!res[i].ok || !c->framework[0] || cli_catalog_gpu(c->gpu_id, &g, cat) ||
+		    unc_run(&c->w, &g, &spec, &uw, &u, &why))
+			continue;
+		double t = u.point_step_s / val_speed_factor(c, &res[i]);
+		int in = t >= u.step_s.p10 && t <= u.step_s.p90;
+		s->band_n++;
+		s->band_in += in;
+		if (!strcmp(c->family, "llm")) {
+			s->band_llm_n++;
+			s->band_llm_in += in;
+		}
+	}
+	unc_workspace_release(&uw);
+	return 0;
+}
+
 static int summary_compute(const struct val_set *set, const struct val_result *res, size_t n,
 			   const char *family, int loo, struct gpu_catalog *cat, struct summary *s)
 {
@@ -176,6 +214,7 @@ static int summary_compute(const struct val_set *set, const struct val_result *r
 	if (s->nfiles < 0 || s->ngpus < 0 || s->nframeworks < 0 ||
 	    val_ratios(set->cases, res, n, case_pair, &s->ratios, &s->nratios) ||
 	    val_ratio_stats(s->ratios, s->nratios, &s->ratio_st) ||
+	    (loo && band_coverage(set, res, n, cat, s)) ||
 	    (loo && (cv_stats(set, family, cv_source, cat, &s->loso) ||
 		     cv_stats(set, family, cv_gpu, cat, &s->logo) ||
 		     cv_stats(set, "llm", cv_source, cat, &s->loso_llm) ||
@@ -228,6 +267,8 @@ static int print_json(struct cli_ctx *ctx, const struct val_set *set,
 	rep_json_obj_begin(&j, "leave_one_gpu_type_out");
 	json_stats(&j, &s->logo);
 	rep_json_obj_end(&j);
+	rep_json_int(&j, "band_runs", (long long)s->band_n);
+	rep_json_int(&j, "band_inside", (long long)s->band_in);
 	rep_json_obj_begin(&j, "llm_leave_one_source_out");
 	json_stats(&j, &s->loso_llm);
 	rep_json_obj_end(&j);
@@ -407,10 +448,15 @@ static int print_tables(struct cli_ctx *ctx, const char *fmt, const struct val_s
 			s->loso.n, 100 * s->loso.mape, 100 * s->loso.median_ape,
 			100 * s->loso.worst_ape, 100 * s->logo.mape, 100 * s->logo.median_ape,
 			100 * s->logo.worst_ape);
+	if (s->band_n)
+		fprintf(ctx->out, "  the P10-P90 band of `estimate --uncertainty` holds %zu of %zu runs "
+			"(%.0f %%; an honest band holds about 80 %%)\n", s->band_in, s->band_n,
+			100.0 * (double)s->band_in / (double)s->band_n);
 	if (s->loso_llm.n && s->loso_llm.n != s->loso.n)
 		fprintf(ctx->out, "  language models alone (%zu runs): leave one source out %.1f %%, "
-			"leave one GPU type out %.1f %%\n", s->loso_llm.n, 100 * s->loso_llm.mape,
-			100 * s->logo_llm.mape);
+			"leave one GPU type out %.1f %%, P10-P90 band holds %zu of %zu\n",
+			s->loso_llm.n, 100 * s->loso_llm.mape, 100 * s->logo_llm.mape, s->band_llm_in,
+			s->band_llm_n);
 	if (s->all.n) {
 		const struct val_result *r = &s->kept[s->all.worst];
 		const struct val_case *w = &set->cases[r->index];

@@ -67,8 +67,9 @@ static void test_zero_spread_is_the_point_estimate(void **state)
 
 /*
  * A GPU whose kernel rates no published run measured gets the cross-GPU
- * validation error as its model term: sigma 0.25 against the default 0.10,
- * so the log of its P90/P10 ratio is wider (by about 2x; 1.5x tested), and
+ * validation error as its model term: sigma 0.30 against the default 0.22,
+ * so the log of its P90/P10 ratio is wider (by about 1.3x with the
+ * parameter spreads added; 1.2x tested), and
  * its estimate says why.
  */
 static void test_unvalidated_gpu_is_wider(void **state)
@@ -90,7 +91,7 @@ static void test_unvalidated_gpu_is_wider(void **state)
 	s.samples = SAMPLES;
 	run(&w, &g, &s, &a);
 	run(&w, &u, &s, &b);
-	assert_true(log(b.step_s.p90 / b.step_s.p10) > 1.5 * log(a.step_s.p90 / a.step_s.p10));
+	assert_true(log(b.step_s.p90 / b.step_s.p10) > 1.2 * log(a.step_s.p90 / a.step_s.p10));
 	assert_int_equal(est_workspace_init(&ws, 256), 0);
 	assert_int_equal(step_estimate(&w, &u, &ws, &e, &why), 0);
 	est_workspace_release(&ws);
