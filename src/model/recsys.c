@@ -14,8 +14,13 @@
  *    reduce-scattered forward and all-gathered backward;
  *  - column_wise: every table cut into count column slices, all-to-all of
  *    the slices as table_wise;
- *  - auto: replicated on one GPU, else table_wise when the largest table
- *    fits a GPU's share of memory, else row_wise.
+ *  - balanced: small tables data-parallel, hot or large ones row-wise over
+ *    whole nodes, the rest whole, balancing lookups and bytes
+ *    (recsys_balance());
+ *  - auto: replicated on one GPU, else balanced when its fullest GPU
+ *    fits, else row_wise.
+ * Sparse updates write the share training.unique_rows of the looked-up
+ * rows (the distinct ones).
  * Embedding gathers and the sparse backward are random row accesses whose
  * achieved bandwidth depends on the row size (recsys_gather_frac).  Tables
  * offloaded to host memory (uvm, host) are read and written over PCIe.
@@ -302,12 +307,16 @@ void recsys_balance(const struct recsys_arch *a, int n, int gpn, double b,
 	double rows[REC_MAX_GPUS_BALANCED], rwt[REC_MAX_GPUS_BALANCED];
 	double mp_load = 0, mp_bytes = 0;
 	int used[REC_MAX_TABLES], kind[REC_MAX_TABLES];
-	int i, k, m = n < REC_MAX_GPUS_BALANCED ? n : REC_MAX_GPUS_BALANCED;
+	int i, k, m;
 	int r = n > gpn && gpn > 0 && n % gpn == 0 ? gpn : n;
-	int nodes = m / r > 0 ? m / r : 1;
+	int nodes;
 	struct rec_balance R;
 
 	assert(n >= 1);
+	m = n < REC_MAX_GPUS_BALANCED ? n : REC_MAX_GPUS_BALANCED;
+	if (r > m) /* beyond the tallied GPUs: they form one group */
+		r = m;
+	nodes = m / r;
 	memset(&R, 0, sizeof(R));
 	for (i = 0; i < a->ntables; i++) {
 		const struct rec_table *t = &a->table[i];

@@ -233,6 +233,14 @@ static void test_balance(void **state)
 	assert_close(r.rw_tables_node, 2, TOL_EXACT);
 	assert_int_equal(r.rw_group, 4);
 
+	/* 4,000 GPUs, 3 per node (not a divisor): beyond the 1,024 tallied
+	 * GPUs, one group; T1 still data-parallel (local batch 100), the
+	 * busiest GPU never holds more than all 52 lookups */
+	recsys_balance(&a, 4000, 3, 100, 2, 4, &r);
+	assert_close(r.tables[REC_DP], 1, TOL_EXACT);
+	assert_true(r.global_elems > 0 && r.global_elems <= 52);
+	assert_true(r.rw_group <= 1024);
+
 	/* one GPU: nothing to replicate, every table "row-wise" over it */
 	recsys_balance(&a, 1, 8, 100, 2, 4, &r);
 	assert_close(r.tables[REC_DP], 0, TOL_EXACT);
