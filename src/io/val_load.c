@@ -70,6 +70,7 @@ enum vk_id {
 	K_ITER_MS, K_MTFLOPS, K_MFU, K_TOKS, K_SAMPLES_S, K_IMAGES_S,
 	/* vision and recommender cases */
 	K_NETWORK, K_IMAGE, K_CHLAST, K_EMB_ROWS, K_EMB_PREC, K_EMB_PLACE,
+	K_UNIQUE,
 	/* bookkeeping for the accuracy work: checked, not yet used */
 	K_FRAMEWORK, K_SANITY, K_PAIR,
 	K_N
@@ -137,6 +138,7 @@ static const struct vkey keys[K_N] = {
 	[K_FRAMEWORK] = { "framework", VK_STR, NULL, 0, 0, 0, 0 },
 	[K_SANITY] = { "sanity_only", VK_BOOL, NULL, 0, 0, 0, 0 },
 	[K_PAIR] = { "pair", VK_STR, NULL, 0, 0, 0, 0 },
+	[K_UNIQUE] = { "unique_rows", VK_NUM, NULL, 0, 0, 0, 0 },
 };
 
 #define VAL_MAX_COLS K_N
@@ -358,6 +360,14 @@ static int set_key(struct vstate *st, struct val_case *c, int k,
 		break;
 	}
 	case K_EMB_PREC: w->rtrain.emb_precision = emb_prec_map[ev]; break;
+	case K_UNIQUE:
+		if (!(dv > 0 && dv <= 1))
+			return bad(st, line, col, "bad value '%s' for '%s' "
+				   "(expected the share of lookups that hit "
+				   "distinct rows, above 0 and at most 1)", v,
+				   K->name);
+		w->rtrain.unique_rows = dv;
+		break;
 	case K_EMB_PLACE: w->plan.embeddings = ev; break;
 	case K_FRAMEWORK: snprintf(c->framework, sizeof(c->framework), "%s", v); break;
 	case K_SANITY: c->sanity_only = (int)iv; break;

@@ -14,6 +14,7 @@
 
 #include "fields.h"
 #include "fw_load.h"
+#include "../model/recsys.h"
 
 #define MAX_COUNT 1e6 /* GPUs */
 
@@ -236,7 +237,6 @@ int wlx_read_plan(const char *file, const struct tc_datapath *dp, const struct y
 		  int recsys, struct workload *w, struct tc_diag *d)
 {
 #define POFF(m) offsetof(struct plan_sec2, m)
-	static const char *const emb_names[] = { "auto", "replicated", "table_wise", "row_wise", "column_wise", NULL };
 	static const char *const off_names[] = { "none", "uvm", "host", NULL };
 	struct fd_field table[] = {
 		{ .key = "gpu", .type = FD_STR, .offset = POFF(gpu), .size = GPU_ID_LEN },
@@ -249,7 +249,7 @@ int wlx_read_plan(const char *file, const struct tc_datapath *dp, const struct y
 		{ .key = "framework", .type = FD_IGNORE, .offset = POFF(dummy) },
 		{ .key = recsys ? "embeddings" : "micro_batch", .type = recsys ? FD_ENUM : FD_INT,
 		  .offset = recsys ? POFF(embeddings) : POFF(micro_batch), .min = recsys ? 0 : 1,
-		  .max = recsys ? 0 : 1e6, .names = recsys ? emb_names : NULL },
+		  .max = recsys ? 0 : 1e6, .names = recsys ? rec_placement_names : NULL },
 		{ .key = recsys ? "offload" : NULL, .type = FD_ENUM, .offset = POFF(offload), .names = off_names },
 		{ 0 },
 	};

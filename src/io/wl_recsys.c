@@ -242,7 +242,7 @@ static int read_rmodel(const char *file, const struct yn_node *map,
 }
 
 struct rtrain_sec {
-	double samples, dataset_size, epochs;
+	double samples, dataset_size, epochs, unique_rows;
 	int global_batch, precision, emb_precision, optimizer;
 };
 
@@ -258,6 +258,8 @@ static int read_rtraining(const char *file, const struct yn_node *map,
 		{ .key = "precision", .type = FD_ENUM, .offset = TOFF(precision), .names = r_precision_names },
 		{ .key = "embedding_precision", .type = FD_ENUM, .offset = TOFF(emb_precision), .names = emb_prec_names },
 		{ .key = "optimizer", .type = FD_ENUM, .offset = TOFF(optimizer), .names = r_optimizer_names },
+		{ .key = "unique_rows", .type = FD_NUM, .offset = TOFF(unique_rows), .min = 1e-6, .max = 1,
+		  .expect = "the share of a step's lookups that hit distinct rows, above 0 and at most 1" },
 		{ 0 },
 	};
 #undef TOFF
@@ -284,6 +286,7 @@ static int read_rtraining(const char *file, const struct yn_node *map,
 	w->rtrain.dataset_size = ts.dataset_size;
 	w->rtrain.epochs = ts.epochs;
 	w->rtrain.emb_precision = emb_prec_map[ts.emb_precision];
+	w->rtrain.unique_rows = ts.unique_rows;
 #define MK(f, key) do { const struct yn_node *x_ = yn_map_get(map, key); \
 		if (x_) w->mark[f] = (struct tc_mark){ x_->line, x_->col }; } while (0)
 	MK(WLF_SAMPLES, "samples");

@@ -14,8 +14,13 @@
  *    reduce-scattered forward and all-gathered backward;
  *  - column_wise: every table cut into count column slices, all-to-all of
  *    the slices as table_wise;
- *  - auto: replicated on one GPU, else table_wise when the largest table
- *    fits a GPU's share of memory, else row_wise.
+ *  - balanced: small tables data-parallel, hot or large ones row-wise over
+ *    whole nodes, the rest whole, balancing lookups and bytes
+ *    (recsys_balance());
+ *  - auto: replicated on one GPU, else balanced when its fullest GPU
+ *    fits, else row_wise.
+ * Sparse updates write the share training.unique_rows of the looked-up
+ * rows (the distinct ones).
  * Embedding gathers and the sparse backward are random row accesses whose
  * achieved bandwidth depends on the row size (recsys_gather_frac).  Tables
  * offloaded to host memory (uvm, host) are read and written over PCIe.
@@ -34,7 +39,7 @@
 #include "roofline.h"
 
 const char *const rec_placement_names[] = { "auto", "replicated",
-	"table_wise", "row_wise", "column_wise", NULL };
+	"table_wise", "row_wise", "column_wise", "balanced", NULL };
 const char *const rec_offload_names[] = { "none", "uvm", "host", NULL };
 
 /*
@@ -276,6 +281,132 @@ static void table_wise(const struct recsys_arch *a, int n, double eb,
 	}
 }
 
+/*
+ * Balanced placement, as TorchRec's planner and HugeCTR's sharding plans
+ * place tables (the rule is ours, stated in docs/vision-recsys.md):
+ *  - a table is data-parallel when all-reducing its fp32 gradient moves no
+ *    more bytes per GPU than exchanging its pooled vectors would:
+ *    rows x 4 B <= local batch x e (both per column);
+ *  - of the others, a table whose lookups (pooling x dim per sample) or
+ *    bytes exceed an even share of the model-parallel tables' lookups or
+ *    bytes over the GPUs is cut row-wise over whole nodes (over all GPUs
+ *    on one node): as many of the least loaded nodes as bring its lookups
+ *    per GPU down to that share, heaviest table first
+ *    (table-wise-row-wise when that is fewer than all nodes);
+ *  - the rest go whole onto GPUs, the heaviest in lookups first onto the
+ *    GPU with the fewest lookups so far (LPT; ties: fewer bytes).
+ * `sb` is the bytes per stored element (row + optimizer state), `b` the
+ * local batch, `e` the bytes of an exchanged activation element, `gpn`
+ * the GPUs per node.  Beyond REC_MAX_GPUS_BALANCED GPUs the whole tables
+ * are spread over that many (an upper bound on the busiest GPU's load).
+ */
+void recsys_balance(const struct recsys_arch *a, int n, int gpn, double b,
+		    double e, double sb, struct rec_balance *out)
+{
+	double load[REC_MAX_GPUS_BALANCED], bytes[REC_MAX_GPUS_BALANCED];
+	double rows[REC_MAX_GPUS_BALANCED], rwt[REC_MAX_GPUS_BALANCED];
+	double mp_load = 0, mp_bytes = 0;
+	int used[REC_MAX_TABLES], kind[REC_MAX_TABLES];
+	int i, k, m;
+	int r = n > gpn && gpn > 0 && n % gpn == 0 ? gpn : n;
+	int nodes;
+	struct rec_balance R;
+
+	assert(n >= 1);
+	m = n < REC_MAX_GPUS_BALANCED ? n : REC_MAX_GPUS_BALANCED;
+	if (r > m) /* beyond the tallied GPUs: they form one group */
+		r = m;
+	nodes = m / r;
+	memset(&R, 0, sizeof(R));
+	for (i = 0; i < a->ntables; i++) {
+		const struct rec_table *t = &a->table[i];
+		double c = t->count > 0 ? t->count : 1;
+		if (n > 1 && t->rows * 4 <= b * e) {
+			kind[i] = EMB_REPLICATED;
+			R.tables[REC_DP] += c;
+			R.local_elems += c * t->pooling * t->dim;
+			R.local_rows += c * t->pooling;
+			R.dp_params += c * t->rows * t->dim;
+		} else {
+			kind[i] = EMB_TABLE_WISE;
+			mp_load += c * t->pooling * t->dim;
+			mp_bytes += c * t->rows * t->dim * sb;
+		}
+	}
+	for (i = 0; i < a->ntables; i++) {
+		const struct rec_table *t = &a->table[i];
+		if (kind[i] == EMB_TABLE_WISE &&
+		    (n == 1 || t->pooling * t->dim > mp_load / n ||
+		     t->rows * t->dim * sb > mp_bytes / n))
+			kind[i] = EMB_ROW_WISE;
+	}
+	for (k = 0; k < m; k++)
+		load[k] = bytes[k] = rows[k] = rwt[k] = 0;
+	/* Row-wise tables first, heaviest first, onto the least loaded nodes
+	 * (a node is its first GPU's tally): as many nodes as bring the
+	 * table's lookups per GPU down to the even share; then whole tables
+	 * onto the least loaded GPUs (LPT). */
+	for (int pass = EMB_ROW_WISE; pass >= EMB_TABLE_WISE; pass--) {
+		int rw = pass == EMB_ROW_WISE;
+		memset(used, 0, sizeof(used));
+		for (;;) {
+			const struct rec_table *t;
+			unsigned char took[REC_MAX_GPUS_BALANCED];
+			int best = -1, span = 1, q;
+			for (i = 0; i < a->ntables; i++) {
+				t = &a->table[i];
+				if (kind[i] != pass ||
+				    used[i] >= (t->count > 0 ? t->count : 1))
+					continue;
+				if (best < 0 || t->pooling * t->dim >
+				    a->table[best].pooling * a->table[best].dim)
+					best = i;
+			}
+			if (best < 0)
+				break;
+			used[best]++;
+			t = &a->table[best];
+			R.tables[rw ? REC_RW : REC_TW] += 1;
+			if (rw) {
+				double share = mp_load / n;
+				span = share > 0 ? (int)ceil(t->pooling * t->dim /
+							     (r * share)) : 1;
+				span = span < 1 ? 1 : span > nodes ? nodes : span;
+				R.rw_group = R.rw_group > span * r ? R.rw_group :
+					     span * r;
+			}
+			memset(took, 0, sizeof(took));
+			for (q = 0; q < span; q++) {
+				int step = rw ? r : 1, lim = rw ? nodes * r : m;
+				int j = -1;
+				double div = rw ? (double)span * r : 1;
+				for (k = 0; k < lim; k += step)
+					if (!took[k] && (j < 0 || load[k] < load[j] ||
+					    (load[k] == load[j] && bytes[k] < bytes[j])))
+						j = k;
+				assert(j >= 0); /* span <= nodes: one is free */
+				took[j] = 1;
+				for (k = j; k < j + step; k++) {
+					load[k] += t->pooling * t->dim / div;
+					rows[k] += t->pooling / div;
+					bytes[k] += t->rows * t->dim * sb / div;
+					rwt[k] += rw;
+				}
+			}
+		}
+	}
+	for (k = 0; k < m; k++) {
+		if (load[k] > R.global_elems) {
+			R.global_elems = load[k];
+			R.global_rows = rows[k];
+		}
+		R.bytes_per_gpu = fmax(R.bytes_per_gpu, bytes[k]);
+		R.rw_tables_node = fmax(R.rw_tables_node, rwt[k]);
+	}
+	R.bytes_per_gpu += R.dp_params * sb;
+	*out = R;
+}
+
 int recsys_estimate(const struct workload *w, const struct gpu *g,
 		    struct est_workspace *ws, struct estimate *out,
 		    struct plan_problem *why)
@@ -287,11 +418,12 @@ int recsys_estimate(const struct workload *w, const struct gpu *g,
 	struct rb B;
 	double gb = w->train.global_batch, b, eb, tab_bytes, tab_elems, tab_rows;
 	double row_bytes, dim, prev, tstep = 0, exposed = 0, comm = 0, free_b;
-	double act, state, P;
+	double act, state, P, uniq, Pdp = 0;
+	struct rec_balance bal;
 	/* dense features padded to 8 for tensor-core GEMMs */
 	double din = 8 * ceil(a->dense_features / 8.0);
 	enum rec_placement place;
-	struct comm_group all;
+	struct comm_group all, rwg;
 	int n, i, k;
 
 	assert(w && g && ws && out);
@@ -378,21 +510,19 @@ int recsys_estimate(const struct workload *w, const struct gpu *g,
 	/* Placement. */
 	place = (enum rec_placement)pl.embeddings;
 	table_wise(a, n, eb + state, &tab_bytes, &tab_elems, &tab_rows);
+	recsys_balance(a, n, pl.gpus_per_node, b, B.e, eb + state, &bal);
 	if (place == EMB_AUTO) {
-		double big = 0;
-		for (i = 0; i < a->ntables; i++)
-			big = fmax(big, a->table[i].rows * a->table[i].dim *
-					(eb + state));
 		if (n == 1)
 			place = EMB_REPLICATED;
-		else if (tab_bytes <= free_b && big <= free_b)
-			place = EMB_TABLE_WISE;
+		else if (bal.bytes_per_gpu <= free_b)
+			place = EMB_BALANCED;
 		else
 			place = EMB_ROW_WISE;
 	}
+	uniq = w->rtrain.unique_rows > 0 ? w->rtrain.unique_rows : 1;
 	{
 		double per_gpu = 0, gathered_rows = 0, gathered_elems = 0;
-		double a2a = 0;
+		double a2a = 0, rs = 0, upd_elems, upd_rows;
 		switch (place) {
 		case EMB_REPLICATED:
 			per_gpu = S.emb_params * (eb + state);
@@ -409,6 +539,23 @@ int recsys_estimate(const struct workload *w, const struct gpu *g,
 			per_gpu = S.emb_params * (eb + state) / n;
 			gathered_rows = gb * S.lookups / n;
 			gathered_elems = gb * S.gathered_elems / n;
+			rs = gb * S.tables * dim * B.e;
+			break;
+		case EMB_BALANCED:
+			per_gpu = bal.bytes_per_gpu;
+			gathered_rows = gb * bal.global_rows + b * bal.local_rows;
+			gathered_elems = gb * bal.global_elems +
+					 b * bal.local_elems;
+			/* row-wise partial sums are reduce-scattered inside
+			 * their group; across nodes they then travel with the
+			 * whole tables' pooled vectors */
+			a2a = b * (bal.tables[REC_TW] + (bal.rw_group > 0 &&
+				   bal.rw_group < n ?
+				   bal.tables[REC_RW] : 0)) * dim * B.e;
+			rs = gb * bal.rw_tables_node * dim * B.e;
+			/* data-parallel tables: all-reduced and updated with
+			 * the dense parameters */
+			Pdp = bal.dp_params;
 			break;
 		case EMB_COLUMN_WISE:
 		default:
@@ -418,7 +565,14 @@ int recsys_estimate(const struct workload *w, const struct gpu *g,
 			a2a = b * S.tables * dim * B.e;
 			break;
 		}
-		(void)gathered_rows;
+		/* rows updated by the sparse backward (data-parallel tables
+		 * of a balanced placement are updated densely) */
+		upd_elems = place == EMB_REPLICATED ? gb * S.gathered_elems :
+			    place == EMB_BALANCED ? gb * bal.global_elems :
+			    gathered_elems;
+		upd_rows = place == EMB_REPLICATED ? gb * S.lookups :
+			   place == EMB_BALANCED ? gb * bal.global_rows :
+			   gathered_rows;
 		E.embedding_bytes_per_gpu = per_gpu;
 		if (per_gpu > free_b && pl.offload == OFFLOAD_NONE)
 			return est_problem(why, WLF_EMBEDDINGS, "embedding tables "
@@ -431,6 +585,14 @@ int recsys_estimate(const struct workload *w, const struct gpu *g,
 
 		all.n = n;
 		all.per_node = est_gcd(n, n < pl.gpus_per_node ? n : pl.gpus_per_node);
+		rwg = all;
+		if (place == EMB_BALANCED && bal.rw_group > 0 &&
+		    bal.rw_group < n) {
+			rwg.n = bal.rw_group;
+			rwg.per_node = est_gcd(bal.rw_group, bal.rw_group <
+					       pl.gpus_per_node ? bal.rw_group :
+					       pl.gpus_per_node);
+		}
 
 		/* Forward: lookups, exchange, bottom MLP, interaction, top. */
 		{
@@ -451,11 +613,10 @@ int recsys_estimate(const struct workload *w, const struct gpu *g,
 				elem(&B, "emb.gather.fwd", gbytes +
 				     gathered_rows * 8, frac, 1);
 			}
-			if (place == EMB_ROW_WISE)
+			if (rs > 0)
 				coll(&B, &pl, "emb.reducescatter.fwd",
-				     BRK_EP_COMM, COLL_REDUCE_SCATTER, all,
-				     gb * S.tables * dim * B.e);
-			else if (a2a > 0)
+				     BRK_EP_COMM, COLL_REDUCE_SCATTER, rwg, rs);
+			if (a2a > 0)
 				coll(&B, &pl, "emb.alltoall.fwd", BRK_EP_COMM,
 				     COLL_ALLTOALL, all, a2a);
 		}
@@ -538,36 +699,36 @@ int recsys_estimate(const struct workload *w, const struct gpu *g,
 			snprintf(nm, sizeof(nm), "bottom%d", i + 1);
 			linear(&B, nm, b, in, a->bottom[i], i == 0);
 		}
-		if (place == EMB_ROW_WISE)
+		if (rs > 0)
 			coll(&B, &pl, "emb.allgather.bwd", BRK_EP_COMM,
-			     COLL_ALLGATHER, all, gb * S.tables * dim * B.e / n);
-		else if (a2a > 0)
+			     COLL_ALLGATHER, rwg, rs / rwg.n);
+		if (a2a > 0)
 			coll(&B, &pl, "emb.alltoall.bwd", BRK_EP_COMM,
 			     COLL_ALLTOALL, all, a2a);
 		if (place == EMB_REPLICATED)
 			coll(&B, &pl, "emb.grad_allgather", BRK_DP_COMM,
 			     COLL_ALLGATHER, all, gb * S.gathered_elems * 4);
 		{
-			/* sparse update of the looked-up rows: gradient of
-			 * each pooled lookup (read), row read and written,
-			 * optimizer state read and written (SGD: none) */
-			double ge = place == EMB_REPLICATED ? gb * S.gathered_elems :
-				    gathered_elems;
-			double bytes = ge * (4 + 2 * eb + 2 * state) +
-				       gathered_rows * 16;
+			/* sparse update: the gradient of each pooled lookup
+			 * (read), and for the distinct rows only (the share
+			 * uniq of the lookups) the row and its optimizer
+			 * state read and written (SGD: no state) */
+			double ge = upd_elems;
+			double bytes = ge * (4 + uniq * (2 * eb + 2 * state)) +
+				       upd_rows * 16;
 			double frac = recsys_gather_frac(&g->eff, row_bytes *
 				(place == EMB_COLUMN_WISE ? 1.0 / n : 1.0));
 			if (pl.offload != OFFLOAD_NONE) {
 				double pcie = g->pcie_bytes_per_s / 2 * g->eff.host_pcie_frac;
 				double wire = pl.offload == OFFLOAD_UVM ?
-					gathered_rows * 2 * fmax(row_bytes,
-							     REC_UVM_PAGE_BYTES) :
-					ge * (2 * eb + 2 * state);
+					uniq * upd_rows * 2 *
+					fmax(row_bytes, REC_UVM_PAGE_BYTES) :
+					uniq * ge * (2 * eb + 2 * state);
 				double t = pcie > 0 ? wire / pcie : 0;
 				put(&B, "emb.host_update.bwd", BRK_MEMBOUND, 0,
 				    wire, B.pg, t, 0, BOUND_NETWORK);
 			} else {
-				elem(&B, "emb.sort_dedup.bwd", gathered_rows * 24,
+				elem(&B, "emb.sort_dedup.bwd", upd_rows * 24,
 				     1, 3);
 				elem(&B, "emb.scatter_update.bwd", bytes, frac, 1);
 			}
@@ -576,14 +737,14 @@ int recsys_estimate(const struct workload *w, const struct gpu *g,
 	}
 	/* Dense gradients: all-reduce, overlapped with the backward. */
 	if (n > 1) {
-		comm = comm_time_s(g, &pl, COLL_ALLREDUCE, all, 4 * P);
+		comm = comm_time_s(g, &pl, COLL_ALLREDUCE, all, 4 * (P + Pdp));
 		exposed = pl.grad_overlap ? fmax(0, comm - B.bwd_s) : comm;
 		if (ws->count < ws->cap) {
 			struct op *o = &ws->ops[ws->count++];
 			memset(o, 0, sizeof(*o));
 			snprintf(o->name, sizeof(o->name), "dp.grad_allreduce");
 			o->category = BRK_DP_COMM;
-			o->bytes = 4 * P;
+			o->bytes = 4 * (P + Pdp);
 			o->prec = PREC_FP32;
 			o->time_s = comm;
 			o->count = 1;
@@ -592,7 +753,7 @@ int recsys_estimate(const struct workload *w, const struct gpu *g,
 		}
 	}
 	{
-		double bytes = P * (w->train.optimizer == OPT_ADAMW ? 28 : 20);
+		double bytes = (P + Pdp) * (w->train.optimizer == OPT_ADAMW ? 28 : 20);
 		enum op_bound bd;
 		double t = roof_time(g, PREC_FP32, 0, g->eff.elem_flop_frac, bytes, 2, B.graphs, &bd);
 		put(&B, "optimizer.dense", BRK_OPTIMIZER, 0, bytes, PREC_FP32, t,
@@ -665,7 +826,13 @@ int recsys_estimate(const struct workload *w, const struct gpu *g,
 			 "%.1f GB: try row_wise tables, offload: host, a "
 			 "smaller global_batch or more GPUs",
 			 E.memory_per_gpu_bytes / 1e9, g->memory_bytes / 1e9);
-	if (w->plan.embeddings == EMB_AUTO)
+	if (place == EMB_BALANCED)
+		est_warn(&E, "embeddings: %s%s placement, %.0f tables data-parallel, "
+		     "%.0f whole on one GPU, %.0f row-wise over all %d",
+		     w->plan.embeddings == EMB_AUTO ? "auto chose " : "",
+		     rec_placement_names[place], bal.tables[REC_DP],
+		     bal.tables[REC_TW], bal.tables[REC_RW], n);
+	else if (w->plan.embeddings == EMB_AUTO)
 		est_warn(&E, "embeddings: auto chose %s", rec_placement_names[place]);
 	if (n > pl.gpus_per_node && !(pl.network_bytes_per_s > 0))
 		est_warn(&E, "no network bandwidth given: assuming %.0f GB/s per "

@@ -33,6 +33,31 @@ void recsys_summary(const struct recsys_arch *a, struct rec_summary *s);
  */
 double recsys_gather_frac(const struct roof_eff *e, double row_bytes);
 
+/* The three kinds of table in a balanced placement. */
+enum rec_share { REC_DP, REC_TW, REC_RW, REC_SHARE_COUNT };
+
+/* What a balanced placement puts on the busiest GPU (recsys_balance()). */
+struct rec_balance {
+	double tables[REC_SHARE_COUNT]; /* tables data-parallel, whole, row-wise */
+	double global_elems; /* elements gathered per sample of the global batch */
+	double global_rows;  /* rows gathered per sample of the global batch */
+	double local_elems;  /* elements per local sample (data-parallel tables) */
+	double local_rows;   /* rows per local sample (data-parallel tables) */
+	double dp_params;    /* elements of the data-parallel tables */
+	double bytes_per_gpu; /* table bytes with optimizer state, fullest GPU */
+	double rw_tables_node; /* row-wise tables of the busiest node */
+	int rw_group;        /* GPUs a row-wise table is cut over */
+};
+
+/*
+ * Place the tables of *a over n >= 1 GPUs, balancing lookups and bytes
+ * (the rule: recsys.c); gpn GPUs per node, b local batch, e bytes per
+ * exchanged activation element, sb bytes per stored table element.
+ * Fills *out.
+ */
+void recsys_balance(const struct recsys_arch *a, int n, int gpn, double b,
+		    double e, double sb, struct rec_balance *out);
+
 /* Names of the placements and offload modes as written in files. */
 extern const char *const rec_placement_names[];
 extern const char *const rec_offload_names[];

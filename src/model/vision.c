@@ -676,24 +676,40 @@ static void op_elem(struct vb *B, const char *pfx, const char *what, double X,
 	     B->e * X * (B->bwd ? bwd : fwd), kernels, mult);
 }
 
+/*
+ * A normalisation or element-wise kernel that a framework may fuse into its
+ * neighbours: only the share unfused_frac of its passes (bytes and kernels)
+ * runs on its own.  The fused share's work rides on the convolutions'
+ * prologues and epilogues, whose time is bound by their arithmetic.
+ */
+static void op_fusable(struct vb *B, const char *pfx, const char *what,
+		       double X, double fwd, double bwd, double kernels,
+		       double mult)
+{
+	double u = B->g->eff.unfused_frac;
+	if (!(u > 0))
+		return;
+	op_elem(B, pfx, what, X * u, fwd, bwd, kernels * u, mult);
+}
+
 static void op_bn(struct vb *B, const char *pfx, const char *what, double X,
 		  double mult)
 {
 	/* training forward: statistics pass + normalise (3 X); backward:
 	 * two reductions and the data gradient (5 X) */
-	op_elem(B, pfx, what, X, 3, 5, 2, mult);
+	op_fusable(B, pfx, what, X, 3, 5, 2, mult);
 }
 
 static void op_act(struct vb *B, const char *pfx, const char *what, double X,
 		   double mult)
 {
-	op_elem(B, pfx, what, X, 2, 3, 1, mult);
+	op_fusable(B, pfx, what, X, 2, 3, 1, mult);
 }
 
 static void op_add(struct vb *B, const char *pfx, double X, double mult)
 {
 	/* backward: the gradient accumulation where the branches split */
-	op_elem(B, pfx, "add", X, 3, 3, 1, mult);
+	op_fusable(B, pfx, "add", X, 3, 3, 1, mult);
 }
 
 /* A linear layer on `rows` rows: forward, or both backward GEMMs. */
@@ -723,11 +739,11 @@ static void op_block(struct vb *B, const struct vis_layer *L, const char *pfx,
 		X = b * out * h * w;
 		double Xw = b * wd * h * w;
 		op_conv(B, pfx, "dw", cin, h, w, out, h, w, k, (int)out, mult);
-		op_elem(B, pfx, "ln", X, 2, 4, 1, mult);
+		op_fusable(B, pfx, "ln", X, 2, 4, 1, mult);
 		op_linear(B, pfx, "pw1", b * h * w, out, wd, mult);
 		op_act(B, pfx, "gelu", Xw, mult);
 		op_linear(B, pfx, "pw2", b * h * w, wd, out, mult);
-		op_elem(B, pfx, "scale", X, 3, 4, 1, mult);
+		op_fusable(B, pfx, "scale", X, 3, 4, 1, mult);
 		op_add(B, pfx, X, mult);
 		return;
 	}
@@ -870,7 +886,7 @@ static int walk(struct vb *B, const struct workload *w,
 			op_bn(B, pfx, "bn", Xin, 1);
 			break;
 		case VL_LAYERNORM:
-			op_elem(B, pfx, "ln", Xin, 2, 4, 1, 1);
+			op_fusable(B, pfx, "ln", Xin, 2, 4, 1, 1);
 			break;
 		case VL_RELU:
 		case VL_GELU:

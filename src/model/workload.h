@@ -173,7 +173,7 @@ struct rec_table {
 
 enum rec_interaction { RI_DOT, RI_DCNV2 };
 enum rec_placement { EMB_AUTO, EMB_REPLICATED, EMB_TABLE_WISE, EMB_ROW_WISE,
-		     EMB_COLUMN_WISE };
+		     EMB_COLUMN_WISE, EMB_BALANCED };
 enum rec_offload { OFFLOAD_NONE, OFFLOAD_UVM, OFFLOAD_HOST };
 
 struct recsys_arch {
@@ -193,6 +193,8 @@ struct recsys_training {
 	double samples;              /* training samples in total */
 	double dataset_size, epochs; /* alternative to samples */
 	enum tc_prec emb_precision;  /* storage of the tables */
+	double unique_rows;          /* share of a step's lookups that hit
+				      * distinct rows (0: every lookup, 1) */
 };
 
 struct workload {

@@ -170,6 +170,127 @@ static void test_gather_frac(void **state)
 	assert_true(recsys_gather_frac(&def, 1e6) <= 0.85 + 1e-12);
 }
 
+/* Five tables of dim 4 for the balanced placement, by hand below. */
+static void five_tables(struct recsys_arch *a)
+{
+	static const double rows[5] = { 10, 1000, 1000, 500, 200 };
+	static const double pool[5] = { 1, 8, 2, 2, 1 };
+	memset(a, 0, sizeof(*a));
+	a->ntables = 5;
+	for (int i = 0; i < 5; i++) {
+		a->table[i].rows = rows[i];
+		a->table[i].dim = 4;
+		a->table[i].pooling = pool[i];
+		a->table[i].count = 1;
+	}
+}
+
+/*
+ * Balanced placement, local batch 100, e = 2 B, 4 B per stored element.
+ * Data-parallel when rows x 4 <= 100 x 2 = 200: only T1 (10 rows; 4
+ * elements and 1 row per local sample, 40 parameters, 160 B).  The others:
+ * lookups per sample (pooling x dim) 32, 8, 8, 4 = 52; bytes 16,000,
+ * 16,000, 8,000, 3,200 = 43,200.
+ * 2 GPUs on one node: shares 26 lookups, 21,600 B; T2 (32) is row-wise
+ * over both (16 lookups, 4 rows, 8,000 B each).  Whole tables by lookups:
+ * T3 (8) onto GPU0 (tie: the first) -> 24; T4 (8) onto GPU1 -> 24; T5 (4)
+ * onto GPU1 (tie on lookups, fewer bytes: 16,000 < 24,000) -> 28, 7 rows.
+ * Fullest GPU 24,000 B + 160 = 24,160 B.
+ * 4 GPUs, 2 per node: shares 13 lookups, 10,800 B: T2 (32 > 13) and T3
+ * (16,000 B > 10,800) row-wise.  T2 over ceil(32 / (2 x 13)) = 2 nodes, all
+ * 4 GPUs (8 lookups, 2 rows, 4,000 B each); T3 over one node, the first
+ * (tie): GPUs 0 and 1 + 4 lookups, 1 row, 8,000 B -> 12, 3, 12,000.  T4
+ * onto GPU2 -> 16 lookups, 2 + 2 = 4 rows, 12,000 B; T5 onto GPU3 -> 12.
+ * Busiest GPU 16 lookups, 4 rows; fullest 12,000 + 160 = 12,160 B; the first
+ * node holds 2 row-wise tables; the widest row-wise group is 4 GPUs.
+ */
+static void test_balance(void **state)
+{
+	struct recsys_arch a;
+	struct rec_balance r;
+	(void)state;
+	five_tables(&a);
+	recsys_balance(&a, 2, 8, 100, 2, 4, &r);
+	assert_close(r.tables[REC_DP], 1, TOL_EXACT);
+	assert_close(r.tables[REC_TW], 3, TOL_EXACT);
+	assert_close(r.tables[REC_RW], 1, TOL_EXACT);
+	assert_close(r.local_elems, 4, TOL_EXACT);
+	assert_close(r.local_rows, 1, TOL_EXACT);
+	assert_close(r.dp_params, 40, TOL_EXACT);
+	assert_close(r.global_elems, 28, TOL_EXACT);
+	assert_close(r.global_rows, 7, TOL_EXACT);
+	assert_close(r.bytes_per_gpu, 24160, TOL_EXACT);
+	assert_close(r.rw_tables_node, 1, TOL_EXACT);
+	assert_int_equal(r.rw_group, 2);
+
+	recsys_balance(&a, 4, 2, 100, 2, 4, &r);
+	assert_close(r.tables[REC_DP], 1, TOL_EXACT);
+	assert_close(r.tables[REC_TW], 2, TOL_EXACT);
+	assert_close(r.tables[REC_RW], 2, TOL_EXACT);
+	assert_close(r.global_elems, 16, TOL_EXACT);
+	assert_close(r.global_rows, 4, TOL_EXACT);
+	assert_close(r.bytes_per_gpu, 12160, TOL_EXACT);
+	assert_close(r.rw_tables_node, 2, TOL_EXACT);
+	assert_int_equal(r.rw_group, 4);
+
+	/* 4,000 GPUs, 3 per node (not a divisor): beyond the 1,024 tallied
+	 * GPUs, one group; T1 still data-parallel (local batch 100), the
+	 * busiest GPU never holds more than all 52 lookups */
+	recsys_balance(&a, 4000, 3, 100, 2, 4, &r);
+	assert_close(r.tables[REC_DP], 1, TOL_EXACT);
+	assert_true(r.global_elems > 0 && r.global_elems <= 52);
+	assert_true(r.rw_group <= 1024);
+
+	/* one GPU: nothing to replicate, every table "row-wise" over it */
+	recsys_balance(&a, 1, 8, 100, 2, 4, &r);
+	assert_close(r.tables[REC_DP], 0, TOL_EXACT);
+	assert_close(r.tables[REC_RW], 5, TOL_EXACT);
+	assert_close(r.global_elems, 56, TOL_EXACT);
+	assert_close(r.bytes_per_gpu, 43360, TOL_EXACT);
+}
+
+/* Bytes per execution of the op named `name` on GPU gid. */
+static double op_bytes(const struct workload *w, const char *gid,
+		       const char *name)
+{
+	struct gpu g;
+	struct est_workspace ws;
+	struct estimate e;
+	struct plan_problem why;
+	char msg[512];
+	double v = -1;
+	assert_int_equal(gpu_catalog_lookup(&cat, gid, &g, msg, sizeof(msg)), 0);
+	assert_int_equal(est_workspace_init(&ws, LLM_MAX_OPS), 0);
+	assert_int_equal(step_estimate(w, &g, &ws, &e, &why), 0);
+	for (size_t i = 0; i < ws.count; i++)
+		if (!strcmp(ws.ops[i].name, name))
+			v = ws.ops[i].bytes;
+	est_workspace_release(&ws);
+	return v;
+}
+
+/*
+ * Unique-row updates, small.yaml table-wise on 2 GPUs (fp32 rows, Adagrad
+ * 4 B of state): the busier GPU holds the 1000-row table (pooling 2) and
+ * one 500-row table: 48 elements, 3 rows per sample, x 1024 samples =
+ * 49,152 elements, 3,072 rows.  Each lookup's gradient is read (4 B); the
+ * distinct rows are read and written with their state (2 x 4 + 2 x 4 =
+ * 16 B per element, times unique_rows); 16 B of index work per row.
+ * unique_rows 1: 49,152 x 20 + 3,072 x 16 = 1,032,192 B;
+ * 0.5: 49,152 x (4 + 8) + 49,152 = 638,976 B.
+ */
+static void test_unique_rows(void **state)
+{
+	struct workload *w = load("tests/unit/data/recsys/small.yaml");
+	(void)state;
+	assert_close(op_bytes(w, "a100-80gb-sxm", "emb.scatter_update.bwd"),
+		     1032192.0, TOL_EXACT);
+	w->rtrain.unique_rows = 0.5;
+	assert_close(op_bytes(w, "a100-80gb-sxm", "emb.scatter_update.bwd"),
+		     638976.0, TOL_EXACT);
+	free(w);
+}
+
 /* Tables too large for GPU memory: an error, unless offloaded. */
 static void test_offload(void **state)
 {
@@ -198,10 +319,10 @@ static void test_offload(void **state)
 static void test_placements(void **state)
 {
 	struct workload *w = load("examples/dlrm-criteo-1tb-a100.yaml");
-	struct estimate e[5];
+	struct estimate e[6];
 	struct plan_problem why;
 	(void)state;
-	for (int p = EMB_TABLE_WISE; p <= EMB_COLUMN_WISE; p++) {
+	for (int p = EMB_TABLE_WISE; p <= EMB_BALANCED; p++) {
 		w->plan.embeddings = p;
 		if (estimate(w, "a100-80gb-sxm", &e[p], &why))
 			fail_msg("%s: %s", rec_placement_names[p], why.msg);
@@ -279,6 +400,8 @@ int main(void)
 		cmocka_unit_test(test_gather_frac),
 		cmocka_unit_test(test_offload),
 		cmocka_unit_test(test_placements),
+		cmocka_unit_test(test_balance),
+		cmocka_unit_test(test_unique_rows),
 		cmocka_unit_test(test_bad_inputs),
 		cmocka_unit_test(test_run_length_limit),
 		cmocka_unit_test(test_validation),

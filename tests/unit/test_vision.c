@@ -152,6 +152,55 @@ static void test_winograd_fp32(void **state)
 	free(w);
 }
 
+/* Bytes per execution of the op named `name` in ws, or -1 when absent. */
+static double op_bytes(const struct est_workspace *ws, const char *name)
+{
+	for (size_t i = 0; i < ws->count; i++)
+		if (!strcmp(ws->ops[i].name, name))
+			return ws->ops[i].bytes;
+	return -1;
+}
+
+/*
+ * Fusion as a framework property: unfused_frac scales the bytes of the
+ * batch-norm and activation passes, not pools.  Small net, fp16 (2 B),
+ * 128 images: batch-norm input 128 * 16 * 32 * 32 = 2,097,152 elements,
+ * forward 3 passes = 12,582,912 B (x 0.3 = 3,774,873.6 B); relu after
+ * it 2 passes = 8,388,608 B (x 0.3 = 2,516,582.4 B); the global average
+ * pool reads 128 * 32 * 16 * 16 = 1,048,576 elements and writes 4,096:
+ * 2 * 1,052,672 = 2,105,344 B whatever the fusion.  At 0 the passes are
+ * gone and the step is shorter.
+ */
+static void test_unfused_frac(void **state)
+{
+	struct workload *w = load("tests/unit/data/vision/small-net.yaml");
+	struct gpu g;
+	struct est_workspace ws;
+	struct estimate e1, e3, e0;
+	struct plan_problem why;
+	(void)state;
+	gpu("a100-80gb-sxm", &g);
+	assert_int_equal(est_workspace_init(&ws, LLM_MAX_OPS), 0);
+	assert_int_equal(step_estimate(w, &g, &ws, &e1, &why), 0);
+	assert_close(op_bytes(&ws, "l2.bn.fwd"), 12582912.0, TOL_EXACT);
+	assert_close(op_bytes(&ws, "l3.relu.fwd"), 8388608.0, TOL_EXACT);
+	assert_close(op_bytes(&ws, "l6.avgpool.fwd"), 2105344.0, TOL_EXACT);
+	assert_int_equal(eff_set(&g.eff, eff_id_unfused_frac, 0.3,
+				 EFF_LAYER_FRAMEWORK), 1);
+	assert_int_equal(step_estimate(w, &g, &ws, &e3, &why), 0);
+	assert_close(op_bytes(&ws, "l2.bn.fwd"), 3774873.6, TOL_TIGHT);
+	assert_close(op_bytes(&ws, "l3.relu.fwd"), 2516582.4, TOL_TIGHT);
+	assert_close(op_bytes(&ws, "l6.avgpool.fwd"), 2105344.0, TOL_EXACT);
+	assert_int_equal(eff_set(&g.eff, eff_id_unfused_frac, 0,
+				 EFF_LAYER_FRAMEWORK), 1);
+	assert_int_equal(step_estimate(w, &g, &ws, &e0, &why), 0);
+	assert_true(op_bytes(&ws, "l2.bn.fwd") < 0);
+	assert_true(e0.step_time_s < e3.step_time_s);
+	assert_true(e3.step_time_s < e1.step_time_s);
+	est_workspace_release(&ws);
+	free(w);
+}
+
 /* torchvision's parameter counts and GMACs (reference §2.1-2.5). */
 static void test_presets_match_torchvision(void **state)
 {
@@ -359,6 +408,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_small_net_flops),
 		cmocka_unit_test(test_winograd_fp32),
+		cmocka_unit_test(test_unfused_frac),
 		cmocka_unit_test(test_presets_match_torchvision),
 		cmocka_unit_test(test_resnet50_gmacs),
 		cmocka_unit_test(test_relations),
