@@ -140,7 +140,7 @@ static const struct vkey keys[K_N] = {
 	[K_SANITY] = { "sanity_only", VK_BOOL, NULL, 0, 0, 0, 0 },
 	[K_PAIR] = { "pair", VK_STR, NULL, 0, 0, 0, 0 },
 	[K_CP] = { "cp", VK_INT, NULL, 0, 0, 1, 65536 },
-	[K_SHARD] = { "shard_group", VK_INT, NULL, 0, 0, 1, 1000000 },
+	[K_SHARD] = { "shard_group", VK_INT, NULL, 0, 0, 0, 0 }, /* 0 = dp */
 	[K_PACKING] = { "packing", VK_BOOL, NULL, 0, 0, 0, 0 },
 	[K_MEAN_SEQ] = { "mean_seq_len", VK_NUM, NULL, 0, 0, 0, 0 },
 };

@@ -653,13 +653,17 @@ int llm_build_ops(const struct workload *w, const struct gpu *g,
 	}
 	layer_bwd(&B, w);
 	B.bwd = 0;
-	if (zero == 3 && sh->shard > 1) {
+	if (zero == 3 && sh->dp * sh->cp > 1) {
 		/* Gather the layer's weights forward and backward, scatter its
-		 * gradients: hidden behind the layer's compute by prefetch,
-		 * what is left is exposed. */
+		 * gradients, and with several shard groups all-reduce the
+		 * scattered shard across them (HSDP, as FSDP does per unit in
+		 * the backward): hidden behind the layer's compute by
+		 * prefetch, what is left is exposed. */
 		double lb = sh->layer_params / t * e;
 		double c = 2 * comm_time_s(g, pl, COLL_ALLGATHER, shg, lb) +
-			   comm_time_s(g, pl, COLL_REDUCE_SCATTER, shg, lb);
+			   comm_time_s(g, pl, COLL_REDUCE_SCATTER, shg, lb) +
+			   comm_time_s(g, pl, COLL_ALLREDUCE, rpg,
+					lb / sh->shard);
 		double busy = 0;
 		struct op *o;
 		int k;
@@ -668,7 +672,8 @@ int llm_build_ops(const struct workload *w, const struct gpu *g,
 		sums->zero3_comm_layer_s = c;
 		sums->net_bytes += B.count *
 			(2 * comm_net_bytes(COLL_ALLGATHER, shg, lb) +
-			 comm_net_bytes(COLL_REDUCE_SCATTER, shg, lb));
+			 comm_net_bytes(COLL_REDUCE_SCATTER, shg, lb) +
+			 comm_net_bytes(COLL_ALLREDUCE, rpg, lb / sh->shard));
 		o = push(&B, "layer.zero3_gather.exposed", BRK_DP_COMM);
 		if (o) {
 			o->bytes = 3 * lb;
@@ -749,9 +754,10 @@ int llm_build_ops(const struct workload *w, const struct gpu *g,
 		else if (zero <= 2)
 			coll(&B, "dp.grad_reducescatter", BRK_DP_COMM,
 			     COLL_REDUCE_SCATTER, shg, gbytes);
-		/* HSDP / MiCS: each shard is all-reduced across the groups
-		 * that hold it (Zhang et al. VLDB'22, sec. 3). */
-		if (zero >= 1)
+		/* MiCS / ZeRO++ hpZ: each shard is all-reduced across the
+		 * groups that hold it (Zhang et al. VLDB'22, sec. 3); under
+		 * ZeRO 3 that happens per layer, above. */
+		if (zero >= 1 && zero <= 2)
 			coll(&B, "dp.shard_allreduce", BRK_DP_COMM,
 			     COLL_ALLREDUCE, rpg, gbytes / sh->shard);
 		if (zero >= 1 && zero <= 2)

@@ -191,11 +191,12 @@ static void sharded64(struct workload *w)
 
 /* HSDP inside a node (shard_group 8) against ZeRO 3 over all 64 GPUs:
  * the weight gathers stay in the node, only the gradient shards cross
- * it once a step, so less inter-node traffic; but every GPU keeps 1/8
- * instead of 1/64 of the states, so more memory.  By hand: ZeRO 3 over
- * 64 (8 per node) sends 7/8 of lb/8 per gather or scatter, three per
- * layer and micro-batch (lb = layer params * 2 B); HSDP all-reduces the
- * gradient shard (P * 2 / 8 B) across the 8 nodes: 2 * 7/8 of it. */
+ * it, so less inter-node traffic; but every GPU keeps 1/8 instead of
+ * 1/64 of the states, so more memory.  By hand, per layer and
+ * micro-batch (lb = layer params * 2 B): ZeRO 3 over 64 (8 per node)
+ * sends 7/8 of lb/8 per gather or scatter, three of them; HSDP
+ * all-reduces the layer's gradient shard, lb/8, across the 8 nodes:
+ * 2 * 7/8 of it. */
 static void test_hsdp_traffic_and_memory(void **state)
 {
 	struct workload wz, wh;
@@ -221,7 +222,7 @@ static void test_hsdp_traffic_and_memory(void **state)
 	P = sh.trainable_first;
 	assert_int_equal(sh.shard, 8);
 	assert_int_equal(sh.replicas, 8);
-	assert_close(S.net_bytes, 2 * 7.0 / 8 * P * 2 / 8, TOL_EXACT);
+	assert_close(S.net_bytes, 4 * sh.m * 2 * 7.0 / 8 * lb / 8, TOL_EXACT);
 	hsdp_net = S.net_bytes;
 	assert_true(hsdp_net < zero3_net);
 
