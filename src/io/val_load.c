@@ -73,7 +73,7 @@ enum vk_id {
 	/* bookkeeping for the accuracy work: checked, not yet used */
 	K_FRAMEWORK, K_SANITY, K_PAIR,
 	/* context parallelism, sharding groups, packed samples */
-	K_CP, K_SHARD, K_PACKING, K_MEAN_SEQ,
+	K_CP, K_SHARD, K_PACKING, K_MEAN_SEQ, K_HEAD_DIM,
 	K_N
 };
 
@@ -143,6 +143,7 @@ static const struct vkey keys[K_N] = {
 	[K_SHARD] = { "shard_group", VK_INT, NULL, 0, 0, 0, 0 }, /* 0 = dp */
 	[K_PACKING] = { "packing", VK_BOOL, NULL, 0, 0, 0, 0 },
 	[K_MEAN_SEQ] = { "mean_seq_len", VK_NUM, NULL, 0, 0, 0, 0 },
+	[K_HEAD_DIM] = { "head_dim", VK_INT, NULL, 0, 0, 0, 0 }, /* 0 = h/a */
 };
 
 #define VAL_MAX_COLS K_N
@@ -375,6 +376,7 @@ static int set_key(struct vstate *st, struct val_case *c, int k,
 	case K_SHARD: w->plan.shard_group = (int)iv; break;
 	case K_PACKING: w->train.packing = (int)iv; break;
 	case K_MEAN_SEQ: w->train.mean_seq_len = dv; break;
+	case K_HEAD_DIM: w->llm.head_dim = (int)iv; break;
 	case K_ITER_MS: case K_MTFLOPS: case K_MFU: case K_TOKS:
 	case K_SAMPLES_S: case K_IMAGES_S:
 		c->metric = K->metric;
