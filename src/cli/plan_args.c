@@ -26,7 +26,9 @@ void plan_args_opts(struct plan_args *a, struct cli_opt *o)
 		{ "pp", &a->pp, NULL, NULL },
 		{ "dp", &a->dp, NULL, NULL },
 		{ "ep", &a->ep, NULL, NULL },
+		{ "cp", &a->cp, NULL, NULL },
 		{ "zero", &a->zero, NULL, NULL },
+		{ "shard-group", &a->shard_group, NULL, NULL },
 		{ "micro-batch", &a->micro_batch, NULL, NULL },
 		{ "interleave", &a->interleave, NULL, NULL },
 		{ "recompute", &a->recompute, NULL, recompute_names },
@@ -46,7 +48,8 @@ static const char *const field_flag[WLF_FIELD_COUNT] = {
 	[WLF_PP] = "--pp", [WLF_DP] = "--dp", [WLF_EP] = "--ep",
 	[WLF_ZERO] = "--zero", [WLF_MICRO_BATCH] = "--micro-batch",
 	[WLF_INTERLEAVE] = "--interleave", [WLF_RECOMPUTE] = "--recompute",
-	[WLF_PRECISION] = "--precision",
+	[WLF_PRECISION] = "--precision", [WLF_CP] = "--cp",
+	[WLF_SHARD_GROUP] = "--shard-group",
 };
 
 /* Apply one integer override; marks the field as coming from the flag. */
@@ -91,7 +94,9 @@ static const struct override_use {
 	{ "--pp", offsetof(struct plan_args, pp), FAM_LLM },
 	{ "--dp", offsetof(struct plan_args, dp), FAM_LLM },
 	{ "--ep", offsetof(struct plan_args, ep), FAM_LLM },
+	{ "--cp", offsetof(struct plan_args, cp), FAM_LLM },
 	{ "--zero", offsetof(struct plan_args, zero), FAM_LLM },
+	{ "--shard-group", offsetof(struct plan_args, shard_group), FAM_LLM },
 	{ "--micro-batch", offsetof(struct plan_args, micro_batch), FAM_LLM | FAM_VISION },
 	{ "--interleave", offsetof(struct plan_args, interleave), FAM_LLM },
 	{ "--recompute", offsetof(struct plan_args, recompute), FAM_LLM },
@@ -143,7 +148,10 @@ static int apply_overrides(struct cli_ctx *ctx, const char *cmd,
 	    override_int(ctx, cmd, a->pp, "pp", 1, 65536, &p->pp, w, WLF_PP) ||
 	    override_int(ctx, cmd, a->dp, "dp", 1, 1000000, &p->dp, w, WLF_DP) ||
 	    override_int(ctx, cmd, a->ep, "ep", 1, 65536, &p->ep, w, WLF_EP) ||
+	    override_int(ctx, cmd, a->cp, "cp", 1, 65536, &p->cp, w, WLF_CP) ||
 	    override_int(ctx, cmd, a->zero, "zero", 0, 3, &p->zero, w, WLF_ZERO) ||
+	    override_int(ctx, cmd, a->shard_group, "shard-group", 1, 1000000, &p->shard_group, w,
+			 WLF_SHARD_GROUP) ||
 	    override_int(ctx, cmd, a->micro_batch, "micro-batch", 1, 1000000, &p->micro_batch, w, WLF_MICRO_BATCH) ||
 	    override_int(ctx, cmd, a->interleave, "interleave", 1, 1024, &p->interleave, w, WLF_INTERLEAVE))
 		return TC_EXIT_USAGE;
@@ -165,7 +173,7 @@ static int apply_overrides(struct cli_ctx *ctx, const char *cmd,
 			return cli_report(ctx, &d);
 	}
 	/* A new layout on the command line makes the file's dp stale. */
-	if ((a->count || a->tp || a->pp) && !a->dp)
+	if ((a->count || a->tp || a->pp || a->cp) && !a->dp)
 		p->dp = 0;
 	return 0;
 }

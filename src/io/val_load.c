@@ -73,6 +73,8 @@ enum vk_id {
 	K_UNIQUE,
 	/* bookkeeping for the accuracy work: checked, not yet used */
 	K_FRAMEWORK, K_SANITY, K_PAIR,
+	/* context parallelism, sharding groups, packed samples */
+	K_CP, K_SHARD, K_PACKING, K_MEAN_SEQ, K_HEAD_DIM,
 	K_N
 };
 
@@ -139,6 +141,11 @@ static const struct vkey keys[K_N] = {
 	[K_SANITY] = { "sanity_only", VK_BOOL, NULL, 0, 0, 0, 0 },
 	[K_PAIR] = { "pair", VK_STR, NULL, 0, 0, 0, 0 },
 	[K_UNIQUE] = { "unique_rows", VK_NUM, NULL, 0, 0, 0, 0 },
+	[K_CP] = { "cp", VK_INT, NULL, 0, 0, 1, 65536 },
+	[K_SHARD] = { "shard_group", VK_INT, NULL, 0, 0, 0, 0 }, /* 0 = dp */
+	[K_PACKING] = { "packing", VK_BOOL, NULL, 0, 0, 0, 0 },
+	[K_MEAN_SEQ] = { "mean_seq_len", VK_NUM, NULL, 0, 0, 0, 0 },
+	[K_HEAD_DIM] = { "head_dim", VK_INT, NULL, 0, 0, 0, 0 }, /* 0 = h/a */
 };
 
 #define VAL_MAX_COLS K_N
@@ -375,6 +382,11 @@ static int set_key(struct vstate *st, struct val_case *c, int k,
 		/* "none": a run with no counterpart on another GPU type */
 		snprintf(c->pair, sizeof(c->pair), "%s", strcmp(v, "none") ? v : "");
 		break;
+	case K_CP: w->plan.cp = (int)iv; break;
+	case K_SHARD: w->plan.shard_group = (int)iv; break;
+	case K_PACKING: w->train.packing = (int)iv; break;
+	case K_MEAN_SEQ: w->train.mean_seq_len = dv; break;
+	case K_HEAD_DIM: w->llm.head_dim = (int)iv; break;
 	case K_ITER_MS: case K_MTFLOPS: case K_MFU: case K_TOKS:
 	case K_SAMPLES_S: case K_IMAGES_S:
 		c->metric = K->metric;
@@ -456,6 +468,43 @@ static const char *base_name(const char *path, char *buf, size_t len)
 	if (dot)
 		*dot = '\0';
 	return buf;
+}
+
+/*
+ * The row's context-parallel, sharding and packing values against its
+ * sequence and data parallelism; vcol[k] is where key k's value is (0 =
+ * from a directive: the row's first column).  Returns 0 or -1.
+ */
+static int check_layout(struct vstate *st, const struct workload *w,
+			int line, const int *vcol)
+{
+	const struct plan *p = &w->plan;
+	const struct training *t = &w->train;
+	int cp = p->cp > 1 ? p->cp : 1;
+	long model_par = (long)(p->tp > 1 ? p->tp : 1) *
+			 (p->pp > 1 ? p->pp : 1) * cp;
+	long dp = p->dp > 0 ? p->dp : p->count / model_par;
+
+#define AT(k) (vcol[k] > 0 ? vcol[k] : 1)
+	if (cp > 1 && fmod(t->seq_len, cp) != 0)
+		return bad(st, line, AT(K_CP), "cp %d does not divide seq_len "
+			   "%.0f (expected a divisor of the sequence length)",
+			   cp, t->seq_len);
+	if (p->shard_group > 0 && (dp < 1 || dp % p->shard_group))
+		return bad(st, line, AT(K_SHARD), "shard_group %d does not "
+			   "divide dp %ld (expected a divisor of %ld)",
+			   p->shard_group, dp, dp);
+	if (t->packing && !(t->mean_seq_len >= 1 &&
+			    t->mean_seq_len <= t->seq_len))
+		return bad(st, line, AT(K_MEAN_SEQ), "mean_seq_len %g is not "
+			   "within 1 to seq_len %.0f (expected the mean real "
+			   "length of the packed samples)", t->mean_seq_len,
+			   t->seq_len);
+	if (!t->packing && t->mean_seq_len > 0)
+		return bad(st, line, AT(K_MEAN_SEQ), "mean_seq_len without "
+			   "packing (expected packing true)");
+#undef AT
+	return 0;
 }
 
 int val_load_file(const char *path, struct val_set *set, struct tc_diag *d)
@@ -582,6 +631,7 @@ int val_load_file(const char *path, struct val_set *set, struct tc_diag *d)
 			struct val_case c = st.dflt;
 			struct vstate rs = st;
 			int n = split(s, f, colpos, VAL_MAX_COLS), bad_row = 0;
+			int vcol[K_N] = { 0 }; /* where each key's value is */
 			if (n != ncol) {
 				rc = bad(&st, lineno, 1, "%d fields (expected "
 					 "%d, as in the header)", n < 0 ?
@@ -590,11 +640,12 @@ int val_load_file(const char *path, struct val_set *set, struct tc_diag *d)
 			}
 			for (i = 0; i < n; i++) {
 				char *v = trim(f[i]);
+				vcol[hdr[i]] = (int)(v - line) + 1;
 				if (set_key(&rs, &c, hdr[i], v, lineno,
 					    (int)(v - line) + 1))
 					bad_row = 1;
 			}
-			if (bad_row) {
+			if (bad_row || check_layout(&st, &c.w, lineno, vcol)) {
 				rc = -1;
 				continue;
 			}

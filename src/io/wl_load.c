@@ -832,6 +832,8 @@ struct training_sec {
 	int seq_len, global_batch;
 	double tokens, steps;
 	int precision, optimizer, recompute, flash_attention, finetune, lora_rank;
+	int packing;
+	double mean_seq_len;
 };
 
 /* Read the training section into st->w->train.  Returns 0 or -1. */
@@ -849,6 +851,9 @@ static int read_training(struct wl_state *st, const struct yn_node *map)
 		{ .key = "flash_attention", .type = FD_BOOL, .offset = TOFF(flash_attention) },
 		{ .key = "finetune", .type = FD_ENUM, .offset = TOFF(finetune), .names = finetune_names },
 		{ .key = "lora_rank", .type = FD_INT, .offset = TOFF(lora_rank), .min = 1, .max = MAX_LORA_RANK },
+		{ .key = "packing", .type = FD_BOOL, .offset = TOFF(packing) },
+		{ .key = "mean_seq_len", .type = FD_NUM, .offset = TOFF(mean_seq_len), .unit = TC_UNIT_COUNT, .min = 1,
+		  .max = MAX_SEQ_LEN },
 		{ 0 },
 	};
 #undef TOFF
@@ -875,6 +880,8 @@ static int read_training(struct wl_state *st, const struct yn_node *map)
 	mark(st, WLF_RECOMPUTE, yn_map_get(map, "recompute"));
 	mark(st, WLF_FINETUNE, yn_map_get(map, "finetune"));
 	mark(st, WLF_LORA_RANK, yn_map_get(map, "lora_rank"));
+	mark(st, WLF_PACKING, yn_map_get(map, "packing"));
+	mark(st, WLF_MEAN_SEQ_LEN, yn_map_get(map, "mean_seq_len"));
 
 	if (tok && stp) {
 		const struct yn_node *later = (stp->line > tok->line ||
@@ -914,6 +921,20 @@ static int read_training(struct wl_state *st, const struct yn_node *map)
 	w->train.flash_attention = ts.flash_attention;
 	w->train.finetune = (enum finetune)ts.finetune;
 	w->train.lora_rank = ts.finetune == FT_FULL ? 0 : ts.lora_rank;
+	const struct yn_node *pk = yn_map_get(map, "packing");
+	const struct yn_node *mn = yn_map_get(map, "mean_seq_len");
+	if (ts.packing && !mn)
+		return err_at(st->d, st->file, pk,
+			      "packing needs mean_seq_len (expected mean_seq_len: the mean real tokens per sample)");
+	if (mn && !ts.packing)
+		return err_at(st->d, st->file, mn,
+			      "mean_seq_len is set but packing is not (expected packing: true)");
+	if (mn && ts.mean_seq_len > ts.seq_len)
+		return err_at(st->d, st->file, mn,
+			      "mean_seq_len %g is longer than seq_len %d (expected at most %d)",
+			      ts.mean_seq_len, ts.seq_len, ts.seq_len);
+	w->train.packing = ts.packing;
+	w->train.mean_seq_len = ts.packing ? ts.mean_seq_len : 0;
 	return 0;
 }
 
@@ -921,7 +942,7 @@ static int read_training(struct wl_state *st, const struct yn_node *map)
 
 struct plan_sec {
 	char gpu[GPU_ID_LEN];
-	int count, gpus_per_node, tp, pp, ep, zero, micro_batch, interleave;
+	int count, gpus_per_node, tp, pp, ep, cp, zero, shard_group, micro_batch, interleave;
 	int sequence_parallel, cuda_graphs, grad_overlap;
 	int dummy;
 };
@@ -955,7 +976,9 @@ static int read_plan(struct wl_state *st, const struct yn_node *map)
 		{ .key = "pp", .type = FD_INT, .offset = POFF(pp), .min = 1, .max = MAX_PARALLEL },
 		{ .key = "dp", .type = FD_IGNORE, .offset = POFF(dummy) },
 		{ .key = "ep", .type = FD_INT, .offset = POFF(ep), .min = 1, .max = MAX_PARALLEL },
+		{ .key = "cp", .type = FD_INT, .offset = POFF(cp), .min = 1, .max = MAX_PARALLEL },
 		{ .key = "zero", .type = FD_INT, .offset = POFF(zero), .min = 0, .max = 3 },
+		{ .key = "shard_group", .type = FD_INT, .offset = POFF(shard_group), .min = 1, .max = MAX_PARALLEL },
 		{ .key = "micro_batch", .type = FD_INT, .offset = POFF(micro_batch), .min = 1, .max = MAX_MICRO_BATCH },
 		{ .key = "interleave", .type = FD_INT, .offset = POFF(interleave), .min = 1, .max = MAX_INTERLEAVE },
 		{ .key = "sequence_parallel", .type = FD_BOOL, .offset = POFF(sequence_parallel) },
@@ -967,7 +990,7 @@ static int read_plan(struct wl_state *st, const struct yn_node *map)
 	};
 #undef POFF
 	/* micro_batch 0: none given, the model takes the fastest that fits */
-	struct plan_sec ps = { .tp = 1, .pp = 1, .ep = 1, .zero = 1, .micro_batch = 0,
+	struct plan_sec ps = { .tp = 1, .pp = 1, .ep = 1, .cp = 1, .zero = 1, .micro_batch = 0,
 			       .interleave = 1, .sequence_parallel = -1,
 			       /* PyTorch DDP and FSDP overlap by default. */
 			       .grad_overlap = 1 };
@@ -988,6 +1011,8 @@ static int read_plan(struct wl_state *st, const struct yn_node *map)
 	mark(st, WLF_DP, dn);
 	mark(st, WLF_EP, yn_map_get(map, "ep"));
 	mark(st, WLF_ZERO, yn_map_get(map, "zero"));
+	mark(st, WLF_CP, yn_map_get(map, "cp"));
+	mark(st, WLF_SHARD_GROUP, yn_map_get(map, "shard_group"));
 	mark(st, WLF_MICRO_BATCH, yn_map_get(map, "micro_batch"));
 	mark(st, WLF_INTERLEAVE, yn_map_get(map, "interleave"));
 	mark(st, WLF_SEQUENCE_PARALLEL, yn_map_get(map, "sequence_parallel"));
@@ -1016,7 +1041,9 @@ static int read_plan(struct wl_state *st, const struct yn_node *map)
 	p->tp = ps.tp;
 	p->pp = ps.pp;
 	p->ep = ps.ep;
+	p->cp = ps.cp;
 	p->zero = ps.zero;
+	p->shard_group = ps.shard_group;
 	p->micro_batch = ps.micro_batch;
 	p->interleave = ps.interleave;
 	p->sequence_parallel = ps.sequence_parallel < 0 ? ps.tp > 1 : ps.sequence_parallel;
@@ -1024,15 +1051,18 @@ static int read_plan(struct wl_state *st, const struct yn_node *map)
 	p->grad_overlap = ps.grad_overlap;
 
 	/* The layout must use every GPU. */
-	double model_par = (double)p->tp * p->pp;
+	double model_par = (double)p->tp * p->pp * p->cp;
+	char cp_txt[24] = "";
+	if (p->cp > 1)
+		snprintf(cp_txt, sizeof(cp_txt), " x cp %d", p->cp);
 	if (p->dp > 0 && model_par * p->dp != p->count)
 		return err_at(st->d, st->file, dn,
-			      "dp %d x tp %d x pp %d = %.0f GPUs does not match count %d (expected dp: auto or a product equal to count)",
-			      p->dp, p->tp, p->pp, model_par * p->dp, p->count);
+			      "dp %d x tp %d x pp %d%s = %.0f GPUs does not match count %d (expected dp: auto or a product equal to count)",
+			      p->dp, p->tp, p->pp, cp_txt, model_par * p->dp, p->count);
 	if (p->dp == 0 && fmod((double)p->count, model_par) != 0)
 		return err_at(st->d, st->file, yn_map_get(map, "count"),
-			      "count %d is not a multiple of tp x pp = %.0f (expected a multiple, so data parallelism is a whole number)",
-			      p->count, model_par);
+			      "count %d is not a multiple of tp x pp%s = %.0f (expected a multiple, so data parallelism is a whole number)",
+			      p->count, p->cp > 1 ? " x cp" : "", model_par);
 	return 0;
 }
 

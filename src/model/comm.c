@@ -122,3 +122,29 @@ double comm_time_s(const struct gpu *g, const struct plan *p,
 	}
 	return 0;
 }
+
+double comm_net_bytes(enum comm_coll c, struct comm_group grp, double bytes)
+{
+	int k = grp.per_node, nodes;
+
+	if (!(bytes > 0))
+		return 0;
+	if (c == COLL_P2P)
+		return grp.per_node >= 2 ? 0 : bytes;
+	if (grp.n <= 1)
+		return 0;
+	if (k < 1)
+		k = 1;
+	if (k > grp.n)
+		k = grp.n;
+	nodes = grp.n / k;
+	if (nodes <= 1)
+		return 0;
+	if (k == 1)
+		return comm_volume(c, grp.n, bytes);
+	/* As comm_time_s: the inter-node step of a hierarchical collective
+	 * carries 1/k of the buffer; all-to-all sends (n-k)/n out. */
+	if (c == COLL_ALLTOALL)
+		return bytes * (grp.n - k) / grp.n;
+	return comm_volume(c, nodes, bytes / k);
+}

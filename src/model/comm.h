@@ -55,6 +55,13 @@ double comm_eff(const struct roof_eff *e, double msg_bytes);
 double comm_time_s(const struct gpu *g, const struct plan *p,
 		   enum comm_coll c, struct comm_group grp, double bytes);
 
+/*
+ * Bytes one GPU sends across the network (between nodes) for collective c
+ * on a `bytes` buffer over grp, following the same hierarchical scheme as
+ * comm_time_s; 0 when the group stays inside a node.
+ */
+double comm_net_bytes(enum comm_coll c, struct comm_group grp, double bytes);
+
 /* The same inside one link level only (no hierarchy), for fitting. */
 double comm_flat_s(const struct roof_eff *e, double link_bytes_per_s,
 		   double extra_latency_s, enum comm_coll c, int n,

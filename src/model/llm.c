@@ -31,7 +31,9 @@ void llm_shape_init(const struct workload *w, const struct plan *pl,
 
 	memset(sh, 0, sizeof(*sh));
 	sh->b = pl->micro_batch;
-	sh->s = tr->seq_len;
+	sh->skv = tr->packing ? tr->mean_seq_len : tr->seq_len;
+	sh->cp = pl->cp > 1 ? pl->cp : 1;
+	sh->s = sh->skv / sh->cp;
 	sh->h = A->hidden;
 	sh->a = A->heads;
 	sh->g = A->kv_heads > 0 ? A->kv_heads : A->heads;
@@ -42,6 +44,8 @@ void llm_shape_init(const struct workload *w, const struct plan *pl,
 	sh->t = pl->tp;
 	sh->p = pl->pp;
 	sh->dp = pl->dp;
+	sh->shard = (pl->shard_group > 0 ? pl->shard_group : pl->dp) * sh->cp;
+	sh->replicas = pl->shard_group > 0 ? pl->dp / pl->shard_group : 1;
 	sh->v = pl->interleave > 0 ? pl->interleave : 1;
 	sh->ep = pl->ep > 0 ? pl->ep : 1;
 	sh->gpn = pl->gpus_per_node;
@@ -86,7 +90,7 @@ void llm_shape_init(const struct workload *w, const struct plan *pl,
 	sh->embed_params = sh->V * sh->h;
 	if (A->positions == POS_LEARNED)
 		sh->embed_params += (A->max_positions > 0 ? A->max_positions :
-				     sh->s) * sh->h;
+				     tr->seq_len) * sh->h;
 	sh->head_params = A->tied_embeddings ? 0 : sh->V * sh->h;
 	sh->final_norm_params = norm;
 	sh->params = sh->L * sh->layer_params + sh->embed_params +
@@ -265,6 +269,7 @@ static void coll(struct bld *B, const char *name, enum brk cat,
 	o->launch_s = 0;
 	o->bound = BOUND_NETWORK;
 	account(B, o, 0);
+	B->sums->net_bytes += B->count * comm_net_bytes(c, grp, bytes);
 }
 
 static int imin(int a, int b) { return a < b ? a : b; }
@@ -297,6 +302,42 @@ static double qlora_dequant_bytes(const struct llm_shape *sh)
 {
 	return 2.5 * sh->layer_matmul_params / sh->t /
 	       (sh->experts > 1 ? sh->ep : 1);
+}
+
+/*
+ * Ring attention (Liu et al. 2023; Megatron context parallelism): each of
+ * the cp ranks passes its keys and values around the ring, cp - 1 steps,
+ * while it computes attention on the block it holds, so only what the
+ * ring takes longer than the attention ops pushed since `first` is
+ * exposed.  `passes`: 1 forward, 2 backward (K/V again, and their
+ * gradients).  Counted with the tensor-parallel traffic in the breakdown.
+ */
+static void cp_ring(struct bld *B, const char *name, size_t first,
+		    double passes)
+{
+	const struct llm_shape *sh = B->sh;
+	double kv_bytes = sh->b * sh->skv * 2 * sh->g * sh->d / sh->t * sh->e;
+	struct comm_group cpg;
+	double ring, busy = 0;
+	struct op *o;
+	size_t k;
+
+	if (sh->cp <= 1 || B->full)
+		return;
+	cpg = group(sh->cp, sh->t, sh->gpn);
+	ring = passes * comm_time_s(B->g, B->pl, COLL_ALLGATHER, cpg,
+				    kv_bytes);
+	for (k = first; k < B->ws->count; k++)
+		busy += B->ws->ops[k].time_s;
+	B->sums->net_bytes += passes * B->count *
+			      comm_net_bytes(COLL_ALLGATHER, cpg, kv_bytes);
+	o = push(B, name, BRK_TP_COMM);
+	if (!o)
+		return;
+	o->bytes = passes * kv_bytes;
+	o->time_s = dmax(0, ring - busy);
+	o->bound = BOUND_NETWORK;
+	account(B, o, 0);
 }
 
 /* A linear layer forward: GEMM T x n x k, plus LoRA adapters / dequant. */
@@ -369,6 +410,8 @@ static void layer_fwd(struct bld *B, const struct workload *w, int core_only)
 	double lexp = sh->experts / sh->ep;
 	struct comm_group tpg = group(sh->t, 1, sh->gpn);
 	int causal = w->llm.causal;
+	double skv = sh->skv;
+	size_t first_attn;
 #define NM(x) (B->recompute ? "layer.recompute" x : "layer" x)
 
 	if (!core_only) {
@@ -384,21 +427,23 @@ static void layer_fwd(struct bld *B, const struct workload *w, int core_only)
 			elem(B, NM(".rope"), BRK_MEMBOUND,
 			     2 * T * (sh->a + sh->g) * d / t * e, 0, 1);
 	}
+	first_attn = B->ws->count;
 	if (w->train.flash_attention) {
 		double cf = causal ? 0.5 : 1.0;
-		double mf = 4 * s * s * d * bh;
+		double mf = 4 * s * skv * d * bh;
 		fused(B, NM(".attn_flash"), cf * mf,
-		      e * bh * s * d * 4 + 4 * bh * s, mf);
+		      e * bh * d * (2 * s + 2 * skv) + 4 * bh * s, mf);
 	} else {
-		gemm(B, NM(".attn_scores"), BRK_ATTN, s, s, d, bh);
-		elem(B, NM(".attn_softmax"), BRK_ATTN, 2 * bh * s * s * e, 0,
+		gemm(B, NM(".attn_scores"), BRK_ATTN, s, skv, d, bh);
+		elem(B, NM(".attn_softmax"), BRK_ATTN, 2 * bh * s * skv * e, 0,
 		     1);
 		elem(B, NM(".attn_dropout"), BRK_ATTN,
-		     bh * s * s * (2 * e + 1), 0, 1);
-		gemm(B, NM(".attn_context"), BRK_ATTN, s, d, s, bh);
+		     bh * s * skv * (2 * e + 1), 0, 1);
+		gemm(B, NM(".attn_context"), BRK_ATTN, s, d, skv, bh);
 		elem(B, NM(".attn_reshape"), BRK_MEMBOUND,
 		     2 * T * sh->a * d / t * e, 0, 1);
 	}
+	cp_ring(B, NM(".cp_ring"), first_attn, 1);
 	if (core_only)
 		return;
 	linear_fwd(B, NM(".attn_out"), NM(".attn_out_lora"), T, h,
@@ -455,6 +500,8 @@ static void layer_bwd(struct bld *B, const struct workload *w)
 	struct comm_group tpg = group(sh->t, 1, sh->gpn);
 	int causal = w->llm.causal;
 	double tp_bytes = T * h * e;
+	double skv = sh->skv;
+	size_t first_attn;
 
 	elem(B, "layer.residual2.bwd", BRK_MEMBOUND, Tn * h * (2 * e + 1), 0,
 	     1);
@@ -502,24 +549,27 @@ static void layer_bwd(struct bld *B, const struct workload *w)
 		     tpg, tp_bytes);
 	linear_bwd(B, "layer.attn_out.bwd_d", "layer.attn_out.bwd_w",
 		   "layer.attn_out_lora.bwd", T, h, sh->a * d / t, 1);
+	first_attn = B->ws->count;
 	if (w->train.flash_attention) {
 		double cf = causal ? 0.5 : 1.0;
-		double mf = 4 * s * s * d * bh;
+		double mf = 4 * s * skv * d * bh;
 		/* 5 GEMMs of the fwd's 2 (scores recomputed): 2.5x. */
 		fused(B, "layer.attn_flash.bwd", 2.5 * cf * mf,
-		      e * bh * s * d * 8 + 8 * bh * s, 2 * mf);
+		      e * bh * d * (4 * s + 4 * skv) + 8 * bh * s, 2 * mf);
 	} else {
 		elem(B, "layer.attn_reshape.bwd", BRK_MEMBOUND,
 		     2 * T * sh->a * d / t * e, 0, 1);
-		gemm(B, "layer.attn_context.bwd_d", BRK_ATTN, s, s, d, bh);
-		gemm(B, "layer.attn_context.bwd_w", BRK_ATTN, s, d, s, bh);
+		gemm(B, "layer.attn_context.bwd_d", BRK_ATTN, s, skv, d, bh);
+		gemm(B, "layer.attn_context.bwd_w", BRK_ATTN, skv, d, s, bh);
 		elem(B, "layer.attn_dropout.bwd", BRK_ATTN,
-		     bh * s * s * (2 * e + 1), 0, 1);
-		elem(B, "layer.attn_softmax.bwd", BRK_ATTN, 3 * bh * s * s * e,
-		     0, 1);
-		gemm(B, "layer.attn_scores.bwd_d", BRK_ATTN, s, d, s, bh);
-		gemm(B, "layer.attn_scores.bwd_w", BRK_ATTN, s, d, s, bh);
+		     bh * s * skv * (2 * e + 1), 0, 1);
+		elem(B, "layer.attn_softmax.bwd", BRK_ATTN,
+		     3 * bh * s * skv * e, 0, 1);
+		gemm(B, "layer.attn_scores.bwd_d", BRK_ATTN, s, d, skv, bh);
+		gemm(B, "layer.attn_scores.bwd_w", BRK_ATTN, skv, d, s, bh);
 	}
+	/* Keys and values pass the ring again, their gradients back. */
+	cp_ring(B, "layer.cp_ring.bwd", first_attn, 2);
 	if (w->llm.positions == POS_ROPE)
 		elem(B, "layer.rope.bwd", BRK_MEMBOUND,
 		     2 * T * (sh->a + sh->g) * d / t * e, 0, 1);
@@ -565,7 +615,13 @@ int llm_build_ops(const struct workload *w, const struct gpu *g,
 	double Tn = sh->sp ? T / t : T;
 	double lps = sh->L / sh->p; /* layers per stage */
 	struct comm_group tpg = group(sh->t, 1, sh->gpn);
-	struct comm_group dpg = group(sh->dp, sh->t, sh->gpn);
+	/* Ranks holding the same weights: dp x cp (TP innermost, then CP,
+	 * then DP: Megatron's order).  ZeRO shards inside groups of
+	 * sh->shard of them; the sh->replicas groups reduce their shards. */
+	struct comm_group dpg = group(sh->dp * sh->cp, sh->t, sh->gpn);
+	struct comm_group shg = group(sh->shard, sh->t, sh->gpn);
+	struct comm_group rpg = group(sh->replicas, sh->t * sh->shard,
+				      sh->gpn);
 	enum recompute rc = w->train.recompute;
 	double gb = e;              /* gradient bytes */
 	double train_params;
@@ -597,19 +653,27 @@ int llm_build_ops(const struct workload *w, const struct gpu *g,
 	}
 	layer_bwd(&B, w);
 	B.bwd = 0;
-	if (zero == 3 && sh->dp > 1) {
+	if (zero == 3 && sh->dp * sh->cp > 1) {
 		/* Gather the layer's weights forward and backward, scatter its
-		 * gradients: hidden behind the layer's compute by prefetch,
-		 * what is left is exposed. */
+		 * gradients, and with several shard groups all-reduce the
+		 * scattered shard across them (HSDP, as FSDP does per unit in
+		 * the backward): hidden behind the layer's compute by
+		 * prefetch, what is left is exposed. */
 		double lb = sh->layer_params / t * e;
-		double c = 2 * comm_time_s(g, pl, COLL_ALLGATHER, dpg, lb) +
-			   comm_time_s(g, pl, COLL_REDUCE_SCATTER, dpg, lb);
+		double c = 2 * comm_time_s(g, pl, COLL_ALLGATHER, shg, lb) +
+			   comm_time_s(g, pl, COLL_REDUCE_SCATTER, shg, lb) +
+			   comm_time_s(g, pl, COLL_ALLREDUCE, rpg,
+					lb / sh->shard);
 		double busy = 0;
 		struct op *o;
 		int k;
 		for (k = 0; k < BRK_COUNT; k++)
 			busy += sums->t[OPS_LAYER][k];
 		sums->zero3_comm_layer_s = c;
+		sums->net_bytes += B.count *
+			(2 * comm_net_bytes(COLL_ALLGATHER, shg, lb) +
+			 comm_net_bytes(COLL_REDUCE_SCATTER, shg, lb) +
+			 comm_net_bytes(COLL_ALLREDUCE, rpg, lb / sh->shard));
 		o = push(&B, "layer.zero3_gather.exposed", BRK_DP_COMM);
 		if (o) {
 			o->bytes = 3 * lb;
@@ -649,6 +713,8 @@ int llm_build_ops(const struct workload *w, const struct gpu *g,
 			o->count = 2 * sh->m * sh->v;
 			o->bound = BOUND_NETWORK;
 			sums->p2p_s = 2 * sh->v * o->time_s;
+			sums->net_bytes += o->count *
+				comm_net_bytes(COLL_P2P, pg, o->bytes);
 		}
 	}
 
@@ -680,17 +746,23 @@ int llm_build_ops(const struct workload *w, const struct gpu *g,
 	B.stage = OPS_STEP;
 	B.count = 1;
 	train_params = dmax(sh->trainable_first, sh->trainable_last);
-	if (sh->dp > 1) {
+	if (sh->dp * sh->cp > 1) {
 		double gbytes = train_params * gb;
 		if (zero == 0)
 			coll(&B, "dp.grad_allreduce", BRK_DP_COMM,
 			     COLL_ALLREDUCE, dpg, gbytes);
-		else if (zero <= 2) {
+		else if (zero <= 2)
 			coll(&B, "dp.grad_reducescatter", BRK_DP_COMM,
-			     COLL_REDUCE_SCATTER, dpg, gbytes);
+			     COLL_REDUCE_SCATTER, shg, gbytes);
+		/* MiCS / ZeRO++ hpZ: each shard is all-reduced across the
+		 * groups that hold it (Zhang et al. VLDB'22, sec. 3); under
+		 * ZeRO 3 that happens per layer, above. */
+		if (zero >= 1 && zero <= 2)
+			coll(&B, "dp.shard_allreduce", BRK_DP_COMM,
+			     COLL_ALLREDUCE, rpg, gbytes / sh->shard);
+		if (zero >= 1 && zero <= 2)
 			coll(&B, "dp.param_allgather", BRK_DP_COMM,
-			     COLL_ALLGATHER, dpg, train_params * e);
-		}
+			     COLL_ALLGATHER, shg, train_params * e);
 	}
 	if (sh->p > 1 && w->llm.tied_embeddings && sh->lora_r <= 0) {
 		/* Tied word embeddings live on the first and last stage. */
@@ -700,7 +772,7 @@ int llm_build_ops(const struct workload *w, const struct gpu *g,
 		     eg, sh->V * h / t * gb);
 	}
 	{
-		double pp_ = train_params / (zero >= 1 ? sh->dp : 1);
+		double pp_ = train_params / (zero >= 1 ? sh->shard : 1);
 		double kern = 20 + sh->layer_tensors * lps;
 		elem(&B, "optimizer.step", BRK_OPTIMIZER,
 		     pp_ * opt_bytes_per_param(w, e), 0, kern);

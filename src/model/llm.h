@@ -16,11 +16,19 @@
 
 /* Sizes derived from a workload and a resolved plan, as doubles. */
 struct llm_shape {
-	double b, s, h, a, g, d, f, V, L; /* micro-batch, seq, hidden, heads,
-					     kv heads, head dim, ffn, vocab,
-					     layers */
+	double b, s, h, a, g, d, f, V, L; /* micro-batch, tokens of a sample
+					     on this GPU (real length / cp),
+					     hidden, heads, kv heads, head
+					     dim, ffn, vocab, layers */
+	double skv;                       /* keys each query attends to: the
+					     sample's real length */
 	int t, p, dp, v, ep, gpn;         /* tp, pp, dp, interleave, ep,
 					     GPUs per node */
+	int cp;                           /* context parallel ranks */
+	int shard;                        /* ranks one ZeRO shard set spans:
+					     shard_group (or dp) x cp */
+	int replicas;                     /* shard sets holding the same
+					     weights: dp / shard_group */
 	double m;                         /* micro-batches per step */
 	double e;                         /* bytes per activation element */
 	double eg;                        /* bytes per GEMM input element */
@@ -61,6 +69,8 @@ struct llm_sums {
 	double model_flop[OPS_COUNT];   /* FLOP excl. recompute, one GPU */
 	double zero3_comm_layer_s;      /* ZeRO-3 gathers of one layer */
 	double p2p_s;                   /* pipeline transfers of one stage */
+	double net_bytes;               /* bytes one GPU sends between nodes
+					   in a step, all its operators */
 };
 
 /*

@@ -36,7 +36,7 @@ double mem_layer_activation_bytes(const struct workload *w,
 	else if (rc == RECOMP_SELECTIVE)
 		core = 0;
 	else
-		core = sh->a * sh->s * sh->s * sh->b * (4 * scale + 1);
+		core = sh->a * sh->s * sh->skv * sh->b * (4 * scale + 1);
 	if (sh->sp)
 		return (repl + split + core) / t;
 	return repl + (split + core) / t;
@@ -56,8 +56,10 @@ static double stage_mem(const struct workload *w, const struct plan *pl,
 			double part[MEM_COUNT])
 {
 	double e16 = sh->e >= 4 ? 4 : 2;   /* weight and grad bytes */
-	double dp = sh->dp, lps = sh->L / sh->p;
-	double dpx = sh->ep > 1 ? sh->dp / sh->ep : sh->dp;
+	/* ZeRO shards over the ranks of one shard set: shard_group (or all
+	 * of dp) x cp; an expert's copies over 1/ep of them. */
+	double dp = sh->shard, lps = sh->L / sh->p;
+	double dpx = sh->ep > 1 ? dmax(1, dp / sh->ep) : dp;
 	double opt, act, buf, w_b, tot, xw, xt;
 	int mixed = sh->e < 4, z = pl->zero, k;
 	double T = sh->b * sh->s;

@@ -227,7 +227,8 @@ static int choose_micro_batch(const struct workload *w, const struct gpu *g,
 	struct estimate e;
 	const struct plan *pl = &w->plan;
 	int tp = pl->tp > 0 ? pl->tp : 1, pp = pl->pp > 0 ? pl->pp : 1;
-	int dp = pl->dp > 0 ? pl->dp : (pl->count > 0 ? pl->count / (tp * pp) : 1);
+	int cp = pl->cp > 0 ? pl->cp : 1;
+	int dp = pl->dp > 0 ? pl->dp : (pl->count > 0 ? pl->count / (tp * pp * cp) : 1);
 	double per_rank = dp > 0 ? w->train.global_batch / dp : 0;
 	int have = 0, best_fits = 0;
 

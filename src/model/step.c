@@ -29,6 +29,8 @@ static void resolve(const struct workload *w, const struct gpu *g,
 		pl->pp = 1;
 	if (pl->ep <= 0)
 		pl->ep = 1;
+	if (pl->cp <= 0)
+		pl->cp = 1;
 	if (pl->interleave <= 0)
 		pl->interleave = 1;
 	if (pl->micro_batch <= 0)
@@ -36,9 +38,9 @@ static void resolve(const struct workload *w, const struct gpu *g,
 	if (pl->gpus_per_node <= 0)
 		pl->gpus_per_node = g->gpus_per_node > 0 ? g->gpus_per_node : 8;
 	if (pl->count <= 0)
-		pl->count = pl->tp * pl->pp * (pl->dp > 0 ? pl->dp : 1);
+		pl->count = pl->tp * pl->pp * pl->cp * (pl->dp > 0 ? pl->dp : 1);
 	if (pl->dp <= 0)
-		pl->dp = pl->count / (pl->tp * pl->pp);
+		pl->dp = pl->count / (pl->tp * pl->pp * pl->cp);
 	if (pl->tp == 1)
 		pl->sequence_parallel = 0;
 }
@@ -122,14 +124,46 @@ static int check(const struct workload *w, const struct gpu *g,
 			       "by pp %d x interleave %d (expected a multiple of "
 			       "%d)", A->layers, pl->pp, pl->interleave,
 			       pl->pp * pl->interleave);
+	if (pl->cp > 1 && fmod(tr->seq_len, pl->cp) != 0)
+		return est_problem(why, WLF_CP, "cp %d does not divide seq_len %g "
+			       "(expected a divisor of the sequence length)",
+			       pl->cp, tr->seq_len);
+	if (pl->cp > 1 && pl->count % (pl->tp * pl->pp * pl->cp))
+		return est_problem(why, WLF_CP, "count %d is not divisible by tp "
+			       "%d x pp %d x cp %d (expected a multiple of %d)",
+			       pl->count, pl->tp, pl->pp, pl->cp,
+			       pl->tp * pl->pp * pl->cp);
+	if (pl->cp > 1 &&
+	    (pl->dp < 1 ||
+	     (long)pl->dp * pl->tp * pl->pp * pl->cp != pl->count))
+		return est_problem(why, WLF_DP, "dp %d x tp %d x pp %d x cp %d is "
+			       "not count %d (expected dp = %d)", pl->dp,
+			       pl->tp, pl->pp, pl->cp, pl->count,
+			       pl->count / (pl->tp * pl->pp * pl->cp));
 	if (pl->count % (pl->tp * pl->pp))
 		return est_problem(why, WLF_COUNT, "count %d is not divisible by tp "
 			       "%d x pp %d (expected a multiple of %d)",
 			       pl->count, pl->tp, pl->pp, pl->tp * pl->pp);
-	if (pl->dp < 1 || (long)pl->dp * pl->tp * pl->pp != pl->count)
+	if (pl->cp <= 1 &&
+	    (pl->dp < 1 || (long)pl->dp * pl->tp * pl->pp != pl->count))
 		return est_problem(why, WLF_DP, "dp %d x tp %d x pp %d is not count "
 			       "%d (expected dp = %d)", pl->dp, pl->tp, pl->pp,
 			       pl->count, pl->count / (pl->tp * pl->pp));
+	if (pl->shard_group < 0 ||
+	    (pl->shard_group > 0 && pl->dp % pl->shard_group))
+		return est_problem(why, WLF_SHARD_GROUP, "shard_group %d does not "
+			       "divide dp %d (expected a divisor of %d)",
+			       pl->shard_group, pl->dp, pl->dp);
+	if (pl->shard_group > 0 && pl->zero < 1)
+		return est_problem(why, WLF_SHARD_GROUP, "shard_group %d needs "
+			       "sharded states (expected zero 1, 2 or 3)",
+			       pl->shard_group);
+	if (tr->packing && !(tr->mean_seq_len >= 1 &&
+			     tr->mean_seq_len <= tr->seq_len))
+		return est_problem(why, WLF_MEAN_SEQ_LEN, "mean_seq_len %g is not "
+			       "within 1 to seq_len %g (expected the mean real "
+			       "length of the packed samples)",
+			       tr->mean_seq_len, tr->seq_len);
 	mb = (double)pl->dp * pl->micro_batch;
 	if (fmod(tr->global_batch, mb) != 0)
 		return est_problem(why, WLF_GLOBAL_BATCH, "global_batch %g is not a "
@@ -271,7 +305,8 @@ int llm_estimate(const struct workload *w, const struct gpu *g,
 	E.active_params = sh.active_params;
 	E.micro_batches = (int)m;
 	E.bubble_frac = E.breakdown_s[BRK_BUBBLE] / E.step_time_s;
-	E.tokens_per_step = w->train.global_batch * w->train.seq_len;
+	/* Packed or unpadded samples: only their real tokens count. */
+	E.tokens_per_step = w->train.global_batch * sh.skv;
 	if (w->train.steps > 0)
 		E.steps = w->train.steps;
 	else if (w->train.tokens > 0)
@@ -289,7 +324,7 @@ int llm_estimate(const struct workload *w, const struct gpu *g,
 	mm = sh.L * (sh.attn_matmul_params + sh.top_k * sh.mlp_matmul_params +
 		     (sh.experts > 1 ? sh.h * sh.experts : 0)) +
 	     sh.V * sh.h;
-	attn = 12.0 * sh.L * sh.a * sh.d * sh.s;
+	attn = 12.0 * sh.L * sh.a * sh.d * sh.skv;
 	tokens_mb = E.tokens_per_step;
 	E.model_flop_per_step = tokens_mb *
 		((sh.lora_r > 0 ? 4.0 : 6.0) * mm + attn +

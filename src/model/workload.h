@@ -52,6 +52,9 @@ struct training {
 	int flash_attention;
 	enum finetune finetune;
 	int lora_rank;
+	int packing;          /* samples packed or unpadded: only real
+				 tokens are computed */
+	double mean_seq_len;  /* mean real tokens per sample (packing) */
 };
 
 #define FW_ID_LEN 32
@@ -73,7 +76,12 @@ struct plan {
 	int gpus_per_node;      /* 0 = the GPU's usual server */
 	int tp, pp, dp;         /* dp 0 = count / (tp * pp) */
 	int ep;                 /* expert parallel (MoE), 1 = none */
+	int cp;                 /* context parallel: ranks splitting one
+				   sequence (0 or 1 = none) */
 	int zero;               /* 0..3 */
+	int shard_group;        /* ZeRO/FSDP shards over this many
+				   data-parallel ranks, replicated across
+				   groups (HSDP, MiCS); 0 = all of dp */
 	int micro_batch;        /* sequences per micro-batch per GPU */
 	int interleave;         /* virtual pipeline stages per GPU */
 	int sequence_parallel;
@@ -101,6 +109,8 @@ enum wl_field {
 	WLF_IMAGE_SIZE, WLF_DATASET_SIZE, WLF_EPOCHS, WLF_SAMPLES,
 	WLF_OPTIMIZER, WLF_EMB_PRECISION, WLF_EMBEDDINGS, WLF_OFFLOAD,
 	WLF_DATA_LOADER,
+	/* context parallelism, sharding groups, packed sequences */
+	WLF_CP, WLF_SHARD_GROUP, WLF_PACKING, WLF_MEAN_SEQ_LEN,
 	WLF_FIELD_COUNT
 };
 

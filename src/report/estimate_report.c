@@ -182,12 +182,17 @@ static void text_report(FILE *f, const struct workload *w, const struct gpu *g,
 		fprintf(f, "  layout     data parallel %d", p->dp);
 	if (w->llm.experts > 1)
 		fprintf(f, ", ep %d", p->ep);
-	if (w->kind == WL_LLM)
+	if (w->kind == WL_LLM && p->cp > 1)
+		fprintf(f, " x cp %d", p->cp);
+	if (w->kind == WL_LLM) {
 		fprintf(f, ", ZeRO %d, micro-batch %d%s, %d micro-batches per step", p->zero,
 			p->micro_batch, e->micro_batch_chosen ? " (none given: the fastest that fits)" : "",
 			micro_batches(e, w));
-	else
+		if (p->shard_group > 0)
+			fprintf(f, " (ZeRO shards inside groups of %d data-parallel ranks)", p->shard_group);
+	} else {
 		fprintf(f, ", %.0f %s per GPU per step", e->samples_per_step / p->dp, unit_plural(w));
+	}
 	if (p->interleave > 1)
 		fprintf(f, ", interleave %d", p->interleave);
 	if (p->sequence_parallel && p->tp > 1)

@@ -1,0 +1,359 @@
+/*
+ * test_llm_layouts.c - context parallelism, ZeRO sharding groups (HSDP,
+ * MiCS) and packed sequences: hand-computed values and relations.
+ */
+#include "tc_test.h"
+
+#include "../../src/model/comm.h"
+#include "../../src/model/estimate.h"
+#include "../../src/model/llm.h"
+#include "../../src/model/memory.h"
+#include "../../src/model/validate.h"
+
+static struct est_workspace ws;
+
+static int setup(void **state)
+{
+	(void)state;
+	return est_workspace_init(&ws, LLM_MAX_OPS);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	est_workspace_release(&ws);
+	return 0;
+}
+
+/* A small Llama-style model: SwiGLU, RoPE, RMSNorm, GQA, no biases. */
+static void small_llama(struct workload *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->kind = WL_LLM;
+	w->llm.layers = 4;
+	w->llm.hidden = 256;
+	w->llm.heads = 8;
+	w->llm.kv_heads = 2;
+	w->llm.ffn = 512;
+	w->llm.act = ACT_SWIGLU;
+	w->llm.vocab = 1000;
+	w->llm.positions = POS_ROPE;
+	w->llm.norm = NORM_RMSNORM;
+	w->llm.causal = 1;
+	w->train.seq_len = 2048;
+	w->train.global_batch = 16;
+	w->train.steps = 10;
+	w->train.precision = PREC_BF16;
+	w->train.optimizer = OPT_ADAMW;
+	w->train.flash_attention = 1;
+	w->plan.count = 8;
+	w->plan.micro_batch = 1;
+	w->plan.zero = 0;
+	w->plan.network_bytes_per_s = 50e9;
+}
+
+static void estimate_ok(const struct workload *w, const struct gpu *g,
+			struct estimate *e)
+{
+	struct plan_problem why;
+	memset(&why, 0, sizeof(why));
+	if (step_estimate(w, g, &ws, e, &why))
+		fail_msg("estimate failed: %s", why.msg);
+}
+
+/* The operators and sums of w as step.c resolves its plan (every field
+ * the tests use is set, so the plan needs no defaults but dp and cp). */
+static void build(const struct workload *w, const struct gpu *g,
+		  struct plan *pl, struct llm_shape *sh, struct llm_sums *S)
+{
+	*pl = w->plan;
+	if (pl->cp < 1)
+		pl->cp = 1;
+	if (pl->tp < 1)
+		pl->tp = 1;
+	if (pl->pp < 1)
+		pl->pp = 1;
+	if (pl->ep < 1)
+		pl->ep = 1;
+	if (pl->interleave < 1)
+		pl->interleave = 1;
+	if (pl->gpus_per_node < 1)
+		pl->gpus_per_node = 8;
+	pl->dp = pl->count / (pl->tp * pl->pp * pl->cp);
+	llm_shape_init(w, pl, sh);
+	assert_int_equal(llm_build_ops(w, g, pl, sh, &ws, S), 0);
+}
+
+static const struct op *find_op(const char *name)
+{
+	size_t i;
+	for (i = 0; i < ws.count; i++)
+		if (!strcmp(ws.ops[i].name, name))
+			return &ws.ops[i];
+	return NULL;
+}
+
+/* cp 2 at a fixed micro-batch and dp: each GPU holds half the tokens of a
+ * sequence, so every activation term (per layer, embedding output,
+ * logits) halves, with or without flash attention (the score matrix is
+ * s/cp queries x s keys); the work of the step, counted per token, stays
+ * the same, and each GPU's layer FLOPs halve. */
+static void test_cp_halves_activations(void **state)
+{
+	struct workload w1, w2;
+	struct gpu g;
+	struct estimate e1, e2;
+	struct plan p1, p2;
+	struct llm_shape s1, s2;
+	struct llm_sums S1, S2;
+	int flash;
+	(void)state;
+	val_gpu_a100_sxm80(&g);
+	for (flash = 0; flash <= 1; flash++) {
+		small_llama(&w1);
+		w1.train.flash_attention = flash;
+		w2 = w1;
+		w2.plan.count = 16;
+		w2.plan.cp = 2;
+		estimate_ok(&w1, &g, &e1);
+		estimate_ok(&w2, &g, &e2);
+		assert_int_equal(e2.plan.dp, e1.plan.dp);
+		assert_close(e2.mem_bytes[MEM_ACTIVATIONS],
+			     e1.mem_bytes[MEM_ACTIVATIONS] / 2, TOL_EXACT);
+		assert_true(e2.memory_per_gpu_bytes < e1.memory_per_gpu_bytes);
+		assert_close(e2.tokens_per_step, e1.tokens_per_step, TOL_EXACT);
+		assert_close(e2.model_flop_per_step, e1.model_flop_per_step,
+			     TOL_EXACT);
+		build(&w1, &g, &p1, &s1, &S1);
+		build(&w2, &g, &p2, &s2, &S2);
+		assert_close(S2.hw_flop[OPS_LAYER], S1.hw_flop[OPS_LAYER] / 2,
+			     TOL_EXACT);
+		/* No context parallelism, no ring. */
+		build(&w1, &g, &p1, &s1, &S1);
+		assert_null(find_op("layer.cp_ring"));
+	}
+}
+
+/* The ring's traffic, by hand.  One GPU per node, cp 2, dp 1: the keys and
+ * values of a whole sequence, b * s * 2 * g * d * e = 1 * 2048 * 2 * 2 *
+ * 32 * 2 = 524,288 B per layer, all-gathered over 2 ranks: (2-1)/2 of it,
+ * 262,144 B, leaves each GPU forward, twice that backward (K/V again,
+ * their gradients back): 3 * 262,144 * 4 layers * 16 micro-batches =
+ * 50,331,648 B.  The gradients' all-reduce over the two cp ranks adds
+ * 2 * (2-1)/2 * P * 2 B.  The exposed ring time is what the ring takes
+ * beyond the attention kernel it overlaps, never negative. */
+static void test_cp_ring_traffic(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct plan pl;
+	struct llm_shape sh;
+	struct llm_sums S;
+	const struct op *ring, *attn;
+	double kv = 1.0 * 2048 * 2 * 2 * 32 * 2, ring_s;
+	struct comm_group cpg = { 2, 1 };
+	(void)state;
+	val_gpu_a100_sxm80(&g);
+	small_llama(&w);
+	w.plan.count = 2;
+	w.plan.cp = 2;
+	w.plan.gpus_per_node = 1;
+	build(&w, &g, &pl, &sh, &S);
+	assert_int_equal(sh.m, 16);
+	assert_close(S.net_bytes,
+		     3 * kv / 2 * 4 * 16 + sh.trainable_first * 2,
+		     TOL_EXACT);
+	ring = find_op("layer.cp_ring");
+	attn = find_op("layer.attn_flash");
+	assert_non_null(ring);
+	assert_non_null(attn);
+	ring_s = comm_time_s(&g, &pl, COLL_ALLGATHER, cpg, kv);
+	assert_close(ring->time_s, fmax(0, ring_s - attn->time_s), TOL_TIGHT);
+	/* A far slower network exposes the ring: ring time minus attention. */
+	w.plan.network_bytes_per_s = 1e6;
+	build(&w, &g, &pl, &sh, &S);
+	ring = find_op("layer.cp_ring");
+	attn = find_op("layer.attn_flash");
+	ring_s = comm_time_s(&g, &pl, COLL_ALLGATHER, cpg, kv);
+	assert_true(ring_s > attn->time_s);
+	assert_close(ring->time_s, ring_s - attn->time_s, TOL_TIGHT);
+}
+
+/* A Llama-style 64-GPU job on 8-GPU nodes under ZeRO 3. */
+static void sharded64(struct workload *w)
+{
+	small_llama(w);
+	w->train.global_batch = 64;
+	w->plan.count = 64;
+	w->plan.gpus_per_node = 8;
+	w->plan.zero = 3;
+}
+
+/* HSDP inside a node (shard_group 8) against ZeRO 3 over all 64 GPUs:
+ * the weight gathers stay in the node, only the gradient shards cross
+ * it, so less inter-node traffic; but every GPU keeps 1/8 instead of
+ * 1/64 of the states, so more memory.  By hand, per layer and
+ * micro-batch (lb = layer params * 2 B): ZeRO 3 over 64 (8 per node)
+ * sends 7/8 of lb/8 per gather or scatter, three of them; HSDP
+ * all-reduces the layer's gradient shard, lb/8, across the 8 nodes:
+ * 2 * 7/8 of it. */
+static void test_hsdp_traffic_and_memory(void **state)
+{
+	struct workload wz, wh;
+	struct gpu g;
+	struct estimate ez, eh;
+	struct plan pl;
+	struct llm_shape sh;
+	struct llm_sums S;
+	double zero3_net, hsdp_net, lb, P;
+	(void)state;
+	val_gpu_a100_sxm80(&g);
+	sharded64(&wz);
+	wh = wz;
+	wh.plan.shard_group = 8;
+
+	build(&wz, &g, &pl, &sh, &S);
+	lb = sh.layer_params * 2;
+	assert_int_equal(sh.shard, 64);
+	assert_close(S.net_bytes, 4 * sh.m * 3 * 7.0 / 8 * lb / 8, TOL_EXACT);
+	zero3_net = S.net_bytes;
+
+	build(&wh, &g, &pl, &sh, &S);
+	P = sh.trainable_first;
+	assert_int_equal(sh.shard, 8);
+	assert_int_equal(sh.replicas, 8);
+	assert_close(S.net_bytes, 4 * sh.m * 2 * 7.0 / 8 * lb / 8, TOL_EXACT);
+	hsdp_net = S.net_bytes;
+	assert_true(hsdp_net < zero3_net);
+
+	estimate_ok(&wz, &g, &ez);
+	estimate_ok(&wh, &g, &eh);
+	assert_true(eh.memory_per_gpu_bytes > ez.memory_per_gpu_bytes);
+	/* Optimizer states: 12 B per parameter over 8 instead of 64. */
+	assert_close(eh.mem_bytes[MEM_OPTIMIZER],
+		     8 * ez.mem_bytes[MEM_OPTIMIZER], TOL_EXACT);
+	assert_close(eh.mem_bytes[MEM_OPTIMIZER], P * 12 / 8, TOL_EXACT);
+}
+
+/* A shard group as large as dp is plain ZeRO: the same estimate. */
+static void test_shard_group_of_dp_is_zero(void **state)
+{
+	struct workload w, w2;
+	struct gpu g;
+	struct estimate e, e2;
+	int z;
+	(void)state;
+	val_gpu_a100_sxm80(&g);
+	for (z = 1; z <= 3; z++) {
+		sharded64(&w);
+		w.plan.zero = z;
+		w2 = w;
+		w2.plan.shard_group = 64;
+		estimate_ok(&w, &g, &e);
+		estimate_ok(&w2, &g, &e2);
+		assert_close(e2.step_time_s, e.step_time_s, TOL_EXACT);
+		assert_close(e2.memory_per_gpu_bytes, e.memory_per_gpu_bytes,
+			     TOL_EXACT);
+	}
+}
+
+/* Packed samples of mean length 512 in rows of 2,048: the GPU computes
+ * only the real tokens, with attention inside each sample, so the step is
+ * that of unpadded 512-token samples (RoPE: no position table sized by
+ * seq_len), faster than padding every sample to 2,048, and the tokens of
+ * a step are global_batch x 512 = 16 x 512 = 8,192. */
+static void test_packing_counts_real_tokens(void **state)
+{
+	struct workload wp, w512, wpad;
+	struct gpu g;
+	struct estimate ep, e512, epad;
+	(void)state;
+	val_gpu_a100_sxm80(&g);
+	small_llama(&wp);
+	/* Wide enough that its GEMMs are not latency-bound. */
+	wp.llm.hidden = 4096;
+	wp.llm.heads = 32;
+	wp.llm.kv_heads = 8;
+	wp.llm.ffn = 14336;
+	wpad = wp;
+	wp.train.packing = 1;
+	wp.train.mean_seq_len = 512;
+	w512 = wpad;
+	w512.train.seq_len = 512;
+	estimate_ok(&wp, &g, &ep);
+	estimate_ok(&w512, &g, &e512);
+	estimate_ok(&wpad, &g, &epad);
+	assert_close(ep.tokens_per_step, 8192, TOL_EXACT);
+	assert_close(ep.step_time_s, e512.step_time_s, TOL_EXACT);
+	assert_close(ep.memory_per_gpu_bytes, e512.memory_per_gpu_bytes,
+		     TOL_EXACT);
+	assert_close(ep.mfu_frac, e512.mfu_frac, TOL_EXACT);
+	assert_true(ep.step_time_s < epad.step_time_s);
+	assert_true(ep.tokens_per_step < epad.tokens_per_step);
+}
+
+struct bad_layout {
+	const char *what;
+	enum wl_field field;
+	const char *msg;
+};
+
+static void test_invalid_layouts(void **state)
+{
+	static const struct bad_layout cases[] = {
+		{ "cp3", WLF_CP, "cp 3 does not divide seq_len 2048 (expected "
+		  "a divisor of the sequence length)" },
+		{ "cpcount", WLF_CP, "count 12 is not divisible by tp 1 x pp 1 "
+		  "x cp 8 (expected a multiple of 8)" },
+		{ "shard3", WLF_SHARD_GROUP, "shard_group 3 does not divide dp "
+		  "64 (expected a divisor of 64)" },
+		{ "shardzero0", WLF_SHARD_GROUP, "shard_group 8 needs sharded "
+		  "states (expected zero 1, 2 or 3)" },
+		{ "mean", WLF_MEAN_SEQ_LEN, "mean_seq_len 4096 is not within 1 "
+		  "to seq_len 2048 (expected the mean real length of the "
+		  "packed samples)" },
+	};
+	struct gpu g;
+	size_t i;
+	(void)state;
+	val_gpu_a100_sxm80(&g);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct workload w;
+		struct estimate e;
+		struct plan_problem why;
+		const char *c = cases[i].what;
+		sharded64(&w);
+		if (!strcmp(c, "cp3")) {
+			w.plan.cp = 3;
+			w.plan.count = 3;
+		} else if (!strcmp(c, "cpcount")) {
+			w.plan.cp = 8;
+			w.plan.count = 12;
+		} else if (!strcmp(c, "shard3")) {
+			w.plan.shard_group = 3;
+		} else if (!strcmp(c, "shardzero0")) {
+			w.plan.shard_group = 8;
+			w.plan.zero = 0;
+		} else if (!strcmp(c, "mean")) {
+			w.train.packing = 1;
+			w.train.mean_seq_len = 4096;
+		}
+		memset(&why, 0, sizeof(why));
+		assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), -1);
+		assert_int_equal(why.field, cases[i].field);
+		assert_string_equal(why.msg, cases[i].msg);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cp_halves_activations),
+		cmocka_unit_test(test_cp_ring_traffic),
+		cmocka_unit_test(test_hsdp_traffic_and_memory),
+		cmocka_unit_test(test_shard_group_of_dp_is_zero),
+		cmocka_unit_test(test_packing_counts_real_tokens),
+		cmocka_unit_test(test_invalid_layouts),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
