@@ -147,6 +147,31 @@ static int safe(const char *s)
  * name is reported at (file, at) with the closest name suggested.  Returns
  * 0, -1 (name problem, reported) or -2 (the file itself is broken).
  */
+int wlx_closest_preset(const struct tc_datapath *dp, const char *name, char *buf, size_t len)
+{
+	char **paths = NULL;
+	size_t n = 0;
+	const char **names = NULL;
+	const char *close = NULL;
+	if (dp_list(dp, "models/arch", &paths, &n) == 0 &&
+	    (names = calloc(n + 1, sizeof(*names))) != NULL) {
+		/* Cut ".yaml" in place: the list is ours to free. */
+		for (size_t i = 0; i < n; i++) {
+			char *slash = strrchr(paths[i], '/');
+			char *dot = strrchr(paths[i], '.');
+			if (dot && !strcmp(dot, ".yaml"))
+				*dot = '\0';
+			names[i] = slash ? slash + 1 : paths[i];
+		}
+		close = fd_suggest(name, names);
+	}
+	if (close)
+		snprintf(buf, len, "%s", close);
+	free(names);
+	dp_list_free(paths, n);
+	return close != NULL;
+}
+
 int wlx_open_preset(const struct tc_datapath *dp, const char *name,
 		    const char *file, const struct yn_node *at,
 		    struct yn_doc *doc, struct tc_diag *d)
@@ -159,29 +184,13 @@ int wlx_open_preset(const struct tc_datapath *dp, const char *name,
 			       "'_')", name);
 	snprintf(fname, sizeof(fname), "%s.yaml", name);
 	if (dp_find(dp, "models/arch", fname, path, sizeof(path))) {
-		char **paths = NULL;
-		size_t n = 0;
-		const char **names = NULL;
-		const char *close = NULL;
-		if (dp_list(dp, "models/arch", &paths, &n) == 0 &&
-		    (names = calloc(n + 1, sizeof(*names))) != NULL) {
-			for (size_t i = 0; i < n; i++) {
-				char *slash = strrchr(paths[i], '/');
-				char *dot = strrchr(paths[i], '.');
-				if (dot && !strcmp(dot, ".yaml"))
-					*dot = '\0';
-				names[i] = slash ? slash + 1 : paths[i];
-			}
-			close = fd_suggest(name, names);
-		}
-		if (close)
+		char close[WL_NAME_LEN];
+		if (wlx_closest_preset(dp, name, close, sizeof(close)))
 			wlx_err(d, file, at, "unknown preset '%s' (did you mean "
 				"'%s'?)", name, close);
 		else
 			wlx_err(d, file, at, "unknown preset '%s' (expected the "
 				"name of a file in models/arch)", name);
-		free(names);
-		dp_list_free(paths, n);
 		return -1;
 	}
 	return yn_load_file(path, doc, d) ? -2 : 0;

@@ -19,6 +19,8 @@ int wl_gpu_id_ok(const char *id);
 void wlx_stem(const char *path, char *buf, size_t n);
 int wlx_err(struct tc_diag *d, const char *file, const struct yn_node *n,
 	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* The preset of models/arch closest to `name` into buf; 1 if there is one. */
+int wlx_closest_preset(const struct tc_datapath *dp, const char *name, char *buf, size_t len);
 int wlx_open_preset(const struct tc_datapath *dp, const char *name,
 		    const char *file, const struct yn_node *at,
 		    struct yn_doc *doc, struct tc_diag *d);

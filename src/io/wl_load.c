@@ -362,30 +362,13 @@ static int preset_at(const struct tc_datapath *dp, const char *name,
 			      name);
 	snprintf(fname, sizeof(fname), "%s.yaml", name);
 	if (dp_find(dp, "models/arch", fname, path, sizeof(path))) {
-		char **paths = NULL;
-		size_t n = 0;
-		const char *close = NULL;
-		const char **names = NULL;
-		if (dp_list(dp, "models/arch", &paths, &n) == 0 &&
-		    (names = calloc(n + 1, sizeof(*names))) != NULL) {
-			/* Cut ".yaml" in place: the list is ours to free. */
-			for (size_t i = 0; i < n; i++) {
-				char *slash = strrchr(paths[i], '/');
-				char *dot = strrchr(paths[i], '.');
-				if (dot && !strcmp(dot, ".yaml"))
-					*dot = '\0';
-				names[i] = slash ? slash + 1 : paths[i];
-			}
-			close = fd_suggest(name, names);
-		}
-		if (close)
+		char close[WL_NAME_LEN];
+		if (wlx_closest_preset(dp, name, close, sizeof(close)))
 			err_at(d, file, at, "unknown preset '%s' (did you mean '%s'?)", name, close);
 		else
 			err_at(d, file, at,
 			       "unknown preset '%s' (expected the name of a file in models/arch, such as llama2-7b)",
 			       name);
-		free(names);
-		dp_list_free(paths, n);
 		return -1;
 	}
 	struct yn_doc doc = { 0 };
