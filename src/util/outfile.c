@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -80,6 +81,31 @@ static void pending_remove(const char *tmp)
 		if (atomic_compare_exchange_strong(&pending[i], &p, NULL))
 			return;
 	}
+}
+
+/*
+ * Create the temporary file and watch it as one step: a clean-up signal
+ * arriving between the two would leave the file behind, so those signals
+ * wait (blocked in this thread) until the path is registered.
+ */
+static int create_watched(struct outfile *o)
+{
+	sigset_t block, old;
+	int e;
+
+	sigemptyset(&block);
+	for (size_t i = 0; i < sizeof(cleanup_signals) / sizeof(int); i++)
+		sigaddset(&block, cleanup_signals[i]);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	o->fd = mkstemp(o->tmp);
+	e = errno;
+	if (o->fd >= 0) {
+		o->created = 1;
+		pending_add(o->tmp);
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	errno = e;
+	return o->fd;
 }
 
 /*
@@ -167,15 +193,12 @@ int outfile_open(struct outfile *o, const char *path, FILE *stream,
 	/* Same folder as the destination, so rename() is atomic. */
 	memcpy(o->tmp, o->path, dirlen);
 	memcpy(o->tmp + dirlen, TMP_NAME, sizeof(TMP_NAME));
-	o->fd = mkstemp(o->tmp);
-	if (o->fd < 0) {
+	if (create_watched(o) < 0) {
 		int e = errno;
 		outfile_abort(o);
 		return tc_diag_msg(d, TC_EXIT_IO, "cannot write '%s': %s", path,
 				   strerror(e));
 	}
-	o->created = 1;
-	pending_add(o->tmp);
 	/* mkstemp makes 0600: keep an existing file's mode, else the usual
 	 * 0666 less umask. */
 	if (mode < 0) {
