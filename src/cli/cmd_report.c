@@ -9,6 +9,7 @@
  * as XML and as HTML), with its style sheet and charts inline and no
  * script: it reads the same offline.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,7 @@
 #define REPORT_MAX_ARGS 32  /* arguments of one section's command */
 #define REPORT_MAX_DATA 8   /* --data folders passed on */
 #define REPORT_MAX_GPUS 128 /* GPU types in the validation section */
+#define REPORT_DIR_LEN 4096 /* the scratch folder's path */
 
 /* The page's own style; the charts' classes come from svg_style. */
 static const char page_style[] =
@@ -247,6 +249,24 @@ out:
 }
 
 /* Append "--name value" to args when value is set. */
+/* Where scratch files go: $TMPDIR as POSIX asks, else /tmp. */
+static const char *scratch_parent(void)
+{
+	const char *t = getenv("TMPDIR");
+	return t && t[0] ? t : "/tmp";
+}
+
+/* A private scratch folder under `parent` in `dir`; -1 with errno set. */
+static int make_scratch(const char *parent, char *dir, size_t size)
+{
+	int n = snprintf(dir, size, "%s/traincost-report.XXXXXX", parent);
+	if (n < 0 || (size_t)n >= size) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return mkdtemp(dir) ? 0 : -1;
+}
+
 static void add_opt(char **args, int *n, const char *name, const char *value)
 {
 	if (!value || *n + 2 >= REPORT_MAX_ARGS)
@@ -297,9 +317,11 @@ int cmd_report(int argc, char **argv, struct cli_ctx *ctx)
 	if (!output || !output[0] || !strcmp(output, "-"))
 		return cli_usage_error(ctx, "report", "no output file given (expected -o report.html)");
 
-	char dir[] = "/tmp/traincost-report.XXXXXX";
-	if (!mkdtemp(dir)) {
-		fprintf(ctx->err, "traincost report: cannot make a scratch folder in /tmp\n");
+	char dir[REPORT_DIR_LEN];
+	const char *tmp = scratch_parent();
+	if (make_scratch(tmp, dir, sizeof(dir))) {
+		fprintf(ctx->err, "traincost report: cannot make a scratch folder in '%s': %s\n",
+			tmp, strerror(errno));
 		return TC_EXIT_IO;
 	}
 	char unc_opt[64];
