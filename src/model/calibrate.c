@@ -283,18 +283,221 @@ static int errors(const struct fit_data *D, const double *pred, struct val_resul
 	return val_stats_compute(res, D->n, st);
 }
 
+/* sqrt of the weights normalised to mean 1, so s^2 keeps its meaning. */
+static int set_weights(const double *w, size_t n, double *sw, struct tc_diag *d)
+{
+	double sum = 0;
+	for (size_t i = 0; i < n; i++) {
+		double wi = w ? w[i] : 1;
+		if (!(wi > 0) || !isfinite(wi))
+			return tc_diag_msg(d, TC_EXIT_INPUT,
+					   "measurement %zu has weight %g (expected a positive number)",
+					   i + 1, wi);
+		sum += wi;
+	}
+	for (size_t i = 0; i < n; i++)
+		sw[i] = sqrt((w ? w[i] : 1) * n / sum);
+	return 0;
+}
+
+/* Predictions at the starting point; names the first case that cannot be
+ * predicted. */
+static int predict_start(struct fit_data *D, double *pred, struct tc_diag *d)
+{
+	for (size_t i = 0; i < D->n; i++) {
+		struct plan_problem why;
+		if (!(D->cases[i].measured > 0))
+			return tc_diag_msg(d, TC_EXIT_INPUT, "%s: measured value is not positive",
+					   D->cases[i].id);
+		D->g.eff = D->start;
+		if (val_predict(&D->cases[i], &D->g, &D->ws, &pred[i], &why))
+			return tc_diag_msg(d, TC_EXIT_INPUT, "%s: %s", D->cases[i].id, why.msg);
+	}
+	return 0;
+}
+
+/* Which parameters are fitted (D->idx, D->p, or the one scale), and why
+ * each other one is held (r->held). */
+static int choose_params(struct fit_data *D, const struct cal_options *opt,
+			 const double *pred, double *scratch, struct cal_result *r,
+			 struct tc_diag *d)
+{
+	for (int p = 0; p < CAL_PARAM_COUNT; p++)
+		r->held[p] = CAL_HELD_ASKED;
+	if (opt->scale_only || (!opt->fit_mask && D->n <= 2)) {
+		D->scale_mode = 1;
+		D->s_min = scale_floor(&D->start);
+		D->p = 1;
+		for (int p = 0; p < CAL_PARAM_COUNT; p++)
+			r->held[p] = (eff_params[p].role != EFF_SHAPE) ? CAL_HELD_SCALED : CAL_HELD_ASKED;
+		return 0;
+	}
+	if (opt->fit_mask) {
+		for (int p = 0; p < CAL_PARAM_COUNT; p++)
+			if (opt->fit_mask & CAL_BIT(p))
+				D->idx[D->p++] = p;
+	} else {
+		unsigned cand = CAL_ALL & ~opt->fixed_mask;
+		if (select_params(D, pred, cand, CAL_MAX_PARAMS(D->n), r->held, scratch))
+			return tc_diag_msg(d, TC_EXIT_INTERNAL,
+					   "out of memory while choosing parameters");
+		if (D->p == 0)
+			return tc_diag_msg(d, TC_EXIT_INPUT,
+					   "the measurements do not depend on any parameter that is not fixed");
+	}
+	for (size_t j = 0; j < D->p; j++)
+		r->held[D->idx[j]] = CAL_FITTED;
+	if (D->p > D->n)
+		return tc_diag_msg(d, TC_EXIT_INPUT,
+				   "%zu parameters cannot be fitted to %zu measurement%s (expected at most %zu)",
+				   D->p, D->n, D->n == 1 ? "" : "s", D->n);
+	return 0;
+}
+
+/* The starting point in the unconstrained coordinates y. */
+static void start_point(const struct fit_data *D, gsl_vector *y)
+{
+	if (D->scale_mode) {
+		double gap = 1 - D->s_min;
+		gsl_vector_set(y, 0, log(gap > 1e-6 ? gap : 1e-6));
+		return;
+	}
+	for (size_t j = 0; j < D->p; j++)
+		gsl_vector_set(y, j, to_y(D->idx[j], cal_get(&D->start, D->idx[j])));
+}
+
+/* Standard errors of a one-scale fit: every scaled parameter moves with
+ * the scale, so they are fully correlated. */
+static void scale_errors(const struct fit_data *D, double yy, double s2,
+			 const gsl_matrix *covar, struct cal_result *r)
+{
+	r->scale_mode = 1;
+	r->scale = D->s_min + exp(yy);
+	r->scale_se = exp(yy) * sqrt(s2 * gsl_matrix_get(covar, 0, 0));
+	r->at_bound = exp(yy) < 1e-6 * r->scale;
+	for (int p = 0; p < CAL_PARAM_COUNT; p++)
+		for (int q = 0; q < CAL_PARAM_COUNT; q++)
+			if (p != q && eff_params[p].role != EFF_SHAPE &&
+			    eff_params[q].role != EFF_SHAPE)
+				r->corr[p][q] = 1;
+	for (int p = 0; p < CAL_PARAM_COUNT; p++)
+		if (eff_params[p].role != EFF_SHAPE)
+			r->se[p] = fabs(cal_get(&r->after, p)) * r->scale_se / r->scale;
+}
+
+/* Standard errors and correlations of the fitted parameters, mapped back
+ * from y; a parameter far from its start in y has run to its bound. */
+static void param_errors(const struct fit_data *D, const gsl_vector *y, double s2,
+			 const gsl_matrix *covar, struct cal_result *r)
+{
+	for (size_t j = 0; j < D->p; j++)
+		for (size_t k = 0; k < D->p; k++) {
+			double vj = gsl_matrix_get(covar, j, j);
+			double vk = gsl_matrix_get(covar, k, k);
+			double c = j == k ? 1 : vj > 0 && vk > 0 ?
+				   gsl_matrix_get(covar, j, k) / sqrt(vj * vk) : 0;
+			r->corr[D->idx[j]][D->idx[k]] = isfinite(c) ? fmax(-1, fmin(1, c)) : 0;
+		}
+	for (size_t j = 0; j < D->p; j++) {
+		int p = D->idx[j];
+		int frac = eff_params[p].kind == EFF_FRAC;
+		double yj = gsl_vector_get(y, j);
+		r->se[p] = fabs(dxdy(p, yj)) * sqrt(s2 * gsl_matrix_get(covar, j, j));
+		r->fitted_mask |= CAL_BIT(p);
+		if (fabs(yj - (frac ? 0 : to_y(p, cal_get(&D->start, p)))) > (frac ? 9.0 : log(1e4)))
+			r->at_bound = 1;
+	}
+}
+
+/* The warning a poorly determined fit carries (unless one is set). */
+static void conditioning_warning(struct cal_result *r)
+{
+	r->ill_conditioned = r->rcond < CAL_RCOND_WARN || r->at_bound;
+	if (!r->ill_conditioned || r->warning[0])
+		return;
+	snprintf(r->warning, sizeof(r->warning),
+		 r->at_bound ? "a parameter ran to its bound: the measurements do not determine it well"
+			     : "the fit is ill-conditioned (reciprocal condition number %.1e): "
+			       "parameters trade off against each other and their errors are large",
+		 r->rcond);
+}
+
+/* Least squares from y (updated in place) with GSL's trust-region solver;
+ * fills r->after and the errors. */
+static int solve(struct fit_data *D, const struct cal_options *opt, double *pred,
+		 gsl_vector *y, struct cal_result *r, struct tc_diag *d)
+{
+	gsl_multifit_nlinear_fdf fdf;
+	gsl_multifit_nlinear_parameters par = gsl_multifit_nlinear_default_parameters();
+	struct fit_cb cb = { D, pred };
+	int info = 0, st, rc = -1;
+	double rcond = 0, chi2 = 0;
+
+	memset(&fdf, 0, sizeof(fdf));
+	fdf.f = resid_f;
+	fdf.n = D->n;
+	fdf.p = D->p;
+	fdf.params = &cb;
+	gsl_multifit_nlinear_workspace *ws =
+		gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &par, D->n, D->p);
+	gsl_matrix *covar = gsl_matrix_alloc(D->p, D->p);
+	if (!ws || !covar) {
+		tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
+		goto out;
+	}
+	st = gsl_multifit_nlinear_init(y, &fdf, ws);
+	if (st == GSL_SUCCESS)
+		st = gsl_multifit_nlinear_driver(opt->max_iter > 0 ? (size_t)opt->max_iter : 200,
+						 1e-8, 1e-8, 1e-8, NULL, NULL, &info, ws);
+	r->iterations = gsl_multifit_nlinear_niter(ws);
+	if (st == GSL_EMAXITER || st == GSL_ENOPROG) {
+		snprintf(r->warning, sizeof(r->warning),
+			 "the fit stopped before converging (%s after %zu iterations)",
+			 gsl_strerror(st), r->iterations);
+	} else if (st != GSL_SUCCESS) {
+		tc_diag_msg(d, TC_EXIT_INTERNAL, "the fit failed: %s", gsl_strerror(st));
+		goto out;
+	}
+	gsl_vector_memcpy(y, ws->x);
+	if (gsl_multifit_nlinear_rcond(&rcond, ws) != GSL_SUCCESS || !isfinite(rcond))
+		rcond = 0;
+	r->rcond = rcond;
+	st = gsl_multifit_nlinear_covar(ws->J, 0.0, covar);
+	if (st != GSL_SUCCESS) {
+		tc_diag_msg(d, TC_EXIT_INTERNAL, "covariance failed: %s", gsl_strerror(st));
+		goto out;
+	}
+	gsl_blas_ddot(ws->f, ws->f, &chi2);
+	r->p = D->p;
+	r->se_available = D->n > D->p;
+	double s2 = r->se_available ? chi2 / (double)(D->n - D->p) : 0;
+	eff_from_y(D, y, &r->after);
+	if (D->scale_mode)
+		scale_errors(D, gsl_vector_get(y, 0), s2, covar, r);
+	else
+		param_errors(D, y, s2, covar, r);
+	if (!isfinite(r->scale_se))
+		r->scale_se = 0;
+	for (int p = 0; p < CAL_PARAM_COUNT; p++)
+		if (!isfinite(r->se[p]))
+			r->se[p] = 0;
+	conditioning_warning(r);
+	rc = 0;
+out:
+	gsl_multifit_nlinear_free(ws);
+	gsl_matrix_free(covar);
+	return rc;
+}
+
 int cal_fit(const struct val_case *cases, const double *w, size_t n,
 	    const struct gpu *g, const struct cal_options *opt,
 	    struct cal_result *out, struct tc_diag *d)
 {
 	struct fit_data D;
-	struct fit_cb cb;
 	struct cal_result r;
 	double *sw = NULL, *pred = NULL, *scratch = NULL;
 	struct val_result *res = NULL;
-	gsl_multifit_nlinear_workspace *ws = NULL;
 	gsl_vector *y = NULL;
-	gsl_matrix *covar = NULL;
 	static const struct cal_options no_opt;
 	int rc = -1;
 
@@ -320,177 +523,23 @@ int cal_fit(const struct val_case *cases, const double *w, size_t n,
 		tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
 		goto out;
 	}
-	/* Weights normalised to mean 1, so s^2 keeps its meaning. */
-	{
-		double ws_sum = 0;
-		for (size_t i = 0; i < n; i++) {
-			double wi = w ? w[i] : 1;
-			if (!(wi > 0) || !isfinite(wi)) {
-				tc_diag_msg(d, TC_EXIT_INPUT, "measurement %zu has weight %g (expected a positive number)",
-					    i + 1, wi);
-				goto out;
-			}
-			ws_sum += wi;
-		}
-		for (size_t i = 0; i < n; i++)
-			sw[i] = sqrt((w ? w[i] : 1) * n / ws_sum);
-	}
 	D.sw = sw;
-	for (size_t i = 0; i < n; i++) {
-		struct plan_problem why;
-		if (!(cases[i].measured > 0)) {
-			tc_diag_msg(d, TC_EXIT_INPUT, "%s: measured value is not positive", cases[i].id);
-			goto out;
-		}
-		D.g.eff = D.start;
-		if (val_predict(&cases[i], &D.g, &D.ws, &pred[i], &why)) {
-			tc_diag_msg(d, TC_EXIT_INPUT, "%s: %s", cases[i].id, why.msg);
-			goto out;
-		}
-	}
+	if (set_weights(w, n, sw, d) || predict_start(&D, pred, d))
+		goto out;
 	if (errors(&D, pred, res, &r.err_before, &r.rms_before)) {
 		tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
 		goto out;
 	}
-
-	/* Which parameters. */
-	for (int p = 0; p < CAL_PARAM_COUNT; p++)
-		r.held[p] = CAL_HELD_ASKED;
-	if (opt->scale_only || (!opt->fit_mask && n <= 2)) {
-		D.scale_mode = 1;
-		D.s_min = scale_floor(&D.start);
-		D.p = 1;
-		for (int p = 0; p < CAL_PARAM_COUNT; p++)
-			r.held[p] = (eff_params[p].role != EFF_SHAPE) ? CAL_HELD_SCALED : CAL_HELD_ASKED;
-	} else if (opt->fit_mask) {
-		for (int p = 0; p < CAL_PARAM_COUNT; p++)
-			if (opt->fit_mask & CAL_BIT(p))
-				D.idx[D.p++] = p;
-	} else {
-		unsigned cand = CAL_ALL & ~opt->fixed_mask;
-		if (select_params(&D, pred, cand, CAL_MAX_PARAMS(n), r.held, scratch)) {
-			tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory while choosing parameters");
-			goto out;
-		}
-		if (D.p == 0) {
-			tc_diag_msg(d, TC_EXIT_INPUT,
-				    "the measurements do not depend on any parameter that is not fixed");
-			goto out;
-		}
-	}
-	for (size_t j = 0; !D.scale_mode && j < D.p; j++)
-		r.held[D.idx[j]] = CAL_FITTED;
-	if (D.p > n) {
-		tc_diag_msg(d, TC_EXIT_INPUT, "%zu parameters cannot be fitted to %zu measurement%s (expected at most %zu)",
-			    D.p, n, n == 1 ? "" : "s", n);
+	if (choose_params(&D, opt, pred, scratch, &r, d))
 		goto out;
-	}
-
-	/* Starting point in y. */
 	y = gsl_vector_alloc(D.p);
 	if (!y) {
 		tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
 		goto out;
 	}
-	if (D.scale_mode) {
-		double gap = 1 - D.s_min;
-		gsl_vector_set(y, 0, log(gap > 1e-6 ? gap : 1e-6));
-	} else {
-		for (size_t j = 0; j < D.p; j++)
-			gsl_vector_set(y, j, to_y(D.idx[j], cal_get(&D.start, D.idx[j])));
-	}
-
-	/* Solve. */
-	{
-		gsl_multifit_nlinear_fdf fdf;
-		gsl_multifit_nlinear_parameters par = gsl_multifit_nlinear_default_parameters();
-		int info = 0, st;
-		memset(&fdf, 0, sizeof(fdf));
-		cb.D = &D;
-		cb.pred = pred;
-		fdf.f = resid_f;
-		fdf.n = n;
-		fdf.p = D.p;
-		fdf.params = &cb;
-		ws = gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &par, n, D.p);
-		covar = gsl_matrix_alloc(D.p, D.p);
-		if (!ws || !covar) {
-			tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
-			goto out;
-		}
-		st = gsl_multifit_nlinear_init(y, &fdf, ws);
-		if (st == GSL_SUCCESS)
-			st = gsl_multifit_nlinear_driver(opt->max_iter > 0 ? (size_t)opt->max_iter : 200,
-							 1e-8, 1e-8, 1e-8, NULL, NULL, &info, ws);
-		r.iterations = gsl_multifit_nlinear_niter(ws);
-		if (st == GSL_EMAXITER || st == GSL_ENOPROG) {
-			snprintf(r.warning, sizeof(r.warning), "the fit stopped before converging (%s after %zu iterations)",
-				 gsl_strerror(st), r.iterations);
-		} else if (st != GSL_SUCCESS) {
-			tc_diag_msg(d, TC_EXIT_INTERNAL, "the fit failed: %s", gsl_strerror(st));
-			goto out;
-		}
-		gsl_vector_memcpy(y, ws->x);
-		double rcond = 0;
-		if (gsl_multifit_nlinear_rcond(&rcond, ws) != GSL_SUCCESS || !isfinite(rcond))
-			rcond = 0;
-		r.rcond = rcond;
-		st = gsl_multifit_nlinear_covar(ws->J, 0.0, covar);
-		if (st != GSL_SUCCESS) {
-			tc_diag_msg(d, TC_EXIT_INTERNAL, "covariance failed: %s", gsl_strerror(st));
-			goto out;
-		}
-		double chi2 = 0;
-		gsl_blas_ddot(ws->f, ws->f, &chi2);
-		r.p = D.p;
-		r.se_available = n > D.p;
-		double s2 = r.se_available ? chi2 / (double)(n - D.p) : 0;
-		eff_from_y(&D, y, &r.after);
-		if (D.scale_mode) {
-			double yy = gsl_vector_get(y, 0);
-			r.scale_mode = 1;
-			r.scale = D.s_min + exp(yy);
-			r.scale_se = exp(yy) * sqrt(s2 * gsl_matrix_get(covar, 0, 0));
-			r.at_bound = exp(yy) < 1e-6 * r.scale;
-			for (int p = 0; p < CAL_PARAM_COUNT; p++)
-				for (int q = 0; q < CAL_PARAM_COUNT; q++)
-					if (p != q && (eff_params[p].role != EFF_SHAPE) && (eff_params[q].role != EFF_SHAPE))
-						r.corr[p][q] = 1;
-			for (int p = 0; p < CAL_PARAM_COUNT; p++)
-				if ((eff_params[p].role != EFF_SHAPE))
-					r.se[p] = fabs(cal_get(&r.after, p)) * r.scale_se / r.scale;
-		} else {
-			for (size_t j = 0; j < D.p; j++)
-				for (size_t k = 0; k < D.p; k++) {
-					double vj = gsl_matrix_get(covar, j, j);
-					double vk = gsl_matrix_get(covar, k, k);
-					double c = j == k ? 1 : vj > 0 && vk > 0 ?
-						   gsl_matrix_get(covar, j, k) / sqrt(vj * vk) : 0;
-					r.corr[D.idx[j]][D.idx[k]] = isfinite(c) ? fmax(-1, fmin(1, c)) : 0;
-				}
-			for (size_t j = 0; j < D.p; j++) {
-				int p = D.idx[j];
-				double yj = gsl_vector_get(y, j);
-				r.se[p] = fabs(dxdy(p, yj)) * sqrt(s2 * gsl_matrix_get(covar, j, j));
-				r.fitted_mask |= CAL_BIT(p);
-				if (fabs(yj - (eff_params[p].kind == EFF_FRAC ? 0 : to_y(p, cal_get(&D.start, p)))) >
-				    (eff_params[p].kind == EFF_FRAC ? 9.0 : log(1e4)))
-					r.at_bound = 1;
-			}
-		}
-		if (!isfinite(r.scale_se))
-			r.scale_se = 0;
-		for (int p = 0; p < CAL_PARAM_COUNT; p++)
-			if (!isfinite(r.se[p]))
-				r.se[p] = 0;
-		r.ill_conditioned = r.rcond < CAL_RCOND_WARN || r.at_bound;
-		if (r.ill_conditioned && !r.warning[0])
-			snprintf(r.warning, sizeof(r.warning),
-				 r.at_bound ? "a parameter ran to its bound: the measurements do not determine it well"
-					    : "the fit is ill-conditioned (reciprocal condition number %.1e): "
-					      "parameters trade off against each other and their errors are large",
-				 r.rcond);
-	}
+	start_point(&D, y);
+	if (solve(&D, opt, pred, y, &r, d))
+		goto out;
 	if (predict_all(&D, &r.after, pred) || errors(&D, pred, res, &r.err_after, &r.rms_after)) {
 		tc_diag_msg(d, TC_EXIT_INTERNAL, "the fitted parameters cannot be evaluated");
 		goto out;
@@ -498,8 +547,6 @@ int cal_fit(const struct val_case *cases, const double *w, size_t n,
 	*out = r;
 	rc = 0;
 out:
-	gsl_multifit_nlinear_free(ws);
-	gsl_matrix_free(covar);
 	gsl_vector_free(y);
 	est_workspace_release(&D.ws);
 	free(sw);
