@@ -101,26 +101,45 @@ defaults: deps
 	$(BUILD)/traincost calibrate tests/unit/data/meas/defaults-a100.yaml -o $(BUILD)/defaults-a100.yaml
 	@echo "compare $(BUILD)/defaults-a100.yaml with roof_eff_default() in src/model/roofline.c"
 
+# Man pages: one per command, written from the command's own help, and
+# traincost-workload(5) from docs/workload-format.md (scripts/man-command,
+# scripts/md2man), so the manual cannot drift from either.
+.PHONY: man
+man: $(BUILD)/traincost
+	@mkdir -p $(BUILD)/man
+	@for c in $$($(BUILD)/traincost --help | awk '/^Commands:/ { on = 1; next } \
+		on && /^$$/ { exit } on && $$1 != "help" { print $$1 }'); do \
+		scripts/man-command $(BUILD)/traincost $$c $(VERSION) \
+			>$(BUILD)/man/traincost-$$c.1.tmp && \
+		mv $(BUILD)/man/traincost-$$c.1.tmp $(BUILD)/man/traincost-$$c.1 || exit 1; \
+	done
+	@scripts/md2man traincost-workload 5 $(VERSION) \
+		"workload files of traincost: models, training settings, plans" \
+		<docs/workload-format.md >$(BUILD)/man/traincost-workload.5
+
 # Idempotent: a second install overwrites the first, never nests folders.
 DOCDIR  = $(DESTDIR)$(PREFIX)/share/doc/traincost
 SHAREDIR = $(DESTDIR)$(PREFIX)/share/traincost
-install: $(BUILD)/traincost
+install: $(BUILD)/traincost man
 	install -d $(DESTDIR)$(PREFIX)/bin $(SHAREDIR)/validation \
-		$(DESTDIR)$(PREFIX)/share/man/man1 $(DOCDIR) \
+		$(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5 $(DOCDIR) \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
 		$(DESTDIR)$(PREFIX)/share/zsh/site-functions \
 		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	install -m 755 $(BUILD)/traincost $(DESTDIR)$(PREFIX)/bin/traincost
 	cp -R models pricing $(SHAREDIR)/
 	cp -R tests/validation/. $(SHAREDIR)/validation/
-	install -m 644 docs/traincost.1 $(DESTDIR)$(PREFIX)/share/man/man1/traincost.1
+	install -m 644 docs/traincost.1 $(BUILD)/man/traincost-*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 $(BUILD)/man/traincost-workload.5 $(DESTDIR)$(PREFIX)/share/man/man5/
 	install -m 644 README.md LICENSE docs/*.md $(DOCDIR)/
 	$(BUILD)/traincost completion bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/traincost
 	$(BUILD)/traincost completion zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_traincost
 	$(BUILD)/traincost completion fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/traincost.fish
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/traincost $(DESTDIR)$(PREFIX)/share/man/man1/traincost.1
+	rm -f $(DESTDIR)$(PREFIX)/bin/traincost $(DESTDIR)$(PREFIX)/share/man/man1/traincost.1 \
+		$(DESTDIR)$(PREFIX)/share/man/man1/traincost-*.1 \
+		$(DESTDIR)$(PREFIX)/share/man/man5/traincost-workload.5
 	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/traincost \
 		$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_traincost \
 		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/traincost.fish
