@@ -209,14 +209,150 @@ static void search_other(struct sstate *s, int count,
 		}
 }
 
+/* The values each LLM axis takes: every valid one where the knob is
+ * searched, the workload's own otherwise. */
+struct llm_axes {
+	int tp[64], pp[256], zero[4], rec[3];
+	int ntp, npp, nz, nr;
+};
+
+static void llm_axes_init(const struct workload *w, int count, int node,
+			  const struct search_knobs *knobs, struct llm_axes *x)
+{
+	const struct llm_arch *A = &w->llm;
+	long kv = A->kv_heads > 0 ? A->kv_heads : A->heads;
+
+	memset(x, 0, sizeof(*x));
+	if (knobs->tp)
+		x->ntp = search_divisors(gcd_l(A->heads, kv), node < count ? node : count,
+					 x->tp, 64);
+	else
+		x->tp[x->ntp++] = w->plan.tp > 0 ? w->plan.tp : 1;
+	if (knobs->pp)
+		x->npp = search_divisors(A->layers, count, x->pp, 256);
+	else
+		x->pp[x->npp++] = w->plan.pp > 0 ? w->plan.pp : 1;
+	if (knobs->zero)
+		for (int z = 0; z <= 3; z++)
+			x->zero[x->nz++] = z;
+	else
+		x->zero[x->nz++] = w->plan.zero;
+	if (knobs->recompute)
+		for (int r = RECOMP_NONE; r <= RECOMP_FULL; r++)
+			x->rec[x->nr++] = r;
+	else
+		x->rec[x->nr++] = w->train.recompute;
+}
+
+/* Every interleave, sequence-parallel and micro-batch choice of one
+ * tp x pp x dp layout (s->cand.plan holds tp, pp and dp). */
+static void search_layout(struct sstate *s, const struct search_knobs *knobs,
+			  const struct llm_axes *x)
+{
+	const struct workload *w = s->w;
+	struct plan *p = &s->cand.plan;
+	int mbs[512], vs[SEARCH_MAX_INTERLEAVE], sps[2];
+	int nmb, nv, nsp = 0;
+
+	if (knobs->micro_batch)
+		nmb = search_divisors((long)(w->train.global_batch / p->dp), 1000000, mbs, 512);
+	else {
+		mbs[0] = w->plan.micro_batch > 0 ? w->plan.micro_batch : 1;
+		nmb = 1;
+	}
+	if (knobs->interleave && p->pp > 1)
+		nv = search_divisors(w->llm.layers / p->pp, SEARCH_MAX_INTERLEAVE,
+				     vs, SEARCH_MAX_INTERLEAVE);
+	else {
+		vs[0] = p->pp > 1 && w->plan.interleave > 0 ? w->plan.interleave : 1;
+		nv = 1;
+	}
+	if (p->tp == 1)
+		sps[nsp++] = 0;
+	else if (knobs->sequence_parallel) {
+		sps[nsp++] = 0;
+		sps[nsp++] = 1;
+	} else
+		sps[nsp++] = w->plan.sequence_parallel;
+	for (int vi = 0; vi < nv; vi++) {
+		p->interleave = vs[vi];
+		for (int si = 0; si < nsp; si++) {
+			p->sequence_parallel = sps[si];
+			for (int mi = 0; mi < nmb; mi++) {
+				p->micro_batch = mbs[mi];
+				if (!try_zero_rec(s, x->zero, x->nz, x->rec, x->nr) &&
+				    knobs->micro_batch)
+					break; /* larger ones need more memory */
+			}
+		}
+	}
+}
+
+/* Every tp x pp split of `count` whose data-parallel size divides the
+ * global batch. */
+static void search_llm(struct sstate *s, int count, const struct search_knobs *knobs)
+{
+	struct plan *p = &s->cand.plan;
+	struct llm_axes x;
+	double gb = s->w->train.global_batch;
+
+	llm_axes_init(s->w, count, p->gpus_per_node, knobs, &x);
+	for (int ti = 0; ti < x.ntp; ti++) {
+		for (int pi = 0; pi < x.npp; pi++) {
+			int tp = x.tp[ti], pp = x.pp[pi];
+			if (count % ((long)tp * pp))
+				continue;
+			int dp = count / (tp * pp);
+			if (fmod(gb, dp) != 0) {
+				if (!s->invalid) {
+					snprintf(s->last.msg, sizeof(s->last.msg),
+						 "global_batch %g is not a multiple of dp %d "
+						 "(expected a multiple of the data-parallel size)",
+						 gb, dp);
+					s->last.field = WLF_GLOBAL_BATCH;
+					s->invalid = 1;
+				}
+				continue;
+			}
+			p->tp = tp;
+			p->pp = pp;
+			p->dp = dp;
+			search_layout(s, knobs, &x);
+		}
+	}
+}
+
+/* Why no plan was found: the closest one's memory, the last invalid
+ * plan's reason, or no layout at all. */
+static void explain_none(const struct sstate *s, int count, const struct gpu *g,
+			 struct plan_problem *why)
+{
+	if (s->mem_seen) {
+		const struct plan *m = &s->min_plan;
+		why->field = WLF_COUNT;
+		snprintf(why->msg, sizeof(why->msg),
+			 "no plan on %d x %s fits memory: the closest (tp %d, "
+			 "pp %d, dp %d, zero %d, micro-batch %d, recompute %s) "
+			 "needs %.1f GB of %.1f GB, %.1f GB too much",
+			 count, g->id, m->tp, m->pp, m->dp, m->zero,
+			 m->micro_batch, rec_names[s->min_rec], s->min_mem / 1e9,
+			 g->memory_bytes / 1e9, (s->min_mem - g->memory_bytes) / 1e9);
+	} else if (s->invalid) {
+		*why = s->last;
+	} else {
+		why->field = WLF_COUNT;
+		snprintf(why->msg, sizeof(why->msg),
+			 "no valid parallel layout on %d GPUs (expected a "
+			 "count that tp x pp x dp can make)", count);
+	}
+}
+
 int search_best_at(const struct workload *w, const struct gpu *g, int count,
 		   const struct search_knobs *knobs, struct est_workspace *ws,
 		   struct workload *best_w, struct estimate *best,
 		   struct plan_problem *why)
 {
 	struct sstate s;
-	int tps[64], pps[256], mbs[512], vs[SEARCH_MAX_INTERLEAVE];
-	int zeros[4], recs[3], nz = 0, nr = 0;
 
 	assert(w && g && knobs && ws && best_w && best && count >= 1);
 	memset(&s, 0, sizeof(s));
@@ -232,98 +368,11 @@ int search_best_at(const struct workload *w, const struct gpu *g, int count,
 		p->gpus_per_node = g->gpus_per_node > 0 ? g->gpus_per_node : 8;
 	if (p->ep <= 0)
 		p->ep = 1;
-
-	if (w->kind != WL_LLM) {
+	if (w->kind == WL_LLM)
+		search_llm(&s, count, knobs);
+	else
 		search_other(&s, count, knobs);
-		goto done;
-	}
 
-	const struct llm_arch *A = &w->llm;
-	long kv = A->kv_heads > 0 ? A->kv_heads : A->heads;
-	int ntp, npp;
-	if (knobs->tp) {
-		long lim = p->gpus_per_node < count ? p->gpus_per_node : count;
-		ntp = search_divisors(gcd_l(A->heads, kv), lim, tps, 64);
-	} else {
-		tps[0] = w->plan.tp > 0 ? w->plan.tp : 1;
-		ntp = 1;
-	}
-	if (knobs->pp)
-		npp = search_divisors(A->layers, count, pps, 256);
-	else {
-		pps[0] = w->plan.pp > 0 ? w->plan.pp : 1;
-		npp = 1;
-	}
-	if (knobs->zero)
-		for (int z = 0; z <= 3; z++)
-			zeros[nz++] = z;
-	else
-		zeros[nz++] = w->plan.zero;
-	if (knobs->recompute)
-		for (int r = RECOMP_NONE; r <= RECOMP_FULL; r++)
-			recs[nr++] = r;
-	else
-		recs[nr++] = w->train.recompute;
-
-	double gb = w->train.global_batch;
-	for (int ti = 0; ti < ntp; ti++) {
-		int tp = tps[ti];
-		for (int pi = 0; pi < npp; pi++) {
-			int pp = pps[pi];
-			if (count % ((long)tp * pp))
-				continue;
-			int dp = count / (tp * pp);
-			if (fmod(gb, dp) != 0) {
-				if (!s.invalid) {
-					snprintf(s.last.msg, sizeof(s.last.msg),
-						 "global_batch %g is not a multiple of dp %d "
-						 "(expected a multiple of the data-parallel size)",
-						 gb, dp);
-					s.last.field = WLF_GLOBAL_BATCH;
-					s.invalid = 1;
-				}
-				continue;
-			}
-			int nmb, nv, sps[2], nsp = 0;
-			if (knobs->micro_batch)
-				nmb = search_divisors((long)(gb / dp), 1000000, mbs, 512);
-			else {
-				mbs[0] = w->plan.micro_batch > 0 ? w->plan.micro_batch : 1;
-				nmb = 1;
-			}
-			if (knobs->interleave && pp > 1)
-				nv = search_divisors(A->layers / pp, SEARCH_MAX_INTERLEAVE,
-						     vs, SEARCH_MAX_INTERLEAVE);
-			else {
-				vs[0] = pp > 1 && w->plan.interleave > 0 ? w->plan.interleave : 1;
-				nv = 1;
-			}
-			if (tp == 1)
-				sps[nsp++] = 0;
-			else if (knobs->sequence_parallel) {
-				sps[nsp++] = 0;
-				sps[nsp++] = 1;
-			} else
-				sps[nsp++] = w->plan.sequence_parallel;
-			p->tp = tp;
-			p->pp = pp;
-			p->dp = dp;
-			for (int vi = 0; vi < nv; vi++) {
-				p->interleave = vs[vi];
-				for (int si = 0; si < nsp; si++) {
-					p->sequence_parallel = sps[si];
-					for (int mi = 0; mi < nmb; mi++) {
-						p->micro_batch = mbs[mi];
-						if (!try_zero_rec(&s, zeros, nz, recs, nr) &&
-						    knobs->micro_batch)
-							break; /* larger ones need more memory */
-					}
-				}
-			}
-		}
-	}
-
-done:
 	if (s.found) {
 		struct plan_problem again;
 		s.cand.plan = s.best_plan;
@@ -336,26 +385,7 @@ done:
 			*why = again;
 		return -1;
 	}
-	if (why) {
-		if (s.mem_seen) {
-			const struct plan *m = &s.min_plan;
-			why->field = WLF_COUNT;
-			snprintf(why->msg, sizeof(why->msg),
-				 "no plan on %d x %s fits memory: the closest (tp %d, "
-				 "pp %d, dp %d, zero %d, micro-batch %d, recompute %s) "
-				 "needs %.1f GB of %.1f GB, %.1f GB too much",
-				 count, g->id, m->tp, m->pp, m->dp, m->zero,
-				 m->micro_batch, rec_names[s.min_rec], s.min_mem / 1e9,
-				 g->memory_bytes / 1e9,
-				 (s.min_mem - g->memory_bytes) / 1e9);
-		} else if (s.invalid) {
-			*why = s.last;
-		} else {
-			why->field = WLF_COUNT;
-			snprintf(why->msg, sizeof(why->msg),
-				 "no valid parallel layout on %d GPUs (expected a "
-				 "count that tp x pp x dp can make)", count);
-		}
-	}
+	if (why)
+		explain_none(&s, count, g, why);
 	return -1;
 }
