@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "bench.h"
+#include "../src/io/gpu_load.h"
 #include "../src/model/estimate.h"
 #include "../src/model/llm.h"
-#include "../src/model/validate.h"
 
 #define TARGET_PER_S 200000.0
 
@@ -20,6 +20,7 @@ int main(int argc, char **argv)
 	struct est_workspace ws;
 	struct estimate e;
 	struct plan_problem why;
+	struct tc_diag d;
 	double t0, t1, sink = 0, per_s, rate[BENCH_RUNS];
 	long i, n, batch = 10000;
 	int run;
@@ -52,7 +53,12 @@ int main(int argc, char **argv)
 	w.plan.zero = 1;
 	w.plan.sequence_parallel = 1;
 	w.plan.network_bytes_per_s = 50e9;
-	val_gpu_a100_sxm80(&g);
+	tc_diag_init(&d);
+	if (gpu_load_id("tests/data/models/gpu", "a100-80gb-sxm", &g, &d)) {
+		fprintf(stderr, "bench_estimate: tests/data/models/gpu/a100-80gb-sxm.yaml does not load "
+			"(run from the repository root)\n");
+		return 1;
+	}
 	if (est_workspace_init(&ws, LLM_MAX_OPS)) {
 		fprintf(stderr, "bench_estimate: out of memory\n");
 		return 1;

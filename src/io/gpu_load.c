@@ -402,6 +402,21 @@ out:
 	return rc;
 }
 
+int gpu_load_id(const char *dir, const char *id, struct gpu *out, struct tc_diag *d)
+{
+	char path[DP_PATH_LEN];
+	int n;
+
+	assert(dir && id && out && d);
+	if (!id[0] || id[0] == '.' || strchr(id, '/'))
+		return tc_diag_msg(d, TC_EXIT_INPUT, "'%s' is not a GPU id (expected letters, digits and '-')",
+				   id);
+	n = snprintf(path, sizeof(path), "%s/%s.yaml", dir, id);
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return tc_diag_msg(d, TC_EXIT_INPUT, "the path of GPU '%s' under '%s' is too long", id, dir);
+	return gpu_load_file(path, out, d);
+}
+
 /* qsort order of the catalog: by id. */
 static int cmp_gpu_id(const void *a, const void *b)
 {

@@ -18,6 +18,11 @@ struct gpu_catalog {
 /* Load and validate one GPU file into *out.  Returns 0 or -1 (messages in d). */
 int gpu_load_file(const char *path, struct gpu *out, struct tc_diag *d);
 
+/* Load the GPU `id` from dir/<id>.yaml, the catalog's naming.  An id that
+ * could leave the folder ('/' or a leading '.') is refused.  Returns 0 or
+ * -1 (messages in d). */
+int gpu_load_id(const char *dir, const char *id, struct gpu *out, struct tc_diag *d);
+
 /* Load every models/gpu/<id>.yaml on the search path.  Returns 0 or -1; on
  * failure the catalog is released. */
 int gpu_catalog_load(const struct tc_datapath *dp, struct gpu_catalog *cat,

@@ -119,14 +119,4 @@ int val_run(const struct val_case *cases, size_t n, const char *family,
 int val_stats_compute(const struct val_result *res, size_t n,
 		      struct val_stats *st);
 
-/*
- * The A100 SXM4 80GB of the vTrain measurements, built in code (NVIDIA
- * A100 datasheet figures), with eff_default() efficiencies.  Its id is
- * "a100-80gb-sxm".
- */
-void val_gpu_a100_sxm80(struct gpu *g);
-
-/* A val_gpu_fn that knows only val_gpu_a100_sxm80 (for tests and tools). */
-int val_gpu_builtin(const char *id, struct gpu *out, void *ctx);
-
 #endif

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../src/io/gpu_load.h"
+
 /* cmocka 1.1's assert_float_equal goes through float: compare doubles here. */
 #define assert_close(a, b, rel_tol)                                          \
 	do {                                                                 \
@@ -43,6 +45,31 @@ static inline void tc_use_test_data(void)
 {
 	setenv("TRAINCOST_PATH", TC_TEST_DATA, 1);
 	setenv("TRAINCOST_PATH_ONLY", "1", 1);
+}
+
+/* The GPU `id` of the frozen catalog; fails the test when it does not load. */
+static inline void tc_test_gpu(const char *id, struct gpu *g)
+{
+	struct tc_diag d;
+	tc_diag_init(&d);
+	if (gpu_load_id(TC_TEST_DATA "/models/gpu", id, g, &d))
+		fail_msg("GPU '%s' of %s/models/gpu does not load", id, TC_TEST_DATA);
+}
+
+/* The A100 SXM4 80GB of the vTrain measurements, the fitted defaults'
+ * anchor. */
+static inline void tc_test_a100(struct gpu *g)
+{
+	tc_test_gpu("a100-80gb-sxm", g);
+}
+
+/* A val_gpu_fn over the frozen catalog (ctx unused). */
+static inline int tc_test_gpu_for(const char *id, struct gpu *out, void *ctx)
+{
+	struct tc_diag d;
+	(void)ctx;
+	tc_diag_init(&d);
+	return gpu_load_id(TC_TEST_DATA "/models/gpu", id, out, &d) ? -1 : 0;
 }
 
 #endif

@@ -61,7 +61,7 @@ static void synthesise(struct val_case *c, size_t n, const struct roof_eff *trut
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
 	assert_non_null(r);
 	gsl_rng_set(r, 7);
-	val_gpu_a100_sxm80(&g);
+	tc_test_a100(&g);
 	g.eff = *truth;
 	assert_int_equal(est_workspace_init(&ws, LLM_MAX_OPS), 0);
 	for (size_t i = 0; i < n; i++) {
@@ -92,7 +92,7 @@ static void test_recovers_known_parameters(void **state)
 	truth.mem_frac = 0.7;
 	truth.launch_s = 35e-6;
 	synthesise(c, n, &truth, NOISE_REL_SD);
-	val_gpu_a100_sxm80(&g); /* starts from the catalog defaults */
+	tc_test_a100(&g); /* starts from the catalog defaults */
 	for (size_t k = 0; k < 3; k++)
 		o.fit_mask |= CAL_BIT(fit[k]);
 	tc_diag_init(&d);
@@ -127,7 +127,7 @@ static void test_one_measurement_fits_a_scale(void **state)
 	eff_default(&truth);
 	synthesise(c, 1, &truth, 0);
 	c[0].measured *= 1.25;
-	val_gpu_a100_sxm80(&g);
+	tc_test_a100(&g);
 	tc_diag_init(&d);
 	assert_int_equal(cal_fit(c, NULL, 1, &g, NULL, &r, &d), 0);
 	assert_true(r.scale_mode);
@@ -150,7 +150,7 @@ static void test_selection_holds_what_data_cannot_see(void **state)
 	struct tc_diag d;
 	(void)state;
 	load_subset(1, SUBSET_STRIDE, &c, &n);
-	val_gpu_a100_sxm80(&g);
+	tc_test_a100(&g);
 	tc_diag_init(&d);
 	assert_int_equal(cal_fit(c, NULL, n, &g, NULL, &r, &d), 0);
 	assert_false(r.scale_mode);
@@ -174,7 +174,7 @@ static void test_generalises_to_held_out_rows(void **state)
 	(void)state;
 	load_subset(0, SUBSET_STRIDE, &fit, &nf);
 	load_subset(1, SUBSET_STRIDE, &test, &nt);
-	val_gpu_a100_sxm80(&g);
+	tc_test_a100(&g);
 	eff_default(&start);
 	start.gemm_half_flop = 2e8; /* fit_defaults' fixed starting point */
 	start.mem_frac = 0.8;
@@ -211,7 +211,7 @@ static void test_cross_validation(void **state)
 	struct tc_diag d;
 	(void)state;
 	load_subset(0, SUBSET_STRIDE, &c, &n);
-	val_gpu_a100_sxm80(&g);
+	tc_test_a100(&g);
 	eff_default(&start);
 	start.mem_frac = 0.5;
 	start.launch_s = 1e-5;
@@ -307,11 +307,11 @@ static void test_overlay_round_trip_and_apply(void **state)
 	assert_close(o.corr[eff_id_gemm_half_flop][eff_id_gemm_half_flop], 1, TOL_EXACT);
 	assert_int_equal(back.fitted_mask, o.fitted_mask);
 	/* Same GPU: the fitted values. */
-	val_gpu_a100_sxm80(&g);
+	tc_test_a100(&g);
 	assert_int_equal(cal_apply(&o, &g, NULL, 0), 0);
 	assert_close(g.eff.mem_frac, o.after.mem_frac, TOL_EXACT);
 	/* Another GPU: the ratio to the defaults. */
-	val_gpu_a100_sxm80(&h);
+	tc_test_a100(&h);
 	strcpy(h.id, "h100-sxm");
 	h.eff.mem_frac = 0.9;
 	assert_int_equal(cal_apply(&o, &h, NULL, 0), 1);

@@ -24,7 +24,7 @@ static void load_synthetic(struct val_set *set)
 	assert_int_equal(val_load_file(CASES, set, &d), 0);
 	assert_int_equal(set->count, 4);
 	assert_int_equal(est_workspace_init(&ws, LLM_MAX_OPS), 0);
-	val_gpu_a100_sxm80(&g);
+	tc_test_a100(&g);
 	for (size_t i = 0; i < set->count; i++) {
 		struct val_case *c = &set->cases[i];
 		struct plan_problem why;
@@ -51,7 +51,7 @@ static void test_recovers_stack(void **state)
 	unsigned char use[4] = { 1, 1, 1, 1 };
 	(void)state;
 	load_synthetic(&set);
-	int nf = fw_fit_stack(set.cases, set.count, use, val_gpu_builtin, NULL, fits, FW_FIT_MAX);
+	int nf = fw_fit_stack(set.cases, set.count, use, tc_test_gpu_for, NULL, fits, FW_FIT_MAX);
 	assert_int_equal(nf, 2);
 	assert_string_equal(fits[0].id, "x");
 	assert_int_equal(fits[0].n, 3);
@@ -79,7 +79,7 @@ static void test_leave_one_source_out(void **state)
 	(void)state;
 	load_synthetic(&set);
 	assert_string_equal(fw_source_group(&set.cases[0], buf, sizeof(buf)), "Paper A");
-	assert_int_equal(fw_cross_validate(set.cases, set.count, source_of, val_gpu_builtin, NULL,
+	assert_int_equal(fw_cross_validate(set.cases, set.count, source_of, tc_test_gpu_for, NULL,
 					   res, &n), 0);
 	assert_int_equal(n, 4);
 	for (size_t i = 0; i < n; i++) {

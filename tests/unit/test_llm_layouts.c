@@ -108,7 +108,7 @@ static void test_cp_halves_activations(void **state)
 	struct llm_sums S1, S2;
 	int flash;
 	(void)state;
-	val_gpu_a100_sxm80(&g);
+	tc_test_a100(&g);
 	for (flash = 0; flash <= 1; flash++) {
 		small_llama(&w1);
 		w1.train.flash_attention = flash;
@@ -153,7 +153,7 @@ static void test_cp_ring_traffic(void **state)
 	double kv = 1.0 * 2048 * 2 * 2 * 32 * 2, ring_s;
 	struct comm_group cpg = { 2, 1 };
 	(void)state;
-	val_gpu_a100_sxm80(&g);
+	tc_test_a100(&g);
 	small_llama(&w);
 	w.plan.count = 2;
 	w.plan.cp = 2;
@@ -207,7 +207,7 @@ static void test_hsdp_traffic_and_memory(void **state)
 	struct llm_sums S;
 	double zero3_net, hsdp_net, lb, P;
 	(void)state;
-	val_gpu_a100_sxm80(&g);
+	tc_test_a100(&g);
 	sharded64(&wz);
 	wh = wz;
 	wh.plan.shard_group = 8;
@@ -243,7 +243,7 @@ static void test_shard_group_of_dp_is_zero(void **state)
 	struct estimate e, e2;
 	int z;
 	(void)state;
-	val_gpu_a100_sxm80(&g);
+	tc_test_a100(&g);
 	for (z = 1; z <= 3; z++) {
 		sharded64(&w);
 		w.plan.zero = z;
@@ -268,7 +268,7 @@ static void test_packing_counts_real_tokens(void **state)
 	struct gpu g;
 	struct estimate ep, e512, epad;
 	(void)state;
-	val_gpu_a100_sxm80(&g);
+	tc_test_a100(&g);
 	small_llama(&wp);
 	/* Wide enough that its GEMMs are not latency-bound. */
 	wp.llm.hidden = 4096;
@@ -316,7 +316,7 @@ static void test_invalid_layouts(void **state)
 	struct gpu g;
 	size_t i;
 	(void)state;
-	val_gpu_a100_sxm80(&g);
+	tc_test_a100(&g);
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct workload w;
 		struct estimate e;

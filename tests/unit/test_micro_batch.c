@@ -20,7 +20,7 @@ static void a_run(struct workload *w, struct gpu *g)
 	assert_int_equal(val_load_file("tests/validation/vtrain-a100.csv", &s, &d), 0);
 	*w = s.cases[1].w;
 	val_set_release(&s);
-	val_gpu_a100_sxm80(g);
+	tc_test_a100(g);
 }
 
 static void test_fastest_that_fits(void **state)

@@ -73,7 +73,7 @@ static void test_run_length_limit(void **state)
 	double step_s, max_steps;
 	(void)state;
 	gpt(&w, 2, 64, 4, 100, 32);
-	val_gpu_a100_sxm80(&g);
+	tc_test_a100(&g);
 	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
 	step_s = e.step_time_s;
 	max_steps = floor(EST_MAX_RUN_S / step_s);
@@ -104,7 +104,7 @@ static void test_layer_flops(void **state)
 	struct plan_problem why;
 	(void)state;
 	gpt(&w, 2, 64, 4, 100, 32);
-	val_gpu_a100_sxm80(&g);
+	tc_test_a100(&g);
 	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
 	/* QKV: 2 * T * 3h * h = 2 * 32 * 192 * 64 = 786432 */
 	assert_close(find_op("layer.qkv")->flop, 786432, TOL_EXACT);
@@ -232,7 +232,7 @@ static void test_ring_volume(void **state)
 	assert_close(comm_steps(COLL_ALLREDUCE, 8), 14, TOL_EXACT);
 	/* 1 GiB over 8 A100 SXM: NCCL measured 8.19 ms (vTrain curve);
 	 * the fitted model within 10 %. */
-	val_gpu_a100_sxm80(&g);
+	tc_test_a100(&g);
 	memset(&pl, 0, sizeof(pl));
 	t1 = comm_time_s(&g, &pl, COLL_ALLREDUCE, grp, 1073741824.0);
 	assert_close(t1, 8.19e-3, 0.10);
@@ -266,7 +266,7 @@ static void test_bubble(void **state)
 	w.train.global_batch = 16;
 	w.plan.count = 4;
 	w.plan.pp = 4;
-	val_gpu_a100_sxm80(&g);
+	tc_test_a100(&g);
 	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
 	assert_int_equal(e.micro_batches, 16);
 	ratio = bubble_ratio(&e);
@@ -347,7 +347,7 @@ static void test_relations(void **state)
 	int n;
 	(void)state;
 	llama70(&w);
-	val_gpu_a100_sxm80(&g);
+	tc_test_a100(&g);
 	assert_int_equal(step_estimate(&w, &g, &ws, &a, &why), 0);
 	/* breakdown adds up; rates finite; MFU <= HFU <= 1 */
 	assert_close(sum_brk(&a), a.step_time_s, TOL_TIGHT);
@@ -408,7 +408,7 @@ static void test_memory_flip(void **state)
 	double need;
 	(void)state;
 	llama70(&w);
-	val_gpu_a100_sxm80(&g);
+	tc_test_a100(&g);
 	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
 	need = e.memory_per_gpu_bytes;
 	g.memory_bytes = need;
@@ -445,7 +445,7 @@ static void test_fit_advice(void **state)
 	struct plan_problem why;
 	(void)state;
 	llama70_no_fit(&w);
-	val_gpu_a100_sxm80(&g);
+	tc_test_a100(&g);
 	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
 	assert_false(e.fits);
 	assert_non_null(strstr(e.fit_advice, "needs "));
@@ -463,7 +463,7 @@ static void test_brief_estimate(void **state)
 	size_t nops;
 	(void)state;
 	llama70_no_fit(&w);
-	val_gpu_a100_sxm80(&g);
+	tc_test_a100(&g);
 	assert_int_equal(step_estimate(&w, &g, &ws, &full, &why), 0);
 	nops = ws.count;
 	assert_int_equal(step_estimate_brief(&w, &g, &ws, &brief, &why), 0);
@@ -511,7 +511,7 @@ static void test_moe_zero_shards_experts_over_their_group(void **state)
 	w.plan.count = 8;
 	w.plan.ep = 8;
 	w.plan.zero = 1;
-	val_gpu_a100_sxm80(&g);
+	tc_test_a100(&g);
 	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
 	assert_close(e.mem_bytes[MEM_OPTIMIZER], 463584.0, TOL_EXACT);
 	/* ZeRO 2: gradients the same way, 2 B each: 46,912 * 2 / 8 +
@@ -564,7 +564,7 @@ static void test_invalid_plans(void **state)
 	struct gpu g;
 	size_t i;
 	(void)state;
-	val_gpu_a100_sxm80(&g);
+	tc_test_a100(&g);
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct workload w;
 		struct estimate e;
@@ -607,7 +607,7 @@ static void test_variants_finite(void **state)
 	struct gpu g;
 	int v;
 	(void)state;
-	val_gpu_a100_sxm80(&g);
+	tc_test_a100(&g);
 	for (v = 0; v < 9; v++) {
 		struct workload w;
 		struct estimate e, full;
@@ -669,7 +669,7 @@ static void test_narrow_gemm(void **state)
 	struct estimate full, lora;
 	struct plan_problem why;
 	(void)state;
-	val_gpu_a100_sxm80(&g);
+	tc_test_a100(&g);
 	/* x*A of a rank-16 adapter: 8192 x 16 output, K = 8192.  With 128x128
 	 * tiles: 64 tiles of which 16/128 useful, one wave on 108 SMs:
 	 * util = 0.125 * 64 / 108 = 0.074.  With 128x32 tiles and split-K the

@@ -173,7 +173,7 @@ static void test_equals_brute_force(void **state)
 	struct workload w;
 	struct gpu g;
 	(void)state;
-	val_gpu_a100_sxm80(&g);
+	tc_test_a100(&g);
 	static const double mem_gb[] = { 80, 8, 4 };
 	static const int counts[] = { 1, 2, 4, 8, 16 };
 	for (size_t m = 0; m < sizeof(mem_gb) / sizeof(mem_gb[0]); m++) {
@@ -197,7 +197,7 @@ static void test_more_gpus_not_slower_dp(void **state)
 	struct search_knobs k;
 	struct plan_problem why;
 	(void)state;
-	val_gpu_a100_sxm80(&g);
+	tc_test_a100(&g);
 	small(&w, 8, 1024, 8, 8, 64);
 	search_knobs_all(&k);
 	assert_int_equal(search_best_at(&w, &g, 1, &k, &ws, &bw, &e1, &why), 0);
@@ -216,7 +216,7 @@ static void test_fixed_knobs(void **state)
 	struct search_knobs k;
 	struct plan_problem why;
 	(void)state;
-	val_gpu_a100_sxm80(&g);
+	tc_test_a100(&g);
 	small(&w, 8, 1024, 8, 8, 64);
 	w.plan.tp = 2;
 	w.plan.zero = 3;
@@ -237,7 +237,7 @@ static void test_nothing_fits(void **state)
 	struct search_knobs k;
 	struct plan_problem why;
 	(void)state;
-	val_gpu_a100_sxm80(&g);
+	tc_test_a100(&g);
 	g.memory_bytes = 1.5e9;
 	small(&w, 8, 2048, 16, 16, 8);
 	search_knobs_all(&k);
@@ -257,7 +257,7 @@ static void test_no_layout(void **state)
 	struct search_knobs k;
 	struct plan_problem why;
 	(void)state;
-	val_gpu_a100_sxm80(&g);
+	tc_test_a100(&g);
 	small(&w, 7, 1024, 8, 8, 3);
 	search_knobs_all(&k);
 	k.tp = 0;

@@ -26,7 +26,7 @@ static void a_run(struct workload *w, struct gpu *g)
 	w->train.steps = 1000;
 	w->train.tokens = 0;
 	val_set_release(&s);
-	val_gpu_a100_sxm80(g);
+	tc_test_a100(g);
 }
 
 static void run(const struct workload *w, const struct gpu *g, const struct unc_spec *s,

@@ -34,7 +34,7 @@ static void run_file(const char *path, double max_mape, size_t min_n)
 	r = calloc(s.count, sizeof(*r));
 	assert_non_null(r);
 	assert_int_equal(val_run(s.cases, s.count, "llm", 1, 0,
-				 val_gpu_builtin, NULL, r, &n), 0);
+				 tc_test_gpu_for, NULL, r, &n), 0);
 	assert_int_equal(n, s.count);
 	assert_int_equal(val_stats_compute(r, n, &st), 0);
 	print_message("%s: %zu cases, MAPE %.2f%%, median %.2f%%, worst "
@@ -75,7 +75,7 @@ static void test_selective_ratio(void **state)
 				       &s, &d), 0);
 	assert_true(s.count <= 16);
 	assert_int_equal(val_run(s.cases, s.count, NULL, 1, 0,
-				 val_gpu_builtin, NULL, r, &n), 0);
+				 tc_test_gpu_for, NULL, r, &n), 0);
 	for (i = 0; i < n; i++) {
 		const char *id = s.cases[r[i].index].id;
 		if (strstr(id, "530b-selective"))
@@ -199,7 +199,7 @@ static void test_lora_columns(void **state)
 	assert_int_equal(s.cases[1].w.train.finetune, FT_LORA);
 	assert_int_equal(s.cases[1].w.train.lora_rank, 16);
 	assert_int_equal(val_run(s.cases, s.count, NULL, 1, 0,
-				 val_gpu_builtin, NULL, r, &n), 0);
+				 tc_test_gpu_for, NULL, r, &n), 0);
 	assert_int_equal(n, 2);
 	assert_true(r[0].ok && r[1].ok);
 	assert_true(r[0].predicted > 0 && r[1].predicted > 0);
