@@ -83,3 +83,8 @@ double gpu_sparse_peak(const struct gpu *g, enum tc_prec p)
 		return 0;
 	return g->peak_flop_per_s[p] * g->sparsity_speedup;
 }
+
+int gpu_node_size(const struct gpu *g)
+{
+	return g->gpus_per_node > 0 ? g->gpus_per_node : GPU_DEFAULT_PER_NODE;
+}

@@ -73,4 +73,9 @@ int gpu_mig_slice(const struct gpu *parent, const char *profile,
  */
 double gpu_sparse_peak(const struct gpu *g, enum tc_prec p);
 
+/* GPUs per server where a plan does not say: the GPU file's usual server,
+ * else GPU_DEFAULT_PER_NODE, the 8-GPU board of HGX/DGX and PCIe servers. */
+#define GPU_DEFAULT_PER_NODE 8
+int gpu_node_size(const struct gpu *g);
+
 #endif

@@ -105,8 +105,7 @@ static void *pworker(void *arg)
 			*w = *in->w;
 			snprintf(w->plan.gpu, sizeof(w->plan.gpu), "%s", g->id);
 			w->plan.gpus_per_node = in->w->plan.gpus_per_node > 0 ?
-				in->w->plan.gpus_per_node :
-				g->gpus_per_node > 0 ? g->gpus_per_node : 8;
+				in->w->plan.gpus_per_node : gpu_node_size(g);
 			last_gpu = it->gpu;
 		}
 		if (search_best_at(w, g, it->count, &in->knobs, &ws, bw, be, &it->why))
@@ -169,8 +168,8 @@ int planner_run(const struct planner_in *in, struct plan_point **pts,
 		goto out;
 	for (int gi = 0; gi < in->ngpus; gi++) {
 		const struct gpu *g = &in->gpus[gi];
-		int gpn = in->w->plan.gpus_per_node > 0 ? in->w->plan.gpus_per_node :
-			  g->gpus_per_node > 0 ? g->gpus_per_node : 8;
+		int gpn = in->w->plan.gpus_per_node > 0 ? in->w->plan.gpus_per_node
+							   : gpu_node_size(g);
 		int nc;
 		if (in->all_counts) {
 			for (nc = 0; nc < in->max_gpus; nc++)

@@ -365,7 +365,7 @@ int search_best_at(const struct workload *w, const struct gpu *g, int count,
 	p->count = count;
 	p->dp = 0;
 	if (p->gpus_per_node <= 0)
-		p->gpus_per_node = g->gpus_per_node > 0 ? g->gpus_per_node : 8;
+		p->gpus_per_node = gpu_node_size(g);
 	if (p->ep <= 0)
 		p->ep = 1;
 	if (w->kind == WL_LLM)
