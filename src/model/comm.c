@@ -66,6 +66,13 @@ double comm_flat_s(const struct roof_eff *e, double link_bytes_per_s,
 	return alpha * steps + vol / (link_bytes_per_s * comm_eff(e, bytes));
 }
 
+/* Members of the group on one node, within 1..n. */
+static int group_per_node(struct comm_group grp)
+{
+	int k = grp.per_node < 1 ? 1 : grp.per_node;
+	return k > grp.n ? grp.n : k;
+}
+
 double comm_time_s(const struct gpu *g, const struct plan *p,
 		   enum comm_coll c, struct comm_group grp, double bytes)
 {
@@ -73,7 +80,7 @@ double comm_time_s(const struct gpu *g, const struct plan *p,
 	double intra = comm_link_bytes_per_s(g, p, 0);
 	double inter = comm_link_bytes_per_s(g, p, 1);
 	double lat = p->network_latency_s;
-	int k = grp.per_node, nodes;
+	int k, nodes;
 
 	if (!(bytes > 0))
 		return 0;
@@ -83,10 +90,7 @@ double comm_time_s(const struct gpu *g, const struct plan *p,
 			comm_flat_s(e, inter, lat, c, 2, bytes);
 	if (grp.n <= 1)
 		return 0;
-	if (k < 1)
-		k = 1;
-	if (k > grp.n)
-		k = grp.n;
+	k = group_per_node(grp);
 	nodes = grp.n / k;
 	if (nodes <= 1)
 		return comm_flat_s(e, intra, 0, c, grp.n, bytes);
@@ -125,7 +129,7 @@ double comm_time_s(const struct gpu *g, const struct plan *p,
 
 double comm_net_bytes(enum comm_coll c, struct comm_group grp, double bytes)
 {
-	int k = grp.per_node, nodes;
+	int k, nodes;
 
 	if (!(bytes > 0))
 		return 0;
@@ -133,10 +137,7 @@ double comm_net_bytes(enum comm_coll c, struct comm_group grp, double bytes)
 		return grp.per_node >= 2 ? 0 : bytes;
 	if (grp.n <= 1)
 		return 0;
-	if (k < 1)
-		k = 1;
-	if (k > grp.n)
-		k = grp.n;
+	k = group_per_node(grp);
 	nodes = grp.n / k;
 	if (nodes <= 1)
 		return 0;

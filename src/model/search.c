@@ -92,6 +92,18 @@ struct sstate {
 	long timed;                /* step estimates made */
 };
 
+/* s->cand needs `bytes` per GPU: keep it when no plan so far needed less
+ * (for the message when nothing fits). */
+static void note_memory(struct sstate *s, double bytes)
+{
+	if (!s->mem_seen || bytes < s->min_mem) {
+		s->min_mem = bytes;
+		s->min_plan = s->cand.plan;
+		s->min_rec = s->cand.train.recompute;
+		s->mem_seen = 1;
+	}
+}
+
 /* Memory per GPU of s->cand (an LLM plan, resolved).  Records the smallest. */
 static double cand_memory(struct sstate *s)
 {
@@ -99,12 +111,7 @@ static double cand_memory(struct sstate *s)
 	double part[MEM_COUNT];
 	llm_shape_init(&s->cand, &s->cand.plan, &sh);
 	double m = mem_estimate(&s->cand, &s->cand.plan, &sh, part);
-	if (!s->mem_seen || m < s->min_mem) {
-		s->min_mem = m;
-		s->min_plan = s->cand.plan;
-		s->min_rec = s->cand.train.recompute;
-		s->mem_seen = 1;
-	}
+	note_memory(s, m);
 	return m;
 }
 
@@ -120,12 +127,7 @@ static int try_cand(struct sstate *s)
 		return 0;
 	}
 	if (!s->e.fits) {
-		if (!s->mem_seen || s->e.memory_per_gpu_bytes < s->min_mem) {
-			s->min_mem = s->e.memory_per_gpu_bytes;
-			s->min_plan = s->cand.plan;
-			s->min_rec = s->cand.train.recompute;
-			s->mem_seen = 1;
-		}
+		note_memory(s, s->e.memory_per_gpu_bytes);
 		return 0;
 	}
 	if (!s->found || s->e.step_time_s < s->best_time_s) {
