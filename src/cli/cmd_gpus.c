@@ -243,9 +243,11 @@ static int show_text(struct cli_ctx *ctx, const struct gpu *g, const char *fmt)
 	if (g->notes[0])
 		kv(&t, "notes", g->notes);
 
+	/* CSV is one table: the peaks become field rows of it. */
+	int csv = !strcmp(fmt, "csv");
 	rep_table_init(&pk, 3, peak_head, peak_align);
 	for (int p = 0; p < PREC_COUNT; p++) {
-		char dense[32], sparse[32];
+		char dense[32], sparse[32], name[2][48];
 		double v = g->peak_flop_per_s[p];
 		double sp = gpu_sparse_peak(g, (enum tc_prec)p);
 		const char *cells[3] = { tc_prec_names[p], dense, sparse };
@@ -257,14 +259,23 @@ static int show_text(struct cli_ctx *ctx, const struct gpu *g, const char *fmt)
 			snprintf(sparse, sizeof(sparse), "%.5g", sp / 1e12);
 		else
 			snprintf(sparse, sizeof(sparse), "-");
-		rep_table_row(&pk, cells);
+		if (!csv) {
+			rep_table_row(&pk, cells);
+			continue;
+		}
+		const char *unit = p == PREC_INT8 ? "TOP/s" : "TFLOP/s";
+		snprintf(name[0], sizeof(name[0]), "%s dense %s", tc_prec_names[p], unit);
+		snprintf(name[1], sizeof(name[1]), "%s 2:4 sparse %s", tc_prec_names[p], unit);
+		kv(&t, name[0], dense);
+		kv(&t, name[1], sparse);
 	}
 	if (rep_table_print(&t, ctx->out, fmt))
 		rc = -1;
-	fputs(strcmp(fmt, "csv") ? "\nPeak throughput (int8 in TOP/s; training uses dense):\n\n" : "\n",
-	      ctx->out);
-	if (rep_table_print(&pk, ctx->out, fmt))
-		rc = -1;
+	if (!csv) {
+		fputs("\nPeak throughput (int8 in TOP/s; training uses dense):\n\n", ctx->out);
+		if (rep_table_print(&pk, ctx->out, fmt))
+			rc = -1;
+	}
 	rep_table_release(&t);
 	rep_table_release(&pk);
 	if (rc)
