@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "../io/fields.h"
+#include "../io/price_load.h"
+#include "../model/uncertainty.h"
 #include "today.h"
 
 #ifndef TC_VERSION
@@ -48,10 +50,10 @@ static const struct cli_cmd commands[] = {
 	  "  --provider NAME     one provider's offers only\n"
 	  "  --pue X --power-frac F --grid G   energy assumptions\n"
 	  "  --preempt-per-h R --checkpoint D --restart D   spot assumptions\n"
-	  "  --max-age DAYS      warn about prices older than this (default 180)\n"
+	  "  --max-age DAYS      warn about prices older than this (default " CLI_STR(PRICE_STALE_DAYS) ")\n"
 	  "Uncertainty (Monte Carlo over the efficiency parameters):\n"
-	  "  --uncertainty[=N]   N samples (default 1000): P10, P50, P90\n"
-	  "  --seed S            random seed (default 1; same seed, same output)\n"
+	  "  --uncertainty[=N]   N samples (default " CLI_STR(UNC_DEFAULT_SAMPLES) "): P10, P50, P90\n"
+	  "  --seed S            random seed (default " CLI_STR(UNC_DEFAULT_SEED) "; same seed, same output)\n"
 	  "  --deadline D        report the probability of finishing within D\n"
 	  "  --budget USD        report the probability of costing at most USD\n"
 	  "Output:\n"
@@ -70,17 +72,17 @@ static const struct cli_cmd commands[] = {
 	  "  --gpus LIST        catalog ids, comma-separated\n"
 	  "  --count N          GPUs per type (default: the file's plan)\n"
 	  "  --deadline D       find the fewest GPUs that finish within D (e.g. 14d)\n"
-	  "  --max-gpus N       largest count tried with --deadline (default 4096)\n"
+	  "  --max-gpus N       largest count tried with --deadline (default " CLI_STR(CLI_DEFAULT_MAX_GPUS) ")\n"
 	  "  --pricing P        on-demand (default), spot, reserved-1y or reserved-3y\n"
 	  "  --provider NAME    one provider's offers only\n"
 	  "  --pue X --power-frac F --grid G   energy assumptions\n"
 	  "  --preempt-per-h R --checkpoint D --restart D   spot assumptions\n"
-	  "  --max-age DAYS     warn about prices older than this (default 180)\n"
+	  "  --max-age DAYS     warn about prices older than this (default " CLI_STR(PRICE_STALE_DAYS) ")\n"
 	  "  --calibration FILE efficiencies fitted by `traincost calibrate`\n"
-	  "  --uncertainty[=N]  Monte Carlo of N samples (default 1000) per GPU type:\n"
+	  "  --uncertainty[=N]  Monte Carlo of N samples (default " CLI_STR(UNC_DEFAULT_SAMPLES) ") per GPU type:\n"
 	  "                     P10, P50, P90 of total time and cost, and the chance\n"
 	  "                     of meeting --deadline\n"
-	  "  --seed S           random seed (default 1; same seed, same output)\n"
+	  "  --seed S           random seed (default " CLI_STR(UNC_DEFAULT_SEED) "; same seed, same output)\n"
 	  "  --format F         table (default), csv, json or md\n"
 	  "  --plot FILE        also draw total time and cost per GPU type (P10-P90\n"
 	  "                     whiskers with --uncertainty) as an SVG chart into FILE\n" DATA_HELP },
@@ -99,12 +101,12 @@ static const struct cli_cmd commands[] = {
 	  "  --deadline D    a duration such as 14d or 36h\n"
 	  "  --budget USD    dollars such as 50000\n"
 	  "  --gpus ID,...   GPU types to consider (default: every GPU with an offer)\n"
-	  "  --max-gpus N    largest GPU count (default 4096)\n"
+	  "  --max-gpus N    largest GPU count (default " CLI_STR(CLI_DEFAULT_MAX_GPUS) ")\n"
 	  "  --pricing P     on-demand (default), spot, reserved-1y or reserved-3y\n"
 	  "  --calibration FILE  efficiencies fitted by `traincost calibrate`\n"
 	  "  --uncertainty[=N]  P10, P50, P90 of time and cost (N samples, default\n"
 	  "                  1000) for the plans shown and the Pareto front\n"
-	  "  --seed S        random seed (default 1; same seed, same output)\n"
+	  "  --seed S        random seed (default " CLI_STR(UNC_DEFAULT_SEED) "; same seed, same output)\n"
 	  "  --risk R        p50 (default): rank by the point estimate; p90: rank by\n"
 	  "                  P90 cost and time, sampling the Pareto front and the plans\n"
 	  "                  whose point estimate meets the targets (implies\n"
@@ -217,7 +219,7 @@ static const struct cli_cmd commands[] = {
 	  "  --gpu ID        only offers of this catalog GPU\n"
 	  "  --provider P    only this provider (aws, gcp, azure, lambda, ...)\n"
 	  "  --pricing P     on-demand (default), spot, reserved-1y or reserved-3y\n"
-	  "  --max-age D     warn about prices older than D days (default 180)\n"
+	  "  --max-age D     warn about prices older than D days (default " CLI_STR(PRICE_STALE_DAYS) ")\n"
 	  "  --format F      table (default), csv, json or md\n" DATA_HELP },
 	{ "check", cmd_check, "validate traincost YAML files and report every error",
 	  "usage: traincost check FILE...\n"
@@ -243,9 +245,9 @@ static const struct cli_cmd commands[] = {
 	  "  --deadline D       the plan: cheapest plan finishing within D\n"
 	  "  --budget USD       the plan: fastest plan costing at most USD\n"
 	  "  --gpus ID,...      GPU types compared and planned over\n"
-	  "  --max-gpus N       the plan: largest GPU count (default 4096)\n"
+	  "  --max-gpus N       the plan: largest GPU count (default " CLI_STR(CLI_DEFAULT_MAX_GPUS) ")\n"
 	  "  --pricing P        on-demand (default), spot, reserved-1y or reserved-3y\n"
-	  "  --uncertainty[=N]  P10-P90 of the comparison from N samples (default 1000)\n" DATA_HELP },
+	  "  --uncertainty[=N]  P10-P90 of the comparison from N samples (default " CLI_STR(UNC_DEFAULT_SAMPLES) ")\n" DATA_HELP },
 	{ "completion", cmd_completion, "shell completion script for bash, zsh or fish",
 	  "usage: traincost completion bash|zsh|fish\n"
 	  "\n"

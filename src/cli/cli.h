@@ -14,6 +14,14 @@
 #include "../model/cost.h"
 #include "../util/diag.h"
 
+/* The largest GPU count plan and compare try unless --max-gpus says. */
+#define CLI_DEFAULT_MAX_GPUS 4096
+
+/* A macro's value as a string literal, for help texts that state a
+ * default: the text then follows the constant. */
+#define CLI_STR_(x) #x
+#define CLI_STR(x) CLI_STR_(x)
+
 struct cli_ctx {
 	FILE *out;              /* results */
 	FILE *err;              /* diagnostics */

@@ -24,7 +24,6 @@
 #include "unc_args.h"
 
 #define COMPARE_MAX_GPUS 64
-#define COMPARE_DEFAULT_MAX_COUNT 4096
 
 static const char *const formats[] = { "table", "csv", "json", "md", NULL };
 static const char *const recompute_text[] = { "none", "selective", "full" };
@@ -485,7 +484,7 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 								  : "no workload file given (expected FILE)");
 	if (count_s && deadline)
 		return cli_usage_error(ctx, "compare", "--count and --deadline exclude each other (expected one of them)");
-	int count = 0, max_count = COMPARE_DEFAULT_MAX_COUNT;
+	int count = 0, max_count = CLI_DEFAULT_MAX_GPUS;
 	double deadline_s = 0;
 	const char *why;
 	if (count_s && cli_int_arg(ctx, "compare", "count", count_s, 1, 1000000, &count))

@@ -262,7 +262,7 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	if (budget_s && (tc_parse_quantity(budget_s, TC_UNIT_USD, &budget, &why) || !(budget > 0)))
 		return cli_usage_error(ctx, "plan", "--budget '%s' is not valid (expected dollars such as 50000 or $50000)",
 				       budget_s);
-	int max_gpus = 4096;
+	int max_gpus = CLI_DEFAULT_MAX_GPUS;
 	if (max_s && cli_int_arg(ctx, "plan", "max-gpus", max_s, 1, PLAN_MAX_GPUS, &max_gpus))
 		return TC_EXIT_USAGE;
 	/* --risk p90 ranks by samples: it implies --uncertainty. */

@@ -22,7 +22,7 @@ void unc_args_opts(struct unc_args *u, struct cli_opt *o)
 int unc_args_spec(struct cli_ctx *ctx, const char *cmd, const struct unc_args *u,
 		  const struct cal_overlay *cal, struct unc_spec *s)
 {
-	int samples = UNC_DEFAULT_SAMPLES, seed = 1;
+	int samples = UNC_DEFAULT_SAMPLES, seed = UNC_DEFAULT_SEED;
 
 	assert(ctx && cmd && u && cal && s);
 	if ((u->samples && cli_int_arg(ctx, cmd, "uncertainty", u->samples, 1, UNC_MAX_SAMPLES, &samples)) ||

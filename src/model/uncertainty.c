@@ -75,7 +75,7 @@ void unc_spec_default(struct unc_spec *s)
 		s->rel_sd[p] = eff_params[p].default_rel_sd;
 	s->network_rel_sd = UNC_DEFAULT_NETWORK_REL_SD;
 	s->model_rel_sd = UNC_DEFAULT_MODEL_REL_SD;
-	s->seed = 1;
+	s->seed = UNC_DEFAULT_SEED;
 	s->samples = UNC_DEFAULT_SAMPLES;
 	s->kind = COST_ON_DEMAND;
 	s->spot.instances = 1; /* unc_spec_price() sets the run's own */

@@ -32,6 +32,7 @@
 #include "estimate.h"
 
 #define UNC_DEFAULT_SAMPLES 1000
+#define UNC_DEFAULT_SEED 1
 #define UNC_MAX_SAMPLES 1000000
 
 /* Documented defaults (docs/calibration.md). */
@@ -62,7 +63,7 @@ struct unc_spec {
 
 /*
  * Defaults: eff_params[].default_rel_sd (0: not varied), the network and model spreads
- * above, UNC_DEFAULT_SAMPLES, seed 1, no cost.
+ * above, UNC_DEFAULT_SAMPLES, UNC_DEFAULT_SEED, no cost.
  */
 void unc_spec_default(struct unc_spec *s);
 
