@@ -31,59 +31,27 @@ for t in "$build"/tests/test_*; do
 	passed=$((passed + p))
 	failed=$((failed + f))
 done
-if [ -x tests/cli/run-cases.sh ]; then
-	out=$(tests/cli/run-cases.sh "$build/traincost" "$runner")
-	printf '%s\n' "$out" | grep -v '^ok ' || true
-	p=$(printf '%s\n' "$out" | grep -c '^ok ')
-	f=$(printf '%s\n' "$out" | grep -c '^FAIL ')
-	echo "cli:  $p cases passed, $f failed"
+# Add one runner's "ok ..." and "FAIL ..." lines to the totals, print the
+# lines that are not "ok" and a summary: tally LABEL WHAT OUTPUT.
+tally() {
+	printf '%s\n' "$3" | grep -v '^ok ' || true
+	p=$(printf '%s\n' "$3" | grep -c '^ok ')
+	f=$(printf '%s\n' "$3" | grep -c '^FAIL ')
+	echo "$1 $p $2 passed, $f failed"
 	passed=$((passed + p))
 	failed=$((failed + f))
-fi
-if [ -x tests/bad/run-bad.sh ]; then
-	out=$(tests/bad/run-bad.sh "$build/traincost" "$runner")
-	printf '%s\n' "$out" | grep -v '^ok ' || true
-	p=$(printf '%s\n' "$out" | grep -c '^ok ')
-	f=$(printf '%s\n' "$out" | grep -c '^FAIL ')
-	echo "bad:  $p broken inputs passed, $f failed"
-	passed=$((passed + p))
-	failed=$((failed + f))
-fi
-if [ -x tests/plots/run-plots.sh ]; then
-	out=$(tests/plots/run-plots.sh "$build/traincost" "$runner")
-	printf '%s\n' "$out" | grep -v '^ok ' || true
-	p=$(printf '%s\n' "$out" | grep -c '^ok ')
-	f=$(printf '%s\n' "$out" | grep -c '^FAIL ')
-	echo "plots: $p charts passed, $f failed"
-	passed=$((passed + p))
-	failed=$((failed + f))
-fi
-if [ -x tests/completion/run-completion.sh ]; then
-	out=$(tests/completion/run-completion.sh "$build/traincost" "$runner")
-	printf '%s\n' "$out" | grep -v '^ok ' || true
-	p=$(printf '%s\n' "$out" | grep -c '^ok ')
-	f=$(printf '%s\n' "$out" | grep -c '^FAIL ')
-	echo "completion: $p checks passed, $f failed"
-	passed=$((passed + p))
-	failed=$((failed + f))
-fi
-if [ -x tests/install/run-install.sh ] && [ -z "$runner" ]; then
-	out=$(tests/install/run-install.sh "$build")
-	printf '%s\n' "$out" | grep -v '^ok ' || true
-	p=$(printf '%s\n' "$out" | grep -c '^ok ')
-	f=$(printf '%s\n' "$out" | grep -c '^FAIL ')
-	echo "install: $p checks passed, $f failed"
-	passed=$((passed + p))
-	failed=$((failed + f))
-fi
-if [ -x tests/shipped-data.sh ]; then
-	out=$(tests/shipped-data.sh "$build/traincost" "$build" "$runner")
-	printf '%s\n' "$out" | grep -v '^ok ' || true
-	p=$(printf '%s\n' "$out" | grep -c '^ok ')
-	f=$(printf '%s\n' "$out" | grep -c '^FAIL ')
-	echo "data: $p checks of the shipped data passed, $f failed"
-	passed=$((passed + p))
-	failed=$((failed + f))
-fi
+}
+[ -x tests/cli/run-cases.sh ] &&
+	tally "cli: " cases "$(tests/cli/run-cases.sh "$build/traincost" "$runner")"
+[ -x tests/bad/run-bad.sh ] &&
+	tally "bad: " "broken inputs" "$(tests/bad/run-bad.sh "$build/traincost" "$runner")"
+[ -x tests/plots/run-plots.sh ] &&
+	tally "plots:" charts "$(tests/plots/run-plots.sh "$build/traincost" "$runner")"
+[ -x tests/completion/run-completion.sh ] &&
+	tally "completion:" checks "$(tests/completion/run-completion.sh "$build/traincost" "$runner")"
+[ -x tests/install/run-install.sh ] && [ -z "$runner" ] &&
+	tally "install:" checks "$(tests/install/run-install.sh "$build")"
+[ -x tests/shipped-data.sh ] &&
+	tally "data:" "checks of the shipped data" "$(tests/shipped-data.sh "$build/traincost" "$build" "$runner")"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

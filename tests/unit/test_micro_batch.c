@@ -6,22 +6,8 @@
 
 #include <stdlib.h>
 
-#include "../../src/io/val_load.h"
+#include "tc_vtrain.h"
 #include "../../src/model/estimate.h"
-
-/* A vTrain case: 8 GPUs (TP 2, PP 2, so dp 2), global batch 64: each rank
- * takes 32 sequences per step, so micro-batches 1, 2, 4, 8, 16 and 32. */
-static void a_run(struct workload *w, struct gpu *g)
-{
-	struct val_set s;
-	struct tc_diag d;
-	val_set_init(&s);
-	tc_diag_init(&d);
-	assert_int_equal(val_load_file("tests/validation/vtrain-a100.csv", &s, &d), 0);
-	*w = s.cases[1].w;
-	val_set_release(&s);
-	tc_test_a100(g);
-}
 
 static void test_fastest_that_fits(void **state)
 {
@@ -31,7 +17,7 @@ static void test_fastest_that_fits(void **state)
 	struct est_workspace ws;
 	struct plan_problem why;
 	(void)state;
-	a_run(&w, &g);
+	tc_test_vtrain_case(1, &w, &g);
 	assert_int_equal(est_workspace_init(&ws, 0), 0);
 	w.plan.micro_batch = 0;
 	assert_int_equal(step_estimate(&w, &g, &ws, &chosen, &why), 0);

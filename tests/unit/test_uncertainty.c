@@ -9,24 +9,17 @@
 
 #include <gsl/gsl_errno.h>
 
-#include "../../src/io/val_load.h"
+#include "tc_vtrain.h"
 #include "../../src/model/uncertainty.h"
 
 #define SAMPLES 200
 
-/* A vTrain case (8 GPUs, TP 2, PP 2) with 1000 steps. */
+/* A vTrain case (8 GPUs, TP 2, PP 2) run for 1000 steps. */
 static void a_run(struct workload *w, struct gpu *g)
 {
-	struct val_set s;
-	struct tc_diag d;
-	val_set_init(&s);
-	tc_diag_init(&d);
-	assert_int_equal(val_load_file("tests/validation/vtrain-a100.csv", &s, &d), 0);
-	*w = s.cases[1].w;
+	tc_test_vtrain_case(1, w, g);
 	w->train.steps = 1000;
 	w->train.tokens = 0;
-	val_set_release(&s);
-	tc_test_a100(g);
 }
 
 static void run(const struct workload *w, const struct gpu *g, const struct unc_spec *s,
