@@ -25,6 +25,22 @@ static int test_gpu(const char *id, struct gpu *out, void *ctx)
 	return gpu_load_id("tests/data/models/gpu", id, out, &d) ? -1 : 0;
 }
 
+/* Where the networks of vision and recommender cases are found. */
+static const struct tc_datapath *test_data(void)
+{
+	static struct tc_datapath dp;
+	static int ready;
+	if (!ready) {
+		struct tc_diag d;
+		static const char *const dirs[] = { "tests/data" };
+		tc_diag_init(&d);
+		if (dp_init(&dp, dirs, 1, &d))
+			abort();
+		ready = 1;
+	}
+	return &dp;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct val_set set;
@@ -36,7 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	tc_diag_init(&d);
 	val_set_init(&set);
-	if (val_load_file(path, &set, &d) == 0) {
+	if (val_load_file(path, test_data(), &set, &d) == 0) {
 		struct val_result res[FZ_MAX_PREDICT];
 		size_t n = set.count < FZ_MAX_PREDICT ? set.count : FZ_MAX_PREDICT, nres = 0;
 		if (val_run(set.cases, n, NULL, 1, 0, test_gpu, NULL, res, &nres) == 0) {

@@ -228,8 +228,8 @@ int main(int argc, char **argv)
 	tc_diag_init(&d);
 	val_set_init(&set);
 	val_set_init(&extra);
-	if (val_load_file(argv[2], &set, &d) ||
-	    (argc > 3 && val_load_file(argv[3], &extra, &d))) {
+	if (val_load_file(argv[2], NULL, &set, &d) ||
+	    (argc > 3 && val_load_file(argv[3], NULL, &extra, &d))) {
 		for (i = 0; i < d.count; i++)
 			fprintf(stderr, "%s\n", d.entry[i].msg);
 		return 1;

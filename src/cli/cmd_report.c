@@ -197,7 +197,7 @@ static void put_validation(struct xmlbuf *b, struct cli_ctx *ctx, char **ids, in
 	if (cli_validation_dir(ctx, dir, sizeof(dir)))
 		tc_diag_msg(&d, TC_EXIT_IO, "no validation cases found (expected tests/validation "
 			    "or validation in a data folder)");
-	else if (val_load_dir(dir, &set, &d) == 0 && gpu_catalog_load(&ctx->data, &cat, &d) == 0)
+	else if (val_load_dir(dir, &ctx->data, &set, &d) == 0 && gpu_catalog_load(&ctx->data, &cat, &d) == 0)
 		cli_resolve_frameworks(ctx, &set, &d);
 	if (d.count) {
 		xmlbuf_raw(b, "<p class=\"failed\">The measured cases could not be read:</p>\n<pre class=\"failed\">");

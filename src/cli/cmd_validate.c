@@ -622,7 +622,7 @@ int cmd_validate(int argc, char **argv, struct cli_ctx *ctx)
 	}
 	tc_diag_init(&d);
 	val_set_init(&set);
-	if (val_load_dir(cases_dir, &set, &d) ||
+	if (val_load_dir(cases_dir, &ctx->data, &set, &d) ||
 	    gpu_catalog_load(&ctx->data, &cat, &d) || cli_resolve_frameworks(ctx, &set, &d)) {
 		rc = cli_report(ctx, &d);
 		goto out;

@@ -438,7 +438,7 @@ int meas_load_file(const char *path, const struct tc_datapath *dp, struct meas_s
 		val_set_init(&vs);
 		if (resolve(doc.file, ts.cases, cpath, sizeof(cpath)))
 			bad |= err_at(d, doc.file, cn, "cases path is too long");
-		else if (val_load_file(cpath, &vs, d))
+		else if (val_load_file(cpath, dp, &vs, d))
 			bad = 1;
 		else
 			for (size_t i = 0; i < vs.count && !bad; i++) {

@@ -16,6 +16,8 @@
 #include "../model/recsys.h"
 #include "../model/vision.h"
 #include "../util/infile.h"
+#include "wl_load.h"
+#include "yaml_node.h"
 #include "../util/utf8.h"
 
 /* Measured values, in the unit of their column (ms, TFLOP/s, %, 1/s);
@@ -153,6 +155,7 @@ static const struct vkey keys[K_N] = {
 /* Per-file state: defaults so far, raw measured value and its metric. */
 struct vstate {
 	const char *file;
+	const struct tc_datapath *dp; /* where `network` presets are found */
 	struct tc_diag *d;
 	struct val_case dflt;
 	double raw_measured;    /* value of `measured`, file units */
@@ -191,6 +194,45 @@ static int bad(struct vstate *st, int line, int col, const char *fmt, ...)
 	tc_diag_vat(st->d, TC_EXIT_INPUT, st->file, line, col, fmt, ap);
 	va_end(ap);
 	return -1;
+}
+
+/*
+ * The vision or recommender architecture `name` of the catalog
+ * (models/arch/<name>.yaml on the data path), into w with its kind.
+ * Returns 0, or -1 with the problem at the case file's (line, col).
+ */
+static int network_preset(struct vstate *st, const char *name, struct workload *w,
+			  int line, int col)
+{
+	char path[DP_PATH_LEN], fname[WL_NAME_LEN + 8], family[16];
+	struct yn_doc doc = { 0 };
+	int rc;
+
+	int named = strlen(name) < WL_NAME_LEN && !strchr(name, '/') && name[0] != '.';
+	if (named)
+		snprintf(fname, sizeof(fname), "%s.yaml", name);
+	if (!named || !st->dp || dp_find(st->dp, "models/arch", fname, path, sizeof(path)))
+		return bad(st, line, col, "unknown network '%s' (expected a vision or "
+			   "recommender architecture of models/arch such as resnet50 or "
+			   "dlrm-criteo-1tb)", name);
+	if (yn_load_file(path, &doc, st->d))
+		return bad(st, line, col, "network '%s' could not be loaded", name);
+	wl_arch_family(&doc, family, sizeof(family));
+	yn_doc_release(&doc);
+	if (!strcmp(family, "vision")) {
+		w->kind = WL_VISION;
+		rc = wl_vision_arch_load_file(path, &w->vis, st->d);
+	} else if (!strcmp(family, "recsys")) {
+		w->kind = WL_RECSYS;
+		rc = wl_recsys_arch_load_file(path, &w->rec, st->d);
+	} else {
+		return bad(st, line, col, "network '%s' is a %s architecture (expected a "
+			   "vision or recommender one; language models are described by columns)",
+			   name, family[0] ? family : "family-less");
+	}
+	if (rc)
+		return bad(st, line, col, "network '%s' could not be loaded", name);
+	return 0;
 }
 
 /* Store value `v` of key k into case c (or the measurement state). */
@@ -318,23 +360,18 @@ static int set_key(struct vstate *st, struct val_case *c, int k,
 		st->have_measured = 1;
 		break;
 	case K_NETWORK:
-		/* a bundled network sets the kind (vision.c, recsys.c) */
-		if (vision_arch_builtin(v, &w->vis) == 0) {
-			w->kind = WL_VISION;
+		/* the preset's family sets the kind */
+		if (network_preset(st, v, w, line, col))
+			return -1;
+		if (w->kind == WL_VISION) {
 			if (!w->vtrain.image_size)
 				w->vtrain.image_size = 224;
 			w->vtrain.dataset_size = 1;
 			w->vtrain.epochs = 1;
-		} else if (recsys_arch_builtin(v, &w->rec) == 0) {
-			w->kind = WL_RECSYS;
+		} else {
 			w->rtrain.samples = 1;
 			w->plan.embeddings = EMB_TABLE_WISE;
 			w->rtrain.emb_precision = PREC_FP32;
-		} else {
-			return bad(st, line, col, "unknown network '%s' "
-				   "(expected a bundled vision or "
-				   "recommender model such as resnet50 or "
-				   "dlrm-criteo-1tb)", v);
 		}
 		snprintf(c->family, sizeof(c->family), "%s",
 			 w->kind == WL_VISION ? "vision" : "recsys");
@@ -507,7 +544,8 @@ static int check_layout(struct vstate *st, const struct workload *w,
 	return 0;
 }
 
-int val_load_file(const char *path, struct val_set *set, struct tc_diag *d)
+int val_load_file(const char *path, const struct tc_datapath *dp, struct val_set *set,
+		  struct tc_diag *d)
 {
 	FILE *fp;
 	char line[VAL_MAX_LINE], stem[64];
@@ -527,6 +565,7 @@ int val_load_file(const char *path, struct val_set *set, struct tc_diag *d)
 	}
 	memset(&st, 0, sizeof(st));
 	st.file = path;
+	st.dp = dp;
 	st.d = d;
 	st.metric_file = -1;
 	case_defaults(&st.dflt);
@@ -715,7 +754,8 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int val_load_dir(const char *dir, struct val_set *set, struct tc_diag *d)
+int val_load_dir(const char *dir, const struct tc_datapath *dp, struct val_set *set,
+		 struct tc_diag *d)
 {
 	DIR *dh = opendir(dir);
 	struct dirent *de;
@@ -753,7 +793,7 @@ int val_load_dir(const char *dir, struct val_set *set, struct tc_diag *d)
 	}
 	qsort(names, n, sizeof(*names), cmp_str);
 	for (i = 0; i < n; i++)
-		if (val_load_file(names[i], set, d))
+		if (val_load_file(names[i], dp, set, d))
 			rc = -1;
 out:
 	if (rc && !tc_diag_total(d))

@@ -12,14 +12,19 @@
 
 #include "../model/validate.h"
 #include "../util/diag.h"
+#include "datapath.h"
 
 #define VAL_MAX_LINE 4096 /* bytes per line, newline included */
 
-/* Append the cases of one file to *set.  Returns 0, or -1 with every
- * problem found in d (cases of bad rows are not added). */
-int val_load_file(const char *path, struct val_set *set, struct tc_diag *d);
+/* Append the cases of one file to *set.  A `network` column names a vision
+ * or recommender architecture of models/arch, found on dp (NULL: none is
+ * known).  Returns 0, or -1 with every problem found in d (cases of bad
+ * rows are not added). */
+int val_load_file(const char *path, const struct tc_datapath *dp, struct val_set *set,
+		  struct tc_diag *d);
 
 /* Load every *.csv file of `dir` in name order.  Returns 0 or -1. */
-int val_load_dir(const char *dir, struct val_set *set, struct tc_diag *d);
+int val_load_dir(const char *dir, const struct tc_datapath *dp, struct val_set *set,
+		 struct tc_diag *d);
 
 #endif

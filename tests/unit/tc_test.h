@@ -72,4 +72,20 @@ static inline int tc_test_gpu_for(const char *id, struct gpu *out, void *ctx)
 	return gpu_load_id(TC_TEST_DATA "/models/gpu", id, out, &d) ? -1 : 0;
 }
 
+/* The data path of the frozen catalog (for loaders that find presets). */
+static inline const struct tc_datapath *tc_test_datapath(void)
+{
+	static struct tc_datapath dp;
+	static int ready;
+	if (!ready) {
+		struct tc_diag d;
+		tc_diag_init(&d);
+		tc_use_test_data();
+		if (dp_init(&dp, NULL, 0, &d))
+			fail_msg("the data path of %s does not initialise", TC_TEST_DATA);
+		ready = 1;
+	}
+	return &dp;
+}
+
 #endif

@@ -15,7 +15,7 @@ static inline void tc_test_vtrain_case(size_t index, struct workload *w, struct 
 	struct tc_diag d;
 	val_set_init(&s);
 	tc_diag_init(&d);
-	assert_int_equal(val_load_file("tests/validation/vtrain-a100.csv", &s, &d), 0);
+	assert_int_equal(val_load_file("tests/validation/vtrain-a100.csv", tc_test_datapath(), &s, &d), 0);
 	assert_true(index < s.count);
 	*w = s.cases[index].w;
 	val_set_release(&s);

@@ -230,7 +230,7 @@ static int load_val_csv(struct tc_diag *d)
 {
 	struct val_set set;
 	val_set_init(&set);
-	int rc = val_load_file("tests/bad/csv-valid.csv", &set, d);
+	int rc = val_load_file("tests/bad/csv-valid.csv", tc_test_datapath(), &set, d);
 	val_set_release(&set);
 	return rc;
 }

@@ -21,7 +21,7 @@ static void load_synthetic(struct val_set *set)
 	struct gpu g;
 	val_set_init(set);
 	tc_diag_init(&d);
-	assert_int_equal(val_load_file(CASES, set, &d), 0);
+	assert_int_equal(val_load_file(CASES, tc_test_datapath(), set, &d), 0);
 	assert_int_equal(set->count, 4);
 	assert_int_equal(est_workspace_init(&ws, LLM_MAX_OPS), 0);
 	tc_test_a100(&g);

@@ -373,7 +373,7 @@ static void test_validation(void **state)
 	(void)state;
 	val_set_init(&s);
 	tc_diag_init(&d);
-	if (val_load_file("tests/validation/recsys.csv", &s, &d)) {
+	if (val_load_file("tests/validation/recsys.csv", tc_test_datapath(), &s, &d)) {
 		show(&d);
 		fail_msg("cannot load recsys.csv");
 	}

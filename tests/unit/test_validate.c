@@ -25,7 +25,7 @@ static void run_file(const char *path, double max_mape, size_t min_n)
 
 	val_set_init(&s);
 	tc_diag_init(&d);
-	if (val_load_file(path, &s, &d)) {
+	if (val_load_file(path, tc_test_datapath(), &s, &d)) {
 		for (i = 0; i < d.count; i++)
 			print_message("%s\n", d.entry[i].msg);
 		fail_msg("cannot load %s", path);
@@ -72,7 +72,7 @@ static void test_selective_ratio(void **state)
 	val_set_init(&s);
 	tc_diag_init(&d);
 	assert_int_equal(val_load_file("tests/validation/megatron-2021.csv",
-				       &s, &d), 0);
+				       tc_test_datapath(), &s, &d), 0);
 	assert_true(s.count <= 16);
 	assert_int_equal(val_run(s.cases, s.count, NULL, 1, 0,
 				 tc_test_gpu_for, NULL, r, &n), 0);
@@ -153,7 +153,7 @@ static void test_bad_lines(void **state)
 		fclose(f);
 		val_set_init(&s);
 		tc_diag_init(&d);
-		assert_int_equal(val_load_file(path, &s, &d), -1);
+		assert_int_equal(val_load_file(path, tc_test_datapath(), &s, &d), -1);
 		assert_true(d.count >= 1);
 		snprintf(want, sizeof(want), "%s:%s", path, cases[i].msg);
 		assert_string_equal(d.entry[0].msg, want);
@@ -192,7 +192,7 @@ static void test_lora_columns(void **state)
 	fclose(f);
 	val_set_init(&s);
 	tc_diag_init(&d);
-	assert_int_equal(val_load_file(path, &s, &d), 0);
+	assert_int_equal(val_load_file(path, tc_test_datapath(), &s, &d), 0);
 	assert_int_equal(s.count, 2);
 	assert_int_equal(s.cases[0].w.train.finetune, FT_FULL);
 	assert_int_equal(s.cases[0].w.train.lora_rank, 0);
