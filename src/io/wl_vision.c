@@ -35,7 +35,8 @@ static const enum optimizer v_opt_map[] = { OPT_SGD, OPT_LARS, OPT_ADAMW };
 
 struct layer_sec {
 	int kind, out, kernel, stride, groups, width, heads, mlp, repeat;
-	int global, class_token, bias;
+	int global, class_token, bias, pyramid, frozen, extra, anchors;
+	int classes, convs;
 };
 
 /* One list item: a bare kind ("relu") or a mapping with `layer:`. */
@@ -56,6 +57,12 @@ static int read_layer(const struct yn_node *it, const char *file,
 		{ .key = "global", .type = FD_BOOL, .offset = LOFF(global) },
 		{ .key = "class_token", .type = FD_BOOL, .offset = LOFF(class_token) },
 		{ .key = "bias", .type = FD_BOOL, .offset = LOFF(bias) },
+		{ .key = "pyramid", .type = FD_BOOL, .offset = LOFF(pyramid) },
+		{ .key = "frozen", .type = FD_BOOL, .offset = LOFF(frozen) },
+		{ .key = "extra", .type = FD_INT, .offset = LOFF(extra), .min = 0, .max = VIS_MAX_LEVELS },
+		{ .key = "anchors", .type = FD_INT, .offset = LOFF(anchors), .min = 1, .max = 1000 },
+		{ .key = "classes", .type = FD_INT, .offset = LOFF(classes), .min = 1, .max = 1000000 },
+		{ .key = "convs", .type = FD_INT, .offset = LOFF(convs), .min = 1, .max = 64 },
 		{ 0 },
 	};
 #undef LOFF
@@ -86,6 +93,12 @@ static int read_layer(const struct yn_node *it, const char *file,
 	L->global = ls.global;
 	L->class_token = ls.class_token;
 	L->bias = ls.bias;
+	L->pyramid = ls.pyramid;
+	L->frozen = ls.frozen;
+	L->extra = ls.extra;
+	L->anchors = ls.anchors;
+	L->classes = ls.classes;
+	L->convs = ls.convs;
 	L->line = it->line;
 	L->col = it->col;
 	if (L->kind == VL_LINEAR && L->out <= 0)
@@ -94,6 +107,13 @@ static int read_layer(const struct yn_node *it, const char *file,
 	if (L->kind == VL_CONV && L->out <= 0)
 		return wlx_err(d, file, it, "conv needs out (expected out: "
 			       "output channels)");
+	if (L->kind == VL_FPN && L->out <= 0)
+		return wlx_err(d, file, it, "fpn needs out (expected out: "
+			       "pyramid channels)");
+	if (L->kind == VL_RETINA_HEAD && (L->anchors <= 0 || L->classes <= 0))
+		return wlx_err(d, file, it, "retina_head needs anchors and "
+			       "classes (expected anchors: per position, "
+			       "classes: object classes)");
 	return 0;
 }
 
@@ -137,7 +157,7 @@ static int check_shapes(const struct vision_arch *a, double image,
 }
 
 struct varch_file {
-	int in_channels;
+	int in_channels, frozen_bn;
 	double params, macs;
 	char source[GPU_TEXT_LEN];
 	int dummy;
@@ -156,6 +176,7 @@ static int varch_from_doc(const struct yn_doc *doc, const char *want,
 		{ .key = "notes", .type = FD_IGNORE, .offset = VOFF(dummy) },
 		{ .key = "layers", .type = FD_IGNORE, .required = 1, .offset = VOFF(dummy) },
 		{ .key = "in_channels", .type = FD_INT, .offset = VOFF(in_channels), .min = 1, .max = 1024 },
+		{ .key = "frozen_batchnorm", .type = FD_BOOL, .offset = VOFF(frozen_bn) },
 		{ .key = "params", .type = FD_NUM, .offset = VOFF(params), .unit = TC_UNIT_COUNT, .min = 1, .max = 1e15 },
 		{ .key = "macs", .type = FD_NUM, .offset = VOFF(macs), .unit = TC_UNIT_COUNT, .min = 1, .max = 1e18 },
 		{ .key = "image_size", .type = FD_IGNORE, .offset = VOFF(dummy) },
@@ -182,6 +203,7 @@ static int varch_from_doc(const struct yn_doc *doc, const char *want,
 	if (read_layers(yn_map_get(doc->root, "layers"), doc->file, &a, d))
 		return -1;
 	a.in_channels = vf.in_channels;
+	a.frozen_bn = vf.frozen_bn;
 	wlx_stem(doc->file, st, sizeof(st));
 	snprintf(a.name, sizeof(a.name), "%s", want ? want : st);
 	snprintf(a.source, sizeof(a.source), "%s", vf.source);
@@ -283,11 +305,12 @@ static int read_vmodel(const char *file, const struct yn_node *map,
 		       const struct tc_datapath *dp, struct workload *w,
 		       struct tc_diag *d)
 {
-	struct msec { char preset[WL_NAME_LEN]; int in_channels; int dummy; } ms;
+	struct msec { char preset[WL_NAME_LEN]; int in_channels, frozen_bn; int dummy; } ms;
 	static const struct fd_field table[] = {
 		{ .key = "preset", .type = FD_STR, .offset = offsetof(struct msec, preset), .size = WL_NAME_LEN },
 		{ .key = "layers", .type = FD_IGNORE, .offset = offsetof(struct msec, dummy) },
 		{ .key = "in_channels", .type = FD_INT, .offset = offsetof(struct msec, in_channels), .min = 1, .max = 1024 },
+		{ .key = "frozen_batchnorm", .type = FD_BOOL, .offset = offsetof(struct msec, frozen_bn) },
 		{ 0 },
 	};
 	struct fd_ctx ctx = { .file = file, .d = d };
@@ -320,6 +343,7 @@ static int read_vmodel(const char *file, const struct yn_node *map,
 	if (read_layers(ln, file, &w->vis, d))
 		return -1;
 	w->vis.in_channels = ms.in_channels;
+	w->vis.frozen_bn = ms.frozen_bn;
 	snprintf(w->vis.name, sizeof(w->vis.name), "inline");
 	snprintf(w->vis.source, sizeof(w->vis.source), "%s", file);
 	return 0;

@@ -28,7 +28,7 @@
 const char *const vis_kind_names[VL_KIND_COUNT + 1] = {
 	"conv", "batchnorm", "layernorm", "relu", "gelu", "silu", "maxpool",
 	"avgpool", "linear", "add", "tokens", "attention", "bottleneck",
-	"basic", "cnblock", NULL,
+	"basic", "cnblock", "fpn", "retina_head", NULL,
 };
 
 /*
@@ -86,14 +86,87 @@ static double attn_act_elems(double T, double C, double heads, double mlp)
 	return T * (9 * C + 2 * mlp) + 2 * heads * T;
 }
 
+/*
+ * A feature pyramid network (Lin et al., arXiv:1612.03144; torchvision
+ * ops/feature_pyramid_network.py) on the n feature maps fc x fh x fw,
+ * largest first: a 1x1 lateral convolution per map to `out` channels, the
+ * top-down path (nearest up-sampling + add), a 3x3 output convolution per
+ * level, and `extra` 3x3 stride-2 convolutions above the last level (the
+ * first on its output, the others after a ReLU: RetinaNet's P6, P7).  All
+ * convolutions carry biases.  The maps only shrink along the list, so the
+ * top-down path always up-samples.  Fills the entry's params, MACs and kept
+ * activations and the level sides lh, lw; returns 0, or 1 with a message.
+ */
+static int vis_fpn(const struct vis_layer *L, int n, const double *fc,
+		   const double *fh, const double *fw, struct vis_shape *o,
+		   double *lh, double *lw, char *msg, size_t msglen)
+{
+	double f = L->out, conv3 = 9 * f * f + f;
+	int extra = L->extra > 0 ? L->extra : 0, j;
+
+	if (n == 0) {
+		snprintf(msg, msglen, "fpn has no feature map to read "
+			 "(expected pyramid: true on the entries whose outputs "
+			 "feed it)");
+		return 1;
+	}
+	if (n + extra > VIS_MAX_LEVELS) {
+		snprintf(msg, msglen, "fpn of %d levels (expected at most "
+			 "%d)", n + extra, VIS_MAX_LEVELS);
+		return 1;
+	}
+	for (j = 0; j < n; j++) {
+		o->params += fc[j] * f + f + conv3;
+		o->macs += fh[j] * fw[j] * (fc[j] * f + 9 * f * f);
+		/* lateral input, output-conv input */
+		o->act_bytes += fh[j] * fw[j] * (fc[j] + f);
+		lh[j] = fh[j];
+		lw[j] = fw[j];
+	}
+	for (j = n; j < n + extra; j++) {
+		lh[j] = out_side(lh[j - 1], 3, 2);
+		lw[j] = out_side(lw[j - 1], 3, 2);
+		o->params += conv3;
+		o->macs += lh[j] * lw[j] * 9 * f * f;
+		/* conv input (and the ReLU output before the later ones) */
+		o->act_bytes += lh[j - 1] * lw[j - 1] * f * (j > n ? 2 : 1);
+	}
+	return 0;
+}
+
+/*
+ * RetinaNet's heads (Lin et al., "Focal Loss for Dense Object Detection",
+ * arXiv:1708.02002; torchvision models/detection/retinanet.py), shared by
+ * every pyramid level: a classification and a box tower of `convs` 3x3
+ * convolutions with ReLU, then 3x3 output convolutions to anchors x
+ * classes and anchors x 4.  Kept: tower inputs and ReLU outputs, and the
+ * output logits the losses read.
+ */
+static void vis_retina_head(const struct vis_layer *L, double c, int nlev,
+			    const double *lh, const double *lw,
+			    struct vis_shape *o)
+{
+	double A = L->anchors, K = L->classes, P = 0;
+	int t = L->convs > 0 ? L->convs : 4, j;
+
+	for (j = 0; j < nlev; j++)
+		P += lh[j] * lw[j];
+	o->params = 2 * t * (9 * c * c + c) + 9 * c * A * (K + 4) + A * (K + 4);
+	o->macs = P * (2 * t * 9 * c * c + 9 * c * A * (K + 4));
+	o->act_bytes = P * (2 * t * 2 * c + A * (K + 4));
+}
+
 int vision_infer(const struct vision_arch *a, double image,
 		 struct vis_shape *sh, struct vis_summary *sum, char *msg,
 		 size_t msglen)
 {
 	double c = a->in_channels > 0 ? a->in_channels : 3;
 	double h = image, w = image, T = 0;
+	double bnp = a->frozen_bn ? 0 : 2; /* parameters per BN channel */
+	double fc[VIS_MAX_LEVELS], fh[VIS_MAX_LEVELS], fw[VIS_MAX_LEVELS];
 	struct vis_summary S;
-	int i;
+	int i, nfeat = 0, nlev = 0, trainable = 0, head = -1, tap = -1;
+	double lh[VIS_MAX_LEVELS], lw[VIS_MAX_LEVELS];
 
 	memset(&S, 0, sizeof(S));
 	if (!(image >= 1))
@@ -113,6 +186,22 @@ int vision_infer(const struct vision_arch *a, double image,
 			return bad_entry(msg, msglen, i, "%s has %d output "
 					 "channels (expected a positive count)",
 					 vis_kind_names[L->kind], L->out);
+		if (head >= 0)
+			return bad_entry(msg, msglen, i, "%s after the "
+					 "detection head of entry %d (expected "
+					 "the head last)",
+					 vis_kind_names[L->kind], head + 1);
+		if (L->frozen && trainable)
+			return bad_entry(msg, msglen, i, "frozen %s after a "
+					 "trainable entry (expected frozen "
+					 "entries first: gradients flow through "
+					 "them to the layers before)",
+					 vis_kind_names[L->kind]);
+		trainable |= !L->frozen;
+		if (nlev > 0 && L->kind != VL_RETINA_HEAD)
+			return bad_entry(msg, msglen, i, "%s on a feature "
+					 "pyramid (expected a detection head "
+					 "after fpn)", vis_kind_names[L->kind]);
 		switch (L->kind) {
 		case VL_CONV: {
 			int gr = L->groups > 0 ? L->groups : 1;
@@ -147,7 +236,7 @@ int vision_infer(const struct vision_arch *a, double image,
 		case VL_BATCHNORM:
 		case VL_LAYERNORM:
 			X = seq ? T * c : c * h * w;
-			o.params = 2 * c;
+			o.params = L->kind == VL_BATCHNORM ? bnp * c : 2 * c;
 			o.act_bytes = X;
 			break;
 		case VL_RELU:
@@ -227,7 +316,13 @@ int vision_infer(const struct vision_arch *a, double image,
 		case VL_CNBLOCK: {
 			double wd = L->width > 0 ? L->width :
 				    L->kind == VL_CNBLOCK ? 4 * out : out / 4;
-			int j;
+			int gr = L->groups > 0 ? L->groups : 1, j;
+			if (gr > 1 && (L->kind != VL_BOTTLENECK || fmod(wd, gr)))
+				return bad_entry(msg, msglen, i, "groups %d on "
+						 "%s of width %g (expected a "
+						 "bottleneck whose width the "
+						 "groups divide)", gr,
+						 vis_kind_names[L->kind], wd);
 			if (seq)
 				return bad_entry(msg, msglen, i, "%s after "
 						 "tokens (expected it before)",
@@ -261,16 +356,16 @@ int vision_infer(const struct vision_arch *a, double image,
 				Xo = out * ho * wo;
 				if (L->kind == VL_BOTTLENECK) {
 					double Xw1 = wd * h * w, Xw2 = wd * ho * wo;
-					o.params += cin * wd + 9 * wd * wd +
-						    wd * out + 2 * (2 * wd + out);
-					o.macs += Xw1 * cin + Xw2 * wd * 9 +
+					o.params += cin * wd + 9 * wd * wd / gr +
+						    wd * out + bnp * (2 * wd + out);
+					o.macs += Xw1 * cin + Xw2 * wd * 9 / gr +
 						  Xo * wd;
 					/* conv inputs, bn inputs, relu outputs */
 					o.act_bytes += cin * h * w + Xw1 + Xw2 +
 						       2 * Xw1 + 2 * Xw2 + 2 * Xo;
 				} else if (L->kind == VL_BASIC) {
 					o.params += cin * out * 9 + out * out * 9 +
-						    4 * out;
+						    2 * bnp * out;
 					o.macs += Xo * cin * 9 + Xo * out * 9;
 					o.act_bytes += cin * h * w + Xo +
 						       2 * Xo + 2 * Xo;
@@ -293,7 +388,7 @@ int vision_infer(const struct vision_arch *a, double image,
 				}
 				if (L->kind != VL_CNBLOCK &&
 				    (st > 1 || cin != out)) {
-					o.params += cin * out + 2 * out;
+					o.params += cin * out + bnp * out;
 					o.macs += Xo * cin;
 					o.act_bytes += Xo;
 				}
@@ -303,22 +398,72 @@ int vision_infer(const struct vision_arch *a, double image,
 			}
 			break;
 		}
+		case VL_FPN: {
+			char why[200];
+			if (vis_fpn(L, nfeat, fc, fh, fw, &o, lh, lw, why,
+				    sizeof(why)))
+				return bad_entry(msg, msglen, i, "%s", why);
+			nlev = nfeat + (L->extra > 0 ? L->extra : 0);
+			nfeat = 0;
+			c = out;
+			h = lh[0];
+			w = lw[0];
+			break;
+		}
+		case VL_RETINA_HEAD:
+			if (nlev == 0)
+				return bad_entry(msg, msglen, i, "retina_head "
+						 "without a feature pyramid "
+						 "(expected an fpn entry before "
+						 "it)");
+			vis_retina_head(L, c, nlev, lh, lw, &o);
+			head = i;
+			break;
 		case VL_KIND_COUNT:
 		default:
 			return bad_entry(msg, msglen, i, "unknown layer kind "
 					 "(expected one of conv, batchnorm, ...)");
 		}
+		if (L->pyramid) {
+			if (seq || T > 0 || nlev > 0)
+				return bad_entry(msg, msglen, i, "pyramid on "
+						 "%s, whose output is not a "
+						 "feature map (expected it on "
+						 "convolutional entries)",
+						 vis_kind_names[L->kind]);
+			if (nfeat == VIS_MAX_LEVELS)
+				return bad_entry(msg, msglen, i, "more than %d "
+						 "pyramid inputs (expected at "
+						 "most %d)", VIS_MAX_LEVELS,
+						 VIS_MAX_LEVELS);
+			if (nfeat == 0)
+				tap = i;
+			fc[nfeat] = c;
+			fh[nfeat] = h;
+			fw[nfeat] = w;
+			nfeat++;
+		}
 		o.c = c;
 		o.h = h;
 		o.w = w;
 		o.tokens = T;
+		o.levels = nlev;
+		memcpy(o.lh, lh, sizeof(o.lh));
+		memcpy(o.lw, lw, sizeof(o.lw));
 		if (sh)
 			sh[i] = o;
 		S.params += o.params;
 		S.macs += o.macs;
 		S.act_elems += o.act_bytes;
+		if (!L->frozen) {
+			S.trainable_params += o.params;
+			S.trainable_macs += o.macs;
+		}
 	}
-	S.classes = (int)c;
+	if (nfeat > 0)
+		return bad_entry(msg, msglen, tap, "pyramid output that no fpn "
+				 "reads (expected an fpn entry after it)");
+	S.classes = head >= 0 ? 0 : (int)c;
 	if (sum)
 		*sum = S;
 	return 0;
@@ -470,6 +615,7 @@ struct vb {
 	double b;          /* images per micro-batch */
 	double m;          /* micro-batches per step */
 	int graphs;
+	int frozen_bn;     /* batch-norms are fixed affine maps */
 	int layout;        /* NCHW with tensor cores: transposes per conv */
 	int first;         /* the next conv is the first layer */
 	int bwd;           /* adding backward ops */
@@ -612,7 +758,10 @@ static void dwconv(struct vb *B, const char *name, double flop, double bytes,
 static const char *nm(char *buf, const char *pfx, const char *what,
 		      const char *pass)
 {
-	snprintf(buf, 40, "%s.%s%s%s", pfx, what, pass[0] ? "." : "", pass);
+	/* a longer name is cut: it only labels a report row */
+	if (snprintf(buf, 40, "%s.%s%s%s", pfx, what, pass[0] ? "." : "",
+		     pass) >= 40)
+		buf[39] = '\0';
 	return buf;
 }
 
@@ -696,8 +845,12 @@ static void op_bn(struct vb *B, const char *pfx, const char *what, double X,
 		  double mult)
 {
 	/* training forward: statistics pass + normalise (3 X); backward:
-	 * two reductions and the data gradient (5 X) */
-	op_fusable(B, pfx, what, X, 3, 5, 2, mult);
+	 * two reductions and the data gradient (5 X).  Frozen: a scale and
+	 * shift each way (read, write: 2 X), nothing to reduce. */
+	if (B->frozen_bn)
+		op_fusable(B, pfx, what, X, 2, 2, 1, mult);
+	else
+		op_fusable(B, pfx, what, X, 3, 5, 2, mult);
 }
 
 static void op_act(struct vb *B, const char *pfx, const char *what, double X,
@@ -756,7 +909,8 @@ static void op_block(struct vb *B, const struct vis_layer *L, const char *pfx,
 		op_conv(B, pfx, "c1", cin, h, w, wd, h, w, 1, 1, mult);
 		op_bn(B, pfx, "bn1", X1, mult);
 		op_act(B, pfx, "relu1", X1, mult);
-		op_conv(B, pfx, "c2", wd, h, w, wd, ho, wo, 3, 1, mult);
+		op_conv(B, pfx, "c2", wd, h, w, wd, ho, wo, 3,
+			L->groups > 0 ? L->groups : 1, mult);
 		op_bn(B, pfx, "bn2", X2, mult);
 		op_act(B, pfx, "relu2", X2, mult);
 		op_conv(B, pfx, "c3", wd, ho, wo, out, ho, wo, 1, 1, mult);
@@ -854,6 +1008,91 @@ static int op_attention(struct vb *B, const struct workload *w, double c,
 	return 0;
 }
 
+/*
+ * The FPN of vis_fpn(): per input a lateral 1x1 convolution, the top-down
+ * up-sample + add (one fusable add pass on the level, none on the top),
+ * a 3x3 output convolution; then the extra stride-2 levels, a ReLU before
+ * each but the first.
+ */
+static void op_fpn(struct vb *B, const char *pfx, const struct vis_layer *L,
+		   int n, const double *fc, const double *fh, const double *fw,
+		   const struct vis_shape *o)
+{
+	double f = L->out, b = B->b;
+	char what[24];
+	int j;
+
+	for (j = 0; j < n; j++) {
+		snprintf(what, sizeof(what), "lat%d", j + 1);
+		op_conv(B, pfx, what, fc[j], fh[j], fw[j], f, fh[j], fw[j], 1, 1,
+			1);
+		if (j < n - 1) {
+			snprintf(what, sizeof(what), "topdown%d", j + 1);
+			op_fusable(B, pfx, what, b * f * fh[j] * fw[j], 3, 3, 1,
+				   1);
+		}
+		snprintf(what, sizeof(what), "out%d", j + 1);
+		op_conv(B, pfx, what, f, fh[j], fw[j], f, fh[j], fw[j], 3, 1, 1);
+	}
+	for (j = n; j < o->levels; j++) {
+		if (j > n) {
+			snprintf(what, sizeof(what), "relu%d", j + 1);
+			op_act(B, pfx, what, b * f * o->lh[j - 1] * o->lw[j - 1],
+			       1);
+		}
+		snprintf(what, sizeof(what), "extra%d", j + 1);
+		op_conv(B, pfx, what, f, o->lh[j - 1], o->lw[j - 1], f, o->lh[j],
+			o->lw[j], 3, 1, 1);
+	}
+}
+
+/*
+ * RetinaNet's heads on every level (vis_retina_head()) and what its loss
+ * does per anchor, charged as what it is: memory-bound passes.
+ * - Anchor matching (forward only): each anchor's box read (16 B), the
+ *   best ground-truth index and label written (8 B), its regression
+ *   target encoded (16 B read, 16 B written): 56 B per anchor.  The
+ *   anchors x boxes IoU matrix (4 B per pair) is left out: at fewer than
+ *   about 50 boxes per image it is under 1 % of the classification loss
+ *   traffic below.
+ * - Sigmoid focal loss over anchors x classes logits as one element-wise
+ *   kernel each way (apex's fused focal loss, a compiled graph): forward
+ *   reads the logit and writes its loss (2 elements), backward reads the
+ *   logit and the incoming gradient and writes the logit's (3).  Eager
+ *   PyTorch runs it as a chain of about eight kernels: not modelled.
+ * - Box regression loss (L1 on anchors x 4), likewise 2 / 3.
+ */
+static void op_retina_head(struct vb *B, const char *pfx,
+			   const struct vis_layer *L, double c, int nlev,
+			   const double *lh, const double *lw)
+{
+	double b = B->b, A = L->anchors, K = L->classes;
+	int t = L->convs > 0 ? L->convs : 4, j;
+	char p[24];
+
+	for (j = 0; j < nlev; j++) {
+		double hw = lh[j] * lw[j], X = b * c * hw;
+		snprintf(p, sizeof(p), "%.8s.p%d", pfx, j + 1);
+		op_conv(B, p, "cls_tower", c, lh[j], lw[j], c, lh[j], lw[j], 3,
+			1, t);
+		op_act(B, p, "cls_relu", X, t);
+		op_conv(B, p, "cls_out", c, lh[j], lw[j], A * K, lh[j], lw[j], 3,
+			1, 1);
+		op_conv(B, p, "box_tower", c, lh[j], lw[j], c, lh[j], lw[j], 3,
+			1, t);
+		op_act(B, p, "box_relu", X, t);
+		op_conv(B, p, "box_out", c, lh[j], lw[j], A * 4, lh[j], lw[j], 3,
+			1, 1);
+		op_elem(B, p, "focal_loss", b * hw * A * K, 2, 3, 1, 1);
+		op_elem(B, p, "box_loss", b * hw * A * 4, 2, 3, 1, 1);
+		if (!B->bwd) {
+			char n[40];
+			elem(B, nm(n, p, "anchor_match", "fwd"), b * hw * A * 56,
+			     2, 1);
+		}
+	}
+}
+
 /* Walk the layer list once forward (bwd = 0) or backward (bwd = 1). */
 static int walk(struct vb *B, const struct workload *w,
 		const struct vis_shape *sh, double *attn_act)
@@ -862,7 +1101,8 @@ static int walk(struct vb *B, const struct workload *w,
 	double c = a->in_channels > 0 ? a->in_channels : 3;
 	double h = w->vtrain.image_size, wd = h, T = 0;
 	double b = B->b;
-	int i;
+	double fc[VIS_MAX_LEVELS], fh[VIS_MAX_LEVELS], fw[VIS_MAX_LEVELS];
+	int i, nfeat = 0;
 	char pfx[24];
 
 	B->first = 1;
@@ -870,6 +1110,16 @@ static int walk(struct vb *B, const struct workload *w,
 		const struct vis_layer *L = &a->layer[i];
 		const struct vis_shape *o = &sh[i];
 		double Xin = b * (T > 0 ? T * c : c * h * wd);
+		if (L->pyramid) {
+			fc[nfeat] = o->c;
+			fh[nfeat] = o->h;
+			fw[nfeat] = o->w;
+			nfeat++;
+		}
+		/* A frozen prefix has no backward: nothing before it needs
+		 * a gradient, and its weights take none. */
+		if (B->bwd && L->frozen)
+			goto next;
 		double Xout = b * (o->tokens > 0 ? o->tokens * o->c :
 				   o->c * o->h * o->w);
 		double r = L->repeat > 0 ? L->repeat : 1;
@@ -937,10 +1187,18 @@ static int walk(struct vb *B, const struct workload *w,
 					 r - 1);
 			break;
 		}
+		case VL_FPN:
+			op_fpn(B, pfx, L, nfeat, fc, fh, fw, o);
+			nfeat = 0;
+			break;
+		case VL_RETINA_HEAD:
+			op_retina_head(B, pfx, L, c, o->levels, o->lh, o->lw);
+			break;
 		case VL_KIND_COUNT:
 		default:
 			break;
 		}
+next:
 		c = o->c;
 		h = o->h;
 		wd = o->w;
@@ -1056,6 +1314,7 @@ int vision_estimate(const struct workload *w, const struct gpu *g,
 	B.b = pl.micro_batch;
 	B.m = gb / mb;
 	B.graphs = pl.cuda_graphs;
+	B.frozen_bn = w->vis.frozen_bn;
 	B.layout = !w->vtrain.channels_last && B.pg != PREC_FP32;
 	if (walk(&B, w, sh, &attn_act))
 		return est_problem(why, WLF_NONE, "internal: transformer operators "
@@ -1063,16 +1322,18 @@ int vision_estimate(const struct workload *w, const struct gpu *g,
 	B.bwd = 1;
 	walk(&B, w, sh, &attn_act);
 	B.bwd = 0;
-	{
-		/* loss: fp32 softmax cross-entropy over the classes */
+	if (sum.classes > 0) {
+		/* loss: fp32 softmax cross-entropy over the classes (a
+		 * detection head charges its own) */
 		double X = B.b * sum.classes;
 		elem(&B, "loss.fwd", X * (B.e + 12), 3, 1);
 		B.bwd = 1;
 		elem(&B, "loss.bwd", X * (B.e + 8), 2, 1);
 		B.bwd = 0;
 	}
-	/* Once per step: gradient all-reduce (fp32 gradients), optimizer. */
-	P = sum.params;
+	/* Once per step: gradient all-reduce (fp32 gradients), optimizer,
+	 * both over the trainable parameters. */
+	P = sum.trainable_params;
 	if (pl.dp > 1) {
 		struct comm_group grp;
 		double bytes = 4 * P;
@@ -1167,7 +1428,7 @@ int vision_estimate(const struct workload *w, const struct gpu *g,
 
 	/* Counts and rates. */
 	E.plan = pl;
-	E.params = E.active_params = P;
+	E.params = E.active_params = sum.params;
 	E.micro_batches = (int)B.m;
 	E.samples_per_step = gb;
 	E.steps = ceil(w->vtrain.dataset_size / gb) * w->vtrain.epochs;
@@ -1175,8 +1436,9 @@ int vision_estimate(const struct workload *w, const struct gpu *g,
 	E.images_per_s = E.samples_per_s;
 	E.total_time_s = E.steps * E.step_time_s;
 	E.gpu_hours = E.total_time_s * pl.count / 3600.0;
-	/* 2 FLOP per multiply-add, backward twice the forward (§0.1) */
-	E.model_flop_per_step = 6 * sum.macs * gb;
+	/* 2 FLOP per multiply-add, backward twice the forward (§0.1); a
+	 * frozen prefix runs forward only */
+	E.model_flop_per_step = (2 * sum.macs + 4 * sum.trainable_macs) * gb;
 	E.hw_flop_per_step = E.model_flop_per_step;
 	peak = roof_peak(g, w->train.precision);
 	E.mfu_frac = E.model_flop_per_step / (E.step_time_s * pl.count * peak);
@@ -1184,7 +1446,7 @@ int vision_estimate(const struct workload *w, const struct gpu *g,
 
 	/* Memory per GPU: fp32 weights (+ 16-bit copies), fp32 gradients,
 	 * optimizer states, kept activations, DDP buckets, reserve. */
-	E.mem_bytes[MEM_WEIGHTS] = P * (B.e < 4 ? 6 : 4);
+	E.mem_bytes[MEM_WEIGHTS] = sum.params * (B.e < 4 ? 6 : 4);
 	E.mem_bytes[MEM_GRADS] = 4 * P;
 	E.mem_bytes[MEM_OPTIMIZER] = opt_state_bytes(w->train.optimizer) * P;
 	{

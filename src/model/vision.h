@@ -21,6 +21,8 @@ struct vis_shape {
 	double macs;       /* forward multiply-adds per image (all repeats) */
 	double act_bytes;  /* activations kept for backward per image, at
 			      2 bytes per element (scale by e/2) */
+	int levels;        /* pyramid levels after an fpn, else 0 */
+	double lh[VIS_MAX_LEVELS], lw[VIS_MAX_LEVELS]; /* their sides */
 };
 
 /* Totals of a network at one image size. */
@@ -28,7 +30,11 @@ struct vis_summary {
 	double params;
 	double macs;       /* forward multiply-adds per image */
 	double act_elems;  /* activation elements kept per image */
-	int classes;       /* features of the last entry */
+	double trainable_params; /* params of the entries after the frozen
+				    prefix */
+	double trainable_macs;   /* their forward multiply-adds per image */
+	int classes;       /* features of the last entry; 0 when a detection
+			      head computes its own loss */
 };
 
 /*

@@ -129,8 +129,13 @@ struct tc_mark {
 enum vis_kind {
 	VL_CONV, VL_BATCHNORM, VL_LAYERNORM, VL_RELU, VL_GELU, VL_SILU,
 	VL_MAXPOOL, VL_AVGPOOL, VL_LINEAR, VL_ADD, VL_TOKENS, VL_ATTENTION,
-	VL_BOTTLENECK, VL_BASIC, VL_CNBLOCK, VL_KIND_COUNT
+	VL_BOTTLENECK, VL_BASIC, VL_CNBLOCK,
+	/* detection (docs/vision-recsys.md, "Detectors") */
+	VL_FPN, VL_RETINA_HEAD,
+	VL_KIND_COUNT
 };
+
+#define VIS_MAX_LEVELS 8   /* feature pyramid levels */
 
 struct vis_layer {
 	enum vis_kind kind;
@@ -138,13 +143,20 @@ struct vis_layer {
 			     blocks); 0 = unchanged */
 	int kernel;       /* conv, pool, cnblock depthwise kernel */
 	int stride;       /* conv, pool, blocks (first copy) */
-	int groups;       /* conv: 1 dense, = channels depthwise */
+	int groups;       /* conv: 1 dense, = channels depthwise;
+			     bottleneck: of its 3x3 conv (ResNeXt) */
 	int width;        /* bottleneck: inner width; cnblock: MLP width */
 	int heads, mlp;   /* attention */
 	int repeat;       /* blocks: copies */
 	int global;       /* pool over the whole image / sequence */
 	int class_token;  /* tokens: prepend a class token */
 	int bias;         /* conv: has a bias (linear layers always do) */
+	int pyramid;      /* its output feeds the next fpn */
+	int frozen;       /* no gradient for its weights (a frozen prefix) */
+	int extra;        /* fpn: stride-2 3x3 conv levels above the last */
+	int anchors;      /* retina_head: anchors per position */
+	int classes;      /* retina_head: object classes */
+	int convs;        /* retina_head: 3x3 convs per tower */
 	int line, col;    /* where it was written (0 = built in code) */
 };
 
@@ -153,6 +165,9 @@ struct vis_layer {
 struct vision_arch {
 	char name[WL_NAME_LEN];
 	int in_channels;             /* 3 for RGB */
+	int frozen_bn;               /* batch-norms are fixed affine maps
+					(FrozenBatchNorm2d): no statistics,
+					no parameters trained */
 	int nlayers;
 	struct vis_layer layer[VIS_MAX_LAYERS];
 	char file[GPU_TEXT_LEN];     /* file the layers were read from */
