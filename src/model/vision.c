@@ -510,11 +510,17 @@ static void head(struct vision_arch *a, int norm)
 	add(a, VL_LINEAR)->out = 1000;
 }
 
-/* torchvision resnet.py: stem, four stages, pool, fc (reference §2.1). */
-static void resnet(struct vision_arch *a, int bottleneck, const int n[4])
+/*
+ * torchvision resnet.py: stem and four stages (reference §2.1), inner
+ * widths x `wmul` in `groups` groups (ResNeXt).  As a detection backbone
+ * (`det`, torchvision's trainable_backbone_layers 3): stem and first stage
+ * frozen, the last three stages feed the pyramid; else pool and fc.
+ */
+static void resnet_body(struct vision_arch *a, int bottleneck, const int n[4],
+			int wmul, int groups, int det)
 {
 	static const int widths[4] = { 64, 128, 256, 512 };
-	int i;
+	int i, k0 = a->nlayers;
 	conv(a, 64, 7, 2, 0);
 	add(a, VL_BATCHNORM);
 	add(a, VL_RELU);
@@ -523,11 +529,46 @@ static void resnet(struct vision_arch *a, int bottleneck, const int n[4])
 		L->kernel = 3;
 		L->stride = 2;
 	}
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < 4; i++) {
+		struct vis_layer *L;
 		block(a, bottleneck ? VL_BOTTLENECK : VL_BASIC,
 		      bottleneck ? 4 * widths[i] : widths[i],
-		      bottleneck ? widths[i] : 0, n[i], i ? 2 : 0);
-	head(a, 0);
+		      bottleneck ? wmul * widths[i] : 0, n[i], i ? 2 : 0);
+		L = &a->layer[a->nlayers - 1];
+		L->groups = groups > 1 ? groups : 0;
+		L->pyramid = det && i > 0;
+	}
+	if (det) {
+		a->frozen_bn = 1;
+		for (i = k0; i < k0 + 5; i++)
+			a->layer[i].frozen = 1;
+	} else {
+		head(a, 0);
+	}
+}
+
+static void resnet(struct vision_arch *a, int bottleneck, const int n[4])
+{
+	resnet_body(a, bottleneck, n, 1, 1, 0);
+}
+
+/*
+ * RetinaNet (torchvision retinanet.py; MLPerf retinanet/ssd model): a
+ * detection backbone, FPN to 256 channels with P6 and P7, heads of four
+ * 3x3 convolutions, 9 anchors per position (reference §2.7).
+ */
+static void retinanet(struct vision_arch *a, int wmul, int groups, int classes)
+{
+	static const int r50[4] = { 3, 4, 6, 3 };
+	struct vis_layer *L;
+	resnet_body(a, 1, r50, wmul, groups, 1);
+	L = add(a, VL_FPN);
+	L->out = 256;
+	L->extra = 2;
+	L = add(a, VL_RETINA_HEAD);
+	L->anchors = 9;
+	L->classes = classes;
+	L->convs = 4;
 }
 
 /* torchvision vision_transformer.py (reference §2.3). */
@@ -591,6 +632,12 @@ int vision_arch_builtin(const char *name, struct vision_arch *out)
 		vit(&a, 14, 32, 1280, 16, 5120);
 	else if (!strcmp(name, "convnext-tiny"))
 		convnext_tiny(&a);
+	else if (!strcmp(name, "resnext50-32x4d"))
+		resnet_body(&a, 1, r34, 2, 32, 0);
+	else if (!strcmp(name, "retinanet-resnet50-fpn"))
+		retinanet(&a, 1, 1, 91);
+	else if (!strcmp(name, "retinanet-resnext50-fpn"))
+		retinanet(&a, 2, 32, 264);
 	else
 		return -1;
 	snprintf(a.name, sizeof(a.name), "%s", name);

@@ -54,7 +54,8 @@ extern const char *const vis_kind_names[VL_KIND_COUNT + 1];
 /*
  * Build one of the bundled networks in code: "resnet18", "resnet34",
  * "resnet50", "resnet101", "resnet152", "vit-b16", "vit-l16", "vit-h14",
- * "convnext-tiny".  Returns 0, or -1 for an unknown name.
+ * "convnext-tiny", "resnext50-32x4d", "retinanet-resnet50-fpn",
+ * "retinanet-resnext50-fpn".  Returns 0, or -1 for an unknown name.
  */
 int vision_arch_builtin(const char *name, struct vision_arch *out);
 

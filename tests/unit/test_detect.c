@@ -287,6 +287,28 @@ static void test_bad_inputs(void **state)
 	}
 }
 
+/* The built-in networks (used by validation case files) are the preset
+ * files' networks. */
+static void test_builtins_match_presets(void **state)
+{
+	static const char *const names[] = { "resnext50-32x4d",
+		"retinanet-resnet50-fpn", "retinanet-resnext50-fpn" };
+	(void)state;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct vision_arch a, b;
+		assert_int_equal(vision_arch_builtin(names[i], &a), 0);
+		preset(names[i], &b);
+		assert_int_equal(a.nlayers, b.nlayers);
+		assert_int_equal(a.frozen_bn, b.frozen_bn);
+		assert_int_equal(a.in_channels, b.in_channels);
+		for (int k = 0; k < a.nlayers; k++) {
+			b.layer[k].line = b.layer[k].col = 0;
+			assert_memory_equal(&a.layer[k], &b.layer[k],
+					    sizeof(a.layer[k]));
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -295,6 +317,7 @@ int main(void)
 		cmocka_unit_test(test_retinanet_mlperf_step),
 		cmocka_unit_test(test_relations),
 		cmocka_unit_test(test_bad_inputs),
+		cmocka_unit_test(test_builtins_match_presets),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
