@@ -35,8 +35,8 @@ static const enum optimizer v_opt_map[] = { OPT_SGD, OPT_LARS, OPT_ADAMW };
 
 struct layer_sec {
 	int kind, out, kernel, stride, groups, width, heads, mlp, repeat;
-	int global, class_token, bias, pyramid, frozen, extra, anchors;
-	int classes, convs;
+	int global, class_token, bias, pyramid, frozen, extra, pooled;
+	int anchors, classes, convs, proposals, rois, pool;
 };
 
 /* One list item: a bare kind ("relu") or a mapping with `layer:`. */
@@ -60,6 +60,10 @@ static int read_layer(const struct yn_node *it, const char *file,
 		{ .key = "pyramid", .type = FD_BOOL, .offset = LOFF(pyramid) },
 		{ .key = "frozen", .type = FD_BOOL, .offset = LOFF(frozen) },
 		{ .key = "extra", .type = FD_INT, .offset = LOFF(extra), .min = 0, .max = VIS_MAX_LEVELS },
+		{ .key = "pooled", .type = FD_INT, .offset = LOFF(pooled), .min = 0, .max = VIS_MAX_LEVELS },
+		{ .key = "proposals", .type = FD_INT, .offset = LOFF(proposals), .min = 1, .max = 1000000 },
+		{ .key = "rois", .type = FD_INT, .offset = LOFF(rois), .min = 1, .max = 1000000 },
+		{ .key = "pool", .type = FD_INT, .offset = LOFF(pool), .min = 1, .max = 1024 },
 		{ .key = "anchors", .type = FD_INT, .offset = LOFF(anchors), .min = 1, .max = 1000 },
 		{ .key = "classes", .type = FD_INT, .offset = LOFF(classes), .min = 1, .max = 1000000 },
 		{ .key = "convs", .type = FD_INT, .offset = LOFF(convs), .min = 1, .max = 64 },
@@ -99,6 +103,10 @@ static int read_layer(const struct yn_node *it, const char *file,
 	L->anchors = ls.anchors;
 	L->classes = ls.classes;
 	L->convs = ls.convs;
+	L->pooled = ls.pooled;
+	L->proposals = ls.proposals;
+	L->rois = ls.rois;
+	L->pool = ls.pool;
 	L->line = it->line;
 	L->col = it->col;
 	if (L->kind == VL_LINEAR && L->out <= 0)
@@ -114,6 +122,15 @@ static int read_layer(const struct yn_node *it, const char *file,
 		return wlx_err(d, file, it, "retina_head needs anchors and "
 			       "classes (expected anchors: per position, "
 			       "classes: object classes)");
+	if (L->kind == VL_RPN_HEAD && (L->anchors <= 0 || L->proposals <= 0))
+		return wlx_err(d, file, it, "rpn_head needs anchors and "
+			       "proposals (expected anchors: per position, "
+			       "proposals: regions kept per image)");
+	if ((L->kind == VL_ROI_BOX_HEAD || L->kind == VL_ROI_MASK_HEAD) &&
+	    (L->rois <= 0 || L->classes <= 0))
+		return wlx_err(d, file, it, "%s needs rois and classes "
+			       "(expected rois: regions per image, classes: "
+			       "object classes)", vis_kind_names[L->kind]);
 	return 0;
 }
 
@@ -141,13 +158,14 @@ static int read_layers(const struct yn_node *seq, const char *file,
 	return bad ? -1 : 0;
 }
 
-/* Shapes at `image`: a problem is reported at the offending layer. */
+/* Shapes at image x image_w: a problem is reported at the offending
+ * layer. */
 static int check_shapes(const struct vision_arch *a, double image,
-			const char *file, const struct yn_node *fallback,
-			struct tc_diag *d)
+			double image_w, const char *file,
+			const struct yn_node *fallback, struct tc_diag *d)
 {
 	char msg[256];
-	int bad = vision_infer(a, image, NULL, NULL, msg, sizeof(msg));
+	int bad = vision_infer(a, image, image_w, NULL, NULL, msg, sizeof(msg));
 	if (!bad)
 		return 0;
 	if (bad > 0 && a->layer[bad - 1].line > 0)
@@ -208,7 +226,7 @@ static int varch_from_doc(const struct yn_doc *doc, const char *want,
 	snprintf(a.name, sizeof(a.name), "%s", want ? want : st);
 	snprintf(a.source, sizeof(a.source), "%s", vf.source);
 	/* The reference size (224) must run through the whole network. */
-	if (check_shapes(&a, 224, doc->file, doc->root, d))
+	if (check_shapes(&a, 224, 0, doc->file, doc->root, d))
 		return -1;
 	*out = a;
 	return 0;
@@ -229,7 +247,8 @@ int wl_vision_arch_load_file(const char *path, struct vision_arch *out,
 /* --- the workload ---------------------------------------------------------- */
 
 struct vtrain_sec {
-	int image_size, global_batch, precision, optimizer, channels_last;
+	int image_size, image_width, global_batch, precision, optimizer;
+	int channels_last;
 	double dataset_size, epochs;
 	int dummy;
 };
@@ -245,6 +264,7 @@ static int read_vtraining(const char *file, const struct yn_node *map,
 #define TOFF(m) offsetof(struct vtrain_sec, m)
 	static const struct fd_field table[] = {
 		{ .key = "image_size", .type = FD_INT, .offset = TOFF(image_size), .min = 1, .max = MAX_IMAGE_SIZE },
+		{ .key = "image_width", .type = FD_INT, .offset = TOFF(image_width), .min = 1, .max = MAX_IMAGE_SIZE },
 		{ .key = "dataset_size", .type = FD_NUM, .required = 1, .offset = TOFF(dataset_size), .unit = TC_UNIT_COUNT, .min = 1, .max = MAX_DATASET },
 		{ .key = "epochs", .type = FD_NUM, .required = 1, .offset = TOFF(epochs), .unit = TC_UNIT_COUNT, .min = 1e-6, .max = MAX_EPOCHS },
 		{ .key = "global_batch", .type = FD_INT, .required = 1, .offset = TOFF(global_batch), .min = 1, .max = MAX_GLOBAL_BATCH },
@@ -282,6 +302,7 @@ static int read_vtraining(const char *file, const struct yn_node *map,
 	w->train.optimizer = v_opt_map[ts.optimizer];
 	w->train.seq_len = 1;
 	w->vtrain.image_size = ts.image_size;
+	w->vtrain.image_width = ts.image_width;
 	w->vtrain.dataset_size = ts.dataset_size;
 	w->vtrain.epochs = ts.epochs;
 	w->vtrain.channels_last = ts.channels_last;
@@ -382,8 +403,9 @@ int wl_vision_load_doc(const struct yn_doc *doc, const struct tc_datapath *dp,
 		const char *lf = w->vis.file[0] ? w->vis.file : doc->file;
 		/* Layer positions point into the preset file when there is
 		 * one; the image size of the workload is the cause too. */
-		if (check_shapes(&w->vis, w->vtrain.image_size, lf,
-				 is ? is : training, d)) {
+		if (check_shapes(&w->vis, w->vtrain.image_size,
+				 w->vtrain.image_width, lf, is ? is : training,
+				 d)) {
 			if (strcmp(lf, doc->file) || !is)
 				wlx_err(d, doc->file, is ? is : training,
 					"image_size %.0f does not fit the "

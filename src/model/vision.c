@@ -28,7 +28,8 @@
 const char *const vis_kind_names[VL_KIND_COUNT + 1] = {
 	"conv", "batchnorm", "layernorm", "relu", "gelu", "silu", "maxpool",
 	"avgpool", "linear", "add", "tokens", "attention", "bottleneck",
-	"basic", "cnblock", "fpn", "retina_head", NULL,
+	"basic", "cnblock", "fpn", "retina_head", "rpn_head", "roi_box_head",
+	"roi_mask_head", NULL,
 };
 
 /*
@@ -92,8 +93,9 @@ static double attn_act_elems(double T, double C, double heads, double mlp)
  * largest first: a 1x1 lateral convolution per map to `out` channels, the
  * top-down path (nearest up-sampling + add), a 3x3 output convolution per
  * level, and `extra` 3x3 stride-2 convolutions above the last level (the
- * first on its output, the others after a ReLU: RetinaNet's P6, P7).  All
- * convolutions carry biases.  The maps only shrink along the list, so the
+ * first on its output, the others after a ReLU: RetinaNet's P6, P7), then
+ * `pooled` levels subsampled by a 1x1 stride-2 max-pool (Mask R-CNN's P6,
+ * for the RPN only).  All convolutions carry biases.  The maps only shrink along the list, so the
  * top-down path always up-samples.  Fills the entry's params, MACs and kept
  * activations and the level sides lh, lw; returns 0, or 1 with a message.
  */
@@ -103,6 +105,7 @@ static int vis_fpn(const struct vis_layer *L, int n, const double *fc,
 {
 	double f = L->out, conv3 = 9 * f * f + f;
 	int extra = L->extra > 0 ? L->extra : 0, j;
+	int pooled = L->pooled > 0 ? L->pooled : 0;
 
 	if (n == 0) {
 		snprintf(msg, msglen, "fpn has no feature map to read "
@@ -110,9 +113,9 @@ static int vis_fpn(const struct vis_layer *L, int n, const double *fc,
 			 "feed it)");
 		return 1;
 	}
-	if (n + extra > VIS_MAX_LEVELS) {
+	if (n + extra + pooled > VIS_MAX_LEVELS) {
 		snprintf(msg, msglen, "fpn of %d levels (expected at most "
-			 "%d)", n + extra, VIS_MAX_LEVELS);
+			 "%d)", n + extra + pooled, VIS_MAX_LEVELS);
 		return 1;
 	}
 	for (j = 0; j < n; j++) {
@@ -131,7 +134,61 @@ static int vis_fpn(const struct vis_layer *L, int n, const double *fc,
 		/* conv input (and the ReLU output before the later ones) */
 		o->act_bytes += lh[j - 1] * lw[j - 1] * f * (j > n ? 2 : 1);
 	}
+	for (j = n + extra; j < n + extra + pooled; j++) {
+		lh[j] = out_side(lh[j - 1], 1, 2);
+		lw[j] = out_side(lw[j - 1], 1, 2);
+	}
 	return 0;
+}
+
+/*
+ * Faster R-CNN's region proposal head (Ren et al., arXiv:1506.01497;
+ * torchvision models/detection/rpn.py), shared by the levels: a 3x3
+ * convolution + ReLU, 1x1 convolutions to `anchors` objectness scores and
+ * anchors x 4 box deltas.  Kept: conv input, ReLU output, both outputs.
+ */
+static void vis_rpn_head(const struct vis_layer *L, double c, int nlev,
+			 const double *lh, const double *lw, struct vis_shape *o)
+{
+	double A = L->anchors, P = 0;
+	int j;
+	for (j = 0; j < nlev; j++)
+		P += lh[j] * lw[j];
+	o->params = 9 * c * c + c + c * 5 * A + 5 * A;
+	o->macs = P * (9 * c * c + c * 5 * A);
+	o->act_bytes = P * (2 * c + 5 * A);
+}
+
+/*
+ * The RoI heads of Mask R-CNN (He et al., arXiv:1703.06870; torchvision
+ * models/detection/roi_heads.py, faster_rcnn.py TwoMLPHead and
+ * FastRCNNPredictor, mask_rcnn.py MaskRCNNHeads and MaskRCNNPredictor) on
+ * `rois` regions per image, each pooled by RoIAlign to pool x pool x c:
+ * - box: fully connected c*pool^2 -> mlp -> mlp (ReLU), then classes
+ *   scores and classes x 4 deltas;
+ * - mask: `convs` 3x3 convolutions + ReLU at pool x pool, a 2x2 stride-2
+ *   transposed convolution + ReLU to 2 pool, a 1x1 convolution to one
+ *   mask per class.
+ * Kept: the pooled features, every layer input and ReLU output, the
+ * outputs.
+ */
+static void vis_roi_head(const struct vis_layer *L, double c,
+			 struct vis_shape *o)
+{
+	double R = L->rois, K = L->classes;
+	double p = L->pool > 0 ? L->pool : L->kind == VL_ROI_BOX_HEAD ? 7 : 14;
+	double m = L->mlp > 0 ? L->mlp : 1024, p2 = p * p, q2 = 4 * p2;
+	int t = L->convs > 0 ? L->convs : 4;
+
+	if (L->kind == VL_ROI_BOX_HEAD) {
+		o->params = c * p2 * m + m + m * m + m + m * 5 * K + 5 * K;
+		o->macs = R * (c * p2 * m + m * m + m * 5 * K);
+		o->act_bytes = R * (c * p2 + 4 * m + 5 * K);
+		return;
+	}
+	o->params = t * (9 * c * c + c) + 4 * c * c + c + c * K + K;
+	o->macs = R * (t * p2 * 9 * c * c + q2 * c * c + q2 * c * K);
+	o->act_bytes = R * (c * p2 + 2 * t * c * p2 + 3 * c * q2 + K * q2);
 }
 
 /*
@@ -156,20 +213,21 @@ static void vis_retina_head(const struct vis_layer *L, double c, int nlev,
 	o->act_bytes = P * (2 * t * 2 * c + A * (K + 4));
 }
 
-int vision_infer(const struct vision_arch *a, double image,
+int vision_infer(const struct vision_arch *a, double image, double image_w,
 		 struct vis_shape *sh, struct vis_summary *sum, char *msg,
 		 size_t msglen)
 {
 	double c = a->in_channels > 0 ? a->in_channels : 3;
-	double h = image, w = image, T = 0;
+	double h = image, w = image_w > 0 ? image_w : image, T = 0;
 	double bnp = a->frozen_bn ? 0 : 2; /* parameters per BN channel */
 	double fc[VIS_MAX_LEVELS], fh[VIS_MAX_LEVELS], fw[VIS_MAX_LEVELS];
 	struct vis_summary S;
 	int i, nfeat = 0, nlev = 0, trainable = 0, head = -1, tap = -1;
+	int rpn = 0;
 	double lh[VIS_MAX_LEVELS], lw[VIS_MAX_LEVELS];
 
 	memset(&S, 0, sizeof(S));
-	if (!(image >= 1))
+	if (!(image >= 1) || !(w >= 1))
 		return bad_entry(msg, msglen, -1, "image size %g is not "
 				 "positive (expected pixels per side)", image);
 	for (i = 0; i < a->nlayers; i++) {
@@ -198,7 +256,7 @@ int vision_infer(const struct vision_arch *a, double image,
 					 "them to the layers before)",
 					 vis_kind_names[L->kind]);
 		trainable |= !L->frozen;
-		if (nlev > 0 && L->kind != VL_RETINA_HEAD)
+		if (nlev > 0 && L->kind < VL_RETINA_HEAD)
 			return bad_entry(msg, msglen, i, "%s on a feature "
 					 "pyramid (expected a detection head "
 					 "after fpn)", vis_kind_names[L->kind]);
@@ -403,7 +461,8 @@ int vision_infer(const struct vision_arch *a, double image,
 			if (vis_fpn(L, nfeat, fc, fh, fw, &o, lh, lw, why,
 				    sizeof(why)))
 				return bad_entry(msg, msglen, i, "%s", why);
-			nlev = nfeat + (L->extra > 0 ? L->extra : 0);
+			nlev = nfeat + (L->extra > 0 ? L->extra : 0) +
+			       (L->pooled > 0 ? L->pooled : 0);
 			nfeat = 0;
 			c = out;
 			h = lh[0];
@@ -418,6 +477,24 @@ int vision_infer(const struct vision_arch *a, double image,
 						 "it)");
 			vis_retina_head(L, c, nlev, lh, lw, &o);
 			head = i;
+			break;
+		case VL_RPN_HEAD:
+			if (nlev == 0)
+				return bad_entry(msg, msglen, i, "rpn_head "
+						 "without a feature pyramid "
+						 "(expected an fpn entry before "
+						 "it)");
+			vis_rpn_head(L, c, nlev, lh, lw, &o);
+			rpn = 1;
+			break;
+		case VL_ROI_BOX_HEAD:
+		case VL_ROI_MASK_HEAD:
+			if (!rpn)
+				return bad_entry(msg, msglen, i, "%s without "
+						 "region proposals (expected an "
+						 "rpn_head before it)",
+						 vis_kind_names[L->kind]);
+			vis_roi_head(L, c, &o);
 			break;
 		case VL_KIND_COUNT:
 		default:
@@ -463,7 +540,7 @@ int vision_infer(const struct vision_arch *a, double image,
 	if (nfeat > 0)
 		return bad_entry(msg, msglen, tap, "pyramid output that no fpn "
 				 "reads (expected an fpn entry after it)");
-	S.classes = head >= 0 ? 0 : (int)c;
+	S.classes = head >= 0 || rpn ? 0 : (int)c;
 	if (sum)
 		*sum = S;
 	return 0;
@@ -513,12 +590,14 @@ static void head(struct vision_arch *a, int norm)
 /*
  * torchvision resnet.py: stem and four stages (reference §2.1), inner
  * widths x `wmul` in `groups` groups (ResNeXt).  As a detection backbone
- * (`det`, torchvision's trainable_backbone_layers 3): stem and first stage
- * frozen, the last three stages feed the pyramid; else pool and fc.
+ * (`tap` >= 0, torchvision's trainable_backbone_layers 3): stem and first
+ * stage frozen, the stages from `tap` (0-based) on feed the pyramid; else
+ * (`tap` < 0) pool and fc.
  */
 static void resnet_body(struct vision_arch *a, int bottleneck, const int n[4],
-			int wmul, int groups, int det)
+			int wmul, int groups, int tap)
 {
+	int det = tap >= 0;
 	static const int widths[4] = { 64, 128, 256, 512 };
 	int i, k0 = a->nlayers;
 	conv(a, 64, 7, 2, 0);
@@ -536,7 +615,7 @@ static void resnet_body(struct vision_arch *a, int bottleneck, const int n[4],
 		      bottleneck ? wmul * widths[i] : 0, n[i], i ? 2 : 0);
 		L = &a->layer[a->nlayers - 1];
 		L->groups = groups > 1 ? groups : 0;
-		L->pyramid = det && i > 0;
+		L->pyramid = det && i >= tap;
 	}
 	if (det) {
 		a->frozen_bn = 1;
@@ -549,7 +628,7 @@ static void resnet_body(struct vision_arch *a, int bottleneck, const int n[4],
 
 static void resnet(struct vision_arch *a, int bottleneck, const int n[4])
 {
-	resnet_body(a, bottleneck, n, 1, 1, 0);
+	resnet_body(a, bottleneck, n, 1, 1, -1);
 }
 
 /*
@@ -569,6 +648,35 @@ static void retinanet(struct vision_arch *a, int wmul, int groups, int classes)
 	L->anchors = 9;
 	L->classes = classes;
 	L->convs = 4;
+}
+
+/*
+ * Mask R-CNN (torchvision mask_rcnn.py; the MLPerf R-50-FPN detector): a
+ * ResNet-50 detection backbone, FPN over all four stages with a
+ * subsampled P6, RPN (3 anchors, 2000 proposals per image), box head on
+ * 512 regions, mask head on 128 (reference §2.7, the preset's notes).
+ */
+static void maskrcnn(struct vision_arch *a, int classes)
+{
+	static const int r50[4] = { 3, 4, 6, 3 };
+	struct vis_layer *L;
+	resnet_body(a, 1, r50, 1, 1, 0);
+	L = add(a, VL_FPN);
+	L->out = 256;
+	L->pooled = 1;
+	L = add(a, VL_RPN_HEAD);
+	L->anchors = 3;
+	L->proposals = 2000;
+	L = add(a, VL_ROI_BOX_HEAD);
+	L->rois = 512;
+	L->pool = 7;
+	L->mlp = 1024;
+	L->classes = classes;
+	L = add(a, VL_ROI_MASK_HEAD);
+	L->rois = 128;
+	L->pool = 14;
+	L->convs = 4;
+	L->classes = classes;
 }
 
 /* torchvision vision_transformer.py (reference §2.3). */
@@ -633,11 +741,13 @@ int vision_arch_builtin(const char *name, struct vision_arch *out)
 	else if (!strcmp(name, "convnext-tiny"))
 		convnext_tiny(&a);
 	else if (!strcmp(name, "resnext50-32x4d"))
-		resnet_body(&a, 1, r34, 2, 32, 0);
+		resnet_body(&a, 1, r34, 2, 32, -1);
 	else if (!strcmp(name, "retinanet-resnet50-fpn"))
 		retinanet(&a, 1, 1, 91);
 	else if (!strcmp(name, "retinanet-resnext50-fpn"))
 		retinanet(&a, 2, 32, 264);
+	else if (!strcmp(name, "maskrcnn-resnet50-fpn"))
+		maskrcnn(&a, 91);
 	else
 		return -1;
 	snprintf(a.name, sizeof(a.name), "%s", name);
@@ -1059,7 +1169,7 @@ static int op_attention(struct vb *B, const struct workload *w, double c,
  * The FPN of vis_fpn(): per input a lateral 1x1 convolution, the top-down
  * up-sample + add (one fusable add pass on the level, none on the top),
  * a 3x3 output convolution; then the extra stride-2 levels, a ReLU before
- * each but the first.
+ * each but the first; then the subsampled levels (a pool pass each).
  */
 static void op_fpn(struct vb *B, const char *pfx, const struct vis_layer *L,
 		   int n, const double *fc, const double *fh, const double *fw,
@@ -1081,7 +1191,7 @@ static void op_fpn(struct vb *B, const char *pfx, const struct vis_layer *L,
 		snprintf(what, sizeof(what), "out%d", j + 1);
 		op_conv(B, pfx, what, f, fh[j], fw[j], f, fh[j], fw[j], 3, 1, 1);
 	}
-	for (j = n; j < o->levels; j++) {
+	for (j = n; j < n + (L->extra > 0 ? L->extra : 0); j++) {
 		if (j > n) {
 			snprintf(what, sizeof(what), "relu%d", j + 1);
 			op_act(B, pfx, what, b * f * o->lh[j - 1] * o->lw[j - 1],
@@ -1090,6 +1200,12 @@ static void op_fpn(struct vb *B, const char *pfx, const struct vis_layer *L,
 		snprintf(what, sizeof(what), "extra%d", j + 1);
 		op_conv(B, pfx, what, f, o->lh[j - 1], o->lw[j - 1], f, o->lh[j],
 			o->lw[j], 3, 1, 1);
+	}
+	for (; j < o->levels; j++) {
+		double X = b * f * o->lh[j - 1] * o->lw[j - 1];
+		snprintf(what, sizeof(what), "pool%d", j + 1);
+		op_elem(B, pfx, what, X, 1 + o->lh[j] * o->lw[j] /
+			(o->lh[j - 1] * o->lw[j - 1]), 2, 1, 1);
 	}
 }
 
@@ -1140,15 +1256,113 @@ static void op_retina_head(struct vb *B, const char *pfx,
 	}
 }
 
+/*
+ * Torchvision's per-level cap on the proposals that enter NMS in training
+ * (rpn_pre_nms_top_n_train, recalled from models/detection/faster_rcnn.py).
+ */
+#define VIS_RPN_PRE_NMS 2000.0
+
+/*
+ * The RPN of vis_rpn_head() on every level, and its proposal stage,
+ * forward only, as memory-bound passes per anchor: decoding (score and 4
+ * deltas read, anchor box read, 16 B box written) and the top-k sort key
+ * and index (8 B); NMS among the level's best VIS_RPN_PRE_NMS (its IoU
+ * bit matrix written and read, n^2 / 8 B each); anchor matching as in
+ * op_retina_head() (56 B per anchor).  Its losses run on 256 sampled
+ * anchors per image: negligible, not charged.
+ */
+static void op_rpn_head(struct vb *B, const char *pfx,
+			const struct vis_layer *L, double c, int nlev,
+			const double *lh, const double *lw)
+{
+	double b = B->b, A = L->anchors;
+	int j;
+	char p[24], n[40];
+
+	for (j = 0; j < nlev; j++) {
+		double hw = lh[j] * lw[j], anchors = b * hw * A;
+		double keep = fmin(VIS_RPN_PRE_NMS, hw * A);
+		snprintf(p, sizeof(p), "%.8s.p%d", pfx, j + 1);
+		op_conv(B, p, "conv", c, lh[j], lw[j], c, lh[j], lw[j], 3, 1, 1);
+		op_act(B, p, "relu", b * c * hw, 1);
+		op_conv(B, p, "score", c, lh[j], lw[j], A, lh[j], lw[j], 1, 1, 1);
+		op_conv(B, p, "delta", c, lh[j], lw[j], 4 * A, lh[j], lw[j], 1, 1,
+			1);
+		if (B->bwd)
+			continue;
+		elem(B, nm(n, p, "decode", "fwd"),
+		     anchors * (5 * B->e + 16 + 16 + 8), 3, 1);
+		elem(B, nm(n, p, "nms", "fwd"), b * keep * keep / 4, 2, 1);
+		elem(B, nm(n, p, "anchor_match", "fwd"), anchors * 56, 2, 1);
+	}
+}
+
+/*
+ * A convolution over the pooled regions: the regions of the micro-batch
+ * are its images.
+ */
+static void op_roi_conv(struct vb *B, const char *pfx, const char *what,
+			double rois, double cin, double p, double cout,
+			double po, int k, double mult)
+{
+	double b = B->b;
+	B->b = b * rois;
+	op_conv(B, pfx, what, cin, p, p, cout, po, po, k, 1, mult);
+	B->b = b;
+}
+
+/*
+ * The RoI heads of vis_roi_head().  RoIAlign is a gather (2 bilinear
+ * samples a side per bin, mostly from cache): charged as its output
+ * written and read once forward (2 X), backward an atomic scatter-add
+ * into the level's gradient (3 X).  Proposal-to-box matching (56 B per
+ * proposal, forward) runs with the box head.  Losses: softmax
+ * cross-entropy on rois x classes and L1 on rois x 4 (box), per-pixel
+ * binary cross-entropy on the true class's 2 pool x 2 pool mask: one
+ * element-wise kernel each way (2 / 3).
+ */
+static void op_roi_head(struct vb *B, const char *pfx,
+			const struct vis_layer *L, double c, double proposals)
+{
+	double b = B->b, R = L->rois, K = L->classes, rows = b * R;
+	double p = L->pool > 0 ? L->pool : L->kind == VL_ROI_BOX_HEAD ? 7 : 14;
+	double m = L->mlp > 0 ? L->mlp : 1024, p2 = p * p, q2 = 4 * p2;
+	int t = L->convs > 0 ? L->convs : 4;
+	char n[40];
+
+	op_elem(B, pfx, "roi_align", rows * c * p2, 2, 3, 1, 1);
+	if (L->kind == VL_ROI_BOX_HEAD) {
+		op_linear(B, pfx, "fc6", rows, c * p2, m, 1);
+		op_act(B, pfx, "relu6", rows * m, 1);
+		op_linear(B, pfx, "fc7", rows, m, m, 1);
+		op_act(B, pfx, "relu7", rows * m, 1);
+		op_linear(B, pfx, "cls", rows, m, K, 1);
+		op_linear(B, pfx, "box", rows, m, 4 * K, 1);
+		op_elem(B, pfx, "loss", rows * (K + 4), 2, 3, 2, 1);
+		if (!B->bwd)
+			elem(B, nm(n, pfx, "match", "fwd"), b * proposals * 56, 2,
+			     1);
+		return;
+	}
+	op_roi_conv(B, pfx, "conv", R, c, p, c, p, 3, t);
+	op_act(B, pfx, "relu", rows * c * p2, t);
+	op_linear(B, pfx, "deconv", rows * p2, c, 4 * c, 1);
+	op_act(B, pfx, "relu_up", rows * c * q2, 1);
+	op_roi_conv(B, pfx, "logits", R, c, 2 * p, K, 2 * p, 1, 1);
+	op_elem(B, pfx, "loss", rows * q2, 2, 3, 1, 1);
+}
+
 /* Walk the layer list once forward (bwd = 0) or backward (bwd = 1). */
 static int walk(struct vb *B, const struct workload *w,
 		const struct vis_shape *sh, double *attn_act)
 {
 	const struct vision_arch *a = &w->vis;
 	double c = a->in_channels > 0 ? a->in_channels : 3;
-	double h = w->vtrain.image_size, wd = h, T = 0;
+	double h = w->vtrain.image_size, T = 0;
+	double wd = w->vtrain.image_width > 0 ? w->vtrain.image_width : h;
 	double b = B->b;
 	double fc[VIS_MAX_LEVELS], fh[VIS_MAX_LEVELS], fw[VIS_MAX_LEVELS];
+	double proposals = 0;
 	int i, nfeat = 0;
 	char pfx[24];
 
@@ -1241,6 +1455,14 @@ static int walk(struct vb *B, const struct workload *w,
 		case VL_RETINA_HEAD:
 			op_retina_head(B, pfx, L, c, o->levels, o->lh, o->lw);
 			break;
+		case VL_RPN_HEAD:
+			op_rpn_head(B, pfx, L, c, o->levels, o->lh, o->lw);
+			proposals = L->proposals > 0 ? L->proposals : 0;
+			break;
+		case VL_ROI_BOX_HEAD:
+		case VL_ROI_MASK_HEAD:
+			op_roi_head(B, pfx, L, c, proposals);
+			break;
 		case VL_KIND_COUNT:
 		default:
 			break;
@@ -1308,7 +1530,8 @@ int vision_estimate(const struct workload *w, const struct gpu *g,
 	if (w->vis.nlayers < 1)
 		return est_problem(why, WLF_MODEL, "the network has no layers "
 			       "(expected a preset or a layer list)");
-	bad = vision_infer(&w->vis, w->vtrain.image_size, sh, &sum, msg,
+	bad = vision_infer(&w->vis, w->vtrain.image_size, w->vtrain.image_width,
+			   sh, &sum, msg,
 			   sizeof(msg));
 	if (bad)
 		return est_problem(why, bad > 0 ? WLF_MODEL : WLF_IMAGE_SIZE, "%s",

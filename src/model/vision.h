@@ -38,13 +38,14 @@ struct vis_summary {
 };
 
 /*
- * Infer the shape after every entry of `a` for square images of side
- * `image` into sh[0 .. a->nlayers-1] (may be NULL) and the totals into *sum
+ * Infer the shape after every entry of `a` for images of `image` x
+ * `image_w` pixels (image_w 0: square) into sh[0 .. a->nlayers-1] (may be
+ * NULL) and the totals into *sum
  * (may be NULL).  Returns 0, or the 1-based index of the first entry that
  * cannot run (a size that shrinks to nothing, channels that do not divide,
  * an attention block before `tokens`) with a message in msg.
  */
-int vision_infer(const struct vision_arch *a, double image,
+int vision_infer(const struct vision_arch *a, double image, double image_w,
 		 struct vis_shape *sh, struct vis_summary *sum, char *msg,
 		 size_t msglen);
 
@@ -55,7 +56,8 @@ extern const char *const vis_kind_names[VL_KIND_COUNT + 1];
  * Build one of the bundled networks in code: "resnet18", "resnet34",
  * "resnet50", "resnet101", "resnet152", "vit-b16", "vit-l16", "vit-h14",
  * "convnext-tiny", "resnext50-32x4d", "retinanet-resnet50-fpn",
- * "retinanet-resnext50-fpn".  Returns 0, or -1 for an unknown name.
+ * "retinanet-resnext50-fpn", "maskrcnn-resnet50-fpn".  Returns 0, or -1
+ * for an unknown name.
  */
 int vision_arch_builtin(const char *name, struct vision_arch *out);
 

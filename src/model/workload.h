@@ -131,7 +131,7 @@ enum vis_kind {
 	VL_MAXPOOL, VL_AVGPOOL, VL_LINEAR, VL_ADD, VL_TOKENS, VL_ATTENTION,
 	VL_BOTTLENECK, VL_BASIC, VL_CNBLOCK,
 	/* detection (docs/vision-recsys.md, "Detectors") */
-	VL_FPN, VL_RETINA_HEAD,
+	VL_FPN, VL_RETINA_HEAD, VL_RPN_HEAD, VL_ROI_BOX_HEAD, VL_ROI_MASK_HEAD,
 	VL_KIND_COUNT
 };
 
@@ -154,9 +154,14 @@ struct vis_layer {
 	int pyramid;      /* its output feeds the next fpn */
 	int frozen;       /* no gradient for its weights (a frozen prefix) */
 	int extra;        /* fpn: stride-2 3x3 conv levels above the last */
-	int anchors;      /* retina_head: anchors per position */
-	int classes;      /* retina_head: object classes */
-	int convs;        /* retina_head: 3x3 convs per tower */
+	int pooled;       /* fpn: stride-2 subsampled levels above those */
+	int anchors;      /* retina_head, rpn_head: anchors per position */
+	int classes;      /* detection heads: object classes */
+	int convs;        /* retina_head: 3x3 convs per tower; roi_mask_head:
+			     3x3 convs before the up-sampling */
+	int proposals;    /* rpn_head: regions kept per image after NMS */
+	int rois;         /* roi heads: regions per image they run on */
+	int pool;         /* roi heads: RoIAlign output side */
 	int line, col;    /* where it was written (0 = built in code) */
 };
 
@@ -175,7 +180,8 @@ struct vision_arch {
 };
 
 struct vision_training {
-	double image_size;           /* pixels per side */
+	double image_size;           /* pixels per side (height) */
+	double image_width;          /* pixels across; 0 = image_size */
 	double dataset_size;         /* images per epoch */
 	double epochs;
 	int channels_last;           /* NHWC tensors (no layout transposes) */

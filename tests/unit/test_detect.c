@@ -85,7 +85,7 @@ static void test_resnext50(void **state)
 	char msg[200];
 	(void)state;
 	preset("resnext50-32x4d", &a);
-	assert_int_equal(vision_infer(&a, 224, NULL, &s, msg, sizeof(msg)), 0);
+	assert_int_equal(vision_infer(&a, 224, 0, NULL, &s, msg, sizeof(msg)), 0);
 	assert_close(s.params, 25028904.0, TOL_EXACT);
 	assert_close(s.macs, 4230479872.0, TOL_EXACT);
 	assert_close(s.macs / 1e9, 4.23, 1e-3); /* torchvision _ops */
@@ -123,7 +123,7 @@ static void test_retinanet_torchvision(void **state)
 	char msg[200];
 	(void)state;
 	preset("retinanet-resnet50-fpn", &a);
-	assert_int_equal(vision_infer(&a, 800, sh, &s, msg, sizeof(msg)), 0);
+	assert_int_equal(vision_infer(&a, 800, 0, sh, &s, msg, sizeof(msg)), 0);
 	assert_close(s.params, 34014999.0, TOL_EXACT);
 	assert_close(s.macs, 151540437248.0, TOL_EXACT);
 	assert_close(s.macs / 1e9, 151.54, 1e-4);
@@ -199,7 +199,7 @@ static void test_retinanet_mlperf_step(void **state)
 	char whyg[512], msg[200];
 	const double macs = 201208394752.0, frozen = 9594880000.0;
 	(void)state;
-	assert_int_equal(vision_infer(&w->vis, 800, NULL, &s, msg, sizeof(msg)), 0);
+	assert_int_equal(vision_infer(&w->vis, 800, 0, NULL, &s, msg, sizeof(msg)), 0);
 	assert_close(s.params, 37060652.0, TOL_EXACT);
 	assert_close(s.trainable_params, 37060652.0 - 211648.0, TOL_EXACT);
 	assert_close(s.macs, macs, TOL_EXACT);
@@ -223,6 +223,98 @@ static void test_retinanet_mlperf_step(void **state)
 	assert_false(has_op(&ws, "l6.first.c1.bwd_d"));
 	assert_true(has_op(&ws, "l6.first.c1.bwd_w"));
 	assert_true(has_op(&ws, "l6.first.c2.bwd_d"));
+	assert_false(has_op(&ws, "loss.fwd"));
+	assert_true(e.fits);
+	est_workspace_release(&ws);
+	free(w);
+}
+
+/*
+ * torchvision's Mask R-CNN-ResNet50-FPN: 44,401,393 parameters; 134.38
+ * GMACs (its _ops) for an 800 x 800 image in evaluation, i.e. without the
+ * mask head and with the box head on 1,000 proposals:
+ *   backbone 52,131,840,000 (as RetinaNet's)
+ *   FPN on C2-C5 at 200, 100, 50, 25: 200^2 (256*256 + 9*256^2)
+ *     + 100^2 (512*256 + 9*256^2) + 50^2 (1024*256 + 9*256^2)
+ *     + 25^2 (2048*256 + 9*256^2) = 26,214,400,000 + 7,208,960,000
+ *     + 2,129,920,000 + 696,320,000 = 36,249,600,000
+ *   RPN on P2-P6 (P6 = P5 subsampled: 13 x 13), 53,294 positions x
+ *     (9*256^2 + 256*15) = 53,294 x 593,664 = 31,638,729,216
+ *   box head 1,000 x (12,544*1024 + 1024^2 + 1024*455) = 1,000 x
+ *     14,359,552 = 14,359,552,000
+ *   sum 134,379,721,216.
+ * Parameters: backbone convolutions 23,454,912; FPN 4 x (9*256^2 + 256)
+ *   + (256 + 512 + 1024 + 2048) x 256 + 4 x 256 = 3,344,384; RPN
+ *   590,080 + 256*15 + 15 = 593,935; box head 12,544*1024 + 1024 +
+ *   1024^2 + 1024 + 1024*455 + 455 = 14,362,055; mask head 4 x 590,080
+ *   + 4*256^2 + 256 + 256*91 + 91 = 2,646,107; total 44,401,393.
+ */
+static void test_maskrcnn_torchvision(void **state)
+{
+	struct vision_arch a;
+	struct vis_summary s;
+	struct vis_shape sh[VIS_MAX_LAYERS];
+	char msg[200];
+	double macs = 0;
+	(void)state;
+	preset("maskrcnn-resnet50-fpn", &a);
+	assert_int_equal(a.layer[10].kind, VL_ROI_BOX_HEAD);
+	a.layer[10].rois = 1000;
+	assert_int_equal(vision_infer(&a, 800, 0, sh, &s, msg, sizeof(msg)), 0);
+	assert_close(s.params, 44401393.0, TOL_EXACT);
+	for (int k = 0; k <= 10; k++)
+		macs += sh[k].macs;
+	assert_close(macs, 134379721216.0, TOL_EXACT);
+	assert_close(macs / 1e9, 134.38, 1e-4);
+	assert_close(sh[8].macs, 36249600000.0, TOL_EXACT);
+	assert_close(sh[9].macs, 31638729216.0, TOL_EXACT);
+	assert_int_equal(sh[8].levels, 5);
+	assert_close(sh[8].lh[4], 13.0, TOL_EXACT);
+	assert_int_equal(s.classes, 0);
+}
+
+/*
+ * Mask R-CNN training at 800 x 1088 (short side 800, padded to 32), 11
+ * images per GPU (tests/unit/data/vision/maskrcnn-l40s.yaml).
+ * Levels: stem 400 x 544, pool 200 x 272, stages 200 x 272 ... 25 x 34,
+ *   P6 13 x 17.
+ * Mask head per region: 4 x 14^2 x 9*256^2 + 28^2 x 256^2 + 28^2 x 256
+ *   x 91 = 462,422,016 + 51,380,224 + 18,264,064 = 532,066,304 MACs; x 128
+ *   regions = 68,104,486,912 per image.
+ * Box head: 512 x 14,359,552 = 7,352,090,624 MACs per image.
+ * RoIAlign of the box head forward: 11 images x 512 x 256 x 49 elements x
+ *   2 passes x 2 B = 282,591,232 B.
+ */
+static void test_maskrcnn_step(void **state)
+{
+	struct workload *w = load("tests/unit/data/vision/maskrcnn-l40s.yaml");
+	struct vis_shape sh[VIS_MAX_LAYERS];
+	struct vis_summary s;
+	struct gpu g;
+	struct est_workspace ws;
+	struct estimate e;
+	struct plan_problem why;
+	char whyg[512], msg[200];
+	(void)state;
+	assert_int_equal(vision_infer(&w->vis, 800, 1088, sh, &s, msg,
+				      sizeof(msg)), 0);
+	assert_close(sh[3].h, 200.0, TOL_EXACT);
+	assert_close(sh[3].w, 272.0, TOL_EXACT);
+	assert_close(sh[8].lh[3], 25.0, TOL_EXACT);
+	assert_close(sh[8].lw[3], 34.0, TOL_EXACT);
+	assert_close(sh[8].lh[4], 13.0, TOL_EXACT);
+	assert_close(sh[8].lw[4], 17.0, TOL_EXACT);
+	assert_close(sh[11].macs, 68104486912.0, TOL_EXACT);
+	assert_close(sh[10].macs, 7352090624.0, TOL_EXACT);
+
+	assert_int_equal(gpu_catalog_lookup(&cat, "l40s", &g, whyg, sizeof(whyg)), 0);
+	assert_int_equal(est_workspace_init(&ws, 4 * LLM_MAX_OPS), 0);
+	if (step_estimate(w, &g, &ws, &e, &why))
+		fail_msg("estimate failed: %s", why.msg);
+	assert_close(op_value(&ws, "l11.roi_align.fwd", 1), 282591232.0, TOL_EXACT);
+	assert_true(has_op(&ws, "l12.deconv.bwd_w"));
+	assert_true(has_op(&ws, "l10.p1.nms.fwd"));
+	assert_false(has_op(&ws, "l10.p1.nms.bwd"));
 	assert_false(has_op(&ws, "loss.fwd"));
 	assert_true(e.fits);
 	est_workspace_release(&ws);
@@ -271,6 +363,7 @@ static void test_bad_inputs(void **state)
 		{ D "frozen-late.yaml", D "frozen-late.yaml:5:7: frozen conv after a trainable entry (expected frozen entries first: gradients flow through them to the layers before)" },
 		{ D "after-head.yaml", D "after-head.yaml:7:7: relu after the detection head of entry 3 (expected the head last)" },
 		{ D "groups-not-dividing.yaml", D "groups-not-dividing.yaml:5:7: groups 32 on bottleneck of width 100 (expected a bottleneck whose width the groups divide)" },
+		{ D "roi-no-rpn.yaml", D "roi-no-rpn.yaml:6:7: roi_box_head without region proposals (expected an rpn_head before it)" },
 		{ D "head-no-classes.yaml", D "head-no-classes.yaml:6:7: retina_head needs anchors and classes (expected anchors: per position, classes: object classes)" },
 	};
 #undef D
@@ -292,7 +385,8 @@ static void test_bad_inputs(void **state)
 static void test_builtins_match_presets(void **state)
 {
 	static const char *const names[] = { "resnext50-32x4d",
-		"retinanet-resnet50-fpn", "retinanet-resnext50-fpn" };
+		"retinanet-resnet50-fpn", "retinanet-resnext50-fpn",
+		"maskrcnn-resnet50-fpn" };
 	(void)state;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		struct vision_arch a, b;
@@ -315,6 +409,8 @@ int main(void)
 		cmocka_unit_test(test_resnext50),
 		cmocka_unit_test(test_retinanet_torchvision),
 		cmocka_unit_test(test_retinanet_mlperf_step),
+		cmocka_unit_test(test_maskrcnn_torchvision),
+		cmocka_unit_test(test_maskrcnn_step),
 		cmocka_unit_test(test_relations),
 		cmocka_unit_test(test_bad_inputs),
 		cmocka_unit_test(test_builtins_match_presets),
