@@ -36,7 +36,7 @@ static const enum optimizer v_opt_map[] = { OPT_SGD, OPT_LARS, OPT_ADAMW };
 struct layer_sec {
 	int kind, out, kernel, stride, groups, width, heads, mlp, repeat;
 	int global, class_token, bias, pyramid, frozen, extra, pooled;
-	int anchors, classes, convs, proposals, rois, pool;
+	int anchors, classes, convs, proposals, rois, pool, save, concat;
 };
 
 /* One list item: a bare kind ("relu") or a mapping with `layer:`. */
@@ -60,6 +60,8 @@ static int read_layer(const struct yn_node *it, const char *file,
 		{ .key = "pyramid", .type = FD_BOOL, .offset = LOFF(pyramid) },
 		{ .key = "frozen", .type = FD_BOOL, .offset = LOFF(frozen) },
 		{ .key = "extra", .type = FD_INT, .offset = LOFF(extra), .min = 0, .max = VIS_MAX_LEVELS },
+		{ .key = "save", .type = FD_BOOL, .offset = LOFF(save) },
+		{ .key = "concat", .type = FD_BOOL, .offset = LOFF(concat) },
 		{ .key = "pooled", .type = FD_INT, .offset = LOFF(pooled), .min = 0, .max = VIS_MAX_LEVELS },
 		{ .key = "proposals", .type = FD_INT, .offset = LOFF(proposals), .min = 1, .max = 1000000 },
 		{ .key = "rois", .type = FD_INT, .offset = LOFF(rois), .min = 1, .max = 1000000 },
@@ -107,6 +109,8 @@ static int read_layer(const struct yn_node *it, const char *file,
 	L->proposals = ls.proposals;
 	L->rois = ls.rois;
 	L->pool = ls.pool;
+	L->save = ls.save;
+	L->concat = ls.concat;
 	L->line = it->line;
 	L->col = it->col;
 	if (L->kind == VL_LINEAR && L->out <= 0)
@@ -114,6 +118,12 @@ static int read_layer(const struct yn_node *it, const char *file,
 			       "output features)");
 	if (L->kind == VL_CONV && L->out <= 0)
 		return wlx_err(d, file, it, "conv needs out (expected out: "
+			       "output channels)");
+	if (L->kind == VL_UPSAMPLE && L->out <= 0)
+		return wlx_err(d, file, it, "upsample needs out (expected out: "
+			       "output channels)");
+	if (L->kind == VL_RESBLOCK && L->out <= 0)
+		return wlx_err(d, file, it, "resblock needs out (expected out: "
 			       "output channels)");
 	if (L->kind == VL_FPN && L->out <= 0)
 		return wlx_err(d, file, it, "fpn needs out (expected out: "
@@ -174,8 +184,42 @@ static int check_shapes(const struct vision_arch *a, double image,
 	return wlx_err(d, file, fallback, "%s", msg);
 }
 
+/* text_encoder: { layers, width, heads, mlp, tokens }, all required. */
+static int read_text_encoder(const struct yn_node *map, const char *file,
+			     struct vision_arch *a, struct tc_diag *d)
+{
+	struct tsec { int layers, width, heads, mlp, tokens; } ts;
+	static const struct fd_field table[] = {
+		{ .key = "layers", .type = FD_INT, .required = 1, .offset = offsetof(struct tsec, layers), .min = 1, .max = 10000 },
+		{ .key = "width", .type = FD_INT, .required = 1, .offset = offsetof(struct tsec, width), .min = 1, .max = 1000000 },
+		{ .key = "heads", .type = FD_INT, .required = 1, .offset = offsetof(struct tsec, heads), .min = 1, .max = 65536 },
+		{ .key = "mlp", .type = FD_INT, .required = 1, .offset = offsetof(struct tsec, mlp), .min = 1, .max = 100000000 },
+		{ .key = "tokens", .type = FD_INT, .required = 1, .offset = offsetof(struct tsec, tokens), .min = 1, .max = 1000000 },
+		{ 0 },
+	};
+	struct fd_ctx ctx = { .file = file, .d = d };
+
+	if (!map)
+		return 0;
+	if (map->type != YN_MAP)
+		return fd_type_error(map, "text_encoder", "a mapping", &ctx);
+	memset(&ts, 0, sizeof(ts));
+	if (fd_parse_map(map, table, &ts, "text_encoder", &ctx, NULL))
+		return -1;
+	if (ts.width % ts.heads)
+		return wlx_err(d, file, map, "text_encoder heads %d do not "
+			       "divide its width %d (expected a divisor)",
+			       ts.heads, ts.width);
+	a->text.layers = ts.layers;
+	a->text.width = ts.width;
+	a->text.heads = ts.heads;
+	a->text.mlp = ts.mlp;
+	a->text.tokens = ts.tokens;
+	return 0;
+}
+
 struct varch_file {
-	int in_channels, frozen_bn;
+	int in_channels, frozen_bn, time_embed;
 	double params, macs;
 	char source[GPU_TEXT_LEN];
 	int dummy;
@@ -195,6 +239,8 @@ static int varch_from_doc(const struct yn_doc *doc, const char *want,
 		{ .key = "layers", .type = FD_IGNORE, .required = 1, .offset = VOFF(dummy) },
 		{ .key = "in_channels", .type = FD_INT, .offset = VOFF(in_channels), .min = 1, .max = 1024 },
 		{ .key = "frozen_batchnorm", .type = FD_BOOL, .offset = VOFF(frozen_bn) },
+		{ .key = "time_embed", .type = FD_INT, .offset = VOFF(time_embed), .min = 4, .max = 1000000 },
+		{ .key = "text_encoder", .type = FD_IGNORE, .offset = VOFF(dummy) },
 		{ .key = "params", .type = FD_NUM, .offset = VOFF(params), .unit = TC_UNIT_COUNT, .min = 1, .max = 1e15 },
 		{ .key = "macs", .type = FD_NUM, .offset = VOFF(macs), .unit = TC_UNIT_COUNT, .min = 1, .max = 1e18 },
 		{ .key = "image_size", .type = FD_IGNORE, .offset = VOFF(dummy) },
@@ -222,6 +268,10 @@ static int varch_from_doc(const struct yn_doc *doc, const char *want,
 		return -1;
 	a.in_channels = vf.in_channels;
 	a.frozen_bn = vf.frozen_bn;
+	a.time_embed = vf.time_embed;
+	if (read_text_encoder(yn_map_get(doc->root, "text_encoder"), doc->file,
+			      &a, d))
+		return -1;
 	wlx_stem(doc->file, st, sizeof(st));
 	snprintf(a.name, sizeof(a.name), "%s", want ? want : st);
 	snprintf(a.source, sizeof(a.source), "%s", vf.source);

@@ -28,7 +28,7 @@
 const char *const vis_kind_names[VL_KIND_COUNT + 1] = {
 	"conv", "batchnorm", "layernorm", "relu", "gelu", "silu", "maxpool",
 	"avgpool", "linear", "add", "tokens", "attention", "bottleneck",
-	"basic", "cnblock", "fpn", "retina_head", "rpn_head", "roi_box_head",
+	"basic", "cnblock", "groupnorm", "resblock", "upsample", "fpn", "retina_head", "rpn_head", "roi_box_head",
 	"roi_mask_head", NULL,
 };
 
@@ -213,6 +213,50 @@ static void vis_retina_head(const struct vis_layer *L, double c, int nlev,
 	o->act_bytes = P * (2 * t * 2 * c + A * (K + 4));
 }
 
+/*
+ * A U-Net residual block (Ho et al., arXiv:2006.11239; the latent
+ * diffusion code's ResBlock, reference §2.6) from cin to cout channels on
+ * hw positions: GroupNorm, SiLU, 3x3 convolution, the timestep embedding
+ * (width E) projected and added, GroupNorm, SiLU, 3x3 convolution, a 1x1
+ * convolution on the shortcut when the widths differ; biases everywhere.
+ */
+static void vis_resblock(double cin, double cout, double hw, double E,
+			 struct vis_shape *o)
+{
+	int proj = cin != cout;
+	o->params += 2 * cin + 9 * cin * cout + cout + (E > 0 ? E * cout + cout : 0) +
+		     2 * cout + 9 * cout * cout + cout +
+		     (proj ? cin * cout + cout : 0);
+	o->macs += hw * (9 * cin * cout + 9 * cout * cout +
+			 (proj ? cin * cout : 0)) + E * cout;
+	/* GroupNorm inputs and SiLU outputs (the convolutions' inputs) */
+	o->act_bytes += hw * (2 * cin + 2 * cout);
+}
+
+/*
+ * The spatial transformer of latent diffusion (linear projections, depth
+ * 1) on T = hw tokens of width c, `heads` heads, feed-forward GEGLU of
+ * inner width m (its input projection 2 m wide), cross-attention to L
+ * context tokens of width d: GroupNorm, proj_in, LayerNorm + self-attention
+ * (q, k, v without bias), LayerNorm + cross-attention (q from the image,
+ * k, v from the context, without bias), LayerNorm + feed-forward,
+ * proj_out.  With m = 4c: 20 c^2 + 2 d c + 21 c parameters.
+ */
+static void vis_transformer(double c, double T, double m, double d, double L,
+			    struct vis_shape *o)
+{
+	o->params += 2 * c + c * c + c + 2 * c + 3 * c * c + c * c + c + 2 * c +
+		     c * c + 2 * d * c + c * c + c + 2 * c + c * 2 * m + 2 * m +
+		     m * c + c + c * c + c;
+	o->macs += T * (c * c + 3 * c * c + c * c + c * c + c * c + 2 * c * m +
+			m * c + c * c) + 2 * T * T * c + 2 * T * L * c +
+		   2 * L * d * c;
+	/* inputs of the norms and projections, q k v, attention outputs,
+	 * the GEGLU projection and its gate (flash attention keeps no
+	 * T x T scores) */
+	o->act_bytes += T * (16 * c + 3 * m);
+}
+
 int vision_infer(const struct vision_arch *a, double image, double image_w,
 		 struct vis_shape *sh, struct vis_summary *sum, char *msg,
 		 size_t msglen)
@@ -223,7 +267,10 @@ int vision_infer(const struct vision_arch *a, double image, double image_w,
 	double fc[VIS_MAX_LEVELS], fh[VIS_MAX_LEVELS], fw[VIS_MAX_LEVELS];
 	struct vis_summary S;
 	int i, nfeat = 0, nlev = 0, trainable = 0, head = -1, tap = -1;
-	int rpn = 0;
+	int rpn = 0, nskip = 0;
+	double skc[VIS_MAX_SKIPS], skh[VIS_MAX_SKIPS], skw[VIS_MAX_SKIPS];
+	int ski[VIS_MAX_SKIPS];
+	double E = a->time_embed, tw = a->text.width, tl = a->text.tokens;
 	double lh[VIS_MAX_LEVELS], lw[VIS_MAX_LEVELS];
 
 	memset(&S, 0, sizeof(S));
@@ -260,7 +307,98 @@ int vision_infer(const struct vision_arch *a, double image, double image_w,
 			return bad_entry(msg, msglen, i, "%s on a feature "
 					 "pyramid (expected a detection head "
 					 "after fpn)", vis_kind_names[L->kind]);
+		if (L->concat && (L->kind != VL_RESBLOCK || L->save))
+			return bad_entry(msg, msglen, i, "concat on %s%s "
+					 "(expected it on a resblock that "
+					 "does not save)",
+					 L->save ? "a saving " : "",
+					 vis_kind_names[L->kind]);
+		if (L->save && (seq || nlev > 0))
+			return bad_entry(msg, msglen, i, "save on %s, whose "
+					 "output is not a feature map "
+					 "(expected it on convolutional "
+					 "entries)", vis_kind_names[L->kind]);
 		switch (L->kind) {
+		case VL_GROUPNORM:
+			if (seq)
+				return bad_entry(msg, msglen, i, "groupnorm "
+						 "after tokens (expected it on "
+						 "a feature map)");
+			o.params = 2 * c;
+			o.act_bytes = c * h * w;
+			break;
+		case VL_UPSAMPLE:
+			if (seq)
+				return bad_entry(msg, msglen, i, "upsample "
+						 "after tokens (expected it on "
+						 "a feature map)");
+			/* nearest x2, then a 3x3 convolution with bias */
+			h *= 2;
+			w *= 2;
+			o.params = 9 * c * out + out;
+			o.macs = h * w * 9 * c * out;
+			o.act_bytes = c * h * w;
+			c = out;
+			break;
+		case VL_RESBLOCK: {
+			int j;
+			if (seq)
+				return bad_entry(msg, msglen, i, "resblock "
+						 "after tokens (expected it on "
+						 "a feature map)");
+			if (L->heads > 0 && (!(tw > 0) || fmod(out, L->heads)))
+				return bad_entry(msg, msglen, i, "resblock of "
+						 "%g channels with %d heads "
+						 "(expected heads that divide "
+						 "the channels, and a "
+						 "text_encoder for their "
+						 "cross-attention)", out,
+						 L->heads);
+			for (j = 0; j < r; j++) {
+				double cin = c;
+				if (L->concat) {
+					if (nskip == 0)
+						return bad_entry(msg, msglen, i,
+								 "concat with no "
+								 "saved output left "
+								 "(expected save: "
+								 "true on as many "
+								 "earlier copies)");
+					nskip--;
+					if (skh[nskip] != h || skw[nskip] != w)
+						return bad_entry(msg, msglen, i,
+								 "concat of a "
+								 "%gx%g output onto "
+								 "%gx%g (expected "
+								 "the same size)",
+								 skh[nskip],
+								 skw[nskip], h, w);
+					cin += skc[nskip];
+				}
+				vis_resblock(cin, out, h * w, E, &o);
+				if (L->heads > 0)
+					vis_transformer(out, h * w,
+							L->mlp > 0 ? L->mlp :
+							4 * out, tw, tl, &o);
+				c = out;
+				if (L->save && j < r - 1) {
+					if (nskip == VIS_MAX_SKIPS)
+						return bad_entry(msg, msglen, i,
+								 "more than %d "
+								 "saved outputs "
+								 "(expected at most "
+								 "%d)",
+								 VIS_MAX_SKIPS,
+								 VIS_MAX_SKIPS);
+					skc[nskip] = c;
+					skh[nskip] = h;
+					skw[nskip] = w;
+					ski[nskip] = i;
+					nskip++;
+				}
+			}
+			break;
+		}
 		case VL_CONV: {
 			int gr = L->groups > 0 ? L->groups : 1;
 			double ho, wo;
@@ -501,6 +639,18 @@ int vision_infer(const struct vision_arch *a, double image, double image_w,
 			return bad_entry(msg, msglen, i, "unknown layer kind "
 					 "(expected one of conv, batchnorm, ...)");
 		}
+		if (L->save) {
+			if (nskip == VIS_MAX_SKIPS)
+				return bad_entry(msg, msglen, i, "more than %d "
+						 "saved outputs (expected at "
+						 "most %d)", VIS_MAX_SKIPS,
+						 VIS_MAX_SKIPS);
+			skc[nskip] = c;
+			skh[nskip] = h;
+			skw[nskip] = w;
+			ski[nskip] = i;
+			nskip++;
+		}
 		if (L->pyramid) {
 			if (seq || T > 0 || nlev > 0)
 				return bad_entry(msg, msglen, i, "pyramid on "
@@ -540,7 +690,28 @@ int vision_infer(const struct vision_arch *a, double image, double image_w,
 	if (nfeat > 0)
 		return bad_entry(msg, msglen, tap, "pyramid output that no fpn "
 				 "reads (expected an fpn entry after it)");
-	S.classes = head >= 0 || rpn ? 0 : (int)c;
+	if (nskip > 0)
+		return bad_entry(msg, msglen, ski[0], "saved output that no "
+				 "concat reads (expected a concat for every "
+				 "save; %d left)", nskip);
+	if (E > 0) {
+		/* timestep embedding MLP: E/4 sinusoidal features -> E -> E */
+		double tp = E / 4 * E + E + E * E + E;
+		S.params += tp;
+		S.trainable_params += tp;
+		S.macs += E / 4 * E + E * E;
+		S.trainable_macs += E / 4 * E + E * E;
+	}
+	if (a->text.layers > 0) {
+		double L = a->text.layers, m = a->text.mlp;
+		S.encoder_params = L * (4 * tw * tw + 4 * tw + 2 * tw * m + m +
+					tw + 4 * tw);
+		S.encoder_macs = L * (tl * (4 * tw * tw + 2 * tw * m) +
+				      2 * tl * tl * tw);
+	}
+	if (head < 0 && !rpn && h * w > 1 && !(T > 0))
+		S.out_map = c * h * w;
+	S.classes = head >= 0 || rpn || S.out_map > 0 ? 0 : (int)c;
 	if (sum)
 		*sum = S;
 	return 0;
@@ -714,6 +885,58 @@ static void convnext_tiny(struct vision_arch *a)
 	head(a, 1);
 }
 
+/* A run of `repeat` resblocks with a transformer of `heads` (0: none). */
+static void resblocks(struct vision_arch *a, int out, int heads, int repeat,
+		      int save, int concat)
+{
+	struct vis_layer *L = add(a, VL_RESBLOCK);
+	L->out = out;
+	L->heads = heads;
+	L->repeat = repeat > 1 ? repeat : 0;
+	L->save = save;
+	L->concat = concat;
+}
+
+/*
+ * The Stable Diffusion v2 UNet (latent diffusion openaimodel.py with the
+ * MLPerf configuration, reference §2.6): 320 base channels, multipliers
+ * 1, 2, 4, 4, two residual blocks per level, transformers (64-channel
+ * heads) on the first three levels, frozen OpenCLIP ViT-H text encoder.
+ */
+static void sd2_unet(struct vision_arch *a)
+{
+	static const int mult[4] = { 1, 2, 4, 4 };
+	int i;
+	a->in_channels = 4;
+	a->time_embed = 1280;
+	a->text.layers = 23;
+	a->text.width = 1024;
+	a->text.heads = 16;
+	a->text.mlp = 4096;
+	a->text.tokens = 77;
+	conv(a, 320, 3, 0, 1);
+	a->layer[a->nlayers - 1].save = 1;
+	for (i = 0; i < 4; i++) {
+		int ch = 320 * mult[i];
+		resblocks(a, ch, i < 3 ? ch / 64 : 0, 2, 1, 0);
+		if (i < 3) {
+			conv(a, ch, 3, 2, 1);
+			a->layer[a->nlayers - 1].save = 1;
+		}
+	}
+	resblocks(a, 1280, 20, 1, 0, 0);
+	resblocks(a, 1280, 0, 1, 0, 0);
+	for (i = 3; i >= 0; i--) {
+		int ch = 320 * mult[i];
+		resblocks(a, ch, i < 3 ? ch / 64 : 0, 3, 0, 1);
+		if (i > 0)
+			add(a, VL_UPSAMPLE)->out = ch;
+	}
+	add(a, VL_GROUPNORM);
+	add(a, VL_SILU);
+	conv(a, 4, 3, 0, 1);
+}
+
 int vision_arch_builtin(const char *name, struct vision_arch *out)
 {
 	static const int r18[4] = { 2, 2, 2, 2 }, r34[4] = { 3, 4, 6, 3 };
@@ -748,6 +971,8 @@ int vision_arch_builtin(const char *name, struct vision_arch *out)
 		retinanet(&a, 2, 32, 264);
 	else if (!strcmp(name, "maskrcnn-resnet50-fpn"))
 		maskrcnn(&a, 91);
+	else if (!strcmp(name, "sd2-unet"))
+		sd2_unet(&a);
 	else
 		return -1;
 	snprintf(a.name, sizeof(a.name), "%s", name);
@@ -1100,13 +1325,15 @@ static void op_block(struct vb *B, const struct vis_layer *L, const char *pfx,
 
 /*
  * Transformer blocks through llm.c: a one-stage, data-parallel encoder of
- * `repeat` layers, width c, `heads`, MLP `mlp`, sequence T, causal 0,
- * flash attention; only its layer operators are used.  Adds forward and
- * backward at once (called in the forward walk).
+ * `repeat` layers, width c, `heads`, MLP `mlp` with activation `act`,
+ * sequence T, causal 0, flash attention; only its layer operators are
+ * used, named "<pfx>.<op>".  Adds forward and backward at once (called in
+ * the forward walk), or the forward only (`fwd_only`: a frozen encoder).
  */
-static int op_attention(struct vb *B, const struct workload *w, double c,
-			double T, int heads, double mlp, double repeat,
-			double *act_bytes)
+static int op_attention(struct vb *B, const struct workload *w,
+			const char *pfx, double c, double T, int heads,
+			double mlp, enum llm_act act, double repeat,
+			int fwd_only, double *act_bytes)
 {
 	struct op tmp[LLM_MAX_OPS];
 	struct est_workspace sub = { tmp, 0, LLM_MAX_OPS };
@@ -1124,7 +1351,7 @@ static int op_attention(struct vb *B, const struct workload *w, double c,
 	lw.llm.kv_heads = heads;
 	lw.llm.head_dim = (int)(c / heads);
 	lw.llm.ffn = (int)mlp;
-	lw.llm.act = ACT_GELU;
+	lw.llm.act = act;
 	lw.llm.vocab = 1;
 	lw.llm.tied_embeddings = 1;
 	lw.llm.experts = 1;
@@ -1154,9 +1381,13 @@ static int op_attention(struct vb *B, const struct workload *w, double c,
 		int was = B->bwd;
 		if (o->stage != OPS_LAYER)
 			continue;
-		snprintf(n, sizeof(n), "vit.%.35s", !strncmp(o->name, "layer.", 6) ?
-			 o->name + 6 : o->name);
 		B->bwd = strstr(o->name, ".bwd") != NULL;
+		if (fwd_only && B->bwd) {
+			B->bwd = was;
+			continue;
+		}
+		snprintf(n, sizeof(n), "%.8s.%.30s", pfx,
+			 !strncmp(o->name, "layer.", 6) ? o->name + 6 : o->name);
 		put(B, n, o->category, o->flop, o->bytes, o->prec, o->time_s,
 		    o->launch_s, o->bound, repeat);
 		B->bwd = was;
@@ -1352,6 +1583,112 @@ static void op_roi_head(struct vb *B, const char *pfx,
 	op_elem(B, pfx, "loss", rows * q2, 2, 3, 1, 1);
 }
 
+/*
+ * GroupNorm: statistics over groups of channels and the whole map, so a
+ * statistics pass and a normalising pass as batch-norm (3 X forward, 5 X
+ * backward), fusable as the other normalisations.
+ */
+static void op_gn(struct vb *B, const char *pfx, const char *what, double X)
+{
+	op_fusable(B, pfx, what, X, 3, 5, 2, 1);
+}
+
+/*
+ * vis_resblock() of the running micro-batch; `skip` channels of a saved
+ * output are first concatenated (a copy: read both, write, 2 X of the
+ * result each way).
+ */
+static void op_resblock(struct vb *B, const char *pfx, double c, double skip,
+			double cout, double h, double w, double E)
+{
+	double b = B->b, cin = c + skip, Xi = b * cin * h * w, Xo = b * cout * h * w;
+	if (skip > 0)
+		op_elem(B, pfx, "concat", Xi, 2, 2, 1, 1);
+	op_gn(B, pfx, "gn1", Xi);
+	op_act(B, pfx, "silu1", Xi, 1);
+	op_conv(B, pfx, "conv1", cin, h, w, cout, h, w, 3, 1, 1);
+	if (E > 0) {
+		op_linear(B, pfx, "emb", b, E, cout, 1);
+		op_add(B, pfx, Xo, 1);
+	}
+	op_gn(B, pfx, "gn2", Xo);
+	op_act(B, pfx, "silu2", Xo, 1);
+	op_conv(B, pfx, "conv2", cout, h, w, cout, h, w, 3, 1, 1);
+	if (cin != cout)
+		op_conv(B, pfx, "skip", cin, h, w, cout, h, w, 1, 1, 1);
+	op_add(B, pfx, Xo, 1);
+}
+
+/*
+ * Cross-attention core of b x heads (T x dh) queries against L context
+ * keys and values: scores and weighted sum as batched GEMMs, the softmax
+ * as one element-wise kernel each way; backward the four gradient GEMMs.
+ * Short contexts (77 tokens) leave these GEMMs skinny: the GEMM model's
+ * shape efficiency says what they reach.
+ */
+static void op_cross_core(struct vb *B, const char *pfx, double T, double L,
+			  double dh, double heads)
+{
+	double bh = B->b * heads;
+	char n[40];
+	if (!B->bwd) {
+		gemm(B, nm(n, pfx, "xscore", "fwd"), T, L, dh, bh, 1, 1);
+		gemm(B, nm(n, pfx, "xvalue", "fwd"), T, dh, L, bh, 1, 1);
+	} else {
+		gemm(B, nm(n, pfx, "xscore", "bwd_q"), T, dh, L, bh, 1, 1);
+		gemm(B, nm(n, pfx, "xscore", "bwd_k"), L, dh, T, bh, 1, 1);
+		gemm(B, nm(n, pfx, "xvalue", "bwd_p"), T, L, dh, bh, 1, 1);
+		gemm(B, nm(n, pfx, "xvalue", "bwd_v"), L, dh, T, bh, 1, 1);
+	}
+	op_elem(B, pfx, "xsoftmax", bh * T * L, 2, 3, 1, 1);
+}
+
+/*
+ * vis_transformer() on the micro-batch: GroupNorm and the projections in,
+ * the self-attention and GEGLU feed-forward layer through llm.c (forward
+ * and backward, added in the forward walk), the cross-attention (its
+ * LayerNorm, q from the image, k and v from the context, core, output
+ * projection, residual add), the projection out and the residual add.
+ */
+static int op_transformer(struct vb *B, const struct workload *w,
+			  const char *pfx, double c, double h, double wd,
+			  int heads, double m)
+{
+	double b = B->b, T = h * wd, X = b * T * c;
+	double d = w->vis.text.width, L = w->vis.text.tokens, unused;
+	char p[24];
+	snprintf(p, sizeof(p), "%.10s.st", pfx);
+	op_gn(B, p, "gn", X);
+	op_linear(B, p, "proj_in", b * T, c, c, 1);
+	if (!B->bwd && op_attention(B, w, p, c, T, heads, m, ACT_GEGLU, 1, 0,
+				    &unused))
+		return -1;
+	op_fusable(B, p, "ln2", X, 2, 4, 1, 1);
+	op_linear(B, p, "xq", b * T, c, c, 1);
+	op_linear(B, p, "xkv", b * L, d, 2 * c, 1);
+	op_cross_core(B, p, T, L, c / heads, heads);
+	op_linear(B, p, "xout", b * T, c, c, 1);
+	op_add(B, p, X, 1);
+	op_linear(B, p, "proj_out", b * T, c, c, 1);
+	op_add(B, p, X, 1);
+	return 0;
+}
+
+/*
+ * The frozen text encoder (a causal transformer of the arch's `text`
+ * shape): its forward only, once per micro-batch, through llm.c.
+ */
+static int op_text_encoder(struct vb *B, const struct workload *w)
+{
+	const struct vision_arch *a = &w->vis;
+	double unused;
+	if (a->text.layers <= 0 || B->bwd)
+		return 0;
+	return op_attention(B, w, "text", a->text.width, a->text.tokens,
+			    a->text.heads, a->text.mlp, ACT_GELU, a->text.layers,
+			    1, &unused);
+}
+
 /* Walk the layer list once forward (bwd = 0) or backward (bwd = 1). */
 static int walk(struct vb *B, const struct workload *w,
 		const struct vis_shape *sh, double *attn_act)
@@ -1362,15 +1699,29 @@ static int walk(struct vb *B, const struct workload *w,
 	double wd = w->vtrain.image_width > 0 ? w->vtrain.image_width : h;
 	double b = B->b;
 	double fc[VIS_MAX_LEVELS], fh[VIS_MAX_LEVELS], fw[VIS_MAX_LEVELS];
-	double proposals = 0;
-	int i, nfeat = 0;
+	double proposals = 0, skc[VIS_MAX_SKIPS];
+	int i, nfeat = 0, nskip = 0;
 	char pfx[24];
 
 	B->first = 1;
+	if (op_text_encoder(B, w))
+		return -1;
+	if (a->time_embed > 0) {
+		double E = a->time_embed;
+		op_linear(B, "time", "fc1", b, E / 4, E, 1);
+		op_act(B, "time", "silu", b * E, 1);
+		op_linear(B, "time", "fc2", b, E, E, 1);
+	}
 	for (i = 0; i < a->nlayers; i++) {
 		const struct vis_layer *L = &a->layer[i];
 		const struct vis_shape *o = &sh[i];
 		double Xin = b * (T > 0 ? T * c : c * h * wd);
+		double Xout = b * (o->tokens > 0 ? o->tokens * o->c :
+				   o->c * o->h * o->w);
+		double r = L->repeat > 0 ? L->repeat : 1;
+		int s = L->stride > 0 ? L->stride : 1;
+		int k = L->kernel > 0 ? L->kernel : 1;
+
 		if (L->pyramid) {
 			fc[nfeat] = o->c;
 			fh[nfeat] = o->h;
@@ -1381,11 +1732,6 @@ static int walk(struct vb *B, const struct workload *w,
 		 * a gradient, and its weights take none. */
 		if (B->bwd && L->frozen)
 			goto next;
-		double Xout = b * (o->tokens > 0 ? o->tokens * o->c :
-				   o->c * o->h * o->w);
-		double r = L->repeat > 0 ? L->repeat : 1;
-		int s = L->stride > 0 ? L->stride : 1;
-		int k = L->kernel > 0 ? L->kernel : 1;
 
 		snprintf(pfx, sizeof(pfx), "l%d", i + 1);
 		switch (L->kind) {
@@ -1424,10 +1770,10 @@ static int walk(struct vb *B, const struct workload *w,
 			op_elem(B, pfx, "tokens", Xout, 5, 3, 3, 1);
 			break;
 		case VL_ATTENTION:
-			if (!B->bwd && op_attention(B, w, c, T,
+			if (!B->bwd && op_attention(B, w, "vit", c, T,
 						    L->heads > 0 ? L->heads : 1,
 						    L->mlp > 0 ? L->mlp : 4 * c,
-						    r, attn_act))
+						    ACT_GELU, r, 0, attn_act))
 				return -1;
 			break;
 		case VL_BOTTLENECK:
@@ -1455,6 +1801,33 @@ static int walk(struct vb *B, const struct workload *w,
 		case VL_RETINA_HEAD:
 			op_retina_head(B, pfx, L, c, o->levels, o->lh, o->lw);
 			break;
+		case VL_GROUPNORM:
+			op_gn(B, pfx, "gn", Xin);
+			break;
+		case VL_UPSAMPLE:
+			/* nearest: read X, write 4 X; backward the reverse */
+			op_elem(B, pfx, "up", Xin, 5, 5, 1, 1);
+			op_conv(B, pfx, "conv", c, o->h, o->w, o->c, o->h, o->w, 3,
+				1, 1);
+			break;
+		case VL_RESBLOCK: {
+			double cc = c;
+			for (int j = 0; j < r; j++) {
+				double skip = 0;
+				snprintf(pfx, sizeof(pfx), "l%d.%d", i + 1, j + 1);
+				if (L->concat && nskip > 0)
+					skip = skc[--nskip];
+				op_resblock(B, pfx, cc, skip, o->c, h, wd,
+					    a->time_embed);
+				if (L->heads > 0 &&
+				    op_transformer(B, w, pfx, o->c, h, wd,
+						   L->heads, L->mlp > 0 ? L->mlp :
+						   4 * o->c))
+					return -1;
+				cc = o->c;
+			}
+			break;
+		}
 		case VL_RPN_HEAD:
 			op_rpn_head(B, pfx, L, c, o->levels, o->lh, o->lw);
 			proposals = L->proposals > 0 ? L->proposals : 0;
@@ -1468,6 +1841,10 @@ static int walk(struct vb *B, const struct workload *w,
 			break;
 		}
 next:
+		/* every copy of a saving entry leaves one output of o->c */
+		for (int j = 0; L->save && j < (L->kind == VL_RESBLOCK ? r : 1) &&
+		     nskip < VIS_MAX_SKIPS; j++)
+			skc[nskip++] = o->c;
 		c = o->c;
 		h = o->h;
 		wd = o->w;
@@ -1592,7 +1969,15 @@ int vision_estimate(const struct workload *w, const struct gpu *g,
 	B.bwd = 1;
 	walk(&B, w, sh, &attn_act);
 	B.bwd = 0;
-	if (sum.classes > 0) {
+	if (sum.out_map > 0) {
+		/* a U-Net's prediction against its target: mean squared
+		 * error, reading both and writing per element (3 X each way) */
+		double X = B.b * sum.out_map;
+		elem(&B, "loss.fwd", 3 * B.e * X, 1, 1);
+		B.bwd = 1;
+		elem(&B, "loss.bwd", 3 * B.e * X, 1, 1);
+		B.bwd = 0;
+	} else if (sum.classes > 0) {
 		/* loss: fp32 softmax cross-entropy over the classes (a
 		 * detection head charges its own) */
 		double X = B.b * sum.classes;
@@ -1708,7 +2093,8 @@ int vision_estimate(const struct workload *w, const struct gpu *g,
 	E.gpu_hours = E.total_time_s * pl.count / 3600.0;
 	/* 2 FLOP per multiply-add, backward twice the forward (§0.1); a
 	 * frozen prefix runs forward only */
-	E.model_flop_per_step = (2 * sum.macs + 4 * sum.trainable_macs) * gb;
+	E.model_flop_per_step = (2 * (sum.macs + sum.encoder_macs) +
+				 4 * sum.trainable_macs) * gb;
 	E.hw_flop_per_step = E.model_flop_per_step;
 	peak = roof_peak(g, w->train.precision);
 	E.mfu_frac = E.model_flop_per_step / (E.step_time_s * pl.count * peak);
@@ -1716,7 +2102,8 @@ int vision_estimate(const struct workload *w, const struct gpu *g,
 
 	/* Memory per GPU: fp32 weights (+ 16-bit copies), fp32 gradients,
 	 * optimizer states, kept activations, DDP buckets, reserve. */
-	E.mem_bytes[MEM_WEIGHTS] = sum.params * (B.e < 4 ? 6 : 4);
+	E.mem_bytes[MEM_WEIGHTS] = sum.params * (B.e < 4 ? 6 : 4) +
+				   sum.encoder_params * B.e;
 	E.mem_bytes[MEM_GRADS] = 4 * P;
 	E.mem_bytes[MEM_OPTIMIZER] = opt_state_bytes(w->train.optimizer) * P;
 	{

@@ -33,6 +33,10 @@ struct vis_summary {
 	double trainable_params; /* params of the entries after the frozen
 				    prefix */
 	double trainable_macs;   /* their forward multiply-adds per image */
+	double encoder_params;   /* frozen text encoder (not in params) */
+	double encoder_macs;     /* its forward multiply-adds per image */
+	double out_map;    /* elements per image of a feature-map output (a
+			      U-Net's prediction), else 0 */
 	int classes;       /* features of the last entry; 0 when a detection
 			      head computes its own loss */
 };
@@ -56,8 +60,8 @@ extern const char *const vis_kind_names[VL_KIND_COUNT + 1];
  * Build one of the bundled networks in code: "resnet18", "resnet34",
  * "resnet50", "resnet101", "resnet152", "vit-b16", "vit-l16", "vit-h14",
  * "convnext-tiny", "resnext50-32x4d", "retinanet-resnet50-fpn",
- * "retinanet-resnext50-fpn", "maskrcnn-resnet50-fpn".  Returns 0, or -1
- * for an unknown name.
+ * "retinanet-resnext50-fpn", "maskrcnn-resnet50-fpn", "sd2-unet".
+ * Returns 0, or -1 for an unknown name.
  */
 int vision_arch_builtin(const char *name, struct vision_arch *out);
 

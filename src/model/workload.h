@@ -130,12 +130,15 @@ enum vis_kind {
 	VL_CONV, VL_BATCHNORM, VL_LAYERNORM, VL_RELU, VL_GELU, VL_SILU,
 	VL_MAXPOOL, VL_AVGPOOL, VL_LINEAR, VL_ADD, VL_TOKENS, VL_ATTENTION,
 	VL_BOTTLENECK, VL_BASIC, VL_CNBLOCK,
+	/* U-Nets (docs/vision-recsys.md, "U-Nets") */
+	VL_GROUPNORM, VL_RESBLOCK, VL_UPSAMPLE,
 	/* detection (docs/vision-recsys.md, "Detectors") */
 	VL_FPN, VL_RETINA_HEAD, VL_RPN_HEAD, VL_ROI_BOX_HEAD, VL_ROI_MASK_HEAD,
 	VL_KIND_COUNT
 };
 
 #define VIS_MAX_LEVELS 8   /* feature pyramid levels */
+#define VIS_MAX_SKIPS 32   /* U-Net outputs saved for a later concat */
 
 struct vis_layer {
 	enum vis_kind kind;
@@ -162,6 +165,9 @@ struct vis_layer {
 	int proposals;    /* rpn_head: regions kept per image after NMS */
 	int rois;         /* roi heads: regions per image they run on */
 	int pool;         /* roi heads: RoIAlign output side */
+	int save;         /* its output (each copy's) is kept for a concat */
+	int concat;       /* resblock: each copy first concatenates the
+			     latest saved output to its input */
 	int line, col;    /* where it was written (0 = built in code) */
 };
 
@@ -173,6 +179,14 @@ struct vision_arch {
 	int frozen_bn;               /* batch-norms are fixed affine maps
 					(FrozenBatchNorm2d): no statistics,
 					no parameters trained */
+	int time_embed;              /* U-Net: width of the timestep
+					embedding each resblock adds (0 =
+					none) */
+	struct {
+		int layers, width, heads, mlp, tokens;
+	} text;                      /* frozen text encoder whose output
+					the transformers attend to (layers
+					0 = none) */
 	int nlayers;
 	struct vis_layer layer[VIS_MAX_LAYERS];
 	char file[GPU_TEXT_LEN];     /* file the layers were read from */

@@ -321,6 +321,66 @@ static void test_maskrcnn_step(void **state)
 	free(w);
 }
 
+/*
+ * The Stable Diffusion v2 UNet (MLPerf): 865,910,724 parameters (the
+ * reference's count) and, per 64 x 64 x 4 latent, by level (residual
+ * block MACs hw (9 cin cout + 9 cout^2 [+ cin cout]) + 1280 cout; a
+ * transformer of width c on T tokens T (8 c^2 + 12 c^2) + 2 T^2 c
+ * + 2 T 77 c + 2 * 77 * 1024 c):
+ *   conv in and out 2 x 4096 x 9 x 4 x 320 = 94,371,840
+ *   input residual blocks 15,100,313,600 + 13,423,411,200
+ *     + 13,425,049,600 + 3,778,150,400; down-sampling 3 x 943,718,400
+ *   middle 3,778,150,400 (two blocks)
+ *   output residual blocks (on the concatenated skips) 9,127,526,400
+ *     + 34,398,208,000 + 38,590,054,400 + 40,685,977,600; up-sampling
+ *     3,774,873,600 + 2 x 15,099,494,400
+ *   transformers 5 x 19,378,339,840 (320 wide, 4096 tokens)
+ *     + 5 x 9,932,636,160 (640, 1024) + 5 x 8,808,693,760 (1280, 256)
+ *     + 2,322,104,320 (middle, 1280, 64) = 192,920,453,120
+ *   timestep MLP 320 x 1280 + 1280^2 = 2,048,000
+ *   total 402,128,732,160 MACs.
+ * Frozen text encoder, 23 layers of width 1024 on 77 tokens: 23 x (77 x
+ *   (4 x 1024^2 + 2 x 1024 x 4096) + 2 x 77^2 x 1024) = 22,563,616,768.
+ * Model FLOPs per step of 256: (2 x (402,128,732,160 + 22,563,616,768)
+ *   + 4 x 402,128,732,160) x 256 = 629,222,304,382,976.
+ */
+static void test_sd2_unet(void **state)
+{
+	struct workload *w = load("tests/unit/data/vision/sd2-h200.yaml");
+	struct vis_summary s;
+	struct gpu g;
+	struct est_workspace ws;
+	struct estimate e;
+	struct plan_problem why;
+	char whyg[512], msg[200];
+	(void)state;
+	assert_int_equal(vision_infer(&w->vis, 64, 0, NULL, &s, msg, sizeof(msg)), 0);
+	assert_close(s.params, 865910724.0, TOL_EXACT);
+	assert_close(s.macs, 402128732160.0, TOL_EXACT);
+	assert_close(s.trainable_macs, s.macs, TOL_EXACT);
+	assert_close(s.encoder_macs, 22563616768.0, TOL_EXACT);
+	assert_close(s.out_map, 4.0 * 64 * 64, TOL_EXACT);
+	assert_int_equal(s.classes, 0);
+
+	assert_int_equal(gpu_catalog_lookup(&cat, "h200-sxm", &g, whyg, sizeof(whyg)), 0);
+	/* about 1,400 distinct operators: room for all of them */
+	assert_int_equal(est_workspace_init(&ws, 2048), 0);
+	if (step_estimate(w, &g, &ws, &e, &why))
+		fail_msg("estimate failed: %s", why.msg);
+	assert_close(e.model_flop_per_step, 629222304382976.0, TOL_EXACT);
+	/* the text encoder runs forward only; the transformers both ways */
+	assert_true(has_op(&ws, "l2.1.st.xscore.fwd"));
+	assert_true(has_op(&ws, "l2.1.st.xscore.bwd_k"));
+	assert_true(has_op(&ws, "l17.3.concat.bwd"));
+	assert_true(has_op(&ws, "loss.bwd"));
+	for (size_t i = 0; i < ws.count; i++)
+		if (!strncmp(ws.ops[i].name, "text.", 5))
+			assert_null(strstr(ws.ops[i].name, "bwd"));
+	assert_true(e.fits);
+	est_workspace_release(&ws);
+	free(w);
+}
+
 /* Relations: a larger image never makes a detector step faster; more
  * classes never make it faster; unfreezing the prefix never makes it
  * faster. */
@@ -364,6 +424,10 @@ static void test_bad_inputs(void **state)
 		{ D "after-head.yaml", D "after-head.yaml:7:7: relu after the detection head of entry 3 (expected the head last)" },
 		{ D "groups-not-dividing.yaml", D "groups-not-dividing.yaml:5:7: groups 32 on bottleneck of width 100 (expected a bottleneck whose width the groups divide)" },
 		{ D "roi-no-rpn.yaml", D "roi-no-rpn.yaml:6:7: roi_box_head without region proposals (expected an rpn_head before it)" },
+		{ D "concat-no-save.yaml", D "concat-no-save.yaml:5:7: concat with no saved output left (expected save: true on as many earlier copies)" },
+		{ D "save-unread.yaml", D "save-unread.yaml:4:7: saved output that no concat reads (expected a concat for every save; 1 left)" },
+		{ D "concat-size.yaml", D "concat-size.yaml:6:7: concat of a 32x32 output onto 16x16 (expected the same size)" },
+		{ D "heads-no-text.yaml", D "heads-no-text.yaml:5:7: resblock of 64 channels with 2 heads (expected heads that divide the channels, and a text_encoder for their cross-attention)" },
 		{ D "head-no-classes.yaml", D "head-no-classes.yaml:6:7: retina_head needs anchors and classes (expected anchors: per position, classes: object classes)" },
 	};
 #undef D
@@ -386,7 +450,7 @@ static void test_builtins_match_presets(void **state)
 {
 	static const char *const names[] = { "resnext50-32x4d",
 		"retinanet-resnet50-fpn", "retinanet-resnext50-fpn",
-		"maskrcnn-resnet50-fpn" };
+		"maskrcnn-resnet50-fpn", "sd2-unet" };
 	(void)state;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		struct vision_arch a, b;
@@ -395,6 +459,8 @@ static void test_builtins_match_presets(void **state)
 		assert_int_equal(a.nlayers, b.nlayers);
 		assert_int_equal(a.frozen_bn, b.frozen_bn);
 		assert_int_equal(a.in_channels, b.in_channels);
+		assert_int_equal(a.time_embed, b.time_embed);
+		assert_memory_equal(&a.text, &b.text, sizeof(a.text));
 		for (int k = 0; k < a.nlayers; k++) {
 			b.layer[k].line = b.layer[k].col = 0;
 			assert_memory_equal(&a.layer[k], &b.layer[k],
@@ -411,6 +477,7 @@ int main(void)
 		cmocka_unit_test(test_retinanet_mlperf_step),
 		cmocka_unit_test(test_maskrcnn_torchvision),
 		cmocka_unit_test(test_maskrcnn_step),
+		cmocka_unit_test(test_sd2_unet),
 		cmocka_unit_test(test_relations),
 		cmocka_unit_test(test_bad_inputs),
 		cmocka_unit_test(test_builtins_match_presets),
