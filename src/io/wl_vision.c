@@ -119,6 +119,13 @@ static int read_layer(const struct yn_node *it, const char *file,
 	if (L->kind == VL_CONV && L->out <= 0)
 		return wlx_err(d, file, it, "conv needs out (expected out: "
 			       "output channels)");
+	if (L->kind == VL_CONVBLOCK && L->out <= 0)
+		return wlx_err(d, file, it, "convblock needs out (expected "
+			       "out: output channels)");
+	if (L->kind == VL_DECONV && (L->out <= 0 || L->kernel <= 0))
+		return wlx_err(d, file, it, "deconv needs out and kernel "
+			       "(expected out: output channels, kernel: the "
+			       "up-sampling factor)");
 	if (L->kind == VL_UPSAMPLE && L->out <= 0)
 		return wlx_err(d, file, it, "upsample needs out (expected out: "
 			       "output channels)");
@@ -219,7 +226,7 @@ static int read_text_encoder(const struct yn_node *map, const char *file,
 }
 
 struct varch_file {
-	int in_channels, frozen_bn, time_embed;
+	int in_channels, frozen_bn, time_embed, dims;
 	double params, macs;
 	char source[GPU_TEXT_LEN];
 	int dummy;
@@ -240,6 +247,7 @@ static int varch_from_doc(const struct yn_doc *doc, const char *want,
 		{ .key = "in_channels", .type = FD_INT, .offset = VOFF(in_channels), .min = 1, .max = 1024 },
 		{ .key = "frozen_batchnorm", .type = FD_BOOL, .offset = VOFF(frozen_bn) },
 		{ .key = "time_embed", .type = FD_INT, .offset = VOFF(time_embed), .min = 4, .max = 1000000 },
+		{ .key = "dims", .type = FD_INT, .offset = VOFF(dims), .min = 2, .max = 3 },
 		{ .key = "text_encoder", .type = FD_IGNORE, .offset = VOFF(dummy) },
 		{ .key = "params", .type = FD_NUM, .offset = VOFF(params), .unit = TC_UNIT_COUNT, .min = 1, .max = 1e15 },
 		{ .key = "macs", .type = FD_NUM, .offset = VOFF(macs), .unit = TC_UNIT_COUNT, .min = 1, .max = 1e18 },
@@ -269,6 +277,7 @@ static int varch_from_doc(const struct yn_doc *doc, const char *want,
 	a.in_channels = vf.in_channels;
 	a.frozen_bn = vf.frozen_bn;
 	a.time_embed = vf.time_embed;
+	a.dims = vf.dims;
 	if (read_text_encoder(yn_map_get(doc->root, "text_encoder"), doc->file,
 			      &a, d))
 		return -1;
@@ -376,12 +385,13 @@ static int read_vmodel(const char *file, const struct yn_node *map,
 		       const struct tc_datapath *dp, struct workload *w,
 		       struct tc_diag *d)
 {
-	struct msec { char preset[WL_NAME_LEN]; int in_channels, frozen_bn; int dummy; } ms;
+	struct msec { char preset[WL_NAME_LEN]; int in_channels, frozen_bn, dims; int dummy; } ms;
 	static const struct fd_field table[] = {
 		{ .key = "preset", .type = FD_STR, .offset = offsetof(struct msec, preset), .size = WL_NAME_LEN },
 		{ .key = "layers", .type = FD_IGNORE, .offset = offsetof(struct msec, dummy) },
 		{ .key = "in_channels", .type = FD_INT, .offset = offsetof(struct msec, in_channels), .min = 1, .max = 1024 },
 		{ .key = "frozen_batchnorm", .type = FD_BOOL, .offset = offsetof(struct msec, frozen_bn) },
+		{ .key = "dims", .type = FD_INT, .offset = offsetof(struct msec, dims), .min = 2, .max = 3 },
 		{ 0 },
 	};
 	struct fd_ctx ctx = { .file = file, .d = d };
@@ -415,6 +425,7 @@ static int read_vmodel(const char *file, const struct yn_node *map,
 		return -1;
 	w->vis.in_channels = ms.in_channels;
 	w->vis.frozen_bn = ms.frozen_bn;
+	w->vis.dims = ms.dims;
 	snprintf(w->vis.name, sizeof(w->vis.name), "inline");
 	snprintf(w->vis.source, sizeof(w->vis.source), "%s", file);
 	return 0;

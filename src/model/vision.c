@@ -28,7 +28,7 @@
 const char *const vis_kind_names[VL_KIND_COUNT + 1] = {
 	"conv", "batchnorm", "layernorm", "relu", "gelu", "silu", "maxpool",
 	"avgpool", "linear", "add", "tokens", "attention", "bottleneck",
-	"basic", "cnblock", "groupnorm", "resblock", "upsample", "fpn", "retina_head", "rpn_head", "roi_box_head",
+	"basic", "cnblock", "groupnorm", "resblock", "upsample", "deconv", "convblock", "fpn", "retina_head", "rpn_head", "roi_box_head",
 	"roi_mask_head", NULL,
 };
 
@@ -271,7 +271,9 @@ int vision_infer(const struct vision_arch *a, double image, double image_w,
 	double skc[VIS_MAX_SKIPS], skh[VIS_MAX_SKIPS], skw[VIS_MAX_SKIPS];
 	int ski[VIS_MAX_SKIPS];
 	double E = a->time_embed, tw = a->text.width, tl = a->text.tokens;
-	double lh[VIS_MAX_LEVELS], lw[VIS_MAX_LEVELS];
+	double lh[VIS_MAX_LEVELS], lw[VIS_MAX_LEVELS], skd[VIS_MAX_SKIPS];
+	int vol = a->dims == 3;
+	double dp = vol ? image : 1; /* depth */
 
 	memset(&S, 0, sizeof(S));
 	if (!(image >= 1) || !(w >= 1))
@@ -284,9 +286,21 @@ int vision_infer(const struct vision_arch *a, double image, double image_w,
 		int s = L->stride > 0 ? L->stride : 1;
 		int k = L->kernel > 0 ? L->kernel : 1;
 		double out = L->out > 0 ? L->out : c;
+		double kv = vol ? (double)k * k * k : (double)k * k; /* kernel
+								      volume */
 		int seq = T > 0;
 
 		memset(&o, 0, sizeof(o));
+		if (vol && L->kind != VL_CONV && L->kind != VL_DECONV &&
+		    L->kind != VL_CONVBLOCK &&
+		    L->kind != VL_GROUPNORM && L->kind != VL_BATCHNORM &&
+		    L->kind != VL_RELU && L->kind != VL_GELU &&
+		    L->kind != VL_SILU && L->kind != VL_ADD)
+			return bad_entry(msg, msglen, i, "%s in a 3-D network "
+					 "(expected conv, convblock, deconv, "
+					 "groupnorm, "
+					 "batchnorm, relu, gelu, silu or add)",
+					 vis_kind_names[L->kind]);
 		if (L->out < 0)
 			return bad_entry(msg, msglen, i, "%s has %d output "
 					 "channels (expected a positive count)",
@@ -307,10 +321,12 @@ int vision_infer(const struct vision_arch *a, double image, double image_w,
 			return bad_entry(msg, msglen, i, "%s on a feature "
 					 "pyramid (expected a detection head "
 					 "after fpn)", vis_kind_names[L->kind]);
-		if (L->concat && (L->kind != VL_RESBLOCK || L->save))
+		if (L->concat && ((L->kind != VL_RESBLOCK &&
+				   L->kind != VL_CONV &&
+				   L->kind != VL_CONVBLOCK) || L->save))
 			return bad_entry(msg, msglen, i, "concat on %s%s "
-					 "(expected it on a resblock that "
-					 "does not save)",
+					 "(expected it on a conv, convblock or "
+					 "resblock that does not save)",
 					 L->save ? "a saving " : "",
 					 vis_kind_names[L->kind]);
 		if (L->save && (seq || nlev > 0))
@@ -325,7 +341,7 @@ int vision_infer(const struct vision_arch *a, double image, double image_w,
 						 "after tokens (expected it on "
 						 "a feature map)");
 			o.params = 2 * c;
-			o.act_bytes = c * h * w;
+			o.act_bytes = c * h * w * dp;
 			break;
 		case VL_UPSAMPLE:
 			if (seq)
@@ -393,15 +409,19 @@ int vision_infer(const struct vision_arch *a, double image, double image_w,
 					skc[nskip] = c;
 					skh[nskip] = h;
 					skw[nskip] = w;
+					skd[nskip] = dp;
 					ski[nskip] = i;
 					nskip++;
 				}
 			}
 			break;
 		}
-		case VL_CONV: {
+		case VL_CONV:
+		case VL_CONVBLOCK: {
 			int gr = L->groups > 0 ? L->groups : 1;
 			double ho, wo;
+			if (L->kind == VL_CONVBLOCK)
+				k = 3;
 			if (seq)
 				return bad_entry(msg, msglen, i, "conv after "
 						 "tokens (expected convolutions "
@@ -412,6 +432,24 @@ int vision_infer(const struct vision_arch *a, double image, double image_w,
 						 "not divide %g input and %g "
 						 "output channels (expected a "
 						 "common divisor)", gr, c, out);
+			if (L->concat) {
+				if (nskip == 0)
+					return bad_entry(msg, msglen, i, "concat "
+							 "with no saved output "
+							 "left (expected save: "
+							 "true on as many "
+							 "earlier copies)");
+				nskip--;
+				if (skh[nskip] != h || skw[nskip] != w ||
+				    skd[nskip] != dp)
+					return bad_entry(msg, msglen, i, "concat "
+							 "of a %gx%g output "
+							 "onto %gx%g (expected "
+							 "the same size)",
+							 skh[nskip], skw[nskip],
+							 h, w);
+				c += skc[nskip];
+			}
 			ho = out_side(h, k, s);
 			wo = out_side(w, k, s);
 			if (ho < 1 || wo < 1)
@@ -421,24 +459,49 @@ int vision_infer(const struct vision_arch *a, double image, double image_w,
 						 "image_size or fewer "
 						 "down-sampling layers)", k, k,
 						 s, h, w);
-			o.params = out * c / gr * k * k + (L->bias ? out : 0);
-			o.macs = ho * wo * out * c / gr * k * k;
-			o.act_bytes = c * h * w; /* input kept */
+			kv = vol ? 27 : 9;
+			if (L->kind == VL_CONV)
+				kv = vol ? (double)k * k * k : (double)k * k;
+			o.params = out * c / gr * kv + (L->bias ? out : 0);
+			o.macs = ho * wo * out * c / gr * kv;
+			o.act_bytes = c * h * w * dp; /* input kept */
+			if (vol)
+				dp = out_side(dp, k, s);
+			o.macs *= dp;
+			if (L->kind == VL_CONVBLOCK) {
+				/* norm, ReLU, 3x3 conv, norm, ReLU: norm
+				 * inputs, ReLU outputs (the conv input) */
+				double pos = ho * wo * dp;
+				o.params += 2 * out + out * out * kv + 2 * out;
+				o.macs += pos * out * out * kv;
+				o.act_bytes += 4 * out * pos;
+			}
 			h = ho;
 			w = wo;
 			c = out;
 			break;
 		}
+		case VL_DECONV:
+			/* transposed convolution, stride = kernel, with bias */
+			o.params = c * out * kv + out;
+			o.macs = h * w * dp * c * out * kv;
+			o.act_bytes = c * h * w * dp;
+			h *= k;
+			w *= k;
+			if (vol)
+				dp *= k;
+			c = out;
+			break;
 		case VL_BATCHNORM:
 		case VL_LAYERNORM:
-			X = seq ? T * c : c * h * w;
+			X = seq ? T * c : c * h * w * dp;
 			o.params = L->kind == VL_BATCHNORM ? bnp * c : 2 * c;
 			o.act_bytes = X;
 			break;
 		case VL_RELU:
 		case VL_GELU:
 		case VL_SILU:
-			o.act_bytes = seq ? T * c : c * h * w;
+			o.act_bytes = seq ? T * c : c * h * w * dp;
 			break;
 		case VL_ADD:
 			break;
@@ -648,6 +711,7 @@ int vision_infer(const struct vision_arch *a, double image, double image_w,
 			skc[nskip] = c;
 			skh[nskip] = h;
 			skw[nskip] = w;
+			skd[nskip] = dp;
 			ski[nskip] = i;
 			nskip++;
 		}
@@ -673,6 +737,7 @@ int vision_infer(const struct vision_arch *a, double image, double image_w,
 		o.c = c;
 		o.h = h;
 		o.w = w;
+		o.d = dp;
 		o.tokens = T;
 		o.levels = nlev;
 		memcpy(o.lh, lh, sizeof(o.lh));
@@ -709,8 +774,8 @@ int vision_infer(const struct vision_arch *a, double image, double image_w,
 		S.encoder_macs = L * (tl * (4 * tw * tw + 2 * tw * m) +
 				      2 * tl * tl * tw);
 	}
-	if (head < 0 && !rpn && h * w > 1 && !(T > 0))
-		S.out_map = c * h * w;
+	if (head < 0 && !rpn && h * w * dp > 1 && !(T > 0))
+		S.out_map = c * h * w * dp;
 	S.classes = head >= 0 || rpn || S.out_map > 0 ? 0 : (int)c;
 	if (sum)
 		*sum = S;
@@ -937,6 +1002,36 @@ static void sd2_unet(struct vision_arch *a)
 	conv(a, 4, 3, 0, 1);
 }
 
+/*
+ * The MLPerf 3D U-Net for KiTS19 (the preset's notes): six encoder
+ * blocks 32 .. 320 wide, five decoder steps of a 2x2x2 transposed
+ * convolution, the skip and a block, a 1x1x1 convolution to 3 classes.
+ */
+static void unet3d(struct vision_arch *a)
+{
+	static const int enc[6] = { 32, 64, 128, 256, 320, 320 };
+	struct vis_layer *L;
+	int i;
+	a->in_channels = 1;
+	a->dims = 3;
+	for (i = 0; i < 6; i++) {
+		L = add(a, VL_CONVBLOCK);
+		L->out = enc[i];
+		L->stride = i ? 2 : 0;
+		L->save = i < 5;
+	}
+	for (i = 4; i >= 0; i--) {
+		L = add(a, VL_DECONV);
+		L->out = enc[i];
+		L->kernel = 2;
+		L->bias = 1;
+		L = add(a, VL_CONVBLOCK);
+		L->out = enc[i];
+		L->concat = 1;
+	}
+	conv(a, 3, 1, 0, 1);
+}
+
 int vision_arch_builtin(const char *name, struct vision_arch *out)
 {
 	static const int r18[4] = { 2, 2, 2, 2 }, r34[4] = { 3, 4, 6, 3 };
@@ -973,6 +1068,8 @@ int vision_arch_builtin(const char *name, struct vision_arch *out)
 		maskrcnn(&a, 91);
 	else if (!strcmp(name, "sd2-unet"))
 		sd2_unet(&a);
+	else if (!strcmp(name, "unet3d-kits19"))
+		unet3d(&a);
 	else
 		return -1;
 	snprintf(a.name, sizeof(a.name), "%s", name);
@@ -998,6 +1095,7 @@ struct vb {
 	double m;          /* micro-batches per step */
 	int graphs;
 	int frozen_bn;     /* batch-norms are fixed affine maps */
+	int vol;           /* 3-D network: cubic kernels */
 	int layout;        /* NCHW with tensor cores: transposes per conv */
 	int first;         /* the next conv is the first layer */
 	int bwd;           /* adding backward ops */
@@ -1157,15 +1255,17 @@ static void op_conv(struct vb *B, const char *pfx, const char *what,
 {
 	char n[40];
 	double b = B->b, e = B->e;
-	double M = b * ho * wo, N = cout / groups, K = cin / groups * k * k;
+	/* kernel volume; a volume's depth is folded into hi and ho */
+	double kk = B->vol ? (double)k * k * k : (double)k * k;
+	double M = b * ho * wo, N = cout / groups, K = cin / groups * kk;
 	double frac = k == 1 ? B->g->eff.conv1x1_frac : B->g->eff.conv_frac;
 	double xin = b * cin * hi * wi, xout = b * cout * ho * wo;
 	int first = B->first;
 
 	if (groups > 1 && cin / groups == 1) {
 		B->first = 0;
-		double flop = 2 * xout * k * k;
-		double bytes = e * (xin + xout) + e * cout * k * k;
+		double flop = 2 * xout * kk;
+		double bytes = e * (xin + xout) + e * cout * kk;
 		if (!B->bwd) {
 			dwconv(B, nm(n, pfx, what, "fwd"), flop, bytes, mult);
 		} else {
@@ -1178,10 +1278,11 @@ static void op_conv(struct vb *B, const char *pfx, const char *what,
 	/* Implicit GEMM (cuDNN): the k x k windows are gathered on chip, not
 	 * materialised, so DRAM sees the feature maps and the weights once,
 	 * not the im2col matrix of k^2 times the input. */
-	double traffic = e * (xin + xout + cout * cin / groups * k * k);
+	double traffic = e * (xin + xout + cout * cin / groups * kk);
 	/* Winograd shortens each pass's reduction: fewer multiplies, the
 	 * same output tiles. */
-	double wg = B->pg == PREC_FP32 && k == 3 && groups == 1 && ho == hi &&
+	double wg = !B->vol && B->pg == PREC_FP32 && k == 3 && groups == 1 &&
+		    ho == hi &&
 		    wo == wi ? VIS_WINOGRAD_GAIN : 1;
 	if (!B->bwd) {
 		gemm_moving(B, nm(n, pfx, what, "fwd"), M, N, K / wg, groups,
@@ -1700,6 +1801,7 @@ static int walk(struct vb *B, const struct workload *w,
 	double b = B->b;
 	double fc[VIS_MAX_LEVELS], fh[VIS_MAX_LEVELS], fw[VIS_MAX_LEVELS];
 	double proposals = 0, skc[VIS_MAX_SKIPS];
+	double dpt = a->dims == 3 ? h : 1; /* depth */
 	int i, nfeat = 0, nskip = 0;
 	char pfx[24];
 
@@ -1715,9 +1817,9 @@ static int walk(struct vb *B, const struct workload *w,
 	for (i = 0; i < a->nlayers; i++) {
 		const struct vis_layer *L = &a->layer[i];
 		const struct vis_shape *o = &sh[i];
-		double Xin = b * (T > 0 ? T * c : c * h * wd);
+		double Xin = b * (T > 0 ? T * c : c * h * wd * dpt);
 		double Xout = b * (o->tokens > 0 ? o->tokens * o->c :
-				   o->c * o->h * o->w);
+				   o->c * o->h * o->w * o->d);
 		double r = L->repeat > 0 ? L->repeat : 1;
 		int s = L->stride > 0 ? L->stride : 1;
 		int k = L->kernel > 0 ? L->kernel : 1;
@@ -1736,8 +1838,33 @@ static int walk(struct vb *B, const struct workload *w,
 		snprintf(pfx, sizeof(pfx), "l%d", i + 1);
 		switch (L->kind) {
 		case VL_CONV:
-			op_conv(B, pfx, "conv", c, h, wd, o->c, o->h, o->w, k,
-				L->groups > 0 ? L->groups : 1, 1);
+		case VL_CONVBLOCK: {
+			double cin = c;
+			if (L->concat && nskip > 0) {
+				cin += skc[--nskip];
+				op_elem(B, pfx, "concat", Xin * cin / c, 2, 2, 1, 1);
+			}
+			if (L->kind == VL_CONV) {
+				op_conv(B, pfx, "conv", cin, h * dpt, wd, o->c,
+					o->h * o->d, o->w, k,
+					L->groups > 0 ? L->groups : 1, 1);
+				break;
+			}
+			/* conv, norm, ReLU, conv, norm, ReLU */
+			op_conv(B, pfx, "conv1", cin, h * dpt, wd, o->c,
+				o->h * o->d, o->w, 3, 1, 1);
+			op_gn(B, pfx, "norm1", Xout);
+			op_act(B, pfx, "relu1", Xout, 1);
+			op_conv(B, pfx, "conv2", o->c, o->h * o->d, o->w, o->c,
+				o->h * o->d, o->w, 3, 1, 1);
+			op_gn(B, pfx, "norm2", Xout);
+			op_act(B, pfx, "relu2", Xout, 1);
+			break;
+		}
+		case VL_DECONV:
+			/* each input position writes a k^dims block: a GEMM */
+			op_linear(B, pfx, "deconv", Xin / c, c,
+				  o->c * o->h * o->w * o->d / (h * wd * dpt), 1);
 			break;
 		case VL_BATCHNORM:
 			op_bn(B, pfx, "bn", Xin, 1);
@@ -1848,6 +1975,7 @@ next:
 		c = o->c;
 		h = o->h;
 		wd = o->w;
+		dpt = o->d;
 		T = o->tokens;
 	}
 	return 0;
@@ -1962,6 +2090,7 @@ int vision_estimate(const struct workload *w, const struct gpu *g,
 	B.m = gb / mb;
 	B.graphs = pl.cuda_graphs;
 	B.frozen_bn = w->vis.frozen_bn;
+	B.vol = w->vis.dims == 3;
 	B.layout = !w->vtrain.channels_last && B.pg != PREC_FP32;
 	if (walk(&B, w, sh, &attn_act))
 		return est_problem(why, WLF_NONE, "internal: transformer operators "
@@ -2117,7 +2246,8 @@ int vision_estimate(const struct workload *w, const struct gpu *g,
 			(sum.act_elems - infer_attn) + attn_act;
 	}
 	E.mem_bytes[MEM_BUFFERS] = (pl.dp > 1 ? 4 * P : 0) +
-				   2 * B.b * B.e * sh[0].c * sh[0].h * sh[0].w;
+				   2 * B.b * B.e * sh[0].c * sh[0].h * sh[0].w *
+				   sh[0].d;
 	E.mem_bytes[MEM_RESERVED] = MEM_CONTEXT_BYTES + MEM_FRAGMENTATION_FRAC *
 				    (E.mem_bytes[MEM_ACTIVATIONS] +
 				     E.mem_bytes[MEM_BUFFERS]);

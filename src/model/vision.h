@@ -16,6 +16,7 @@
 /* Shape of the running tensor after one entry of the layer list. */
 struct vis_shape {
 	double c, h, w;    /* channels, height, width (h = w = 1 for a vector) */
+	double d;          /* depth (1 for images) */
 	double tokens;     /* sequence length once `tokens` ran, else 0 */
 	double params;     /* parameters of the entry (all repeats) */
 	double macs;       /* forward multiply-adds per image (all repeats) */
@@ -60,7 +61,8 @@ extern const char *const vis_kind_names[VL_KIND_COUNT + 1];
  * Build one of the bundled networks in code: "resnet18", "resnet34",
  * "resnet50", "resnet101", "resnet152", "vit-b16", "vit-l16", "vit-h14",
  * "convnext-tiny", "resnext50-32x4d", "retinanet-resnet50-fpn",
- * "retinanet-resnext50-fpn", "maskrcnn-resnet50-fpn", "sd2-unet".
+ * "retinanet-resnext50-fpn", "maskrcnn-resnet50-fpn", "sd2-unet",
+ * "unet3d-kits19".
  * Returns 0, or -1 for an unknown name.
  */
 int vision_arch_builtin(const char *name, struct vision_arch *out);

@@ -131,7 +131,7 @@ enum vis_kind {
 	VL_MAXPOOL, VL_AVGPOOL, VL_LINEAR, VL_ADD, VL_TOKENS, VL_ATTENTION,
 	VL_BOTTLENECK, VL_BASIC, VL_CNBLOCK,
 	/* U-Nets (docs/vision-recsys.md, "U-Nets") */
-	VL_GROUPNORM, VL_RESBLOCK, VL_UPSAMPLE,
+	VL_GROUPNORM, VL_RESBLOCK, VL_UPSAMPLE, VL_DECONV, VL_CONVBLOCK,
 	/* detection (docs/vision-recsys.md, "Detectors") */
 	VL_FPN, VL_RETINA_HEAD, VL_RPN_HEAD, VL_ROI_BOX_HEAD, VL_ROI_MASK_HEAD,
 	VL_KIND_COUNT
@@ -166,8 +166,9 @@ struct vis_layer {
 	int rois;         /* roi heads: regions per image they run on */
 	int pool;         /* roi heads: RoIAlign output side */
 	int save;         /* its output (each copy's) is kept for a concat */
-	int concat;       /* resblock: each copy first concatenates the
-			     latest saved output to its input */
+	int concat;       /* resblock (each copy), conv, convblock: first
+			     concatenate the latest saved output to the
+			     input */
 	int line, col;    /* where it was written (0 = built in code) */
 };
 
@@ -176,6 +177,9 @@ struct vis_layer {
 struct vision_arch {
 	char name[WL_NAME_LEN];
 	int in_channels;             /* 3 for RGB */
+	int dims;                    /* 2 (images) or 3 (volumes: every
+					side is image_size, kernels are
+					cubes); 0 = 2 */
 	int frozen_bn;               /* batch-norms are fixed affine maps
 					(FrozenBatchNorm2d): no statistics,
 					no parameters trained */

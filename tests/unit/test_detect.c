@@ -381,6 +381,63 @@ static void test_sd2_unet(void **state)
 	free(w);
 }
 
+/*
+ * The MLPerf 3D U-Net on 128^3 x 1 patches (3x3x3 kernels: 27 weights
+ * per input and output channel; blocks: conv (stride s) + norm + ReLU +
+ * conv + norm + ReLU, norms 2 parameters per channel):
+ *   encoder at 128^3, 64^3, 32^3, 16^3, 8^3, 4^3:
+ *     128^3 (27*1*32 + 27*32*32)    = 59,793,997,824
+ *     64^3 (27*32*64 + 27*64*64)    = 43,486,543,872
+ *     32^3 (27*64*128 + 27*128^2)   = 21,743,271,936
+ *     16^3 (27*128*256 + 27*256^2)  = 10,871,635,968
+ *     8^3 (27*256*320 + 27*320^2)   =  2,548,039,680
+ *     4^3 (27*320*320 + 27*320^2)   =    353,894,400
+ *   decoder, 2x2x2 transposed convolution (input positions x cin x cout
+ *   x 8) then a block on the concatenation:
+ *     4^3*320*320*8 = 52,428,800;  8^3 (27*640*320 + 27*320^2) = 4,246,732,800
+ *     8^3*320*256*8 = 335,544,320; 16^3 (27*512*256 + 27*256^2) = 21,743,271,936
+ *     16^3*256*128*8 = 1,073,741,824; 32^3 (27*256*128 + 27*128^2) = 43,486,543,872
+ *     32^3*128*64*8 = 2,147,483,648; 64^3 (27*128*64 + 27*64^2) = 86,973,087,744
+ *     64^3*64*32*8 = 4,294,967,296; 128^3 (27*64*32 + 27*32^2) = 173,946,175,488
+ *   output 128^3 x 32 x 3 = 201,326,592
+ *   total 477,298,688,000 MACs per patch.
+ * Parameters: blocks 28,640 + 166,144 + 664,064 + 2,655,232 + 4,977,920
+ *   + 5,530,880 (encoder) + 8,295,680 + 5,309,440 + 1,327,616 + 332,032
+ *   + 83,072 (decoder); transposed convolutions with bias 819,520
+ *   + 655,616 + 262,272 + 65,600 + 16,416; output 99: 31,190,243.
+ */
+static void test_unet3d(void **state)
+{
+	struct workload *w = load("tests/unit/data/vision/unet3d-l40s.yaml");
+	struct vis_shape sh[VIS_MAX_LAYERS];
+	struct vis_summary s;
+	struct gpu g;
+	struct est_workspace ws;
+	struct estimate e;
+	struct plan_problem why;
+	char whyg[512], msg[200];
+	(void)state;
+	assert_int_equal(vision_infer(&w->vis, 128, 0, sh, &s, msg, sizeof(msg)), 0);
+	assert_close(s.params, 31190243.0, TOL_EXACT);
+	assert_close(s.macs, 477298688000.0, TOL_EXACT);
+	assert_close(sh[5].d, 4.0, TOL_EXACT);
+	assert_close(sh[5].h, 4.0, TOL_EXACT);
+	assert_close(sh[15].d, 128.0, TOL_EXACT);
+	assert_close(s.out_map, 3.0 * 128 * 128 * 128, TOL_EXACT);
+	assert_int_equal(gpu_catalog_lookup(&cat, "l40s", &g, whyg, sizeof(whyg)), 0);
+	assert_int_equal(est_workspace_init(&ws, 4 * LLM_MAX_OPS), 0);
+	if (step_estimate(w, &g, &ws, &e, &why))
+		fail_msg("estimate failed: %s", why.msg);
+	/* 4 patches per GPU: the first block's second convolution is a
+	 * GEMM of M = 4 x 128^3, N = 32, K = 27 x 32 */
+	assert_close(op_value(&ws, "l1.conv2.fwd", 0),
+		     2.0 * 4 * 128 * 128 * 128 * 32 * 27 * 32, TOL_EXACT);
+	assert_true(has_op(&ws, "l8.concat.fwd"));
+	assert_close(e.model_flop_per_step, 6 * 477298688000.0 * 56, TOL_EXACT);
+	est_workspace_release(&ws);
+	free(w);
+}
+
 /* Relations: a larger image never makes a detector step faster; more
  * classes never make it faster; unfreezing the prefix never makes it
  * faster. */
@@ -428,6 +485,7 @@ static void test_bad_inputs(void **state)
 		{ D "save-unread.yaml", D "save-unread.yaml:4:7: saved output that no concat reads (expected a concat for every save; 1 left)" },
 		{ D "concat-size.yaml", D "concat-size.yaml:6:7: concat of a 32x32 output onto 16x16 (expected the same size)" },
 		{ D "heads-no-text.yaml", D "heads-no-text.yaml:5:7: resblock of 64 channels with 2 heads (expected heads that divide the channels, and a text_encoder for their cross-attention)" },
+		{ D "vol-bottleneck.yaml", D "vol-bottleneck.yaml:7:7: bottleneck in a 3-D network (expected conv, convblock, deconv, groupnorm, batchnorm, relu, gelu, silu or add)" },
 		{ D "head-no-classes.yaml", D "head-no-classes.yaml:6:7: retina_head needs anchors and classes (expected anchors: per position, classes: object classes)" },
 	};
 #undef D
@@ -450,7 +508,7 @@ static void test_builtins_match_presets(void **state)
 {
 	static const char *const names[] = { "resnext50-32x4d",
 		"retinanet-resnet50-fpn", "retinanet-resnext50-fpn",
-		"maskrcnn-resnet50-fpn", "sd2-unet" };
+		"maskrcnn-resnet50-fpn", "sd2-unet", "unet3d-kits19" };
 	(void)state;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		struct vision_arch a, b;
@@ -460,6 +518,7 @@ static void test_builtins_match_presets(void **state)
 		assert_int_equal(a.frozen_bn, b.frozen_bn);
 		assert_int_equal(a.in_channels, b.in_channels);
 		assert_int_equal(a.time_embed, b.time_embed);
+		assert_int_equal(a.dims, b.dims);
 		assert_memory_equal(&a.text, &b.text, sizeof(a.text));
 		for (int k = 0; k < a.nlayers; k++) {
 			b.layer[k].line = b.layer[k].col = 0;
@@ -478,6 +537,7 @@ int main(void)
 		cmocka_unit_test(test_maskrcnn_torchvision),
 		cmocka_unit_test(test_maskrcnn_step),
 		cmocka_unit_test(test_sd2_unet),
+		cmocka_unit_test(test_unet3d),
 		cmocka_unit_test(test_relations),
 		cmocka_unit_test(test_bad_inputs),
 		cmocka_unit_test(test_builtins_match_presets),
