@@ -220,7 +220,12 @@ struct rec_table {
 	int line, col;
 };
 
-enum rec_interaction { RI_DOT, RI_DCNV2 };
+/* RI_NEUMF: neural collaborative filtering (He et al., WWW 2017,
+ * arXiv:1708.05031): tables 1 and 2 (one user and one item table of the
+ * same width g) multiplied element-wise (GMF), the other tables
+ * concatenated into the top MLP tower; the last top layer reads the GMF
+ * product and the tower's output. */
+enum rec_interaction { RI_DOT, RI_DCNV2, RI_NEUMF };
 enum rec_placement { EMB_AUTO, EMB_REPLICATED, EMB_TABLE_WISE, EMB_ROW_WISE,
 		     EMB_COLUMN_WISE, EMB_BALANCED };
 enum rec_offload { OFFLOAD_NONE, OFFLOAD_UVM, OFFLOAD_HOST };
