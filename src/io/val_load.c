@@ -378,7 +378,10 @@ static int set_key(struct vstate *st, struct val_case *c, int k,
 		w->rtrain.unique_rows = dv;
 		break;
 	case K_EMB_PLACE: w->plan.embeddings = ev; break;
-	case K_FRAMEWORK: snprintf(c->framework, sizeof(c->framework), "%s", v); break;
+	case K_FRAMEWORK:
+		/* "none": a stack no profile describes (the registry's values) */
+		snprintf(c->framework, sizeof(c->framework), "%s", strcmp(v, "none") ? v : "");
+		break;
 	case K_SANITY: c->sanity_only = (int)iv; break;
 	case K_PAIR:
 		/* "none": a run with no counterpart on another GPU type */

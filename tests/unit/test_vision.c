@@ -318,7 +318,7 @@ static void test_bad_inputs(void **state)
 		{ "tests/unit/data/vision/shrink.yaml",
 		  "tests/unit/data/vision/shrink.yaml:6:7: maxpool 2x2 stride 2 shrinks 1x1 to nothing (expected a larger image_size or fewer down-sampling layers)" },
 		{ "tests/unit/data/vision/bad-kind-layer.yaml",
-		  "tests/unit/data/vision/bad-kind-layer.yaml:5:7: 'layer' is 'relux' (expected one of: conv, batchnorm, layernorm, relu, gelu, silu, maxpool, avgpool, linear, add, tokens, attention, bottleneck, basic, cnblock, groupnorm, resblock, upsample, fpn, retina_head, rpn_head, roi_box_head, roi_mask_head; did you mean 'relu'?)" },
+		  "tests/unit/data/vision/bad-kind-layer.yaml:5:7: 'layer' is 'relux' (expected one of: conv, batchnorm, layernorm, relu, gelu, silu, maxpool, avgpool, linear, add, tokens, attention, bottleneck, basic, cnblock, groupnorm, resblock, upsample, deconv, convblock, fpn, retina_head, rpn_head, roi_box_head, roi_mask_head; did you mean 'relu'?)" },
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
