@@ -1803,7 +1803,7 @@ static int walk(struct vb *B, const struct workload *w,
 	double proposals = 0, skc[VIS_MAX_SKIPS];
 	double dpt = a->dims == 3 ? h : 1; /* depth */
 	int i, nfeat = 0, nskip = 0;
-	char pfx[24];
+	char pfx[32];
 
 	B->first = 1;
 	if (op_text_encoder(B, w))
