@@ -28,7 +28,8 @@
 const char *const vis_kind_names[VL_KIND_COUNT + 1] = {
 	"conv", "batchnorm", "layernorm", "relu", "gelu", "silu", "maxpool",
 	"avgpool", "linear", "add", "tokens", "attention", "bottleneck",
-	"basic", "cnblock", "groupnorm", "resblock", "upsample", "deconv", "convblock", "fpn", "retina_head", "rpn_head", "roi_box_head",
+	"basic", "cnblock", "groupnorm", "resblock", "upsample", "deconv",
+	"convblock", "fpn", "retina_head", "rpn_head", "roi_box_head",
 	"roi_mask_head", NULL,
 };
 
@@ -95,9 +96,10 @@ static double attn_act_elems(double T, double C, double heads, double mlp)
  * level, and `extra` 3x3 stride-2 convolutions above the last level (the
  * first on its output, the others after a ReLU: RetinaNet's P6, P7), then
  * `pooled` levels subsampled by a 1x1 stride-2 max-pool (Mask R-CNN's P6,
- * for the RPN only).  All convolutions carry biases.  The maps only shrink along the list, so the
- * top-down path always up-samples.  Fills the entry's params, MACs and kept
- * activations and the level sides lh, lw; returns 0, or 1 with a message.
+ * for the RPN only).  All convolutions carry biases.  The maps only shrink
+ * along the list, so the top-down path always up-samples.  Fills the
+ * entry's params, MACs and kept activations and the level sides lh, lw;
+ * returns 0, or 1 with a message.
  */
 static int vis_fpn(const struct vis_layer *L, int n, const double *fc,
 		   const double *fh, const double *fw, struct vis_shape *o,
@@ -257,6 +259,50 @@ static void vis_transformer(double c, double T, double m, double d, double L,
 	o->act_bytes += T * (16 * c + 3 * m);
 }
 
+/* U-Net outputs saved for a later concatenation, last saved first. */
+struct vis_skips {
+	int n;
+	double c[VIS_MAX_SKIPS], h[VIS_MAX_SKIPS], w[VIS_MAX_SKIPS];
+	double d[VIS_MAX_SKIPS];
+	int at[VIS_MAX_SKIPS];  /* entry that saved it */
+};
+
+/* Save a c x h x w x d output of entry i; returns 0, or 1 when full. */
+static int skip_push(struct vis_skips *k, double c, double h, double w,
+		     double d, int i)
+{
+	if (k->n == VIS_MAX_SKIPS)
+		return 1;
+	k->c[k->n] = c;
+	k->h[k->n] = h;
+	k->w[k->n] = w;
+	k->d[k->n] = d;
+	k->at[k->n] = i;
+	k->n++;
+	return 0;
+}
+
+/*
+ * Take the latest saved output to concatenate onto an h x w x d map of
+ * entry i: adds its channels to *c and returns 0, else the 1-based entry
+ * index with a message.
+ */
+static int skip_pop(struct vis_skips *k, double h, double w, double d,
+		    double *c, int i, char *msg, size_t msglen)
+{
+	if (k->n == 0)
+		return bad_entry(msg, msglen, i, "concat with no saved output "
+				 "left (expected save: true on as many earlier "
+				 "copies)");
+	k->n--;
+	if (k->h[k->n] != h || k->w[k->n] != w || k->d[k->n] != d)
+		return bad_entry(msg, msglen, i, "concat of a %gx%g output onto "
+				 "%gx%g (expected the same size)", k->h[k->n],
+				 k->w[k->n], h, w);
+	*c += k->c[k->n];
+	return 0;
+}
+
 int vision_infer(const struct vision_arch *a, double image, double image_w,
 		 struct vis_shape *sh, struct vis_summary *sum, char *msg,
 		 size_t msglen)
@@ -267,11 +313,10 @@ int vision_infer(const struct vision_arch *a, double image, double image_w,
 	double fc[VIS_MAX_LEVELS], fh[VIS_MAX_LEVELS], fw[VIS_MAX_LEVELS];
 	struct vis_summary S;
 	int i, nfeat = 0, nlev = 0, trainable = 0, head = -1, tap = -1;
-	int rpn = 0, nskip = 0;
-	double skc[VIS_MAX_SKIPS], skh[VIS_MAX_SKIPS], skw[VIS_MAX_SKIPS];
-	int ski[VIS_MAX_SKIPS];
+	int rpn = 0, bad;
+	struct vis_skips sk = { 0 };
 	double E = a->time_embed, tw = a->text.width, tl = a->text.tokens;
-	double lh[VIS_MAX_LEVELS], lw[VIS_MAX_LEVELS], skd[VIS_MAX_SKIPS];
+	double lh[VIS_MAX_LEVELS], lw[VIS_MAX_LEVELS];
 	int vol = a->dims == 3;
 	double dp = vol ? image : 1; /* depth */
 
@@ -372,47 +417,24 @@ int vision_infer(const struct vision_arch *a, double image, double image_w,
 						 L->heads);
 			for (j = 0; j < r; j++) {
 				double cin = c;
-				if (L->concat) {
-					if (nskip == 0)
-						return bad_entry(msg, msglen, i,
-								 "concat with no "
-								 "saved output left "
-								 "(expected save: "
-								 "true on as many "
-								 "earlier copies)");
-					nskip--;
-					if (skh[nskip] != h || skw[nskip] != w)
-						return bad_entry(msg, msglen, i,
-								 "concat of a "
-								 "%gx%g output onto "
-								 "%gx%g (expected "
-								 "the same size)",
-								 skh[nskip],
-								 skw[nskip], h, w);
-					cin += skc[nskip];
-				}
+				if (L->concat && (bad = skip_pop(&sk, h, w, dp,
+								&cin, i, msg,
+								msglen)))
+					return bad;
 				vis_resblock(cin, out, h * w, E, &o);
 				if (L->heads > 0)
 					vis_transformer(out, h * w,
 							L->mlp > 0 ? L->mlp :
 							4 * out, tw, tl, &o);
 				c = out;
-				if (L->save && j < r - 1) {
-					if (nskip == VIS_MAX_SKIPS)
-						return bad_entry(msg, msglen, i,
-								 "more than %d "
-								 "saved outputs "
-								 "(expected at most "
-								 "%d)",
-								 VIS_MAX_SKIPS,
-								 VIS_MAX_SKIPS);
-					skc[nskip] = c;
-					skh[nskip] = h;
-					skw[nskip] = w;
-					skd[nskip] = dp;
-					ski[nskip] = i;
-					nskip++;
-				}
+				/* the last copy's output is saved below */
+				if (L->save && j < r - 1 &&
+				    skip_push(&sk, c, h, w, dp, i))
+					return bad_entry(msg, msglen, i, "more "
+							 "than %d saved outputs "
+							 "(expected at most %d)",
+							 VIS_MAX_SKIPS,
+							 VIS_MAX_SKIPS);
 			}
 			break;
 		}
@@ -432,24 +454,9 @@ int vision_infer(const struct vision_arch *a, double image, double image_w,
 						 "not divide %g input and %g "
 						 "output channels (expected a "
 						 "common divisor)", gr, c, out);
-			if (L->concat) {
-				if (nskip == 0)
-					return bad_entry(msg, msglen, i, "concat "
-							 "with no saved output "
-							 "left (expected save: "
-							 "true on as many "
-							 "earlier copies)");
-				nskip--;
-				if (skh[nskip] != h || skw[nskip] != w ||
-				    skd[nskip] != dp)
-					return bad_entry(msg, msglen, i, "concat "
-							 "of a %gx%g output "
-							 "onto %gx%g (expected "
-							 "the same size)",
-							 skh[nskip], skw[nskip],
-							 h, w);
-				c += skc[nskip];
-			}
+			if (L->concat && (bad = skip_pop(&sk, h, w, dp, &c, i,
+							msg, msglen)))
+				return bad;
 			ho = out_side(h, k, s);
 			wo = out_side(w, k, s);
 			if (ho < 1 || wo < 1)
@@ -702,19 +709,10 @@ int vision_infer(const struct vision_arch *a, double image, double image_w,
 			return bad_entry(msg, msglen, i, "unknown layer kind "
 					 "(expected one of conv, batchnorm, ...)");
 		}
-		if (L->save) {
-			if (nskip == VIS_MAX_SKIPS)
-				return bad_entry(msg, msglen, i, "more than %d "
-						 "saved outputs (expected at "
-						 "most %d)", VIS_MAX_SKIPS,
-						 VIS_MAX_SKIPS);
-			skc[nskip] = c;
-			skh[nskip] = h;
-			skw[nskip] = w;
-			skd[nskip] = dp;
-			ski[nskip] = i;
-			nskip++;
-		}
+		if (L->save && skip_push(&sk, c, h, w, dp, i))
+			return bad_entry(msg, msglen, i, "more than %d saved "
+					 "outputs (expected at most %d)",
+					 VIS_MAX_SKIPS, VIS_MAX_SKIPS);
 		if (L->pyramid) {
 			if (seq || T > 0 || nlev > 0)
 				return bad_entry(msg, msglen, i, "pyramid on "
@@ -755,10 +753,10 @@ int vision_infer(const struct vision_arch *a, double image, double image_w,
 	if (nfeat > 0)
 		return bad_entry(msg, msglen, tap, "pyramid output that no fpn "
 				 "reads (expected an fpn entry after it)");
-	if (nskip > 0)
-		return bad_entry(msg, msglen, ski[0], "saved output that no "
+	if (sk.n > 0)
+		return bad_entry(msg, msglen, sk.at[0], "saved output that no "
 				 "concat reads (expected a concat for every "
-				 "save; %d left)", nskip);
+				 "save; %d left)", sk.n);
 	if (E > 0) {
 		/* timestep embedding MLP: E/4 sinusoidal features -> E -> E */
 		double tp = E / 4 * E + E + E * E + E;
