@@ -71,7 +71,7 @@ enum vk_id {
 	K_METRIC, K_MEASURED,
 	K_ITER_MS, K_MTFLOPS, K_MFU, K_TOKS, K_SAMPLES_S, K_IMAGES_S,
 	/* vision and recommender cases */
-	K_NETWORK, K_IMAGE, K_CHLAST, K_EMB_ROWS, K_EMB_PREC, K_EMB_PLACE,
+	K_NETWORK, K_IMAGE, K_IMAGE_W, K_CHLAST, K_EMB_ROWS, K_EMB_PREC, K_EMB_PLACE,
 	K_UNIQUE,
 	/* bookkeeping for the accuracy work: checked, not yet used */
 	K_FRAMEWORK, K_SANITY, K_PAIR,
@@ -135,6 +135,7 @@ static const struct vkey keys[K_N] = {
 			 VAL_IMAGES_PER_S, 0, 0 },
 	[K_NETWORK] = { "network", VK_STR, NULL, 0, 0, 0, 0 },
 	[K_IMAGE] = { "image_size", VK_INT, NULL, 0, 0, 0, 0 },
+	[K_IMAGE_W] = { "image_width", VK_INT, NULL, 0, 0, 0, 0 },
 	[K_CHLAST] = { "channels_last", VK_BOOL, NULL, 0, 0, 0, 0 },
 	[K_EMB_ROWS] = { "emb_rows", VK_STR, NULL, 0, 0, 0, 0 },
 	[K_EMB_PREC] = { "embedding_precision", VK_ENUM, emb_prec_names, 0, 0, 0, 0 },
@@ -379,6 +380,7 @@ static int set_key(struct vstate *st, struct val_case *c, int k,
 		w->plan.grad_overlap = 1;
 		break;
 	case K_IMAGE: w->vtrain.image_size = (double)iv; break;
+	case K_IMAGE_W: w->vtrain.image_width = (double)iv; break;
 	case K_CHLAST: w->vtrain.channels_last = (int)iv; break;
 	case K_EMB_ROWS: {
 		/* rows of every table, separated by ';', in table order */
@@ -413,7 +415,10 @@ static int set_key(struct vstate *st, struct val_case *c, int k,
 		w->rtrain.unique_rows = dv;
 		break;
 	case K_EMB_PLACE: w->plan.embeddings = ev; break;
-	case K_FRAMEWORK: snprintf(c->framework, sizeof(c->framework), "%s", v); break;
+	case K_FRAMEWORK:
+		/* "none": a stack no profile describes (the registry's values) */
+		snprintf(c->framework, sizeof(c->framework), "%s", strcmp(v, "none") ? v : "");
+		break;
 	case K_SANITY: c->sanity_only = (int)iv; break;
 	case K_PAIR:
 		/* "none": a run with no counterpart on another GPU type */

@@ -28,7 +28,7 @@ static const char *const emb_prec_names[] = { "fp32", "fp16", "bf16", NULL };
 static const enum tc_prec emb_prec_map[] = { PREC_FP32, PREC_FP16, PREC_BF16 };
 static const char *const r_optimizer_names[] = { "sgd", "adagrad", "adamw", NULL };
 static const enum optimizer r_opt_map[] = { OPT_SGD, OPT_ADAGRAD, OPT_ADAMW };
-static const char *const inter_names[] = { "dot", "dcnv2", NULL };
+static const char *const inter_names[] = { "dot", "dcnv2", "neumf", NULL };
 
 struct table_sec {
 	double rows, pooling;
@@ -133,6 +133,14 @@ static int read_rarch(const struct yn_node *map, const char *file, int arch_file
 	memcpy(t, table, sizeof(table));
 	if (!arch_file)
 		t[7] = (struct fd_field){ 0 };
+	{
+		/* NeuMF has no dense features and no bottom MLP */
+		const struct yn_node *in = yn_map_get(map, "interaction");
+		if (in && in->type == YN_SCALAR && !strcmp(in->str, "neumf")) {
+			t[2].required = 0;
+			rs.dense_features = 0;
+		}
+	}
 	if (fd_parse_map(map, t, &rs, arch_file ? "architecture file" : "model", &ctx, NULL))
 		return -1;
 	memset(a, 0, sizeof(*a));
@@ -146,7 +154,9 @@ static int read_rarch(const struct yn_node *map, const char *file, int arch_file
 	for (size_t i = 0; i < tn->count; i++)
 		if (read_table(tn->items[i], file, &a->table[i], d))
 			bad = 1;
-	bad |= read_mlp(yn_map_get(map, "bottom_mlp"), "bottom_mlp", file, a->bottom, &a->nbottom, d);
+	bn = yn_map_get(map, "bottom_mlp");
+	if (bn)
+		bad |= read_mlp(bn, "bottom_mlp", file, a->bottom, &a->nbottom, d);
 	bad |= read_mlp(yn_map_get(map, "top_mlp"), "top_mlp", file, a->top, &a->ntop, d);
 	if (bad)
 		return -1;
@@ -155,6 +165,18 @@ static int read_rarch(const struct yn_node *map, const char *file, int arch_file
 	a->cross_layers = rs.cross_layers;
 	a->cross_rank = rs.cross_rank;
 	pn = yn_map_get(map, "interaction");
+	if (a->interaction == RI_NEUMF) {
+		if (a->dense_features > 0 || a->nbottom > 0)
+			return wlx_err(d, file, bn ? bn : yn_map_get(map, "dense_features"),
+				       "neumf takes no dense features (expected dense_features: 0 and no bottom_mlp)");
+		if (a->ntables < 3 || a->table[0].dim != a->table[1].dim ||
+		    a->table[0].count > 1 || a->table[1].count > 1)
+			return wlx_err(d, file, tn, "neumf needs a user and an item table of one width, then the tower's tables "
+				       "(expected at least 3 tables, the first two of the same dim and count 1)");
+		if (a->ntop < 2)
+			return wlx_err(d, file, yn_map_get(map, "top_mlp"), "neumf needs a tower and a prediction layer "
+				       "(expected top_mlp of at least 2 widths)");
+	}
 	if (a->interaction == RI_DCNV2 && (!a->cross_layers || !a->cross_rank))
 		return wlx_err(d, file, pn, "interaction dcnv2 needs cross_layers and cross_rank (expected both)");
 	if (a->interaction == RI_DOT) {

@@ -35,7 +35,8 @@ static const enum optimizer v_opt_map[] = { OPT_SGD, OPT_LARS, OPT_ADAMW };
 
 struct layer_sec {
 	int kind, out, kernel, stride, groups, width, heads, mlp, repeat;
-	int global, class_token, bias;
+	int global, class_token, bias, pyramid, frozen, extra, pooled;
+	int anchors, classes, convs, proposals, rois, pool, save, concat;
 };
 
 /* One list item: a bare kind ("relu") or a mapping with `layer:`. */
@@ -56,6 +57,18 @@ static int read_layer(const struct yn_node *it, const char *file,
 		{ .key = "global", .type = FD_BOOL, .offset = LOFF(global) },
 		{ .key = "class_token", .type = FD_BOOL, .offset = LOFF(class_token) },
 		{ .key = "bias", .type = FD_BOOL, .offset = LOFF(bias) },
+		{ .key = "pyramid", .type = FD_BOOL, .offset = LOFF(pyramid) },
+		{ .key = "frozen", .type = FD_BOOL, .offset = LOFF(frozen) },
+		{ .key = "extra", .type = FD_INT, .offset = LOFF(extra), .min = 0, .max = VIS_MAX_LEVELS },
+		{ .key = "save", .type = FD_BOOL, .offset = LOFF(save) },
+		{ .key = "concat", .type = FD_BOOL, .offset = LOFF(concat) },
+		{ .key = "pooled", .type = FD_INT, .offset = LOFF(pooled), .min = 0, .max = VIS_MAX_LEVELS },
+		{ .key = "proposals", .type = FD_INT, .offset = LOFF(proposals), .min = 1, .max = 1000000 },
+		{ .key = "rois", .type = FD_INT, .offset = LOFF(rois), .min = 1, .max = 1000000 },
+		{ .key = "pool", .type = FD_INT, .offset = LOFF(pool), .min = 1, .max = 1024 },
+		{ .key = "anchors", .type = FD_INT, .offset = LOFF(anchors), .min = 1, .max = 1000 },
+		{ .key = "classes", .type = FD_INT, .offset = LOFF(classes), .min = 1, .max = 1000000 },
+		{ .key = "convs", .type = FD_INT, .offset = LOFF(convs), .min = 1, .max = 64 },
 		{ 0 },
 	};
 #undef LOFF
@@ -86,6 +99,18 @@ static int read_layer(const struct yn_node *it, const char *file,
 	L->global = ls.global;
 	L->class_token = ls.class_token;
 	L->bias = ls.bias;
+	L->pyramid = ls.pyramid;
+	L->frozen = ls.frozen;
+	L->extra = ls.extra;
+	L->anchors = ls.anchors;
+	L->classes = ls.classes;
+	L->convs = ls.convs;
+	L->pooled = ls.pooled;
+	L->proposals = ls.proposals;
+	L->rois = ls.rois;
+	L->pool = ls.pool;
+	L->save = ls.save;
+	L->concat = ls.concat;
 	L->line = it->line;
 	L->col = it->col;
 	if (L->kind == VL_LINEAR && L->out <= 0)
@@ -94,6 +119,35 @@ static int read_layer(const struct yn_node *it, const char *file,
 	if (L->kind == VL_CONV && L->out <= 0)
 		return wlx_err(d, file, it, "conv needs out (expected out: "
 			       "output channels)");
+	if (L->kind == VL_CONVBLOCK && L->out <= 0)
+		return wlx_err(d, file, it, "convblock needs out (expected "
+			       "out: output channels)");
+	if (L->kind == VL_DECONV && (L->out <= 0 || L->kernel <= 0))
+		return wlx_err(d, file, it, "deconv needs out and kernel "
+			       "(expected out: output channels, kernel: the "
+			       "up-sampling factor)");
+	if (L->kind == VL_UPSAMPLE && L->out <= 0)
+		return wlx_err(d, file, it, "upsample needs out (expected out: "
+			       "output channels)");
+	if (L->kind == VL_RESBLOCK && L->out <= 0)
+		return wlx_err(d, file, it, "resblock needs out (expected out: "
+			       "output channels)");
+	if (L->kind == VL_FPN && L->out <= 0)
+		return wlx_err(d, file, it, "fpn needs out (expected out: "
+			       "pyramid channels)");
+	if (L->kind == VL_RETINA_HEAD && (L->anchors <= 0 || L->classes <= 0))
+		return wlx_err(d, file, it, "retina_head needs anchors and "
+			       "classes (expected anchors: per position, "
+			       "classes: object classes)");
+	if (L->kind == VL_RPN_HEAD && (L->anchors <= 0 || L->proposals <= 0))
+		return wlx_err(d, file, it, "rpn_head needs anchors and "
+			       "proposals (expected anchors: per position, "
+			       "proposals: regions kept per image)");
+	if ((L->kind == VL_ROI_BOX_HEAD || L->kind == VL_ROI_MASK_HEAD) &&
+	    (L->rois <= 0 || L->classes <= 0))
+		return wlx_err(d, file, it, "%s needs rois and classes "
+			       "(expected rois: regions per image, classes: "
+			       "object classes)", vis_kind_names[L->kind]);
 	return 0;
 }
 
@@ -121,13 +175,14 @@ static int read_layers(const struct yn_node *seq, const char *file,
 	return bad ? -1 : 0;
 }
 
-/* Shapes at `image`: a problem is reported at the offending layer. */
+/* Shapes at image x image_w: a problem is reported at the offending
+ * layer. */
 static int check_shapes(const struct vision_arch *a, double image,
-			const char *file, const struct yn_node *fallback,
-			struct tc_diag *d)
+			double image_w, const char *file,
+			const struct yn_node *fallback, struct tc_diag *d)
 {
 	char msg[256];
-	int bad = vision_infer(a, image, NULL, NULL, msg, sizeof(msg));
+	int bad = vision_infer(a, image, image_w, NULL, NULL, msg, sizeof(msg));
 	if (!bad)
 		return 0;
 	if (bad > 0 && a->layer[bad - 1].line > 0)
@@ -136,8 +191,42 @@ static int check_shapes(const struct vision_arch *a, double image,
 	return wlx_err(d, file, fallback, "%s", msg);
 }
 
+/* text_encoder: { layers, width, heads, mlp, tokens }, all required. */
+static int read_text_encoder(const struct yn_node *map, const char *file,
+			     struct vision_arch *a, struct tc_diag *d)
+{
+	struct tsec { int layers, width, heads, mlp, tokens; } ts;
+	static const struct fd_field table[] = {
+		{ .key = "layers", .type = FD_INT, .required = 1, .offset = offsetof(struct tsec, layers), .min = 1, .max = 10000 },
+		{ .key = "width", .type = FD_INT, .required = 1, .offset = offsetof(struct tsec, width), .min = 1, .max = 1000000 },
+		{ .key = "heads", .type = FD_INT, .required = 1, .offset = offsetof(struct tsec, heads), .min = 1, .max = 65536 },
+		{ .key = "mlp", .type = FD_INT, .required = 1, .offset = offsetof(struct tsec, mlp), .min = 1, .max = 100000000 },
+		{ .key = "tokens", .type = FD_INT, .required = 1, .offset = offsetof(struct tsec, tokens), .min = 1, .max = 1000000 },
+		{ 0 },
+	};
+	struct fd_ctx ctx = { .file = file, .d = d };
+
+	if (!map)
+		return 0;
+	if (map->type != YN_MAP)
+		return fd_type_error(map, "text_encoder", "a mapping", &ctx);
+	memset(&ts, 0, sizeof(ts));
+	if (fd_parse_map(map, table, &ts, "text_encoder", &ctx, NULL))
+		return -1;
+	if (ts.width % ts.heads)
+		return wlx_err(d, file, map, "text_encoder heads %d do not "
+			       "divide its width %d (expected a divisor)",
+			       ts.heads, ts.width);
+	a->text.layers = ts.layers;
+	a->text.width = ts.width;
+	a->text.heads = ts.heads;
+	a->text.mlp = ts.mlp;
+	a->text.tokens = ts.tokens;
+	return 0;
+}
+
 struct varch_file {
-	int in_channels;
+	int in_channels, frozen_bn, time_embed, dims;
 	double params, macs;
 	char source[GPU_TEXT_LEN];
 	int dummy;
@@ -156,6 +245,10 @@ static int varch_from_doc(const struct yn_doc *doc, const char *want,
 		{ .key = "notes", .type = FD_IGNORE, .offset = VOFF(dummy) },
 		{ .key = "layers", .type = FD_IGNORE, .required = 1, .offset = VOFF(dummy) },
 		{ .key = "in_channels", .type = FD_INT, .offset = VOFF(in_channels), .min = 1, .max = 1024 },
+		{ .key = "frozen_batchnorm", .type = FD_BOOL, .offset = VOFF(frozen_bn) },
+		{ .key = "time_embed", .type = FD_INT, .offset = VOFF(time_embed), .min = 4, .max = 1000000 },
+		{ .key = "dims", .type = FD_INT, .offset = VOFF(dims), .min = 2, .max = 3 },
+		{ .key = "text_encoder", .type = FD_IGNORE, .offset = VOFF(dummy) },
 		{ .key = "params", .type = FD_NUM, .offset = VOFF(params), .unit = TC_UNIT_COUNT, .min = 1, .max = 1e15 },
 		{ .key = "macs", .type = FD_NUM, .offset = VOFF(macs), .unit = TC_UNIT_COUNT, .min = 1, .max = 1e18 },
 		{ .key = "image_size", .type = FD_IGNORE, .offset = VOFF(dummy) },
@@ -182,11 +275,17 @@ static int varch_from_doc(const struct yn_doc *doc, const char *want,
 	if (read_layers(yn_map_get(doc->root, "layers"), doc->file, &a, d))
 		return -1;
 	a.in_channels = vf.in_channels;
+	a.frozen_bn = vf.frozen_bn;
+	a.time_embed = vf.time_embed;
+	a.dims = vf.dims;
+	if (read_text_encoder(yn_map_get(doc->root, "text_encoder"), doc->file,
+			      &a, d))
+		return -1;
 	wlx_stem(doc->file, st, sizeof(st));
 	snprintf(a.name, sizeof(a.name), "%s", want ? want : st);
 	snprintf(a.source, sizeof(a.source), "%s", vf.source);
 	/* The reference size (224) must run through the whole network. */
-	if (check_shapes(&a, 224, doc->file, doc->root, d))
+	if (check_shapes(&a, 224, 0, doc->file, doc->root, d))
 		return -1;
 	*out = a;
 	return 0;
@@ -207,7 +306,8 @@ int wl_vision_arch_load_file(const char *path, struct vision_arch *out,
 /* --- the workload ---------------------------------------------------------- */
 
 struct vtrain_sec {
-	int image_size, global_batch, precision, optimizer, channels_last;
+	int image_size, image_width, global_batch, precision, optimizer;
+	int channels_last;
 	double dataset_size, epochs;
 	int dummy;
 };
@@ -223,6 +323,7 @@ static int read_vtraining(const char *file, const struct yn_node *map,
 #define TOFF(m) offsetof(struct vtrain_sec, m)
 	static const struct fd_field table[] = {
 		{ .key = "image_size", .type = FD_INT, .offset = TOFF(image_size), .min = 1, .max = MAX_IMAGE_SIZE },
+		{ .key = "image_width", .type = FD_INT, .offset = TOFF(image_width), .min = 1, .max = MAX_IMAGE_SIZE },
 		{ .key = "dataset_size", .type = FD_NUM, .required = 1, .offset = TOFF(dataset_size), .unit = TC_UNIT_COUNT, .min = 1, .max = MAX_DATASET },
 		{ .key = "epochs", .type = FD_NUM, .required = 1, .offset = TOFF(epochs), .unit = TC_UNIT_COUNT, .min = 1e-6, .max = MAX_EPOCHS },
 		{ .key = "global_batch", .type = FD_INT, .required = 1, .offset = TOFF(global_batch), .min = 1, .max = MAX_GLOBAL_BATCH },
@@ -260,6 +361,7 @@ static int read_vtraining(const char *file, const struct yn_node *map,
 	w->train.optimizer = v_opt_map[ts.optimizer];
 	w->train.seq_len = 1;
 	w->vtrain.image_size = ts.image_size;
+	w->vtrain.image_width = ts.image_width;
 	w->vtrain.dataset_size = ts.dataset_size;
 	w->vtrain.epochs = ts.epochs;
 	w->vtrain.channels_last = ts.channels_last;
@@ -283,11 +385,13 @@ static int read_vmodel(const char *file, const struct yn_node *map,
 		       const struct tc_datapath *dp, struct workload *w,
 		       struct tc_diag *d)
 {
-	struct msec { char preset[WL_NAME_LEN]; int in_channels; int dummy; } ms;
+	struct msec { char preset[WL_NAME_LEN]; int in_channels, frozen_bn, dims; int dummy; } ms;
 	static const struct fd_field table[] = {
 		{ .key = "preset", .type = FD_STR, .offset = offsetof(struct msec, preset), .size = WL_NAME_LEN },
 		{ .key = "layers", .type = FD_IGNORE, .offset = offsetof(struct msec, dummy) },
 		{ .key = "in_channels", .type = FD_INT, .offset = offsetof(struct msec, in_channels), .min = 1, .max = 1024 },
+		{ .key = "frozen_batchnorm", .type = FD_BOOL, .offset = offsetof(struct msec, frozen_bn) },
+		{ .key = "dims", .type = FD_INT, .offset = offsetof(struct msec, dims), .min = 2, .max = 3 },
 		{ 0 },
 	};
 	struct fd_ctx ctx = { .file = file, .d = d };
@@ -320,6 +424,8 @@ static int read_vmodel(const char *file, const struct yn_node *map,
 	if (read_layers(ln, file, &w->vis, d))
 		return -1;
 	w->vis.in_channels = ms.in_channels;
+	w->vis.frozen_bn = ms.frozen_bn;
+	w->vis.dims = ms.dims;
 	snprintf(w->vis.name, sizeof(w->vis.name), "inline");
 	snprintf(w->vis.source, sizeof(w->vis.source), "%s", file);
 	return 0;
@@ -358,8 +464,9 @@ int wl_vision_load_doc(const struct yn_doc *doc, const struct tc_datapath *dp,
 		const char *lf = w->vis.file[0] ? w->vis.file : doc->file;
 		/* Layer positions point into the preset file when there is
 		 * one; the image size of the workload is the cause too. */
-		if (check_shapes(&w->vis, w->vtrain.image_size, lf,
-				 is ? is : training, d)) {
+		if (check_shapes(&w->vis, w->vtrain.image_size,
+				 w->vtrain.image_width, lf, is ? is : training,
+				 d)) {
 			if (strcmp(lf, doc->file) || !is)
 				wlx_err(d, doc->file, is ? is : training,
 					"image_size %.0f does not fit the "

@@ -79,6 +79,7 @@ void recsys_summary(const struct recsys_arch *a, struct rec_summary *s)
 		s->emb_params += n * t->rows * t->dim;
 		s->lookups += n * t->pooling;
 		s->gathered_elems += n * t->pooling * t->dim;
+		s->pooled_width += n * t->dim;
 		d = t->dim;
 	}
 	prev = a->dense_features;
@@ -91,12 +92,18 @@ void recsys_summary(const struct recsys_arch *a, struct rec_summary *s)
 		s->dense_params += a->cross_layers *
 			(2.0 * w * a->cross_rank + w);
 		s->inter_width = w;
+	} else if (a->interaction == RI_NEUMF) {
+		/* the tower reads the tables after the GMF pair */
+		s->gmf_width = a->table[0].dim;
+		s->inter_width = s->pooled_width - 2 * s->gmf_width;
 	} else {
 		double f = s->tables + 1;
 		s->inter_width = prev + f * (f - 1) / 2;
 	}
 	prev = s->inter_width;
 	for (i = 0; i < a->ntop; i++) {
+		if (i == a->ntop - 1)
+			prev += s->gmf_width; /* neumf: GMF joins the last */
 		s->dense_params += prev * a->top[i] + a->top[i];
 		prev = a->top[i];
 	}
@@ -483,7 +490,8 @@ int recsys_estimate(const struct workload *w, const struct gpu *g,
 	B.graphs = pl.cuda_graphs;
 	/* activations: every MLP layer input and output, the interaction
 	 * input and output, the pooled embeddings (per sample) */
-	act = S.tables * dim + S.inter_width + a->dense_features;
+	act = S.pooled_width + S.inter_width + S.gmf_width +
+	      a->dense_features;
 	for (i = 0; i < a->nbottom; i++)
 		act += 2.0 * a->bottom[i];
 	for (i = 0; i < a->ntop; i++)
@@ -497,10 +505,10 @@ int recsys_estimate(const struct workload *w, const struct gpu *g,
 	E.mem_bytes[MEM_OPTIMIZER] = (w->train.optimizer == OPT_ADAMW ? 8 :
 				      w->train.optimizer == OPT_SGD ? 0 : 4) * P;
 	E.mem_bytes[MEM_ACTIVATIONS] = act;
-	/* all-to-all and lookup buffers: pooled vectors of the local and the
-	 * global batch, the embedding gradients */
-	E.mem_bytes[MEM_BUFFERS] = 2 * b * S.tables * dim * B.e +
-				   2 * gb * S.lookups * dim * eb / n;
+	/* the gradients of the local batch's pooled vectors (the vectors
+	 * themselves are activations); the rows gathered for other GPUs'
+	 * samples are added with the placement, below */
+	E.mem_bytes[MEM_BUFFERS] = b * S.pooled_width * B.e;
 	E.mem_bytes[MEM_RESERVED] = MEM_CONTEXT_BYTES + MEM_FRAGMENTATION_FRAC *
 				    (act + E.mem_bytes[MEM_BUFFERS]);
 	free_b = g->memory_bytes;
@@ -573,6 +581,17 @@ int recsys_estimate(const struct workload *w, const struct gpu *g,
 		upd_rows = place == EMB_REPLICATED ? gb * S.lookups :
 			   place == EMB_BALANCED ? gb * bal.global_rows :
 			   gathered_rows;
+		/* lookup buffers: the rows this GPU gathers for the samples
+		 * of other GPUs (model-parallel tables) and their gradients */
+		{
+			double mp = place == EMB_REPLICATED || n == 1 ? 0 :
+				    place == EMB_BALANCED ? gb * bal.global_elems :
+				    gb * S.gathered_elems / n;
+			double extra = 2 * mp * eb;
+			E.mem_bytes[MEM_BUFFERS] += extra;
+			E.mem_bytes[MEM_RESERVED] += MEM_FRAGMENTATION_FRAC * extra;
+			free_b -= extra * (1 + MEM_FRAGMENTATION_FRAC);
+		}
 		E.embedding_bytes_per_gpu = per_gpu;
 		if (per_gpu > free_b && pl.offload == OFFLOAD_NONE)
 			return est_problem(why, WLF_EMBEDDINGS, "embedding tables "
@@ -635,6 +654,12 @@ int recsys_estimate(const struct workload *w, const struct gpu *g,
 			}
 			elem(&B, "cross.elementwise.fwd", a->cross_layers * 4 *
 			     b * wdt * B.e, 1, a->cross_layers);
+		} else if (a->interaction == RI_NEUMF) {
+			/* GMF product (read two, write one) and the tower's
+			 * concatenation (a copy) */
+			elem(&B, "gmf.fwd", 3 * b * S.gmf_width * B.e, 1, 1);
+			elem(&B, "concat.fwd", 2 * b * S.inter_width * B.e, 1,
+			     1);
 		} else {
 			double f = S.tables + 1;
 			/* batched (f x d) x (d x f), then the triangle */
@@ -654,6 +679,8 @@ int recsys_estimate(const struct workload *w, const struct gpu *g,
 		for (i = 0; i < a->ntop; i++) {
 			char nm[24];
 			snprintf(nm, sizeof(nm), "top%d", i + 1);
+			if (i == a->ntop - 1)
+				prev += S.gmf_width;
 			linear(&B, nm, b, prev, a->top[i], 0);
 			prev = a->top[i];
 			if (i + 1 < a->ntop)
@@ -668,6 +695,8 @@ int recsys_estimate(const struct workload *w, const struct gpu *g,
 			char nm[24];
 			double in = i ? a->top[i - 1] : S.inter_width;
 			snprintf(nm, sizeof(nm), "top%d", i + 1);
+			if (i == a->ntop - 1)
+				in += S.gmf_width;
 			linear(&B, nm, b, in, a->top[i], 0);
 		}
 		if (a->interaction == RI_DCNV2) {
@@ -678,6 +707,12 @@ int recsys_estimate(const struct workload *w, const struct gpu *g,
 			}
 			elem(&B, "cross.elementwise.bwd", a->cross_layers * 6 *
 			     b * wdt * B.e, 1, a->cross_layers);
+		} else if (a->interaction == RI_NEUMF) {
+			/* GMF: read the gradient and both inputs, write both
+			 * gradients; the concatenation's gradient split */
+			elem(&B, "gmf.bwd", 5 * b * S.gmf_width * B.e, 1, 1);
+			elem(&B, "concat.bwd", 2 * b * S.inter_width * B.e, 1,
+			     1);
 		} else {
 			double f = S.tables + 1;
 			double flop = 4 * b * f * f * dim;
@@ -711,19 +746,22 @@ int recsys_estimate(const struct workload *w, const struct gpu *g,
 		{
 			/* sparse update: the gradient of each pooled lookup
 			 * (read), and for the distinct rows only (the share
-			 * uniq of the lookups) the row and its optimizer
-			 * state read and written (SGD: no state) */
+			 * uniq of the lookups, and never more than the rows
+			 * this GPU holds) the row and its optimizer state
+			 * read and written (SGD: no state) */
 			double ge = upd_elems;
-			double bytes = ge * (4 + uniq * (2 * eb + 2 * state)) +
+			double held = per_gpu / (eb + state);
+			double distinct = fmin(uniq * ge, held);
+			double bytes = ge * 4 + distinct * (2 * eb + 2 * state) +
 				       upd_rows * 16;
 			double frac = recsys_gather_frac(&g->eff, row_bytes *
 				(place == EMB_COLUMN_WISE ? 1.0 / n : 1.0));
 			if (pl.offload != OFFLOAD_NONE) {
 				double pcie = g->pcie_bytes_per_s / 2 * g->eff.host_pcie_frac;
 				double wire = pl.offload == OFFLOAD_UVM ?
-					uniq * upd_rows * 2 *
+					(ge > 0 ? distinct / ge : 0) * upd_rows * 2 *
 					fmax(row_bytes, REC_UVM_PAGE_BYTES) :
-					uniq * ge * (2 * eb + 2 * state);
+					distinct * (2 * eb + 2 * state);
 				double t = pcie > 0 ? wire / pcie : 0;
 				put(&B, "emb.host_update.bwd", BRK_MEMBOUND, 0,
 				    wire, B.pg, t, 0, BOUND_NETWORK);
@@ -899,6 +937,26 @@ int recsys_arch_builtin(const char *name, struct recsys_arch *out)
 		a.interaction = RI_DCNV2;
 		a.cross_layers = 3;
 		a.cross_rank = 512;
+	} else if (!strcmp(name, "ncf-ml20m")) {
+		/* NeuMF on MovieLens-20M (DeepLearningExamples NCF) */
+		static const double nrows[4] = { 138493, 26744, 138493, 26744 };
+		static const int ndim[4] = { 64, 64, 128, 128 };
+		static const int ntop[4] = { 256, 128, 64, 1 };
+		a.dense_features = 0;
+		a.interaction = RI_NEUMF;
+		mlp(a.top, &a.ntop, ntop, 4);
+		a.ntables = 4;
+		for (i = 0; i < 4; i++) {
+			a.table[i].rows = nrows[i];
+			a.table[i].dim = ndim[i];
+			a.table[i].pooling = 1;
+			a.table[i].count = 1;
+		}
+		snprintf(a.name, sizeof(a.name), "%s", name);
+		snprintf(a.source, sizeof(a.source), "built in (traincost "
+			 "recsys.c), NVIDIA DeepLearningExamples NCF");
+		*out = a;
+		return 0;
 	} else {
 		return -1;
 	}

@@ -21,6 +21,9 @@ struct rec_summary {
 	double lookups;         /* rows read per sample */
 	double gathered_elems;  /* embedding elements read per sample */
 	double inter_width;     /* input width of the top MLP */
+	double pooled_width;    /* pooled embedding elements per sample (the
+				   tables' widths) */
+	double gmf_width;       /* neumf: width of the element-wise product */
 };
 
 /* Fill *s.  Assumes a valid architecture (rows, dim >= 1). */
@@ -64,7 +67,8 @@ extern const char *const rec_offload_names[];
 
 /*
  * Build one of the bundled recommenders in code: "dlrm-criteo-kaggle",
- * "dlrm-criteo-1tb", "dlrm-dcnv2".  Returns 0, or -1 for an unknown name.
+ * "dlrm-criteo-1tb", "dlrm-dcnv2", "ncf-ml20m".  Returns 0, or -1 for an
+ * unknown name.
  */
 int recsys_arch_builtin(const char *name, struct recsys_arch *out);
 

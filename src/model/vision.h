@@ -16,11 +16,14 @@
 /* Shape of the running tensor after one entry of the layer list. */
 struct vis_shape {
 	double c, h, w;    /* channels, height, width (h = w = 1 for a vector) */
+	double d;          /* depth (1 for images) */
 	double tokens;     /* sequence length once `tokens` ran, else 0 */
 	double params;     /* parameters of the entry (all repeats) */
 	double macs;       /* forward multiply-adds per image (all repeats) */
 	double act_bytes;  /* activations kept for backward per image, at
 			      2 bytes per element (scale by e/2) */
+	int levels;        /* pyramid levels after an fpn, else 0 */
+	double lh[VIS_MAX_LEVELS], lw[VIS_MAX_LEVELS]; /* their sides */
 };
 
 /* Totals of a network at one image size. */
@@ -28,17 +31,26 @@ struct vis_summary {
 	double params;
 	double macs;       /* forward multiply-adds per image */
 	double act_elems;  /* activation elements kept per image */
-	int classes;       /* features of the last entry */
+	double trainable_params; /* params of the entries after the frozen
+				    prefix */
+	double trainable_macs;   /* their forward multiply-adds per image */
+	double encoder_params;   /* frozen text encoder (not in params) */
+	double encoder_macs;     /* its forward multiply-adds per image */
+	double out_map;    /* elements per image of a feature-map output (a
+			      U-Net's prediction), else 0 */
+	int classes;       /* features of the last entry; 0 when a detection
+			      head computes its own loss */
 };
 
 /*
- * Infer the shape after every entry of `a` for square images of side
- * `image` into sh[0 .. a->nlayers-1] (may be NULL) and the totals into *sum
+ * Infer the shape after every entry of `a` for images of `image` x
+ * `image_w` pixels (image_w 0: square) into sh[0 .. a->nlayers-1] (may be
+ * NULL) and the totals into *sum
  * (may be NULL).  Returns 0, or the 1-based index of the first entry that
  * cannot run (a size that shrinks to nothing, channels that do not divide,
  * an attention block before `tokens`) with a message in msg.
  */
-int vision_infer(const struct vision_arch *a, double image,
+int vision_infer(const struct vision_arch *a, double image, double image_w,
 		 struct vis_shape *sh, struct vis_summary *sum, char *msg,
 		 size_t msglen);
 
@@ -48,7 +60,10 @@ extern const char *const vis_kind_names[VL_KIND_COUNT + 1];
 /*
  * Build one of the bundled networks in code: "resnet18", "resnet34",
  * "resnet50", "resnet101", "resnet152", "vit-b16", "vit-l16", "vit-h14",
- * "convnext-tiny".  Returns 0, or -1 for an unknown name.
+ * "convnext-tiny", "resnext50-32x4d", "retinanet-resnet50-fpn",
+ * "retinanet-resnext50-fpn", "maskrcnn-resnet50-fpn", "sd2-unet",
+ * "unet3d-kits19".
+ * Returns 0, or -1 for an unknown name.
  */
 int vision_arch_builtin(const char *name, struct vision_arch *out);
 

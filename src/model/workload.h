@@ -129,8 +129,16 @@ struct tc_mark {
 enum vis_kind {
 	VL_CONV, VL_BATCHNORM, VL_LAYERNORM, VL_RELU, VL_GELU, VL_SILU,
 	VL_MAXPOOL, VL_AVGPOOL, VL_LINEAR, VL_ADD, VL_TOKENS, VL_ATTENTION,
-	VL_BOTTLENECK, VL_BASIC, VL_CNBLOCK, VL_KIND_COUNT
+	VL_BOTTLENECK, VL_BASIC, VL_CNBLOCK,
+	/* U-Nets (docs/vision-recsys.md, "U-Nets") */
+	VL_GROUPNORM, VL_RESBLOCK, VL_UPSAMPLE, VL_DECONV, VL_CONVBLOCK,
+	/* detection (docs/vision-recsys.md, "Detectors") */
+	VL_FPN, VL_RETINA_HEAD, VL_RPN_HEAD, VL_ROI_BOX_HEAD, VL_ROI_MASK_HEAD,
+	VL_KIND_COUNT
 };
+
+#define VIS_MAX_LEVELS 8   /* feature pyramid levels */
+#define VIS_MAX_SKIPS 32   /* U-Net outputs saved for a later concat */
 
 struct vis_layer {
 	enum vis_kind kind;
@@ -138,13 +146,29 @@ struct vis_layer {
 			     blocks); 0 = unchanged */
 	int kernel;       /* conv, pool, cnblock depthwise kernel */
 	int stride;       /* conv, pool, blocks (first copy) */
-	int groups;       /* conv: 1 dense, = channels depthwise */
+	int groups;       /* conv: 1 dense, = channels depthwise;
+			     bottleneck: of its 3x3 conv (ResNeXt) */
 	int width;        /* bottleneck: inner width; cnblock: MLP width */
 	int heads, mlp;   /* attention */
 	int repeat;       /* blocks: copies */
 	int global;       /* pool over the whole image / sequence */
 	int class_token;  /* tokens: prepend a class token */
 	int bias;         /* conv: has a bias (linear layers always do) */
+	int pyramid;      /* its output feeds the next fpn */
+	int frozen;       /* no gradient for its weights (a frozen prefix) */
+	int extra;        /* fpn: stride-2 3x3 conv levels above the last */
+	int pooled;       /* fpn: stride-2 subsampled levels above those */
+	int anchors;      /* retina_head, rpn_head: anchors per position */
+	int classes;      /* detection heads: object classes */
+	int convs;        /* retina_head: 3x3 convs per tower; roi_mask_head:
+			     3x3 convs before the up-sampling */
+	int proposals;    /* rpn_head: regions kept per image after NMS */
+	int rois;         /* roi heads: regions per image they run on */
+	int pool;         /* roi heads: RoIAlign output side */
+	int save;         /* its output (each copy's) is kept for a concat */
+	int concat;       /* resblock (each copy), conv, convblock: first
+			     concatenate the latest saved output to the
+			     input */
 	int line, col;    /* where it was written (0 = built in code) */
 };
 
@@ -153,6 +177,20 @@ struct vis_layer {
 struct vision_arch {
 	char name[WL_NAME_LEN];
 	int in_channels;             /* 3 for RGB */
+	int dims;                    /* 2 (images) or 3 (volumes: every
+					side is image_size, kernels are
+					cubes); 0 = 2 */
+	int frozen_bn;               /* batch-norms are fixed affine maps
+					(FrozenBatchNorm2d): no statistics,
+					no parameters trained */
+	int time_embed;              /* U-Net: width of the timestep
+					embedding each resblock adds (0 =
+					none) */
+	struct {
+		int layers, width, heads, mlp, tokens;
+	} text;                      /* frozen text encoder whose output
+					the transformers attend to (layers
+					0 = none) */
 	int nlayers;
 	struct vis_layer layer[VIS_MAX_LAYERS];
 	char file[GPU_TEXT_LEN];     /* file the layers were read from */
@@ -160,7 +198,8 @@ struct vision_arch {
 };
 
 struct vision_training {
-	double image_size;           /* pixels per side */
+	double image_size;           /* pixels per side (height) */
+	double image_width;          /* pixels across; 0 = image_size */
 	double dataset_size;         /* images per epoch */
 	double epochs;
 	int channels_last;           /* NHWC tensors (no layout transposes) */
@@ -181,7 +220,12 @@ struct rec_table {
 	int line, col;
 };
 
-enum rec_interaction { RI_DOT, RI_DCNV2 };
+/* RI_NEUMF: neural collaborative filtering (He et al., WWW 2017,
+ * arXiv:1708.05031): tables 1 and 2 (one user and one item table of the
+ * same width g) multiplied element-wise (GMF), the other tables
+ * concatenated into the top MLP tower; the last top layer reads the GMF
+ * product and the tower's output. */
+enum rec_interaction { RI_DOT, RI_DCNV2, RI_NEUMF };
 enum rec_placement { EMB_AUTO, EMB_REPLICATED, EMB_TABLE_WISE, EMB_ROW_WISE,
 		     EMB_COLUMN_WISE, EMB_BALANCED };
 enum rec_offload { OFFLOAD_NONE, OFFLOAD_UVM, OFFLOAD_HOST };

@@ -214,7 +214,9 @@ static void text_report(FILE *f, const struct workload *w, const struct gpu *g,
 			e->samples_per_step, rep_fmt_count(e->steps, b, sizeof(b)),
 			tc_prec_names[w->train.precision], optimizer_name(w->train.optimizer));
 		if (w->kind == WL_VISION)
-			fprintf(f, ", %.0f x %.0f pixels", w->vtrain.image_size, w->vtrain.image_size);
+			fprintf(f, ", %.0f x %.0f pixels", w->vtrain.image_size,
+				w->vtrain.image_width > 0 ? w->vtrain.image_width :
+				w->vtrain.image_size);
 	}
 	fputc('\n', f);
 	text_framework(f, &p->framework);

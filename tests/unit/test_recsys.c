@@ -275,19 +275,24 @@ static double op_bytes(const struct workload *w, const char *gid,
  * one 500-row table: 48 elements, 3 rows per sample, x 1024 samples =
  * 49,152 elements, 3,072 rows.  Each lookup's gradient is read (4 B); the
  * distinct rows are read and written with their state (2 x 4 + 2 x 4 =
- * 16 B per element, times unique_rows); 16 B of index work per row.
- * unique_rows 1: 49,152 x 20 + 3,072 x 16 = 1,032,192 B;
- * 0.5: 49,152 x (4 + 8) + 49,152 = 638,976 B.
+ * 16 B per element, times unique_rows, but never more elements than the
+ * GPU holds: 16,000 + 8,000 = 24,000); 16 B of index work per row.
+ * unique_rows 1 and 0.5 (49,152 and 24,576 > 24,000): 49,152 x 4
+ * + 24,000 x 16 + 3,072 x 16 = 196,608 + 384,000 + 49,152 = 629,760 B;
+ * 0.25 (12,288): 196,608 + 12,288 x 16 + 49,152 = 442,368 B.
  */
 static void test_unique_rows(void **state)
 {
 	struct workload *w = load("tests/unit/data/recsys/small.yaml");
 	(void)state;
 	assert_close(op_bytes(w, "a100-80gb-sxm", "emb.scatter_update.bwd"),
-		     1032192.0, TOL_EXACT);
+		     629760.0, TOL_EXACT);
 	w->rtrain.unique_rows = 0.5;
 	assert_close(op_bytes(w, "a100-80gb-sxm", "emb.scatter_update.bwd"),
-		     638976.0, TOL_EXACT);
+		     629760.0, TOL_EXACT);
+	w->rtrain.unique_rows = 0.25;
+	assert_close(op_bytes(w, "a100-80gb-sxm", "emb.scatter_update.bwd"),
+		     442368.0, TOL_EXACT);
 	free(w);
 }
 
@@ -337,6 +342,65 @@ static void test_placements(void **state)
 	free(w);
 }
 
+/*
+ * NeuMF (ncf-ml20m): tables 138,493 x 64, 26,744 x 64, 138,493 x 128,
+ * 26,744 x 128: 165,237 x 192 = 31,725,504 parameters; one lookup each,
+ * 384 elements pooled per sample.  GMF over the 64-wide pair; the tower
+ * reads the other two, 256 wide: 256 x 256 + 256 = 65,792, 256 x 128 + 128
+ * = 32,896, 128 x 64 + 64 = 8,256; the prediction layer reads 64 + 64:
+ * 129.  Dense 107,073; in all 31,832,577 (the reference's count).
+ * A step of 1,000,000 samples in fp16 (e = 2): the GMF product reads two
+ * 64-wide vectors and writes one, 3 x 64 x 2 x 1e6 = 384,000,000 B; the
+ * prediction layer is 2 x 1e6 x 128 x 1 = 256,000,000 FLOP.
+ */
+static void test_ncf(void **state)
+{
+	struct workload *w = load("tests/unit/data/recsys/ncf.yaml");
+	struct rec_summary S;
+	(void)state;
+	{
+		/* the built-in network (validation cases) is the preset's */
+		struct recsys_arch b;
+		assert_int_equal(recsys_arch_builtin("ncf-ml20m", &b), 0);
+		assert_int_equal(b.ntables, w->rec.ntables);
+		assert_int_equal(b.interaction, w->rec.interaction);
+		assert_int_equal(b.ntop, w->rec.ntop);
+		assert_memory_equal(b.top, w->rec.top, sizeof(b.top[0]) * (size_t)b.ntop);
+		for (int i = 0; i < b.ntables; i++) {
+			assert_close(b.table[i].rows, w->rec.table[i].rows, TOL_EXACT);
+			assert_int_equal(b.table[i].dim, w->rec.table[i].dim);
+		}
+	}
+	recsys_summary(&w->rec, &S);
+	assert_close(S.emb_params, 31725504.0, TOL_EXACT);
+	assert_close(S.dense_params, 107073.0, TOL_EXACT);
+	assert_close(S.emb_params + S.dense_params, 31832577.0, TOL_EXACT);
+	assert_close(S.pooled_width, 384.0, TOL_EXACT);
+	assert_close(S.inter_width, 256.0, TOL_EXACT);
+	assert_close(S.gmf_width, 64.0, TOL_EXACT);
+	assert_close(op_bytes(w, "rtx-6000-ada", "gmf.fwd"), 384000000.0,
+		     TOL_EXACT);
+	{
+		struct gpu g;
+		struct est_workspace ws;
+		struct estimate e;
+		struct plan_problem why;
+		char msg[512];
+		double flop = -1;
+		assert_int_equal(gpu_catalog_lookup(&cat, "rtx-6000-ada", &g, msg,
+						    sizeof(msg)), 0);
+		assert_int_equal(est_workspace_init(&ws, LLM_MAX_OPS), 0);
+		assert_int_equal(step_estimate(w, &g, &ws, &e, &why), 0);
+		for (size_t i = 0; i < ws.count; i++)
+			if (!strcmp(ws.ops[i].name, "top4.fwd"))
+				flop = ws.ops[i].flop;
+		assert_close(flop, 256000000.0, TOL_EXACT);
+		assert_true(e.fits);
+		est_workspace_release(&ws);
+	}
+	free(w);
+}
+
 static void test_bad_inputs(void **state)
 {
 	static const struct { const char *file, *msg; } t[] = {
@@ -344,6 +408,8 @@ static void test_bad_inputs(void **state)
 		  "tests/unit/data/recsys/zero-rows.yaml:5:15: 'rows' is 0 (expected a number from 1 to 10000000000000)" },
 		{ "tests/unit/data/recsys/pooling.yaml",
 		  "tests/unit/data/recsys/pooling.yaml:5:46: pooling 5 is more than the table's 4 rows (expected at most 4 lookups per sample)" },
+		{ "tests/unit/data/recsys/neumf-dense.yaml",
+		  "tests/unit/data/recsys/neumf-dense.yaml:7:19: neumf takes no dense features (expected dense_features: 0 and no bottom_mlp)" },
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
@@ -402,6 +468,7 @@ int main(void)
 		cmocka_unit_test(test_placements),
 		cmocka_unit_test(test_balance),
 		cmocka_unit_test(test_unique_rows),
+		cmocka_unit_test(test_ncf),
 		cmocka_unit_test(test_bad_inputs),
 		cmocka_unit_test(test_run_length_limit),
 		cmocka_unit_test(test_validation),

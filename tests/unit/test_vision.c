@@ -97,7 +97,7 @@ static void test_small_net_flops(void **state)
 	struct vis_shape sh[VIS_MAX_LAYERS];
 	struct estimate e;
 	char msg[200];
-	assert_int_equal(vision_infer(&w->vis, 32, sh, &s, msg, sizeof(msg)), 0);
+	assert_int_equal(vision_infer(&w->vis, 32, 0, sh, &s, msg, sizeof(msg)), 0);
 	assert_close(s.macs, 1622336.0, TOL_EXACT);
 	assert_close(s.params, 5402.0, TOL_EXACT);
 	assert_close(sh[3].h, 16.0, TOL_EXACT);
@@ -218,7 +218,7 @@ static void test_presets_match_torchvision(void **state)
 		struct tc_diag d;
 		char path[128], msg[200];
 		assert_int_equal(vision_arch_builtin(t[i].name, &a), 0);
-		assert_int_equal(vision_infer(&a, 224, NULL, &s, msg, sizeof(msg)), 0);
+		assert_int_equal(vision_infer(&a, 224, 0, NULL, &s, msg, sizeof(msg)), 0);
 		assert_close(s.params, t[i].params, TOL_EXACT);
 		assert_close(s.macs / 1e9, t[i].gmacs, 1e-3);
 		/* the preset file describes the same network */
@@ -243,7 +243,7 @@ static void test_resnet50_gmacs(void **state)
 	struct vis_summary s;
 	(void)state;
 	assert_int_equal(vision_arch_builtin("resnet50", &a), 0);
-	assert_int_equal(vision_infer(&a, 224, NULL, &s, NULL, 0), 0);
+	assert_int_equal(vision_infer(&a, 224, 0, NULL, &s, NULL, 0), 0);
 	assert_close(s.macs, 4.089e9, 1e-3);
 }
 
@@ -318,7 +318,7 @@ static void test_bad_inputs(void **state)
 		{ "tests/unit/data/vision/shrink.yaml",
 		  "tests/unit/data/vision/shrink.yaml:6:7: maxpool 2x2 stride 2 shrinks 1x1 to nothing (expected a larger image_size or fewer down-sampling layers)" },
 		{ "tests/unit/data/vision/bad-kind-layer.yaml",
-		  "tests/unit/data/vision/bad-kind-layer.yaml:5:7: 'layer' is 'relux' (expected one of: conv, batchnorm, layernorm, relu, gelu, silu, maxpool, avgpool, linear, add, tokens, attention, bottleneck, basic, cnblock; did you mean 'relu'?)" },
+		  "tests/unit/data/vision/bad-kind-layer.yaml:5:7: 'layer' is 'relux' (expected one of: conv, batchnorm, layernorm, relu, gelu, silu, maxpool, avgpool, linear, add, tokens, attention, bottleneck, basic, cnblock, groupnorm, resblock, upsample, deconv, convblock, fpn, retina_head, rpn_head, roi_box_head, roi_mask_head; did you mean 'relu'?)" },
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
