@@ -65,13 +65,6 @@ void recsys_balance(const struct recsys_arch *a, int n, int gpn, double b,
 extern const char *const rec_placement_names[];
 extern const char *const rec_offload_names[];
 
-/*
- * Build one of the bundled recommenders in code: "dlrm-criteo-kaggle",
- * "dlrm-criteo-1tb", "dlrm-dcnv2", "ncf-ml20m".  Returns 0, or -1 for an
- * unknown name.
- */
-int recsys_arch_builtin(const char *name, struct recsys_arch *out);
-
 /* Estimate a recommender training run (the step_estimate() contract). */
 int recsys_estimate(const struct workload *w, const struct gpu *g,
 		    struct est_workspace *ws, struct estimate *out,

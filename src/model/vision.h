@@ -57,16 +57,6 @@ int vision_infer(const struct vision_arch *a, double image, double image_w,
 /* Names of the entry kinds as written in files ("conv", "bottleneck"). */
 extern const char *const vis_kind_names[VL_KIND_COUNT + 1];
 
-/*
- * Build one of the bundled networks in code: "resnet18", "resnet34",
- * "resnet50", "resnet101", "resnet152", "vit-b16", "vit-l16", "vit-h14",
- * "convnext-tiny", "resnext50-32x4d", "retinanet-resnet50-fpn",
- * "retinanet-resnext50-fpn", "maskrcnn-resnet50-fpn", "sd2-unet",
- * "unet3d-kits19".
- * Returns 0, or -1 for an unknown name.
- */
-int vision_arch_builtin(const char *name, struct vision_arch *out);
-
 /* Estimate a vision training run (the step_estimate() contract). */
 int vision_estimate(const struct workload *w, const struct gpu *g,
 		    struct est_workspace *ws, struct estimate *out,

@@ -502,32 +502,6 @@ static void test_bad_inputs(void **state)
 	}
 }
 
-/* The built-in networks (used by validation case files) are the preset
- * files' networks. */
-static void test_builtins_match_presets(void **state)
-{
-	static const char *const names[] = { "resnext50-32x4d",
-		"retinanet-resnet50-fpn", "retinanet-resnext50-fpn",
-		"maskrcnn-resnet50-fpn", "sd2-unet", "unet3d-kits19" };
-	(void)state;
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		struct vision_arch a, b;
-		assert_int_equal(vision_arch_builtin(names[i], &a), 0);
-		preset(names[i], &b);
-		assert_int_equal(a.nlayers, b.nlayers);
-		assert_int_equal(a.frozen_bn, b.frozen_bn);
-		assert_int_equal(a.in_channels, b.in_channels);
-		assert_int_equal(a.time_embed, b.time_embed);
-		assert_int_equal(a.dims, b.dims);
-		assert_memory_equal(&a.text, &b.text, sizeof(a.text));
-		for (int k = 0; k < a.nlayers; k++) {
-			b.layer[k].line = b.layer[k].col = 0;
-			assert_memory_equal(&a.layer[k], &b.layer[k],
-					    sizeof(a.layer[k]));
-		}
-	}
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -540,7 +514,6 @@ int main(void)
 		cmocka_unit_test(test_unet3d),
 		cmocka_unit_test(test_relations),
 		cmocka_unit_test(test_bad_inputs),
-		cmocka_unit_test(test_builtins_match_presets),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
