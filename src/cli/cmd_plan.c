@@ -34,6 +34,7 @@ static const char *const risks[] = { "p50", "p90", NULL };
 struct price_ctx {
 	const struct price_set *prices;
 	enum cost_kind kind;
+	int unhosted; /* plans left unpriced: no offer could join their instances */
 };
 
 /* plan_price_fn over the loaded price tables: the cheapest offer of at
@@ -41,12 +42,14 @@ struct price_ctx {
 static int price_cb(void *vctx, const struct gpu *g, int count, double run_s,
 		    double *cost, const char **prov, const char **inst)
 {
-	const struct price_ctx *c = vctx;
+	struct price_ctx *c = vctx;
 	struct cost_range r;
 	double shape = count < g->gpus_per_node ? count : g->gpus_per_node;
 	if (cost_range_shaped(c->prices->tables, c->prices->count, g->id, c->kind, count,
-			      shape, run_s, &r))
+			      shape, run_s, &r)) {
+		c->unhosted += r.skipped_fabric > 0;
 		return -1;
+	}
 	*cost = r.cheapest.run.cost_usd;
 	*prov = r.cheapest.table->provider;
 	*inst = r.cheapest.offer->instance;
@@ -295,7 +298,7 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 		goto out;
 	if ((rc = money_load_prices(ctx, NULL, PRICE_STALE_DAYS, &prices)))
 		goto out;
-	struct price_ctx pc = { &prices, (enum cost_kind)cost_kind_parse(pricing) };
+	struct price_ctx pc = { &prices, (enum cost_kind)cost_kind_parse(pricing), 0 };
 	gpus = calloc(PLAN_MAX_TYPES, sizeof(*gpus));
 	if (!gpus)
 		goto oom;
@@ -351,6 +354,14 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	struct plan_problem closest = { WLF_NONE, "" };
 	if (planner_run(&in, &pts, &npts, &closest))
 		goto oom;
+	if (!npts && pc.unhosted) {
+		fprintf(ctx->err, "traincost plan: no offer can host the %d plan%s that fit on up to %d GPUs of the %d types "
+			"with %s prices (expected an offer whose network and max_instances join the instances a plan needs; "
+			"`traincost prices` lists them)\n", pc.unhosted, pc.unhosted == 1 ? "" : "s", max_gpus, ngpus,
+			cost_kind_names[pc.kind]);
+		rc = TC_EXIT_INPUT;
+		goto out;
+	}
 	if (!npts) {
 		fprintf(ctx->err, "traincost plan: no plan fits on up to %d GPUs of the %d types with %s prices%s%s\n",
 			max_gpus, ngpus, cost_kind_names[pc.kind], closest.msg[0] ? ": " : "", closest.msg);
