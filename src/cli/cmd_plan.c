@@ -233,9 +233,10 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 {
 	const char *deadline_s = NULL, *budget_s = NULL, *gpus_s = NULL,
 		   *max_s = NULL, *pricing = "on-demand", *fmt = "table",
-		   *calibration = NULL, *risk_s = "p50", *plot = NULL;
+		   *calibration = NULL, *risk_s = "p50", *plot = NULL,
+		   *network = NULL;
 	struct unc_args ua = { 0 };
-	struct cli_opt opts[9 + UNC_ARGS_NOPTS + 1] = {
+	struct cli_opt opts[10 + UNC_ARGS_NOPTS + 1] = {
 		{ "deadline", &deadline_s, NULL, NULL },
 		{ "budget", &budget_s, NULL, NULL },
 		{ "gpus", &gpus_s, NULL, NULL },
@@ -243,12 +244,13 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 		{ "pricing", &pricing, NULL, cost_kind_names },
 		{ "format", &fmt, NULL, formats },
 		{ "calibration", &calibration, NULL, NULL },
+		{ "network", &network, NULL, net_names },
 		{ "risk", &risk_s, NULL, risks },
 		{ "plot", &plot, NULL, NULL },
 	};
 	char *pos[CLI_MAX_POS];
 	int npos, rc;
-	unc_args_opts(&ua, opts + 9);
+	unc_args_opts(&ua, opts + 10);
 	rc = cli_parse(ctx, "plan", argc, argv, opts, pos, &npos);
 	if (rc)
 		return rc == CLI_HELP_SHOWN ? TC_EXIT_OK : rc;
@@ -291,6 +293,8 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	tc_diag_init(&d);
 	if (wl_load_file(pos[0], &ctx->data, &w, &d))
 		return cli_report(ctx, &d);
+	if (network)
+		wl_set_network(&w.plan, net_find(network)); /* a choice of net_names */
 	struct cal_overlay cal;
 	if ((rc = cli_load_catalog(ctx, calibration, &cat, &cal)))
 		return rc;
