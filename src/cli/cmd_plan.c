@@ -271,8 +271,9 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 		   *max_s = NULL, *pricing = "on-demand", *fmt = "table",
 		   *calibration = NULL, *risk_s = "p50", *plot = NULL,
 		   *network = NULL;
+	int include_unverified = 0;
 	struct unc_args ua = { 0 };
-	struct cli_opt opts[10 + UNC_ARGS_NOPTS + 1] = {
+	struct cli_opt opts[11 + UNC_ARGS_NOPTS + 1] = {
 		{ "deadline", &deadline_s, NULL, NULL },
 		{ "budget", &budget_s, NULL, NULL },
 		{ "gpus", &gpus_s, NULL, NULL },
@@ -281,12 +282,13 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 		{ "format", &fmt, NULL, formats },
 		{ "calibration", &calibration, NULL, NULL },
 		{ "network", &network, NULL, net_names },
+		{ "include-unverified", NULL, &include_unverified, NULL },
 		{ "risk", &risk_s, NULL, risks },
 		{ "plot", &plot, NULL, NULL },
 	};
 	char *pos[CLI_MAX_POS];
 	int npos, rc;
-	unc_args_opts(&ua, opts + 10);
+	unc_args_opts(&ua, opts + 11);
 	rc = cli_parse(ctx, "plan", argc, argv, opts, pos, &npos);
 	if (rc)
 		return rc == CLI_HELP_SHOWN ? TC_EXIT_OK : rc;
@@ -336,7 +338,7 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 		return rc;
 	if (ua.on && cal.measurements && (rc = unc_args_spec(ctx, "plan", &ua, &cal, &us)))
 		goto out;
-	if ((rc = money_load_prices(ctx, NULL, PRICE_STALE_DAYS, &prices)))
+	if ((rc = money_load_prices(ctx, NULL, PRICE_STALE_DAYS, include_unverified, &prices)))
 		goto out;
 	struct price_ctx pc = { &prices, (enum cost_kind)cost_kind_parse(pricing), 0 };
 	gpus = calloc(PLAN_MAX_TYPES, sizeof(*gpus));

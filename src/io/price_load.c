@@ -854,6 +854,21 @@ static int check_id(const char *file, int line, int col, const char *id,
 			  id);
 }
 
+size_t price_set_drop_unverified(struct price_set *set)
+{
+	size_t dropped = 0;
+	for (size_t i = 0; i < set->count; i++) {
+		struct price_table *t = &set->tables[i];
+		size_t kept = 0;
+		for (size_t j = 0; j < t->count; j++)
+			if (t->offers[j].verified)
+				t->offers[kept++] = t->offers[j];
+		dropped += t->count - kept;
+		t->count = kept;
+	}
+	return dropped;
+}
+
 int price_check_gpus(const struct price_table *t, const char *const *known_ids,
 		     struct tc_diag *d)
 {
