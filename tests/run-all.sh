@@ -40,6 +40,16 @@ if [ -x tests/cli/run-cases.sh ]; then
 	passed=$((passed + p))
 	failed=$((failed + f))
 fi
+if [ -x tests/cli/check-hosting.sh ]; then
+	if out=$(tests/cli/check-hosting.sh "$build/traincost"); then
+		echo "hosting: ok ($out)"
+		passed=$((passed + 1))
+	else
+		printf '%s\n' "$out"
+		echo "FAIL: hosting"
+		failed=$((failed + 1))
+	fi
+fi
 if [ -x tests/bad/run-bad.sh ]; then
 	out=$(tests/bad/run-bad.sh "$build/traincost" "$runner")
 	printf '%s\n' "$out" | grep -v '^ok ' || true

@@ -460,22 +460,24 @@ static int print_json(struct cli_ctx *ctx, const struct row *rows, int n, double
 int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 {
 	const char *gpus = NULL, *count_s = NULL, *deadline = NULL, *max_s = NULL,
-		   *format = "table", *calibration = NULL, *plot = NULL;
+		   *format = "table", *calibration = NULL, *plot = NULL,
+		   *network = NULL;
 	struct money_args ma = { 0 };
 	struct unc_args ua = { 0 };
-	struct cli_opt opts[7 + MONEY_NOPTS + UNC_ARGS_NOPTS + 1] = {
+	struct cli_opt opts[8 + MONEY_NOPTS + UNC_ARGS_NOPTS + 1] = {
 		{ "gpus", &gpus, NULL, NULL },
 		{ "count", &count_s, NULL, NULL },
 		{ "deadline", &deadline, NULL, NULL },
 		{ "max-gpus", &max_s, NULL, NULL },
 		{ "format", &format, NULL, formats },
 		{ "calibration", &calibration, NULL, NULL },
+		{ "network", &network, NULL, net_names },
 		{ "plot", &plot, NULL, NULL },
 	};
 	char *pos[CLI_MAX_POS];
 	int npos, rc;
-	money_opts(&ma, opts + 7);
-	unc_args_opts(&ua, opts + 7 + MONEY_NOPTS);
+	money_opts(&ma, opts + 8);
+	unc_args_opts(&ua, opts + 8 + MONEY_NOPTS);
 	if ((rc = cli_parse(ctx, "compare", argc, argv, opts, pos, &npos)))
 		return rc == CLI_HELP_SHOWN ? TC_EXIT_OK : rc;
 	if ((rc = plot_out_check(ctx, "compare", plot)))
@@ -515,6 +517,8 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 		rc = cli_report(ctx, &d);
 		goto out;
 	}
+	if (network)
+		wl_set_network(&w.plan, net_find(network)); /* a choice of net_names */
 	if ((rc = cli_load_catalog(ctx, calibration, &cat, &cal)))
 		goto out;
 	if (ua.on && (rc = unc_args_spec(ctx, "compare", &ua, &cal, &us)))

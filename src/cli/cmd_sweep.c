@@ -708,7 +708,7 @@ int cmd_sweep(int argc, char **argv, struct cli_ctx *ctx)
 {
 	const char *out = NULL, *fmt = "csv", *jobs_s = NULL, *shard = NULL,
 		   *calibration = NULL, *plot = NULL, *plot_x = NULL, *plot_y = "total_time_s";
-	int tree = 0;
+	int tree = 0, include_unverified = 0;
 	struct cli_opt opts[] = {
 		{ "output", &out, NULL, NULL },
 		{ "format", &fmt, NULL, formats },
@@ -719,6 +719,7 @@ int cmd_sweep(int argc, char **argv, struct cli_ctx *ctx)
 		{ "plot", &plot, NULL, NULL },
 		{ "plot-x", &plot_x, NULL, NULL },
 		{ "plot-y", &plot_y, NULL, plot_metrics },
+		{ "include-unverified", NULL, &include_unverified, NULL },
 		{ NULL, NULL, NULL, NULL },
 	};
 	char *pos[CLI_MAX_POS];
@@ -773,7 +774,7 @@ int cmd_sweep(int argc, char **argv, struct cli_ctx *ctx)
 	if (calibration) /* every row says which efficiencies it used */
 		snprintf(R.calibration, sizeof(R.calibration), "%s (fitted on %s)",
 			 calibration, cal.gpu);
-	if ((rc = money_load_prices(ctx, NULL, PRICE_STALE_DAYS, &prices)))
+	if ((rc = money_load_prices(ctx, NULL, PRICE_STALE_DAYS, include_unverified, &prices)))
 		goto out;
 	R.sw = &sw;
 	R.dp = &ctx->data;

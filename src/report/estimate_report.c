@@ -81,6 +81,9 @@ static void text_cost(FILE *f, const struct gpu *g, const struct run_cost *c)
 			rep_fmt_usd(c->range.dearest.run.cost_usd, b, sizeof(b)), c->range.providers,
 			c->range.providers == 1 ? "" : "s", c->range.offers,
 			c->range.offers == 1 ? "" : "s");
+	} else if (c->range.skipped_fabric) {
+		fprintf(f, "  %-13s no %s offer of %s can host this plan\n", "cloud",
+			cost_kind_names[c->kind], g->id);
 	} else {
 		fprintf(f, "  %-13s no %s offer of %s in the price tables\n", "cloud",
 			cost_kind_names[c->kind], g->id);
@@ -88,6 +91,10 @@ static void text_cost(FILE *f, const struct gpu *g, const struct run_cost *c)
 	if (c->range.skipped_small)
 		fprintf(f, "  %-13s %d offer%s with fewer GPUs per instance than the plan's nodes left out\n",
 			"", c->range.skipped_small, c->range.skipped_small == 1 ? "" : "s");
+	if (c->range.skipped_fabric)
+		fprintf(f, "  %-13s %d offer%s left out: one order cannot join the instances the plan needs "
+			"(its network or max_instances; `traincost prices`)\n", "",
+			c->range.skipped_fabric, c->range.skipped_fabric == 1 ? "" : "s");
 	if (c->spot_applied)
 		fprintf(f, "  %-13s assumed %.3g preemptions per instance-hour on each of %.0f instance%s (any one "
 			"stops the job), a checkpoint every %s and %s per restart: %.3g restarts add %s\n",
