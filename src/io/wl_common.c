@@ -66,9 +66,12 @@ int wl_read_network(const struct yn_node *v, const char *file, struct plan *p,
 	const char *close = fd_suggest(v->str, net_names);
 	if (close)
 		return wlx_err(d, file, v, "unknown network '%s' (did you mean '%s'?)", v->str, close);
+	char names[128] = "";
+	for (size_t i = 0, used = 0; net_names[i] && used < sizeof(names); i++)
+		used += (size_t)snprintf(names + used, sizeof(names) - used, "%s, ", net_names[i]);
 	return wlx_err(d, file, v,
-		      "unknown network '%s' (expected ib-hdr, ib-ndr, roce-100g, eth-25g or a bandwidth such as 25GB/s)",
-		      v->str);
+		      "unknown network '%s' (expected one of %sor a bandwidth such as 25GB/s)",
+		      v->str, names);
 }
 
 void wl_set_network(struct plan *p, const struct net_def *n)

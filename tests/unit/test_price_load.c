@@ -234,7 +234,7 @@ static void test_bad_files(void **state)
 	};
 	static const char *const fabric[] = {
 		DATA "bad-fabric.yaml:8:78: 'interconnect' is 'nvlnk' (expected one of: none, pcie, nvlink; did you mean 'nvlink'?)",
-		DATA "bad-fabric.yaml:9:93: 'network' is 'ib-nd' (expected one of: none, ib-hdr, ib-ndr, roce-100g, eth-25g; did you mean 'ib-ndr'?)",
+		DATA "bad-fabric.yaml:9:93: 'network' is 'ib-nd' (expected one of: none, ib-hdr, ib-ndr, roce-100g, eth-25g, efa-400g, efa-3200g; did you mean 'ib-ndr'?)",
 		DATA "bad-fabric.yaml:10:116: 'max_instances' is 0 (expected a whole number from 1 to 100000)",
 		DATA "bad-fabric.yaml:11:114: offer 'd' has max_instances 4 but network none (expected 1 without a network between instances)",
 		DATA "bad-fabric.yaml:12:5: offer 'e' states its fabric without a source (expected fabric_source in the offer or the file)",
@@ -298,6 +298,9 @@ static void test_fabric_everywhere(void **state)
 			assert_true(o->max_instances >= 1);
 			/* One GPU has nothing inside to link; more need a link. */
 			assert_true((o->gpus > 1) == (o->interconnect != COST_LINK_NONE));
+			/* Joining instances is claimed only on the provider's own page. */
+			if (o->max_instances > 1)
+				assert_non_null(strstr(o->fabric_source, "https://"));
 			offers++;
 		}
 		price_table_release(&t);
