@@ -305,6 +305,11 @@ static int print_table(struct cli_ctx *ctx, const char *fmt, struct row *rows, i
 			snprintf(c[10], sizeof(c[10]), "does not fit");
 		else if (deadline_s > 0 && !r->meets)
 			snprintf(c[10], sizeof(c[10]), "misses the deadline");
+		else if (!r->cost.priced && r->cost.range.largest.offer) {
+			double most = cost_offer_capacity(r->cost.range.largest.offer);
+			snprintf(c[10], sizeof(c[10]), "one order holds at most %.4g GPU%s", most,
+				 most == 1 ? "" : "s");
+		}
 		rep_table_row(&t, cells);
 	}
 	int rc = rep_table_print(&t, ctx->out, fmt);

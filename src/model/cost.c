@@ -150,6 +150,12 @@ int cost_offer_hosts(const struct price_offer *o, double instances)
 	return instances <= 1 || (o->network[0] && strcmp(o->network, COST_NETWORK_NONE));
 }
 
+double cost_offer_capacity(const struct price_offer *o)
+{
+	assert(o);
+	return cost_offer_hosts(o, 2) ? o->gpus * o->max_instances : o->gpus;
+}
+
 int cost_range(const struct price_table *tables, size_t ntables,
 	       const char *gpu_id, enum cost_kind kind, double gpus,
 	       double run_s, struct cost_range *out)
@@ -164,6 +170,7 @@ int cost_range_shaped(const struct price_table *tables, size_t ntables,
 	struct cost_range r;
 	int per_gpu_h = !(gpus > 0);
 	int skipped = 0, unhosted = 0;
+	struct cost_choice largest = { 0 };
 
 	assert((tables || ntables == 0) && gpu_id && out);
 	memset(&r, 0, sizeof(r));
@@ -176,6 +183,11 @@ int cost_range_shaped(const struct price_table *tables, size_t ntables,
 			const char *why;
 			if (strcmp(o->gpu, gpu_id))
 				continue;
+			if (o->price_usd_per_h[kind] > 0 &&
+			    (!largest.offer || cost_offer_capacity(o) > cost_offer_capacity(largest.offer))) {
+				largest.table = &tables[t];
+				largest.offer = o;
+			}
 			if (o->gpus < min_instance_gpus) {
 				skipped++;
 				continue;
@@ -211,8 +223,10 @@ int cost_range_shaped(const struct price_table *tables, size_t ntables,
 	}
 	r.skipped_small = skipped;
 	r.skipped_fabric = unhosted;
+	r.largest = largest;
 	out->skipped_small = skipped;
 	out->skipped_fabric = unhosted;
+	out->largest = largest;
 	if (!r.providers)
 		return -1;
 	*out = r;

@@ -147,6 +147,10 @@ struct cost_range {
 	int offers;                  /* usable offers */
 	int skipped_small;           /* offers of too few GPUs per instance */
 	int skipped_fabric;          /* offers that cannot join the instances needed */
+	/* The offer of this GPU and kind whose one order holds the most GPUs
+	 * (cost_offer_capacity), for saying what is on sale when none hosts
+	 * the run; its run is not set.  Borrowed; NULL if none is sold. */
+	struct cost_choice largest;
 };
 
 /* Index of `name` in cost_kind_names, or -1. */
@@ -216,12 +220,16 @@ int cost_range(const struct price_table *tables, size_t ntables,
  */
 int cost_offer_hosts(const struct price_offer *o, double instances);
 
+/* The most GPUs one order of `o` holds: GPUs per instance x max_instances,
+ * one instance without a network between instances. */
+double cost_offer_capacity(const struct price_offer *o);
+
 /*
  * The same, skipping offers of fewer than `min_instance_gpus` GPUs per
  * instance (a plan that assumes 8-GPU nodes, NVLink inside and the network
  * between, cannot run on single-GPU instances) and offers that cannot host
- * the instances the run needs (cost_offer_hosts).  out->skipped_small and
- * out->skipped_fabric are set even when -1 is returned.
+ * the instances the run needs (cost_offer_hosts).  out->skipped_small,
+ * out->skipped_fabric and out->largest are set even when -1 is returned.
  */
 int cost_range_shaped(const struct price_table *tables, size_t ntables,
 		      const char *gpu_id, enum cost_kind kind, double gpus,

@@ -375,9 +375,19 @@ static void test_hosting(void **state)
 	assert_ptr_equal(r.cheapest.offer, &o[0]);
 	assert_close(r.cheapest.run.cost_usd, 48, TOL_EXACT);
 	assert_int_equal(r.skipped_fabric, 2);
-	/* 40 GPUs: A would need 5 instances; nothing hosts the run. */
+	/* 40 GPUs: A would need 5 instances; nothing hosts the run.  The
+	 * largest order on sale is A's: 4 x 8 = 32 GPUs, against B's 8 x 1 and
+	 * C's 1 x 1 (no network: one instance, whatever max_instances says). */
 	assert_int_equal(cost_range(&t, 1, "x100", COST_ON_DEMAND, 40, 3600, &r), -1);
 	assert_int_equal(r.skipped_fabric, 3);
+	assert_ptr_equal(r.largest.offer, &o[0]);
+	assert_ptr_equal(r.largest.table, &t);
+	assert_close(cost_offer_capacity(&o[0]), 32, TOL_EXACT);
+	assert_close(cost_offer_capacity(&o[1]), 8, TOL_EXACT);
+	assert_close(cost_offer_capacity(&o[2]), 1, TOL_EXACT);
+	/* Not sold as spot: no largest offer of that kind either. */
+	assert_int_equal(cost_range(&t, 1, "x100", COST_SPOT, 40, 3600, &r), -1);
+	assert_null(r.largest.offer);
 	/* Per GPU-hour comparisons host one instance: all three count. */
 	assert_int_equal(cost_range(&t, 1, "x100", COST_ON_DEMAND, 0, 0, &r), 0);
 	assert_int_equal(r.offers, 3);
