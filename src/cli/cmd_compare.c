@@ -11,6 +11,7 @@
 #include "../model/search.h"
 #include "../report/estimate_report.h"
 #include "../report/json.h"
+#include "../report/layout_text.h"
 #include "../report/unc_json.h"
 #include "../report/numfmt.h"
 #include "../report/plot.h"
@@ -196,16 +197,6 @@ static int cmp_rows(const void *a, const void *b)
 	return (cx > cy) - (cx < cy);
 }
 
-static void layout_text(const struct row *r, char *buf, size_t len)
-{
-	const struct plan *p = &r->e.plan;
-	if (r->w.kind != WL_LLM)
-		snprintf(buf, len, "dp%d, %.0f per GPU", p->dp, r->e.samples_per_step / p->dp);
-	else
-		snprintf(buf, len, "tp%d pp%d dp%d z%d mb%d %s", p->tp, p->pp, p->dp, p->zero,
-			 p->micro_batch, recompute_text[r->w.train.recompute]);
-}
-
 /* The CSV columns --uncertainty adds after "note". */
 #define UNC_CSV_COLS 8
 static const char *const unc_csv_head[UNC_CSV_COLS] = { "total_time_p10_s",
@@ -269,7 +260,7 @@ static int print_table(struct cli_ctx *ctx, const char *fmt, struct row *rows, i
 			continue;
 		}
 		snprintf(c[1], sizeof(c[1]), "%d", r->e.plan.count);
-		layout_text(r, c[2], sizeof(c[2]));
+		rep_layout_text(c[2], sizeof(c[2]), &r->w, &r->e);
 		if (csv) {
 			snprintf(c[3], sizeof(c[3]), "%.6g", r->e.step_time_s);
 			snprintf(c[4], sizeof(c[4]), "%.6g", r->e.total_time_s);

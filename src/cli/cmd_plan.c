@@ -4,6 +4,7 @@
  * against cost, over GPU types, counts and parallel layouts.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,7 +36,10 @@ static const char *const risks[] = { "p50", "p90", NULL };
 struct price_ctx {
 	const struct price_set *prices;
 	enum cost_kind kind;
+	/* Written by the planner's threads, under mu. */
+	pthread_mutex_t mu;
 	int unhosted; /* plans left unpriced: no offer could join their instances */
+	struct cost_choice largest; /* of those, the offer whose order holds the most GPUs */
 };
 
 /* plan_price_fn over the loaded price tables: the cheapest offer of at
@@ -48,7 +52,13 @@ static int price_cb(void *vctx, const struct gpu *g, int count, double run_s,
 	double shape = count < g->gpus_per_node ? count : g->gpus_per_node;
 	if (cost_range_shaped(c->prices->tables, c->prices->count, g->id, c->kind, count,
 			      shape, run_s, &r)) {
+		pthread_mutex_lock(&c->mu);
 		c->unhosted += r.skipped_fabric > 0;
+		if (r.skipped_fabric && r.largest.offer &&
+		    (!c->largest.offer ||
+		     cost_offer_capacity(r.largest.offer) > cost_offer_capacity(c->largest.offer)))
+			c->largest = r.largest;
+		pthread_mutex_unlock(&c->mu);
 		return -1;
 	}
 	*cost = r.cheapest.run.cost_usd;
@@ -328,9 +338,11 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	size_t npts = 0;
 	int *front = NULL;
 	char *want = NULL;
+	struct price_ctx pc = { .prices = &prices, .kind = (enum cost_kind)cost_kind_parse(pricing) };
 	tc_diag_init(&d);
 	if (wl_load_file(pos[0], &ctx->data, &w, &d))
 		return cli_report(ctx, &d);
+	pthread_mutex_init(&pc.mu, NULL); /* destroyed at out */
 	if (network)
 		wl_set_network(&w.plan, net_find(network)); /* a choice of net_names */
 	struct cal_overlay cal;
@@ -340,7 +352,6 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 		goto out;
 	if ((rc = money_load_prices(ctx, NULL, PRICE_STALE_DAYS, include_unverified, &prices)))
 		goto out;
-	struct price_ctx pc = { &prices, (enum cost_kind)cost_kind_parse(pricing), 0 };
 	gpus = calloc(PLAN_MAX_TYPES, sizeof(*gpus));
 	if (!gpus)
 		goto oom;
@@ -397,10 +408,13 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	if (planner_run(&in, &pts, &npts, &closest))
 		goto oom;
 	if (!npts && pc.unhosted) {
+		const struct price_offer *big = pc.largest.offer;
 		fprintf(ctx->err, "traincost plan: no offer can host the %d plan%s that fit on up to %d GPUs of the %d types "
-			"with %s prices (expected an offer whose network and max_instances join the instances a plan needs; "
-			"`traincost prices` lists them)\n", pc.unhosted, pc.unhosted == 1 ? "" : "s", max_gpus, ngpus,
-			cost_kind_names[pc.kind]);
+			"with %s prices: the largest order on sale holds %.4g GPU%s (%s %s) (expected an offer whose "
+			"network and max_instances join the instances a plan needs; `traincost prices` lists them)\n",
+			pc.unhosted, pc.unhosted == 1 ? "" : "s", max_gpus, ngpus, cost_kind_names[pc.kind],
+			cost_offer_capacity(big), cost_offer_capacity(big) == 1 ? "" : "s",
+			pc.largest.table->provider, big->instance);
 		rc = TC_EXIT_INPUT;
 		goto out;
 	}
@@ -622,6 +636,7 @@ oom:
 	fprintf(ctx->err, "traincost plan: out of memory\n");
 	rc = TC_EXIT_INTERNAL;
 out:
+	pthread_mutex_destroy(&pc.mu);
 	free(want);
 	free(front);
 	free(pts);

@@ -63,10 +63,11 @@ static void text_choice(FILE *f, const char *label, const struct cost_choice *ch
 			ch->run.idle_gpus, ch->run.idle_gpus == 1 ? "" : "s");
 }
 
-const char *rep_unpriced(char *buf, const struct run_cost *c, const char *gpu_id, double gpus)
+const char *rep_unpriced(char *buf, const struct cost_range *r, enum cost_kind k,
+			 const char *gpu_id, double gpus)
 {
-	const struct cost_choice *big = &c->range.largest;
-	const char *kind = cost_kind_names[c->kind];
+	const struct cost_choice *big = &r->largest;
+	const char *kind = cost_kind_names[k];
 	char n[48], most[48], inst[48];
 	if (!big->offer) {
 		snprintf(buf, REP_UNPRICED_LEN, "no %s offer of %s in the price tables", kind, gpu_id);
@@ -121,7 +122,7 @@ static void text_cost(FILE *f, const struct gpu *g, const struct run_cost *c, co
 		text_network_note(f, p, &c->range.cheapest);
 	} else {
 		char why[REP_UNPRICED_LEN];
-		fprintf(f, "  %-13s %s\n", "cloud", rep_unpriced(why, c, g->id, p->count));
+		fprintf(f, "  %-13s %s\n", "cloud", rep_unpriced(why, &c->range, c->kind, g->id, p->count));
 	}
 	if (c->range.skipped_small)
 		fprintf(f, "  %-13s %d offer%s with fewer GPUs per instance than the plan's nodes left out\n",
@@ -379,7 +380,7 @@ static void json_cost(struct rep_json *j, const struct run_cost *c, const char *
 		rep_json_int(j, "offers", c->range.offers);
 	} else {
 		char why[REP_UNPRICED_LEN];
-		rep_json_str(j, "not_priced", rep_unpriced(why, c, gpu_id, gpus));
+		rep_json_str(j, "not_priced", rep_unpriced(why, &c->range, c->kind, gpu_id, gpus));
 		rep_json_null(j, "cheapest");
 		rep_json_null(j, "dearest");
 	}
@@ -538,7 +539,7 @@ static int md_report(FILE *f, const struct workload *w, const struct gpu *g,
 	if (c && c->unfit)
 		fputs("| cost | not priced: the plan does not fit in GPU memory |\n", f);
 	else if (c && !c->priced)
-		fprintf(f, "| cost | not priced: %s |\n", rep_unpriced(why, c, g->id, w->plan.count));
+		fprintf(f, "| cost | not priced: %s |\n", rep_unpriced(why, &c->range, c->kind, g->id, w->plan.count));
 	else if (c)
 		fprintf(f, "| energy | %s kWh, %.3g t CO2 |\n", rep_fmt_count(round(c->energy_kwh), b, sizeof(b)),
 			c->co2_kg / 1000);
