@@ -376,7 +376,6 @@ static struct yn_node *tree_with(const struct sweep *sw, const int *keys, int nk
 	return root;
 }
 
-/* Probe every value of key ki; report unknown paths at the key. */
 /*
  * With layout: auto the search chooses these (search_best_at): a sweep
  * that also varies one would print values no row uses.  0, or -1 naming
@@ -398,6 +397,7 @@ static int check_auto_keys(const struct sweep *sw, struct tc_diag *d)
 	return 0;
 }
 
+/* Probe every value of key ki; report unknown paths at the key. */
 /*
  * Probe key ki: load the base with each of its values alone, keeping the
  * converted plan and training of those that load.  `base_err` is the

@@ -76,7 +76,11 @@ const char *rep_unpriced(char *buf, const struct cost_range *r, enum cost_kind k
 	const struct price_offer *o = big->offer;
 	rep_fmt_count(gpus, n, sizeof(n));
 	rep_fmt_count(cost_offer_capacity(o), most, sizeof(most));
-	if (cost_offer_capacity(o) > o->gpus) {
+	if (cost_offer_capacity(o) >= gpus) {
+		/* Enough GPUs, but on instances smaller than the plan's nodes. */
+		snprintf(buf, REP_UNPRICED_LEN, "no %s offer of %s can host %s GPUs on instances as large "
+			 "as the plan's nodes", kind, gpu_id, n);
+	} else if (cost_offer_capacity(o) > o->gpus) {
 		rep_fmt_count(o->max_instances, inst, sizeof(inst));
 		snprintf(buf, REP_UNPRICED_LEN, "no %s offer of %s can host %s GPUs: the largest order on sale "
 			 "is %s GPUs (%s %s, %s instances of %.4g over %s)", kind, gpu_id, n, most,
@@ -536,13 +540,15 @@ static int md_report(FILE *f, const struct workload *w, const struct gpu *g,
 		fprintf(f, "| cheapest %s cost | %s (%s %s) |\n", cost_kind_names[c->kind],
 			rep_fmt_usd(c->range.cheapest.run.cost_usd, a, sizeof(a)),
 			c->range.cheapest.table->provider, c->range.cheapest.offer->instance);
-	if (c && c->unfit)
+	if (c && c->unfit) {
 		fputs("| cost | not priced: the plan does not fit in GPU memory |\n", f);
-	else if (c && !c->priced)
-		fprintf(f, "| cost | not priced: %s |\n", rep_unpriced(why, &c->range, c->kind, g->id, w->plan.count));
-	else if (c)
+	} else if (c) {
+		if (!c->priced)
+			fprintf(f, "| cost | not priced: %s |\n",
+				rep_unpriced(why, &c->range, c->kind, g->id, w->plan.count));
 		fprintf(f, "| energy | %s kWh, %.3g t CO2 |\n", rep_fmt_count(round(c->energy_kwh), b, sizeof(b)),
 			c->co2_kg / 1000);
+	}
 	fputc('\n', f);
 	fputs("| time per step | seconds | share |\n| --- | ---: | ---: |\n", f);
 	for (int i = 0; i < BRK_COUNT; i++)
