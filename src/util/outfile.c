@@ -8,7 +8,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -168,17 +167,7 @@ int outfile_open(struct outfile *o, const char *path, FILE *stream,
 	/* Same folder as the destination, so rename() is atomic. */
 	memcpy(o->tmp, o->path, dirlen);
 	memcpy(o->tmp + dirlen, TMP_NAME, sizeof(TMP_NAME));
-	/* A signal between creating the file and watching it would leave the
-	 * file behind: hold the clean-up signals until it is watched. */
-	sigset_t hold, old;
-	sigemptyset(&hold);
-	for (size_t i = 0; i < sizeof(cleanup_signals) / sizeof(int); i++)
-		sigaddset(&hold, cleanup_signals[i]);
-	pthread_sigmask(SIG_BLOCK, &hold, &old);
 	o->fd = mkstemp(o->tmp);
-	if (o->fd >= 0)
-		pending_add(o->tmp);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (o->fd < 0) {
 		int e = errno;
 		outfile_abort(o);
@@ -186,6 +175,7 @@ int outfile_open(struct outfile *o, const char *path, FILE *stream,
 				   strerror(e));
 	}
 	o->created = 1;
+	pending_add(o->tmp);
 	/* mkstemp makes 0600: keep an existing file's mode, else the usual
 	 * 0666 less umask. */
 	if (mode < 0) {
