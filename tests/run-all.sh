@@ -43,6 +43,18 @@ tally() {
 }
 [ -x tests/cli/run-cases.sh ] &&
 	tally "cli: " cases "$(tests/cli/run-cases.sh "$build/traincost" "$runner")"
+# compare and plan never choose an offer that cannot host the plan (one
+# check over every example; the script prints how many choices it saw).
+if [ -x tests/cli/check-hosting.sh ]; then
+	if out=$(tests/cli/check-hosting.sh "$build/traincost"); then
+		echo "hosting: ok ($out)"
+		passed=$((passed + 1))
+	else
+		printf '%s\n' "$out"
+		echo "FAIL: hosting"
+		failed=$((failed + 1))
+	fi
+fi
 [ -x tests/bad/run-bad.sh ] &&
 	tally "bad: " "broken inputs" "$(tests/bad/run-bad.sh "$build/traincost" "$runner")"
 [ -x tests/plots/run-plots.sh ] &&

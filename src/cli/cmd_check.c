@@ -10,6 +10,7 @@
 #include "../io/gpu_load.h"
 #include "../io/meas_load.h"
 #include "../io/price_load.h"
+#include "../io/sweep_load.h"
 #include "../io/wl_load.h"
 #include "../io/yaml_node.h"
 #include "../model/estimate.h"
@@ -18,13 +19,13 @@
 #include "opts.h"
 
 enum file_kind { FK_UNKNOWN, FK_LLM, FK_GPU, FK_ARCH, FK_VISION, FK_RECSYS,
-		 FK_PRICING, FK_ONPREM, FK_MEASUREMENTS, FK_CALIBRATION };
+		 FK_PRICING, FK_ONPREM, FK_MEASUREMENTS, FK_CALIBRATION, FK_SWEEP };
 
 static const char *const kind_names[] = { "llm", "gpu", "arch", "vision", "recsys",
 					  "pricing", "onprem", "measurements",
-					  "calibration", NULL };
+					  "calibration", "sweep", NULL };
 
-#define KIND_LIST "llm, vision, recsys, gpu, arch, pricing, onprem, measurements, calibration"
+#define KIND_LIST "llm, vision, recsys, gpu, arch, pricing, onprem, measurements, calibration, sweep"
 
 /* The folder a file lives in says what it is when `kind:` is absent. */
 static enum file_kind kind_from_path(const char *path)
@@ -69,12 +70,6 @@ static enum file_kind detect_kind(const struct yn_doc *doc, const char *path,
 	for (int i = 0; kind_names[i]; i++)
 		if (!strcmp(k->str, kind_names[i]))
 			return (enum file_kind)(i + 1);
-	if (!strcmp(k->str, "sweep")) {
-		tc_diag_at(d, TC_EXIT_INPUT, doc->file, k->line, k->col,
-			   "a sweep file is checked by running it (expected `traincost sweep %s`)",
-			   doc->file);
-		return FK_UNKNOWN;
-	}
 	const char *close = fd_suggest(k->str, kind_names);
 	if (close)
 		tc_diag_at(d, TC_EXIT_INPUT, doc->file, k->line, k->col,
@@ -181,6 +176,42 @@ static int check_plan(struct cli_ctx *ctx, struct workload *w, struct tc_diag *d
 	return at_field(d, w, WLF_GPU, TC_EXIT_NO_FIT, msg);
 }
 
+/*
+ * A sweep file: what `sweep` checks before it runs (keys, paths, values,
+ * the base workload), and every GPU id it varies against the catalog, at
+ * the value.  Rows the model rejects are results of the sweep (a row with a
+ * reason), not errors of the file.  Returns 0 if all pass.
+ */
+static int check_sweep(struct cli_ctx *ctx, const char *path, struct tc_diag *d)
+{
+	struct sweep sw;
+	struct gpu_catalog cat = { 0 };
+	int rc = -1;
+	if (sweep_load_file(path, &ctx->data, &sw, d))
+		return -1;
+	if (gpu_catalog_load(&ctx->data, &cat, d))
+		goto out;
+	rc = 0;
+	for (int k = 0; k < sw.nkeys; k++) {
+		const struct sweep_key *key = &sw.key[k];
+		if (strcmp(key->path, "plan.gpu"))
+			continue;
+		for (size_t i = 0; i < key->count; i++) {
+			struct gpu g;
+			char msg[512];
+			if (!gpu_catalog_lookup(&cat, key->text[i], &g, msg, sizeof(msg)))
+				continue;
+			tc_diag_at(d, TC_EXIT_INPUT, sw.file, key->values[i]->line,
+				   key->values[i]->col, "%s", msg);
+			rc = -1;
+		}
+	}
+out:
+	gpu_catalog_release(&cat);
+	sweep_release(&sw);
+	return rc;
+}
+
 /* Check one file; returns 0 if it is valid. */
 static int check_one(struct cli_ctx *ctx, const char *path, struct tc_diag *d)
 {
@@ -233,6 +264,9 @@ static int check_one(struct cli_ctx *ctx, const char *path, struct tc_diag *d)
 		rc = calib_read_file(path, &o, d);
 		break;
 	}
+	case FK_SWEEP:
+		rc = check_sweep(ctx, path, d);
+		break;
 	case FK_UNKNOWN:
 		break;
 	}

@@ -11,6 +11,7 @@
 #include "../model/search.h"
 #include "../report/estimate_report.h"
 #include "../report/json.h"
+#include "../report/layout_text.h"
 #include "../report/unc_json.h"
 #include "../report/numfmt.h"
 #include "../report/plot.h"
@@ -195,16 +196,6 @@ static int cmp_rows(const void *a, const void *b)
 	return (cx > cy) - (cx < cy);
 }
 
-static void layout_text(const struct row *r, char *buf, size_t len)
-{
-	const struct plan *p = &r->e.plan;
-	if (r->w.kind != WL_LLM)
-		snprintf(buf, len, "dp%d, %.0f per GPU", p->dp, r->e.samples_per_step / p->dp);
-	else
-		snprintf(buf, len, "tp%d pp%d dp%d z%d mb%d %s", p->tp, p->pp, p->dp, p->zero,
-			 p->micro_batch, recompute_text[r->w.train.recompute]);
-}
-
 /* The CSV columns --uncertainty adds after "note". */
 #define UNC_CSV_COLS 8
 static const char *const unc_csv_head[UNC_CSV_COLS] = { "total_time_p10_s",
@@ -268,7 +259,7 @@ static int print_table(struct cli_ctx *ctx, const char *fmt, struct row *rows, i
 			continue;
 		}
 		snprintf(c[1], sizeof(c[1]), "%d", r->e.plan.count);
-		layout_text(r, c[2], sizeof(c[2]));
+		rep_layout_text(c[2], sizeof(c[2]), &r->w, &r->e);
 		if (csv) {
 			snprintf(c[3], sizeof(c[3]), "%.6g", r->e.step_time_s);
 			snprintf(c[4], sizeof(c[4]), "%.6g", r->e.total_time_s);
@@ -304,6 +295,11 @@ static int print_table(struct cli_ctx *ctx, const char *fmt, struct row *rows, i
 			snprintf(c[10], sizeof(c[10]), "does not fit");
 		else if (deadline_s > 0 && !r->meets)
 			snprintf(c[10], sizeof(c[10]), "misses the deadline");
+		else if (!r->cost.priced && r->cost.range.largest.offer) {
+			double most = cost_offer_capacity(r->cost.range.largest.offer);
+			snprintf(c[10], sizeof(c[10]), "one order holds at most %.4g GPU%s", most,
+				 most == 1 ? "" : "s");
+		}
 		rep_table_row(&t, cells);
 	}
 	int rc = rep_table_print(&t, ctx->out, fmt);
@@ -459,22 +455,24 @@ static int print_json(struct cli_ctx *ctx, const struct row *rows, int n, double
 int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 {
 	const char *gpus = NULL, *count_s = NULL, *deadline = NULL, *max_s = NULL,
-		   *format = "table", *calibration = NULL, *plot = NULL;
+		   *format = "table", *calibration = NULL, *plot = NULL,
+		   *network = NULL;
 	struct money_args ma = { 0 };
 	struct unc_args ua = { 0 };
-	struct cli_opt opts[7 + MONEY_NOPTS + UNC_ARGS_NOPTS + 1] = {
+	struct cli_opt opts[8 + MONEY_NOPTS + UNC_ARGS_NOPTS + 1] = {
 		{ "gpus", &gpus, NULL, NULL },
 		{ "count", &count_s, NULL, NULL },
 		{ "deadline", &deadline, NULL, NULL },
 		{ "max-gpus", &max_s, NULL, NULL },
 		{ "format", &format, NULL, formats },
 		{ "calibration", &calibration, NULL, NULL },
+		{ "network", &network, NULL, net_names },
 		{ "plot", &plot, NULL, NULL },
 	};
 	char *pos[CLI_MAX_POS];
 	int npos, rc;
-	money_opts(&ma, opts + 7);
-	unc_args_opts(&ua, opts + 7 + MONEY_NOPTS);
+	money_opts(&ma, opts + 8);
+	unc_args_opts(&ua, opts + 8 + MONEY_NOPTS);
 	if ((rc = cli_parse(ctx, "compare", argc, argv, opts, pos, &npos)))
 		return rc == CLI_HELP_SHOWN ? TC_EXIT_OK : rc;
 	if ((rc = plot_out_check(ctx, "compare", plot)))
@@ -514,6 +512,8 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 		rc = cli_report(ctx, &d);
 		goto out;
 	}
+	if (network)
+		wl_set_network(&w.plan, net_find(network)); /* a choice of net_names */
 	if ((rc = cli_load_catalog(ctx, calibration, &cat, &cal)))
 		goto out;
 	if (ua.on && (rc = unc_args_spec(ctx, "compare", &ua, &cal, &us)))

@@ -4,6 +4,7 @@
  * against cost, over GPU types, counts and parallel layouts.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,7 @@
 #include "../util/units.h"
 #include "../util/utf8.h"
 #include "../report/json.h"
+#include "../report/numfmt.h"
 #include "../report/plot.h"
 #include "../report/table.h"
 #include "../report/unc_json.h"
@@ -34,6 +36,10 @@ static const char *const risks[] = { "p50", "p90", NULL };
 struct price_ctx {
 	const struct price_set *prices;
 	enum cost_kind kind;
+	/* Written by the planner's threads, under mu. */
+	pthread_mutex_t mu;
+	int unhosted; /* plans left unpriced: no offer could join their instances */
+	struct cost_choice largest; /* of those, the offer whose order holds the most GPUs */
 };
 
 /* plan_price_fn over the loaded price tables: the cheapest offer of at
@@ -41,12 +47,20 @@ struct price_ctx {
 static int price_cb(void *vctx, const struct gpu *g, int count, double run_s,
 		    double *cost, const char **prov, const char **inst)
 {
-	const struct price_ctx *c = vctx;
+	struct price_ctx *c = vctx;
 	struct cost_range r;
 	double shape = count < g->gpus_per_node ? count : g->gpus_per_node;
 	if (cost_range_shaped(c->prices->tables, c->prices->count, g->id, c->kind, count,
-			      shape, run_s, &r))
+			      shape, run_s, &r)) {
+		pthread_mutex_lock(&c->mu);
+		c->unhosted += r.skipped_fabric > 0;
+		if (r.skipped_fabric && r.largest.offer &&
+		    (!c->largest.offer ||
+		     cost_offer_capacity(r.largest.offer) > cost_offer_capacity(c->largest.offer)))
+			c->largest = r.largest;
+		pthread_mutex_unlock(&c->mu);
 		return -1;
+	}
 	*cost = r.cheapest.run.cost_usd;
 	*prov = r.cheapest.table->provider;
 	*inst = r.cheapest.offer->instance;
@@ -121,9 +135,11 @@ static void text_unc(struct cli_ctx *ctx, const struct plan_point *p)
 		tc_fmt_duration(u->total_s.p10, a, sizeof(a)),
 		tc_fmt_duration(u->total_s.p50, b, sizeof(b)),
 		tc_fmt_duration(u->total_s.p90, c, sizeof(c)));
-	if (u->has_cost)
-		fprintf(ctx->out, "  cost $%.0f / $%.0f / $%.0f", u->cost_usd.p10, u->cost_usd.p50,
-			u->cost_usd.p90);
+	if (u->has_cost) {
+		char x[32], y[32], z[32];
+		fprintf(ctx->out, "  cost %s / %s / %s", rep_fmt_usd(u->cost_usd.p10, x, sizeof(x)),
+			rep_fmt_usd(u->cost_usd.p50, y, sizeof(y)), rep_fmt_usd(u->cost_usd.p90, z, sizeof(z)));
+	}
 	if (u->has_deadline)
 		fprintf(ctx->out, "  deadline %.0f %%", 100 * u->p_deadline);
 	if (u->has_budget)
@@ -134,7 +150,7 @@ static void text_unc(struct cli_ctx *ctx, const struct plan_point *p)
 static void print_row(struct cli_ctx *ctx, const char *fmt, const char *section,
 		      const struct plan_point *p, const struct gpu *gpus, int with_unc)
 {
-	char lay[128], t[32];
+	char lay[128], t[32], usd[32];
 	layout(p, lay, sizeof(lay));
 	if (!strcmp(fmt, "csv")) {
 		fprintf(ctx->out, "%s,%s,%d,%d,%d,%d,%d,%d,%s,%d,%d,%.6g,%.6g,%.2f,%s,%s",
@@ -148,10 +164,43 @@ static void print_row(struct cli_ctx *ctx, const char *fmt, const char *section,
 		return;
 	}
 	tc_fmt_duration(p->total_time_s, t, sizeof(t));
-	fprintf(ctx->out, "  %-16s %6d  %-44s %10s  $%12.0f  %s %s\n", gpus[p->gpu].id,
-		p->plan.count, lay, t, p->cost_usd, p->provider, p->instance);
+	fprintf(ctx->out, "  %-16s %6d  %-44s %10s  %13s  %s %s\n", gpus[p->gpu].id,
+		p->plan.count, lay, t, rep_fmt_usd(p->cost_usd, usd, sizeof(usd)), p->provider,
+		p->instance);
 	if (with_unc)
 		text_unc(ctx, p);
+}
+
+/* The cheapest and the fastest of the plans meeting both limits, each with
+ * its headroom: the budget and the time it leaves. */
+static void both_limits(struct cli_ctx *ctx, const char *fmt, const struct plan_point *pts,
+			size_t npts, const struct gpu *gpus, enum plan_risk risk, double deadline,
+			double budget, int with_unc)
+{
+	long pick[2] = { -1, -1 }; /* cheapest, fastest */
+	double key[2] = { 0, 0 };
+	static const char *const label[2] = { "cheapest", "fastest" };
+	for (size_t i = 0; i < npts; i++) {
+		double t, c;
+		if (!planner_meets(&pts[i], risk, deadline, budget) || planner_ranked(&pts[i], risk, &t, &c))
+			continue;
+		if (pick[0] < 0 || c < key[0])
+			pick[0] = (long)i, key[0] = c;
+		if (pick[1] < 0 || t < key[1])
+			pick[1] = (long)i, key[1] = t;
+	}
+	for (int k = 0; k < 2; k++) {
+		double t, c;
+		char usd[32], dur[32];
+		if (pick[k] < 0 || planner_ranked(&pts[pick[k]], risk, &t, &c))
+			continue;
+		fprintf(ctx->out, "  %s:\n", label[k]);
+		print_row(ctx, fmt, "", &pts[pick[k]], gpus, with_unc);
+		fprintf(ctx->out, "  %-16s headroom: %s of the budget unspent (the budget is %.3g x this cost), "
+			"%s to spare before the deadline (%.0f %% of it used)\n", "",
+			rep_fmt_usd(budget - c, usd, sizeof(usd)), c > 0 ? budget / c : 0,
+			tc_fmt_duration(deadline - t, dur, sizeof(dur)), 100 * t / deadline);
+	}
 }
 
 static void json_row(struct rep_json *j, const struct plan_point *p,
@@ -230,9 +279,11 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 {
 	const char *deadline_s = NULL, *budget_s = NULL, *gpus_s = NULL,
 		   *max_s = NULL, *pricing = "on-demand", *fmt = "table",
-		   *calibration = NULL, *risk_s = "p50", *plot = NULL;
+		   *calibration = NULL, *risk_s = "p50", *plot = NULL,
+		   *network = NULL;
+	int include_unverified = 0;
 	struct unc_args ua = { 0 };
-	struct cli_opt opts[9 + UNC_ARGS_NOPTS + 1] = {
+	struct cli_opt opts[11 + UNC_ARGS_NOPTS + 1] = {
 		{ "deadline", &deadline_s, NULL, NULL },
 		{ "budget", &budget_s, NULL, NULL },
 		{ "gpus", &gpus_s, NULL, NULL },
@@ -240,12 +291,14 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 		{ "pricing", &pricing, NULL, cost_kind_names },
 		{ "format", &fmt, NULL, formats },
 		{ "calibration", &calibration, NULL, NULL },
+		{ "network", &network, NULL, net_names },
+		{ "include-unverified", NULL, &include_unverified, NULL },
 		{ "risk", &risk_s, NULL, risks },
 		{ "plot", &plot, NULL, NULL },
 	};
 	char *pos[CLI_MAX_POS];
 	int npos, rc;
-	unc_args_opts(&ua, opts + 9);
+	unc_args_opts(&ua, opts + 11);
 	rc = cli_parse(ctx, "plan", argc, argv, opts, pos, &npos);
 	if (rc)
 		return rc == CLI_HELP_SHOWN ? TC_EXIT_OK : rc;
@@ -285,17 +338,20 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	size_t npts = 0;
 	int *front = NULL;
 	char *want = NULL;
+	struct price_ctx pc = { .prices = &prices, .kind = (enum cost_kind)cost_kind_parse(pricing) };
 	tc_diag_init(&d);
 	if (wl_load_file(pos[0], &ctx->data, &w, &d))
 		return cli_report(ctx, &d);
+	pthread_mutex_init(&pc.mu, NULL); /* destroyed at out */
+	if (network)
+		wl_set_network(&w.plan, net_find(network)); /* a choice of net_names */
 	struct cal_overlay cal;
 	if ((rc = cli_load_catalog(ctx, calibration, &cat, &cal)))
 		return rc;
 	if (ua.on && cal.measurements && (rc = unc_args_spec(ctx, "plan", &ua, &cal, &us)))
 		goto out;
-	if ((rc = money_load_prices(ctx, NULL, PRICE_STALE_DAYS, &prices)))
+	if ((rc = money_load_prices(ctx, NULL, PRICE_STALE_DAYS, include_unverified, &prices)))
 		goto out;
-	struct price_ctx pc = { &prices, (enum cost_kind)cost_kind_parse(pricing) };
 	gpus = calloc(PLAN_MAX_TYPES, sizeof(*gpus));
 	if (!gpus)
 		goto oom;
@@ -351,6 +407,17 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	struct plan_problem closest = { WLF_NONE, "" };
 	if (planner_run(&in, &pts, &npts, &closest))
 		goto oom;
+	if (!npts && pc.unhosted) {
+		const struct price_offer *big = pc.largest.offer;
+		fprintf(ctx->err, "traincost plan: no offer can host the %d plan%s that fit on up to %d GPUs of the %d types "
+			"with %s prices: the largest order on sale holds %.4g GPU%s (%s %s) (expected an offer whose "
+			"network and max_instances join the instances a plan needs; `traincost prices` lists them)\n",
+			pc.unhosted, pc.unhosted == 1 ? "" : "s", max_gpus, ngpus, cost_kind_names[pc.kind],
+			cost_offer_capacity(big), cost_offer_capacity(big) == 1 ? "" : "s",
+			pc.largest.table->provider, big->instance);
+		rc = TC_EXIT_INPUT;
+		goto out;
+	}
 	if (!npts) {
 		fprintf(ctx->err, "traincost plan: no plan fits on up to %d GPUs of the %d types with %s prices%s%s\n",
 			max_gpus, ngpus, cost_kind_names[pc.kind], closest.msg[0] ? ": " : "", closest.msg);
@@ -399,7 +466,7 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	if (deadline_s)
 		tc_fmt_duration(deadline, dl, sizeof(dl));
 	if (budget_s)
-		snprintf(bu, sizeof(bu), "$%.0f", budget);
+		rep_fmt_usd(budget, bu, sizeof(bu));
 	/* When nothing meets: the closest, and by how much.  With both limits,
 	 * each is met alone: the cheapest plan within the deadline (how far
 	 * over the budget) and the fastest within the budget (how far over
@@ -431,13 +498,13 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 			}
 		}
 		const char *at = risk == PLAN_RISK_P90 ? " at P90" : "";
-		char t[32];
+		char t[32], usd[32];
 		size_t used = 0;
 		if (deadline_s && budget_s && cheap_in_time >= 0) {
 			used += (size_t)snprintf(miss + used, sizeof(miss) - used,
-						 "within the %s deadline the cheapest plan (%d x %s) costs $%.0f%s, "
+						 "within the %s deadline the cheapest plan (%d x %s) costs %s%s, "
 						 "%.0f%% over the %s budget", dl, pts[cheap_in_time].plan.count,
-						 gpus[pts[cheap_in_time].gpu].id, cit, at,
+						 gpus[pts[cheap_in_time].gpu].id, rep_fmt_usd(cit, usd, sizeof(usd)), at,
 						 100 * (cit / budget - 1), bu);
 		} else if (deadline_s && fastest >= 0) {
 			tc_fmt_duration(ft, t, sizeof(t));
@@ -455,9 +522,9 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 				 100 * (fib / deadline - 1), dl);
 		} else if (budget_s && cheapest >= 0 && used < sizeof(miss)) {
 			snprintf(miss + used, sizeof(miss) - used,
-				 "%sthe cheapest plan (%d x %s) costs $%.0f%s, %.0f%% over the %s budget",
+				 "%sthe cheapest plan (%d x %s) costs %s%s, %.0f%% over the %s budget",
 				 used ? "; " : "", pts[cheapest].plan.count, gpus[pts[cheapest].gpu].id,
-				 cc, at, 100 * (cc / budget - 1), bu);
+				 rep_fmt_usd(cc, usd, sizeof(usd)), at, 100 * (cc / budget - 1), bu);
 		}
 		if (!miss[0])
 			snprintf(miss, sizeof(miss), "no plan could be sampled");
@@ -536,18 +603,17 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 			fprintf(ctx->out, "Ranked by %s.\n\n", ranked);
 		const char *at = risk == PLAN_RISK_P90 ? " at P90" : "";
 		if (deadline_s && budget_s) {
-			fprintf(ctx->out, "Plans that finish within %s for at most %s%s (%zu):\n", dl, bu, at, nboth);
+			fprintf(ctx->out, "Plans that finish within %s for at most %s%s: %zu\n", dl, bu, at, nboth);
 		} else if (deadline_s) {
 			fprintf(ctx->out, "Cheapest plan that finishes within %s%s:\n", dl, at);
 		} else if (budget_s) {
 			fprintf(ctx->out, "Fastest plan that costs at most %s%s:\n", bu, at);
 		}
-		for (size_t i = 0; i < npts && (deadline_s || budget_s); i++) {
-			int show = (deadline_s && budget_s) ? planner_meets(&pts[i], risk, deadline, budget)
-							    : (long)i == best;
-			if (show)
+		if (deadline_s && budget_s && nboth)
+			both_limits(ctx, fmt, pts, npts, gpus, risk, deadline, budget, ua.on);
+		for (size_t i = 0; i < npts && (deadline_s || budget_s) && !(deadline_s && budget_s); i++)
+			if ((long)i == best)
 				print_row(ctx, fmt, "", &pts[i], gpus, ua.on);
-		}
 		if (miss[0])
 			fprintf(ctx->out, "  none: %s\n", miss);
 		if (deadline_s || budget_s)
@@ -555,7 +621,9 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 		if (risk == PLAN_RISK_P90)
 			fprintf(ctx->out, "Pareto front of the candidates, P90 time against P90 cost:\n");
 		else
-			fprintf(ctx->out, "Pareto front, time against cost (no plan is both faster and cheaper):\n");
+			fprintf(ctx->out, "Pareto front, time against cost (no plan is both faster and cheaper; a faster "
+				"plan is shown only if it saves more than %.0f %% of a cheaper one's time):\n",
+				100 * PLAN_PARETO_TOL);
 		for (size_t i = 0; i < npts; i++)
 			if (front[i])
 				print_row(ctx, fmt, "", &pts[i], gpus, ua.on);
@@ -568,6 +636,7 @@ oom:
 	fprintf(ctx->err, "traincost plan: out of memory\n");
 	rc = TC_EXIT_INTERNAL;
 out:
+	pthread_mutex_destroy(&pc.mu);
 	free(want);
 	free(front);
 	free(pts);

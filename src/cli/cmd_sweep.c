@@ -21,6 +21,8 @@
 #include "../io/sweep_load.h"
 #include "../model/llm.h"
 #include "../model/search.h"
+#include "../report/estimate_report.h"
+#include "../report/layout_text.h"
 #include "../report/plot.h"
 #include "../report/rowfmt.h"
 #include "../util/outfile.h"
@@ -269,6 +271,7 @@ struct worker {
 	struct est_workspace ws;
 	struct workload w;
 	long w_base;          /* the cached base w holds, or -1 */
+	struct workload auto_w; /* layout: auto: w with the layout chosen */
 	struct estimate e;
 	struct gpu g;         /* for GPUs outside the cache */
 };
@@ -355,7 +358,17 @@ static int eval_row(struct run *R, struct worker *W, uint64_t row, int first,
 		}
 	}
 	struct plan_problem why = { WLF_NONE, "" };
-	if (!rc && step_estimate_brief(&W->w, g, &W->ws, &W->e, &why)) {
+	const struct workload *used = &W->w;
+	if (!rc && sw->layout_auto) {
+		/* The same search as compare at this count (search.h). */
+		struct search_knobs kn;
+		search_knobs_all(&kn);
+		if (search_best_at(&W->w, g, W->w.plan.count, &kn, &W->ws, &W->auto_w, &W->e, &why)) {
+			snprintf(reason, sizeof(reason), "%s", why.msg);
+			rc = 1;
+		}
+		used = &W->auto_w;
+	} else if (!rc && step_estimate_brief(&W->w, g, &W->ws, &W->e, &why)) {
 		snprintf(reason, sizeof(reason), "%s", why.msg);
 		rc = 1;
 	}
@@ -376,6 +389,7 @@ static int eval_row(struct run *R, struct worker *W, uint64_t row, int first,
 	}
 	struct cost_range cr;
 	int priced = 0;
+	memset(&cr, 0, sizeof(cr)); /* read for the reason even when no table matched */
 	if (ok && e->fits) {
 		if (ge)
 			priced = price_row(ge->tables, ge->ntables, pr.provider, g->id, pr.kind,
@@ -385,10 +399,12 @@ static int eval_row(struct run *R, struct worker *W, uint64_t row, int first,
 			priced = price_row(R->prices->tables, R->prices->count, pr.provider, g->id,
 					   pr.kind, e->plan.count, e->plan.gpus_per_node,
 					   e->total_time_s, &cr) == 0;
-		if (!priced)
-			snprintf(reason, sizeof(reason), "no %s offer of %s%s%s",
-				 cost_kind_names[pr.kind], g->id,
+		if (!priced) {
+			char why_text[REP_UNPRICED_LEN];
+			snprintf(reason, sizeof(reason), "%s%s%s",
+				 rep_unpriced(why_text, &cr, pr.kind, g->id, e->plan.count),
 				 pr.provider[0] ? " from " : "", pr.provider);
+		}
 	} else if (ok) {
 		no_fit_reason(reason, e);
 	}
@@ -411,6 +427,10 @@ static int eval_row(struct run *R, struct worker *W, uint64_t row, int first,
 		uint64_t i = (row - R->shard_k) / R->shard_n;
 		R->plot_have[i] = ok && e->fits && (R->plot_metric != 5 || priced);
 		R->plot_y[i] = R->plot_have[i] ? v[R->plot_metric] : 0;
+	}
+	if (sw->layout_auto) {
+		char lay[96];
+		cell_text(rb, "layout", ok ? rep_layout_text(lay, sizeof(lay), used, e) : "");
 	}
 	if (R->calibration[0])
 		cell_text(rb, "calibration", R->calibration);
@@ -680,6 +700,8 @@ static int write_head(struct run *R, struct outfile *of)
 		cell_text(&rb, R->sw->key[k].path, R->sw->key[k].path);
 	for (size_t i = 0; i < N_RESULT; i++)
 		cell_text(&rb, result_cols[i], result_cols[i]);
+	if (R->sw->layout_auto)
+		cell_text(&rb, "layout", "layout");
 	if (R->calibration[0])
 		cell_text(&rb, "calibration", "calibration");
 	putc_(&rb, '\n');
@@ -708,7 +730,7 @@ int cmd_sweep(int argc, char **argv, struct cli_ctx *ctx)
 {
 	const char *out = NULL, *fmt = "csv", *jobs_s = NULL, *shard = NULL,
 		   *calibration = NULL, *plot = NULL, *plot_x = NULL, *plot_y = "total_time_s";
-	int tree = 0;
+	int tree = 0, include_unverified = 0;
 	struct cli_opt opts[] = {
 		{ "output", &out, NULL, NULL },
 		{ "format", &fmt, NULL, formats },
@@ -719,6 +741,7 @@ int cmd_sweep(int argc, char **argv, struct cli_ctx *ctx)
 		{ "plot", &plot, NULL, NULL },
 		{ "plot-x", &plot_x, NULL, NULL },
 		{ "plot-y", &plot_y, NULL, plot_metrics },
+		{ "include-unverified", NULL, &include_unverified, NULL },
 		{ NULL, NULL, NULL, NULL },
 	};
 	char *pos[CLI_MAX_POS];
@@ -773,7 +796,7 @@ int cmd_sweep(int argc, char **argv, struct cli_ctx *ctx)
 	if (calibration) /* every row says which efficiencies it used */
 		snprintf(R.calibration, sizeof(R.calibration), "%s (fitted on %s)",
 			 calibration, cal.gpu);
-	if ((rc = money_load_prices(ctx, NULL, PRICE_STALE_DAYS, &prices)))
+	if ((rc = money_load_prices(ctx, NULL, PRICE_STALE_DAYS, include_unverified, &prices)))
 		goto out;
 	R.sw = &sw;
 	R.dp = &ctx->data;

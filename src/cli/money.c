@@ -21,6 +21,7 @@ void money_opts(struct money_args *a, struct cli_opt *o)
 		{ "preempt-per-h", &a->preempt, NULL, NULL },
 		{ "checkpoint", &a->checkpoint, NULL, NULL },
 		{ "restart", &a->restart, NULL, NULL },
+		{ "include-unverified", NULL, &a->include_unverified, NULL },
 	};
 	memcpy(o, rows, sizeof(rows));
 }
@@ -76,7 +77,7 @@ int money_parse(struct cli_ctx *ctx, const char *cmd, const struct money_args *a
 }
 
 int money_load_prices(struct cli_ctx *ctx, const char *provider, int max_age_days,
-		      struct price_set *set)
+		      int include_unverified, struct price_set *set)
 {
 	struct tc_diag d, warn;
 
@@ -91,13 +92,16 @@ int money_load_prices(struct cli_ctx *ctx, const char *provider, int max_age_day
 			price_check_stale(&set->tables[i], ctx->today, max_age_days, &warn);
 	for (int i = 0; i < warn.count; i++)
 		fprintf(ctx->err, "%s\n", warn.entry[i].msg);
+	if (!include_unverified)
+		price_set_drop_unverified(set);
 	return 0;
 }
 
 int money_load(struct cli_ctx *ctx, const char *cmd, const struct money_args *a,
 	       struct money *m)
 {
-	int rc = money_load_prices(ctx, a->provider, m->max_age_days, &m->set);
+	int rc = money_load_prices(ctx, a->provider, m->max_age_days, a->include_unverified,
+				   &m->set);
 
 	if (rc)
 		return rc;

@@ -14,9 +14,10 @@
 struct money_args {
 	const char *provider, *pricing, *max_age, *pue, *power_frac, *grid,
 		*preempt, *checkpoint, *restart;
+	int include_unverified; /* --include-unverified */
 };
 
-#define MONEY_NOPTS 9
+#define MONEY_NOPTS 10
 
 /* Fill opts[0..MONEY_NOPTS-1] with the pricing options bound to *a. */
 void money_opts(struct money_args *a, struct cli_opt *opts);
@@ -50,10 +51,12 @@ int money_load(struct cli_ctx *ctx, const char *cmd, const struct money_args *a,
  * Load every price table of the data path into *set, then print on ctx->err
  * the warnings of loading them and one per table whose prices are older than
  * `max_age_days` on ctx->today (only the tables of `provider` when it is not
- * NULL).  Called once per run, so each warning is printed once.  Returns 0,
+ * NULL), and drop the offers marked `verified: false` unless
+ * `include_unverified`.  Called once per run, so each warning is printed once.  Returns 0,
  * or an exit code after printing the problem (*set is then released).
  */
 int money_load_prices(struct cli_ctx *ctx, const char *provider, int max_age_days,
+		      int include_unverified,
 		      struct price_set *set);
 
 /* Cost the run of estimate *e on GPU *g: its GPUs and node shape for its

@@ -33,6 +33,7 @@ void plan_args_opts(struct plan_args *a, struct cli_opt *o)
 		{ "interleave", &a->interleave, NULL, NULL },
 		{ "recompute", &a->recompute, NULL, recompute_names },
 		{ "precision", &a->precision, NULL, precision_names },
+		{ "network", &a->network, NULL, net_names },
 		{ "cuda-graphs", NULL, &a->cuda_graphs, NULL },
 		{ "format", &a->format, NULL, formats },
 		{ "calibration", &a->calibration, NULL, NULL },
@@ -101,6 +102,7 @@ static const struct override_use {
 	{ "--interleave", offsetof(struct plan_args, interleave), FAM_LLM },
 	{ "--recompute", offsetof(struct plan_args, recompute), FAM_LLM },
 	{ "--precision", offsetof(struct plan_args, precision), FAM_ALL },
+	{ "--network", offsetof(struct plan_args, network), FAM_ALL },
 };
 
 /* TC_EXIT_USAGE, after saying so, if an override does not apply to w's family. */
@@ -136,6 +138,8 @@ static int apply_overrides(struct cli_ctx *ctx, const char *cmd,
 	int rc = check_overrides_apply(ctx, cmd, a, w);
 	if (rc)
 		return rc;
+	if (a->network)
+		wl_set_network(p, net_find(a->network)); /* a choice of net_names */
 	if (a->gpu) {
 		if (strlen(a->gpu) >= sizeof(p->gpu))
 			return cli_usage_error(ctx, cmd, "--gpu '%s' is too long (expected a catalog id)", a->gpu);

@@ -19,10 +19,12 @@
 #include "../model/gpu_alias.h"
 #include "../util/infile.h"
 #include "fields.h"
+#include "network.h"
 #include "yaml_node.h"
 
 #define MAX_OFFERS 10000      /* offers per file */
 #define PART_SUM_TOL 1e-6     /* relative: gpu_part + host_part vs the price */
+#define MAX_INSTANCES 100000 /* instances one order can get */
 #define MAX_USD_PER_H 1e5     /* USD per instance-hour: above is a typing mistake */
 #define DATE_EXPECT "a date such as 2026-11-29"
 
@@ -38,6 +40,7 @@ static const char *const price_keys[COST_KIND_COUNT] = { "on_demand", "spot",
 /* A pricing file while it is parsed. */
 struct table_doc {
 	struct price_table t;
+	char fabric_source[PRICE_TEXT_LEN]; /* the offers' default */
 	int kind;     /* index into pricing_kind */
 	int currency; /* index into currencies */
 };
@@ -57,6 +60,8 @@ static int parse_offers(const struct yn_node *v, void *target,
 			const struct fd_ctx *ctx);
 static int parse_defaults(const struct yn_node *v, void *target,
 			  const struct fd_ctx *ctx);
+static int parse_network(const struct yn_node *v, void *target,
+			 const struct fd_ctx *ctx);
 static int parse_onprem_gpus(const struct yn_node *v, void *target,
 			     const struct fd_ctx *ctx);
 
@@ -77,6 +82,8 @@ static const struct fd_field table_fields[] = {
 	{ .key = "billing", .type = FD_CUSTOM, .required = 1, .offset = T(billing),
 	  .parse = parse_billing },
 	{ .key = "notes", .type = FD_STR, .offset = T(notes), .size = PRICE_TEXT_LEN },
+	{ .key = "fabric_source", .type = FD_STR, .offset = TD(fabric_source),
+	  .size = PRICE_TEXT_LEN },
 	{ .key = "offers", .type = FD_CUSTOM, .required = 1, .offset = 0,
 	  .parse = parse_offers },
 	{ .key = NULL },
@@ -129,6 +136,13 @@ static const struct fd_field offer_fields[] = {
 	{ .key = "spot_host_part", .type = FD_NUM, .offset = O(spot_host_part_usd_per_h),
 	  .unit = TC_UNIT_USD_PER_H },
 	{ .key = "verified", .type = FD_BOOL, .offset = O(verified) },
+	{ .key = "interconnect", .type = FD_ENUM, .offset = O(interconnect),
+	  .names = cost_link_names },
+	{ .key = "network", .type = FD_CUSTOM, .offset = O(network), .parse = parse_network },
+	{ .key = "max_instances", .type = FD_INT, .offset = O(max_instances),
+	  .min = 1, .max = MAX_INSTANCES },
+	{ .key = "fabric_source", .type = FD_STR, .offset = O(fabric_source),
+	  .size = PRICE_TEXT_LEN },
 	{ .key = "as_of", .type = FD_CUSTOM, .offset = O(as_of), .parse = parse_date,
 	  .expect = DATE_EXPECT },
 	{ .key = "source", .type = FD_STR, .offset = O(source), .size = PRICE_TEXT_LEN },
@@ -281,6 +295,17 @@ static int parse_billing(const struct yn_node *v, void *target,
 }
 
 /* `offers`: a list of mappings per offer_fields; positions are kept. */
+/* An offer's network: a name of network.h or "none". */
+static int parse_network(const struct yn_node *v, void *target,
+			 const struct fd_ctx *ctx)
+{
+	int i;
+	if (fd_get_enum(v, "network", net_offer_names, &i, ctx))
+		return -1;
+	snprintf(target, PRICE_ID_LEN, "%s", net_offer_names[i]);
+	return 0;
+}
+
 static int parse_offers(const struct yn_node *v, void *target,
 			const struct fd_ctx *ctx)
 {
@@ -307,6 +332,8 @@ static int parse_offers(const struct yn_node *v, void *target,
 		struct price_offer *o = &td->t.offers[i];
 
 		o->verified = 1;
+		o->max_instances = 1;
+		snprintf(o->network, sizeof(o->network), "%s", COST_NETWORK_NONE);
 		o->line = item->line;
 		o->col = item->col;
 		if (item->type != YN_MAP) {
@@ -439,6 +466,48 @@ static void warn_future(const char *file, const char *date, int line, int col,
 }
 
 /* Checks of one parsed offer that tables cannot express. */
+/*
+ * The fabric keys come together or not at all; a lone GPU has no link
+ * inside, more than one has one; instances join only over a network.
+ * Sets o->fabric_stated.  The source is checked by the caller, who knows
+ * the file's default.
+ */
+static int check_fabric(const struct yn_node *item, struct price_offer *o,
+			const struct fd_ctx *ctx)
+{
+	static const char *const keys[] = { "interconnect", "network", "max_instances" };
+	const struct yn_node *n[3];
+	int given = 0;
+
+	for (int k = 0; k < 3; k++)
+		given += (n[k] = yn_map_get(item, keys[k])) != NULL;
+	if (given == 0)
+		return 0;
+	if (given < 3) {
+		int k = 0;
+		while (n[k])
+			k++;
+		return tc_diag_at(ctx->d, TC_EXIT_INPUT, ctx->file, item->line, item->col,
+				  "offer '%s' has no '%s' (expected interconnect, network and max_instances together)",
+				  o->instance, keys[k]);
+	}
+	if (n[0]->type != YN_SCALAR || strcmp(n[0]->str, cost_link_names[o->interconnect]) ||
+	    n[1]->type != YN_SCALAR || strcmp(n[1]->str, o->network))
+		return 0; /* a bad value, already reported */
+	o->fabric_stated = 1;
+	if ((o->gpus > 1) != (o->interconnect != COST_LINK_NONE))
+		return tc_diag_at(ctx->d, TC_EXIT_INPUT, ctx->file, n[0]->line, n[0]->col,
+				  "offer '%s' has %g GPU%s per instance and interconnect %s (expected %s)",
+				  o->instance, o->gpus, o->gpus == 1 ? "" : "s",
+				  cost_link_names[o->interconnect],
+				  o->gpus > 1 ? "pcie or nvlink" : "none");
+	if (o->max_instances > 1 && !strcmp(o->network, COST_NETWORK_NONE))
+		return tc_diag_at(ctx->d, TC_EXIT_INPUT, ctx->file, n[2]->line, n[2]->col,
+				  "offer '%s' has max_instances %d but network none (expected 1 without a network between instances)",
+				  o->instance, o->max_instances);
+	return 0;
+}
+
 static int check_offer(const struct yn_node *item, struct price_offer *o,
 		       const char *today, struct tc_diag *warn,
 		       const struct fd_ctx *ctx)
@@ -508,6 +577,8 @@ static int check_offer(const struct yn_node *item, struct price_offer *o,
 			   spot->str, od, o->instance);
 	if (check_not_future(yn_map_get(item, "as_of"), today, ctx))
 		rc = -1;
+	if (check_fabric(item, o, ctx))
+		rc = -1;
 	return rc;
 }
 
@@ -567,6 +638,14 @@ static int table_from_doc(const struct yn_doc *doc, const char *today,
 			}
 			if (!o->source[0])
 				memcpy(o->source, td->t.source, sizeof(o->source));
+			if (o->fabric_stated && !o->fabric_source[0])
+				memcpy(o->fabric_source, td->fabric_source, sizeof(o->fabric_source));
+			if (o->fabric_stated && !o->fabric_source[0]) {
+				tc_diag_at(d, TC_EXIT_INPUT, doc->file, o->line, o->col,
+					   "offer '%s' states its fabric without a source (expected fabric_source in the offer or the file)",
+					   o->instance);
+				bad = -1;
+			}
 		}
 		if (check_duplicates(offers, &td->t, &ctx))
 			bad = -1;
@@ -773,6 +852,21 @@ static int check_id(const char *file, int line, int col, const char *id,
 	return tc_diag_at(d, TC_EXIT_INPUT, file, line, col,
 			  "unknown GPU '%s' (expected a GPU id of models/gpu, see `traincost gpus`)",
 			  id);
+}
+
+size_t price_set_drop_unverified(struct price_set *set)
+{
+	size_t dropped = 0;
+	for (size_t i = 0; i < set->count; i++) {
+		struct price_table *t = &set->tables[i];
+		size_t kept = 0;
+		for (size_t j = 0; j < t->count; j++)
+			if (t->offers[j].verified)
+				t->offers[kept++] = t->offers[j];
+		dropped += t->count - kept;
+		t->count = kept;
+	}
+	return dropped;
 }
 
 int price_check_gpus(const struct price_table *t, const char *const *known_ids,

@@ -149,6 +149,13 @@ int price_import_skypilot(const char *path, const char *provider,
  * Returns 0 or -1 (a write error). */
 int price_table_write_yaml(const struct price_table *t, FILE *f);
 
+/*
+ * Remove every offer marked `verified: false` from the set's tables (a
+ * formula, a recalled or a conflicting figure is not used unless asked
+ * for).  Returns the number removed.
+ */
+size_t price_set_drop_unverified(struct price_set *set);
+
 /* Free what the struct owns; safe on zeroed or released structs. */
 void price_table_release(struct price_table *t);
 void price_onprem_release(struct price_onprem *op);

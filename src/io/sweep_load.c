@@ -376,6 +376,27 @@ static struct yn_node *tree_with(const struct sweep *sw, const int *keys, int nk
 	return root;
 }
 
+/*
+ * With layout: auto the search chooses these (search_best_at): a sweep
+ * that also varies one would print values no row uses.  0, or -1 naming
+ * the first such key.
+ */
+static int check_auto_keys(const struct sweep *sw, struct tc_diag *d)
+{
+	static const char *const searched[] = { "plan.tp", "plan.pp", "plan.dp", "plan.zero",
+		"plan.micro_batch", "plan.interleave", "plan.sequence_parallel",
+		"training.recompute", NULL };
+	for (int k = 0; k < sw->nkeys; k++)
+		for (int i = 0; searched[i]; i++)
+			if (!strcmp(sw->key[k].path, searched[i])) {
+				err_at(d, sw->file, sw->key[k].line, sw->key[k].col,
+				       "'%s' is chosen by layout: auto (expected it left out of vary "
+				       "and zip, or layout: fixed)", searched[i]);
+				return -1;
+			}
+	return 0;
+}
+
 /* Probe every value of key ki; report unknown paths at the key. */
 /*
  * Probe key ki: load the base with each of its values alone, keeping the
@@ -601,7 +622,8 @@ int sweep_load_file(const char *path, const struct tc_datapath *dp,
 		goto out;
 	}
 	/* Top-level keys. */
-	static const char *const top_keys[] = { "kind", "name", "base", "vary", "zip", "pricing", NULL };
+	static const char *const top_keys[] = { "kind", "name", "base", "vary", "zip", "pricing",
+						"layout", NULL };
 	int bad = 0;
 	for (size_t i = 0; i < root->count; i++) {
 		const char *kname = root->keys[i]->str;
@@ -615,7 +637,7 @@ int sweep_load_file(const char *path, const struct tc_datapath *dp,
 				       "unknown key '%s' in sweep (did you mean '%s'?)", kname, close);
 			else
 				err_at(d, sw->file, root->keys[i]->line, root->keys[i]->col,
-				       "unknown key '%s' in sweep (expected one of: kind, name, base, vary, zip, pricing)",
+				       "unknown key '%s' in sweep (expected one of: kind, name, base, vary, zip, pricing, layout)",
 				       kname);
 			bad = 1;
 		}
@@ -625,6 +647,17 @@ int sweep_load_file(const char *path, const struct tc_datapath *dp,
 	const struct yn_node *nm = yn_map_get(root, "name");
 	if (nm && nm->type == YN_SCALAR)
 		snprintf(sw->name, sizeof(sw->name), "%s", nm->str);
+
+	/* layout: fixed (the base's, with the varied values) or auto. */
+	const struct yn_node *lay = yn_map_get(root, "layout");
+	if (lay) {
+		if (lay->type != YN_SCALAR || (strcmp(lay->str, "fixed") && strcmp(lay->str, "auto"))) {
+			err_at(d, sw->file, lay->line, lay->col, "layout is '%s' (expected fixed or auto)",
+			       lay->type == YN_SCALAR ? lay->str : yn_type_name(lay));
+			goto out;
+		}
+		sw->layout_auto = !strcmp(lay->str, "auto");
+	}
 
 	/* pricing: {kind, provider} */
 	const struct yn_node *pr = yn_map_get(root, "pricing");
@@ -748,6 +781,8 @@ int sweep_load_file(const char *path, const struct tc_datapath *dp,
 		}
 		sw->dim[sw->ndims++].len = sw->key[first].count;
 	}
+	if (sw->layout_auto && check_auto_keys(sw, d))
+		goto out;
 	double rows = 1;
 	for (int j = 0; j < sw->ndims; j++)
 		rows *= (double)sw->dim[j].len;

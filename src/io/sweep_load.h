@@ -76,6 +76,8 @@ struct sweep {
 	struct workload base_w;      /* it loaded (base_ok) */
 	int base_ok;
 	int sp_explicit;             /* sequence_parallel written or varied */
+	int layout_auto;             /* layout: auto: each row gets the fastest
+				      * layout that fits (search_best_at) */
 	enum cost_kind kind;         /* pricing.kind (default on-demand) */
 	char provider[PRICE_ID_LEN]; /* pricing.provider, "" = all */
 	struct sweep_key key[SWEEP_MAX_KEYS];

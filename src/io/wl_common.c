@@ -15,30 +15,10 @@
 #include "fields.h"
 #include "fw_load.h"
 #include "../model/recsys.h"
+#include "network.h"
 
 #define MAX_COUNT 1e6 /* GPUs */
 
-/*
- * Named inter-node networks.  Bandwidth is what one GPU's adapter carries in
- * one direction (one adapter per GPU, as in DGX/HGX servers); struct plan
- * stores both directions added, like NVLink figures.  Latencies are the
- * per-step alpha of the collective model, a planning assumption (see
- * docs/workload-format.md), not a measured figure.
- */
-struct net_def {
-	const char *name;
-	double bytes_per_s_one_way; /* per GPU, one direction */
-	double latency_s;
-};
-static const struct net_def networks[] = {
-	{ "ib-hdr", 25e9, 5e-6 },        /* InfiniBand HDR, 200 Gb/s */
-	{ "ib-ndr", 50e9, 5e-6 },        /* InfiniBand NDR, 400 Gb/s */
-	{ "roce-100g", 12.5e9, 10e-6 },  /* RoCE v2 over 100 GbE */
-	{ "eth-25g", 3.125e9, 30e-6 },   /* 25 GbE, TCP sockets */
-};
-#define N_NETWORKS (sizeof(networks) / sizeof(networks[0]))
-static const char *const network_names[] = { "ib-hdr", "ib-ndr", "roce-100g", "eth-25g", NULL };
-#define DEFAULT_NETWORK 0            /* ib-hdr */
 #define BARE_NETWORK_LATENCY_S 5e-6  /* latency assumed for a bare bandwidth */
 
 /* True if id looks like a catalog id: [a-z0-9._-]+, optionally
@@ -69,13 +49,11 @@ int wl_read_network(const struct yn_node *v, const char *file, struct plan *p,
 	const struct fd_ctx ctx = { .file = file, .d = d };
 	if (v->type != YN_SCALAR)
 		return fd_type_error(v, "network", "a network name or a bandwidth such as 25GB/s", &ctx);
-	for (size_t i = 0; i < N_NETWORKS; i++)
-		if (!strcmp(v->str, networks[i].name)) {
-			p->network_bytes_per_s = 2 * networks[i].bytes_per_s_one_way;
-			p->network_latency_s = networks[i].latency_s;
-			snprintf(p->network, sizeof(p->network), "%s", networks[i].name);
-			return 0;
-		}
+	const struct net_def *n = net_find(v->str);
+	if (n) {
+		wl_set_network(p, n);
+		return 0;
+	}
 	if (v->str[0] && strchr("0123456789.", v->str[0])) {
 		double bw;
 		if (fd_get_num(v, "network", TC_UNIT_BYTE_RATE, 1e7, 1e13, &bw, &ctx))
@@ -85,19 +63,27 @@ int wl_read_network(const struct yn_node *v, const char *file, struct plan *p,
 		p->network[0] = '\0';
 		return 0;
 	}
-	const char *close = fd_suggest(v->str, network_names);
+	const char *close = fd_suggest(v->str, net_names);
 	if (close)
 		return wlx_err(d, file, v, "unknown network '%s' (did you mean '%s'?)", v->str, close);
+	char names[128] = "";
+	for (size_t i = 0, used = 0; net_names[i] && used < sizeof(names); i++)
+		used += (size_t)snprintf(names + used, sizeof(names) - used, "%s, ", net_names[i]);
 	return wlx_err(d, file, v,
-		      "unknown network '%s' (expected ib-hdr, ib-ndr, roce-100g, eth-25g or a bandwidth such as 25GB/s)",
-		      v->str);
+		      "unknown network '%s' (expected one of %sor a bandwidth such as 25GB/s)",
+		      v->str, names);
+}
+
+void wl_set_network(struct plan *p, const struct net_def *n)
+{
+	p->network_bytes_per_s = 2 * n->bytes_per_s_one_way;
+	p->network_latency_s = n->latency_s;
+	snprintf(p->network, sizeof(p->network), "%s", n->name);
 }
 
 void wl_default_network(struct plan *p)
 {
-	p->network_bytes_per_s = 2 * networks[DEFAULT_NETWORK].bytes_per_s_one_way;
-	p->network_latency_s = networks[DEFAULT_NETWORK].latency_s;
-	snprintf(p->network, sizeof(p->network), "%s", networks[DEFAULT_NETWORK].name);
+	wl_set_network(p, net_default());
 }
 
 /* Report at node n; returns -1. */

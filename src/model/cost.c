@@ -13,6 +13,7 @@
 
 const char *const cost_gran_names[] = { "per_second", "per_minute", "per_hour",
 					NULL };
+const char *const cost_link_names[] = { "none", "pcie", "nvlink", NULL };
 const char *const cost_kind_names[] = { "on-demand", "spot", "reserved-1y",
 					"reserved-3y", NULL };
 
@@ -141,6 +142,20 @@ int cost_onprem_per_gpu_h(const struct cost_onprem *p, double tdp_w,
 	return 0;
 }
 
+int cost_offer_hosts(const struct price_offer *o, double instances)
+{
+	assert(o);
+	if (instances > o->max_instances)
+		return 0;
+	return instances <= 1 || (o->network[0] && strcmp(o->network, COST_NETWORK_NONE));
+}
+
+double cost_offer_capacity(const struct price_offer *o)
+{
+	assert(o);
+	return cost_offer_hosts(o, 2) ? o->gpus * o->max_instances : o->gpus;
+}
+
 int cost_range(const struct price_table *tables, size_t ntables,
 	       const char *gpu_id, enum cost_kind kind, double gpus,
 	       double run_s, struct cost_range *out)
@@ -154,7 +169,8 @@ int cost_range_shaped(const struct price_table *tables, size_t ntables,
 {
 	struct cost_range r;
 	int per_gpu_h = !(gpus > 0);
-	int skipped = 0;
+	int skipped = 0, unhosted = 0;
+	struct cost_choice largest = { 0 };
 
 	assert((tables || ntables == 0) && gpu_id && out);
 	memset(&r, 0, sizeof(r));
@@ -167,6 +183,11 @@ int cost_range_shaped(const struct price_table *tables, size_t ntables,
 			const char *why;
 			if (strcmp(o->gpu, gpu_id))
 				continue;
+			if (o->price_usd_per_h[kind] > 0 &&
+			    (!largest.offer || cost_offer_capacity(o) > cost_offer_capacity(largest.offer))) {
+				largest.table = &tables[t];
+				largest.offer = o;
+			}
 			if (o->gpus < min_instance_gpus) {
 				skipped++;
 				continue;
@@ -175,6 +196,10 @@ int cost_range_shaped(const struct price_table *tables, size_t ntables,
 				       per_gpu_h ? o->gpus : gpus,
 				       per_gpu_h ? COST_S_PER_H : run_s, &run, &why))
 				continue;
+			if (!per_gpu_h && !cost_offer_hosts(o, run.instances)) {
+				unhosted++;
+				continue;
+			}
 			double key = per_gpu_h ? run.price_usd_per_gpu_h : run.cost_usd;
 			r.offers++;
 			if (!best.offer || key < best_key) {
@@ -197,7 +222,11 @@ int cost_range_shaped(const struct price_table *tables, size_t ntables,
 		r.providers++;
 	}
 	r.skipped_small = skipped;
+	r.skipped_fabric = unhosted;
+	r.largest = largest;
 	out->skipped_small = skipped;
+	out->skipped_fabric = unhosted;
+	out->largest = largest;
 	if (!r.providers)
 		return -1;
 	*out = r;

@@ -35,6 +35,14 @@ enum cost_kind {
 /* "on-demand", "spot", "reserved-1y", "reserved-3y", NULL (CLI spelling). */
 extern const char *const cost_kind_names[];
 
+/* What links the GPUs inside one instance.  The order is that of
+ * cost_link_names. */
+enum cost_link { COST_LINK_NONE, COST_LINK_PCIE, COST_LINK_NVLINK };
+extern const char *const cost_link_names[]; /* "none", "pcie", "nvlink", NULL */
+
+/* The network name of an offer whose instances cannot be joined. */
+#define COST_NETWORK_NONE "none"
+
 struct cost_billing {
 	enum cost_gran granularity;
 	double minimum_s; /* shortest billed time per instance, seconds */
@@ -52,6 +60,13 @@ struct price_offer {
 	double gpu_part_usd_per_h, host_part_usd_per_h;
 	double spot_gpu_part_usd_per_h, spot_host_part_usd_per_h;
 	int verified;                /* 0: a suspect or recalled figure */
+	/* What one order can host (docs/pricing.md, "Fabric").  Unstated:
+	 * no link, no network, one instance. */
+	int fabric_stated;           /* interconnect, network, max_instances written */
+	int interconnect;            /* enum cost_link, between one instance's GPUs */
+	char network[PRICE_ID_LEN];  /* between instances: a network name or "none" */
+	int max_instances;           /* the most instances one order gets, >= 1 */
+	char fabric_source[PRICE_TEXT_LEN]; /* where those three were read; "" if unstated */
 	char as_of[PRICE_DATE_LEN];  /* the offer's date (default: the file's) */
 	char source[PRICE_TEXT_LEN]; /* the offer's source (default: the file's) */
 	char notes[PRICE_TEXT_LEN];
@@ -131,6 +146,11 @@ struct cost_range {
 	int providers;               /* providers with a usable offer */
 	int offers;                  /* usable offers */
 	int skipped_small;           /* offers of too few GPUs per instance */
+	int skipped_fabric;          /* offers that cannot join the instances needed */
+	/* The offer of this GPU and kind whose one order holds the most GPUs
+	 * (cost_offer_capacity), for saying what is on sale when none hosts
+	 * the run; its run is not set.  Borrowed; NULL if none is sold. */
+	struct cost_choice largest;
 };
 
 /* Index of `name` in cost_kind_names, or -1. */
@@ -195,10 +215,21 @@ int cost_range(const struct price_table *tables, size_t ntables,
 	       double run_s, struct cost_range *out);
 
 /*
+ * True if one order of offer `o` can host `instances` instances: no more
+ * than its max_instances, and more than one only over a network.
+ */
+int cost_offer_hosts(const struct price_offer *o, double instances);
+
+/* The most GPUs one order of `o` holds: GPUs per instance x max_instances,
+ * one instance without a network between instances. */
+double cost_offer_capacity(const struct price_offer *o);
+
+/*
  * The same, skipping offers of fewer than `min_instance_gpus` GPUs per
- * instance: a plan that assumes 8-GPU nodes (NVLink inside, the network
- * between) cannot run on single-GPU instances.  out->skipped_small is set
- * even when -1 is returned.
+ * instance (a plan that assumes 8-GPU nodes, NVLink inside and the network
+ * between, cannot run on single-GPU instances) and offers that cannot host
+ * the instances the run needs (cost_offer_hosts).  out->skipped_small,
+ * out->skipped_fabric and out->largest are set even when -1 is returned.
  */
 int cost_range_shaped(const struct price_table *tables, size_t ntables,
 		      const char *gpu_id, enum cost_kind kind, double gpus,

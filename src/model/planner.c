@@ -398,7 +398,9 @@ void planner_pareto_ranked(const struct plan_point *p, size_t n, enum plan_risk 
 			int lt = tj < ti || cj < ci;
 			/* equal points: keep the first */
 			int same = tj == ti && cj == ci;
-			if ((le && lt) || (same && j < i))
+			/* cheaper and barely slower: i's speed is not worth showing */
+			int near = cj < ci && tj <= ti * (1 + PLAN_PARETO_TOL);
+			if ((le && lt) || (same && j < i) || near)
 				front[i] = 0;
 		}
 	}

@@ -78,8 +78,14 @@ int planner_counts(const struct workload *w, int gpus_per_node, int max,
 int planner_run(const struct planner_in *in, struct plan_point **pts,
 		size_t *npts, struct plan_problem *closest);
 
+/* A faster plan is on the front only if it saves more than this fraction
+ * of the time of a cheaper plan: a display choice, stated in `plan`'s
+ * output and docs/sweep-and-plan.md. */
+#define PLAN_PARETO_TOL 0.02
+
 /* Mark the Pareto front (time against cost): front[i] = 1 for points no
- * other point beats or equals in both with one strictly better. */
+ * other point beats or equals in both with one strictly better, and that
+ * are more than PLAN_PARETO_TOL faster than every cheaper point. */
 void planner_pareto(const struct plan_point *p, size_t n, int *front);
 
 /* The workload of point p: in->w on p's GPU with p's layout and recompute. */

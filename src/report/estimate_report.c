@@ -63,7 +63,49 @@ static void text_choice(FILE *f, const char *label, const struct cost_choice *ch
 			ch->run.idle_gpus, ch->run.idle_gpus == 1 ? "" : "s");
 }
 
-static void text_cost(FILE *f, const struct gpu *g, const struct run_cost *c)
+const char *rep_unpriced(char *buf, const struct cost_range *r, enum cost_kind k,
+			 const char *gpu_id, double gpus)
+{
+	const struct cost_choice *big = &r->largest;
+	const char *kind = cost_kind_names[k];
+	char n[48], most[48], inst[48];
+	if (!big->offer) {
+		snprintf(buf, REP_UNPRICED_LEN, "no %s offer of %s in the price tables", kind, gpu_id);
+		return buf;
+	}
+	const struct price_offer *o = big->offer;
+	rep_fmt_count(gpus, n, sizeof(n));
+	rep_fmt_count(cost_offer_capacity(o), most, sizeof(most));
+	if (cost_offer_capacity(o) >= gpus) {
+		/* Enough GPUs, but on instances smaller than the plan's nodes. */
+		snprintf(buf, REP_UNPRICED_LEN, "no %s offer of %s can host %s GPUs on instances as large "
+			 "as the plan's nodes", kind, gpu_id, n);
+	} else if (cost_offer_capacity(o) > o->gpus) {
+		rep_fmt_count(o->max_instances, inst, sizeof(inst));
+		snprintf(buf, REP_UNPRICED_LEN, "no %s offer of %s can host %s GPUs: the largest order on sale "
+			 "is %s GPUs (%s %s, %s instances of %.4g over %s)", kind, gpu_id, n, most,
+			 big->table->provider, o->instance, inst, o->gpus, o->network);
+	} else {
+		snprintf(buf, REP_UNPRICED_LEN, "no %s offer of %s can host %s GPUs: the largest order on sale "
+			 "is %s GPU%s, one instance of %s %s with no network between instances", kind, gpu_id, n,
+			 most, o->gpus == 1 ? "" : "s", big->table->provider, o->instance);
+	}
+	return buf;
+}
+
+/* When the cheapest offer joins instances over another network than the
+ * one the time was estimated over, say so: the time is not that offer's. */
+static void text_network_note(FILE *f, const struct plan *p, const struct cost_choice *ch)
+{
+	if (ch->run.instances <= 1 || !strcmp(p->network, ch->offer->network))
+		return;
+	fprintf(f, "  %-13s the time assumes %s between instances; %s %s joins them over %s "
+		"(`--network %s` times the run over it)\n", "network",
+		p->network[0] ? p->network : "the plan's bandwidth", ch->table->provider,
+		ch->offer->instance, ch->offer->network, ch->offer->network);
+}
+
+static void text_cost(FILE *f, const struct gpu *g, const struct run_cost *c, const struct plan *p)
 {
 	const struct run_cost_in *in = &c->in;
 	char a[48], b[48], x[48], y[48], z[48];
@@ -81,13 +123,18 @@ static void text_cost(FILE *f, const struct gpu *g, const struct run_cost *c)
 			rep_fmt_usd(c->range.dearest.run.cost_usd, b, sizeof(b)), c->range.providers,
 			c->range.providers == 1 ? "" : "s", c->range.offers,
 			c->range.offers == 1 ? "" : "s");
+		text_network_note(f, p, &c->range.cheapest);
 	} else {
-		fprintf(f, "  %-13s no %s offer of %s in the price tables\n", "cloud",
-			cost_kind_names[c->kind], g->id);
+		char why[REP_UNPRICED_LEN];
+		fprintf(f, "  %-13s %s\n", "cloud", rep_unpriced(why, &c->range, c->kind, g->id, p->count));
 	}
 	if (c->range.skipped_small)
 		fprintf(f, "  %-13s %d offer%s with fewer GPUs per instance than the plan's nodes left out\n",
 			"", c->range.skipped_small, c->range.skipped_small == 1 ? "" : "s");
+	if (c->range.skipped_fabric)
+		fprintf(f, "  %-13s %d offer%s left out: one order cannot join the instances the plan needs "
+			"(its network or max_instances; `traincost prices`)\n", "",
+			c->range.skipped_fabric, c->range.skipped_fabric == 1 ? "" : "s");
 	if (c->spot_applied)
 		fprintf(f, "  %-13s assumed %.3g preemptions per instance-hour on each of %.0f instance%s (any one "
 			"stops the job), a checkpoint every %s and %s per restart: %.3g restarts add %s\n",
@@ -269,7 +316,7 @@ static void text_report(FILE *f, const struct workload *w, const struct gpu *g,
 	if (u)
 		text_uncertainty(f, u);
 	if (c)
-		text_cost(f, g, c);
+		text_cost(f, g, c, &w->plan);
 	if (e->warning_count) {
 		fputs("\nWarnings:\n", f);
 		for (int i = 0; i < e->warning_count; i++)
@@ -314,7 +361,7 @@ static void json_choice(struct rep_json *j, const char *key, const struct cost_c
 	rep_json_obj_end(j);
 }
 
-static void json_cost(struct rep_json *j, const struct run_cost *c)
+static void json_cost(struct rep_json *j, const struct run_cost *c, const char *gpu_id, double gpus)
 {
 	rep_json_obj_begin(j, "cost");
 	rep_json_str(j, "pricing", cost_kind_names[c->kind]);
@@ -337,6 +384,11 @@ static void json_cost(struct rep_json *j, const struct run_cost *c)
 		json_choice(j, "dearest", &c->range.dearest);
 		rep_json_int(j, "providers", c->range.providers);
 		rep_json_int(j, "offers", c->range.offers);
+	} else {
+		char why[REP_UNPRICED_LEN];
+		rep_json_str(j, "not_priced", rep_unpriced(why, &c->range, c->kind, gpu_id, gpus));
+		rep_json_null(j, "cheapest");
+		rep_json_null(j, "dearest");
 	}
 	rep_json_num(j, "billed_run_s", c->run_s);
 	if (c->spot_applied) {
@@ -420,7 +472,7 @@ static int json_report(FILE *f, const struct workload *w, const struct gpu *g,
 	json_plan(&j, &e->plan);
 	rep_json_str(&j, "efficiency_source", g->eff.source);
 	if (c)
-		json_cost(&j, c);
+		json_cost(&j, c, g->id, w->plan.count);
 	if (u)
 		rep_unc_json(&j, "uncertainty", u);
 	rep_json_arr_begin(&j, "warnings");
@@ -471,7 +523,7 @@ static int csv_report(FILE *f, const struct workload *w, const struct estimate *
 static int md_report(FILE *f, const struct workload *w, const struct gpu *g,
 		     const struct estimate *e, const struct run_cost *c)
 {
-	char a[64], b[64], t[REP_TITLE_LEN];
+	char a[64], b[64], t[REP_TITLE_LEN], why[REP_UNPRICED_LEN];
 	fprintf(f, "## %s\n\n", rep_title(t, w, "md"));
 	fprintf(f, "%d x %s, tp %d, pp %d, dp %d, ZeRO %d, micro-batch %d\n\n", e->plan.count,
 		rep_show(t, sizeof(t), g->name, "md"), e->plan.tp, e->plan.pp, e->plan.dp, e->plan.zero, e->plan.micro_batch);
@@ -490,11 +542,15 @@ static int md_report(FILE *f, const struct workload *w, const struct gpu *g,
 		fprintf(f, "| cheapest %s cost | %s (%s %s) |\n", cost_kind_names[c->kind],
 			rep_fmt_usd(c->range.cheapest.run.cost_usd, a, sizeof(a)),
 			c->range.cheapest.table->provider, c->range.cheapest.offer->instance);
-	if (c && c->unfit)
+	if (c && c->unfit) {
 		fputs("| cost | not priced: the plan does not fit in GPU memory |\n", f);
-	else if (c)
+	} else if (c) {
+		if (!c->priced)
+			fprintf(f, "| cost | not priced: %s |\n",
+				rep_unpriced(why, &c->range, c->kind, g->id, w->plan.count));
 		fprintf(f, "| energy | %s kWh, %.3g t CO2 |\n", rep_fmt_count(round(c->energy_kwh), b, sizeof(b)),
 			c->co2_kg / 1000);
+	}
 	fputc('\n', f);
 	fputs("| time per step | seconds | share |\n| --- | ---: | ---: |\n", f);
 	for (int i = 0; i < BRK_COUNT; i++)

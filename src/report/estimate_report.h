@@ -28,6 +28,18 @@ int rep_estimate(FILE *f, const char *fmt, const struct workload *w,
  * report shows it (rep_show), in buf of REP_TITLE_LEN bytes.  Returns buf. */
 const char *rep_title(char *buf, const struct workload *w, const char *fmt);
 
+/* Room for a rep_unpriced() line. */
+#define REP_UNPRICED_LEN 640
+
+/*
+ * Why a run of `gpus` GPUs of `gpu_id` that fits got no `kind` price (*r
+ * the failed cost_range), in buf of REP_UNPRICED_LEN bytes: no offer of
+ * the GPU is sold that way, or none can host the run, with the largest
+ * order on sale.  Returns buf.
+ */
+const char *rep_unpriced(char *buf, const struct cost_range *r, enum cost_kind kind,
+			 const char *gpu_id, double gpus);
+
 /* One row per operator (explain).  Returns 0 or -1 as above. */
 int rep_explain(FILE *f, const char *fmt, const struct workload *w,
 		const struct gpu *g, const struct estimate *e,

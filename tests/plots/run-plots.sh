@@ -63,15 +63,15 @@ check() {
 
 check estimate "$tmp/e.svg" estimate examples/llama2-7b-a100.yaml --plot "$tmp/e.svg"
 check explain "$tmp/x.svg" explain examples/llama2-7b-a100.yaml --plot "$tmp/x.svg"
-check compare "$tmp/c.svg" compare examples/llama2-7b-a100.yaml --gpus a100-80gb-sxm,h100-sxm \
+check compare "$tmp/c.svg" compare --data tests/cli/data/cluster examples/llama2-7b-a100.yaml --gpus a100-80gb-sxm,h100-sxm \
 	--uncertainty=100 --seed 3 --plot "$tmp/c.svg"
-check plan "$tmp/p.svg" plan examples/plan-70b-finetune.yaml --deadline 7d \
+check plan "$tmp/p.svg" plan --data tests/cli/data/cluster examples/plan-70b-finetune.yaml --deadline 7d \
 	--gpus a100-80gb-sxm,h100-sxm --max-gpus 256 --plot "$tmp/p.svg"
 check validate "$tmp/v.svg" validate --cases tests/cli/data --plot "$tmp/v.svg"
-check sweep "$tmp/s.svg" sweep examples/sweep-7b.yaml -o "$tmp/s.csv" --plot "$tmp/s.svg" \
+check sweep "$tmp/s.svg" sweep --data tests/cli/data/cluster examples/sweep-7b.yaml -o "$tmp/s.csv" --plot "$tmp/s.svg" \
 	--plot-x plan.count --plot-y cost_usd
 check sweep-categories "$tmp/s2.svg" sweep examples/sweep-7b.yaml -o "$tmp/s.csv" --plot "$tmp/s2.svg"
-check report "$tmp/r.html" report examples/llama2-7b-a100.yaml -o "$tmp/r.html" \
+check report "$tmp/r.html" report --data tests/cli/data/cluster examples/llama2-7b-a100.yaml -o "$tmp/r.html" \
 	--gpus a100-80gb-sxm,h100-sxm --max-gpus 64 --deadline 60d
 
 # examples/pictures.sh makes the page and the six charts, all well-formed.

@@ -20,6 +20,11 @@ static struct price_offer offer(const char *gpu, double gpus, double od,
 	o.gpus = gpus;
 	o.price_usd_per_h[COST_ON_DEMAND] = od;
 	o.price_usd_per_h[COST_SPOT] = spot;
+	/* Joinable without limit unless a test says otherwise. */
+	o.fabric_stated = 1;
+	o.interconnect = gpus > 1 ? COST_LINK_NVLINK : COST_LINK_NONE;
+	snprintf(o.network, sizeof(o.network), "ib-ndr");
+	o.max_instances = 100000;
 	return o;
 }
 
@@ -334,6 +339,60 @@ static void test_range(void **state)
 	assert_int_equal(cost_range(t, 3, "z100", COST_ON_DEMAND, 1, 3600, &r), -1);
 }
 
+/* Offers that cannot join the instances a run needs are never chosen. */
+static void test_hosting(void **state)
+{
+	(void)state;
+	/* A: 8 GPUs, $24/h, ib-ndr, at most 4 instances.  B: 8 GPUs, $16/h,
+	 * no network.  C: 1 GPU, $2/h, no network. */
+	struct price_offer o[3] = { offer("x100", 8, 24, 0), offer("x100", 8, 16, 0),
+				    offer("x100", 1, 2, 0) };
+	o[0].max_instances = 4;
+	for (int i = 1; i < 3; i++) {
+		snprintf(o[i].network, sizeof(o[i].network), "%s", COST_NETWORK_NONE);
+		o[i].max_instances = 1;
+	}
+	struct price_table t;
+	memset(&t, 0, sizeof(t));
+	snprintf(t.provider, sizeof(t.provider), "a");
+	t.offers = o, t.count = 3, t.billing = per_hour_1h;
+	struct cost_range r;
+
+	assert_true(cost_offer_hosts(&o[0], 4));
+	assert_false(cost_offer_hosts(&o[0], 5));
+	assert_true(cost_offer_hosts(&o[1], 1));
+	assert_false(cost_offer_hosts(&o[1], 2));
+
+	/* 8 GPUs for 1 h: A 1 x 24 = $24, B 1 x 16 = $16; C would need 8
+	 * instances without a network. */
+	assert_int_equal(cost_range(&t, 1, "x100", COST_ON_DEMAND, 8, 3600, &r), 0);
+	assert_ptr_equal(r.cheapest.offer, &o[1]);
+	assert_close(r.cheapest.run.cost_usd, 16, TOL_EXACT);
+	assert_int_equal(r.skipped_fabric, 1);
+	/* 16 GPUs: only A joins 2 instances, 2 x 24 = $48, although B's
+	 * 2 x 16 = $32 and C's 16 x 2 = $32 would be cheaper. */
+	assert_int_equal(cost_range(&t, 1, "x100", COST_ON_DEMAND, 16, 3600, &r), 0);
+	assert_ptr_equal(r.cheapest.offer, &o[0]);
+	assert_close(r.cheapest.run.cost_usd, 48, TOL_EXACT);
+	assert_int_equal(r.skipped_fabric, 2);
+	/* 40 GPUs: A would need 5 instances; nothing hosts the run.  The
+	 * largest order on sale is A's: 4 x 8 = 32 GPUs, against B's 8 x 1 and
+	 * C's 1 x 1 (no network: one instance, whatever max_instances says). */
+	assert_int_equal(cost_range(&t, 1, "x100", COST_ON_DEMAND, 40, 3600, &r), -1);
+	assert_int_equal(r.skipped_fabric, 3);
+	assert_ptr_equal(r.largest.offer, &o[0]);
+	assert_ptr_equal(r.largest.table, &t);
+	assert_close(cost_offer_capacity(&o[0]), 32, TOL_EXACT);
+	assert_close(cost_offer_capacity(&o[1]), 8, TOL_EXACT);
+	assert_close(cost_offer_capacity(&o[2]), 1, TOL_EXACT);
+	/* Not sold as spot: no largest offer of that kind either. */
+	assert_int_equal(cost_range(&t, 1, "x100", COST_SPOT, 40, 3600, &r), -1);
+	assert_null(r.largest.offer);
+	/* Per GPU-hour comparisons host one instance: all three count. */
+	assert_int_equal(cost_range(&t, 1, "x100", COST_ON_DEMAND, 0, 0, &r), 0);
+	assert_int_equal(r.offers, 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -348,6 +407,7 @@ int main(void)
 		cmocka_unit_test(test_energy_co2),
 		cmocka_unit_test(test_relations),
 		cmocka_unit_test(test_range),
+		cmocka_unit_test(test_hosting),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

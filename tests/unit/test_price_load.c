@@ -54,6 +54,17 @@ static void test_good_table(void **state)
 	assert_int_equal(o->col, 5);
 	assert_int_equal(o->gpu_line, 8);
 	assert_int_equal(o->gpu_col, 30);
+	/* What the offer can host, as written. */
+	assert_true(o->fabric_stated);
+	assert_int_equal(o->interconnect, COST_LINK_NVLINK);
+	assert_string_equal(o->network, "ib-ndr");
+	assert_int_equal(o->max_instances, 32);
+	assert_string_equal(o->fabric_source, "hand-written fabric");
+	/* Not stated: one instance, no network, no source. */
+	assert_false(t.offers[1].fabric_stated);
+	assert_string_equal(t.offers[1].network, "none");
+	assert_int_equal(t.offers[1].max_instances, 1);
+	assert_string_equal(t.offers[1].fabric_source, "");
 
 	/* Fractional GPUs: 0.2 / 0.25 = 0.8 USD per GPU-hour. */
 	assert_close(t.offers[1].gpus, 0.25, TOL_EXACT);
@@ -221,12 +232,82 @@ static void test_bad_files(void **state)
 		DATA "bad-parts.yaml:11:17: offer 'a' in region 'r1' is listed twice (expected it once, first at line 8)",
 		NULL
 	};
+	static const char *const fabric[] = {
+		DATA "bad-fabric.yaml:8:78: 'interconnect' is 'nvlnk' (expected one of: none, pcie, nvlink; did you mean 'nvlink'?)",
+		DATA "bad-fabric.yaml:9:93: 'network' is 'ib-nd' (expected one of: none, ib-hdr, ib-ndr, roce-100g, eth-25g, efa-400g, efa-3200g; did you mean 'ib-ndr'?)",
+		DATA "bad-fabric.yaml:10:116: 'max_instances' is 0 (expected a whole number from 1 to 100000)",
+		DATA "bad-fabric.yaml:11:114: offer 'd' has max_instances 4 but network none (expected 1 without a network between instances)",
+		DATA "bad-fabric.yaml:12:5: offer 'e' states its fabric without a source (expected fabric_source in the offer or the file)",
+		DATA "bad-fabric.yaml:13:78: offer 'f' has 1 GPU per instance and interconnect nvlink (expected none)",
+		NULL
+	};
+	expect_bad(DATA "bad-fabric.yaml", 0, fabric);
 	expect_bad(DATA "bad-negative-price.yaml", 0, negative);
 	expect_bad(DATA "bad-unknown-gpu.yaml", 1, unknown_gpu);
 	expect_bad(DATA "bad-missing-currency.yaml", 0, no_currency);
 	expect_bad(DATA "bad-future-date.yaml", 0, future);
 	expect_bad(DATA "bad-unknown-key.yaml", 0, unknown_key);
 	expect_bad(DATA "bad-parts.yaml", 0, parts);
+}
+
+/* The file's fabric_source is every stating offer's default. */
+static void test_fabric_default(void **state)
+{
+	(void)state;
+	struct price_table t = { 0 };
+	struct tc_diag d;
+	tc_diag_init(&d);
+	assert_int_equal(price_load_file(DATA "fabric-default.yaml", TODAY, &t, NULL, &d), 0);
+	assert_true(t.offers[0].fabric_stated);
+	assert_int_equal(t.offers[0].interconnect, COST_LINK_PCIE);
+	assert_string_equal(t.offers[0].network, "roce-100g");
+	assert_int_equal(t.offers[0].max_instances, 16);
+	assert_string_equal(t.offers[0].fabric_source, "hand-written fabric page");
+	assert_false(t.offers[1].fabric_stated);
+	assert_int_equal(t.offers[1].interconnect, COST_LINK_NONE);
+	price_table_release(&t);
+}
+
+/* Every offer of every price file, shipped (pricing/) and frozen
+ * (tests/data/pricing/), states what it can host, with a source. */
+static void test_fabric_everywhere(void **state)
+{
+	(void)state;
+	glob_t g;
+	assert_int_equal(glob("pricing/*.yaml", 0, NULL, &g), 0);
+	assert_int_equal(glob(TC_TEST_DATA "/pricing/*.yaml", GLOB_APPEND, NULL, &g), 0);
+	size_t offers = 0;
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		struct price_table t = { 0 };
+		struct tc_diag d;
+		tc_diag_init(&d);
+		if (strstr(g.gl_pathv[i], "onprem.yaml"))
+			continue;
+		/* No date check here: only the fabric is under test. */
+		int rc = price_load_file(g.gl_pathv[i], "9999-12-31", &t, NULL, &d);
+		for (int k = 0; k < d.count; k++)
+			print_message("%s\n", d.entry[k].msg);
+		assert_int_equal(rc, 0);
+		for (size_t j = 0; j < t.count; j++) {
+			const struct price_offer *o = &t.offers[j];
+			if (!o->fabric_stated || !o->fabric_source[0])
+				print_message("%s:%d: offer '%s' states no fabric or no source\n",
+					      g.gl_pathv[i], o->line, o->instance);
+			assert_true(o->fabric_stated);
+			assert_true(o->fabric_source[0] != '\0');
+			assert_true(o->max_instances >= 1);
+			/* One GPU has nothing inside to link; more need a link. */
+			assert_true((o->gpus > 1) == (o->interconnect != COST_LINK_NONE));
+			/* Joining instances is claimed only on the provider's own page. */
+			if (o->max_instances > 1)
+				assert_non_null(strstr(o->fabric_source, "https://"));
+			offers++;
+		}
+		price_table_release(&t);
+	}
+	assert_true(g.gl_pathc >= 20);
+	assert_true(offers >= 200);
+	globfree(&g);
 }
 
 static void test_onprem(void **state)
@@ -486,6 +567,8 @@ int main(void)
 		cmocka_unit_test(test_future_warning),
 		cmocka_unit_test(test_dates),
 		cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_fabric_default),
+		cmocka_unit_test(test_fabric_everywhere),
 		cmocka_unit_test(test_onprem),
 		cmocka_unit_test(test_frozen_tables),
 		cmocka_unit_test(test_import_aws),

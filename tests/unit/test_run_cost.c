@@ -18,6 +18,10 @@ static void one_table(struct price_table *t, struct price_offer *o)
 	strcpy(o->as_of, "2026-11-01");
 	o->gpus = 8;
 	o->verified = 1;
+	o->fabric_stated = 1;
+	o->interconnect = COST_LINK_NVLINK;
+	strcpy(o->network, "ib-ndr");
+	o->max_instances = 64;
 	o->price_usd_per_h[COST_ON_DEMAND] = 16;
 	o->price_usd_per_h[COST_SPOT] = 8;
 	strcpy(t->provider, "p");

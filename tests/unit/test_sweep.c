@@ -59,6 +59,8 @@ static struct run_out run(int argc, const char *const *args)
 	argv[argc] = NULL;
 	if (!strcmp(args[0], "sweep"))
 		r.rc = cmd_sweep(argc, argv, &ctx);
+	else if (!strcmp(args[0], "compare"))
+		r.rc = cmd_compare(argc, argv, &ctx);
 	else
 		r.rc = cmd_plan(argc, argv, &ctx);
 	r.out = slurp(ctx.out);
@@ -229,6 +231,92 @@ static void test_unknown_path(void **state)
 	r = run(4, c);
 	assert_int_equal(r.rc, TC_EXIT_USAGE);
 	done(&r);
+}
+
+/* Field `col` (from 0) of a CSV line without quoted commas before it, into
+ * out; the line is the first one starting with `prefix`. */
+static void csv_field(const char *text, const char *prefix, int col, char *out, size_t len)
+{
+	const char *p = strstr(text, prefix);
+	assert_non_null(p);
+	for (int i = 0; i < col; i++) {
+		p = strchr(p, ',');
+		assert_non_null(p);
+		p++;
+	}
+	size_t n = strcspn(p, ",\n");
+	assert_true(n < len);
+	memcpy(out, p, n);
+	out[n] = '\0';
+}
+
+/* The last field of the first line starting with `prefix`, into out. */
+static void csv_last(const char *text, const char *prefix, char *out, size_t len)
+{
+	const char *p = strstr(text, prefix);
+	assert_non_null(p);
+	const char *end = strchr(p + 1, '\n');
+	assert_non_null(end);
+	const char *q = end;
+	while (q > p && q[-1] != ',')
+		q--;
+	assert_true((size_t)(end - q) < len);
+	memcpy(out, q, (size_t)(end - q));
+	out[end - q] = '\0';
+}
+
+/* layout: auto runs compare's search on every row: for each GPU type at 64
+ * GPUs the sweep's layout, offer and cost are compare --count 64's. */
+static void test_layout_auto_matches_compare(void **state)
+{
+	(void)state;
+	const char *a[] = { "sweep", DATA "auto.yaml" };
+	struct run_out s = run(2, a);
+	assert_int_equal(s.rc, 0);
+	assert_non_null(strstr(s.out, ",cost_usd,reason,layout\n"));
+	const char *b[] = { "compare", "examples/llama2-7b-a100.yaml", "--count", "64", "--gpus",
+			    "a100-80gb-sxm,h100-sxm,l40s", "--format", "csv" };
+	struct run_out c = run(8, b);
+	assert_int_equal(c.rc, 0);
+	static const char *const gpus[] = { "a100-80gb-sxm", "h100-sxm", "l40s" };
+	for (int i = 0; i < 3; i++) {
+		char sp[64], cp[64], sl[96], cl[96], sc[32], cc[32], si[64], ci[96];
+		snprintf(sp, sizeof(sp), "\n%d,%s,", i, gpus[i]);
+		snprintf(cp, sizeof(cp), "\n%s,64,", gpus[i]);
+		/* sweep: config,gpu,step,total,gpu_h,mfu,mem,fits,limiting,provider,
+		 * instance,cost,reason (quoted: may hold commas),layout; compare: gpu,count,layout,step,total,
+		 * gpu_h,"provider instance",cost,... */
+		csv_last(s.out, sp, sl, sizeof(sl));
+		csv_field(c.out, cp, 2, cl, sizeof(cl));
+		assert_string_equal(sl, cl);
+		csv_field(s.out, sp, 11, sc, sizeof(sc));
+		csv_field(c.out, cp, 7, cc, sizeof(cc));
+		if (cc[0])
+			assert_close(strtod(sc, NULL), strtod(cc, NULL), 0.5);
+		else
+			assert_string_equal(sc, "");
+		csv_field(s.out, sp, 10, si, sizeof(si));
+		csv_field(c.out, cp, 6, ci, sizeof(ci));
+		if (cc[0])
+			assert_non_null(strstr(ci, si));
+	}
+	/* The fixed layout of the base (tp1 pp1 dp64 z1 mb2) does not fit on
+	 * L40S; auto found ZeRO 3, so the row is priced or says why not. */
+	assert_null(strstr(s.out, "does not fit"));
+	done(&s);
+	done(&c);
+
+	const char *e[] = { "sweep", DATA "auto-tp.yaml" };
+	s = run(2, e);
+	assert_int_equal(s.rc, TC_EXIT_INPUT);
+	assert_string_equal(s.err, DATA "auto-tp.yaml:5:3: 'plan.tp' is chosen by layout: auto "
+				   "(expected it left out of vary and zip, or layout: fixed)\n");
+	done(&s);
+	const char *f[] = { "sweep", DATA "auto-bad.yaml" };
+	s = run(2, f);
+	assert_int_equal(s.rc, TC_EXIT_INPUT);
+	assert_string_equal(s.err, DATA "auto-bad.yaml:3:9: layout is 'best' (expected fixed or auto)\n");
+	done(&s);
 }
 
 /* Whether `dir` holds a temporary file (a name starting with '.'). */
@@ -544,6 +632,29 @@ static void test_planner_risk(void **state)
 	free(q);
 }
 
+/* The front drops a faster plan that saves no more than PLAN_PARETO_TOL of
+ * the time of a cheaper one: 4096 GPUs at 7.8 h for $4x against 1024 at
+ * 7.8 h x 1.01 for $x is no choice worth showing. */
+static void test_pareto_tolerance(void **state)
+{
+	(void)state;
+	struct plan_point p[4];
+	memset(p, 0, sizeof(p));
+	const double t[4] = { 7.8 * 3600, 7.8 * 3600 * 1.01, 10 * 3600, 5 * 3600 };
+	const double c[4] = { 4000, 1000, 500, 9000 };
+	for (int i = 0; i < 4; i++) {
+		p[i].total_time_s = t[i];
+		p[i].cost_usd = c[i];
+	}
+	int front[4];
+	planner_pareto(p, 4, front);
+	assert_false(front[0]); /* 1 % faster than [1] for 4x the money */
+	assert_true(front[1]);  /* 23 % faster than [2] */
+	assert_true(front[2]);  /* the cheapest */
+	assert_true(front[3]);  /* 36 % faster than [1] */
+	assert_close(PLAN_PARETO_TOL, 0.02, TOL_EXACT);
+}
+
 /* The plan command: cheapest within a deadline, and what is closest. */
 static void test_plan_command(void **state)
 {
@@ -564,12 +675,24 @@ static void test_plan_command(void **state)
 	assert_non_null(strstr(r.out, "  none: the fastest plan (1 x l4) takes"));
 	assert_non_null(strstr(r.out, "over the 1.0 s deadline"));
 	done(&r);
-	/* The bundled example: a 70B fine-tune with a 7-day deadline. */
+	/* The bundled example: a 70B fine-tune with a 7-day deadline needs
+	 * more than one 8-GPU instance, and no L40S or GH200 offer of the
+	 * tables states a network between instances: nothing can be rented,
+	 * and the message names the largest order on sale (8 L40S). */
 	const char *c[] = { "plan", "examples/plan-70b-finetune.yaml", "--deadline", "7d",
-			    "--max-gpus", "256", "--gpus", "h100-sxm,a100-80gb-sxm" };
+			    "--max-gpus", "256", "--gpus", "l40s,gh200" };
 	r = run(8, c);
+	assert_int_equal(r.rc, TC_EXIT_INPUT);
+	assert_non_null(strstr(r.err, "traincost plan: no offer can host the "));
+	assert_non_null(strstr(r.err, "the largest order on sale holds 8 GPUs (aws g6e.48xlarge)"));
+	assert_null(strstr(r.out, "Cheapest plan"));
+	done(&r);
+	/* H100 and A100 are sold in EFA-joined orders (aws p5, p4de): priced. */
+	const char *e[] = { "plan", "examples/plan-70b-finetune.yaml", "--deadline", "7d",
+			    "--max-gpus", "256", "--gpus", "h100-sxm,a100-80gb-sxm" };
+	r = run(8, e);
 	assert_int_equal(r.rc, 0);
-	assert_non_null(strstr(r.out, "Cheapest plan that finishes within 7.0 d:\n  "));
+	assert_non_null(strstr(r.out, "Cheapest plan"));
 	done(&r);
 }
 
@@ -583,11 +706,13 @@ int main(void)
 		cmocka_unit_test(test_direct_equals_tree),
 		cmocka_unit_test(test_shards_concatenate),
 		cmocka_unit_test(test_unknown_path),
+		cmocka_unit_test(test_layout_auto_matches_compare),
 		cmocka_unit_test(test_atomic_output),
 		cmocka_unit_test(test_interrupted_output),
 		cmocka_unit_test(test_planner_brute_force),
 		cmocka_unit_test(test_planner_risk),
 		cmocka_unit_test(test_plan_command),
+		cmocka_unit_test(test_pareto_tolerance),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
