@@ -140,6 +140,7 @@ struct bld {
 	enum op_stage stage;
 	int bwd;           /* adding backward (incl. recompute) ops */
 	int recompute;     /* adding recomputed forward ops */
+	int wgrad;         /* adding weight-gradient GEMMs */
 	double count;      /* executions per step of the current stage */
 	int full;          /* ran out of workspace */
 };
@@ -193,6 +194,8 @@ static void account(struct bld *B, const struct op *o, double flop)
 	S->lim[o->stage][LIM_LAUNCH] += o->launch_s;
 	if (B->bwd && o->stage == OPS_LAYER)
 		S->bwd_layer_s += o->time_s;
+	if (B->wgrad)
+		S->wgrad_s[o->stage] += o->time_s;
 	S->hw_flop[o->stage] += flop;
 	if (!B->recompute)
 		S->model_flop[o->stage] += flop;
@@ -214,6 +217,16 @@ static void gemm(struct bld *B, const char *name, enum brk cat, double m,
 				     o->bytes, 1, B->graphs, &o->bound,
 				     &o->launch_s);
 	account(B, o, o->flop);
+}
+
+/* A weight-gradient GEMM: the part of a backward that a zero-bubble
+ * schedule may defer (schedule.c). */
+static void wgemm(struct bld *B, const char *name, double m, double n,
+		  double k, double batch)
+{
+	B->wgrad = 1;
+	gemm(B, name, BRK_GEMM, m, n, k, batch);
+	B->wgrad = 0;
 }
 
 /* A memory-bound kernel sequence. */
@@ -376,7 +389,7 @@ static void linear_bwd(struct bld *B, const char *dname, const char *wname,
 	double m = T / experts;
 	gemm(B, dname, BRK_GEMM, m, k, n, experts);
 	if (sh->lora_r <= 0) {
-		gemm(B, wname, BRK_GEMM, k, n, m, experts);
+		wgemm(B, wname, k, n, m, experts);
 	} else if (!B->full) {
 		double r = sh->lora_r;
 		double flop = 2 * 2 * T * r * (n + k);
@@ -528,8 +541,7 @@ static void layer_bwd(struct bld *B, const struct workload *w)
 		     epg, Tx * h * e);
 		gemm(B, "layer.router.bwd_d", BRK_GEMM, T, h, sh->experts, 1);
 		if (sh->lora_r <= 0)
-			gemm(B, "layer.router.bwd_w", BRK_GEMM, h, sh->experts,
-			     T, 1);
+			wgemm(B, "layer.router.bwd_w", h, sh->experts, T, 1);
 	}
 	if (sh->sp) {
 		coll(B, "layer.tp_reducescatter2.bwd", BRK_TP_COMM,
@@ -733,7 +745,7 @@ int llm_build_ops(const struct workload *w, const struct gpu *g,
 	elem(&B, "loss.bwd", BRK_MEMBOUND, T * sh->V / t * (4 * 2 + e), 0, 3);
 	gemm(&B, "lm_head.bwd_d", BRK_GEMM, T, h, sh->V / t, 1);
 	if (sh->lora_r <= 0)
-		gemm(&B, "lm_head.bwd_w", BRK_GEMM, h, sh->V / t, T, 1);
+		wgemm(&B, "lm_head.bwd_w", h, sh->V / t, T, 1);
 	if (sh->t > 1)
 		coll(&B, sh->sp ? "head.tp_reducescatter.bwd" :
 				  "head.tp_allreduce.bwd",

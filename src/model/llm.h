@@ -65,6 +65,7 @@ struct llm_sums {
 	double t[OPS_COUNT][BRK_COUNT]; /* seconds, launch under BRK_LAUNCH */
 	double lim[OPS_COUNT][LIM_COUNT]; /* the same seconds by limiter */
 	double bwd_layer_s;             /* backward (with recompute) of a layer */
+	double wgrad_s[OPS_COUNT];      /* of t, the weight-gradient GEMMs */
 	double hw_flop[OPS_COUNT];      /* FLOP incl. recompute, one GPU */
 	double model_flop[OPS_COUNT];   /* FLOP excl. recompute, one GPU */
 	double zero3_comm_layer_s;      /* ZeRO-3 gathers of one layer */

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "schedule.h"
+
 static double dmax(double a, double b) { return a > b ? a : b; }
 
 /*
@@ -133,14 +135,11 @@ double mem_estimate(const struct workload *w, const struct plan *pl,
 		    const struct llm_shape *sh, double part[MEM_COUNT])
 {
 	double first[MEM_COUNT], last[MEM_COUNT];
-	double p = sh->p, m = sh->m, v = sh->v;
-	/* 1F1B: stage 0 holds min(p, m) micro-batches; interleaving adds
-	 * (p-1)/(p*v) (Narayanan et al. SC'21 sec. 2.2). */
-	double inflight = p < m ? p : m;
+	double inflight = sched_inflight(sched_resolve(pl->schedule,
+						       pl->interleave),
+					 sh->p, sh->m, sh->v);
 	double a, b;
 
-	if (v > 1 && p > 1)
-		inflight *= 1 + (p - 1) / (p * v);
 	a = stage_mem(w, pl, sh, sh->stage_params_first, sh->trainable_first,
 		      inflight, sh->p == 1, first);
 	if (sh->p == 1) {

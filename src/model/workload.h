@@ -70,6 +70,16 @@ struct plan_framework {
 	double value[EFF_COUNT];
 };
 
+/* Pipeline schedules (model/schedule.c). */
+enum pp_schedule {
+	SCHED_DEFAULT,     /* none named: interleaved if interleave > 1,
+			      else 1F1B */
+	SCHED_1F1B,        /* Narayanan et al. SC'21 sec. 2.2.1 */
+	SCHED_INTERLEAVED, /* interleaved 1F1B, ibid. sec. 2.2.2 */
+	SCHED_ZERO_BUBBLE, /* ZB-H1, Qi et al. ICLR'24 */
+	SCHED_COUNT
+};
+
 struct plan {
 	char gpu[GPU_ID_LEN];
 	int count;              /* GPUs in total */
@@ -84,6 +94,7 @@ struct plan {
 				   groups (HSDP, MiCS); 0 = all of dp */
 	int micro_batch;        /* sequences per micro-batch per GPU */
 	int interleave;         /* virtual pipeline stages per GPU */
+	enum pp_schedule schedule;
 	int sequence_parallel;
 	int cuda_graphs;
 	int grad_overlap;       /* 1: DP gradient reduction overlaps the last
@@ -111,6 +122,7 @@ enum wl_field {
 	WLF_DATA_LOADER,
 	/* context parallelism, sharding groups, packed sequences */
 	WLF_CP, WLF_SHARD_GROUP, WLF_PACKING, WLF_MEAN_SEQ_LEN,
+	WLF_SCHEDULE,
 	WLF_FIELD_COUNT
 };
 

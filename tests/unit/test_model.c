@@ -11,6 +11,7 @@
 #include "../../src/model/llm.h"
 #include "../../src/model/memory.h"
 #include "../../src/model/roofline.h"
+#include "../../src/model/schedule.h"
 #include "../../src/model/validate.h"
 
 static struct est_workspace ws;
@@ -296,6 +297,158 @@ static void test_bubble(void **state)
 	assert_int_equal(e.micro_batches, 2);
 	ratio = bubble_ratio(&e);
 	assert_close(ratio, 1.25, 0.03);
+}
+
+/* The bubble of each schedule on 4 equal stages whose micro-batch takes
+ * t_F = t_B = t_W = 1 s (t = 3 s, t_sum = 12 s, t_max = 3 s). */
+static void test_schedule_bubble(void **state)
+{
+	struct sched_stages st = { .p = 4, .m = 8, .v = 1, .t_sum = 12,
+				   .t_max = 3, .t_w = 1 };
+	(void)state;
+	/* 1F1B: (p-1) t = 9 s. */
+	assert_close(sched_bubble_s(SCHED_1F1B, &st), 9, TOL_EXACT);
+	/* ZB-H1, m >= p: (p-1)(t_F + t_B - t_W) = 3 x 1 = 3 s, a third of
+	 * 1F1B's (Qi et al. sec. 3.1). */
+	assert_close(sched_bubble_s(SCHED_ZERO_BUBBLE, &st), 3, TOL_EXACT);
+	/* Interleaved, v = 2, m >= p: 9 / 2 = 4.5 s. */
+	st.v = 2;
+	assert_close(sched_bubble_s(SCHED_INTERLEAVED, &st), 4.5, TOL_EXACT);
+	/* m = 1: no W can fill the drain, only the B chain is shorter:
+	 * 9 - 3 x 1 = 6 s = (p-1)(t_F + t_B); interleaving cannot help:
+	 * 12 + 0 - 3 = 9 s. */
+	st.m = 1;
+	assert_close(sched_bubble_s(SCHED_INTERLEAVED, &st), 9, TOL_EXACT);
+	st.v = 1;
+	assert_close(sched_bubble_s(SCHED_ZERO_BUBBLE, &st), 6, TOL_EXACT);
+	/* m = 2: one deferred W fills the drain: 9 - 3 - 1 = 5 s. */
+	st.m = 2;
+	assert_close(sched_bubble_s(SCHED_ZERO_BUBBLE, &st), 5, TOL_EXACT);
+	/* Nothing to defer (frozen weights): ZB-H1 is 1F1B. */
+	st.t_w = 0;
+	assert_close(sched_bubble_s(SCHED_ZERO_BUBBLE, &st), 9, TOL_EXACT);
+	/* One stage: no bubble whatever the schedule. */
+	st = (struct sched_stages){ .p = 1, .m = 4, .v = 1, .t_sum = 3,
+				    .t_max = 3, .t_w = 1 };
+	assert_close(sched_bubble_s(SCHED_ZERO_BUBBLE, &st), 0, TOL_EXACT);
+	/* In flight: min(p, m) for 1F1B and ZB-H1; x (1 + 3/8) for v = 2. */
+	assert_close(sched_inflight(SCHED_1F1B, 4, 8, 1), 4, TOL_EXACT);
+	assert_close(sched_inflight(SCHED_ZERO_BUBBLE, 4, 2, 1), 2, TOL_EXACT);
+	assert_close(sched_inflight(SCHED_INTERLEAVED, 4, 8, 2), 5.5,
+		     TOL_EXACT);
+	assert_int_equal(sched_resolve(SCHED_DEFAULT, 1), SCHED_1F1B);
+	assert_int_equal(sched_resolve(SCHED_DEFAULT, 3), SCHED_INTERLEAVED);
+}
+
+/* Seconds of the weight-gradient GEMMs of the last stage in one
+ * micro-batch, read from the operator list of the last estimate (the
+ * attention's ".bwd_w" GEMMs take gradients of activations, not weights). */
+static double last_stage_wgrad_s(double layers_per_stage)
+{
+	double t = 0;
+	size_t i;
+	for (i = 0; i < ws.count; i++) {
+		const struct op *o = &ws.ops[i];
+		size_t n = strlen(o->name);
+		if (n < 6 || strcmp(o->name + n - 6, ".bwd_w") ||
+		    !strncmp(o->name, "layer.attn_scores", 17) ||
+		    !strncmp(o->name, "layer.attn_context", 18))
+			continue;
+		if (o->stage == OPS_LAYER)
+			t += layers_per_stage * o->time_s;
+		else if (o->stage == OPS_LAST)
+			t += o->time_s;
+	}
+	return t;
+}
+
+/* A whole estimate under ZB-H1: the bubble is 1F1B's less 2 (p-1) t_W
+ * (m >= p), the memory is 1F1B's, and the gain lies between nothing and
+ * the whole bubble. */
+static void test_zero_bubble_estimate(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct estimate one, zb;
+	struct plan_problem why;
+	double tw;
+	(void)state;
+	gpt(&w, 32, 4096, 32, 128, 2048);
+	w.train.global_batch = 16;
+	w.plan.count = 4;
+	w.plan.pp = 4;
+	val_gpu_a100_sxm80(&g);
+	w.plan.schedule = SCHED_1F1B;
+	assert_int_equal(step_estimate(&w, &g, &ws, &one, &why), 0);
+	w.plan.schedule = SCHED_ZERO_BUBBLE;
+	assert_int_equal(step_estimate(&w, &g, &ws, &zb, &why), 0);
+	/* The last stage is the critical one (its loss and head outweigh the
+	 * embedding): t_W is its 8 layers' and the head's. */
+	tw = last_stage_wgrad_s(32 / 4);
+	assert_true(tw > 0);
+	/* p = 4, m = 16: 1F1B - 3 t_W - min(15, 3) t_W. */
+	assert_close(zb.breakdown_s[BRK_BUBBLE],
+		     one.breakdown_s[BRK_BUBBLE] - 6 * tw, 1e-9);
+	assert_true(zb.breakdown_s[BRK_BUBBLE] > 0);
+	assert_true(zb.step_time_s < one.step_time_s);
+	assert_close(zb.memory_per_gpu_bytes, one.memory_per_gpu_bytes,
+		     TOL_EXACT);
+	assert_int_equal(zb.plan.schedule, SCHED_ZERO_BUBBLE);
+	/* Without a schedule named, interleave picks it. */
+	w.plan.schedule = SCHED_DEFAULT;
+	w.plan.interleave = 2;
+	assert_int_equal(step_estimate(&w, &g, &ws, &one, &why), 0);
+	assert_int_equal(one.plan.schedule, SCHED_INTERLEAVED);
+	/* Frozen weights (LoRA): hardly any W to defer, hardly any gain. */
+	w.plan.interleave = 1;
+	w.train.finetune = FT_LORA;
+	w.train.lora_rank = 8;
+	w.plan.schedule = SCHED_1F1B;
+	assert_int_equal(step_estimate(&w, &g, &ws, &one, &why), 0);
+	w.plan.schedule = SCHED_ZERO_BUBBLE;
+	assert_int_equal(step_estimate(&w, &g, &ws, &zb, &why), 0);
+	assert_close(zb.breakdown_s[BRK_BUBBLE], one.breakdown_s[BRK_BUBBLE],
+		     1e-9);
+}
+
+/* Schedules that do not fit the plan are refused with the field named. */
+static void test_schedule_checks(void **state)
+{
+	static const struct {
+		enum pp_schedule s;
+		int pp, v;
+		const char *msg;
+	} bad[] = {
+		{ SCHED_ZERO_BUBBLE, 1, 1, "schedule zero-bubble needs pipeline "
+		  "parallelism (expected pp > 1)" },
+		{ SCHED_INTERLEAVED, 4, 1, "schedule interleaved needs "
+		  "interleave 2 or more (expected the model chunks per GPU in "
+		  "plan.interleave)" },
+		{ SCHED_1F1B, 4, 2, "schedule 1f1b runs one model chunk per GPU, "
+		  "not interleave 2 (expected interleave 1 or schedule "
+		  "interleaved)" },
+		{ SCHED_ZERO_BUBBLE, 4, 2, "schedule zero-bubble runs one model "
+		  "chunk per GPU, not interleave 2 (expected interleave 1 or "
+		  "schedule interleaved)" },
+	};
+	struct workload w;
+	struct gpu g;
+	struct estimate e;
+	struct plan_problem why;
+	size_t i;
+	(void)state;
+	val_gpu_a100_sxm80(&g);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		gpt(&w, 32, 4096, 32, 128, 2048);
+		w.train.global_batch = 16;
+		w.plan.count = bad[i].pp;
+		w.plan.pp = bad[i].pp;
+		w.plan.interleave = bad[i].v;
+		w.plan.schedule = bad[i].s;
+		assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), -1);
+		assert_int_equal(why.field, WLF_SCHEDULE);
+		assert_string_equal(why.msg, bad[i].msg);
+	}
 }
 
 /* Llama-2-70B-like on 64 GPUs: the shared workload of the relations. */
@@ -701,6 +854,9 @@ int main(void)
 		cmocka_unit_test(test_zero_memory),
 		cmocka_unit_test(test_ring_volume),
 		cmocka_unit_test(test_bubble),
+		cmocka_unit_test(test_schedule_bubble),
+		cmocka_unit_test(test_zero_bubble_estimate),
+		cmocka_unit_test(test_schedule_checks),
 		cmocka_unit_test(test_relations),
 		cmocka_unit_test(test_memory_flip),
 		cmocka_unit_test(test_fit_advice),
