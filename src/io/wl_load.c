@@ -817,7 +817,7 @@ struct training_sec {
 	double tokens, steps;
 	int precision, optimizer, recompute, flash_attention, finetune, lora_rank;
 	int packing;
-	double mean_seq_len;
+	double mean_seq_len, capacity_factor;
 };
 
 /* Read the training section into st->w->train.  Returns 0 or -1. */
@@ -838,6 +838,8 @@ static int read_training(struct wl_state *st, const struct yn_node *map)
 		{ .key = "packing", .type = FD_BOOL, .offset = TOFF(packing) },
 		{ .key = "mean_seq_len", .type = FD_NUM, .offset = TOFF(mean_seq_len), .unit = TC_UNIT_COUNT, .min = 1,
 		  .max = MAX_SEQ_LEN },
+		{ .key = "capacity_factor", .type = FD_NUM, .offset = TOFF(capacity_factor), .unit = TC_UNIT_COUNT,
+		  .min = 1, .max = 65536, .expect = "the busiest expert-parallel rank's tokens over the mean, 1 to 65536" },
 		{ 0 },
 	};
 #undef TOFF
@@ -866,6 +868,7 @@ static int read_training(struct wl_state *st, const struct yn_node *map)
 	mark(st, WLF_LORA_RANK, yn_map_get(map, "lora_rank"));
 	mark(st, WLF_PACKING, yn_map_get(map, "packing"));
 	mark(st, WLF_MEAN_SEQ_LEN, yn_map_get(map, "mean_seq_len"));
+	mark(st, WLF_CAPACITY_FACTOR, yn_map_get(map, "capacity_factor"));
 
 	if (tok && stp) {
 		const struct yn_node *later = (stp->line > tok->line ||
@@ -919,6 +922,7 @@ static int read_training(struct wl_state *st, const struct yn_node *map)
 			      ts.mean_seq_len, ts.seq_len, ts.seq_len);
 	w->train.packing = ts.packing;
 	w->train.mean_seq_len = ts.packing ? ts.mean_seq_len : 0;
+	w->train.capacity_factor = ts.capacity_factor;
 	return 0;
 }
 

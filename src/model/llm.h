@@ -35,6 +35,9 @@ struct llm_shape {
 	int gated;                        /* SwiGLU / GeGLU */
 	int sp;                           /* sequence parallel (t > 1) */
 	double experts, top_k;            /* experts 1 for a dense model */
+	double cf;                        /* capacity factor: the busiest
+					     rank's token-expert pairs over
+					     the mean (1 for dense models) */
 	double lora_r;                    /* 0 unless LoRA/QLoRA */
 	double layer_params;              /* one layer, whole (all experts) */
 	double layer_active_params;       /* one layer, per token */

@@ -31,8 +31,10 @@ double mem_layer_activation_bytes(const struct workload *w,
 		return 2 * sb * h * scale / (sh->sp ? t : 1);
 	masks = 2 * sb * h; /* two dropout masks, 1 byte */
 	repl = (8 * sb * h) * scale + masks;
+	/* MoE: the experts' share grows with the capacity factor (the
+	 * busiest rank's pairs over the mean). */
 	split = sb * (2 * sh->a * d + 4 * sh->g * d + 2 * sh->a * d) * scale +
-		sh->top_k * sb * (2 * ffn_in + 2 * sh->f) * scale;
+		sh->cf * sh->top_k * sb * (2 * ffn_in + 2 * sh->f) * scale;
 	if (w->train.flash_attention)
 		core = 4 * sh->a * sh->s * sh->b; /* fp32 softmax statistics */
 	else if (rc == RECOMP_SELECTIVE)
@@ -122,6 +124,10 @@ static double stage_mem(const struct workload *w, const struct plan *pl,
 		      sh->t * e16;
 	if (z >= 3)
 		buf += 4 * sh->layer_params / sh->t * e16;
+	/* MoE: the all-to-all's send and receive buffers of the busiest
+	 * rank's token-expert pairs. */
+	if (sh->experts > 1)
+		buf += 2 * sh->cf * sh->top_k * T * sh->h * sh->e;
 	part[MEM_BUFFERS] = buf;
 	part[MEM_RESERVED] = MEM_CONTEXT_BYTES +
 			     MEM_FRAGMENTATION_FRAC * (act + buf);

@@ -192,6 +192,18 @@ static int check(const struct workload *w, const struct gpu *g,
 			       "within 1 to seq_len %g (expected the mean real "
 			       "length of the packed samples)",
 			       tr->mean_seq_len, tr->seq_len);
+	if (tr->capacity_factor > 1 && A->experts <= 1)
+		return est_problem(why, WLF_CAPACITY_FACTOR, "capacity_factor "
+			       "%g needs a mixture of experts (expected "
+			       "experts greater than 1, or no capacity_factor)",
+			       tr->capacity_factor);
+	if (A->experts > 1 &&
+	    tr->capacity_factor > (double)A->experts / A->top_k)
+		return est_problem(why, WLF_CAPACITY_FACTOR, "capacity_factor %g "
+			       "is above experts / top_k = %g (expected at most "
+			       "the factor at which one expert takes every "
+			       "token)", tr->capacity_factor,
+			       (double)A->experts / A->top_k);
 	mb = (double)pl->dp * pl->micro_batch;
 	if (fmod(tr->global_batch, mb) != 0)
 		return est_problem(why, WLF_GLOBAL_BATCH, "global_batch %g is not a "

@@ -55,6 +55,9 @@ struct training {
 	int packing;          /* samples packed or unpadded: only real
 				 tokens are computed */
 	double mean_seq_len;  /* mean real tokens per sample (packing) */
+	double capacity_factor; /* MoE: token-expert pairs the busiest
+				   expert-parallel rank computes over the
+				   mean (1 balanced; 0 = 1) */
 };
 
 #define FW_ID_LEN 32
@@ -122,7 +125,7 @@ enum wl_field {
 	WLF_DATA_LOADER,
 	/* context parallelism, sharding groups, packed sequences */
 	WLF_CP, WLF_SHARD_GROUP, WLF_PACKING, WLF_MEAN_SEQ_LEN,
-	WLF_SCHEDULE,
+	WLF_SCHEDULE, WLF_CAPACITY_FACTOR,
 	WLF_FIELD_COUNT
 };
 

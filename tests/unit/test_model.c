@@ -63,6 +63,16 @@ static const struct op *find_op(const char *name)
 	return NULL;
 }
 
+/* 1 if the last estimate has an operator of that name. */
+static int has_op(const char *name)
+{
+	size_t i;
+	for (i = 0; i < ws.count; i++)
+		if (!strcmp(ws.ops[i].name, name))
+			return 1;
+	return 0;
+}
+
 /* A run longer than EST_MAX_RUN_S is refused, exactly past the limit, and
  * the field blamed is the one that sets the amount of work. */
 static void test_run_length_limit(void **state)
@@ -683,6 +693,126 @@ static void test_moe_zero_shards_experts_over_their_group(void **state)
 	assert_close(e.mem_bytes[MEM_OPTIMIZER], 41472.0, TOL_EXACT);
 }
 
+/* A small MoE: 8 experts, top 2, hidden 64, expert FFN 128, 8 GPUs. */
+static void small_moe(struct workload *w, int ep)
+{
+	gpt(w, 2, 64, 4, 100, 128);
+	w->llm.ffn = 128;
+	w->llm.experts = 8;
+	w->llm.top_k = 2;
+	w->llm.bias = 0;
+	w->llm.norm = NORM_RMSNORM;
+	w->llm.positions = POS_ROPE;
+	w->llm.tied_embeddings = 0;
+	w->plan.count = 8;
+	w->plan.ep = ep;
+	w->plan.zero = 1;
+}
+
+/* The token shuffles of the all-to-all dispatcher, and the capacity
+ * factor in time and memory. */
+static void test_moe_dispatch_and_capacity(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct estimate one, cf;
+	struct plan_problem why;
+	const struct op *o;
+	double fc1_flop, act;
+	(void)state;
+	val_gpu_a100_sxm80(&g);
+	/* ep 4: 2 experts per GPU.  T = 1 x 128 tokens, 256 pairs, 2 B:
+	 * permute (256 + 128) x 64 x 2 + 4 x 256 = 50,176 B; sort of the
+	 * pairs that arrive, 2 x 256 x 64 x 2 = 65,536 B. */
+	small_moe(&w, 4);
+	assert_int_equal(step_estimate(&w, &g, &ws, &one, &why), 0);
+	o = find_op("layer.moe_permute");
+	assert_non_null(o);
+	assert_close(o->bytes, 50176.0, TOL_EXACT);
+	o = find_op("layer.moe_sort");
+	assert_non_null(o);
+	assert_close(o->bytes, 65536.0, TOL_EXACT);
+	assert_true(has_op("layer.moe_unpermute.bwd"));
+	assert_true(has_op("layer.moe_unsort.bwd"));
+	/* fc1 (not gated): 2 x 256 pairs x 128 x 64 = 4,194,304 FLOP over
+	 * the two local experts. */
+	o = find_op("layer.mlp_fc1");
+	assert_non_null(o);
+	fc1_flop = o->flop;
+	assert_close(fc1_flop, 4194304.0, TOL_EXACT);
+	act = one.mem_bytes[MEM_ACTIVATIONS];
+
+	/* Capacity factor 1.5: the busiest rank computes 384 pairs, fc1
+	 * 6,291,456 FLOP; sorting 1.5 x 65,536 B; the model FLOPs (useful
+	 * work) do not change. */
+	w.train.capacity_factor = 1.5;
+	assert_int_equal(step_estimate(&w, &g, &ws, &cf, &why), 0);
+	assert_close(find_op("layer.mlp_fc1")->flop, 1.5 * fc1_flop,
+		     TOL_EXACT);
+	assert_close(find_op("layer.moe_sort")->bytes, 98304.0, TOL_EXACT);
+	assert_close(find_op("layer.moe_permute")->bytes, 50176.0, TOL_EXACT);
+	assert_true(find_op("layer.ep_dispatch")->bytes == 1.5 * 256 * 64 * 2);
+	assert_close(cf.model_flop_per_step, one.model_flop_per_step,
+		     TOL_EXACT);
+	/* Activations: the experts' 2 x (128 + 128) + ... grow, the rest
+	 * does not: more memory, less than 1.5 x. */
+	assert_true(cf.mem_bytes[MEM_ACTIVATIONS] > act);
+	assert_true(cf.mem_bytes[MEM_ACTIVATIONS] < 1.5 * act);
+
+	/* Large enough that kernels are not latency-bound: strictly slower,
+	 * lower MFU. */
+	w.llm.hidden = 1024;
+	w.llm.ffn = 2048;
+	w.llm.heads = 16;
+	w.train.seq_len = 2048;
+	w.train.capacity_factor = 0;
+	assert_int_equal(step_estimate(&w, &g, &ws, &one, &why), 0);
+	w.train.capacity_factor = 1.5;
+	assert_int_equal(step_estimate(&w, &g, &ws, &cf, &why), 0);
+	assert_true(cf.step_time_s > one.step_time_s);
+	assert_true(cf.mfu_frac < one.mfu_frac);
+
+	/* One expert per GPU: nothing to sort. */
+	small_moe(&w, 8);
+	assert_int_equal(step_estimate(&w, &g, &ws, &one, &why), 0);
+	assert_false(has_op("layer.moe_sort"));
+	assert_true(has_op("layer.moe_permute"));
+
+	/* Out of range: above experts / top_k = 4, or on a dense model. */
+	small_moe(&w, 4);
+	w.train.capacity_factor = 4.5;
+	assert_int_equal(step_estimate(&w, &g, &ws, &cf, &why), -1);
+	assert_int_equal(why.field, WLF_CAPACITY_FACTOR);
+	assert_string_equal(why.msg, "capacity_factor 4.5 is above experts / "
+			    "top_k = 4 (expected at most the factor at which "
+			    "one expert takes every token)");
+	gpt(&w, 2, 64, 4, 100, 128);
+	w.train.capacity_factor = 1.25;
+	assert_int_equal(step_estimate(&w, &g, &ws, &cf, &why), -1);
+	assert_int_equal(why.field, WLF_CAPACITY_FACTOR);
+	assert_string_equal(why.msg, "capacity_factor 1.25 needs a mixture of "
+			    "experts (expected experts greater than 1, or no "
+			    "capacity_factor)");
+}
+
+/* Grouped expert GEMMs pay the fixed per-GEMM cost each: slower than
+ * one batched kernel of the same work, as fast as one GEMM alone. */
+static void test_grouped_gemm(void **state)
+{
+	struct gpu g;
+	(void)state;
+	val_gpu_a100_sxm80(&g);
+	assert_close(roof_grouped_gemm_eff(&g, 4096, 1536, 2048, 1),
+		     roof_gemm_eff(&g, 4096, 1536, 2048, 1), TOL_EXACT);
+	assert_true(roof_grouped_gemm_eff(&g, 512, 768, 2048, 16) <
+		    roof_gemm_eff(&g, 512, 768, 2048, 16));
+	/* Larger experts lose less. */
+	assert_true(roof_grouped_gemm_eff(&g, 4096, 768, 2048, 16) /
+			    roof_gemm_eff(&g, 4096, 768, 2048, 16) >
+		    roof_grouped_gemm_eff(&g, 512, 768, 2048, 16) /
+			    roof_gemm_eff(&g, 512, 768, 2048, 16));
+}
+
 struct bad_plan {
 	const char *what;
 	enum wl_field field;
@@ -862,6 +992,8 @@ int main(void)
 		cmocka_unit_test(test_fit_advice),
 		cmocka_unit_test(test_brief_estimate),
 		cmocka_unit_test(test_moe_zero_shards_experts_over_their_group),
+		cmocka_unit_test(test_moe_dispatch_and_capacity),
+		cmocka_unit_test(test_grouped_gemm),
 		cmocka_unit_test(test_invalid_plans),
 		cmocka_unit_test(test_variants_finite),
 		cmocka_unit_test(test_gemm_util),
