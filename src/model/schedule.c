@@ -20,6 +20,16 @@ enum pp_schedule sched_resolve(enum pp_schedule named, int interleave)
 	return interleave > 1 ? SCHED_INTERLEAVED : SCHED_1F1B;
 }
 
+enum pp_schedule sched_for_layout(enum pp_schedule named, int pp,
+				  int interleave)
+{
+	if (pp <= 1)
+		return SCHED_DEFAULT;
+	if (interleave > 1)
+		return SCHED_INTERLEAVED;
+	return named == SCHED_INTERLEAVED ? SCHED_1F1B : named;
+}
+
 double sched_bubble_s(enum pp_schedule s, const struct sched_stages *st)
 {
 	double fill = st->t_sum - st->t_max, lag;

@@ -17,6 +17,15 @@ extern const char *const sched_names[SCHED_COUNT + 1];
  * interleave > 1 and 1F1B otherwise. */
 enum pp_schedule sched_resolve(enum pp_schedule named, int interleave);
 
+/*
+ * The schedule for a layout the planner tries (pp stages, interleave
+ * chunks) when the workload names `named`: none without a pipeline,
+ * interleaved 1F1B with chunks, else the named one (1F1B in place of a
+ * named interleaved schedule without chunks).
+ */
+enum pp_schedule sched_for_layout(enum pp_schedule named, int pp,
+				  int interleave);
+
 /* One stage's time per micro-batch and what a schedule may reorder. */
 struct sched_stages {
 	double p;       /* pipeline stages */

@@ -30,6 +30,7 @@
 
 #include "llm.h"
 #include "memory.h"
+#include "schedule.h"
 
 static const char *const rec_names[] = { "none", "selective", "full" };
 
@@ -310,6 +311,8 @@ int search_best_at(const struct workload *w, const struct gpu *g, int count,
 			p->dp = dp;
 			for (int vi = 0; vi < nv; vi++) {
 				p->interleave = vs[vi];
+				p->schedule = sched_for_layout(w->plan.schedule,
+							       pp, vs[vi]);
 				for (int si = 0; si < nsp; si++) {
 					p->sequence_parallel = sps[si];
 					for (int mi = 0; mi < nmb; mi++) {

@@ -348,6 +348,16 @@ static void test_schedule_bubble(void **state)
 		     TOL_EXACT);
 	assert_int_equal(sched_resolve(SCHED_DEFAULT, 1), SCHED_1F1B);
 	assert_int_equal(sched_resolve(SCHED_DEFAULT, 3), SCHED_INTERLEAVED);
+	/* The planner's layouts: no schedule without a pipeline, interleaved
+	 * with chunks, else the one named. */
+	assert_int_equal(sched_for_layout(SCHED_ZERO_BUBBLE, 1, 1),
+			 SCHED_DEFAULT);
+	assert_int_equal(sched_for_layout(SCHED_ZERO_BUBBLE, 4, 2),
+			 SCHED_INTERLEAVED);
+	assert_int_equal(sched_for_layout(SCHED_ZERO_BUBBLE, 4, 1),
+			 SCHED_ZERO_BUBBLE);
+	assert_int_equal(sched_for_layout(SCHED_INTERLEAVED, 4, 1), SCHED_1F1B);
+	assert_int_equal(sched_for_layout(SCHED_DEFAULT, 4, 1), SCHED_DEFAULT);
 }
 
 /* Seconds of the weight-gradient GEMMs of the last stage in one
