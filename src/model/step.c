@@ -49,13 +49,14 @@ static void resolve(const struct workload *w, const struct gpu *g,
 /* Check the named schedule against pp and interleave.  0 or -1 with *why. */
 static int check_schedule(const struct plan *pl, struct plan_problem *why)
 {
-	const char *name = sched_names[pl->schedule];
+	const char *name;
 
 	if ((int)pl->schedule < 0 || pl->schedule >= SCHED_COUNT)
 		return est_problem(why, WLF_SCHEDULE, "schedule is not known "
 			       "(expected 1f1b, interleaved or zero-bubble)");
 	if (pl->schedule == SCHED_DEFAULT)
 		return 0;
+	name = sched_names[pl->schedule];
 	if (pl->pp == 1 && pl->schedule != SCHED_1F1B)
 		return est_problem(why, WLF_SCHEDULE, "schedule %s needs "
 			       "pipeline parallelism (expected pp > 1)", name);
