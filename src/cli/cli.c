@@ -41,6 +41,7 @@ static const struct cli_cmd commands[] = {
 	  "  --shard-group N     ZeRO shards inside groups of N data-parallel ranks\n"
 	  "  --micro-batch N     sequences per micro-batch\n"
 	  "  --interleave N      virtual pipeline stages per GPU\n"
+	  "  --schedule S        pipeline schedule: 1f1b, interleaved or zero-bubble\n"
 	  "  --recompute R       none, selective or full\n"
 	  "  --precision P       fp32, tf32, bf16, fp16 or fp8\n"
 	  "  --cuda-graphs       launch kernels through CUDA graphs\n"

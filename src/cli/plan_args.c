@@ -11,6 +11,7 @@
 #include "../io/fw_load.h"
 #include "../io/gpu_load.h"
 #include "../io/wl_load.h"
+#include "../model/schedule.h"
 
 static const char *const recompute_names[] = { "none", "selective", "full", NULL };
 static const char *const precision_names[] = { "fp32", "tf32", "bf16", "fp16", "fp8", NULL };
@@ -31,6 +32,7 @@ void plan_args_opts(struct plan_args *a, struct cli_opt *o)
 		{ "shard-group", &a->shard_group, NULL, NULL },
 		{ "micro-batch", &a->micro_batch, NULL, NULL },
 		{ "interleave", &a->interleave, NULL, NULL },
+		{ "schedule", &a->schedule, NULL, sched_names + 1 },
 		{ "recompute", &a->recompute, NULL, recompute_names },
 		{ "precision", &a->precision, NULL, precision_names },
 		{ "network", &a->network, NULL, net_names },
@@ -50,7 +52,7 @@ static const char *const field_flag[WLF_FIELD_COUNT] = {
 	[WLF_ZERO] = "--zero", [WLF_MICRO_BATCH] = "--micro-batch",
 	[WLF_INTERLEAVE] = "--interleave", [WLF_RECOMPUTE] = "--recompute",
 	[WLF_PRECISION] = "--precision", [WLF_CP] = "--cp",
-	[WLF_SHARD_GROUP] = "--shard-group",
+	[WLF_SHARD_GROUP] = "--shard-group", [WLF_SCHEDULE] = "--schedule",
 };
 
 /* Apply one integer override; marks the field as coming from the flag. */
@@ -100,6 +102,7 @@ static const struct override_use {
 	{ "--shard-group", offsetof(struct plan_args, shard_group), FAM_LLM },
 	{ "--micro-batch", offsetof(struct plan_args, micro_batch), FAM_LLM | FAM_VISION },
 	{ "--interleave", offsetof(struct plan_args, interleave), FAM_LLM },
+	{ "--schedule", offsetof(struct plan_args, schedule), FAM_LLM },
 	{ "--recompute", offsetof(struct plan_args, recompute), FAM_LLM },
 	{ "--precision", offsetof(struct plan_args, precision), FAM_ALL },
 	{ "--network", offsetof(struct plan_args, network), FAM_ALL },
@@ -159,6 +162,10 @@ static int apply_overrides(struct cli_ctx *ctx, const char *cmd,
 	    override_int(ctx, cmd, a->micro_batch, "micro-batch", 1, 1000000, &p->micro_batch, w, WLF_MICRO_BATCH) ||
 	    override_int(ctx, cmd, a->interleave, "interleave", 1, 1024, &p->interleave, w, WLF_INTERLEAVE))
 		return TC_EXIT_USAGE;
+	if (a->schedule) {
+		p->schedule = (enum pp_schedule)(index_of(sched_names + 1, a->schedule) + 1);
+		w->mark[WLF_SCHEDULE] = (struct tc_mark){ 0, 0 };
+	}
 	if (a->recompute) {
 		w->train.recompute = (enum recompute)index_of(recompute_names, a->recompute);
 		w->mark[WLF_RECOMPUTE] = (struct tc_mark){ 0, 0 };

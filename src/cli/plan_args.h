@@ -13,7 +13,8 @@
 
 struct plan_args {
 	const char *gpu, *count, *gpus_per_node, *tp, *pp, *dp, *ep, *cp, *zero,
-		*shard_group, *micro_batch, *interleave, *recompute, *precision, *network;
+		*shard_group, *micro_batch, *interleave, *schedule, *recompute,
+		*precision, *network;
 	int cuda_graphs;
 	const char *format;
 	const char *calibration; /* --calibration FILE */
@@ -21,7 +22,7 @@ struct plan_args {
 };
 
 /* Number of option rows plan_args_opts() writes (without the terminator). */
-#define PLAN_ARGS_NOPTS 19
+#define PLAN_ARGS_NOPTS 20
 
 /* Fill opts[0..PLAN_ARGS_NOPTS-1] with the plan options bound to *a. */
 void plan_args_opts(struct plan_args *a, struct cli_opt *opts);

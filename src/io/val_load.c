@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "../model/recsys.h"
+#include "../model/schedule.h"
 #include "../model/vision.h"
 #include "../util/infile.h"
 #include "wl_load.h"
@@ -77,6 +78,8 @@ enum vk_id {
 	K_FRAMEWORK, K_SANITY, K_PAIR,
 	/* context parallelism, sharding groups, packed samples */
 	K_CP, K_SHARD, K_PACKING, K_MEAN_SEQ, K_HEAD_DIM,
+	/* pipeline schedules, expert imbalance */
+	K_SCHEDULE, K_CAPACITY,
 	K_N
 };
 
@@ -149,6 +152,8 @@ static const struct vkey keys[K_N] = {
 	[K_PACKING] = { "packing", VK_BOOL, NULL, 0, 0, 0, 0 },
 	[K_MEAN_SEQ] = { "mean_seq_len", VK_NUM, NULL, 0, 0, 0, 0 },
 	[K_HEAD_DIM] = { "head_dim", VK_INT, NULL, 0, 0, 0, 0 }, /* 0 = h/a */
+	[K_SCHEDULE] = { "schedule", VK_ENUM, sched_names + 1, 0, 0, 0, 0 },
+	[K_CAPACITY] = { "capacity_factor", VK_NUM, NULL, 0, 0, 0, 0 },
 };
 
 #define VAL_MAX_COLS K_N
@@ -429,6 +434,15 @@ static int set_key(struct vstate *st, struct val_case *c, int k,
 	case K_PACKING: w->train.packing = (int)iv; break;
 	case K_MEAN_SEQ: w->train.mean_seq_len = dv; break;
 	case K_HEAD_DIM: w->llm.head_dim = (int)iv; break;
+	case K_SCHEDULE: w->plan.schedule = (enum pp_schedule)(ev + 1); break;
+	case K_CAPACITY:
+		if (!(dv >= 1 && dv <= 65536))
+			return bad(st, line, col, "bad value '%s' for '%s' "
+				   "(expected the busiest expert-parallel "
+				   "rank's tokens over the mean, 1 to 65536)",
+				   v, K->name);
+		w->train.capacity_factor = dv;
+		break;
 	case K_ITER_MS: case K_MTFLOPS: case K_MFU: case K_TOKS:
 	case K_SAMPLES_S: case K_IMAGES_S:
 		c->metric = K->metric;

@@ -18,6 +18,7 @@
 
 #include "fields.h"
 #include "fw_load.h"
+#include "../model/schedule.h"
 
 /* Names in the order of the enums they map to (workload.h, precision.h). */
 static const char *const act_names[] = { "gelu", "swiglu", "relu", "geglu", NULL };
@@ -816,7 +817,7 @@ struct training_sec {
 	double tokens, steps;
 	int precision, optimizer, recompute, flash_attention, finetune, lora_rank;
 	int packing;
-	double mean_seq_len;
+	double mean_seq_len, capacity_factor;
 };
 
 /* Read the training section into st->w->train.  Returns 0 or -1. */
@@ -837,6 +838,8 @@ static int read_training(struct wl_state *st, const struct yn_node *map)
 		{ .key = "packing", .type = FD_BOOL, .offset = TOFF(packing) },
 		{ .key = "mean_seq_len", .type = FD_NUM, .offset = TOFF(mean_seq_len), .unit = TC_UNIT_COUNT, .min = 1,
 		  .max = MAX_SEQ_LEN },
+		{ .key = "capacity_factor", .type = FD_NUM, .offset = TOFF(capacity_factor), .unit = TC_UNIT_COUNT,
+		  .min = 1, .max = 65536, .expect = "the busiest expert-parallel rank's tokens over the mean, 1 to 65536" },
 		{ 0 },
 	};
 #undef TOFF
@@ -865,6 +868,7 @@ static int read_training(struct wl_state *st, const struct yn_node *map)
 	mark(st, WLF_LORA_RANK, yn_map_get(map, "lora_rank"));
 	mark(st, WLF_PACKING, yn_map_get(map, "packing"));
 	mark(st, WLF_MEAN_SEQ_LEN, yn_map_get(map, "mean_seq_len"));
+	mark(st, WLF_CAPACITY_FACTOR, yn_map_get(map, "capacity_factor"));
 
 	if (tok && stp) {
 		const struct yn_node *later = (stp->line > tok->line ||
@@ -918,6 +922,7 @@ static int read_training(struct wl_state *st, const struct yn_node *map)
 			      ts.mean_seq_len, ts.seq_len, ts.seq_len);
 	w->train.packing = ts.packing;
 	w->train.mean_seq_len = ts.packing ? ts.mean_seq_len : 0;
+	w->train.capacity_factor = ts.capacity_factor;
 	return 0;
 }
 
@@ -926,6 +931,7 @@ static int read_training(struct wl_state *st, const struct yn_node *map)
 struct plan_sec {
 	char gpu[GPU_ID_LEN];
 	int count, gpus_per_node, tp, pp, ep, cp, zero, shard_group, micro_batch, interleave;
+	int schedule; /* index into sched_names + 1, -1 = none named */
 	int sequence_parallel, cuda_graphs, grad_overlap;
 	int dummy;
 };
@@ -964,6 +970,7 @@ static int read_plan(struct wl_state *st, const struct yn_node *map)
 		{ .key = "shard_group", .type = FD_INT, .offset = POFF(shard_group), .min = 1, .max = MAX_PARALLEL },
 		{ .key = "micro_batch", .type = FD_INT, .offset = POFF(micro_batch), .min = 1, .max = MAX_MICRO_BATCH },
 		{ .key = "interleave", .type = FD_INT, .offset = POFF(interleave), .min = 1, .max = MAX_INTERLEAVE },
+		{ .key = "schedule", .type = FD_ENUM, .offset = POFF(schedule), .names = sched_names + 1 },
 		{ .key = "sequence_parallel", .type = FD_BOOL, .offset = POFF(sequence_parallel) },
 		{ .key = "cuda_graphs", .type = FD_BOOL, .offset = POFF(cuda_graphs) },
 		{ .key = "grad_overlap", .type = FD_BOOL, .offset = POFF(grad_overlap) },
@@ -974,7 +981,7 @@ static int read_plan(struct wl_state *st, const struct yn_node *map)
 #undef POFF
 	/* micro_batch 0: none given, the model takes the fastest that fits */
 	struct plan_sec ps = { .tp = 1, .pp = 1, .ep = 1, .cp = 1, .zero = 1, .micro_batch = 0,
-			       .interleave = 1, .sequence_parallel = -1,
+			       .interleave = 1, .schedule = -1, .sequence_parallel = -1,
 			       /* PyTorch DDP and FSDP overlap by default. */
 			       .grad_overlap = 1 };
 	struct plan *p = &st->w->plan;
@@ -998,6 +1005,7 @@ static int read_plan(struct wl_state *st, const struct yn_node *map)
 	mark(st, WLF_SHARD_GROUP, yn_map_get(map, "shard_group"));
 	mark(st, WLF_MICRO_BATCH, yn_map_get(map, "micro_batch"));
 	mark(st, WLF_INTERLEAVE, yn_map_get(map, "interleave"));
+	mark(st, WLF_SCHEDULE, yn_map_get(map, "schedule"));
 	mark(st, WLF_SEQUENCE_PARALLEL, yn_map_get(map, "sequence_parallel"));
 	mark(st, WLF_NETWORK, nn);
 
@@ -1029,6 +1037,7 @@ static int read_plan(struct wl_state *st, const struct yn_node *map)
 	p->shard_group = ps.shard_group;
 	p->micro_batch = ps.micro_batch;
 	p->interleave = ps.interleave;
+	p->schedule = (enum pp_schedule)(ps.schedule + 1);
 	p->sequence_parallel = ps.sequence_parallel < 0 ? ps.tp > 1 : ps.sequence_parallel;
 	p->cuda_graphs = ps.cuda_graphs;
 	p->grad_overlap = ps.grad_overlap;

@@ -60,6 +60,8 @@ void llm_shape_init(const struct workload *w, const struct plan *pl,
 	sh->sp = pl->sequence_parallel && pl->tp > 1;
 	sh->experts = A->experts > 1 ? A->experts : 1;
 	sh->top_k = A->experts > 1 ? (A->top_k > 0 ? A->top_k : 1) : 1;
+	sh->cf = A->experts > 1 && tr->capacity_factor > 1 ?
+		 tr->capacity_factor : 1;
 	sh->lora_r = tr->finetune != FT_FULL ? tr->lora_rank : 0;
 
 	ffn_in = sh->gated ? 2 * sh->f : sh->f;
@@ -140,6 +142,8 @@ struct bld {
 	enum op_stage stage;
 	int bwd;           /* adding backward (incl. recompute) ops */
 	int recompute;     /* adding recomputed forward ops */
+	int wgrad;         /* adding weight-gradient GEMMs */
+	int grouped;       /* a batch of GEMMs runs as separate kernels */
 	double count;      /* executions per step of the current stage */
 	int full;          /* ran out of workspace */
 };
@@ -193,6 +197,8 @@ static void account(struct bld *B, const struct op *o, double flop)
 	S->lim[o->stage][LIM_LAUNCH] += o->launch_s;
 	if (B->bwd && o->stage == OPS_LAYER)
 		S->bwd_layer_s += o->time_s;
+	if (B->wgrad)
+		S->wgrad_s[o->stage] += o->time_s;
 	S->hw_flop[o->stage] += flop;
 	if (!B->recompute)
 		S->model_flop[o->stage] += flop;
@@ -210,10 +216,22 @@ static void gemm(struct bld *B, const char *name, enum brk cat, double m,
 	o->bytes = batch * (B->sh->eg * (m * k + k * n) + B->sh->e * m * n);
 	o->prec = B->pg;
 	o->time_s = roof_time_launch(B->g, B->pg, o->flop,
+				     B->grouped ?
+				     roof_grouped_gemm_eff(B->g, m, n, k, batch) :
 				     roof_gemm_eff(B->g, m, n, k, batch),
-				     o->bytes, 1, B->graphs, &o->bound,
-				     &o->launch_s);
+				     o->bytes, B->grouped ? batch : 1, B->graphs,
+				     &o->bound, &o->launch_s);
 	account(B, o, o->flop);
+}
+
+/* A weight-gradient GEMM: the part of a backward that a zero-bubble
+ * schedule may defer (schedule.c). */
+static void wgemm(struct bld *B, const char *name, double m, double n,
+		  double k, double batch)
+{
+	B->wgrad = 1;
+	gemm(B, name, BRK_GEMM, m, n, k, batch);
+	B->wgrad = 0;
 }
 
 /* A memory-bound kernel sequence. */
@@ -345,7 +363,11 @@ static void linear_fwd(struct bld *B, const char *name, const char *qname,
 		       double T, double n, double k, double experts)
 {
 	const struct llm_shape *sh = B->sh;
+	/* Local experts: one GEMM each (Transformer Engine GroupedLinear,
+	 * Megatron-Core grouped experts). */
+	B->grouped = experts > 1;
 	gemm(B, name, BRK_GEMM, T / experts, n, k, experts);
+	B->grouped = 0;
 	if (sh->lora_r > 0 && !B->full) {
 		/* x*A then (x*A)*B, r-wide: two small GEMMs per adapter. */
 		double m = T / experts, r = sh->lora_r;
@@ -374,10 +396,12 @@ static void linear_bwd(struct bld *B, const char *dname, const char *wname,
 {
 	const struct llm_shape *sh = B->sh;
 	double m = T / experts;
+	B->grouped = experts > 1;
 	gemm(B, dname, BRK_GEMM, m, k, n, experts);
-	if (sh->lora_r <= 0) {
-		gemm(B, wname, BRK_GEMM, k, n, m, experts);
-	} else if (!B->full) {
+	if (sh->lora_r <= 0)
+		wgemm(B, wname, k, n, m, experts);
+	B->grouped = 0;
+	if (sh->lora_r > 0 && !B->full) {
 		double r = sh->lora_r;
 		double flop = 2 * 2 * T * r * (n + k);
 		double bytes = 2 * sh->e * experts * (m * k + k * r + m * r +
@@ -397,6 +421,26 @@ static void linear_bwd(struct bld *B, const char *dname, const char *wname,
 	}
 }
 
+/*
+ * The token shuffles around an expert layer (Megatron-Core's all-to-all
+ * token dispatcher): `name` gathers a micro-batch's T tokens into their
+ * top_k copies grouped by destination rank, or scatters them back weighted
+ * by the router's probabilities; `sname` reorders the pairs that arrive
+ * (Tr at the busiest rank) from rank-major to expert-major order, one read
+ * and one write of each, when a rank holds more than one expert.  The same
+ * bytes move in the backward.
+ */
+static void moe_permute(struct bld *B, const char *name, const char *sname,
+			double T, double Tr)
+{
+	const struct llm_shape *sh = B->sh;
+	double row = sh->h * sh->e, Tx = T * sh->top_k;
+
+	elem(B, name, BRK_MEMBOUND, (Tx + T) * row + 4 * Tx, 0, 1);
+	if (sh->experts / sh->ep > 1)
+		elem(B, sname, BRK_MEMBOUND, 2 * Tr * row, 0, 1);
+}
+
 /* Forward of one layer (also used for recompute). */
 static void layer_fwd(struct bld *B, const struct workload *w, int core_only)
 {
@@ -407,6 +451,7 @@ static void layer_fwd(struct bld *B, const struct workload *w, int core_only)
 	double s = sh->s, d = sh->d, ffn_in = sh->gated ? 2 * sh->f : sh->f;
 	double qkv_n = (sh->a + 2 * sh->g) * d / t;
 	double Tx = T * sh->top_k; /* token-expert pairs */
+	double Tr = Tx * sh->cf;   /* of them, at the busiest rank's experts */
 	double lexp = sh->experts / sh->ep;
 	struct comm_group tpg = group(sh->t, 1, sh->gpn);
 	int causal = w->llm.causal;
@@ -460,17 +505,19 @@ static void layer_fwd(struct bld *B, const struct workload *w, int core_only)
 		struct comm_group epg = group(sh->ep, sh->t, sh->gpn);
 		gemm(B, NM(".router"), BRK_GEMM, T, sh->experts, h, 1);
 		elem(B, NM(".router_topk"), BRK_MEMBOUND,
-		     4 * T * sh->experts * 3 + 2 * Tx * h * e, 0, 4);
+		     4 * T * sh->experts * 3, 0, 4);
+		moe_permute(B, NM(".moe_permute"), NM(".moe_sort"), T, Tr);
 		coll(B, NM(".ep_dispatch"), BRK_EP_COMM, COLL_ALLTOALL, epg,
-		     Tx * h * e);
-		linear_fwd(B, NM(".mlp_fc1"), NM(".mlp_fc1_lora"), Tx,
+		     Tr * h * e);
+		linear_fwd(B, NM(".mlp_fc1"), NM(".mlp_fc1_lora"), Tr,
 			   ffn_in / t, h, lexp);
 		elem(B, NM(".mlp_act"), BRK_MEMBOUND,
-		     Tx * sh->f / t * e * (sh->gated ? 3 : 2), 0, lexp);
-		linear_fwd(B, NM(".mlp_fc2"), NM(".mlp_fc2_lora"), Tx, h,
+		     Tr * sh->f / t * e * (sh->gated ? 3 : 2), 0, lexp);
+		linear_fwd(B, NM(".mlp_fc2"), NM(".mlp_fc2_lora"), Tr, h,
 			   sh->f / t, lexp);
 		coll(B, NM(".ep_combine"), BRK_EP_COMM, COLL_ALLTOALL, epg,
-		     Tx * h * e);
+		     Tr * h * e);
+		moe_permute(B, NM(".moe_unpermute"), NM(".moe_unsort"), T, Tr);
 	} else {
 		linear_fwd(B, NM(".mlp_fc1"), NM(".mlp_fc1_lora"), T,
 			   ffn_in / t, h, 1);
@@ -495,8 +542,8 @@ static void layer_bwd(struct bld *B, const struct workload *w)
 	double e = sh->e, h = sh->h, bh = sh->b * sh->a / t;
 	double s = sh->s, d = sh->d, ffn_in = sh->gated ? 2 * sh->f : sh->f;
 	double qkv_n = (sh->a + 2 * sh->g) * d / t;
-	double Tx = T * sh->top_k, lexp = sh->experts / sh->ep;
-	double xm = sh->experts > 1 ? Tx : T, xe = sh->experts > 1 ? lexp : 1;
+	double Tr = T * sh->top_k * sh->cf, lexp = sh->experts / sh->ep;
+	double xm = sh->experts > 1 ? Tr : T, xe = sh->experts > 1 ? lexp : 1;
 	struct comm_group tpg = group(sh->t, 1, sh->gpn);
 	int causal = w->llm.causal;
 	double tp_bytes = T * h * e;
@@ -513,8 +560,10 @@ static void layer_bwd(struct bld *B, const struct workload *w)
 		     tpg, tp_bytes);
 	if (sh->experts > 1) {
 		struct comm_group epg = group(sh->ep, sh->t, sh->gpn);
+		moe_permute(B, "layer.moe_unpermute.bwd", "layer.moe_unsort.bwd",
+			    T, Tr);
 		coll(B, "layer.ep_combine.bwd", BRK_EP_COMM, COLL_ALLTOALL,
-		     epg, Tx * h * e);
+		     epg, Tr * h * e);
 	}
 	linear_bwd(B, "layer.mlp_fc2.bwd_d", "layer.mlp_fc2.bwd_w",
 		   "layer.mlp_fc2_lora.bwd", xm, h, sh->f / t, xe);
@@ -525,11 +574,12 @@ static void layer_bwd(struct bld *B, const struct workload *w)
 	if (sh->experts > 1) {
 		struct comm_group epg = group(sh->ep, sh->t, sh->gpn);
 		coll(B, "layer.ep_dispatch.bwd", BRK_EP_COMM, COLL_ALLTOALL,
-		     epg, Tx * h * e);
+		     epg, Tr * h * e);
+		moe_permute(B, "layer.moe_permute.bwd", "layer.moe_sort.bwd", T,
+			    Tr);
 		gemm(B, "layer.router.bwd_d", BRK_GEMM, T, h, sh->experts, 1);
 		if (sh->lora_r <= 0)
-			gemm(B, "layer.router.bwd_w", BRK_GEMM, h, sh->experts,
-			     T, 1);
+			wgemm(B, "layer.router.bwd_w", h, sh->experts, T, 1);
 	}
 	if (sh->sp) {
 		coll(B, "layer.tp_reducescatter2.bwd", BRK_TP_COMM,
@@ -733,7 +783,7 @@ int llm_build_ops(const struct workload *w, const struct gpu *g,
 	elem(&B, "loss.bwd", BRK_MEMBOUND, T * sh->V / t * (4 * 2 + e), 0, 3);
 	gemm(&B, "lm_head.bwd_d", BRK_GEMM, T, h, sh->V / t, 1);
 	if (sh->lora_r <= 0)
-		gemm(&B, "lm_head.bwd_w", BRK_GEMM, h, sh->V / t, T, 1);
+		wgemm(&B, "lm_head.bwd_w", h, sh->V / t, T, 1);
 	if (sh->t > 1)
 		coll(&B, sh->sp ? "head.tp_reducescatter.bwd" :
 				  "head.tp_allreduce.bwd",

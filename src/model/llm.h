@@ -35,6 +35,9 @@ struct llm_shape {
 	int gated;                        /* SwiGLU / GeGLU */
 	int sp;                           /* sequence parallel (t > 1) */
 	double experts, top_k;            /* experts 1 for a dense model */
+	double cf;                        /* capacity factor: the busiest
+					     rank's token-expert pairs over
+					     the mean (1 for dense models) */
 	double lora_r;                    /* 0 unless LoRA/QLoRA */
 	double layer_params;              /* one layer, whole (all experts) */
 	double layer_active_params;       /* one layer, per token */
@@ -65,6 +68,7 @@ struct llm_sums {
 	double t[OPS_COUNT][BRK_COUNT]; /* seconds, launch under BRK_LAUNCH */
 	double lim[OPS_COUNT][LIM_COUNT]; /* the same seconds by limiter */
 	double bwd_layer_s;             /* backward (with recompute) of a layer */
+	double wgrad_s[OPS_COUNT];      /* of t, the weight-gradient GEMMs */
 	double hw_flop[OPS_COUNT];      /* FLOP incl. recompute, one GPU */
 	double model_flop[OPS_COUNT];   /* FLOP excl. recompute, one GPU */
 	double zero3_comm_layer_s;      /* ZeRO-3 gathers of one layer */

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "schedule.h"
+
 static double dmax(double a, double b) { return a > b ? a : b; }
 
 /*
@@ -29,8 +31,10 @@ double mem_layer_activation_bytes(const struct workload *w,
 		return 2 * sb * h * scale / (sh->sp ? t : 1);
 	masks = 2 * sb * h; /* two dropout masks, 1 byte */
 	repl = (8 * sb * h) * scale + masks;
+	/* MoE: the experts' share grows with the capacity factor (the
+	 * busiest rank's pairs over the mean). */
 	split = sb * (2 * sh->a * d + 4 * sh->g * d + 2 * sh->a * d) * scale +
-		sh->top_k * sb * (2 * ffn_in + 2 * sh->f) * scale;
+		sh->cf * sh->top_k * sb * (2 * ffn_in + 2 * sh->f) * scale;
 	if (w->train.flash_attention)
 		core = 4 * sh->a * sh->s * sh->b; /* fp32 softmax statistics */
 	else if (rc == RECOMP_SELECTIVE)
@@ -120,6 +124,10 @@ static double stage_mem(const struct workload *w, const struct plan *pl,
 		      sh->t * e16;
 	if (z >= 3)
 		buf += 4 * sh->layer_params / sh->t * e16;
+	/* MoE: the all-to-all's send and receive buffers of the busiest
+	 * rank's token-expert pairs. */
+	if (sh->experts > 1)
+		buf += 2 * sh->cf * sh->top_k * T * sh->h * sh->e;
 	part[MEM_BUFFERS] = buf;
 	part[MEM_RESERVED] = MEM_CONTEXT_BYTES +
 			     MEM_FRAGMENTATION_FRAC * (act + buf);
@@ -133,14 +141,11 @@ double mem_estimate(const struct workload *w, const struct plan *pl,
 		    const struct llm_shape *sh, double part[MEM_COUNT])
 {
 	double first[MEM_COUNT], last[MEM_COUNT];
-	double p = sh->p, m = sh->m, v = sh->v;
-	/* 1F1B: stage 0 holds min(p, m) micro-batches; interleaving adds
-	 * (p-1)/(p*v) (Narayanan et al. SC'21 sec. 2.2). */
-	double inflight = p < m ? p : m;
+	double inflight = sched_inflight(sched_resolve(pl->schedule,
+						       pl->interleave),
+					 sh->p, sh->m, sh->v);
 	double a, b;
 
-	if (v > 1 && p > 1)
-		inflight *= 1 + (p - 1) / (p * v);
 	a = stage_mem(w, pl, sh, sh->stage_params_first, sh->trainable_first,
 		      inflight, sh->p == 1, first);
 	if (sh->p == 1) {

@@ -88,6 +88,16 @@ double roof_gemm_eff(const struct gpu *g, double m, double n, double k,
 	return g->eff.gemm_max_frac * util * size;
 }
 
+double roof_grouped_gemm_eff(const struct gpu *g, double m, double n,
+			     double k, double groups)
+{
+	double one = 2.0 * m * n * k;
+	double half = g->eff.gemm_half_flop > 0 ? g->eff.gemm_half_flop : 0;
+
+	return g->eff.gemm_max_frac * roof_gemm_util(g->sm_count, m, n, groups) *
+	       (one > 0 ? one / (one + half) : 1.0);
+}
+
 double roof_peak(const struct gpu *g, enum tc_prec p)
 {
 	if ((int)p < 0 || p >= PREC_COUNT)

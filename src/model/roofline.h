@@ -44,6 +44,14 @@ double roof_gemm_util_tile(int sm_count, double m, double n, double batch,
 double roof_gemm_eff(const struct gpu *g, double m, double n, double k,
 		     double batch);
 
+/*
+ * The same for `groups` GEMMs issued as separate kernels (a grouped linear
+ * layer of MoE experts): the SMs fill by the groups together, but each
+ * pays the fixed per-GEMM cost on its own m x n x k.
+ */
+double roof_grouped_gemm_eff(const struct gpu *g, double m, double n,
+			     double k, double groups);
+
 /* Dense peak for GEMMs in precision p (FLOP/s); 0 if unsupported. */
 double roof_peak(const struct gpu *g, enum tc_prec p);
 

@@ -30,6 +30,7 @@
 
 #include "llm.h"
 #include "memory.h"
+#include "schedule.h"
 
 static const char *const rec_names[] = { "none", "selective", "full" };
 
@@ -278,6 +279,7 @@ static void search_layout(struct sstate *s, const struct search_knobs *knobs,
 		sps[nsp++] = w->plan.sequence_parallel;
 	for (int vi = 0; vi < nv; vi++) {
 		p->interleave = vs[vi];
+		p->schedule = sched_for_layout(w->plan.schedule, p->pp, vs[vi]);
 		for (int si = 0; si < nsp; si++) {
 			p->sequence_parallel = sps[si];
 			for (int mi = 0; mi < nmb; mi++) {

@@ -16,6 +16,7 @@
 #include "llm.h"
 #include "memory.h"
 #include "roofline.h"
+#include "schedule.h"
 #include "../util/units.h"
 
 /* Fill defaults of a plan: 0 means "the usual". */
@@ -43,6 +44,32 @@ static void resolve(const struct workload *w, const struct gpu *g,
 		pl->dp = pl->count / (pl->tp * pl->pp * pl->cp);
 	if (pl->tp == 1)
 		pl->sequence_parallel = 0;
+}
+
+/* Check the named schedule against pp and interleave.  0 or -1 with *why. */
+static int check_schedule(const struct plan *pl, struct plan_problem *why)
+{
+	const char *name;
+
+	if ((int)pl->schedule < 0 || pl->schedule >= SCHED_COUNT)
+		return est_problem(why, WLF_SCHEDULE, "schedule is not known "
+			       "(expected 1f1b, interleaved or zero-bubble)");
+	if (pl->schedule == SCHED_DEFAULT)
+		return 0;
+	name = sched_names[pl->schedule];
+	if (pl->pp == 1 && pl->schedule != SCHED_1F1B)
+		return est_problem(why, WLF_SCHEDULE, "schedule %s needs "
+			       "pipeline parallelism (expected pp > 1)", name);
+	if (pl->schedule == SCHED_INTERLEAVED && pl->interleave < 2)
+		return est_problem(why, WLF_SCHEDULE, "schedule interleaved "
+			       "needs interleave 2 or more (expected the "
+			       "model chunks per GPU in plan.interleave)");
+	if (pl->schedule != SCHED_INTERLEAVED && pl->interleave > 1)
+		return est_problem(why, WLF_SCHEDULE, "schedule %s runs one "
+			       "model chunk per GPU, not interleave %d "
+			       "(expected interleave 1 or schedule "
+			       "interleaved)", name, pl->interleave);
+	return 0;
 }
 
 /* Check the plan against the workload and GPU.  0 or -1 with *why. */
@@ -119,6 +146,8 @@ static int check(const struct workload *w, const struct gpu *g,
 	if (pl->interleave > 1 && pl->pp == 1)
 		return est_problem(why, WLF_INTERLEAVE, "interleave %d needs pipeline "
 			       "parallelism (expected pp > 1)", pl->interleave);
+	if (check_schedule(pl, why))
+		return -1;
 	if (A->layers % (pl->pp * pl->interleave))
 		return est_problem(why, WLF_INTERLEAVE, "%d layers are not divisible "
 			       "by pp %d x interleave %d (expected a multiple of "
@@ -164,6 +193,18 @@ static int check(const struct workload *w, const struct gpu *g,
 			       "within 1 to seq_len %g (expected the mean real "
 			       "length of the packed samples)",
 			       tr->mean_seq_len, tr->seq_len);
+	if (tr->capacity_factor > 1 && A->experts <= 1)
+		return est_problem(why, WLF_CAPACITY_FACTOR, "capacity_factor "
+			       "%g needs a mixture of experts (expected "
+			       "experts greater than 1, or no capacity_factor)",
+			       tr->capacity_factor);
+	if (A->experts > 1 &&
+	    tr->capacity_factor > (double)A->experts / A->top_k)
+		return est_problem(why, WLF_CAPACITY_FACTOR, "capacity_factor %g "
+			       "is above experts / top_k = %g (expected at most "
+			       "the factor at which one expert takes every "
+			       "token)", tr->capacity_factor,
+			       (double)A->experts / A->top_k);
 	mb = (double)pl->dp * pl->micro_batch;
 	if (fmod(tr->global_batch, mb) != 0)
 		return est_problem(why, WLF_GLOBAL_BATCH, "global_batch %g is not a "
@@ -203,6 +244,7 @@ int llm_estimate(const struct workload *w, const struct gpu *g,
 	struct llm_shape sh;
 	struct llm_sums S;
 	struct plan pl;
+	struct sched_stages st;
 	double tL, tF, tLa, tfirst, tlast, tmax, tsum, tpipe, bubble, m, lps;
 	double lim[LIM_COUNT], peak, mm, attn, tokens_mb, dp_exposed, dpc;
 	const double *crit_extra;
@@ -211,6 +253,7 @@ int llm_estimate(const struct workload *w, const struct gpu *g,
 	resolve(w, g, &pl);
 	if (check(w, g, &pl, why))
 		return -1;
+	pl.schedule = sched_resolve(pl.schedule, pl.interleave);
 	memset(&E, 0, sizeof(E));
 	E.plan = pl;
 	if (pl.tp > pl.gpus_per_node)
@@ -232,12 +275,7 @@ int llm_estimate(const struct workload *w, const struct gpu *g,
 			       "%zu is too small (expected %d)", ws->cap,
 			       LLM_MAX_OPS);
 
-	/* Pipeline: T = m * t_max + (sum of stages - t_max) / v (Narayanan et
-	 * al. SC'21), which holds for m >= p.  With fewer micro-batches than
-	 * stages interleaving cannot fill the pipeline: each micro-batch
-	 * still passes every stage in turn, T = t_sum + (m - 1) * t_max / v
-	 * (m = 1: the whole t_sum, whatever v).  The larger of the two is the
-	 * critical path; they agree at m = p and for v = 1. */
+	/* Pipeline: T = m * t_max + the bubble of the schedule (schedule.c). */
 	m = sh.m;
 	lps = sh.L / sh.p;
 	tL = sum_brk(S.t[OPS_LAYER]);
@@ -254,8 +292,14 @@ int llm_estimate(const struct workload *w, const struct gpu *g,
 		crit_first = tfirst >= tlast;
 		tmax = crit_first ? tfirst : tlast;
 	}
-	bubble = fmax((tsum - tmax) / sh.v, tsum + (m - 1) * tmax / sh.v -
-					       m * tmax);
+	st.p = sh.p;
+	st.m = m;
+	st.v = sh.v;
+	st.t_sum = tsum;
+	st.t_max = tmax;
+	st.t_w = sh.p == 1 ? 0 : lps * S.wgrad_s[OPS_LAYER] +
+		 S.wgrad_s[crit_first ? OPS_FIRST : OPS_LAST];
+	bubble = sched_bubble_s(pl.schedule, &st);
 	tpipe = m * tmax + bubble;
 
 	crit_extra = crit_first ? S.t[OPS_FIRST] : S.t[OPS_LAST];

@@ -55,6 +55,9 @@ struct training {
 	int packing;          /* samples packed or unpadded: only real
 				 tokens are computed */
 	double mean_seq_len;  /* mean real tokens per sample (packing) */
+	double capacity_factor; /* MoE: token-expert pairs the busiest
+				   expert-parallel rank computes over the
+				   mean (1 balanced; 0 = 1) */
 };
 
 #define FW_ID_LEN 32
@@ -68,6 +71,16 @@ struct plan_framework {
 	char id[FW_ID_LEN];       /* "" = none named: the registry and GPU values */
 	unsigned long long set;   /* bit p: value[p] is the profile's */
 	double value[EFF_COUNT];
+};
+
+/* Pipeline schedules (model/schedule.c). */
+enum pp_schedule {
+	SCHED_DEFAULT,     /* none named: interleaved if interleave > 1,
+			      else 1F1B */
+	SCHED_1F1B,        /* Narayanan et al. SC'21 sec. 2.2.1 */
+	SCHED_INTERLEAVED, /* interleaved 1F1B, ibid. sec. 2.2.2 */
+	SCHED_ZERO_BUBBLE, /* ZB-H1, Qi et al. ICLR'24 */
+	SCHED_COUNT
 };
 
 struct plan {
@@ -84,6 +97,7 @@ struct plan {
 				   groups (HSDP, MiCS); 0 = all of dp */
 	int micro_batch;        /* sequences per micro-batch per GPU */
 	int interleave;         /* virtual pipeline stages per GPU */
+	enum pp_schedule schedule;
 	int sequence_parallel;
 	int cuda_graphs;
 	int grad_overlap;       /* 1: DP gradient reduction overlaps the last
@@ -111,6 +125,7 @@ enum wl_field {
 	WLF_DATA_LOADER,
 	/* context parallelism, sharding groups, packed sequences */
 	WLF_CP, WLF_SHARD_GROUP, WLF_PACKING, WLF_MEAN_SEQ_LEN,
+	WLF_SCHEDULE, WLF_CAPACITY_FACTOR,
 	WLF_FIELD_COUNT
 };
 

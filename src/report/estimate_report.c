@@ -242,6 +242,8 @@ static void text_report(FILE *f, const struct workload *w, const struct gpu *g,
 	}
 	if (p->interleave > 1)
 		fprintf(f, ", interleave %d", p->interleave);
+	if (w->kind == WL_LLM && p->schedule == SCHED_ZERO_BUBBLE)
+		fputs(", zero-bubble schedule (ZB-H1)", f);
 	if (p->sequence_parallel && p->tp > 1)
 		fputs(", sequence parallel", f);
 	if (p->cuda_graphs)

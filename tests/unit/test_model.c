@@ -11,6 +11,7 @@
 #include "../../src/model/llm.h"
 #include "../../src/model/memory.h"
 #include "../../src/model/roofline.h"
+#include "../../src/model/schedule.h"
 #include "../../src/model/validate.h"
 
 static struct est_workspace ws;
@@ -60,6 +61,16 @@ static const struct op *find_op(const char *name)
 			return &ws.ops[i];
 	fail_msg("no operator '%s'", name);
 	return NULL;
+}
+
+/* 1 if the last estimate has an operator of that name. */
+static int has_op(const char *name)
+{
+	size_t i;
+	for (i = 0; i < ws.count; i++)
+		if (!strcmp(ws.ops[i].name, name))
+			return 1;
+	return 0;
 }
 
 /* A run longer than EST_MAX_RUN_S is refused, exactly past the limit, and
@@ -298,6 +309,168 @@ static void test_bubble(void **state)
 	assert_close(ratio, 1.25, 0.03);
 }
 
+/* The bubble of each schedule on 4 equal stages whose micro-batch takes
+ * t_F = t_B = t_W = 1 s (t = 3 s, t_sum = 12 s, t_max = 3 s). */
+static void test_schedule_bubble(void **state)
+{
+	struct sched_stages st = { .p = 4, .m = 8, .v = 1, .t_sum = 12,
+				   .t_max = 3, .t_w = 1 };
+	(void)state;
+	/* 1F1B: (p-1) t = 9 s. */
+	assert_close(sched_bubble_s(SCHED_1F1B, &st), 9, TOL_EXACT);
+	/* ZB-H1, m >= p: (p-1)(t_F + t_B - t_W) = 3 x 1 = 3 s, a third of
+	 * 1F1B's (Qi et al. sec. 3.1). */
+	assert_close(sched_bubble_s(SCHED_ZERO_BUBBLE, &st), 3, TOL_EXACT);
+	/* Interleaved, v = 2, m >= p: 9 / 2 = 4.5 s. */
+	st.v = 2;
+	assert_close(sched_bubble_s(SCHED_INTERLEAVED, &st), 4.5, TOL_EXACT);
+	/* m = 1: no W can fill the drain, only the B chain is shorter:
+	 * 9 - 3 x 1 = 6 s = (p-1)(t_F + t_B); interleaving cannot help:
+	 * 12 + 0 - 3 = 9 s. */
+	st.m = 1;
+	assert_close(sched_bubble_s(SCHED_INTERLEAVED, &st), 9, TOL_EXACT);
+	st.v = 1;
+	assert_close(sched_bubble_s(SCHED_ZERO_BUBBLE, &st), 6, TOL_EXACT);
+	/* m = 2: one deferred W fills the drain: 9 - 3 - 1 = 5 s. */
+	st.m = 2;
+	assert_close(sched_bubble_s(SCHED_ZERO_BUBBLE, &st), 5, TOL_EXACT);
+	/* Nothing to defer (frozen weights): ZB-H1 is 1F1B. */
+	st.t_w = 0;
+	assert_close(sched_bubble_s(SCHED_ZERO_BUBBLE, &st), 9, TOL_EXACT);
+	/* One stage: no bubble whatever the schedule. */
+	st = (struct sched_stages){ .p = 1, .m = 4, .v = 1, .t_sum = 3,
+				    .t_max = 3, .t_w = 1 };
+	assert_close(sched_bubble_s(SCHED_ZERO_BUBBLE, &st), 0, TOL_EXACT);
+	/* In flight: min(p, m) for 1F1B and ZB-H1; x (1 + 3/8) for v = 2. */
+	assert_close(sched_inflight(SCHED_1F1B, 4, 8, 1), 4, TOL_EXACT);
+	assert_close(sched_inflight(SCHED_ZERO_BUBBLE, 4, 2, 1), 2, TOL_EXACT);
+	assert_close(sched_inflight(SCHED_INTERLEAVED, 4, 8, 2), 5.5,
+		     TOL_EXACT);
+	assert_int_equal(sched_resolve(SCHED_DEFAULT, 1), SCHED_1F1B);
+	assert_int_equal(sched_resolve(SCHED_DEFAULT, 3), SCHED_INTERLEAVED);
+	/* The planner's layouts: no schedule without a pipeline, interleaved
+	 * with chunks, else the one named. */
+	assert_int_equal(sched_for_layout(SCHED_ZERO_BUBBLE, 1, 1),
+			 SCHED_DEFAULT);
+	assert_int_equal(sched_for_layout(SCHED_ZERO_BUBBLE, 4, 2),
+			 SCHED_INTERLEAVED);
+	assert_int_equal(sched_for_layout(SCHED_ZERO_BUBBLE, 4, 1),
+			 SCHED_ZERO_BUBBLE);
+	assert_int_equal(sched_for_layout(SCHED_INTERLEAVED, 4, 1), SCHED_1F1B);
+	assert_int_equal(sched_for_layout(SCHED_DEFAULT, 4, 1), SCHED_DEFAULT);
+}
+
+/* Seconds of the weight-gradient GEMMs of the last stage in one
+ * micro-batch, read from the operator list of the last estimate (the
+ * attention's ".bwd_w" GEMMs take gradients of activations, not weights). */
+static double last_stage_wgrad_s(double layers_per_stage)
+{
+	double t = 0;
+	size_t i;
+	for (i = 0; i < ws.count; i++) {
+		const struct op *o = &ws.ops[i];
+		size_t n = strlen(o->name);
+		if (n < 6 || strcmp(o->name + n - 6, ".bwd_w") ||
+		    !strncmp(o->name, "layer.attn_scores", 17) ||
+		    !strncmp(o->name, "layer.attn_context", 18))
+			continue;
+		if (o->stage == OPS_LAYER)
+			t += layers_per_stage * o->time_s;
+		else if (o->stage == OPS_LAST)
+			t += o->time_s;
+	}
+	return t;
+}
+
+/* A whole estimate under ZB-H1: the bubble is 1F1B's less 2 (p-1) t_W
+ * (m >= p), the memory is 1F1B's, and the gain lies between nothing and
+ * the whole bubble. */
+static void test_zero_bubble_estimate(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct estimate one, zb;
+	struct plan_problem why;
+	double tw;
+	(void)state;
+	gpt(&w, 32, 4096, 32, 128, 2048);
+	w.train.global_batch = 16;
+	w.plan.count = 4;
+	w.plan.pp = 4;
+	tc_test_a100(&g);
+	w.plan.schedule = SCHED_1F1B;
+	assert_int_equal(step_estimate(&w, &g, &ws, &one, &why), 0);
+	w.plan.schedule = SCHED_ZERO_BUBBLE;
+	assert_int_equal(step_estimate(&w, &g, &ws, &zb, &why), 0);
+	/* The last stage is the critical one (its loss and head outweigh the
+	 * embedding): t_W is its 8 layers' and the head's. */
+	tw = last_stage_wgrad_s(32 / 4);
+	assert_true(tw > 0);
+	/* p = 4, m = 16: 1F1B - 3 t_W - min(15, 3) t_W. */
+	assert_close(zb.breakdown_s[BRK_BUBBLE],
+		     one.breakdown_s[BRK_BUBBLE] - 6 * tw, 1e-9);
+	assert_true(zb.breakdown_s[BRK_BUBBLE] > 0);
+	assert_true(zb.step_time_s < one.step_time_s);
+	assert_close(zb.memory_per_gpu_bytes, one.memory_per_gpu_bytes,
+		     TOL_EXACT);
+	assert_int_equal(zb.plan.schedule, SCHED_ZERO_BUBBLE);
+	/* Without a schedule named, interleave picks it. */
+	w.plan.schedule = SCHED_DEFAULT;
+	w.plan.interleave = 2;
+	assert_int_equal(step_estimate(&w, &g, &ws, &one, &why), 0);
+	assert_int_equal(one.plan.schedule, SCHED_INTERLEAVED);
+	/* Frozen weights (LoRA): hardly any W to defer, hardly any gain. */
+	w.plan.interleave = 1;
+	w.train.finetune = FT_LORA;
+	w.train.lora_rank = 8;
+	w.plan.schedule = SCHED_1F1B;
+	assert_int_equal(step_estimate(&w, &g, &ws, &one, &why), 0);
+	w.plan.schedule = SCHED_ZERO_BUBBLE;
+	assert_int_equal(step_estimate(&w, &g, &ws, &zb, &why), 0);
+	assert_close(zb.breakdown_s[BRK_BUBBLE], one.breakdown_s[BRK_BUBBLE],
+		     1e-9);
+}
+
+/* Schedules that do not fit the plan are refused with the field named. */
+static void test_schedule_checks(void **state)
+{
+	static const struct {
+		enum pp_schedule s;
+		int pp, v;
+		const char *msg;
+	} bad[] = {
+		{ SCHED_ZERO_BUBBLE, 1, 1, "schedule zero-bubble needs pipeline "
+		  "parallelism (expected pp > 1)" },
+		{ SCHED_INTERLEAVED, 4, 1, "schedule interleaved needs "
+		  "interleave 2 or more (expected the model chunks per GPU in "
+		  "plan.interleave)" },
+		{ SCHED_1F1B, 4, 2, "schedule 1f1b runs one model chunk per GPU, "
+		  "not interleave 2 (expected interleave 1 or schedule "
+		  "interleaved)" },
+		{ SCHED_ZERO_BUBBLE, 4, 2, "schedule zero-bubble runs one model "
+		  "chunk per GPU, not interleave 2 (expected interleave 1 or "
+		  "schedule interleaved)" },
+	};
+	struct workload w;
+	struct gpu g;
+	struct estimate e;
+	struct plan_problem why;
+	size_t i;
+	(void)state;
+	tc_test_a100(&g);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		gpt(&w, 32, 4096, 32, 128, 2048);
+		w.train.global_batch = 16;
+		w.plan.count = bad[i].pp;
+		w.plan.pp = bad[i].pp;
+		w.plan.interleave = bad[i].v;
+		w.plan.schedule = bad[i].s;
+		assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), -1);
+		assert_int_equal(why.field, WLF_SCHEDULE);
+		assert_string_equal(why.msg, bad[i].msg);
+	}
+}
+
 /* Llama-2-70B-like on 64 GPUs: the shared workload of the relations. */
 static void llama70(struct workload *w)
 {
@@ -530,6 +703,126 @@ static void test_moe_zero_shards_experts_over_their_group(void **state)
 	assert_close(e.mem_bytes[MEM_OPTIMIZER], 41472.0, TOL_EXACT);
 }
 
+/* A small MoE: 8 experts, top 2, hidden 64, expert FFN 128, 8 GPUs. */
+static void small_moe(struct workload *w, int ep)
+{
+	gpt(w, 2, 64, 4, 100, 128);
+	w->llm.ffn = 128;
+	w->llm.experts = 8;
+	w->llm.top_k = 2;
+	w->llm.bias = 0;
+	w->llm.norm = NORM_RMSNORM;
+	w->llm.positions = POS_ROPE;
+	w->llm.tied_embeddings = 0;
+	w->plan.count = 8;
+	w->plan.ep = ep;
+	w->plan.zero = 1;
+}
+
+/* The token shuffles of the all-to-all dispatcher, and the capacity
+ * factor in time and memory. */
+static void test_moe_dispatch_and_capacity(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct estimate one, cf;
+	struct plan_problem why;
+	const struct op *o;
+	double fc1_flop, act;
+	(void)state;
+	tc_test_a100(&g);
+	/* ep 4: 2 experts per GPU.  T = 1 x 128 tokens, 256 pairs, 2 B:
+	 * permute (256 + 128) x 64 x 2 + 4 x 256 = 50,176 B; sort of the
+	 * pairs that arrive, 2 x 256 x 64 x 2 = 65,536 B. */
+	small_moe(&w, 4);
+	assert_int_equal(step_estimate(&w, &g, &ws, &one, &why), 0);
+	o = find_op("layer.moe_permute");
+	assert_non_null(o);
+	assert_close(o->bytes, 50176.0, TOL_EXACT);
+	o = find_op("layer.moe_sort");
+	assert_non_null(o);
+	assert_close(o->bytes, 65536.0, TOL_EXACT);
+	assert_true(has_op("layer.moe_unpermute.bwd"));
+	assert_true(has_op("layer.moe_unsort.bwd"));
+	/* fc1 (not gated): 2 x 256 pairs x 128 x 64 = 4,194,304 FLOP over
+	 * the two local experts. */
+	o = find_op("layer.mlp_fc1");
+	assert_non_null(o);
+	fc1_flop = o->flop;
+	assert_close(fc1_flop, 4194304.0, TOL_EXACT);
+	act = one.mem_bytes[MEM_ACTIVATIONS];
+
+	/* Capacity factor 1.5: the busiest rank computes 384 pairs, fc1
+	 * 6,291,456 FLOP; sorting 1.5 x 65,536 B; the model FLOPs (useful
+	 * work) do not change. */
+	w.train.capacity_factor = 1.5;
+	assert_int_equal(step_estimate(&w, &g, &ws, &cf, &why), 0);
+	assert_close(find_op("layer.mlp_fc1")->flop, 1.5 * fc1_flop,
+		     TOL_EXACT);
+	assert_close(find_op("layer.moe_sort")->bytes, 98304.0, TOL_EXACT);
+	assert_close(find_op("layer.moe_permute")->bytes, 50176.0, TOL_EXACT);
+	assert_true(find_op("layer.ep_dispatch")->bytes == 1.5 * 256 * 64 * 2);
+	assert_close(cf.model_flop_per_step, one.model_flop_per_step,
+		     TOL_EXACT);
+	/* Activations: the experts' 2 x (128 + 128) + ... grow, the rest
+	 * does not: more memory, less than 1.5 x. */
+	assert_true(cf.mem_bytes[MEM_ACTIVATIONS] > act);
+	assert_true(cf.mem_bytes[MEM_ACTIVATIONS] < 1.5 * act);
+
+	/* Large enough that kernels are not latency-bound: strictly slower,
+	 * lower MFU. */
+	w.llm.hidden = 1024;
+	w.llm.ffn = 2048;
+	w.llm.heads = 16;
+	w.train.seq_len = 2048;
+	w.train.capacity_factor = 0;
+	assert_int_equal(step_estimate(&w, &g, &ws, &one, &why), 0);
+	w.train.capacity_factor = 1.5;
+	assert_int_equal(step_estimate(&w, &g, &ws, &cf, &why), 0);
+	assert_true(cf.step_time_s > one.step_time_s);
+	assert_true(cf.mfu_frac < one.mfu_frac);
+
+	/* One expert per GPU: nothing to sort. */
+	small_moe(&w, 8);
+	assert_int_equal(step_estimate(&w, &g, &ws, &one, &why), 0);
+	assert_false(has_op("layer.moe_sort"));
+	assert_true(has_op("layer.moe_permute"));
+
+	/* Out of range: above experts / top_k = 4, or on a dense model. */
+	small_moe(&w, 4);
+	w.train.capacity_factor = 4.5;
+	assert_int_equal(step_estimate(&w, &g, &ws, &cf, &why), -1);
+	assert_int_equal(why.field, WLF_CAPACITY_FACTOR);
+	assert_string_equal(why.msg, "capacity_factor 4.5 is above experts / "
+			    "top_k = 4 (expected at most the factor at which "
+			    "one expert takes every token)");
+	gpt(&w, 2, 64, 4, 100, 128);
+	w.train.capacity_factor = 1.25;
+	assert_int_equal(step_estimate(&w, &g, &ws, &cf, &why), -1);
+	assert_int_equal(why.field, WLF_CAPACITY_FACTOR);
+	assert_string_equal(why.msg, "capacity_factor 1.25 needs a mixture of "
+			    "experts (expected experts greater than 1, or no "
+			    "capacity_factor)");
+}
+
+/* Grouped expert GEMMs pay the fixed per-GEMM cost each: slower than
+ * one batched kernel of the same work, as fast as one GEMM alone. */
+static void test_grouped_gemm(void **state)
+{
+	struct gpu g;
+	(void)state;
+	tc_test_a100(&g);
+	assert_close(roof_grouped_gemm_eff(&g, 4096, 1536, 2048, 1),
+		     roof_gemm_eff(&g, 4096, 1536, 2048, 1), TOL_EXACT);
+	assert_true(roof_grouped_gemm_eff(&g, 512, 768, 2048, 16) <
+		    roof_gemm_eff(&g, 512, 768, 2048, 16));
+	/* Larger experts lose less. */
+	assert_true(roof_grouped_gemm_eff(&g, 4096, 768, 2048, 16) /
+			    roof_gemm_eff(&g, 4096, 768, 2048, 16) >
+		    roof_grouped_gemm_eff(&g, 512, 768, 2048, 16) /
+			    roof_gemm_eff(&g, 512, 768, 2048, 16));
+}
+
 struct bad_plan {
 	const char *what;
 	enum wl_field field;
@@ -701,11 +994,16 @@ int main(void)
 		cmocka_unit_test(test_zero_memory),
 		cmocka_unit_test(test_ring_volume),
 		cmocka_unit_test(test_bubble),
+		cmocka_unit_test(test_schedule_bubble),
+		cmocka_unit_test(test_zero_bubble_estimate),
+		cmocka_unit_test(test_schedule_checks),
 		cmocka_unit_test(test_relations),
 		cmocka_unit_test(test_memory_flip),
 		cmocka_unit_test(test_fit_advice),
 		cmocka_unit_test(test_brief_estimate),
 		cmocka_unit_test(test_moe_zero_shards_experts_over_their_group),
+		cmocka_unit_test(test_moe_dispatch_and_capacity),
+		cmocka_unit_test(test_grouped_gemm),
 		cmocka_unit_test(test_invalid_plans),
 		cmocka_unit_test(test_variants_finite),
 		cmocka_unit_test(test_gemm_util),
