@@ -6,6 +6,7 @@
  * operators of a step; bad inputs with their positions.
  */
 #include "tc_test.h"
+#include "tc_arch.h"
 
 #include <stdlib.h>
 
@@ -34,25 +35,6 @@ static int teardown(void **state)
 	(void)state;
 	gpu_catalog_release(&cat);
 	return 0;
-}
-
-static void show(const struct tc_diag *d)
-{
-	for (int i = 0; i < d->count; i++)
-		print_message("%s\n", d->entry[i].msg);
-}
-
-/* The preset models/arch/<name>.yaml of the frozen test data. */
-static void preset(const char *name, struct vision_arch *a)
-{
-	char path[256];
-	struct tc_diag d;
-	snprintf(path, sizeof(path), TC_TEST_DATA "/models/arch/%s.yaml", name);
-	tc_diag_init(&d);
-	if (wl_vision_arch_load_file(path, a, &d)) {
-		show(&d);
-		fail_msg("%s does not load", path);
-	}
 }
 
 /*
@@ -84,7 +66,7 @@ static void test_resnext50(void **state)
 	struct vis_summary s;
 	char msg[200];
 	(void)state;
-	preset("resnext50-32x4d", &a);
+	tc_vision_preset("resnext50-32x4d", &a);
 	assert_int_equal(vision_infer(&a, 224, 0, NULL, &s, msg, sizeof(msg)), 0);
 	assert_close(s.params, 25028904.0, TOL_EXACT);
 	assert_close(s.macs, 4230479872.0, TOL_EXACT);
@@ -122,7 +104,7 @@ static void test_retinanet_torchvision(void **state)
 	struct vis_shape sh[VIS_MAX_LAYERS];
 	char msg[200];
 	(void)state;
-	preset("retinanet-resnet50-fpn", &a);
+	tc_vision_preset("retinanet-resnet50-fpn", &a);
 	assert_int_equal(vision_infer(&a, 800, 0, sh, &s, msg, sizeof(msg)), 0);
 	assert_close(s.params, 34014999.0, TOL_EXACT);
 	assert_close(s.macs, 151540437248.0, TOL_EXACT);
@@ -161,7 +143,7 @@ static struct workload *load(const char *path)
 	assert_non_null(w);
 	tc_diag_init(&d);
 	if (wl_load_file(path, &dp, w, &d)) {
-		show(&d);
+		tc_show_diag(&d);
 		fail_msg("cannot load %s", path);
 	}
 	return w;
@@ -257,7 +239,7 @@ static void test_maskrcnn_torchvision(void **state)
 	char msg[200];
 	double macs = 0;
 	(void)state;
-	preset("maskrcnn-resnet50-fpn", &a);
+	tc_vision_preset("maskrcnn-resnet50-fpn", &a);
 	assert_int_equal(a.layer[10].kind, VL_ROI_BOX_HEAD);
 	a.layer[10].rois = 1000;
 	assert_int_equal(vision_infer(&a, 800, 0, sh, &s, msg, sizeof(msg)), 0);

@@ -3,6 +3,7 @@
  * placement and offload, bad inputs, validation error.
  */
 #include "tc_test.h"
+#include "tc_arch.h"
 
 #include <stdlib.h>
 
@@ -37,12 +38,6 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void show(const struct tc_diag *d)
-{
-	for (int i = 0; i < d->count; i++)
-		print_message("%s\n", d->entry[i].msg);
-}
-
 static struct workload *load(const char *path)
 {
 	struct workload *w = calloc(1, sizeof(*w));
@@ -50,7 +45,7 @@ static struct workload *load(const char *path)
 	assert_non_null(w);
 	tc_diag_init(&d);
 	if (wl_load_file(path, &dp, w, &d)) {
-		show(&d);
+		tc_show_diag(&d);
 		fail_msg("cannot load %s", path);
 	}
 	return w;
@@ -127,7 +122,6 @@ static void test_preset_bytes(void **state)
 {
 	struct recsys_arch a;
 	struct rec_summary s;
-	struct tc_diag d;
 	static const char *const names[] = { "dlrm-criteo-kaggle",
 		"dlrm-criteo-1tb", "dlrm-dcnv2" };
 	static const double emb[] = { 540201232, 24034227072.0, 26135627264.0 };
@@ -135,13 +129,7 @@ static void test_preset_bytes(void **state)
 					16044545 };
 	(void)state;
 	for (int i = 0; i < 3; i++) {
-		char path[128];
-		snprintf(path, sizeof(path), TC_TEST_DATA "/models/arch/%s.yaml", names[i]);
-		tc_diag_init(&d);
-		if (wl_recsys_arch_load_file(path, &a, &d)) {
-			show(&d);
-			fail_msg("%s does not load", path);
-		}
+		tc_recsys_preset(names[i], &a);
 		recsys_summary(&a, &s);
 		assert_close(s.emb_params, emb[i], TOL_EXACT);
 		assert_close(s.dense_params, dense[i], TOL_EXACT);
@@ -421,7 +409,7 @@ static void test_validation(void **state)
 	val_set_init(&s);
 	tc_diag_init(&d);
 	if (val_load_file("tests/validation/recsys.csv", tc_test_datapath(), &s, &d)) {
-		show(&d);
+		tc_show_diag(&d);
 		fail_msg("cannot load recsys.csv");
 	}
 	assert_true(s.count >= 2);

@@ -4,6 +4,7 @@
  * validation error.
  */
 #include "tc_test.h"
+#include "tc_arch.h"
 
 #include <dirent.h>
 #include <stdlib.h>
@@ -45,12 +46,6 @@ static void gpu(const char *id, struct gpu *g)
 	assert_int_equal(gpu_catalog_lookup(&cat, id, g, why, sizeof(why)), 0);
 }
 
-static void show(const struct tc_diag *d)
-{
-	for (int i = 0; i < d->count; i++)
-		print_message("%s\n", d->entry[i].msg);
-}
-
 /* Load `path` (must succeed) into a heap workload. */
 static struct workload *load(const char *path)
 {
@@ -59,7 +54,7 @@ static struct workload *load(const char *path)
 	assert_non_null(w);
 	tc_diag_init(&d);
 	if (wl_load_file(path, &dp, w, &d)) {
-		show(&d);
+		tc_show_diag(&d);
 		fail_msg("cannot load %s", path);
 	}
 	return w;
@@ -201,19 +196,6 @@ static void test_unfused_frac(void **state)
 	free(w);
 }
 
-/* A preset of the frozen catalog; fails the test when it does not load. */
-static void vis_preset(const char *name, struct vision_arch *a)
-{
-	char path[128];
-	struct tc_diag d;
-	snprintf(path, sizeof(path), TC_TEST_DATA "/models/arch/%s.yaml", name);
-	tc_diag_init(&d);
-	if (wl_vision_arch_load_file(path, a, &d)) {
-		show(&d);
-		fail_msg("%s does not load", path);
-	}
-}
-
 /* The preset files give torchvision's parameter counts and GMACs
  * (reference §2.1-2.5). */
 static void test_presets_match_torchvision(void **state)
@@ -230,7 +212,7 @@ static void test_presets_match_torchvision(void **state)
 		struct vision_arch a;
 		struct vis_summary s;
 		char msg[200];
-		vis_preset(t[i].name, &a);
+		tc_vision_preset(t[i].name, &a);
 		assert_int_equal(vision_infer(&a, 224, 0, NULL, &s, msg, sizeof(msg)), 0);
 		assert_close(s.params, t[i].params, TOL_EXACT);
 		assert_close(s.macs / 1e9, t[i].gmacs, 1e-3);
@@ -243,7 +225,7 @@ static void test_resnet50_gmacs(void **state)
 	struct vision_arch a;
 	struct vis_summary s;
 	(void)state;
-	vis_preset("resnet50", &a);
+	tc_vision_preset("resnet50", &a);
 	assert_int_equal(vision_infer(&a, 224, 0, NULL, &s, NULL, 0), 0);
 	assert_close(s.macs, 4.089e9, 1e-3);
 }
@@ -386,7 +368,7 @@ static void test_validation(void **state)
 	val_set_init(&s);
 	tc_diag_init(&d);
 	if (val_load_file("tests/validation/vision.csv", tc_test_datapath(), &s, &d)) {
-		show(&d);
+		tc_show_diag(&d);
 		fail_msg("cannot load vision.csv");
 	}
 	assert_true(s.count >= 4);
