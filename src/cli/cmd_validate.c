@@ -452,7 +452,8 @@ static int print_tables(struct cli_ctx *ctx, const char *fmt, const struct val_s
 		fprintf(ctx->out, "  the P10-P90 band of `estimate --uncertainty` holds %zu of %zu runs "
 			"(%.0f %%; an honest band holds about 80 %%)\n", s->band_in, s->band_n,
 			100.0 * (double)s->band_in / (double)s->band_n);
-	if (s->loso_llm.n && s->loso_llm.n != s->loso.n)
+	/* Only where the cases shown hold language models (not --family vision). */
+	if (s->loso_llm.n && s->loso_llm.n != s->loso.n && s->band_llm_n)
 		fprintf(ctx->out, "  language models alone (%zu runs): leave one source out %.1f %%, "
 			"leave one GPU type out %.1f %%, P10-P90 band holds %zu of %zu\n",
 			s->loso_llm.n, 100 * s->loso_llm.mape, 100 * s->logo_llm.mape, s->band_llm_in,

@@ -17,7 +17,8 @@
 #                                  seconds, exit 124, for cases that must
 #                                  not hang)
 #   check: COMMAND                (optional: run with sh after the binary; the
-#                                  case fails if it fails)
+#                                  case fails if it fails; $CASE_STDOUT is the
+#                                  file holding the run's standard output)
 #   env: TRAINCOST_TODAY=2027-12-01  (optional: NAME=VALUE words added to the
 #                                  environment of the run, after
 #                                  tests/test-env.sh's)
@@ -43,7 +44,8 @@ for c in tests/cli/cases/${TC_CASES:-*}.case; do
 	want_rc=$(sed -n 's/^exit: //p' "$c" | head -n 1)
 	rm -rf "$tmp"/*
 	CASE_TMP="$tmp/scratch"
-	export CASE_TMP
+	CASE_STDOUT="$tmp/got.stdout"
+	export CASE_TMP CASE_STDOUT
 	mkdir "$CASE_TMP"
 	setup=$(sed -n 's/^setup: //p' "$c" | head -n 1)
 	if [ -n "$setup" ] && ! sh -c "$setup"; then
