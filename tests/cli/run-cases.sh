@@ -5,7 +5,9 @@
 #   setup: COMMAND                (optional: run first with sh; $CASE_TMP is a
 #                                  scratch folder, emptied for every case)
 #   needs: COMMAND                (optional, after setup: if it fails the case
-#                                  is skipped, "skip NAME: needs COMMAND")
+#                                  is skipped, "skip NAME: needs COMMAND";
+#                                  $CASE_RUNNER is the command the binary runs
+#                                  under, empty when none)
 #   fsize-blocks: N               (optional: the binary runs under ulimit -f N,
 #                                  so a write past N blocks fails like a full
 #                                  disk)
@@ -34,6 +36,9 @@
 # Usage: tests/cli/run-cases.sh BINARY [RUNNER]   (TC_CASES=GLOB: only those)
 bin=$1
 runner=${2:-}
+# For `needs:` lines: the command the binary runs under ("" when none).
+CASE_RUNNER=$runner
+export CASE_RUNNER
 . tests/test-env.sh
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
