@@ -129,99 +129,34 @@ void llm_shape_init(const struct workload *w, const struct plan *pl,
 	}
 }
 
-/* Builder state: where ops go and how their time is computed. */
+/* Builder state: how an operator's time is computed; the sink lists it. */
 struct bld {
+	struct op_sink out;
 	const struct gpu *g;
 	const struct plan *pl;
 	const struct llm_shape *sh;
-	struct est_workspace *ws;
-	struct llm_sums *sums;
 	enum tc_prec pg;   /* GEMM precision */
 	enum tc_prec pa;   /* attention and element-wise precision */
 	int graphs;
-	enum op_stage stage;
-	int bwd;           /* adding backward (incl. recompute) ops */
-	int recompute;     /* adding recomputed forward ops */
-	int wgrad;         /* adding weight-gradient GEMMs */
 	int grouped;       /* a batch of GEMMs runs as separate kernels */
-	double count;      /* executions per step of the current stage */
-	int full;          /* ran out of workspace */
 };
-
-static struct op *push(struct bld *B, const char *name, enum brk cat)
-{
-	struct op *o;
-
-	if (B->ws->count >= B->ws->cap) {
-		B->full = 1;
-		return NULL;
-	}
-	o = &B->ws->ops[B->ws->count++];
-	/* Workspaces are reused: nothing of an earlier estimate may leak in.
-	 * Field by field: a memset of the op compiled to `rep stos`, whose
-	 * start-up made this the costliest line of an estimate. */
-	strncpy(o->name, name, sizeof(o->name) - 1); /* pads with NULs */
-	o->name[sizeof(o->name) - 1] = '\0';
-	o->category = cat;
-	o->flop = 0;
-	o->bytes = 0;
-	o->count = B->count;
-	o->prec = B->pa;
-	o->time_s = 0;
-	o->bound = BOUND_COMPUTE;
-	o->launch_s = 0;
-	o->stage = B->stage;
-	return o;
-}
-
-/* Account an op's time in the sums (per execution). */
-static void account(struct bld *B, const struct op *o, double flop)
-{
-	struct llm_sums *S = B->sums;
-	double roof = o->time_s - o->launch_s;
-	enum limiter lim;
-
-	S->t[o->stage][o->category] += roof;
-	S->t[o->stage][BRK_LAUNCH] += o->launch_s;
-	switch (o->bound) {
-	case BOUND_COMPUTE: lim = LIM_COMPUTE; break;
-	case BOUND_MEMORY: lim = LIM_MEMORY_BW; break;
-	case BOUND_NETWORK: lim = LIM_COMMUNICATION; break;
-	default:
-		lim = o->flop > 0 && o->flop / o->time_s > 0 &&
-		      o->category != BRK_MEMBOUND ? LIM_COMPUTE :
-						    LIM_MEMORY_BW;
-		break;
-	}
-	S->lim[o->stage][lim] += roof;
-	S->lim[o->stage][LIM_LAUNCH] += o->launch_s;
-	if (B->bwd && o->stage == OPS_LAYER)
-		S->bwd_layer_s += o->time_s;
-	if (B->wgrad)
-		S->wgrad_s[o->stage] += o->time_s;
-	S->hw_flop[o->stage] += flop;
-	if (!B->recompute)
-		S->model_flop[o->stage] += flop;
-}
 
 /* A batch of GEMMs (m x n x k); frozen weight-gradient GEMMs are skipped
  * by the caller. */
 static void gemm(struct bld *B, const char *name, enum brk cat, double m,
 		 double n, double k, double batch)
 {
-	struct op *o = push(B, name, cat);
-	if (!o)
-		return;
-	o->flop = 2.0 * m * n * k * batch;
-	o->bytes = batch * (B->sh->eg * (m * k + k * n) + B->sh->e * m * n);
-	o->prec = B->pg;
-	o->time_s = roof_time_launch(B->g, B->pg, o->flop,
-				     B->grouped ?
-				     roof_grouped_gemm_eff(B->g, m, n, k, batch) :
-				     roof_gemm_eff(B->g, m, n, k, batch),
-				     o->bytes, B->grouped ? batch : 1, B->graphs,
-				     &o->bound, &o->launch_s);
-	account(B, o, o->flop);
+	struct op_cost c;
+	c.flop = 2.0 * m * n * k * batch;
+	c.bytes = batch * (B->sh->eg * (m * k + k * n) + B->sh->e * m * n);
+	c.prec = B->pg;
+	c.time_s = roof_time_launch(B->g, B->pg, c.flop,
+				    B->grouped ?
+				    roof_grouped_gemm_eff(B->g, m, n, k, batch) :
+				    roof_gemm_eff(B->g, m, n, k, batch),
+				    c.bytes, B->grouped ? batch : 1, B->graphs,
+				    &c.bound, &c.launch_s);
+	sink_put(&B->out, name, cat, &c, 1, c.flop);
 }
 
 /* A weight-gradient GEMM: the part of a backward that a zero-bubble
@@ -229,65 +164,57 @@ static void gemm(struct bld *B, const char *name, enum brk cat, double m,
 static void wgemm(struct bld *B, const char *name, double m, double n,
 		  double k, double batch)
 {
-	B->wgrad = 1;
+	B->out.wgrad = 1;
 	gemm(B, name, BRK_GEMM, m, n, k, batch);
-	B->wgrad = 0;
+	B->out.wgrad = 0;
 }
 
 /* A memory-bound kernel sequence. */
 static void elem(struct bld *B, const char *name, enum brk cat, double bytes,
 		 double flop, double kernels)
 {
-	struct op *o = push(B, name, cat);
-	if (!o)
-		return;
-	o->flop = flop;
-	o->bytes = bytes;
-	o->prec = B->pa;
-	o->time_s = roof_time_launch(B->g, B->pa, flop, B->g->eff.elem_flop_frac, bytes, kernels,
-				     B->graphs, &o->bound, &o->launch_s);
-	if (o->bound == BOUND_COMPUTE)
-		o->bound = BOUND_MEMORY;
-	account(B, o, 0);
+	struct op_cost c;
+	c.flop = flop;
+	c.bytes = bytes;
+	c.prec = B->pa;
+	c.time_s = roof_time_launch(B->g, B->pa, flop, B->g->eff.elem_flop_frac,
+				    bytes, kernels, B->graphs, &c.bound,
+				    &c.launch_s);
+	if (c.bound == BOUND_COMPUTE)
+		c.bound = BOUND_MEMORY;
+	sink_put(&B->out, name, cat, &c, 1, 0);
 }
 
-/* A fused kernel at attn_frac of peak (flash attention). */
+/* A fused kernel at attn_frac of peak (flash attention); `model_flop` of
+ * its work count (a causal mask skips the rest). */
 static void fused(struct bld *B, const char *name, double flop, double bytes,
 		  double model_flop)
 {
-	struct op *o = push(B, name, BRK_ATTN);
-	if (!o)
-		return;
-	o->flop = flop;
-	o->bytes = bytes;
-	o->prec = B->pa;
-	o->time_s = roof_time_launch(B->g, B->pa, flop, B->g->eff.attn_frac,
-				     bytes, 1, B->graphs, &o->bound,
-				     &o->launch_s);
-	account(B, o, 0);
-	B->sums->hw_flop[o->stage] += model_flop;
-	if (!B->recompute)
-		B->sums->model_flop[o->stage] += model_flop;
+	struct op_cost c;
+	c.flop = flop;
+	c.bytes = bytes;
+	c.prec = B->pa;
+	c.time_s = roof_time_launch(B->g, B->pa, flop, B->g->eff.attn_frac,
+				    bytes, 1, B->graphs, &c.bound, &c.launch_s);
+	sink_put(&B->out, name, BRK_ATTN, &c, 1, model_flop);
+}
+
+/* An operator whose whole time is communication. */
+static void wire(struct bld *B, const char *name, enum brk cat, double bytes,
+		 double time_s)
+{
+	struct op_cost c = { 0, bytes, time_s, 0, B->pa, BOUND_NETWORK };
+	sink_put(&B->out, name, cat, &c, 1, 0);
 }
 
 /* A collective; its whole time is communication. */
 static void coll(struct bld *B, const char *name, enum brk cat,
 		 enum comm_coll c, struct comm_group grp, double bytes)
 {
-	struct op *o;
 	if (grp.n <= 1 && c != COLL_P2P)
 		return;
-	o = push(B, name, cat);
-	if (!o)
-		return;
-	o->flop = 0;
-	o->bytes = bytes;
-	o->prec = B->pa;
-	o->time_s = comm_time_s(B->g, B->pl, c, grp, bytes);
-	o->launch_s = 0;
-	o->bound = BOUND_NETWORK;
-	account(B, o, 0);
-	B->sums->net_bytes += B->count * comm_net_bytes(c, grp, bytes);
+	wire(B, name, cat, bytes, comm_time_s(B->g, B->pl, c, grp, bytes));
+	B->out.sums->net_bytes += B->out.count * comm_net_bytes(c, grp, bytes);
 }
 
 static int imin(int a, int b) { return a < b ? a : b; }
@@ -335,27 +262,43 @@ static void cp_ring(struct bld *B, const char *name, size_t first,
 {
 	const struct llm_shape *sh = B->sh;
 	double kv_bytes = sh->b * sh->skv * 2 * sh->g * sh->d / sh->t * sh->e;
+	const struct est_workspace *ws = B->out.ws;
 	struct comm_group cpg;
 	double ring, busy = 0;
-	struct op *o;
 	size_t k;
 
-	if (sh->cp <= 1 || B->full)
+	if (sh->cp <= 1)
 		return;
 	cpg = group(sh->cp, sh->t, sh->gpn);
 	ring = passes * comm_time_s(B->g, B->pl, COLL_ALLGATHER, cpg,
 				    kv_bytes);
-	for (k = first; k < B->ws->count; k++)
-		busy += B->ws->ops[k].time_s;
-	B->sums->net_bytes += passes * B->count *
-			      comm_net_bytes(COLL_ALLGATHER, cpg, kv_bytes);
-	o = push(B, name, BRK_TP_COMM);
-	if (!o)
-		return;
-	o->bytes = passes * kv_bytes;
-	o->time_s = dmax(0, ring - busy);
-	o->bound = BOUND_NETWORK;
-	account(B, o, 0);
+	for (k = first; k < ws->count; k++)
+		busy += ws->ops[k].time_s;
+	B->out.sums->net_bytes += passes * B->out.count *
+				  comm_net_bytes(COLL_ALLGATHER, cpg, kv_bytes);
+	wire(B, name, BRK_TP_COMM, passes * kv_bytes, dmax(0, ring - busy));
+}
+
+/*
+ * The LoRA adapters of a linear layer (T x n x k, over `experts`): x*A then
+ * (x*A)*B, r wide, two small GEMMs per adapter; `passes` 1 forward, 2
+ * backward (data and weight gradients).
+ */
+static void lora(struct bld *B, const char *name, double T, double n,
+		 double k, double experts, double passes)
+{
+	const struct llm_shape *sh = B->sh;
+	double m = T / experts, r = sh->lora_r;
+	struct op_cost c;
+	c.flop = passes * 2 * T * r * (n + k);
+	c.bytes = passes * sh->e * experts * (m * k + k * r + m * r + r * n +
+					      m * n);
+	c.prec = B->pa;
+	c.time_s = roof_time_launch(B->g, B->pa, c.flop,
+				    roof_gemm_eff(B->g, m, r, k, experts),
+				    c.bytes, 2 * passes, B->graphs, &c.bound,
+				    &c.launch_s);
+	sink_put(&B->out, name, BRK_GEMM, &c, 1, c.flop);
 }
 
 /* A linear layer forward: GEMM T x n x k, plus LoRA adapters / dequant. */
@@ -368,25 +311,9 @@ static void linear_fwd(struct bld *B, const char *name, const char *qname,
 	B->grouped = experts > 1;
 	gemm(B, name, BRK_GEMM, T / experts, n, k, experts);
 	B->grouped = 0;
-	if (sh->lora_r > 0 && !B->full) {
+	if (sh->lora_r > 0)
 		/* x*A then (x*A)*B, r-wide: two small GEMMs per adapter. */
-		double m = T / experts, r = sh->lora_r;
-		double flop = 2 * T * r * (n + k);
-		double bytes = sh->e * experts * (m * k + k * r + m * r +
-						  r * n + m * n);
-		struct op *o = push(B, qname, BRK_GEMM);
-		if (!o)
-			return;
-		o->flop = flop;
-		o->bytes = bytes;
-		o->prec = B->pa;
-		o->time_s = roof_time_launch(B->g, B->pa, flop,
-					     roof_gemm_eff(B->g, m, r, k,
-							   experts),
-					     bytes, 2, B->graphs, &o->bound,
-					     &o->launch_s);
-		account(B, o, flop);
-	}
+		lora(B, qname, T, n, k, experts, 1);
 }
 
 /* A linear layer backward: data gradient, weight gradient unless frozen. */
@@ -401,24 +328,8 @@ static void linear_bwd(struct bld *B, const char *dname, const char *wname,
 	if (sh->lora_r <= 0)
 		wgemm(B, wname, k, n, m, experts);
 	B->grouped = 0;
-	if (sh->lora_r > 0 && !B->full) {
-		double r = sh->lora_r;
-		double flop = 2 * 2 * T * r * (n + k);
-		double bytes = 2 * sh->e * experts * (m * k + k * r + m * r +
-						      r * n + m * n);
-		struct op *o = push(B, aname, BRK_GEMM);
-		if (!o)
-			return;
-		o->flop = flop;
-		o->bytes = bytes;
-		o->prec = B->pa;
-		o->time_s = roof_time_launch(B->g, B->pa, flop,
-					     roof_gemm_eff(B->g, m, r, k,
-							   experts),
-					     bytes, 4, B->graphs, &o->bound,
-					     &o->launch_s);
-		account(B, o, flop);
-	}
+	if (sh->lora_r > 0)
+		lora(B, aname, T, n, k, experts, 2);
 }
 
 /*
@@ -457,7 +368,7 @@ static void layer_fwd(struct bld *B, const struct workload *w, int core_only)
 	int causal = w->llm.causal;
 	double skv = sh->skv;
 	size_t first_attn;
-#define NM(x) (B->recompute ? "layer.recompute" x : "layer" x)
+#define NM(x) (B->out.recompute ? "layer.recompute" x : "layer" x)
 
 	if (!core_only) {
 		elem(B, NM(".norm1"), BRK_MEMBOUND, 2 * Tn * h * e, 0, 1);
@@ -472,7 +383,7 @@ static void layer_fwd(struct bld *B, const struct workload *w, int core_only)
 			elem(B, NM(".rope"), BRK_MEMBOUND,
 			     2 * T * (sh->a + sh->g) * d / t * e, 0, 1);
 	}
-	first_attn = B->ws->count;
+	first_attn = B->out.ws->count;
 	if (w->train.flash_attention) {
 		double cf = causal ? 0.5 : 1.0;
 		double mf = 4 * s * skv * d * bh;
@@ -599,7 +510,7 @@ static void layer_bwd(struct bld *B, const struct workload *w)
 		     tpg, tp_bytes);
 	linear_bwd(B, "layer.attn_out.bwd_d", "layer.attn_out.bwd_w",
 		   "layer.attn_out_lora.bwd", T, h, sh->a * d / t, 1);
-	first_attn = B->ws->count;
+	first_attn = B->out.ws->count;
 	if (w->train.flash_attention) {
 		double cf = causal ? 0.5 : 1.0;
 		double mf = 4 * s * skv * d * bh;
@@ -656,9 +567,9 @@ static double opt_bytes_per_param(const struct workload *w, double e)
 	}
 }
 
-int llm_build_ops(const struct workload *w, const struct gpu *g,
+void llm_build_ops(const struct workload *w, const struct gpu *g,
 		  const struct plan *pl, const struct llm_shape *sh,
-		  struct est_workspace *ws, struct llm_sums *sums)
+		  struct est_workspace *ws, struct op_sums *sums)
 {
 	struct bld B;
 	double T = sh->b * sh->s, t = sh->t, e = sh->e, h = sh->h;
@@ -677,14 +588,11 @@ int llm_build_ops(const struct workload *w, const struct gpu *g,
 	double train_params;
 	int zero = pl->zero;
 
-	memset(sums, 0, sizeof(*sums));
 	memset(&B, 0, sizeof(B));
-	ws->count = 0;
+	sink_start(&B.out, ws, sums, 0);
 	B.g = g;
 	B.pl = pl;
 	B.sh = sh;
-	B.ws = ws;
-	B.sums = sums;
 	B.pg = w->train.precision;
 	B.pa = w->train.precision == PREC_FP8 ? PREC_BF16 : w->train.precision;
 	if (roof_peak(g, B.pa) <= 0)
@@ -692,17 +600,17 @@ int llm_build_ops(const struct workload *w, const struct gpu *g,
 	B.graphs = pl->cuda_graphs;
 
 	/* Layers: forward, then backward with its recompute. */
-	B.stage = OPS_LAYER;
-	B.count = lps * sh->m;
+	B.out.stage = OPS_LAYER;
+	B.out.count = lps * sh->m;
 	layer_fwd(&B, w, 0);
-	B.bwd = 1;
+	B.out.bwd = 1;
 	if (rc == RECOMP_FULL || rc == RECOMP_SELECTIVE) {
-		B.recompute = 1;
+		B.out.recompute = 1;
 		layer_fwd(&B, w, rc == RECOMP_SELECTIVE);
-		B.recompute = 0;
+		B.out.recompute = 0;
 	}
 	layer_bwd(&B, w);
-	B.bwd = 0;
+	B.out.bwd = 0;
 	if (zero == 3 && sh->dp * sh->cp > 1) {
 		/* Gather the layer's weights forward and backward, scatter its
 		 * gradients, and with several shard groups all-reduce the
@@ -715,28 +623,20 @@ int llm_build_ops(const struct workload *w, const struct gpu *g,
 			   comm_time_s(g, pl, COLL_ALLREDUCE, rpg,
 					lb / sh->shard);
 		double busy = 0;
-		struct op *o;
 		int k;
 		for (k = 0; k < BRK_COUNT; k++)
 			busy += sums->t[OPS_LAYER][k];
-		sums->zero3_comm_layer_s = c;
-		sums->net_bytes += B.count *
+		sums->net_bytes += B.out.count *
 			(2 * comm_net_bytes(COLL_ALLGATHER, shg, lb) +
 			 comm_net_bytes(COLL_REDUCE_SCATTER, shg, lb) +
 			 comm_net_bytes(COLL_ALLREDUCE, rpg, lb / sh->shard));
-		o = push(&B, "layer.zero3_gather.exposed", BRK_DP_COMM);
-		if (o) {
-			o->bytes = 3 * lb;
-			o->prec = B.pa;
-			o->time_s = dmax(0, c - busy);
-			o->bound = BOUND_NETWORK;
-			account(&B, o, 0);
-		}
+		wire(&B, "layer.zero3_gather.exposed", BRK_DP_COMM, 3 * lb,
+		     dmax(0, c - busy));
 	}
 
 	/* First stage: embedding. */
-	B.stage = OPS_FIRST;
-	B.count = sh->m;
+	B.out.stage = OPS_FIRST;
+	B.out.count = sh->m;
 	elem(&B, "embed.fwd", BRK_MEMBOUND,
 	     T * h * e * (w->llm.positions == POS_LEARNED ? 4 : 2) +
 		     Tn * h * (2 * e + 1),
@@ -745,31 +645,27 @@ int llm_build_ops(const struct workload *w, const struct gpu *g,
 		coll(&B, sh->sp ? "embed.tp_reducescatter" : "embed.tp_allreduce",
 		     BRK_TP_COMM, sh->sp ? COLL_REDUCE_SCATTER : COLL_ALLREDUCE,
 		     tpg, T * h * e);
-	B.bwd = 1;
+	B.out.bwd = 1;
 	if (sh->lora_r <= 0)
 		elem(&B, "embed.bwd", BRK_MEMBOUND, 3 * T * h * e, 0, 2);
-	B.bwd = 0;
+	B.out.bwd = 0;
 	if (sh->p > 1) {
 		/* 1F1B: every stage sends or receives one activation forward
 		 * and one gradient backward per micro-batch (Megatron scatters
 		 * them over the TP ranks).  Listed once; step.c adds
 		 * sums->p2p_s to every stage. */
 		struct comm_group pg = { 2, sh->t * sh->dp < sh->gpn ? 2 : 1 };
-		struct op *o = push(&B, "pp.send_recv", BRK_PP_COMM);
-		if (o) {
-			o->bytes = T * h * e / t;
-			o->prec = B.pa;
-			o->time_s = comm_time_s(g, pl, COLL_P2P, pg, o->bytes);
-			o->count = 2 * sh->m * sh->v;
-			o->bound = BOUND_NETWORK;
-			sums->p2p_s = 2 * sh->v * o->time_s;
-			sums->net_bytes += o->count *
-				comm_net_bytes(COLL_P2P, pg, o->bytes);
-		}
+		struct op_cost c = { 0, T * h * e / t, 0, 0, B.pa,
+				     BOUND_NETWORK };
+		double n = 2 * sh->m * sh->v;
+		c.time_s = comm_time_s(g, pl, COLL_P2P, pg, c.bytes);
+		sink_list(&B.out, "pp.send_recv", BRK_PP_COMM, &c, n);
+		sums->p2p_s = 2 * sh->v * c.time_s;
+		sums->net_bytes += n * comm_net_bytes(COLL_P2P, pg, c.bytes);
 	}
 
 	/* Last stage: final norm, LM head, loss. */
-	B.stage = OPS_LAST;
+	B.out.stage = OPS_LAST;
 	elem(&B, "final_norm.fwd", BRK_MEMBOUND, 2 * Tn * h * e, 0, 1);
 	if (sh->sp)
 		coll(&B, "head.tp_allgather", BRK_TP_COMM, COLL_ALLGATHER, tpg,
@@ -779,7 +675,7 @@ int llm_build_ops(const struct workload *w, const struct gpu *g,
 	if (sh->t > 1)
 		coll(&B, "loss.tp_allreduce", BRK_TP_COMM, COLL_ALLREDUCE, tpg,
 		     3 * T * 4);
-	B.bwd = 1;
+	B.out.bwd = 1;
 	elem(&B, "loss.bwd", BRK_MEMBOUND, T * sh->V / t * (4 * 2 + e), 0, 3);
 	gemm(&B, "lm_head.bwd_d", BRK_GEMM, T, h, sh->V / t, 1);
 	if (sh->lora_r <= 0)
@@ -790,11 +686,11 @@ int llm_build_ops(const struct workload *w, const struct gpu *g,
 		     BRK_TP_COMM, sh->sp ? COLL_REDUCE_SCATTER : COLL_ALLREDUCE,
 		     tpg, T * h * e);
 	elem(&B, "final_norm.bwd", BRK_MEMBOUND, 4 * Tn * h * e, 0, 2);
-	B.bwd = 0;
+	B.out.bwd = 0;
 
 	/* Once per step: gradient reduction, optimizer. */
-	B.stage = OPS_STEP;
-	B.count = 1;
+	B.out.stage = OPS_STEP;
+	B.out.count = 1;
 	train_params = dmax(sh->trainable_first, sh->trainable_last);
 	if (sh->dp * sh->cp > 1) {
 		double gbytes = train_params * gb;
@@ -827,5 +723,4 @@ int llm_build_ops(const struct workload *w, const struct gpu *g,
 		elem(&B, "optimizer.step", BRK_OPTIMIZER,
 		     pp_ * opt_bytes_per_param(w, e), 0, kern);
 	}
-	return B.full ? -1 : 0;
 }

@@ -12,6 +12,7 @@
 
 #include "estimate.h"
 #include "gpu.h"
+#include "opsink.h"
 #include "workload.h"
 
 /* Sizes derived from a workload and a resolved plan, as doubles. */
@@ -63,30 +64,16 @@ struct llm_shape {
 void llm_shape_init(const struct workload *w, const struct plan *pl,
 		    struct llm_shape *sh);
 
-/* Totals the step assembly needs, per execution of one micro-batch. */
-struct llm_sums {
-	double t[OPS_COUNT][BRK_COUNT]; /* seconds, launch under BRK_LAUNCH */
-	double lim[OPS_COUNT][LIM_COUNT]; /* the same seconds by limiter */
-	double bwd_layer_s;             /* backward (with recompute) of a layer */
-	double wgrad_s[OPS_COUNT];      /* of t, the weight-gradient GEMMs */
-	double hw_flop[OPS_COUNT];      /* FLOP incl. recompute, one GPU */
-	double model_flop[OPS_COUNT];   /* FLOP excl. recompute, one GPU */
-	double zero3_comm_layer_s;      /* ZeRO-3 gathers of one layer */
-	double p2p_s;                   /* pipeline transfers of one stage */
-	double net_bytes;               /* bytes one GPU sends between nodes
-					   in a step, all its operators */
-};
-
 /*
  * Build the operators of one training step of an LLM on GPU g into ws
- * (ws->count reset first) and fill *sums.  Returns 0, or -1 if the
- * workspace is too small (ws->cap); no allocation.
+ * (ws->count reset first; past ws->cap they are listed as one row) and
+ * fill *sums, per execution of each stage; no allocation.
  */
-int llm_build_ops(const struct workload *w, const struct gpu *g,
+void llm_build_ops(const struct workload *w, const struct gpu *g,
 		  const struct plan *pl, const struct llm_shape *sh,
-		  struct est_workspace *ws, struct llm_sums *sums);
+		  struct est_workspace *ws, struct op_sums *sums);
 
-/* Operators llm_build_ops can emit at most (size of a workspace). */
+/* Operators llm_build_ops lists at most (size of a workspace). */
 #define LLM_MAX_OPS 160
 
 /* Estimate an LLM run (the step_estimate() contract without the run-length

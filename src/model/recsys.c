@@ -35,7 +35,9 @@
 #include <string.h>
 
 #include "comm.h"
+#include "compose.h"
 #include "memory.h"
+#include "opsink.h"
 #include "roofline.h"
 
 const char *const rec_placement_names[] = { "auto", "replicated",
@@ -111,48 +113,23 @@ void recsys_summary(const struct recsys_arch *a, struct rec_summary *s)
 
 /* ---------------------------------------------------------------------- */
 
+/* Builder state: how an operator's time is computed; the sink lists it
+ * and sums it for the step. */
 struct rb {
+	struct op_sink out;
+	struct op_sums S;
 	const struct gpu *g;
-	struct est_workspace *ws;
 	enum tc_prec pg;
 	double e;
 	int graphs;
-	int bwd;
-	double t[BRK_COUNT], lim[LIM_COUNT];
-	double bwd_s;
-	double flop;
 };
 
 static void put(struct rb *B, const char *name, enum brk cat, double flop,
 		double bytes, enum tc_prec p, double time, double launch,
 		enum op_bound bound)
 {
-	struct est_workspace *ws = B->ws;
-	enum limiter lim;
-
-	if (ws->count < ws->cap) {
-		struct op *o = &ws->ops[ws->count++];
-		memset(o, 0, sizeof(*o));
-		snprintf(o->name, sizeof(o->name), "%s", name);
-		o->category = cat;
-		o->flop = flop;
-		o->bytes = bytes;
-		o->prec = p;
-		o->time_s = time;
-		o->launch_s = launch;
-		o->bound = bound;
-		o->count = 1;
-		o->stage = OPS_LAYER;
-	}
-	B->t[cat] += time - launch;
-	B->t[BRK_LAUNCH] += launch;
-	lim = bound == BOUND_COMPUTE ? LIM_COMPUTE :
-	      bound == BOUND_NETWORK ? LIM_COMMUNICATION : LIM_MEMORY_BW;
-	B->lim[lim] += time - launch;
-	B->lim[LIM_LAUNCH] += launch;
-	if (B->bwd)
-		B->bwd_s += time;
-	B->flop += flop;
+	struct op_cost c = { flop, bytes, time, launch, p, bound };
+	sink_put(&B->out, name, cat, &c, 1, flop);
 }
 
 static void gemm(struct rb *B, const char *name, double m, double n, double k)
@@ -204,7 +181,7 @@ static void linear(struct rb *B, const char *pfx, double rows, double in,
 		   double out, int first)
 {
 	char n[40];
-	if (!B->bwd) {
+	if (!B->out.bwd) {
 		snprintf(n, sizeof(n), "%s.fwd", pfx);
 		gemm(B, n, rows, out, in);
 	} else {
@@ -424,7 +401,8 @@ int recsys_estimate(const struct workload *w, const struct gpu *g,
 	struct plan pl;
 	struct rb B;
 	double gb = w->train.global_batch, b, eb, tab_bytes, tab_elems, tab_rows;
-	double row_bytes, dim, prev, tstep = 0, exposed = 0, comm = 0, free_b;
+	double row_bytes, dim, prev, free_b;
+	struct step_parts parts;
 	double act, state, P, uniq, Pdp = 0;
 	struct rec_balance bal;
 	/* dense features padded to 8 for tensor-core GEMMs */
@@ -482,9 +460,8 @@ int recsys_estimate(const struct workload *w, const struct gpu *g,
 	P = S.dense_params;
 	memset(&E, 0, sizeof(E));
 	memset(&B, 0, sizeof(B));
+	sink_start(&B.out, ws, &B.S, 0);
 	B.g = g;
-	B.ws = ws;
-	ws->count = 0;
 	B.pg = w->train.precision;
 	B.e = B.pg == PREC_FP32 || B.pg == PREC_TF32 ? 4 : 2;
 	B.graphs = pl.cuda_graphs;
@@ -689,7 +666,7 @@ int recsys_estimate(const struct workload *w, const struct gpu *g,
 		elem(&B, "loss.fwd", b * 16, 1, 2);
 
 		/* Backward. */
-		B.bwd = 1;
+		B.out.bwd = 1;
 		elem(&B, "loss.bwd", b * 16, 1, 1);
 		for (i = a->ntop - 1; i >= 0; i--) {
 			char nm[24];
@@ -771,24 +748,21 @@ int recsys_estimate(const struct workload *w, const struct gpu *g,
 				elem(&B, "emb.scatter_update.bwd", bytes, frac, 1);
 			}
 		}
-		B.bwd = 0;
+		B.out.bwd = 0;
 	}
 	/* Dense gradients: all-reduce, overlapped with the backward. */
+	memset(&parts, 0, sizeof(parts));
+	parts.m = 1;
+	parts.p = parts.v = 1;
+	parts.lps = 1;
 	if (n > 1) {
-		comm = comm_time_s(g, &pl, COLL_ALLREDUCE, all, 4 * (P + Pdp));
-		exposed = pl.grad_overlap ? fmax(0, comm - B.bwd_s) : comm;
-		if (ws->count < ws->cap) {
-			struct op *o = &ws->ops[ws->count++];
-			memset(o, 0, sizeof(*o));
-			snprintf(o->name, sizeof(o->name), "dp.grad_allreduce");
-			o->category = BRK_DP_COMM;
-			o->bytes = 4 * (P + Pdp);
-			o->prec = PREC_FP32;
-			o->time_s = comm;
-			o->count = 1;
-			o->bound = BOUND_NETWORK;
-			o->stage = OPS_STEP;
-		}
+		struct op_cost c = { 0, 4 * (P + Pdp), 0, 0, PREC_FP32,
+				     BOUND_NETWORK };
+		c.time_s = comm_time_s(g, &pl, COLL_ALLREDUCE, all, c.bytes);
+		B.out.stage = OPS_STEP;
+		sink_put(&B.out, "dp.grad_allreduce", BRK_DP_COMM, &c, 1, 0);
+		B.out.stage = OPS_LAYER;
+		parts.dp_overlap = pl.grad_overlap;
 	}
 	{
 		double bytes = (P + Pdp) * (w->train.optimizer == OPT_ADAMW ? 28 : 20);
@@ -801,17 +775,7 @@ int recsys_estimate(const struct workload *w, const struct gpu *g,
 		put(&B, "misc.kernels", BRK_LAUNCH, 0, 0, B.pg, t, t,
 		    BOUND_LATENCY);
 	}
-	for (k = 0; k < BRK_COUNT; k++)
-		E.breakdown_s[k] = B.t[k];
-	E.breakdown_s[BRK_DP_COMM] += exposed;
-	for (k = 0; k < BRK_COUNT; k++)
-		tstep += E.breakdown_s[k];
-	E.step_time_s = tstep;
-	B.lim[LIM_COMMUNICATION] += exposed;
-	E.limiting = LIM_COMPUTE;
-	for (k = 1; k < LIM_COUNT; k++)
-		if (B.lim[k] > B.lim[E.limiting])
-			E.limiting = (enum limiter)k;
+	compose_step(&B.S, &parts, &E);
 
 	E.plan = pl;
 	E.params = E.active_params = P + S.emb_params;
@@ -821,9 +785,6 @@ int recsys_estimate(const struct workload *w, const struct gpu *g,
 		E.steps = ceil(w->rtrain.samples / gb);
 	else
 		E.steps = ceil(w->rtrain.dataset_size / gb) * w->rtrain.epochs;
-	E.samples_per_s = gb / E.step_time_s;
-	E.total_time_s = E.steps * E.step_time_s;
-	E.gpu_hours = E.total_time_s * n / 3600.0;
 	/* model FLOPs: 6 x dense multiply-adds... 3 x forward GEMM FLOPs */
 	{
 		double f = 0;
@@ -844,9 +805,6 @@ int recsys_estimate(const struct workload *w, const struct gpu *g,
 		E.model_flop_per_step = 6 * f * gb;
 	}
 	E.hw_flop_per_step = E.model_flop_per_step;
-	E.mfu_frac = E.model_flop_per_step /
-		     (E.step_time_s * n * roof_peak(g, w->train.precision));
-	E.hfu_frac = E.mfu_frac;
 	if (pl.offload == OFFLOAD_NONE) {
 		E.mem_bytes[MEM_WEIGHTS] += E.embedding_bytes_per_gpu * eb /
 					    (eb + state);
@@ -855,10 +813,8 @@ int recsys_estimate(const struct workload *w, const struct gpu *g,
 	} else {
 		E.embedding_bytes_per_gpu = 0;
 	}
-	for (k = 0; k < MEM_COUNT; k++)
-		E.memory_per_gpu_bytes += E.mem_bytes[k];
-	E.memory_capacity_bytes = g->memory_bytes;
-	E.fits = E.memory_per_gpu_bytes <= g->memory_bytes;
+	if (compose_finish(&E, g, w->train.precision, 0, ws, why))
+		return -1;
 	if (!E.fits)
 		snprintf(E.fit_advice, sizeof(E.fit_advice), "needs %.1f GB of "
 			 "%.1f GB: try row_wise tables, offload: host, a "
@@ -872,12 +828,6 @@ int recsys_estimate(const struct workload *w, const struct gpu *g,
 		     bal.tables[REC_TW], bal.tables[REC_RW], n);
 	else if (w->plan.embeddings == EMB_AUTO)
 		est_warn(&E, "embeddings: auto chose %s", rec_placement_names[place]);
-	if (n > pl.gpus_per_node && !(pl.network_bytes_per_s > 0))
-		est_warn(&E, "no network bandwidth given: assuming %.0f GB/s per "
-		     "GPU", COMM_DEFAULT_NETWORK_BYTES_PER_S / 1e9);
-	/* Nothing non-finite leaves this function. */
-	if (est_check_finite(&E, ws, why))
-		return -1;
 	*out = E;
 	return 0;
 }

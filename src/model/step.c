@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "comm.h"
+#include "compose.h"
 #include "llm.h"
 #include "memory.h"
 #include "roofline.h"
@@ -225,14 +226,6 @@ static int check(const struct workload *w, const struct gpu *g,
 	return 0;
 }
 
-static double sum_brk(const double *t)
-{
-	double s = 0;
-	int k;
-	for (k = 0; k < BRK_COUNT; k++)
-		s += t[k];
-	return s;
-}
 
 /* Estimate an LLM run (the step_estimate() contract, without the run-length
  * check). */
@@ -242,13 +235,10 @@ int llm_estimate(const struct workload *w, const struct gpu *g,
 {
 	struct estimate E;
 	struct llm_shape sh;
-	struct llm_sums S;
+	struct op_sums S;
 	struct plan pl;
-	struct sched_stages st;
-	double tL, tF, tLa, tfirst, tlast, tmax, tsum, tpipe, bubble, m, lps;
-	double lim[LIM_COUNT], peak, mm, attn, tokens_mb, dp_exposed, dpc;
-	const double *crit_extra;
-	int k, crit_first;
+	struct step_parts P;
+	double mm, attn, tokens_mb;
 
 	resolve(w, g, &pl);
 	if (check(w, g, &pl, why))
@@ -262,105 +252,32 @@ int llm_estimate(const struct workload *w, const struct gpu *g,
 	if (pl.zero == 3 && pl.pp > 1)
 		est_warn(&E, "zero 3 with pp %d: frameworks rarely combine them",
 		     pl.pp);
-	if (pl.count > pl.gpus_per_node && !(pl.network_bytes_per_s > 0))
-		est_warn(&E, "no network bandwidth given for %d nodes: assuming "
-		     "%.0f GB/s per GPU", pl.count / pl.gpus_per_node,
-		     COMM_DEFAULT_NETWORK_BYTES_PER_S / 1e9);
 	if (w->plan.sequence_parallel && w->plan.tp <= 1)
 		est_warn(&E, "sequence_parallel has no effect with tp 1");
 
 	llm_shape_init(w, &pl, &sh);
-	if (llm_build_ops(w, g, &pl, &sh, ws, &S))
-		return est_problem(why, WLF_NONE, "internal: operator workspace of "
-			       "%zu is too small (expected %d)", ws->cap,
-			       LLM_MAX_OPS);
+	llm_build_ops(w, g, &pl, &sh, ws, &S);
+	memset(&P, 0, sizeof(P));
+	P.m = sh.m;
+	P.p = sh.p;
+	P.v = sh.v;
+	P.lps = sh.L / sh.p;
+	P.schedule = pl.schedule;
+	/* ZeRO-3 gathers per layer; its exposed part is a layer operator */
+	P.dp_overlap = pl.grad_overlap && pl.zero < 3;
+	compose_step(&S, &P, &E);
 
-	/* Pipeline: T = m * t_max + the bubble of the schedule (schedule.c). */
-	m = sh.m;
-	lps = sh.L / sh.p;
-	tL = sum_brk(S.t[OPS_LAYER]);
-	tF = sum_brk(S.t[OPS_FIRST]);
-	tLa = sum_brk(S.t[OPS_LAST]);
-	if (sh.p == 1) {
-		tfirst = tlast = lps * tL + tF + tLa;
-		tsum = tmax = tfirst;
-		crit_first = 1;
-	} else {
-		tfirst = lps * tL + tF + S.p2p_s;
-		tlast = lps * tL + tLa + S.p2p_s;
-		tsum = sh.p * (lps * tL + S.p2p_s) + tF + tLa;
-		crit_first = tfirst >= tlast;
-		tmax = crit_first ? tfirst : tlast;
-	}
-	st.p = sh.p;
-	st.m = m;
-	st.v = sh.v;
-	st.t_sum = tsum;
-	st.t_max = tmax;
-	st.t_w = sh.p == 1 ? 0 : lps * S.wgrad_s[OPS_LAYER] +
-		 S.wgrad_s[crit_first ? OPS_FIRST : OPS_LAST];
-	bubble = sched_bubble_s(pl.schedule, &st);
-	tpipe = m * tmax + bubble;
-
-	crit_extra = crit_first ? S.t[OPS_FIRST] : S.t[OPS_LAST];
-	for (k = 0; k < BRK_COUNT; k++) {
-		E.breakdown_s[k] = m * (lps * S.t[OPS_LAYER][k] + crit_extra[k]);
-		if (sh.p == 1)
-			E.breakdown_s[k] += m * S.t[OPS_LAST][k];
-	}
-	E.breakdown_s[BRK_PP_COMM] += m * S.p2p_s;
-	E.breakdown_s[BRK_BUBBLE] = bubble;
-	for (k = 0; k < LIM_COUNT; k++) {
-		lim[k] = m * (lps * S.lim[OPS_LAYER][k] +
-			      (crit_first ? S.lim[OPS_FIRST][k] :
-					    S.lim[OPS_LAST][k]));
-		if (sh.p == 1)
-			lim[k] += m * S.lim[OPS_LAST][k];
-	}
-	lim[LIM_COMMUNICATION] += m * S.p2p_s;
-	lim[LIM_BUBBLE] = E.breakdown_s[BRK_BUBBLE];
-
-	/* Once per step: DP traffic (hidden behind the last backward when the
-	 * framework overlaps it), optimizer. */
-	dpc = S.t[OPS_STEP][BRK_DP_COMM];
-	dp_exposed = dpc;
-	if (pl.grad_overlap && pl.zero < 3)
-		dp_exposed = fmax(0, dpc - lps * S.bwd_layer_s);
-	for (k = 0; k < BRK_COUNT; k++)
-		E.breakdown_s[k] += k == BRK_DP_COMM ? dp_exposed :
-						      S.t[OPS_STEP][k];
-	for (k = 0; k < LIM_COUNT; k++)
-		lim[k] += k == LIM_COMMUNICATION ?
-			S.lim[OPS_STEP][k] - dpc + dp_exposed :
-			S.lim[OPS_STEP][k];
-
-	E.step_time_s = sum_brk(E.breakdown_s);
-	assert(fabs(E.step_time_s - (tpipe + dp_exposed +
-				     sum_brk(S.t[OPS_STEP]) - dpc)) <=
-	       1e-9 * E.step_time_s + 1e-15);
-	(void)tpipe; /* only the assertion reads it */
-	E.limiting = LIM_COMPUTE;
-	for (k = 1; k < LIM_COUNT; k++)
-		if (lim[k] > lim[E.limiting])
-			E.limiting = (enum limiter)k;
-
-	/* Counts and rates. */
+	/* Counts. */
 	E.params = sh.params;
 	E.active_params = sh.active_params;
-	E.micro_batches = (int)m;
-	E.bubble_frac = E.breakdown_s[BRK_BUBBLE] / E.step_time_s;
+	E.micro_batches = (int)sh.m;
 	/* Packed or unpadded samples: only their real tokens count. */
 	E.tokens_per_step = w->train.global_batch * sh.skv;
 	if (w->train.steps > 0)
 		E.steps = w->train.steps;
 	else if (w->train.tokens > 0)
 		E.steps = ceil(w->train.tokens / E.tokens_per_step);
-	E.tokens_per_s = E.tokens_per_step / E.step_time_s;
-	E.tokens_per_s_per_gpu = E.tokens_per_s / pl.count;
 	E.samples_per_step = w->train.global_batch;
-	E.samples_per_s = E.samples_per_step / E.step_time_s;
-	E.total_time_s = E.steps * E.step_time_s;
-	E.gpu_hours = E.total_time_s * pl.count / 3600.0;
 
 	/* Model FLOPs (PaLM convention, full attention term, no recompute):
 	 * per token 6 * matmul params + 12 * L * a * d * s; frozen weights
@@ -379,21 +296,9 @@ int llm_estimate(const struct workload *w, const struct gpu *g,
 						   attn / 3.0);
 	else if (w->train.recompute == RECOMP_SELECTIVE)
 		E.hw_flop_per_step += tokens_mb * attn / 3.0;
-	peak = roof_peak(g, w->train.precision);
-	E.mfu_frac = E.model_flop_per_step /
-		     (E.step_time_s * pl.count * peak);
-	E.hfu_frac = E.hw_flop_per_step / (E.step_time_s * pl.count * peak);
 
-	/* Memory. */
-	E.memory_per_gpu_bytes = mem_estimate(w, &pl, &sh, E.mem_bytes);
-	E.memory_capacity_bytes = g->memory_bytes;
-	E.fits = E.memory_per_gpu_bytes <= g->memory_bytes;
-	if (E.mfu_frac > 1 || E.hfu_frac > 1)
-		est_warn(&E, "utilisation above 100%% of peak: efficiency "
-		     "parameters of %s are implausible", g->id);
-
-	/* Nothing non-finite leaves this function. */
-	if (est_check_finite(&E, ws, why))
+	mem_estimate(w, &pl, &sh, E.mem_bytes);
+	if (compose_finish(&E, g, w->train.precision, 0, ws, why))
 		return -1;
 	*out = E;
 	return 0;

@@ -21,8 +21,10 @@
 #include <string.h>
 
 #include "comm.h"
+#include "compose.h"
 #include "llm.h"
 #include "memory.h"
+#include "opsink.h"
 #include "roofline.h"
 
 const char *const vis_kind_names[VL_KIND_COUNT + 1] = {
@@ -783,12 +785,13 @@ int vision_infer(const struct vision_arch *a, double image, double image_w,
 /* ---------------------------------------------------------------------- */
 /* Operators                                                               */
 
-/* Builder state. */
+/* Builder state: how an operator's time is computed; the sink lists it
+ * (merging the repeats of a block) and sums it per micro-batch. */
 struct vb {
+	struct op_sink out;
+	struct op_sums S;
 	const struct gpu *g;
 	const struct plan *pl;
-	struct est_workspace *ws;
-	size_t cap;        /* slots for named ops; the last is "other" */
 	enum tc_prec pg;   /* GEMM precision */
 	enum tc_prec pa;   /* element-wise precision */
 	double e;          /* bytes per activation element */
@@ -799,81 +802,15 @@ struct vb {
 	int vol;           /* 3-D network: cubic kernels */
 	int layout;        /* NCHW with tensor cores: transposes per conv */
 	int first;         /* the next conv is the first layer */
-	int bwd;           /* adding backward ops */
-	double t[BRK_COUNT];   /* seconds per micro-batch */
-	double lim[LIM_COUNT];
-	double bwd_s;          /* backward seconds per micro-batch */
-	double hw_flop;        /* per micro-batch */
 };
 
-/*
- * Record an operator executed `mult` times per micro-batch: merge with an
- * identical earlier one (same name and size), else a new slot, else the
- * catch-all last slot.  Accounts its time either way.
- */
+/* Record an operator executed `mult` times per micro-batch. */
 static void put(struct vb *B, const char *name, enum brk cat, double flop,
 		double bytes, enum tc_prec p, double time, double launch,
 		enum op_bound bound, double mult)
 {
-	struct est_workspace *ws = B->ws;
-	struct op *o = NULL;
-	double roof = time - launch;
-	enum limiter lim;
-	size_t i;
-
-	for (i = 0; i < ws->count && i < B->cap; i++)
-		if (!strcmp(ws->ops[i].name, name) && ws->ops[i].flop == flop &&
-		    ws->ops[i].bytes == bytes) {
-			o = &ws->ops[i];
-			o->count += mult * B->m;
-			break;
-		}
-	if (!o && ws->count < B->cap) {
-		o = &ws->ops[ws->count++];
-		memset(o, 0, sizeof(*o));
-		snprintf(o->name, sizeof(o->name), "%s", name);
-		o->category = cat;
-		o->flop = flop;
-		o->bytes = bytes;
-		o->prec = p;
-		o->time_s = time;
-		o->launch_s = launch;
-		o->bound = bound;
-		o->count = mult * B->m;
-		o->stage = OPS_LAYER;
-	} else if (!o && ws->cap > 0) {
-		/* Out of slots: one aggregate "other" op (count 1). */
-		o = &ws->ops[ws->cap - 1];
-		if (ws->count < ws->cap) {
-			ws->count = ws->cap;
-			memset(o, 0, sizeof(*o));
-			snprintf(o->name, sizeof(o->name), "other");
-			o->category = BRK_MEMBOUND;
-			o->prec = p;
-			o->count = 1;
-			o->stage = OPS_LAYER;
-			o->bound = BOUND_MEMORY;
-		}
-		o->flop += flop * mult * B->m;
-		o->bytes += bytes * mult * B->m;
-		o->time_s += time * mult * B->m;
-		o->launch_s += launch * mult * B->m;
-	}
-	B->t[cat] += roof * mult;
-	B->t[BRK_LAUNCH] += launch * mult;
-	switch (bound) {
-	case BOUND_COMPUTE: lim = LIM_COMPUTE; break;
-	case BOUND_NETWORK: lim = LIM_COMMUNICATION; break;
-	case BOUND_MEMORY: lim = LIM_MEMORY_BW; break;
-	default:
-		lim = cat == BRK_MEMBOUND ? LIM_MEMORY_BW : LIM_COMPUTE;
-		break;
-	}
-	B->lim[lim] += roof * mult;
-	B->lim[LIM_LAUNCH] += launch * mult;
-	if (B->bwd)
-		B->bwd_s += time * mult;
-	B->hw_flop += flop * mult;
+	struct op_cost c = { flop, bytes, time, launch, p, bound };
+	sink_put(&B->out, name, cat, &c, mult, flop);
 }
 
 /* A GEMM (batch of m x n x k) at `frac` of the GEMM model's efficiency,
@@ -948,7 +885,7 @@ static const char *nm(char *buf, const char *pfx, const char *what,
 
 /*
  * A convolution of the running micro-batch: cin x hi x wi to cout x ho x
- * wo, kernel k, `groups`; forward or backward as B->bwd says.
+ * wo, kernel k, `groups`; forward or backward as B->out.bwd says.
  */
 static void op_conv(struct vb *B, const char *pfx, const char *what,
 		    double cin, double hi, double wi, double cout, double ho,
@@ -967,7 +904,7 @@ static void op_conv(struct vb *B, const char *pfx, const char *what,
 		B->first = 0;
 		double flop = 2 * xout * kk;
 		double bytes = e * (xin + xout) + e * cout * kk;
-		if (!B->bwd) {
+		if (!B->out.bwd) {
 			dwconv(B, nm(n, pfx, what, "fwd"), flop, bytes, mult);
 		} else {
 			dwconv(B, nm(n, pfx, what, "bwd_d"), flop, bytes, mult);
@@ -985,7 +922,7 @@ static void op_conv(struct vb *B, const char *pfx, const char *what,
 	double wg = !B->vol && B->pg == PREC_FP32 && k == 3 && groups == 1 &&
 		    ho == hi &&
 		    wo == wi ? VIS_WINOGRAD_GAIN : 1;
-	if (!B->bwd) {
+	if (!B->out.bwd) {
 		gemm_moving(B, nm(n, pfx, what, "fwd"), M, N, K / wg, groups,
 			    frac, traffic, mult);
 	} else {
@@ -996,8 +933,8 @@ static void op_conv(struct vb *B, const char *pfx, const char *what,
 			    frac, traffic, mult);
 	}
 	if (B->layout) /* NCHW <-> NHWC around tensor-core kernels */
-		elem(B, nm(n, pfx, what, B->bwd ? "layout_bwd" : "layout"),
-		     2 * e * (xin + xout) * (B->bwd ? 2 : 1), 2, mult);
+		elem(B, nm(n, pfx, what, B->out.bwd ? "layout_bwd" : "layout"),
+		     2 * e * (xin + xout) * (B->out.bwd ? 2 : 1), 2, mult);
 }
 
 /* Memory-bound kernels: forward / backward bytes per element of X. */
@@ -1005,8 +942,8 @@ static void op_elem(struct vb *B, const char *pfx, const char *what, double X,
 		    double fwd, double bwd, double kernels, double mult)
 {
 	char n[40];
-	elem(B, nm(n, pfx, what, B->bwd ? "bwd" : "fwd"),
-	     B->e * X * (B->bwd ? bwd : fwd), kernels, mult);
+	elem(B, nm(n, pfx, what, B->out.bwd ? "bwd" : "fwd"),
+	     B->e * X * (B->out.bwd ? bwd : fwd), kernels, mult);
 }
 
 /*
@@ -1054,7 +991,7 @@ static void op_linear(struct vb *B, const char *pfx, const char *what,
 		      double rows, double in, double out, double mult)
 {
 	char n[40];
-	if (!B->bwd) {
+	if (!B->out.bwd) {
 		gemm(B, nm(n, pfx, what, "fwd"), rows, out, in, 1, 1, mult);
 	} else {
 		gemm(B, nm(n, pfx, what, "bwd_d"), rows, in, out, 1, 1, mult);
@@ -1110,7 +1047,7 @@ static void op_block(struct vb *B, const struct vis_layer *L, const char *pfx,
 		/* 1x1 stride-st projection: GEMM over the output positions */
 		char n[40];
 		double M = b * ho * wo;
-		if (!B->bwd) {
+		if (!B->out.bwd) {
 			gemm(B, nm(n, pfx, "down", "fwd"), M, out, cin, 1,
 			     B->g->eff.conv1x1_frac, mult);
 		} else {
@@ -1142,7 +1079,7 @@ static int op_attention(struct vb *B, const struct workload *w,
 	struct workload lw;
 	struct plan pl = *B->pl;
 	struct llm_shape sh;
-	struct llm_sums S;
+	struct op_sums S;
 	size_t i;
 
 	memset(&lw, 0, sizeof(lw));
@@ -1175,24 +1112,23 @@ static int op_attention(struct vb *B, const struct workload *w,
 	pl.zero = 0;
 	pl.micro_batch = (int)B->b;
 	llm_shape_init(&lw, &pl, &sh);
-	if (llm_build_ops(&lw, B->g, &pl, &sh, &sub, &S))
-		return -1;
+	llm_build_ops(&lw, B->g, &pl, &sh, &sub, &S);
 	for (i = 0; i < sub.count; i++) {
 		const struct op *o = &tmp[i];
 		char n[40];
-		int was = B->bwd;
+		int was = B->out.bwd;
 		if (o->stage != OPS_LAYER)
 			continue;
-		B->bwd = strstr(o->name, ".bwd") != NULL;
-		if (fwd_only && B->bwd) {
-			B->bwd = was;
+		B->out.bwd = strstr(o->name, ".bwd") != NULL;
+		if (fwd_only && B->out.bwd) {
+			B->out.bwd = was;
 			continue;
 		}
 		snprintf(n, sizeof(n), "%.8s.%.30s", pfx,
 			 !strncmp(o->name, "layer.", 6) ? o->name + 6 : o->name);
 		put(B, n, o->category, o->flop, o->bytes, o->prec, o->time_s,
 		    o->launch_s, o->bound, repeat);
-		B->bwd = was;
+		B->out.bwd = was;
 	}
 	*act_bytes = repeat * mem_layer_activation_bytes(&lw, &sh);
 	return 0;
@@ -1281,7 +1217,7 @@ static void op_retina_head(struct vb *B, const char *pfx,
 			1, 1);
 		op_elem(B, p, "focal_loss", b * hw * A * K, 2, 3, 1, 1);
 		op_elem(B, p, "box_loss", b * hw * A * 4, 2, 3, 1, 1);
-		if (!B->bwd) {
+		if (!B->out.bwd) {
 			char n[40];
 			elem(B, nm(n, p, "anchor_match", "fwd"), b * hw * A * 56,
 			     2, 1);
@@ -1321,7 +1257,7 @@ static void op_rpn_head(struct vb *B, const char *pfx,
 		op_conv(B, p, "score", c, lh[j], lw[j], A, lh[j], lw[j], 1, 1, 1);
 		op_conv(B, p, "delta", c, lh[j], lw[j], 4 * A, lh[j], lw[j], 1, 1,
 			1);
-		if (B->bwd)
+		if (B->out.bwd)
 			continue;
 		elem(B, nm(n, p, "decode", "fwd"),
 		     anchors * (5 * B->e + 16 + 16 + 8), 3, 1);
@@ -1372,7 +1308,7 @@ static void op_roi_head(struct vb *B, const char *pfx,
 		op_linear(B, pfx, "cls", rows, m, K, 1);
 		op_linear(B, pfx, "box", rows, m, 4 * K, 1);
 		op_elem(B, pfx, "loss", rows * (K + 4), 2, 3, 2, 1);
-		if (!B->bwd)
+		if (!B->out.bwd)
 			elem(B, nm(n, pfx, "match", "fwd"), b * proposals * 56, 2,
 			     1);
 		return;
@@ -1433,7 +1369,7 @@ static void op_cross_core(struct vb *B, const char *pfx, double T, double L,
 {
 	double bh = B->b * heads;
 	char n[40];
-	if (!B->bwd) {
+	if (!B->out.bwd) {
 		gemm(B, nm(n, pfx, "xscore", "fwd"), T, L, dh, bh, 1, 1);
 		gemm(B, nm(n, pfx, "xvalue", "fwd"), T, dh, L, bh, 1, 1);
 	} else {
@@ -1462,7 +1398,7 @@ static int op_transformer(struct vb *B, const struct workload *w,
 	snprintf(p, sizeof(p), "%.10s.st", pfx);
 	op_gn(B, p, "gn", X);
 	op_linear(B, p, "proj_in", b * T, c, c, 1);
-	if (!B->bwd && op_attention(B, w, p, c, T, heads, m, ACT_GEGLU, 1, 0,
+	if (!B->out.bwd && op_attention(B, w, p, c, T, heads, m, ACT_GEGLU, 1, 0,
 				    &unused))
 		return -1;
 	op_fusable(B, p, "ln2", X, 2, 4, 1, 1);
@@ -1484,7 +1420,7 @@ static int op_text_encoder(struct vb *B, const struct workload *w)
 {
 	const struct vision_arch *a = &w->vis;
 	double unused;
-	if (a->text.layers <= 0 || B->bwd)
+	if (a->text.layers <= 0 || B->out.bwd)
 		return 0;
 	return op_attention(B, w, "text", a->text.width, a->text.tokens,
 			    a->text.heads, a->text.mlp, ACT_GELU, a->text.layers,
@@ -1533,7 +1469,7 @@ static int walk(struct vb *B, const struct workload *w,
 		}
 		/* A frozen prefix has no backward: nothing before it needs
 		 * a gradient, and its weights take none. */
-		if (B->bwd && L->frozen)
+		if (B->out.bwd && L->frozen)
 			goto next;
 
 		snprintf(pfx, sizeof(pfx), "l%d", i + 1);
@@ -1598,7 +1534,7 @@ static int walk(struct vb *B, const struct workload *w,
 			op_elem(B, pfx, "tokens", Xout, 5, 3, 3, 1);
 			break;
 		case VL_ATTENTION:
-			if (!B->bwd && op_attention(B, w, "vit", c, T,
+			if (!B->out.bwd && op_attention(B, w, "vit", c, T,
 						    L->heads > 0 ? L->heads : 1,
 						    L->mlp > 0 ? L->mlp : 4 * c,
 						    ACT_GELU, r, 0, attn_act))
@@ -1719,8 +1655,8 @@ int vision_estimate(const struct workload *w, const struct gpu *g,
 	struct plan pl;
 	struct vb B;
 	char msg[200];
-	double gb = w->train.global_batch, mb, attn_act = 0, tstep, comm = 0;
-	double exposed = 0, P, peak, loader = 0, nodes;
+	struct step_parts parts;
+	double gb = w->train.global_batch, mb, attn_act = 0, P, nodes;
 	int bad, k;
 
 	assert(w && g && ws && out);
@@ -1782,8 +1718,8 @@ int vision_estimate(const struct workload *w, const struct gpu *g,
 	ws->count = 0;
 	B.g = g;
 	B.pl = &pl;
-	B.ws = ws;
-	B.cap = ws->cap > 1 ? ws->cap - 1 : 0;
+	sink_start(&B.out, ws, &B.S, 1);
+	B.out.count = gb / mb;
 	B.pg = w->train.precision;
 	B.pa = B.pg;
 	B.e = B.pg == PREC_FP32 || B.pg == PREC_TF32 ? 4 : 2;
@@ -1796,139 +1732,82 @@ int vision_estimate(const struct workload *w, const struct gpu *g,
 	if (walk(&B, w, sh, &attn_act))
 		return est_problem(why, WLF_NONE, "internal: transformer operators "
 			       "do not fit their workspace");
-	B.bwd = 1;
+	B.out.bwd = 1;
 	walk(&B, w, sh, &attn_act);
-	B.bwd = 0;
+	B.out.bwd = 0;
 	if (sum.out_map > 0) {
 		/* a U-Net's prediction against its target: mean squared
 		 * error, reading both and writing per element (3 X each way) */
 		double X = B.b * sum.out_map;
 		elem(&B, "loss.fwd", 3 * B.e * X, 1, 1);
-		B.bwd = 1;
+		B.out.bwd = 1;
 		elem(&B, "loss.bwd", 3 * B.e * X, 1, 1);
-		B.bwd = 0;
+		B.out.bwd = 0;
 	} else if (sum.classes > 0) {
 		/* loss: fp32 softmax cross-entropy over the classes (a
 		 * detection head charges its own) */
 		double X = B.b * sum.classes;
 		elem(&B, "loss.fwd", X * (B.e + 12), 3, 1);
-		B.bwd = 1;
+		B.out.bwd = 1;
 		elem(&B, "loss.bwd", X * (B.e + 8), 2, 1);
-		B.bwd = 0;
+		B.out.bwd = 0;
 	}
 	/* Once per step: gradient all-reduce (fp32 gradients), optimizer,
 	 * both over the trainable parameters. */
 	P = sum.trainable_params;
+	memset(&parts, 0, sizeof(parts));
+	parts.m = B.m;
+	parts.p = parts.v = 1;
+	parts.lps = 1;
+	B.out.stage = OPS_STEP;
+	B.out.count = 1;
 	if (pl.dp > 1) {
 		struct comm_group grp;
-		double bytes = 4 * P;
+		struct op_cost c = { 0, 4 * P, 0, 0, PREC_FP32, BOUND_NETWORK };
 		grp.n = pl.dp;
 		grp.per_node = est_gcd(pl.dp, pl.dp < pl.gpus_per_node ? pl.dp :
 				   pl.gpus_per_node);
-		comm = comm_time_s(g, &pl, COLL_ALLREDUCE, grp, bytes);
-		if (pl.grad_overlap) {
-			double tail = comm * fmin(1.0, VIS_DDP_BUCKET_BYTES / bytes);
-			exposed = fmax(comm - B.bwd_s, tail);
-		} else {
-			exposed = comm;
-		}
-		if (ws->count < B.cap) {
-			struct op *o = &ws->ops[ws->count++];
-			memset(o, 0, sizeof(*o));
-			snprintf(o->name, sizeof(o->name), "dp.grad_allreduce");
-			o->category = BRK_DP_COMM;
-			o->bytes = bytes;
-			o->prec = PREC_FP32;
-			o->time_s = comm;
-			o->count = 1;
-			o->bound = BOUND_NETWORK;
-			o->stage = OPS_STEP;
-		}
+		c.time_s = comm_time_s(g, &pl, COLL_ALLREDUCE, grp, c.bytes);
+		sink_put(&B.out, "dp.grad_allreduce", BRK_DP_COMM, &c, 1, 0);
+		parts.dp_overlap = pl.grad_overlap;
+		parts.dp_tail_s = c.time_s * fmin(1.0, VIS_DDP_BUCKET_BYTES /
+						  c.bytes);
 	}
 	{
-		double tensors = 0, kern, bytes = P * opt_bytes(w->train.optimizer,
-							       B.e);
+		double tensors = 0, kern;
+		/* its launches are counted as optimizer time */
+		struct op_cost c = { 0, P * opt_bytes(w->train.optimizer, B.e),
+				     0, 0, PREC_FP32, BOUND_MEMORY };
 		enum op_bound bound;
-		double t;
 		for (k = 0; k < w->vis.nlayers; k++)
 			tensors += 2 * (w->vis.layer[k].repeat > 0 ?
 					w->vis.layer[k].repeat : 1) *
 				   (w->vis.layer[k].kind >= VL_ATTENTION ? 6 : 1);
 		kern = 1 + ceil(tensors / VIS_TENSORS_PER_KERNEL);
-		t = roof_time(g, PREC_FP32, 0, g->eff.elem_flop_frac, bytes, kern, pl.cuda_graphs,
-			      &bound);
-		E.breakdown_s[BRK_OPTIMIZER] = t;
-		if (ws->count < B.cap) {
-			struct op *o = &ws->ops[ws->count++];
-			memset(o, 0, sizeof(*o));
-			snprintf(o->name, sizeof(o->name), "optimizer.step");
-			o->category = BRK_OPTIMIZER;
-			o->bytes = bytes;
-			o->prec = PREC_FP32;
-			o->time_s = t;
-			o->count = 1;
-			o->bound = BOUND_MEMORY;
-			o->stage = OPS_STEP;
-		}
+		c.time_s = roof_time(g, PREC_FP32, 0, g->eff.elem_flop_frac,
+				     c.bytes, kern, pl.cuda_graphs, &bound);
+		sink_put(&B.out, "optimizer.step", BRK_OPTIMIZER, &c, 1, 0);
 	}
-	for (k = 0; k < BRK_COUNT; k++)
-		if (k != BRK_OPTIMIZER)
-			E.breakdown_s[k] = B.m * B.t[k];
-	E.breakdown_s[BRK_OPTIMIZER] += B.m * B.t[BRK_OPTIMIZER];
-	E.breakdown_s[BRK_DP_COMM] += exposed;
-	tstep = 0;
-	for (k = 0; k < BRK_COUNT; k++)
-		tstep += E.breakdown_s[k];
-
 	/* The input pipeline: decoded images per second of all nodes. */
 	nodes = ceil((double)pl.count / pl.gpus_per_node);
-	{
-		double lim[LIM_COUNT];
-		for (k = 0; k < LIM_COUNT; k++)
-			lim[k] = B.m * B.lim[k];
-		lim[LIM_COMMUNICATION] += exposed;
-		lim[LIM_MEMORY_BW] += E.breakdown_s[BRK_OPTIMIZER] -
-				      B.m * B.t[BRK_OPTIMIZER];
-		E.step_time_s = tstep;
-		if (w->vtrain.loader_images_per_s_per_node > 0) {
-			loader = gb / (w->vtrain.loader_images_per_s_per_node *
-				       nodes);
-			if (w->vtrain.loader_on_gpu) {
-				/* decoding shares the GPUs: it adds */
-				E.input_wait_s = loader;
-				lim[LIM_DATA_LOADER] = loader;
-			} else if (loader > tstep) {
-				E.input_wait_s = loader - tstep;
-				lim[LIM_DATA_LOADER] = loader;
-			}
-			E.step_time_s = tstep + E.input_wait_s;
-		}
-		E.limiting = LIM_COMPUTE;
-		for (k = 1; k < LIM_COUNT; k++)
-			if (lim[k] > lim[E.limiting])
-				E.limiting = (enum limiter)k;
-		if (E.input_wait_s > 0 && !w->vtrain.loader_on_gpu)
-			E.limiting = LIM_DATA_LOADER;
+	if (w->vtrain.loader_images_per_s_per_node > 0) {
+		parts.loader_images_per_s = w->vtrain.loader_images_per_s_per_node;
+		parts.loader_s = gb / (parts.loader_images_per_s * nodes);
+		parts.loader_on_gpu = w->vtrain.loader_on_gpu;
 	}
+	compose_step(&B.S, &parts, &E);
 
-	/* Counts and rates. */
+	/* Counts. */
 	E.plan = pl;
 	E.params = E.active_params = sum.params;
 	E.micro_batches = (int)B.m;
 	E.samples_per_step = gb;
 	E.steps = ceil(w->vtrain.dataset_size / gb) * w->vtrain.epochs;
-	E.samples_per_s = gb / E.step_time_s;
-	E.images_per_s = E.samples_per_s;
-	E.total_time_s = E.steps * E.step_time_s;
-	E.gpu_hours = E.total_time_s * pl.count / 3600.0;
 	/* 2 FLOP per multiply-add, backward twice the forward (§0.1); a
 	 * frozen prefix runs forward only */
 	E.model_flop_per_step = (2 * (sum.macs + sum.encoder_macs) +
 				 4 * sum.trainable_macs) * gb;
 	E.hw_flop_per_step = E.model_flop_per_step;
-	peak = roof_peak(g, w->train.precision);
-	E.mfu_frac = E.model_flop_per_step / (E.step_time_s * pl.count * peak);
-	E.hfu_frac = E.mfu_frac;
 
 	/* Memory per GPU: fp32 weights (+ 16-bit copies), fp32 gradients,
 	 * optimizer states, kept activations, DDP buckets, reserve. */
@@ -1952,33 +1831,14 @@ int vision_estimate(const struct workload *w, const struct gpu *g,
 	E.mem_bytes[MEM_RESERVED] = MEM_CONTEXT_BYTES + MEM_FRAGMENTATION_FRAC *
 				    (E.mem_bytes[MEM_ACTIVATIONS] +
 				     E.mem_bytes[MEM_BUFFERS]);
-	for (k = 0; k < MEM_COUNT; k++)
-		E.memory_per_gpu_bytes += E.mem_bytes[k];
-	E.memory_capacity_bytes = g->memory_bytes;
-	E.fits = E.memory_per_gpu_bytes <= g->memory_bytes;
+	if (compose_finish(&E, g, w->train.precision, 1, ws, why))
+		return -1;
 	if (!E.fits)
 		snprintf(E.fit_advice, sizeof(E.fit_advice), "needs %.1f GB of "
 			 "%.1f GB: try micro_batch %d (gradient accumulation) "
 			 "or more GPUs", E.memory_per_gpu_bytes / 1e9,
 			 g->memory_bytes / 1e9,
 			 pl.micro_batch > 1 ? pl.micro_batch / 2 : 1);
-	if (pl.count > pl.gpus_per_node && !(pl.network_bytes_per_s > 0))
-		est_warn(&E, "no network bandwidth given for %.0f nodes: assuming "
-		     "%.0f GB/s per GPU", nodes,
-		     COMM_DEFAULT_NETWORK_BYTES_PER_S / 1e9);
-	if (E.input_wait_s > 0)
-		est_warn(&E, "the data loader (%.0f images/s per node) %s: %.1f ms "
-		     "per step", w->vtrain.loader_images_per_s_per_node,
-		     w->vtrain.loader_on_gpu ? "runs on the GPUs" :
-					       "cannot keep up",
-		     1e3 * E.input_wait_s);
-	if (E.mfu_frac > 1)
-		est_warn(&E, "utilisation above 100%% of peak: efficiency "
-		     "parameters of %s are implausible", g->id);
-
-	/* Nothing non-finite leaves this function. */
-	if (est_check_finite(&E, ws, why))
-		return -1;
 	*out = E;
 	return 0;
 }

@@ -1,0 +1,118 @@
+/*
+ * opsink.c - the operator list of an estimate and the sums of its stages.
+ */
+#include "opsink.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void sink_start(struct op_sink *s, struct est_workspace *ws,
+		struct op_sums *sums, int merge)
+{
+	memset(s, 0, sizeof(*s));
+	memset(sums, 0, sizeof(*sums));
+	ws->count = 0;
+	s->ws = ws;
+	s->sums = sums;
+	s->merge = merge;
+	s->stage = OPS_LAYER;
+	s->count = 1;
+}
+
+enum limiter op_limiter(enum op_bound bound, enum brk cat, double flop)
+{
+	switch (bound) {
+	case BOUND_COMPUTE: return LIM_COMPUTE;
+	case BOUND_MEMORY: return LIM_MEMORY_BW;
+	case BOUND_NETWORK: return LIM_COMMUNICATION;
+	case BOUND_LATENCY:
+	default:
+		/* launch-bound: its small roof is whichever side it has */
+		return flop > 0 && cat != BRK_MEMBOUND ? LIM_COMPUTE :
+							 LIM_MEMORY_BW;
+	}
+}
+
+static void fill(struct op *o, const char *name, enum brk cat,
+		 const struct op_cost *c, double count, enum op_stage stage)
+{
+	/* Field by field: workspaces are reused, and a memset of the op
+	 * compiled to `rep stos`, once the costliest line of an estimate. */
+	strncpy(o->name, name, sizeof(o->name) - 1); /* pads with NULs */
+	o->name[sizeof(o->name) - 1] = '\0';
+	o->category = cat;
+	o->flop = c->flop;
+	o->bytes = c->bytes;
+	o->count = count;
+	o->prec = c->prec;
+	o->time_s = c->time_s;
+	o->bound = c->bound;
+	o->launch_s = c->launch_s;
+	o->stage = stage;
+}
+
+/* The row of an operator executed `count` times per step. */
+static struct op *row(struct op_sink *s, const char *name, enum brk cat,
+		      const struct op_cost *c, double count)
+{
+	struct est_workspace *ws = s->ws;
+	struct op *o;
+	size_t i;
+
+	if (s->merge)
+		for (i = 0; i < ws->count && i + 1 < ws->cap; i++) {
+			o = &ws->ops[i];
+			if (o->stage == s->stage && o->flop == c->flop &&
+			    o->bytes == c->bytes && !strcmp(o->name, name)) {
+				o->count += count;
+				return o;
+			}
+		}
+	if (ws->count + 1 < ws->cap) {
+		o = &ws->ops[ws->count++];
+		fill(o, name, cat, c, count, s->stage);
+		return o;
+	}
+	if (ws->cap == 0)
+		return NULL;
+	/* The last slot: everything that did not fit, as one execution. */
+	o = &ws->ops[ws->cap - 1];
+	if (ws->count < ws->cap) {
+		static const struct op_cost none = { 0, 0, 0, 0, PREC_FP32,
+						     BOUND_MEMORY };
+		ws->count = ws->cap;
+		fill(o, "other", BRK_MEMBOUND, &none, 1, s->stage);
+	}
+	o->flop += c->flop * count;
+	o->bytes += c->bytes * count;
+	o->time_s += c->time_s * count;
+	o->launch_s += c->launch_s * count;
+	return o;
+}
+
+struct op *sink_list(struct op_sink *s, const char *name, enum brk cat,
+		     const struct op_cost *c, double count)
+{
+	return row(s, name, cat, c, count);
+}
+
+struct op *sink_put(struct op_sink *s, const char *name, enum brk cat,
+		    const struct op_cost *c, double mult, double flop)
+{
+	struct op_sums *S = s->sums;
+	enum op_stage st = s->stage;
+	double roof = c->time_s - c->launch_s;
+
+	S->t[st][cat] += roof * mult;
+	S->t[st][BRK_LAUNCH] += c->launch_s * mult;
+	S->lim[st][op_limiter(c->bound, cat, c->flop)] += roof * mult;
+	S->lim[st][LIM_LAUNCH] += c->launch_s * mult;
+	if (s->bwd && st == OPS_LAYER)
+		S->bwd_s += c->time_s * mult;
+	if (s->wgrad)
+		S->wgrad_s[st] += c->time_s * mult;
+	S->hw_flop[st] += flop * mult;
+	if (!s->recompute)
+		S->model_flop[st] += flop * mult;
+	return row(s, name, cat, c, s->count * mult);
+}
