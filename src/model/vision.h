@@ -42,6 +42,10 @@ struct vis_summary {
 			      head computes its own loss */
 };
 
+/* Output side of a convolution or pool: padding (k-1)/2 for odd kernels,
+ * none for even ones (patchify), as torchvision's models use. */
+double vis_out_side(double in, int k, int s);
+
 /*
  * Infer the shape after every entry of `a` for images of `image` x
  * `image_w` pixels (image_w 0: square) into sh[0 .. a->nlayers-1] (may be

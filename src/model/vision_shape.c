@@ -1,0 +1,740 @@
+/*
+ * vision_shape.c - the shapes, parameters and multiply-adds of a vision
+ * network's layer list at one image size, and the checks that the list
+ * can run (vision_infer()).
+ */
+#include "vision.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *const vis_kind_names[VL_KIND_COUNT + 1] = {
+	"conv", "batchnorm", "layernorm", "relu", "gelu", "silu", "maxpool",
+	"avgpool", "linear", "add", "tokens", "attention", "bottleneck",
+	"basic", "cnblock", "groupnorm", "resblock", "upsample", "deconv",
+	"convblock", "fpn", "retina_head", "rpn_head", "roi_box_head",
+	"roi_mask_head", NULL,
+};
+
+static int bad_entry(char *msg, size_t len, int idx, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Write the message and return the 1-based entry index. */
+static int bad_entry(char *msg, size_t len, int idx, const char *fmt, ...)
+{
+	va_list ap;
+	if (msg && len) {
+		va_start(ap, fmt);
+		vsnprintf(msg, len, fmt, ap);
+		va_end(ap);
+	}
+	return idx + 1;
+}
+
+double vis_out_side(double in, int k, int s)
+{
+	int pad = k % 2 ? (k - 1) / 2 : 0;
+	return floor((in + 2.0 * pad - k) / s) + 1;
+}
+
+/* Bytes kept for backward by one transformer layer per image (16-bit),
+ * Korthikanti et al. generalised as in memory.c, flash attention. */
+static double attn_act_elems(double T, double C, double heads, double mlp)
+{
+	return T * (9 * C + 2 * mlp) + 2 * heads * T;
+}
+
+/*
+ * A feature pyramid network (Lin et al., arXiv:1612.03144; torchvision
+ * ops/feature_pyramid_network.py) on the n feature maps fc x fh x fw,
+ * largest first: a 1x1 lateral convolution per map to `out` channels, the
+ * top-down path (nearest up-sampling + add), a 3x3 output convolution per
+ * level, and `extra` 3x3 stride-2 convolutions above the last level (the
+ * first on its output, the others after a ReLU: RetinaNet's P6, P7), then
+ * `pooled` levels subsampled by a 1x1 stride-2 max-pool (Mask R-CNN's P6,
+ * for the RPN only).  All convolutions carry biases.  The maps only shrink
+ * along the list, so the top-down path always up-samples.  Fills the
+ * entry's params, MACs and kept activations and the level sides lh, lw;
+ * returns 0, or 1 with a message.
+ */
+static int vis_fpn(const struct vis_layer *L, int n, const double *fc,
+		   const double *fh, const double *fw, struct vis_shape *o,
+		   double *lh, double *lw, char *msg, size_t msglen)
+{
+	double f = L->out, conv3 = 9 * f * f + f;
+	int extra = L->extra > 0 ? L->extra : 0, j;
+	int pooled = L->pooled > 0 ? L->pooled : 0;
+
+	if (n == 0) {
+		snprintf(msg, msglen, "fpn has no feature map to read "
+			 "(expected pyramid: true on the entries whose outputs "
+			 "feed it)");
+		return 1;
+	}
+	if (n + extra + pooled > VIS_MAX_LEVELS) {
+		snprintf(msg, msglen, "fpn of %d levels (expected at most "
+			 "%d)", n + extra + pooled, VIS_MAX_LEVELS);
+		return 1;
+	}
+	for (j = 0; j < n; j++) {
+		o->params += fc[j] * f + f + conv3;
+		o->macs += fh[j] * fw[j] * (fc[j] * f + 9 * f * f);
+		/* lateral input, output-conv input */
+		o->act_bytes += fh[j] * fw[j] * (fc[j] + f);
+		lh[j] = fh[j];
+		lw[j] = fw[j];
+	}
+	for (j = n; j < n + extra; j++) {
+		lh[j] = vis_out_side(lh[j - 1], 3, 2);
+		lw[j] = vis_out_side(lw[j - 1], 3, 2);
+		o->params += conv3;
+		o->macs += lh[j] * lw[j] * 9 * f * f;
+		/* conv input (and the ReLU output before the later ones) */
+		o->act_bytes += lh[j - 1] * lw[j - 1] * f * (j > n ? 2 : 1);
+	}
+	for (j = n + extra; j < n + extra + pooled; j++) {
+		lh[j] = vis_out_side(lh[j - 1], 1, 2);
+		lw[j] = vis_out_side(lw[j - 1], 1, 2);
+	}
+	return 0;
+}
+
+/*
+ * Faster R-CNN's region proposal head (Ren et al., arXiv:1506.01497;
+ * torchvision models/detection/rpn.py), shared by the levels: a 3x3
+ * convolution + ReLU, 1x1 convolutions to `anchors` objectness scores and
+ * anchors x 4 box deltas.  Kept: conv input, ReLU output, both outputs.
+ */
+static void vis_rpn_head(const struct vis_layer *L, double c, int nlev,
+			 const double *lh, const double *lw, struct vis_shape *o)
+{
+	double A = L->anchors, P = 0;
+	int j;
+	for (j = 0; j < nlev; j++)
+		P += lh[j] * lw[j];
+	o->params = 9 * c * c + c + c * 5 * A + 5 * A;
+	o->macs = P * (9 * c * c + c * 5 * A);
+	o->act_bytes = P * (2 * c + 5 * A);
+}
+
+/*
+ * The RoI heads of Mask R-CNN (He et al., arXiv:1703.06870; torchvision
+ * models/detection/roi_heads.py, faster_rcnn.py TwoMLPHead and
+ * FastRCNNPredictor, mask_rcnn.py MaskRCNNHeads and MaskRCNNPredictor) on
+ * `rois` regions per image, each pooled by RoIAlign to pool x pool x c:
+ * - box: fully connected c*pool^2 -> mlp -> mlp (ReLU), then classes
+ *   scores and classes x 4 deltas;
+ * - mask: `convs` 3x3 convolutions + ReLU at pool x pool, a 2x2 stride-2
+ *   transposed convolution + ReLU to 2 pool, a 1x1 convolution to one
+ *   mask per class.
+ * Kept: the pooled features, every layer input and ReLU output, the
+ * outputs.
+ */
+static void vis_roi_head(const struct vis_layer *L, double c,
+			 struct vis_shape *o)
+{
+	double R = L->rois, K = L->classes;
+	double p = L->pool > 0 ? L->pool : L->kind == VL_ROI_BOX_HEAD ? 7 : 14;
+	double m = L->mlp > 0 ? L->mlp : 1024, p2 = p * p, q2 = 4 * p2;
+	int t = L->convs > 0 ? L->convs : 4;
+
+	if (L->kind == VL_ROI_BOX_HEAD) {
+		o->params = c * p2 * m + m + m * m + m + m * 5 * K + 5 * K;
+		o->macs = R * (c * p2 * m + m * m + m * 5 * K);
+		o->act_bytes = R * (c * p2 + 4 * m + 5 * K);
+		return;
+	}
+	o->params = t * (9 * c * c + c) + 4 * c * c + c + c * K + K;
+	o->macs = R * (t * p2 * 9 * c * c + q2 * c * c + q2 * c * K);
+	o->act_bytes = R * (c * p2 + 2 * t * c * p2 + 3 * c * q2 + K * q2);
+}
+
+/*
+ * RetinaNet's heads (Lin et al., "Focal Loss for Dense Object Detection",
+ * arXiv:1708.02002; torchvision models/detection/retinanet.py), shared by
+ * every pyramid level: a classification and a box tower of `convs` 3x3
+ * convolutions with ReLU, then 3x3 output convolutions to anchors x
+ * classes and anchors x 4.  Kept: tower inputs and ReLU outputs, and the
+ * output logits the losses read.
+ */
+static void vis_retina_head(const struct vis_layer *L, double c, int nlev,
+			    const double *lh, const double *lw,
+			    struct vis_shape *o)
+{
+	double A = L->anchors, K = L->classes, P = 0;
+	int t = L->convs > 0 ? L->convs : 4, j;
+
+	for (j = 0; j < nlev; j++)
+		P += lh[j] * lw[j];
+	o->params = 2 * t * (9 * c * c + c) + 9 * c * A * (K + 4) + A * (K + 4);
+	o->macs = P * (2 * t * 9 * c * c + 9 * c * A * (K + 4));
+	o->act_bytes = P * (2 * t * 2 * c + A * (K + 4));
+}
+
+/*
+ * A U-Net residual block (Ho et al., arXiv:2006.11239; the latent
+ * diffusion code's ResBlock, reference §2.6) from cin to cout channels on
+ * hw positions: GroupNorm, SiLU, 3x3 convolution, the timestep embedding
+ * (width E) projected and added, GroupNorm, SiLU, 3x3 convolution, a 1x1
+ * convolution on the shortcut when the widths differ; biases everywhere.
+ */
+static void vis_resblock(double cin, double cout, double hw, double E,
+			 struct vis_shape *o)
+{
+	int proj = cin != cout;
+	o->params += 2 * cin + 9 * cin * cout + cout + (E > 0 ? E * cout + cout : 0) +
+		     2 * cout + 9 * cout * cout + cout +
+		     (proj ? cin * cout + cout : 0);
+	o->macs += hw * (9 * cin * cout + 9 * cout * cout +
+			 (proj ? cin * cout : 0)) + E * cout;
+	/* GroupNorm inputs and SiLU outputs (the convolutions' inputs) */
+	o->act_bytes += hw * (2 * cin + 2 * cout);
+}
+
+/*
+ * The spatial transformer of latent diffusion (linear projections, depth
+ * 1) on T = hw tokens of width c, `heads` heads, feed-forward GEGLU of
+ * inner width m (its input projection 2 m wide), cross-attention to L
+ * context tokens of width d: GroupNorm, proj_in, LayerNorm + self-attention
+ * (q, k, v without bias), LayerNorm + cross-attention (q from the image,
+ * k, v from the context, without bias), LayerNorm + feed-forward,
+ * proj_out.  With m = 4c: 20 c^2 + 2 d c + 21 c parameters.
+ */
+static void vis_transformer(double c, double T, double m, double d, double L,
+			    struct vis_shape *o)
+{
+	o->params += 2 * c + c * c + c + 2 * c + 3 * c * c + c * c + c + 2 * c +
+		     c * c + 2 * d * c + c * c + c + 2 * c + c * 2 * m + 2 * m +
+		     m * c + c + c * c + c;
+	o->macs += T * (c * c + 3 * c * c + c * c + c * c + c * c + 2 * c * m +
+			m * c + c * c) + 2 * T * T * c + 2 * T * L * c +
+		   2 * L * d * c;
+	/* inputs of the norms and projections, q k v, attention outputs,
+	 * the GEGLU projection and its gate (flash attention keeps no
+	 * T x T scores) */
+	o->act_bytes += T * (16 * c + 3 * m);
+}
+
+/* U-Net outputs saved for a later concatenation, last saved first. */
+struct vis_skips {
+	int n;
+	double c[VIS_MAX_SKIPS], h[VIS_MAX_SKIPS], w[VIS_MAX_SKIPS];
+	double d[VIS_MAX_SKIPS];
+	int at[VIS_MAX_SKIPS];  /* entry that saved it */
+};
+
+/* Save a c x h x w x d output of entry i; returns 0, or 1 when full. */
+static int skip_push(struct vis_skips *k, double c, double h, double w,
+		     double d, int i)
+{
+	if (k->n == VIS_MAX_SKIPS)
+		return 1;
+	k->c[k->n] = c;
+	k->h[k->n] = h;
+	k->w[k->n] = w;
+	k->d[k->n] = d;
+	k->at[k->n] = i;
+	k->n++;
+	return 0;
+}
+
+/*
+ * Take the latest saved output to concatenate onto an h x w x d map of
+ * entry i: adds its channels to *c and returns 0, else the 1-based entry
+ * index with a message.
+ */
+static int skip_pop(struct vis_skips *k, double h, double w, double d,
+		    double *c, int i, char *msg, size_t msglen)
+{
+	if (k->n == 0)
+		return bad_entry(msg, msglen, i, "concat with no saved output "
+				 "left (expected save: true on as many earlier "
+				 "copies)");
+	k->n--;
+	if (k->h[k->n] != h || k->w[k->n] != w || k->d[k->n] != d)
+		return bad_entry(msg, msglen, i, "concat of a %gx%g output onto "
+				 "%gx%g (expected the same size)", k->h[k->n],
+				 k->w[k->n], h, w);
+	*c += k->c[k->n];
+	return 0;
+}
+
+int vision_infer(const struct vision_arch *a, double image, double image_w,
+		 struct vis_shape *sh, struct vis_summary *sum, char *msg,
+		 size_t msglen)
+{
+	double c = a->in_channels > 0 ? a->in_channels : 3;
+	double h = image, w = image_w > 0 ? image_w : image, T = 0;
+	double bnp = a->frozen_bn ? 0 : 2; /* parameters per BN channel */
+	double fc[VIS_MAX_LEVELS], fh[VIS_MAX_LEVELS], fw[VIS_MAX_LEVELS];
+	struct vis_summary S;
+	int i, nfeat = 0, nlev = 0, trainable = 0, head = -1, tap = -1;
+	int rpn = 0, bad;
+	struct vis_skips sk = { 0 };
+	double E = a->time_embed, tw = a->text.width, tl = a->text.tokens;
+	double lh[VIS_MAX_LEVELS], lw[VIS_MAX_LEVELS];
+	int vol = a->dims == 3;
+	double dp = vol ? image : 1; /* depth */
+
+	memset(&S, 0, sizeof(S));
+	if (!(image >= 1) || !(w >= 1))
+		return bad_entry(msg, msglen, -1, "image size %g is not "
+				 "positive (expected pixels per side)", image);
+	for (i = 0; i < a->nlayers; i++) {
+		const struct vis_layer *L = &a->layer[i];
+		struct vis_shape o;
+		double X, r = L->repeat > 0 ? L->repeat : 1;
+		int s = L->stride > 0 ? L->stride : 1;
+		int k = L->kernel > 0 ? L->kernel : 1;
+		double out = L->out > 0 ? L->out : c;
+		double kv = vol ? (double)k * k * k : (double)k * k; /* kernel
+								      volume */
+		int seq = T > 0;
+
+		memset(&o, 0, sizeof(o));
+		if (vol && L->kind != VL_CONV && L->kind != VL_DECONV &&
+		    L->kind != VL_CONVBLOCK &&
+		    L->kind != VL_GROUPNORM && L->kind != VL_BATCHNORM &&
+		    L->kind != VL_RELU && L->kind != VL_GELU &&
+		    L->kind != VL_SILU && L->kind != VL_ADD)
+			return bad_entry(msg, msglen, i, "%s in a 3-D network "
+					 "(expected conv, convblock, deconv, "
+					 "groupnorm, "
+					 "batchnorm, relu, gelu, silu or add)",
+					 vis_kind_names[L->kind]);
+		if (L->out < 0)
+			return bad_entry(msg, msglen, i, "%s has %d output "
+					 "channels (expected a positive count)",
+					 vis_kind_names[L->kind], L->out);
+		if (head >= 0)
+			return bad_entry(msg, msglen, i, "%s after the "
+					 "detection head of entry %d (expected "
+					 "the head last)",
+					 vis_kind_names[L->kind], head + 1);
+		if (L->frozen && trainable)
+			return bad_entry(msg, msglen, i, "frozen %s after a "
+					 "trainable entry (expected frozen "
+					 "entries first: gradients flow through "
+					 "them to the layers before)",
+					 vis_kind_names[L->kind]);
+		trainable |= !L->frozen;
+		if (nlev > 0 && L->kind < VL_RETINA_HEAD)
+			return bad_entry(msg, msglen, i, "%s on a feature "
+					 "pyramid (expected a detection head "
+					 "after fpn)", vis_kind_names[L->kind]);
+		if (L->concat && ((L->kind != VL_RESBLOCK &&
+				   L->kind != VL_CONV &&
+				   L->kind != VL_CONVBLOCK) || L->save))
+			return bad_entry(msg, msglen, i, "concat on %s%s "
+					 "(expected it on a conv, convblock or "
+					 "resblock that does not save)",
+					 L->save ? "a saving " : "",
+					 vis_kind_names[L->kind]);
+		if (L->save && (seq || nlev > 0))
+			return bad_entry(msg, msglen, i, "save on %s, whose "
+					 "output is not a feature map "
+					 "(expected it on convolutional "
+					 "entries)", vis_kind_names[L->kind]);
+		switch (L->kind) {
+		case VL_GROUPNORM:
+			if (seq)
+				return bad_entry(msg, msglen, i, "groupnorm "
+						 "after tokens (expected it on "
+						 "a feature map)");
+			o.params = 2 * c;
+			o.act_bytes = c * h * w * dp;
+			break;
+		case VL_UPSAMPLE:
+			if (seq)
+				return bad_entry(msg, msglen, i, "upsample "
+						 "after tokens (expected it on "
+						 "a feature map)");
+			/* nearest x2, then a 3x3 convolution with bias */
+			h *= 2;
+			w *= 2;
+			o.params = 9 * c * out + out;
+			o.macs = h * w * 9 * c * out;
+			o.act_bytes = c * h * w;
+			c = out;
+			break;
+		case VL_RESBLOCK: {
+			int j;
+			if (seq)
+				return bad_entry(msg, msglen, i, "resblock "
+						 "after tokens (expected it on "
+						 "a feature map)");
+			if (L->heads > 0 && (!(tw > 0) || fmod(out, L->heads)))
+				return bad_entry(msg, msglen, i, "resblock of "
+						 "%g channels with %d heads "
+						 "(expected heads that divide "
+						 "the channels, and a "
+						 "text_encoder for their "
+						 "cross-attention)", out,
+						 L->heads);
+			for (j = 0; j < r; j++) {
+				double cin = c;
+				if (L->concat && (bad = skip_pop(&sk, h, w, dp,
+								&cin, i, msg,
+								msglen)))
+					return bad;
+				vis_resblock(cin, out, h * w, E, &o);
+				if (L->heads > 0)
+					vis_transformer(out, h * w,
+							L->mlp > 0 ? L->mlp :
+							4 * out, tw, tl, &o);
+				c = out;
+				/* the last copy's output is saved below */
+				if (L->save && j < r - 1 &&
+				    skip_push(&sk, c, h, w, dp, i))
+					return bad_entry(msg, msglen, i, "more "
+							 "than %d saved outputs "
+							 "(expected at most %d)",
+							 VIS_MAX_SKIPS,
+							 VIS_MAX_SKIPS);
+			}
+			break;
+		}
+		case VL_CONV:
+		case VL_CONVBLOCK: {
+			int gr = L->groups > 0 ? L->groups : 1;
+			double ho, wo;
+			if (L->kind == VL_CONVBLOCK)
+				k = 3;
+			if (seq)
+				return bad_entry(msg, msglen, i, "conv after "
+						 "tokens (expected convolutions "
+						 "before the image becomes a "
+						 "sequence)");
+			if (fmod(c, gr) || fmod(out, gr))
+				return bad_entry(msg, msglen, i, "groups %d do "
+						 "not divide %g input and %g "
+						 "output channels (expected a "
+						 "common divisor)", gr, c, out);
+			if (L->concat && (bad = skip_pop(&sk, h, w, dp, &c, i,
+							msg, msglen)))
+				return bad;
+			ho = vis_out_side(h, k, s);
+			wo = vis_out_side(w, k, s);
+			if (ho < 1 || wo < 1)
+				return bad_entry(msg, msglen, i, "conv %dx%d "
+						 "stride %d shrinks %gx%g to "
+						 "nothing (expected a larger "
+						 "image_size or fewer "
+						 "down-sampling layers)", k, k,
+						 s, h, w);
+			kv = vol ? 27 : 9;
+			if (L->kind == VL_CONV)
+				kv = vol ? (double)k * k * k : (double)k * k;
+			o.params = out * c / gr * kv + (L->bias ? out : 0);
+			o.macs = ho * wo * out * c / gr * kv;
+			o.act_bytes = c * h * w * dp; /* input kept */
+			if (vol)
+				dp = vis_out_side(dp, k, s);
+			o.macs *= dp;
+			if (L->kind == VL_CONVBLOCK) {
+				/* norm, ReLU, 3x3 conv, norm, ReLU: norm
+				 * inputs, ReLU outputs (the conv input) */
+				double pos = ho * wo * dp;
+				o.params += 2 * out + out * out * kv + 2 * out;
+				o.macs += pos * out * out * kv;
+				o.act_bytes += 4 * out * pos;
+			}
+			h = ho;
+			w = wo;
+			c = out;
+			break;
+		}
+		case VL_DECONV:
+			/* transposed convolution, stride = kernel, with bias */
+			o.params = c * out * kv + out;
+			o.macs = h * w * dp * c * out * kv;
+			o.act_bytes = c * h * w * dp;
+			h *= k;
+			w *= k;
+			if (vol)
+				dp *= k;
+			c = out;
+			break;
+		case VL_BATCHNORM:
+		case VL_LAYERNORM:
+			X = seq ? T * c : c * h * w * dp;
+			o.params = L->kind == VL_BATCHNORM ? bnp * c : 2 * c;
+			o.act_bytes = X;
+			break;
+		case VL_RELU:
+		case VL_GELU:
+		case VL_SILU:
+			o.act_bytes = seq ? T * c : c * h * w * dp;
+			break;
+		case VL_ADD:
+			break;
+		case VL_MAXPOOL:
+		case VL_AVGPOOL:
+			if (seq) { /* class token or mean over tokens */
+				o.act_bytes = 0;
+				T = 0;
+				h = w = 1;
+				break;
+			}
+			o.act_bytes = L->kind == VL_MAXPOOL ? c * h * w : 0;
+			if (L->global) {
+				h = w = 1;
+			} else {
+				double ho = vis_out_side(h, k, s), wo = vis_out_side(w, k, s);
+				if (ho < 1 || wo < 1)
+					return bad_entry(msg, msglen, i, "%s "
+							 "%dx%d stride %d shrinks "
+							 "%gx%g to nothing "
+							 "(expected a larger "
+							 "image_size or fewer "
+							 "down-sampling layers)",
+							 vis_kind_names[L->kind],
+							 k, k, s, h, w);
+				h = ho;
+				w = wo;
+			}
+			break;
+		case VL_LINEAR: {
+			double rows = seq ? T : h * w; /* per image */
+			if (L->out <= 0)
+				return bad_entry(msg, msglen, i, "linear needs "
+						 "out (expected output "
+						 "features)");
+			o.params = c * out + out;
+			o.macs = rows * c * out;
+			o.act_bytes = rows * c;
+			c = out;
+			break;
+		}
+		case VL_TOKENS:
+			if (seq)
+				return bad_entry(msg, msglen, i, "tokens twice "
+						 "(expected one tokens entry)");
+			T = h * w + (L->class_token ? 1 : 0);
+			o.params = T * c + (L->class_token ? c : 0);
+			o.act_bytes = 0;
+			h = w = 1;
+			break;
+		case VL_ATTENTION: {
+			double mlp = L->mlp > 0 ? L->mlp : 4 * c;
+			int heads = L->heads > 0 ? L->heads : 1;
+			if (!seq)
+				return bad_entry(msg, msglen, i, "attention on "
+						 "an image (expected a tokens "
+						 "entry before it)");
+			if (fmod(c, heads))
+				return bad_entry(msg, msglen, i, "%d heads do "
+						 "not divide width %g (expected "
+						 "a divisor)", heads, c);
+			o.params = r * (4 * c * c + 4 * c + 2 * c * mlp + mlp +
+					c + 4 * c);
+			o.macs = r * (T * (4 * c * c + 2 * c * mlp) +
+				      2 * T * T * c);
+			o.act_bytes = r * attn_act_elems(T, c, heads, mlp);
+			break;
+		}
+		case VL_BOTTLENECK:
+		case VL_BASIC:
+		case VL_CNBLOCK: {
+			double wd = L->width > 0 ? L->width :
+				    L->kind == VL_CNBLOCK ? 4 * out : out / 4;
+			int gr = L->groups > 0 ? L->groups : 1, j;
+			if (gr > 1 && (L->kind != VL_BOTTLENECK || fmod(wd, gr)))
+				return bad_entry(msg, msglen, i, "groups %d on "
+						 "%s of width %g (expected a "
+						 "bottleneck whose width the "
+						 "groups divide)", gr,
+						 vis_kind_names[L->kind], wd);
+			if (seq)
+				return bad_entry(msg, msglen, i, "%s after "
+						 "tokens (expected it before)",
+						 vis_kind_names[L->kind]);
+			if (L->kind == VL_BOTTLENECK && !(wd >= 1))
+				return bad_entry(msg, msglen, i, "bottleneck "
+						 "width %g is below 1 (expected "
+						 "width: inner channels)", wd);
+			for (j = 0; j < r; j++) {
+				int st = j == 0 ? s : 1;
+				double cin = c, ho = h, wo = w, Xo;
+				if (L->kind != VL_CNBLOCK) {
+					ho = vis_out_side(h, 3, st);
+					wo = vis_out_side(w, 3, st);
+				} else if (st > 1) {
+					return bad_entry(msg, msglen, i,
+							 "cnblock stride %d "
+							 "(expected 1: use a "
+							 "conv to down-sample)",
+							 st);
+				}
+				if (ho < 1 || wo < 1)
+					return bad_entry(msg, msglen, i, "%s "
+							 "stride %d shrinks "
+							 "%gx%g to nothing "
+							 "(expected a larger "
+							 "image_size or fewer "
+							 "down-sampling layers)",
+							 vis_kind_names[L->kind],
+							 st, h, w);
+				Xo = out * ho * wo;
+				if (L->kind == VL_BOTTLENECK) {
+					double Xw1 = wd * h * w, Xw2 = wd * ho * wo;
+					o.params += cin * wd + 9 * wd * wd / gr +
+						    wd * out + bnp * (2 * wd + out);
+					o.macs += Xw1 * cin + Xw2 * wd * 9 / gr +
+						  Xo * wd;
+					/* conv inputs, bn inputs, relu outputs */
+					o.act_bytes += cin * h * w + Xw1 + Xw2 +
+						       2 * Xw1 + 2 * Xw2 + 2 * Xo;
+				} else if (L->kind == VL_BASIC) {
+					o.params += cin * out * 9 + out * out * 9 +
+						    2 * bnp * out;
+					o.macs += Xo * cin * 9 + Xo * out * 9;
+					o.act_bytes += cin * h * w + Xo +
+						       2 * Xo + 2 * Xo;
+				} else {
+					int kk = L->kernel > 0 ? L->kernel : 7;
+					if (out != cin)
+						return bad_entry(msg, msglen, i,
+								 "cnblock out %g "
+								 "differs from its "
+								 "%g input channels "
+								 "(expected the same "
+								 "width)", out, cin);
+					o.params += out * kk * kk + out +
+						    2 * out + 2 * out * wd +
+						    wd + out + out;
+					o.macs += Xo * kk * kk + 2 * Xo * wd;
+					/* dw input, ln input, lin1 input,
+					 * gelu input, lin2 input, scale */
+					o.act_bytes += 4 * Xo + 2 * wd * ho * wo;
+				}
+				if (L->kind != VL_CNBLOCK &&
+				    (st > 1 || cin != out)) {
+					o.params += cin * out + bnp * out;
+					o.macs += Xo * cin;
+					o.act_bytes += Xo;
+				}
+				c = out;
+				h = ho;
+				w = wo;
+			}
+			break;
+		}
+		case VL_FPN: {
+			char why[200];
+			if (vis_fpn(L, nfeat, fc, fh, fw, &o, lh, lw, why,
+				    sizeof(why)))
+				return bad_entry(msg, msglen, i, "%s", why);
+			nlev = nfeat + (L->extra > 0 ? L->extra : 0) +
+			       (L->pooled > 0 ? L->pooled : 0);
+			nfeat = 0;
+			c = out;
+			h = lh[0];
+			w = lw[0];
+			break;
+		}
+		case VL_RETINA_HEAD:
+			if (nlev == 0)
+				return bad_entry(msg, msglen, i, "retina_head "
+						 "without a feature pyramid "
+						 "(expected an fpn entry before "
+						 "it)");
+			vis_retina_head(L, c, nlev, lh, lw, &o);
+			head = i;
+			break;
+		case VL_RPN_HEAD:
+			if (nlev == 0)
+				return bad_entry(msg, msglen, i, "rpn_head "
+						 "without a feature pyramid "
+						 "(expected an fpn entry before "
+						 "it)");
+			vis_rpn_head(L, c, nlev, lh, lw, &o);
+			rpn = 1;
+			break;
+		case VL_ROI_BOX_HEAD:
+		case VL_ROI_MASK_HEAD:
+			if (!rpn)
+				return bad_entry(msg, msglen, i, "%s without "
+						 "region proposals (expected an "
+						 "rpn_head before it)",
+						 vis_kind_names[L->kind]);
+			vis_roi_head(L, c, &o);
+			break;
+		case VL_KIND_COUNT:
+		default:
+			return bad_entry(msg, msglen, i, "unknown layer kind "
+					 "(expected one of conv, batchnorm, ...)");
+		}
+		if (L->save && skip_push(&sk, c, h, w, dp, i))
+			return bad_entry(msg, msglen, i, "more than %d saved "
+					 "outputs (expected at most %d)",
+					 VIS_MAX_SKIPS, VIS_MAX_SKIPS);
+		if (L->pyramid) {
+			if (seq || T > 0 || nlev > 0)
+				return bad_entry(msg, msglen, i, "pyramid on "
+						 "%s, whose output is not a "
+						 "feature map (expected it on "
+						 "convolutional entries)",
+						 vis_kind_names[L->kind]);
+			if (nfeat == VIS_MAX_LEVELS)
+				return bad_entry(msg, msglen, i, "more than %d "
+						 "pyramid inputs (expected at "
+						 "most %d)", VIS_MAX_LEVELS,
+						 VIS_MAX_LEVELS);
+			if (nfeat == 0)
+				tap = i;
+			fc[nfeat] = c;
+			fh[nfeat] = h;
+			fw[nfeat] = w;
+			nfeat++;
+		}
+		o.c = c;
+		o.h = h;
+		o.w = w;
+		o.d = dp;
+		o.tokens = T;
+		o.levels = nlev;
+		memcpy(o.lh, lh, sizeof(o.lh));
+		memcpy(o.lw, lw, sizeof(o.lw));
+		if (sh)
+			sh[i] = o;
+		S.params += o.params;
+		S.macs += o.macs;
+		S.act_elems += o.act_bytes;
+		if (!L->frozen) {
+			S.trainable_params += o.params;
+			S.trainable_macs += o.macs;
+		}
+	}
+	if (nfeat > 0)
+		return bad_entry(msg, msglen, tap, "pyramid output that no fpn "
+				 "reads (expected an fpn entry after it)");
+	if (sk.n > 0)
+		return bad_entry(msg, msglen, sk.at[0], "saved output that no "
+				 "concat reads (expected a concat for every "
+				 "save; %d left)", sk.n);
+	if (E > 0) {
+		/* timestep embedding MLP: E/4 sinusoidal features -> E -> E */
+		double tp = E / 4 * E + E + E * E + E;
+		S.params += tp;
+		S.trainable_params += tp;
+		S.macs += E / 4 * E + E * E;
+		S.trainable_macs += E / 4 * E + E * E;
+	}
+	if (a->text.layers > 0) {
+		double L = a->text.layers, m = a->text.mlp;
+		S.encoder_params = L * (4 * tw * tw + 4 * tw + 2 * tw * m + m +
+					tw + 4 * tw);
+		S.encoder_macs = L * (tl * (4 * tw * tw + 2 * tw * m) +
+				      2 * tl * tl * tw);
+	}
+	if (head < 0 && !rpn && h * w * dp > 1 && !(T > 0))
+		S.out_map = c * h * w * dp;
+	S.classes = head >= 0 || rpn || S.out_map > 0 ? 0 : (int)c;
+	if (sum)
+		*sum = S;
+	return 0;
+}
+
