@@ -193,6 +193,16 @@ void est_warn(struct estimate *e, const char *fmt, ...)
 int est_check_finite(const struct estimate *e, const struct est_workspace *ws,
 		     struct plan_problem *why);
 
+/* The plan of a family without model parallelism (vision, recommenders):
+ * every GPU a data-parallel rank, nodes of the GPU's size unless given. */
+void est_data_parallel_plan(const struct plan *given, const struct gpu *g,
+			    struct plan *pl);
+
+/* 0, or -1 with *why when g has no rate for dense training in precision p
+ * (fp32, tf32, bf16 or fp16; the families without fp8 recipes). */
+int est_check_dense_precision(const struct gpu *g, enum tc_prec p,
+			      struct plan_problem *why);
+
 /* Greatest common divisor of two positive integers. */
 int est_gcd(int a, int b);
 

@@ -15,6 +15,7 @@
 #include "llm.h"
 #include "memory.h"
 #include "recsys.h"
+#include "roofline.h"
 #include "vision.h"
 #include "../util/units.h"
 
@@ -93,6 +94,33 @@ void est_warn(struct estimate *e, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(e->warning[e->warning_count++], sizeof(e->warning[0]), fmt, ap);
 	va_end(ap);
+}
+
+void est_data_parallel_plan(const struct plan *given, const struct gpu *g,
+			    struct plan *pl)
+{
+	*pl = *given;
+	if (pl->gpus_per_node <= 0)
+		pl->gpus_per_node = gpu_node_size(g);
+	if (pl->count <= 0)
+		pl->count = 1;
+	pl->tp = pl->pp = pl->ep = pl->interleave = 1;
+	pl->dp = pl->count;
+	pl->zero = 0;
+	pl->sequence_parallel = 0;
+}
+
+int est_check_dense_precision(const struct gpu *g, enum tc_prec p,
+			      struct plan_problem *why)
+{
+	if ((int)p < 0 || p >= PREC_COUNT || p == PREC_INT8 || p == PREC_FP8 ||
+	    !(roof_peak(g, p) > 0))
+		return est_problem(why, WLF_PRECISION, "%s has no %s training rate "
+				   "(expected fp32, tf32, bf16 or fp16 the GPU "
+				   "supports)", g->id,
+				   (int)p >= 0 && p < PREC_COUNT ?
+				   tc_prec_names[p] : "?");
+	return 0;
 }
 
 int est_check_finite(const struct estimate *e, const struct est_workspace *ws,

@@ -391,6 +391,38 @@ void recsys_balance(const struct recsys_arch *a, int n, int gpn, double b,
 	*out = R;
 }
 
+/* Resolve and check the plan and the model against the GPU.  0 or -1 with
+ * *why. */
+static int recsys_plan(const struct workload *w, const struct gpu *g,
+		       struct plan *pl, struct plan_problem *why)
+{
+	const struct recsys_arch *a = &w->rec;
+	double gb = w->train.global_batch;
+	int i;
+
+	est_data_parallel_plan(&w->plan, g, pl);
+	if (a->ntables < 1 || a->ntop < 1)
+		return est_problem(why, WLF_MODEL, "the model needs embedding "
+			       "tables and a top MLP (expected "
+			       "embedding_tables and top_mlp)");
+	for (i = 0; i < a->ntables; i++)
+		if (!(a->table[i].rows >= 1) || a->table[i].dim < 1 ||
+		    !(a->table[i].pooling > 0))
+			return est_problem(why, WLF_MODEL, "table %d has no rows, "
+				       "width or lookups (expected positive "
+				       "rows, dim and pooling)", i + 1);
+	if (!(gb >= 1) || fmod(gb, pl->count))
+		return est_problem(why, WLF_GLOBAL_BATCH, "global_batch %g is not a "
+			       "positive multiple of %d GPUs (expected a "
+			       "multiple of %d)", gb, pl->count, pl->count);
+	if (est_check_dense_precision(g, w->train.precision, why))
+		return -1;
+	if (!(g->mem_bytes_per_s > 0) || !(g->memory_bytes > 0))
+		return est_problem(why, WLF_GPU, "%s lacks memory size or bandwidth "
+			       "(expected both in its catalog file)", g->id);
+	return 0;
+}
+
 int recsys_estimate(const struct workload *w, const struct gpu *g,
 		    struct est_workspace *ws, struct estimate *out,
 		    struct plan_problem *why)
@@ -412,42 +444,9 @@ int recsys_estimate(const struct workload *w, const struct gpu *g,
 	int n, i, k;
 
 	assert(w && g && ws && out);
-	pl = w->plan;
-	if (pl.gpus_per_node <= 0)
-		pl.gpus_per_node = g->gpus_per_node > 0 ? g->gpus_per_node : 8;
-	if (pl.count <= 0)
-		pl.count = 1;
+	if (recsys_plan(w, g, &pl, why))
+		return -1;
 	n = pl.count;
-	pl.tp = pl.pp = pl.ep = pl.interleave = 1;
-	pl.dp = n;
-	pl.zero = 0;
-	pl.sequence_parallel = 0;
-	if (a->ntables < 1 || a->ntop < 1)
-		return est_problem(why, WLF_MODEL, "the model needs embedding "
-			       "tables and a top MLP (expected "
-			       "embedding_tables and top_mlp)");
-	for (i = 0; i < a->ntables; i++)
-		if (!(a->table[i].rows >= 1) || a->table[i].dim < 1 ||
-		    !(a->table[i].pooling > 0))
-			return est_problem(why, WLF_MODEL, "table %d has no rows, "
-				       "width or lookups (expected positive "
-				       "rows, dim and pooling)", i + 1);
-	if (!(gb >= 1) || fmod(gb, n))
-		return est_problem(why, WLF_GLOBAL_BATCH, "global_batch %g is not a "
-			       "positive multiple of %d GPUs (expected a "
-			       "multiple of %d)", gb, n, n);
-	if ((int)w->train.precision < 0 || w->train.precision >= PREC_COUNT ||
-	    !(roof_peak(g, w->train.precision) > 0) ||
-	    w->train.precision == PREC_INT8 || w->train.precision == PREC_FP8)
-		return est_problem(why, WLF_PRECISION, "%s has no %s training rate "
-			       "(expected fp32, tf32, bf16 or fp16 the GPU "
-			       "supports)", g->id,
-			       (int)w->train.precision >= 0 &&
-			       w->train.precision < PREC_COUNT ?
-			       tc_prec_names[w->train.precision] : "?");
-	if (!(g->mem_bytes_per_s > 0) || !(g->memory_bytes > 0))
-		return est_problem(why, WLF_GPU, "%s lacks memory size or bandwidth "
-			       "(expected both in its catalog file)", g->id);
 	recsys_summary(a, &S);
 	b = gb / n;
 	eb = tc_prec_bytes(w->rtrain.emb_precision);

@@ -38,7 +38,7 @@ static void resolve(const struct workload *w, const struct gpu *g,
 	if (pl->micro_batch <= 0)
 		pl->micro_batch = 1;
 	if (pl->gpus_per_node <= 0)
-		pl->gpus_per_node = g->gpus_per_node > 0 ? g->gpus_per_node : 8;
+		pl->gpus_per_node = gpu_node_size(g);
 	if (pl->count <= 0)
 		pl->count = pl->tp * pl->pp * pl->cp * (pl->dp > 0 ? pl->dp : 1);
 	if (pl->dp <= 0)
@@ -73,15 +73,12 @@ static int check_schedule(const struct plan *pl, struct plan_problem *why)
 	return 0;
 }
 
-/* Check the plan against the workload and GPU.  0 or -1 with *why. */
-static int check(const struct workload *w, const struct gpu *g,
-		 const struct plan *pl, struct plan_problem *why)
+/* Check the model and its training against the GPU.  0 or -1 with *why. */
+static int check_model(const struct workload *w, const struct gpu *g,
+		       struct plan_problem *why)
 {
 	const struct llm_arch *A = &w->llm;
 	const struct training *tr = &w->train;
-	int kv = A->kv_heads > 0 ? A->kv_heads : A->heads;
-	int experts = A->experts > 1 ? A->experts : 1;
-	double mb;
 
 	if (w->kind != WL_LLM)
 		return est_problem(why, WLF_MODEL, "workload kind is not llm "
@@ -130,6 +127,19 @@ static int check(const struct workload *w, const struct gpu *g,
 		return est_problem(why, WLF_LORA_RANK, "lora_rank is missing "
 			       "(expected a rank >= 1 for %s)",
 			       tr->finetune == FT_QLORA ? "qlora" : "lora");
+	return 0;
+}
+
+/* Check the parallel layout against the model.  0 or -1 with *why. */
+static int check_layout(const struct workload *w, const struct plan *pl,
+			struct plan_problem *why)
+{
+	const struct llm_arch *A = &w->llm;
+	const struct training *tr = &w->train;
+	int kv = A->kv_heads > 0 ? A->kv_heads : A->heads;
+	int experts = A->experts > 1 ? A->experts : 1;
+	double mb;
+
 	if (pl->zero < 0 || pl->zero > 3)
 		return est_problem(why, WLF_ZERO, "zero %d is out of range (expected "
 			       "0, 1, 2 or 3)", pl->zero);
@@ -224,6 +234,13 @@ static int check(const struct workload *w, const struct gpu *g,
 		return est_problem(why, WLF_NETWORK, "network bandwidth and latency "
 			       "must not be negative (expected e.g. 50GB/s)");
 	return 0;
+}
+
+/* Check the plan against the workload and GPU.  0 or -1 with *why. */
+static int check(const struct workload *w, const struct gpu *g,
+		 const struct plan *pl, struct plan_problem *why)
+{
+	return check_model(w, g, why) || check_layout(w, pl, why) ? -1 : 0;
 }
 
 

@@ -51,36 +51,22 @@ static double opt_state_bytes(enum optimizer o)
 	}
 }
 
-int vision_estimate(const struct workload *w, const struct gpu *g,
-		    struct est_workspace *ws, struct estimate *out,
-		    struct plan_problem *why)
+/* Resolve and check the plan, the network's shapes (into sh, *sum) and
+ * the run.  0 or -1 with *why. */
+static int vision_plan(const struct workload *w, const struct gpu *g,
+		       struct plan *pl, struct vis_shape *sh,
+		       struct vis_summary *sum, struct plan_problem *why)
 {
-	struct vis_shape sh[VIS_MAX_LAYERS];
-	struct vis_summary sum;
-	struct estimate E;
-	struct plan pl;
-	struct vb B;
+	double gb = w->train.global_batch, mb;
 	char msg[200];
-	struct step_parts parts;
-	double gb = w->train.global_batch, mb, attn_act = 0, P, nodes;
-	int bad, k;
+	int bad;
 
-	assert(w && g && ws && out);
-	pl = w->plan;
-	if (pl.gpus_per_node <= 0)
-		pl.gpus_per_node = g->gpus_per_node > 0 ? g->gpus_per_node : 8;
-	if (pl.count <= 0)
-		pl.count = 1;
-	pl.tp = pl.pp = pl.ep = pl.interleave = 1;
-	pl.dp = pl.count;
-	pl.zero = 0;
-	pl.sequence_parallel = 0;
+	est_data_parallel_plan(&w->plan, g, pl);
 	if (w->vis.nlayers < 1)
 		return est_problem(why, WLF_MODEL, "the network has no layers "
 			       "(expected a preset or a layer list)");
 	bad = vision_infer(&w->vis, w->vtrain.image_size, w->vtrain.image_width,
-			   sh, &sum, msg,
-			   sizeof(msg));
+			   sh, sum, msg, sizeof(msg));
 	if (bad)
 		return est_problem(why, bad > 0 ? WLF_MODEL : WLF_IMAGE_SIZE, "%s",
 			       msg);
@@ -88,27 +74,20 @@ int vision_estimate(const struct workload *w, const struct gpu *g,
 		return est_problem(why, WLF_GLOBAL_BATCH, "global_batch %g is not "
 			       "positive (expected images per step, >= 1)",
 			       gb);
-	if (fmod(gb, pl.dp))
+	if (fmod(gb, pl->dp))
 		return est_problem(why, WLF_GLOBAL_BATCH, "global_batch %g is not "
 			       "a multiple of %d GPUs (expected a multiple of "
-			       "%d)", gb, pl.dp, pl.dp);
+			       "%d)", gb, pl->dp, pl->dp);
 	if (w->plan.micro_batch <= 0)
-		pl.micro_batch = (int)(gb / pl.dp);
-	mb = (double)pl.dp * pl.micro_batch;
+		pl->micro_batch = (int)(gb / pl->dp);
+	mb = (double)pl->dp * pl->micro_batch;
 	if (fmod(gb, mb))
 		return est_problem(why, WLF_MICRO_BATCH, "global_batch %g is not a "
 			       "multiple of %d GPUs x micro_batch %d (expected "
-			       "a multiple of %g)", gb, pl.dp, pl.micro_batch,
+			       "a multiple of %g)", gb, pl->dp, pl->micro_batch,
 			       mb);
-	if ((int)w->train.precision < 0 || w->train.precision >= PREC_COUNT ||
-	    w->train.precision == PREC_INT8 || w->train.precision == PREC_FP8 ||
-	    !(roof_peak(g, w->train.precision) > 0))
-		return est_problem(why, WLF_PRECISION, "%s has no %s training rate "
-			       "(expected fp32, tf32, bf16 or fp16 the GPU "
-			       "supports)", g->id,
-			       (int)w->train.precision >= 0 &&
-			       w->train.precision < PREC_COUNT ?
-			       tc_prec_names[w->train.precision] : "?");
+	if (est_check_dense_precision(g, w->train.precision, why))
+		return -1;
 	if (!(g->mem_bytes_per_s > 0) || !(g->memory_bytes > 0) ||
 	    !(roof_peak(g, PREC_FP32) > 0))
 		return est_problem(why, WLF_GPU, "%s lacks memory size, bandwidth "
@@ -118,7 +97,26 @@ int vision_estimate(const struct workload *w, const struct gpu *g,
 		return est_problem(why, WLF_DATASET_SIZE, "dataset_size and epochs "
 			       "must be positive (expected images and "
 			       "passes)");
+	return 0;
+}
 
+int vision_estimate(const struct workload *w, const struct gpu *g,
+		    struct est_workspace *ws, struct estimate *out,
+		    struct plan_problem *why)
+{
+	struct vis_shape sh[VIS_MAX_LAYERS];
+	struct vis_summary sum;
+	struct estimate E;
+	struct plan pl;
+	struct vb B;
+	struct step_parts parts;
+	double gb = w->train.global_batch, mb, attn_act = 0, P, nodes;
+	int k;
+
+	assert(w && g && ws && out);
+	if (vision_plan(w, g, &pl, sh, &sum, why))
+		return -1;
+	mb = (double)pl.dp * pl.micro_batch;
 	memset(&E, 0, sizeof(E));
 	memset(&B, 0, sizeof(B));
 	ws->count = 0;
