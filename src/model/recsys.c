@@ -204,193 +204,6 @@ static double emb_state_bytes(enum optimizer o)
 	}
 }
 
-#define REC_MAX_GPUS_BALANCED 1024
-
-/*
- * Table-wise placement: the most loaded GPU's table bytes and lookups per
- * sample (rows x dim summed), tables largest first onto the GPU with the
- * fewest bytes.  Greedy (LPT); for more GPUs than REC_MAX_GPUS_BALANCED the
- * largest table or the average, whichever is larger.
- */
-static void table_wise(const struct recsys_arch *a, int n, double eb,
-		       double *max_bytes, double *max_elems, double *max_rows)
-{
-	double bytes[REC_MAX_GPUS_BALANCED], elems[REC_MAX_GPUS_BALANCED];
-	double rows[REC_MAX_GPUS_BALANCED];
-	int used[REC_MAX_TABLES];
-	int i, j, k;
-
-	*max_bytes = *max_elems = *max_rows = 0;
-	if (n > REC_MAX_GPUS_BALANCED) {
-		struct rec_summary s;
-		double big = 0, bige = 0;
-		recsys_summary(a, &s);
-		for (i = 0; i < a->ntables; i++) {
-			big = fmax(big, a->table[i].rows * a->table[i].dim * eb);
-			bige = fmax(bige, a->table[i].pooling * a->table[i].dim);
-		}
-		*max_bytes = fmax(big, s.emb_params * eb / n);
-		*max_elems = fmax(bige, s.gathered_elems / n);
-		*max_rows = fmax(1, s.lookups / n);
-		return;
-	}
-	for (k = 0; k < n; k++)
-		bytes[k] = elems[k] = rows[k] = 0;
-	memset(used, 0, sizeof(used));
-	for (;;) {
-		int best = -1;
-		for (i = 0; i < a->ntables; i++)
-			if (used[i] < (a->table[i].count > 0 ? a->table[i].count : 1) &&
-			    (best < 0 || a->table[i].rows * a->table[i].dim >
-					 a->table[best].rows * a->table[best].dim))
-				best = i;
-		if (best < 0)
-			break;
-		used[best]++;
-		j = 0;
-		for (k = 1; k < n; k++)
-			if (bytes[k] < bytes[j])
-				j = k;
-		bytes[j] += a->table[best].rows * a->table[best].dim * eb;
-		elems[j] += a->table[best].pooling * a->table[best].dim;
-		rows[j] += a->table[best].pooling;
-	}
-	for (k = 0; k < n; k++) {
-		if (bytes[k] > *max_bytes)
-			*max_bytes = bytes[k];
-		if (elems[k] > *max_elems) {
-			*max_elems = elems[k];
-			*max_rows = rows[k];
-		}
-	}
-}
-
-/*
- * Balanced placement, as TorchRec's planner and HugeCTR's sharding plans
- * place tables (the rule is ours, stated in docs/vision-recsys.md):
- *  - a table is data-parallel when all-reducing its fp32 gradient moves no
- *    more bytes per GPU than exchanging its pooled vectors would:
- *    rows x 4 B <= local batch x e (both per column);
- *  - of the others, a table whose lookups (pooling x dim per sample) or
- *    bytes exceed an even share of the model-parallel tables' lookups or
- *    bytes over the GPUs is cut row-wise over whole nodes (over all GPUs
- *    on one node): as many of the least loaded nodes as bring its lookups
- *    per GPU down to that share, heaviest table first
- *    (table-wise-row-wise when that is fewer than all nodes);
- *  - the rest go whole onto GPUs, the heaviest in lookups first onto the
- *    GPU with the fewest lookups so far (LPT; ties: fewer bytes).
- * `sb` is the bytes per stored element (row + optimizer state), `b` the
- * local batch, `e` the bytes of an exchanged activation element, `gpn`
- * the GPUs per node.  Beyond REC_MAX_GPUS_BALANCED GPUs the whole tables
- * are spread over that many (an upper bound on the busiest GPU's load).
- */
-void recsys_balance(const struct recsys_arch *a, int n, int gpn, double b,
-		    double e, double sb, struct rec_balance *out)
-{
-	double load[REC_MAX_GPUS_BALANCED], bytes[REC_MAX_GPUS_BALANCED];
-	double rows[REC_MAX_GPUS_BALANCED], rwt[REC_MAX_GPUS_BALANCED];
-	double mp_load = 0, mp_bytes = 0;
-	int used[REC_MAX_TABLES], kind[REC_MAX_TABLES];
-	int i, k, m;
-	int r = n > gpn && gpn > 0 && n % gpn == 0 ? gpn : n;
-	int nodes;
-	struct rec_balance R;
-
-	assert(n >= 1);
-	m = n < REC_MAX_GPUS_BALANCED ? n : REC_MAX_GPUS_BALANCED;
-	if (r > m) /* beyond the tallied GPUs: they form one group */
-		r = m;
-	nodes = m / r;
-	memset(&R, 0, sizeof(R));
-	for (i = 0; i < a->ntables; i++) {
-		const struct rec_table *t = &a->table[i];
-		double c = t->count > 0 ? t->count : 1;
-		if (n > 1 && t->rows * 4 <= b * e) {
-			kind[i] = EMB_REPLICATED;
-			R.tables[REC_DP] += c;
-			R.local_elems += c * t->pooling * t->dim;
-			R.local_rows += c * t->pooling;
-			R.dp_params += c * t->rows * t->dim;
-		} else {
-			kind[i] = EMB_TABLE_WISE;
-			mp_load += c * t->pooling * t->dim;
-			mp_bytes += c * t->rows * t->dim * sb;
-		}
-	}
-	for (i = 0; i < a->ntables; i++) {
-		const struct rec_table *t = &a->table[i];
-		if (kind[i] == EMB_TABLE_WISE &&
-		    (n == 1 || t->pooling * t->dim > mp_load / n ||
-		     t->rows * t->dim * sb > mp_bytes / n))
-			kind[i] = EMB_ROW_WISE;
-	}
-	for (k = 0; k < m; k++)
-		load[k] = bytes[k] = rows[k] = rwt[k] = 0;
-	/* Row-wise tables first, heaviest first, onto the least loaded nodes
-	 * (a node is its first GPU's tally): as many nodes as bring the
-	 * table's lookups per GPU down to the even share; then whole tables
-	 * onto the least loaded GPUs (LPT). */
-	for (int pass = EMB_ROW_WISE; pass >= EMB_TABLE_WISE; pass--) {
-		int rw = pass == EMB_ROW_WISE;
-		memset(used, 0, sizeof(used));
-		for (;;) {
-			const struct rec_table *t;
-			unsigned char took[REC_MAX_GPUS_BALANCED];
-			int best = -1, span = 1, q;
-			for (i = 0; i < a->ntables; i++) {
-				t = &a->table[i];
-				if (kind[i] != pass ||
-				    used[i] >= (t->count > 0 ? t->count : 1))
-					continue;
-				if (best < 0 || t->pooling * t->dim >
-				    a->table[best].pooling * a->table[best].dim)
-					best = i;
-			}
-			if (best < 0)
-				break;
-			used[best]++;
-			t = &a->table[best];
-			R.tables[rw ? REC_RW : REC_TW] += 1;
-			if (rw) {
-				double share = mp_load / n;
-				span = share > 0 ? (int)ceil(t->pooling * t->dim /
-							     (r * share)) : 1;
-				span = span < 1 ? 1 : span > nodes ? nodes : span;
-				R.rw_group = R.rw_group > span * r ? R.rw_group :
-					     span * r;
-			}
-			memset(took, 0, sizeof(took));
-			for (q = 0; q < span; q++) {
-				int step = rw ? r : 1, lim = rw ? nodes * r : m;
-				int j = -1;
-				double div = rw ? (double)span * r : 1;
-				for (k = 0; k < lim; k += step)
-					if (!took[k] && (j < 0 || load[k] < load[j] ||
-					    (load[k] == load[j] && bytes[k] < bytes[j])))
-						j = k;
-				assert(j >= 0); /* span <= nodes: one is free */
-				took[j] = 1;
-				for (k = j; k < j + step; k++) {
-					load[k] += t->pooling * t->dim / div;
-					rows[k] += t->pooling / div;
-					bytes[k] += t->rows * t->dim * sb / div;
-					rwt[k] += rw;
-				}
-			}
-		}
-	}
-	for (k = 0; k < m; k++) {
-		if (load[k] > R.global_elems) {
-			R.global_elems = load[k];
-			R.global_rows = rows[k];
-		}
-		R.bytes_per_gpu = fmax(R.bytes_per_gpu, bytes[k]);
-		R.rw_tables_node = fmax(R.rw_tables_node, rwt[k]);
-	}
-	R.bytes_per_gpu += R.dp_params * sb;
-	*out = R;
-}
-
 /* Resolve and check the plan and the model against the GPU.  0 or -1 with
  * *why. */
 static int recsys_plan(const struct workload *w, const struct gpu *g,
@@ -423,410 +236,514 @@ static int recsys_plan(const struct workload *w, const struct gpu *g,
 	return 0;
 }
 
-int recsys_estimate(const struct workload *w, const struct gpu *g,
-		    struct est_workspace *ws, struct estimate *out,
-		    struct plan_problem *why)
-{
-	const struct recsys_arch *a = &w->rec;
-	struct rec_summary S;
-	struct estimate E;
+/* A recommender step as its parts are worked out. */
+struct rstep {
+	const struct workload *w;
+	const struct recsys_arch *a;
+	const struct gpu *g;
 	struct plan pl;
-	struct rb B;
-	double gb = w->train.global_batch, b, eb, tab_bytes, tab_elems, tab_rows;
-	double row_bytes, dim, prev, free_b;
-	struct step_parts parts;
-	double act, state, P, uniq, Pdp = 0;
+	struct rec_summary S;
 	struct rec_balance bal;
-	/* dense features padded to 8 for tensor-core GEMMs */
-	double din = 8 * ceil(a->dense_features / 8.0);
 	enum rec_placement place;
-	struct comm_group all, rwg;
-	int n, i, k;
+	struct comm_group all, rwg; /* all GPUs; a row-wise group */
+	int n;                      /* GPUs */
+	double gb, b;               /* samples per step, per GPU */
+	double eb, state;           /* bytes per table element, and of its
+				       optimizer state */
+	double e;                   /* bytes per dense activation element */
+	double dim, row_bytes;      /* table width, bytes of an average row */
+	double din;                 /* dense features padded to 8 for
+				       tensor-core GEMMs */
+	double P, Pdp;              /* dense parameters; data-parallel table
+				       parameters (balanced placement) */
+	/* The placement's work on one GPU per step. */
+	double per_gpu;             /* table bytes (with optimizer state) */
+	double gathered_rows, gathered_elems;
+	double a2a, rs;             /* bytes of the all-to-all and of the
+				       row-wise reduce-scatter */
+	double upd_rows, upd_elems; /* rows the sparse backward updates */
+};
 
-	assert(w && g && ws && out);
-	if (recsys_plan(w, g, &pl, why))
-		return -1;
-	n = pl.count;
-	recsys_summary(a, &S);
-	b = gb / n;
-	eb = tc_prec_bytes(w->rtrain.emb_precision);
-	if (!(eb > 0))
-		eb = 4;
-	dim = a->table[0].dim;
-	row_bytes = S.gathered_elems / S.lookups * eb; /* average row */
+/* Dense memory per GPU into E->mem_bytes; returns what is left for the
+ * tables. */
+static double dense_memory(const struct rstep *R, struct estimate *E)
+{
+	const struct recsys_arch *a = R->a;
+	double act, free_b = R->g->memory_bytes;
+	int i, k;
 
-	/* Dense memory first: it decides what is left for tables. */
-	P = S.dense_params;
-	memset(&E, 0, sizeof(E));
-	memset(&B, 0, sizeof(B));
-	sink_start(&B.out, ws, &B.S, 0);
-	B.g = g;
-	B.pg = w->train.precision;
-	B.e = B.pg == PREC_FP32 || B.pg == PREC_TF32 ? 4 : 2;
-	B.graphs = pl.cuda_graphs;
 	/* activations: every MLP layer input and output, the interaction
 	 * input and output, the pooled embeddings (per sample) */
-	act = S.pooled_width + S.inter_width + S.gmf_width +
+	act = R->S.pooled_width + R->S.inter_width + R->S.gmf_width +
 	      a->dense_features;
 	for (i = 0; i < a->nbottom; i++)
 		act += 2.0 * a->bottom[i];
 	for (i = 0; i < a->ntop; i++)
 		act += 2.0 * a->top[i];
 	if (a->interaction == RI_DCNV2)
-		act += a->cross_layers * (2.0 * S.inter_width + a->cross_rank);
-	act *= b * B.e;
-	state = emb_state_bytes(w->train.optimizer);
-	E.mem_bytes[MEM_WEIGHTS] = 4 * P;
-	E.mem_bytes[MEM_GRADS] = 4 * P;
-	E.mem_bytes[MEM_OPTIMIZER] = (w->train.optimizer == OPT_ADAMW ? 8 :
-				      w->train.optimizer == OPT_SGD ? 0 : 4) * P;
-	E.mem_bytes[MEM_ACTIVATIONS] = act;
+		act += a->cross_layers * (2.0 * R->S.inter_width + a->cross_rank);
+	act *= R->b * R->e;
+	E->mem_bytes[MEM_WEIGHTS] = 4 * R->P;
+	E->mem_bytes[MEM_GRADS] = 4 * R->P;
+	E->mem_bytes[MEM_OPTIMIZER] = (R->w->train.optimizer == OPT_ADAMW ? 8 :
+				       R->w->train.optimizer == OPT_SGD ? 0 :
+				       4) * R->P;
+	E->mem_bytes[MEM_ACTIVATIONS] = act;
 	/* the gradients of the local batch's pooled vectors (the vectors
 	 * themselves are activations); the rows gathered for other GPUs'
-	 * samples are added with the placement, below */
-	E.mem_bytes[MEM_BUFFERS] = b * S.pooled_width * B.e;
-	E.mem_bytes[MEM_RESERVED] = MEM_CONTEXT_BYTES + MEM_FRAGMENTATION_FRAC *
-				    (act + E.mem_bytes[MEM_BUFFERS]);
-	free_b = g->memory_bytes;
+	 * samples are added with the placement */
+	E->mem_bytes[MEM_BUFFERS] = R->b * R->S.pooled_width * R->e;
+	E->mem_bytes[MEM_RESERVED] = MEM_CONTEXT_BYTES + MEM_FRAGMENTATION_FRAC *
+				     (act + E->mem_bytes[MEM_BUFFERS]);
 	for (k = 0; k < MEM_COUNT; k++)
-		free_b -= E.mem_bytes[k];
+		free_b -= E->mem_bytes[k];
+	return free_b;
+}
 
-	/* Placement. */
-	place = (enum rec_placement)pl.embeddings;
-	table_wise(a, n, eb + state, &tab_bytes, &tab_elems, &tab_rows);
-	recsys_balance(a, n, pl.gpus_per_node, b, B.e, eb + state, &bal);
-	if (place == EMB_AUTO) {
-		if (n == 1)
-			place = EMB_REPLICATED;
-		else if (bal.bytes_per_gpu <= free_b)
-			place = EMB_BALANCED;
-		else
-			place = EMB_ROW_WISE;
+/* The lookups, exchanges and updates of placement R->place. */
+static void placement_work(struct rstep *R)
+{
+	const struct rec_summary *S = &R->S;
+	const struct rec_balance *bal = &R->bal;
+	double tab_bytes, tab_elems, tab_rows, gb = R->gb, b = R->b, n = R->n;
+	double row = R->eb + R->state;
+
+	R->a2a = R->rs = 0;
+	switch (R->place) {
+	case EMB_REPLICATED:
+		R->per_gpu = S->emb_params * row;
+		R->gathered_rows = b * S->lookups;
+		R->gathered_elems = b * S->gathered_elems;
+		break;
+	case EMB_TABLE_WISE:
+		recsys_table_wise(R->a, R->n, row, &tab_bytes, &tab_elems, &tab_rows);
+		R->per_gpu = tab_bytes;
+		R->gathered_rows = gb * tab_rows;
+		R->gathered_elems = gb * tab_elems;
+		R->a2a = b * S->tables * R->dim * R->e;
+		break;
+	case EMB_ROW_WISE:
+		R->per_gpu = S->emb_params * row / n;
+		R->gathered_rows = gb * S->lookups / n;
+		R->gathered_elems = gb * S->gathered_elems / n;
+		R->rs = gb * S->tables * R->dim * R->e;
+		break;
+	case EMB_BALANCED:
+		R->per_gpu = bal->bytes_per_gpu;
+		R->gathered_rows = gb * bal->global_rows + b * bal->local_rows;
+		R->gathered_elems = gb * bal->global_elems +
+				    b * bal->local_elems;
+		/* row-wise partial sums are reduce-scattered inside their
+		 * group; across nodes they then travel with the whole tables'
+		 * pooled vectors */
+		R->a2a = b * (bal->tables[REC_TW] + (bal->rw_group > 0 &&
+			      bal->rw_group < R->n ?
+			      bal->tables[REC_RW] : 0)) * R->dim * R->e;
+		R->rs = gb * bal->rw_tables_node * R->dim * R->e;
+		/* data-parallel tables: all-reduced and updated with the
+		 * dense parameters */
+		R->Pdp = bal->dp_params;
+		break;
+	case EMB_COLUMN_WISE:
+	default:
+		R->per_gpu = S->emb_params * row / n;
+		R->gathered_rows = gb * S->lookups;
+		R->gathered_elems = gb * S->gathered_elems / n;
+		R->a2a = b * S->tables * R->dim * R->e;
+		break;
 	}
-	uniq = w->rtrain.unique_rows > 0 ? w->rtrain.unique_rows : 1;
-	{
-		double per_gpu = 0, gathered_rows = 0, gathered_elems = 0;
-		double a2a = 0, rs = 0, upd_elems, upd_rows;
-		switch (place) {
-		case EMB_REPLICATED:
-			per_gpu = S.emb_params * (eb + state);
-			gathered_rows = b * S.lookups;
-			gathered_elems = b * S.gathered_elems;
-			break;
-		case EMB_TABLE_WISE:
-			per_gpu = tab_bytes;
-			gathered_rows = gb * tab_rows;
-			gathered_elems = gb * tab_elems;
-			a2a = b * S.tables * dim * B.e;
-			break;
-		case EMB_ROW_WISE:
-			per_gpu = S.emb_params * (eb + state) / n;
-			gathered_rows = gb * S.lookups / n;
-			gathered_elems = gb * S.gathered_elems / n;
-			rs = gb * S.tables * dim * B.e;
-			break;
-		case EMB_BALANCED:
-			per_gpu = bal.bytes_per_gpu;
-			gathered_rows = gb * bal.global_rows + b * bal.local_rows;
-			gathered_elems = gb * bal.global_elems +
-					 b * bal.local_elems;
-			/* row-wise partial sums are reduce-scattered inside
-			 * their group; across nodes they then travel with the
-			 * whole tables' pooled vectors */
-			a2a = b * (bal.tables[REC_TW] + (bal.rw_group > 0 &&
-				   bal.rw_group < n ?
-				   bal.tables[REC_RW] : 0)) * dim * B.e;
-			rs = gb * bal.rw_tables_node * dim * B.e;
-			/* data-parallel tables: all-reduced and updated with
-			 * the dense parameters */
-			Pdp = bal.dp_params;
-			break;
-		case EMB_COLUMN_WISE:
-		default:
-			per_gpu = S.emb_params * (eb + state) / n;
-			gathered_rows = gb * S.lookups;
-			gathered_elems = gb * S.gathered_elems / n;
-			a2a = b * S.tables * dim * B.e;
-			break;
-		}
-		/* rows updated by the sparse backward (data-parallel tables
-		 * of a balanced placement are updated densely) */
-		upd_elems = place == EMB_REPLICATED ? gb * S.gathered_elems :
-			    place == EMB_BALANCED ? gb * bal.global_elems :
-			    gathered_elems;
-		upd_rows = place == EMB_REPLICATED ? gb * S.lookups :
-			   place == EMB_BALANCED ? gb * bal.global_rows :
-			   gathered_rows;
-		/* lookup buffers: the rows this GPU gathers for the samples
-		 * of other GPUs (model-parallel tables) and their gradients */
-		{
-			double mp = place == EMB_REPLICATED || n == 1 ? 0 :
-				    place == EMB_BALANCED ? gb * bal.global_elems :
-				    gb * S.gathered_elems / n;
-			double extra = 2 * mp * eb;
-			E.mem_bytes[MEM_BUFFERS] += extra;
-			E.mem_bytes[MEM_RESERVED] += MEM_FRAGMENTATION_FRAC * extra;
-			free_b -= extra * (1 + MEM_FRAGMENTATION_FRAC);
-		}
-		E.embedding_bytes_per_gpu = per_gpu;
-		if (per_gpu > free_b && pl.offload == OFFLOAD_NONE)
-			return est_problem(why, WLF_EMBEDDINGS, "embedding tables "
-				       "need %.1f GB per GPU with %s placement, "
-				       "%.1f GB are free on %s (expected "
-				       "offload: uvm or host, row_wise, or "
-				       "more GPUs)", per_gpu / 1e9,
-				       rec_placement_names[place],
-				       free_b > 0 ? free_b / 1e9 : 0, g->id);
+	/* rows updated by the sparse backward (data-parallel tables of a
+	 * balanced placement are updated densely) */
+	R->upd_elems = R->place == EMB_REPLICATED ? gb * S->gathered_elems :
+		       R->place == EMB_BALANCED ? gb * bal->global_elems :
+		       R->gathered_elems;
+	R->upd_rows = R->place == EMB_REPLICATED ? gb * S->lookups :
+		      R->place == EMB_BALANCED ? gb * bal->global_rows :
+		      R->gathered_rows;
+}
 
-		all.n = n;
-		all.per_node = est_gcd(n, n < pl.gpus_per_node ? n : pl.gpus_per_node);
-		rwg = all;
-		if (place == EMB_BALANCED && bal.rw_group > 0 &&
-		    bal.rw_group < n) {
-			rwg.n = bal.rw_group;
-			rwg.per_node = est_gcd(bal.rw_group, bal.rw_group <
-					       pl.gpus_per_node ? bal.rw_group :
-					       pl.gpus_per_node);
-		}
+/*
+ * Place the tables (auto: replicated on one GPU, else balanced when its
+ * fullest GPU fits in `free_b`, else row-wise), add the lookup buffers to
+ * E's memory and check the tables fit.  0 or -1 with *why.
+ */
+static int place_tables(struct rstep *R, struct estimate *E, double free_b,
+			struct plan_problem *why)
+{
+	const struct plan *pl = &R->pl;
+	int n = R->n;
+	double mp, extra;
 
-		/* Forward: lookups, exchange, bottom MLP, interaction, top. */
-		{
-			double gbytes = gathered_elems * eb;
-			double frac = recsys_gather_frac(&g->eff, row_bytes *
-				(place == EMB_COLUMN_WISE ? 1.0 / n : 1.0));
-			if (pl.offload != OFFLOAD_NONE) {
-				double pcie = g->pcie_bytes_per_s / 2 * g->eff.host_pcie_frac;
-				double rb_ = row_bytes;
-				double wire = pl.offload == OFFLOAD_UVM ?
-					gathered_rows * fmax(rb_, REC_UVM_PAGE_BYTES) :
-					gbytes;
-				double t = pcie > 0 ? wire / pcie : 0;
-				put(&B, "emb.host_gather.fwd", BRK_MEMBOUND, 0,
-				    wire, B.pg, t, 0, BOUND_NETWORK);
-				E.host_bytes = S.emb_params * (eb + state);
-			} else {
-				elem(&B, "emb.gather.fwd", gbytes +
-				     gathered_rows * 8, frac, 1);
-			}
-			if (rs > 0)
-				coll(&B, &pl, "emb.reducescatter.fwd",
-				     BRK_EP_COMM, COLL_REDUCE_SCATTER, rwg, rs);
-			if (a2a > 0)
-				coll(&B, &pl, "emb.alltoall.fwd", BRK_EP_COMM,
-				     COLL_ALLTOALL, all, a2a);
-		}
-		prev = a->dense_features;
-		for (i = 0; i < a->nbottom; i++) {
-			char nm[24];
-			snprintf(nm, sizeof(nm), "bottom%d", i + 1);
-			linear(&B, nm, b, i ? prev : din, a->bottom[i], 0);
-			prev = a->bottom[i];
-		}
-		if (a->interaction == RI_DCNV2) {
-			double wdt = S.inter_width;
-			for (i = 0; i < a->cross_layers; i++) {
-				linear(&B, "cross.v", b, wdt, a->cross_rank, 0);
-				linear(&B, "cross.w", b, a->cross_rank, wdt, 0);
-			}
-			elem(&B, "cross.elementwise.fwd", a->cross_layers * 4 *
-			     b * wdt * B.e, 1, a->cross_layers);
-		} else if (a->interaction == RI_NEUMF) {
-			/* GMF product (read two, write one) and the tower's
-			 * concatenation (a copy) */
-			elem(&B, "gmf.fwd", 3 * b * S.gmf_width * B.e, 1, 1);
-			elem(&B, "concat.fwd", 2 * b * S.inter_width * B.e, 1,
-			     1);
-		} else {
-			double f = S.tables + 1;
-			/* batched (f x d) x (d x f), then the triangle */
-			double flop = 2 * b * f * f * dim;
-			double bytes = B.e * b * (f * dim + f * f + S.inter_width);
-			enum op_bound bd;
-			double t = fmin(roof_time(g, B.pg, flop,
-					     roof_gemm_eff(g, f, f, dim, b), bytes,
-					     2, B.graphs, &bd),
-					     roof_skinny_time(g, flop, bytes, B.graphs));
-			put(&B, "interaction.fwd", BRK_GEMM, flop, bytes, B.pg, t,
-			    roof_launch_part(g, B.pg, flop, roof_gemm_eff(g, f, f, dim,
-								     b), bytes, t),
-			    bd);
-		}
-		prev = S.inter_width;
-		for (i = 0; i < a->ntop; i++) {
-			char nm[24];
-			snprintf(nm, sizeof(nm), "top%d", i + 1);
-			if (i == a->ntop - 1)
-				prev += S.gmf_width;
-			linear(&B, nm, b, prev, a->top[i], 0);
-			prev = a->top[i];
-			if (i + 1 < a->ntop)
-				elem(&B, "top.relu.fwd", 2 * b * prev * B.e, 1, 1);
-		}
-		elem(&B, "loss.fwd", b * 16, 1, 2);
-
-		/* Backward. */
-		B.out.bwd = 1;
-		elem(&B, "loss.bwd", b * 16, 1, 1);
-		for (i = a->ntop - 1; i >= 0; i--) {
-			char nm[24];
-			double in = i ? a->top[i - 1] : S.inter_width;
-			snprintf(nm, sizeof(nm), "top%d", i + 1);
-			if (i == a->ntop - 1)
-				in += S.gmf_width;
-			linear(&B, nm, b, in, a->top[i], 0);
-		}
-		if (a->interaction == RI_DCNV2) {
-			double wdt = S.inter_width;
-			for (i = 0; i < a->cross_layers; i++) {
-				linear(&B, "cross.w", b, a->cross_rank, wdt, 0);
-				linear(&B, "cross.v", b, wdt, a->cross_rank, 0);
-			}
-			elem(&B, "cross.elementwise.bwd", a->cross_layers * 6 *
-			     b * wdt * B.e, 1, a->cross_layers);
-		} else if (a->interaction == RI_NEUMF) {
-			/* GMF: read the gradient and both inputs, write both
-			 * gradients; the concatenation's gradient split */
-			elem(&B, "gmf.bwd", 5 * b * S.gmf_width * B.e, 1, 1);
-			elem(&B, "concat.bwd", 2 * b * S.inter_width * B.e, 1,
-			     1);
-		} else {
-			double f = S.tables + 1;
-			double flop = 4 * b * f * f * dim;
-			double bytes = B.e * b * (2 * f * dim + f * f + S.inter_width);
-			enum op_bound bd;
-			double t = fmin(roof_time(g, B.pg, flop,
-					     roof_gemm_eff(g, f, dim, f, b), bytes,
-					     2, B.graphs, &bd),
-					     roof_skinny_time(g, flop, bytes, B.graphs));
-			put(&B, "interaction.bwd", BRK_GEMM, flop, bytes, B.pg, t,
-			    roof_launch_part(g, B.pg, flop, roof_gemm_eff(g, f, dim, f,
-								     b), bytes, t),
-			    bd);
-		}
-		prev = a->dense_features;
-		for (i = a->nbottom - 1; i >= 0; i--) {
-			char nm[24];
-			double in = i ? a->bottom[i - 1] : din;
-			snprintf(nm, sizeof(nm), "bottom%d", i + 1);
-			linear(&B, nm, b, in, a->bottom[i], i == 0);
-		}
-		if (rs > 0)
-			coll(&B, &pl, "emb.allgather.bwd", BRK_EP_COMM,
-			     COLL_ALLGATHER, rwg, rs / rwg.n);
-		if (a2a > 0)
-			coll(&B, &pl, "emb.alltoall.bwd", BRK_EP_COMM,
-			     COLL_ALLTOALL, all, a2a);
-		if (place == EMB_REPLICATED)
-			coll(&B, &pl, "emb.grad_allgather", BRK_DP_COMM,
-			     COLL_ALLGATHER, all, gb * S.gathered_elems * 4);
-		{
-			/* sparse update: the gradient of each pooled lookup
-			 * (read), and for the distinct rows only (the share
-			 * uniq of the lookups, and never more than the rows
-			 * this GPU holds) the row and its optimizer state
-			 * read and written (SGD: no state) */
-			double ge = upd_elems;
-			double held = per_gpu / (eb + state);
-			double distinct = fmin(uniq * ge, held);
-			double bytes = ge * 4 + distinct * (2 * eb + 2 * state) +
-				       upd_rows * 16;
-			double frac = recsys_gather_frac(&g->eff, row_bytes *
-				(place == EMB_COLUMN_WISE ? 1.0 / n : 1.0));
-			if (pl.offload != OFFLOAD_NONE) {
-				double pcie = g->pcie_bytes_per_s / 2 * g->eff.host_pcie_frac;
-				double wire = pl.offload == OFFLOAD_UVM ?
-					(ge > 0 ? distinct / ge : 0) * upd_rows * 2 *
-					fmax(row_bytes, REC_UVM_PAGE_BYTES) :
-					distinct * (2 * eb + 2 * state);
-				double t = pcie > 0 ? wire / pcie : 0;
-				put(&B, "emb.host_update.bwd", BRK_MEMBOUND, 0,
-				    wire, B.pg, t, 0, BOUND_NETWORK);
-			} else {
-				elem(&B, "emb.sort_dedup.bwd", upd_rows * 24,
-				     1, 3);
-				elem(&B, "emb.scatter_update.bwd", bytes, frac, 1);
-			}
-		}
-		B.out.bwd = 0;
+	R->place = (enum rec_placement)pl->embeddings;
+	recsys_balance(R->a, n, pl->gpus_per_node, R->b, R->e,
+		       R->eb + R->state, &R->bal);
+	if (R->place == EMB_AUTO)
+		R->place = n == 1 ? EMB_REPLICATED :
+			   R->bal.bytes_per_gpu <= free_b ? EMB_BALANCED :
+							    EMB_ROW_WISE;
+	placement_work(R);
+	/* lookup buffers: the rows this GPU gathers for the samples of other
+	 * GPUs (model-parallel tables) and their gradients */
+	mp = R->place == EMB_REPLICATED || n == 1 ? 0 :
+	     R->place == EMB_BALANCED ? R->gb * R->bal.global_elems :
+	     R->gb * R->S.gathered_elems / n;
+	extra = 2 * mp * R->eb;
+	E->mem_bytes[MEM_BUFFERS] += extra;
+	E->mem_bytes[MEM_RESERVED] += MEM_FRAGMENTATION_FRAC * extra;
+	free_b -= extra * (1 + MEM_FRAGMENTATION_FRAC);
+	E->embedding_bytes_per_gpu = R->per_gpu;
+	if (R->per_gpu > free_b && pl->offload == OFFLOAD_NONE)
+		return est_problem(why, WLF_EMBEDDINGS, "embedding tables need "
+				   "%.1f GB per GPU with %s placement, %.1f GB "
+				   "are free on %s (expected offload: uvm or "
+				   "host, row_wise, or more GPUs)",
+				   R->per_gpu / 1e9,
+				   rec_placement_names[R->place],
+				   free_b > 0 ? free_b / 1e9 : 0, R->g->id);
+	R->all.n = n;
+	R->all.per_node = est_gcd(n, n < pl->gpus_per_node ? n :
+				  pl->gpus_per_node);
+	R->rwg = R->all;
+	if (R->place == EMB_BALANCED && R->bal.rw_group > 0 &&
+	    R->bal.rw_group < n) {
+		R->rwg.n = R->bal.rw_group;
+		R->rwg.per_node = est_gcd(R->bal.rw_group, R->bal.rw_group <
+					  pl->gpus_per_node ? R->bal.rw_group :
+					  pl->gpus_per_node);
 	}
-	/* Dense gradients: all-reduce, overlapped with the backward. */
-	memset(&parts, 0, sizeof(parts));
-	parts.m = 1;
-	parts.p = parts.v = 1;
-	parts.lps = 1;
-	if (n > 1) {
-		struct op_cost c = { 0, 4 * (P + Pdp), 0, 0, PREC_FP32,
+	return 0;
+}
+
+/* Achieved share of bandwidth of the placement's row gathers. */
+static double gather_frac(const struct rstep *R)
+{
+	return recsys_gather_frac(&R->g->eff, R->row_bytes *
+				  (R->place == EMB_COLUMN_WISE ? 1.0 / R->n :
+				   1.0));
+}
+
+/* Host-offloaded tables: `wire` bytes over PCIe. */
+static void host_transfer(struct rb *B, const struct rstep *R,
+			  const char *name, double wire)
+{
+	double pcie = R->g->pcie_bytes_per_s / 2 * R->g->eff.host_pcie_frac;
+	double t = pcie > 0 ? wire / pcie : 0;
+	put(B, name, BRK_MEMBOUND, 0, wire, B->pg, t, 0, BOUND_NETWORK);
+}
+
+/* The dot-product interaction (batched (f x d) x (d x f), then the
+ * triangle), forward or backward. */
+static void dot_interaction(struct rb *B, const struct rstep *R, int bwd)
+{
+	const struct gpu *g = R->g;
+	double f = R->S.tables + 1, b = R->b, dim = R->dim;
+	double flop = (bwd ? 4 : 2) * b * f * f * dim;
+	double bytes = B->e * b * ((bwd ? 2 : 1) * f * dim + f * f +
+				   R->S.inter_width);
+	double eff = bwd ? roof_gemm_eff(g, f, dim, f, b) :
+			   roof_gemm_eff(g, f, f, dim, b);
+	enum op_bound bd;
+	double t = fmin(roof_time(g, B->pg, flop, eff, bytes, 2, B->graphs,
+				  &bd),
+			roof_skinny_time(g, flop, bytes, B->graphs));
+	put(B, bwd ? "interaction.bwd" : "interaction.fwd", BRK_GEMM, flop,
+	    bytes, B->pg, t, roof_launch_part(g, B->pg, flop, eff, bytes, t),
+	    bd);
+}
+
+/* Forward: lookups, exchange, bottom MLP, interaction, top MLP, loss. */
+static void forward(struct rb *B, struct rstep *R, struct estimate *E)
+{
+	const struct recsys_arch *a = R->a;
+	const struct rec_summary *S = &R->S;
+	double b = R->b, prev;
+	int i;
+
+	if (R->pl.offload != OFFLOAD_NONE) {
+		host_transfer(B, R, "emb.host_gather.fwd",
+			      R->pl.offload == OFFLOAD_UVM ?
+			      R->gathered_rows * fmax(R->row_bytes,
+						      REC_UVM_PAGE_BYTES) :
+			      R->gathered_elems * R->eb);
+		E->host_bytes = S->emb_params * (R->eb + R->state);
+	} else {
+		elem(B, "emb.gather.fwd", R->gathered_elems * R->eb +
+		     R->gathered_rows * 8, gather_frac(R), 1);
+	}
+	if (R->rs > 0)
+		coll(B, &R->pl, "emb.reducescatter.fwd", BRK_EP_COMM,
+		     COLL_REDUCE_SCATTER, R->rwg, R->rs);
+	if (R->a2a > 0)
+		coll(B, &R->pl, "emb.alltoall.fwd", BRK_EP_COMM, COLL_ALLTOALL,
+		     R->all, R->a2a);
+	prev = a->dense_features;
+	for (i = 0; i < a->nbottom; i++) {
+		char nm[24];
+		snprintf(nm, sizeof(nm), "bottom%d", i + 1);
+		linear(B, nm, b, i ? prev : R->din, a->bottom[i], 0);
+		prev = a->bottom[i];
+	}
+	if (a->interaction == RI_DCNV2) {
+		double wdt = S->inter_width;
+		for (i = 0; i < a->cross_layers; i++) {
+			linear(B, "cross.v", b, wdt, a->cross_rank, 0);
+			linear(B, "cross.w", b, a->cross_rank, wdt, 0);
+		}
+		elem(B, "cross.elementwise.fwd", a->cross_layers * 4 * b * wdt *
+		     B->e, 1, a->cross_layers);
+	} else if (a->interaction == RI_NEUMF) {
+		/* GMF product (read two, write one) and the tower's
+		 * concatenation (a copy) */
+		elem(B, "gmf.fwd", 3 * b * S->gmf_width * B->e, 1, 1);
+		elem(B, "concat.fwd", 2 * b * S->inter_width * B->e, 1, 1);
+	} else {
+		dot_interaction(B, R, 0);
+	}
+	prev = S->inter_width;
+	for (i = 0; i < a->ntop; i++) {
+		char nm[24];
+		snprintf(nm, sizeof(nm), "top%d", i + 1);
+		if (i == a->ntop - 1)
+			prev += S->gmf_width;
+		linear(B, nm, b, prev, a->top[i], 0);
+		prev = a->top[i];
+		if (i + 1 < a->ntop)
+			elem(B, "top.relu.fwd", 2 * b * prev * B->e, 1, 1);
+	}
+	elem(B, "loss.fwd", b * 16, 1, 2);
+}
+
+/*
+ * The sparse update: the gradient of each pooled lookup (read), and for
+ * the distinct rows only (the share unique_rows of the lookups, never more
+ * than the rows this GPU holds) the row and its optimizer state read and
+ * written (SGD: no state).
+ */
+static void sparse_update(struct rb *B, const struct rstep *R)
+{
+	double uniq = R->w->rtrain.unique_rows > 0 ? R->w->rtrain.unique_rows : 1;
+	double ge = R->upd_elems, eb = R->eb, state = R->state;
+	double held = R->per_gpu / (eb + state);
+	double distinct = fmin(uniq * ge, held);
+	double bytes = ge * 4 + distinct * (2 * eb + 2 * state) +
+		       R->upd_rows * 16;
+
+	if (R->pl.offload != OFFLOAD_NONE) {
+		host_transfer(B, R, "emb.host_update.bwd",
+			      R->pl.offload == OFFLOAD_UVM ?
+			      (ge > 0 ? distinct / ge : 0) * R->upd_rows * 2 *
+			      fmax(R->row_bytes, REC_UVM_PAGE_BYTES) :
+			      distinct * (2 * eb + 2 * state));
+	} else {
+		elem(B, "emb.sort_dedup.bwd", R->upd_rows * 24, 1, 3);
+		elem(B, "emb.scatter_update.bwd", bytes, gather_frac(R), 1);
+	}
+}
+
+/* Backward: the forward's operators in reverse, then the exchanges and the
+ * sparse update. */
+static void backward(struct rb *B, const struct rstep *R)
+{
+	const struct recsys_arch *a = R->a;
+	const struct rec_summary *S = &R->S;
+	double b = R->b;
+	int i;
+
+	B->out.bwd = 1;
+	elem(B, "loss.bwd", b * 16, 1, 1);
+	for (i = a->ntop - 1; i >= 0; i--) {
+		char nm[24];
+		double in = i ? a->top[i - 1] : S->inter_width;
+		snprintf(nm, sizeof(nm), "top%d", i + 1);
+		if (i == a->ntop - 1)
+			in += S->gmf_width;
+		linear(B, nm, b, in, a->top[i], 0);
+	}
+	if (a->interaction == RI_DCNV2) {
+		double wdt = S->inter_width;
+		for (i = 0; i < a->cross_layers; i++) {
+			linear(B, "cross.w", b, a->cross_rank, wdt, 0);
+			linear(B, "cross.v", b, wdt, a->cross_rank, 0);
+		}
+		elem(B, "cross.elementwise.bwd", a->cross_layers * 6 * b * wdt *
+		     B->e, 1, a->cross_layers);
+	} else if (a->interaction == RI_NEUMF) {
+		/* GMF: read the gradient and both inputs, write both
+		 * gradients; the concatenation's gradient split */
+		elem(B, "gmf.bwd", 5 * b * S->gmf_width * B->e, 1, 1);
+		elem(B, "concat.bwd", 2 * b * S->inter_width * B->e, 1, 1);
+	} else {
+		dot_interaction(B, R, 1);
+	}
+	for (i = a->nbottom - 1; i >= 0; i--) {
+		char nm[24];
+		double in = i ? a->bottom[i - 1] : R->din;
+		snprintf(nm, sizeof(nm), "bottom%d", i + 1);
+		linear(B, nm, b, in, a->bottom[i], i == 0);
+	}
+	if (R->rs > 0)
+		coll(B, &R->pl, "emb.allgather.bwd", BRK_EP_COMM, COLL_ALLGATHER,
+		     R->rwg, R->rs / R->rwg.n);
+	if (R->a2a > 0)
+		coll(B, &R->pl, "emb.alltoall.bwd", BRK_EP_COMM, COLL_ALLTOALL,
+		     R->all, R->a2a);
+	if (R->place == EMB_REPLICATED)
+		coll(B, &R->pl, "emb.grad_allgather", BRK_DP_COMM,
+		     COLL_ALLGATHER, R->all, R->gb * S->gathered_elems * 4);
+	sparse_update(B, R);
+	B->out.bwd = 0;
+}
+
+/* Once per step: the dense gradients' all-reduce (overlapped with the
+ * backward where the plan says so), the dense optimizer, and the kernels
+ * no operator lists. */
+static void step_work(struct rb *B, const struct rstep *R,
+		      struct step_parts *parts)
+{
+	const struct gpu *g = R->g;
+	double dense = R->P + R->Pdp;
+	double bytes = dense * (R->w->train.optimizer == OPT_ADAMW ? 28 : 20);
+	enum op_bound bd;
+	double t;
+
+	memset(parts, 0, sizeof(*parts));
+	parts->m = 1;
+	parts->p = parts->v = 1;
+	parts->lps = 1;
+	if (R->n > 1) {
+		struct op_cost c = { 0, 4 * dense, 0, 0, PREC_FP32,
 				     BOUND_NETWORK };
-		c.time_s = comm_time_s(g, &pl, COLL_ALLREDUCE, all, c.bytes);
-		B.out.stage = OPS_STEP;
-		sink_put(&B.out, "dp.grad_allreduce", BRK_DP_COMM, &c, 1, 0);
-		B.out.stage = OPS_LAYER;
-		parts.dp_overlap = pl.grad_overlap;
+		c.time_s = comm_time_s(g, &R->pl, COLL_ALLREDUCE, R->all,
+				       c.bytes);
+		B->out.stage = OPS_STEP;
+		sink_put(&B->out, "dp.grad_allreduce", BRK_DP_COMM, &c, 1, 0);
+		B->out.stage = OPS_LAYER;
+		parts->dp_overlap = R->pl.grad_overlap;
 	}
-	{
-		double bytes = (P + Pdp) * (w->train.optimizer == OPT_ADAMW ? 28 : 20);
-		enum op_bound bd;
-		double t = roof_time(g, PREC_FP32, 0, g->eff.elem_flop_frac, bytes, 2, B.graphs, &bd);
-		put(&B, "optimizer.dense", BRK_OPTIMIZER, 0, bytes, PREC_FP32, t,
-		    roof_launch_part(g, PREC_FP32, 0, g->eff.elem_flop_frac, bytes, t), BOUND_MEMORY);
-		t = REC_EXTRA_KERNELS * roof_launch_s(g, pl.cuda_graphs) *
-		    (1 - g->eff.launch_overlap_frac * 0.5);
-		put(&B, "misc.kernels", BRK_LAUNCH, 0, 0, B.pg, t, t,
-		    BOUND_LATENCY);
+	t = roof_time(g, PREC_FP32, 0, g->eff.elem_flop_frac, bytes, 2,
+		      B->graphs, &bd);
+	put(B, "optimizer.dense", BRK_OPTIMIZER, 0, bytes, PREC_FP32, t,
+	    roof_launch_part(g, PREC_FP32, 0, g->eff.elem_flop_frac, bytes, t),
+	    BOUND_MEMORY);
+	t = REC_EXTRA_KERNELS * roof_launch_s(g, R->pl.cuda_graphs) *
+	    (1 - g->eff.launch_overlap_frac * 0.5);
+	put(B, "misc.kernels", BRK_LAUNCH, 0, 0, B->pg, t, t, BOUND_LATENCY);
+}
+
+/* Model FLOPs per step: 6 x the dense multiply-adds (3 x the forward
+ * GEMM FLOPs). */
+static double model_flop(const struct rstep *R)
+{
+	const struct recsys_arch *a = R->a;
+	double f = 0, prev = a->dense_features;
+	int i;
+
+	for (i = 0; i < a->nbottom; i++) {
+		f += prev * a->bottom[i];
+		prev = a->bottom[i];
 	}
+	prev = R->S.inter_width;
+	for (i = 0; i < a->ntop; i++) {
+		f += prev * a->top[i];
+		prev = a->top[i];
+	}
+	if (a->interaction == RI_DCNV2)
+		f += a->cross_layers * 2.0 * R->S.inter_width * a->cross_rank;
+	else
+		f += (R->S.tables + 1) * (R->S.tables + 1) * R->dim;
+	return 6 * f * R->gb;
+}
+
+/* What a plan that does not fit could change, and which placement ran. */
+static void recsys_advice(const struct rstep *R, struct estimate *E)
+{
+	const struct rec_balance *bal = &R->bal;
+	int chose = R->w->plan.embeddings == EMB_AUTO;
+
+	if (!E->fits)
+		snprintf(E->fit_advice, sizeof(E->fit_advice), "needs %.1f GB of "
+			 "%.1f GB: try row_wise tables, offload: host, a "
+			 "smaller global_batch or more GPUs",
+			 E->memory_per_gpu_bytes / 1e9,
+			 R->g->memory_bytes / 1e9);
+	if (R->place == EMB_BALANCED)
+		est_warn(E, "embeddings: %s%s placement, %.0f tables "
+			 "data-parallel, %.0f whole on one GPU, %.0f row-wise "
+			 "over all %d", chose ? "auto chose " : "",
+			 rec_placement_names[R->place], bal->tables[REC_DP],
+			 bal->tables[REC_TW], bal->tables[REC_RW], R->n);
+	else if (chose)
+		est_warn(E, "embeddings: auto chose %s",
+			 rec_placement_names[R->place]);
+}
+
+int recsys_estimate(const struct workload *w, const struct gpu *g,
+		    struct est_workspace *ws, struct estimate *out,
+		    struct plan_problem *why)
+{
+	struct rstep R;
+	struct estimate E;
+	struct step_parts parts;
+	struct rb B;
+
+	assert(w && g && ws && out);
+	memset(&R, 0, sizeof(R));
+	if (recsys_plan(w, g, &R.pl, why))
+		return -1;
+	R.w = w;
+	R.a = &w->rec;
+	R.g = g;
+	R.n = R.pl.count;
+	recsys_summary(R.a, &R.S);
+	R.gb = w->train.global_batch;
+	R.b = R.gb / R.n;
+	R.eb = tc_prec_bytes(w->rtrain.emb_precision);
+	if (!(R.eb > 0))
+		R.eb = 4;
+	R.state = emb_state_bytes(w->train.optimizer);
+	R.e = w->train.precision == PREC_FP32 ||
+	      w->train.precision == PREC_TF32 ? 4 : 2;
+	R.dim = R.a->table[0].dim;
+	R.row_bytes = R.S.gathered_elems / R.S.lookups * R.eb; /* average */
+	R.din = 8 * ceil(R.a->dense_features / 8.0);
+	R.P = R.S.dense_params;
+
+	memset(&E, 0, sizeof(E));
+	/* Dense memory first: it decides what is left for tables. */
+	if (place_tables(&R, &E, dense_memory(&R, &E), why))
+		return -1;
+	memset(&B, 0, sizeof(B));
+	sink_start(&B.out, ws, &B.S, 0);
+	B.g = g;
+	B.pg = w->train.precision;
+	B.e = R.e;
+	B.graphs = R.pl.cuda_graphs;
+	forward(&B, &R, &E);
+	backward(&B, &R);
+	step_work(&B, &R, &parts);
 	compose_step(&B.S, &parts, &E);
 
-	E.plan = pl;
-	E.params = E.active_params = P + S.emb_params;
+	E.plan = R.pl;
+	E.params = E.active_params = R.P + R.S.emb_params;
 	E.micro_batches = 1;
-	E.samples_per_step = gb;
+	E.samples_per_step = R.gb;
 	if (w->rtrain.samples > 0)
-		E.steps = ceil(w->rtrain.samples / gb);
+		E.steps = ceil(w->rtrain.samples / R.gb);
 	else
-		E.steps = ceil(w->rtrain.dataset_size / gb) * w->rtrain.epochs;
-	/* model FLOPs: 6 x dense multiply-adds... 3 x forward GEMM FLOPs */
-	{
-		double f = 0;
-		prev = a->dense_features;
-		for (i = 0; i < a->nbottom; i++) {
-			f += prev * a->bottom[i];
-			prev = a->bottom[i];
-		}
-		prev = S.inter_width;
-		for (i = 0; i < a->ntop; i++) {
-			f += prev * a->top[i];
-			prev = a->top[i];
-		}
-		if (a->interaction == RI_DCNV2)
-			f += a->cross_layers * 2.0 * S.inter_width * a->cross_rank;
-		else
-			f += (S.tables + 1) * (S.tables + 1) * dim;
-		E.model_flop_per_step = 6 * f * gb;
-	}
+		E.steps = ceil(w->rtrain.dataset_size / R.gb) * w->rtrain.epochs;
+	E.model_flop_per_step = model_flop(&R);
 	E.hw_flop_per_step = E.model_flop_per_step;
-	if (pl.offload == OFFLOAD_NONE) {
-		E.mem_bytes[MEM_WEIGHTS] += E.embedding_bytes_per_gpu * eb /
-					    (eb + state);
-		E.mem_bytes[MEM_OPTIMIZER] += E.embedding_bytes_per_gpu * state /
-					      (eb + state);
+	if (R.pl.offload == OFFLOAD_NONE) {
+		E.mem_bytes[MEM_WEIGHTS] += E.embedding_bytes_per_gpu * R.eb /
+					    (R.eb + R.state);
+		E.mem_bytes[MEM_OPTIMIZER] += E.embedding_bytes_per_gpu *
+					      R.state / (R.eb + R.state);
 	} else {
 		E.embedding_bytes_per_gpu = 0;
 	}
 	if (compose_finish(&E, g, w->train.precision, 0, ws, why))
 		return -1;
-	if (!E.fits)
-		snprintf(E.fit_advice, sizeof(E.fit_advice), "needs %.1f GB of "
-			 "%.1f GB: try row_wise tables, offload: host, a "
-			 "smaller global_batch or more GPUs",
-			 E.memory_per_gpu_bytes / 1e9, g->memory_bytes / 1e9);
-	if (place == EMB_BALANCED)
-		est_warn(&E, "embeddings: %s%s placement, %.0f tables data-parallel, "
-		     "%.0f whole on one GPU, %.0f row-wise over all %d",
-		     w->plan.embeddings == EMB_AUTO ? "auto chose " : "",
-		     rec_placement_names[place], bal.tables[REC_DP],
-		     bal.tables[REC_TW], bal.tables[REC_RW], n);
-	else if (w->plan.embeddings == EMB_AUTO)
-		est_warn(&E, "embeddings: auto chose %s", rec_placement_names[place]);
+	recsys_advice(&R, &E);
 	*out = E;
 	return 0;
 }

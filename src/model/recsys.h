@@ -39,6 +39,15 @@ double recsys_gather_frac(const struct roof_eff *e, double row_bytes);
 /* The three kinds of table in a balanced placement. */
 enum rec_share { REC_DP, REC_TW, REC_RW, REC_SHARE_COUNT };
 
+/*
+ * Table-wise placement (recsys_place.c): the most loaded GPU's table bytes
+ * (at eb per element) and lookups per sample (elements and rows), tables
+ * largest first onto the GPU with the fewest bytes.
+ */
+void recsys_table_wise(const struct recsys_arch *a, int n, double eb,
+		       double *max_bytes, double *max_elems,
+		       double *max_rows);
+
 /* What a balanced placement puts on the busiest GPU (recsys_balance()). */
 struct rec_balance {
 	double tables[REC_SHARE_COUNT]; /* tables data-parallel, whole, row-wise */
