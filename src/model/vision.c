@@ -51,6 +51,60 @@ static double opt_state_bytes(enum optimizer o)
 	}
 }
 
+/*
+ * Once per step, over the P trainable parameters: the gradient all-reduce
+ * (fp32 gradients, overlapped with the backward by DDP buckets) and the
+ * optimizer; and the input pipeline, decoded images per second of all
+ * nodes.  Fills *parts for the composer.
+ */
+static void step_work(struct vb *B, const struct workload *w, double P,
+		      struct step_parts *parts)
+{
+	const struct gpu *g = B->g;
+	const struct plan *pl = B->pl;
+	double tensors = 0, kern, nodes;
+	/* its launches are counted as optimizer time */
+	struct op_cost opt = { 0, P * opt_bytes(w->train.optimizer, B->e), 0, 0,
+			       PREC_FP32, BOUND_MEMORY };
+	enum op_bound bound;
+	int k;
+
+	memset(parts, 0, sizeof(*parts));
+	parts->m = B->m;
+	parts->p = parts->v = 1;
+	parts->lps = 1;
+	B->out.stage = OPS_STEP;
+	B->out.count = 1;
+	if (pl->dp > 1) {
+		struct comm_group grp;
+		struct op_cost c = { 0, 4 * P, 0, 0, PREC_FP32, BOUND_NETWORK };
+		grp.n = pl->dp;
+		grp.per_node = est_gcd(pl->dp, pl->dp < pl->gpus_per_node ?
+				       pl->dp : pl->gpus_per_node);
+		c.time_s = comm_time_s(g, pl, COLL_ALLREDUCE, grp, c.bytes);
+		sink_put(&B->out, "dp.grad_allreduce", BRK_DP_COMM, &c, 1, 0);
+		parts->dp_overlap = pl->grad_overlap;
+		parts->dp_tail_s = c.time_s * fmin(1.0, VIS_DDP_BUCKET_BYTES /
+						   c.bytes);
+	}
+	for (k = 0; k < w->vis.nlayers; k++)
+		tensors += 2 * (w->vis.layer[k].repeat > 0 ?
+				w->vis.layer[k].repeat : 1) *
+			   (w->vis.layer[k].kind >= VL_ATTENTION ? 6 : 1);
+	kern = 1 + ceil(tensors / VIS_TENSORS_PER_KERNEL);
+	opt.time_s = roof_time(g, PREC_FP32, 0, g->eff.elem_flop_frac,
+			       opt.bytes, kern, pl->cuda_graphs, &bound);
+	sink_put(&B->out, "optimizer.step", BRK_OPTIMIZER, &opt, 1, 0);
+	nodes = ceil((double)pl->count / pl->gpus_per_node);
+	if (w->vtrain.loader_images_per_s_per_node > 0) {
+		parts->loader_images_per_s =
+			w->vtrain.loader_images_per_s_per_node;
+		parts->loader_s = w->train.global_batch /
+				  (parts->loader_images_per_s * nodes);
+		parts->loader_on_gpu = w->vtrain.loader_on_gpu;
+	}
+}
+
 /* Resolve and check the plan, the network's shapes (into sh, *sum) and
  * the run.  0 or -1 with *why. */
 static int vision_plan(const struct workload *w, const struct gpu *g,
@@ -110,7 +164,7 @@ int vision_estimate(const struct workload *w, const struct gpu *g,
 	struct plan pl;
 	struct vb B;
 	struct step_parts parts;
-	double gb = w->train.global_batch, mb, attn_act = 0, P, nodes;
+	double gb = w->train.global_batch, mb, attn_act = 0, P;
 	int k;
 
 	assert(w && g && ws && out);
@@ -156,49 +210,8 @@ int vision_estimate(const struct workload *w, const struct gpu *g,
 		vis_elem(&B, "loss.bwd", X * (B.e + 8), 2, 1);
 		B.out.bwd = 0;
 	}
-	/* Once per step: gradient all-reduce (fp32 gradients), optimizer,
-	 * both over the trainable parameters. */
 	P = sum.trainable_params;
-	memset(&parts, 0, sizeof(parts));
-	parts.m = B.m;
-	parts.p = parts.v = 1;
-	parts.lps = 1;
-	B.out.stage = OPS_STEP;
-	B.out.count = 1;
-	if (pl.dp > 1) {
-		struct comm_group grp;
-		struct op_cost c = { 0, 4 * P, 0, 0, PREC_FP32, BOUND_NETWORK };
-		grp.n = pl.dp;
-		grp.per_node = est_gcd(pl.dp, pl.dp < pl.gpus_per_node ? pl.dp :
-				   pl.gpus_per_node);
-		c.time_s = comm_time_s(g, &pl, COLL_ALLREDUCE, grp, c.bytes);
-		sink_put(&B.out, "dp.grad_allreduce", BRK_DP_COMM, &c, 1, 0);
-		parts.dp_overlap = pl.grad_overlap;
-		parts.dp_tail_s = c.time_s * fmin(1.0, VIS_DDP_BUCKET_BYTES /
-						  c.bytes);
-	}
-	{
-		double tensors = 0, kern;
-		/* its launches are counted as optimizer time */
-		struct op_cost c = { 0, P * opt_bytes(w->train.optimizer, B.e),
-				     0, 0, PREC_FP32, BOUND_MEMORY };
-		enum op_bound bound;
-		for (k = 0; k < w->vis.nlayers; k++)
-			tensors += 2 * (w->vis.layer[k].repeat > 0 ?
-					w->vis.layer[k].repeat : 1) *
-				   (w->vis.layer[k].kind >= VL_ATTENTION ? 6 : 1);
-		kern = 1 + ceil(tensors / VIS_TENSORS_PER_KERNEL);
-		c.time_s = roof_time(g, PREC_FP32, 0, g->eff.elem_flop_frac,
-				     c.bytes, kern, pl.cuda_graphs, &bound);
-		sink_put(&B.out, "optimizer.step", BRK_OPTIMIZER, &c, 1, 0);
-	}
-	/* The input pipeline: decoded images per second of all nodes. */
-	nodes = ceil((double)pl.count / pl.gpus_per_node);
-	if (w->vtrain.loader_images_per_s_per_node > 0) {
-		parts.loader_images_per_s = w->vtrain.loader_images_per_s_per_node;
-		parts.loader_s = gb / (parts.loader_images_per_s * nodes);
-		parts.loader_on_gpu = w->vtrain.loader_on_gpu;
-	}
+	step_work(&B, w, P, &parts);
 	compose_step(&B.S, &parts, &E);
 
 	/* Counts. */

@@ -108,8 +108,8 @@ static void dwconv(struct vb *B, const char *name, double flop, double bytes,
 }
 
 /* Name "<pfx>.<what>.<pass>" cut to fit. */
-static const char *nm(char *buf, const char *pfx, const char *what,
-		      const char *pass)
+const char *vis_op_name(char *buf, const char *pfx, const char *what,
+			const char *pass)
 {
 	/* a longer name is cut: it only labels a report row */
 	if (snprintf(buf, 40, "%s.%s%s%s", pfx, what, pass[0] ? "." : "",
@@ -122,9 +122,9 @@ static const char *nm(char *buf, const char *pfx, const char *what,
  * A convolution of the running micro-batch: cin x hi x wi to cout x ho x
  * wo, kernel k, `groups`; forward or backward as B->out.bwd says.
  */
-static void op_conv(struct vb *B, const char *pfx, const char *what,
-		    double cin, double hi, double wi, double cout, double ho,
-		    double wo, int k, int groups, double mult)
+void vis_op_conv(struct vb *B, const char *pfx, const char *what,
+		 double cin, double hi, double wi, double cout, double ho,
+		 double wo, int k, int groups, double mult)
 {
 	char n[40];
 	double b = B->b, e = B->e;
@@ -140,10 +140,10 @@ static void op_conv(struct vb *B, const char *pfx, const char *what,
 		double flop = 2 * xout * kk;
 		double bytes = e * (xin + xout) + e * cout * kk;
 		if (!B->out.bwd) {
-			dwconv(B, nm(n, pfx, what, "fwd"), flop, bytes, mult);
+			dwconv(B, vis_op_name(n, pfx, what, "fwd"), flop, bytes, mult);
 		} else {
-			dwconv(B, nm(n, pfx, what, "bwd_d"), flop, bytes, mult);
-			dwconv(B, nm(n, pfx, what, "bwd_w"), flop, bytes, mult);
+			dwconv(B, vis_op_name(n, pfx, what, "bwd_d"), flop, bytes, mult);
+			dwconv(B, vis_op_name(n, pfx, what, "bwd_w"), flop, bytes, mult);
 		}
 		return;
 	}
@@ -158,26 +158,26 @@ static void op_conv(struct vb *B, const char *pfx, const char *what,
 		    ho == hi &&
 		    wo == wi ? VIS_WINOGRAD_GAIN : 1;
 	if (!B->out.bwd) {
-		gemm_moving(B, nm(n, pfx, what, "fwd"), M, N, K / wg, groups,
+		gemm_moving(B, vis_op_name(n, pfx, what, "fwd"), M, N, K / wg, groups,
 			    frac, traffic, mult);
 	} else {
 		if (!first)
-			gemm_moving(B, nm(n, pfx, what, "bwd_d"), M, K, N / wg,
+			gemm_moving(B, vis_op_name(n, pfx, what, "bwd_d"), M, K, N / wg,
 				    groups, frac, traffic, mult);
-		gemm_moving(B, nm(n, pfx, what, "bwd_w"), N, K, M / wg, groups,
+		gemm_moving(B, vis_op_name(n, pfx, what, "bwd_w"), N, K, M / wg, groups,
 			    frac, traffic, mult);
 	}
 	if (B->layout) /* NCHW <-> NHWC around tensor-core kernels */
-		vis_elem(B, nm(n, pfx, what, B->out.bwd ? "layout_bwd" : "layout"),
+		vis_elem(B, vis_op_name(n, pfx, what, B->out.bwd ? "layout_bwd" : "layout"),
 		     2 * e * (xin + xout) * (B->out.bwd ? 2 : 1), 2, mult);
 }
 
 /* Memory-bound kernels: forward / backward bytes per element of X. */
-static void op_elem(struct vb *B, const char *pfx, const char *what, double X,
-		    double fwd, double bwd, double kernels, double mult)
+void vis_op_elem(struct vb *B, const char *pfx, const char *what, double X,
+		 double fwd, double bwd, double kernels, double mult)
 {
 	char n[40];
-	vis_elem(B, nm(n, pfx, what, B->out.bwd ? "bwd" : "fwd"),
+	vis_elem(B, vis_op_name(n, pfx, what, B->out.bwd ? "bwd" : "fwd"),
 	     B->e * X * (B->out.bwd ? bwd : fwd), kernels, mult);
 }
 
@@ -187,14 +187,14 @@ static void op_elem(struct vb *B, const char *pfx, const char *what, double X,
  * runs on its own.  The fused share's work rides on the convolutions'
  * prologues and epilogues, whose time is bound by their arithmetic.
  */
-static void op_fusable(struct vb *B, const char *pfx, const char *what,
-		       double X, double fwd, double bwd, double kernels,
-		       double mult)
+void vis_op_fusable(struct vb *B, const char *pfx, const char *what,
+		    double X, double fwd, double bwd, double kernels,
+		    double mult)
 {
 	double u = B->g->eff.unfused_frac;
 	if (!(u > 0))
 		return;
-	op_elem(B, pfx, what, X * u, fwd, bwd, kernels * u, mult);
+	vis_op_elem(B, pfx, what, X * u, fwd, bwd, kernels * u, mult);
 }
 
 static void op_bn(struct vb *B, const char *pfx, const char *what, double X,
@@ -204,33 +204,33 @@ static void op_bn(struct vb *B, const char *pfx, const char *what, double X,
 	 * two reductions and the data gradient (5 X).  Frozen: a scale and
 	 * shift each way (read, write: 2 X), nothing to reduce. */
 	if (B->frozen_bn)
-		op_fusable(B, pfx, what, X, 2, 2, 1, mult);
+		vis_op_fusable(B, pfx, what, X, 2, 2, 1, mult);
 	else
-		op_fusable(B, pfx, what, X, 3, 5, 2, mult);
+		vis_op_fusable(B, pfx, what, X, 3, 5, 2, mult);
 }
 
-static void op_act(struct vb *B, const char *pfx, const char *what, double X,
-		   double mult)
+void vis_op_act(struct vb *B, const char *pfx, const char *what, double X,
+		double mult)
 {
-	op_fusable(B, pfx, what, X, 2, 3, 1, mult);
+	vis_op_fusable(B, pfx, what, X, 2, 3, 1, mult);
 }
 
 static void op_add(struct vb *B, const char *pfx, double X, double mult)
 {
 	/* backward: the gradient accumulation where the branches split */
-	op_fusable(B, pfx, "add", X, 3, 3, 1, mult);
+	vis_op_fusable(B, pfx, "add", X, 3, 3, 1, mult);
 }
 
 /* A linear layer on `rows` rows: forward, or both backward GEMMs. */
-static void op_linear(struct vb *B, const char *pfx, const char *what,
-		      double rows, double in, double out, double mult)
+void vis_op_linear(struct vb *B, const char *pfx, const char *what,
+		   double rows, double in, double out, double mult)
 {
 	char n[40];
 	if (!B->out.bwd) {
-		gemm(B, nm(n, pfx, what, "fwd"), rows, out, in, 1, 1, mult);
+		gemm(B, vis_op_name(n, pfx, what, "fwd"), rows, out, in, 1, 1, mult);
 	} else {
-		gemm(B, nm(n, pfx, what, "bwd_d"), rows, in, out, 1, 1, mult);
-		gemm(B, nm(n, pfx, what, "bwd_w"), in, out, rows, 1, 1, mult);
+		gemm(B, vis_op_name(n, pfx, what, "bwd_d"), rows, in, out, 1, 1, mult);
+		gemm(B, vis_op_name(n, pfx, what, "bwd_w"), in, out, rows, 1, 1, mult);
 	}
 }
 
@@ -247,12 +247,12 @@ static void op_block(struct vb *B, const struct vis_layer *L, const char *pfx,
 		int k = L->kernel > 0 ? L->kernel : 7;
 		X = b * out * h * w;
 		double Xw = b * wd * h * w;
-		op_conv(B, pfx, "dw", cin, h, w, out, h, w, k, (int)out, mult);
-		op_fusable(B, pfx, "ln", X, 2, 4, 1, mult);
-		op_linear(B, pfx, "pw1", b * h * w, out, wd, mult);
-		op_act(B, pfx, "gelu", Xw, mult);
-		op_linear(B, pfx, "pw2", b * h * w, wd, out, mult);
-		op_fusable(B, pfx, "scale", X, 3, 4, 1, mult);
+		vis_op_conv(B, pfx, "dw", cin, h, w, out, h, w, k, (int)out, mult);
+		vis_op_fusable(B, pfx, "ln", X, 2, 4, 1, mult);
+		vis_op_linear(B, pfx, "pw1", b * h * w, out, wd, mult);
+		vis_op_act(B, pfx, "gelu", Xw, mult);
+		vis_op_linear(B, pfx, "pw2", b * h * w, wd, out, mult);
+		vis_op_fusable(B, pfx, "scale", X, 3, 4, 1, mult);
 		op_add(B, pfx, X, mult);
 		return;
 	}
@@ -262,20 +262,20 @@ static void op_block(struct vb *B, const struct vis_layer *L, const char *pfx,
 	down = st > 1 || cin != out;
 	if (L->kind == VL_BOTTLENECK) {
 		double X1 = b * wd * h * w, X2 = b * wd * ho * wo;
-		op_conv(B, pfx, "c1", cin, h, w, wd, h, w, 1, 1, mult);
+		vis_op_conv(B, pfx, "c1", cin, h, w, wd, h, w, 1, 1, mult);
 		op_bn(B, pfx, "bn1", X1, mult);
-		op_act(B, pfx, "relu1", X1, mult);
-		op_conv(B, pfx, "c2", wd, h, w, wd, ho, wo, 3,
+		vis_op_act(B, pfx, "relu1", X1, mult);
+		vis_op_conv(B, pfx, "c2", wd, h, w, wd, ho, wo, 3,
 			L->groups > 0 ? L->groups : 1, mult);
 		op_bn(B, pfx, "bn2", X2, mult);
-		op_act(B, pfx, "relu2", X2, mult);
-		op_conv(B, pfx, "c3", wd, ho, wo, out, ho, wo, 1, 1, mult);
+		vis_op_act(B, pfx, "relu2", X2, mult);
+		vis_op_conv(B, pfx, "c3", wd, ho, wo, out, ho, wo, 1, 1, mult);
 		op_bn(B, pfx, "bn3", X, mult);
 	} else {
-		op_conv(B, pfx, "c1", cin, h, w, out, ho, wo, 3, 1, mult);
+		vis_op_conv(B, pfx, "c1", cin, h, w, out, ho, wo, 3, 1, mult);
 		op_bn(B, pfx, "bn1", X, mult);
-		op_act(B, pfx, "relu1", X, mult);
-		op_conv(B, pfx, "c2", out, ho, wo, out, ho, wo, 3, 1, mult);
+		vis_op_act(B, pfx, "relu1", X, mult);
+		vis_op_conv(B, pfx, "c2", out, ho, wo, out, ho, wo, 3, 1, mult);
 		op_bn(B, pfx, "bn2", X, mult);
 	}
 	if (down) {
@@ -283,18 +283,18 @@ static void op_block(struct vb *B, const struct vis_layer *L, const char *pfx,
 		char n[40];
 		double M = b * ho * wo;
 		if (!B->out.bwd) {
-			gemm(B, nm(n, pfx, "down", "fwd"), M, out, cin, 1,
+			gemm(B, vis_op_name(n, pfx, "down", "fwd"), M, out, cin, 1,
 			     B->g->eff.conv1x1_frac, mult);
 		} else {
-			gemm(B, nm(n, pfx, "down", "bwd_d"), M, cin, out, 1,
+			gemm(B, vis_op_name(n, pfx, "down", "bwd_d"), M, cin, out, 1,
 			     B->g->eff.conv1x1_frac, mult);
-			gemm(B, nm(n, pfx, "down", "bwd_w"), out, cin, M, 1,
+			gemm(B, vis_op_name(n, pfx, "down", "bwd_w"), out, cin, M, 1,
 			     B->g->eff.conv1x1_frac, mult);
 		}
 		op_bn(B, pfx, "down_bn", X, mult);
 	}
 	op_add(B, pfx, X, mult);
-	op_act(B, pfx, "relu", X, mult);
+	vis_op_act(B, pfx, "relu", X, mult);
 }
 
 /*
@@ -370,200 +370,13 @@ static int op_attention(struct vb *B, const struct workload *w,
 }
 
 /*
- * The FPN of vis_fpn(): per input a lateral 1x1 convolution, the top-down
- * up-sample + add (one fusable add pass on the level, none on the top),
- * a 3x3 output convolution; then the extra stride-2 levels, a ReLU before
- * each but the first; then the subsampled levels (a pool pass each).
- */
-static void op_fpn(struct vb *B, const char *pfx, const struct vis_layer *L,
-		   int n, const double *fc, const double *fh, const double *fw,
-		   const struct vis_shape *o)
-{
-	double f = L->out, b = B->b;
-	char what[24];
-	int j;
-
-	for (j = 0; j < n; j++) {
-		snprintf(what, sizeof(what), "lat%d", j + 1);
-		op_conv(B, pfx, what, fc[j], fh[j], fw[j], f, fh[j], fw[j], 1, 1,
-			1);
-		if (j < n - 1) {
-			snprintf(what, sizeof(what), "topdown%d", j + 1);
-			op_fusable(B, pfx, what, b * f * fh[j] * fw[j], 3, 3, 1,
-				   1);
-		}
-		snprintf(what, sizeof(what), "out%d", j + 1);
-		op_conv(B, pfx, what, f, fh[j], fw[j], f, fh[j], fw[j], 3, 1, 1);
-	}
-	for (j = n; j < n + (L->extra > 0 ? L->extra : 0); j++) {
-		if (j > n) {
-			snprintf(what, sizeof(what), "relu%d", j + 1);
-			op_act(B, pfx, what, b * f * o->lh[j - 1] * o->lw[j - 1],
-			       1);
-		}
-		snprintf(what, sizeof(what), "extra%d", j + 1);
-		op_conv(B, pfx, what, f, o->lh[j - 1], o->lw[j - 1], f, o->lh[j],
-			o->lw[j], 3, 1, 1);
-	}
-	for (; j < o->levels; j++) {
-		double X = b * f * o->lh[j - 1] * o->lw[j - 1];
-		snprintf(what, sizeof(what), "pool%d", j + 1);
-		op_elem(B, pfx, what, X, 1 + o->lh[j] * o->lw[j] /
-			(o->lh[j - 1] * o->lw[j - 1]), 2, 1, 1);
-	}
-}
-
-/*
- * RetinaNet's heads on every level (vis_retina_head()) and what its loss
- * does per anchor, charged as what it is: memory-bound passes.
- * - Anchor matching (forward only): each anchor's box read (16 B), the
- *   best ground-truth index and label written (8 B), its regression
- *   target encoded (16 B read, 16 B written): 56 B per anchor.  The
- *   anchors x boxes IoU matrix (4 B per pair) is left out: at fewer than
- *   about 50 boxes per image it is under 1 % of the classification loss
- *   traffic below.
- * - Sigmoid focal loss over anchors x classes logits as one element-wise
- *   kernel each way (apex's fused focal loss, a compiled graph): forward
- *   reads the logit and writes its loss (2 elements), backward reads the
- *   logit and the incoming gradient and writes the logit's (3).  Eager
- *   PyTorch runs it as a chain of about eight kernels: not modelled.
- * - Box regression loss (L1 on anchors x 4), likewise 2 / 3.
- */
-static void op_retina_head(struct vb *B, const char *pfx,
-			   const struct vis_layer *L, double c, int nlev,
-			   const double *lh, const double *lw)
-{
-	double b = B->b, A = L->anchors, K = L->classes;
-	int t = L->convs > 0 ? L->convs : 4, j;
-	char p[24];
-
-	for (j = 0; j < nlev; j++) {
-		double hw = lh[j] * lw[j], X = b * c * hw;
-		snprintf(p, sizeof(p), "%.8s.p%d", pfx, j + 1);
-		op_conv(B, p, "cls_tower", c, lh[j], lw[j], c, lh[j], lw[j], 3,
-			1, t);
-		op_act(B, p, "cls_relu", X, t);
-		op_conv(B, p, "cls_out", c, lh[j], lw[j], A * K, lh[j], lw[j], 3,
-			1, 1);
-		op_conv(B, p, "box_tower", c, lh[j], lw[j], c, lh[j], lw[j], 3,
-			1, t);
-		op_act(B, p, "box_relu", X, t);
-		op_conv(B, p, "box_out", c, lh[j], lw[j], A * 4, lh[j], lw[j], 3,
-			1, 1);
-		op_elem(B, p, "focal_loss", b * hw * A * K, 2, 3, 1, 1);
-		op_elem(B, p, "box_loss", b * hw * A * 4, 2, 3, 1, 1);
-		if (!B->out.bwd) {
-			char n[40];
-			vis_elem(B, nm(n, p, "anchor_match", "fwd"), b * hw * A * 56,
-			     2, 1);
-		}
-	}
-}
-
-/*
- * Torchvision's per-level cap on the proposals that enter NMS in training
- * (rpn_pre_nms_top_n_train, recalled from models/detection/faster_rcnn.py).
- */
-#define VIS_RPN_PRE_NMS 2000.0
-
-/*
- * The RPN of vis_rpn_head() on every level, and its proposal stage,
- * forward only, as memory-bound passes per anchor: decoding (score and 4
- * deltas read, anchor box read, 16 B box written) and the top-k sort key
- * and index (8 B); NMS among the level's best VIS_RPN_PRE_NMS (its IoU
- * bit matrix written and read, n^2 / 8 B each); anchor matching as in
- * op_retina_head() (56 B per anchor).  Its losses run on 256 sampled
- * anchors per image: negligible, not charged.
- */
-static void op_rpn_head(struct vb *B, const char *pfx,
-			const struct vis_layer *L, double c, int nlev,
-			const double *lh, const double *lw)
-{
-	double b = B->b, A = L->anchors;
-	int j;
-	char p[24], n[40];
-
-	for (j = 0; j < nlev; j++) {
-		double hw = lh[j] * lw[j], anchors = b * hw * A;
-		double keep = fmin(VIS_RPN_PRE_NMS, hw * A);
-		snprintf(p, sizeof(p), "%.8s.p%d", pfx, j + 1);
-		op_conv(B, p, "conv", c, lh[j], lw[j], c, lh[j], lw[j], 3, 1, 1);
-		op_act(B, p, "relu", b * c * hw, 1);
-		op_conv(B, p, "score", c, lh[j], lw[j], A, lh[j], lw[j], 1, 1, 1);
-		op_conv(B, p, "delta", c, lh[j], lw[j], 4 * A, lh[j], lw[j], 1, 1,
-			1);
-		if (B->out.bwd)
-			continue;
-		vis_elem(B, nm(n, p, "decode", "fwd"),
-		     anchors * (5 * B->e + 16 + 16 + 8), 3, 1);
-		vis_elem(B, nm(n, p, "nms", "fwd"), b * keep * keep / 4, 2, 1);
-		vis_elem(B, nm(n, p, "anchor_match", "fwd"), anchors * 56, 2, 1);
-	}
-}
-
-/*
- * A convolution over the pooled regions: the regions of the micro-batch
- * are its images.
- */
-static void op_roi_conv(struct vb *B, const char *pfx, const char *what,
-			double rois, double cin, double p, double cout,
-			double po, int k, double mult)
-{
-	double b = B->b;
-	B->b = b * rois;
-	op_conv(B, pfx, what, cin, p, p, cout, po, po, k, 1, mult);
-	B->b = b;
-}
-
-/*
- * The RoI heads of vis_roi_head().  RoIAlign is a gather (2 bilinear
- * samples a side per bin, mostly from cache): charged as its output
- * written and read once forward (2 X), backward an atomic scatter-add
- * into the level's gradient (3 X).  Proposal-to-box matching (56 B per
- * proposal, forward) runs with the box head.  Losses: softmax
- * cross-entropy on rois x classes and L1 on rois x 4 (box), per-pixel
- * binary cross-entropy on the true class's 2 pool x 2 pool mask: one
- * element-wise kernel each way (2 / 3).
- */
-static void op_roi_head(struct vb *B, const char *pfx,
-			const struct vis_layer *L, double c, double proposals)
-{
-	double b = B->b, R = L->rois, K = L->classes, rows = b * R;
-	double p = L->pool > 0 ? L->pool : L->kind == VL_ROI_BOX_HEAD ? 7 : 14;
-	double m = L->mlp > 0 ? L->mlp : 1024, p2 = p * p, q2 = 4 * p2;
-	int t = L->convs > 0 ? L->convs : 4;
-	char n[40];
-
-	op_elem(B, pfx, "roi_align", rows * c * p2, 2, 3, 1, 1);
-	if (L->kind == VL_ROI_BOX_HEAD) {
-		op_linear(B, pfx, "fc6", rows, c * p2, m, 1);
-		op_act(B, pfx, "relu6", rows * m, 1);
-		op_linear(B, pfx, "fc7", rows, m, m, 1);
-		op_act(B, pfx, "relu7", rows * m, 1);
-		op_linear(B, pfx, "cls", rows, m, K, 1);
-		op_linear(B, pfx, "box", rows, m, 4 * K, 1);
-		op_elem(B, pfx, "loss", rows * (K + 4), 2, 3, 2, 1);
-		if (!B->out.bwd)
-			vis_elem(B, nm(n, pfx, "match", "fwd"), b * proposals * 56, 2,
-			     1);
-		return;
-	}
-	op_roi_conv(B, pfx, "conv", R, c, p, c, p, 3, t);
-	op_act(B, pfx, "relu", rows * c * p2, t);
-	op_linear(B, pfx, "deconv", rows * p2, c, 4 * c, 1);
-	op_act(B, pfx, "relu_up", rows * c * q2, 1);
-	op_roi_conv(B, pfx, "logits", R, c, 2 * p, K, 2 * p, 1, 1);
-	op_elem(B, pfx, "loss", rows * q2, 2, 3, 1, 1);
-}
-
-/*
  * GroupNorm: statistics over groups of channels and the whole map, so a
  * statistics pass and a normalising pass as batch-norm (3 X forward, 5 X
  * backward), fusable as the other normalisations.
  */
 static void op_gn(struct vb *B, const char *pfx, const char *what, double X)
 {
-	op_fusable(B, pfx, what, X, 3, 5, 2, 1);
+	vis_op_fusable(B, pfx, what, X, 3, 5, 2, 1);
 }
 
 /*
@@ -576,19 +389,19 @@ static void op_resblock(struct vb *B, const char *pfx, double c, double skip,
 {
 	double b = B->b, cin = c + skip, Xi = b * cin * h * w, Xo = b * cout * h * w;
 	if (skip > 0)
-		op_elem(B, pfx, "concat", Xi, 2, 2, 1, 1);
+		vis_op_elem(B, pfx, "concat", Xi, 2, 2, 1, 1);
 	op_gn(B, pfx, "gn1", Xi);
-	op_act(B, pfx, "silu1", Xi, 1);
-	op_conv(B, pfx, "conv1", cin, h, w, cout, h, w, 3, 1, 1);
+	vis_op_act(B, pfx, "silu1", Xi, 1);
+	vis_op_conv(B, pfx, "conv1", cin, h, w, cout, h, w, 3, 1, 1);
 	if (E > 0) {
-		op_linear(B, pfx, "emb", b, E, cout, 1);
+		vis_op_linear(B, pfx, "emb", b, E, cout, 1);
 		op_add(B, pfx, Xo, 1);
 	}
 	op_gn(B, pfx, "gn2", Xo);
-	op_act(B, pfx, "silu2", Xo, 1);
-	op_conv(B, pfx, "conv2", cout, h, w, cout, h, w, 3, 1, 1);
+	vis_op_act(B, pfx, "silu2", Xo, 1);
+	vis_op_conv(B, pfx, "conv2", cout, h, w, cout, h, w, 3, 1, 1);
 	if (cin != cout)
-		op_conv(B, pfx, "skip", cin, h, w, cout, h, w, 1, 1, 1);
+		vis_op_conv(B, pfx, "skip", cin, h, w, cout, h, w, 1, 1, 1);
 	op_add(B, pfx, Xo, 1);
 }
 
@@ -605,15 +418,15 @@ static void op_cross_core(struct vb *B, const char *pfx, double T, double L,
 	double bh = B->b * heads;
 	char n[40];
 	if (!B->out.bwd) {
-		gemm(B, nm(n, pfx, "xscore", "fwd"), T, L, dh, bh, 1, 1);
-		gemm(B, nm(n, pfx, "xvalue", "fwd"), T, dh, L, bh, 1, 1);
+		gemm(B, vis_op_name(n, pfx, "xscore", "fwd"), T, L, dh, bh, 1, 1);
+		gemm(B, vis_op_name(n, pfx, "xvalue", "fwd"), T, dh, L, bh, 1, 1);
 	} else {
-		gemm(B, nm(n, pfx, "xscore", "bwd_q"), T, dh, L, bh, 1, 1);
-		gemm(B, nm(n, pfx, "xscore", "bwd_k"), L, dh, T, bh, 1, 1);
-		gemm(B, nm(n, pfx, "xvalue", "bwd_p"), T, L, dh, bh, 1, 1);
-		gemm(B, nm(n, pfx, "xvalue", "bwd_v"), L, dh, T, bh, 1, 1);
+		gemm(B, vis_op_name(n, pfx, "xscore", "bwd_q"), T, dh, L, bh, 1, 1);
+		gemm(B, vis_op_name(n, pfx, "xscore", "bwd_k"), L, dh, T, bh, 1, 1);
+		gemm(B, vis_op_name(n, pfx, "xvalue", "bwd_p"), T, L, dh, bh, 1, 1);
+		gemm(B, vis_op_name(n, pfx, "xvalue", "bwd_v"), L, dh, T, bh, 1, 1);
 	}
-	op_elem(B, pfx, "xsoftmax", bh * T * L, 2, 3, 1, 1);
+	vis_op_elem(B, pfx, "xsoftmax", bh * T * L, 2, 3, 1, 1);
 }
 
 /*
@@ -632,17 +445,17 @@ static int op_transformer(struct vb *B, const struct workload *w,
 	char p[24];
 	snprintf(p, sizeof(p), "%.10s.st", pfx);
 	op_gn(B, p, "gn", X);
-	op_linear(B, p, "proj_in", b * T, c, c, 1);
+	vis_op_linear(B, p, "proj_in", b * T, c, c, 1);
 	if (!B->out.bwd && op_attention(B, w, p, c, T, heads, m, ACT_GEGLU, 1, 0,
 				    &unused))
 		return -1;
-	op_fusable(B, p, "ln2", X, 2, 4, 1, 1);
-	op_linear(B, p, "xq", b * T, c, c, 1);
-	op_linear(B, p, "xkv", b * L, d, 2 * c, 1);
+	vis_op_fusable(B, p, "ln2", X, 2, 4, 1, 1);
+	vis_op_linear(B, p, "xq", b * T, c, c, 1);
+	vis_op_linear(B, p, "xkv", b * L, d, 2 * c, 1);
 	op_cross_core(B, p, T, L, c / heads, heads);
-	op_linear(B, p, "xout", b * T, c, c, 1);
+	vis_op_linear(B, p, "xout", b * T, c, c, 1);
 	op_add(B, p, X, 1);
-	op_linear(B, p, "proj_out", b * T, c, c, 1);
+	vis_op_linear(B, p, "proj_out", b * T, c, c, 1);
 	op_add(B, p, X, 1);
 	return 0;
 }
@@ -663,192 +476,243 @@ static int op_text_encoder(struct vb *B, const struct workload *w)
 }
 
 /* Walk the layer list once forward (bwd = 0) or backward (bwd = 1). */
+/* Where the walk over the layer list is: the next entry's input and
+ * what earlier entries left for later ones. */
+struct walk {
+	double c, h, wd, dpt, T;  /* input: channels, height, width, depth,
+				     tokens (0 for a feature map) */
+	double fc[VIS_MAX_LEVELS], fh[VIS_MAX_LEVELS], fw[VIS_MAX_LEVELS];
+	int nfeat;                /* pyramid inputs waiting for the fpn */
+	double skc[VIS_MAX_SKIPS];
+	int nskip;                /* saved outputs waiting for a concat */
+	double proposals;         /* regions the rpn passes on */
+};
+
+/* A conv or convblock entry (conv, norm, ReLU, conv, norm, ReLU), with
+ * the saved output a concat joins to its input. */
+static void walk_conv(struct vb *B, const struct vis_layer *L,
+		      const char *pfx, struct walk *W,
+		      const struct vis_shape *o, double Xin, double Xout)
+{
+	double cin = W->c;
+	int k = L->kernel > 0 ? L->kernel : 1;
+
+	if (L->concat && W->nskip > 0) {
+		cin += W->skc[--W->nskip];
+		vis_op_elem(B, pfx, "concat", Xin * cin / W->c, 2, 2, 1, 1);
+	}
+	if (L->kind == VL_CONV) {
+		vis_op_conv(B, pfx, "conv", cin, W->h * W->dpt, W->wd, o->c,
+			o->h * o->d, o->w, k, L->groups > 0 ? L->groups : 1, 1);
+		return;
+	}
+	vis_op_conv(B, pfx, "conv1", cin, W->h * W->dpt, W->wd, o->c, o->h * o->d,
+		o->w, 3, 1, 1);
+	op_gn(B, pfx, "norm1", Xout);
+	vis_op_act(B, pfx, "relu1", Xout, 1);
+	vis_op_conv(B, pfx, "conv2", o->c, o->h * o->d, o->w, o->c, o->h * o->d,
+		o->w, 3, 1, 1);
+	op_gn(B, pfx, "norm2", Xout);
+	vis_op_act(B, pfx, "relu2", Xout, 1);
+}
+
+/* A stage of residual blocks (bottleneck, basic, ConvNeXt): the first
+ * block, which may stride, then the repeats. */
+static void walk_block(struct vb *B, const struct vis_layer *L, int i,
+		       const struct walk *W, const struct vis_shape *o)
+{
+	double wdt = L->width > 0 ? L->width :
+		     L->kind == VL_CNBLOCK ? 4 * o->c : o->c / 4;
+	double hh = W->h, ww = W->wd, r = L->repeat > 0 ? L->repeat : 1;
+	int s = L->stride > 0 ? L->stride : 1;
+	char pfx[32];
+
+	snprintf(pfx, sizeof(pfx), "l%d.first", i + 1);
+	op_block(B, L, pfx, W->c, hh, ww, o->c, wdt, s, 1);
+	if (L->kind != VL_CNBLOCK) {
+		hh = vis_out_side(hh, 3, s);
+		ww = vis_out_side(ww, 3, s);
+	}
+	snprintf(pfx, sizeof(pfx), "l%d", i + 1);
+	if (r > 1)
+		op_block(B, L, pfx, o->c, hh, ww, o->c, wdt, 1, r - 1);
+}
+
+/* A diffusion UNet's resblocks, each with its cross-attention block when
+ * the entry has heads.  0, or -1 when those do not fit their workspace. */
+static int walk_resblock(struct vb *B, const struct workload *w, int i,
+			 struct walk *W, const struct vis_shape *o)
+{
+	const struct vis_layer *L = &w->vis.layer[i];
+	double cc = W->c, r = L->repeat > 0 ? L->repeat : 1;
+	char pfx[32];
+
+	for (int j = 0; j < r; j++) {
+		double skip = 0;
+		snprintf(pfx, sizeof(pfx), "l%d.%d", i + 1, j + 1);
+		if (L->concat && W->nskip > 0)
+			skip = W->skc[--W->nskip];
+		op_resblock(B, pfx, cc, skip, o->c, W->h, W->wd,
+			    w->vis.time_embed);
+		if (L->heads > 0 &&
+		    op_transformer(B, w, pfx, o->c, W->h, W->wd, L->heads,
+				   L->mlp > 0 ? L->mlp : 4 * o->c))
+			return -1;
+		cc = o->c;
+	}
+	return 0;
+}
+
+/* The operators of entry i (output shape o) of one micro-batch's pass. */
+static int walk_entry(struct vb *B, const struct workload *w, int i,
+		      const struct vis_shape *o, struct walk *W,
+		      double *attn_act)
+{
+	const struct vision_arch *a = &w->vis;
+	const struct vis_layer *L = &a->layer[i];
+	double c = W->c, h = W->h, wd = W->wd, dpt = W->dpt, T = W->T;
+	double b = B->b;
+	double Xin = b * (T > 0 ? T * c : c * h * wd * dpt);
+	double Xout = b * (o->tokens > 0 ? o->tokens * o->c :
+			   o->c * o->h * o->w * o->d);
+	double r = L->repeat > 0 ? L->repeat : 1;
+	char pfx[32];
+
+	snprintf(pfx, sizeof(pfx), "l%d", i + 1);
+	switch (L->kind) {
+	case VL_CONV:
+	case VL_CONVBLOCK:
+		walk_conv(B, L, pfx, W, o, Xin, Xout);
+		break;
+	case VL_DECONV:
+		/* each input position writes a k^dims block: a GEMM */
+		vis_op_linear(B, pfx, "deconv", Xin / c, c,
+			  o->c * o->h * o->w * o->d / (h * wd * dpt), 1);
+		break;
+	case VL_BATCHNORM:
+		op_bn(B, pfx, "bn", Xin, 1);
+		break;
+	case VL_LAYERNORM:
+		vis_op_fusable(B, pfx, "ln", Xin, 2, 4, 1, 1);
+		break;
+	case VL_RELU:
+	case VL_GELU:
+	case VL_SILU:
+		vis_op_act(B, pfx, vis_kind_names[L->kind], Xin, 1);
+		break;
+	case VL_ADD:
+		op_add(B, pfx, Xin, 1);
+		break;
+	case VL_MAXPOOL:
+		vis_op_elem(B, pfx, "maxpool", Xin, 1 + Xout / Xin,
+			2 + Xout / Xin, 1, 1);
+		break;
+	case VL_AVGPOOL:
+		vis_op_elem(B, pfx, "avgpool", Xin, 1 + Xout / Xin,
+			1 + Xout / Xin, 1, 1);
+		break;
+	case VL_LINEAR:
+		vis_op_linear(B, pfx, "linear", b * (T > 0 ? T : h * wd), c,
+			  o->c, 1);
+		break;
+	case VL_TOKENS:
+		/* flatten + class token + position add */
+		vis_op_elem(B, pfx, "tokens", Xout, 5, 3, 3, 1);
+		break;
+	case VL_ATTENTION:
+		if (!B->out.bwd && op_attention(B, w, "vit", c, T,
+					    L->heads > 0 ? L->heads : 1,
+					    L->mlp > 0 ? L->mlp : 4 * c,
+					    ACT_GELU, r, 0, attn_act))
+			return -1;
+		break;
+	case VL_BOTTLENECK:
+	case VL_BASIC:
+	case VL_CNBLOCK:
+		walk_block(B, L, i, W, o);
+		break;
+	case VL_FPN:
+		vis_op_fpn(B, pfx, L, W->nfeat, W->fc, W->fh, W->fw, o);
+		W->nfeat = 0;
+		break;
+	case VL_RETINA_HEAD:
+		vis_op_retina_head(B, pfx, L, c, o->levels, o->lh, o->lw);
+		break;
+	case VL_GROUPNORM:
+		op_gn(B, pfx, "gn", Xin);
+		break;
+	case VL_UPSAMPLE:
+		/* nearest: read X, write 4 X; backward the reverse */
+		vis_op_elem(B, pfx, "up", Xin, 5, 5, 1, 1);
+		vis_op_conv(B, pfx, "conv", c, o->h, o->w, o->c, o->h, o->w, 3,
+			1, 1);
+		break;
+	case VL_RESBLOCK:
+		if (walk_resblock(B, w, i, W, o))
+			return -1;
+		break;
+	case VL_RPN_HEAD:
+		vis_op_rpn_head(B, pfx, L, c, o->levels, o->lh, o->lw);
+		W->proposals = L->proposals > 0 ? L->proposals : 0;
+		break;
+	case VL_ROI_BOX_HEAD:
+	case VL_ROI_MASK_HEAD:
+		vis_op_roi_head(B, pfx, L, c, W->proposals);
+		break;
+	case VL_KIND_COUNT:
+	default:
+		break;
+	}
+	return 0;
+}
+
 int vis_walk(struct vb *B, const struct workload *w,
 		const struct vis_shape *sh, double *attn_act)
 {
 	const struct vision_arch *a = &w->vis;
-	double c = a->in_channels > 0 ? a->in_channels : 3;
-	double h = w->vtrain.image_size, T = 0;
-	double wd = w->vtrain.image_width > 0 ? w->vtrain.image_width : h;
+	struct walk W;
 	double b = B->b;
-	double fc[VIS_MAX_LEVELS], fh[VIS_MAX_LEVELS], fw[VIS_MAX_LEVELS];
-	double proposals = 0, skc[VIS_MAX_SKIPS];
-	double dpt = a->dims == 3 ? h : 1; /* depth */
-	int i, nfeat = 0, nskip = 0;
-	char pfx[32];
+	int i;
 
+	memset(&W, 0, sizeof(W));
+	W.c = a->in_channels > 0 ? a->in_channels : 3;
+	W.h = w->vtrain.image_size;
+	W.wd = w->vtrain.image_width > 0 ? w->vtrain.image_width : W.h;
+	W.dpt = a->dims == 3 ? W.h : 1;
 	B->first = 1;
 	if (op_text_encoder(B, w))
 		return -1;
 	if (a->time_embed > 0) {
 		double E = a->time_embed;
-		op_linear(B, "time", "fc1", b, E / 4, E, 1);
-		op_act(B, "time", "silu", b * E, 1);
-		op_linear(B, "time", "fc2", b, E, E, 1);
+		vis_op_linear(B, "time", "fc1", b, E / 4, E, 1);
+		vis_op_act(B, "time", "silu", b * E, 1);
+		vis_op_linear(B, "time", "fc2", b, E, E, 1);
 	}
 	for (i = 0; i < a->nlayers; i++) {
 		const struct vis_layer *L = &a->layer[i];
 		const struct vis_shape *o = &sh[i];
-		double Xin = b * (T > 0 ? T * c : c * h * wd * dpt);
-		double Xout = b * (o->tokens > 0 ? o->tokens * o->c :
-				   o->c * o->h * o->w * o->d);
 		double r = L->repeat > 0 ? L->repeat : 1;
-		int s = L->stride > 0 ? L->stride : 1;
-		int k = L->kernel > 0 ? L->kernel : 1;
 
 		if (L->pyramid) {
-			fc[nfeat] = o->c;
-			fh[nfeat] = o->h;
-			fw[nfeat] = o->w;
-			nfeat++;
+			W.fc[W.nfeat] = o->c;
+			W.fh[W.nfeat] = o->h;
+			W.fw[W.nfeat] = o->w;
+			W.nfeat++;
 		}
 		/* A frozen prefix has no backward: nothing before it needs
 		 * a gradient, and its weights take none. */
-		if (B->out.bwd && L->frozen)
-			goto next;
-
-		snprintf(pfx, sizeof(pfx), "l%d", i + 1);
-		switch (L->kind) {
-		case VL_CONV:
-		case VL_CONVBLOCK: {
-			double cin = c;
-			if (L->concat && nskip > 0) {
-				cin += skc[--nskip];
-				op_elem(B, pfx, "concat", Xin * cin / c, 2, 2, 1, 1);
-			}
-			if (L->kind == VL_CONV) {
-				op_conv(B, pfx, "conv", cin, h * dpt, wd, o->c,
-					o->h * o->d, o->w, k,
-					L->groups > 0 ? L->groups : 1, 1);
-				break;
-			}
-			/* conv, norm, ReLU, conv, norm, ReLU */
-			op_conv(B, pfx, "conv1", cin, h * dpt, wd, o->c,
-				o->h * o->d, o->w, 3, 1, 1);
-			op_gn(B, pfx, "norm1", Xout);
-			op_act(B, pfx, "relu1", Xout, 1);
-			op_conv(B, pfx, "conv2", o->c, o->h * o->d, o->w, o->c,
-				o->h * o->d, o->w, 3, 1, 1);
-			op_gn(B, pfx, "norm2", Xout);
-			op_act(B, pfx, "relu2", Xout, 1);
-			break;
-		}
-		case VL_DECONV:
-			/* each input position writes a k^dims block: a GEMM */
-			op_linear(B, pfx, "deconv", Xin / c, c,
-				  o->c * o->h * o->w * o->d / (h * wd * dpt), 1);
-			break;
-		case VL_BATCHNORM:
-			op_bn(B, pfx, "bn", Xin, 1);
-			break;
-		case VL_LAYERNORM:
-			op_fusable(B, pfx, "ln", Xin, 2, 4, 1, 1);
-			break;
-		case VL_RELU:
-		case VL_GELU:
-		case VL_SILU:
-			op_act(B, pfx, vis_kind_names[L->kind], Xin, 1);
-			break;
-		case VL_ADD:
-			op_add(B, pfx, Xin, 1);
-			break;
-		case VL_MAXPOOL:
-			op_elem(B, pfx, "maxpool", Xin, 1 + Xout / Xin,
-				2 + Xout / Xin, 1, 1);
-			break;
-		case VL_AVGPOOL:
-			op_elem(B, pfx, "avgpool", Xin, 1 + Xout / Xin,
-				1 + Xout / Xin, 1, 1);
-			break;
-		case VL_LINEAR:
-			op_linear(B, pfx, "linear", b * (T > 0 ? T : h * wd), c,
-				  o->c, 1);
-			break;
-		case VL_TOKENS:
-			/* flatten + class token + position add */
-			op_elem(B, pfx, "tokens", Xout, 5, 3, 3, 1);
-			break;
-		case VL_ATTENTION:
-			if (!B->out.bwd && op_attention(B, w, "vit", c, T,
-						    L->heads > 0 ? L->heads : 1,
-						    L->mlp > 0 ? L->mlp : 4 * c,
-						    ACT_GELU, r, 0, attn_act))
-				return -1;
-			break;
-		case VL_BOTTLENECK:
-		case VL_BASIC:
-		case VL_CNBLOCK: {
-			double wdt = L->width > 0 ? L->width :
-				     L->kind == VL_CNBLOCK ? 4 * o->c : o->c / 4;
-			double hh = h, ww = wd, cc = c;
-			snprintf(pfx, sizeof(pfx), "l%d.first", i + 1);
-			op_block(B, L, pfx, cc, hh, ww, o->c, wdt, s, 1);
-			if (L->kind != VL_CNBLOCK) {
-				hh = vis_out_side(hh, 3, s);
-				ww = vis_out_side(ww, 3, s);
-			}
-			snprintf(pfx, sizeof(pfx), "l%d", i + 1);
-			if (r > 1)
-				op_block(B, L, pfx, o->c, hh, ww, o->c, wdt, 1,
-					 r - 1);
-			break;
-		}
-		case VL_FPN:
-			op_fpn(B, pfx, L, nfeat, fc, fh, fw, o);
-			nfeat = 0;
-			break;
-		case VL_RETINA_HEAD:
-			op_retina_head(B, pfx, L, c, o->levels, o->lh, o->lw);
-			break;
-		case VL_GROUPNORM:
-			op_gn(B, pfx, "gn", Xin);
-			break;
-		case VL_UPSAMPLE:
-			/* nearest: read X, write 4 X; backward the reverse */
-			op_elem(B, pfx, "up", Xin, 5, 5, 1, 1);
-			op_conv(B, pfx, "conv", c, o->h, o->w, o->c, o->h, o->w, 3,
-				1, 1);
-			break;
-		case VL_RESBLOCK: {
-			double cc = c;
-			for (int j = 0; j < r; j++) {
-				double skip = 0;
-				snprintf(pfx, sizeof(pfx), "l%d.%d", i + 1, j + 1);
-				if (L->concat && nskip > 0)
-					skip = skc[--nskip];
-				op_resblock(B, pfx, cc, skip, o->c, h, wd,
-					    a->time_embed);
-				if (L->heads > 0 &&
-				    op_transformer(B, w, pfx, o->c, h, wd,
-						   L->heads, L->mlp > 0 ? L->mlp :
-						   4 * o->c))
-					return -1;
-				cc = o->c;
-			}
-			break;
-		}
-		case VL_RPN_HEAD:
-			op_rpn_head(B, pfx, L, c, o->levels, o->lh, o->lw);
-			proposals = L->proposals > 0 ? L->proposals : 0;
-			break;
-		case VL_ROI_BOX_HEAD:
-		case VL_ROI_MASK_HEAD:
-			op_roi_head(B, pfx, L, c, proposals);
-			break;
-		case VL_KIND_COUNT:
-		default:
-			break;
-		}
-next:
+		if (!(B->out.bwd && L->frozen) &&
+		    walk_entry(B, w, i, o, &W, attn_act))
+			return -1;
 		/* every copy of a saving entry leaves one output of o->c */
 		for (int j = 0; L->save && j < (L->kind == VL_RESBLOCK ? r : 1) &&
-		     nskip < VIS_MAX_SKIPS; j++)
-			skc[nskip++] = o->c;
-		c = o->c;
-		h = o->h;
-		wd = o->w;
-		dpt = o->d;
-		T = o->tokens;
+		     W.nskip < VIS_MAX_SKIPS; j++)
+			W.skc[W.nskip++] = o->c;
+		W.c = o->c;
+		W.h = o->h;
+		W.wd = o->w;
+		W.dpt = o->d;
+		W.T = o->tokens;
 	}
 	return 0;
 }

@@ -40,4 +40,45 @@ int vis_walk(struct vb *B, const struct workload *w,
 void vis_elem(struct vb *B, const char *name, double bytes, double kernels,
 	      double mult);
 
+/* The operator kinds vision_ops.c builds on, also used by the detection
+ * heads (vision_heads.c).  Each adds forward or backward operators as
+ * B->out.bwd says, `mult` times per micro-batch. */
+
+/* Name "<pfx>.<what>.<pass>" cut to fit a 40-byte buffer. */
+const char *vis_op_name(char *buf, const char *pfx, const char *what,
+			const char *pass);
+/* A convolution of the running micro-batch: cin x hi x wi to cout x ho x
+ * wo, kernel k, `groups`. */
+void vis_op_conv(struct vb *B, const char *pfx, const char *what,
+		 double cin, double hi, double wi, double cout, double ho,
+		 double wo, int k, int groups, double mult);
+/* Memory-bound kernels: forward / backward bytes per element of X. */
+void vis_op_elem(struct vb *B, const char *pfx, const char *what, double X,
+		 double fwd, double bwd, double kernels, double mult);
+/* A normalisation or element-wise kernel a framework may fuse into its
+ * neighbours (only unfused_frac of its passes runs on its own). */
+void vis_op_fusable(struct vb *B, const char *pfx, const char *what,
+		    double X, double fwd, double bwd, double kernels,
+		    double mult);
+/* An activation over X elements (fusable). */
+void vis_op_act(struct vb *B, const char *pfx, const char *what, double X,
+		double mult);
+/* A linear layer on `rows` rows: forward, or both backward GEMMs. */
+void vis_op_linear(struct vb *B, const char *pfx, const char *what,
+		   double rows, double in, double out, double mult);
+
+/* Detection networks (vision_heads.c): the FPN over n pyramid inputs
+ * (channels fc, sides fh x fw; o: its output levels) and the heads on its
+ * levels. */
+void vis_op_fpn(struct vb *B, const char *pfx, const struct vis_layer *L,
+		int n, const double *fc, const double *fh, const double *fw,
+		const struct vis_shape *o);
+void vis_op_retina_head(struct vb *B, const char *pfx,
+			const struct vis_layer *L, double c, int nlev,
+			const double *lh, const double *lw);
+void vis_op_rpn_head(struct vb *B, const char *pfx, const struct vis_layer *L,
+		     double c, int nlev, const double *lh, const double *lw);
+void vis_op_roi_head(struct vb *B, const char *pfx, const struct vis_layer *L,
+		     double c, double proposals);
+
 #endif
