@@ -261,480 +261,619 @@ static int skip_pop(struct vis_skips *k, double h, double w, double d,
 	return 0;
 }
 
+/* The running tensor and what the layer list has left for later entries,
+ * as vision_infer() walks it. */
+struct infer {
+	double c, h, w, dp, T;    /* channels, height, width, depth; tokens
+				     (0 while a feature map) */
+	double bnp;               /* parameters per batch-norm channel */
+	double E;                 /* timestep embedding width (diffusion) */
+	double tw, tl;            /* text encoder width and tokens */
+	int vol;                  /* a 3-D network */
+	double fc[VIS_MAX_LEVELS], fh[VIS_MAX_LEVELS], fw[VIS_MAX_LEVELS];
+	int nfeat;                /* pyramid inputs waiting for the fpn */
+	int tap;                  /* the entry of the first of them */
+	double lh[VIS_MAX_LEVELS], lw[VIS_MAX_LEVELS];
+	int nlev;                 /* pyramid levels after the fpn */
+	int trainable;            /* a trainable entry came */
+	int head;                 /* the entry of a detection head, or -1 */
+	int rpn;                  /* region proposals came */
+	struct vis_skips sk;      /* saved outputs waiting for a concat */
+	struct vis_summary S;
+	char *msg;
+	size_t msglen;
+};
+
+/* A diffusion UNet's resblocks, with their cross-attention blocks. */
+static int infer_resblock(struct infer *I, const struct vis_layer *L, int i,
+			  struct vis_shape *o)
+{
+	double r = L->repeat > 0 ? L->repeat : 1;
+	double out = L->out > 0 ? L->out : I->c;
+	int seq = I->T > 0;
+	int bad;
+	int j;
+
+	if (seq)
+		return bad_entry(I->msg, I->msglen, i, "resblock "
+				 "after tokens (expected it on "
+				 "a feature map)");
+	if (L->heads > 0 && (!(I->tw > 0) || fmod(out, L->heads)))
+		return bad_entry(I->msg, I->msglen, i, "resblock of "
+				 "%g channels with %d heads "
+				 "(expected heads that divide "
+				 "the channels, and a "
+				 "text_encoder for their "
+				 "cross-attention)", out,
+				 L->heads);
+	for (j = 0; j < r; j++) {
+		double cin = I->c;
+		if (L->concat && (bad = skip_pop(&I->sk, I->h, I->w, I->dp,
+						&cin, i, I->msg,
+						I->msglen)))
+			return bad;
+		vis_resblock(cin, out, I->h * I->w, I->E, o);
+		if (L->heads > 0)
+			vis_transformer(out, I->h * I->w,
+					L->mlp > 0 ? L->mlp :
+					4 * out, I->tw, I->tl, o);
+		I->c = out;
+		/* the last copy's output is saved below */
+		if (L->save && j < r - 1 &&
+		    skip_push(&I->sk, I->c, I->h, I->w, I->dp, i))
+			return bad_entry(I->msg, I->msglen, i, "more "
+					 "than %d saved outputs "
+					 "(expected at most %d)",
+					 VIS_MAX_SKIPS,
+					 VIS_MAX_SKIPS);
+	}
+	return 0;
+}
+
+/* A convolution, or a convblock (conv, norm, ReLU, conv, norm, ReLU). */
+static int infer_conv(struct infer *I, const struct vis_layer *L, int i,
+		      struct vis_shape *o)
+{
+	int s = L->stride > 0 ? L->stride : 1;
+	int k = L->kernel > 0 ? L->kernel : 1;
+	double out = L->out > 0 ? L->out : I->c;
+	int seq = I->T > 0;
+	int bad;
+	int gr = L->groups > 0 ? L->groups : 1;
+	double ho, wo, kv; /* kv: kernel volume */
+
+	if (L->kind == VL_CONVBLOCK)
+		k = 3;
+	if (seq)
+		return bad_entry(I->msg, I->msglen, i, "conv after "
+				 "tokens (expected convolutions "
+				 "before the image becomes a "
+				 "sequence)");
+	if (fmod(I->c, gr) || fmod(out, gr))
+		return bad_entry(I->msg, I->msglen, i, "groups %d do "
+				 "not divide %g input and %g "
+				 "output channels (expected a "
+				 "common divisor)", gr, I->c, out);
+	if (L->concat && (bad = skip_pop(&I->sk, I->h, I->w, I->dp, &I->c, i,
+					I->msg, I->msglen)))
+		return bad;
+	ho = vis_out_side(I->h, k, s);
+	wo = vis_out_side(I->w, k, s);
+	if (ho < 1 || wo < 1)
+		return bad_entry(I->msg, I->msglen, i, "conv %dx%d "
+				 "stride %d shrinks %gx%g to "
+				 "nothing (expected a larger "
+				 "image_size or fewer "
+				 "down-sampling layers)", k, k,
+				 s, I->h, I->w);
+	kv = I->vol ? 27 : 9;
+	if (L->kind == VL_CONV)
+		kv = I->vol ? (double)k * k * k : (double)k * k;
+	o->params = out * I->c / gr * kv + (L->bias ? out : 0);
+	o->macs = ho * wo * out * I->c / gr * kv;
+	o->act_bytes = I->c * I->h * I->w * I->dp; /* input kept */
+	if (I->vol)
+		I->dp = vis_out_side(I->dp, k, s);
+	o->macs *= I->dp;
+	if (L->kind == VL_CONVBLOCK) {
+		/* norm, ReLU, 3x3 conv, norm, ReLU: norm
+		 * inputs, ReLU outputs (the conv input) */
+		double pos = ho * wo * I->dp;
+		o->params += 2 * out + out * out * kv + 2 * out;
+		o->macs += pos * out * out * kv;
+		o->act_bytes += 4 * out * pos;
+	}
+	I->h = ho;
+	I->w = wo;
+	I->c = out;
+	return 0;
+}
+
+/* Max or average pooling of a map, or of the tokens (class token or
+ * mean). */
+static int infer_pool(struct infer *I, const struct vis_layer *L, int i,
+		      struct vis_shape *o)
+{
+	int s = L->stride > 0 ? L->stride : 1;
+	int k = L->kernel > 0 ? L->kernel : 1;
+	int seq = I->T > 0;
+
+	if (seq) { /* class token or mean over tokens */
+		o->act_bytes = 0;
+		I->T = 0;
+		I->h = I->w = 1;
+		return 0;
+	}
+	o->act_bytes = L->kind == VL_MAXPOOL ? I->c * I->h * I->w : 0;
+	if (L->global) {
+		I->h = I->w = 1;
+	} else {
+		double ho = vis_out_side(I->h, k, s), wo = vis_out_side(I->w, k, s);
+		if (ho < 1 || wo < 1)
+			return bad_entry(I->msg, I->msglen, i, "%s "
+					 "%dx%d stride %d shrinks "
+					 "%gx%g to nothing "
+					 "(expected a larger "
+					 "image_size or fewer "
+					 "down-sampling layers)",
+					 vis_kind_names[L->kind],
+					 k, k, s, I->h, I->w);
+		I->h = ho;
+		I->w = wo;
+	}
+	return 0;
+}
+
+/* Transformer blocks over the tokens. */
+static int infer_attention(struct infer *I, const struct vis_layer *L, int i,
+			   struct vis_shape *o)
+{
+	double r = L->repeat > 0 ? L->repeat : 1;
+	int seq = I->T > 0;
+	double mlp = L->mlp > 0 ? L->mlp : 4 * I->c;
+	int heads = L->heads > 0 ? L->heads : 1;
+
+	if (!seq)
+		return bad_entry(I->msg, I->msglen, i, "attention on "
+				 "an image (expected a tokens "
+				 "entry before it)");
+	if (fmod(I->c, heads))
+		return bad_entry(I->msg, I->msglen, i, "%d heads do "
+				 "not divide width %g (expected "
+				 "a divisor)", heads, I->c);
+	o->params = r * (4 * I->c * I->c + 4 * I->c + 2 * I->c * mlp + mlp +
+			I->c + 4 * I->c);
+	o->macs = r * (I->T * (4 * I->c * I->c + 2 * I->c * mlp) +
+		      2 * I->T * I->T * I->c);
+	o->act_bytes = r * attn_act_elems(I->T, I->c, heads, mlp);
+	return 0;
+}
+
+/* A stage of residual blocks (bottleneck, basic, ConvNeXt). */
+static int infer_block(struct infer *I, const struct vis_layer *L, int i,
+		       struct vis_shape *o)
+{
+	double r = L->repeat > 0 ? L->repeat : 1;
+	int s = L->stride > 0 ? L->stride : 1;
+	double out = L->out > 0 ? L->out : I->c;
+	int seq = I->T > 0;
+	double wd = L->width > 0 ? L->width :
+		    L->kind == VL_CNBLOCK ? 4 * out : out / 4;
+	int gr = L->groups > 0 ? L->groups : 1, j;
+
+	if (gr > 1 && (L->kind != VL_BOTTLENECK || fmod(wd, gr)))
+		return bad_entry(I->msg, I->msglen, i, "groups %d on "
+				 "%s of width %g (expected a "
+				 "bottleneck whose width the "
+				 "groups divide)", gr,
+				 vis_kind_names[L->kind], wd);
+	if (seq)
+		return bad_entry(I->msg, I->msglen, i, "%s after "
+				 "tokens (expected it before)",
+				 vis_kind_names[L->kind]);
+	if (L->kind == VL_BOTTLENECK && !(wd >= 1))
+		return bad_entry(I->msg, I->msglen, i, "bottleneck "
+				 "width %g is below 1 (expected "
+				 "width: inner channels)", wd);
+	for (j = 0; j < r; j++) {
+		int st = j == 0 ? s : 1;
+		double cin = I->c, ho = I->h, wo = I->w, Xo;
+		if (L->kind != VL_CNBLOCK) {
+			ho = vis_out_side(I->h, 3, st);
+			wo = vis_out_side(I->w, 3, st);
+		} else if (st > 1) {
+			return bad_entry(I->msg, I->msglen, i,
+					 "cnblock stride %d "
+					 "(expected 1: use a "
+					 "conv to down-sample)",
+					 st);
+		}
+		if (ho < 1 || wo < 1)
+			return bad_entry(I->msg, I->msglen, i, "%s "
+					 "stride %d shrinks "
+					 "%gx%g to nothing "
+					 "(expected a larger "
+					 "image_size or fewer "
+					 "down-sampling layers)",
+					 vis_kind_names[L->kind],
+					 st, I->h, I->w);
+		Xo = out * ho * wo;
+		if (L->kind == VL_BOTTLENECK) {
+			double Xw1 = wd * I->h * I->w, Xw2 = wd * ho * wo;
+			o->params += cin * wd + 9 * wd * wd / gr +
+				    wd * out + I->bnp * (2 * wd + out);
+			o->macs += Xw1 * cin + Xw2 * wd * 9 / gr +
+				  Xo * wd;
+			/* conv inputs, bn inputs, relu outputs */
+			o->act_bytes += cin * I->h * I->w + Xw1 + Xw2 +
+				       2 * Xw1 + 2 * Xw2 + 2 * Xo;
+		} else if (L->kind == VL_BASIC) {
+			o->params += cin * out * 9 + out * out * 9 +
+				    2 * I->bnp * out;
+			o->macs += Xo * cin * 9 + Xo * out * 9;
+			o->act_bytes += cin * I->h * I->w + Xo +
+				       2 * Xo + 2 * Xo;
+		} else {
+			int kk = L->kernel > 0 ? L->kernel : 7;
+			if (out != cin)
+				return bad_entry(I->msg, I->msglen, i,
+						 "cnblock out %g "
+						 "differs from its "
+						 "%g input channels "
+						 "(expected the same "
+						 "width)", out, cin);
+			o->params += out * kk * kk + out +
+				    2 * out + 2 * out * wd +
+				    wd + out + out;
+			o->macs += Xo * kk * kk + 2 * Xo * wd;
+			/* dw input, ln input, lin1 input,
+			 * gelu input, lin2 input, scale */
+			o->act_bytes += 4 * Xo + 2 * wd * ho * wo;
+		}
+		if (L->kind != VL_CNBLOCK &&
+		    (st > 1 || cin != out)) {
+			o->params += cin * out + I->bnp * out;
+			o->macs += Xo * cin;
+			o->act_bytes += Xo;
+		}
+		I->c = out;
+		I->h = ho;
+		I->w = wo;
+	}
+	return 0;
+}
+
+/* A feature pyramid, or a detection head on one. */
+static int infer_detect(struct infer *I, const struct vis_layer *L, int i,
+			struct vis_shape *o)
+{
+	double out = L->out > 0 ? L->out : I->c;
+
+	switch (L->kind) {
+	case VL_FPN: {
+		char why[200];
+		if (vis_fpn(L, I->nfeat, I->fc, I->fh, I->fw, o, I->lh, I->lw, why,
+			    sizeof(why)))
+			return bad_entry(I->msg, I->msglen, i, "%s", why);
+		I->nlev = I->nfeat + (L->extra > 0 ? L->extra : 0) +
+		       (L->pooled > 0 ? L->pooled : 0);
+		I->nfeat = 0;
+		I->c = out;
+		I->h = I->lh[0];
+		I->w = I->lw[0];
+		break;
+	}
+	case VL_RETINA_HEAD:
+		if (I->nlev == 0)
+			return bad_entry(I->msg, I->msglen, i, "retina_head "
+					 "without a feature pyramid "
+					 "(expected an fpn entry before "
+					 "it)");
+		vis_retina_head(L, I->c, I->nlev, I->lh, I->lw, o);
+		I->head = i;
+		break;
+	case VL_RPN_HEAD:
+		if (I->nlev == 0)
+			return bad_entry(I->msg, I->msglen, i, "rpn_head "
+					 "without a feature pyramid "
+					 "(expected an fpn entry before "
+					 "it)");
+		vis_rpn_head(L, I->c, I->nlev, I->lh, I->lw, o);
+		I->rpn = 1;
+		break;
+	case VL_ROI_BOX_HEAD:
+	case VL_ROI_MASK_HEAD:
+		if (!I->rpn)
+			return bad_entry(I->msg, I->msglen, i, "%s without "
+					 "region proposals (expected an "
+					 "rpn_head before it)",
+					 vis_kind_names[L->kind]);
+		vis_roi_head(L, I->c, o);
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* What entry i may not be where it stands.  0, or the error of
+ * bad_entry(). */
+static int infer_check(struct infer *I, const struct vis_layer *L, int i)
+{
+	int seq = I->T > 0;
+
+	if (I->vol && L->kind != VL_CONV && L->kind != VL_DECONV &&
+	    L->kind != VL_CONVBLOCK &&
+	    L->kind != VL_GROUPNORM && L->kind != VL_BATCHNORM &&
+	    L->kind != VL_RELU && L->kind != VL_GELU &&
+	    L->kind != VL_SILU && L->kind != VL_ADD)
+		return bad_entry(I->msg, I->msglen, i, "%s in a 3-D network "
+				 "(expected conv, convblock, deconv, "
+				 "groupnorm, "
+				 "batchnorm, relu, gelu, silu or add)",
+				 vis_kind_names[L->kind]);
+	if (L->out < 0)
+		return bad_entry(I->msg, I->msglen, i, "%s has %d output "
+				 "channels (expected a positive count)",
+				 vis_kind_names[L->kind], L->out);
+	if (I->head >= 0)
+		return bad_entry(I->msg, I->msglen, i, "%s after the "
+				 "detection head of entry %d (expected "
+				 "the head last)",
+				 vis_kind_names[L->kind], I->head + 1);
+	if (L->frozen && I->trainable)
+		return bad_entry(I->msg, I->msglen, i, "frozen %s after a "
+				 "trainable entry (expected frozen "
+				 "entries first: gradients flow through "
+				 "them to the layers before)",
+				 vis_kind_names[L->kind]);
+	I->trainable |= !L->frozen;
+	if (I->nlev > 0 && L->kind < VL_RETINA_HEAD)
+		return bad_entry(I->msg, I->msglen, i, "%s on a feature "
+				 "pyramid (expected a detection head "
+				 "after fpn)", vis_kind_names[L->kind]);
+	if (L->concat && ((L->kind != VL_RESBLOCK &&
+			   L->kind != VL_CONV &&
+			   L->kind != VL_CONVBLOCK) || L->save))
+		return bad_entry(I->msg, I->msglen, i, "concat on %s%s "
+				 "(expected it on a conv, convblock or "
+				 "resblock that does not save)",
+				 L->save ? "a saving " : "",
+				 vis_kind_names[L->kind]);
+	if (L->save && (seq || I->nlev > 0))
+		return bad_entry(I->msg, I->msglen, i, "save on %s, whose "
+				 "output is not a feature map "
+				 "(expected it on convolutional "
+				 "entries)", vis_kind_names[L->kind]);
+	return 0;
+}
+
+/* Entry i: its parameters, multiply-adds and kept activations into *o,
+ * and the running tensor after it.  0, or the error of bad_entry(). */
+static int infer_entry(struct infer *I, const struct vis_layer *L, int i,
+		       struct vis_shape *o)
+{
+	int k = L->kernel > 0 ? L->kernel : 1;
+	double out = L->out > 0 ? L->out : I->c;
+	double kv = I->vol ? (double)k * k * k : (double)k * k; /* volume */
+	int seq = I->T > 0;
+	double X;
+
+	switch (L->kind) {
+	case VL_GROUPNORM:
+		if (seq)
+			return bad_entry(I->msg, I->msglen, i, "groupnorm "
+					 "after tokens (expected it on "
+					 "a feature map)");
+		o->params = 2 * I->c;
+		o->act_bytes = I->c * I->h * I->w * I->dp;
+		break;
+	case VL_UPSAMPLE:
+		if (seq)
+			return bad_entry(I->msg, I->msglen, i, "upsample "
+					 "after tokens (expected it on "
+					 "a feature map)");
+		/* nearest x2, then a 3x3 convolution with bias */
+		I->h *= 2;
+		I->w *= 2;
+		o->params = 9 * I->c * out + out;
+		o->macs = I->h * I->w * 9 * I->c * out;
+		o->act_bytes = I->c * I->h * I->w;
+		I->c = out;
+		break;
+	case VL_RESBLOCK:
+		return infer_resblock(I, L, i, o);
+	case VL_CONV:
+	case VL_CONVBLOCK:
+		return infer_conv(I, L, i, o);
+	case VL_DECONV:
+		/* transposed convolution, stride = kernel, with bias */
+		o->params = I->c * out * kv + out;
+		o->macs = I->h * I->w * I->dp * I->c * out * kv;
+		o->act_bytes = I->c * I->h * I->w * I->dp;
+		I->h *= k;
+		I->w *= k;
+		if (I->vol)
+			I->dp *= k;
+		I->c = out;
+		break;
+	case VL_BATCHNORM:
+	case VL_LAYERNORM:
+		X = seq ? I->T * I->c : I->c * I->h * I->w * I->dp;
+		o->params = L->kind == VL_BATCHNORM ? I->bnp * I->c : 2 * I->c;
+		o->act_bytes = X;
+		break;
+	case VL_RELU:
+	case VL_GELU:
+	case VL_SILU:
+		o->act_bytes = seq ? I->T * I->c : I->c * I->h * I->w * I->dp;
+		break;
+	case VL_ADD:
+		break;
+	case VL_MAXPOOL:
+	case VL_AVGPOOL:
+		return infer_pool(I, L, i, o);
+	case VL_LINEAR: {
+		double rows = seq ? I->T : I->h * I->w; /* per image */
+		if (L->out <= 0)
+			return bad_entry(I->msg, I->msglen, i, "linear needs "
+					 "out (expected output "
+					 "features)");
+		o->params = I->c * out + out;
+		o->macs = rows * I->c * out;
+		o->act_bytes = rows * I->c;
+		I->c = out;
+		break;
+	}
+	case VL_TOKENS:
+		if (seq)
+			return bad_entry(I->msg, I->msglen, i, "tokens twice "
+					 "(expected one tokens entry)");
+		I->T = I->h * I->w + (L->class_token ? 1 : 0);
+		o->params = I->T * I->c + (L->class_token ? I->c : 0);
+		o->act_bytes = 0;
+		I->h = I->w = 1;
+		break;
+	case VL_ATTENTION:
+		return infer_attention(I, L, i, o);
+	case VL_BOTTLENECK:
+	case VL_BASIC:
+	case VL_CNBLOCK:
+		return infer_block(I, L, i, o);
+	case VL_FPN:
+	case VL_RETINA_HEAD:
+	case VL_RPN_HEAD:
+	case VL_ROI_BOX_HEAD:
+	case VL_ROI_MASK_HEAD:
+		return infer_detect(I, L, i, o);
+	case VL_KIND_COUNT:
+	default:
+		return bad_entry(I->msg, I->msglen, i, "unknown layer kind "
+				 "(expected one of conv, batchnorm, ...)");
+	}
+	return 0;
+}
+
+/* After entry i (output o; `seq`: its input was tokens): a saved output,
+ * a pyramid input, the running shape into o and the totals. */
+static int infer_record(struct infer *I, const struct vis_layer *L, int i,
+			int seq, struct vis_shape *o)
+{
+	if (L->save && skip_push(&I->sk, I->c, I->h, I->w, I->dp, i))
+		return bad_entry(I->msg, I->msglen, i, "more than %d saved "
+				 "outputs (expected at most %d)",
+				 VIS_MAX_SKIPS, VIS_MAX_SKIPS);
+	if (L->pyramid) {
+		if (seq || I->T > 0 || I->nlev > 0)
+			return bad_entry(I->msg, I->msglen, i, "pyramid on "
+					 "%s, whose output is not a "
+					 "feature map (expected it on "
+					 "convolutional entries)",
+					 vis_kind_names[L->kind]);
+		if (I->nfeat == VIS_MAX_LEVELS)
+			return bad_entry(I->msg, I->msglen, i, "more than %d "
+					 "pyramid inputs (expected at "
+					 "most %d)", VIS_MAX_LEVELS,
+					 VIS_MAX_LEVELS);
+		if (I->nfeat == 0)
+			I->tap = i;
+		I->fc[I->nfeat] = I->c;
+		I->fh[I->nfeat] = I->h;
+		I->fw[I->nfeat] = I->w;
+		I->nfeat++;
+	}
+	o->c = I->c;
+	o->h = I->h;
+	o->w = I->w;
+	o->d = I->dp;
+	o->tokens = I->T;
+	o->levels = I->nlev;
+	memcpy(o->lh, I->lh, sizeof(o->lh));
+	memcpy(o->lw, I->lw, sizeof(o->lw));
+	I->S.params += o->params;
+	I->S.macs += o->macs;
+	I->S.act_elems += o->act_bytes;
+	if (!L->frozen) {
+		I->S.trainable_params += o->params;
+		I->S.trainable_macs += o->macs;
+	}
+	return 0;
+}
+
+/* The checks and totals of the whole list, once every entry is in. */
+static int infer_totals(struct infer *I, const struct vision_arch *a)
+{
+	if (I->nfeat > 0)
+		return bad_entry(I->msg, I->msglen, I->tap, "pyramid output "
+				 "that no fpn reads (expected an fpn entry "
+				 "after it)");
+	if (I->sk.n > 0)
+		return bad_entry(I->msg, I->msglen, I->sk.at[0], "saved output "
+				 "that no concat reads (expected a concat for "
+				 "every save; %d left)", I->sk.n);
+	if (I->E > 0) {
+		/* timestep embedding MLP: E/4 sinusoidal features -> E -> E */
+		double tp = I->E / 4 * I->E + I->E + I->E * I->E + I->E;
+		I->S.params += tp;
+		I->S.trainable_params += tp;
+		I->S.macs += I->E / 4 * I->E + I->E * I->E;
+		I->S.trainable_macs += I->E / 4 * I->E + I->E * I->E;
+	}
+	if (a->text.layers > 0) {
+		double L = a->text.layers, m = a->text.mlp;
+		double tw = I->tw, tl = I->tl;
+		I->S.encoder_params = L * (4 * tw * tw + 4 * tw + 2 * tw * m + m +
+					   tw + 4 * tw);
+		I->S.encoder_macs = L * (tl * (4 * tw * tw + 2 * tw * m) +
+					 2 * tl * tl * tw);
+	}
+	if (I->head < 0 && !I->rpn && I->h * I->w * I->dp > 1 && !(I->T > 0))
+		I->S.out_map = I->c * I->h * I->w * I->dp;
+	I->S.classes = I->head >= 0 || I->rpn || I->S.out_map > 0 ? 0 :
+		       (int)I->c;
+	return 0;
+}
+
 int vision_infer(const struct vision_arch *a, double image, double image_w,
 		 struct vis_shape *sh, struct vis_summary *sum, char *msg,
 		 size_t msglen)
 {
-	double c = a->in_channels > 0 ? a->in_channels : 3;
-	double h = image, w = image_w > 0 ? image_w : image, T = 0;
-	double bnp = a->frozen_bn ? 0 : 2; /* parameters per BN channel */
-	double fc[VIS_MAX_LEVELS], fh[VIS_MAX_LEVELS], fw[VIS_MAX_LEVELS];
-	struct vis_summary S;
-	int i, nfeat = 0, nlev = 0, trainable = 0, head = -1, tap = -1;
-	int rpn = 0, bad;
-	struct vis_skips sk = { 0 };
-	double E = a->time_embed, tw = a->text.width, tl = a->text.tokens;
-	double lh[VIS_MAX_LEVELS], lw[VIS_MAX_LEVELS];
-	int vol = a->dims == 3;
-	double dp = vol ? image : 1; /* depth */
+	struct infer I;
+	int i, bad;
 
-	memset(&S, 0, sizeof(S));
-	if (!(image >= 1) || !(w >= 1))
+	memset(&I, 0, sizeof(I));
+	I.c = a->in_channels > 0 ? a->in_channels : 3;
+	I.h = image;
+	I.w = image_w > 0 ? image_w : image;
+	I.bnp = a->frozen_bn ? 0 : 2;
+	I.E = a->time_embed;
+	I.tw = a->text.width;
+	I.tl = a->text.tokens;
+	I.vol = a->dims == 3;
+	I.dp = I.vol ? image : 1;
+	I.head = I.tap = -1;
+	I.msg = msg;
+	I.msglen = msglen;
+	if (!(image >= 1) || !(I.w >= 1))
 		return bad_entry(msg, msglen, -1, "image size %g is not "
 				 "positive (expected pixels per side)", image);
 	for (i = 0; i < a->nlayers; i++) {
 		const struct vis_layer *L = &a->layer[i];
 		struct vis_shape o;
-		double X, r = L->repeat > 0 ? L->repeat : 1;
-		int s = L->stride > 0 ? L->stride : 1;
-		int k = L->kernel > 0 ? L->kernel : 1;
-		double out = L->out > 0 ? L->out : c;
-		double kv = vol ? (double)k * k * k : (double)k * k; /* kernel
-								      volume */
-		int seq = T > 0;
+		int seq = I.T > 0;
 
 		memset(&o, 0, sizeof(o));
-		if (vol && L->kind != VL_CONV && L->kind != VL_DECONV &&
-		    L->kind != VL_CONVBLOCK &&
-		    L->kind != VL_GROUPNORM && L->kind != VL_BATCHNORM &&
-		    L->kind != VL_RELU && L->kind != VL_GELU &&
-		    L->kind != VL_SILU && L->kind != VL_ADD)
-			return bad_entry(msg, msglen, i, "%s in a 3-D network "
-					 "(expected conv, convblock, deconv, "
-					 "groupnorm, "
-					 "batchnorm, relu, gelu, silu or add)",
-					 vis_kind_names[L->kind]);
-		if (L->out < 0)
-			return bad_entry(msg, msglen, i, "%s has %d output "
-					 "channels (expected a positive count)",
-					 vis_kind_names[L->kind], L->out);
-		if (head >= 0)
-			return bad_entry(msg, msglen, i, "%s after the "
-					 "detection head of entry %d (expected "
-					 "the head last)",
-					 vis_kind_names[L->kind], head + 1);
-		if (L->frozen && trainable)
-			return bad_entry(msg, msglen, i, "frozen %s after a "
-					 "trainable entry (expected frozen "
-					 "entries first: gradients flow through "
-					 "them to the layers before)",
-					 vis_kind_names[L->kind]);
-		trainable |= !L->frozen;
-		if (nlev > 0 && L->kind < VL_RETINA_HEAD)
-			return bad_entry(msg, msglen, i, "%s on a feature "
-					 "pyramid (expected a detection head "
-					 "after fpn)", vis_kind_names[L->kind]);
-		if (L->concat && ((L->kind != VL_RESBLOCK &&
-				   L->kind != VL_CONV &&
-				   L->kind != VL_CONVBLOCK) || L->save))
-			return bad_entry(msg, msglen, i, "concat on %s%s "
-					 "(expected it on a conv, convblock or "
-					 "resblock that does not save)",
-					 L->save ? "a saving " : "",
-					 vis_kind_names[L->kind]);
-		if (L->save && (seq || nlev > 0))
-			return bad_entry(msg, msglen, i, "save on %s, whose "
-					 "output is not a feature map "
-					 "(expected it on convolutional "
-					 "entries)", vis_kind_names[L->kind]);
-		switch (L->kind) {
-		case VL_GROUPNORM:
-			if (seq)
-				return bad_entry(msg, msglen, i, "groupnorm "
-						 "after tokens (expected it on "
-						 "a feature map)");
-			o.params = 2 * c;
-			o.act_bytes = c * h * w * dp;
-			break;
-		case VL_UPSAMPLE:
-			if (seq)
-				return bad_entry(msg, msglen, i, "upsample "
-						 "after tokens (expected it on "
-						 "a feature map)");
-			/* nearest x2, then a 3x3 convolution with bias */
-			h *= 2;
-			w *= 2;
-			o.params = 9 * c * out + out;
-			o.macs = h * w * 9 * c * out;
-			o.act_bytes = c * h * w;
-			c = out;
-			break;
-		case VL_RESBLOCK: {
-			int j;
-			if (seq)
-				return bad_entry(msg, msglen, i, "resblock "
-						 "after tokens (expected it on "
-						 "a feature map)");
-			if (L->heads > 0 && (!(tw > 0) || fmod(out, L->heads)))
-				return bad_entry(msg, msglen, i, "resblock of "
-						 "%g channels with %d heads "
-						 "(expected heads that divide "
-						 "the channels, and a "
-						 "text_encoder for their "
-						 "cross-attention)", out,
-						 L->heads);
-			for (j = 0; j < r; j++) {
-				double cin = c;
-				if (L->concat && (bad = skip_pop(&sk, h, w, dp,
-								&cin, i, msg,
-								msglen)))
-					return bad;
-				vis_resblock(cin, out, h * w, E, &o);
-				if (L->heads > 0)
-					vis_transformer(out, h * w,
-							L->mlp > 0 ? L->mlp :
-							4 * out, tw, tl, &o);
-				c = out;
-				/* the last copy's output is saved below */
-				if (L->save && j < r - 1 &&
-				    skip_push(&sk, c, h, w, dp, i))
-					return bad_entry(msg, msglen, i, "more "
-							 "than %d saved outputs "
-							 "(expected at most %d)",
-							 VIS_MAX_SKIPS,
-							 VIS_MAX_SKIPS);
-			}
-			break;
-		}
-		case VL_CONV:
-		case VL_CONVBLOCK: {
-			int gr = L->groups > 0 ? L->groups : 1;
-			double ho, wo;
-			if (L->kind == VL_CONVBLOCK)
-				k = 3;
-			if (seq)
-				return bad_entry(msg, msglen, i, "conv after "
-						 "tokens (expected convolutions "
-						 "before the image becomes a "
-						 "sequence)");
-			if (fmod(c, gr) || fmod(out, gr))
-				return bad_entry(msg, msglen, i, "groups %d do "
-						 "not divide %g input and %g "
-						 "output channels (expected a "
-						 "common divisor)", gr, c, out);
-			if (L->concat && (bad = skip_pop(&sk, h, w, dp, &c, i,
-							msg, msglen)))
-				return bad;
-			ho = vis_out_side(h, k, s);
-			wo = vis_out_side(w, k, s);
-			if (ho < 1 || wo < 1)
-				return bad_entry(msg, msglen, i, "conv %dx%d "
-						 "stride %d shrinks %gx%g to "
-						 "nothing (expected a larger "
-						 "image_size or fewer "
-						 "down-sampling layers)", k, k,
-						 s, h, w);
-			kv = vol ? 27 : 9;
-			if (L->kind == VL_CONV)
-				kv = vol ? (double)k * k * k : (double)k * k;
-			o.params = out * c / gr * kv + (L->bias ? out : 0);
-			o.macs = ho * wo * out * c / gr * kv;
-			o.act_bytes = c * h * w * dp; /* input kept */
-			if (vol)
-				dp = vis_out_side(dp, k, s);
-			o.macs *= dp;
-			if (L->kind == VL_CONVBLOCK) {
-				/* norm, ReLU, 3x3 conv, norm, ReLU: norm
-				 * inputs, ReLU outputs (the conv input) */
-				double pos = ho * wo * dp;
-				o.params += 2 * out + out * out * kv + 2 * out;
-				o.macs += pos * out * out * kv;
-				o.act_bytes += 4 * out * pos;
-			}
-			h = ho;
-			w = wo;
-			c = out;
-			break;
-		}
-		case VL_DECONV:
-			/* transposed convolution, stride = kernel, with bias */
-			o.params = c * out * kv + out;
-			o.macs = h * w * dp * c * out * kv;
-			o.act_bytes = c * h * w * dp;
-			h *= k;
-			w *= k;
-			if (vol)
-				dp *= k;
-			c = out;
-			break;
-		case VL_BATCHNORM:
-		case VL_LAYERNORM:
-			X = seq ? T * c : c * h * w * dp;
-			o.params = L->kind == VL_BATCHNORM ? bnp * c : 2 * c;
-			o.act_bytes = X;
-			break;
-		case VL_RELU:
-		case VL_GELU:
-		case VL_SILU:
-			o.act_bytes = seq ? T * c : c * h * w * dp;
-			break;
-		case VL_ADD:
-			break;
-		case VL_MAXPOOL:
-		case VL_AVGPOOL:
-			if (seq) { /* class token or mean over tokens */
-				o.act_bytes = 0;
-				T = 0;
-				h = w = 1;
-				break;
-			}
-			o.act_bytes = L->kind == VL_MAXPOOL ? c * h * w : 0;
-			if (L->global) {
-				h = w = 1;
-			} else {
-				double ho = vis_out_side(h, k, s), wo = vis_out_side(w, k, s);
-				if (ho < 1 || wo < 1)
-					return bad_entry(msg, msglen, i, "%s "
-							 "%dx%d stride %d shrinks "
-							 "%gx%g to nothing "
-							 "(expected a larger "
-							 "image_size or fewer "
-							 "down-sampling layers)",
-							 vis_kind_names[L->kind],
-							 k, k, s, h, w);
-				h = ho;
-				w = wo;
-			}
-			break;
-		case VL_LINEAR: {
-			double rows = seq ? T : h * w; /* per image */
-			if (L->out <= 0)
-				return bad_entry(msg, msglen, i, "linear needs "
-						 "out (expected output "
-						 "features)");
-			o.params = c * out + out;
-			o.macs = rows * c * out;
-			o.act_bytes = rows * c;
-			c = out;
-			break;
-		}
-		case VL_TOKENS:
-			if (seq)
-				return bad_entry(msg, msglen, i, "tokens twice "
-						 "(expected one tokens entry)");
-			T = h * w + (L->class_token ? 1 : 0);
-			o.params = T * c + (L->class_token ? c : 0);
-			o.act_bytes = 0;
-			h = w = 1;
-			break;
-		case VL_ATTENTION: {
-			double mlp = L->mlp > 0 ? L->mlp : 4 * c;
-			int heads = L->heads > 0 ? L->heads : 1;
-			if (!seq)
-				return bad_entry(msg, msglen, i, "attention on "
-						 "an image (expected a tokens "
-						 "entry before it)");
-			if (fmod(c, heads))
-				return bad_entry(msg, msglen, i, "%d heads do "
-						 "not divide width %g (expected "
-						 "a divisor)", heads, c);
-			o.params = r * (4 * c * c + 4 * c + 2 * c * mlp + mlp +
-					c + 4 * c);
-			o.macs = r * (T * (4 * c * c + 2 * c * mlp) +
-				      2 * T * T * c);
-			o.act_bytes = r * attn_act_elems(T, c, heads, mlp);
-			break;
-		}
-		case VL_BOTTLENECK:
-		case VL_BASIC:
-		case VL_CNBLOCK: {
-			double wd = L->width > 0 ? L->width :
-				    L->kind == VL_CNBLOCK ? 4 * out : out / 4;
-			int gr = L->groups > 0 ? L->groups : 1, j;
-			if (gr > 1 && (L->kind != VL_BOTTLENECK || fmod(wd, gr)))
-				return bad_entry(msg, msglen, i, "groups %d on "
-						 "%s of width %g (expected a "
-						 "bottleneck whose width the "
-						 "groups divide)", gr,
-						 vis_kind_names[L->kind], wd);
-			if (seq)
-				return bad_entry(msg, msglen, i, "%s after "
-						 "tokens (expected it before)",
-						 vis_kind_names[L->kind]);
-			if (L->kind == VL_BOTTLENECK && !(wd >= 1))
-				return bad_entry(msg, msglen, i, "bottleneck "
-						 "width %g is below 1 (expected "
-						 "width: inner channels)", wd);
-			for (j = 0; j < r; j++) {
-				int st = j == 0 ? s : 1;
-				double cin = c, ho = h, wo = w, Xo;
-				if (L->kind != VL_CNBLOCK) {
-					ho = vis_out_side(h, 3, st);
-					wo = vis_out_side(w, 3, st);
-				} else if (st > 1) {
-					return bad_entry(msg, msglen, i,
-							 "cnblock stride %d "
-							 "(expected 1: use a "
-							 "conv to down-sample)",
-							 st);
-				}
-				if (ho < 1 || wo < 1)
-					return bad_entry(msg, msglen, i, "%s "
-							 "stride %d shrinks "
-							 "%gx%g to nothing "
-							 "(expected a larger "
-							 "image_size or fewer "
-							 "down-sampling layers)",
-							 vis_kind_names[L->kind],
-							 st, h, w);
-				Xo = out * ho * wo;
-				if (L->kind == VL_BOTTLENECK) {
-					double Xw1 = wd * h * w, Xw2 = wd * ho * wo;
-					o.params += cin * wd + 9 * wd * wd / gr +
-						    wd * out + bnp * (2 * wd + out);
-					o.macs += Xw1 * cin + Xw2 * wd * 9 / gr +
-						  Xo * wd;
-					/* conv inputs, bn inputs, relu outputs */
-					o.act_bytes += cin * h * w + Xw1 + Xw2 +
-						       2 * Xw1 + 2 * Xw2 + 2 * Xo;
-				} else if (L->kind == VL_BASIC) {
-					o.params += cin * out * 9 + out * out * 9 +
-						    2 * bnp * out;
-					o.macs += Xo * cin * 9 + Xo * out * 9;
-					o.act_bytes += cin * h * w + Xo +
-						       2 * Xo + 2 * Xo;
-				} else {
-					int kk = L->kernel > 0 ? L->kernel : 7;
-					if (out != cin)
-						return bad_entry(msg, msglen, i,
-								 "cnblock out %g "
-								 "differs from its "
-								 "%g input channels "
-								 "(expected the same "
-								 "width)", out, cin);
-					o.params += out * kk * kk + out +
-						    2 * out + 2 * out * wd +
-						    wd + out + out;
-					o.macs += Xo * kk * kk + 2 * Xo * wd;
-					/* dw input, ln input, lin1 input,
-					 * gelu input, lin2 input, scale */
-					o.act_bytes += 4 * Xo + 2 * wd * ho * wo;
-				}
-				if (L->kind != VL_CNBLOCK &&
-				    (st > 1 || cin != out)) {
-					o.params += cin * out + bnp * out;
-					o.macs += Xo * cin;
-					o.act_bytes += Xo;
-				}
-				c = out;
-				h = ho;
-				w = wo;
-			}
-			break;
-		}
-		case VL_FPN: {
-			char why[200];
-			if (vis_fpn(L, nfeat, fc, fh, fw, &o, lh, lw, why,
-				    sizeof(why)))
-				return bad_entry(msg, msglen, i, "%s", why);
-			nlev = nfeat + (L->extra > 0 ? L->extra : 0) +
-			       (L->pooled > 0 ? L->pooled : 0);
-			nfeat = 0;
-			c = out;
-			h = lh[0];
-			w = lw[0];
-			break;
-		}
-		case VL_RETINA_HEAD:
-			if (nlev == 0)
-				return bad_entry(msg, msglen, i, "retina_head "
-						 "without a feature pyramid "
-						 "(expected an fpn entry before "
-						 "it)");
-			vis_retina_head(L, c, nlev, lh, lw, &o);
-			head = i;
-			break;
-		case VL_RPN_HEAD:
-			if (nlev == 0)
-				return bad_entry(msg, msglen, i, "rpn_head "
-						 "without a feature pyramid "
-						 "(expected an fpn entry before "
-						 "it)");
-			vis_rpn_head(L, c, nlev, lh, lw, &o);
-			rpn = 1;
-			break;
-		case VL_ROI_BOX_HEAD:
-		case VL_ROI_MASK_HEAD:
-			if (!rpn)
-				return bad_entry(msg, msglen, i, "%s without "
-						 "region proposals (expected an "
-						 "rpn_head before it)",
-						 vis_kind_names[L->kind]);
-			vis_roi_head(L, c, &o);
-			break;
-		case VL_KIND_COUNT:
-		default:
-			return bad_entry(msg, msglen, i, "unknown layer kind "
-					 "(expected one of conv, batchnorm, ...)");
-		}
-		if (L->save && skip_push(&sk, c, h, w, dp, i))
-			return bad_entry(msg, msglen, i, "more than %d saved "
-					 "outputs (expected at most %d)",
-					 VIS_MAX_SKIPS, VIS_MAX_SKIPS);
-		if (L->pyramid) {
-			if (seq || T > 0 || nlev > 0)
-				return bad_entry(msg, msglen, i, "pyramid on "
-						 "%s, whose output is not a "
-						 "feature map (expected it on "
-						 "convolutional entries)",
-						 vis_kind_names[L->kind]);
-			if (nfeat == VIS_MAX_LEVELS)
-				return bad_entry(msg, msglen, i, "more than %d "
-						 "pyramid inputs (expected at "
-						 "most %d)", VIS_MAX_LEVELS,
-						 VIS_MAX_LEVELS);
-			if (nfeat == 0)
-				tap = i;
-			fc[nfeat] = c;
-			fh[nfeat] = h;
-			fw[nfeat] = w;
-			nfeat++;
-		}
-		o.c = c;
-		o.h = h;
-		o.w = w;
-		o.d = dp;
-		o.tokens = T;
-		o.levels = nlev;
-		memcpy(o.lh, lh, sizeof(o.lh));
-		memcpy(o.lw, lw, sizeof(o.lw));
+		if ((bad = infer_check(&I, L, i)) ||
+		    (bad = infer_entry(&I, L, i, &o)) ||
+		    (bad = infer_record(&I, L, i, seq, &o)))
+			return bad;
 		if (sh)
 			sh[i] = o;
-		S.params += o.params;
-		S.macs += o.macs;
-		S.act_elems += o.act_bytes;
-		if (!L->frozen) {
-			S.trainable_params += o.params;
-			S.trainable_macs += o.macs;
-		}
 	}
-	if (nfeat > 0)
-		return bad_entry(msg, msglen, tap, "pyramid output that no fpn "
-				 "reads (expected an fpn entry after it)");
-	if (sk.n > 0)
-		return bad_entry(msg, msglen, sk.at[0], "saved output that no "
-				 "concat reads (expected a concat for every "
-				 "save; %d left)", sk.n);
-	if (E > 0) {
-		/* timestep embedding MLP: E/4 sinusoidal features -> E -> E */
-		double tp = E / 4 * E + E + E * E + E;
-		S.params += tp;
-		S.trainable_params += tp;
-		S.macs += E / 4 * E + E * E;
-		S.trainable_macs += E / 4 * E + E * E;
-	}
-	if (a->text.layers > 0) {
-		double L = a->text.layers, m = a->text.mlp;
-		S.encoder_params = L * (4 * tw * tw + 4 * tw + 2 * tw * m + m +
-					tw + 4 * tw);
-		S.encoder_macs = L * (tl * (4 * tw * tw + 2 * tw * m) +
-				      2 * tl * tl * tw);
-	}
-	if (head < 0 && !rpn && h * w * dp > 1 && !(T > 0))
-		S.out_map = c * h * w * dp;
-	S.classes = head >= 0 || rpn || S.out_map > 0 ? 0 : (int)c;
+	if ((bad = infer_totals(&I, a)))
+		return bad;
 	if (sum)
-		*sum = S;
+		*sum = I.S;
 	return 0;
 }
 
