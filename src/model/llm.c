@@ -24,8 +24,12 @@ static double dmax(double a, double b) { return a > b ? a : b; }
 void llm_shape_init(const struct workload *w, const struct plan *pl,
 		    struct llm_shape *sh)
 {
-	const struct llm_arch *A = &w->llm;
-	const struct training *tr = &w->train;
+	llm_shape_of(&w->llm, &w->train, pl, sh);
+}
+
+void llm_shape_of(const struct llm_arch *A, const struct training *tr,
+		  const struct plan *pl, struct llm_shape *sh)
+{
 	double norm, attn, mlp, router, ffn_in;
 	double per_gpu_layer, lin;
 
@@ -63,6 +67,10 @@ void llm_shape_init(const struct workload *w, const struct plan *pl,
 	sh->cf = A->experts > 1 && tr->capacity_factor > 1 ?
 		 tr->capacity_factor : 1;
 	sh->lora_r = tr->finetune != FT_FULL ? tr->lora_rank : 0;
+	sh->qlora = sh->lora_r > 0 && tr->finetune == FT_QLORA;
+	sh->causal = A->causal;
+	sh->rope = A->positions == POS_ROPE;
+	sh->flash = tr->flash_attention;
 
 	ffn_in = sh->gated ? 2 * sh->f : sh->f;
 	norm = A->norm == NORM_RMSNORM ? sh->h : 2 * sh->h;
@@ -131,7 +139,7 @@ void llm_shape_init(const struct workload *w, const struct plan *pl,
 
 /* Builder state: how an operator's time is computed; the sink lists it. */
 struct bld {
-	struct op_sink out;
+	struct op_sink *out;
 	const struct gpu *g;
 	const struct plan *pl;
 	const struct llm_shape *sh;
@@ -156,7 +164,7 @@ static void gemm(struct bld *B, const char *name, enum brk cat, double m,
 				    roof_gemm_eff(B->g, m, n, k, batch),
 				    c.bytes, B->grouped ? batch : 1, B->graphs,
 				    &c.bound, &c.launch_s);
-	sink_put(&B->out, name, cat, &c, 1, c.flop);
+	sink_put(B->out, name, cat, &c, 1, c.flop);
 }
 
 /* A weight-gradient GEMM: the part of a backward that a zero-bubble
@@ -164,9 +172,9 @@ static void gemm(struct bld *B, const char *name, enum brk cat, double m,
 static void wgemm(struct bld *B, const char *name, double m, double n,
 		  double k, double batch)
 {
-	B->out.wgrad = 1;
+	B->out->wgrad = 1;
 	gemm(B, name, BRK_GEMM, m, n, k, batch);
-	B->out.wgrad = 0;
+	B->out->wgrad = 0;
 }
 
 /* A memory-bound kernel sequence. */
@@ -182,7 +190,7 @@ static void elem(struct bld *B, const char *name, enum brk cat, double bytes,
 				    &c.launch_s);
 	if (c.bound == BOUND_COMPUTE)
 		c.bound = BOUND_MEMORY;
-	sink_put(&B->out, name, cat, &c, 1, 0);
+	sink_put(B->out, name, cat, &c, 1, 0);
 }
 
 /* A fused kernel at attn_frac of peak (flash attention); `model_flop` of
@@ -196,7 +204,7 @@ static void fused(struct bld *B, const char *name, double flop, double bytes,
 	c.prec = B->pa;
 	c.time_s = roof_time_launch(B->g, B->pa, flop, B->g->eff.attn_frac,
 				    bytes, 1, B->graphs, &c.bound, &c.launch_s);
-	sink_put(&B->out, name, BRK_ATTN, &c, 1, model_flop);
+	sink_put(B->out, name, BRK_ATTN, &c, 1, model_flop);
 }
 
 /* An operator whose whole time is communication. */
@@ -204,7 +212,7 @@ static void wire(struct bld *B, const char *name, enum brk cat, double bytes,
 		 double time_s)
 {
 	struct op_cost c = { 0, bytes, time_s, 0, B->pa, BOUND_NETWORK };
-	sink_put(&B->out, name, cat, &c, 1, 0);
+	sink_put(B->out, name, cat, &c, 1, 0);
 }
 
 /* A collective; its whole time is communication. */
@@ -214,7 +222,7 @@ static void coll(struct bld *B, const char *name, enum brk cat,
 	if (grp.n <= 1 && c != COLL_P2P)
 		return;
 	wire(B, name, cat, bytes, comm_time_s(B->g, B->pl, c, grp, bytes));
-	B->out.sums->net_bytes += B->out.count * comm_net_bytes(c, grp, bytes);
+	B->out->sums->net_bytes += B->out->count * comm_net_bytes(c, grp, bytes);
 }
 
 static int imin(int a, int b) { return a < b ? a : b; }
@@ -262,7 +270,7 @@ static void cp_ring(struct bld *B, const char *name, size_t first,
 {
 	const struct llm_shape *sh = B->sh;
 	double kv_bytes = sh->b * sh->skv * 2 * sh->g * sh->d / sh->t * sh->e;
-	const struct est_workspace *ws = B->out.ws;
+	const struct est_workspace *ws = B->out->ws;
 	struct comm_group cpg;
 	double ring, busy = 0;
 	size_t k;
@@ -274,7 +282,7 @@ static void cp_ring(struct bld *B, const char *name, size_t first,
 				    kv_bytes);
 	for (k = first; k < ws->count; k++)
 		busy += ws->ops[k].time_s;
-	B->out.sums->net_bytes += passes * B->out.count *
+	B->out->sums->net_bytes += passes * B->out->count *
 				  comm_net_bytes(COLL_ALLGATHER, cpg, kv_bytes);
 	wire(B, name, BRK_TP_COMM, passes * kv_bytes, dmax(0, ring - busy));
 }
@@ -298,7 +306,7 @@ static void lora(struct bld *B, const char *name, double T, double n,
 				    roof_gemm_eff(B->g, m, r, k, experts),
 				    c.bytes, 2 * passes, B->graphs, &c.bound,
 				    &c.launch_s);
-	sink_put(&B->out, name, BRK_GEMM, &c, 1, c.flop);
+	sink_put(B->out, name, BRK_GEMM, &c, 1, c.flop);
 }
 
 /* A linear layer forward: GEMM T x n x k, plus LoRA adapters / dequant. */
@@ -353,7 +361,7 @@ static void moe_permute(struct bld *B, const char *name, const char *sname,
 }
 
 /* Forward of one layer (also used for recompute). */
-static void layer_fwd(struct bld *B, const struct workload *w, int core_only)
+static void layer_fwd(struct bld *B, int core_only)
 {
 	const struct llm_shape *sh = B->sh;
 	double T = sh->b * sh->s, t = sh->t;
@@ -365,27 +373,26 @@ static void layer_fwd(struct bld *B, const struct workload *w, int core_only)
 	double Tr = Tx * sh->cf;   /* of them, at the busiest rank's experts */
 	double lexp = sh->experts / sh->ep;
 	struct comm_group tpg = group(sh->t, 1, sh->gpn);
-	int causal = w->llm.causal;
 	double skv = sh->skv;
 	size_t first_attn;
-#define NM(x) (B->out.recompute ? "layer.recompute" x : "layer" x)
+#define NM(x) (B->out->recompute ? "layer.recompute" x : "layer" x)
 
 	if (!core_only) {
 		elem(B, NM(".norm1"), BRK_MEMBOUND, 2 * Tn * h * e, 0, 1);
 		if (sh->sp)
 			coll(B, NM(".tp_allgather1"), BRK_TP_COMM,
 			     COLL_ALLGATHER, tpg, T * h * e);
-		if (sh->lora_r > 0 && w->train.finetune == FT_QLORA)
+		if (sh->lora_r > 0 && sh->qlora)
 			elem(B, NM(".dequant"), BRK_MEMBOUND,
 			     qlora_dequant_bytes(sh), 0, 4 + 2 * lexp);
 		linear_fwd(B, NM(".qkv"), NM(".qkv_lora"), T, qkv_n, h, 1);
-		if (w->llm.positions == POS_ROPE)
+		if (sh->rope)
 			elem(B, NM(".rope"), BRK_MEMBOUND,
 			     2 * T * (sh->a + sh->g) * d / t * e, 0, 1);
 	}
-	first_attn = B->out.ws->count;
-	if (w->train.flash_attention) {
-		double cf = causal ? 0.5 : 1.0;
+	first_attn = B->out->ws->count;
+	if (sh->flash) {
+		double cf = sh->causal ? 0.5 : 1.0;
 		double mf = 4 * s * skv * d * bh;
 		fused(B, NM(".attn_flash"), cf * mf,
 		      e * bh * d * (2 * s + 2 * skv) + 4 * bh * s, mf);
@@ -445,7 +452,7 @@ static void layer_fwd(struct bld *B, const struct workload *w, int core_only)
 }
 
 /* Backward of one layer, recompute excluded. */
-static void layer_bwd(struct bld *B, const struct workload *w)
+static void layer_bwd(struct bld *B)
 {
 	const struct llm_shape *sh = B->sh;
 	double T = sh->b * sh->s, t = sh->t;
@@ -456,14 +463,13 @@ static void layer_bwd(struct bld *B, const struct workload *w)
 	double Tr = T * sh->top_k * sh->cf, lexp = sh->experts / sh->ep;
 	double xm = sh->experts > 1 ? Tr : T, xe = sh->experts > 1 ? lexp : 1;
 	struct comm_group tpg = group(sh->t, 1, sh->gpn);
-	int causal = w->llm.causal;
 	double tp_bytes = T * h * e;
 	double skv = sh->skv;
 	size_t first_attn;
 
 	elem(B, "layer.residual2.bwd", BRK_MEMBOUND, Tn * h * (2 * e + 1), 0,
 	     1);
-	if (sh->lora_r > 0 && w->train.finetune == FT_QLORA)
+	if (sh->lora_r > 0 && sh->qlora)
 		elem(B, "layer.dequant.bwd", BRK_MEMBOUND,
 		     qlora_dequant_bytes(sh), 0, 4 + 2 * lexp);
 	if (sh->sp)
@@ -510,9 +516,9 @@ static void layer_bwd(struct bld *B, const struct workload *w)
 		     tpg, tp_bytes);
 	linear_bwd(B, "layer.attn_out.bwd_d", "layer.attn_out.bwd_w",
 		   "layer.attn_out_lora.bwd", T, h, sh->a * d / t, 1);
-	first_attn = B->out.ws->count;
-	if (w->train.flash_attention) {
-		double cf = causal ? 0.5 : 1.0;
+	first_attn = B->out->ws->count;
+	if (sh->flash) {
+		double cf = sh->causal ? 0.5 : 1.0;
 		double mf = 4 * s * skv * d * bh;
 		/* 5 GEMMs of the fwd's 2 (scores recomputed): 2.5x. */
 		fused(B, "layer.attn_flash.bwd", 2.5 * cf * mf,
@@ -531,7 +537,7 @@ static void layer_bwd(struct bld *B, const struct workload *w)
 	}
 	/* Keys and values pass the ring again, their gradients back. */
 	cp_ring(B, "layer.cp_ring.bwd", first_attn, 2);
-	if (w->llm.positions == POS_ROPE)
+	if (sh->rope)
 		elem(B, "layer.rope.bwd", BRK_MEMBOUND,
 		     2 * T * (sh->a + sh->g) * d / t * e, 0, 1);
 	linear_bwd(B, "layer.qkv.bwd_d", "layer.qkv.bwd_w", "layer.qkv_lora.bwd",
@@ -546,6 +552,36 @@ static void layer_bwd(struct bld *B, const struct workload *w)
 		     tpg, tp_bytes);
 	}
 	elem(B, "layer.norm1.bwd", BRK_MEMBOUND, 4 * Tn * h * e, 0, 2);
+}
+
+/* A builder putting into `out`: GEMMs in `prec`, attention and
+ * element-wise work in 16 bits where GEMMs run in fp8. */
+static void bld_init(struct bld *B, struct op_sink *out, const struct gpu *g,
+		     const struct plan *pl, const struct llm_shape *sh,
+		     enum tc_prec prec)
+{
+	memset(B, 0, sizeof(*B));
+	B->out = out;
+	B->g = g;
+	B->pl = pl;
+	B->sh = sh;
+	B->pg = prec;
+	B->pa = prec == PREC_FP8 ? PREC_BF16 : prec;
+	if (roof_peak(g, B->pa) <= 0)
+		B->pa = B->pg;
+	B->graphs = pl->cuda_graphs;
+}
+
+void llm_layer_ops(struct op_sink *out, const struct gpu *g,
+		   const struct plan *pl, const struct llm_shape *sh,
+		   enum tc_prec prec)
+{
+	struct bld B;
+	bld_init(&B, out, g, pl, sh, prec);
+	if (out->bwd)
+		layer_bwd(&B);
+	else
+		layer_fwd(&B, 0);
 }
 
 /* Bytes per trainable parameter moved by one optimizer update. */
@@ -572,6 +608,7 @@ void llm_build_ops(const struct workload *w, const struct gpu *g,
 		  struct est_workspace *ws, struct op_sums *sums)
 {
 	struct bld B;
+	struct op_sink sink;
 	double T = sh->b * sh->s, t = sh->t, e = sh->e, h = sh->h;
 	double Tn = sh->sp ? T / t : T;
 	double lps = sh->L / sh->p; /* layers per stage */
@@ -588,29 +625,21 @@ void llm_build_ops(const struct workload *w, const struct gpu *g,
 	double train_params;
 	int zero = pl->zero;
 
-	memset(&B, 0, sizeof(B));
-	sink_start(&B.out, ws, sums, 0);
-	B.g = g;
-	B.pl = pl;
-	B.sh = sh;
-	B.pg = w->train.precision;
-	B.pa = w->train.precision == PREC_FP8 ? PREC_BF16 : w->train.precision;
-	if (roof_peak(g, B.pa) <= 0)
-		B.pa = B.pg;
-	B.graphs = pl->cuda_graphs;
+	sink_start(&sink, ws, sums, 0);
+	bld_init(&B, &sink, g, pl, sh, w->train.precision);
 
 	/* Layers: forward, then backward with its recompute. */
-	B.out.stage = OPS_LAYER;
-	B.out.count = lps * sh->m;
-	layer_fwd(&B, w, 0);
-	B.out.bwd = 1;
+	B.out->stage = OPS_LAYER;
+	B.out->count = lps * sh->m;
+	layer_fwd(&B, 0);
+	B.out->bwd = 1;
 	if (rc == RECOMP_FULL || rc == RECOMP_SELECTIVE) {
-		B.out.recompute = 1;
-		layer_fwd(&B, w, rc == RECOMP_SELECTIVE);
-		B.out.recompute = 0;
+		B.out->recompute = 1;
+		layer_fwd(&B, rc == RECOMP_SELECTIVE);
+		B.out->recompute = 0;
 	}
-	layer_bwd(&B, w);
-	B.out.bwd = 0;
+	layer_bwd(&B);
+	B.out->bwd = 0;
 	if (zero == 3 && sh->dp * sh->cp > 1) {
 		/* Gather the layer's weights forward and backward, scatter its
 		 * gradients, and with several shard groups all-reduce the
@@ -626,7 +655,7 @@ void llm_build_ops(const struct workload *w, const struct gpu *g,
 		int k;
 		for (k = 0; k < BRK_COUNT; k++)
 			busy += sums->t[OPS_LAYER][k];
-		sums->net_bytes += B.out.count *
+		sums->net_bytes += B.out->count *
 			(2 * comm_net_bytes(COLL_ALLGATHER, shg, lb) +
 			 comm_net_bytes(COLL_REDUCE_SCATTER, shg, lb) +
 			 comm_net_bytes(COLL_ALLREDUCE, rpg, lb / sh->shard));
@@ -635,8 +664,8 @@ void llm_build_ops(const struct workload *w, const struct gpu *g,
 	}
 
 	/* First stage: embedding. */
-	B.out.stage = OPS_FIRST;
-	B.out.count = sh->m;
+	B.out->stage = OPS_FIRST;
+	B.out->count = sh->m;
 	elem(&B, "embed.fwd", BRK_MEMBOUND,
 	     T * h * e * (w->llm.positions == POS_LEARNED ? 4 : 2) +
 		     Tn * h * (2 * e + 1),
@@ -645,10 +674,10 @@ void llm_build_ops(const struct workload *w, const struct gpu *g,
 		coll(&B, sh->sp ? "embed.tp_reducescatter" : "embed.tp_allreduce",
 		     BRK_TP_COMM, sh->sp ? COLL_REDUCE_SCATTER : COLL_ALLREDUCE,
 		     tpg, T * h * e);
-	B.out.bwd = 1;
+	B.out->bwd = 1;
 	if (sh->lora_r <= 0)
 		elem(&B, "embed.bwd", BRK_MEMBOUND, 3 * T * h * e, 0, 2);
-	B.out.bwd = 0;
+	B.out->bwd = 0;
 	if (sh->p > 1) {
 		/* 1F1B: every stage sends or receives one activation forward
 		 * and one gradient backward per micro-batch (Megatron scatters
@@ -659,13 +688,13 @@ void llm_build_ops(const struct workload *w, const struct gpu *g,
 				     BOUND_NETWORK };
 		double n = 2 * sh->m * sh->v;
 		c.time_s = comm_time_s(g, pl, COLL_P2P, pg, c.bytes);
-		sink_list(&B.out, "pp.send_recv", BRK_PP_COMM, &c, n);
+		sink_list(B.out, "pp.send_recv", BRK_PP_COMM, &c, n);
 		sums->p2p_s = 2 * sh->v * c.time_s;
 		sums->net_bytes += n * comm_net_bytes(COLL_P2P, pg, c.bytes);
 	}
 
 	/* Last stage: final norm, LM head, loss. */
-	B.out.stage = OPS_LAST;
+	B.out->stage = OPS_LAST;
 	elem(&B, "final_norm.fwd", BRK_MEMBOUND, 2 * Tn * h * e, 0, 1);
 	if (sh->sp)
 		coll(&B, "head.tp_allgather", BRK_TP_COMM, COLL_ALLGATHER, tpg,
@@ -675,7 +704,7 @@ void llm_build_ops(const struct workload *w, const struct gpu *g,
 	if (sh->t > 1)
 		coll(&B, "loss.tp_allreduce", BRK_TP_COMM, COLL_ALLREDUCE, tpg,
 		     3 * T * 4);
-	B.out.bwd = 1;
+	B.out->bwd = 1;
 	elem(&B, "loss.bwd", BRK_MEMBOUND, T * sh->V / t * (4 * 2 + e), 0, 3);
 	gemm(&B, "lm_head.bwd_d", BRK_GEMM, T, h, sh->V / t, 1);
 	if (sh->lora_r <= 0)
@@ -686,11 +715,11 @@ void llm_build_ops(const struct workload *w, const struct gpu *g,
 		     BRK_TP_COMM, sh->sp ? COLL_REDUCE_SCATTER : COLL_ALLREDUCE,
 		     tpg, T * h * e);
 	elem(&B, "final_norm.bwd", BRK_MEMBOUND, 4 * Tn * h * e, 0, 2);
-	B.out.bwd = 0;
+	B.out->bwd = 0;
 
 	/* Once per step: gradient reduction, optimizer. */
-	B.out.stage = OPS_STEP;
-	B.out.count = 1;
+	B.out->stage = OPS_STEP;
+	B.out->count = 1;
 	train_params = dmax(sh->trainable_first, sh->trainable_last);
 	if (sh->dp * sh->cp > 1) {
 		double gbytes = train_params * gb;

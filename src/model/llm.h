@@ -40,6 +40,10 @@ struct llm_shape {
 					     rank's token-expert pairs over
 					     the mean (1 for dense models) */
 	double lora_r;                    /* 0 unless LoRA/QLoRA */
+	int qlora;                        /* 4-bit frozen weights (QLoRA) */
+	int causal;                       /* causal attention mask */
+	int rope;                         /* rotary position embeddings */
+	int flash;                        /* fused (flash) attention */
 	double layer_params;              /* one layer, whole (all experts) */
 	double layer_active_params;       /* one layer, per token */
 	double layer_matmul_params;       /* one layer's linear weights */
@@ -64,6 +68,11 @@ struct llm_shape {
 void llm_shape_init(const struct workload *w, const struct plan *pl,
 		    struct llm_shape *sh);
 
+/* The same from an architecture and its training alone (a transformer
+ * block of another family: ViT, a diffusion UNet's attention). */
+void llm_shape_of(const struct llm_arch *A, const struct training *tr,
+		  const struct plan *pl, struct llm_shape *sh);
+
 /*
  * Build the operators of one training step of an LLM on GPU g into ws
  * (ws->count reset first; past ws->cap they are listed as one row) and
@@ -72,6 +81,15 @@ void llm_shape_init(const struct workload *w, const struct plan *pl,
 void llm_build_ops(const struct workload *w, const struct gpu *g,
 		  const struct plan *pl, const struct llm_shape *sh,
 		  struct est_workspace *ws, struct op_sums *sums);
+
+/*
+ * The operators of one layer of shape sh, its forward or (out->bwd) its
+ * backward without recompute, into `out` at its stage, count, mult and
+ * prefix: the transformer blocks of other families (vision).
+ */
+void llm_layer_ops(struct op_sink *out, const struct gpu *g,
+		   const struct plan *pl, const struct llm_shape *sh,
+		   enum tc_prec prec);
 
 /* Operators llm_build_ops lists at most (size of a workspace). */
 #define LLM_MAX_OPS 160

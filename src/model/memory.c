@@ -18,14 +18,13 @@ static double dmax(double a, double b) { return a > b ? a : b; }
  * parallelism.  Generalised: K and V are g*d wide (GQA), the MLP keeps its
  * input, the activation input (f, or 2f gated) and the FC2 input (f).
  */
-double mem_layer_activation_bytes(const struct workload *w,
-				  const struct llm_shape *sh)
+double mem_layer_activation_bytes(const struct llm_shape *sh,
+				  enum recompute rc)
 {
 	double sb = sh->s * sh->b, h = sh->h, d = sh->d, t = sh->t;
 	double ffn_in = sh->gated ? 2 * sh->f : sh->f;
 	double scale = sh->e / 2; /* 16-bit baseline */
 	double repl, split, core, masks;
-	enum recompute rc = w->train.recompute;
 
 	if (rc == RECOMP_FULL) /* the layer input only */
 		return 2 * sb * h * scale / (sh->sp ? t : 1);
@@ -35,7 +34,7 @@ double mem_layer_activation_bytes(const struct workload *w,
 	 * busiest rank's pairs over the mean). */
 	split = sb * (2 * sh->a * d + 4 * sh->g * d + 2 * sh->a * d) * scale +
 		sh->cf * sh->top_k * sb * (2 * ffn_in + 2 * sh->f) * scale;
-	if (w->train.flash_attention)
+	if (sh->flash)
 		core = 4 * sh->a * sh->s * sh->b; /* fp32 softmax statistics */
 	else if (rc == RECOMP_SELECTIVE)
 		core = 0;
@@ -103,13 +102,11 @@ static double stage_mem(const struct workload *w, const struct plan *pl,
 	part[MEM_OPTIMIZER] = z >= 1 ? sharded(train, xt, dp, dpx) * opt :
 				       train * opt;
 
-	act = mem_layer_activation_bytes(w, sh) * lps * inflight;
-	if (w->train.recompute == RECOMP_FULL) {
+	act = mem_layer_activation_bytes(sh, w->train.recompute) * lps *
+	      inflight;
+	if (w->train.recompute == RECOMP_FULL)
 		/* one layer recomputed in full during its backward */
-		struct workload w2 = *w;
-		w2.train.recompute = RECOMP_NONE;
-		act += mem_layer_activation_bytes(&w2, sh);
-	}
+		act += mem_layer_activation_bytes(sh, RECOMP_NONE);
 	if (last) /* logits and their fp32 softmax, one micro-batch */
 		act += T * sh->V / sh->t * (sh->e + 4);
 	else

@@ -22,8 +22,8 @@
 #define MEM_FRAGMENTATION_FRAC 0.05
 
 /* Activation bytes one layer stores for one micro-batch on one GPU. */
-double mem_layer_activation_bytes(const struct workload *w,
-				  const struct llm_shape *sh);
+double mem_layer_activation_bytes(const struct llm_shape *sh,
+				  enum recompute rc);
 
 /*
  * Memory per GPU of the fuller of the first and last pipeline stage,

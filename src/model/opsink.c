@@ -17,6 +17,7 @@ void sink_start(struct op_sink *s, struct est_workspace *ws,
 	s->merge = merge;
 	s->stage = OPS_LAYER;
 	s->count = 1;
+	s->mult = 1;
 }
 
 enum limiter op_limiter(enum op_bound bound, enum brk cat, double flop)
@@ -57,8 +58,15 @@ static struct op *row(struct op_sink *s, const char *name, enum brk cat,
 {
 	struct est_workspace *ws = s->ws;
 	struct op *o;
+	char renamed[sizeof(o->name)];
 	size_t i;
 
+	if (s->prefix && !strncmp(name, "layer.", 6)) {
+		/* a longer name is cut: it only labels a report row */
+		snprintf(renamed, sizeof(renamed), "%.8s.%.30s", s->prefix,
+			 name + 6);
+		name = renamed;
+	}
 	if (s->merge)
 		for (i = 0; i < ws->count && i + 1 < ws->cap; i++) {
 			o = &ws->ops[i];
@@ -103,6 +111,7 @@ struct op *sink_put(struct op_sink *s, const char *name, enum brk cat,
 	enum op_stage st = s->stage;
 	double roof = c->time_s - c->launch_s;
 
+	mult *= s->mult;
 	S->t[st][cat] += roof * mult;
 	S->t[st][BRK_LAUNCH] += c->launch_s * mult;
 	S->lim[st][op_limiter(c->bound, cat, c->flop)] += roof * mult;

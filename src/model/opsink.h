@@ -43,17 +43,24 @@ struct op_sink {
 				its blocks */
 	enum op_stage stage; /* where the operators added now run */
 	double count;        /* executions per step of one unit of the stage */
+	double mult;         /* executions per unit of the operators added
+				now (a block repeated in a network), 1 */
+	const char *prefix;  /* when set, names "layer.x" are listed as
+				"<prefix>.x": another family's blocks built
+				by the LLM builder */
 	int bwd;             /* adding backward operators */
 	int recompute;       /* adding recomputed forward operators */
 	int wgrad;           /* adding weight-gradient GEMMs */
 };
 
-/* Empty ws and *sums and point the sink at them (stage OPS_LAYER, count 1). */
+/* Empty ws and *sums and point the sink at them (stage OPS_LAYER, count
+ * and mult 1, no prefix). */
 void sink_start(struct op_sink *s, struct est_workspace *ws,
 		struct op_sums *sums, int merge);
 
 /*
- * Add an operator executed `mult` times per unit of the current stage:
+ * Add an operator executed `mult` (times s->mult) times per unit of the
+ * current stage:
  * list it and add mult times its time to the sums; `flop` of it count as
  * hardware FLOPs (and as model FLOPs unless recomputed).  Returns its row
  * (the "other" row once the workspace is full; NULL only for a workspace

@@ -298,75 +298,60 @@ static void op_block(struct vb *B, const struct vis_layer *L, const char *pfx,
 }
 
 /*
- * Transformer blocks through llm.c: a one-stage, data-parallel encoder of
- * `repeat` layers, width c, `heads`, MLP `mlp` with activation `act`,
- * sequence T, causal 0, flash attention; only its layer operators are
- * used, named "<pfx>.<op>".  Adds forward and backward at once (called in
- * the forward walk), or the forward only (`fwd_only`: a frozen encoder).
+ * Transformer blocks through llm.c's layer operators: `repeat` layers of
+ * width c, `heads`, MLP `mlp` with activation `act`, sequence T, no causal
+ * mask, flash attention, one stage, data parallel; named "<pfx>.<op>".
+ * The pass B->out.bwd says, none backward for a frozen encoder
+ * (`fwd_only`); the forward sets *act_bytes to the bytes they keep.
  */
-static int op_attention(struct vb *B, const struct workload *w,
-			const char *pfx, double c, double T, int heads,
-			double mlp, enum llm_act act, double repeat,
-			int fwd_only, double *act_bytes)
+static void op_attention(struct vb *B, const struct workload *w,
+			 const char *pfx, double c, double T, int heads,
+			 double mlp, enum llm_act act, double repeat,
+			 int fwd_only, double *act_bytes)
 {
-	struct op tmp[LLM_MAX_OPS];
-	struct est_workspace sub = { tmp, 0, LLM_MAX_OPS };
-	struct workload lw;
+	struct llm_arch A;
+	struct training tr = w->train;
 	struct plan pl = *B->pl;
 	struct llm_shape sh;
-	struct op_sums S;
-	size_t i;
 
-	memset(&lw, 0, sizeof(lw));
-	lw.kind = WL_LLM;
-	lw.llm.layers = (int)repeat;
-	lw.llm.hidden = (int)c;
-	lw.llm.heads = heads;
-	lw.llm.kv_heads = heads;
-	lw.llm.head_dim = (int)(c / heads);
-	lw.llm.ffn = (int)mlp;
-	lw.llm.act = act;
-	lw.llm.vocab = 1;
-	lw.llm.tied_embeddings = 1;
-	lw.llm.experts = 1;
-	lw.llm.top_k = 1;
-	lw.llm.positions = POS_LEARNED;
-	lw.llm.norm = NORM_LAYERNORM;
-	lw.llm.causal = 0;
-	lw.llm.bias = 1;
-	lw.llm.max_positions = (int)T;
-	lw.train = w->train;
-	lw.train.seq_len = T;
-	lw.train.global_batch = B->b * B->m * pl.dp;
-	lw.train.recompute = RECOMP_NONE;
-	lw.train.flash_attention = 1;
-	lw.train.finetune = FT_FULL;
-	lw.train.optimizer = OPT_ADAMW;
+	if (fwd_only && B->out.bwd)
+		return;
+	memset(&A, 0, sizeof(A));
+	A.layers = (int)repeat;
+	A.hidden = (int)c;
+	A.heads = heads;
+	A.kv_heads = heads;
+	A.head_dim = (int)(c / heads);
+	A.ffn = (int)mlp;
+	A.act = act;
+	A.vocab = 1;
+	A.tied_embeddings = 1;
+	A.experts = 1;
+	A.top_k = 1;
+	A.positions = POS_LEARNED;
+	A.norm = NORM_LAYERNORM;
+	A.causal = 0;
+	A.bias = 1;
+	A.max_positions = (int)T;
+	tr.seq_len = T;
+	tr.global_batch = B->b * B->m * pl.dp;
+	tr.recompute = RECOMP_NONE;
+	tr.flash_attention = 1;
+	tr.finetune = FT_FULL;
+	tr.optimizer = OPT_ADAMW;
 	pl.tp = pl.pp = pl.ep = pl.interleave = 1;
 	pl.sequence_parallel = 0;
 	pl.zero = 0;
 	pl.micro_batch = (int)B->b;
-	llm_shape_init(&lw, &pl, &sh);
-	llm_build_ops(&lw, B->g, &pl, &sh, &sub, &S);
-	for (i = 0; i < sub.count; i++) {
-		const struct op *o = &tmp[i];
-		char n[40];
-		int was = B->out.bwd;
-		if (o->stage != OPS_LAYER)
-			continue;
-		B->out.bwd = strstr(o->name, ".bwd") != NULL;
-		if (fwd_only && B->out.bwd) {
-			B->out.bwd = was;
-			continue;
-		}
-		snprintf(n, sizeof(n), "%.8s.%.30s", pfx,
-			 !strncmp(o->name, "layer.", 6) ? o->name + 6 : o->name);
-		put(B, n, o->category, o->flop, o->bytes, o->prec, o->time_s,
-		    o->launch_s, o->bound, repeat);
-		B->out.bwd = was;
-	}
-	*act_bytes = repeat * mem_layer_activation_bytes(&lw, &sh);
-	return 0;
+	llm_shape_of(&A, &tr, &pl, &sh);
+	B->out.mult = repeat;
+	B->out.prefix = pfx;
+	llm_layer_ops(&B->out, B->g, &pl, &sh, tr.precision);
+	B->out.mult = 1;
+	B->out.prefix = NULL;
+	if (!B->out.bwd)
+		*act_bytes = repeat * mem_layer_activation_bytes(&sh,
+								 RECOMP_NONE);
 }
 
 /*
@@ -436,7 +421,7 @@ static void op_cross_core(struct vb *B, const char *pfx, double T, double L,
  * LayerNorm, q from the image, k and v from the context, core, output
  * projection, residual add), the projection out and the residual add.
  */
-static int op_transformer(struct vb *B, const struct workload *w,
+static void op_transformer(struct vb *B, const struct workload *w,
 			  const char *pfx, double c, double h, double wd,
 			  int heads, double m)
 {
@@ -446,9 +431,7 @@ static int op_transformer(struct vb *B, const struct workload *w,
 	snprintf(p, sizeof(p), "%.10s.st", pfx);
 	op_gn(B, p, "gn", X);
 	vis_op_linear(B, p, "proj_in", b * T, c, c, 1);
-	if (!B->out.bwd && op_attention(B, w, p, c, T, heads, m, ACT_GEGLU, 1, 0,
-				    &unused))
-		return -1;
+	op_attention(B, w, p, c, T, heads, m, ACT_GEGLU, 1, 0, &unused);
 	vis_op_fusable(B, p, "ln2", X, 2, 4, 1, 1);
 	vis_op_linear(B, p, "xq", b * T, c, c, 1);
 	vis_op_linear(B, p, "xkv", b * L, d, 2 * c, 1);
@@ -457,22 +440,20 @@ static int op_transformer(struct vb *B, const struct workload *w,
 	op_add(B, p, X, 1);
 	vis_op_linear(B, p, "proj_out", b * T, c, c, 1);
 	op_add(B, p, X, 1);
-	return 0;
 }
 
 /*
  * The frozen text encoder (a causal transformer of the arch's `text`
  * shape): its forward only, once per micro-batch, through llm.c.
  */
-static int op_text_encoder(struct vb *B, const struct workload *w)
+static void op_text_encoder(struct vb *B, const struct workload *w)
 {
 	const struct vision_arch *a = &w->vis;
 	double unused;
-	if (a->text.layers <= 0 || B->out.bwd)
-		return 0;
-	return op_attention(B, w, "text", a->text.width, a->text.tokens,
-			    a->text.heads, a->text.mlp, ACT_GELU, a->text.layers,
-			    1, &unused);
+	if (a->text.layers > 0)
+		op_attention(B, w, "text", a->text.width, a->text.tokens,
+			     a->text.heads, a->text.mlp, ACT_GELU,
+			     a->text.layers, 1, &unused);
 }
 
 /* Walk the layer list once forward (bwd = 0) or backward (bwd = 1). */
@@ -539,8 +520,8 @@ static void walk_block(struct vb *B, const struct vis_layer *L, int i,
 }
 
 /* A diffusion UNet's resblocks, each with its cross-attention block when
- * the entry has heads.  0, or -1 when those do not fit their workspace. */
-static int walk_resblock(struct vb *B, const struct workload *w, int i,
+ * the entry has heads. */
+static void walk_resblock(struct vb *B, const struct workload *w, int i,
 			 struct walk *W, const struct vis_shape *o)
 {
 	const struct vis_layer *L = &w->vis.layer[i];
@@ -554,17 +535,15 @@ static int walk_resblock(struct vb *B, const struct workload *w, int i,
 			skip = W->skc[--W->nskip];
 		op_resblock(B, pfx, cc, skip, o->c, W->h, W->wd,
 			    w->vis.time_embed);
-		if (L->heads > 0 &&
-		    op_transformer(B, w, pfx, o->c, W->h, W->wd, L->heads,
-				   L->mlp > 0 ? L->mlp : 4 * o->c))
-			return -1;
+		if (L->heads > 0)
+			op_transformer(B, w, pfx, o->c, W->h, W->wd, L->heads,
+				       L->mlp > 0 ? L->mlp : 4 * o->c);
 		cc = o->c;
 	}
-	return 0;
 }
 
 /* The operators of entry i (output shape o) of one micro-batch's pass. */
-static int walk_entry(struct vb *B, const struct workload *w, int i,
+static void walk_entry(struct vb *B, const struct workload *w, int i,
 		      const struct vis_shape *o, struct walk *W,
 		      double *attn_act)
 {
@@ -620,11 +599,9 @@ static int walk_entry(struct vb *B, const struct workload *w, int i,
 		vis_op_elem(B, pfx, "tokens", Xout, 5, 3, 3, 1);
 		break;
 	case VL_ATTENTION:
-		if (!B->out.bwd && op_attention(B, w, "vit", c, T,
-					    L->heads > 0 ? L->heads : 1,
-					    L->mlp > 0 ? L->mlp : 4 * c,
-					    ACT_GELU, r, 0, attn_act))
-			return -1;
+		op_attention(B, w, "vit", c, T, L->heads > 0 ? L->heads : 1,
+			     L->mlp > 0 ? L->mlp : 4 * c, ACT_GELU, r, 0,
+			     attn_act);
 		break;
 	case VL_BOTTLENECK:
 	case VL_BASIC:
@@ -648,8 +625,7 @@ static int walk_entry(struct vb *B, const struct workload *w, int i,
 			1, 1);
 		break;
 	case VL_RESBLOCK:
-		if (walk_resblock(B, w, i, W, o))
-			return -1;
+		walk_resblock(B, w, i, W, o);
 		break;
 	case VL_RPN_HEAD:
 		vis_op_rpn_head(B, pfx, L, c, o->levels, o->lh, o->lw);
@@ -663,11 +639,10 @@ static int walk_entry(struct vb *B, const struct workload *w, int i,
 	default:
 		break;
 	}
-	return 0;
 }
 
-int vis_walk(struct vb *B, const struct workload *w,
-		const struct vis_shape *sh, double *attn_act)
+void vis_walk(struct vb *B, const struct workload *w,
+	      const struct vis_shape *sh, double *attn_act)
 {
 	const struct vision_arch *a = &w->vis;
 	struct walk W;
@@ -680,8 +655,7 @@ int vis_walk(struct vb *B, const struct workload *w,
 	W.wd = w->vtrain.image_width > 0 ? w->vtrain.image_width : W.h;
 	W.dpt = a->dims == 3 ? W.h : 1;
 	B->first = 1;
-	if (op_text_encoder(B, w))
-		return -1;
+	op_text_encoder(B, w);
 	if (a->time_embed > 0) {
 		double E = a->time_embed;
 		vis_op_linear(B, "time", "fc1", b, E / 4, E, 1);
@@ -701,9 +675,8 @@ int vis_walk(struct vb *B, const struct workload *w,
 		}
 		/* A frozen prefix has no backward: nothing before it needs
 		 * a gradient, and its weights take none. */
-		if (!(B->out.bwd && L->frozen) &&
-		    walk_entry(B, w, i, o, &W, attn_act))
-			return -1;
+		if (!(B->out.bwd && L->frozen))
+			walk_entry(B, w, i, o, &W, attn_act);
 		/* every copy of a saving entry leaves one output of o->c */
 		for (int j = 0; L->save && j < (L->kind == VL_RESBLOCK ? r : 1) &&
 		     W.nskip < VIS_MAX_SKIPS; j++)
@@ -714,5 +687,4 @@ int vis_walk(struct vb *B, const struct workload *w,
 		W.dpt = o->d;
 		W.T = o->tokens;
 	}
-	return 0;
 }

@@ -28,12 +28,11 @@ struct vb {
 };
 /*
  * Put the operators of one micro-batch's forward (B->out.bwd 0) or
- * backward (1) pass over the layer list into the sink; *attn_act gets the
- * activation bytes of its transformer blocks.  0, or -1 when they do not
- * fit their workspace.
+ * backward (1) pass over the layer list into the sink; the forward sets
+ * *attn_act to the activation bytes of its transformer blocks.
  */
-int vis_walk(struct vb *B, const struct workload *w,
-	     const struct vis_shape *sh, double *attn_act);
+void vis_walk(struct vb *B, const struct workload *w,
+	      const struct vis_shape *sh, double *attn_act);
 
 /* A memory-bound kernel sequence moving `bytes`, `mult` times per
  * micro-batch (at norm_mem_frac of the streaming rate). */

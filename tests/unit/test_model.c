@@ -166,22 +166,26 @@ static void test_activation_bytes(void **state)
 	pl.gpus_per_node = 8;
 	llm_shape_init(&w, &pl, &sh);
 	/* sbh (34 + 5as/h) = 2048*4096 * (34 + 5*32*2048/4096) = 8388608 * 114 */
-	assert_close(mem_layer_activation_bytes(&w, &sh), 8388608.0 * 114,
+	assert_close(mem_layer_activation_bytes(&sh, w.train.recompute),
+		     8388608.0 * 114,
 		     TOL_EXACT);
 	/* TP 8 without SP: sbh (10 + 24/8 + 5as/(8h)) = 8388608 * 23 */
 	pl.tp = 8;
 	llm_shape_init(&w, &pl, &sh);
-	assert_close(mem_layer_activation_bytes(&w, &sh), 8388608.0 * 23,
+	assert_close(mem_layer_activation_bytes(&sh, w.train.recompute),
+		     8388608.0 * 23,
 		     TOL_EXACT);
 	/* TP 8 + SP + selective: 34 sbh / 8 */
 	pl.sequence_parallel = 1;
 	w.train.recompute = RECOMP_SELECTIVE;
 	llm_shape_init(&w, &pl, &sh);
-	assert_close(mem_layer_activation_bytes(&w, &sh), 8388608.0 * 34 / 8,
+	assert_close(mem_layer_activation_bytes(&sh, w.train.recompute),
+		     8388608.0 * 34 / 8,
 		     TOL_EXACT);
 	/* full recompute: the layer input, 2 sbh, split by SP */
 	w.train.recompute = RECOMP_FULL;
-	assert_close(mem_layer_activation_bytes(&w, &sh), 8388608.0 * 2 / 8,
+	assert_close(mem_layer_activation_bytes(&sh, w.train.recompute),
+		     8388608.0 * 2 / 8,
 		     TOL_EXACT);
 	/* flash attention drops the 5as/h term: 34 sbh (+ fp32 statistics
 	 * 4*a*s*b = 262144 bytes) */
@@ -190,7 +194,7 @@ static void test_activation_bytes(void **state)
 	w.train.recompute = RECOMP_NONE;
 	w.train.flash_attention = 1;
 	llm_shape_init(&w, &pl, &sh);
-	assert_close(mem_layer_activation_bytes(&w, &sh),
+	assert_close(mem_layer_activation_bytes(&sh, w.train.recompute),
 		     8388608.0 * 34 + 4.0 * 32 * 2048, TOL_EXACT);
 }
 
