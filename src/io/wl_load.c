@@ -580,9 +580,11 @@ static int hf_encoder_decoder(const struct yn_node *root, int bart, struct llm_a
 	for (size_t i = 0; bart && !bad && i < 2; i++) {
 		const struct yn_node *v = yn_map_get(root, same[i][1]);
 		int dec = 0;
-		if (v && !yn_is_null(v) && fd_get_int(v, same[i][1], 1, 1e8, &dec, ctx))
+		if (!v || yn_is_null(v))
+			continue;
+		if (fd_get_int(v, same[i][1], 1, 1e8, &dec, ctx))
 			return -1;
-		if (v && dec != (i ? a->ffn : a->heads))
+		if (dec != (i ? a->ffn : a->heads))
 			return err_at(ctx->d, ctx->file, v,
 				      "%s %d differs from %s %d (expected the same in both stacks)",
 				      same[i][1], dec, same[i][0], i ? a->ffn : a->heads);
