@@ -145,7 +145,7 @@ static const struct op *find_op(const char *name)
 	return NULL;
 }
 
-/* A T5-base-sized model on one A100; 0 or fails. */
+/* Estimate w on the frozen A100 80GB SXM; the test fails on an error. */
 static void estimate_ok(const struct workload *w, struct estimate *e)
 {
 	struct gpu g;
