@@ -519,10 +519,14 @@ static int loads_cleanly(const struct workload *w)
 		return 0;
 	if (p->micro_batch > w->train.global_batch)
 		return 0;
-	if (a->positions == POS_LEARNED && w->train.seq_len > a->max_positions)
+	/* An encoder-decoder's longer length is either stack's, its tokens
+	 * are its inputs' (seq_len holds the target's). */
+	double tok_len = w->train.input_len > 0 ? w->train.input_len : w->train.seq_len;
+	if (a->positions == POS_LEARNED &&
+	    fmax(w->train.seq_len, w->train.input_len) > a->max_positions)
 		return 0;
 	if (w->train.steps > 0 &&
-	    w->train.steps * w->train.global_batch * w->train.seq_len > SW_MAX_TOKENS)
+	    w->train.steps * w->train.global_batch * tok_len > SW_MAX_TOKENS)
 		return 0;
 	return 1;
 }

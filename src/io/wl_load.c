@@ -22,7 +22,8 @@
 
 /* Names in the order of the enums they map to (workload.h, precision.h). */
 static const char *const act_names[] = { "gelu", "swiglu", "relu", "geglu", NULL };
-static const char *const pos_names[] = { "learned", "rope", "alibi", NULL };
+static const char *const pos_names[] = { "learned", "rope", "alibi", "relative", NULL };
+static const char *const form_names[] = { "single-stack", "encoder-decoder", NULL };
 static const char *const norm_names[] = { "layernorm", "rmsnorm", NULL };
 static const char *const optimizer_names[] = { "adamw", "sgd", "adafactor", NULL };
 static const char *const recompute_names[] = { "none", "selective", "full", NULL };
@@ -113,12 +114,13 @@ static void stem_of(const char *path, char *buf, size_t n)
 enum arch_key {
 	AK_LAYERS, AK_HIDDEN, AK_HEADS, AK_KV_HEADS, AK_HEAD_DIM, AK_FFN,
 	AK_FFN_ACT, AK_VOCAB, AK_TIED, AK_EXPERTS, AK_TOP_K, AK_POSITIONS,
-	AK_NORM, AK_CAUSAL, AK_BIAS, AK_MAX_POSITIONS, AK_COUNT
+	AK_NORM, AK_CAUSAL, AK_BIAS, AK_MAX_POSITIONS, AK_FORM, AK_ENC_LAYERS,
+	AK_DEC_LAYERS, AK_REL_BUCKETS, AK_COUNT
 };
 
 /* arch_override() copies every field as an int. */
 _Static_assert(sizeof(enum llm_act) == sizeof(int) && sizeof(enum llm_pos) == sizeof(int) &&
-		       sizeof(enum llm_norm) == sizeof(int),
+		       sizeof(enum llm_norm) == sizeof(int) && sizeof(enum llm_form) == sizeof(int),
 	       "architecture enums must be int-sized");
 
 #define AOFF(m) offsetof(struct llm_arch, m)
@@ -139,14 +141,19 @@ static const struct fd_field arch_fields[AK_COUNT] = {
 	[AK_CAUSAL] = { .key = "causal", .type = FD_BOOL, .offset = AOFF(causal) },
 	[AK_BIAS] = { .key = "bias", .type = FD_BOOL, .offset = AOFF(bias) },
 	[AK_MAX_POSITIONS] = { .key = "max_positions", .type = FD_INT, .offset = AOFF(max_positions), .min = 1, .max = 1e8 },
+	[AK_FORM] = { .key = "arch", .type = FD_ENUM, .offset = AOFF(form), .names = form_names },
+	[AK_ENC_LAYERS] = { .key = "encoder_layers", .type = FD_INT, .offset = AOFF(encoder_layers), .min = 1, .max = 10000 },
+	[AK_DEC_LAYERS] = { .key = "decoder_layers", .type = FD_INT, .offset = AOFF(decoder_layers), .min = 1, .max = 10000 },
+	[AK_REL_BUCKETS] = { .key = "relative_buckets", .type = FD_INT, .offset = AOFF(rel_buckets), .min = 1, .max = 65536 },
 };
 
 /* Keys an architecture file must have (kv_heads, head_dim, experts and
- * top_k have defaults). */
+ * top_k have defaults; layers and causal, which a single stack needs and
+ * an encoder-decoder may not have, are checked by arch_form_finish()). */
 static const uint32_t arch_file_required =
-	(1u << AK_LAYERS) | (1u << AK_HIDDEN) | (1u << AK_HEADS) | (1u << AK_FFN) |
+	(1u << AK_HIDDEN) | (1u << AK_HEADS) | (1u << AK_FFN) |
 	(1u << AK_FFN_ACT) | (1u << AK_VOCAB) | (1u << AK_TIED) | (1u << AK_POSITIONS) |
-	(1u << AK_NORM) | (1u << AK_CAUSAL) | (1u << AK_BIAS) | (1u << AK_MAX_POSITIONS);
+	(1u << AK_NORM) | (1u << AK_BIAS) | (1u << AK_MAX_POSITIONS);
 
 /*
  * Append the architecture rows to table t at t[at..], with offsets moved by
@@ -229,6 +236,58 @@ static int arch_finish(struct llm_arch *a, uint32_t has, const struct arch_marks
 			      a->top_k, a->experts, a->experts);
 	}
 	return bad ? -1 : 0;
+}
+
+/*
+ * Check the keys that depend on the architecture's form and set `layers` of
+ * an encoder-decoder to both stacks' (for readers of a single stack).
+ * `has`: the keys given where m points; `what`: the mapping they are in, for
+ * a missing key.  Returns 0 or -1.
+ */
+static int arch_form_finish(struct llm_arch *a, uint32_t has, const struct arch_marks *m,
+			    const char *what, struct tc_diag *d)
+{
+	static const enum arch_key stacks[] = { AK_ENC_LAYERS, AK_DEC_LAYERS };
+	int bad = 0;
+
+	if (a->positions == POS_RELATIVE && a->rel_buckets < 1)
+		bad |= err_at(d, m->file, amark(m, AK_POSITIONS),
+			      "positions relative needs relative_buckets (expected the buckets of the learned position bias, such as 32)");
+	if (a->positions != POS_RELATIVE && (has & (1u << AK_REL_BUCKETS)))
+		bad |= err_at(d, m->file, amark(m, AK_REL_BUCKETS),
+			      "relative_buckets needs positions: relative (expected no relative_buckets for %s positions)",
+			      pos_names[a->positions]);
+	if (a->form != FORM_ENCODER_DECODER) {
+		for (size_t i = 0; i < 2; i++)
+			if (has & (1u << stacks[i]))
+				bad |= err_at(d, m->file, amark(m, stacks[i]),
+					      "%s does not apply to '%s', a single-stack model (expected layers, or a model with arch: encoder-decoder)",
+					      arch_fields[stacks[i]].key, a->name[0] ? a->name : "inline");
+		if (a->layers < 1)
+			bad |= err_at(d, m->file, m->fallback,
+				      "missing required key 'layers' in %s (expected layers, or arch: encoder-decoder with encoder_layers and decoder_layers)",
+				      what);
+		else if (!(has & (1u << AK_CAUSAL)) && !strcmp(what, "architecture file"))
+			bad |= err_at(d, m->file, m->fallback,
+				      "missing required key 'causal' in %s", what);
+		return bad ? -1 : 0;
+	}
+	if (has & (1u << AK_LAYERS))
+		bad |= err_at(d, m->file, amark(m, AK_LAYERS),
+			      "layers is for a single-stack model (expected encoder_layers and decoder_layers for arch: encoder-decoder)");
+	if (has & (1u << AK_CAUSAL))
+		bad |= err_at(d, m->file, amark(m, AK_CAUSAL),
+			      "causal does not apply to arch: encoder-decoder (expected no causal: the encoder attends both ways, the decoder causally)");
+	for (size_t i = 0; i < 2; i++)
+		if (*(const int *)((const char *)a + arch_fields[stacks[i]].offset) < 1)
+			bad |= err_at(d, m->file, m->fallback,
+				      "missing required key '%s' in %s (expected the %s's layer count for arch: encoder-decoder)",
+				      arch_fields[stacks[i]].key, what, i ? "decoder" : "encoder");
+	if (bad)
+		return -1;
+	a->layers = a->encoder_layers + a->decoder_layers;
+	a->causal = 1; /* the decoder's self-attention */
+	return 0;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -327,7 +386,7 @@ static int arch_from_doc(const struct yn_doc *doc, const char *want,
 	struct arch_marks m = { .file = file, .fallback = root };
 	arch_marks_from(&m, root);
 	copy_str(af.a.name, sizeof(af.a.name), af.name);
-	if (arch_finish(&af.a, has, &m, d))
+	if (arch_finish(&af.a, has, &m, d) || arch_form_finish(&af.a, has, &m, "architecture file", d))
 		return -1;
 	*out = af.a;
 	return 0;
@@ -437,8 +496,23 @@ static const struct hf_family hf_families[] = {
 };
 /* Model types whose structure this model cannot represent. */
 static const char *const hf_unsupported[] = {
-	"deepseek_v2", "deepseek_v3", "qwen2_moe", "t5", "mt5", "bart", NULL
+	"deepseek_v2", "deepseek_v3", "qwen2_moe", "mt5", NULL
 };
+
+/* Name (_name_or_path, else model_type, else the file's stem) and source
+ * of an architecture read from config.json `path`. */
+static void hf_name(const struct yn_node *root, const char *model_type, const char *path,
+		    struct llm_arch *a)
+{
+	const struct yn_node *np = yn_map_get(root, "_name_or_path");
+	if (np && np->type == YN_SCALAR && np->str[0] && !yn_is_null(np))
+		copy_str(a->name, sizeof(a->name), np->str);
+	else if (model_type[0])
+		copy_str(a->name, sizeof(a->name), model_type);
+	else
+		stem_of(path, a->name, sizeof(a->name));
+	copy_str(a->source, sizeof(a->source), path);
+}
 
 /* Read an integer field of a config.json into *out if present.  Returns 0
  * (absent or read) or -1. */
@@ -453,6 +527,140 @@ static int hf_int(const struct yn_node *root, const char *const *keys, double mi
 	if (fd_get_int(v, key, min, max, out, ctx))
 		return -1;
 	*found = 1;
+	return 0;
+}
+
+/*
+ * The sizes of a T5 or BART config.json into *a (model_type t5 or bart);
+ * what the file leaves implicit follows the family (docs/workload-format.md,
+ * "Hugging Face config.json").  Sets the bits of the keys read in *has.
+ * Returns 0 or -1.
+ */
+static int hf_encoder_decoder(const struct yn_node *root, int bart, struct llm_arch *a,
+			      uint32_t *has, struct arch_marks *m, const struct fd_ctx *ctx)
+{
+	static const char *const t5[][2] = {
+		{ "num_layers", "the encoder's layer count" }, { "num_decoder_layers", NULL },
+		{ "d_model", "the model width" }, { "num_heads", "the attention head count" },
+		{ "d_kv", "the head width" }, { "d_ff", "the MLP width" },
+		{ "vocab_size", "the vocabulary size" },
+		{ "relative_attention_num_buckets", NULL }, { "n_positions", NULL },
+	};
+	static const char *const bart_keys[][2] = {
+		{ "encoder_layers", "the encoder's layer count" },
+		{ "decoder_layers", "the decoder's layer count" },
+		{ "d_model", "the model width" }, { "encoder_attention_heads", "the attention head count" },
+		{ NULL, NULL }, { "encoder_ffn_dim", "the MLP width" },
+		{ "vocab_size", "the vocabulary size" }, { NULL, NULL },
+		{ "max_position_embeddings", "the learned position count" },
+	};
+	static const enum arch_key ak[] = { AK_ENC_LAYERS, AK_DEC_LAYERS, AK_HIDDEN, AK_HEADS,
+					    AK_HEAD_DIM, AK_FFN, AK_VOCAB, AK_REL_BUCKETS,
+					    AK_MAX_POSITIONS };
+	const char *const (*keys)[2] = bart ? bart_keys : t5;
+	int bad = 0;
+
+	for (size_t i = 0; i < sizeof(ak) / sizeof(ak[0]); i++) {
+		const char *key = keys[i][0];
+		const struct yn_node *v = key ? yn_map_get(root, key) : NULL;
+		int *dst = (int *)((char *)a + arch_fields[ak[i]].offset);
+		if (v && !yn_is_null(v)) {
+			bad |= fd_get_int(v, key, 1, arch_fields[ak[i]].max, dst, ctx) != 0;
+			*has |= 1u << ak[i];
+			m->at[ak[i]] = v;
+		} else if (key && keys[i][1]) {
+			bad |= err_at(ctx->d, ctx->file, root,
+				      "missing required key '%s' in Hugging Face config (expected %s)", key,
+				      keys[i][1]);
+		}
+	}
+	/* The two stacks have one width of heads and MLP here. */
+	static const char *const same[][2] = { { "encoder_attention_heads", "decoder_attention_heads" },
+					       { "encoder_ffn_dim", "decoder_ffn_dim" } };
+	for (size_t i = 0; bart && !bad && i < 2; i++) {
+		const struct yn_node *v = yn_map_get(root, same[i][1]);
+		int dec = 0;
+		if (!v || yn_is_null(v))
+			continue;
+		if (fd_get_int(v, same[i][1], 1, 1e8, &dec, ctx))
+			return -1;
+		if (dec != (i ? a->ffn : a->heads))
+			return err_at(ctx->d, ctx->file, v,
+				      "%s %d differs from %s %d (expected the same in both stacks)",
+				      same[i][1], dec, same[i][0], i ? a->ffn : a->heads);
+	}
+	if (bad)
+		return -1;
+	a->form = FORM_ENCODER_DECODER;
+	a->tied_embeddings = 1; /* both families' default */
+	if (bart) {
+		a->norm = NORM_LAYERNORM;
+		a->positions = POS_LEARNED;
+		a->bias = 1;
+		a->max_positions += 2; /* BART's position ids start at 2 */
+		a->kv_heads = a->heads;
+		*has &= ~(1u << AK_REL_BUCKETS);
+		return 0;
+	}
+	if (!(*has & (1u << AK_DEC_LAYERS)))
+		a->decoder_layers = a->encoder_layers; /* num_decoder_layers absent */
+	if (!(*has & (1u << AK_REL_BUCKETS)))
+		a->rel_buckets = 32; /* T5Config's default */
+	*has &= ~(1u << AK_REL_BUCKETS);
+	a->norm = NORM_RMSNORM;
+	a->positions = POS_RELATIVE;
+	a->bias = 0;
+	a->kv_heads = a->heads;
+	return 0;
+}
+
+/* The MLP activation of a T5 or BART config.json (feed_forward_proj or
+ * activation_function).  Returns 0 or -1. */
+static int hf_encdec_act(const struct yn_node *root, int bart, struct llm_arch *a,
+			 const struct fd_ctx *ctx)
+{
+	static const struct { const char *name; enum llm_act act; } acts[] = {
+		{ "relu", ACT_RELU }, { "gelu", ACT_GELU }, { "gelu_new", ACT_GELU },
+		{ "gated-gelu", ACT_GEGLU }, { "gated-silu", ACT_SWIGLU },
+	};
+	const char *key = bart ? "activation_function" : "feed_forward_proj";
+	const struct yn_node *v = yn_map_get(root, key);
+	char act[64] = "relu"; /* T5Config's default */
+
+	if (!v || yn_is_null(v)) {
+		if (bart)
+			copy_str(act, sizeof(act), "gelu"); /* BartConfig's default */
+	} else if (fd_get_str(v, key, act, sizeof(act), ctx)) {
+		return -1;
+	}
+	for (size_t i = 0; i < sizeof(acts) / sizeof(acts[0]); i++)
+		if (!strcmp(act, acts[i].name)) {
+			a->act = acts[i].act;
+			return 0;
+		}
+	return err_at(ctx->d, ctx->file, v, "%s '%s' is not supported (expected relu, gelu, gelu_new, gated-gelu or gated-silu)",
+		      key, act);
+}
+
+/* The architecture of a T5 or BART config.json (`root`, read from `path`)
+ * into *a.  Returns 0 or -1. */
+static int hf_encdec_arch(const struct yn_node *root, const char *model_type, const char *path,
+			  struct llm_arch *a, const struct fd_ctx *ctx)
+{
+	int bart = model_type[0] == 'b';
+	struct arch_marks m = { .file = ctx->file, .fallback = root };
+	const struct yn_node *v;
+	uint32_t has = 0;
+
+	if (hf_encoder_decoder(root, bart, a, &has, &m, ctx) || hf_encdec_act(root, bart, a, ctx))
+		return -1;
+	if ((v = yn_map_get(root, "tie_word_embeddings")) && !yn_is_null(v) &&
+	    fd_get_bool(v, "tie_word_embeddings", &a->tied_embeddings, ctx))
+		return -1;
+	hf_name(root, model_type, path, a);
+	if (arch_finish(a, has, &m, ctx->d) ||
+	    arch_form_finish(a, has, &m, "Hugging Face config", ctx->d))
+		return -1;
 	return 0;
 }
 
@@ -499,6 +707,12 @@ int arch_load_hf_config(const char *path, struct llm_arch *out, struct tc_diag *
 			       model_type);
 			goto out;
 		}
+	if (!strcmp(model_type, "t5") || !strcmp(model_type, "bart")) {
+		rc = hf_encdec_arch(root, model_type, path, &a, &ctx);
+		if (rc == 0)
+			*out = a;
+		goto out;
+	}
 	const struct hf_family *fam = NULL;
 	for (size_t i = 0; i < sizeof(hf_families) / sizeof(hf_families[0]); i++)
 		if (!strcmp(model_type, hf_families[i].model_type))
@@ -616,15 +830,7 @@ int arch_load_hf_config(const char *path, struct llm_arch *out, struct tc_diag *
 			a.positions = POS_ALIBI;
 	}
 
-	/* Name and source. */
-	const struct yn_node *np = yn_map_get(root, "_name_or_path");
-	if (np && np->type == YN_SCALAR && np->str[0] && !yn_is_null(np))
-		copy_str(a.name, sizeof(a.name), np->str);
-	else if (model_type[0])
-		copy_str(a.name, sizeof(a.name), model_type);
-	else
-		stem_of(path, a.name, sizeof(a.name));
-	copy_str(a.source, sizeof(a.source), path);
+	hf_name(root, model_type, path, &a);
 
 	struct arch_marks m = { .file = file, .fallback = root };
 	for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++)
@@ -677,6 +883,7 @@ struct wl_state {
 	const struct tc_datapath *dp;
 	struct workload *w;
 	int maxpos_from_seq; /* inline model without max_positions */
+	int form_known;      /* the model section was read: w->llm.form holds */
 };
 
 /* Record where field f was set (the value node n; nothing if n is NULL). */
@@ -760,7 +967,8 @@ static int read_model(struct wl_state *st, const struct yn_node *map)
 		static const enum arch_key need[] = { AK_LAYERS, AK_HIDDEN, AK_HEADS, AK_VOCAB };
 		int missing = 0;
 		for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)
-			if (!(has & (1u << need[i]))) {
+			if (!(has & (1u << need[i])) &&
+			    !(need[i] == AK_LAYERS && ms.a.form == FORM_ENCODER_DECODER)) {
 				err_at(st->d, st->file, map,
 				       "missing required key '%s' in model (expected preset, hf_config, or inline layers, hidden, heads and vocab)",
 				       arch_fields[need[i]].key);
@@ -778,6 +986,13 @@ static int read_model(struct wl_state *st, const struct yn_node *map)
 		copy_str(a.name, sizeof(a.name), "inline");
 		copy_str(a.source, sizeof(a.source), st->file);
 	}
+
+	if (base_has && (has & (1u << AK_FORM)) && ms.a.form != a.form)
+		return err_at(st->d, st->file, amark(&m, AK_FORM),
+			      "arch %s does not apply to '%s', a%s model (expected a %s with arch: %s, or an inline model)",
+			      form_names[ms.a.form], a.name,
+			      a.form == FORM_ENCODER_DECODER ? "n encoder-decoder" : " single-stack",
+			      pn ? "preset" : "config", form_names[ms.a.form]);
 
 	/* Derived fields of the base follow overridden sizes unless the base
 	 * set them to something else than the derived value. */
@@ -804,7 +1019,7 @@ static int read_model(struct wl_state *st, const struct yn_node *map)
 	arch_override(&a, &ms.a, has);
 	if (!(has & (1u << AK_MAX_POSITIONS)) && !base_has)
 		st->maxpos_from_seq = 1;
-	if (arch_finish(&a, fin_has, &m, st->d))
+	if (arch_finish(&a, fin_has, &m, st->d) || arch_form_finish(&a, has, &m, "model", st->d))
 		return -1;
 	st->w->llm = a;
 	return 0;
@@ -813,19 +1028,59 @@ static int read_model(struct wl_state *st, const struct yn_node *map)
 /* --- training: ------------------------------------------------------- */
 
 struct training_sec {
-	int seq_len, global_batch;
+	int seq_len, global_batch, input_len, target_len;
 	double tokens, steps;
 	int precision, optimizer, recompute, flash_attention, finetune, lora_rank;
 	int packing;
 	double mean_seq_len, capacity_factor;
 };
 
+/*
+ * The lengths a model's form needs: seq_len for a single stack, input_len
+ * and target_len for an encoder-decoder; packing only for the former.
+ * Returns 0 or -1.
+ */
+static int training_lengths(struct wl_state *st, const struct yn_node *map,
+			    const struct training_sec *ts)
+{
+	static const char *const lens[] = { "input_len", "target_len" };
+	const struct llm_arch *a = &st->w->llm;
+	const struct yn_node *sl = yn_map_get(map, "seq_len");
+	int bad = 0;
+
+	if (a->form != FORM_ENCODER_DECODER) {
+		for (size_t i = 0; i < 2; i++)
+			if (yn_map_get(map, lens[i]))
+				bad |= err_at(st->d, st->file, yn_map_get(map, lens[i]),
+					      "%s does not apply to '%s', a single-stack model (expected seq_len)",
+					      lens[i], a->name);
+		if (!sl)
+			bad |= err_at(st->d, st->file, map, "missing required key 'seq_len' in training");
+		return bad ? -1 : 0;
+	}
+	if (sl)
+		bad |= err_at(st->d, st->file, sl,
+			      "seq_len does not apply to '%s', an encoder-decoder model (expected input_len and target_len)",
+			      a->name);
+	for (size_t i = 0; i < 2; i++)
+		if (!yn_map_get(map, lens[i]))
+			bad |= err_at(st->d, st->file, map,
+				      "missing required key '%s' in training (expected the %s tokens of a sample of '%s', an encoder-decoder model)",
+				      lens[i], i ? "target's" : "encoder input's", a->name);
+	if (ts->packing)
+		bad |= err_at(st->d, st->file, yn_map_get(map, "packing"),
+			      "packing is not modelled for encoder-decoder models (expected input_len and target_len as the lengths computed)");
+	return bad ? -1 : 0;
+}
+
 /* Read the training section into st->w->train.  Returns 0 or -1. */
 static int read_training(struct wl_state *st, const struct yn_node *map)
 {
 #define TOFF(m) offsetof(struct training_sec, m)
 	static const struct fd_field table[] = {
-		{ .key = "seq_len", .type = FD_INT, .required = 1, .offset = TOFF(seq_len), .min = 1, .max = MAX_SEQ_LEN },
+		{ .key = "seq_len", .type = FD_INT, .offset = TOFF(seq_len), .min = 1, .max = MAX_SEQ_LEN },
+		{ .key = "input_len", .type = FD_INT, .offset = TOFF(input_len), .min = 1, .max = MAX_SEQ_LEN },
+		{ .key = "target_len", .type = FD_INT, .offset = TOFF(target_len), .min = 1, .max = MAX_SEQ_LEN },
 		{ .key = "global_batch", .type = FD_INT, .required = 1, .offset = TOFF(global_batch), .min = 1, .max = MAX_GLOBAL_BATCH },
 		{ .key = "tokens", .type = FD_NUM, .offset = TOFF(tokens), .unit = TC_UNIT_COUNT, .min = 1, .max = MAX_TOKENS },
 		{ .key = "steps", .type = FD_NUM, .offset = TOFF(steps), .unit = TC_UNIT_COUNT, .min = 1, .max = MAX_STEPS },
@@ -869,7 +1124,11 @@ static int read_training(struct wl_state *st, const struct yn_node *map)
 	mark(st, WLF_PACKING, yn_map_get(map, "packing"));
 	mark(st, WLF_MEAN_SEQ_LEN, yn_map_get(map, "mean_seq_len"));
 	mark(st, WLF_CAPACITY_FACTOR, yn_map_get(map, "capacity_factor"));
+	mark(st, WLF_INPUT_LEN, yn_map_get(map, "input_len"));
+	mark(st, WLF_TARGET_LEN, yn_map_get(map, "target_len"));
 
+	if (st->form_known && training_lengths(st, map, &ts))
+		bad = 1;
 	if (tok && stp) {
 		const struct yn_node *later = (stp->line > tok->line ||
 					       (stp->line == tok->line && stp->col > tok->col)) ? stp : tok;
@@ -884,11 +1143,13 @@ static int read_training(struct wl_state *st, const struct yn_node *map)
 	if (stp && ts.steps != floor(ts.steps))
 		return err_at(st->d, st->file, stp, "steps %g is not a whole number (expected an integer)",
 			      ts.steps);
-	if (stp && ts.steps * ts.global_batch * (double)ts.seq_len > MAX_TOKENS)
+	/* An encoder-decoder's tokens are its inputs' (docs/model.md). */
+	int tok_len = ts.input_len > 0 ? ts.input_len : ts.seq_len;
+	if (stp && ts.steps * ts.global_batch * (double)tok_len > MAX_TOKENS)
 		return err_at(st->d, st->file, stp,
-			      "steps %.0f x global_batch %d x seq_len %d = %.3g tokens is out of range (expected at most 1e16 tokens)",
-			      ts.steps, ts.global_batch, ts.seq_len,
-			      ts.steps * ts.global_batch * (double)ts.seq_len);
+			      "steps %.0f x global_batch %d x %s %d = %.3g tokens is out of range (expected at most 1e16 tokens)",
+			      ts.steps, ts.global_batch, ts.input_len > 0 ? "input_len" : "seq_len", tok_len,
+			      ts.steps * ts.global_batch * (double)tok_len);
 	const struct yn_node *lr = yn_map_get(map, "lora_rank");
 	if (ts.finetune != FT_FULL && !lr)
 		return err_at(st->d, st->file, yn_map_get(map, "finetune"),
@@ -898,7 +1159,11 @@ static int read_training(struct wl_state *st, const struct yn_node *map)
 		return err_at(st->d, st->file, lr,
 			      "lora_rank is set but finetune is full (expected finetune: lora or qlora)");
 
-	w->train.seq_len = ts.seq_len;
+	w->train.seq_len = ts.input_len > 0 ? ts.target_len : ts.seq_len;
+	w->train.input_len = ts.input_len;
+	w->train.target_len = ts.target_len;
+	if (ts.input_len > 0)
+		mark(st, WLF_SEQ_LEN, yn_map_get(map, "target_len"));
 	w->train.global_batch = ts.global_batch;
 	w->train.tokens = tok ? ts.tokens : 0;
 	w->train.steps = stp ? ts.steps : 0;
@@ -1079,7 +1344,15 @@ static int cross_checks(struct wl_state *st, const struct yn_node *model,
 		bad |= err_at(st->d, st->file, mb,
 			      "micro_batch %d is larger than global_batch %.0f (expected at most %.0f)",
 			      w->plan.micro_batch, w->train.global_batch, w->train.global_batch);
-	if (a->positions == POS_LEARNED && w->train.seq_len > a->max_positions) {
+	if (a->form == FORM_ENCODER_DECODER) {
+		static const char *const lens[] = { "input_len", "target_len" };
+		double len[2] = { w->train.input_len, w->train.target_len };
+		for (size_t i = 0; i < 2 && a->positions == POS_LEARNED; i++)
+			if (len[i] > a->max_positions)
+				bad |= err_at(st->d, st->file, yn_map_get(training, lens[i]),
+					      "%s %.0f is longer than the model's %d learned positions (expected at most %d)",
+					      lens[i], len[i], a->max_positions, a->max_positions);
+	} else if (a->positions == POS_LEARNED && w->train.seq_len > a->max_positions) {
 		const struct yn_node *at = yn_map_get(training, "seq_len");
 		bad |= err_at(st->d, st->file, at ? at : model,
 			      "seq_len %.0f is longer than the model's %d learned positions (expected at most %d, or model: max_positions: %.0f)",
@@ -1140,9 +1413,10 @@ int wl_load_doc(const struct yn_doc *doc, const struct tc_datapath *dp,
 	const struct yn_node *plan = yn_map_get(root, "plan");
 	/* Sections in file order, so messages come out in that order. */
 	int ok_m = model && model->type == YN_MAP && read_model(&st, model) == 0;
+	st.form_known = ok_m;
 	int ok_t = training && training->type == YN_MAP && read_training(&st, training) == 0;
 	if (ok_m && ok_t && st.maxpos_from_seq)
-		w.llm.max_positions = (int)w.train.seq_len;
+		w.llm.max_positions = (int)fmax(w.train.seq_len, w.train.input_len);
 	int ok_p = plan && plan->type == YN_MAP && read_plan(&st, plan) == 0;
 	if (model)
 		mark(&st, WLF_MODEL, model);

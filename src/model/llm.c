@@ -753,3 +753,114 @@ void llm_build_ops(const struct workload *w, const struct gpu *g,
 		     pp_ * opt_bytes_per_param(w, e), 0, kern);
 	}
 }
+
+/*
+ * Cross-attention of a decoder layer (encoder-decoder models): queries from
+ * the decoder's sh->s tokens, keys and values projected from the encoder's
+ * output, enc_s tokens a sample, attended without a mask.  Forward, also
+ * for recompute (core_only: the attention core alone, as selective
+ * recompute does).
+ */
+static void cross_fwd(struct bld *B, double enc_s, int core_only)
+{
+	const struct llm_shape *sh = B->sh;
+	double T = sh->b * sh->s, Te = sh->b * enc_s, t = sh->t;
+	double Tn = sh->sp ? T / t : T, e = sh->e, h = sh->h, d = sh->d;
+	double bh = sh->b * sh->a / t, s = sh->s, ad = sh->a * d / t;
+	struct comm_group tpg = group(sh->t, 1, sh->gpn);
+#define NM(x) (B->out->recompute ? "cross.recompute" x : "cross" x)
+
+	if (!core_only) {
+		elem(B, NM(".norm"), BRK_MEMBOUND, 2 * Tn * h * e, 0, 1);
+		if (sh->sp) /* the norm's output and the encoder's output */
+			coll(B, NM(".tp_allgather"), BRK_TP_COMM,
+			     COLL_ALLGATHER, tpg, (T + Te) * h * e);
+		linear_fwd(B, NM(".q"), NM(".q_lora"), T, ad, h, 1);
+		linear_fwd(B, NM(".kv"), NM(".kv_lora"), Te,
+			   2 * sh->g * d / t, h, 1);
+	}
+	if (sh->flash) {
+		double mf = 4 * s * enc_s * d * bh;
+		fused(B, NM(".attn_flash"), mf,
+		      e * bh * d * (2 * s + 2 * enc_s) + 4 * bh * s, mf);
+	} else {
+		gemm(B, NM(".attn_scores"), BRK_ATTN, s, enc_s, d, bh);
+		elem(B, NM(".attn_softmax"), BRK_ATTN,
+		     2 * bh * s * enc_s * e, 0, 1);
+		elem(B, NM(".attn_dropout"), BRK_ATTN,
+		     bh * s * enc_s * (2 * e + 1), 0, 1);
+		gemm(B, NM(".attn_context"), BRK_ATTN, s, d, enc_s, bh);
+	}
+	if (core_only)
+		return;
+	linear_fwd(B, NM(".attn_out"), NM(".attn_out_lora"), T, h, ad, 1);
+	coll(B, sh->sp ? NM(".tp_reducescatter") : NM(".tp_allreduce"),
+	     BRK_TP_COMM, sh->sp ? COLL_REDUCE_SCATTER : COLL_ALLREDUCE, tpg,
+	     T * h * e);
+	elem(B, NM(".residual"), BRK_MEMBOUND, Tn * h * (3 * e + 1), 0, 1);
+#undef NM
+}
+
+/* Backward of cross_fwd (recompute excluded); the keys' and values'
+ * data gradient flows into the encoder's output. */
+static void cross_bwd(struct bld *B, double enc_s)
+{
+	const struct llm_shape *sh = B->sh;
+	double T = sh->b * sh->s, Te = sh->b * enc_s, t = sh->t;
+	double Tn = sh->sp ? T / t : T, e = sh->e, h = sh->h, d = sh->d;
+	double bh = sh->b * sh->a / t, s = sh->s, ad = sh->a * d / t;
+	struct comm_group tpg = group(sh->t, 1, sh->gpn);
+
+	elem(B, "cross.residual.bwd", BRK_MEMBOUND, Tn * h * (2 * e + 1), 0,
+	     1);
+	if (sh->sp)
+		coll(B, "cross.tp_allgather.bwd", BRK_TP_COMM, COLL_ALLGATHER,
+		     tpg, T * h * e);
+	linear_bwd(B, "cross.attn_out.bwd_d", "cross.attn_out.bwd_w",
+		   "cross.attn_out_lora.bwd", T, h, ad, 1);
+	if (sh->flash) {
+		double mf = 4 * s * enc_s * d * bh;
+		fused(B, "cross.attn_flash.bwd", 2.5 * mf,
+		      e * bh * d * (4 * s + 4 * enc_s) + 8 * bh * s, 2 * mf);
+	} else {
+		gemm(B, "cross.attn_context.bwd_d", BRK_ATTN, s, enc_s, d, bh);
+		gemm(B, "cross.attn_context.bwd_w", BRK_ATTN, enc_s, d, s, bh);
+		elem(B, "cross.attn_softmax.bwd", BRK_ATTN,
+		     bh * s * enc_s * (5 * e + 1), 0, 2);
+		gemm(B, "cross.attn_scores.bwd_d", BRK_ATTN, s, d, enc_s, bh);
+		gemm(B, "cross.attn_scores.bwd_w", BRK_ATTN, enc_s, d, s, bh);
+	}
+	linear_bwd(B, "cross.kv.bwd_d", "cross.kv.bwd_w", "cross.kv_lora.bwd",
+		   Te, 2 * sh->g * d / t, h, 1);
+	linear_bwd(B, "cross.q.bwd_d", "cross.q.bwd_w", "cross.q_lora.bwd", T,
+		   ad, h, 1);
+	/* The query's input gradient, and the encoder output's summed over
+	 * the tensor-parallel ranks. */
+	coll(B, sh->sp ? "cross.tp_reducescatter.bwd" : "cross.tp_allreduce.bwd",
+	     BRK_TP_COMM, sh->sp ? COLL_REDUCE_SCATTER : COLL_ALLREDUCE, tpg,
+	     (T + Te) * h * e);
+	elem(B, "cross.norm.bwd", BRK_MEMBOUND, 4 * Tn * h * e, 0, 2);
+}
+
+void llm_build_cross_ops(const struct workload *w, const struct gpu *g,
+			 const struct plan *pl, const struct llm_shape *sh,
+			 double enc_s, struct est_workspace *ws,
+			 struct op_sums *sums)
+{
+	struct bld B;
+	struct op_sink sink;
+	enum recompute rc = w->train.recompute;
+
+	sink_start(&sink, ws, sums, 0);
+	bld_init(&B, &sink, g, pl, sh, w->train.precision);
+	B.out->stage = OPS_LAYER;
+	B.out->count = sh->L / sh->p * sh->m;
+	cross_fwd(&B, enc_s, 0);
+	B.out->bwd = 1;
+	if (rc == RECOMP_FULL || rc == RECOMP_SELECTIVE) {
+		B.out->recompute = 1;
+		cross_fwd(&B, enc_s, rc == RECOMP_SELECTIVE);
+		B.out->recompute = 0;
+	}
+	cross_bwd(&B, enc_s);
+}

@@ -91,8 +91,21 @@ void llm_layer_ops(struct op_sink *out, const struct gpu *g,
 		   const struct plan *pl, const struct llm_shape *sh,
 		   enum tc_prec prec);
 
-/* Operators llm_build_ops lists at most (size of a workspace). */
-#define LLM_MAX_OPS 160
+/*
+ * Build the cross-attention operators of one decoder layer of an
+ * encoder-decoder model (forward, recompute, backward; stage OPS_LAYER) into
+ * ws (ws->count reset first; past ws->cap they are listed as one row) and
+ * fill *sums.  enc_s: the encoder's tokens a sample.
+ */
+void llm_build_cross_ops(const struct workload *w, const struct gpu *g,
+			 const struct plan *pl, const struct llm_shape *sh,
+			 double enc_s, struct est_workspace *ws,
+			 struct op_sums *sums);
+
+/* Operators an LLM step lists at most (size of a workspace): one stack of
+ * llm_build_ops, or an encoder-decoder's two and its cross-attention
+ * (llm_encdec.c). */
+#define LLM_MAX_OPS 256
 
 /* Estimate an LLM run (the step_estimate() contract without the run-length
  * limit; step.c).  pipeline.c calls it through the family table. */

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "llm.h"
+#include "llm_encdec.h"
 #include "memory.h"
 #include "recsys.h"
 #include "roofline.h"
@@ -31,7 +32,7 @@ struct est_family {
 };
 
 static const struct est_family families[WL_KIND_COUNT] = {
-	[WL_LLM] = { llm_estimate },
+	[WL_LLM] = { llm_form_estimate },
 	[WL_VISION] = { vision_estimate },
 	[WL_RECSYS] = { recsys_estimate },
 };
@@ -320,7 +321,7 @@ static int estimate_given(const struct workload *w, const struct gpu *g,
 static void add_fit_advice(const struct workload *w, const struct gpu *g,
 			   struct estimate *e)
 {
-	if (w->kind == WL_LLM && !e->fits)
+	if (w->kind == WL_LLM && w->llm.form == FORM_DECODER && !e->fits)
 		mem_fit_advice(w, g, &e->plan, e->memory_per_gpu_bytes,
 			       e->fit_advice, sizeof(e->fit_advice));
 }

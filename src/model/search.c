@@ -12,7 +12,7 @@
  *
  * Exact pruning, each relying on a property of the model that
  * tests/unit/test_search.c checks against brute force:
- *  - memory is checked with mem_estimate() (no operators built) before the
+ *  - memory is checked with llm_memory_bytes() (no operators built) before the
  *    step is timed; plans that do not fit are never timed;
  *  - recompute only adds work: none <= selective <= full in time, so per
  *    layout the first recompute level that fits is the only one timed;
@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "llm.h"
+#include "llm_encdec.h"
 #include "memory.h"
 #include "schedule.h"
 
@@ -108,10 +109,8 @@ static void note_memory(struct sstate *s, double bytes)
 /* Memory per GPU of s->cand (an LLM plan, resolved).  Records the smallest. */
 static double cand_memory(struct sstate *s)
 {
-	struct llm_shape sh;
 	double part[MEM_COUNT];
-	llm_shape_init(&s->cand, &s->cand.plan, &sh);
-	double m = mem_estimate(&s->cand, &s->cand.plan, &sh, part);
+	double m = llm_memory_bytes(&s->cand, &s->cand.plan, part);
 	note_memory(s, m);
 	return m;
 }

@@ -13,7 +13,9 @@
 enum wl_kind { WL_LLM, WL_VISION, WL_RECSYS, WL_KIND_COUNT };
 
 enum llm_act { ACT_GELU, ACT_SWIGLU, ACT_RELU, ACT_GEGLU };
-enum llm_pos { POS_LEARNED, POS_ROPE, POS_ALIBI };
+enum llm_pos { POS_LEARNED, POS_ROPE, POS_ALIBI, POS_RELATIVE };
+/* One stack of layers, or an encoder and a decoder (T5, BART). */
+enum llm_form { FORM_DECODER, FORM_ENCODER_DECODER };
 enum llm_norm { NORM_LAYERNORM, NORM_RMSNORM };
 
 struct llm_arch {
@@ -34,6 +36,12 @@ struct llm_arch {
 	int causal;          /* decoder (1) or encoder (0) */
 	int bias;            /* linear layers carry biases */
 	int max_positions;   /* learned position table size */
+	enum llm_form form;  /* arch: decoder (one stack of `layers`, causal or
+				not) or encoder-decoder */
+	int encoder_layers;  /* encoder-decoder: layers of each stack */
+	int decoder_layers;
+	int rel_buckets;     /* positions relative: buckets of the learned
+				bias, one table per stack (T5) */
 	char source[GPU_TEXT_LEN];
 };
 
@@ -42,7 +50,11 @@ enum recompute { RECOMP_NONE, RECOMP_SELECTIVE, RECOMP_FULL };
 enum finetune { FT_FULL, FT_LORA, FT_QLORA };
 
 struct training {
-	double seq_len;       /* tokens per sequence */
+	double seq_len;       /* tokens per sequence (encoder-decoder: the
+				 decoder's, = target_len) */
+	double input_len;     /* encoder-decoder: tokens of the encoder's
+				 input; 0 for a single stack */
+	double target_len;    /* encoder-decoder: tokens of the target */
 	double global_batch;  /* sequences per optimizer step */
 	double tokens;        /* total training tokens; 0 if `steps` given */
 	double steps;         /* optimizer steps; 0 if `tokens` given */
@@ -126,6 +138,8 @@ enum wl_field {
 	/* context parallelism, sharding groups, packed sequences */
 	WLF_CP, WLF_SHARD_GROUP, WLF_PACKING, WLF_MEAN_SEQ_LEN,
 	WLF_SCHEDULE, WLF_CAPACITY_FACTOR,
+	/* encoder-decoder models */
+	WLF_INPUT_LEN, WLF_TARGET_LEN,
 	WLF_FIELD_COUNT
 };
 

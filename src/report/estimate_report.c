@@ -250,8 +250,14 @@ static void text_report(FILE *f, const struct workload *w, const struct gpu *g,
 		fputs(", CUDA graphs", f);
 	fputc('\n', f);
 	if (w->kind == WL_LLM) {
-		fprintf(f, "  training   %s tokens, sequence %.0f, global batch %.0f (%s tokens per step), %s, %s, recompute %s",
-			rep_fmt_count(e->tokens_per_step * e->steps, a, sizeof(a)), w->train.seq_len,
+		char len[64];
+		if (w->llm.form == FORM_ENCODER_DECODER) /* tokens are the inputs' */
+			snprintf(len, sizeof(len), "input %.0f, target %.0f", w->train.input_len,
+				 w->train.target_len);
+		else
+			snprintf(len, sizeof(len), "sequence %.0f", w->train.seq_len);
+		fprintf(f, "  training   %s tokens, %s, global batch %.0f (%s tokens per step), %s, %s, recompute %s",
+			rep_fmt_count(e->tokens_per_step * e->steps, a, sizeof(a)), len,
 			w->train.global_batch, rep_fmt_count(e->tokens_per_step, b, sizeof(b)),
 			tc_prec_names[w->train.precision], optimizer_name(w->train.optimizer),
 			recompute_text[w->train.recompute]);

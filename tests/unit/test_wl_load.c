@@ -92,6 +92,18 @@ static double arch_params(const struct llm_arch *a)
 	if (a->experts > 1)
 		mlp = a->experts * mlp + h * a->experts;
 	double norm = a->norm == NORM_RMSNORM ? h : 2 * h;
+	if (a->form == FORM_ENCODER_DECODER) {
+		/* Decoder layers add a cross-attention and its norm; a final
+		 * (T5) or embedding (BART) norm and a position table or bias
+		 * (buckets x heads) per stack; one shared token table. */
+		double per_stack = a->positions == POS_LEARNED ?
+					   (double)a->max_positions * h :
+					   (double)a->rel_buckets * a->heads;
+		double enc = a->encoder_layers * (attn + mlp + 2 * norm);
+		double dec = a->decoder_layers * (2 * attn + mlp + 3 * norm);
+		return enc + dec + V * h + (a->tied_embeddings ? 0 : V * h) +
+		       2 * (per_stack + norm);
+	}
 	double total = a->layers * (attn + mlp + 2 * norm) + V * h + norm;
 	if (!a->tied_embeddings)
 		total += V * h;
@@ -172,7 +184,8 @@ static void test_presets_named(void **state)
 		"megatron-gpt-7.5b", "megatron-gpt-18b", "megatron-gpt-39b", "megatron-gpt-76b",
 		"megatron-gpt-145b", "megatron-gpt-310b", "megatron-gpt-530b", "megatron-gpt-1t",
 		"bert-base", "bert-large", "falcon-7b", "falcon-40b", "bloom-176b", "opt-175b",
-		"mpt-7b", "mpt-30b", "gemma2-9b", "pythia-6.9b", "pythia-12b", NULL
+		"mpt-7b", "mpt-30b", "gemma2-9b", "pythia-6.9b", "pythia-12b", "t5-base",
+		"t5-large", "t5-3b", "t5-11b", "flan-t5-xl", "bart-large", NULL
 	};
 	struct tc_datapath dp;
 	dp_here(&dp);
@@ -846,6 +859,91 @@ static void test_hf_variants(void **state)
 	remove(path);
 }
 
+/* Write text to a temporary file named in path (a mkstemp template). */
+static void write_temp(char *path, const char *text)
+{
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* T5 and BART config.json files give the presets' shapes and counts
+ * (models/arch/flan-t5-xl.yaml, t5-3b.yaml, bart-large.yaml); a BART whose
+ * stacks differ in width is refused. */
+static void test_hf_encoder_decoder(void **state)
+{
+	static const struct {
+		const char *json;
+		double params;
+		enum llm_act act;
+		enum llm_pos pos;
+		int enc, dec, tied, maxpos;
+	} ok[] = {
+		{ "{\"model_type\": \"t5\", \"d_model\": 2048, \"d_ff\": 5120, \"num_layers\": 24,"
+		  " \"num_decoder_layers\": 24, \"num_heads\": 32, \"d_kv\": 64, \"vocab_size\": 32128,"
+		  " \"feed_forward_proj\": \"gated-gelu\", \"tie_word_embeddings\": false,"
+		  " \"relative_attention_num_buckets\": 32}\n",
+		  2849757184.0, ACT_GEGLU, POS_RELATIVE, 24, 24, 0, 0 },
+		{ "{\"model_type\": \"t5\", \"d_model\": 1024, \"d_ff\": 16384, \"num_layers\": 24,"
+		  " \"num_heads\": 32, \"d_kv\": 128, \"vocab_size\": 32128, \"n_positions\": 512}\n",
+		  2851598336.0, ACT_RELU, POS_RELATIVE, 24, 24, 1, 512 },
+		{ "{\"model_type\": \"bart\", \"d_model\": 1024, \"encoder_layers\": 12,"
+		  " \"decoder_layers\": 12, \"encoder_attention_heads\": 16,"
+		  " \"decoder_attention_heads\": 16, \"encoder_ffn_dim\": 4096,"
+		  " \"decoder_ffn_dim\": 4096, \"vocab_size\": 50265,"
+		  " \"max_position_embeddings\": 1024, \"activation_function\": \"gelu\"}\n",
+		  406291456.0, ACT_GELU, POS_LEARNED, 12, 12, 1, 1026 },
+	};
+	static const char *const unequal =
+		"{\"model_type\": \"bart\", \"d_model\": 1024, \"encoder_layers\": 12,"
+		" \"decoder_layers\": 12, \"encoder_attention_heads\": 16,"
+		" \"decoder_attention_heads\": 8, \"encoder_ffn_dim\": 4096,"
+		" \"vocab_size\": 50265, \"max_position_embeddings\": 1024}\n";
+	static const char *const no_width =
+		"{\"model_type\": \"t5\", \"d_ff\": 3072, \"num_layers\": 12, \"num_heads\": 12,"
+		" \"d_kv\": 64, \"vocab_size\": 32128}\n";
+	struct llm_arch a;
+	struct tc_diag d;
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		char path[] = "/tmp/tc-test-hf-XXXXXX";
+		write_temp(path, ok[i].json);
+		tc_diag_init(&d);
+		int rc = arch_load_hf_config(path, &a, &d);
+		if (rc)
+			show_diag(&d);
+		assert_int_equal(rc, 0);
+		assert_int_equal(a.form, FORM_ENCODER_DECODER);
+		assert_int_equal(a.encoder_layers, ok[i].enc);
+		assert_int_equal(a.decoder_layers, ok[i].dec);
+		assert_int_equal(a.layers, ok[i].enc + ok[i].dec);
+		assert_int_equal(a.act, ok[i].act);
+		assert_int_equal(a.positions, ok[i].pos);
+		assert_int_equal(a.tied_embeddings, ok[i].tied);
+		assert_int_equal(a.max_positions, ok[i].maxpos);
+		assert_close(arch_params(&a), ok[i].params, TOL_EXACT);
+		remove(path);
+	}
+	char path[] = "/tmp/tc-test-hf-XXXXXX";
+	write_temp(path, unequal);
+	tc_diag_init(&d);
+	assert_int_equal(arch_load_hf_config(path, &a, &d), -1);
+	assert_non_null(strstr(d.entry[0].msg, ":1:143: decoder_attention_heads 8 differs from "
+					       "encoder_attention_heads 16 (expected the same in both stacks)"));
+	remove(path);
+	char path2[] = "/tmp/tc-test-hf-XXXXXX";
+	write_temp(path2, no_width);
+	tc_diag_init(&d);
+	assert_int_equal(arch_load_hf_config(path2, &a, &d), -1);
+	assert_non_null(strstr(d.entry[0].msg, ":1:1: missing required key 'd_model' in Hugging Face "
+					       "config (expected the model width)"));
+	remove(path2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -869,6 +967,7 @@ int main(void)
 		cmocka_unit_test(test_bad_many),
 		cmocka_unit_test(test_bad_relations),
 		cmocka_unit_test(test_hf_variants),
+		cmocka_unit_test(test_hf_encoder_decoder),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

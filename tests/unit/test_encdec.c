@@ -1,0 +1,332 @@
+/*
+ * test_encdec.c - encoder-decoder language models: parameters and FLOPs of
+ * a tiny model computed by hand, and relations between the two stacks.
+ */
+#include "tc_test.h"
+
+#include <stdlib.h>
+
+#include "../../src/model/estimate.h"
+#include "../../src/model/llm.h"
+#include "../../src/model/llm_encdec.h"
+
+static struct est_workspace ws;
+
+static int setup(void **state)
+{
+	(void)state;
+	tc_use_test_data();
+	return est_workspace_init(&ws, LLM_MAX_OPS);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	est_workspace_release(&ws);
+	return 0;
+}
+
+/*
+ * A T5-style model: scale-only norms, no biases, tied embeddings, plain
+ * ReLU MLP, relative position bias; bf16, Adam, one GPU.
+ */
+static void t5ish(struct workload *w, int enc, int dec, int h, int a, int f,
+		  int V, double in, double tgt)
+{
+	memset(w, 0, sizeof(*w));
+	w->kind = WL_LLM;
+	w->llm.form = FORM_ENCODER_DECODER;
+	w->llm.encoder_layers = enc;
+	w->llm.decoder_layers = dec;
+	w->llm.layers = enc + dec;
+	w->llm.hidden = h;
+	w->llm.heads = a;
+	w->llm.kv_heads = a;
+	w->llm.head_dim = h / a;
+	w->llm.ffn = f;
+	w->llm.vocab = V;
+	w->llm.act = ACT_RELU;
+	w->llm.positions = POS_RELATIVE;
+	w->llm.rel_buckets = 4;
+	w->llm.norm = NORM_RMSNORM;
+	w->llm.tied_embeddings = 1;
+	w->llm.causal = 1;
+	w->train.input_len = in;
+	w->train.target_len = tgt;
+	w->train.seq_len = tgt;
+	w->train.global_batch = 8;
+	w->train.steps = 10;
+	w->train.precision = PREC_BF16;
+	w->train.optimizer = OPT_ADAMW;
+	w->train.flash_attention = 1;
+	w->plan.count = 1;
+	w->plan.micro_batch = 1;
+}
+
+static struct plan one_gpu(void)
+{
+	struct plan pl;
+	memset(&pl, 0, sizeof(pl));
+	pl.tp = pl.pp = pl.dp = pl.count = pl.micro_batch = 1;
+	pl.interleave = pl.ep = pl.cp = 1;
+	pl.gpus_per_node = 8;
+	return pl;
+}
+
+/*
+ * The tiny model: h 8, 2 heads of 4, ffn 16, vocab 10, 2 encoder layers
+ * and 1 decoder layer.
+ *   attention 4 h^2 = 256, MLP 2 h f = 256, norm h = 8
+ *   encoder layer 256 + 256 + 2 x 8 = 528, two of them 1056
+ *   decoder layer 528 + cross-attention 256 + its norm 8 = 792
+ *   token table 10 x 8 = 80 (head tied), relative bias 2 stacks x 4
+ *   buckets x 2 heads = 16, final norms 2 x 8 = 16
+ *   total 1056 + 792 + 80 + 16 + 16 = 1960
+ */
+static void test_params_by_hand(void **state)
+{
+	struct workload w;
+	struct plan pl = one_gpu();
+	struct encdec E;
+	(void)state;
+	t5ish(&w, 2, 1, 8, 2, 16, 10, 6, 3);
+	encdec_init(&w, &pl, &E);
+	assert_close(E.cross_params, 264.0, TOL_EXACT);
+	assert_close(E.position_params, 16.0, TOL_EXACT);
+	assert_close(E.params, 1960.0, TOL_EXACT);
+}
+
+/*
+ * Model FLOPs of one sample of the tiny model, input 6 and target 3 tokens:
+ *   weights over input tokens: encoder 2 x (256 + 256) + cross K/V
+ *     1 x 2 h^2 = 128, so 1152; over target tokens: decoder self-attention
+ *     256 + MLP 256 + cross Q and O 2 h^2 = 128, plus the head 80: 720
+ *   6 x (1152 x 6 + 720 x 3) = 6 x 9072 = 54432
+ *   attention 12 a d (2 x 6^2 + 3^2 + 3 x 6) = 96 x 99 = 9504
+ *   total 63936; with LoRA-style frozen weights 4 x 9072 + 9504 = 45792
+ * Recompute adds the forward: full 2 x (2 x 512 x 6 + 128 x 6 + 640 x 3)
+ * + 4 a d x 99 = 17664 + 3168 = 20832; selective the attention's 3168.
+ */
+static void test_flop_by_hand(void **state)
+{
+	struct workload w;
+	struct plan pl = one_gpu();
+	struct encdec E;
+	(void)state;
+	t5ish(&w, 2, 1, 8, 2, 16, 10, 6, 3);
+	encdec_init(&w, &pl, &E);
+	assert_close(encdec_model_flop(&E, 0), 63936.0, TOL_EXACT);
+	assert_close(encdec_model_flop(&E, 1), 45792.0, TOL_EXACT);
+	assert_close(encdec_recompute_flop(&E, RECOMP_FULL), 20832.0,
+		     TOL_EXACT);
+	assert_close(encdec_recompute_flop(&E, RECOMP_SELECTIVE), 3168.0,
+		     TOL_EXACT);
+	assert_close(encdec_recompute_flop(&E, RECOMP_NONE), 0.0, TOL_EXACT);
+}
+
+/* Sum of count x time of the operators whose names start with `prefix`. */
+static double time_of(const char *prefix)
+{
+	double s = 0;
+	size_t k, n = strlen(prefix);
+	for (k = 0; k < ws.count; k++)
+		if (!strncmp(ws.ops[k].name, prefix, n))
+			s += ws.ops[k].count * ws.ops[k].time_s;
+	return s;
+}
+
+static const struct op *find_op(const char *name)
+{
+	size_t k;
+	for (k = 0; k < ws.count; k++)
+		if (!strcmp(ws.ops[k].name, name))
+			return &ws.ops[k];
+	fail_msg("no operator '%s'", name);
+	return NULL;
+}
+
+/* Estimate w on the frozen A100 80GB SXM; the test fails on an error. */
+static void estimate_ok(const struct workload *w, struct estimate *e)
+{
+	struct gpu g;
+	struct plan_problem why;
+	tc_test_a100(&g);
+	if (step_estimate(w, &g, &ws, e, &why))
+		fail_msg("estimate failed: %s", why.msg);
+}
+
+/*
+ * On one GPU nothing overlaps: the step is every operator's count x time.
+ * The encoder's LM head and optimizer are not among them; its final norm
+ * is.  Tokens are the inputs'; model FLOPs are encdec_model_flop's.
+ */
+static void test_step_is_its_operators(void **state)
+{
+	struct workload w;
+	struct estimate e;
+	struct plan pl = one_gpu();
+	struct encdec E;
+	size_t k;
+	(void)state;
+	t5ish(&w, 12, 12, 768, 12, 3072, 32128, 512, 128);
+	estimate_ok(&w, &e);
+	assert_close(time_of(""), e.step_time_s, TOL_TIGHT);
+	for (k = 0; k < ws.count; k++) {
+		assert_true(strncmp(ws.ops[k].name, "encoder.lm_head", 15));
+		assert_true(strncmp(ws.ops[k].name, "encoder.optimizer", 17));
+	}
+	assert_int_equal(find_op("encoder.final_norm.fwd")->stage, OPS_FIRST);
+	assert_close(find_op("optimizer.step")->count, 1.0, TOL_EXACT);
+	assert_close(e.tokens_per_step, 8.0 * 512, TOL_EXACT);
+	encdec_init(&w, &pl, &E);
+	assert_close(e.model_flop_per_step, 8 * encdec_model_flop(&E, 0),
+		     TOL_EXACT);
+	assert_close(e.params, E.params, TOL_EXACT);
+}
+
+/*
+ * Cross-attention's operators by hand (micro-batch 1, tp 1, input 512,
+ * target 128, h 768, 12 heads of 64): queries 2 x 128 x 768 x 768 FLOPs,
+ * keys and values 2 x 512 x 1536 x 768, the fused core 4 x 128 x 512 x 64
+ * x 12 (no mask: no halving).
+ */
+static void test_cross_ops_by_hand(void **state)
+{
+	struct workload w;
+	struct estimate e;
+	(void)state;
+	t5ish(&w, 12, 12, 768, 12, 3072, 32128, 512, 128);
+	estimate_ok(&w, &e);
+	assert_close(find_op("cross.q")->flop, 2.0 * 128 * 768 * 768,
+		     TOL_EXACT);
+	assert_close(find_op("cross.kv")->flop, 2.0 * 512 * 1536 * 768,
+		     TOL_EXACT);
+	assert_close(find_op("cross.attn_flash")->flop,
+		     4.0 * 128 * 512 * 64 * 12, TOL_EXACT);
+	assert_close(find_op("cross.q")->count, 12.0 * 8, TOL_EXACT);
+}
+
+/* Doubling the target leaves the encoder's time alone and about doubles
+ * the decoder's; doubling the input does the converse for the encoder
+ * (the decoder's self-attention stays, its cross-attention grows).
+ * Micro-batches of 8 keep the GEMMs large enough to scale with tokens. */
+static void test_lengths_scale_their_stack(void **state)
+{
+	struct workload w;
+	struct estimate e;
+	double enc1, dec1, enc2, dec2, self1, self2;
+	(void)state;
+	t5ish(&w, 4, 4, 2048, 32, 8192, 32128, 1024, 512);
+	w.plan.micro_batch = 8;
+	estimate_ok(&w, &e);
+	enc1 = time_of("encoder.");
+	dec1 = time_of("decoder.") + time_of("cross.q") +
+	       time_of("cross.attn_out");
+	w.train.target_len = w.train.seq_len = 1024;
+	estimate_ok(&w, &e);
+	enc2 = time_of("encoder.");
+	dec2 = time_of("decoder.") + time_of("cross.q") +
+	       time_of("cross.attn_out");
+	assert_close(enc2, enc1, TOL_EXACT);
+	assert_true(dec2 > 1.6 * dec1 && dec2 < 2.4 * dec1);
+
+	t5ish(&w, 4, 4, 2048, 32, 8192, 32128, 512, 512);
+	w.plan.micro_batch = 8;
+	estimate_ok(&w, &e);
+	enc1 = time_of("encoder.");
+	self1 = time_of("decoder.");
+	w.train.input_len = 1024;
+	estimate_ok(&w, &e);
+	enc2 = time_of("encoder.");
+	self2 = time_of("decoder.");
+	assert_close(self2, self1, TOL_EXACT);
+	assert_true(enc2 > 1.6 * enc1 && enc2 < 2.4 * enc1);
+}
+
+/* Longer inputs hold more keys and values of cross-attention: memory grows
+ * with input_len at a fixed target. */
+static void test_memory_grows_with_input(void **state)
+{
+	struct workload w;
+	struct estimate e;
+	double m1;
+	(void)state;
+	t5ish(&w, 12, 12, 768, 12, 3072, 32128, 512, 128);
+	estimate_ok(&w, &e);
+	m1 = e.mem_bytes[MEM_ACTIVATIONS];
+	w.train.input_len = 1024;
+	estimate_ok(&w, &e);
+	assert_true(e.mem_bytes[MEM_ACTIVATIONS] > m1);
+}
+
+/* The most operators a step has (no flash attention, full recompute,
+ * tensor and sequence parallelism, ZeRO-3 over data parallelism) fit in a
+ * workspace of LLM_MAX_OPS. */
+static void test_workspace_holds_the_largest_step(void **state)
+{
+	struct workload w;
+	struct estimate e;
+	(void)state;
+	t5ish(&w, 2, 2, 768, 12, 3072, 32128, 512, 128);
+	w.train.flash_attention = 0;
+	w.train.recompute = RECOMP_FULL;
+	w.plan.tp = 2;
+	w.plan.count = 8;
+	w.plan.zero = 3;
+	w.plan.sequence_parallel = 1;
+	estimate_ok(&w, &e);
+	assert_true(ws.count <= LLM_MAX_OPS);
+	assert_true(find_op("cross.recompute.attn_scores")->flop > 0);
+}
+
+/* What is not modelled is refused, naming the field. */
+static void test_refusals(void **state)
+{
+	static const struct {
+		int pp, cp, lora, experts;
+		enum wl_field field;
+	} t[] = {
+		{ 2, 1, 0, 0, WLF_PP },
+		{ 1, 2, 0, 0, WLF_CP },
+		{ 1, 1, 8, 0, WLF_FINETUNE },
+		{ 1, 1, 0, 4, WLF_MODEL },
+	};
+	struct workload w;
+	struct estimate e;
+	struct plan_problem why;
+	struct gpu g;
+	size_t i;
+	(void)state;
+	tc_test_a100(&g);
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		t5ish(&w, 2, 2, 64, 4, 256, 100, 64, 16);
+		w.plan.pp = t[i].pp;
+		w.plan.cp = t[i].cp;
+		w.plan.count = t[i].pp * t[i].cp;
+		if (t[i].lora) {
+			w.train.finetune = FT_LORA;
+			w.train.lora_rank = t[i].lora;
+		}
+		if (t[i].experts) {
+			w.llm.experts = t[i].experts;
+			w.llm.top_k = 1;
+		}
+		assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), -1);
+		assert_int_equal(why.field, t[i].field);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_params_by_hand),
+		cmocka_unit_test(test_flop_by_hand),
+		cmocka_unit_test(test_step_is_its_operators),
+		cmocka_unit_test(test_cross_ops_by_hand),
+		cmocka_unit_test(test_lengths_scale_their_stack),
+		cmocka_unit_test(test_memory_grows_with_input),
+		cmocka_unit_test(test_workspace_holds_the_largest_step),
+		cmocka_unit_test(test_refusals),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
