@@ -167,6 +167,15 @@ int cost_range_shaped(const struct price_table *tables, size_t ntables,
 		      const char *gpu_id, enum cost_kind kind, double gpus,
 		      double min_instance_gpus, double run_s, struct cost_range *out)
 {
+	return cost_range_timed(tables, ntables, gpu_id, kind, gpus, min_instance_gpus, run_s,
+				NULL, out);
+}
+
+int cost_range_timed(const struct price_table *tables, size_t ntables,
+		     const char *gpu_id, enum cost_kind kind, double gpus,
+		     double min_instance_gpus, double run_s, const struct cost_timer *timer,
+		     struct cost_range *out)
+{
 	struct cost_range r;
 	int per_gpu_h = !(gpus > 0);
 	int skipped = 0, unhosted = 0;
@@ -200,12 +209,23 @@ int cost_range_shaped(const struct price_table *tables, size_t ntables,
 				unhosted++;
 				continue;
 			}
+			double offer_s = run_s;
+			const char *net = NULL;
+			if (!per_gpu_h && timer && run.instances > 1) {
+				/* The offer's own network sets the time. */
+				if (timer->fn(timer->ctx, o->network, &offer_s) ||
+				    cost_cloud(o, &tables[t].billing, kind, gpus, offer_s, &run, &why))
+					continue;
+				net = o->network;
+			}
 			double key = per_gpu_h ? run.price_usd_per_gpu_h : run.cost_usd;
 			r.offers++;
 			if (!best.offer || key < best_key) {
 				best.table = &tables[t];
 				best.offer = o;
 				best.run = run;
+				best.run_s = offer_s;
+				best.network = net;
 				best_key = key;
 			}
 		}

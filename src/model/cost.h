@@ -138,6 +138,25 @@ struct cost_choice {
 	const struct price_table *table; /* borrowed from the caller's tables */
 	const struct price_offer *offer; /* borrowed */
 	struct cost_run run;
+	double run_s;                    /* the run time priced, before billing */
+	/* The offer's network when run_s was timed over it (borrowed from the
+	 * offer); NULL when one time serves every offer (one instance, no
+	 * timer, or a network the user fixed). */
+	const char *network;
+};
+
+/*
+ * The run time of the priced job when its instances are joined by the
+ * network called `network` (an offer's): 0 with *run_s, or -1 when the job
+ * cannot be timed over it (the offer is then left out).  Called only for
+ * runs of more than one instance: inside one instance the network plays no
+ * part.
+ */
+typedef int (*cost_time_fn)(void *ctx, const char *network, double *run_s);
+
+struct cost_timer {
+	cost_time_fn fn;
+	void *ctx;
 };
 
 struct cost_range {
@@ -234,5 +253,16 @@ double cost_offer_capacity(const struct price_offer *o);
 int cost_range_shaped(const struct price_table *tables, size_t ntables,
 		      const char *gpu_id, enum cost_kind kind, double gpus,
 		      double min_instance_gpus, double run_s, struct cost_range *out);
+
+/*
+ * cost_range_shaped() where each offer that joins several instances is
+ * priced for the time `timer` gives over that offer's own network (its
+ * choice's `network` then names it); one-instance runs keep run_s.  A NULL
+ * timer prices every offer for run_s.
+ */
+int cost_range_timed(const struct price_table *tables, size_t ntables,
+		     const char *gpu_id, enum cost_kind kind, double gpus,
+		     double min_instance_gpus, double run_s, const struct cost_timer *timer,
+		     struct cost_range *out);
 
 #endif

@@ -93,16 +93,38 @@ const char *rep_unpriced(char *buf, const struct cost_range *r, enum cost_kind k
 	return buf;
 }
 
-/* When the cheapest offer joins instances over another network than the
- * one the time was estimated over, say so: the time is not that offer's. */
-static void text_network_note(FILE *f, const struct plan *p, const struct cost_choice *ch)
+const char *rep_choice_network(const struct cost_choice *ch, const struct plan *p)
 {
-	if (ch->run.instances <= 1 || !strcmp(p->network, ch->offer->network))
+	if (ch->run.instances <= 1)
+		return NULL;
+	return ch->network ? ch->network : p->network;
+}
+
+/* Which network the cheapest offer's time was taken over, and the plan's
+ * own time beside it when that differs. */
+static void text_network_note(FILE *f, const struct plan *p, const struct run_cost *c)
+{
+	const struct cost_choice *ch = &c->range.cheapest;
+	const char *net = rep_choice_network(ch, p);
+	char a[48];
+	if (!net)
 		return;
-	fprintf(f, "  %-13s the time assumes %s between instances; %s %s joins them over %s "
-		"(`--network %s` times the run over it)\n", "network",
-		p->network[0] ? p->network : "the plan's bandwidth", ch->table->provider,
-		ch->offer->instance, ch->offer->network, ch->offer->network);
+	if (!ch->network) {
+		fprintf(f, "  %-13s every offer timed over %s, the plan's network between instances (%s %s's own is %s)\n",
+			"network", net[0] ? net : "the plan's bandwidth", ch->table->provider,
+			ch->offer->instance, ch->offer->network);
+		return;
+	}
+	fprintf(f, "  %-13s timed over %s, the network of %s %s between instances", "network", net,
+		ch->table->provider, ch->offer->instance);
+	if (strcmp(net, p->network)) {
+		char b[48];
+		tc_fmt_duration(c->run_s, a, sizeof(a));
+		tc_fmt_duration(ch->run_s, b, sizeof(b));
+		fprintf(f, "; over the plan's %s the run takes %s%s", p->network[0] ? p->network
+			: "bandwidth", strcmp(a, b) ? "" : "the same ", a);
+	}
+	fputs(" (`--network NAME` times every offer over one network)\n", f);
 }
 
 static void text_cost(FILE *f, const struct gpu *g, const struct run_cost *c, const struct plan *p)
@@ -123,7 +145,7 @@ static void text_cost(FILE *f, const struct gpu *g, const struct run_cost *c, co
 			rep_fmt_usd(c->range.dearest.run.cost_usd, b, sizeof(b)), c->range.providers,
 			c->range.providers == 1 ? "" : "s", c->range.offers,
 			c->range.offers == 1 ? "" : "s");
-		text_network_note(f, p, &c->range.cheapest);
+		text_network_note(f, p, c);
 	} else {
 		char why[REP_UNPRICED_LEN];
 		fprintf(f, "  %-13s %s\n", "cloud", rep_unpriced(why, &c->range, c->kind, g->id, p->count));
@@ -345,8 +367,10 @@ static void json_plan(struct rep_json *j, const struct plan *p)
 	rep_json_obj_end(j);
 }
 
-static void json_choice(struct rep_json *j, const char *key, const struct cost_choice *ch)
+static void json_choice(struct rep_json *j, const char *key, const struct cost_choice *ch,
+			const struct plan *p)
 {
+	const char *net = rep_choice_network(ch, p);
 	rep_json_obj_begin(j, key);
 	rep_json_str(j, "provider", ch->table->provider);
 	rep_json_str(j, "instance", ch->offer->instance);
@@ -360,11 +384,18 @@ static void json_choice(struct rep_json *j, const char *key, const struct cost_c
 	rep_json_num(j, "cost_usd", ch->run.cost_usd);
 	rep_json_str(j, "as_of", ch->offer->as_of);
 	rep_json_bool(j, "verified", ch->offer->verified);
+	rep_json_num(j, "run_s", ch->run_s);
+	if (net)
+		rep_json_str(j, "network", net);
+	else
+		rep_json_null(j, "network");
 	rep_json_obj_end(j);
 }
 
-static void json_cost(struct rep_json *j, const struct run_cost *c, const char *gpu_id, double gpus)
+static void json_cost(struct rep_json *j, const struct run_cost *c, const char *gpu_id,
+		      const struct plan *p)
 {
+	double gpus = p->count;
 	rep_json_obj_begin(j, "cost");
 	rep_json_str(j, "pricing", cost_kind_names[c->kind]);
 	rep_json_bool(j, "priced", c->priced);
@@ -382,8 +413,8 @@ static void json_cost(struct rep_json *j, const struct run_cost *c, const char *
 		return;
 	}
 	if (c->priced) {
-		json_choice(j, "cheapest", &c->range.cheapest);
-		json_choice(j, "dearest", &c->range.dearest);
+		json_choice(j, "cheapest", &c->range.cheapest, p);
+		json_choice(j, "dearest", &c->range.dearest, p);
 		rep_json_int(j, "providers", c->range.providers);
 		rep_json_int(j, "offers", c->range.offers);
 	} else {
@@ -474,7 +505,7 @@ static int json_report(FILE *f, const struct workload *w, const struct gpu *g,
 	json_plan(&j, &e->plan);
 	rep_json_str(&j, "efficiency_source", g->eff.source);
 	if (c)
-		json_cost(&j, c, g->id, w->plan.count);
+		json_cost(&j, c, g->id, &w->plan);
 	if (u)
 		rep_unc_json(&j, "uncertainty", u);
 	rep_json_arr_begin(&j, "warnings");
@@ -495,7 +526,8 @@ static int csv_report(FILE *f, const struct workload *w, const struct estimate *
 	      "memory_per_gpu_bytes,memory_capacity_bytes,fits,limiting", f);
 	for (int i = 0; i < BRK_COUNT; i++)
 		fprintf(f, ",%s_s", brk_names[i]);
-	fputs(",pricing,cheapest_provider,cheapest_instance,cost_usd,cost_max_usd,energy_kwh,co2_kg\n", f);
+	fputs(",pricing,cheapest_provider,cheapest_instance,cost_usd,cost_max_usd,energy_kwh,co2_kg,"
+	      "cheapest_run_s,cheapest_network\n", f);
 	rep_csv_field(f, w->name);
 	fputc(',', f);
 	rep_csv_field(f, p->gpu);
@@ -516,9 +548,17 @@ static int csv_report(FILE *f, const struct workload *w, const struct estimate *
 		fprintf(f, ",%s,,,,", c ? cost_kind_names[c->kind] : "");
 	}
 	if (c && !c->unfit)
-		fprintf(f, ",%.6g,%.6g\n", c->energy_kwh, c->co2_kg);
+		fprintf(f, ",%.6g,%.6g", c->energy_kwh, c->co2_kg);
 	else
+		fputs(",,", f);
+	if (c && c->priced) {
+		const char *net = rep_choice_network(&c->range.cheapest, p);
+		fprintf(f, ",%.6g,", c->range.cheapest.run_s);
+		rep_csv_field(f, net ? net : "");
+		fputc('\n', f);
+	} else {
 		fputs(",,\n", f);
+	}
 	return 0;
 }
 
@@ -540,10 +580,13 @@ static int md_report(FILE *f, const struct workload *w, const struct gpu *g,
 		tc_fmt_bytes(e->memory_per_gpu_bytes, a, sizeof(a)),
 		tc_fmt_bytes(e->memory_capacity_bytes, b, sizeof(b)), e->fits ? "fits" : "does not fit");
 	fprintf(f, "| limiting resource | %s |\n", limiter_names[e->limiting]);
-	if (c && c->priced)
-		fprintf(f, "| cheapest %s cost | %s (%s %s) |\n", cost_kind_names[c->kind],
+	if (c && c->priced) {
+		const char *net = rep_choice_network(&c->range.cheapest, &w->plan);
+		fprintf(f, "| cheapest %s cost | %s (%s %s%s%s) |\n", cost_kind_names[c->kind],
 			rep_fmt_usd(c->range.cheapest.run.cost_usd, a, sizeof(a)),
-			c->range.cheapest.table->provider, c->range.cheapest.offer->instance);
+			c->range.cheapest.table->provider, c->range.cheapest.offer->instance,
+			net && net[0] ? ", timed over " : "", net ? net : "");
+	}
 	if (c && c->unfit) {
 		fputs("| cost | not priced: the plan does not fit in GPU memory |\n", f);
 	} else if (c) {
