@@ -36,6 +36,7 @@ static const char *const risks[] = { "p50", "p90", NULL };
 struct price_ctx {
 	const struct price_set *prices;
 	enum cost_kind kind;
+	int network_fixed; /* --network: every offer timed over the plan's */
 	/* Written by the planner's threads, under mu. */
 	pthread_mutex_t mu;
 	int unhosted; /* plans left unpriced: no offer could join their instances */
@@ -43,15 +44,22 @@ struct price_ctx {
 };
 
 /* plan_price_fn over the loaded price tables: the cheapest offer of at
- * least a node's GPUs (the shape the plan's communication assumes). */
-static int price_cb(void *vctx, const struct gpu *g, int count, double run_s,
-		    double *cost, const char **prov, const char **inst)
+ * least a node's GPUs (the shape the plan's communication assumes), each
+ * offer timed over its own network unless --network fixed one. */
+static int price_cb(void *vctx, const struct gpu *g, const struct workload *w,
+		    const struct estimate *e, struct plan_priced *out)
 {
 	struct price_ctx *c = vctx;
 	struct cost_range r;
+	struct money_timer mt;
+	int count = e->plan.count;
 	double shape = count < g->gpus_per_node ? count : g->gpus_per_node;
-	if (cost_range_shaped(c->prices->tables, c->prices->count, g->id, c->kind, count,
-			      shape, run_s, &r)) {
+	money_timer_init(&mt, w, g, e->total_time_s);
+	struct cost_timer timer = { money_timer_time, &mt };
+	int rc = cost_range_timed(c->prices->tables, c->prices->count, g->id, c->kind, count,
+				  shape, e->total_time_s, c->network_fixed ? NULL : &timer, &r);
+	money_timer_release(&mt);
+	if (rc) {
 		pthread_mutex_lock(&c->mu);
 		c->unhosted += r.skipped_fabric > 0;
 		if (r.skipped_fabric && r.largest.offer &&
@@ -61,25 +69,34 @@ static int price_cb(void *vctx, const struct gpu *g, int count, double run_s,
 		pthread_mutex_unlock(&c->mu);
 		return -1;
 	}
-	*cost = r.cheapest.run.cost_usd;
-	*prov = r.cheapest.table->provider;
-	*inst = r.cheapest.offer->instance;
+	out->cost_usd = r.cheapest.run.cost_usd;
+	out->total_time_s = r.cheapest.run_s;
+	out->provider = r.cheapest.table->provider;
+	out->instance = r.cheapest.offer->instance;
+	out->network = r.cheapest.network;
 	return 0;
 }
 
-/* plan_offer_fn: the offer price_cb chose, for sampling the cost. */
-static int offer_cb(void *vctx, const struct gpu *g, int count, double run_s,
+/* plan_offer_fn: the offer price_cb chose, found by its provider and
+ * instance, for sampling the cost. */
+static int offer_cb(void *vctx, const struct gpu *g, const struct plan_point *p,
 		    const struct price_offer **offer, const struct cost_billing **billing)
 {
 	const struct price_ctx *c = vctx;
-	struct cost_range r;
-	double shape = count < g->gpus_per_node ? count : g->gpus_per_node;
-	if (cost_range_shaped(c->prices->tables, c->prices->count, g->id, c->kind, count,
-			      shape, run_s, &r))
-		return -1;
-	*offer = r.cheapest.offer;
-	*billing = &r.cheapest.table->billing;
-	return 0;
+	for (size_t t = 0; t < c->prices->count; t++) {
+		const struct price_table *pt = &c->prices->tables[t];
+		if (strcmp(pt->provider, p->provider))
+			continue;
+		for (size_t i = 0; i < pt->count; i++)
+			if (!strcmp(pt->offers[i].instance, p->instance) &&
+			    !strcmp(pt->offers[i].gpu, g->id) &&
+			    pt->offers[i].price_usd_per_h[c->kind] > 0) {
+				*offer = &pt->offers[i];
+				*billing = &pt->billing;
+				return 0;
+			}
+	}
+	return -1;
 }
 
 /* Layout as "tp 8 pp 4 dp 16 zero 1 mb 1 rec selective v 2 sp". */
@@ -160,13 +177,14 @@ static void print_row(struct cli_ctx *ctx, const char *fmt, const char *section,
 			p->step_time_s, p->total_time_s, p->cost_usd, p->provider, p->instance);
 		if (with_unc)
 			csv_unc(ctx, p);
-		fputc('\n', ctx->out);
+		fprintf(ctx->out, ",%s\n", p->network ? p->network : "");
 		return;
 	}
 	tc_fmt_duration(p->total_time_s, t, sizeof(t));
-	fprintf(ctx->out, "  %-16s %6d  %-44s %10s  %13s  %s %s\n", gpus[p->gpu].id,
+	/* A time taken over the offer's own network says so. */
+	fprintf(ctx->out, "  %-16s %6d  %-44s %10s  %13s  %s %s%s%s\n", gpus[p->gpu].id,
 		p->plan.count, lay, t, rep_fmt_usd(p->cost_usd, usd, sizeof(usd)), p->provider,
-		p->instance);
+		p->instance, p->network ? " over " : "", p->network ? p->network : "");
 	if (with_unc)
 		text_unc(ctx, p);
 }
@@ -222,6 +240,10 @@ static void json_row(struct rep_json *j, const struct plan_point *p,
 	rep_json_num(j, "cost_usd", p->cost_usd);
 	rep_json_str(j, "provider", p->provider);
 	rep_json_str(j, "instance", p->instance);
+	if (p->network)
+		rep_json_str(j, "network", p->network);
+	else
+		rep_json_null(j, "network");
 	if (p->sampled)
 		rep_unc_json(j, "uncertainty", &p->unc);
 	rep_json_obj_end(j);
@@ -343,6 +365,7 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	if (wl_load_file(pos[0], &ctx->data, &w, &d))
 		return cli_report(ctx, &d);
 	pthread_mutex_init(&pc.mu, NULL); /* destroyed at out */
+	pc.network_fixed = network != NULL;
 	if (network)
 		wl_set_network(&w.plan, net_find(network)); /* a choice of net_names */
 	struct cal_overlay cal;
@@ -578,7 +601,7 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 		}
 	} else if (csv) {
 		fprintf(ctx->out, "section,gpu,count,tp,pp,dp,zero,micro_batch,recompute,interleave,"
-				  "sequence_parallel,step_time_s,total_time_s,cost_usd,provider,instance%s\n",
+				  "sequence_parallel,step_time_s,total_time_s,cost_usd,provider,instance%s,network\n",
 			ua.on ? ",total_time_p10_s,total_time_p50_s,total_time_p90_s,cost_p10_usd,"
 				"cost_p50_usd,cost_p90_usd,p_deadline,p_budget" : "");
 		for (size_t i = 0; i < npts && (deadline_s || budget_s); i++) {
