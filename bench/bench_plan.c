@@ -43,7 +43,7 @@ static int price(void *v, const struct gpu *g, const struct workload *w,
 	if (rc)
 		return -1;
 	out->cost_usd = r.cheapest.run.cost_usd;
-	out->total_time_s = r.cheapest.run_s;
+	out->total_time_s = out->net_time_s = r.cheapest.run_s;
 	out->provider = r.cheapest.table->provider;
 	out->instance = r.cheapest.offer->instance;
 	out->network = r.cheapest.network;

@@ -110,6 +110,7 @@ static const struct cli_cmd commands[] = {
 	  "  --network NAME  between nodes, for every plan and offer (without it each\n"
 	  "                  offer of several instances is timed over its own)\n"
 	  "  --pricing P     on-demand (default), spot, reserved-1y or reserved-3y\n"
+	  "  --preempt-per-h R --checkpoint D --restart D   spot assumptions\n"
 	  "  --calibration FILE  efficiencies fitted by `traincost calibrate`\n"
 	  "  --uncertainty[=N]  P10, P50, P90 of time and cost (N samples, default\n"
 	  "                  1000) for the plans shown and the Pareto front\n"

@@ -305,11 +305,13 @@ static int print_table(struct cli_ctx *ctx, const char *fmt, struct row *rows, i
 			double most = cost_offer_capacity(r->cost.range.largest.offer);
 			snprintf(c[10], sizeof(c[10]), "one order holds at most %.4g GPU%s", most,
 				 most == 1 ? "" : "s");
+		} else if (r->cost.spot_applied && cost_spot_loss_per_h(&r->cost.in.spot) >= 1) {
+			snprintf(c[10], sizeof(c[10]), "spot cannot finish: restarts lose work as fast as it is made");
 		} else if (r->cost.priced) {
 			/* The cost is the offer's run, over its own network. */
 			const struct cost_choice *ch = &r->cost.range.cheapest;
 			char dur[48], total[48];
-			tc_fmt_duration(ch->run_s, dur, sizeof(dur));
+			tc_fmt_duration(r->cost.priced_base_s, dur, sizeof(dur));
 			tc_fmt_duration(r->e.total_time_s, total, sizeof(total));
 			if (ch->network && strcmp(ch->network, r->w.plan.network))
 				snprintf(c[10], sizeof(c[10]), "cost timed over %s, the offer's network%s%s",
@@ -611,6 +613,10 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 			rc = print_unc_table(ctx, format, rows, n, &us, deadline_s);
 		if (!rc && strcmp(format, "csv"))
 			trade_off(ctx, rows, n);
+		if (!rc && strcmp(format, "csv") && m.in.kind == COST_SPOT) {
+			fputc('\n', ctx->out);
+			rep_spot_assumptions(ctx->out, &m.in.spot, "costs");
+		}
 	}
 	if (rc) {
 		fputs("traincost compare: internal error: a non-finite value in the report\n", ctx->err);

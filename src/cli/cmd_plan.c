@@ -14,6 +14,7 @@
 #include "../model/planner.h"
 #include "../util/units.h"
 #include "../util/utf8.h"
+#include "../report/estimate_report.h"
 #include "../report/json.h"
 #include "../report/numfmt.h"
 #include "../report/plot.h"
@@ -36,10 +37,12 @@ static const char *const risks[] = { "p50", "p90", NULL };
 struct price_ctx {
 	const struct price_set *prices;
 	enum cost_kind kind;
+	struct run_cost_in in; /* kind and the spot assumptions */
 	int network_fixed; /* --network: every offer timed over the plan's */
 	/* Written by the planner's threads, under mu. */
 	pthread_mutex_t mu;
 	int unhosted; /* plans left unpriced: no offer could join their instances */
+	int spot_unfinished; /* spot plans left out: restarts lose work as fast as it is made */
 	struct cost_choice largest; /* of those, the offer whose order holds the most GPUs */
 };
 
@@ -50,30 +53,41 @@ static int price_cb(void *vctx, const struct gpu *g, const struct workload *w,
 		    const struct estimate *e, struct plan_priced *out)
 {
 	struct price_ctx *c = vctx;
-	struct cost_range r;
+	struct run_cost cost;
 	struct money_timer mt;
-	int count = e->plan.count;
-	double shape = count < g->gpus_per_node ? count : g->gpus_per_node;
 	money_timer_init(&mt, w, g, e->total_time_s);
 	struct cost_timer timer = { money_timer_time, &mt };
-	int rc = cost_range_timed(c->prices->tables, c->prices->count, g->id, c->kind, count,
-				  shape, e->total_time_s, c->network_fixed ? NULL : &timer, &r);
+	int rc = run_cost_compute_timed(c->prices->tables, c->prices->count, g->id, e->plan.count,
+					e->plan.gpus_per_node, g->tdp_w, e->total_time_s,
+					c->network_fixed ? NULL : &timer, &c->in, &cost);
 	money_timer_release(&mt);
-	if (rc) {
+	if (rc)
+		return -1;
+	/* A spot run that loses work as fast as it makes it never finishes. */
+	if (cost.spot_applied && cost_spot_loss_per_h(&cost.in.spot) >= 1) {
 		pthread_mutex_lock(&c->mu);
-		c->unhosted += r.skipped_fabric > 0;
-		if (r.skipped_fabric && r.largest.offer &&
-		    (!c->largest.offer ||
-		     cost_offer_capacity(r.largest.offer) > cost_offer_capacity(c->largest.offer)))
-			c->largest = r.largest;
+		c->spot_unfinished++;
 		pthread_mutex_unlock(&c->mu);
 		return -1;
 	}
-	out->cost_usd = r.cheapest.run.cost_usd;
-	out->total_time_s = r.cheapest.run_s;
-	out->provider = r.cheapest.table->provider;
-	out->instance = r.cheapest.offer->instance;
-	out->network = r.cheapest.network;
+	if (!cost.priced) {
+		const struct cost_range *r = &cost.range;
+		pthread_mutex_lock(&c->mu);
+		c->unhosted += r->skipped_fabric > 0;
+		if (r->skipped_fabric && r->largest.offer &&
+		    (!c->largest.offer ||
+		     cost_offer_capacity(r->largest.offer) > cost_offer_capacity(c->largest.offer)))
+			c->largest = r->largest;
+		pthread_mutex_unlock(&c->mu);
+		return -1;
+	}
+	/* On spot the run includes its expected restarts. */
+	out->cost_usd = cost.range.cheapest.run.cost_usd;
+	out->total_time_s = cost.range.cheapest.run_s;
+	out->net_time_s = cost.priced_base_s;
+	out->provider = cost.range.cheapest.table->provider;
+	out->instance = cost.range.cheapest.offer->instance;
+	out->network = cost.range.cheapest.network;
 	return 0;
 }
 
@@ -305,7 +319,8 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 		   *network = NULL;
 	int include_unverified = 0;
 	struct unc_args ua = { 0 };
-	struct cli_opt opts[11 + UNC_ARGS_NOPTS + 1] = {
+	struct money_args ma = { 0 }; /* the spot assumptions */
+	struct cli_opt opts[14 + UNC_ARGS_NOPTS + 1] = {
 		{ "deadline", &deadline_s, NULL, NULL },
 		{ "budget", &budget_s, NULL, NULL },
 		{ "gpus", &gpus_s, NULL, NULL },
@@ -317,10 +332,13 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 		{ "include-unverified", NULL, &include_unverified, NULL },
 		{ "risk", &risk_s, NULL, risks },
 		{ "plot", &plot, NULL, NULL },
+		{ "preempt-per-h", &ma.preempt, NULL, NULL },
+		{ "checkpoint", &ma.checkpoint, NULL, NULL },
+		{ "restart", &ma.restart, NULL, NULL },
 	};
 	char *pos[CLI_MAX_POS];
 	int npos, rc;
-	unc_args_opts(&ua, opts + 11);
+	unc_args_opts(&ua, opts + 14);
 	rc = cli_parse(ctx, "plan", argc, argv, opts, pos, &npos);
 	if (rc)
 		return rc == CLI_HELP_SHOWN ? TC_EXIT_OK : rc;
@@ -340,6 +358,10 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	int max_gpus = CLI_DEFAULT_MAX_GPUS;
 	if (max_s && cli_int_arg(ctx, "plan", "max-gpus", max_s, 1, PLAN_MAX_GPUS, &max_gpus))
 		return TC_EXIT_USAGE;
+	struct money spot; /* only its assumptions: plan loads its own prices */
+	ma.pricing = pricing;
+	if ((rc = money_parse(ctx, "plan", &ma, &spot)))
+		return rc;
 	/* --risk p90 ranks by samples: it implies --uncertainty. */
 	enum plan_risk risk = strcmp(risk_s, "p90") ? PLAN_RISK_P50 : PLAN_RISK_P90;
 	if (risk == PLAN_RISK_P90)
@@ -360,7 +382,7 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	size_t npts = 0;
 	int *front = NULL;
 	char *want = NULL;
-	struct price_ctx pc = { .prices = &prices, .kind = (enum cost_kind)cost_kind_parse(pricing) };
+	struct price_ctx pc = { .prices = &prices, .kind = spot.in.kind, .in = spot.in };
 	tc_diag_init(&d);
 	if (wl_load_file(pos[0], &ctx->data, &w, &d))
 		return cli_report(ctx, &d);
@@ -622,6 +644,14 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 		if (cal.measurements)
 			fprintf(ctx->out, "Efficiencies calibrated from %s (%zu measurements on %s).\n\n",
 				cal.fitted_from, cal.measurements, cal.gpu);
+		if (pc.in.kind == COST_SPOT) {
+			rep_spot_assumptions(ctx->out, &pc.in.spot, "times and costs");
+			if (pc.spot_unfinished)
+				fprintf(ctx->out, "%d plan%s left out: %s restarts would lose work as fast as "
+					"the run makes it.\n", pc.spot_unfinished, pc.spot_unfinished == 1 ? "" : "s",
+					pc.spot_unfinished == 1 ? "its" : "their");
+			fputc('\n', ctx->out);
+		}
 		if (ranked[0])
 			fprintf(ctx->out, "Ranked by %s.\n\n", ranked);
 		const char *at = risk == PLAN_RISK_P90 ? " at P90" : "";

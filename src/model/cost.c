@@ -99,6 +99,13 @@ int cost_spot_overhead(double run_s, const struct cost_spot *in,
 	return 0;
 }
 
+double cost_spot_loss_per_h(const struct cost_spot *in)
+{
+	assert(in);
+	return in->preempt_per_h * in->instances *
+	       (in->restart_s + in->checkpoint_interval_s / 2) / COST_S_PER_H;
+}
+
 double cost_energy_kwh(double gpus, double tdp_w, double util_frac,
 		       double run_s, double pue)
 {

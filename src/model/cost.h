@@ -202,6 +202,13 @@ int cost_cloud(const struct price_offer *o, const struct cost_billing *b,
 int cost_spot_overhead(double run_s, const struct cost_spot *in,
 		       struct cost_spot_result *out);
 
+/*
+ * Restarts per hour of work x hours lost per restart: the work a spot job
+ * loses per hour it makes.  At 1 or more it never finishes (the first-order
+ * overhead of cost_spot_overhead is then meaningless).
+ */
+double cost_spot_loss_per_h(const struct cost_spot *in);
+
 /* Energy in kWh: gpus x tdp_w x util_frac x run_s / 3600 x pue / 1000. */
 double cost_energy_kwh(double gpus, double tdp_w, double util_frac,
 		       double run_s, double pue);

@@ -112,13 +112,14 @@ static void *pworker(void *arg)
 		}
 		if (search_best_at(w, g, it->count, &in->knobs, &ws, bw, be, &it->why))
 			continue;
-		struct plan_priced pr = { 0, be->total_time_s, "", "", NULL };
+		struct plan_priced pr = { 0, be->total_time_s, be->total_time_s, "", "", NULL };
 		if (in->price(in->price_ctx, g, bw, be, &pr))
 			continue;
 		struct plan_point *q = &it->pt;
 		/* Over the offer's network the steps are as many and do as much
-		 * work, each in total / steps: step time and MFU scale with it. */
-		double scale = be->total_time_s > 0 ? pr.total_time_s / be->total_time_s : 1;
+		 * work, each in time / steps: step time and MFU scale with it
+		 * (spot restarts redo steps; they do not slow them). */
+		double scale = be->total_time_s > 0 ? pr.net_time_s / be->total_time_s : 1;
 		q->gpu = it->gpu;
 		q->plan = be->plan;
 		q->recompute = bw->train.recompute;

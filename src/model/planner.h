@@ -20,7 +20,9 @@
 /* What a plan costs on the offer it is bought on. */
 struct plan_priced {
 	double cost_usd;
-	double total_time_s;       /* the run on that offer (its network's) */
+	double total_time_s;       /* the run on that offer: its network's time,
+				    * spot restarts included */
+	double net_time_s;         /* the same before spot restarts */
 	const char *provider, *instance; /* static or caller-owned strings */
 	/* The network total_time_s assumes between instances when it is the
 	 * offer's own, not the plan's (caller-owned); NULL otherwise. */
@@ -28,8 +30,8 @@ struct plan_priced {
 };
 
 /* Price the run of layout *w (estimate *e) on GPU g: 0 with *out (its
- * total_time_s comes in as e's, the time over the plan's network), or -1
- * when the GPU cannot be bought that way. */
+ * times come in as e's, over the plan's network), or -1 when the GPU
+ * cannot be bought that way. */
 typedef int (*plan_price_fn)(void *ctx, const struct gpu *g, const struct workload *w,
 			     const struct estimate *e, struct plan_priced *out);
 

@@ -73,11 +73,21 @@ int run_cost_compute_timed(const struct price_table *tables, size_t ntables,
 	/* The spot line describes the run priced: redo it over the cheapest
 	 * offer's network when that set its time. */
 	const char *net = out->priced ? out->range.cheapest.network : NULL;
-	double net_s;
-	if (out->spot_applied && net &&
-	    (timer->fn(timer->ctx, net, &net_s) ||
-	     cost_spot_overhead(net_s, &out->in.spot, &out->spot)))
+	out->priced_base_s = run_s;
+	if (net && timer->fn(timer->ctx, net, &out->priced_base_s))
 		return -1;
+	if (out->spot_applied && net &&
+	    cost_spot_overhead(out->priced_base_s, &out->in.spot, &out->spot))
+		return -1;
+	if (out->spot_applied && out->priced) {
+		/* Every instance of the job waits through a restart and redoes
+		 * the lost work, at the cheapest offer's price. */
+		const struct cost_run *r = &out->range.cheapest.run;
+		out->restart_usd = r->instances * out->spot.lost_s_per_restart / COST_S_PER_H *
+				   r->price_usd_per_h;
+		out->overhead_usd = r->instances * out->spot.overhead_s / COST_S_PER_H *
+				    r->price_usd_per_h;
+	}
 	out->energy_kwh = cost_energy_kwh(gpus, tdp_w, in->power_frac, out->run_s, in->pue);
 	out->co2_kg = cost_co2_kg(out->energy_kwh, in->grid_g_per_kwh);
 	if (in->have_onprem &&

@@ -39,6 +39,13 @@ struct run_cost {
 	/* Spot overhead of the run priced on the cheapest offer (of run_s
 	 * when no offer is priced). */
 	struct cost_spot_result spot;
+	/* Spot, priced: what one restart (restart time plus the lost work) and
+	 * all expected restarts cost on the cheapest offer, before billing
+	 * rounds the run up. */
+	double restart_usd, overhead_usd;
+	/* The cheapest offer's run before any spot overhead: over its own
+	 * network when that set the time, else the run_s passed in. */
+	double priced_base_s;
 	double run_s;               /* the run over the plan's own network, spot
 				     * overhead included: energy and on-premises */
 	double energy_kwh;

@@ -127,6 +127,41 @@ static void text_network_note(FILE *f, const struct plan *p, const struct run_co
 	fputs(" (`--network NAME` times every offer over one network)\n", f);
 }
 
+void rep_spot_assumptions(FILE *f, const struct cost_spot *sp, const char *what)
+{
+	char a[48], b[48], c[48];
+	fprintf(f, "Spot: assumed %.3g preemptions per instance-hour on each instance of a run (any one "
+		"stops it), a checkpoint every %s and %s to get training again, so each restart loses %s "
+		"on every instance (the restart and half a checkpoint interval of work); %s include the "
+		"expected restarts (--preempt-per-h, --checkpoint, --restart; docs/pricing.md).\n",
+		sp->preempt_per_h, tc_fmt_duration(sp->checkpoint_interval_s, a, sizeof(a)),
+		tc_fmt_duration(sp->restart_s, b, sizeof(b)),
+		tc_fmt_duration(sp->restart_s + sp->checkpoint_interval_s / 2, c, sizeof(c)), what);
+}
+
+/* What one spot restart costs, and whether the job can finish at all. */
+static void text_restart(FILE *f, const struct run_cost *c)
+{
+	const struct cost_spot *sp = &c->in.spot;
+	const struct cost_run *r = &c->range.cheapest.run;
+	char a[48], b[48], x[48], y[48], z[48], n[48], w[48], k[48], t[48];
+	fprintf(f, "  %-13s each costs %s to get training again plus on average %s of work lost since the "
+		"last checkpoint (half the %s interval): %s on %s instance%s at %s/h, %s; all %s expected: %s\n",
+		"restart", tc_fmt_duration(sp->restart_s, a, sizeof(a)),
+		tc_fmt_duration(sp->checkpoint_interval_s / 2, b, sizeof(b)),
+		tc_fmt_duration(sp->checkpoint_interval_s, x, sizeof(x)),
+		tc_fmt_duration(c->spot.lost_s_per_restart, y, sizeof(y)),
+		rep_fmt_count(r->instances, n, sizeof(n)), r->instances == 1 ? "" : "s",
+		rep_fmt_usd(r->price_usd_per_h, z, sizeof(z)), rep_fmt_usd(c->restart_usd, w, sizeof(w)),
+		rep_fmt_count(round(c->spot.expected_restarts), k, sizeof(k)),
+		rep_fmt_usd(c->overhead_usd, t, sizeof(t)));
+	if (cost_spot_loss_per_h(sp) >= 1)
+		fprintf(f, "  %-13s at %.3g restarts per hour of work, each losing %s, the job loses work as fast "
+			"as it makes it: spot cannot finish this run (the first-order figures above understate "
+			"that)\n", "", sp->preempt_per_h * sp->instances,
+			tc_fmt_duration(c->spot.lost_s_per_restart, y, sizeof(y)));
+}
+
 static void text_cost(FILE *f, const struct gpu *g, const struct run_cost *c, const struct plan *p)
 {
 	const struct run_cost_in *in = &c->in;
@@ -164,6 +199,8 @@ static void text_cost(FILE *f, const struct gpu *g, const struct run_cost *c, co
 			tc_fmt_duration(in->spot.checkpoint_interval_s, a, sizeof(a)),
 			tc_fmt_duration(in->spot.restart_s, b, sizeof(b)), c->spot.expected_restarts,
 			tc_fmt_duration(c->spot.overhead_s, x, sizeof(x)));
+	if (c->spot_applied && c->priced)
+		text_restart(f, c);
 	if (c->onprem)
 		fprintf(f, "  %-13s %s at %s per GPU-hour (capital %s, power %s, colocation %s)\n",
 			"on-premises", rep_fmt_usd(c->onprem_usd, a, sizeof(a)),
@@ -432,6 +469,14 @@ static void json_cost(struct rep_json *j, const struct run_cost *c, const char *
 		rep_json_num(j, "restart_s", c->in.spot.restart_s);
 		rep_json_num(j, "expected_restarts", c->spot.expected_restarts);
 		rep_json_num(j, "overhead_s", c->spot.overhead_s);
+		rep_json_num(j, "lost_s_per_restart", c->spot.lost_s_per_restart);
+		if (c->priced) {
+			rep_json_num(j, "restart_cost_usd", c->restart_usd);
+			rep_json_num(j, "overhead_cost_usd", c->overhead_usd);
+		} else {
+			rep_json_null(j, "restart_cost_usd");
+			rep_json_null(j, "overhead_cost_usd");
+		}
 		rep_json_obj_end(j);
 	}
 	if (c->onprem) {

@@ -36,6 +36,10 @@ const char *rep_title(char *buf, const struct workload *w, const char *fmt);
  */
 const char *rep_choice_network(const struct cost_choice *ch, const struct plan *p);
 
+/* The spot assumptions of compare and plan, as a paragraph; `what` names
+ * the figures that include the restarts ("costs", "times and costs"). */
+void rep_spot_assumptions(FILE *f, const struct cost_spot *sp, const char *what);
+
 /* Room for a rep_unpriced() line. */
 #define REP_UNPRICED_LEN 640
 

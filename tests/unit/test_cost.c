@@ -187,6 +187,11 @@ static void test_spot_overhead(void **state)
 	assert_int_equal(cost_spot_overhead(360000, &s, &sr), 0);
 	assert_close(sr.expected_restarts, 80, TOL_EXACT);
 	assert_close(sr.overhead_s, 120000, TOL_EXACT);
+	/* Work lost per hour of work: 0.1 x 8 restarts x 1500 / 3600 h =
+	 * 1/3 h; at 24 instances 0.1 x 24 x 1500 / 3600 = 1 h: never done. */
+	assert_close(cost_spot_loss_per_h(&s), 1.0 / 3, TOL_TIGHT);
+	s.instances = 24;
+	assert_close(cost_spot_loss_per_h(&s), 1, TOL_TIGHT);
 	s.instances = 0.5; /* a job spans at least one instance */
 	assert_int_equal(cost_spot_overhead(360000, &s, &sr), -1);
 	s.instances = 1;

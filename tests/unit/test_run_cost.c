@@ -82,6 +82,12 @@ static void spot_adds_lost_work(void **state)
 	assert_close(c.spot.overhead_s, 360, TOL_TIGHT);
 	assert_close(c.run_s, 5760, TOL_TIGHT);
 	assert_close(c.range.cheapest.run.cost_usd, 32, TOL_EXACT);
+	/* One restart idles both instances for its 2,400 s at $8/h:
+	 * 2 x 2,400 / 3,600 x $8 = $10.67; the 0.15 expected restarts,
+	 * 2 x 360 / 3,600 x $8 = $1.60. */
+	assert_close(c.restart_usd, 2 * 2400.0 / 3600 * 8, TOL_TIGHT);
+	assert_close(c.overhead_usd, 1.6, TOL_TIGHT);
+	assert_close(c.priced_base_s, 5400, TOL_EXACT);
 	/* The redone work draws power too: 9.216 kWh x 5760 / 5400. */
 	assert_close(c.energy_kwh, 9.216 * 5760 / 5400, TOL_TIGHT);
 	/* More instances for the same time never mean fewer restarts. */
@@ -123,6 +129,9 @@ static void spot_over_the_offers_network(void **state)
 	assert_close(c.range.cheapest.run.cost_usd, 48, TOL_EXACT);
 	assert_close(c.spot.expected_restarts, 0.2, TOL_TIGHT);
 	assert_close(c.spot.overhead_s, 480, TOL_TIGHT);
+	assert_close(c.priced_base_s, 7200, TOL_EXACT);
+	/* 2 instances x 480 s / 3,600 x $8 = $2.13. */
+	assert_close(c.overhead_usd, 2 * 480.0 / 3600 * 8, TOL_TIGHT);
 	/* The plan's own 1.5 h with its 360 s of restarts (spot_adds_lost_work)
 	 * stays the time of energy: 9.216 kWh x 5,760 / 5,400. */
 	assert_close(c.run_s, 5760, TOL_TIGHT);

@@ -514,7 +514,7 @@ static int slow_net_price(void *ctx, const struct gpu *g, const struct workload 
 {
 	flat_price(ctx, g, w, e, out);
 	if (e->plan.count > 8) {
-		out->total_time_s = 2 * e->total_time_s;
+		out->total_time_s = out->net_time_s = 2 * e->total_time_s;
 		out->network = "slow-net";
 	}
 	return 0;
