@@ -49,7 +49,7 @@ static const struct cli_cmd commands[] = {
 	  "  --cuda-graphs       launch kernels through CUDA graphs\n"
 	  "  --calibration FILE  efficiencies fitted by `traincost calibrate`\n"
 	  "Cost and energy (see docs/pricing.md):\n"
-	  "  --pricing P         on-demand (default), spot, reserved-1y or reserved-3y\n"
+	  "  --pricing P         on-demand (default) or spot\n"
 	  "  --provider NAME     one provider's offers only\n"
 	  "  --pue X --power-frac F --grid G   energy assumptions\n"
 	  "  --preempt-per-h R --checkpoint D --restart D   spot assumptions\n"
@@ -78,7 +78,7 @@ static const struct cli_cmd commands[] = {
 	  "  --max-gpus N       largest count tried with --deadline (default " CLI_STR(CLI_DEFAULT_MAX_GPUS) ")\n"
 	  "  --network NAME     between nodes, for every plan and offer (without it each\n"
 	  "                     offer of several instances is timed over its own)\n"
-	  "  --pricing P        on-demand (default), spot, reserved-1y or reserved-3y\n"
+	  "  --pricing P        on-demand (default) or spot\n"
 	  "  --provider NAME    one provider's offers only\n"
 	  "  --pue X --power-frac F --grid G   energy assumptions\n"
 	  "  --preempt-per-h R --checkpoint D --restart D   spot assumptions\n"
@@ -109,7 +109,7 @@ static const struct cli_cmd commands[] = {
 	  "  --max-gpus N    largest GPU count (default " CLI_STR(CLI_DEFAULT_MAX_GPUS) ")\n"
 	  "  --network NAME  between nodes, for every plan and offer (without it each\n"
 	  "                  offer of several instances is timed over its own)\n"
-	  "  --pricing P     on-demand (default), spot, reserved-1y or reserved-3y\n"
+	  "  --pricing P     on-demand (default) or spot\n"
 	  "  --preempt-per-h R --checkpoint D --restart D   spot assumptions\n"
 	  "  --calibration FILE  efficiencies fitted by `traincost calibrate`\n"
 	  "  --uncertainty[=N]  P10, P50, P90 of time and cost (N samples, default\n"
@@ -226,7 +226,7 @@ static const struct cli_cmd commands[] = {
 	  "\n"
 	  "  --gpu ID        only offers of this catalog GPU\n"
 	  "  --provider P    only this provider (aws, gcp, azure, lambda, ...)\n"
-	  "  --pricing P     on-demand (default), spot, reserved-1y or reserved-3y\n"
+	  "  --pricing P     on-demand (default) or spot\n"
 	  "  --max-age D     warn about prices older than D days (default " CLI_STR(PRICE_STALE_DAYS) ")\n"
 	  "  --format F      table (default), csv, json or md\n" DATA_HELP },
 	{ "check", cmd_check, "validate traincost YAML files and report every error",
@@ -254,7 +254,7 @@ static const struct cli_cmd commands[] = {
 	  "  --budget USD       the plan: fastest plan costing at most USD\n"
 	  "  --gpus ID,...      GPU types compared and planned over\n"
 	  "  --max-gpus N       the plan: largest GPU count (default " CLI_STR(CLI_DEFAULT_MAX_GPUS) ")\n"
-	  "  --pricing P        on-demand (default), spot, reserved-1y or reserved-3y\n"
+	  "  --pricing P        on-demand (default) or spot\n"
 	  "  --uncertainty[=N]  P10-P90 of the comparison from N samples (default " CLI_STR(UNC_DEFAULT_SAMPLES) ")\n" DATA_HELP },
 	{ "completion", cmd_completion, "shell completion script for bash, zsh or fish",
 	  "usage: traincost completion bash|zsh|fish\n"

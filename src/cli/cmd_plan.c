@@ -436,12 +436,12 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 			lacking = gpus[i].id;
 	}
 	if (lacking) {
-		char key[32]; /* the price file's key: reserved_1y */
+		char key[32]; /* the price file's key: on_demand */
 		snprintf(key, sizeof(key), "%s", cost_kind_names[pc.kind]);
 		for (char *c = key; *c; c++)
 			*c = *c == '-' ? '_' : *c;
-		fprintf(ctx->err, "traincost plan: no %s prices for %s in the price tables (expected --pricing "
-			"on-demand or spot, or a price file with %s offers; docs/pricing.md)\n",
+		fprintf(ctx->err, "traincost plan: no %s prices for %s in the price tables (expected another "
+			"--pricing or --gpus, or a price file with %s offers; docs/pricing.md)\n",
 			cost_kind_names[pc.kind], lacking, key);
 		rc = TC_EXIT_INPUT;
 		goto out;

@@ -361,7 +361,7 @@ int cmd_prices(int argc, char **argv, struct cli_ctx *ctx)
 		if (listed)
 			price_check_stale(t, today, max_age, &warn);
 	}
-	/* Owning has no spot or reserved price: list it with on-demand. */
+	/* Owning has no spot price: list it with on-demand. */
 	if (set.onprem && kind == COST_ON_DEMAND && (!provider || !strcmp(provider, ONPREM))) {
 		for (size_t k = 0; k < set.onprem->count; k++) {
 			const struct price_onprem_gpu *g = &set.onprem->gpus[k];

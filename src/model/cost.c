@@ -14,8 +14,7 @@
 const char *const cost_gran_names[] = { "per_second", "per_minute", "per_hour",
 					NULL };
 const char *const cost_link_names[] = { "none", "pcie", "nvlink", NULL };
-const char *const cost_kind_names[] = { "on-demand", "spot", "reserved-1y",
-					"reserved-3y", NULL };
+const char *const cost_kind_names[] = { "on-demand", "spot", NULL };
 
 int cost_kind_parse(const char *name)
 {

@@ -24,15 +24,15 @@
 enum cost_gran { COST_PER_SECOND, COST_PER_MINUTE, COST_PER_HOUR };
 extern const char *const cost_gran_names[]; /* "per_second", ...; NULL-ended */
 
-/* How an offer is bought.  The order is that of cost_kind_names. */
+/* How an offer is bought.  The order is that of cost_kind_names.  No
+ * reserved or committed-use kind: no provider figure for one was confirmed
+ * (docs/pricing.md). */
 enum cost_kind {
 	COST_ON_DEMAND,
 	COST_SPOT,
-	COST_RESERVED_1Y,
-	COST_RESERVED_3Y,
 	COST_KIND_COUNT
 };
-/* "on-demand", "spot", "reserved-1y", "reserved-3y", NULL (CLI spelling). */
+/* "on-demand", "spot", NULL (CLI spelling). */
 extern const char *const cost_kind_names[];
 
 /* What links the GPUs inside one instance.  The order is that of

@@ -20,7 +20,7 @@
 #define RUN_COST_RESTART_S 600.0         /* 10 min to get training again */
 
 struct run_cost_in {
-	enum cost_kind kind;        /* on-demand, spot, reserved */
+	enum cost_kind kind;        /* on-demand or spot */
 	double power_frac;          /* average power / TDP */
 	double pue;
 	double grid_g_per_kwh;

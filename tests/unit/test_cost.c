@@ -148,10 +148,12 @@ static void test_not_sold(void **state)
 	struct cost_run r;
 	const char *why = NULL;
 
-	assert_int_equal(cost_cloud(&o, &per_second_60, COST_RESERVED_1Y, 8, 3600, &r, &why), -1);
+	assert_int_equal(cost_cloud(&o, &per_second_60, COST_SPOT, 8, 3600, &r, &why), -1);
 	assert_string_equal(why, "the offer is not sold that way");
-	assert_int_equal(cost_kind_parse("reserved-3y"), COST_RESERVED_3Y);
 	assert_int_equal(cost_kind_parse("spot"), COST_SPOT);
+	/* No reserved prices were confirmed: the kinds are not offered. */
+	assert_int_equal(cost_kind_parse("reserved-1y"), -1);
+	assert_int_equal(cost_kind_parse("reserved-3y"), -1);
 	assert_int_equal(cost_kind_parse("ondemand"), -1);
 }
 
