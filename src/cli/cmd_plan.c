@@ -493,6 +493,7 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 		us.deadline_s = deadline;
 		us.budget_usd = budget;
 		us.kind = pc.kind; /* the offers of in.offer are bought this way */
+		us.spot = pc.in.spot; /* planner_sample sets each plan's instances */
 		if (planner_sample(&in, pts, npts, want, &us))
 			goto oom;
 		for (size_t i = 0; i < npts; i++)

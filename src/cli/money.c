@@ -161,8 +161,8 @@ int money_timer_time(void *ctx, const char *network, double *run_s)
 	struct workload *w = malloc(sizeof(*w));
 	struct estimate *e = malloc(sizeof(*e));
 	struct plan_problem why;
-	int ok = 0;
-	if (w && e) {
+	int have = w && e, ok = 0;
+	if (have) {
 		*w = *t->w;
 		wl_set_network(&w->plan, n);
 		ok = step_estimate_brief(w, t->g, &t->ws, e, &why) == 0;
@@ -170,7 +170,7 @@ int money_timer_time(void *ctx, const char *network, double *run_s)
 	double s = ok ? e->total_time_s : 0;
 	free(w);
 	free(e);
-	if (!w || !e)
+	if (!have)
 		return -1;
 	t->seen[t->nseen].network = network;
 	t->seen[t->nseen].ok = ok;

@@ -302,6 +302,9 @@ static void *sworker(void *arg)
 			s.offer = NULL;
 			s.billing = NULL;
 		}
+		/* A synchronous job stops when any of its nodes is preempted. */
+		int gpn = q->plan.gpus_per_node > 0 ? q->plan.gpus_per_node : 1;
+		s.spot.instances = q->plan.count > gpn ? ceil((double)q->plan.count / gpn) : 1;
 		planner_point_workload(in, q, w);
 		q->sampled = unc_run(w, g, &s, &ws, &q->unc, &why) == 0;
 	}

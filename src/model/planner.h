@@ -109,7 +109,8 @@ void planner_point_workload(const struct planner_in *in, const struct plan_point
 
 /*
  * Monte Carlo of the points with want[i] != 0 (unc_run with spec *s, its
- * offer and billing from in->offer, on in->jobs threads): sets sampled and
+ * offer and billing from in->offer and its spot instances from its nodes,
+ * on in->jobs threads): sets sampled and
  * unc of each.  Every point draws from s->seed, so plans are compared under
  * the same draws and the result does not depend on the threads.  A point
  * whose samples cannot be drawn stays unsampled.  Returns 0, or -1 when out
