@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "../src/cli/money.h"
 #include "../src/cli/today.h"
 #include "../src/io/gpu_load.h"
 #include "../src/io/price_load.h"
@@ -24,16 +25,28 @@ struct pctx {
 	const struct price_set *ps;
 };
 
-static int price(void *v, const struct gpu *g, int count, double run_s, double *cost,
-		 const char **prov, const char **inst)
+/* As `traincost plan` prices: each offer that joins instances timed over
+ * its own network (the bench pays for those estimates too). */
+static int price(void *v, const struct gpu *g, const struct workload *w,
+		 const struct estimate *e, struct plan_priced *out)
 {
 	const struct pctx *c = v;
 	struct cost_range r;
-	if (cost_range(c->ps->tables, c->ps->count, g->id, COST_ON_DEMAND, count, run_s, &r))
+	struct money_timer mt;
+	int count = e->plan.count;
+	double shape = count < g->gpus_per_node ? count : g->gpus_per_node;
+	money_timer_init(&mt, w, g, e->total_time_s);
+	struct cost_timer timer = { money_timer_time, &mt };
+	int rc = cost_range_timed(c->ps->tables, c->ps->count, g->id, COST_ON_DEMAND, count,
+				  shape, e->total_time_s, &timer, &r);
+	money_timer_release(&mt);
+	if (rc)
 		return -1;
-	*cost = r.cheapest.run.cost_usd;
-	*prov = r.cheapest.table->provider;
-	*inst = r.cheapest.offer->instance;
+	out->cost_usd = r.cheapest.run.cost_usd;
+	out->total_time_s = out->net_time_s = r.cheapest.run_s;
+	out->provider = r.cheapest.table->provider;
+	out->instance = r.cheapest.offer->instance;
+	out->network = r.cheapest.network;
 	return 0;
 }
 

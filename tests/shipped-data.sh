@@ -43,4 +43,10 @@ for dir in models/gpu models/arch pricing; do
 done
 check gpus $runner "$bin" gpus
 check prices $runner "$bin" prices
+# Every shipped offer states its fabric and where it was read.
+# (cmocka reports on stderr: passed, the report goes to stdout; failed, the
+# first failure is the message.)
+check fabric sh -c 'out=$(TC_FABRIC_DATA=. $1 "$2" 2>&1) ||
+	{ printf "%s\n" "$out" | grep -m 1 ERROR >&2; exit 1; }; printf "%s\n" "$out"' \
+	sh "$runner" "$build/tests/test_fabric_sourced"
 check demo make --no-print-directory -s demo BUILD="$build"

@@ -156,7 +156,7 @@ static void evaluate(const struct workload *w, struct row *r, int count, double 
 		if (!r->ok && !r->why[0])
 			snprintf(r->why, sizeof(r->why), "no plan fits up to %d GPUs", max_count);
 	}
-	if (r->ok && money_cost(m, &r->g, &r->e, &r->cost))
+	if (r->ok && money_cost(m, &r->g, &r->w, &r->e, &r->cost))
 		r->cost.priced = 0;
 }
 
@@ -168,6 +168,7 @@ static void evaluate(const struct workload *w, struct row *r, int count, double 
 static void sample_rows(struct row *rows, int n, const struct unc_spec *base,
 			struct unc_workspace *uws)
 {
+	struct workload *pw = malloc(sizeof(*pw)); /* the row's run as priced */
 	for (int i = 0; i < n; i++) {
 		struct row *r = &rows[i];
 		struct unc_spec s = *base;
@@ -175,10 +176,15 @@ static void sample_rows(struct row *rows, int n, const struct unc_spec *base,
 		if (!r->ok)
 			continue;
 		unc_spec_price(&s, &r->cost);
-		r->unc_ok = unc_run(&r->w, &r->g, &s, uws, &r->unc, &why) == 0;
+		if (pw)
+			money_priced_workload(&r->cost, &r->w, pw);
+		else
+			snprintf(why.msg, sizeof(why.msg), "out of memory");
+		r->unc_ok = pw && unc_run(pw, &r->g, &s, uws, &r->unc, &why) == 0;
 		if (!r->unc_ok)
 			snprintf(r->unc_why, sizeof(r->unc_why), "%s", why.msg);
 	}
+	free(pw);
 }
 
 /* Cost order, unpriced after priced, failures last; then time. */
@@ -299,6 +305,18 @@ static int print_table(struct cli_ctx *ctx, const char *fmt, struct row *rows, i
 			double most = cost_offer_capacity(r->cost.range.largest.offer);
 			snprintf(c[10], sizeof(c[10]), "one order holds at most %.4g GPU%s", most,
 				 most == 1 ? "" : "s");
+		} else if (r->cost.spot_applied && cost_spot_loss_per_h(&r->cost.in.spot) >= 1) {
+			snprintf(c[10], sizeof(c[10]), "spot cannot finish: restarts lose work as fast as it is made");
+		} else if (r->cost.priced) {
+			/* The cost is the offer's run, over its own network. */
+			const struct cost_choice *ch = &r->cost.range.cheapest;
+			char dur[48], total[48];
+			tc_fmt_duration(r->cost.priced_base_s, dur, sizeof(dur));
+			tc_fmt_duration(r->e.total_time_s, total, sizeof(total));
+			if (ch->network && strcmp(ch->network, r->w.plan.network))
+				snprintf(c[10], sizeof(c[10]), "cost timed over %s, the offer's network%s%s",
+					 ch->network, strcmp(dur, total) ? ": " : "",
+					 strcmp(dur, total) ? dur : "");
 		}
 		rep_table_row(&t, cells);
 	}
@@ -439,6 +457,12 @@ static int print_json(struct cli_ctx *ctx, const struct row *rows, int n, double
 			rep_json_str(&j, "region", ch->offer->region);
 			rep_json_num(&j, "cost_usd", ch->run.cost_usd);
 			rep_json_num(&j, "cost_max_usd", r->cost.range.dearest.run.cost_usd);
+			rep_json_num(&j, "cost_run_s", ch->run_s);
+			const char *net = rep_choice_network(ch, &r->w.plan);
+			if (net)
+				rep_json_str(&j, "cost_network", net);
+			else
+				rep_json_null(&j, "cost_network");
 		}
 		rep_json_num(&j, "energy_kwh", r->cost.energy_kwh);
 		if (unc && r->unc_ok)
@@ -523,6 +547,7 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 		goto out;
 	if ((rc = money_load(ctx, "compare", &ma, &m)))
 		goto out;
+	m.network_fixed = network != NULL;
 	rows = calloc(cat.count + COMPARE_MAX_GPUS, sizeof(*rows));
 	if (!rows || est_workspace_init(&ws, 256)) {
 		fputs("traincost compare: out of memory\n", ctx->err);
@@ -588,6 +613,10 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 			rc = print_unc_table(ctx, format, rows, n, &us, deadline_s);
 		if (!rc && strcmp(format, "csv"))
 			trade_off(ctx, rows, n);
+		if (!rc && strcmp(format, "csv") && m.in.kind == COST_SPOT) {
+			fputc('\n', ctx->out);
+			rep_spot_assumptions(ctx->out, &m.in.spot, "costs");
+		}
 	}
 	if (rc) {
 		fputs("traincost compare: internal error: a non-finite value in the report\n", ctx->err);

@@ -61,7 +61,15 @@ static int run_uncertainty(struct cli_ctx *ctx, const char *cmd, const struct un
 	unc_spec_price(&s, cost);
 	if ((rc = unc_args_workspace(ctx, cmd, &s, &ws)))
 		return rc;
-	rc = unc_run(w, g, &s, &ws, r, &why);
+	struct workload *pw = malloc(sizeof(*pw)); /* the run as priced */
+	if (!pw) {
+		unc_workspace_release(&ws);
+		fprintf(ctx->err, "traincost %s: out of memory\n", cmd);
+		return TC_EXIT_INTERNAL;
+	}
+	money_priced_workload(cost, w, pw);
+	rc = unc_run(pw, g, &s, &ws, r, &why);
+	free(pw);
 	unc_workspace_release(&ws);
 	if (rc) {
 		fprintf(ctx->err, "traincost %s: --uncertainty: %s\n", cmd, why.msg);
@@ -135,11 +143,12 @@ static int run(int argc, char **argv, struct cli_ctx *ctx, const char *cmd,
 		est_workspace_release(&ws);
 		return rc;
 	}
+	m.network_fixed = a.network != NULL;
 	if (per_operator) {
 		rc = draw(ctx, cmd, plot, &w, &g, &est, &ws);
 		if (!rc)
 			rc = rep_explain(ctx->out, a.format, &w, &g, &est, &ws);
-	} else if (money_cost(&m, &g, &est, &cost)) {
+	} else if (money_cost(&m, &g, &w, &est, &cost)) {
 		fprintf(ctx->err, "traincost %s: internal error: the run cannot be costed\n", cmd);
 		rc = TC_EXIT_INTERNAL;
 	} else if (ua.on && (rc = run_uncertainty(ctx, cmd, &ua, &ut, &w, &g, &cal, &cost, &unc))) {

@@ -14,6 +14,7 @@
 #include "../model/planner.h"
 #include "../util/units.h"
 #include "../util/utf8.h"
+#include "../report/estimate_report.h"
 #include "../report/json.h"
 #include "../report/numfmt.h"
 #include "../report/plot.h"
@@ -36,50 +37,80 @@ static const char *const risks[] = { "p50", "p90", NULL };
 struct price_ctx {
 	const struct price_set *prices;
 	enum cost_kind kind;
+	struct run_cost_in in; /* kind and the spot assumptions */
+	int network_fixed; /* --network: every offer timed over the plan's */
 	/* Written by the planner's threads, under mu. */
 	pthread_mutex_t mu;
 	int unhosted; /* plans left unpriced: no offer could join their instances */
+	int spot_unfinished; /* spot plans left out: restarts lose work as fast as it is made */
 	struct cost_choice largest; /* of those, the offer whose order holds the most GPUs */
 };
 
 /* plan_price_fn over the loaded price tables: the cheapest offer of at
- * least a node's GPUs (the shape the plan's communication assumes). */
-static int price_cb(void *vctx, const struct gpu *g, int count, double run_s,
-		    double *cost, const char **prov, const char **inst)
+ * least a node's GPUs (the shape the plan's communication assumes), each
+ * offer timed over its own network unless --network fixed one. */
+static int price_cb(void *vctx, const struct gpu *g, const struct workload *w,
+		    const struct estimate *e, struct plan_priced *out)
 {
 	struct price_ctx *c = vctx;
-	struct cost_range r;
-	double shape = count < g->gpus_per_node ? count : g->gpus_per_node;
-	if (cost_range_shaped(c->prices->tables, c->prices->count, g->id, c->kind, count,
-			      shape, run_s, &r)) {
+	struct run_cost cost;
+	struct money_timer mt;
+	money_timer_init(&mt, w, g, e->total_time_s);
+	struct cost_timer timer = { money_timer_time, &mt };
+	int rc = run_cost_compute_timed(c->prices->tables, c->prices->count, g->id, e->plan.count,
+					e->plan.gpus_per_node, g->tdp_w, e->total_time_s,
+					c->network_fixed ? NULL : &timer, &c->in, &cost);
+	money_timer_release(&mt);
+	if (rc)
+		return -1;
+	/* A spot run that loses work as fast as it makes it never finishes. */
+	if (cost.spot_applied && cost_spot_loss_per_h(&cost.in.spot) >= 1) {
 		pthread_mutex_lock(&c->mu);
-		c->unhosted += r.skipped_fabric > 0;
-		if (r.skipped_fabric && r.largest.offer &&
-		    (!c->largest.offer ||
-		     cost_offer_capacity(r.largest.offer) > cost_offer_capacity(c->largest.offer)))
-			c->largest = r.largest;
+		c->spot_unfinished++;
 		pthread_mutex_unlock(&c->mu);
 		return -1;
 	}
-	*cost = r.cheapest.run.cost_usd;
-	*prov = r.cheapest.table->provider;
-	*inst = r.cheapest.offer->instance;
+	if (!cost.priced) {
+		const struct cost_range *r = &cost.range;
+		pthread_mutex_lock(&c->mu);
+		c->unhosted += r->skipped_fabric > 0;
+		if (r->skipped_fabric && r->largest.offer &&
+		    (!c->largest.offer ||
+		     cost_offer_capacity(r->largest.offer) > cost_offer_capacity(c->largest.offer)))
+			c->largest = r->largest;
+		pthread_mutex_unlock(&c->mu);
+		return -1;
+	}
+	/* On spot the run includes its expected restarts. */
+	out->cost_usd = cost.range.cheapest.run.cost_usd;
+	out->total_time_s = cost.range.cheapest.run_s;
+	out->net_time_s = cost.priced_base_s;
+	out->provider = cost.range.cheapest.table->provider;
+	out->instance = cost.range.cheapest.offer->instance;
+	out->network = cost.range.cheapest.network;
 	return 0;
 }
 
-/* plan_offer_fn: the offer price_cb chose, for sampling the cost. */
-static int offer_cb(void *vctx, const struct gpu *g, int count, double run_s,
+/* plan_offer_fn: the offer price_cb chose, found by its provider and
+ * instance, for sampling the cost. */
+static int offer_cb(void *vctx, const struct gpu *g, const struct plan_point *p,
 		    const struct price_offer **offer, const struct cost_billing **billing)
 {
 	const struct price_ctx *c = vctx;
-	struct cost_range r;
-	double shape = count < g->gpus_per_node ? count : g->gpus_per_node;
-	if (cost_range_shaped(c->prices->tables, c->prices->count, g->id, c->kind, count,
-			      shape, run_s, &r))
-		return -1;
-	*offer = r.cheapest.offer;
-	*billing = &r.cheapest.table->billing;
-	return 0;
+	for (size_t t = 0; t < c->prices->count; t++) {
+		const struct price_table *pt = &c->prices->tables[t];
+		if (strcmp(pt->provider, p->provider))
+			continue;
+		for (size_t i = 0; i < pt->count; i++)
+			if (!strcmp(pt->offers[i].instance, p->instance) &&
+			    !strcmp(pt->offers[i].gpu, g->id) &&
+			    pt->offers[i].price_usd_per_h[c->kind] > 0) {
+				*offer = &pt->offers[i];
+				*billing = &pt->billing;
+				return 0;
+			}
+	}
+	return -1;
 }
 
 /* Layout as "tp 8 pp 4 dp 16 zero 1 mb 1 rec selective v 2 sp". */
@@ -160,13 +191,14 @@ static void print_row(struct cli_ctx *ctx, const char *fmt, const char *section,
 			p->step_time_s, p->total_time_s, p->cost_usd, p->provider, p->instance);
 		if (with_unc)
 			csv_unc(ctx, p);
-		fputc('\n', ctx->out);
+		fprintf(ctx->out, ",%s\n", p->network ? p->network : "");
 		return;
 	}
 	tc_fmt_duration(p->total_time_s, t, sizeof(t));
-	fprintf(ctx->out, "  %-16s %6d  %-44s %10s  %13s  %s %s\n", gpus[p->gpu].id,
+	/* A time taken over the offer's own network says so. */
+	fprintf(ctx->out, "  %-16s %6d  %-44s %10s  %13s  %s %s%s%s\n", gpus[p->gpu].id,
 		p->plan.count, lay, t, rep_fmt_usd(p->cost_usd, usd, sizeof(usd)), p->provider,
-		p->instance);
+		p->instance, p->network ? " over " : "", p->network ? p->network : "");
 	if (with_unc)
 		text_unc(ctx, p);
 }
@@ -222,6 +254,10 @@ static void json_row(struct rep_json *j, const struct plan_point *p,
 	rep_json_num(j, "cost_usd", p->cost_usd);
 	rep_json_str(j, "provider", p->provider);
 	rep_json_str(j, "instance", p->instance);
+	if (p->network)
+		rep_json_str(j, "network", p->network);
+	else
+		rep_json_null(j, "network");
 	if (p->sampled)
 		rep_unc_json(j, "uncertainty", &p->unc);
 	rep_json_obj_end(j);
@@ -283,7 +319,8 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 		   *network = NULL;
 	int include_unverified = 0;
 	struct unc_args ua = { 0 };
-	struct cli_opt opts[11 + UNC_ARGS_NOPTS + 1] = {
+	struct money_args ma = { 0 }; /* the spot assumptions */
+	struct cli_opt opts[14 + UNC_ARGS_NOPTS + 1] = {
 		{ "deadline", &deadline_s, NULL, NULL },
 		{ "budget", &budget_s, NULL, NULL },
 		{ "gpus", &gpus_s, NULL, NULL },
@@ -295,10 +332,13 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 		{ "include-unverified", NULL, &include_unverified, NULL },
 		{ "risk", &risk_s, NULL, risks },
 		{ "plot", &plot, NULL, NULL },
+		{ "preempt-per-h", &ma.preempt, NULL, NULL },
+		{ "checkpoint", &ma.checkpoint, NULL, NULL },
+		{ "restart", &ma.restart, NULL, NULL },
 	};
 	char *pos[CLI_MAX_POS];
 	int npos, rc;
-	unc_args_opts(&ua, opts + 11);
+	unc_args_opts(&ua, opts + 14);
 	rc = cli_parse(ctx, "plan", argc, argv, opts, pos, &npos);
 	if (rc)
 		return rc == CLI_HELP_SHOWN ? TC_EXIT_OK : rc;
@@ -318,6 +358,10 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	int max_gpus = CLI_DEFAULT_MAX_GPUS;
 	if (max_s && cli_int_arg(ctx, "plan", "max-gpus", max_s, 1, PLAN_MAX_GPUS, &max_gpus))
 		return TC_EXIT_USAGE;
+	struct money spot; /* only its assumptions: plan loads its own prices */
+	ma.pricing = pricing;
+	if ((rc = money_parse(ctx, "plan", &ma, &spot)))
+		return rc;
 	/* --risk p90 ranks by samples: it implies --uncertainty. */
 	enum plan_risk risk = strcmp(risk_s, "p90") ? PLAN_RISK_P50 : PLAN_RISK_P90;
 	if (risk == PLAN_RISK_P90)
@@ -338,11 +382,12 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	size_t npts = 0;
 	int *front = NULL;
 	char *want = NULL;
-	struct price_ctx pc = { .prices = &prices, .kind = (enum cost_kind)cost_kind_parse(pricing) };
+	struct price_ctx pc = { .prices = &prices, .kind = spot.in.kind, .in = spot.in };
 	tc_diag_init(&d);
 	if (wl_load_file(pos[0], &ctx->data, &w, &d))
 		return cli_report(ctx, &d);
 	pthread_mutex_init(&pc.mu, NULL); /* destroyed at out */
+	pc.network_fixed = network != NULL;
 	if (network)
 		wl_set_network(&w.plan, net_find(network)); /* a choice of net_names */
 	struct cal_overlay cal;
@@ -391,12 +436,12 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 			lacking = gpus[i].id;
 	}
 	if (lacking) {
-		char key[32]; /* the price file's key: reserved_1y */
+		char key[32]; /* the price file's key: on_demand */
 		snprintf(key, sizeof(key), "%s", cost_kind_names[pc.kind]);
 		for (char *c = key; *c; c++)
 			*c = *c == '-' ? '_' : *c;
-		fprintf(ctx->err, "traincost plan: no %s prices for %s in the price tables (expected --pricing "
-			"on-demand or spot, or a price file with %s offers; docs/pricing.md)\n",
+		fprintf(ctx->err, "traincost plan: no %s prices for %s in the price tables (expected another "
+			"--pricing or --gpus, or a price file with %s offers; docs/pricing.md)\n",
 			cost_kind_names[pc.kind], lacking, key);
 		rc = TC_EXIT_INPUT;
 		goto out;
@@ -448,6 +493,7 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 		us.deadline_s = deadline;
 		us.budget_usd = budget;
 		us.kind = pc.kind; /* the offers of in.offer are bought this way */
+		us.spot = pc.in.spot; /* planner_sample sets each plan's instances */
 		if (planner_sample(&in, pts, npts, want, &us))
 			goto oom;
 		for (size_t i = 0; i < npts; i++)
@@ -578,7 +624,7 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 		}
 	} else if (csv) {
 		fprintf(ctx->out, "section,gpu,count,tp,pp,dp,zero,micro_batch,recompute,interleave,"
-				  "sequence_parallel,step_time_s,total_time_s,cost_usd,provider,instance%s\n",
+				  "sequence_parallel,step_time_s,total_time_s,cost_usd,provider,instance%s,network\n",
 			ua.on ? ",total_time_p10_s,total_time_p50_s,total_time_p90_s,cost_p10_usd,"
 				"cost_p50_usd,cost_p90_usd,p_deadline,p_budget" : "");
 		for (size_t i = 0; i < npts && (deadline_s || budget_s); i++) {
@@ -599,6 +645,14 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 		if (cal.measurements)
 			fprintf(ctx->out, "Efficiencies calibrated from %s (%zu measurements on %s).\n\n",
 				cal.fitted_from, cal.measurements, cal.gpu);
+		if (pc.in.kind == COST_SPOT) {
+			rep_spot_assumptions(ctx->out, &pc.in.spot, "times and costs");
+			if (pc.spot_unfinished)
+				fprintf(ctx->out, "%d plan%s left out: %s restarts would lose work as fast as "
+					"the run makes it.\n", pc.spot_unfinished, pc.spot_unfinished == 1 ? "" : "s",
+					pc.spot_unfinished == 1 ? "its" : "their");
+			fputc('\n', ctx->out);
+		}
 		if (ranked[0])
 			fprintf(ctx->out, "Ranked by %s.\n\n", ranked);
 		const char *at = risk == PLAN_RISK_P90 ? " at P90" : "";

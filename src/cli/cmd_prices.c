@@ -13,7 +13,7 @@
 #include "cli.h"
 #include "opts.h"
 
-#define NCOLS 11
+#define NCOLS 14
 #define ONPREM "onprem"
 
 static const char *const formats[] = { "table", "csv", "json", "md", NULL };
@@ -103,6 +103,10 @@ static int print_json(struct cli_ctx *ctx, const struct row *rows, size_t n,
 			rep_json_bool(&j, "verified", r->o->verified);
 			rep_json_str(&j, "source", r->o->source);
 			rep_json_str(&j, "file", r->t->file);
+			rep_json_str(&j, "interconnect", cost_link_names[r->o->interconnect]);
+			rep_json_str(&j, "network", r->o->network);
+			rep_json_int(&j, "max_instances", r->o->max_instances);
+			rep_json_str(&j, "fabric_source", r->o->fabric_source);
 			if (r->o->notes[0])
 				rep_json_str(&j, "notes", r->o->notes);
 		} else {
@@ -134,17 +138,17 @@ static int print_table(struct cli_ctx *ctx, const struct row *rows, size_t n,
 	int csv = !strcmp(fmt, "csv");
 	static const char *const text_head[NCOLS] = {
 		"GPU", "provider", "instance", "GPUs", "region", "$/h", "$/GPU-h",
-		"billing", "as of", "checked", "source"
+		"billing", "as of", "checked", "source", "inside", "between", "instances"
 	};
 	/* CSV is a contract: units in the column names, one fixed header. */
 	static const char *const csv_head[NCOLS] = {
 		"gpu", "provider", "instance", "gpus_per_instance", "region",
 		"usd_per_instance_h", "usd_per_gpu_h", "billing", "as_of",
-		"verified", "source"
+		"verified", "source", "interconnect", "network", "max_instances"
 	};
 	static const enum rep_align align[NCOLS] = { REP_LEFT, REP_LEFT, REP_LEFT,
 		REP_RIGHT, REP_LEFT, REP_RIGHT, REP_RIGHT, REP_LEFT, REP_LEFT,
-		REP_LEFT, REP_LEFT };
+		REP_LEFT, REP_LEFT, REP_LEFT, REP_LEFT, REP_RIGHT };
 	struct rep_table t;
 	char src_ref[64][8];
 	const char *srcs[64];
@@ -153,7 +157,7 @@ static int print_table(struct cli_ctx *ctx, const struct row *rows, size_t n,
 	rep_table_init(&t, NCOLS, csv ? csv_head : text_head, align);
 	for (size_t i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
-		char gpus[32], ph[32], pg[32], bill[64];
+		char gpus[32], ph[32], pg[32], bill[64], most[32];
 		const char *cells[NCOLS];
 		const char *source = r->o ? r->o->source : r->g->source;
 		const char *srccell = source;
@@ -193,13 +197,21 @@ static int print_table(struct cli_ctx *ctx, const struct row *rows, size_t n,
 		cells[9] = (r->o ? r->o->verified : r->g->verified) ? (csv ? "true" : "yes")
 								     : (csv ? "false" : "no");
 		cells[10] = srccell;
+		/* What one order can host (owned servers: not stated). */
+		snprintf(most, sizeof(most), "%d", r->o ? r->o->max_instances : 1);
+		cells[11] = r->o ? cost_link_names[r->o->interconnect] : csv ? "" : "-";
+		cells[12] = r->o ? r->o->network : csv ? "" : "-";
+		cells[13] = r->o ? most : csv ? "" : "-";
 		rep_table_row(&t, cells);
 	}
 	int rc = rep_table_print(&t, ctx->out, fmt);
 	rep_table_release(&t);
 	if (!csv && nsrc) {
 		fputs("\nUSD per instance-hour and per GPU-hour; checked \"no\" marks a recalled,\n"
-		      "assumed or suspect figure (see the file's notes).\n\nSources:\n", ctx->out);
+		      "assumed or suspect figure (see the file's notes).  What one order can\n"
+		      "host: the link inside an instance, the network between instances and\n"
+		      "the most instances it joins (docs/pricing.md, \"Fabric\"; the sources\n"
+		      "of those are in `traincost prices --format json`).\n\nSources:\n", ctx->out);
 		for (int k = 0; k < nsrc; k++) {
 			char shown[2048];
 			fprintf(ctx->out, "  [%d] %s\n", k + 1,
@@ -361,7 +373,7 @@ int cmd_prices(int argc, char **argv, struct cli_ctx *ctx)
 		if (listed)
 			price_check_stale(t, today, max_age, &warn);
 	}
-	/* Owning has no spot or reserved price: list it with on-demand. */
+	/* Owning has no spot price: list it with on-demand. */
 	if (set.onprem && kind == COST_ON_DEMAND && (!provider || !strcmp(provider, ONPREM))) {
 		for (size_t k = 0; k < set.onprem->count; k++) {
 			const struct price_onprem_gpu *g = &set.onprem->gpus[k];

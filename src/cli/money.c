@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../io/network.h"
+#include "../io/wl_load.h"
 #include "../util/units.h"
 
 void money_opts(struct money_args *a, struct cli_opt *o)
@@ -131,18 +133,86 @@ int money_load(struct cli_ctx *ctx, const char *cmd, const struct money_args *a,
 			       a->provider, list);
 }
 
-int money_cost(const struct money *m, const struct gpu *g, const struct estimate *e,
-	       struct run_cost *out)
+void money_timer_init(struct money_timer *t, const struct workload *w, const struct gpu *g,
+		      double run_s)
+{
+	memset(t, 0, sizeof(*t));
+	t->w = w;
+	t->g = g;
+	t->run_s = run_s;
+}
+
+int money_timer_time(void *ctx, const char *network, double *run_s)
+{
+	struct money_timer *t = ctx;
+	const struct net_def *n = net_find(network);
+	if (!strcmp(network, t->w->plan.network)) {
+		*run_s = t->run_s;
+		return 0;
+	}
+	for (int i = 0; i < t->nseen; i++)
+		if (!strcmp(t->seen[i].network, network)) {
+			*run_s = t->seen[i].run_s;
+			return t->seen[i].ok ? 0 : -1;
+		}
+	if (!n || t->nseen == MONEY_TIMER_NETS || (!t->ws.ops && est_workspace_init(&t->ws, 256)))
+		return -1;
+	/* The same layout, its instances joined by the offer's network. */
+	struct workload *w = malloc(sizeof(*w));
+	struct estimate *e = malloc(sizeof(*e));
+	struct plan_problem why;
+	int have = w && e, ok = 0;
+	if (have) {
+		*w = *t->w;
+		wl_set_network(&w->plan, n);
+		ok = step_estimate_brief(w, t->g, &t->ws, e, &why) == 0;
+	}
+	double s = ok ? e->total_time_s : 0;
+	free(w);
+	free(e);
+	if (!have)
+		return -1;
+	t->seen[t->nseen].network = network;
+	t->seen[t->nseen].ok = ok;
+	t->seen[t->nseen++].run_s = s;
+	*run_s = s;
+	return ok ? 0 : -1;
+}
+
+void money_priced_workload(const struct run_cost *c, const struct workload *w,
+			   struct workload *out)
+{
+	const struct net_def *n = c->priced && c->range.cheapest.network ?
+		net_find(c->range.cheapest.network) : NULL;
+	*out = *w;
+	if (n)
+		wl_set_network(&out->plan, n);
+}
+
+void money_timer_release(struct money_timer *t)
+{
+	est_workspace_release(&t->ws);
+	memset(t, 0, sizeof(*t));
+}
+
+int money_cost(const struct money *m, const struct gpu *g, const struct workload *w,
+	       const struct estimate *e, struct run_cost *out)
 {
 	struct run_cost_in in = m->in;
+	struct money_timer mt;
 	if (!e->fits) {
 		run_cost_unfit(&in, out);
 		return 0;
 	}
 	in.have_onprem = m->set.onprem &&
 			 price_onprem_params(m->set.onprem, g->id, &in.onprem) == 0;
-	return run_cost_compute(m->tables, m->ntables, g->id, e->plan.count, e->plan.gpus_per_node,
-				g->tdp_w, e->total_time_s, &in, out);
+	money_timer_init(&mt, w, g, e->total_time_s);
+	struct cost_timer timer = { money_timer_time, &mt };
+	int rc = run_cost_compute_timed(m->tables, m->ntables, g->id, e->plan.count,
+					e->plan.gpus_per_node, g->tdp_w, e->total_time_s,
+					m->network_fixed ? NULL : &timer, &in, out);
+	money_timer_release(&mt);
+	return rc;
 }
 
 void money_release(struct money *m)

@@ -28,6 +28,9 @@ struct money {
 	size_t ntables;
 	struct run_cost_in in;
 	int max_age_days;                  /* --max-age */
+	/* --network was given: every offer is timed over the plan's network
+	 * instead of its own. */
+	int network_fixed;
 };
 
 /*
@@ -59,11 +62,35 @@ int money_load_prices(struct cli_ctx *ctx, const char *provider, int max_age_day
 		      int include_unverified,
 		      struct price_set *set);
 
-/* Cost the run of estimate *e on GPU *g: its GPUs and node shape for its
- * total time; a plan that does not fit in memory is not priced (out->unfit).
- * 0 or -1 (bad input). */
-int money_cost(const struct money *m, const struct gpu *g, const struct estimate *e,
-	       struct run_cost *out);
+/* Cost the run of estimate *e of workload *w on GPU *g: its GPUs and node
+ * shape; an offer that joins several instances is priced for the time of
+ * the same layout over its own network unless m->network_fixed.  A plan
+ * that does not fit in memory is not priced (out->unfit).  0 or -1 (bad
+ * input, out of memory). */
+int money_cost(const struct money *m, const struct gpu *g, const struct workload *w,
+	       const struct estimate *e, struct run_cost *out);
+
+/* *w as the cost *c was timed: over its cheapest offer's own network when
+ * that set the time (for drawing the samples of that run), else *w. */
+void money_priced_workload(const struct run_cost *c, const struct workload *w,
+			   struct workload *out);
+
+/* The time of one layout over other networks, for pricing offers on their
+ * own (money_timer_init, then cost_timer{money_timer_time, &t}). */
+#define MONEY_TIMER_NETS 8
+struct money_timer {
+	const struct workload *w;   /* borrowed: the layout, over its own network */
+	const struct gpu *g;        /* borrowed */
+	double run_s;               /* w's own time */
+	struct est_workspace ws;    /* owned, allocated on first use */
+	struct { const char *network; int ok; double run_s; } seen[MONEY_TIMER_NETS];
+	int nseen;
+};
+
+void money_timer_init(struct money_timer *t, const struct workload *w, const struct gpu *g,
+		      double run_s);
+int money_timer_time(void *ctx, const char *network, double *run_s); /* cost_time_fn */
+void money_timer_release(struct money_timer *t);
 
 void money_release(struct money *m);
 

@@ -32,10 +32,8 @@ static const char *const pricing_kind[] = { "pricing", NULL };
 static const char *const onprem_kind[] = { "onprem", NULL };
 static const char *const currencies[] = { "USD", NULL };
 
-/* The YAML keys of the four pricing kinds, in enum cost_kind order. */
-static const char *const price_keys[COST_KIND_COUNT] = { "on_demand", "spot",
-							 "reserved_1y",
-							 "reserved_3y" };
+/* The YAML keys of the pricing kinds, in enum cost_kind order. */
+static const char *const price_keys[COST_KIND_COUNT] = { "on_demand", "spot" };
 
 /* A pricing file while it is parsed. */
 struct table_doc {
@@ -123,10 +121,6 @@ static const struct fd_field offer_fields[] = {
 	  .unit = TC_UNIT_USD_PER_H },
 	{ .key = "spot", .type = FD_NUM, .offset = P(COST_SPOT),
 	  .unit = TC_UNIT_USD_PER_H },
-	{ .key = "reserved_1y", .type = FD_NUM, .offset = P(COST_RESERVED_1Y),
-	  .unit = TC_UNIT_USD_PER_H },
-	{ .key = "reserved_3y", .type = FD_NUM, .offset = P(COST_RESERVED_3Y),
-	  .unit = TC_UNIT_USD_PER_H },
 	{ .key = "gpu_part", .type = FD_NUM, .offset = O(gpu_part_usd_per_h),
 	  .unit = TC_UNIT_USD_PER_H },
 	{ .key = "host_part", .type = FD_NUM, .offset = O(host_part_usd_per_h),
@@ -152,7 +146,7 @@ static const struct fd_field offer_fields[] = {
 
 /* The price-like keys that must be > 0 when present. */
 static const char *const positive_keys[] = {
-	"on_demand", "spot", "reserved_1y", "reserved_3y", "gpu_part",
+	"on_demand", "spot", "gpu_part",
 	"host_part", "spot_gpu_part", "spot_host_part", NULL
 };
 
@@ -535,7 +529,7 @@ static int check_offer(const struct yn_node *item, struct price_offer *o,
 			priced = 1;
 	if (!priced)
 		rc = tc_diag_at(ctx->d, TC_EXIT_INPUT, ctx->file, item->line, item->col,
-				"offer '%s' has no price (expected at least one of on_demand, spot, reserved_1y, reserved_3y)",
+				"offer '%s' has no price (expected on_demand, spot or both)",
 				o->instance);
 	if (rc)
 		return rc;

@@ -334,7 +334,7 @@ static int read_key(struct sweep *sw, const struct yn_node *knode,
 				      "'%s' value is %s (expected a name)", k->path, yn_type_name(v));
 		if (k->target == SWT_PRICING_KIND && cost_kind_parse(v->str) < 0)
 			return err_at(d, sw->file, v->line, v->col,
-				      "pricing kind '%s' is not known (expected on-demand, spot, reserved-1y or reserved-3y)",
+				      "pricing kind '%s' is not known (expected on-demand or spot)",
 				      v->str);
 		if (k->target == SWT_PRICING_PROVIDER && v->len >= PRICE_ID_LEN)
 			return err_at(d, sw->file, v->line, v->col, "provider name is too long");
@@ -685,7 +685,7 @@ int sweep_load_file(const char *path, const struct tc_datapath *dp,
 			if (kk < 0) {
 				const struct yn_node *kv = yn_map_get(pr, "kind");
 				err_at(d, sw->file, kv->line, kv->col,
-				       "pricing kind '%s' is not known (expected on-demand, spot, reserved-1y or reserved-3y)",
+				       "pricing kind '%s' is not known (expected on-demand or spot)",
 				       ps.kind);
 				goto out;
 			}

@@ -14,8 +14,7 @@
 const char *const cost_gran_names[] = { "per_second", "per_minute", "per_hour",
 					NULL };
 const char *const cost_link_names[] = { "none", "pcie", "nvlink", NULL };
-const char *const cost_kind_names[] = { "on-demand", "spot", "reserved-1y",
-					"reserved-3y", NULL };
+const char *const cost_kind_names[] = { "on-demand", "spot", NULL };
 
 int cost_kind_parse(const char *name)
 {
@@ -99,6 +98,13 @@ int cost_spot_overhead(double run_s, const struct cost_spot *in,
 	return 0;
 }
 
+double cost_spot_loss_per_h(const struct cost_spot *in)
+{
+	assert(in);
+	return in->preempt_per_h * in->instances *
+	       (in->restart_s + in->checkpoint_interval_s / 2) / COST_S_PER_H;
+}
+
 double cost_energy_kwh(double gpus, double tdp_w, double util_frac,
 		       double run_s, double pue)
 {
@@ -167,6 +173,15 @@ int cost_range_shaped(const struct price_table *tables, size_t ntables,
 		      const char *gpu_id, enum cost_kind kind, double gpus,
 		      double min_instance_gpus, double run_s, struct cost_range *out)
 {
+	return cost_range_timed(tables, ntables, gpu_id, kind, gpus, min_instance_gpus, run_s,
+				NULL, out);
+}
+
+int cost_range_timed(const struct price_table *tables, size_t ntables,
+		     const char *gpu_id, enum cost_kind kind, double gpus,
+		     double min_instance_gpus, double run_s, const struct cost_timer *timer,
+		     struct cost_range *out)
+{
 	struct cost_range r;
 	int per_gpu_h = !(gpus > 0);
 	int skipped = 0, unhosted = 0;
@@ -200,12 +215,23 @@ int cost_range_shaped(const struct price_table *tables, size_t ntables,
 				unhosted++;
 				continue;
 			}
+			double offer_s = run_s;
+			const char *net = NULL;
+			if (!per_gpu_h && timer && run.instances > 1) {
+				/* The offer's own network sets the time. */
+				if (timer->fn(timer->ctx, o->network, &offer_s) ||
+				    cost_cloud(o, &tables[t].billing, kind, gpus, offer_s, &run, &why))
+					continue;
+				net = o->network;
+			}
 			double key = per_gpu_h ? run.price_usd_per_gpu_h : run.cost_usd;
 			r.offers++;
 			if (!best.offer || key < best_key) {
 				best.table = &tables[t];
 				best.offer = o;
 				best.run = run;
+				best.run_s = offer_s;
+				best.network = net;
 				best_key = key;
 			}
 		}

@@ -24,15 +24,15 @@
 enum cost_gran { COST_PER_SECOND, COST_PER_MINUTE, COST_PER_HOUR };
 extern const char *const cost_gran_names[]; /* "per_second", ...; NULL-ended */
 
-/* How an offer is bought.  The order is that of cost_kind_names. */
+/* How an offer is bought.  The order is that of cost_kind_names.  No
+ * reserved or committed-use kind: no provider figure for one was confirmed
+ * (docs/pricing.md). */
 enum cost_kind {
 	COST_ON_DEMAND,
 	COST_SPOT,
-	COST_RESERVED_1Y,
-	COST_RESERVED_3Y,
 	COST_KIND_COUNT
 };
-/* "on-demand", "spot", "reserved-1y", "reserved-3y", NULL (CLI spelling). */
+/* "on-demand", "spot", NULL (CLI spelling). */
 extern const char *const cost_kind_names[];
 
 /* What links the GPUs inside one instance.  The order is that of
@@ -138,6 +138,25 @@ struct cost_choice {
 	const struct price_table *table; /* borrowed from the caller's tables */
 	const struct price_offer *offer; /* borrowed */
 	struct cost_run run;
+	double run_s;                    /* the run time priced, before billing */
+	/* The offer's network when run_s was timed over it (borrowed from the
+	 * offer); NULL when one time serves every offer (one instance, no
+	 * timer, or a network the user fixed). */
+	const char *network;
+};
+
+/*
+ * The run time of the priced job when its instances are joined by the
+ * network called `network` (an offer's): 0 with *run_s, or -1 when the job
+ * cannot be timed over it (the offer is then left out).  Called only for
+ * runs of more than one instance: inside one instance the network plays no
+ * part.
+ */
+typedef int (*cost_time_fn)(void *ctx, const char *network, double *run_s);
+
+struct cost_timer {
+	cost_time_fn fn;
+	void *ctx;
 };
 
 struct cost_range {
@@ -182,6 +201,13 @@ int cost_cloud(const struct price_offer *o, const struct cost_billing *b,
  */
 int cost_spot_overhead(double run_s, const struct cost_spot *in,
 		       struct cost_spot_result *out);
+
+/*
+ * Restarts per hour of work x hours lost per restart: the work a spot job
+ * loses per hour it makes.  At 1 or more it never finishes (the first-order
+ * overhead of cost_spot_overhead is then meaningless).
+ */
+double cost_spot_loss_per_h(const struct cost_spot *in);
 
 /* Energy in kWh: gpus x tdp_w x util_frac x run_s / 3600 x pue / 1000. */
 double cost_energy_kwh(double gpus, double tdp_w, double util_frac,
@@ -234,5 +260,16 @@ double cost_offer_capacity(const struct price_offer *o);
 int cost_range_shaped(const struct price_table *tables, size_t ntables,
 		      const char *gpu_id, enum cost_kind kind, double gpus,
 		      double min_instance_gpus, double run_s, struct cost_range *out);
+
+/*
+ * cost_range_shaped() where each offer that joins several instances is
+ * priced for the time `timer` gives over that offer's own network (its
+ * choice's `network` then names it); one-instance runs keep run_s.  A NULL
+ * timer prices every offer for run_s.
+ */
+int cost_range_timed(const struct price_table *tables, size_t ntables,
+		     const char *gpu_id, enum cost_kind kind, double gpus,
+		     double min_instance_gpus, double run_s, const struct cost_timer *timer,
+		     struct cost_range *out);
 
 #endif

@@ -15,6 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../io/network.h"
+#include "../io/wl_load.h"
 #include "llm.h"
 
 static int cmp_int(const void *a, const void *b)
@@ -110,21 +112,25 @@ static void *pworker(void *arg)
 		}
 		if (search_best_at(w, g, it->count, &in->knobs, &ws, bw, be, &it->why))
 			continue;
-		double cost;
-		const char *prov = "", *inst = "";
-		if (in->price(in->price_ctx, g, it->count, be->total_time_s, &cost, &prov, &inst))
+		struct plan_priced pr = { 0, be->total_time_s, be->total_time_s, "", "", NULL };
+		if (in->price(in->price_ctx, g, bw, be, &pr))
 			continue;
 		struct plan_point *q = &it->pt;
+		/* Over the offer's network the steps are as many and do as much
+		 * work, each in time / steps: step time and MFU scale with it
+		 * (spot restarts redo steps; they do not slow them). */
+		double scale = be->total_time_s > 0 ? pr.net_time_s / be->total_time_s : 1;
 		q->gpu = it->gpu;
 		q->plan = be->plan;
 		q->recompute = bw->train.recompute;
-		q->step_time_s = be->step_time_s;
-		q->total_time_s = be->total_time_s;
+		q->step_time_s = be->step_time_s * scale;
+		q->total_time_s = pr.total_time_s;
 		q->memory_per_gpu_bytes = be->memory_per_gpu_bytes;
-		q->mfu_frac = be->mfu_frac;
-		q->cost_usd = cost;
-		q->provider = prov;
-		q->instance = inst;
+		q->mfu_frac = be->mfu_frac / scale;
+		q->cost_usd = pr.cost_usd;
+		q->provider = pr.provider;
+		q->instance = pr.instance;
+		q->network = pr.network;
 		it->ok = 1;
 	}
 out:
@@ -245,9 +251,12 @@ void planner_pareto(const struct plan_point *p, size_t n, int *front)
 void planner_point_workload(const struct planner_in *in, const struct plan_point *p,
 			    struct workload *out)
 {
+	const struct net_def *n = p->network ? net_find(p->network) : NULL;
 	*out = *in->w;
 	out->plan = p->plan;
 	out->train.recompute = p->recompute;
+	if (n)
+		wl_set_network(&out->plan, n);
 }
 
 /* Points to sample, shared by the threads. */
@@ -289,11 +298,13 @@ static void *sworker(void *arg)
 		struct plan_problem why;
 		s.offer = NULL;
 		s.billing = NULL;
-		if (in->offer && in->offer(in->price_ctx, g, q->plan.count, q->total_time_s,
-					   &s.offer, &s.billing)) {
+		if (in->offer && in->offer(in->price_ctx, g, q, &s.offer, &s.billing)) {
 			s.offer = NULL;
 			s.billing = NULL;
 		}
+		/* A synchronous job stops when any of its nodes is preempted. */
+		int gpn = q->plan.gpus_per_node > 0 ? q->plan.gpus_per_node : 1;
+		s.spot.instances = q->plan.count > gpn ? ceil((double)q->plan.count / gpn) : 1;
 		planner_point_workload(in, q, w);
 		q->sampled = unc_run(w, g, &s, &ws, &q->unc, &why) == 0;
 	}

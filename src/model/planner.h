@@ -17,12 +17,23 @@
 #include "search.h"
 #include "uncertainty.h"
 
-/* Price a run of `count` GPUs of g lasting run_s seconds: 0 with the cost
- * and where it is bought (static or caller-owned strings), or -1 when the
- * GPU cannot be bought that way. */
-typedef int (*plan_price_fn)(void *ctx, const struct gpu *g, int count,
-			     double run_s, double *cost_usd,
-			     const char **provider, const char **instance);
+/* What a plan costs on the offer it is bought on. */
+struct plan_priced {
+	double cost_usd;
+	double total_time_s;       /* the run on that offer: its network's time,
+				    * spot restarts included */
+	double net_time_s;         /* the same before spot restarts */
+	const char *provider, *instance; /* static or caller-owned strings */
+	/* The network total_time_s assumes between instances when it is the
+	 * offer's own, not the plan's (caller-owned); NULL otherwise. */
+	const char *network;
+};
+
+/* Price the run of layout *w (estimate *e) on GPU g: 0 with *out (its
+ * times come in as e's, over the plan's network), or -1 when the GPU
+ * cannot be bought that way. */
+typedef int (*plan_price_fn)(void *ctx, const struct gpu *g, const struct workload *w,
+			     const struct estimate *e, struct plan_priced *out);
 
 #define PLANNER_MAX_JOBS 256
 
@@ -33,6 +44,8 @@ struct plan_point {
 	double step_time_s, total_time_s, memory_per_gpu_bytes, mfu_frac;
 	double cost_usd;
 	const char *provider, *instance; /* from the price function */
+	const char *network;       /* from the price function: the network of the
+				    * times when the offer's own, else NULL */
 	int sampled;               /* unc holds its Monte Carlo (planner_sample) */
 	struct unc_result unc;
 };
@@ -41,9 +54,10 @@ struct plan_point {
  * uncertainty) or the P90 of their samples, time and cost alike. */
 enum plan_risk { PLAN_RISK_P50, PLAN_RISK_P90 };
 
-/* The offer a point's cost was priced on, for sampling its cost: 0 with
- * the offer and its billing (borrowed), or -1 when there is none. */
-typedef int (*plan_offer_fn)(void *ctx, const struct gpu *g, int count, double run_s,
+/* The offer point p's cost was priced on (its provider and instance), for
+ * sampling its cost: 0 with the offer and its billing (borrowed), or -1
+ * when there is none. */
+typedef int (*plan_offer_fn)(void *ctx, const struct gpu *g, const struct plan_point *p,
 			     const struct price_offer **offer,
 			     const struct cost_billing **billing);
 
@@ -88,13 +102,15 @@ int planner_run(const struct planner_in *in, struct plan_point **pts,
  * are more than PLAN_PARETO_TOL faster than every cheaper point. */
 void planner_pareto(const struct plan_point *p, size_t n, int *front);
 
-/* The workload of point p: in->w on p's GPU with p's layout and recompute. */
+/* The workload of point p: in->w on p's GPU with p's layout and recompute,
+ * over the network its time was taken over. */
 void planner_point_workload(const struct planner_in *in, const struct plan_point *p,
 			    struct workload *out);
 
 /*
  * Monte Carlo of the points with want[i] != 0 (unc_run with spec *s, its
- * offer and billing from in->offer, on in->jobs threads): sets sampled and
+ * offer and billing from in->offer and its spot instances from its nodes,
+ * on in->jobs threads): sets sampled and
  * unc of each.  Every point draws from s->seed, so plans are compared under
  * the same draws and the result does not depend on the threads.  A point
  * whose samples cannot be drawn stays unsampled.  Returns 0, or -1 when out

@@ -19,9 +19,35 @@ void run_cost_defaults(struct run_cost_in *in, enum cost_kind kind)
 	in->spot.instances = 1;
 }
 
+/* A cost_timer that adds the spot overhead to another timer's time. */
+struct spot_timer {
+	const struct cost_timer *base;
+	const struct cost_spot *spot;
+};
+
+static int spot_time(void *ctx, const char *network, double *run_s)
+{
+	const struct spot_timer *st = ctx;
+	struct cost_spot_result r;
+	double s;
+	if (st->base->fn(st->base->ctx, network, &s) || cost_spot_overhead(s, st->spot, &r))
+		return -1;
+	*run_s = r.run_s;
+	return 0;
+}
+
 int run_cost_compute(const struct price_table *tables, size_t ntables,
 		     const char *gpu_id, double gpus, double node_gpus, double tdp_w,
 		     double run_s, const struct run_cost_in *in, struct run_cost *out)
+{
+	return run_cost_compute_timed(tables, ntables, gpu_id, gpus, node_gpus, tdp_w, run_s,
+				      NULL, in, out);
+}
+
+int run_cost_compute_timed(const struct price_table *tables, size_t ntables,
+			   const char *gpu_id, double gpus, double node_gpus, double tdp_w,
+			   double run_s, const struct cost_timer *timer,
+			   const struct run_cost_in *in, struct run_cost *out)
 {
 	if (!(run_s >= 0) || !isfinite(run_s) || !(gpus > 0) || !isfinite(gpus))
 		return -1;
@@ -39,8 +65,29 @@ int run_cost_compute(const struct price_table *tables, size_t ntables,
 		out->spot_applied = 1;
 		out->run_s = out->spot.run_s;
 	}
-	out->priced = cost_range_shaped(tables, ntables, gpu_id, in->kind, gpus,
-					shape, out->run_s, &out->range) == 0;
+	struct spot_timer st = { timer, &out->in.spot };
+	struct cost_timer spot_timer = { spot_time, &st };
+	const struct cost_timer *t = timer && out->spot_applied ? &spot_timer : timer;
+	out->priced = cost_range_timed(tables, ntables, gpu_id, in->kind, gpus, shape,
+				       out->run_s, t, &out->range) == 0;
+	/* The spot line describes the run priced: redo it over the cheapest
+	 * offer's network when that set its time. */
+	const char *net = out->priced ? out->range.cheapest.network : NULL;
+	out->priced_base_s = run_s;
+	if (net && timer->fn(timer->ctx, net, &out->priced_base_s))
+		return -1;
+	if (out->spot_applied && net &&
+	    cost_spot_overhead(out->priced_base_s, &out->in.spot, &out->spot))
+		return -1;
+	if (out->spot_applied && out->priced) {
+		/* Every instance of the job waits through a restart and redoes
+		 * the lost work, at the cheapest offer's price. */
+		const struct cost_run *r = &out->range.cheapest.run;
+		out->restart_usd = r->instances * out->spot.lost_s_per_restart / COST_S_PER_H *
+				   r->price_usd_per_h;
+		out->overhead_usd = r->instances * out->spot.overhead_s / COST_S_PER_H *
+				    r->price_usd_per_h;
+	}
 	out->energy_kwh = cost_energy_kwh(gpus, tdp_w, in->power_frac, out->run_s, in->pue);
 	out->co2_kg = cost_co2_kg(out->energy_kwh, in->grid_g_per_kwh);
 	if (in->have_onprem &&

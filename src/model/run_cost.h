@@ -20,7 +20,7 @@
 #define RUN_COST_RESTART_S 600.0         /* 10 min to get training again */
 
 struct run_cost_in {
-	enum cost_kind kind;        /* on-demand, spot, reserved */
+	enum cost_kind kind;        /* on-demand or spot */
 	double power_frac;          /* average power / TDP */
 	double pue;
 	double grid_g_per_kwh;
@@ -36,8 +36,18 @@ struct run_cost {
 	int priced;                 /* an offer of this GPU and kind exists */
 	struct cost_range range;    /* cheapest and dearest offers */
 	int spot_applied;
+	/* Spot overhead of the run priced on the cheapest offer (of run_s
+	 * when no offer is priced). */
 	struct cost_spot_result spot;
-	double run_s;               /* billed run: spot overhead included */
+	/* Spot, priced: what one restart (restart time plus the lost work) and
+	 * all expected restarts cost on the cheapest offer, before billing
+	 * rounds the run up. */
+	double restart_usd, overhead_usd;
+	/* The cheapest offer's run before any spot overhead: over its own
+	 * network when that set the time, else the run_s passed in. */
+	double priced_base_s;
+	double run_s;               /* the run over the plan's own network, spot
+				     * overhead included: energy and on-premises */
 	double energy_kwh;
 	double co2_kg;
 	int onprem;                 /* an on-premises figure exists */
@@ -59,6 +69,18 @@ void run_cost_defaults(struct run_cost_in *in, enum cost_kind kind);
 int run_cost_compute(const struct price_table *tables, size_t ntables,
 		     const char *gpu_id, double gpus, double node_gpus, double tdp_w,
 		     double run_s, const struct run_cost_in *in, struct run_cost *out);
+
+/*
+ * run_cost_compute() where each offer that joins several instances is
+ * priced for the time `timer` gives over its own network (the spot
+ * overhead added to it); run_s stays the time of energy and on-premises,
+ * which run over the plan's own network.  A NULL timer is
+ * run_cost_compute().
+ */
+int run_cost_compute_timed(const struct price_table *tables, size_t ntables,
+			   const char *gpu_id, double gpus, double node_gpus, double tdp_w,
+			   double run_s, const struct cost_timer *timer,
+			   const struct run_cost_in *in, struct run_cost *out);
 
 /*
  * A plan that does not fit in GPU memory cannot run, so it has no price,

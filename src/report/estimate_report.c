@@ -93,16 +93,73 @@ const char *rep_unpriced(char *buf, const struct cost_range *r, enum cost_kind k
 	return buf;
 }
 
-/* When the cheapest offer joins instances over another network than the
- * one the time was estimated over, say so: the time is not that offer's. */
-static void text_network_note(FILE *f, const struct plan *p, const struct cost_choice *ch)
+const char *rep_choice_network(const struct cost_choice *ch, const struct plan *p)
 {
-	if (ch->run.instances <= 1 || !strcmp(p->network, ch->offer->network))
+	if (ch->run.instances <= 1)
+		return NULL;
+	return ch->network ? ch->network : p->network;
+}
+
+/* Which network the cheapest offer's time was taken over, and the plan's
+ * own time beside it when that differs. */
+static void text_network_note(FILE *f, const struct plan *p, const struct run_cost *c)
+{
+	const struct cost_choice *ch = &c->range.cheapest;
+	const char *net = rep_choice_network(ch, p);
+	char a[48];
+	if (!net)
 		return;
-	fprintf(f, "  %-13s the time assumes %s between instances; %s %s joins them over %s "
-		"(`--network %s` times the run over it)\n", "network",
-		p->network[0] ? p->network : "the plan's bandwidth", ch->table->provider,
-		ch->offer->instance, ch->offer->network, ch->offer->network);
+	if (!ch->network) {
+		fprintf(f, "  %-13s every offer timed over %s, the plan's network between instances (%s %s's own is %s)\n",
+			"network", net[0] ? net : "the plan's bandwidth", ch->table->provider,
+			ch->offer->instance, ch->offer->network);
+		return;
+	}
+	fprintf(f, "  %-13s timed over %s, the network of %s %s between instances", "network", net,
+		ch->table->provider, ch->offer->instance);
+	if (strcmp(net, p->network)) {
+		char b[48];
+		tc_fmt_duration(c->run_s, a, sizeof(a));
+		tc_fmt_duration(ch->run_s, b, sizeof(b));
+		fprintf(f, "; over the plan's %s the run takes %s%s", p->network[0] ? p->network
+			: "bandwidth", strcmp(a, b) ? "" : "the same ", a);
+	}
+	fputs(" (`--network NAME` times every offer over one network)\n", f);
+}
+
+void rep_spot_assumptions(FILE *f, const struct cost_spot *sp, const char *what)
+{
+	char a[48], b[48], c[48];
+	fprintf(f, "Spot: assumed %.3g preemptions per instance-hour on each instance of a run (any one "
+		"stops it), a checkpoint every %s and %s to get training again, so each restart loses %s "
+		"on every instance (the restart and half a checkpoint interval of work); %s include the "
+		"expected restarts (--preempt-per-h, --checkpoint, --restart; docs/pricing.md).\n",
+		sp->preempt_per_h, tc_fmt_duration(sp->checkpoint_interval_s, a, sizeof(a)),
+		tc_fmt_duration(sp->restart_s, b, sizeof(b)),
+		tc_fmt_duration(sp->restart_s + sp->checkpoint_interval_s / 2, c, sizeof(c)), what);
+}
+
+/* What one spot restart costs, and whether the job can finish at all. */
+static void text_restart(FILE *f, const struct run_cost *c)
+{
+	const struct cost_spot *sp = &c->in.spot;
+	const struct cost_run *r = &c->range.cheapest.run;
+	char a[48], b[48], x[48], y[48], z[48], n[48], w[48], k[48], t[48];
+	fprintf(f, "  %-13s each costs %s to get training again plus on average %s of work lost since the "
+		"last checkpoint (half the %s interval): %s on %s instance%s at %s/h, %s; all %s expected: %s\n",
+		"restart", tc_fmt_duration(sp->restart_s, a, sizeof(a)),
+		tc_fmt_duration(sp->checkpoint_interval_s / 2, b, sizeof(b)),
+		tc_fmt_duration(sp->checkpoint_interval_s, x, sizeof(x)),
+		tc_fmt_duration(c->spot.lost_s_per_restart, y, sizeof(y)),
+		rep_fmt_count(r->instances, n, sizeof(n)), r->instances == 1 ? "" : "s",
+		rep_fmt_usd(r->price_usd_per_h, z, sizeof(z)), rep_fmt_usd(c->restart_usd, w, sizeof(w)),
+		rep_fmt_count(round(c->spot.expected_restarts), k, sizeof(k)),
+		rep_fmt_usd(c->overhead_usd, t, sizeof(t)));
+	if (cost_spot_loss_per_h(sp) >= 1)
+		fprintf(f, "  %-13s at %.3g restarts per hour of work, each losing %s, the job loses work as fast "
+			"as it makes it: spot cannot finish this run (the first-order figures above understate "
+			"that)\n", "", sp->preempt_per_h * sp->instances,
+			tc_fmt_duration(c->spot.lost_s_per_restart, y, sizeof(y)));
 }
 
 static void text_cost(FILE *f, const struct gpu *g, const struct run_cost *c, const struct plan *p)
@@ -123,7 +180,7 @@ static void text_cost(FILE *f, const struct gpu *g, const struct run_cost *c, co
 			rep_fmt_usd(c->range.dearest.run.cost_usd, b, sizeof(b)), c->range.providers,
 			c->range.providers == 1 ? "" : "s", c->range.offers,
 			c->range.offers == 1 ? "" : "s");
-		text_network_note(f, p, &c->range.cheapest);
+		text_network_note(f, p, c);
 	} else {
 		char why[REP_UNPRICED_LEN];
 		fprintf(f, "  %-13s %s\n", "cloud", rep_unpriced(why, &c->range, c->kind, g->id, p->count));
@@ -142,6 +199,8 @@ static void text_cost(FILE *f, const struct gpu *g, const struct run_cost *c, co
 			tc_fmt_duration(in->spot.checkpoint_interval_s, a, sizeof(a)),
 			tc_fmt_duration(in->spot.restart_s, b, sizeof(b)), c->spot.expected_restarts,
 			tc_fmt_duration(c->spot.overhead_s, x, sizeof(x)));
+	if (c->spot_applied && c->priced)
+		text_restart(f, c);
 	if (c->onprem)
 		fprintf(f, "  %-13s %s at %s per GPU-hour (capital %s, power %s, colocation %s)\n",
 			"on-premises", rep_fmt_usd(c->onprem_usd, a, sizeof(a)),
@@ -351,8 +410,10 @@ static void json_plan(struct rep_json *j, const struct plan *p)
 	rep_json_obj_end(j);
 }
 
-static void json_choice(struct rep_json *j, const char *key, const struct cost_choice *ch)
+static void json_choice(struct rep_json *j, const char *key, const struct cost_choice *ch,
+			const struct plan *p)
 {
+	const char *net = rep_choice_network(ch, p);
 	rep_json_obj_begin(j, key);
 	rep_json_str(j, "provider", ch->table->provider);
 	rep_json_str(j, "instance", ch->offer->instance);
@@ -366,11 +427,18 @@ static void json_choice(struct rep_json *j, const char *key, const struct cost_c
 	rep_json_num(j, "cost_usd", ch->run.cost_usd);
 	rep_json_str(j, "as_of", ch->offer->as_of);
 	rep_json_bool(j, "verified", ch->offer->verified);
+	rep_json_num(j, "run_s", ch->run_s);
+	if (net)
+		rep_json_str(j, "network", net);
+	else
+		rep_json_null(j, "network");
 	rep_json_obj_end(j);
 }
 
-static void json_cost(struct rep_json *j, const struct run_cost *c, const char *gpu_id, double gpus)
+static void json_cost(struct rep_json *j, const struct run_cost *c, const char *gpu_id,
+		      const struct plan *p)
 {
+	double gpus = p->count;
 	rep_json_obj_begin(j, "cost");
 	rep_json_str(j, "pricing", cost_kind_names[c->kind]);
 	rep_json_bool(j, "priced", c->priced);
@@ -388,8 +456,8 @@ static void json_cost(struct rep_json *j, const struct run_cost *c, const char *
 		return;
 	}
 	if (c->priced) {
-		json_choice(j, "cheapest", &c->range.cheapest);
-		json_choice(j, "dearest", &c->range.dearest);
+		json_choice(j, "cheapest", &c->range.cheapest, p);
+		json_choice(j, "dearest", &c->range.dearest, p);
 		rep_json_int(j, "providers", c->range.providers);
 		rep_json_int(j, "offers", c->range.offers);
 	} else {
@@ -407,6 +475,14 @@ static void json_cost(struct rep_json *j, const struct run_cost *c, const char *
 		rep_json_num(j, "restart_s", c->in.spot.restart_s);
 		rep_json_num(j, "expected_restarts", c->spot.expected_restarts);
 		rep_json_num(j, "overhead_s", c->spot.overhead_s);
+		rep_json_num(j, "lost_s_per_restart", c->spot.lost_s_per_restart);
+		if (c->priced) {
+			rep_json_num(j, "restart_cost_usd", c->restart_usd);
+			rep_json_num(j, "overhead_cost_usd", c->overhead_usd);
+		} else {
+			rep_json_null(j, "restart_cost_usd");
+			rep_json_null(j, "overhead_cost_usd");
+		}
 		rep_json_obj_end(j);
 	}
 	if (c->onprem) {
@@ -480,7 +556,7 @@ static int json_report(FILE *f, const struct workload *w, const struct gpu *g,
 	json_plan(&j, &e->plan);
 	rep_json_str(&j, "efficiency_source", g->eff.source);
 	if (c)
-		json_cost(&j, c, g->id, w->plan.count);
+		json_cost(&j, c, g->id, &w->plan);
 	if (u)
 		rep_unc_json(&j, "uncertainty", u);
 	rep_json_arr_begin(&j, "warnings");
@@ -501,7 +577,8 @@ static int csv_report(FILE *f, const struct workload *w, const struct estimate *
 	      "memory_per_gpu_bytes,memory_capacity_bytes,fits,limiting", f);
 	for (int i = 0; i < BRK_COUNT; i++)
 		fprintf(f, ",%s_s", brk_names[i]);
-	fputs(",pricing,cheapest_provider,cheapest_instance,cost_usd,cost_max_usd,energy_kwh,co2_kg\n", f);
+	fputs(",pricing,cheapest_provider,cheapest_instance,cost_usd,cost_max_usd,energy_kwh,co2_kg,"
+	      "cheapest_run_s,cheapest_network\n", f);
 	rep_csv_field(f, w->name);
 	fputc(',', f);
 	rep_csv_field(f, p->gpu);
@@ -522,9 +599,17 @@ static int csv_report(FILE *f, const struct workload *w, const struct estimate *
 		fprintf(f, ",%s,,,,", c ? cost_kind_names[c->kind] : "");
 	}
 	if (c && !c->unfit)
-		fprintf(f, ",%.6g,%.6g\n", c->energy_kwh, c->co2_kg);
+		fprintf(f, ",%.6g,%.6g", c->energy_kwh, c->co2_kg);
 	else
+		fputs(",,", f);
+	if (c && c->priced) {
+		const char *net = rep_choice_network(&c->range.cheapest, p);
+		fprintf(f, ",%.6g,", c->range.cheapest.run_s);
+		rep_csv_field(f, net ? net : "");
+		fputc('\n', f);
+	} else {
 		fputs(",,\n", f);
+	}
 	return 0;
 }
 
@@ -546,10 +631,13 @@ static int md_report(FILE *f, const struct workload *w, const struct gpu *g,
 		tc_fmt_bytes(e->memory_per_gpu_bytes, a, sizeof(a)),
 		tc_fmt_bytes(e->memory_capacity_bytes, b, sizeof(b)), e->fits ? "fits" : "does not fit");
 	fprintf(f, "| limiting resource | %s |\n", limiter_names[e->limiting]);
-	if (c && c->priced)
-		fprintf(f, "| cheapest %s cost | %s (%s %s) |\n", cost_kind_names[c->kind],
+	if (c && c->priced) {
+		const char *net = rep_choice_network(&c->range.cheapest, &w->plan);
+		fprintf(f, "| cheapest %s cost | %s (%s %s%s%s) |\n", cost_kind_names[c->kind],
 			rep_fmt_usd(c->range.cheapest.run.cost_usd, a, sizeof(a)),
-			c->range.cheapest.table->provider, c->range.cheapest.offer->instance);
+			c->range.cheapest.table->provider, c->range.cheapest.offer->instance,
+			net && net[0] ? ", timed over " : "", net ? net : "");
+	}
 	if (c && c->unfit) {
 		fputs("| cost | not priced: the plan does not fit in GPU memory |\n", f);
 	} else if (c) {

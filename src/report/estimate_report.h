@@ -28,6 +28,18 @@ int rep_estimate(FILE *f, const char *fmt, const struct workload *w,
  * report shows it (rep_show), in buf of REP_TITLE_LEN bytes.  Returns buf. */
 const char *rep_title(char *buf, const struct workload *w, const char *fmt);
 
+/*
+ * The network the time priced on choice *ch assumes between its instances:
+ * the offer's own when it was timed over it, else the plan's (a network
+ * the user fixed, or a bare bandwidth: ""); NULL when the run takes one
+ * instance and no network plays a part.
+ */
+const char *rep_choice_network(const struct cost_choice *ch, const struct plan *p);
+
+/* The spot assumptions of compare and plan, as a paragraph; `what` names
+ * the figures that include the restarts ("costs", "times and costs"). */
+void rep_spot_assumptions(FILE *f, const struct cost_spot *sp, const char *what);
+
 /* Room for a rep_unpriced() line. */
 #define REP_UNPRICED_LEN 640
 

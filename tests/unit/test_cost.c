@@ -148,10 +148,12 @@ static void test_not_sold(void **state)
 	struct cost_run r;
 	const char *why = NULL;
 
-	assert_int_equal(cost_cloud(&o, &per_second_60, COST_RESERVED_1Y, 8, 3600, &r, &why), -1);
+	assert_int_equal(cost_cloud(&o, &per_second_60, COST_SPOT, 8, 3600, &r, &why), -1);
 	assert_string_equal(why, "the offer is not sold that way");
-	assert_int_equal(cost_kind_parse("reserved-3y"), COST_RESERVED_3Y);
 	assert_int_equal(cost_kind_parse("spot"), COST_SPOT);
+	/* No reserved prices were confirmed: the kinds are not offered. */
+	assert_int_equal(cost_kind_parse("reserved-1y"), -1);
+	assert_int_equal(cost_kind_parse("reserved-3y"), -1);
 	assert_int_equal(cost_kind_parse("ondemand"), -1);
 }
 
@@ -187,6 +189,11 @@ static void test_spot_overhead(void **state)
 	assert_int_equal(cost_spot_overhead(360000, &s, &sr), 0);
 	assert_close(sr.expected_restarts, 80, TOL_EXACT);
 	assert_close(sr.overhead_s, 120000, TOL_EXACT);
+	/* Work lost per hour of work: 0.1 x 8 restarts x 1500 / 3600 h =
+	 * 1/3 h; at 24 instances 0.1 x 24 x 1500 / 3600 = 1 h: never done. */
+	assert_close(cost_spot_loss_per_h(&s), 1.0 / 3, TOL_TIGHT);
+	s.instances = 24;
+	assert_close(cost_spot_loss_per_h(&s), 1, TOL_TIGHT);
 	s.instances = 0.5; /* a job spans at least one instance */
 	assert_int_equal(cost_spot_overhead(360000, &s, &sr), -1);
 	s.instances = 1;
@@ -393,6 +400,86 @@ static void test_hosting(void **state)
 	assert_int_equal(r.offers, 3);
 }
 
+/* A timer standing for the performance model: 1 h over ib-ndr, 3 h over
+ * eth-25g, nothing else; it counts its calls. */
+struct fake_timer {
+	int calls;
+};
+
+static int fake_time(void *ctx, const char *network, double *run_s)
+{
+	struct fake_timer *f = ctx;
+	f->calls++;
+	if (!strcmp(network, "ib-ndr"))
+		*run_s = 3600;
+	else if (!strcmp(network, "eth-25g"))
+		*run_s = 3 * 3600;
+	else
+		return -1;
+	return 0;
+}
+
+/* Two offers of one GPU that differ only by their network: a run of two
+ * instances is timed over each one's own, a run of one instance is not. */
+static void test_timed_by_network(void **state)
+{
+	(void)state;
+	/* A: 8 GPUs at $24/h over ib-ndr.  B: 8 GPUs at $12/h over eth-25g. */
+	struct price_offer a[1] = { offer("x100", 8, 24, 0) };
+	struct price_offer b[1] = { offer("x100", 8, 12, 0) };
+	snprintf(b[0].network, sizeof(b[0].network), "eth-25g");
+	struct price_table t[2];
+	memset(t, 0, sizeof(t));
+	snprintf(t[0].provider, sizeof(t[0].provider), "a");
+	snprintf(t[1].provider, sizeof(t[1].provider), "b");
+	t[0].offers = a, t[0].count = 1, t[0].billing = per_hour_1h;
+	t[1].offers = b, t[1].count = 1, t[1].billing = per_hour_1h;
+	struct fake_timer f = { 0 };
+	struct cost_timer timer = { fake_time, &f };
+	struct cost_range r;
+
+	/* 16 GPUs, two instances.  A: 1 h over ib-ndr, 2 x 1 x $24 = $48.
+	 * B: 3 h over eth-25g, 2 x 3 x $12 = $72.  Without its network B
+	 * would have cost 2 x 2 x $12 = $48 for the 2 h passed in, no more
+	 * than A: the network makes A the cheapest. */
+	assert_int_equal(cost_range_timed(t, 2, "x100", COST_ON_DEMAND, 16, 8, 7200, &timer, &r), 0);
+	assert_ptr_equal(r.cheapest.offer, &a[0]);
+	assert_close(r.cheapest.run_s, 3600, TOL_EXACT);
+	assert_close(r.cheapest.run.cost_usd, 48, TOL_EXACT);
+	assert_string_equal(r.cheapest.network, "ib-ndr");
+	assert_ptr_equal(r.dearest.offer, &b[0]);
+	assert_close(r.dearest.run_s, 10800, TOL_EXACT);
+	assert_close(r.dearest.run.cost_usd, 72, TOL_EXACT);
+	assert_string_equal(r.dearest.network, "eth-25g");
+	assert_int_equal(f.calls, 2);
+
+	/* 8 GPUs, one instance: no network plays a part, both offers keep the
+	 * 2 h passed in and the timer is not asked.  A 1 x 2 x $24 = $48, B
+	 * 1 x 2 x $12 = $24. */
+	f.calls = 0;
+	assert_int_equal(cost_range_timed(t, 2, "x100", COST_ON_DEMAND, 8, 8, 7200, &timer, &r), 0);
+	assert_ptr_equal(r.cheapest.offer, &b[0]);
+	assert_close(r.cheapest.run_s, 7200, TOL_EXACT);
+	assert_close(r.dearest.run_s, 7200, TOL_EXACT);
+	assert_close(r.cheapest.run.cost_usd, 24, TOL_EXACT);
+	assert_null(r.cheapest.network);
+	assert_int_equal(f.calls, 0);
+
+	/* Without a timer (a network the user fixed) every offer keeps the
+	 * 2 h passed in: B 2 x 2 x $12 = $48, A 2 x 2 x $24 = $96. */
+	assert_int_equal(cost_range_timed(t, 2, "x100", COST_ON_DEMAND, 16, 8, 7200, NULL, &r), 0);
+	assert_ptr_equal(r.cheapest.offer, &b[0]);
+	assert_close(r.cheapest.run.cost_usd, 48, TOL_EXACT);
+	assert_close(r.dearest.run.cost_usd, 96, TOL_EXACT);
+	assert_null(r.cheapest.network);
+
+	/* An offer whose network cannot be timed is left out. */
+	snprintf(b[0].network, sizeof(b[0].network), "roce-100g");
+	assert_int_equal(cost_range_timed(t, 2, "x100", COST_ON_DEMAND, 16, 8, 7200, &timer, &r), 0);
+	assert_int_equal(r.offers, 1);
+	assert_ptr_equal(r.cheapest.offer, &a[0]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -408,6 +495,7 @@ int main(void)
 		cmocka_unit_test(test_relations),
 		cmocka_unit_test(test_range),
 		cmocka_unit_test(test_hosting),
+		cmocka_unit_test(test_timed_by_network),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -43,8 +43,6 @@ static void test_good_table(void **state)
 	assert_close(o->gpus, 8, TOL_EXACT);
 	assert_close(o->price_usd_per_h[COST_ON_DEMAND], 24, TOL_EXACT);
 	assert_close(o->price_usd_per_h[COST_SPOT], 8, TOL_EXACT);
-	assert_close(o->price_usd_per_h[COST_RESERVED_1Y], 16, TOL_EXACT);
-	assert_close(o->price_usd_per_h[COST_RESERVED_3Y], 0, TOL_EXACT);
 	assert_close(price_usd_per_gpu_h(o, COST_ON_DEMAND), 3, TOL_EXACT);
 	assert_int_equal(o->verified, 1);
 	/* Defaults from the file; positions of the offer and its gpu. */
@@ -222,13 +220,13 @@ static void test_bad_files(void **state)
 	};
 	static const char *const unknown_key[] = {
 		DATA "bad-unknown-key.yaml:8:50: unknown key 'on_demnd' in offer (did you mean 'on_demand'?)",
-		DATA "bad-unknown-key.yaml:8:5: offer 'a' has no price (expected at least one of on_demand, spot, reserved_1y, reserved_3y)",
+		DATA "bad-unknown-key.yaml:8:5: offer 'a' has no price (expected on_demand, spot or both)",
 		NULL
 	};
 	static const char *const parts[] = {
 		DATA "bad-parts.yaml:8:93: 'on_demand' is 0.8 but 0.5 + 0.25 = 0.75 (expected the sum of the parts)",
 		DATA "bad-parts.yaml:9:60: 'gpu_part' needs 'host_part' and 'on_demand' as well (expected both parts and their sum)",
-		DATA "bad-parts.yaml:10:5: offer 'c' has no price (expected at least one of on_demand, spot, reserved_1y, reserved_3y)",
+		DATA "bad-parts.yaml:10:5: offer 'c' has no price (expected on_demand, spot or both)",
 		DATA "bad-parts.yaml:11:17: offer 'a' in region 'r1' is listed twice (expected it once, first at line 8)",
 		NULL
 	};

@@ -82,12 +82,67 @@ static void spot_adds_lost_work(void **state)
 	assert_close(c.spot.overhead_s, 360, TOL_TIGHT);
 	assert_close(c.run_s, 5760, TOL_TIGHT);
 	assert_close(c.range.cheapest.run.cost_usd, 32, TOL_EXACT);
+	/* One restart idles both instances for its 2,400 s at $8/h:
+	 * 2 x 2,400 / 3,600 x $8 = $10.67; the 0.15 expected restarts,
+	 * 2 x 360 / 3,600 x $8 = $1.60. */
+	assert_close(c.restart_usd, 2 * 2400.0 / 3600 * 8, TOL_TIGHT);
+	assert_close(c.overhead_usd, 1.6, TOL_TIGHT);
+	assert_close(c.priced_base_s, 5400, TOL_EXACT);
 	/* The redone work draws power too: 9.216 kWh x 5760 / 5400. */
 	assert_close(c.energy_kwh, 9.216 * 5760 / 5400, TOL_TIGHT);
 	/* More instances for the same time never mean fewer restarts. */
 	struct run_cost wide;
 	assert_int_equal(run_cost_compute(&t, 1, "x", 16, 4, 400, 5400, &in, &wide), 0);
 	assert_true(wide.spot.expected_restarts > c.spot.expected_restarts);
+}
+
+/* A timer standing for the performance model: 2 h over ib-ndr. */
+static int two_hours_over_ib_ndr(void *ctx, const char *network, double *run_s)
+{
+	(void)ctx;
+	if (strcmp(network, "ib-ndr"))
+		return -1;
+	*run_s = 7200;
+	return 0;
+}
+
+/* Spot on an offer timed over its own network: the overhead and the spot
+ * line follow that time; energy keeps the plan's own. */
+static void spot_over_the_offers_network(void **state)
+{
+	(void)state;
+	struct price_table t;
+	struct price_offer o;
+	struct run_cost_in in;
+	struct run_cost c;
+	struct cost_timer timer = { two_hours_over_ib_ndr, NULL };
+	one_table(&t, &o);
+	run_cost_defaults(&in, COST_SPOT);
+
+	/* 16 GPUs on 8-GPU nodes, two instances: 2 h over the offer's ib-ndr.
+	 * 0.05 x 2 instances x 2 h = 0.2 restarts of 600 + 3,600 / 2 = 2,400 s:
+	 * 480 s, so 7,680 s, billed 3 h: 2 x 3 x $8 = $48. */
+	assert_int_equal(run_cost_compute_timed(&t, 1, "x", 16, 8, 400, 5400, &timer, &in, &c), 0);
+	assert_true(c.priced);
+	assert_string_equal(c.range.cheapest.network, "ib-ndr");
+	assert_close(c.range.cheapest.run_s, 7680, TOL_TIGHT);
+	assert_close(c.range.cheapest.run.cost_usd, 48, TOL_EXACT);
+	assert_close(c.spot.expected_restarts, 0.2, TOL_TIGHT);
+	assert_close(c.spot.overhead_s, 480, TOL_TIGHT);
+	assert_close(c.priced_base_s, 7200, TOL_EXACT);
+	/* 2 instances x 480 s / 3,600 x $8 = $2.13. */
+	assert_close(c.overhead_usd, 2 * 480.0 / 3600 * 8, TOL_TIGHT);
+	/* The plan's own 1.5 h with its 360 s of restarts (spot_adds_lost_work)
+	 * stays the time of energy: 9.216 kWh x 5,760 / 5,400. */
+	assert_close(c.run_s, 5760, TOL_TIGHT);
+	assert_close(c.energy_kwh, 9.216 * 5760 / 5400, TOL_TIGHT);
+
+	/* 8 GPUs, one instance: the timer plays no part; 0.05 x 1 x 1.5 h =
+	 * 0.075 restarts x 2,400 s = 180 s, 5,580 s billed 2 h: 1 x 2 x $8. */
+	assert_int_equal(run_cost_compute_timed(&t, 1, "x", 8, 8, 400, 5400, &timer, &in, &c), 0);
+	assert_null(c.range.cheapest.network);
+	assert_close(c.range.cheapest.run_s, 5580, TOL_TIGHT);
+	assert_close(c.range.cheapest.run.cost_usd, 16, TOL_EXACT);
 }
 
 static void onprem_rate(void **state)
@@ -163,6 +218,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(on_demand_energy_and_co2),
 		cmocka_unit_test(spot_adds_lost_work),
+		cmocka_unit_test(spot_over_the_offers_network),
 		cmocka_unit_test(onprem_rate),
 		cmocka_unit_test(relations_and_bad_input),
 		cmocka_unit_test(unfit_is_never_priced),

@@ -445,13 +445,15 @@ static void test_interrupted_output(void **state)
 }
 
 /* Price: cost grows with GPUs and time (a stand-in table). */
-static int flat_price(void *ctx, const struct gpu *g, int count, double run_s,
-		      double *cost, const char **prov, const char **inst)
+static int flat_price(void *ctx, const struct gpu *g, const struct workload *w,
+		      const struct estimate *e, struct plan_priced *out)
 {
 	(void)ctx;
-	*cost = count * ceil(run_s / 3600) * (g->memory_bytes > 50e9 ? 2.0 : 1.2);
-	*prov = "test";
-	*inst = g->id;
+	(void)w;
+	out->cost_usd = e->plan.count * ceil(e->total_time_s / 3600) *
+			(g->memory_bytes > 50e9 ? 2.0 : 1.2);
+	out->provider = "test";
+	out->instance = g->id;
 	return 0;
 }
 
@@ -505,17 +507,77 @@ static void test_planner_brute_force(void **state)
 	free(p2);
 }
 
+/* flat_price, with runs of more than one 8-GPU node taking twice as long
+ * over the offer's own network "slow-net". */
+static int slow_net_price(void *ctx, const struct gpu *g, const struct workload *w,
+			  const struct estimate *e, struct plan_priced *out)
+{
+	flat_price(ctx, g, w, e, out);
+	if (e->plan.count > 8) {
+		out->total_time_s = out->net_time_s = 2 * e->total_time_s;
+		out->network = "slow-net";
+	}
+	return 0;
+}
+
+/* A point takes the time its price function gives (over the offer's
+ * network): step time doubles and MFU halves with a run twice as long,
+ * and the point names the network; one-node points are unchanged. */
+static void test_planner_offer_network_time(void **state)
+{
+	(void)state;
+	struct tc_datapath dp;
+	struct tc_diag d;
+	struct workload w;
+	struct gpu_catalog cat = { 0 };
+	struct gpu g[1];
+	char why[256];
+	tc_diag_init(&d);
+	assert_int_equal(dp_init(&dp, NULL, 0, &d), 0);
+	assert_int_equal(wl_load_file("examples/gpt2-124m-l4.yaml", &dp, &w, &d), 0);
+	assert_int_equal(gpu_catalog_load(&dp, &cat, &d), 0);
+	assert_int_equal(gpu_catalog_lookup(&cat, "a100-80gb-sxm", &g[0], why, sizeof(why)), 0);
+	gpu_catalog_release(&cat);
+	w.train.global_batch = 48;
+	struct planner_in in = { .w = &w, .gpus = g, .ngpus = 1, .max_gpus = 24,
+				 .price = flat_price, .jobs = 1 };
+	search_knobs_all(&in.knobs);
+	struct plan_point *p1, *p2;
+	size_t n1, n2;
+	assert_int_equal(planner_run(&in, &p1, &n1, NULL), 0);
+	in.price = slow_net_price;
+	assert_int_equal(planner_run(&in, &p2, &n2, NULL), 0);
+	assert_int_equal(n1, n2);
+	int multi = 0;
+	for (size_t i = 0; i < n1; i++) {
+		assert_int_equal(p1[i].plan.count, p2[i].plan.count);
+		assert_null(p1[i].network);
+		if (p1[i].plan.count <= 8) {
+			assert_null(p2[i].network);
+			assert_true(p2[i].total_time_s == p1[i].total_time_s);
+			continue;
+		}
+		multi++;
+		assert_string_equal(p2[i].network, "slow-net");
+		assert_close(p2[i].total_time_s, 2 * p1[i].total_time_s, TOL_EXACT);
+		assert_close(p2[i].step_time_s, 2 * p1[i].step_time_s, TOL_EXACT);
+		assert_close(p2[i].mfu_frac, p1[i].mfu_frac / 2, TOL_EXACT);
+	}
+	assert_true(multi > 0);
+	free(p1);
+	free(p2);
+}
+
 /* Offers that price like flat_price: one GPU per instance, billed by the
  * started hour, $2.00 (over 50 GB) or $1.20 per GPU-hour. */
 static struct price_offer test_offers[2];
 static const struct cost_billing hourly = { COST_PER_HOUR, 0 };
 
-static int flat_offer(void *ctx, const struct gpu *g, int count, double run_s,
+static int flat_offer(void *ctx, const struct gpu *g, const struct plan_point *p,
 		      const struct price_offer **o, const struct cost_billing **b)
 {
 	(void)ctx;
-	(void)count;
-	(void)run_s;
+	(void)p;
 	*o = &test_offers[g->memory_bytes > 50e9];
 	*b = &hourly;
 	return 0;
@@ -710,6 +772,7 @@ int main(void)
 		cmocka_unit_test(test_atomic_output),
 		cmocka_unit_test(test_interrupted_output),
 		cmocka_unit_test(test_planner_brute_force),
+		cmocka_unit_test(test_planner_offer_network_time),
 		cmocka_unit_test(test_planner_risk),
 		cmocka_unit_test(test_plan_command),
 		cmocka_unit_test(test_pareto_tolerance),
