@@ -203,106 +203,152 @@ static const char *const unc_csv_head[UNC_CSV_COLS] = { "total_time_p10_s",
 	"cost_p90_usd", "p_deadline", "uncertainty_note" };
 
 /* Row r's uncertainty columns of the CSV into c[0..UNC_CSV_COLS-2]. */
-static void unc_csv_cells(const struct row *r, double deadline_s, char c[][160])
+static void unc_csv_cells(const struct row *r, double deadline_s, char c[][256])
 {
 	const struct unc_result *u = &r->unc;
 	if (!r->unc_ok)
 		return; /* the caller points uncertainty_note at r->unc_why */
-	snprintf(c[0], 160, "%.6g", u->total_s.p10);
-	snprintf(c[1], 160, "%.6g", u->total_s.p50);
-	snprintf(c[2], 160, "%.6g", u->total_s.p90);
+	snprintf(c[0], 256, "%.6g", u->total_s.p10);
+	snprintf(c[1], 256, "%.6g", u->total_s.p50);
+	snprintf(c[2], 256, "%.6g", u->total_s.p90);
 	if (u->has_cost) {
-		snprintf(c[3], 160, "%.2f", u->cost_usd.p10);
-		snprintf(c[4], 160, "%.2f", u->cost_usd.p50);
-		snprintf(c[5], 160, "%.2f", u->cost_usd.p90);
+		snprintf(c[3], 256, "%.2f", u->cost_usd.p10);
+		snprintf(c[4], 256, "%.2f", u->cost_usd.p50);
+		snprintf(c[5], 256, "%.2f", u->cost_usd.p90);
 	}
 	if (deadline_s > 0 && u->has_deadline)
-		snprintf(c[6], 160, "%.4g", u->p_deadline);
+		snprintf(c[6], 256, "%.4g", u->p_deadline);
+}
+
+/* Why row r has no price, or misses its target, in words ("" when
+ * nothing is to be said), into buf. */
+static const char *row_note(const struct row *r, double deadline_s, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (!r->ok)
+		snprintf(buf, size, "%s", r->why);
+	else if (!r->e.fits)
+		snprintf(buf, size, "does not fit");
+	else if (deadline_s > 0 && !r->meets)
+		snprintf(buf, size, "misses the deadline");
+	else if (!r->cost.priced && r->cost.range.largest.offer) {
+		double most = cost_offer_capacity(r->cost.range.largest.offer);
+		snprintf(buf, size, "one order holds at most %.4g GPU%s", most, most == 1 ? "" : "s");
+	}
+	return buf;
 }
 
 static int print_table(struct cli_ctx *ctx, const char *fmt, struct row *rows, int n,
-		       double deadline_s, int with_unc)
+		       double deadline_s)
 {
-	int csv = !strcmp(fmt, "csv");
 	static const char *const head[] = { "GPU", "count", "layout", "step", "total time",
 		"GPU-hours", "cheapest offer", "cost", "cost range", "energy", "note" };
-	static const char *const csv_head_base[] = { "gpu", "count", "layout", "step_time_s",
-		"total_time_s", "gpu_hours", "cheapest_offer", "cost_usd", "cost_max_usd",
-		"energy_kwh", "note" };
 	static const enum rep_align al[] = { REP_LEFT, REP_RIGHT, REP_LEFT, REP_RIGHT,
-		REP_RIGHT, REP_RIGHT, REP_LEFT, REP_RIGHT, REP_RIGHT, REP_RIGHT, REP_LEFT,
-		REP_RIGHT, REP_RIGHT, REP_RIGHT, REP_RIGHT, REP_RIGHT, REP_RIGHT, REP_RIGHT,
-		REP_LEFT };
-	const char *csv_head[11 + UNC_CSV_COLS];
-	int ncols = csv && with_unc ? 11 + UNC_CSV_COLS : 11;
-	memcpy(csv_head, csv_head_base, sizeof(csv_head_base));
-	memcpy(csv_head + 11, unc_csv_head, sizeof(unc_csv_head));
+		REP_RIGHT, REP_RIGHT, REP_LEFT, REP_RIGHT, REP_RIGHT, REP_RIGHT, REP_LEFT };
 	struct rep_table t;
-	rep_table_init(&t, ncols, csv ? csv_head : head, al);
+	rep_table_init(&t, 11, head, al);
 	for (int i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
-		char c[11 + UNC_CSV_COLS][160];
-		const char *cells[11 + UNC_CSV_COLS];
-		for (int k = 0; k < 11 + UNC_CSV_COLS; k++) {
+		char c[11][256];
+		const char *cells[11];
+		for (int k = 0; k < 11; k++) {
 			c[k][0] = '\0';
 			cells[k] = c[k];
 		}
 		snprintf(c[0], sizeof(c[0]), "%s", r->g.id);
-		if (ncols > 11) {
-			unc_csv_cells(r, deadline_s, c + 11);
-			if (r->ok && !r->unc_ok)
-				cells[11 + UNC_CSV_COLS - 1] = r->unc_why;
-		}
+		row_note(r, deadline_s, c[10], sizeof(c[10]));
 		if (!r->ok) {
-			cells[10] = r->why;
 			rep_table_row(&t, cells);
 			continue;
 		}
 		snprintf(c[1], sizeof(c[1]), "%d", r->e.plan.count);
 		rep_layout_text(c[2], sizeof(c[2]), &r->w, &r->e);
-		if (csv) {
-			snprintf(c[3], sizeof(c[3]), "%.6g", r->e.step_time_s);
-			snprintf(c[4], sizeof(c[4]), "%.6g", r->e.total_time_s);
-			snprintf(c[5], sizeof(c[5]), "%.6g", r->e.gpu_hours);
-			snprintf(c[9], sizeof(c[9]), "%.6g", r->cost.energy_kwh);
-		} else {
-			tc_fmt_duration(r->e.step_time_s, c[3], sizeof(c[3]));
-			tc_fmt_duration(r->e.total_time_s, c[4], sizeof(c[4]));
-			rep_fmt_count(round(r->e.gpu_hours), c[5], sizeof(c[5]));
-			if (r->cost.energy_kwh < 10)
-				snprintf(c[9], sizeof(c[9]), "%.2g kWh", r->cost.energy_kwh);
-			else {
-				rep_fmt_count(round(r->cost.energy_kwh), c[9], sizeof(c[9]) - 4);
-				strcat(c[9], " kWh");
-			}
-		}
+		tc_fmt_duration(r->e.step_time_s, c[3], sizeof(c[3]));
+		tc_fmt_duration(r->e.total_time_s, c[4], sizeof(c[4]));
+		rep_fmt_count(r->e.gpu_hours, c[5], sizeof(c[5]));
+		rep_fmt_count(r->cost.energy_kwh, c[9], sizeof(c[9]) - 4);
+		strcat(c[9], " kWh");
 		if (r->cost.priced) {
 			const struct cost_choice *ch = &r->cost.range.cheapest;
+			char usd[48];
 			snprintf(c[6], sizeof(c[6]), "%s %s", ch->table->provider, ch->offer->instance);
-			if (csv) {
-				snprintf(c[7], sizeof(c[7]), "%.2f", ch->run.cost_usd);
-				snprintf(c[8], sizeof(c[8]), "%.2f", r->cost.range.dearest.run.cost_usd);
-			} else {
-				char usd[48];
-				rep_fmt_usd(ch->run.cost_usd, c[7], sizeof(c[7]));
-				snprintf(c[8], sizeof(c[8]), "up to %s",
-					 rep_fmt_usd(r->cost.range.dearest.run.cost_usd, usd, sizeof(usd)));
-			}
+			rep_fmt_usd(ch->run.cost_usd, c[7], sizeof(c[7]));
+			snprintf(c[8], sizeof(c[8]), "up to %s",
+				 rep_fmt_usd(r->cost.range.dearest.run.cost_usd, usd, sizeof(usd)));
 		} else {
 			snprintf(c[6], sizeof(c[6]), "no %s offer", cost_kind_names[r->cost.kind]);
-		}
-		if (!r->e.fits)
-			snprintf(c[10], sizeof(c[10]), "does not fit");
-		else if (deadline_s > 0 && !r->meets)
-			snprintf(c[10], sizeof(c[10]), "misses the deadline");
-		else if (!r->cost.priced && r->cost.range.largest.offer) {
-			double most = cost_offer_capacity(r->cost.range.largest.offer);
-			snprintf(c[10], sizeof(c[10]), "one order holds at most %.4g GPU%s", most,
-				 most == 1 ? "" : "s");
 		}
 		rep_table_row(&t, cells);
 	}
 	int rc = rep_table_print(&t, ctx->out, fmt);
+	rep_table_release(&t);
+	return rc;
+}
+
+/* The CSV: the JSON's fields of each row, one column each (--uncertainty
+ * adds its columns at the end). */
+#define CSV_COLS 23
+static int print_csv(struct cli_ctx *ctx, struct row *rows, int n, double deadline_s, int with_unc)
+{
+	static const char *const head[CSV_COLS + UNC_CSV_COLS] = { "gpu", "count", "tp", "pp",
+		"dp", "zero", "micro_batch", "recompute", "interleave", "sequence_parallel",
+		"step_time_s", "total_time_s", "gpu_hours", "mfu_frac", "memory_per_gpu_bytes",
+		"fits", "pricing", "provider", "instance", "region", "cost_usd", "cost_max_usd",
+		"energy_kwh" };
+	const char *hd[CSV_COLS + 1 + UNC_CSV_COLS];
+	enum rep_align al[CSV_COLS + 1 + UNC_CSV_COLS] = { REP_LEFT };
+	int ncols = CSV_COLS + 1 + (with_unc ? UNC_CSV_COLS : 0);
+	memcpy(hd, head, CSV_COLS * sizeof(*hd));
+	hd[CSV_COLS] = "reason";
+	memcpy(hd + CSV_COLS + 1, unc_csv_head, sizeof(unc_csv_head));
+	struct rep_table t;
+	rep_table_init(&t, ncols, hd, al);
+	for (int i = 0; i < n; i++) {
+		const struct row *r = &rows[i];
+		const struct plan *p = &r->e.plan;
+		char c[CSV_COLS + 1 + UNC_CSV_COLS][256];
+		const char *cells[CSV_COLS + 1 + UNC_CSV_COLS];
+		for (int k = 0; k < ncols; k++) {
+			c[k][0] = '\0';
+			cells[k] = c[k];
+		}
+		snprintf(c[0], sizeof(c[0]), "%s", r->g.id);
+		row_note(r, deadline_s, c[CSV_COLS], sizeof(c[CSV_COLS]));
+		if (with_unc) {
+			unc_csv_cells(r, deadline_s, c + CSV_COLS + 1);
+			if (r->ok && !r->unc_ok)
+				cells[ncols - 1] = r->unc_why;
+		}
+		if (r->ok) {
+			snprintf(c[1], sizeof(c[1]), "%d", p->count);
+			snprintf(c[2], sizeof(c[2]), "%d", p->tp);
+			snprintf(c[3], sizeof(c[3]), "%d", p->pp);
+			snprintf(c[4], sizeof(c[4]), "%d", p->dp);
+			snprintf(c[5], sizeof(c[5]), "%d", p->zero);
+			snprintf(c[6], sizeof(c[6]), "%d", p->micro_batch);
+			snprintf(c[7], sizeof(c[7]), "%s", recompute_text[r->w.train.recompute]);
+			snprintf(c[8], sizeof(c[8]), "%d", p->interleave);
+			snprintf(c[9], sizeof(c[9]), "%s", p->sequence_parallel ? "true" : "false");
+			snprintf(c[10], sizeof(c[10]), "%.6g", r->e.step_time_s);
+			snprintf(c[11], sizeof(c[11]), "%.6g", r->e.total_time_s);
+			snprintf(c[12], sizeof(c[12]), "%.6g", r->e.gpu_hours);
+			snprintf(c[13], sizeof(c[13]), "%.4f", r->e.mfu_frac);
+			snprintf(c[14], sizeof(c[14]), "%.6g", r->e.memory_per_gpu_bytes);
+			snprintf(c[15], sizeof(c[15]), "%s", r->e.fits ? "true" : "false");
+			snprintf(c[16], sizeof(c[16]), "%s", cost_kind_names[r->cost.kind]);
+			if (r->cost.priced) {
+				const struct cost_choice *ch = &r->cost.range.cheapest;
+				snprintf(c[17], sizeof(c[17]), "%s", ch->table->provider);
+				snprintf(c[18], sizeof(c[18]), "%s", ch->offer->instance);
+				snprintf(c[19], sizeof(c[19]), "%s", ch->offer->region);
+				snprintf(c[20], sizeof(c[20]), "%.2f", ch->run.cost_usd);
+				snprintf(c[21], sizeof(c[21]), "%.2f", r->cost.range.dearest.run.cost_usd);
+			}
+			snprintf(c[22], sizeof(c[22]), "%.6g", r->cost.energy_kwh);
+		}
+		rep_table_row(&t, cells);
+	}
+	int rc = rep_table_print(&t, ctx->out, "csv");
 	rep_table_release(&t);
 	return rc;
 }
@@ -391,13 +437,16 @@ static void trade_off(struct cli_ctx *ctx, const struct row *rows, int n)
 		100 * saving, slower, fast->g.id);
 }
 
-static int print_json(struct cli_ctx *ctx, const struct row *rows, int n, double deadline_s,
-		      const struct unc_spec *unc)
+static int print_json(struct cli_ctx *ctx, const struct workload *w, const char *pricing,
+		      const struct row *rows, int n, double deadline_s, const struct unc_spec *unc)
 {
 	struct rep_json j;
-	rep_json_init(&j, ctx->out);
-	rep_json_obj_begin(&j, NULL);
-	rep_json_int(&j, "format_version", 1);
+	char note[256];
+	rep_json_doc_begin(&j, ctx->out, "compare");
+	rep_json_str(&j, "workload", w->name);
+	rep_json_str(&j, "file", w->file);
+	rep_json_str(&j, "kind", rep_kind_name(w));
+	rep_json_str(&j, "pricing", pricing);
 	if (deadline_s > 0)
 		rep_json_num(&j, "deadline_s", deadline_s);
 	if (unc) {
@@ -410,8 +459,12 @@ static int print_json(struct cli_ctx *ctx, const struct row *rows, int n, double
 		rep_json_obj_begin(&j, NULL);
 		rep_json_str(&j, "gpu", r->g.id);
 		rep_json_bool(&j, "ok", r->ok);
+		row_note(r, deadline_s, note, sizeof(note));
+		if (note[0])
+			rep_json_str(&j, "reason", note);
+		else
+			rep_json_null(&j, "reason");
 		if (!r->ok) {
-			rep_json_str(&j, "reason", r->why);
 			rep_json_obj_end(&j);
 			continue;
 		}
@@ -423,6 +476,8 @@ static int print_json(struct cli_ctx *ctx, const struct row *rows, int n, double
 		rep_json_int(&j, "zero", p->zero);
 		rep_json_int(&j, "micro_batch", p->micro_batch);
 		rep_json_str(&j, "recompute", recompute_text[r->w.train.recompute]);
+		rep_json_int(&j, "interleave", p->interleave);
+		rep_json_bool(&j, "sequence_parallel", p->sequence_parallel);
 		rep_json_num(&j, "step_time_s", r->e.step_time_s);
 		rep_json_num(&j, "total_time_s", r->e.total_time_s);
 		rep_json_num(&j, "gpu_hours", r->e.gpu_hours);
@@ -445,6 +500,10 @@ static int print_json(struct cli_ctx *ctx, const struct row *rows, int n, double
 			rep_unc_json(&j, "uncertainty", &r->unc);
 		else if (unc)
 			rep_json_str(&j, "uncertainty_error", r->unc_why);
+		rep_json_arr_begin(&j, "warnings");
+		for (int k = 0; k < r->e.warning_count; k++)
+			rep_json_str(&j, NULL, r->e.warning[k]);
+		rep_json_arr_end(&j);
 		rep_json_obj_end(&j);
 	}
 	rep_json_arr_end(&j);
@@ -568,9 +627,12 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 	if (plot && (rc = write_plot(ctx, plot, &w, rows, n)))
 		goto out;
 	if (!strcmp(format, "json")) {
-		rc = print_json(ctx, rows, n, deadline_s, ua.on ? &us : NULL);
+		rc = print_json(ctx, &w, cost_kind_names[m.in.kind], rows, n, deadline_s,
+				ua.on ? &us : NULL);
+	} else if (!strcmp(format, "csv")) {
+		rc = print_csv(ctx, rows, n, deadline_s, ua.on);
 	} else {
-		if (strcmp(format, "csv")) {
+		{
 			char dur[48], how[96], title[REP_TITLE_LEN];
 			if (deadline_s > 0)
 				snprintf(how, sizeof(how), "the fewest GPUs that finish within %s",
@@ -583,10 +645,10 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 				fprintf(ctx->out, "Efficiencies calibrated from %s (%zu measurements on %s).\n\n",
 					cal.fitted_from, cal.measurements, cal.gpu);
 		}
-		rc = print_table(ctx, format, rows, n, deadline_s, ua.on);
-		if (!rc && ua.on && strcmp(format, "csv"))
+		rc = print_table(ctx, format, rows, n, deadline_s);
+		if (!rc && ua.on)
 			rc = print_unc_table(ctx, format, rows, n, &us, deadline_s);
-		if (!rc && strcmp(format, "csv"))
+		if (!rc)
 			trade_off(ctx, rows, n);
 	}
 	if (rc) {
