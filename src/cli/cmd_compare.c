@@ -200,14 +200,14 @@ static int cmp_rows(const void *a, const void *b)
 #define UNC_CSV_COLS 8
 static const char *const unc_csv_head[UNC_CSV_COLS] = { "total_time_p10_s",
 	"total_time_p50_s", "total_time_p90_s", "cost_p10_usd", "cost_p50_usd",
-	"cost_p90_usd", "p_deadline", "uncertainty_note" };
+	"cost_p90_usd", "p_deadline", "uncertainty_error" };
 
 /* Row r's uncertainty columns of the CSV into c[0..UNC_CSV_COLS-2]. */
 static void unc_csv_cells(const struct row *r, double deadline_s, char c[][256])
 {
 	const struct unc_result *u = &r->unc;
 	if (!r->unc_ok)
-		return; /* the caller points uncertainty_note at r->unc_why */
+		return; /* the caller points uncertainty_error at r->unc_why */
 	snprintf(c[0], 256, "%.6g", u->total_s.p10);
 	snprintf(c[1], 256, "%.6g", u->total_s.p50);
 	snprintf(c[2], 256, "%.6g", u->total_s.p90);

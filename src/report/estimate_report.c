@@ -603,7 +603,7 @@ static int explain_json(FILE *f, const struct workload *w, const struct gpu *g,
 		const struct op *o = &ws->ops[i];
 		double peak = g->peak_flop_per_s[o->prec];
 		rep_json_obj_begin(&j, NULL);
-		rep_json_str(&j, "name", o->name);
+		rep_json_str(&j, "operator", o->name);
 		rep_json_str(&j, "category", brk_names[o->category]);
 		rep_json_str(&j, "precision", tc_prec_names[o->prec]);
 		rep_json_num(&j, "count_per_step", o->count);
