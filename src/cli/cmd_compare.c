@@ -411,7 +411,7 @@ static int print_unc_table(struct cli_ctx *ctx, const char *fmt, const struct ro
 	return rc;
 }
 
-/* "l40s: 31% cheaper, 1.8x slower than a100-80gb-sxm", in words. */
+/* "l40s: 31% cheaper, 1.83x slower than a100-80gb-sxm", in words. */
 static void trade_off(struct cli_ctx *ctx, const struct row *rows, int n)
 {
 	const struct row *cheap = NULL, *fast = NULL;
@@ -433,7 +433,7 @@ static void trade_off(struct cli_ctx *ctx, const struct row *rows, int n)
 	double saving = 1 - cheap->cost.range.cheapest.run.cost_usd /
 			    fast->cost.range.cheapest.run.cost_usd;
 	double slower = cheap->e.total_time_s / fast->e.total_time_s;
-	fprintf(ctx->out, "\n%s: %.0f%% cheaper, %.1fx slower than %s.\n", cheap->g.id,
+	fprintf(ctx->out, "\n%s: %.0f%% cheaper, %.3gx slower than %s.\n", cheap->g.id,
 		100 * saving, slower, fast->g.id);
 }
 
