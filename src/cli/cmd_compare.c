@@ -27,7 +27,6 @@
 #define COMPARE_MAX_GPUS 64
 
 static const char *const formats[] = { "table", "csv", "json", "md", NULL };
-static const char *const recompute_text[] = { "none", "selective", "full" };
 
 /* One GPU type's outcome. */
 struct row {
@@ -286,26 +285,25 @@ static int print_table(struct cli_ctx *ctx, const char *fmt, struct row *rows, i
 }
 
 /* The CSV: the JSON's fields of each row, one column each (--uncertainty
- * adds its columns at the end). */
-#define CSV_COLS 23
+ * adds its columns at the end): the GPU, its layout, then these. */
+#define CSV_COLS (1 + REP_LAYOUT_FIELDS + 13)
 static int print_csv(struct cli_ctx *ctx, struct row *rows, int n, double deadline_s, int with_unc)
 {
-	static const char *const head[CSV_COLS + UNC_CSV_COLS] = { "gpu", "count", "tp", "pp",
-		"dp", "zero", "micro_batch", "recompute", "interleave", "sequence_parallel",
-		"step_time_s", "total_time_s", "gpu_hours", "mfu_frac", "memory_per_gpu_bytes",
-		"fits", "pricing", "provider", "instance", "region", "cost_usd", "cost_max_usd",
-		"energy_kwh" };
+	static const char *const result_head[] = { "step_time_s", "total_time_s", "gpu_hours",
+		"mfu_frac", "memory_per_gpu_bytes", "fits", "pricing", "provider", "instance",
+		"region", "cost_usd", "cost_max_usd", "energy_kwh" };
 	const char *hd[CSV_COLS + 1 + UNC_CSV_COLS];
 	enum rep_align al[CSV_COLS + 1 + UNC_CSV_COLS] = { REP_LEFT };
 	int ncols = CSV_COLS + 1 + (with_unc ? UNC_CSV_COLS : 0);
-	memcpy(hd, head, CSV_COLS * sizeof(*hd));
+	hd[0] = "gpu";
+	memcpy(hd + 1, rep_layout_field_names, sizeof(rep_layout_field_names));
+	memcpy(hd + 1 + REP_LAYOUT_FIELDS, result_head, sizeof(result_head));
 	hd[CSV_COLS] = "reason";
 	memcpy(hd + CSV_COLS + 1, unc_csv_head, sizeof(unc_csv_head));
 	struct rep_table t;
 	rep_table_init(&t, ncols, hd, al);
 	for (int i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
-		const struct plan *p = &r->e.plan;
 		char c[CSV_COLS + 1 + UNC_CSV_COLS][256];
 		const char *cells[CSV_COLS + 1 + UNC_CSV_COLS];
 		for (int k = 0; k < ncols; k++) {
@@ -320,31 +318,27 @@ static int print_csv(struct cli_ctx *ctx, struct row *rows, int n, double deadli
 				cells[ncols - 1] = r->unc_why;
 		}
 		if (r->ok) {
-			snprintf(c[1], sizeof(c[1]), "%d", p->count);
-			snprintf(c[2], sizeof(c[2]), "%d", p->tp);
-			snprintf(c[3], sizeof(c[3]), "%d", p->pp);
-			snprintf(c[4], sizeof(c[4]), "%d", p->dp);
-			snprintf(c[5], sizeof(c[5]), "%d", p->zero);
-			snprintf(c[6], sizeof(c[6]), "%d", p->micro_batch);
-			snprintf(c[7], sizeof(c[7]), "%s", recompute_text[r->w.train.recompute]);
-			snprintf(c[8], sizeof(c[8]), "%d", p->interleave);
-			snprintf(c[9], sizeof(c[9]), "%s", p->sequence_parallel ? "true" : "false");
-			snprintf(c[10], sizeof(c[10]), "%.6g", r->e.step_time_s);
-			snprintf(c[11], sizeof(c[11]), "%.6g", r->e.total_time_s);
-			snprintf(c[12], sizeof(c[12]), "%.6g", r->e.gpu_hours);
-			snprintf(c[13], sizeof(c[13]), "%.4f", r->e.mfu_frac);
-			snprintf(c[14], sizeof(c[14]), "%.6g", r->e.memory_per_gpu_bytes);
-			snprintf(c[15], sizeof(c[15]), "%s", r->e.fits ? "true" : "false");
-			snprintf(c[16], sizeof(c[16]), "%s", cost_kind_names[r->cost.kind]);
+			char lay[REP_LAYOUT_FIELDS][REP_LAYOUT_CELL];
+			char (*res)[256] = c + 1 + REP_LAYOUT_FIELDS;
+			rep_layout_cells(lay, &r->e.plan, r->w.train.recompute);
+			for (int k = 0; k < REP_LAYOUT_FIELDS; k++)
+				snprintf(c[1 + k], sizeof(c[0]), "%s", lay[k]);
+			snprintf(res[0], sizeof(res[0]), "%.6g", r->e.step_time_s);
+			snprintf(res[1], sizeof(res[1]), "%.6g", r->e.total_time_s);
+			snprintf(res[2], sizeof(res[2]), "%.6g", r->e.gpu_hours);
+			snprintf(res[3], sizeof(res[3]), "%.4f", r->e.mfu_frac);
+			snprintf(res[4], sizeof(res[4]), "%.6g", r->e.memory_per_gpu_bytes);
+			snprintf(res[5], sizeof(res[5]), "%s", r->e.fits ? "true" : "false");
+			snprintf(res[6], sizeof(res[6]), "%s", cost_kind_names[r->cost.kind]);
 			if (r->cost.priced) {
 				const struct cost_choice *ch = &r->cost.range.cheapest;
-				snprintf(c[17], sizeof(c[17]), "%s", ch->table->provider);
-				snprintf(c[18], sizeof(c[18]), "%s", ch->offer->instance);
-				snprintf(c[19], sizeof(c[19]), "%s", ch->offer->region);
-				snprintf(c[20], sizeof(c[20]), "%.2f", ch->run.cost_usd);
-				snprintf(c[21], sizeof(c[21]), "%.2f", r->cost.range.dearest.run.cost_usd);
+				snprintf(res[7], sizeof(res[7]), "%s", ch->table->provider);
+				snprintf(res[8], sizeof(res[8]), "%s", ch->offer->instance);
+				snprintf(res[9], sizeof(res[9]), "%s", ch->offer->region);
+				snprintf(res[10], sizeof(res[10]), "%.2f", ch->run.cost_usd);
+				snprintf(res[11], sizeof(res[11]), "%.2f", r->cost.range.dearest.run.cost_usd);
 			}
-			snprintf(c[22], sizeof(c[22]), "%.6g", r->cost.energy_kwh);
+			snprintf(res[12], sizeof(res[12]), "%.6g", r->cost.energy_kwh);
 		}
 		rep_table_row(&t, cells);
 	}
@@ -468,16 +462,7 @@ static int print_json(struct cli_ctx *ctx, const struct workload *w, const char 
 			rep_json_obj_end(&j);
 			continue;
 		}
-		const struct plan *p = &r->e.plan;
-		rep_json_int(&j, "count", p->count);
-		rep_json_int(&j, "tp", p->tp);
-		rep_json_int(&j, "pp", p->pp);
-		rep_json_int(&j, "dp", p->dp);
-		rep_json_int(&j, "zero", p->zero);
-		rep_json_int(&j, "micro_batch", p->micro_batch);
-		rep_json_str(&j, "recompute", recompute_text[r->w.train.recompute]);
-		rep_json_int(&j, "interleave", p->interleave);
-		rep_json_bool(&j, "sequence_parallel", p->sequence_parallel);
+		rep_layout_json(&j, &r->e.plan, r->w.train.recompute);
 		rep_json_num(&j, "step_time_s", r->e.step_time_s);
 		rep_json_num(&j, "total_time_s", r->e.total_time_s);
 		rep_json_num(&j, "gpu_hours", r->e.gpu_hours);

@@ -16,6 +16,7 @@
 #include "../util/utf8.h"
 #include "../report/json.h"
 #include "../report/estimate_report.h"
+#include "../report/layout_text.h"
 #include "../report/numfmt.h"
 #include "../report/plot.h"
 #include "../report/table.h"
@@ -154,11 +155,13 @@ static void print_row(struct cli_ctx *ctx, const char *fmt, const char *section,
 	char lay[128], t[32], usd[32];
 	layout(p, lay, sizeof(lay));
 	if (!strcmp(fmt, "csv")) {
-		fprintf(ctx->out, "%s,%s,%d,%d,%d,%d,%d,%d,%s,%d,%s,%.6g,%.6g,%.2f,%s,%s",
-			section, gpus[p->gpu].id, p->plan.count, p->plan.tp, p->plan.pp,
-			p->plan.dp, p->plan.zero, p->plan.micro_batch, rec_names[p->recompute],
-			p->plan.interleave, p->plan.sequence_parallel && p->plan.tp > 1 ? "true" : "false",
-			p->step_time_s, p->total_time_s, p->cost_usd, p->provider, p->instance);
+		char cells[REP_LAYOUT_FIELDS][REP_LAYOUT_CELL];
+		rep_layout_cells(cells, &p->plan, p->recompute);
+		fprintf(ctx->out, "%s,%s", section, gpus[p->gpu].id);
+		for (int k = 0; k < REP_LAYOUT_FIELDS; k++)
+			fprintf(ctx->out, ",%s", cells[k]);
+		fprintf(ctx->out, ",%.6g,%.6g,%.2f,%s,%s", p->step_time_s, p->total_time_s,
+			p->cost_usd, p->provider, p->instance);
 		if (with_unc)
 			csv_unc(ctx, p);
 		fputc('\n', ctx->out);
@@ -235,15 +238,7 @@ static void json_row(struct rep_json *j, const struct plan_point *p,
 {
 	rep_json_obj_begin(j, NULL);
 	rep_json_str(j, "gpu", gpus[p->gpu].id);
-	rep_json_int(j, "count", p->plan.count);
-	rep_json_int(j, "tp", p->plan.tp);
-	rep_json_int(j, "pp", p->plan.pp);
-	rep_json_int(j, "dp", p->plan.dp);
-	rep_json_int(j, "zero", p->plan.zero);
-	rep_json_int(j, "micro_batch", p->plan.micro_batch);
-	rep_json_str(j, "recompute", rec_names[p->recompute]);
-	rep_json_int(j, "interleave", p->plan.interleave);
-	rep_json_bool(j, "sequence_parallel", p->plan.sequence_parallel && p->plan.tp > 1);
+	rep_layout_json(j, &p->plan, p->recompute);
 	rep_json_num(j, "step_time_s", p->step_time_s);
 	rep_json_num(j, "total_time_s", p->total_time_s);
 	rep_json_num(j, "cost_usd", p->cost_usd);
@@ -616,8 +611,10 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 				ua.on ? " time P10 / P50 / P90 | cost P10 / P50 / P90 |" : "",
 				ua.on ? " ---: | ---: |" : "");
 		} else {
-			fprintf(ctx->out, "section,gpu,count,tp,pp,dp,zero,micro_batch,recompute,interleave,"
-					  "sequence_parallel,step_time_s,total_time_s,cost_usd,provider,instance%s\n",
+			fputs("section,gpu", ctx->out);
+			for (int k = 0; k < REP_LAYOUT_FIELDS; k++)
+				fprintf(ctx->out, ",%s", rep_layout_field_names[k]);
+			fprintf(ctx->out, ",step_time_s,total_time_s,cost_usd,provider,instance%s\n",
 				ua.on ? ",total_time_p10_s,total_time_p50_s,total_time_p90_s,cost_p10_usd,"
 					"cost_p50_usd,cost_p90_usd,p_deadline,p_budget" : "");
 		}

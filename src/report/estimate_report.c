@@ -8,6 +8,7 @@
 
 #include "../util/units.h"
 #include "json.h"
+#include "layout_text.h"
 #include "unc_json.h"
 #include "numfmt.h"
 #include "table.h"
@@ -331,20 +332,12 @@ static void text_report(FILE *f, const struct workload *w, const struct gpu *g,
 	}
 }
 
-static void json_plan(struct rep_json *j, const struct plan *p)
+static void json_plan(struct rep_json *j, const struct plan *p, int recompute)
 {
 	rep_json_obj_begin(j, "plan");
 	rep_json_str(j, "gpu", p->gpu);
-	rep_json_int(j, "count", p->count);
+	rep_layout_json(j, p, recompute);
 	rep_json_int(j, "gpus_per_node", p->gpus_per_node);
-	rep_json_int(j, "tp", p->tp);
-	rep_json_int(j, "pp", p->pp);
-	rep_json_int(j, "dp", p->dp);
-	rep_json_int(j, "ep", p->ep);
-	rep_json_int(j, "zero", p->zero);
-	rep_json_int(j, "micro_batch", p->micro_batch);
-	rep_json_int(j, "interleave", p->interleave);
-	rep_json_bool(j, "sequence_parallel", p->sequence_parallel);
 	rep_json_bool(j, "cuda_graphs", p->cuda_graphs);
 	rep_json_num(j, "network_bytes_per_s", p->network_bytes_per_s);
 	rep_json_obj_end(j);
@@ -434,7 +427,6 @@ static int json_report(FILE *f, const struct workload *w, const struct gpu *g,
 	rep_json_str(&j, "model", model_name(w));
 	rep_json_str(&j, "gpu_name", g->name);
 	rep_json_str(&j, "precision", tc_prec_names[w->train.precision]);
-	rep_json_str(&j, "recompute", recompute_text[w->train.recompute]);
 	rep_json_str(&j, "framework", e->plan.framework.id);
 	rep_json_bool(&j, "micro_batch_chosen", e->micro_batch_chosen);
 	rep_json_num(&j, "params", e->params);
@@ -480,7 +472,7 @@ static int json_report(FILE *f, const struct workload *w, const struct gpu *g,
 		rep_json_num(&j, key, e->mem_bytes[i]);
 	}
 	rep_json_obj_end(&j);
-	json_plan(&j, &e->plan);
+	json_plan(&j, &e->plan, w->train.recompute);
 	rep_json_str(&j, "efficiency_source", g->eff.source);
 	if (c)
 		json_cost(&j, c, g->id, w->plan.count);
@@ -499,17 +491,22 @@ static int csv_report(FILE *f, const struct workload *w, const struct estimate *
 		      const struct run_cost *c)
 {
 	const struct plan *p = &e->plan;
-	fputs("workload,gpu,count,tp,pp,dp,zero,micro_batch,step_time_s,tokens_per_s,"
-	      "tokens_per_s_per_gpu,total_time_s,gpu_hours,mfu_frac,hfu_frac,"
-	      "memory_per_gpu_bytes,memory_capacity_bytes,fits,limiting", f);
+	char lay[REP_LAYOUT_FIELDS][REP_LAYOUT_CELL];
+	fputs("workload,gpu", f);
+	for (int i = 0; i < REP_LAYOUT_FIELDS; i++)
+		fprintf(f, ",%s", rep_layout_field_names[i]);
+	fputs(",step_time_s,tokens_per_s,tokens_per_s_per_gpu,total_time_s,gpu_hours,mfu_frac,"
+	      "hfu_frac,memory_per_gpu_bytes,memory_capacity_bytes,fits,limiting", f);
 	for (int i = 0; i < BRK_COUNT; i++)
 		fprintf(f, ",%s_s", brk_names[i]);
 	fputs(",pricing,provider,instance,region,cost_usd,cost_max_usd,energy_kwh,co2_kg\n", f);
 	rep_csv_field(f, w->name);
 	fputc(',', f);
 	rep_csv_field(f, p->gpu);
-	fprintf(f, ",%d,%d,%d,%d,%d,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.4f,%.4f,%.6g,%.6g,%s,%s",
-		p->count, p->tp, p->pp, p->dp, p->zero, p->micro_batch, e->step_time_s,
+	rep_layout_cells(lay, p, w->train.recompute);
+	for (int i = 0; i < REP_LAYOUT_FIELDS; i++)
+		fprintf(f, ",%s", lay[i]);
+	fprintf(f, ",%.6g,%.6g,%.6g,%.6g,%.6g,%.4f,%.4f,%.6g,%.6g,%s,%s", e->step_time_s,
 		e->tokens_per_s, e->tokens_per_s_per_gpu, e->total_time_s, e->gpu_hours,
 		e->mfu_frac, e->hfu_frac, e->memory_per_gpu_bytes, e->memory_capacity_bytes,
 		e->fits ? "true" : "false", limiter_names[e->limiting]);

@@ -285,22 +285,22 @@ static void test_layout_auto_matches_compare(void **state)
 		snprintf(cp, sizeof(cp), "\n%s,64,", gpus[i]);
 		/* sweep: config,gpu,step,total,gpu_h,mfu,mem,fits,limiting,provider,
 		 * instance,region,cost,reason (quoted: may hold commas),layout;
-		 * compare: gpu,count,tp,pp,dp,zero,micro_batch,recompute,...,
-		 * provider (17),instance (18),region,cost_usd (20),... */
-		char f[6][32];
+		 * compare: gpu,count,tp,pp,dp,ep,zero,micro_batch,recompute,...,
+		 * instance (19),region,cost_usd (21),... */
+		char f[7][32];
 		csv_last(s.out, sp, sl, sizeof(sl));
-		for (int k = 0; k < 6; k++)
+		for (int k = 0; k < 7; k++)
 			csv_field(c.out, cp, 2 + k, f[k], sizeof(f[k]));
-		snprintf(cl, sizeof(cl), "tp%s pp%s dp%s z%s mb%s %s", f[0], f[1], f[2], f[3], f[4], f[5]);
+		snprintf(cl, sizeof(cl), "tp%s pp%s dp%s z%s mb%s %s", f[0], f[1], f[2], f[4], f[5], f[6]);
 		assert_string_equal(sl, cl);
 		csv_field(s.out, sp, 12, sc, sizeof(sc));
-		csv_field(c.out, cp, 20, cc, sizeof(cc));
+		csv_field(c.out, cp, 21, cc, sizeof(cc));
 		if (cc[0])
 			assert_close(strtod(sc, NULL), strtod(cc, NULL), 0.5);
 		else
 			assert_string_equal(sc, "");
 		csv_field(s.out, sp, 10, si, sizeof(si));
-		csv_field(c.out, cp, 18, ci, sizeof(ci));
+		csv_field(c.out, cp, 19, ci, sizeof(ci));
 		if (cc[0])
 			assert_string_equal(ci, si);
 	}
