@@ -18,7 +18,7 @@
 
 static int cmd_help(int argc, char **argv, struct cli_ctx *ctx);
 
-#define FORMAT_HELP "  --format F   table (default), csv or json\n"
+#define FORMAT_HELP "  --format F   table (default), csv, json or md\n"
 #define DATA_HELP                                                              \
 	"  --data DIR   look for models/ and pricing/ in DIR first (repeatable)\n"
 
