@@ -132,6 +132,8 @@ install: $(BUILD)/traincost man
 	install -m 644 docs/traincost.1 $(BUILD)/man/traincost-*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 644 $(BUILD)/man/traincost-workload.5 $(DESTDIR)$(PREFIX)/share/man/man5/
 	install -m 644 README.md LICENSE docs/*.md $(DOCDIR)/
+	install -d $(DOCDIR)/schema
+	install -m 644 docs/schema/*.schema.json $(DOCDIR)/schema/
 	$(BUILD)/traincost completion bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/traincost
 	$(BUILD)/traincost completion zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_traincost
 	$(BUILD)/traincost completion fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/traincost.fish

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Run every unit suite, the CLI golden cases, the broken-input corpus
-# (tests/bad/run-bad.sh), the pictures (tests/plots/run-plots.sh) and the
+# (tests/bad/run-bad.sh), the pictures (tests/plots/run-plots.sh), the
+# output contract (tests/schema/run-schema.sh; not under a RUNNER) and the
 # shell completions (tests/completion/run-completion.sh), all on the frozen
 # data of tests/data/ (tests/test-env.sh), then `make install`
 # (tests/install/run-install.sh; not under a RUNNER) and the checks of the
@@ -59,6 +60,9 @@ fi
 	tally "bad: " "broken inputs" "$(tests/bad/run-bad.sh "$build/traincost" "$runner")"
 [ -x tests/plots/run-plots.sh ] &&
 	tally "plots:" charts "$(tests/plots/run-plots.sh "$build/traincost" "$runner")"
+# Not under a RUNNER: the CLI cases run the same code under it.
+[ -x tests/schema/run-schema.sh ] && [ -z "$runner" ] &&
+	tally "schema:" "output checks" "$(tests/schema/run-schema.sh "$build/traincost")"
 [ -x tests/completion/run-completion.sh ] &&
 	tally "completion:" checks "$(tests/completion/run-completion.sh "$build/traincost" "$runner")"
 [ -x tests/install/run-install.sh ] && [ -z "$runner" ] &&

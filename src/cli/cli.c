@@ -18,7 +18,7 @@
 
 static int cmd_help(int argc, char **argv, struct cli_ctx *ctx);
 
-#define FORMAT_HELP "  --format F   table (default), csv or json\n"
+#define FORMAT_HELP "  --format F   table (default), csv, json or md\n"
 #define DATA_HELP                                                              \
 	"  --data DIR   look for models/ and pricing/ in DIR first (repeatable)\n"
 
@@ -119,7 +119,7 @@ static const struct cli_cmd commands[] = {
 	  "                  P90 cost and time, sampling the Pareto front and the plans\n"
 	  "                  whose point estimate meets the targets (implies\n"
 	  "                  --uncertainty)\n"
-	  "  --format F      table (default), csv or json\n"
+	  "  --format F      table (default), csv, json or md\n"
 	  "  --plot FILE     also draw every plan's time against cost, the Pareto\n"
 	  "                  front and the chosen plans as an SVG chart into FILE\n" DATA_HELP },
 	{ "sweep", cmd_sweep, "evaluate every configuration of a what-if sweep file",
@@ -133,7 +133,7 @@ static const struct cli_cmd commands[] = {
 	  "resource, cheapest offer and cost; invalid rows carry their reason.\n"
 	  "\n"
 	  "  -o, --output OUT  write to OUT (a temporary file renamed at the end)\n"
-	  "  --format F        csv (default), json or table\n"
+	  "  --format F        csv (default), json, table or md\n"
 	  "  --jobs N          threads (default: the machine's cores); output is the same\n"
 	  "  --shard K/N       only configurations K, K+N, K+2N, ... (0 <= K < N);\n"
 	  "                    shard 0 writes the CSV header, so the shards concatenate\n"

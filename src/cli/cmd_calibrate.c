@@ -101,9 +101,7 @@ static int print_json(struct cli_ctx *ctx, const char *file, const char *gpu,
 {
 	struct rep_json j;
 
-	rep_json_init(&j, ctx->out);
-	rep_json_obj_begin(&j, NULL);
-	rep_json_int(&j, "format_version", 1);
+	rep_json_doc_begin(&j, ctx->out, "calibrate");
 	rep_json_str(&j, "gpu", gpu);
 	rep_json_str(&j, "measurements_file", file);
 	rep_json_int(&j, "measurements", (long long)r->n);
@@ -152,10 +150,10 @@ static int print_json(struct cli_ctx *ctx, const char *file, const char *gpu,
 	rep_json_num(&j, "worst_ape_frac", r->err_after.worst_ape);
 	rep_json_obj_end(&j);
 	rep_json_bool(&j, "ill_conditioned", r->ill_conditioned);
+	rep_json_arr_begin(&j, "warnings");
 	if (r->warning[0])
-		rep_json_str(&j, "warning", r->warning);
-	else
-		rep_json_null(&j, "warning");
+		rep_json_str(&j, NULL, r->warning);
+	rep_json_arr_end(&j);
 	if (output)
 		rep_json_str(&j, "calibration_file", output);
 	else

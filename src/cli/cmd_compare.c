@@ -27,7 +27,6 @@
 #define COMPARE_MAX_GPUS 64
 
 static const char *const formats[] = { "table", "csv", "json", "md", NULL };
-static const char *const recompute_text[] = { "none", "selective", "full" };
 
 /* One GPU type's outcome. */
 struct row {
@@ -206,121 +205,162 @@ static int cmp_rows(const void *a, const void *b)
 #define UNC_CSV_COLS 8
 static const char *const unc_csv_head[UNC_CSV_COLS] = { "total_time_p10_s",
 	"total_time_p50_s", "total_time_p90_s", "cost_p10_usd", "cost_p50_usd",
-	"cost_p90_usd", "p_deadline", "uncertainty_note" };
+	"cost_p90_usd", "p_deadline", "uncertainty_error" };
 
 /* Row r's uncertainty columns of the CSV into c[0..UNC_CSV_COLS-2]. */
-static void unc_csv_cells(const struct row *r, double deadline_s, char c[][160])
+static void unc_csv_cells(const struct row *r, double deadline_s, char c[][256])
 {
 	const struct unc_result *u = &r->unc;
 	if (!r->unc_ok)
-		return; /* the caller points uncertainty_note at r->unc_why */
-	snprintf(c[0], 160, "%.6g", u->total_s.p10);
-	snprintf(c[1], 160, "%.6g", u->total_s.p50);
-	snprintf(c[2], 160, "%.6g", u->total_s.p90);
+		return; /* the caller points uncertainty_error at r->unc_why */
+	snprintf(c[0], 256, "%.6g", u->total_s.p10);
+	snprintf(c[1], 256, "%.6g", u->total_s.p50);
+	snprintf(c[2], 256, "%.6g", u->total_s.p90);
 	if (u->has_cost) {
-		snprintf(c[3], 160, "%.2f", u->cost_usd.p10);
-		snprintf(c[4], 160, "%.2f", u->cost_usd.p50);
-		snprintf(c[5], 160, "%.2f", u->cost_usd.p90);
+		snprintf(c[3], 256, "%.2f", u->cost_usd.p10);
+		snprintf(c[4], 256, "%.2f", u->cost_usd.p50);
+		snprintf(c[5], 256, "%.2f", u->cost_usd.p90);
 	}
 	if (deadline_s > 0 && u->has_deadline)
-		snprintf(c[6], 160, "%.4g", u->p_deadline);
+		snprintf(c[6], 256, "%.4g", u->p_deadline);
+}
+
+/* Why row r has no price, or misses its target, in words ("" when
+ * nothing is to be said), into buf. */
+static const char *row_note(const struct row *r, double deadline_s, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (!r->ok)
+		snprintf(buf, size, "%s", r->why);
+	else if (!r->e.fits)
+		snprintf(buf, size, "does not fit");
+	else if (deadline_s > 0 && !r->meets)
+		snprintf(buf, size, "misses the deadline");
+	else if (!r->cost.priced && r->cost.range.largest.offer) {
+		double most = cost_offer_capacity(r->cost.range.largest.offer);
+		snprintf(buf, size, "one order holds at most %.4g GPU%s", most, most == 1 ? "" : "s");
+	} else if (r->cost.spot_applied && cost_spot_loss_per_h(&r->cost.in.spot) >= 1) {
+		snprintf(buf, size, "spot cannot finish: restarts lose work as fast as it is made");
+	} else if (r->cost.priced) {
+		/* The cost is the offer's run, over its own network. */
+		const struct cost_choice *ch = &r->cost.range.cheapest;
+		char dur[48], total[48];
+		tc_fmt_duration(r->cost.priced_base_s, dur, sizeof(dur));
+		tc_fmt_duration(r->e.total_time_s, total, sizeof(total));
+		if (ch->network && strcmp(ch->network, r->w.plan.network))
+			snprintf(buf, size, "cost timed over %s, the offer's network%s%s",
+				 ch->network, strcmp(dur, total) ? ": " : "",
+				 strcmp(dur, total) ? dur : "");
+	}
+	return buf;
 }
 
 static int print_table(struct cli_ctx *ctx, const char *fmt, struct row *rows, int n,
-		       double deadline_s, int with_unc)
+		       double deadline_s)
 {
-	int csv = !strcmp(fmt, "csv");
 	static const char *const head[] = { "GPU", "count", "layout", "step", "total time",
 		"GPU-hours", "cheapest offer", "cost", "cost range", "energy", "note" };
-	static const char *const csv_head_base[] = { "gpu", "count", "layout", "step_time_s",
-		"total_time_s", "gpu_hours", "cheapest_offer", "cost_usd", "cost_max_usd",
-		"energy_kwh", "note" };
 	static const enum rep_align al[] = { REP_LEFT, REP_RIGHT, REP_LEFT, REP_RIGHT,
-		REP_RIGHT, REP_RIGHT, REP_LEFT, REP_RIGHT, REP_RIGHT, REP_RIGHT, REP_LEFT,
-		REP_RIGHT, REP_RIGHT, REP_RIGHT, REP_RIGHT, REP_RIGHT, REP_RIGHT, REP_RIGHT,
-		REP_LEFT };
-	const char *csv_head[11 + UNC_CSV_COLS];
-	int ncols = csv && with_unc ? 11 + UNC_CSV_COLS : 11;
-	memcpy(csv_head, csv_head_base, sizeof(csv_head_base));
-	memcpy(csv_head + 11, unc_csv_head, sizeof(unc_csv_head));
+		REP_RIGHT, REP_RIGHT, REP_LEFT, REP_RIGHT, REP_RIGHT, REP_RIGHT, REP_LEFT };
 	struct rep_table t;
-	rep_table_init(&t, ncols, csv ? csv_head : head, al);
+	rep_table_init(&t, 11, head, al);
 	for (int i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
-		char c[11 + UNC_CSV_COLS][160];
-		const char *cells[11 + UNC_CSV_COLS];
-		for (int k = 0; k < 11 + UNC_CSV_COLS; k++) {
+		char c[11][256];
+		const char *cells[11];
+		for (int k = 0; k < 11; k++) {
 			c[k][0] = '\0';
 			cells[k] = c[k];
 		}
 		snprintf(c[0], sizeof(c[0]), "%s", r->g.id);
-		if (ncols > 11) {
-			unc_csv_cells(r, deadline_s, c + 11);
-			if (r->ok && !r->unc_ok)
-				cells[11 + UNC_CSV_COLS - 1] = r->unc_why;
-		}
+		row_note(r, deadline_s, c[10], sizeof(c[10]));
 		if (!r->ok) {
-			cells[10] = r->why;
 			rep_table_row(&t, cells);
 			continue;
 		}
 		snprintf(c[1], sizeof(c[1]), "%d", r->e.plan.count);
 		rep_layout_text(c[2], sizeof(c[2]), &r->w, &r->e);
-		if (csv) {
-			snprintf(c[3], sizeof(c[3]), "%.6g", r->e.step_time_s);
-			snprintf(c[4], sizeof(c[4]), "%.6g", r->e.total_time_s);
-			snprintf(c[5], sizeof(c[5]), "%.6g", r->e.gpu_hours);
-			snprintf(c[9], sizeof(c[9]), "%.6g", r->cost.energy_kwh);
-		} else {
-			tc_fmt_duration(r->e.step_time_s, c[3], sizeof(c[3]));
-			tc_fmt_duration(r->e.total_time_s, c[4], sizeof(c[4]));
-			rep_fmt_count(round(r->e.gpu_hours), c[5], sizeof(c[5]));
-			if (r->cost.energy_kwh < 10)
-				snprintf(c[9], sizeof(c[9]), "%.2g kWh", r->cost.energy_kwh);
-			else {
-				rep_fmt_count(round(r->cost.energy_kwh), c[9], sizeof(c[9]) - 4);
-				strcat(c[9], " kWh");
-			}
-		}
+		tc_fmt_duration(r->e.step_time_s, c[3], sizeof(c[3]));
+		tc_fmt_duration(r->e.total_time_s, c[4], sizeof(c[4]));
+		rep_fmt_count(r->e.gpu_hours, c[5], sizeof(c[5]));
+		rep_fmt_count(r->cost.energy_kwh, c[9], sizeof(c[9]) - 4);
+		strcat(c[9], " kWh");
 		if (r->cost.priced) {
 			const struct cost_choice *ch = &r->cost.range.cheapest;
+			char usd[48];
 			snprintf(c[6], sizeof(c[6]), "%s %s", ch->table->provider, ch->offer->instance);
-			if (csv) {
-				snprintf(c[7], sizeof(c[7]), "%.2f", ch->run.cost_usd);
-				snprintf(c[8], sizeof(c[8]), "%.2f", r->cost.range.dearest.run.cost_usd);
-			} else {
-				char usd[48];
-				rep_fmt_usd(ch->run.cost_usd, c[7], sizeof(c[7]));
-				snprintf(c[8], sizeof(c[8]), "up to %s",
-					 rep_fmt_usd(r->cost.range.dearest.run.cost_usd, usd, sizeof(usd)));
-			}
+			rep_fmt_usd(ch->run.cost_usd, c[7], sizeof(c[7]));
+			snprintf(c[8], sizeof(c[8]), "up to %s",
+				 rep_fmt_usd(r->cost.range.dearest.run.cost_usd, usd, sizeof(usd)));
 		} else {
 			snprintf(c[6], sizeof(c[6]), "no %s offer", cost_kind_names[r->cost.kind]);
-		}
-		if (!r->e.fits)
-			snprintf(c[10], sizeof(c[10]), "does not fit");
-		else if (deadline_s > 0 && !r->meets)
-			snprintf(c[10], sizeof(c[10]), "misses the deadline");
-		else if (!r->cost.priced && r->cost.range.largest.offer) {
-			double most = cost_offer_capacity(r->cost.range.largest.offer);
-			snprintf(c[10], sizeof(c[10]), "one order holds at most %.4g GPU%s", most,
-				 most == 1 ? "" : "s");
-		} else if (r->cost.spot_applied && cost_spot_loss_per_h(&r->cost.in.spot) >= 1) {
-			snprintf(c[10], sizeof(c[10]), "spot cannot finish: restarts lose work as fast as it is made");
-		} else if (r->cost.priced) {
-			/* The cost is the offer's run, over its own network. */
-			const struct cost_choice *ch = &r->cost.range.cheapest;
-			char dur[48], total[48];
-			tc_fmt_duration(r->cost.priced_base_s, dur, sizeof(dur));
-			tc_fmt_duration(r->e.total_time_s, total, sizeof(total));
-			if (ch->network && strcmp(ch->network, r->w.plan.network))
-				snprintf(c[10], sizeof(c[10]), "cost timed over %s, the offer's network%s%s",
-					 ch->network, strcmp(dur, total) ? ": " : "",
-					 strcmp(dur, total) ? dur : "");
 		}
 		rep_table_row(&t, cells);
 	}
 	int rc = rep_table_print(&t, ctx->out, fmt);
+	rep_table_release(&t);
+	return rc;
+}
+
+/* The CSV: the JSON's fields of each row, one column each (--uncertainty
+ * adds its columns at the end): the GPU, its layout, then these. */
+#define CSV_COLS (1 + REP_LAYOUT_FIELDS + 13)
+static int print_csv(struct cli_ctx *ctx, struct row *rows, int n, double deadline_s, int with_unc)
+{
+	static const char *const result_head[] = { "step_time_s", "total_time_s", "gpu_hours",
+		"mfu_frac", "memory_per_gpu_bytes", "fits", "pricing", "provider", "instance",
+		"region", "cost_usd", "cost_max_usd", "energy_kwh" };
+	const char *hd[CSV_COLS + 1 + UNC_CSV_COLS];
+	enum rep_align al[CSV_COLS + 1 + UNC_CSV_COLS] = { REP_LEFT };
+	int ncols = CSV_COLS + 1 + (with_unc ? UNC_CSV_COLS : 0);
+	hd[0] = "gpu";
+	memcpy(hd + 1, rep_layout_field_names, sizeof(rep_layout_field_names));
+	memcpy(hd + 1 + REP_LAYOUT_FIELDS, result_head, sizeof(result_head));
+	hd[CSV_COLS] = "reason";
+	memcpy(hd + CSV_COLS + 1, unc_csv_head, sizeof(unc_csv_head));
+	struct rep_table t;
+	rep_table_init(&t, ncols, hd, al);
+	for (int i = 0; i < n; i++) {
+		const struct row *r = &rows[i];
+		char c[CSV_COLS + 1 + UNC_CSV_COLS][256];
+		const char *cells[CSV_COLS + 1 + UNC_CSV_COLS];
+		for (int k = 0; k < ncols; k++) {
+			c[k][0] = '\0';
+			cells[k] = c[k];
+		}
+		snprintf(c[0], sizeof(c[0]), "%s", r->g.id);
+		row_note(r, deadline_s, c[CSV_COLS], sizeof(c[CSV_COLS]));
+		if (with_unc) {
+			unc_csv_cells(r, deadline_s, c + CSV_COLS + 1);
+			if (r->ok && !r->unc_ok)
+				cells[ncols - 1] = r->unc_why;
+		}
+		if (r->ok) {
+			char lay[REP_LAYOUT_FIELDS][REP_LAYOUT_CELL];
+			char (*res)[256] = c + 1 + REP_LAYOUT_FIELDS;
+			rep_layout_cells(lay, &r->e.plan, r->w.train.recompute);
+			for (int k = 0; k < REP_LAYOUT_FIELDS; k++)
+				snprintf(c[1 + k], sizeof(c[0]), "%s", lay[k]);
+			snprintf(res[0], sizeof(res[0]), "%.6g", r->e.step_time_s);
+			snprintf(res[1], sizeof(res[1]), "%.6g", r->e.total_time_s);
+			snprintf(res[2], sizeof(res[2]), "%.6g", r->e.gpu_hours);
+			snprintf(res[3], sizeof(res[3]), "%.4f", r->e.mfu_frac);
+			snprintf(res[4], sizeof(res[4]), "%.6g", r->e.memory_per_gpu_bytes);
+			snprintf(res[5], sizeof(res[5]), "%s", r->e.fits ? "true" : "false");
+			snprintf(res[6], sizeof(res[6]), "%s", cost_kind_names[r->cost.kind]);
+			if (r->cost.priced) {
+				const struct cost_choice *ch = &r->cost.range.cheapest;
+				snprintf(res[7], sizeof(res[7]), "%s", ch->table->provider);
+				snprintf(res[8], sizeof(res[8]), "%s", ch->offer->instance);
+				snprintf(res[9], sizeof(res[9]), "%s", ch->offer->region);
+				snprintf(res[10], sizeof(res[10]), "%.2f", ch->run.cost_usd);
+				snprintf(res[11], sizeof(res[11]), "%.2f", r->cost.range.dearest.run.cost_usd);
+			}
+			snprintf(res[12], sizeof(res[12]), "%.6g", r->cost.energy_kwh);
+		}
+		rep_table_row(&t, cells);
+	}
+	int rc = rep_table_print(&t, ctx->out, "csv");
 	rep_table_release(&t);
 	return rc;
 }
@@ -383,7 +423,7 @@ static int print_unc_table(struct cli_ctx *ctx, const char *fmt, const struct ro
 	return rc;
 }
 
-/* "l40s: 31% cheaper, 1.8x slower than a100-80gb-sxm", in words. */
+/* "l40s: 31% cheaper, 1.83x slower than a100-80gb-sxm", in words. */
 static void trade_off(struct cli_ctx *ctx, const struct row *rows, int n)
 {
 	const struct row *cheap = NULL, *fast = NULL;
@@ -405,17 +445,20 @@ static void trade_off(struct cli_ctx *ctx, const struct row *rows, int n)
 	double saving = 1 - cheap->cost.range.cheapest.run.cost_usd /
 			    fast->cost.range.cheapest.run.cost_usd;
 	double slower = cheap->e.total_time_s / fast->e.total_time_s;
-	fprintf(ctx->out, "\n%s: %.0f%% cheaper, %.1fx slower than %s.\n", cheap->g.id,
+	fprintf(ctx->out, "\n%s: %.0f%% cheaper, %.3gx slower than %s.\n", cheap->g.id,
 		100 * saving, slower, fast->g.id);
 }
 
-static int print_json(struct cli_ctx *ctx, const struct row *rows, int n, double deadline_s,
-		      const struct unc_spec *unc)
+static int print_json(struct cli_ctx *ctx, const struct workload *w, const char *pricing,
+		      const struct row *rows, int n, double deadline_s, const struct unc_spec *unc)
 {
 	struct rep_json j;
-	rep_json_init(&j, ctx->out);
-	rep_json_obj_begin(&j, NULL);
-	rep_json_int(&j, "format_version", 1);
+	char note[256];
+	rep_json_doc_begin(&j, ctx->out, "compare");
+	rep_json_str(&j, "workload", w->name);
+	rep_json_str(&j, "file", w->file);
+	rep_json_str(&j, "kind", rep_kind_name(w));
+	rep_json_str(&j, "pricing", pricing);
 	if (deadline_s > 0)
 		rep_json_num(&j, "deadline_s", deadline_s);
 	if (unc) {
@@ -428,19 +471,16 @@ static int print_json(struct cli_ctx *ctx, const struct row *rows, int n, double
 		rep_json_obj_begin(&j, NULL);
 		rep_json_str(&j, "gpu", r->g.id);
 		rep_json_bool(&j, "ok", r->ok);
+		row_note(r, deadline_s, note, sizeof(note));
+		if (note[0])
+			rep_json_str(&j, "reason", note);
+		else
+			rep_json_null(&j, "reason");
 		if (!r->ok) {
-			rep_json_str(&j, "reason", r->why);
 			rep_json_obj_end(&j);
 			continue;
 		}
-		const struct plan *p = &r->e.plan;
-		rep_json_int(&j, "count", p->count);
-		rep_json_int(&j, "tp", p->tp);
-		rep_json_int(&j, "pp", p->pp);
-		rep_json_int(&j, "dp", p->dp);
-		rep_json_int(&j, "zero", p->zero);
-		rep_json_int(&j, "micro_batch", p->micro_batch);
-		rep_json_str(&j, "recompute", recompute_text[r->w.train.recompute]);
+		rep_layout_json(&j, &r->e.plan, r->w.train.recompute);
 		rep_json_num(&j, "step_time_s", r->e.step_time_s);
 		rep_json_num(&j, "total_time_s", r->e.total_time_s);
 		rep_json_num(&j, "gpu_hours", r->e.gpu_hours);
@@ -469,6 +509,10 @@ static int print_json(struct cli_ctx *ctx, const struct row *rows, int n, double
 			rep_unc_json(&j, "uncertainty", &r->unc);
 		else if (unc)
 			rep_json_str(&j, "uncertainty_error", r->unc_why);
+		rep_json_arr_begin(&j, "warnings");
+		for (int k = 0; k < r->e.warning_count; k++)
+			rep_json_str(&j, NULL, r->e.warning[k]);
+		rep_json_arr_end(&j);
 		rep_json_obj_end(&j);
 	}
 	rep_json_arr_end(&j);
@@ -593,9 +637,12 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 	if (plot && (rc = write_plot(ctx, plot, &w, rows, n)))
 		goto out;
 	if (!strcmp(format, "json")) {
-		rc = print_json(ctx, rows, n, deadline_s, ua.on ? &us : NULL);
+		rc = print_json(ctx, &w, cost_kind_names[m.in.kind], rows, n, deadline_s,
+				ua.on ? &us : NULL);
+	} else if (!strcmp(format, "csv")) {
+		rc = print_csv(ctx, rows, n, deadline_s, ua.on);
 	} else {
-		if (strcmp(format, "csv")) {
+		{
 			char dur[48], how[96], title[REP_TITLE_LEN];
 			if (deadline_s > 0)
 				snprintf(how, sizeof(how), "the fewest GPUs that finish within %s",
@@ -608,10 +655,10 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 				fprintf(ctx->out, "Efficiencies calibrated from %s (%zu measurements on %s).\n\n",
 					cal.fitted_from, cal.measurements, cal.gpu);
 		}
-		rc = print_table(ctx, format, rows, n, deadline_s, ua.on);
-		if (!rc && ua.on && strcmp(format, "csv"))
+		rc = print_table(ctx, format, rows, n, deadline_s);
+		if (!rc && ua.on)
 			rc = print_unc_table(ctx, format, rows, n, &us, deadline_s);
-		if (!rc && strcmp(format, "csv"))
+		if (!rc)
 			trade_off(ctx, rows, n);
 		if (!rc && strcmp(format, "csv") && m.in.kind == COST_SPOT) {
 			fputc('\n', ctx->out);

@@ -40,16 +40,14 @@ static void stack_text(const struct framework *f, char *buf, size_t len)
 static int print_json(struct cli_ctx *ctx, const struct fw_catalog *cat)
 {
 	struct rep_json j;
-	rep_json_init(&j, ctx->out);
-	rep_json_obj_begin(&j, NULL);
-	rep_json_int(&j, "format_version", 1);
+	rep_json_doc_begin(&j, ctx->out, "frameworks");
 	rep_json_arr_begin(&j, "frameworks");
 	for (size_t i = 0; i < cat->count; i++) {
 		const struct framework *f = &cat->fws[i];
 		char fam[64];
 		families_text(f->families, fam, sizeof(fam));
 		rep_json_obj_begin(&j, NULL);
-		rep_json_str(&j, "id", f->layer.id);
+		rep_json_str(&j, "framework", f->layer.id);
 		rep_json_str(&j, "name", f->name);
 		rep_json_str(&j, "families", fam);
 		rep_json_int(&j, "fitted_runs", f->fitted_runs);
@@ -91,15 +89,21 @@ int cmd_frameworks(int argc, char **argv, struct cli_ctx *ctx)
 		rc = print_json(ctx, &cat) ? TC_EXIT_INTERNAL : TC_EXIT_OK;
 	} else {
 		static const char *const head[] = { "id", "families", "stack_frac", "runs", "name" };
+		/* CSV: the JSON's names; an empty stack_frac where none is fitted. */
+		static const char *const csv_head[] = { "framework", "families", "stack_frac",
+							"fitted_runs", "name" };
+		int csv = !strcmp(format, "csv");
 		static const enum rep_align al[] = { REP_LEFT, REP_LEFT, REP_RIGHT, REP_RIGHT,
 						     REP_LEFT };
 		struct rep_table t;
-		rep_table_init(&t, 5, head, al);
+		rep_table_init(&t, 5, csv ? csv_head : head, al);
 		for (size_t i = 0; i < cat.count; i++) {
 			const struct framework *f = &cat.fws[i];
 			char fam[64], st[32], runs[24];
 			families_text(f->families, fam, sizeof(fam));
 			stack_text(f, st, sizeof(st));
+			if (csv && !strcmp(st, "-"))
+				st[0] = '\0';
 			snprintf(runs, sizeof(runs), "%d", f->fitted_runs);
 			const char *cells[5] = { f->layer.id, fam, st, runs, f->name };
 			rep_table_row(&t, cells);

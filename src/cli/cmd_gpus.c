@@ -17,13 +17,17 @@ static const enum tc_prec list_precs[] = { PREC_FP32, PREC_TF32, PREC_BF16,
 					   PREC_FP16, PREC_FP8 };
 #define NLIST_PRECS (sizeof(list_precs) / sizeof(list_precs[0]))
 
-/* "%.5g" of value/scale, or `none` when the value is 0 (absent). */
+/* "%.5g" of value/scale, or `none` when the value is 0 (absent); a
+ * scale of 1 (CSV, in base units) writes every digit. */
 static const char *num(char *buf, size_t len, double value, double scale,
 		       const char *none)
 {
 	if (value <= 0)
 		return none;
-	snprintf(buf, len, "%.5g", value / scale);
+	if (scale == 1)
+		snprintf(buf, len, "%.0f", value);
+	else
+		snprintf(buf, len, "%.5g", value / scale);
 	return buf;
 }
 
@@ -38,13 +42,12 @@ static int mig_max_instances(const struct gpu *g)
 
 static void list_json(struct rep_json *j, const struct gpu_catalog *cat)
 {
-	rep_json_obj_begin(j, NULL);
-	rep_json_int(j, "format_version", 1);
+	rep_json_doc_begin(j, j->f, "gpus");
 	rep_json_arr_begin(j, "gpus");
 	for (size_t i = 0; i < cat->count; i++) {
 		const struct gpu *g = &cat->gpus[i];
 		rep_json_obj_begin(j, NULL);
-		rep_json_str(j, "id", g->id);
+		rep_json_str(j, "gpu", g->id);
 		rep_json_str(j, "name", g->name);
 		rep_json_num(j, "memory_bytes", g->memory_bytes);
 		rep_json_num(j, "memory_bytes_per_s", g->mem_bytes_per_s);
@@ -71,11 +74,11 @@ static int list_table(struct cli_ctx *ctx, const struct gpu_catalog *cat,
 		"id", "name", "memory", "bandwidth", "FP32", "TF32", "BF16", "FP16",
 		"FP8", "NVLink", "TDP", "MIG"
 	};
-	/* CSV is a contract: units in the column names, one fixed header. */
+	/* CSV is a contract: the JSON's fields and units, one fixed header. */
 	static const char *const csv_head[] = {
-		"id", "name", "memory_gb", "bandwidth_gb_per_s", "fp32_tflop_per_s",
-		"tf32_tflop_per_s", "bf16_tflop_per_s", "fp16_tflop_per_s",
-		"fp8_tflop_per_s", "nvlink_gb_per_s", "tdp_w", "mig_max_instances"
+		"gpu", "name", "memory_bytes", "memory_bytes_per_s", "fp32_dense_flop_per_s",
+		"tf32_dense_flop_per_s", "bf16_dense_flop_per_s", "fp16_dense_flop_per_s",
+		"fp8_dense_flop_per_s", "nvlink_bytes_per_s", "tdp_w", "mig_max_instances"
 	};
 	static const enum rep_align align[] = { REP_LEFT, REP_LEFT, REP_RIGHT,
 		REP_RIGHT, REP_RIGHT, REP_RIGHT, REP_RIGHT, REP_RIGHT, REP_RIGHT,
@@ -87,18 +90,24 @@ static int list_table(struct cli_ctx *ctx, const struct gpu_catalog *cat,
 		char mem[32], bw[32], pk[NLIST_PRECS][32], nv[32], tdp[32], mig[16];
 		const char *none = csv ? "" : "-";
 		const char *cells[12];
-		snprintf(mem, sizeof(mem), csv ? "%.4g" : "%.4g GB", g->memory_bytes / 1e9);
-		snprintf(bw, sizeof(bw), csv ? "%.5g" : "%.5g GB/s", g->mem_bytes_per_s / 1e9);
+		if (csv) {
+			num(mem, sizeof(mem), g->memory_bytes, 1, "");
+			num(bw, sizeof(bw), g->mem_bytes_per_s, 1, "");
+		} else {
+			snprintf(mem, sizeof(mem), "%.4g GB", g->memory_bytes / 1e9);
+			snprintf(bw, sizeof(bw), "%.5g GB/s", g->mem_bytes_per_s / 1e9);
+		}
 		cells[0] = g->id;
 		cells[1] = g->name;
 		cells[2] = mem;
 		cells[3] = bw;
 		for (size_t k = 0; k < NLIST_PRECS; k++)
 			cells[4 + k] = num(pk[k], sizeof(pk[k]),
-					   g->peak_flop_per_s[list_precs[k]], 1e12, none);
-		if (g->nvlink_bytes_per_s > 0)
-			snprintf(nv, sizeof(nv), csv ? "%.4g" : "%.4g GB/s",
-				 g->nvlink_bytes_per_s / 1e9);
+					   g->peak_flop_per_s[list_precs[k]], csv ? 1 : 1e12, none);
+		if (g->nvlink_bytes_per_s > 0 && csv)
+			num(nv, sizeof(nv), g->nvlink_bytes_per_s, 1, "0");
+		else if (g->nvlink_bytes_per_s > 0)
+			snprintf(nv, sizeof(nv), "%.4g GB/s", g->nvlink_bytes_per_s / 1e9);
 		else
 			snprintf(nv, sizeof(nv), "%s", csv ? "0" : "none");
 		snprintf(tdp, sizeof(tdp), csv ? "%.4g" : "%.4g W", g->tdp_w);
@@ -124,9 +133,8 @@ static int list_table(struct cli_ctx *ctx, const struct gpu_catalog *cat,
 
 static void show_json(struct rep_json *j, const struct gpu *g)
 {
-	rep_json_obj_begin(j, NULL);
-	rep_json_int(j, "format_version", 1);
-	rep_json_str(j, "id", g->id);
+	rep_json_doc_begin(j, j->f, "gpus");
+	rep_json_str(j, "gpu", g->id);
 	rep_json_str(j, "name", g->name);
 	rep_json_str(j, "vendor", g->vendor);
 	rep_json_str(j, "architecture", g->architecture);

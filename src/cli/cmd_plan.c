@@ -16,6 +16,7 @@
 #include "../util/utf8.h"
 #include "../report/estimate_report.h"
 #include "../report/json.h"
+#include "../report/layout_text.h"
 #include "../report/numfmt.h"
 #include "../report/plot.h"
 #include "../report/table.h"
@@ -30,7 +31,7 @@
 #define PLAN_MAX_GPUS 65536
 #define PLAN_MAX_TYPES 64
 
-static const char *const formats[] = { "table", "csv", "json", NULL };
+static const char *const formats[] = { "table", "csv", "json", "md", NULL };
 static const char *const rec_names[] = { "none", "selective", "full" };
 static const char *const risks[] = { "p50", "p90", NULL };
 
@@ -184,14 +185,43 @@ static void print_row(struct cli_ctx *ctx, const char *fmt, const char *section,
 	char lay[128], t[32], usd[32];
 	layout(p, lay, sizeof(lay));
 	if (!strcmp(fmt, "csv")) {
-		fprintf(ctx->out, "%s,%s,%d,%d,%d,%d,%d,%d,%s,%d,%d,%.6g,%.6g,%.2f,%s,%s",
-			section, gpus[p->gpu].id, p->plan.count, p->plan.tp, p->plan.pp,
-			p->plan.dp, p->plan.zero, p->plan.micro_batch, rec_names[p->recompute],
-			p->plan.interleave, p->plan.sequence_parallel && p->plan.tp > 1,
-			p->step_time_s, p->total_time_s, p->cost_usd, p->provider, p->instance);
+		char cells[REP_LAYOUT_FIELDS][REP_LAYOUT_CELL];
+		rep_layout_cells(cells, &p->plan, p->recompute);
+		fprintf(ctx->out, "%s,%s", section, gpus[p->gpu].id);
+		for (int k = 0; k < REP_LAYOUT_FIELDS; k++)
+			fprintf(ctx->out, ",%s", cells[k]);
+		fprintf(ctx->out, ",%.6g,%.6g,%.2f,%s,%s", p->step_time_s, p->total_time_s,
+			p->cost_usd, p->provider, p->instance);
 		if (with_unc)
 			csv_unc(ctx, p);
 		fprintf(ctx->out, ",%s\n", p->network ? p->network : "");
+		return;
+	}
+	if (!strcmp(fmt, "md")) {
+		char id[96], prov[96], inst[160];
+		tc_fmt_duration(p->total_time_s, t, sizeof(t));
+		fprintf(ctx->out, "| %s | %s | %d | %s | %s | %s | %s %s%s%s |", section,
+			rep_show(id, sizeof(id), gpus[p->gpu].id, fmt), p->plan.count, lay, t,
+			rep_fmt_usd(p->cost_usd, usd, sizeof(usd)),
+			rep_show(prov, sizeof(prov), p->provider, fmt),
+			rep_show(inst, sizeof(inst), p->instance, fmt),
+			p->network ? " over " : "", p->network ? p->network : "");
+		if (with_unc && p->sampled) {
+			const struct unc_result *u = &p->unc;
+			char a[32], b[32], c[32];
+			fprintf(ctx->out, " %s / %s / %s |", tc_fmt_duration(u->total_s.p10, a, sizeof(a)),
+				tc_fmt_duration(u->total_s.p50, b, sizeof(b)),
+				tc_fmt_duration(u->total_s.p90, c, sizeof(c)));
+			if (u->has_cost)
+				fprintf(ctx->out, " %s / %s / %s |", rep_fmt_usd(u->cost_usd.p10, a, sizeof(a)),
+					rep_fmt_usd(u->cost_usd.p50, b, sizeof(b)),
+					rep_fmt_usd(u->cost_usd.p90, c, sizeof(c)));
+			else
+				fputs("  |", ctx->out);
+		} else if (with_unc) {
+			fputs("  |  |", ctx->out);
+		}
+		fputc('\n', ctx->out);
 		return;
 	}
 	tc_fmt_duration(p->total_time_s, t, sizeof(t));
@@ -240,15 +270,7 @@ static void json_row(struct rep_json *j, const struct plan_point *p,
 {
 	rep_json_obj_begin(j, NULL);
 	rep_json_str(j, "gpu", gpus[p->gpu].id);
-	rep_json_int(j, "count", p->plan.count);
-	rep_json_int(j, "tp", p->plan.tp);
-	rep_json_int(j, "pp", p->plan.pp);
-	rep_json_int(j, "dp", p->plan.dp);
-	rep_json_int(j, "zero", p->plan.zero);
-	rep_json_int(j, "micro_batch", p->plan.micro_batch);
-	rep_json_str(j, "recompute", rec_names[p->recompute]);
-	rep_json_int(j, "interleave", p->plan.interleave);
-	rep_json_bool(j, "sequence_parallel", p->plan.sequence_parallel && p->plan.tp > 1);
+	rep_layout_json(j, &p->plan, p->recompute);
 	rep_json_num(j, "step_time_s", p->step_time_s);
 	rep_json_num(j, "total_time_s", p->total_time_s);
 	rep_json_num(j, "cost_usd", p->cost_usd);
@@ -507,7 +529,7 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	if (plot && (rc = write_plot(ctx, plot, &w, pts, npts, front, gpus, ngpus, risk, best,
 				     deadline, budget)))
 		goto out;
-	int json = !strcmp(fmt, "json"), csv = !strcmp(fmt, "csv");
+	int json = !strcmp(fmt, "json"), csv = !strcmp(fmt, "csv"), md = !strcmp(fmt, "md");
 	char dl[32] = "", bu[32] = "";
 	if (deadline_s)
 		tc_fmt_duration(deadline, dl, sizeof(dl));
@@ -586,11 +608,10 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 
 	if (json) {
 		struct rep_json j;
-		rep_json_init(&j, ctx->out);
-		rep_json_obj_begin(&j, NULL);
-		rep_json_int(&j, "format_version", 1);
-		rep_json_str(&j, "kind", "plan");
+		rep_json_doc_begin(&j, ctx->out, "plan");
 		rep_json_str(&j, "workload", w.name);
+		rep_json_str(&j, "file", w.file);
+		rep_json_str(&j, "kind", rep_kind_name(&w));
 		rep_json_str(&j, "pricing", cost_kind_names[pc.kind]);
 		if (deadline_s)
 			rep_json_num(&j, "deadline_s", deadline);
@@ -622,11 +643,27 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 			fprintf(ctx->err, "traincost plan: internal error: non-finite value in '%s'\n", j.bad_key);
 			rc = TC_EXIT_INTERNAL;
 		}
-	} else if (csv) {
-		fprintf(ctx->out, "section,gpu,count,tp,pp,dp,zero,micro_batch,recompute,interleave,"
-				  "sequence_parallel,step_time_s,total_time_s,cost_usd,provider,instance%s,network\n",
-			ua.on ? ",total_time_p10_s,total_time_p50_s,total_time_p90_s,cost_p10_usd,"
-				"cost_p50_usd,cost_p90_usd,p_deadline,p_budget" : "");
+	} else if (csv || md) {
+		if (md) {
+			char title[TC_ESC_SIZE(WL_NAME_LEN)];
+			fprintf(ctx->out, "## %s\n\n%zu plan%s that fit%s over %d GPU type%s, up to %d GPUs, "
+				"%s prices%s%s.\n\n", rep_show(title, sizeof(title), w.name, fmt), npts,
+				npts == 1 ? "" : "s", npts == 1 ? "s" : "", ngpus, ngpus == 1 ? "" : "s",
+				max_gpus, cost_kind_names[pc.kind], ranked[0] ? "; ranked by " : "", ranked);
+			if (miss[0])
+				fprintf(ctx->out, "None meets the targets: %s.\n\n", miss);
+			fprintf(ctx->out, "| section | GPU | count | layout | total time | cost | offer |%s\n"
+				"| --- | --- | ---: | --- | ---: | ---: | --- |%s\n",
+				ua.on ? " time P10 / P50 / P90 | cost P10 / P50 / P90 |" : "",
+				ua.on ? " ---: | ---: |" : "");
+		} else {
+			fputs("section,gpu", ctx->out);
+			for (int k = 0; k < REP_LAYOUT_FIELDS; k++)
+				fprintf(ctx->out, ",%s", rep_layout_field_names[k]);
+			fprintf(ctx->out, ",step_time_s,total_time_s,cost_usd,provider,instance%s,network\n",
+				ua.on ? ",total_time_p10_s,total_time_p50_s,total_time_p90_s,cost_p10_usd,"
+					"cost_p50_usd,cost_p90_usd,p_deadline,p_budget" : "");
+		}
 		for (size_t i = 0; i < npts && (deadline_s || budget_s); i++) {
 			int show = (deadline_s && budget_s) ? planner_meets(&pts[i], risk, deadline, budget)
 							    : (long)i == best;

@@ -75,9 +75,7 @@ static int print_json(struct cli_ctx *ctx, const struct row *rows, size_t n,
 		       const char *pricing, int max_age, const char *today)
 {
 	struct rep_json j;
-	rep_json_init(&j, ctx->out);
-	rep_json_obj_begin(&j, NULL);
-	rep_json_int(&j, "format_version", 1);
+	rep_json_doc_begin(&j, ctx->out, "prices");
 	rep_json_str(&j, "today", today);
 	rep_json_str(&j, "pricing", pricing);
 	rep_json_int(&j, "max_age_days", max_age);
@@ -91,11 +89,11 @@ static int print_json(struct cli_ctx *ctx, const struct row *rows, size_t n,
 			rep_json_str(&j, "gpu", r->o->gpu);
 			rep_json_num(&j, "gpus_per_instance", r->o->gpus);
 			rep_json_str(&j, "region", r->o->region);
-			rep_json_num(&j, "usd_per_instance_h", r->usd_per_h);
-			rep_json_num(&j, "usd_per_gpu_h", r->usd_per_gpu_h);
+			rep_json_num(&j, "price_usd_per_instance_h", r->usd_per_h);
+			rep_json_num(&j, "price_usd_per_gpu_h", r->usd_per_gpu_h);
 			if (r->o->gpu_part_usd_per_h > 0) {
-				rep_json_num(&j, "gpu_part_usd_per_h", r->o->gpu_part_usd_per_h);
-				rep_json_num(&j, "host_part_usd_per_h", r->o->host_part_usd_per_h);
+				rep_json_num(&j, "gpu_part_price_usd_per_h", r->o->gpu_part_usd_per_h);
+				rep_json_num(&j, "host_part_price_usd_per_h", r->o->host_part_usd_per_h);
 			}
 			rep_json_str(&j, "billing", cost_gran_names[r->t->billing.granularity]);
 			rep_json_num(&j, "billing_minimum_s", r->t->billing.minimum_s);
@@ -115,8 +113,8 @@ static int print_json(struct cli_ctx *ctx, const struct row *rows, size_t n,
 			rep_json_str(&j, "gpu", r->g->gpu);
 			rep_json_num(&j, "gpus_per_instance", 1);
 			rep_json_str(&j, "region", "own site");
-			rep_json_num(&j, "usd_per_instance_h", r->usd_per_h);
-			rep_json_num(&j, "usd_per_gpu_h", r->usd_per_gpu_h);
+			rep_json_num(&j, "price_usd_per_instance_h", r->usd_per_h);
+			rep_json_num(&j, "price_usd_per_gpu_h", r->usd_per_gpu_h);
 			rep_json_bool(&j, "verified", r->g->verified);
 			rep_json_str(&j, "source", r->g->source);
 		}
@@ -143,7 +141,7 @@ static int print_table(struct cli_ctx *ctx, const struct row *rows, size_t n,
 	/* CSV is a contract: units in the column names, one fixed header. */
 	static const char *const csv_head[NCOLS] = {
 		"gpu", "provider", "instance", "gpus_per_instance", "region",
-		"usd_per_instance_h", "usd_per_gpu_h", "billing", "as_of",
+		"price_usd_per_instance_h", "price_usd_per_gpu_h", "billing", "as_of",
 		"verified", "source", "interconnect", "network", "max_instances"
 	};
 	static const enum rep_align align[NCOLS] = { REP_LEFT, REP_LEFT, REP_LEFT,

@@ -22,6 +22,7 @@
 #include "../model/llm.h"
 #include "../model/search.h"
 #include "../report/estimate_report.h"
+#include "../report/json.h"
 #include "../report/layout_text.h"
 #include "../report/plot.h"
 #include "../report/rowfmt.h"
@@ -38,14 +39,14 @@
 #define MAX_JOBS 256
 #define ROW_MAX_BYTES 8192  /* one row, all columns (values are capped) */
 
-enum sw_fmt { FMT_CSV, FMT_JSON, FMT_TABLE };
-static const char *const formats[] = { "csv", "json", "table", NULL };
+enum sw_fmt { FMT_CSV, FMT_JSON, FMT_TABLE, FMT_MD };
+static const char *const formats[] = { "csv", "json", "table", "md", NULL };
 
 /* The fixed result columns, after `config` and the varied inputs. */
 static const char *const result_cols[] = {
 	"step_time_s", "total_time_s", "gpu_hours", "mfu_frac",
-	"memory_per_gpu_gb", "fits", "limiting", "provider", "instance",
-	"cost_usd", "reason",
+	"memory_per_gpu_bytes", "fits", "limiting", "provider", "instance",
+	"region", "cost_usd", "reason",
 };
 #define N_RESULT (sizeof(result_cols) / sizeof(result_cols[0]))
 #define TABLE_W 14 /* table cell width */
@@ -91,7 +92,7 @@ struct run {
 
 /* The metrics --plot-y can draw: result columns that are numbers. */
 static const char *const plot_metrics[] = {
-	"total_time_s", "step_time_s", "gpu_hours", "mfu_frac", "memory_per_gpu_gb",
+	"total_time_s", "step_time_s", "gpu_hours", "mfu_frac", "memory_per_gpu_bytes",
 	"cost_usd", NULL,
 };
 static const char *const plot_metric_labels[] = {
@@ -151,7 +152,7 @@ static void cell_text(struct rowbuf *r, const char *name, const char *s)
 		putc_(r, '"');
 		put(r, name, strlen(name));
 		put(r, "\":", 2);
-		if (!s[0] && strcmp(name, "reason") == 0) {
+		if (!s[0]) { /* no value: no result, no offer, no reason */
 			put(r, "null", 4);
 			break;
 		}
@@ -183,6 +184,13 @@ static void cell_text(struct rowbuf *r, const char *name, const char *s)
 			putc_(r, ' ');
 		break;
 	}
+	case FMT_MD: {
+		char e[TC_ESC_SIZE(1000)];
+		size_t w = tc_utf8_escape(s, n, e, sizeof(e), TC_ESC_MD);
+		put(r, r->col ? " | " : "| ", r->col ? 3 : 2);
+		put(r, e, w);
+		break;
+	}
 	}
 	r->col++;
 }
@@ -198,7 +206,9 @@ static void cell_plain(struct rowbuf *r, const char *name, const char *s,
 		cell_text(r, name, s);
 		return;
 	}
-	if (r->col)
+	if (r->fmt == FMT_MD)
+		put(r, r->col ? " | " : "| ", r->col ? 3 : 2);
+	else if (r->col)
 		putc_(r, r->fmt == FMT_CSV ? ',' : ' ');
 	put(r, s, n);
 	if (r->fmt == FMT_TABLE)
@@ -412,11 +422,12 @@ static int eval_row(struct run *R, struct worker *W, uint64_t row, int first,
 	cell_num(rb, "total_time_s", e->total_time_s, ok);
 	cell_num(rb, "gpu_hours", e->gpu_hours, ok);
 	cell_num(rb, "mfu_frac", e->mfu_frac, ok);
-	cell_num(rb, "memory_per_gpu_gb", e->memory_per_gpu_bytes / 1e9, ok);
+	cell_num(rb, "memory_per_gpu_bytes", e->memory_per_gpu_bytes, ok);
 	cell_bool(rb, "fits", e->fits, ok);
 	cell_text(rb, "limiting", ok ? limiter_names[e->limiting] : "");
 	cell_text(rb, "provider", priced ? cr.cheapest.table->provider : "");
 	cell_text(rb, "instance", priced ? cr.cheapest.offer->instance : "");
+	cell_text(rb, "region", priced ? cr.cheapest.offer->region : "");
 	cell_num(rb, "cost_usd", priced ? cr.cheapest.run.cost_usd : 0, priced);
 	cell_text(rb, "reason", reason);
 	if (R->plot_y) {
@@ -436,6 +447,8 @@ static int eval_row(struct run *R, struct worker *W, uint64_t row, int first,
 		cell_text(rb, "calibration", R->calibration);
 	if (rb->fmt == FMT_JSON)
 		putc_(rb, '}');
+	else if (rb->fmt == FMT_MD)
+		put(rb, " |\n", 3);
 	else
 		putc_(rb, '\n');
 	return 0;
@@ -680,7 +693,8 @@ static int write_head(struct run *R, struct outfile *of)
 	struct rowbuf rb = { buf, 0, sizeof(buf), 0, R->fmt };
 	if (R->fmt == FMT_JSON) {
 		rb.len = (size_t)snprintf(buf, sizeof(buf),
-					  "{\"format_version\":1,\"kind\":\"sweep\",\"file\":\"");
+					  "{\"format_version\":%d,\"command\":\"sweep\",\"file\":\"",
+					  REP_FORMAT_VERSION);
 		for (const char *p = R->sw->file; *p && rb.len < 4000; p++) {
 			if (*p == '"' || *p == '\\')
 				buf[rb.len++] = '\\';
@@ -693,7 +707,7 @@ static int write_head(struct run *R, struct outfile *of)
 					   (unsigned long long)R->shard_n);
 		return outfile_write(of, buf, rb.len);
 	}
-	if (R->shard_k != 0 && R->fmt == FMT_CSV)
+	if (R->shard_k != 0 && (R->fmt == FMT_CSV || R->fmt == FMT_MD))
 		return 0; /* only the first shard has the header: cat gives one */
 	cell_text(&rb, "config", "config");
 	for (int k = 0; k < R->sw->nkeys; k++)
@@ -704,6 +718,12 @@ static int write_head(struct run *R, struct outfile *of)
 		cell_text(&rb, "layout", "layout");
 	if (R->calibration[0])
 		cell_text(&rb, "calibration", "calibration");
+	if (R->fmt == FMT_MD) {
+		put(&rb, " |\n", 3);
+		for (int k = 0; k < rb.col; k++)
+			put(&rb, k ? " | ---" : "| ---", k ? 6 : 5);
+		put(&rb, " |", 2);
+	}
 	putc_(&rb, '\n');
 	return outfile_write(of, buf, rb.len);
 }
@@ -777,7 +797,8 @@ int cmd_sweep(int argc, char **argv, struct cli_ctx *ctx)
 	R.shard_n = 1;
 	if (shard && parse_shard(ctx, shard, &R.shard_k, &R.shard_n))
 		return TC_EXIT_USAGE;
-	R.fmt = !strcmp(fmt, "json") ? FMT_JSON : !strcmp(fmt, "table") ? FMT_TABLE : FMT_CSV;
+	R.fmt = !strcmp(fmt, "json") ? FMT_JSON : !strcmp(fmt, "table") ? FMT_TABLE :
+		!strcmp(fmt, "md") ? FMT_MD : FMT_CSV;
 
 	struct sweep sw;
 	struct gpu_catalog cat = { 0 };

@@ -249,9 +249,7 @@ static int print_json(struct cli_ctx *ctx, const struct val_set *set,
 		      const struct val_result *res, size_t n, const struct summary *s)
 {
 	struct rep_json j;
-	rep_json_init(&j, ctx->out);
-	rep_json_obj_begin(&j, NULL);
-	rep_json_int(&j, "format_version", 2);
+	rep_json_doc_begin(&j, ctx->out, "validate");
 	rep_json_obj_begin(&j, "overall");
 	json_stats(&j, &s->all);
 	rep_json_int(&j, "failed", (long long)s->all.failed);
@@ -299,7 +297,7 @@ static int print_json(struct cli_ctx *ctx, const struct val_set *set,
 	for (size_t i = 0; i < n; i++) {
 		const struct val_case *c = &set->cases[res[i].index];
 		rep_json_obj_begin(&j, NULL);
-		rep_json_str(&j, "id", c->id);
+		rep_json_str(&j, "case", c->id);
 		rep_json_str(&j, "source", c->source);
 		rep_json_str(&j, "gpu", c->gpu_id);
 		rep_json_str(&j, "framework", c->framework);
@@ -385,34 +383,57 @@ static int print_ratios(struct cli_ctx *ctx, const char *fmt, const struct val_s
 	return rc;
 }
 
+/* The CSV: one row per case with the JSON's fields; measured and predicted
+ * in the unit the metric names, empty where the prediction failed. */
+static int print_cases_csv(struct cli_ctx *ctx, const struct val_set *set,
+			   const struct val_result *res, size_t n)
+{
+	static const char *const head[] = { "case", "source", "gpu", "framework", "sanity_only",
+		"metric", "measured", "predicted", "error_frac", "error" };
+	static const enum rep_align al[10] = { REP_LEFT };
+	struct rep_table t;
+	rep_table_init(&t, 10, head, al);
+	for (size_t i = 0; i < n; i++) {
+		const struct val_case *c = &set->cases[res[i].index];
+		char m[48], p[48] = "", e[48] = "";
+		snprintf(m, sizeof(m), "%.6g", res[i].measured);
+		if (res[i].ok) {
+			snprintf(p, sizeof(p), "%.6g", res[i].predicted);
+			snprintf(e, sizeof(e), "%.6g", res[i].err_frac);
+		}
+		const char *cells[10] = { c->id, c->source, c->gpu_id, c->framework,
+					  c->sanity_only ? "true" : "false",
+					  val_metric_names[c->metric], m, p, e,
+					  res[i].ok ? "" : res[i].msg };
+		rep_table_row(&t, cells);
+	}
+	int rc = rep_table_print(&t, ctx->out, "csv");
+	rep_table_release(&t);
+	return rc;
+}
+
 static int print_tables(struct cli_ctx *ctx, const char *fmt, const struct val_set *set,
 			const struct val_result *res, size_t n, const struct summary *s,
 			int verbose)
 {
 	int csv = !strcmp(fmt, "csv");
 	int rc = 0;
-	if (verbose || csv) {
+	if (csv)
+		return print_cases_csv(ctx, set, res, n);
+	if (verbose) {
 		static const char *const head[] = { "case", "gpu", "metric", "measured",
 						    "predicted", "error" };
-		static const char *const csv_head[] = { "case", "gpu", "metric", "measured",
-							"predicted", "error_pct" };
 		static const enum rep_align al[] = { REP_LEFT, REP_LEFT, REP_LEFT,
 						     REP_RIGHT, REP_RIGHT, REP_RIGHT };
 		struct rep_table t;
-		rep_table_init(&t, 6, csv ? csv_head : head, al);
+		rep_table_init(&t, 6, head, al);
 		for (size_t i = 0; i < n; i++) {
 			const struct val_case *c = &set->cases[res[i].index];
 			char m[48], p[48], e[48];
-			if (csv) {
-				snprintf(m, sizeof(m), "%.6g", res[i].measured);
-				snprintf(p, sizeof(p), "%.6g", res[i].predicted);
-				snprintf(e, sizeof(e), "%.2f", 100 * res[i].err_frac);
-			} else {
-				metric_unit_text(c->metric, res[i].measured, m, sizeof(m));
-				metric_unit_text(c->metric, res[i].predicted, p, sizeof(p));
-				snprintf(e, sizeof(e), "%+.1f %%%s", 100 * res[i].err_frac,
-					 c->sanity_only ? " (sanity only)" : "");
-			}
+			metric_unit_text(c->metric, res[i].measured, m, sizeof(m));
+			metric_unit_text(c->metric, res[i].predicted, p, sizeof(p));
+			snprintf(e, sizeof(e), "%+.1f %%%s", 100 * res[i].err_frac,
+				 c->sanity_only ? " (sanity only)" : "");
 			const char *cells[6] = { c->id, c->gpu_id, val_metric_names[c->metric],
 						 m, res[i].ok ? p : "failed",
 						 res[i].ok ? e : res[i].msg };
@@ -420,8 +441,6 @@ static int print_tables(struct cli_ctx *ctx, const char *fmt, const struct val_s
 		}
 		rc |= rep_table_print(&t, ctx->out, fmt);
 		rep_table_release(&t);
-		if (csv)
-			return rc;
 		fputc('\n', ctx->out);
 	}
 	fputs("Predicted against measured (absolute percentage error; bias > 0: over-predicts)\n\n",

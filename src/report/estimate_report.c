@@ -8,6 +8,7 @@
 
 #include "../util/units.h"
 #include "json.h"
+#include "layout_text.h"
 #include "unc_json.h"
 #include "numfmt.h"
 #include "table.h"
@@ -15,6 +16,11 @@
 static const char *const recompute_text[] = { "none", "selective", "full" };
 static const char *const finetune_text[] = { "full", "lora", "qlora" };
 static const char *const bound_text[] = { "compute", "memory", "latency", "network" };
+
+const char *rep_kind_name(const struct workload *w)
+{
+	return w->kind == WL_LLM ? "llm" : w->kind == WL_VISION ? "vision" : "recsys";
+}
 
 /* The model's name, whatever the workload kind. */
 static const char *model_name(const struct workload *w)
@@ -214,7 +220,7 @@ static void text_cost(FILE *f, const struct gpu *g, const struct run_cost *c, co
 		snprintf(b, sizeof(b), "%.3g kg", c->co2_kg);
 	fprintf(f, "  %-13s %s kWh and %s CO2 (assumed: average power %.0f %% of the %.0f W TDP, "
 		"PUE %.2f, %.0f g CO2 per kWh)\n", "energy",
-		rep_fmt_count(round(c->energy_kwh), a, sizeof(a)), b, 100 * in->power_frac,
+		rep_fmt_count(c->energy_kwh, a, sizeof(a)), b, 100 * in->power_frac,
 		g->tdp_w, in->pue, in->grid_g_per_kwh);
 }
 
@@ -343,8 +349,8 @@ static void text_report(FILE *f, const struct workload *w, const struct gpu *g,
 			rep_fmt_count(e->tokens_per_s_per_gpu, b, sizeof(b)));
 	else
 		fprintf(f, "  throughput          %s %s/s in total, %s %s/s per GPU\n",
-			rep_fmt_count(round(e->samples_per_s), a, sizeof(a)), unit_plural(w),
-			rep_fmt_count(round(e->samples_per_s / e->plan.count), b, sizeof(b)),
+			rep_fmt_count(e->samples_per_s, a, sizeof(a)), unit_plural(w),
+			rep_fmt_count(e->samples_per_s / e->plan.count, b, sizeof(b)),
 			unit_plural(w));
 	if (e->input_wait_s > 0)
 		fprintf(f, "  input pipeline      %s per step waiting for the data loader\n",
@@ -391,20 +397,12 @@ static void text_report(FILE *f, const struct workload *w, const struct gpu *g,
 	}
 }
 
-static void json_plan(struct rep_json *j, const struct plan *p)
+static void json_plan(struct rep_json *j, const struct plan *p, int recompute)
 {
 	rep_json_obj_begin(j, "plan");
 	rep_json_str(j, "gpu", p->gpu);
-	rep_json_int(j, "count", p->count);
+	rep_layout_json(j, p, recompute);
 	rep_json_int(j, "gpus_per_node", p->gpus_per_node);
-	rep_json_int(j, "tp", p->tp);
-	rep_json_int(j, "pp", p->pp);
-	rep_json_int(j, "dp", p->dp);
-	rep_json_int(j, "ep", p->ep);
-	rep_json_int(j, "zero", p->zero);
-	rep_json_int(j, "micro_batch", p->micro_batch);
-	rep_json_int(j, "interleave", p->interleave);
-	rep_json_bool(j, "sequence_parallel", p->sequence_parallel);
 	rep_json_bool(j, "cuda_graphs", p->cuda_graphs);
 	rep_json_num(j, "network_bytes_per_s", p->network_bytes_per_s);
 	rep_json_obj_end(j);
@@ -422,7 +420,7 @@ static void json_choice(struct rep_json *j, const char *key, const struct cost_c
 	rep_json_num(j, "instances", ch->run.instances);
 	rep_json_num(j, "idle_gpus", ch->run.idle_gpus);
 	rep_json_num(j, "billed_s", ch->run.billed_s);
-	rep_json_num(j, "price_usd_per_h", ch->run.price_usd_per_h);
+	rep_json_num(j, "price_usd_per_instance_h", ch->run.price_usd_per_h);
 	rep_json_num(j, "price_usd_per_gpu_h", ch->run.price_usd_per_gpu_h);
 	rep_json_num(j, "cost_usd", ch->run.cost_usd);
 	rep_json_str(j, "as_of", ch->offer->as_of);
@@ -504,16 +502,13 @@ static int json_report(FILE *f, const struct workload *w, const struct gpu *g,
 		       const struct unc_result *u)
 {
 	struct rep_json j;
-	rep_json_init(&j, f);
-	rep_json_obj_begin(&j, NULL);
-	rep_json_int(&j, "format_version", REP_FORMAT_VERSION);
+	rep_json_doc_begin(&j, f, "estimate");
 	rep_json_str(&j, "workload", w->name);
 	rep_json_str(&j, "file", w->file);
-	rep_json_str(&j, "kind", w->kind == WL_LLM ? "llm" : w->kind == WL_VISION ? "vision" : "recsys");
+	rep_json_str(&j, "kind", rep_kind_name(w));
 	rep_json_str(&j, "model", model_name(w));
 	rep_json_str(&j, "gpu_name", g->name);
 	rep_json_str(&j, "precision", tc_prec_names[w->train.precision]);
-	rep_json_str(&j, "recompute", recompute_text[w->train.recompute]);
 	rep_json_str(&j, "framework", e->plan.framework.id);
 	rep_json_bool(&j, "micro_batch_chosen", e->micro_batch_chosen);
 	rep_json_num(&j, "params", e->params);
@@ -546,14 +541,20 @@ static int json_report(FILE *f, const struct workload *w, const struct gpu *g,
 		rep_json_str(&j, "fit_advice", e->fit_advice);
 	rep_json_str(&j, "limiting", limiter_names[e->limiting]);
 	rep_json_obj_begin(&j, "breakdown");
-	for (int i = 0; i < BRK_COUNT; i++)
-		rep_json_num(&j, brk_names[i], e->breakdown_s[i]);
+	for (int i = 0; i < BRK_COUNT; i++) {
+		char key[48];
+		snprintf(key, sizeof(key), "%s_s", brk_names[i]);
+		rep_json_num(&j, key, e->breakdown_s[i]);
+	}
 	rep_json_obj_end(&j);
 	rep_json_obj_begin(&j, "memory");
-	for (int i = 0; i < MEM_COUNT; i++)
-		rep_json_num(&j, mem_part_names[i], e->mem_bytes[i]);
+	for (int i = 0; i < MEM_COUNT; i++) {
+		char key[48];
+		snprintf(key, sizeof(key), "%s_bytes", mem_part_names[i]);
+		rep_json_num(&j, key, e->mem_bytes[i]);
+	}
 	rep_json_obj_end(&j);
-	json_plan(&j, &e->plan);
+	json_plan(&j, &e->plan, w->train.recompute);
 	rep_json_str(&j, "efficiency_source", g->eff.source);
 	if (c)
 		json_cost(&j, c, g->id, &w->plan);
@@ -572,18 +573,23 @@ static int csv_report(FILE *f, const struct workload *w, const struct estimate *
 		      const struct run_cost *c)
 {
 	const struct plan *p = &e->plan;
-	fputs("workload,gpu,count,tp,pp,dp,zero,micro_batch,step_time_s,tokens_per_s,"
-	      "tokens_per_s_per_gpu,total_time_s,gpu_hours,mfu_frac,hfu_frac,"
-	      "memory_per_gpu_bytes,memory_capacity_bytes,fits,limiting", f);
+	char lay[REP_LAYOUT_FIELDS][REP_LAYOUT_CELL];
+	fputs("workload,gpu", f);
+	for (int i = 0; i < REP_LAYOUT_FIELDS; i++)
+		fprintf(f, ",%s", rep_layout_field_names[i]);
+	fputs(",step_time_s,tokens_per_s,tokens_per_s_per_gpu,total_time_s,gpu_hours,mfu_frac,"
+	      "hfu_frac,memory_per_gpu_bytes,memory_capacity_bytes,fits,limiting", f);
 	for (int i = 0; i < BRK_COUNT; i++)
 		fprintf(f, ",%s_s", brk_names[i]);
-	fputs(",pricing,cheapest_provider,cheapest_instance,cost_usd,cost_max_usd,energy_kwh,co2_kg,"
-	      "cheapest_run_s,cheapest_network\n", f);
+	fputs(",pricing,provider,instance,region,cost_usd,cost_max_usd,energy_kwh,co2_kg,"
+	      "offer_run_s,offer_network\n", f);
 	rep_csv_field(f, w->name);
 	fputc(',', f);
 	rep_csv_field(f, p->gpu);
-	fprintf(f, ",%d,%d,%d,%d,%d,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.4f,%.4f,%.6g,%.6g,%s,%s",
-		p->count, p->tp, p->pp, p->dp, p->zero, p->micro_batch, e->step_time_s,
+	rep_layout_cells(lay, p, w->train.recompute);
+	for (int i = 0; i < REP_LAYOUT_FIELDS; i++)
+		fprintf(f, ",%s", lay[i]);
+	fprintf(f, ",%.6g,%.6g,%.6g,%.6g,%.6g,%.4f,%.4f,%.6g,%.6g,%s,%s", e->step_time_s,
 		e->tokens_per_s, e->tokens_per_s_per_gpu, e->total_time_s, e->gpu_hours,
 		e->mfu_frac, e->hfu_frac, e->memory_per_gpu_bytes, e->memory_capacity_bytes,
 		e->fits ? "true" : "false", limiter_names[e->limiting]);
@@ -594,9 +600,11 @@ static int csv_report(FILE *f, const struct workload *w, const struct estimate *
 		rep_csv_field(f, c->range.cheapest.table->provider);
 		fputc(',', f);
 		rep_csv_field(f, c->range.cheapest.offer->instance);
+		fputc(',', f);
+		rep_csv_field(f, c->range.cheapest.offer->region);
 		fprintf(f, ",%.2f,%.2f", c->range.cheapest.run.cost_usd, c->range.dearest.run.cost_usd);
 	} else {
-		fprintf(f, ",%s,,,,", c ? cost_kind_names[c->kind] : "");
+		fprintf(f, ",%s,,,,,", c ? cost_kind_names[c->kind] : "");
 	}
 	if (c && !c->unfit)
 		fprintf(f, ",%.6g,%.6g", c->energy_kwh, c->co2_kg);
@@ -644,7 +652,7 @@ static int md_report(FILE *f, const struct workload *w, const struct gpu *g,
 		if (!c->priced)
 			fprintf(f, "| cost | not priced: %s |\n",
 				rep_unpriced(why, &c->range, c->kind, g->id, w->plan.count));
-		fprintf(f, "| energy | %s kWh, %.3g t CO2 |\n", rep_fmt_count(round(c->energy_kwh), b, sizeof(b)),
+		fprintf(f, "| energy | %s kWh, %.3g t CO2 |\n", rep_fmt_count(c->energy_kwh, b, sizeof(b)),
 			c->co2_kg / 1000);
 	}
 	fputc('\n', f);
@@ -674,10 +682,10 @@ static int explain_json(FILE *f, const struct workload *w, const struct gpu *g,
 			const struct estimate *e, const struct est_workspace *ws)
 {
 	struct rep_json j;
-	rep_json_init(&j, f);
-	rep_json_obj_begin(&j, NULL);
-	rep_json_int(&j, "format_version", REP_FORMAT_VERSION);
+	rep_json_doc_begin(&j, f, "explain");
 	rep_json_str(&j, "workload", w->name);
+	rep_json_str(&j, "file", w->file);
+	rep_json_str(&j, "kind", rep_kind_name(w));
 	rep_json_str(&j, "gpu", g->id);
 	rep_json_num(&j, "step_time_s", e->step_time_s);
 	rep_json_num(&j, "memory_bytes_per_s", g->mem_bytes_per_s);
@@ -686,7 +694,7 @@ static int explain_json(FILE *f, const struct workload *w, const struct gpu *g,
 		const struct op *o = &ws->ops[i];
 		double peak = g->peak_flop_per_s[o->prec];
 		rep_json_obj_begin(&j, NULL);
-		rep_json_str(&j, "name", o->name);
+		rep_json_str(&j, "operator", o->name);
 		rep_json_str(&j, "category", brk_names[o->category]);
 		rep_json_str(&j, "precision", tc_prec_names[o->prec]);
 		rep_json_num(&j, "count_per_step", o->count);
@@ -697,7 +705,7 @@ static int explain_json(FILE *f, const struct workload *w, const struct gpu *g,
 		rep_json_str(&j, "bound", bound_text[o->bound]);
 		rep_json_num(&j, "achieved_flop_per_s", o->time_s > 0 ? o->flop / o->time_s : 0);
 		rep_json_num(&j, "time_s", o->time_s);
-		rep_json_num(&j, "step_time_s", o->time_s * o->count);
+		rep_json_num(&j, "time_per_step_s", o->time_s * o->count);
 		rep_json_obj_end(&j);
 	}
 	rep_json_arr_end(&j);
@@ -717,9 +725,9 @@ int rep_explain(FILE *f, const char *fmt, const struct workload *w,
 		"bound", "TFLOP/s", "time", "per step total"
 	};
 	static const char *const csv_head[] = {
-		"operator", "category", "count_per_step", "gflop", "mbytes",
+		"operator", "category", "count_per_step", "flop", "bytes",
 		"intensity_flop_per_byte", "ridge_flop_per_byte", "bound",
-		"achieved_tflop_per_s", "time_us", "step_total_ms"
+		"achieved_flop_per_s", "time_s", "time_per_step_s"
 	};
 	static const enum rep_align align[] = { REP_LEFT, REP_LEFT, REP_RIGHT, REP_RIGHT,
 		REP_RIGHT, REP_RIGHT, REP_RIGHT, REP_LEFT, REP_RIGHT, REP_RIGHT, REP_RIGHT };
@@ -733,15 +741,18 @@ int rep_explain(FILE *f, const char *fmt, const struct workload *w,
 		snprintf(c[0], sizeof(c[0]), "%s", o->name);
 		snprintf(c[1], sizeof(c[1]), "%s", brk_names[o->category]);
 		snprintf(c[2], sizeof(c[2]), "%.6g", o->count);
-		snprintf(c[3], sizeof(c[3]), "%.4g", o->flop / 1e9);
-		snprintf(c[4], sizeof(c[4]), "%.4g", o->bytes / 1e6);
+		/* CSV in the JSON's units (flop, bytes, seconds); the table
+		 * in GFLOP, MB and TFLOP/s, as its header says. */
+		double unit_flop = csv ? 1 : 1e9, unit_bytes = csv ? 1 : 1e6, unit_rate = csv ? 1 : 1e12;
+		snprintf(c[3], sizeof(c[3]), "%.4g", o->flop / unit_flop);
+		snprintf(c[4], sizeof(c[4]), "%.4g", o->bytes / unit_bytes);
 		snprintf(c[5], sizeof(c[5]), "%.4g", o->bytes > 0 ? o->flop / o->bytes : 0);
 		snprintf(c[6], sizeof(c[6]), "%.4g", peak / g->mem_bytes_per_s);
 		snprintf(c[7], sizeof(c[7]), "%s", bound_text[o->bound]);
-		snprintf(c[8], sizeof(c[8]), "%.4g", o->time_s > 0 ? o->flop / o->time_s / 1e12 : 0);
+		snprintf(c[8], sizeof(c[8]), "%.4g", o->time_s > 0 ? o->flop / o->time_s / unit_rate : 0);
 		if (csv) {
-			snprintf(c[9], sizeof(c[9]), "%.6g", o->time_s * 1e6);
-			snprintf(c[10], sizeof(c[10]), "%.6g", o->time_s * o->count * 1e3);
+			snprintf(c[9], sizeof(c[9]), "%.6g", o->time_s);
+			snprintf(c[10], sizeof(c[10]), "%.6g", o->time_s * o->count);
 		} else {
 			tc_fmt_duration(o->time_s, c[9], sizeof(c[9]));
 			tc_fmt_duration(o->time_s * o->count, c[10], sizeof(c[10]));

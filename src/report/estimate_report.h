@@ -11,15 +11,16 @@
 #include "../model/run_cost.h"
 #include "../model/uncertainty.h"
 
-/* JSON and CSV layouts are contracts: change only with this version. */
-#define REP_FORMAT_VERSION 1
-
 /* Write the estimate, its cost and its uncertainty (either NULL: none) in
  * `fmt` (table, json, csv, md).  Returns 0, or -1 if a non-finite number
  * reached the report (an internal error). */
 int rep_estimate(FILE *f, const char *fmt, const struct workload *w,
 		 const struct gpu *g, const struct estimate *e,
 		 const struct run_cost *c, const struct unc_result *u);
+
+/* The workload's kind as the JSON and CSV outputs name it: "llm",
+ * "vision" or "recsys". */
+const char *rep_kind_name(const struct workload *w);
 
 /* Room for a rep_title(): a name of WL_NAME_LEN bytes, escaped. */
 #define REP_TITLE_LEN 800

@@ -13,6 +13,14 @@ void rep_json_init(struct rep_json *j, FILE *f)
 	j->f = f;
 }
 
+void rep_json_doc_begin(struct rep_json *j, FILE *f, const char *command)
+{
+	rep_json_init(j, f);
+	rep_json_obj_begin(j, NULL);
+	rep_json_int(j, "format_version", REP_FORMAT_VERSION);
+	rep_json_str(j, "command", command);
+}
+
 static void put_string(FILE *f, const char *s)
 {
 	fputc('"', f);

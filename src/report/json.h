@@ -12,6 +12,13 @@
 
 #define REP_JSON_MAX_DEPTH 32
 
+/*
+ * The version of the output contract: every command's JSON fields and CSV
+ * columns (docs/output-format.md, docs/schema/).  One number for all of
+ * them; it changes whenever a field is renamed, removed or changes meaning.
+ */
+#define REP_FORMAT_VERSION 3
+
 struct rep_json {
 	FILE *f;
 	int depth;
@@ -20,6 +27,9 @@ struct rep_json {
 };
 
 void rep_json_init(struct rep_json *j, FILE *f);
+/* Start a command's document: the top-level object with "format_version"
+ * and "command" (the command's name) as its first two fields. */
+void rep_json_doc_begin(struct rep_json *j, FILE *f, const char *command);
 void rep_json_obj_begin(struct rep_json *j, const char *key);
 void rep_json_obj_end(struct rep_json *j);
 void rep_json_arr_begin(struct rep_json *j, const char *key);

@@ -18,3 +18,39 @@ const char *rep_layout_text(char *buf, size_t len, const struct workload *w,
 			 p->micro_batch, recompute_text[w->train.recompute]);
 	return buf;
 }
+
+const char *const rep_layout_field_names[REP_LAYOUT_FIELDS] = {
+	"count", "tp", "pp", "dp", "ep", "zero", "micro_batch", "recompute",
+	"interleave", "sequence_parallel",
+};
+
+/* Sequence parallelism splits the tensor-parallel group's activations: with
+ * tp 1 there is nothing to split, whatever the plan asked. */
+static int sequence_parallel(const struct plan *p)
+{
+	return p->sequence_parallel && p->tp > 1;
+}
+
+void rep_layout_json(struct rep_json *j, const struct plan *p, int recompute)
+{
+	rep_json_int(j, "count", p->count);
+	rep_json_int(j, "tp", p->tp);
+	rep_json_int(j, "pp", p->pp);
+	rep_json_int(j, "dp", p->dp);
+	rep_json_int(j, "ep", p->ep);
+	rep_json_int(j, "zero", p->zero);
+	rep_json_int(j, "micro_batch", p->micro_batch);
+	rep_json_str(j, "recompute", recompute_text[recompute]);
+	rep_json_int(j, "interleave", p->interleave);
+	rep_json_bool(j, "sequence_parallel", sequence_parallel(p));
+}
+
+void rep_layout_cells(char c[][REP_LAYOUT_CELL], const struct plan *p, int recompute)
+{
+	const int v[] = { p->count, p->tp, p->pp, p->dp, p->ep, p->zero, p->micro_batch };
+	for (int k = 0; k < 7; k++)
+		snprintf(c[k], REP_LAYOUT_CELL, "%d", v[k]);
+	snprintf(c[7], REP_LAYOUT_CELL, "%s", recompute_text[recompute]);
+	snprintf(c[8], REP_LAYOUT_CELL, "%d", p->interleave);
+	snprintf(c[9], REP_LAYOUT_CELL, "%s", sequence_parallel(p) ? "true" : "false");
+}

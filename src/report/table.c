@@ -3,6 +3,7 @@
  */
 #include "table.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,7 @@
 void rep_table_init(struct rep_table *t, int ncols, const char *const *header,
 		    const enum rep_align *align)
 {
+	assert(ncols > 0 && ncols <= REP_TABLE_MAX_COLS); /* a CSV header is never cut */
 	memset(t, 0, sizeof(*t));
 	t->ncols = ncols > REP_TABLE_MAX_COLS ? REP_TABLE_MAX_COLS : ncols;
 	for (int c = 0; c < t->ncols; c++) {

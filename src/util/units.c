@@ -273,18 +273,27 @@ int tc_parse_quantity(const char *s, enum tc_unit unit, double *out,
 struct fmt_unit {
 	const char *name;
 	double scale;  /* seconds or bytes per unit */
-	int decimals;  /* digits after the point */
+	int whole;     /* shown in whole numbers only (bytes) */
 	double limit;  /* switch to the next unit at this value */
 };
 
+/* Digits after the point that show x (>= 0) with three significant
+ * figures once rounded: 2 under 10, 1 under 100, 0 from there. */
+static int sig3_decimals(double x)
+{
+	return x < 9.995 ? 2 : x < 99.95 ? 1 : 0;
+}
+
 /*
- * Print |v| with the first unit of `units` in which the rounded value stays
- * under its limit; the sign is kept.  Non-finite values print "n/a".
+ * Print |v| with three significant figures (4.51 ms, 12.3 s, 235 MB) in the
+ * first unit of `units` in which the rounded value stays under its limit;
+ * the sign is kept.  Non-finite values print "n/a".
  */
 static char *fmt_scaled(double v, const struct fmt_unit *units, size_t nunits,
 			char *buf, int len)
 {
-	double a = fabs(v), x = 0.0, r;
+	double a = fabs(v), x = 0.0;
+	int decimals = 0;
 	size_t i;
 
 	assert(buf && len > 0);
@@ -294,35 +303,35 @@ static char *fmt_scaled(double v, const struct fmt_unit *units, size_t nunits,
 	}
 	for (i = 0; i < nunits; i++) {
 		x = a / units[i].scale;
-		r = units[i].decimals ? round(x * 10.0) / 10.0 : round(x);
-		if (r < units[i].limit || i + 1 == nunits)
+		decimals = units[i].whole ? 0 : sig3_decimals(x);
+		double p = pow(10.0, decimals);
+		if (round(x * p) / p < units[i].limit || i + 1 == nunits)
 			break;
 	}
-	snprintf(buf, (size_t)len, "%s%.*f %s", v < 0 ? "-" : "",
-		 units[i].decimals, x, units[i].name);
+	snprintf(buf, (size_t)len, "%s%.*f %s", v < 0 ? "-" : "", decimals, x, units[i].name);
 	return buf;
 }
 
-/* "512 B", "79.2 GB", "1.5 PB". */
+/* "512 B", "79.2 GB", "1.50 PB". */
 char *tc_fmt_bytes(double bytes, char *buf, int len)
 {
 	static const struct fmt_unit u[] = {
-		{"B", 1.0, 0, 1000.0},   {"kB", 1e3, 1, 1000.0},
-		{"MB", 1e6, 1, 1000.0},  {"GB", 1e9, 1, 1000.0},
-		{"TB", 1e12, 1, 1000.0}, {"PB", 1e15, 1, 1000.0},
-		{"EB", 1e18, 1, HUGE_VAL},
+		{"B", 1.0, 1, 1000.0},   {"kB", 1e3, 0, 1000.0},
+		{"MB", 1e6, 0, 1000.0},  {"GB", 1e9, 0, 1000.0},
+		{"TB", 1e12, 0, 1000.0}, {"PB", 1e15, 0, 1000.0},
+		{"EB", 1e18, 0, HUGE_VAL},
 	};
 	return fmt_scaled(bytes, u, sizeof(u) / sizeof(u[0]), buf, len);
 }
 
-/* "850 ms", "12.3 s", "45.0 min", "5.5 h", "3.2 d", "1.2 y". */
+/* "850 ms", "4.51 ms", "12.3 s", "45.0 min", "5.50 h", "3.20 d", "1.20 y". */
 char *tc_fmt_duration(double seconds, char *buf, int len)
 {
 	static const struct fmt_unit u[] = {
-		{"us", 1e-6, 1, 1000.0},  {"ms", 1e-3, 0, 1000.0},
-		{"s", 1.0, 1, 60.0},      {"min", 60.0, 1, 60.0},
-		{"h", 3600.0, 1, 24.0},   {"d", 86400.0, 1, 365.0},
-		{"y", 31536000.0, 1, HUGE_VAL},
+		{"us", 1e-6, 0, 1000.0},  {"ms", 1e-3, 0, 1000.0},
+		{"s", 1.0, 0, 60.0},      {"min", 60.0, 0, 60.0},
+		{"h", 3600.0, 0, 24.0},   {"d", 86400.0, 0, 365.0},
+		{"y", 31536000.0, 0, HUGE_VAL},
 	};
 	if (seconds == 0.0) {
 		snprintf(buf, (size_t)len, "0 s");

@@ -62,8 +62,9 @@ const char *tc_unit_name(enum tc_unit unit);
 const char *tc_unit_symbol(enum tc_unit unit);
 
 /* Format bytes as "79.2 GB" (B, kB ... EB, decimal) / seconds as "850 ms",
- * "12.3 s", "45.0 min", "5.5 h", "3.2 d", "1.2 y" into buf (len > 0);
- * returns buf.  Non-finite input gives "n/a". */
+ * "4.51 ms", "12.3 s", "45.0 min", "5.50 h", "3.20 d", "1.20 y" into buf
+ * (len > 0): three significant figures, whole bytes under 1 kB; returns
+ * buf.  Non-finite input gives "n/a". */
 char *tc_fmt_bytes(double bytes, char *buf, int len);
 char *tc_fmt_duration(double seconds, char *buf, int len);
 

@@ -20,7 +20,8 @@ for f in examples/*.yaml; do
 				   /"instance":/ { print n, p, $4 }'
 	done
 	"$bin" plan --data $data "$f" --deadline 30d --max-gpus 512 --format csv 2>/dev/null |
-		awk -F, 'NR > 1 && $15 != "" { print $3, $15, $16 }'
+		awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+			 $col["provider"] != "" { print $col["count"], $col["provider"], $col["instance"] }'
 done >"$tmp/choices"
 
 bad=0

@@ -32,6 +32,7 @@ root=$tmp/root$prefix
 missing=""
 for f in bin/traincost share/man/man1/traincost.1 share/doc/traincost/README.md \
 	share/doc/traincost/workload-format.md share/doc/traincost/model.md \
+	share/doc/traincost/output-format.md share/doc/traincost/schema/estimate.schema.json \
 	share/traincost/validation/vtrain-a100.csv share/traincost/models/gpu/l40s.yaml \
 	share/bash-completion/completions/traincost share/zsh/site-functions/_traincost \
 	share/fish/vendor_completions.d/traincost.fish; do

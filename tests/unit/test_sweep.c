@@ -104,7 +104,7 @@ static void test_row_count(void **state)
 	const char *c[] = { "sweep", DATA "inline.yaml", "--format", "json" };
 	r = run(4, c);
 	assert_int_equal(r.rc, 0);
-	assert_non_null(strstr(r.out, "\"format_version\":1"));
+	assert_non_null(strstr(r.out, "\"format_version\":3,\"command\":\"sweep\""));
 	assert_non_null(strstr(r.out, "\"configurations\":20"));
 	assert_non_null(strstr(r.out, "{\"config\":19,\"inputs\":{\"plan.count\":\"16\",\"plan.zero\":\"3\"}"));
 	done(&r);
@@ -117,7 +117,7 @@ static void test_invalid_row_reason(void **state)
 	const char *a[] = { "sweep", "examples/sweep-7b.yaml" };
 	struct run_out r = run(2, a);
 	assert_int_equal(r.rc, 0);
-	assert_non_null(strstr(r.out, "\n1,a100-80gb-sxm,32,fp8,,,,,,,,,,,a100-80gb-sxm has no fp8 rate "
+	assert_non_null(strstr(r.out, "\n1,a100-80gb-sxm,32,fp8,,,,,,,,,,,,a100-80gb-sxm has no fp8 rate "
 				      "(expected a precision the GPU supports)\n"));
 	assert_non_null(strstr(r.out, "\n0,a100-80gb-sxm,32,bf16,"));
 	done(&r);
@@ -280,25 +280,29 @@ static void test_layout_auto_matches_compare(void **state)
 	assert_int_equal(c.rc, 0);
 	static const char *const gpus[] = { "a100-80gb-sxm", "h100-sxm", "l40s" };
 	for (int i = 0; i < 3; i++) {
-		char sp[64], cp[64], sl[96], cl[96], sc[32], cc[32], si[64], ci[96];
+		char sp[64], cp[64], sl[96], cl[256], sc[32], cc[32], si[64], ci[96];
 		snprintf(sp, sizeof(sp), "\n%d,%s,", i, gpus[i]);
 		snprintf(cp, sizeof(cp), "\n%s,64,", gpus[i]);
 		/* sweep: config,gpu,step,total,gpu_h,mfu,mem,fits,limiting,provider,
-		 * instance,cost,reason (quoted: may hold commas),layout; compare: gpu,count,layout,step,total,
-		 * gpu_h,"provider instance",cost,... */
+		 * instance,region,cost,reason (quoted: may hold commas),layout;
+		 * compare: gpu,count,tp,pp,dp,ep,zero,micro_batch,recompute,...,
+		 * instance (19),region,cost_usd (21),... */
+		char f[7][32];
 		csv_last(s.out, sp, sl, sizeof(sl));
-		csv_field(c.out, cp, 2, cl, sizeof(cl));
+		for (int k = 0; k < 7; k++)
+			csv_field(c.out, cp, 2 + k, f[k], sizeof(f[k]));
+		snprintf(cl, sizeof(cl), "tp%s pp%s dp%s z%s mb%s %s", f[0], f[1], f[2], f[4], f[5], f[6]);
 		assert_string_equal(sl, cl);
-		csv_field(s.out, sp, 11, sc, sizeof(sc));
-		csv_field(c.out, cp, 7, cc, sizeof(cc));
+		csv_field(s.out, sp, 12, sc, sizeof(sc));
+		csv_field(c.out, cp, 21, cc, sizeof(cc));
 		if (cc[0])
 			assert_close(strtod(sc, NULL), strtod(cc, NULL), 0.5);
 		else
 			assert_string_equal(sc, "");
 		csv_field(s.out, sp, 10, si, sizeof(si));
-		csv_field(c.out, cp, 6, ci, sizeof(ci));
+		csv_field(c.out, cp, 19, ci, sizeof(ci));
 		if (cc[0])
-			assert_non_null(strstr(ci, si));
+			assert_string_equal(ci, si);
 	}
 	/* The fixed layout of the base (tp1 pp1 dp64 z1 mb2) does not fit on
 	 * L40S; auto found ZeRO 3, so the row is priced or says why not. */
@@ -735,7 +739,7 @@ static void test_plan_command(void **state)
 	/* Only single-L4 instances are sold in the tables, and a plan of 8-GPU
 	 * nodes cannot run on them: the one priced plan is 1 x l4. */
 	assert_non_null(strstr(r.out, "  none: the fastest plan (1 x l4) takes"));
-	assert_non_null(strstr(r.out, "over the 1.0 s deadline"));
+	assert_non_null(strstr(r.out, "over the 1.00 s deadline"));
 	done(&r);
 	/* The bundled example: a 70B fine-tune with a 7-day deadline needs
 	 * more than one 8-GPU instance, and no L40S or GH200 offer of the
