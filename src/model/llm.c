@@ -603,44 +603,45 @@ static double opt_bytes_per_param(const struct workload *w, double e)
 	}
 }
 
-void llm_build_ops(const struct workload *w, const struct gpu *g,
-		  const struct plan *pl, const struct llm_shape *sh,
-		  struct est_workspace *ws, struct op_sums *sums)
+/*
+ * The data-parallel groups of a layout: the ranks holding the same weights,
+ * dp x cp (TP innermost, then CP, then DP: Megatron's order); ZeRO's shard
+ * groups of sh->shard of them; and the sh->replicas groups that reduce
+ * their shards.
+ */
+static void dp_groups(const struct llm_shape *sh, struct comm_group *dpg,
+		      struct comm_group *shg, struct comm_group *rpg)
 {
-	struct bld B;
-	struct op_sink sink;
-	double T = sh->b * sh->s, t = sh->t, e = sh->e, h = sh->h;
-	double Tn = sh->sp ? T / t : T;
-	double lps = sh->L / sh->p; /* layers per stage */
-	struct comm_group tpg = group(sh->t, 1, sh->gpn);
-	/* Ranks holding the same weights: dp x cp (TP innermost, then CP,
-	 * then DP: Megatron's order).  ZeRO shards inside groups of
-	 * sh->shard of them; the sh->replicas groups reduce their shards. */
-	struct comm_group dpg = group(sh->dp * sh->cp, sh->t, sh->gpn);
-	struct comm_group shg = group(sh->shard, sh->t, sh->gpn);
-	struct comm_group rpg = group(sh->replicas, sh->t * sh->shard,
-				      sh->gpn);
-	enum recompute rc = w->train.recompute;
-	double gb = e;              /* gradient bytes */
-	double train_params;
-	int zero = pl->zero;
+	*dpg = group(sh->dp * sh->cp, sh->t, sh->gpn);
+	*shg = group(sh->shard, sh->t, sh->gpn);
+	*rpg = group(sh->replicas, sh->t * sh->shard, sh->gpn);
+}
 
-	sink_start(&sink, ws, sums, 0);
-	bld_init(&B, &sink, g, pl, sh, w->train.precision);
+/* Every layer of a stage: forward, backward with its recompute, and the
+ * exposed part of ZeRO-3's per-layer gathers. */
+static void build_layers(struct bld *B, enum recompute rc)
+{
+	const struct llm_shape *sh = B->sh;
+	const struct gpu *g = B->g;
+	const struct plan *pl = B->pl;
+	struct op_sums *sums = B->out->sums;
+	double t = sh->t, e = sh->e, lps = sh->L / sh->p;
+	struct comm_group dpg, shg, rpg;
 
+	dp_groups(sh, &dpg, &shg, &rpg);
 	/* Layers: forward, then backward with its recompute. */
-	B.out->stage = OPS_LAYER;
-	B.out->count = lps * sh->m;
-	layer_fwd(&B, 0);
-	B.out->bwd = 1;
+	B->out->stage = OPS_LAYER;
+	B->out->count = lps * sh->m;
+	layer_fwd(B, 0);
+	B->out->bwd = 1;
 	if (rc == RECOMP_FULL || rc == RECOMP_SELECTIVE) {
-		B.out->recompute = 1;
-		layer_fwd(&B, rc == RECOMP_SELECTIVE);
-		B.out->recompute = 0;
+		B->out->recompute = 1;
+		layer_fwd(B, rc == RECOMP_SELECTIVE);
+		B->out->recompute = 0;
 	}
-	layer_bwd(&B);
-	B.out->bwd = 0;
-	if (zero == 3 && sh->dp * sh->cp > 1) {
+	layer_bwd(B);
+	B->out->bwd = 0;
+	if (pl->zero == 3 && sh->dp * sh->cp > 1) {
 		/* Gather the layer's weights forward and backward, scatter its
 		 * gradients, and with several shard groups all-reduce the
 		 * scattered shard across them (HSDP, as FSDP does per unit in
@@ -655,103 +656,153 @@ void llm_build_ops(const struct workload *w, const struct gpu *g,
 		int k;
 		for (k = 0; k < BRK_COUNT; k++)
 			busy += sums->t[OPS_LAYER][k];
-		sums->net_bytes += B.out->count *
+		sums->net_bytes += B->out->count *
 			(2 * comm_net_bytes(COLL_ALLGATHER, shg, lb) +
 			 comm_net_bytes(COLL_REDUCE_SCATTER, shg, lb) +
 			 comm_net_bytes(COLL_ALLREDUCE, rpg, lb / sh->shard));
-		wire(&B, "layer.zero3_gather.exposed", BRK_DP_COMM, 3 * lb,
+		wire(B, "layer.zero3_gather.exposed", BRK_DP_COMM, 3 * lb,
 		     dmax(0, c - busy));
 	}
+}
+
+/* The first stage's own work: the embedding, and the pipeline's sends and
+ * receives (listed once; the composer adds sums->p2p_s to every stage). */
+static void build_first(struct bld *B, const struct workload *w)
+{
+	const struct llm_shape *sh = B->sh;
+	const struct gpu *g = B->g;
+	const struct plan *pl = B->pl;
+	struct op_sums *sums = B->out->sums;
+	double T = sh->b * sh->s, t = sh->t, e = sh->e, h = sh->h;
+	double Tn = sh->sp ? T / t : T;
+	struct comm_group tpg = group(sh->t, 1, sh->gpn);
 
 	/* First stage: embedding. */
-	B.out->stage = OPS_FIRST;
-	B.out->count = sh->m;
-	elem(&B, "embed.fwd", BRK_MEMBOUND,
+	B->out->stage = OPS_FIRST;
+	B->out->count = sh->m;
+	elem(B, "embed.fwd", BRK_MEMBOUND,
 	     T * h * e * (w->llm.positions == POS_LEARNED ? 4 : 2) +
 		     Tn * h * (2 * e + 1),
 	     0, w->llm.positions == POS_LEARNED ? 3 : 2);
 	if (sh->t > 1)
-		coll(&B, sh->sp ? "embed.tp_reducescatter" : "embed.tp_allreduce",
+		coll(B, sh->sp ? "embed.tp_reducescatter" : "embed.tp_allreduce",
 		     BRK_TP_COMM, sh->sp ? COLL_REDUCE_SCATTER : COLL_ALLREDUCE,
 		     tpg, T * h * e);
-	B.out->bwd = 1;
+	B->out->bwd = 1;
 	if (sh->lora_r <= 0)
-		elem(&B, "embed.bwd", BRK_MEMBOUND, 3 * T * h * e, 0, 2);
-	B.out->bwd = 0;
+		elem(B, "embed.bwd", BRK_MEMBOUND, 3 * T * h * e, 0, 2);
+	B->out->bwd = 0;
 	if (sh->p > 1) {
 		/* 1F1B: every stage sends or receives one activation forward
 		 * and one gradient backward per micro-batch (Megatron scatters
 		 * them over the TP ranks).  Listed once; step.c adds
 		 * sums->p2p_s to every stage. */
 		struct comm_group pg = { 2, sh->t * sh->dp < sh->gpn ? 2 : 1 };
-		struct op_cost c = { 0, T * h * e / t, 0, 0, B.pa,
+		struct op_cost c = { 0, T * h * e / t, 0, 0, B->pa,
 				     BOUND_NETWORK };
 		double n = 2 * sh->m * sh->v;
 		c.time_s = comm_time_s(g, pl, COLL_P2P, pg, c.bytes);
-		sink_list(B.out, "pp.send_recv", BRK_PP_COMM, &c, n);
+		sink_list(B->out, "pp.send_recv", BRK_PP_COMM, &c, n);
 		sums->p2p_s = 2 * sh->v * c.time_s;
 		sums->net_bytes += n * comm_net_bytes(COLL_P2P, pg, c.bytes);
 	}
+}
+
+/* The last stage's own work: final norm, LM head, loss. */
+static void build_last(struct bld *B)
+{
+	const struct llm_shape *sh = B->sh;
+	double T = sh->b * sh->s, t = sh->t, e = sh->e, h = sh->h;
+	double Tn = sh->sp ? T / t : T;
+	struct comm_group tpg = group(sh->t, 1, sh->gpn);
 
 	/* Last stage: final norm, LM head, loss. */
-	B.out->stage = OPS_LAST;
-	elem(&B, "final_norm.fwd", BRK_MEMBOUND, 2 * Tn * h * e, 0, 1);
+	B->out->stage = OPS_LAST;
+	elem(B, "final_norm.fwd", BRK_MEMBOUND, 2 * Tn * h * e, 0, 1);
 	if (sh->sp)
-		coll(&B, "head.tp_allgather", BRK_TP_COMM, COLL_ALLGATHER, tpg,
+		coll(B, "head.tp_allgather", BRK_TP_COMM, COLL_ALLGATHER, tpg,
 		     T * h * e);
-	gemm(&B, "lm_head.fwd", BRK_GEMM, T, sh->V / t, h, 1);
-	elem(&B, "loss.fwd", BRK_MEMBOUND, T * sh->V / t * (e + 4 * 3), 0, 6);
+	gemm(B, "lm_head.fwd", BRK_GEMM, T, sh->V / t, h, 1);
+	elem(B, "loss.fwd", BRK_MEMBOUND, T * sh->V / t * (e + 4 * 3), 0, 6);
 	if (sh->t > 1)
-		coll(&B, "loss.tp_allreduce", BRK_TP_COMM, COLL_ALLREDUCE, tpg,
+		coll(B, "loss.tp_allreduce", BRK_TP_COMM, COLL_ALLREDUCE, tpg,
 		     3 * T * 4);
-	B.out->bwd = 1;
-	elem(&B, "loss.bwd", BRK_MEMBOUND, T * sh->V / t * (4 * 2 + e), 0, 3);
-	gemm(&B, "lm_head.bwd_d", BRK_GEMM, T, h, sh->V / t, 1);
+	B->out->bwd = 1;
+	elem(B, "loss.bwd", BRK_MEMBOUND, T * sh->V / t * (4 * 2 + e), 0, 3);
+	gemm(B, "lm_head.bwd_d", BRK_GEMM, T, h, sh->V / t, 1);
 	if (sh->lora_r <= 0)
-		wgemm(&B, "lm_head.bwd_w", h, sh->V / t, T, 1);
+		wgemm(B, "lm_head.bwd_w", h, sh->V / t, T, 1);
 	if (sh->t > 1)
-		coll(&B, sh->sp ? "head.tp_reducescatter.bwd" :
+		coll(B, sh->sp ? "head.tp_reducescatter.bwd" :
 				  "head.tp_allreduce.bwd",
 		     BRK_TP_COMM, sh->sp ? COLL_REDUCE_SCATTER : COLL_ALLREDUCE,
 		     tpg, T * h * e);
-	elem(&B, "final_norm.bwd", BRK_MEMBOUND, 4 * Tn * h * e, 0, 2);
-	B.out->bwd = 0;
+	elem(B, "final_norm.bwd", BRK_MEMBOUND, 4 * Tn * h * e, 0, 2);
+	B->out->bwd = 0;
+}
 
+/* Once per step: the gradient reduction of the layout's ZeRO stage, the
+ * tied embeddings' all-reduce, the optimizer. */
+static void build_step(struct bld *B, const struct workload *w)
+{
+	const struct llm_shape *sh = B->sh;
+	double t = sh->t, e = sh->e, h = sh->h, lps = sh->L / sh->p;
+	double gb = e;              /* gradient bytes */
+	double train_params;
+	int zero = B->pl->zero;
+	struct comm_group dpg, shg, rpg;
+
+	dp_groups(sh, &dpg, &shg, &rpg);
 	/* Once per step: gradient reduction, optimizer. */
-	B.out->stage = OPS_STEP;
-	B.out->count = 1;
+	B->out->stage = OPS_STEP;
+	B->out->count = 1;
 	train_params = dmax(sh->trainable_first, sh->trainable_last);
 	if (sh->dp * sh->cp > 1) {
 		double gbytes = train_params * gb;
 		if (zero == 0)
-			coll(&B, "dp.grad_allreduce", BRK_DP_COMM,
+			coll(B, "dp.grad_allreduce", BRK_DP_COMM,
 			     COLL_ALLREDUCE, dpg, gbytes);
 		else if (zero <= 2)
-			coll(&B, "dp.grad_reducescatter", BRK_DP_COMM,
+			coll(B, "dp.grad_reducescatter", BRK_DP_COMM,
 			     COLL_REDUCE_SCATTER, shg, gbytes);
 		/* MiCS / ZeRO++ hpZ: each shard is all-reduced across the
 		 * groups that hold it (Zhang et al. VLDB'22, sec. 3); under
 		 * ZeRO 3 that happens per layer, above. */
 		if (zero >= 1 && zero <= 2)
-			coll(&B, "dp.shard_allreduce", BRK_DP_COMM,
+			coll(B, "dp.shard_allreduce", BRK_DP_COMM,
 			     COLL_ALLREDUCE, rpg, gbytes / sh->shard);
 		if (zero >= 1 && zero <= 2)
-			coll(&B, "dp.param_allgather", BRK_DP_COMM,
+			coll(B, "dp.param_allgather", BRK_DP_COMM,
 			     COLL_ALLGATHER, shg, train_params * e);
 	}
 	if (sh->p > 1 && w->llm.tied_embeddings && sh->lora_r <= 0) {
 		/* Tied word embeddings live on the first and last stage. */
 		struct comm_group eg = { 2, sh->t * sh->dp * (sh->p - 1) <
 						    sh->gpn ? 2 : 1 };
-		coll(&B, "pp.embed_grad_allreduce", BRK_DP_COMM, COLL_ALLREDUCE,
+		coll(B, "pp.embed_grad_allreduce", BRK_DP_COMM, COLL_ALLREDUCE,
 		     eg, sh->V * h / t * gb);
 	}
 	{
 		double pp_ = train_params / (zero >= 1 ? sh->shard : 1);
 		double kern = 20 + sh->layer_tensors * lps;
-		elem(&B, "optimizer.step", BRK_OPTIMIZER,
+		elem(B, "optimizer.step", BRK_OPTIMIZER,
 		     pp_ * opt_bytes_per_param(w, e), 0, kern);
 	}
+}
+
+void llm_build_ops(const struct workload *w, const struct gpu *g,
+		  const struct plan *pl, const struct llm_shape *sh,
+		  struct est_workspace *ws, struct op_sums *sums)
+{
+	struct bld B;
+	struct op_sink sink;
+
+	sink_start(&sink, ws, sums, 0);
+	bld_init(&B, &sink, g, pl, sh, w->train.precision);
+	build_layers(&B, w->train.recompute);
+	build_first(&B, w);
+	build_last(&B);
+	build_step(&B, w);
 }
 
 /*
