@@ -227,23 +227,13 @@ static void coll(struct bld *B, const char *name, enum brk cat,
 
 static int imin(int a, int b) { return a < b ? a : b; }
 
-static int gcd(int a, int b)
-{
-	while (b) {
-		int r = a % b;
-		a = b;
-		b = r;
-	}
-	return a;
-}
-
 /* Ranks of a group of n with stride `stride` that share a node. */
 static struct comm_group group(int n, int stride, int gpn)
 {
 	struct comm_group gr;
 	int local = stride >= gpn ? 1 : gpn / stride;
 	gr.n = n;
-	gr.per_node = gcd(n, imin(n, local > 0 ? local : 1));
+	gr.per_node = est_gcd(n, imin(n, local > 0 ? local : 1));
 	if (gr.per_node < 1)
 		gr.per_node = 1;
 	return gr;
@@ -451,6 +441,22 @@ static void layer_fwd(struct bld *B, int core_only)
 #undef NM
 }
 
+/*
+ * The input gradient of a tensor-parallel block summed over the TP ranks:
+ * with sequence parallelism reduce-scattered (`rs`) and gathered again for
+ * the norm's backward (`ag`), else all-reduced (`ar`).
+ */
+static void tp_input_grad(struct bld *B, const char *rs, const char *ag,
+			  const char *ar, struct comm_group tpg, double bytes)
+{
+	if (B->sh->sp) {
+		coll(B, rs, BRK_TP_COMM, COLL_REDUCE_SCATTER, tpg, bytes);
+		coll(B, ag, BRK_TP_COMM, COLL_ALLGATHER, tpg, bytes);
+	} else {
+		coll(B, ar, BRK_TP_COMM, COLL_ALLREDUCE, tpg, bytes);
+	}
+}
+
 /* Backward of one layer, recompute excluded. */
 static void layer_bwd(struct bld *B)
 {
@@ -498,15 +504,8 @@ static void layer_bwd(struct bld *B)
 		if (sh->lora_r <= 0)
 			wgemm(B, "layer.router.bwd_w", h, sh->experts, T, 1);
 	}
-	if (sh->sp) {
-		coll(B, "layer.tp_reducescatter2.bwd", BRK_TP_COMM,
-		     COLL_REDUCE_SCATTER, tpg, tp_bytes);
-		coll(B, "layer.tp_regather2.bwd", BRK_TP_COMM, COLL_ALLGATHER,
-		     tpg, tp_bytes);
-	} else {
-		coll(B, "layer.tp_allreduce2.bwd", BRK_TP_COMM, COLL_ALLREDUCE,
-		     tpg, tp_bytes);
-	}
+	tp_input_grad(B, "layer.tp_reducescatter2.bwd", "layer.tp_regather2.bwd",
+		      "layer.tp_allreduce2.bwd", tpg, tp_bytes);
 	elem(B, "layer.norm2.bwd", BRK_MEMBOUND, 3 * Tn * h * e + Tn * h * e,
 	     0, 2);
 	elem(B, "layer.residual1.bwd", BRK_MEMBOUND, Tn * h * (2 * e + 1), 0,
@@ -542,15 +541,8 @@ static void layer_bwd(struct bld *B)
 		     2 * T * (sh->a + sh->g) * d / t * e, 0, 1);
 	linear_bwd(B, "layer.qkv.bwd_d", "layer.qkv.bwd_w", "layer.qkv_lora.bwd",
 		   T, qkv_n, h, 1);
-	if (sh->sp) {
-		coll(B, "layer.tp_reducescatter1.bwd", BRK_TP_COMM,
-		     COLL_REDUCE_SCATTER, tpg, tp_bytes);
-		coll(B, "layer.tp_regather1.bwd", BRK_TP_COMM, COLL_ALLGATHER,
-		     tpg, tp_bytes);
-	} else {
-		coll(B, "layer.tp_allreduce1.bwd", BRK_TP_COMM, COLL_ALLREDUCE,
-		     tpg, tp_bytes);
-	}
+	tp_input_grad(B, "layer.tp_reducescatter1.bwd", "layer.tp_regather1.bwd",
+		      "layer.tp_allreduce1.bwd", tpg, tp_bytes);
 	elem(B, "layer.norm1.bwd", BRK_MEMBOUND, 4 * Tn * h * e, 0, 2);
 }
 
