@@ -3,7 +3,7 @@
  *
  * T = m * t_max + bubble + exposed gradient reduction + the step's own
  * work (optimizer), where t_max is the slowest pipeline stage's time for
- * one micro-batch (docs/model.md, "Step").
+ * one micro-batch (docs/model.md, section 3, "Pipeline").
  */
 #include "compose.h"
 
