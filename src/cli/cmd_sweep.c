@@ -19,27 +19,20 @@
 #include "../io/gpu_load.h"
 #include "../io/price_load.h"
 #include "../io/sweep_load.h"
-#include "../model/llm.h"
-#include "../model/search.h"
 #include "../report/estimate_report.h"
 #include "../report/json.h"
-#include "../report/layout_text.h"
 #include "../report/plot.h"
-#include "../report/rowfmt.h"
 #include "../util/outfile.h"
-#include "../util/utf8.h"
 #include "cli.h"
 #include "money.h"
 #include "plan_args.h"
 #include "opts.h"
 #include "plot_out.h"
+#include "sweep_cells.h"
+#include "sweep_run.h"
 
-#define CHUNK_ROWS 512      /* rows per unit of work */
-#define SLOTS_PER_JOB 4     /* chunks in flight per thread */
 #define MAX_JOBS 256
-#define ROW_MAX_BYTES 8192  /* one row, all columns (values are capped) */
 
-enum sw_fmt { FMT_CSV, FMT_JSON, FMT_TABLE, FMT_MD };
 static const char *const formats[] = { "csv", "json", "table", "md", NULL };
 
 /* The fixed result columns, after `config` and the varied inputs. */
@@ -49,46 +42,6 @@ static const char *const result_cols[] = {
 	"region", "cost_usd", "reason",
 };
 #define N_RESULT (sizeof(result_cols) / sizeof(result_cols[0]))
-#define TABLE_W 14 /* table cell width */
-
-/* A GPU of the sweep with its offers, resolved once. */
-struct gpu_entry {
-	struct gpu g;
-	struct price_table *tables; /* owned array; offers owned, rest borrowed */
-	size_t ntables;
-};
-
-struct slot {
-	char *buf;        /* owned */
-	size_t len, cap;
-	uint64_t chunk;
-	int ready;
-};
-
-struct run {
-	const struct sweep *sw;
-	const struct tc_datapath *dp;
-	const struct gpu_catalog *cat;
-	const struct price_set *prices;
-	struct gpu_entry *gpus;   /* owned */
-	size_t ngpus;
-	enum sw_fmt fmt;
-	char calibration[CAL_TEXT_LEN + GPU_ID_LEN + 32]; /* "" or the
-							     overlay applied */
-	uint64_t shard_k, shard_n, nrows, nchunks;
-	/* threads */
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	uint64_t next_chunk, written;
-	struct slot *slots;       /* owned */
-	int nslots;
-	int failed;               /* out of memory or a non-finite result */
-	char fail_msg[256];
-	/* --plot: each row's metric, by its place in the shard (owned) */
-	double *plot_y;
-	char *plot_have;          /* the row has the metric */
-	int plot_metric;          /* index into plot_metrics */
-};
 
 /* The metrics --plot-y can draw: result columns that are numbers. */
 static const char *const plot_metrics[] = {
@@ -101,427 +54,7 @@ static const char *const plot_metric_labels[] = {
 };
 #define PLOT_MAX_ROWS 100000 /* configurations one chart can show */
 
-/* ---- row text ------------------------------------------------------------ */
-
-struct rowbuf {
-	char *p;
-	size_t len, cap;
-	int col;        /* cells so far in this row */
-	enum sw_fmt fmt;
-};
-
-static void put(struct rowbuf *r, const char *s, size_t n)
-{
-	if (r->len + n >= r->cap)
-		n = r->cap - r->len - 1; /* capped; never reached with ROW_MAX_BYTES */
-	memcpy(r->p + r->len, s, n);
-	r->len += n;
-}
-
-static void putc_(struct rowbuf *r, char c)
-{
-	if (r->len + 1 < r->cap)
-		r->p[r->len++] = c;
-}
-
-/* A text cell; `name` is the column (JSON key). */
-static void cell_text(struct rowbuf *r, const char *name, const char *s)
-{
-	size_t n = strlen(s);
-	if (n > 1000)
-		n = 1000;
-	switch (r->fmt) {
-	case FMT_CSV:
-		if (r->col)
-			putc_(r, ',');
-		if (strpbrk(s, ",\"\r\n")) {
-			putc_(r, '"');
-			for (size_t i = 0; i < n; i++) {
-				if (s[i] == '"')
-					putc_(r, '"');
-				putc_(r, s[i]);
-			}
-			putc_(r, '"');
-		} else {
-			put(r, s, n);
-		}
-		break;
-	case FMT_JSON:
-		if (r->col)
-			putc_(r, ',');
-		putc_(r, '"');
-		put(r, name, strlen(name));
-		put(r, "\":", 2);
-		if (!s[0]) { /* no value: no result, no offer, no reason */
-			put(r, "null", 4);
-			break;
-		}
-		putc_(r, '"');
-		for (size_t i = 0; i < n; i++) {
-			unsigned char c = (unsigned char)s[i];
-			if (c == '"' || c == '\\') {
-				putc_(r, '\\');
-				putc_(r, (char)c);
-			} else if (c < 0x20) {
-				char esc[8];
-				snprintf(esc, sizeof(esc), "\\u%04x", c);
-				put(r, esc, 6);
-			} else {
-				putc_(r, (char)c);
-			}
-		}
-		putc_(r, '"');
-		break;
-	case FMT_TABLE: {
-		/* Line breaks, terminal escapes and bidi overrides shown as
-		 * \uXXXX (the 1000 bytes kept above fit escaped). */
-		char e[TC_ESC_SIZE(1000)];
-		size_t w = tc_utf8_escape(s, n, e, sizeof(e), TC_ESC_TEXT);
-		if (r->col)
-			putc_(r, ' ');
-		put(r, e, w);
-		for (; w < TABLE_W; w++)
-			putc_(r, ' ');
-		break;
-	}
-	case FMT_MD: {
-		char e[TC_ESC_SIZE(1000)];
-		size_t w = tc_utf8_escape(s, n, e, sizeof(e), TC_ESC_MD);
-		put(r, r->col ? " | " : "| ", r->col ? 3 : 2);
-		put(r, e, w);
-		break;
-	}
-	}
-	r->col++;
-}
-
-/* A cell of n bytes that needs no quoting or escaping in CSV or a table
- * (a number); JSON text cells still go through cell_text(). */
-static void cell_plain(struct rowbuf *r, const char *name, const char *s,
-		       size_t n)
-{
-	size_t w;
-
-	if (r->fmt == FMT_JSON) {
-		cell_text(r, name, s);
-		return;
-	}
-	if (r->fmt == FMT_MD)
-		put(r, r->col ? " | " : "| ", r->col ? 3 : 2);
-	else if (r->col)
-		putc_(r, r->fmt == FMT_CSV ? ',' : ' ');
-	put(r, s, n);
-	if (r->fmt == FMT_TABLE)
-		for (w = n; w < TABLE_W; w++)
-			putc_(r, ' ');
-	r->col++;
-}
-
-/* A number cell, or an empty cell (JSON null) when !have. */
-static void cell_num(struct rowbuf *r, const char *name, double v, int have)
-{
-	char b[ROWFMT_MAX];
-	int n;
-
-	if (!have) {
-		if (r->fmt == FMT_JSON) {
-			if (r->col)
-				putc_(r, ',');
-			putc_(r, '"');
-			put(r, name, strlen(name));
-			put(r, "\":null", 6);
-			r->col++;
-		} else {
-			cell_text(r, name, r->fmt == FMT_TABLE ? "-" : "");
-		}
-		return;
-	}
-	n = rowfmt_g6(b, v);
-	if (r->fmt == FMT_JSON) {
-		if (r->col)
-			putc_(r, ',');
-		putc_(r, '"');
-		put(r, name, strlen(name));
-		put(r, "\":", 2);
-		put(r, b, (size_t)n);
-		r->col++;
-	} else {
-		cell_plain(r, name, b, (size_t)n);
-	}
-}
-
-static void cell_bool(struct rowbuf *r, const char *name, int v, int have)
-{
-	if (r->fmt == FMT_JSON) {
-		if (r->col)
-			putc_(r, ',');
-		putc_(r, '"');
-		put(r, name, strlen(name));
-		put(r, "\":", 2);
-		put(r, !have ? "null" : v ? "true" : "false", !have ? 4 : v ? 4 : 5);
-		r->col++;
-	} else {
-		cell_text(r, name, !have ? (r->fmt == FMT_TABLE ? "-" : "") : v ? "true" : "false");
-	}
-}
-
-/* ---- evaluation ------------------------------------------------------------ */
-
-/* The GPU entry of `id`, or NULL when not resolved up front. */
-static const struct gpu_entry *find_gpu(const struct run *R, const char *id)
-{
-	for (size_t i = 0; i < R->ngpus; i++)
-		if (!strcmp(R->gpus[i].g.id, id))
-			return &R->gpus[i];
-	return NULL;
-}
-
-/* Per-thread scratch. */
-struct worker {
-	struct est_workspace ws;
-	struct workload w;
-	long w_base;          /* the cached base w holds, or -1 */
-	struct workload auto_w; /* layout: auto: w with the layout chosen */
-	struct estimate e;
-	struct gpu g;         /* for GPUs outside the cache */
-};
-
-/* Cheapest offer over `tables` for provider filter `prov`, on instances of
- * at least a node of the plan (or the whole job when it is smaller). */
-static int price_row(const struct price_table *t, size_t n, const char *prov,
-		     const char *gpu, enum cost_kind kind, double gpus, double node,
-		     double run_s, struct cost_range *out)
-{
-	double shape = gpus < node ? gpus : node;
-	if (!prov || !prov[0])
-		return cost_range_shaped(t, n, gpu, kind, gpus, shape, run_s, out);
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(t[i].provider, prov))
-			return cost_range_shaped(&t[i], 1, gpu, kind, gpus, shape, run_s, out);
-	return -1;
-}
-
-/* "does not fit: needs 129.3 GB per GPU of 80.0 GB", without snprintf
- * (a third of the rows of a wide sweep take this path). */
-static void no_fit_reason(char *p, const struct estimate *e)
-{
-	static const char a[] = "does not fit: needs ", b[] = " GB per GPU of ";
-	size_t len = sizeof(a) - 1;
-
-	memcpy(p, a, len);
-	len += (size_t)rowfmt_fixed1(p + len, e->memory_per_gpu_bytes / 1e9);
-	memcpy(p + len, b, sizeof(b) - 1);
-	len += sizeof(b) - 1;
-	len += (size_t)rowfmt_fixed1(p + len, e->memory_capacity_bytes / 1e9);
-	memcpy(p + len, " GB", 4);
-}
-
-/* Append one configuration's row to rb.  Returns 0, or -1 on an internal
- * error (message in R->fail_msg under the lock). */
-static int eval_row(struct run *R, struct worker *W, uint64_t row, int first,
-		    struct rowbuf *rb)
-{
-	const struct sweep *sw = R->sw;
-	size_t di[SWEEP_MAX_KEYS];
-	char reason[512] = "";
-	struct sweep_pricing pr;
-	char cfg[ROWFMT_MAX];
-	int cfg_len;
-
-	sweep_row_index(sw, row, di);
-	rb->col = 0;
-	if (rb->fmt == FMT_JSON)
-		put(rb, first ? "{" : ",\n{", first ? 1 : 3);
-	cfg_len = rowfmt_u64(cfg, row);
-	if (rb->fmt == FMT_JSON) {
-		put(rb, "\"config\":", 9);
-		put(rb, cfg, (size_t)cfg_len);
-		put(rb, ",\"inputs\":{", 11);
-		rb->col = 0;
-	} else {
-		cell_plain(rb, "config", cfg, (size_t)cfg_len);
-	}
-	for (int k = 0; k < sw->nkeys; k++)
-		cell_text(rb, sw->key[k].path, sweep_value_text(sw, k, di));
-	if (rb->fmt == FMT_JSON) {
-		putc_(rb, '}');
-		rb->col = 1;
-	}
-
-	int rc = sweep_row_workload(sw, di, R->dp, &W->w, &W->w_base, &pr, reason,
-				    sizeof(reason));
-	if (rc < 0)
-		return -1;
-	const struct gpu *g = NULL;
-	const struct gpu_entry *ge = NULL;
-	if (!rc) {
-		if (!W->w.plan.gpu[0]) {
-			snprintf(reason, sizeof(reason),
-				 "no GPU chosen (expected plan.gpu in the base or in vary)");
-			rc = 1;
-		} else if ((ge = find_gpu(R, W->w.plan.gpu))) {
-			g = &ge->g;
-		} else if (gpu_catalog_lookup(R->cat, W->w.plan.gpu, &W->g, reason, sizeof(reason))) {
-			rc = 1;
-		} else {
-			g = &W->g;
-		}
-	}
-	struct plan_problem why = { WLF_NONE, "" };
-	const struct workload *used = &W->w;
-	if (!rc && sw->layout_auto) {
-		/* The same search as compare at this count (search.h). */
-		struct search_knobs kn;
-		search_knobs_all(&kn);
-		if (search_best_at(&W->w, g, W->w.plan.count, &kn, &W->ws, &W->auto_w, &W->e, &why)) {
-			snprintf(reason, sizeof(reason), "%s", why.msg);
-			rc = 1;
-		}
-		used = &W->auto_w;
-	} else if (!rc && step_estimate_brief(&W->w, g, &W->ws, &W->e, &why)) {
-		snprintf(reason, sizeof(reason), "%s", why.msg);
-		rc = 1;
-	}
-	const struct estimate *e = &W->e;
-	int ok = !rc;
-	if (ok) {
-		const double v[] = { e->step_time_s, e->total_time_s, e->gpu_hours,
-				     e->mfu_frac, e->memory_per_gpu_bytes };
-		for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-			if (!isfinite(v[i])) {
-				pthread_mutex_lock(&R->mu);
-				snprintf(R->fail_msg, sizeof(R->fail_msg),
-					 "internal error: non-finite result in configuration %llu",
-					 (unsigned long long)row);
-				pthread_mutex_unlock(&R->mu);
-				return -1;
-			}
-	}
-	struct cost_range cr;
-	int priced = 0;
-	memset(&cr, 0, sizeof(cr)); /* read for the reason even when no table matched */
-	if (ok && e->fits) {
-		if (ge)
-			priced = price_row(ge->tables, ge->ntables, pr.provider, g->id, pr.kind,
-					   e->plan.count, e->plan.gpus_per_node, e->total_time_s,
-					   &cr) == 0;
-		else
-			priced = price_row(R->prices->tables, R->prices->count, pr.provider, g->id,
-					   pr.kind, e->plan.count, e->plan.gpus_per_node,
-					   e->total_time_s, &cr) == 0;
-		if (!priced) {
-			char why_text[REP_UNPRICED_LEN];
-			snprintf(reason, sizeof(reason), "%s%s%s",
-				 rep_unpriced(why_text, &cr, pr.kind, g->id, e->plan.count),
-				 pr.provider[0] ? " from " : "", pr.provider);
-		}
-	} else if (ok) {
-		no_fit_reason(reason, e);
-	}
-	cell_num(rb, "step_time_s", e->step_time_s, ok);
-	cell_num(rb, "total_time_s", e->total_time_s, ok);
-	cell_num(rb, "gpu_hours", e->gpu_hours, ok);
-	cell_num(rb, "mfu_frac", e->mfu_frac, ok);
-	cell_num(rb, "memory_per_gpu_bytes", e->memory_per_gpu_bytes, ok);
-	cell_bool(rb, "fits", e->fits, ok);
-	cell_text(rb, "limiting", ok ? limiter_names[e->limiting] : "");
-	cell_text(rb, "provider", priced ? cr.cheapest.table->provider : "");
-	cell_text(rb, "instance", priced ? cr.cheapest.offer->instance : "");
-	cell_text(rb, "region", priced ? cr.cheapest.offer->region : "");
-	cell_num(rb, "cost_usd", priced ? cr.cheapest.run.cost_usd : 0, priced);
-	cell_text(rb, "reason", reason);
-	if (R->plot_y) {
-		/* In the units of plot_metric_labels; only runs that fit. */
-		const double v[] = { e->total_time_s / 86400, e->step_time_s, e->gpu_hours,
-				     100 * e->mfu_frac, e->memory_per_gpu_bytes / 1e9,
-				     priced ? cr.cheapest.run.cost_usd : 0 };
-		uint64_t i = (row - R->shard_k) / R->shard_n;
-		R->plot_have[i] = ok && e->fits && (R->plot_metric != 5 || priced);
-		R->plot_y[i] = R->plot_have[i] ? v[R->plot_metric] : 0;
-	}
-	if (sw->layout_auto) {
-		char lay[96];
-		cell_text(rb, "layout", ok ? rep_layout_text(lay, sizeof(lay), used, e) : "");
-	}
-	if (R->calibration[0])
-		cell_text(rb, "calibration", R->calibration);
-	if (rb->fmt == FMT_JSON)
-		putc_(rb, '}');
-	else if (rb->fmt == FMT_MD)
-		put(rb, " |\n", 3);
-	else
-		putc_(rb, '\n');
-	return 0;
-}
-
-/* Evaluate chunk c into slot s.  Returns 0 or -1. */
-static int eval_chunk(struct run *R, struct worker *W, uint64_t c, struct slot *s)
-{
-	uint64_t first = c * CHUNK_ROWS;
-	uint64_t last = first + CHUNK_ROWS;
-	if (last > R->nrows)
-		last = R->nrows;
-	s->len = 0;
-	for (uint64_t i = first; i < last; i++) {
-		if (s->cap - s->len < ROW_MAX_BYTES) {
-			size_t nc = s->cap ? 2 * s->cap : (size_t)CHUNK_ROWS * 256;
-			char *nb = realloc(s->buf, nc);
-			if (!nb)
-				return -1;
-			s->buf = nb;
-			s->cap = nc;
-		}
-		struct rowbuf rb = { s->buf + s->len, 0, ROW_MAX_BYTES, 0, R->fmt };
-		if (eval_row(R, W, R->shard_k + i * R->shard_n, i == 0, &rb))
-			return -1;
-		s->len += rb.len;
-	}
-	return 0;
-}
-
-static void *worker_main(void *arg)
-{
-	struct run *R = arg;
-	struct worker *W = calloc(1, sizeof(*W));
-	if (W)
-		W->w_base = -1;
-	if (!W || est_workspace_init(&W->ws, LLM_MAX_OPS)) {
-		free(W);
-		pthread_mutex_lock(&R->mu);
-		R->failed = 1;
-		pthread_cond_broadcast(&R->cv);
-		pthread_mutex_unlock(&R->mu);
-		return NULL;
-	}
-	for (;;) {
-		pthread_mutex_lock(&R->mu);
-		/* Wait until the next chunk's slot has been written out. */
-		while (!R->failed && R->next_chunk < R->nchunks &&
-		       R->next_chunk >= R->written + (uint64_t)R->nslots)
-			pthread_cond_wait(&R->cv, &R->mu);
-		uint64_t c = R->next_chunk;
-		if (R->failed || c >= R->nchunks) {
-			pthread_mutex_unlock(&R->mu);
-			break;
-		}
-		R->next_chunk++;
-		struct slot *s = &R->slots[c % (uint64_t)R->nslots];
-		pthread_mutex_unlock(&R->mu);
-		int rc = eval_chunk(R, W, c, s);
-		pthread_mutex_lock(&R->mu);
-		if (rc)
-			R->failed = 1;
-		s->chunk = c;
-		s->ready = 1;
-		pthread_cond_broadcast(&R->cv);
-		pthread_mutex_unlock(&R->mu);
-		if (rc)
-			break;
-	}
-	est_workspace_release(&W->ws);
-	free(W);
-	return NULL;
-}
+/* ---- progress -------------------------------------------------------------- */
 
 static double now_s(void)
 {
@@ -548,7 +81,7 @@ static void progress(FILE *err, uint64_t done, uint64_t total, double t0, int la
  * (rows report them). */
 static int add_gpu(struct run *R, const char *id)
 {
-	if (!id[0] || find_gpu(R, id))
+	if (!id[0] || sweep_find_gpu(R, id))
 		return 0;
 	struct gpu g;
 	char why[512];
@@ -709,22 +242,22 @@ static int write_head(struct run *R, struct outfile *of)
 	}
 	if (R->shard_k != 0 && (R->fmt == FMT_CSV || R->fmt == FMT_MD))
 		return 0; /* only the first shard has the header: cat gives one */
-	cell_text(&rb, "config", "config");
+	cells_text(&rb, "config", "config");
 	for (int k = 0; k < R->sw->nkeys; k++)
-		cell_text(&rb, R->sw->key[k].path, R->sw->key[k].path);
+		cells_text(&rb, R->sw->key[k].path, R->sw->key[k].path);
 	for (size_t i = 0; i < N_RESULT; i++)
-		cell_text(&rb, result_cols[i], result_cols[i]);
+		cells_text(&rb, result_cols[i], result_cols[i]);
 	if (R->sw->layout_auto)
-		cell_text(&rb, "layout", "layout");
+		cells_text(&rb, "layout", "layout");
 	if (R->calibration[0])
-		cell_text(&rb, "calibration", "calibration");
+		cells_text(&rb, "calibration", "calibration");
 	if (R->fmt == FMT_MD) {
-		put(&rb, " |\n", 3);
+		cells_put(&rb, " |\n", 3);
 		for (int k = 0; k < rb.col; k++)
-			put(&rb, k ? " | ---" : "| ---", k ? 6 : 5);
-		put(&rb, " |", 2);
+			cells_put(&rb, k ? " | ---" : "| ---", k ? 6 : 5);
+		cells_put(&rb, " |", 2);
 	}
-	putc_(&rb, '\n');
+	cells_putc(&rb, '\n');
 	return outfile_write(of, buf, rb.len);
 }
 
@@ -876,7 +409,7 @@ int cmd_sweep(int argc, char **argv, struct cli_ctx *ctx)
 	pthread_t th[MAX_JOBS];
 	int nth = 0;
 	for (int i = 0; i < jobs && (uint64_t)i < R.nchunks; i++) {
-		if (pthread_create(&th[nth], NULL, worker_main, &R))
+		if (pthread_create(&th[nth], NULL, sweep_worker_main, &R))
 			break;
 		nth++;
 	}

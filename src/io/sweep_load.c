@@ -1,8 +1,10 @@
 /*
  * sweep_load.c - sweep files and the workload of each configuration
- * (sweep_load.h; format in docs/sweep-and-plan.md).
+ * (sweep_load.h; format in docs/sweep-and-plan.md).  The axes (the paths
+ * and values of vary: and zip:) are read by sweep_axis.c.
  */
 #include "sweep_load.h"
+#include "sweep_axis.h"
 
 #include <assert.h>
 #include <math.h>
@@ -40,28 +42,6 @@ static const struct {
 
 #define SW_MAX_TOKENS 1e16 /* the loader's limit on steps x batch x seq */
 
-static char *dup_str(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *p = malloc(n);
-	if (p)
-		memcpy(p, s, n);
-	return p;
-}
-
-/* Error at node n of the sweep file. */
-static int err_at(struct tc_diag *d, const char *file, int line, int col,
-		  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-static int err_at(struct tc_diag *d, const char *file, int line, int col,
-		  const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	tc_diag_vat(d, TC_EXIT_INPUT, file, line, col, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /* The message without its "file:line:col: " prefix. */
 static const char *strip_pos(const char *m)
 {
@@ -80,266 +60,6 @@ static const char *strip_pos(const char *m)
 		p = c + 1;
 	}
 	return *p == ' ' ? p + 1 : p;
-}
-
-/* Printable form of a value node: the scalar, or a flow rendering. */
-static void node_text(const struct yn_node *n, char *buf, size_t size)
-{
-	size_t used = 0;
-	if (n->type == YN_SCALAR) {
-		snprintf(buf, size, "%s", n->str);
-		return;
-	}
-	used = (size_t)snprintf(buf, size, "%c", n->type == YN_MAP ? '{' : '[');
-	for (size_t i = 0; i < n->count && used < size; i++) {
-		char item[256];
-		node_text(n->items[i], item, sizeof(item));
-		if (n->keys)
-			used += (size_t)snprintf(buf + used, size - used, "%s%s: %s",
-						 i ? ", " : "", n->keys[i]->str, item);
-		else
-			used += (size_t)snprintf(buf + used, size - used, "%s%s",
-						 i ? ", " : "", item);
-	}
-	if (used < size)
-		snprintf(buf + used, size - used, "%c", n->type == YN_MAP ? '}' : ']');
-}
-
-/* Add value v (copied) to key k, growing its arrays geometrically.  0 or
- * -1 (out of memory). */
-static int key_add_value(struct sweep_key *k, const struct yn_node *v)
-{
-	char text[512];
-	if (k->count == k->cap) {
-		size_t ncap = k->cap ? 2 * k->cap : 16;
-		struct yn_node **nv = realloc(k->values, ncap * sizeof(*nv));
-		if (!nv)
-			return -1;
-		k->values = nv;
-		char **nt = realloc(k->text, ncap * sizeof(*nt));
-		if (!nt)
-			return -1;
-		k->text = nt;
-		k->cap = ncap;
-	}
-	node_text(v, text, sizeof(text));
-	k->values[k->count] = yn_node_copy(v);
-	k->text[k->count] = dup_str(text);
-	if (!k->values[k->count] || !k->text[k->count]) {
-		yn_node_free(k->values[k->count]);
-		free(k->text[k->count]);
-		return -1;
-	}
-	k->count++;
-	return 0;
-}
-
-/* A range as written: {from, to, times} (geometric) or {from, to, step}. */
-struct range {
-	double from, to, times, step;
-	int geometric;
-};
-
-/* Value i of range r. */
-static double range_value(const struct range *r, size_t i)
-{
-	return r->geometric ? r->from * pow(r->times, (double)i) : r->from + r->step * (double)i;
-}
-
-/* Read range m into *r and count its values into *n, without making
- * them.  0, or -1 with a message at the range. */
-static int range_read(const struct sweep *sw, const struct yn_node *m, struct range *r,
-		      size_t *n, struct tc_diag *d)
-{
-	struct fd_ctx ctx = { sw->file, d };
-	struct rng { double from, to, times, step; } v = { 0, 0, 0, 0 };
-	static const struct fd_field t[] = {
-		{ .key = "from", .type = FD_NUM, .required = 1, .offset = offsetof(struct rng, from),
-		  .unit = TC_UNIT_COUNT, .min = -1e15, .max = 1e15 },
-		{ .key = "to", .type = FD_NUM, .required = 1, .offset = offsetof(struct rng, to),
-		  .unit = TC_UNIT_COUNT, .min = -1e15, .max = 1e15 },
-		{ .key = "times", .type = FD_NUM, .offset = offsetof(struct rng, times),
-		  .unit = TC_UNIT_COUNT, .min = 1.000001, .max = 1e6 },
-		{ .key = "step", .type = FD_NUM, .offset = offsetof(struct rng, step),
-		  .unit = TC_UNIT_COUNT, .min = 1e-12, .max = 1e15 },
-		{ 0 },
-	};
-	uint64_t seen = 0;
-	if (fd_parse_map(m, t, &v, "range", &ctx, &seen))
-		return -1;
-	int has_times = (seen >> 2) & 1, has_step = (seen >> 3) & 1;
-	if (has_times == has_step)
-		return err_at(d, sw->file, m->line, m->col,
-			      "range needs exactly one of times and step (expected {from: 8, to: 512, times: 2} or {from: 1, to: 8, step: 1})");
-	if (v.to < v.from)
-		return err_at(d, sw->file, m->line, m->col,
-			      "range goes from %g down to %g (expected to >= from)", v.from, v.to);
-	if (has_times && !(v.from > 0))
-		return err_at(d, sw->file, m->line, m->col,
-			      "range with times starts at %g (expected from > 0)", v.from);
-	*r = (struct range){ v.from, v.to, v.times, v.step, has_times };
-	/* The number of values from the description alone, then made exact:
-	 * value i is in the range while it is at most `to` (plus rounding). */
-	double lim = v.to * (1 + 1e-12);
-	double span = has_times ? log(v.to / v.from) / log(v.times) : (v.to - v.from) / v.step;
-	double count = floor(span) + 1;
-	if (count <= SWEEP_MAX_VALUES + 2.0) {
-		size_t c = (size_t)count;
-		while (c > 1 && range_value(r, c - 1) > lim)
-			c--;
-		while (range_value(r, c) <= lim && c <= SWEEP_MAX_VALUES)
-			c++;
-		count = (double)c;
-	}
-	if (count > SWEEP_MAX_VALUES)
-		return err_at(d, sw->file, m->line, m->col,
-			      "range has more than %d values (expected fewer)", SWEEP_MAX_VALUES);
-	*n = (size_t)count;
-	return 0;
-}
-
-/* Add the values of range m to key k.  0 or -1. */
-static int read_range(struct sweep *sw, struct sweep_key *k,
-		      const struct yn_node *m, struct tc_diag *d)
-{
-	struct range r;
-	size_t n;
-	if (range_read(sw, m, &r, &n, d))
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		double v = range_value(&r, i);
-		char buf[64];
-		if (fabs(v - nearbyint(v)) < 1e-9 * fmax(1, fabs(v)))
-			snprintf(buf, sizeof(buf), "%.0f", nearbyint(v));
-		else
-			snprintf(buf, sizeof(buf), "%.12g", v);
-		struct yn_node *node = yn_scalar_new(buf, YN_PLAIN, m->line, m->col);
-		if (!node || key_add_value(k, node)) {
-			yn_node_free(node);
-			return tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
-		}
-		yn_node_free(node);
-	}
-	return 0;
-}
-
-/*
- * The number of configurations vary: and zip: describe, from the lists'
- * lengths and the ranges' descriptions, before any value is made: a sweep
- * of 1e60 configurations is refused without expanding its ranges.  0, or
- * -1 with a message (a bad range, or too many configurations).
- */
-static int count_rows(const struct sweep *sw, const struct yn_node *root,
-		      const struct yn_node *vary, const struct yn_node *zip, struct tc_diag *d)
-{
-	double rows = 1;
-	size_t ngroups = zip && zip->type == YN_SEQ ? zip->count : 0;
-	for (size_t g = 0; g <= ngroups; g++) {
-		/* g == 0: each key of vary is a dimension; else zip group g - 1
-		 * is one dimension as long as its first list. */
-		const struct yn_node *m = g == 0 ? vary : zip->items[g - 1];
-		if (!m || m->type != YN_MAP)
-			continue;
-		for (size_t i = 0; i < m->count && (g == 0 || i == 0); i++) {
-			const struct yn_node *v = m->items[i];
-			struct range r;
-			size_t n = 1;
-			if (v->type == YN_SEQ)
-				n = v->count;
-			else if (v->type == YN_MAP && range_read(sw, v, &r, &n, d))
-				return -1;
-			rows *= (double)n;
-		}
-	}
-	if (rows > SWEEP_MAX_ROWS)
-		return err_at(d, sw->file, root->line, root->col,
-			      "the sweep has %.3g configurations (expected at most %.0e)", rows,
-			      SWEEP_MAX_ROWS);
-	return 0;
-}
-
-/* Set up key k for dotted path `knode` with values `vnode`.  0 or -1. */
-static int read_key(struct sweep *sw, const struct yn_node *knode,
-		    const struct yn_node *vnode, int dim, struct tc_diag *d)
-{
-	if (sw->nkeys == SWEEP_MAX_KEYS)
-		return err_at(d, sw->file, knode->line, knode->col,
-			      "more than %d varied keys (expected at most %d)",
-			      SWEEP_MAX_KEYS, SWEEP_MAX_KEYS);
-	struct sweep_key *k = &sw->key[sw->nkeys];
-	memset(k, 0, sizeof(*k));
-	k->line = knode->line;
-	k->col = knode->col;
-	k->dim = dim;
-	k->field = -1;
-	if (knode->len >= SWEEP_PATH_LEN)
-		return err_at(d, sw->file, k->line, k->col,
-			      "path is too long (expected at most %d characters)", SWEEP_PATH_LEN - 1);
-	for (int i = 0; i < sw->nkeys; i++)
-		if (!strcmp(sw->key[i].path, knode->str))
-			return err_at(d, sw->file, k->line, k->col,
-				      "path '%s' is varied twice (expected each path once)", knode->str);
-	memcpy(k->path, knode->str, knode->len + 1);
-	memcpy(k->segbuf, knode->str, knode->len + 1);
-	char *p = k->segbuf;
-	for (;;) {
-		if (k->nseg == SWEEP_MAX_SEGS)
-			return err_at(d, sw->file, k->line, k->col,
-				      "path '%s' has too many parts (expected at most %d)", k->path, SWEEP_MAX_SEGS);
-		k->seg[k->nseg++] = p;
-		char *dot = strchr(p, '.');
-		if (!dot)
-			break;
-		*dot = '\0';
-		p = dot + 1;
-	}
-	for (int i = 0; i < k->nseg; i++)
-		if (!k->seg[i][0])
-			return err_at(d, sw->file, k->line, k->col,
-				      "path '%s' has an empty part (expected names joined by '.', as in plan.count)",
-				      k->path);
-	if (!strcmp(k->seg[0], "pricing")) {
-		if (k->nseg == 2 && !strcmp(k->seg[1], "kind"))
-			k->target = SWT_PRICING_KIND;
-		else if (k->nseg == 2 && !strcmp(k->seg[1], "provider"))
-			k->target = SWT_PRICING_PROVIDER;
-		else
-			return err_at(d, sw->file, k->line, k->col,
-				      "unknown path '%s' (expected pricing.kind or pricing.provider)", k->path);
-	}
-	sw->nkeys++;
-	if (vnode->type == YN_SEQ) {
-		if (!vnode->count)
-			return err_at(d, sw->file, vnode->line, vnode->col,
-				      "'%s' has an empty list (expected at least one value)", k->path);
-		if (vnode->count > SWEEP_MAX_VALUES)
-			return err_at(d, sw->file, vnode->line, vnode->col,
-				      "'%s' has more than %d values", k->path, SWEEP_MAX_VALUES);
-		for (size_t i = 0; i < vnode->count; i++)
-			if (key_add_value(k, vnode->items[i]))
-				return tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
-	} else if (vnode->type == YN_MAP) {
-		if (read_range(sw, k, vnode, d))
-			return -1;
-	} else {
-		return err_at(d, sw->file, vnode->line, vnode->col,
-			      "'%s' is %s (expected a list of values or a range {from, to, times})",
-			      k->path, yn_type_name(vnode));
-	}
-	/* Pricing values are checked here; workload values by probes. */
-	for (size_t i = 0; i < k->count && k->target != SWT_WORKLOAD; i++) {
-		const struct yn_node *v = k->values[i];
-		if (v->type != YN_SCALAR || !v->len)
-			return err_at(d, sw->file, v->line, v->col,
-				      "'%s' value is %s (expected a name)", k->path, yn_type_name(v));
-		if (k->target == SWT_PRICING_KIND && cost_kind_parse(v->str) < 0)
-			return err_at(d, sw->file, v->line, v->col,
-				      "pricing kind '%s' is not known (expected on-demand or spot)",
-				      v->str);
-		if (k->target == SWT_PRICING_PROVIDER && v->len >= PRICE_ID_LEN)
-			return err_at(d, sw->file, v->line, v->col, "provider name is too long");
-	}
-	return 0;
 }
 
 /* Load the tree `root` (a copy owned by the caller) as a workload. */
@@ -389,9 +109,9 @@ static int check_auto_keys(const struct sweep *sw, struct tc_diag *d)
 	for (int k = 0; k < sw->nkeys; k++)
 		for (int i = 0; searched[i]; i++)
 			if (!strcmp(sw->key[k].path, searched[i])) {
-				err_at(d, sw->file, sw->key[k].line, sw->key[k].col,
-				       "'%s' is chosen by layout: auto (expected it left out of vary "
-				       "and zip, or layout: fixed)", searched[i]);
+				sweep_err_at(d, sw->file, sw->key[k].line, sw->key[k].col,
+					     "'%s' is chosen by layout: auto (expected it left out of vary "
+					     "and zip, or layout: fixed)", searched[i]);
 				return -1;
 			}
 	return 0;
@@ -432,9 +152,9 @@ static int probe_key(struct sweep *sw, int ki, const struct tc_datapath *dp,
 		if (rc == -1)
 			return tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
 		if (rc == -2)
-			return err_at(d, sw->file, k->line, k->col,
-				      "path '%s' goes through '%s', which is not a mapping in the base workload",
-				      k->path, k->seg[bad_seg]);
+			return sweep_err_at(d, sw->file, k->line, k->col,
+					    "path '%s' goes through '%s', which is not a mapping in the base workload",
+					    k->path, k->seg[bad_seg]);
 	}
 	for (size_t v = 0; v < k->count; v++) {
 		int one = ki;
@@ -462,9 +182,9 @@ static int probe_key(struct sweep *sw, int ki, const struct tc_datapath *dp,
 				char pat[SWEEP_PATH_LEN + 16];
 				snprintf(pat, sizeof(pat), "unknown key '%s'", k->seg[s]);
 				if (strstr(pd.entry[e].msg, pat))
-					return err_at(d, sw->file, k->line, k->col,
-						      "unknown path '%s': %s", k->path,
-						      strip_pos(pd.entry[e].msg));
+					return sweep_err_at(d, sw->file, k->line, k->col,
+							    "unknown path '%s': %s", k->path,
+							    strip_pos(pd.entry[e].msg));
 			}
 	}
 	return 0;
@@ -597,16 +317,16 @@ int sweep_load_file(const char *path, const struct tc_datapath *dp,
 	sw->kind = COST_ON_DEMAND;
 	if (yn_load_file(path, &doc, d))
 		return -1;
-	sw->file = dup_str(doc.file);
+	sw->file = sweep_dup_str(doc.file);
 	if (!sw->file) {
 		tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
 		goto out;
 	}
 	const struct yn_node *root = doc.root;
 	if (root->type != YN_MAP) {
-		err_at(d, sw->file, root->line, root->col,
-		       "the file holds %s (expected a mapping with kind: sweep, base and vary)",
-		       yn_type_name(root));
+		sweep_err_at(d, sw->file, root->line, root->col,
+			     "the file holds %s (expected a mapping with kind: sweep, base and vary)",
+			     yn_type_name(root));
 		goto out;
 	}
 	/* The kind first: a workload given by mistake gets one line saying
@@ -615,14 +335,14 @@ int sweep_load_file(const char *path, const struct tc_datapath *dp,
 	if (kind && kind->type == YN_SCALAR &&
 	    (!strcmp(kind->str, "llm") || !strcmp(kind->str, "vision") ||
 	     !strcmp(kind->str, "recsys"))) {
-		err_at(d, sw->file, kind->line, kind->col,
-		       "kind '%s' is a workload, not a sweep (expected kind: sweep, with the "
-		       "workload as its base; `traincost estimate` takes a workload)", kind->str);
+		sweep_err_at(d, sw->file, kind->line, kind->col,
+			     "kind '%s' is a workload, not a sweep (expected kind: sweep, with the "
+			     "workload as its base; `traincost estimate` takes a workload)", kind->str);
 		goto out;
 	}
 	if (!kind || kind->type != YN_SCALAR || strcmp(kind->str, "sweep")) {
-		err_at(d, sw->file, kind ? kind->line : root->line, kind ? kind->col : root->col,
-		       "%s (expected kind: sweep)", kind ? "kind is not sweep" : "missing required key 'kind' in sweep");
+		sweep_err_at(d, sw->file, kind ? kind->line : root->line, kind ? kind->col : root->col,
+			     "%s (expected kind: sweep)", kind ? "kind is not sweep" : "missing required key 'kind' in sweep");
 		goto out;
 	}
 	/* Top-level keys. */
@@ -637,12 +357,12 @@ int sweep_load_file(const char *path, const struct tc_datapath *dp,
 		if (!known) {
 			const char *close = fd_suggest(kname, top_keys);
 			if (close)
-				err_at(d, sw->file, root->keys[i]->line, root->keys[i]->col,
-				       "unknown key '%s' in sweep (did you mean '%s'?)", kname, close);
+				sweep_err_at(d, sw->file, root->keys[i]->line, root->keys[i]->col,
+					     "unknown key '%s' in sweep (did you mean '%s'?)", kname, close);
 			else
-				err_at(d, sw->file, root->keys[i]->line, root->keys[i]->col,
-				       "unknown key '%s' in sweep (expected one of: kind, name, base, vary, zip, pricing, layout)",
-				       kname);
+				sweep_err_at(d, sw->file, root->keys[i]->line, root->keys[i]->col,
+					     "unknown key '%s' in sweep (expected one of: kind, name, base, vary, zip, pricing, layout)",
+					     kname);
 			bad = 1;
 		}
 	}
@@ -656,8 +376,8 @@ int sweep_load_file(const char *path, const struct tc_datapath *dp,
 	const struct yn_node *lay = yn_map_get(root, "layout");
 	if (lay) {
 		if (lay->type != YN_SCALAR || (strcmp(lay->str, "fixed") && strcmp(lay->str, "auto"))) {
-			err_at(d, sw->file, lay->line, lay->col, "layout is '%s' (expected fixed or auto)",
-			       lay->type == YN_SCALAR ? lay->str : yn_type_name(lay));
+			sweep_err_at(d, sw->file, lay->line, lay->col, "layout is '%s' (expected fixed or auto)",
+				     lay->type == YN_SCALAR ? lay->str : yn_type_name(lay));
 			goto out;
 		}
 		sw->layout_auto = !strcmp(lay->str, "auto");
@@ -684,9 +404,9 @@ int sweep_load_file(const char *path, const struct tc_datapath *dp,
 			int kk = cost_kind_parse(ps.kind);
 			if (kk < 0) {
 				const struct yn_node *kv = yn_map_get(pr, "kind");
-				err_at(d, sw->file, kv->line, kv->col,
-				       "pricing kind '%s' is not known (expected on-demand or spot)",
-				       ps.kind);
+				sweep_err_at(d, sw->file, kv->line, kv->col,
+					     "pricing kind '%s' is not known (expected on-demand or spot)",
+					     ps.kind);
 				goto out;
 			}
 			sw->kind = (enum cost_kind)kk;
@@ -697,8 +417,8 @@ int sweep_load_file(const char *path, const struct tc_datapath *dp,
 	/* base: a path (relative to the sweep file) or an inline workload. */
 	const struct yn_node *base = yn_map_get(root, "base");
 	if (!base) {
-		err_at(d, sw->file, root->line, root->col,
-		       "missing required key 'base' in sweep (expected a workload file or an inline workload)");
+		sweep_err_at(d, sw->file, root->line, root->col,
+			     "missing required key 'base' in sweep (expected a workload file or an inline workload)");
 		goto out;
 	}
 	if (base->type == YN_SCALAR) {
@@ -709,26 +429,26 @@ int sweep_load_file(const char *path, const struct tc_datapath *dp,
 		else
 			snprintf(p2, sizeof(p2), "%.*s%s", (int)(slash - sw->file + 1), sw->file, base->str);
 		if (yn_load_file(p2, &sw->base, d)) {
-			err_at(d, sw->file, base->line, base->col, "base '%s' could not be loaded", base->str);
+			sweep_err_at(d, sw->file, base->line, base->col, "base '%s' could not be loaded", base->str);
 			goto out;
 		}
 	} else if (base->type == YN_MAP) {
 		sw->base.root = yn_node_copy(base);
-		sw->base.file = dup_str(sw->file);
+		sw->base.file = sweep_dup_str(sw->file);
 		if (!sw->base.root || !sw->base.file) {
 			tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
 			goto out;
 		}
 	} else {
-		err_at(d, sw->file, base->line, base->col,
-		       "base is %s (expected a workload file name or a mapping)", yn_type_name(base));
+		sweep_err_at(d, sw->file, base->line, base->col,
+			     "base is %s (expected a workload file name or a mapping)", yn_type_name(base));
 		goto out;
 	}
 	{
 		const struct yn_node *bk = yn_map_get(sw->base.root, "kind");
 		if (bk && bk->type == YN_SCALAR && !strcmp(bk->str, "sweep")) {
-			err_at(d, sw->file, base->line, base->col,
-			       "base is a sweep (expected a workload: a sweep cannot vary another sweep)");
+			sweep_err_at(d, sw->file, base->line, base->col,
+				     "base is a sweep (expected a workload: a sweep cannot vary another sweep)");
 			goto out;
 		}
 	}
@@ -742,44 +462,44 @@ int sweep_load_file(const char *path, const struct tc_datapath *dp,
 	const struct yn_node *vary = yn_map_get(root, "vary");
 	const struct yn_node *zip = yn_map_get(root, "zip");
 	if (!vary && !zip) {
-		err_at(d, sw->file, root->line, root->col,
-		       "missing required key 'vary' in sweep (expected dotted paths with lists of values)");
+		sweep_err_at(d, sw->file, root->line, root->col,
+			     "missing required key 'vary' in sweep (expected dotted paths with lists of values)");
 		goto out;
 	}
 	if (vary && vary->type != YN_MAP) {
-		err_at(d, sw->file, vary->line, vary->col,
-		       "vary is %s (expected a mapping of dotted paths to lists)", yn_type_name(vary));
+		sweep_err_at(d, sw->file, vary->line, vary->col,
+			     "vary is %s (expected a mapping of dotted paths to lists)", yn_type_name(vary));
 		goto out;
 	}
-	if (count_rows(sw, root, vary, zip, d))
+	if (sweep_count_rows(sw, root, vary, zip, d))
 		goto out;
 	for (size_t i = 0; vary && i < vary->count; i++) {
-		if (read_key(sw, vary->keys[i], vary->items[i], sw->ndims, d))
+		if (sweep_read_key(sw, vary->keys[i], vary->items[i], sw->ndims, d))
 			goto out;
 		sw->dim[sw->ndims++].len = sw->key[sw->nkeys - 1].count;
 	}
 	if (zip && zip->type != YN_SEQ) {
-		err_at(d, sw->file, zip->line, zip->col,
-		       "zip is %s (expected a list of mappings whose lists move together)", yn_type_name(zip));
+		sweep_err_at(d, sw->file, zip->line, zip->col,
+			     "zip is %s (expected a list of mappings whose lists move together)", yn_type_name(zip));
 		goto out;
 	}
 	for (size_t g = 0; zip && g < zip->count; g++) {
 		const struct yn_node *grp = zip->items[g];
 		if (grp->type != YN_MAP || !grp->count) {
-			err_at(d, sw->file, grp->line, grp->col,
-			       "zip entry is %s (expected a mapping of paths to lists of equal length)",
-			       grp->type == YN_MAP ? "empty" : yn_type_name(grp));
+			sweep_err_at(d, sw->file, grp->line, grp->col,
+				     "zip entry is %s (expected a mapping of paths to lists of equal length)",
+				     grp->type == YN_MAP ? "empty" : yn_type_name(grp));
 			goto out;
 		}
 		int first = sw->nkeys;
 		for (size_t i = 0; i < grp->count; i++) {
-			if (read_key(sw, grp->keys[i], grp->items[i], sw->ndims, d))
+			if (sweep_read_key(sw, grp->keys[i], grp->items[i], sw->ndims, d))
 				goto out;
 			const struct sweep_key *k = &sw->key[sw->nkeys - 1];
 			if (k->count != sw->key[first].count) {
-				err_at(d, sw->file, grp->items[i]->line, grp->items[i]->col,
-				       "'%s' has %zu values but '%s' has %zu (expected lists of equal length in a zip)",
-				       k->path, k->count, sw->key[first].path, sw->key[first].count);
+				sweep_err_at(d, sw->file, grp->items[i]->line, grp->items[i]->col,
+					     "'%s' has %zu values but '%s' has %zu (expected lists of equal length in a zip)",
+					     k->path, k->count, sw->key[first].path, sw->key[first].count);
 				goto out;
 			}
 		}
@@ -791,8 +511,8 @@ int sweep_load_file(const char *path, const struct tc_datapath *dp,
 	for (int j = 0; j < sw->ndims; j++)
 		rows *= (double)sw->dim[j].len;
 	if (rows > SWEEP_MAX_ROWS) {
-		err_at(d, sw->file, root->line, root->col,
-		       "the sweep has %.3g configurations (expected at most %.0e)", rows, SWEEP_MAX_ROWS);
+		sweep_err_at(d, sw->file, root->line, root->col,
+			     "the sweep has %.3g configurations (expected at most %.0e)", rows, SWEEP_MAX_ROWS);
 		goto out;
 	}
 	sw->rows = (uint64_t)rows;
@@ -817,8 +537,8 @@ int sweep_load_file(const char *path, const struct tc_datapath *dp,
 			if (probe_key(sw, k, dp, base_err, &varies, d))
 				goto out;
 		if (base_err && !varies) {
-			err_at(d, sw->file, base->line, base->col,
-			       "base is invalid in a key the sweep does not vary: %s", base_err);
+			sweep_err_at(d, sw->file, base->line, base->col,
+				     "base is invalid in a key the sweep does not vary: %s", base_err);
 			goto out;
 		}
 	}

@@ -1,0 +1,69 @@
+/*
+ * sweep_run.h - the state of one `traincost sweep` run, shared by the
+ * command (cmd_sweep.c: set-up and the writer) and its worker threads
+ * (sweep_eval.c).  Internal to the sweep command.
+ */
+#ifndef TC_CLI_SWEEP_RUN_H
+#define TC_CLI_SWEEP_RUN_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../io/gpu_load.h"
+#include "../io/price_load.h"
+#include "../io/sweep_load.h"
+#include "../model/calibrate.h"
+#include "sweep_cells.h"
+
+#define CHUNK_ROWS 512      /* rows per unit of work */
+#define SLOTS_PER_JOB 4     /* chunks in flight per thread */
+#define ROW_MAX_BYTES 8192  /* one row, all columns (values are capped) */
+
+/* A GPU of the sweep with its offers, resolved once. */
+struct gpu_entry {
+	struct gpu g;
+	struct price_table *tables; /* owned array; offers owned, rest borrowed */
+	size_t ntables;
+};
+
+struct slot {
+	char *buf;        /* owned */
+	size_t len, cap;
+	uint64_t chunk;
+	int ready;
+};
+
+struct run {
+	const struct sweep *sw;
+	const struct tc_datapath *dp;
+	const struct gpu_catalog *cat;
+	const struct price_set *prices;
+	struct gpu_entry *gpus;   /* owned */
+	size_t ngpus;
+	enum sw_fmt fmt;
+	char calibration[CAL_TEXT_LEN + GPU_ID_LEN + 32]; /* "" or the
+							     overlay applied */
+	uint64_t shard_k, shard_n, nrows, nchunks;
+	/* threads */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	uint64_t next_chunk, written;
+	struct slot *slots;       /* owned */
+	int nslots;
+	int failed;               /* out of memory or a non-finite result */
+	char fail_msg[256];
+	/* --plot: each row's metric, by its place in the shard (owned) */
+	double *plot_y;
+	char *plot_have;          /* the row has the metric */
+	int plot_metric;          /* index into plot_metrics */
+};
+
+/* The GPU entry of `id`, or NULL when not resolved up front. */
+const struct gpu_entry *sweep_find_gpu(const struct run *R, const char *id);
+
+/* A worker thread (arg: the struct run): evaluates chunks in order into
+ * the slots until every chunk is taken or the run failed. */
+void *sweep_worker_main(void *arg);
+
+#endif
