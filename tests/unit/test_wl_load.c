@@ -1,6 +1,7 @@
 /*
  * test_wl_load.c - workload files, architecture presets and Hugging Face
- * config.json files (src/io/wl_load.c).  Run from the repository root.
+ * config.json files (src/io/wl_load.c, wl_arch.c, wl_hf.c).  Run from the
+ * repository root.
  */
 #include "tc_test.h"
 
