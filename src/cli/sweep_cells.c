@@ -28,6 +28,17 @@ void cells_putc(struct rowbuf *r, char c)
 		r->p[r->len++] = c;
 }
 
+/* The JSON key of a cell, after the comma that separates it from the
+ * previous one: `,"name":`. */
+static void json_key(struct rowbuf *r, const char *name)
+{
+	if (r->col)
+		cells_putc(r, ',');
+	cells_putc(r, '"');
+	cells_put(r, name, strlen(name));
+	cells_put(r, "\":", 2);
+}
+
 /* A text cell; `name` is the column (JSON key). */
 void cells_text(struct rowbuf *r, const char *name, const char *s)
 {
@@ -51,11 +62,7 @@ void cells_text(struct rowbuf *r, const char *name, const char *s)
 		}
 		break;
 	case FMT_JSON:
-		if (r->col)
-			cells_putc(r, ',');
-		cells_putc(r, '"');
-		cells_put(r, name, strlen(name));
-		cells_put(r, "\":", 2);
+		json_key(r, name);
 		if (!s[0]) { /* no value: no result, no offer, no reason */
 			cells_put(r, "null", 4);
 			break;
@@ -129,11 +136,8 @@ void cells_num(struct rowbuf *r, const char *name, double v, int have)
 
 	if (!have) {
 		if (r->fmt == FMT_JSON) {
-			if (r->col)
-				cells_putc(r, ',');
-			cells_putc(r, '"');
-			cells_put(r, name, strlen(name));
-			cells_put(r, "\":null", 6);
+			json_key(r, name);
+			cells_put(r, "null", 4);
 			r->col++;
 		} else {
 			cells_text(r, name, r->fmt == FMT_TABLE ? "-" : "");
@@ -142,11 +146,7 @@ void cells_num(struct rowbuf *r, const char *name, double v, int have)
 	}
 	n = rowfmt_g6(b, v);
 	if (r->fmt == FMT_JSON) {
-		if (r->col)
-			cells_putc(r, ',');
-		cells_putc(r, '"');
-		cells_put(r, name, strlen(name));
-		cells_put(r, "\":", 2);
+		json_key(r, name);
 		cells_put(r, b, (size_t)n);
 		r->col++;
 	} else {
@@ -157,11 +157,7 @@ void cells_num(struct rowbuf *r, const char *name, double v, int have)
 void cells_bool(struct rowbuf *r, const char *name, int v, int have)
 {
 	if (r->fmt == FMT_JSON) {
-		if (r->col)
-			cells_putc(r, ',');
-		cells_putc(r, '"');
-		cells_put(r, name, strlen(name));
-		cells_put(r, "\":", 2);
+		json_key(r, name);
 		cells_put(r, !have ? "null" : v ? "true" : "false", !have ? 4 : v ? 4 : 5);
 		r->col++;
 	} else {
