@@ -16,7 +16,8 @@ struct two_nets {
 	struct price_table table[2];
 };
 
-static void two_nets(struct two_nets *t)
+/* Fill *t, and *m to price on-demand over its two tables. */
+static void two_nets(struct two_nets *t, struct money *m)
 {
 	static const char *const name[2] = { "fast", "slow" };
 	static const char *const net[2] = { "ib-ndr", "eth-25g" };
@@ -37,6 +38,10 @@ static void two_nets(struct two_nets *t)
 		t->table[i].offers = o;
 		t->table[i].count = 1;
 	}
+	memset(m, 0, sizeof(*m));
+	m->tables = t->table;
+	m->ntables = 2;
+	run_cost_defaults(&m->in, COST_ON_DEMAND);
 }
 
 /* The Llama 2 7B example on `count` A100 80GB with pp 2, over `network`
@@ -70,12 +75,8 @@ static void two_nodes_take_each_offers_network(void **state)
 	struct workload w, wn;
 	struct estimate e, fast, slow;
 	struct run_cost c;
-	two_nets(&t);
+	two_nets(&t, &m);
 	tc_test_a100(&g);
-	memset(&m, 0, sizeof(m));
-	m.tables = t.table;
-	m.ntables = 2;
-	run_cost_defaults(&m.in, COST_ON_DEMAND);
 	estimate_7b(16, NULL, &w, &g, &e);
 	estimate_7b(16, "ib-ndr", &wn, &g, &fast);
 	estimate_7b(16, "eth-25g", &wn, &g, &slow);
@@ -119,12 +120,8 @@ static void one_node_takes_no_network(void **state)
 	struct workload w;
 	struct estimate e;
 	struct run_cost c;
-	two_nets(&t);
+	two_nets(&t, &m);
 	tc_test_a100(&g);
-	memset(&m, 0, sizeof(m));
-	m.tables = t.table;
-	m.ntables = 2;
-	run_cost_defaults(&m.in, COST_ON_DEMAND);
 	estimate_7b(8, NULL, &w, &g, &e);
 	assert_int_equal(money_cost(&m, &g, &w, &e, &c), 0);
 	assert_true(c.priced);
