@@ -80,6 +80,8 @@ enum vk_id {
 	K_CP, K_SHARD, K_PACKING, K_MEAN_SEQ, K_HEAD_DIM,
 	/* pipeline schedules, expert imbalance */
 	K_SCHEDULE, K_CAPACITY,
+	/* uneven pipeline stages */
+	K_FIRST_STAGE, K_LAST_STAGE,
 	K_N
 };
 
@@ -154,6 +156,9 @@ static const struct vkey keys[K_N] = {
 	[K_HEAD_DIM] = { "head_dim", VK_INT, NULL, 0, 0, 0, 0 }, /* 0 = h/a */
 	[K_SCHEDULE] = { "schedule", VK_ENUM, sched_names + 1, 0, 0, 0, 0 },
 	[K_CAPACITY] = { "capacity_factor", VK_NUM, NULL, 0, 0, 0, 0 },
+	/* 0 = an even split */
+	[K_FIRST_STAGE] = { "first_stage_layers", VK_INT, NULL, 0, 0, 0, 0 },
+	[K_LAST_STAGE] = { "last_stage_layers", VK_INT, NULL, 0, 0, 0, 0 },
 };
 
 #define VAL_MAX_COLS K_N
@@ -435,6 +440,8 @@ static int set_key(struct vstate *st, struct val_case *c, int k,
 	case K_MEAN_SEQ: w->train.mean_seq_len = dv; break;
 	case K_HEAD_DIM: w->llm.head_dim = (int)iv; break;
 	case K_SCHEDULE: w->plan.schedule = (enum pp_schedule)(ev + 1); break;
+	case K_FIRST_STAGE: w->plan.first_stage_layers = (int)iv; break;
+	case K_LAST_STAGE: w->plan.last_stage_layers = (int)iv; break;
 	case K_CAPACITY:
 		if (!(dv >= 1 && dv <= 65536))
 			return bad(st, line, col, "bad value '%s' for '%s' "

@@ -415,6 +415,7 @@ static int read_training(struct wl_state *st, const struct yn_node *map)
 struct plan_sec {
 	char gpu[GPU_ID_LEN];
 	int count, gpus_per_node, tp, pp, ep, cp, zero, shard_group, micro_batch, interleave;
+	int first_stage_layers, last_stage_layers;
 	int schedule; /* index into sched_names + 1, -1 = none named */
 	int sequence_parallel, cuda_graphs, grad_overlap;
 	int dummy;
@@ -454,6 +455,10 @@ static int read_plan(struct wl_state *st, const struct yn_node *map)
 		{ .key = "shard_group", .type = FD_INT, .offset = POFF(shard_group), .min = 1, .max = MAX_PARALLEL },
 		{ .key = "micro_batch", .type = FD_INT, .offset = POFF(micro_batch), .min = 1, .max = MAX_MICRO_BATCH },
 		{ .key = "interleave", .type = FD_INT, .offset = POFF(interleave), .min = 1, .max = MAX_INTERLEAVE },
+		{ .key = "first_stage_layers", .type = FD_INT, .offset = POFF(first_stage_layers), .min = 1,
+		  .max = MAX_PARALLEL },
+		{ .key = "last_stage_layers", .type = FD_INT, .offset = POFF(last_stage_layers), .min = 1,
+		  .max = MAX_PARALLEL },
 		{ .key = "schedule", .type = FD_ENUM, .offset = POFF(schedule), .names = sched_names + 1 },
 		{ .key = "sequence_parallel", .type = FD_BOOL, .offset = POFF(sequence_parallel) },
 		{ .key = "cuda_graphs", .type = FD_BOOL, .offset = POFF(cuda_graphs) },
@@ -489,6 +494,8 @@ static int read_plan(struct wl_state *st, const struct yn_node *map)
 	mark(st, WLF_SHARD_GROUP, yn_map_get(map, "shard_group"));
 	mark(st, WLF_MICRO_BATCH, yn_map_get(map, "micro_batch"));
 	mark(st, WLF_INTERLEAVE, yn_map_get(map, "interleave"));
+	mark(st, WLF_FIRST_STAGE_LAYERS, yn_map_get(map, "first_stage_layers"));
+	mark(st, WLF_LAST_STAGE_LAYERS, yn_map_get(map, "last_stage_layers"));
 	mark(st, WLF_SCHEDULE, yn_map_get(map, "schedule"));
 	mark(st, WLF_SEQUENCE_PARALLEL, yn_map_get(map, "sequence_parallel"));
 	mark(st, WLF_NETWORK, nn);
@@ -521,6 +528,8 @@ static int read_plan(struct wl_state *st, const struct yn_node *map)
 	p->shard_group = ps.shard_group;
 	p->micro_batch = ps.micro_batch;
 	p->interleave = ps.interleave;
+	p->first_stage_layers = ps.first_stage_layers;
+	p->last_stage_layers = ps.last_stage_layers;
 	p->schedule = (enum pp_schedule)(ps.schedule + 1);
 	p->sequence_parallel = ps.sequence_parallel < 0 ? ps.tp > 1 : ps.sequence_parallel;
 	p->cuda_graphs = ps.cuda_graphs;

@@ -22,54 +22,78 @@ static double sum_brk(const double t[BRK_COUNT])
 	return s;
 }
 
+enum crit_stage { CRIT_FIRST, CRIT_MID, CRIT_LAST };
+
 /* The slowest stage's time per micro-batch and the schedule's bubble;
- * *crit_first: the first stage is the slowest. */
+ * *crit: which stage is the slowest, *crit_lps: its layers. */
 static double pipeline_bubble(const struct op_sums *S,
 			      const struct step_parts *P, double *tmax,
-			      int *crit_first)
+			      enum crit_stage *crit, double *crit_lps)
 {
 	double tL = sum_brk(S->t[OPS_LAYER]), tF = sum_brk(S->t[OPS_FIRST]);
-	double tLa = sum_brk(S->t[OPS_LAST]), tfirst, tlast;
+	double tLa = sum_brk(S->t[OPS_LAST]), tfirst, tlast, tmid;
+	double lf = P->lps_first > 0 ? P->lps_first : P->lps;
+	double ll = P->lps_last > 0 ? P->lps_last : P->lps;
 	struct sched_stages st;
 
+	*crit = CRIT_FIRST;
+	*crit_lps = P->lps;
 	if (P->p == 1) {
 		*tmax = P->lps * tL + tF + tLa;
-		*crit_first = 1;
 		return 0;
 	}
-	tfirst = P->lps * tL + tF + S->p2p_s;
-	tlast = P->lps * tL + tLa + S->p2p_s;
-	*crit_first = tfirst >= tlast;
-	*tmax = *crit_first ? tfirst : tlast;
+	tfirst = lf * tL + tF + S->p2p_s;
+	tlast = ll * tL + tLa + S->p2p_s;
+	tmid = P->p > 2 ? P->lps * tL + S->p2p_s : 0;
+	*tmax = tfirst;
+	*crit_lps = lf;
+	if (tlast > *tmax) {
+		*tmax = tlast;
+		*crit = CRIT_LAST;
+		*crit_lps = ll;
+	}
+	if (tmid > *tmax) {
+		*tmax = tmid;
+		*crit = CRIT_MID;
+		*crit_lps = P->lps;
+	}
 	st.p = P->p;
 	st.m = P->m;
 	st.v = P->v;
-	st.t_sum = P->p * (P->lps * tL + S->p2p_s) + tF + tLa;
+	st.t_sum = (lf + ll + (P->p - 2) * P->lps) * tL + P->p * S->p2p_s +
+		   tF + tLa;
 	st.t_max = *tmax;
-	st.t_w = P->lps * S->wgrad_s[OPS_LAYER] +
-		 S->wgrad_s[*crit_first ? OPS_FIRST : OPS_LAST];
+	st.t_w = *crit_lps * S->wgrad_s[OPS_LAYER] +
+		 (*crit == CRIT_FIRST ? S->wgrad_s[OPS_FIRST] :
+		  *crit == CRIT_LAST ? S->wgrad_s[OPS_LAST] : 0);
 	return sched_bubble_s(P->schedule, &st);
 }
 
 void compose_step(const struct op_sums *S, const struct step_parts *P,
 		  struct estimate *E)
 {
+	static const double none[(int)LIM_COUNT > (int)BRK_COUNT ?
+				 (int)LIM_COUNT : (int)BRK_COUNT];
 	double lim[LIM_COUNT], m = P->m, tmax, bubble, dpc, exposed, busy;
+	double lps;
 	const double *crit_t, *crit_lim;
-	int k, crit_first;
+	enum crit_stage crit;
+	int k;
 
-	bubble = pipeline_bubble(S, P, &tmax, &crit_first);
-	crit_t = crit_first ? S->t[OPS_FIRST] : S->t[OPS_LAST];
-	crit_lim = crit_first ? S->lim[OPS_FIRST] : S->lim[OPS_LAST];
+	bubble = pipeline_bubble(S, P, &tmax, &crit, &lps);
+	crit_t = crit == CRIT_FIRST ? S->t[OPS_FIRST] :
+		 crit == CRIT_LAST ? S->t[OPS_LAST] : none;
+	crit_lim = crit == CRIT_FIRST ? S->lim[OPS_FIRST] :
+		   crit == CRIT_LAST ? S->lim[OPS_LAST] : none;
 	for (k = 0; k < BRK_COUNT; k++) {
-		E->breakdown_s[k] = m * (P->lps * S->t[OPS_LAYER][k] + crit_t[k]);
+		E->breakdown_s[k] = m * (lps * S->t[OPS_LAYER][k] + crit_t[k]);
 		if (P->p == 1)
 			E->breakdown_s[k] += m * S->t[OPS_LAST][k];
 	}
 	E->breakdown_s[BRK_PP_COMM] += m * S->p2p_s;
 	E->breakdown_s[BRK_BUBBLE] = bubble;
 	for (k = 0; k < LIM_COUNT; k++) {
-		lim[k] = m * (P->lps * S->lim[OPS_LAYER][k] + crit_lim[k]);
+		lim[k] = m * (lps * S->lim[OPS_LAYER][k] + crit_lim[k]);
 		if (P->p == 1)
 			lim[k] += m * S->lim[OPS_LAST][k];
 	}
@@ -82,7 +106,7 @@ void compose_step(const struct op_sums *S, const struct step_parts *P,
 	dpc = S->t[OPS_STEP][BRK_DP_COMM];
 	exposed = dpc;
 	if (P->dp_overlap) {
-		busy = P->lps * S->bwd_s;
+		busy = lps * S->bwd_s;
 		exposed = fmax(P->dp_tail_s, dpc - busy);
 	}
 	for (k = 0; k < BRK_COUNT; k++)

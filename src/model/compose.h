@@ -21,7 +21,10 @@ struct step_parts {
 	int p, v;                  /* pipeline stages and model chunks per GPU
 				      (1 and 1 where the family has none) */
 	double lps;                /* layers per pipeline stage (1 where the
-				      layer stage is the whole network) */
+				      layer stage is the whole network); of
+				      a middle stage when they differ */
+	double lps_first, lps_last; /* of the first and last stage where
+				      they differ from lps (0: lps) */
 	enum pp_schedule schedule; /* resolved; read only when p > 1 */
 	int dp_overlap;            /* the gradient reduction (OPS_STEP,
 				      BRK_DP_COMM) runs under the backward */

@@ -501,13 +501,14 @@ static void build_layers(struct bld *B, enum recompute rc)
 	const struct gpu *g = B->g;
 	const struct plan *pl = B->pl;
 	struct op_sums *sums = B->out->sums;
-	double t = sh->t, e = sh->e, lps = sh->L / sh->p;
+	double t = sh->t, e = sh->e;
 	struct comm_group dpg, shg, rpg;
 
 	dp_groups(sh, &dpg, &shg, &rpg);
-	/* Layers: forward, then backward with its recompute. */
+	/* Layers: forward, then backward with its recompute; listed for the
+	 * GPU of the stage with the most layers. */
 	B->out->stage = OPS_LAYER;
-	B->out->count = lps * sh->m;
+	B->out->count = llm_busiest_stage_layers(sh) * sh->m;
 	layer_fwd(B, 0);
 	B->out->bwd = 1;
 	if (rc == RECOMP_FULL || rc == RECOMP_SELECTIVE) {
@@ -622,7 +623,7 @@ static void build_last(struct bld *B)
 static void build_step(struct bld *B, const struct workload *w)
 {
 	const struct llm_shape *sh = B->sh;
-	double t = sh->t, e = sh->e, h = sh->h, lps = sh->L / sh->p;
+	double t = sh->t, e = sh->e, h = sh->h;
 	double gb = e;              /* gradient bytes */
 	double train_params;
 	int zero = B->pl->zero;
@@ -632,7 +633,8 @@ static void build_step(struct bld *B, const struct workload *w)
 	/* Once per step: gradient reduction, optimizer. */
 	B->out->stage = OPS_STEP;
 	B->out->count = 1;
-	train_params = dmax(sh->trainable_first, sh->trainable_last);
+	train_params = dmax(dmax(sh->trainable_first, sh->trainable_last),
+			    sh->trainable_mid);
 	if (sh->dp * sh->cp > 1) {
 		double gbytes = train_params * gb;
 		if (zero == 0)
@@ -660,7 +662,8 @@ static void build_step(struct bld *B, const struct workload *w)
 	}
 	{
 		double pp_ = train_params / (zero >= 1 ? sh->shard : 1);
-		double kern = 20 + sh->layer_tensors * lps;
+		double kern = 20 + sh->layer_tensors *
+				   llm_busiest_stage_layers(sh);
 		elem(B, "optimizer.step", BRK_OPTIMIZER,
 		     pp_ * opt_bytes_per_param(w, e), 0, kern);
 	}
@@ -781,7 +784,7 @@ void llm_build_cross_ops(const struct workload *w, const struct gpu *g,
 	sink_start(&sink, ws, sums, 0);
 	bld_init(&B, &sink, g, pl, sh, w->train.precision);
 	B.out->stage = OPS_LAYER;
-	B.out->count = sh->L / sh->p * sh->m;
+	B.out->count = llm_busiest_stage_layers(sh) * sh->m;
 	cross_fwd(&B, enc_s, 0);
 	B.out->bwd = 1;
 	if (rc == RECOMP_FULL || rc == RECOMP_SELECTIVE) {

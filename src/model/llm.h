@@ -55,13 +55,18 @@ struct llm_shape {
 	double head_params;               /* LM head, 0 when tied */
 	double final_norm_params;
 	double params, active_params;     /* whole model */
+	double lps;                       /* layers on one GPU of a middle
+					     stage (every stage when even) */
+	double lps_first, lps_last;       /* ... of the first and last */
 	double stage_params_first;        /* on one GPU of the first stage */
+	double stage_params_mid;          /* ... of a middle stage */
 	double stage_params_last;         /* ... and of the last stage */
-	double trainable_first, trainable_last; /* the same, trainable only */
-	/* Of those, the experts' share on one GPU of any stage (0 for dense
+	double trainable_first, trainable_mid, trainable_last; /* the same,
+					     trainable only */
+	/* Of those, the experts' share on one GPU per layer (0 for dense
 	 * models): replicated over dp / ep ranks only, so ZeRO shards it over
 	 * that many. */
-	double expert_params_stage, expert_trainable_stage;
+	double expert_params_layer, expert_trainable_layer;
 };
 
 /* Fill *sh.  The plan must be resolved (tp, pp, dp, micro_batch >= 1). */
@@ -72,6 +77,9 @@ void llm_shape_init(const struct workload *w, const struct plan *pl,
  * block of another family: ViT, a diffusion UNet's attention). */
 void llm_shape_of(const struct llm_arch *A, const struct training *tr,
 		  const struct plan *pl, struct llm_shape *sh);
+
+/* Layers on one GPU of the stage that holds the most. */
+double llm_busiest_stage_layers(const struct llm_shape *sh);
 
 /*
  * Build the operators of one training step of an LLM on GPU g into ws

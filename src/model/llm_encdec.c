@@ -71,8 +71,9 @@ void encdec_init(const struct workload *w, const struct plan *pl,
 	sd->layer_matmul_params += sd->attn_matmul_params;
 	sd->params = sd->active_params = E->params;
 	stage = (E->params - 2 * norm) / sd->t + 2 * norm;
-	sd->stage_params_first = sd->stage_params_last = stage;
-	sd->trainable_first = sd->trainable_last = stage;
+	sd->stage_params_first = sd->stage_params_mid =
+		sd->stage_params_last = stage;
+	sd->trainable_first = sd->trainable_mid = sd->trainable_last = stage;
 }
 
 /*
@@ -308,6 +309,14 @@ static int encdec_check(const struct workload *w, struct plan_problem *why)
 		return est_problem(why, WLF_PP, "pp %d: pipeline parallelism is "
 			       "not modelled for encoder-decoder models "
 			       "(expected pp 1)", w->plan.pp);
+	if (w->plan.first_stage_layers || w->plan.last_stage_layers)
+		return est_problem(why, w->plan.first_stage_layers ?
+				   WLF_FIRST_STAGE_LAYERS :
+				   WLF_LAST_STAGE_LAYERS,
+				   "%s: pipeline stages are not modelled for "
+				   "encoder-decoder models (expected no stage "
+				   "layer counts)", w->plan.first_stage_layers ?
+				   "first_stage_layers" : "last_stage_layers");
 	if (w->plan.cp > 1)
 		return est_problem(why, WLF_CP, "cp %d: context parallelism is "
 			       "not modelled for encoder-decoder models "

@@ -95,31 +95,49 @@ void llm_shape_of(const struct llm_arch *A, const struct training *tr,
 	sh->active_params = sh->L * sh->layer_active_params +
 			    sh->embed_params + sh->head_params + norm;
 
+	sh->lps = sh->L / sh->p;
+	sh->lps_first = pl->first_stage_layers > 0 ? pl->first_stage_layers :
+						     sh->lps;
+	sh->lps_last = pl->last_stage_layers > 0 ? pl->last_stage_layers :
+						   sh->lps;
+	if (pl->first_stage_layers > 0 || pl->last_stage_layers > 0)
+		sh->lps = sh->p > 2 ? (sh->L - sh->lps_first - sh->lps_last) /
+				      (sh->p - 2) : 0;
 	per_gpu_layer = (attn + router + 2 * norm) / sh->t +
 			sh->experts / sh->ep * mlp / sh->t;
-	sh->stage_params_first = sh->L / sh->p * per_gpu_layer +
+	sh->stage_params_first = sh->lps_first * per_gpu_layer +
 				 sh->embed_params / sh->t;
-	sh->stage_params_last = sh->L / sh->p * per_gpu_layer + norm +
+	sh->stage_params_mid = sh->lps * per_gpu_layer;
+	sh->stage_params_last = sh->lps_last * per_gpu_layer + norm +
 				(A->tied_embeddings ? sh->V * sh->h :
 				 sh->head_params) / sh->t;
 	if (sh->p == 1)
 		sh->stage_params_first = sh->stage_params_last =
 			sh->stage_params_first + norm + sh->head_params / sh->t;
-	sh->expert_params_stage = sh->experts > 1 ?
-		sh->L / sh->p * sh->experts / sh->ep * mlp / sh->t : 0;
+	sh->expert_params_layer = sh->experts > 1 ?
+		sh->experts / sh->ep * mlp / sh->t : 0;
 	if (sh->lora_r > 0) {
 		/* The experts' adapters are spread over the ep ranks too. */
 		double exp_lora = sh->experts * sh->lora_r *
 				  (2 * sh->h + ffn_in + sh->f);
 		double local = sh->adapter_params_layer - exp_lora +
 			       exp_lora / sh->ep;
-		sh->trainable_first = sh->trainable_last =
-			sh->L / sh->p * local / sh->t;
-		sh->expert_trainable_stage = sh->experts > 1 ?
-			sh->L / sh->p * exp_lora / sh->ep / sh->t : 0;
+		sh->trainable_first = sh->lps_first * local / sh->t;
+		sh->trainable_mid = sh->lps * local / sh->t;
+		sh->trainable_last = sh->lps_last * local / sh->t;
+		sh->expert_trainable_layer = sh->experts > 1 ?
+			exp_lora / sh->ep / sh->t : 0;
 	} else {
 		sh->trainable_first = sh->stage_params_first;
+		sh->trainable_mid = sh->stage_params_mid;
 		sh->trainable_last = sh->stage_params_last;
-		sh->expert_trainable_stage = sh->expert_params_stage;
+		sh->expert_trainable_layer = sh->expert_params_layer;
 	}
+}
+
+double llm_busiest_stage_layers(const struct llm_shape *sh)
+{
+	double n = sh->lps_first > sh->lps_last ? sh->lps_first :
+						  sh->lps_last;
+	return sh->lps > n ? sh->lps : n;
 }

@@ -54,14 +54,14 @@ static double sharded(double all, double expert, double dp, double dpx)
 
 /* Memory of one stage's GPU holding `params` (trainable `train`). */
 static double stage_mem(const struct workload *w, const struct plan *pl,
-			const struct llm_shape *sh, double params,
+			const struct llm_shape *sh, double lps, double params,
 			double train, double inflight, int last,
 			double part[MEM_COUNT])
 {
 	double e16 = sh->e >= 4 ? 4 : 2;   /* weight and grad bytes */
 	/* ZeRO shards over the ranks of one shard set: shard_group (or all
 	 * of dp) x cp; an expert's copies over 1/ep of them. */
-	double dp = sh->shard, lps = sh->L / sh->p;
+	double dp = sh->shard;
 	double dpx = sh->ep > 1 ? dmax(1, dp / sh->ep) : dp;
 	double opt, act, buf, w_b, tot, xw, xt;
 	int mixed = sh->e < 4, z = pl->zero, k;
@@ -94,8 +94,8 @@ static double stage_mem(const struct workload *w, const struct plan *pl,
 	}
 	/* ZeRO shards over the data-parallel ranks holding the same
 	 * parameters: dp for shared ones, dp / ep for an expert's. */
-	xw = params > 0 ? w_b * sh->expert_params_stage / params : 0;
-	xt = sh->expert_trainable_stage;
+	xw = params > 0 ? w_b * lps * sh->expert_params_layer / params : 0;
+	xt = lps * sh->expert_trainable_layer;
 	part[MEM_WEIGHTS] = z >= 3 ? sharded(w_b, xw, dp, dpx) : w_b;
 	part[MEM_GRADS] = z >= 2 ? sharded(train, xt, dp, dpx) * e16 :
 				   train * e16;
@@ -137,22 +137,38 @@ static double stage_mem(const struct workload *w, const struct plan *pl,
 double mem_estimate(const struct workload *w, const struct plan *pl,
 		    const struct llm_shape *sh, double part[MEM_COUNT])
 {
-	double first[MEM_COUNT], last[MEM_COUNT];
-	double inflight = sched_inflight(sched_resolve(pl->schedule,
-						       pl->interleave),
-					 sh->p, sh->m, sh->v);
-	double a, b;
+	double first[MEM_COUNT], mid[MEM_COUNT], last[MEM_COUNT];
+	enum pp_schedule s = sched_resolve(pl->schedule, pl->interleave);
+	double a, b, c;
 
-	a = stage_mem(w, pl, sh, sh->stage_params_first, sh->trainable_first,
-		      inflight, sh->p == 1, first);
+	a = stage_mem(w, pl, sh, sh->lps_first, sh->stage_params_first,
+		      sh->trainable_first,
+		      sched_inflight(s, sh->p, sh->m, sh->v, 0), sh->p == 1,
+		      first);
 	if (sh->p == 1) {
 		memcpy(part, first, sizeof(first));
 		return a;
 	}
-	b = stage_mem(w, pl, sh, sh->stage_params_last, sh->trainable_last,
-		      1, 1, last);
-	memcpy(part, a >= b ? first : last, sizeof(first));
-	return a >= b ? a : b;
+	b = stage_mem(w, pl, sh, sh->lps_last, sh->stage_params_last,
+		      sh->trainable_last, 1, 1, last);
+	if (b > a) {
+		a = b;
+		memcpy(first, last, sizeof(first));
+	}
+	/* Uneven stages: the second stage, more layers than the first and
+	 * nearly as many micro-batches in flight, may hold the most. */
+	if (sh->p > 2 && sh->lps > sh->lps_first) {
+		c = stage_mem(w, pl, sh, sh->lps, sh->stage_params_mid,
+			      sh->trainable_mid,
+			      sched_inflight(s, sh->p, sh->m, sh->v, 1), 0,
+			      mid);
+		if (c > a) {
+			a = c;
+			memcpy(first, mid, sizeof(first));
+		}
+	}
+	memcpy(part, first, sizeof(first));
+	return a;
 }
 
 /* Memory of `w` under plan `pl` (resolved); 0 when the plan is not even
@@ -166,7 +182,9 @@ static double try_plan(const struct workload *w, const struct plan *pl)
 
 	if (pl->tp < 1 || pl->pp < 1 || pl->dp < 1 || pl->micro_batch < 1)
 		return 0;
-	if (A->heads % pl->tp || kv % pl->tp || A->layers % pl->pp)
+	if (A->heads % pl->tp || kv % pl->tp)
+		return 0;
+	if (A->layers % pl->pp && !pl->first_stage_layers)
 		return 0;
 	if (pl->tp > pl->gpus_per_node && pl->gpus_per_node > 0)
 		return 0;
@@ -228,6 +246,7 @@ void mem_fit_advice(const struct workload *w, const struct gpu *g,
 		}
 		c = *pl;
 		c.pp = pl->pp * k;
+		c.first_stage_layers = c.last_stage_layers = 0;
 		if (pl->dp % k == 0) {
 			c.dp = pl->dp / k;
 			got = try_plan(w, &c);
@@ -245,6 +264,8 @@ void mem_fit_advice(const struct workload *w, const struct gpu *g,
 		c.micro_batch = 1;
 		c.zero = pl->dp / k > 1 ? 3 : pl->zero;
 		c.pp = pl->pp * k;
+		if (k > 1) /* other pp split the layers evenly */
+			c.first_stage_layers = c.last_stage_layers = 0;
 		if (pl->dp % k)
 			break;
 		c.dp = pl->dp / k;

@@ -106,6 +106,7 @@ void est_data_parallel_plan(const struct plan *given, const struct gpu *g,
 	if (pl->count <= 0)
 		pl->count = 1;
 	pl->tp = pl->pp = pl->ep = pl->interleave = 1;
+	pl->first_stage_layers = pl->last_stage_layers = 0;
 	pl->dp = pl->count;
 	pl->zero = 0;
 	pl->sequence_parallel = 0;

@@ -65,14 +65,20 @@ double sched_bubble_s(enum pp_schedule s, const struct sched_stages *st)
 	}
 }
 
-double sched_inflight(enum pp_schedule s, double p, double m, double v)
+double sched_inflight(enum pp_schedule s, double p, double m, double v,
+		      int i)
 {
-	/* 1F1B and ZB-H1: stage 0 holds min(p, m) micro-batches; interleaving
-	 * adds (p-1)/(p v) (Narayanan et al. SC'21 sec. 2.2.2; Qi et al.
-	 * sec. 3.1 for ZB-H1's equal peak). */
-	double n = p < m ? p : m;
+	/* 1F1B and ZB-H1: stage i holds min(p - i, m) micro-batches (Qi et
+	 * al. sec. 3.1 for ZB-H1's equal peak).  Interleaved: each stage
+	 * warms up (v - 1) p chunks plus two per stage after it (Narayanan
+	 * et al. SC'21 sec. 2.2.2; Megatron-Core's warm-up count), so the
+	 * first holds p + (p - 1) / v micro-batches and each later stage
+	 * 2 / v fewer, scaled by m / p when m < p. */
+	double n;
 
-	if (s == SCHED_INTERLEAVED && v > 1 && p > 1)
-		n *= 1 + (p - 1) / (p * v);
-	return n;
+	if (s == SCHED_INTERLEAVED && v > 1 && p > 1) {
+		n = p < m ? p : m;
+		return n * (1 + (p - 1 - 2.0 * i) / (p * v));
+	}
+	return p - i < m ? p - i : m;
 }

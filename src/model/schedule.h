@@ -44,8 +44,9 @@ struct sched_stages {
  */
 double sched_bubble_s(enum pp_schedule s, const struct sched_stages *st);
 
-/* Micro-batches whose activations the first stage holds at its peak under
- * schedule s with p stages, m micro-batches and v chunks per GPU. */
-double sched_inflight(enum pp_schedule s, double p, double m, double v);
+/* Micro-batches whose activations stage i (0: the first) holds at its peak
+ * under schedule s with p stages, m micro-batches and v chunks per GPU. */
+double sched_inflight(enum pp_schedule s, double p, double m, double v,
+		      int i);
 
 #endif

@@ -320,6 +320,12 @@ static void search_llm(struct sstate *s, int count, const struct search_knobs *k
 			p->tp = tp;
 			p->pp = pp;
 			p->dp = dp;
+			/* Stage layer counts hold for the pp they were
+			 * given with; other pp split the layers evenly. */
+			p->first_stage_layers = pp == s->w->plan.pp ?
+				s->w->plan.first_stage_layers : 0;
+			p->last_stage_layers = pp == s->w->plan.pp ?
+				s->w->plan.last_stage_layers : 0;
 			search_layout(s, knobs, &x);
 		}
 	}

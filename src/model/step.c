@@ -130,8 +130,48 @@ static int check_model(const struct workload *w, const struct gpu *g,
 	return 0;
 }
 
+/*
+ * Uneven pipeline stages, as Megatron-Core splits them: the first and last
+ * stage hold the layers given, the stages between share the rest evenly;
+ * one of the two alone leaves the rest to the other p - 1 stages.  Fills
+ * both counts in the resolved plan; 0, or -1 with *why.
+ */
+static int resolve_stage_layers(int L, struct plan *pl,
+				struct plan_problem *why)
+{
+	int f = pl->first_stage_layers, l = pl->last_stage_layers;
+	int p = pl->pp, v = pl->interleave, others, rest, mid;
+	enum wl_field fld = f ? WLF_FIRST_STAGE_LAYERS : WLF_LAST_STAGE_LAYERS;
+	const char *key = f ? "first_stage_layers" : "last_stage_layers";
+
+	if (p < 2)
+		return est_problem(why, fld, "%s needs pipeline parallelism "
+				   "(expected pp > 1)", key);
+	others = p - (f > 0) - (l > 0);
+	rest = L - f - l;
+	if (others == 0 ? rest != 0 : rest < others || rest % others)
+		return est_problem(why, fld, "%s leaves %d of %d layers to %d "
+				   "other stages (expected %s)", key, rest, L,
+				   others, others ? "a multiple of the other "
+				   "stages, at least one layer each" :
+				   "first_stage_layers + last_stage_layers = "
+				   "layers with pp 2");
+	mid = others ? rest / others : 0;
+	if (!f)
+		f = mid;
+	if (!l)
+		l = mid;
+	if (f < v || l < v || (mid && mid < v))
+		return est_problem(why, fld, "interleave %d needs at least %d "
+				   "layers on every stage (expected fewer model "
+				   "chunks or more layers per stage)", v, v);
+	pl->first_stage_layers = f;
+	pl->last_stage_layers = l;
+	return 0;
+}
+
 /* Check the parallel layout against the model.  0 or -1 with *why. */
-static int check_layout(const struct workload *w, const struct plan *pl,
+static int check_layout(const struct workload *w, struct plan *pl,
 			struct plan_problem *why)
 {
 	const struct llm_arch *A = &w->llm;
@@ -150,16 +190,21 @@ static int check_layout(const struct workload *w, const struct plan *pl,
 	if (kv % pl->tp)
 		return est_problem(why, WLF_TP, "tp %d does not divide %d kv heads "
 			       "(expected a divisor of %d)", pl->tp, kv, kv);
-	if (A->layers % pl->pp)
+	if (A->layers % pl->pp && !pl->first_stage_layers &&
+	    !pl->last_stage_layers)
 		return est_problem(why, WLF_PP, "pp %d does not divide %d layers "
-			       "(expected a divisor of %d)", pl->pp, A->layers,
-			       A->layers);
+			       "(expected a divisor of %d%s)", pl->pp, A->layers,
+			       A->layers, pl->pp < A->layers ? ", or "
+			       "first_stage_layers and last_stage_layers" : "");
 	if (pl->interleave > 1 && pl->pp == 1)
 		return est_problem(why, WLF_INTERLEAVE, "interleave %d needs pipeline "
 			       "parallelism (expected pp > 1)", pl->interleave);
 	if (check_schedule(pl, why))
 		return -1;
-	if (A->layers % (pl->pp * pl->interleave))
+	if (pl->first_stage_layers || pl->last_stage_layers) {
+		if (resolve_stage_layers(A->layers, pl, why))
+			return -1;
+	} else if (A->layers % (pl->pp * pl->interleave))
 		return est_problem(why, WLF_INTERLEAVE, "%d layers are not divisible "
 			       "by pp %d x interleave %d (expected a multiple of "
 			       "%d)", A->layers, pl->pp, pl->interleave,
@@ -236,9 +281,10 @@ static int check_layout(const struct workload *w, const struct plan *pl,
 	return 0;
 }
 
-/* Check the plan against the workload and GPU.  0 or -1 with *why. */
+/* Check the plan against the workload and GPU, and resolve uneven pipeline
+ * stages into both stage counts.  0 or -1 with *why. */
 static int check(const struct workload *w, const struct gpu *g,
-		 const struct plan *pl, struct plan_problem *why)
+		 struct plan *pl, struct plan_problem *why)
 {
 	return check_model(w, g, why) || check_layout(w, pl, why) ? -1 : 0;
 }
@@ -278,7 +324,9 @@ int llm_estimate(const struct workload *w, const struct gpu *g,
 	P.m = sh.m;
 	P.p = sh.p;
 	P.v = sh.v;
-	P.lps = sh.L / sh.p;
+	P.lps = sh.lps;
+	P.lps_first = sh.lps_first;
+	P.lps_last = sh.lps_last;
 	P.schedule = pl.schedule;
 	/* ZeRO-3 gathers per layer; its exposed part is a layer operator */
 	P.dp_overlap = pl.grad_overlap && pl.zero < 3;

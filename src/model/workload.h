@@ -109,6 +109,10 @@ struct plan {
 				   groups (HSDP, MiCS); 0 = all of dp */
 	int micro_batch;        /* sequences per micro-batch per GPU */
 	int interleave;         /* virtual pipeline stages per GPU */
+	int first_stage_layers; /* layers of the first and last pipeline */
+	int last_stage_layers;  /* stage where they differ from the others'
+				   (Megatron's decoder_first/last_pipeline_
+				   num_layers); 0 = an even split */
 	enum pp_schedule schedule;
 	int sequence_parallel;
 	int cuda_graphs;
@@ -140,6 +144,8 @@ enum wl_field {
 	WLF_SCHEDULE, WLF_CAPACITY_FACTOR,
 	/* encoder-decoder models */
 	WLF_INPUT_LEN, WLF_TARGET_LEN,
+	/* uneven pipeline stages */
+	WLF_FIRST_STAGE_LAYERS, WLF_LAST_STAGE_LAYERS,
 	WLF_FIELD_COUNT
 };
 

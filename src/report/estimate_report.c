@@ -307,6 +307,9 @@ static void text_report(FILE *f, const struct workload *w, const struct gpu *g,
 	}
 	if (p->interleave > 1)
 		fprintf(f, ", interleave %d", p->interleave);
+	if (w->kind == WL_LLM && (p->first_stage_layers > 0 || p->last_stage_layers > 0))
+		fprintf(f, ", %d layers on the first stage and %d on the last", p->first_stage_layers,
+			p->last_stage_layers);
 	if (w->kind == WL_LLM && p->schedule == SCHED_ZERO_BUBBLE)
 		fputs(", zero-bubble schedule (ZB-H1)", f);
 	if (p->sequence_parallel && p->tp > 1)

@@ -42,6 +42,10 @@ void rep_layout_json(struct rep_json *j, const struct plan *p, int recompute)
 	rep_json_int(j, "micro_batch", p->micro_batch);
 	rep_json_str(j, "recompute", recompute_text[recompute]);
 	rep_json_int(j, "interleave", p->interleave);
+	if (p->first_stage_layers > 0 || p->last_stage_layers > 0) {
+		rep_json_int(j, "first_stage_layers", p->first_stage_layers);
+		rep_json_int(j, "last_stage_layers", p->last_stage_layers);
+	}
 	rep_json_bool(j, "sequence_parallel", sequence_parallel(p));
 }
 

@@ -345,10 +345,19 @@ static void test_schedule_bubble(void **state)
 	st = (struct sched_stages){ .p = 1, .m = 4, .v = 1, .t_sum = 3,
 				    .t_max = 3, .t_w = 1 };
 	assert_close(sched_bubble_s(SCHED_ZERO_BUBBLE, &st), 0, TOL_EXACT);
-	/* In flight: min(p, m) for 1F1B and ZB-H1; x (1 + 3/8) for v = 2. */
-	assert_close(sched_inflight(SCHED_1F1B, 4, 8, 1), 4, TOL_EXACT);
-	assert_close(sched_inflight(SCHED_ZERO_BUBBLE, 4, 2, 1), 2, TOL_EXACT);
-	assert_close(sched_inflight(SCHED_INTERLEAVED, 4, 8, 2), 5.5,
+	/* In flight on the first stage: min(p, m) for 1F1B and ZB-H1;
+	 * x (1 + 3/8) for v = 2. */
+	assert_close(sched_inflight(SCHED_1F1B, 4, 8, 1, 0), 4, TOL_EXACT);
+	assert_close(sched_inflight(SCHED_ZERO_BUBBLE, 4, 2, 1, 0), 2,
+		     TOL_EXACT);
+	assert_close(sched_inflight(SCHED_INTERLEAVED, 4, 8, 2, 0), 5.5,
+		     TOL_EXACT);
+	/* On the second: min(p - 1, m) = 3; interleaved, Megatron-Core's
+	 * warm-up of (p - i - 1) x 2 + (v - 1) x p = 4 + 4 = 8 chunks plus
+	 * the one in its forward, 9 chunks of 1/2 micro-batch = 4.5 (the
+	 * first stage: 6 + 4 + 1 = 11 chunks, the 5.5 above). */
+	assert_close(sched_inflight(SCHED_1F1B, 4, 8, 1, 1), 3, TOL_EXACT);
+	assert_close(sched_inflight(SCHED_INTERLEAVED, 4, 8, 2, 1), 4.5,
 		     TOL_EXACT);
 	assert_int_equal(sched_resolve(SCHED_DEFAULT, 1), SCHED_1F1B);
 	assert_int_equal(sched_resolve(SCHED_DEFAULT, 3), SCHED_INTERLEAVED);
@@ -841,7 +850,8 @@ static void test_invalid_plans(void **state)
 		{ "tp16kv", WLF_TP, "tp 16 does not divide 8 kv heads "
 		  "(expected a divisor of 8)" },
 		{ "pp3", WLF_PP, "pp 3 does not divide 80 layers (expected a "
-		  "divisor of 80)" },
+		  "divisor of 80, or first_stage_layers and "
+		  "last_stage_layers)" },
 		{ "count", WLF_COUNT, "count 500 is not divisible by tp 8 x pp "
 		  "4 (expected a multiple of 32)" },
 		{ "dp", WLF_DP, "dp 8 x tp 8 x pp 4 is not count 512 "
