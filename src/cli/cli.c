@@ -43,7 +43,7 @@ static const struct cli_cmd commands[] = {
 	  "  --interleave N      virtual pipeline stages per GPU\n"
 	  "  --schedule S        pipeline schedule: 1f1b, interleaved or zero-bubble\n"
 	  "  --recompute R       none, selective or full\n"
-	  "  --precision P       fp32, tf32, bf16, fp16 or fp8\n"
+	  "  --precision P       fp32, tf32, bf16, fp16, fp8 or fp4\n"
 	  "  --network NAME      between nodes, for the plan and every offer (without it\n"
 	  "                      each offer of several instances is timed over its own)\n"
 	  "  --cuda-graphs       launch kernels through CUDA graphs\n"

@@ -14,7 +14,6 @@
 #include "../model/schedule.h"
 
 static const char *const recompute_names[] = { "none", "selective", "full", NULL };
-static const char *const precision_names[] = { "fp32", "tf32", "bf16", "fp16", "fp8", NULL };
 static const char *const formats[] = { "table", "json", "csv", "md", NULL };
 
 void plan_args_opts(struct plan_args *a, struct cli_opt *o)
@@ -34,7 +33,7 @@ void plan_args_opts(struct plan_args *a, struct cli_opt *o)
 		{ "interleave", &a->interleave, NULL, NULL },
 		{ "schedule", &a->schedule, NULL, sched_names + 1 },
 		{ "recompute", &a->recompute, NULL, recompute_names },
-		{ "precision", &a->precision, NULL, precision_names },
+		{ "precision", &a->precision, NULL, tc_llm_train_prec_names },
 		{ "network", &a->network, NULL, net_names },
 		{ "cuda-graphs", NULL, &a->cuda_graphs, NULL },
 		{ "format", &a->format, NULL, formats },
@@ -171,8 +170,7 @@ static int apply_overrides(struct cli_ctx *ctx, const char *cmd,
 		w->mark[WLF_RECOMPUTE] = (struct tc_mark){ 0, 0 };
 	}
 	if (a->precision) {
-		static const enum tc_prec map[] = { PREC_FP32, PREC_TF32, PREC_BF16, PREC_FP16, PREC_FP8 };
-		w->train.precision = map[index_of(precision_names, a->precision)];
+		w->train.precision = tc_llm_train_precs[index_of(tc_llm_train_prec_names, a->precision)];
 		w->mark[WLF_PRECISION] = (struct tc_mark){ 0, 0 };
 	}
 	if (a->cuda_graphs)

@@ -46,9 +46,6 @@ static const char *const pos_names[] = { "learned", "rope", "alibi", NULL };
 static const char *const norm_names[] = { "layernorm", "rmsnorm", NULL };
 static const char *const rc_names[] = { "none", "selective", "full", NULL };
 static const char *const opt_names[] = { "adamw", "sgd", "adafactor", NULL };
-static const char *const prec_names[] = { "fp64", "fp64_tensor", "fp32",
-					  "tf32", "bf16", "fp16", "fp8",
-					  "int8", NULL };
 static const char *const family_names[] = { "llm", "vision", "recsys",
 					    NULL };
 static const char *const metric_names[] = { "iter_time_ms",
@@ -117,7 +114,7 @@ static const struct vkey keys[K_N] = {
 	[K_SP] = { "sequence_parallel", VK_BOOL, NULL, 0, 0, 0, 0 },
 	[K_ZERO] = { "zero", VK_INT, NULL, 0, 0, 0, 0 },
 	[K_RECOMPUTE] = { "recompute", VK_ENUM, rc_names, 0, 0, 0, 0 },
-	[K_PREC] = { "precision", VK_ENUM, prec_names, 0, 0, 0, 0 },
+	[K_PREC] = { "precision", VK_ENUM, tc_llm_train_prec_names, 0, 0, 0, 0 },
 	[K_OPT] = { "optimizer", VK_ENUM, opt_names, 0, 0, 0, 0 },
 	[K_FLASH] = { "flash_attention", VK_BOOL, NULL, 0, 0, 0, 0 },
 	[K_FINETUNE] = { "finetune", VK_ENUM, finetune_names, 0, 0, 0, 0 },
@@ -357,7 +354,7 @@ static int set_key(struct vstate *st, struct val_case *c, int k,
 	case K_SP: w->plan.sequence_parallel = (int)iv; break;
 	case K_ZERO: w->plan.zero = (int)iv; break;
 	case K_RECOMPUTE: w->train.recompute = (enum recompute)ev; break;
-	case K_PREC: w->train.precision = (enum tc_prec)ev; break;
+	case K_PREC: w->train.precision = tc_llm_train_precs[ev]; break;
 	case K_OPT: w->train.optimizer = (enum optimizer)ev; break;
 	case K_FLASH: w->train.flash_attention = (int)iv; break;
 	case K_FINETUNE: w->train.finetune = (enum finetune)ev; break;

@@ -26,9 +26,6 @@
 static const char *const optimizer_names[] = { "adamw", "sgd", "adafactor", NULL };
 static const char *const recompute_names[] = { "none", "selective", "full", NULL };
 static const char *const finetune_names[] = { "full", "lora", "qlora", NULL };
-/* Training precisions; index i maps to prec_map[i]. */
-static const char *const precision_names[] = { "fp32", "tf32", "bf16", "fp16", "fp8", NULL };
-static const enum tc_prec prec_map[] = { PREC_FP32, PREC_TF32, PREC_BF16, PREC_FP16, PREC_FP8 };
 #define DEFAULT_PRECISION 2 /* bf16 */
 
 /* Ranges (inclusive) of the workload fields; docs/workload-format.md. */
@@ -303,7 +300,7 @@ static int read_training(struct wl_state *st, const struct yn_node *map)
 		{ .key = "global_batch", .type = FD_INT, .required = 1, .offset = TOFF(global_batch), .min = 1, .max = MAX_GLOBAL_BATCH },
 		{ .key = "tokens", .type = FD_NUM, .offset = TOFF(tokens), .unit = TC_UNIT_COUNT, .min = 1, .max = MAX_TOKENS },
 		{ .key = "steps", .type = FD_NUM, .offset = TOFF(steps), .unit = TC_UNIT_COUNT, .min = 1, .max = MAX_STEPS },
-		{ .key = "precision", .type = FD_ENUM, .offset = TOFF(precision), .names = precision_names },
+		{ .key = "precision", .type = FD_ENUM, .offset = TOFF(precision), .names = tc_llm_train_prec_names },
 		{ .key = "optimizer", .type = FD_ENUM, .offset = TOFF(optimizer), .names = optimizer_names },
 		{ .key = "recompute", .type = FD_ENUM, .offset = TOFF(recompute), .names = recompute_names },
 		{ .key = "flash_attention", .type = FD_BOOL, .offset = TOFF(flash_attention) },
@@ -386,7 +383,7 @@ static int read_training(struct wl_state *st, const struct yn_node *map)
 	w->train.global_batch = ts.global_batch;
 	w->train.tokens = tok ? ts.tokens : 0;
 	w->train.steps = stp ? ts.steps : 0;
-	w->train.precision = prec_map[ts.precision];
+	w->train.precision = tc_llm_train_precs[ts.precision];
 	w->train.optimizer = (enum optimizer)ts.optimizer;
 	w->train.recompute = (enum recompute)ts.recompute;
 	w->train.flash_attention = ts.flash_attention;

@@ -431,7 +431,7 @@ static void layer_bwd(struct bld *B)
 }
 
 /* A builder putting into `out`: GEMMs in `prec`, attention and
- * element-wise work in 16 bits where GEMMs run in fp8. */
+ * element-wise work in 16 bits where GEMMs run in fp8 or fp4. */
 static void bld_init(struct bld *B, struct op_sink *out, const struct gpu *g,
 		     const struct plan *pl, const struct llm_shape *sh,
 		     enum tc_prec prec)
@@ -442,7 +442,7 @@ static void bld_init(struct bld *B, struct op_sink *out, const struct gpu *g,
 	B->pl = pl;
 	B->sh = sh;
 	B->pg = prec;
-	B->pa = prec == PREC_FP8 ? PREC_BF16 : prec;
+	B->pa = prec == PREC_FP8 || prec == PREC_FP4 ? PREC_BF16 : prec;
 	if (roof_peak(g, B->pa) <= 0)
 		B->pa = B->pg;
 	B->graphs = pl->cuda_graphs;

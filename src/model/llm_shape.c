@@ -46,7 +46,9 @@ void llm_shape_of(const struct llm_arch *A, const struct training *tr,
 		 tr->precision == PREC_FP64_TENSOR) ? 4 : 2;
 	if (tr->precision == PREC_FP64 || tr->precision == PREC_FP64_TENSOR)
 		sh->e = 8;
-	sh->eg = tr->precision == PREC_FP8 ? 1 : sh->e;
+	/* NVFP4: 4-bit elements and one E4M3 scale per 16 of them. */
+	sh->eg = tr->precision == PREC_FP8 ? 1 :
+		 tr->precision == PREC_FP4 ? 0.5 + 1.0 / 16 : sh->e;
 	sh->gated = A->act == ACT_SWIGLU || A->act == ACT_GEGLU;
 	sh->sp = pl->sequence_parallel && pl->tp > 1;
 	sh->experts = A->experts > 1 ? A->experts : 1;

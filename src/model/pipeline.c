@@ -116,6 +116,7 @@ int est_check_dense_precision(const struct gpu *g, enum tc_prec p,
 			      struct plan_problem *why)
 {
 	if ((int)p < 0 || p >= PREC_COUNT || p == PREC_INT8 || p == PREC_FP8 ||
+	    p == PREC_FP4 ||
 	    !(roof_peak(g, p) > 0))
 		return est_problem(why, WLF_PRECISION, "%s has no %s training rate "
 				   "(expected fp32, tf32, bf16 or fp16 the GPU "
@@ -218,6 +219,8 @@ int step_validated(const struct workload *w, const struct gpu *g)
 	if (calibrated(&g->eff))
 		return 1;
 	const struct plan_framework *fw = &w->plan.framework;
+	if (w->kind == WL_LLM && w->train.precision == PREC_FP4)
+		return 0; /* no FP4 GEMM rate measured on any GPU */
 	return g->eff.layer[eff_id_gemm_max_frac] >= EFF_LAYER_GPU &&
 	       (!fw->id[0] || (fw->set & (1ULL << eff_id_stack_frac)));
 }
@@ -231,6 +234,10 @@ static void unvalidated_warnings(const struct workload *w, const struct gpu *g,
 		est_warn(e, "no published measurement of %s's kernel rates: the A100-fitted "
 			 "defaults apply, and the uncertainty is widened to the cross-GPU "
 			 "validation error (%.0f %%)", g->id, 100 * STEP_UNVALIDATED_REL_SD);
+	if (w->kind == WL_LLM && w->train.precision == PREC_FP4 && !calibrated(&g->eff))
+		est_warn(e, "no published measurement of FP4 GEMM rates: they are taken to reach "
+			 "the share of their peak that FP8 GEMMs reach, and the uncertainty is widened "
+			 "to the cross-GPU validation error (%.0f %%)", 100 * STEP_UNVALIDATED_REL_SD);
 	if (fw->id[0] && !(fw->set & (1ULL << eff_id_stack_frac)))
 		est_warn(e, "framework %s has no measured run: the defaults apply, and the "
 			 "uncertainty is widened to the cross-framework validation error (%.0f %%)",

@@ -4,6 +4,7 @@
 #include "precision.h"
 
 #include <assert.h>
+#include <stddef.h>
 
 /* Catalog key names, in enum order; NULL-terminated for fd_suggest(). */
 const char *const tc_prec_names[PREC_COUNT + 1] = {
@@ -15,7 +16,15 @@ const char *const tc_prec_names[PREC_COUNT + 1] = {
 	[PREC_FP16] = "fp16",
 	[PREC_FP8] = "fp8",
 	[PREC_INT8] = "int8",
+	[PREC_FP4] = "fp4",
 	[PREC_COUNT] = 0,
+};
+
+const char *const tc_llm_train_prec_names[] = {
+	"fp32", "tf32", "bf16", "fp16", "fp8", "fp4", NULL
+};
+const enum tc_prec tc_llm_train_precs[] = {
+	PREC_FP32, PREC_TF32, PREC_BF16, PREC_FP16, PREC_FP8, PREC_FP4
 };
 
 /*
@@ -37,6 +46,8 @@ double tc_prec_bytes(enum tc_prec p)
 	case PREC_FP8:
 	case PREC_INT8:
 		return 1;
+	case PREC_FP4:
+		return 0.5;
 	case PREC_COUNT:
 		break;
 	}

@@ -114,12 +114,14 @@ double roof_launch_s(const struct gpu *g, int graphs)
 /*
  * The arithmetic rate of work at peak_frac of precision p's peak: FP8 work
  * reaches a smaller share of its peak than 16-bit work, and a software stack
- * sustains stack_frac of the kernel rates over a step.
+ * sustains stack_frac of the kernel rates over a step.  No FP4 GEMM rate has
+ * been measured: FP4 work is taken to reach the share of its peak that FP8
+ * work reaches of its own (docs/model.md, "FP4").
  */
 static double compute_rate(const struct gpu *g, enum tc_prec p, double peak_frac)
 {
 	double r = roof_peak(g, p) * peak_frac * g->eff.stack_frac;
-	return p == PREC_FP8 ? r * g->eff.fp8_gemm_frac : r;
+	return p == PREC_FP8 || p == PREC_FP4 ? r * g->eff.fp8_gemm_frac : r;
 }
 
 double roof_time_launch(const struct gpu *g, enum tc_prec p, double flop,

@@ -110,8 +110,8 @@ static int check_model(const struct workload *w, const struct gpu *g,
 	if ((int)tr->precision < 0 || tr->precision >= PREC_COUNT ||
 	    tr->precision == PREC_INT8)
 		return est_problem(why, WLF_PRECISION, "precision is not supported "
-			       "for training (expected fp32, tf32, bf16, fp16 "
-			       "or fp8)");
+			       "for training (expected fp32, tf32, bf16, fp16, "
+			       "fp8 or fp4)");
 	if (!(roof_peak(g, tr->precision) > 0))
 		return est_problem(why, WLF_PRECISION, "%s has no %s rate (expected "
 			       "a precision the GPU supports)", g->id,

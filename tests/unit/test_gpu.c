@@ -492,7 +492,7 @@ static const struct bad_case bad_cases[] = {
 	      "(expected a power from 10 W to 2000 W)" } },
 	{ "unknown-precision.yaml",
 	  { P "unknown-precision.yaml:11:3: unknown key 'bf61' in dense_tflops "
-	      "(expected one of: fp64, fp64_tensor, fp32, tf32, bf16, fp16, fp8, int8)" } },
+	      "(expected one of: fp64, fp64_tensor, fp32, tf32, bf16, fp16, fp8, int8, fp4)" } },
 	{ "no-fp32.yaml",
 	  { P "no-fp32.yaml:9:3: missing required key 'fp32' in dense_tflops" } },
 	{ "id-chars.yaml",

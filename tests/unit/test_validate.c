@@ -128,8 +128,8 @@ static void test_bad_lines(void **state)
 		{ "#! gpu = x\nlayers,hidden\n2,3,4\n",
 		  "3:1: 3 fields (expected 2, as in the header)" },
 		{ "#! precision = fp12\n",
-		  "1:16: unknown precision 'fp12' (expected one of fp64, "
-		  "fp64_tensor, fp32, tf32, bf16, fp16, fp8, int8)" },
+		  "1:16: unknown precision 'fp12' (expected one of fp32, "
+		  "tf32, bf16, fp16, fp8, fp4)" },
 		{ "#! gpu = x\nlayers,hidden\n2,3\n",
 		  "3:1: no measured value (expected a column such as "
 		  "iter_time_ms or measured)" },
