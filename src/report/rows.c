@@ -70,6 +70,7 @@ static const char *cell_text(const struct rep_col *col, const struct rep_cell *v
 		return v->num != 0 ? (csv ? "true" : "yes") : (csv ? "false" : "no");
 	case REP_COL_COUNT:
 	case REP_COL_NUM:
+	case REP_COL_SIG:
 		break;
 	}
 	if (!isfinite(v->num))
@@ -78,6 +79,8 @@ static const char *cell_text(const struct rep_col *col, const struct rep_cell *v
 		snprintf(buf, len, "%.0f", v->num);
 	else if (csv)
 		rowfmt_g6(buf, v->num);
+	else if (col->kind == REP_COL_SIG)
+		snprintf(buf, len, "%.*g%s", col->decimals, v->num, col->suffix ? col->suffix : "");
 	else
 		snprintf(buf, len, "%.*f%s", col->decimals, v->num * (col->scale ? col->scale : 1),
 			 col->suffix ? col->suffix : "");

@@ -22,6 +22,7 @@ enum rep_col_kind {
 	REP_COL_TEXT,  /* text, left-aligned */
 	REP_COL_COUNT, /* a whole number */
 	REP_COL_NUM,   /* a number, shown as value * scale with `decimals` and `suffix` */
+	REP_COL_SIG,   /* a number of any size, shown to `decimals` significant digits */
 	REP_COL_BOOL   /* true/false; "yes"/"no" in the table */
 };
 

@@ -132,6 +132,25 @@ static void non_finite_fails(void **state)
 	rep_rows_release(&r);
 }
 
+/* Significant digits for values of any size: 2.83e-05 and 7.9e+09 to four
+ * digits as %.4g writes them, 0.87746 as 0.8775; CSV as rowfmt_g6 writes
+ * them (plain decimal from 1e-4 to 1e15). */
+static void significant_digits(void **state)
+{
+	(void)state;
+	static const struct rep_col sig[] = { { "v", "v", REP_COL_SIG, 0, 4, NULL } };
+	const double v[] = { 2.83e-5, 7.9e9, 0.87746 };
+	struct rep_rows r;
+	rep_rows_init(&r, sig, 1);
+	for (int i = 0; i < 3; i++) {
+		const struct rep_cell c[] = { { .num = v[i] } };
+		rep_rows_add(&r, c);
+	}
+	expect(&r, "table", 0, "       v\n2.83e-05\n 7.9e+09\n  0.8775\n");
+	expect(&r, "csv", 0, "v\n2.83e-05\n7900000000\n0.87746\n");
+	rep_rows_release(&r);
+}
+
 /* No rows: the header alone, an empty array. */
 static void empty_rows(void **state)
 {
@@ -149,6 +168,7 @@ int main(void)
 		cmocka_unit_test(table_scales_and_aligns),
 		cmocka_unit_test(csv_and_json_carry_the_values),
 		cmocka_unit_test(non_finite_fails),
+		cmocka_unit_test(significant_digits),
 		cmocka_unit_test(empty_rows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
