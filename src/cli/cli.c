@@ -183,7 +183,7 @@ static const struct cli_cmd commands[] = {
 	  DATA_HELP },
 	{ "calibrate", cmd_calibrate, "fit efficiency parameters to measured training steps",
 	  "usage: traincost calibrate MEASUREMENTS.yaml [--gpu ID] [-o FILE] [--fit scale|NAME,...]\n"
-	  "       [--format table|json]\n"
+	  "       [--format F]\n"
 	  "\n"
 	  "Fit the efficiency parameters (gemm_max_frac, gemm_half_flop, attn_frac,\n"
 	  "mem_frac, launch_s, launch_overlap_frac, comm_frac, comm_latency_s,\n"
@@ -198,7 +198,7 @@ static const struct cli_cmd commands[] = {
 	  "  -o, --output FILE\n"
 	  "                  write the calibration for `estimate --calibration FILE`\n"
 	  "  --fit LIST      fit exactly these parameters (comma-separated), or 'scale'\n"
-	  "  --format F      table (default) or json\n"
+	  "  --format F      table (default), csv, json or md (csv: the parameters alone)\n"
 	  "\n"
 	  "The measurements format is in docs/calibration.md; example:\n"
 	  "  traincost calibrate examples/measurements-a100.yaml -o calibration.yaml\n" DATA_HELP },
