@@ -524,11 +524,11 @@ int cmd_validate(int argc, char **argv, struct cli_ctx *ctx)
 	/* The fitting modes use none of the summary's options: a pair that
 	 * cannot go together is refused, never silently ignored. */
 	const char *mode = cv ? "--cross-validate" : fit_fw ? "--fit-frameworks" : NULL;
-	const char *summary_opt = plot ? "--plot" : loo ? "--loo" : verbose ? "--verbose" :
+	const char *clash = plot ? "--plot" : loo ? "--loo" : verbose ? "--verbose" :
 				  family ? "--family" : cv && fit_fw ? "--fit-frameworks" : NULL;
-	if (mode && summary_opt)
+	if (mode && clash)
 		return cli_usage_error(ctx, "validate", "%s and %s exclude each other (expected one of them)",
-				       summary_opt, mode);
+				       clash, mode);
 	if (gpu_id && !cv)
 		return cli_usage_error(ctx, "validate", "--gpu needs --cross-validate (it names the GPU "
 				       "whose cases are cross-validated)");
