@@ -525,7 +525,7 @@ int cmd_validate(int argc, char **argv, struct cli_ctx *ctx)
 	 * cannot go together is refused, never silently ignored. */
 	const char *mode = cv ? "--cross-validate" : fit_fw ? "--fit-frameworks" : NULL;
 	const char *clash = plot ? "--plot" : loo ? "--loo" : verbose ? "--verbose" :
-				  family ? "--family" : cv && fit_fw ? "--fit-frameworks" : NULL;
+			    family ? "--family" : cv && fit_fw ? "--fit-frameworks" : NULL;
 	if (mode && clash)
 		return cli_usage_error(ctx, "validate", "%s and %s exclude each other (expected one of them)",
 				       clash, mode);
