@@ -17,17 +17,15 @@
 
 #define CMD "validate"
 
-/* A percentage in the table: fraction x 100 with `d` decimals. */
-#define PCT(d) REP_COL_NUM, 100, d, " %"
-
 static const struct rep_col fold_cols[] = {
 	{ "gpu", "GPU", REP_COL_TEXT, 0, 0, NULL },
 	{ "fold", "fold", REP_COL_COUNT, 0, 0, NULL },
 	{ "fitted_cases", "fitted on", REP_COL_COUNT, 0, 0, NULL },
 	{ "tested_cases", "tested on", REP_COL_COUNT, 0, 0, NULL },
-	{ "before_mape_frac", "MAPE before", PCT(2) },
-	{ "after_mape_frac", "MAPE after", PCT(2) },
-	{ "after_worst_ape_frac", "worst after", PCT(1) },
+	/* fractions, shown in the table as percentages */
+	{ "before_mape_frac", "MAPE before", REP_COL_NUM, 100, 2, " %" },
+	{ "after_mape_frac", "MAPE after", REP_COL_NUM, 100, 2, " %" },
+	{ "after_worst_ape_frac", "worst after", REP_COL_NUM, 100, 1, " %" },
 };
 #define FOLD_COLS (int)(sizeof(fold_cols) / sizeof(fold_cols[0]))
 
