@@ -157,8 +157,8 @@ static const struct cli_cmd commands[] = {
 	  "               chart into FILE\n" DATA_HELP },
 	{ "validate", cmd_validate, "predicted vs measured on published training runs",
 	  "usage: traincost validate [--family llm] [--cases DIR] [--format F] [--verbose] [--loo]\n"
-	  "       traincost validate --cross-validate K [--gpu ID] [--cases DIR]\n"
-	  "       traincost validate --fit-frameworks [--cases DIR]\n"
+	  "       traincost validate --cross-validate K [--gpu ID] [--cases DIR] [--format F]\n"
+	  "       traincost validate --fit-frameworks [--cases DIR] [--format F]\n"
 	  "\n"
 	  "Run the model on every measured case under tests/validation/ of the\n"
 	  "first data folder that has it (or validation/ of an installation, or\n"
@@ -177,10 +177,13 @@ static const struct cli_cmd commands[] = {
 	  "               fit stack_frac of every framework on the runs that name it and\n"
 	  "               print the values models/framework/ ships\n"
 	  "  --plot FILE  also draw predicted against measured as an SVG chart into FILE\n"
-	  FORMAT_HELP DATA_HELP },
+	  FORMAT_HELP
+	  "               (each mode in every format; docs/output-format.md; the fitting\n"
+	  "               modes take none of --family, --verbose, --loo, --plot)\n"
+	  DATA_HELP },
 	{ "calibrate", cmd_calibrate, "fit efficiency parameters to measured training steps",
 	  "usage: traincost calibrate MEASUREMENTS.yaml [--gpu ID] [-o FILE] [--fit scale|NAME,...]\n"
-	  "       [--format table|json]\n"
+	  "       [--format F]\n"
 	  "\n"
 	  "Fit the efficiency parameters (gemm_max_frac, gemm_half_flop, attn_frac,\n"
 	  "mem_frac, launch_s, launch_overlap_frac, comm_frac, comm_latency_s,\n"
@@ -195,7 +198,7 @@ static const struct cli_cmd commands[] = {
 	  "  -o, --output FILE\n"
 	  "                  write the calibration for `estimate --calibration FILE`\n"
 	  "  --fit LIST      fit exactly these parameters (comma-separated), or 'scale'\n"
-	  "  --format F      table (default) or json\n"
+	  "  --format F      table (default), csv, json or md (csv: the parameters alone)\n"
 	  "\n"
 	  "The measurements format is in docs/calibration.md; example:\n"
 	  "  traincost calibrate examples/measurements-a100.yaml -o calibration.yaml\n" DATA_HELP },

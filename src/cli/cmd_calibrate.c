@@ -13,7 +13,7 @@
 #include "../io/meas_load.h"
 #include "../model/calibrate.h"
 #include "../report/json.h"
-#include "../report/table.h"
+#include "../report/rows.h"
 #include "cli.h"
 #include "opts.h"
 
@@ -38,22 +38,44 @@ static int parse_fit(struct cli_ctx *ctx, const char *s, struct cal_options *o)
 	return o->fit_mask ? 0 : cli_usage_error(ctx, CMD, "--fit needs scale or parameter names");
 }
 
-static const char *const formats[] = { "table", "json", NULL };
+static const char *const formats[] = { "table", "csv", "json", "md", NULL };
 
-/* A parameter value for the table. */
-static void fmt_val(char *buf, size_t n, double v)
+/* The parameters before and after, one row each: the table, Markdown,
+ * CSV and the JSON's "parameters" (a std error of null where none). */
+static const struct rep_col param_cols[] = {
+	{ "name", "parameter", REP_COL_TEXT, 0, 0, NULL },
+	{ "before", "before", REP_COL_SIG, 0, 4, NULL },
+	{ "after", "after", REP_COL_SIG, 0, 4, NULL },
+	{ "std_error", "std error", REP_COL_SIG, 0, 4, NULL },
+	{ "status", "status", REP_COL_TEXT, 0, 0, NULL },
+};
+#define PARAM_COLS (int)(sizeof(param_cols) / sizeof(param_cols[0]))
+
+static void param_rows(const struct cal_result *r, struct rep_rows *rows)
 {
-	snprintf(buf, n, "%.4g", v);
+	rep_rows_init(rows, param_cols, PARAM_COLS);
+	for (int p = 0; p < CAL_PARAM_COUNT; p++) {
+		const struct rep_cell cells[PARAM_COLS] = {
+			{ .text = eff_params[p].name },
+			{ .num = cal_get(&r->before, p) },
+			{ .num = cal_get(&r->after, p) },
+			{ .num = r->se[p], .missing = !(r->se[p] > 0) },
+			{ .text = cal_held_names[r->held[p]] },
+		};
+		rep_rows_add(rows, cells);
+	}
 }
 
-static int print_result(struct cli_ctx *ctx, const char *file, const char *gpu,
-			const struct cal_result *r)
+/* The result for people ("table", "md") or its rows alone ("csv"). */
+static int print_result(struct cli_ctx *ctx, const char *fmt, const char *file, const char *gpu,
+			const struct cal_result *r, const struct rep_rows *rows)
 {
-	static const char *const head[] = { "parameter", "before", "after", "std error", "status" };
-	static const enum rep_align al[] = { REP_LEFT, REP_RIGHT, REP_RIGHT, REP_RIGHT, REP_LEFT };
-	struct rep_table t;
 	int rc;
 
+	if (r->warning[0])
+		fprintf(ctx->err, "traincost calibrate: warning: %s\n", r->warning);
+	if (!strcmp(fmt, "csv"))
+		return rep_rows_print(rows, ctx->out, fmt);
 	fprintf(ctx->out, "Calibration of %s from %s: %zu measurement%s\n", gpu, file, r->n,
 		r->n == 1 ? "" : "s");
 	if (r->scale_mode && r->se_available)
@@ -66,20 +88,7 @@ static int print_result(struct cli_ctx *ctx, const char *file, const char *gpu,
 		fprintf(ctx->out, "Fitted %zu parameter%s (trust region, %zu iterations)\n", r->p,
 			r->p == 1 ? "" : "s", r->iterations);
 	fputc('\n', ctx->out);
-	rep_table_init(&t, 5, head, al);
-	for (int p = 0; p < CAL_PARAM_COUNT; p++) {
-		char b[32], a[32], s[32];
-		fmt_val(b, sizeof(b), cal_get(&r->before, p));
-		fmt_val(a, sizeof(a), cal_get(&r->after, p));
-		if (r->se[p] > 0)
-			fmt_val(s, sizeof(s), r->se[p]);
-		else
-			snprintf(s, sizeof(s), "-");
-		const char *cells[5] = { eff_params[p].name, b, a, s, cal_held_names[r->held[p]] };
-		rep_table_row(&t, cells);
-	}
-	rc = rep_table_print(&t, ctx->out, "table");
-	rep_table_release(&t);
+	rc = rep_rows_print(rows, ctx->out, fmt);
 	for (int p = 0, any = 0; p < CAL_PARAM_COUNT && !r->scale_mode; p++)
 		for (int q = p + 1; q < CAL_PARAM_COUNT; q++)
 			if (r->corr[p][q] != 0)
@@ -89,15 +98,13 @@ static int print_result(struct cli_ctx *ctx, const char *file, const char *gpu,
 	fprintf(ctx->out, "\nError on the measurements (mean absolute): before %.2f %%, after %.2f %% "
 		"(worst %.1f %% -> %.1f %%)\n", 100 * r->err_before.mape, 100 * r->err_after.mape,
 		100 * r->err_before.worst_ape, 100 * r->err_after.worst_ape);
-	if (r->warning[0])
-		fprintf(ctx->err, "traincost calibrate: warning: %s\n", r->warning);
 	return rc;
 }
 
 /* The result for scripts: the same figures as the table, errors as
  * fractions, a std error of null where there is none. */
 static int print_json(struct cli_ctx *ctx, const char *file, const char *gpu,
-		      const struct cal_result *r, const char *output)
+		      const struct cal_result *r, const struct rep_rows *rows, const char *output)
 {
 	struct rep_json j;
 
@@ -116,20 +123,7 @@ static int print_json(struct cli_ctx *ctx, const char *file, const char *gpu,
 		rep_json_int(&j, "fitted", (long long)r->p);
 		rep_json_int(&j, "iterations", (long long)r->iterations);
 	}
-	rep_json_arr_begin(&j, "parameters");
-	for (int p = 0; p < CAL_PARAM_COUNT; p++) {
-		rep_json_obj_begin(&j, NULL);
-		rep_json_str(&j, "name", eff_params[p].name);
-		rep_json_num(&j, "before", cal_get(&r->before, p));
-		rep_json_num(&j, "after", cal_get(&r->after, p));
-		if (r->se[p] > 0)
-			rep_json_num(&j, "std_error", r->se[p]);
-		else
-			rep_json_null(&j, "std_error");
-		rep_json_str(&j, "status", cal_held_names[r->held[p]]);
-		rep_json_obj_end(&j);
-	}
-	rep_json_arr_end(&j);
+	int rc = rep_rows_json(rows, &j, "parameters");
 	rep_json_arr_begin(&j, "correlation");
 	for (int p = 0; p < CAL_PARAM_COUNT; p++)
 		for (int q = p + 1; q < CAL_PARAM_COUNT; q++)
@@ -159,7 +153,7 @@ static int print_json(struct cli_ctx *ctx, const char *file, const char *gpu,
 	else
 		rep_json_null(&j, "calibration_file");
 	rep_json_obj_end(&j);
-	return rep_json_finish(&j);
+	return rep_json_finish(&j) | rc;
 }
 
 int cmd_calibrate(int argc, char **argv, struct cli_ctx *ctx)
@@ -292,13 +286,18 @@ int cmd_calibrate(int argc, char **argv, struct cli_ctx *ctx)
 			goto out;
 		}
 	}
-	if (!strcmp(format, "json") ? print_json(ctx, pos[0], gpu_id, &r, output)
-				    : print_result(ctx, pos[0], gpu_id, &r)) {
-		fputs("traincost calibrate: internal error: a non-finite value in the report\n", ctx->err);
+	struct rep_rows rows;
+	param_rows(&r, &rows);
+	int bad = !strcmp(format, "json") ? print_json(ctx, pos[0], gpu_id, &r, &rows, output)
+					  : print_result(ctx, format, pos[0], gpu_id, &r, &rows);
+	rep_rows_release(&rows);
+	if (bad) {
+		fputs("traincost calibrate: internal error: a non-finite value in the report or out "
+		      "of memory\n", ctx->err);
 		rc = TC_EXIT_INTERNAL;
 		goto out;
 	}
-	if (output && strcmp(format, "json"))
+	if (output && (!strcmp(format, "table") || !strcmp(format, "md")))
 		fprintf(ctx->out, "Wrote %s (use it with --calibration %s)\n", output, output);
 	rc = TC_EXIT_OK;
 out:

@@ -10,7 +10,6 @@
 #include "../io/fw_load.h"
 #include "../io/gpu_load.h"
 #include "../io/val_load.h"
-#include "../model/crossval.h"
 #include "../model/fw_fit.h"
 #include "../model/uncertainty.h"
 #include "../model/val_groups.h"
@@ -21,6 +20,7 @@
 #include "cli.h"
 #include "opts.h"
 #include "plot_out.h"
+#include "validate_fit.h"
 
 static const char *const families[] = { "llm", "vision", "recsys", NULL };
 static const char *const formats[] = { "table", "csv", "json", "md", NULL };
@@ -494,104 +494,6 @@ static int print_tables(struct cli_ctx *ctx, const char *fmt, const struct val_s
 	return rc;
 }
 
-/*
- * `--cross-validate K`: calibrate on K-1 folds of one GPU's cases and score
- * the held-out fold, so users see how calibration generalises.
- */
-static int cross_validate(struct cli_ctx *ctx, const struct val_set *set,
-			  const struct gpu_catalog *cat, const char *gpu_id, int k)
-{
-	struct gpu g;
-	struct tc_diag d;
-	char why[512];
-	const char *id = gpu_id ? gpu_id : set->count ? set->cases[0].gpu_id : "";
-	if (gpu_catalog_lookup(cat, id, &g, why, sizeof(why))) {
-		fprintf(ctx->err, "traincost validate: %s\n", why);
-		return TC_EXIT_INPUT;
-	}
-	struct val_cv_fold *f = calloc((size_t)k, sizeof(*f));
-	if (!f) {
-		fputs("traincost validate: out of memory\n", ctx->err);
-		return TC_EXIT_INTERNAL;
-	}
-	tc_diag_init(&d);
-	if (val_cross_validate(set->cases, set->count, &g, (size_t)k, NULL, f, &d)) {
-		free(f);
-		return cli_report(ctx, &d);
-	}
-	fprintf(ctx->out, "Cross-validation on %s, %d folds: calibrate on %d fold%s, test on the one held out\n\n",
-		g.id, k, k - 1, k == 2 ? "" : "s");
-	fprintf(ctx->out, "fold   fitted on   tested on   MAPE before   MAPE after   worst after\n");
-	double before = 0, after = 0;
-	size_t tested = 0;
-	for (int i = 0; i < k; i++) {
-		fprintf(ctx->out, "%4d %11zu %11zu %12.2f %% %10.2f %% %11.1f %%\n", i + 1, f[i].n_fit,
-			f[i].n_test, 100 * f[i].before.mape, 100 * f[i].after.mape,
-			100 * f[i].after.worst_ape);
-		before += f[i].before.mape * (double)f[i].n_test;
-		after += f[i].after.mape * (double)f[i].n_test;
-		tested += f[i].n_test;
-	}
-	if (tested)
-		fprintf(ctx->out, "\nheld-out MAPE: %.2f %% with the catalog's efficiencies, %.2f %% after calibration\n",
-			100 * before / (double)tested, 100 * after / (double)tested);
-	free(f);
-	return TC_EXIT_OK;
-}
-
-/*
- * `--fit-frameworks`: fit stack_frac of every framework on all counted runs
- * and print the values the framework profiles ship (docs/model.md).
- */
-static int fit_frameworks(struct cli_ctx *ctx, struct val_set *set, struct gpu_catalog *cat)
-{
-	struct fw_fit fits[FW_FIT_MAX];
-	unsigned char *use = malloc(set->count ? set->count : 1);
-	if (!use) {
-		fputs("traincost validate: out of memory\n", ctx->err);
-		return TC_EXIT_INTERNAL;
-	}
-	memset(use, 1, set->count);
-	for (size_t i = 0; i < set->count; i++)
-		set->cases[i].w.plan.framework.set &= ~(1ULL << eff_id_stack_frac);
-	int nf = fw_fit_stack(set->cases, set->count, use, cli_catalog_gpu, cat, fits, FW_FIT_MAX);
-	free(use);
-	if (nf < 0) {
-		fputs("traincost validate: out of memory\n", ctx->err);
-		return TC_EXIT_INTERNAL;
-	}
-	fputs("framework     runs   stack_frac   rms log error\n", ctx->out);
-	for (int k = 0; k < nf; k++)
-		fprintf(ctx->out, "%-12s %5zu %12.3f %15.3f\n", fits[k].id, fits[k].n,
-			fits[k].stack_frac, fits[k].rms_log);
-	/* The stack nobody named: every run of a family that names a framework,
-	 * pooled, with the defaults below the fitted rate (models/framework/
-	 * generic.yaml). */
-	struct val_case *pool = malloc((set->count ? set->count : 1) * sizeof(*pool));
-	unsigned char *all = malloc(set->count ? set->count : 1);
-	if (!pool || !all) {
-		free(pool);
-		free(all);
-		fputs("traincost validate: out of memory\n", ctx->err);
-		return TC_EXIT_INTERNAL;
-	}
-	memcpy(pool, set->cases, set->count * sizeof(*pool));
-	memset(all, 1, set->count);
-	for (size_t i = 0; i < set->count; i++) {
-		struct val_case *c = &pool[i];
-		if (c->framework[0])
-			snprintf(c->framework, sizeof(c->framework), "generic-%s", c->family);
-		memset(&c->w.plan.framework, 0, sizeof(c->w.plan.framework));
-	}
-	nf = fw_fit_stack(pool, set->count, all, cli_catalog_gpu, cat, fits, FW_FIT_MAX);
-	for (int k = 0; k < nf; k++)
-		fprintf(ctx->out, "%-12s %5zu %12.3f %15.3f   (pooled)\n", fits[k].id, fits[k].n,
-			fits[k].stack_frac, fits[k].rms_log);
-	free(pool);
-	free(all);
-	return nf < 0 ? TC_EXIT_INTERNAL : TC_EXIT_OK;
-}
-
 int cmd_validate(int argc, char **argv, struct cli_ctx *ctx)
 {
 	const char *family = NULL, *cases_dir = NULL, *format = "table", *cv = NULL,
@@ -619,8 +521,17 @@ int cmd_validate(int argc, char **argv, struct cli_ctx *ctx)
 				       pos[0]);
 	if ((rc = plot_out_check(ctx, "validate", plot)))
 		return rc;
-	if (plot && cv)
-		return cli_usage_error(ctx, "validate", "--plot and --cross-validate exclude each other (expected one of them)");
+	/* The fitting modes use none of the summary's options: a pair that
+	 * cannot go together is refused, never silently ignored. */
+	const char *mode = cv ? "--cross-validate" : fit_fw ? "--fit-frameworks" : NULL;
+	const char *clash = plot ? "--plot" : loo ? "--loo" : verbose ? "--verbose" :
+			    family ? "--family" : cv && fit_fw ? "--fit-frameworks" : NULL;
+	if (mode && clash)
+		return cli_usage_error(ctx, "validate", "%s and %s exclude each other (expected one of them)",
+				       clash, mode);
+	if (gpu_id && !cv)
+		return cli_usage_error(ctx, "validate", "--gpu needs --cross-validate (it names the GPU "
+				       "whose cases are cross-validated)");
 	int folds = 0;
 	if (cv && cli_int_arg(ctx, "validate", "cross-validate", cv, 2, 100, &folds))
 		return TC_EXIT_USAGE;
@@ -648,11 +559,11 @@ int cmd_validate(int argc, char **argv, struct cli_ctx *ctx)
 		goto out;
 	}
 	if (folds) {
-		rc = cross_validate(ctx, &set, &cat, gpu_id, folds);
+		rc = cli_validate_cross(ctx, format, &set, &cat, gpu_id, folds);
 		goto out;
 	}
 	if (fit_fw) {
-		rc = fit_frameworks(ctx, &set, &cat);
+		rc = cli_validate_fit_frameworks(ctx, format, &set, &cat);
 		goto out;
 	}
 	res = malloc((set.count ? set.count : 1) * sizeof(*res));

@@ -1,0 +1,153 @@
+/*
+ * rows.c - typed rows written as a table, Markdown, CSV or JSON (rows.h).
+ */
+#include "rows.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rowfmt.h"
+
+void rep_rows_init(struct rep_rows *r, const struct rep_col *cols, int ncols)
+{
+	assert(ncols > 0 && ncols <= REP_TABLE_MAX_COLS);
+	memset(r, 0, sizeof(*r));
+	r->cols = cols;
+	r->ncols = ncols;
+}
+
+void rep_rows_add(struct rep_rows *r, const struct rep_cell *cells)
+{
+	if (r->failed)
+		return;
+	if (r->rows == r->cap) {
+		size_t ncap = r->cap ? r->cap * 2 : 8;
+		size_t n = ncap * (size_t)r->ncols;
+		struct rep_cell *nc = realloc(r->cells, n * sizeof(*nc));
+		if (nc)
+			r->cells = nc;
+		char **nt = nc ? realloc(r->text, n * sizeof(*nt)) : NULL;
+		if (!nt) {
+			r->failed = 1;
+			return;
+		}
+		r->text = nt;
+		r->cap = ncap;
+	}
+	size_t at = r->rows * (size_t)r->ncols;
+	for (int c = 0; c < r->ncols; c++) {
+		char *copy = NULL;
+		if (r->cols[c].kind == REP_COL_TEXT && !cells[c].missing &&
+		    !(copy = strdup(cells[c].text ? cells[c].text : ""))) {
+			while (c-- > 0)
+				free(r->text[at + (size_t)c]);
+			r->failed = 1;
+			return;
+		}
+		r->text[at + (size_t)c] = copy;
+		r->cells[at + (size_t)c] = cells[c];
+		r->cells[at + (size_t)c].text = copy;
+	}
+	r->rows++;
+}
+
+/*
+ * The text of one cell in `fmt`: the contract's value for "csv", the
+ * person's for "table" and "md".  buf holds ROWFMT_MAX + the suffix.
+ * Returns the text, or NULL for a non-finite number.
+ */
+static const char *cell_text(const struct rep_col *col, const struct rep_cell *v, int csv,
+			     char *buf, size_t len)
+{
+	if (v->missing)
+		return csv ? "" : "-";
+	switch (col->kind) {
+	case REP_COL_TEXT:
+		return v->text;
+	case REP_COL_BOOL:
+		return v->num != 0 ? (csv ? "true" : "yes") : (csv ? "false" : "no");
+	case REP_COL_COUNT:
+	case REP_COL_NUM:
+	case REP_COL_SIG:
+		break;
+	}
+	if (!isfinite(v->num))
+		return NULL;
+	if (col->kind == REP_COL_COUNT)
+		snprintf(buf, len, "%.0f", v->num);
+	else if (csv)
+		rowfmt_g6(buf, v->num);
+	else if (col->kind == REP_COL_SIG)
+		snprintf(buf, len, "%.*g%s", col->decimals, v->num, col->suffix ? col->suffix : "");
+	else
+		snprintf(buf, len, "%.*f%s", col->decimals, v->num * (col->scale ? col->scale : 1),
+			 col->suffix ? col->suffix : "");
+	return buf;
+}
+
+int rep_rows_print(const struct rep_rows *r, FILE *f, const char *fmt)
+{
+	const char *head[REP_TABLE_MAX_COLS];
+	enum rep_align al[REP_TABLE_MAX_COLS];
+	char buf[REP_TABLE_MAX_COLS][ROWFMT_MAX + 32];
+	int csv = !strcmp(fmt, "csv");
+	struct rep_table t;
+	int rc = r->failed ? -1 : 0;
+
+	for (int c = 0; c < r->ncols; c++) {
+		head[c] = csv ? r->cols[c].name : r->cols[c].title;
+		al[c] = r->cols[c].kind == REP_COL_TEXT ? REP_LEFT : REP_RIGHT;
+	}
+	rep_table_init(&t, r->ncols, head, al);
+	for (size_t i = 0; i < r->rows && !rc; i++) {
+		const char *cells[REP_TABLE_MAX_COLS];
+		for (int c = 0; c < r->ncols && !rc; c++) {
+			cells[c] = cell_text(&r->cols[c], &r->cells[i * (size_t)r->ncols + (size_t)c],
+					     csv, buf[c], sizeof(buf[c]));
+			if (!cells[c])
+				rc = -1;
+		}
+		if (!rc)
+			rep_table_row(&t, cells);
+	}
+	if (!rc)
+		rc = rep_table_print(&t, f, fmt);
+	rep_table_release(&t);
+	return rc;
+}
+
+int rep_rows_json(const struct rep_rows *r, struct rep_json *j, const char *key)
+{
+	rep_json_arr_begin(j, key);
+	for (size_t i = 0; i < r->rows && !r->failed; i++) {
+		rep_json_obj_begin(j, NULL);
+		for (int c = 0; c < r->ncols; c++) {
+			const struct rep_col *col = &r->cols[c];
+			const struct rep_cell *v = &r->cells[i * (size_t)r->ncols + (size_t)c];
+			if (v->missing)
+				rep_json_null(j, col->name);
+			else if (col->kind == REP_COL_TEXT)
+				rep_json_str(j, col->name, v->text);
+			else if (col->kind == REP_COL_BOOL)
+				rep_json_bool(j, col->name, v->num != 0);
+			else if (col->kind == REP_COL_COUNT && isfinite(v->num))
+				rep_json_int(j, col->name, (long long)v->num);
+			else
+				rep_json_num(j, col->name, v->num);
+		}
+		rep_json_obj_end(j);
+	}
+	rep_json_arr_end(j);
+	return r->failed ? -1 : 0;
+}
+
+void rep_rows_release(struct rep_rows *r)
+{
+	for (size_t i = 0; i < r->rows * (size_t)r->ncols; i++)
+		free(r->text[i]);
+	free(r->text);
+	free(r->cells);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,69 @@
+/*
+ * rows.h - rows of typed values under one description of their columns,
+ * written as an aligned table, Markdown, CSV or a JSON array: the four
+ * views of the same values, so that no command writes its data twice.
+ *
+ * A column has its contract name (JSON key and CSV header, with the unit
+ * its ending names: docs/output-format.md) and the title a person reads;
+ * a number column also says how the table shows it.  CSV and JSON carry
+ * numbers in the contract's units (CSV to 6 significant digits, JSON in
+ * full); the table and Markdown show them scaled, rounded and with a unit.
+ */
+#ifndef TC_REP_ROWS_H
+#define TC_REP_ROWS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "json.h"
+#include "table.h"
+
+enum rep_col_kind {
+	REP_COL_TEXT,  /* text, left-aligned */
+	REP_COL_COUNT, /* a whole number */
+	REP_COL_NUM,   /* a number, shown as value * scale with `decimals` and `suffix` */
+	REP_COL_SIG,   /* a number of any size, shown to `decimals` significant digits */
+	REP_COL_BOOL   /* true/false; "yes"/"no" in the table */
+};
+
+struct rep_col {
+	const char *name;   /* JSON key and CSV column (the contract) */
+	const char *title;  /* table and Markdown header */
+	enum rep_col_kind kind;
+	double scale;       /* REP_COL_NUM: 0 means 1 */
+	int decimals;
+	const char *suffix; /* unit shown after the number ("" or NULL: none) */
+};
+
+/* One cell: text for REP_COL_TEXT, num (or num != 0) for the others;
+ * missing != 0 leaves it empty (CSV), null (JSON), "-" (table). */
+struct rep_cell {
+	const char *text; /* copied by rep_rows_add */
+	double num;
+	int missing;
+};
+
+struct rep_rows {
+	const struct rep_col *cols; /* borrowed: must outlive the rows */
+	int ncols;
+	struct rep_cell *cells;     /* owned, rows * ncols; texts point into text */
+	char **text;                /* owned, rows * ncols copies (NULL: none) */
+	size_t rows, cap;
+	int failed;                 /* an allocation failed: printing returns -1 */
+};
+
+/* Start empty rows under `ncols` (at most REP_TABLE_MAX_COLS) columns. */
+void rep_rows_init(struct rep_rows *r, const struct rep_col *cols, int ncols);
+/* Append one row of ncols cells. */
+void rep_rows_add(struct rep_rows *r, const struct rep_cell *cells);
+/* Write the rows as "table", "md" or "csv" (headers: titles, titles,
+ * names).  Returns 0, or -1 on a failed allocation or a non-finite
+ * number (never printed). */
+int rep_rows_print(const struct rep_rows *r, FILE *f, const char *fmt);
+/* Write the rows into a JSON document as an array `key` of objects, one
+ * field per column (a non-finite number is caught by rep_json_finish).
+ * Returns 0, or -1 when an allocation failed (the array is then empty). */
+int rep_rows_json(const struct rep_rows *r, struct rep_json *j, const char *key);
+void rep_rows_release(struct rep_rows *r);
+
+#endif

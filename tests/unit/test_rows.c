@@ -1,0 +1,175 @@
+/*
+ * test_rows.c - one set of typed rows written as a table, Markdown, CSV
+ * and JSON (report/rows.c): the same values in each, numbers in the
+ * contract's units for CSV and JSON, scaled with their unit in the table.
+ */
+#include "tc_test.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "../../src/report/rows.h"
+
+static const struct rep_col cols[] = {
+	{ "name", "name", REP_COL_TEXT, 0, 0, NULL },
+	{ "n", "n", REP_COL_COUNT, 0, 0, NULL },
+	{ "err_frac", "err", REP_COL_NUM, 100, 1, " %" },
+	{ "ok", "ok", REP_COL_BOOL, 0, 0, NULL },
+	{ "ratio", "ratio", REP_COL_NUM, 0, 3, NULL },
+};
+
+/* Two rows: a text that CSV must quote, a missing text, a negative
+ * fraction, both truth values. */
+static void two_rows(struct rep_rows *r)
+{
+	const struct rep_cell a[] = { { .text = "a,b" }, { .num = 3 }, { .num = 0.0862 },
+				      { .num = 1 }, { .num = 0.72895 } };
+	const struct rep_cell b[] = { { .missing = 1 }, { .num = 12 }, { .num = -0.25 },
+				      { .num = 0 }, { .num = 1 } };
+	rep_rows_init(r, cols, 5);
+	rep_rows_add(r, a);
+	rep_rows_add(r, b);
+}
+
+/* The rows printed in fmt ("json": as the array "rows" of a document). */
+static char *written(const struct rep_rows *r, const char *fmt, int *rc)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	if (!strcmp(fmt, "json")) {
+		struct rep_json j;
+		rep_json_init(&j, f);
+		rep_json_obj_begin(&j, NULL);
+		*rc = rep_rows_json(r, &j, "rows");
+		rep_json_obj_end(&j);
+		*rc |= rep_json_finish(&j);
+	} else {
+		*rc = rep_rows_print(r, f, fmt);
+	}
+	fclose(f);
+	return buf;
+}
+
+static void expect(const struct rep_rows *r, const char *fmt, int want_rc, const char *want)
+{
+	int rc = 0;
+	char *got = written(r, fmt, &rc);
+	assert_int_equal(rc, want_rc);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+/* Widths: name 4 ("name"), n 2 ("12"), err 7 ("-25.0 %"), ok 3 ("yes"),
+ * ratio 5; 0.0862 x 100 to one decimal is 8.6 %, -0.25 is -25.0 %. */
+static void table_scales_and_aligns(void **state)
+{
+	(void)state;
+	struct rep_rows r;
+	two_rows(&r);
+	expect(&r, "table", 0,
+	       "name   n      err   ok  ratio\n"
+	       "a,b    3    8.6 %  yes  0.729\n"
+	       "-     12  -25.0 %   no  1.000\n");
+	expect(&r, "md", 0,
+	       "| name | n | err | ok | ratio |\n"
+	       "| --- | ---: | ---: | ---: | ---: |\n"
+	       "| a,b | 3 | 8.6 % | yes | 0.729 |\n"
+	       "| - | 12 | -25.0 % | no | 1.000 |\n");
+	rep_rows_release(&r);
+}
+
+/* CSV and JSON carry the values themselves, under the contract's names. */
+static void csv_and_json_carry_the_values(void **state)
+{
+	(void)state;
+	struct rep_rows r;
+	two_rows(&r);
+	expect(&r, "csv", 0,
+	       "name,n,err_frac,ok,ratio\n"
+	       "\"a,b\",3,0.0862,true,0.72895\n"
+	       ",12,-0.25,false,1\n");
+	expect(&r, "json", 0,
+	       "{\n"
+	       "  \"rows\": [\n"
+	       "    {\n"
+	       "      \"name\": \"a,b\",\n"
+	       "      \"n\": 3,\n"
+	       "      \"err_frac\": 0.0862,\n"
+	       "      \"ok\": true,\n"
+	       "      \"ratio\": 0.72895\n"
+	       "    },\n"
+	       "    {\n"
+	       "      \"name\": null,\n"
+	       "      \"n\": 12,\n"
+	       "      \"err_frac\": -0.25,\n"
+	       "      \"ok\": false,\n"
+	       "      \"ratio\": 1\n"
+	       "    }\n"
+	       "  ]\n"
+	       "}\n");
+	rep_rows_release(&r);
+}
+
+/* A non-finite number is never printed: the table writes nothing and
+ * fails, JSON writes null and rep_json_finish fails. */
+static void non_finite_fails(void **state)
+{
+	(void)state;
+	struct rep_rows r;
+	const struct rep_cell c[] = { { .text = "x" }, { .num = 1 }, { .num = NAN },
+				      { .num = 1 }, { .num = 1 } };
+	rep_rows_init(&r, cols, 5);
+	rep_rows_add(&r, c);
+	expect(&r, "table", -1, "");
+	expect(&r, "csv", -1, "");
+	int rc = 0;
+	char *got = written(&r, "json", &rc);
+	assert_int_equal(rc, -1);
+	assert_non_null(strstr(got, "\"err_frac\": null"));
+	free(got);
+	rep_rows_release(&r);
+}
+
+/* Significant digits for values of any size: 2.83e-05 and 7.9e+09 to four
+ * digits as %.4g writes them, 0.87746 as 0.8775; CSV as rowfmt_g6 writes
+ * them (plain decimal from 1e-4 to 1e15). */
+static void significant_digits(void **state)
+{
+	(void)state;
+	static const struct rep_col sig[] = { { "v", "v", REP_COL_SIG, 0, 4, NULL } };
+	const double v[] = { 2.83e-5, 7.9e9, 0.87746 };
+	struct rep_rows r;
+	rep_rows_init(&r, sig, 1);
+	for (int i = 0; i < 3; i++) {
+		const struct rep_cell c[] = { { .num = v[i] } };
+		rep_rows_add(&r, c);
+	}
+	expect(&r, "table", 0, "       v\n2.83e-05\n 7.9e+09\n  0.8775\n");
+	expect(&r, "csv", 0, "v\n2.83e-05\n7900000000\n0.87746\n");
+	rep_rows_release(&r);
+}
+
+/* No rows: the header alone, an empty array. */
+static void empty_rows(void **state)
+{
+	(void)state;
+	struct rep_rows r;
+	rep_rows_init(&r, cols, 5);
+	expect(&r, "csv", 0, "name,n,err_frac,ok,ratio\n");
+	expect(&r, "json", 0, "{\n  \"rows\": []\n}\n");
+	rep_rows_release(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(table_scales_and_aligns),
+		cmocka_unit_test(csv_and_json_carry_the_values),
+		cmocka_unit_test(non_finite_fails),
+		cmocka_unit_test(significant_digits),
+		cmocka_unit_test(empty_rows),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
