@@ -13,9 +13,9 @@
 const char *const vis_kind_names[VL_KIND_COUNT + 1] = {
 	"conv", "batchnorm", "layernorm", "relu", "gelu", "silu", "maxpool",
 	"avgpool", "linear", "add", "tokens", "attention", "bottleneck",
-	"basic", "cnblock", "mbconv", "swin", "patch_merge", "groupnorm", "resblock", "upsample", "deconv",
-	"convblock", "fpn", "retina_head", "rpn_head", "roi_box_head",
-	"roi_mask_head", NULL,
+	"basic", "cnblock", "mbconv", "swin", "patch_merge", "groupnorm",
+	"resblock", "upsample", "deconv", "convblock", "fpn", "retina_head",
+	"rpn_head", "roi_box_head", "roi_mask_head", NULL,
 };
 
 static int bad_entry(char *msg, size_t len, int idx, const char *fmt, ...)
@@ -565,6 +565,10 @@ static int infer_mbconv(struct infer *I, const struct vis_layer *L, int i,
 	if (I->T > 0)
 		return bad_entry(I->msg, I->msglen, i, "mbconv after tokens "
 				 "(expected it on a feature map)");
+	if (!(e >= 1) || !(out >= 1))
+		return bad_entry(I->msg, I->msglen, i, "mbconv of %g channels, "
+				 "expansion %g (expected out and expand of 1 "
+				 "or more)", out, e);
 	for (int j = 0; j < r; j++) {
 		int st = j == 0 ? s : 1;
 		double cin = I->c, ce = cin * e, sq = floor(cin * L->se);
@@ -633,6 +637,10 @@ static int infer_swin(struct infer *I, const struct vis_layer *L, int i,
 		return bad_entry(I->msg, I->msglen, i, "swin after tokens "
 				 "(expected it on a feature map: Swin keeps "
 				 "the image's layout)");
+	if (!(win >= 1) || !(heads >= 1))
+		return bad_entry(I->msg, I->msglen, i, "swin of %g heads, "
+				 "window %g (expected both 1 or more)", heads,
+				 win);
 	if (fmod(C, heads))
 		return bad_entry(I->msg, I->msglen, i, "%g heads do not "
 				 "divide width %g (expected a divisor)", heads,
