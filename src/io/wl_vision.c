@@ -37,7 +37,41 @@ struct layer_sec {
 	int kind, out, kernel, stride, groups, width, heads, mlp, repeat;
 	int global, class_token, bias, pyramid, frozen, extra, pooled;
 	int anchors, classes, convs, proposals, rois, pool, save, concat;
+	int expand, window;
+	double se;
 };
+
+/*
+ * The keys of the EfficientNet and Swin blocks: each only on its own
+ * kind (elsewhere it would be silently ignored), and what those kinds
+ * need.  Reported at the key, or at the entry for a missing one.
+ */
+static int block_keys(const struct yn_node *it, const char *file,
+		      const struct vis_layer *L, struct tc_diag *d)
+{
+	static const struct { const char *key; enum vis_kind kind; } own[] = {
+		{ "expand", VL_MBCONV }, { "se", VL_MBCONV },
+		{ "window", VL_SWIN },
+	};
+	for (size_t k = 0; k < sizeof(own) / sizeof(own[0]); k++) {
+		const struct yn_node *v = it->type == YN_MAP ?
+					  yn_map_get(it, own[k].key) : NULL;
+		if (v && L->kind != own[k].kind)
+			return wlx_err(d, file, v, "%s on %s (expected it on "
+				       "%s only)", own[k].key,
+				       vis_kind_names[L->kind],
+				       vis_kind_names[own[k].kind]);
+	}
+	if (L->kind == VL_MBCONV && (L->out <= 0 || L->expand <= 0))
+		return wlx_err(d, file, it, "mbconv needs out and expand "
+			       "(expected out: output channels, expand: the "
+			       "expansion ratio, 1 for none)");
+	if (L->kind == VL_SWIN && (L->heads <= 0 || L->window <= 0))
+		return wlx_err(d, file, it, "swin needs heads and window "
+			       "(expected heads: attention heads, window: the "
+			       "side of its attention windows)");
+	return 0;
+}
 
 /* One list item: a bare kind ("relu") or a mapping with `layer:`. */
 static int read_layer(const struct yn_node *it, const char *file,
@@ -69,6 +103,9 @@ static int read_layer(const struct yn_node *it, const char *file,
 		{ .key = "anchors", .type = FD_INT, .offset = LOFF(anchors), .min = 1, .max = 1000 },
 		{ .key = "classes", .type = FD_INT, .offset = LOFF(classes), .min = 1, .max = 1000000 },
 		{ .key = "convs", .type = FD_INT, .offset = LOFF(convs), .min = 1, .max = 64 },
+		{ .key = "expand", .type = FD_INT, .offset = LOFF(expand), .min = 1, .max = 64 },
+		{ .key = "se", .type = FD_NUM, .offset = LOFF(se), .unit = TC_UNIT_COUNT, .min = 0, .max = 1 },
+		{ .key = "window", .type = FD_INT, .offset = LOFF(window), .min = 1, .max = 1024 },
 		{ 0 },
 	};
 #undef LOFF
@@ -111,8 +148,13 @@ static int read_layer(const struct yn_node *it, const char *file,
 	L->pool = ls.pool;
 	L->save = ls.save;
 	L->concat = ls.concat;
+	L->expand = ls.expand;
+	L->se = ls.se;
+	L->window = ls.window;
 	L->line = it->line;
 	L->col = it->col;
+	if (block_keys(it, file, L, d))
+		return -1;
 	if (L->kind == VL_LINEAR && L->out <= 0)
 		return wlx_err(d, file, it, "linear needs out (expected out: "
 			       "output features)");

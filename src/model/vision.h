@@ -1,8 +1,9 @@
 /*
- * vision.h - image classification networks (ResNets, ConvNeXt, ViT) as
- * operator lists: convolutions as implicit GEMMs, batch-norm, activations,
- * pooling and residual adds as memory-bound kernels, transformer blocks
- * through the LLM operators (llm.c, no causal mask).  docs/vision-recsys.md.
+ * vision.h - image networks (ResNets, ConvNeXt, EfficientNet, Swin, ViT,
+ * detectors, U-Nets) as operator lists: convolutions as implicit GEMMs,
+ * batch-norm, activations, pooling and residual adds as memory-bound
+ * kernels, transformer blocks through the LLM operators (llm.c, no causal
+ * mask).  docs/vision-recsys.md.
  */
 #ifndef TC_VISION_H
 #define TC_VISION_H

@@ -298,6 +298,47 @@ static void op_block(struct vb *B, const struct vis_layer *L, const char *pfx,
 }
 
 /*
+ * One inverted residual block (vis_shape's infer_mbconv()) from cin x h x
+ * w to L->out x ho x wo, forward or backward.  The squeeze-excitation's
+ * pool and scale are passes over the depthwise output; its two layers
+ * are GEMMs of one row per image.
+ */
+static void op_mbconv(struct vb *B, const struct vis_layer *L, const char *pfx,
+		      double cin, double h, double w, double ho, double wo,
+		      int st, double mult)
+{
+	double b = B->b, ce = cin * L->expand, out = L->out;
+	double Xe = b * ce * h * w, Xd = b * ce * ho * wo, Xo = b * out * ho * wo;
+	double sq = L->se > 0 ? fmax(1, floor(cin * L->se)) : 0;
+	int k = L->kernel > 0 ? L->kernel : 3;
+
+	if (L->expand > 1) {
+		vis_op_conv(B, pfx, "expand", cin, h, w, ce, h, w, 1, 1, mult);
+		op_bn(B, pfx, "bn1", Xe, mult);
+		vis_op_act(B, pfx, "silu1", Xe, mult);
+	}
+	vis_op_conv(B, pfx, "dw", ce, h, w, ce, ho, wo, k, (int)ce, mult);
+	op_bn(B, pfx, "bn2", Xd, mult);
+	vis_op_act(B, pfx, "silu2", Xd, mult);
+	if (sq > 0) {
+		double per = 1 + 1 / (ho * wo); /* the map and its mean */
+		vis_op_elem(B, pfx, "se_pool", Xd, per, per, 1, mult);
+		vis_op_linear(B, pfx, "se_fc1", b, ce, sq, mult);
+		vis_op_act(B, pfx, "se_silu", b * sq, mult);
+		vis_op_linear(B, pfx, "se_fc2", b, sq, ce, mult);
+		vis_op_act(B, pfx, "se_gate", b * ce, mult);
+		/* forward: read the map, write it scaled; backward: the
+		 * map's gradient (read, write) and the gate's (read the
+		 * gradient and the map) */
+		vis_op_fusable(B, pfx, "se_scale", Xd, 2, 4, 1, mult);
+	}
+	vis_op_conv(B, pfx, "project", ce, ho, wo, out, ho, wo, 1, 1, mult);
+	op_bn(B, pfx, "bn3", Xo, mult);
+	if (st == 1 && cin == out)
+		op_add(B, pfx, Xo, mult);
+}
+
+/*
  * Transformer blocks through llm.c's layer operators: `repeat` layers of
  * width c, `heads`, MLP `mlp` with activation `act`, sequence T, no causal
  * mask, flash attention, one stage, data parallel; named "<pfx>.<op>".
@@ -355,6 +396,20 @@ static void op_attention(struct vb *B, const struct workload *w,
 }
 
 /*
+ * Swin's patch merging (vis_shape's infer_patch_merge()) into an ho x wo
+ * map of `out` channels: the gather of 2 x 2 neighbours (a copy), the
+ * LayerNorm and the linear reduction.
+ */
+static void op_patch_merge(struct vb *B, const char *pfx, double c,
+			   double ho, double wo, double out)
+{
+	double rows = B->b * ho * wo, X = rows * 4 * c;
+	vis_op_fusable(B, pfx, "gather", X, 2, 2, 1, 1);
+	vis_op_fusable(B, pfx, "ln", X, 2, 4, 1, 1);
+	vis_op_linear(B, pfx, "reduce", rows, 4 * c, out, 1);
+}
+
+/*
  * GroupNorm: statistics over groups of channels and the whole map, so a
  * statistics pass and a normalising pass as batch-norm (3 X forward, 5 X
  * backward), fusable as the other normalisations.
@@ -391,27 +446,33 @@ static void op_resblock(struct vb *B, const char *pfx, double c, double skip,
 }
 
 /*
- * Cross-attention core of b x heads (T x dh) queries against L context
- * keys and values: scores and weighted sum as batched GEMMs, the softmax
- * as one element-wise kernel each way; backward the four gradient GEMMs.
- * Short contexts (77 tokens) leave these GEMMs skinny: the GEMM model's
- * shape efficiency says what they reach.
+ * Attention core of seqs x heads (T x dh) queries against L keys and
+ * values each (a cross-attention to the text context, or a Swin window
+ * attending to itself): scores and weighted sum as batched GEMMs, the
+ * softmax as one element-wise kernel each way; backward the four
+ * gradient GEMMs; `mult` times.  Names start with `tag` ("xscore").
+ * Short sequences (77 context tokens, 49 in a window) leave these GEMMs
+ * skinny: the GEMM model's shape efficiency says what they reach.
  */
-static void op_cross_core(struct vb *B, const char *pfx, double T, double L,
-			  double dh, double heads)
+static void op_attn_core(struct vb *B, const char *pfx, const char *tag,
+			 double seqs, double T, double L, double dh,
+			 double heads, double mult)
 {
-	double bh = B->b * heads;
-	char n[40];
+	double bh = seqs * heads;
+	char n[40], sc[16], va[16], sm[16];
+	snprintf(sc, sizeof(sc), "%sscore", tag);
+	snprintf(va, sizeof(va), "%svalue", tag);
+	snprintf(sm, sizeof(sm), "%ssoftmax", tag);
 	if (!B->out.bwd) {
-		gemm(B, vis_op_name(n, pfx, "xscore", "fwd"), T, L, dh, bh, 1, 1);
-		gemm(B, vis_op_name(n, pfx, "xvalue", "fwd"), T, dh, L, bh, 1, 1);
+		gemm(B, vis_op_name(n, pfx, sc, "fwd"), T, L, dh, bh, 1, mult);
+		gemm(B, vis_op_name(n, pfx, va, "fwd"), T, dh, L, bh, 1, mult);
 	} else {
-		gemm(B, vis_op_name(n, pfx, "xscore", "bwd_q"), T, dh, L, bh, 1, 1);
-		gemm(B, vis_op_name(n, pfx, "xscore", "bwd_k"), L, dh, T, bh, 1, 1);
-		gemm(B, vis_op_name(n, pfx, "xvalue", "bwd_p"), T, L, dh, bh, 1, 1);
-		gemm(B, vis_op_name(n, pfx, "xvalue", "bwd_v"), L, dh, T, bh, 1, 1);
+		gemm(B, vis_op_name(n, pfx, sc, "bwd_q"), T, dh, L, bh, 1, mult);
+		gemm(B, vis_op_name(n, pfx, sc, "bwd_k"), L, dh, T, bh, 1, mult);
+		gemm(B, vis_op_name(n, pfx, va, "bwd_p"), T, L, dh, bh, 1, mult);
+		gemm(B, vis_op_name(n, pfx, va, "bwd_v"), L, dh, T, bh, 1, mult);
 	}
-	vis_op_elem(B, pfx, "xsoftmax", bh * T * L, 2, 3, 1, 1);
+	vis_op_elem(B, pfx, sm, bh * T * L, 2, 3, 1, mult);
 }
 
 /*
@@ -435,11 +496,50 @@ static void op_transformer(struct vb *B, const struct workload *w,
 	vis_op_fusable(B, p, "ln2", X, 2, 4, 1, 1);
 	vis_op_linear(B, p, "xq", b * T, c, c, 1);
 	vis_op_linear(B, p, "xkv", b * L, d, 2 * c, 1);
-	op_cross_core(B, p, T, L, c / heads, heads);
+	op_attn_core(B, p, "x", B->b, T, L, c / heads, heads, 1);
 	vis_op_linear(B, p, "xout", b * T, c, c, 1);
 	op_add(B, p, X, 1);
 	vis_op_linear(B, p, "proj_out", b * T, c, c, 1);
 	op_add(B, p, X, 1);
+}
+
+/*
+ * A stage of Swin blocks (vis_shape's infer_swin()) on a c x h x wd map,
+ * as PyTorch runs them: LayerNorm; the window partition (a permute made
+ * contiguous: a copy), and in every second copy the cyclic shift before
+ * it (another), when a window is smaller than the map; the qkv
+ * projection; the attention core of b x windows sequences of win^2
+ * tokens with the relative position bias (and the shift's mask) added to
+ * the scores; the output projection; the reverse copies; residual add,
+ * LayerNorm, MLP with GELU, residual add.  The linear layers are the
+ * split-K GEMMs of the convolutions: at stage 1 their weight gradients
+ * have a 96-wide output and a reduction over every position.
+ */
+static void op_swin(struct vb *B, const struct vis_layer *L, const char *pfx,
+		    double c, double h, double wd, double r)
+{
+	double win = L->window, N = win * win, heads = L->heads;
+	double mlp = L->mlp > 0 ? L->mlp : 4 * c;
+	double nw = ceil(h / win) * ceil(wd / win), rows = B->b * nw * N;
+	double X = rows * c, S = B->b * nw * heads * N * N;
+	double shifted = win < h || win < wd ? floor(r / 2) : 0;
+
+	vis_op_fusable(B, pfx, "ln1", X, 2, 4, 1, r);
+	vis_op_fusable(B, pfx, "windows", X, 4, 4, 2, r);
+	if (shifted > 0)
+		vis_op_fusable(B, pfx, "shift", X, 4, 4, 2, shifted);
+	vis_op_linear(B, pfx, "qkv", rows, c, 3 * c, r);
+	/* the bias gathered per head and added: read, write the scores;
+	 * backward its gradient sums them */
+	vis_op_elem(B, pfx, "bias", S, 2, 1, 1, r);
+	op_attn_core(B, pfx, "w", B->b * nw, N, N, c / heads, heads, r);
+	vis_op_linear(B, pfx, "proj", rows, c, c, r);
+	op_add(B, pfx, X, r);
+	vis_op_fusable(B, pfx, "ln2", X, 2, 4, 1, r);
+	vis_op_linear(B, pfx, "fc1", rows, c, mlp, r);
+	vis_op_act(B, pfx, "gelu", rows * mlp, r);
+	vis_op_linear(B, pfx, "fc2", rows, mlp, c, r);
+	op_add(B, pfx, X, r);
 }
 
 /*
@@ -517,6 +617,23 @@ static void walk_block(struct vb *B, const struct vis_layer *L, int i,
 	snprintf(pfx, sizeof(pfx), "l%d", i + 1);
 	if (r > 1)
 		op_block(B, L, pfx, o->c, hh, ww, o->c, wdt, 1, r - 1);
+}
+
+/* A stage of inverted residual blocks: the first, which may stride and
+ * change the width, then the repeats. */
+static void walk_mbconv(struct vb *B, const struct vis_layer *L, int i,
+			const struct walk *W, const struct vis_shape *o)
+{
+	double r = L->repeat > 0 ? L->repeat : 1;
+	int s = L->stride > 0 ? L->stride : 1, k = L->kernel > 0 ? L->kernel : 3;
+	double ho = vis_out_side(W->h, k, s), wo = vis_out_side(W->wd, k, s);
+	char pfx[32];
+
+	snprintf(pfx, sizeof(pfx), "l%d.first", i + 1);
+	op_mbconv(B, L, pfx, W->c, W->h, W->wd, ho, wo, s, 1);
+	snprintf(pfx, sizeof(pfx), "l%d", i + 1);
+	if (r > 1)
+		op_mbconv(B, L, pfx, o->c, ho, wo, ho, wo, 1, r - 1);
 }
 
 /* A diffusion UNet's resblocks, each with its cross-attention block when
@@ -607,6 +724,15 @@ static void walk_entry(struct vb *B, const struct workload *w, int i,
 	case VL_BASIC:
 	case VL_CNBLOCK:
 		walk_block(B, L, i, W, o);
+		break;
+	case VL_MBCONV:
+		walk_mbconv(B, L, i, W, o);
+		break;
+	case VL_SWIN:
+		op_swin(B, L, pfx, c, h, wd, r);
+		break;
+	case VL_PATCH_MERGE:
+		op_patch_merge(B, pfx, c, o->h, o->w, o->c);
 		break;
 	case VL_FPN:
 		vis_op_fpn(B, pfx, L, W->nfeat, W->fc, W->fh, W->fw, o);

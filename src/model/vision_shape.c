@@ -13,9 +13,9 @@
 const char *const vis_kind_names[VL_KIND_COUNT + 1] = {
 	"conv", "batchnorm", "layernorm", "relu", "gelu", "silu", "maxpool",
 	"avgpool", "linear", "add", "tokens", "attention", "bottleneck",
-	"basic", "cnblock", "groupnorm", "resblock", "upsample", "deconv",
-	"convblock", "fpn", "retina_head", "rpn_head", "roi_box_head",
-	"roi_mask_head", NULL,
+	"basic", "cnblock", "mbconv", "swin", "patch_merge", "groupnorm",
+	"resblock", "upsample", "deconv", "convblock", "fpn", "retina_head",
+	"rpn_head", "roi_box_head", "roi_mask_head", NULL,
 };
 
 static int bad_entry(char *msg, size_t len, int idx, const char *fmt, ...)
@@ -543,6 +543,142 @@ static int infer_block(struct infer *I, const struct vis_layer *L, int i,
 	return 0;
 }
 
+/*
+ * A stage of EfficientNet's inverted residual blocks (MBConv: Sandler et
+ * al., arXiv:1801.04381; Tan and Le, arXiv:1905.11946; torchvision
+ * models/efficientnet.py): a 1x1 expansion to cin x expand channels with
+ * batch-norm and SiLU (none when expand is 1), a k x k depthwise
+ * convolution (stride on the first copy) with batch-norm and SiLU,
+ * squeeze-excitation (global average, 1x1 to floor(cin x se) channels
+ * with bias, SiLU, 1x1 back with bias, sigmoid, channel scale), a 1x1
+ * projection to `out` with batch-norm, and the residual add when the
+ * stride is 1 and the widths agree.  The channel scale is element-wise,
+ * not a multiply-add of the count.
+ */
+static int infer_mbconv(struct infer *I, const struct vis_layer *L, int i,
+			struct vis_shape *o)
+{
+	double r = L->repeat > 0 ? L->repeat : 1;
+	int s = L->stride > 0 ? L->stride : 1, k = L->kernel > 0 ? L->kernel : 3;
+	double out = L->out, e = L->expand;
+
+	if (I->T > 0)
+		return bad_entry(I->msg, I->msglen, i, "mbconv after tokens "
+				 "(expected it on a feature map)");
+	if (!(e >= 1) || !(out >= 1))
+		return bad_entry(I->msg, I->msglen, i, "mbconv of %g channels, "
+				 "expansion %g (expected out and expand of 1 "
+				 "or more)", out, e);
+	for (int j = 0; j < r; j++) {
+		int st = j == 0 ? s : 1;
+		double cin = I->c, ce = cin * e, sq = floor(cin * L->se);
+		double hw = I->h * I->w, ho = vis_out_side(I->h, k, st);
+		double wo = vis_out_side(I->w, k, st), how = ho * wo;
+
+		if (ho < 1 || wo < 1)
+			return bad_entry(I->msg, I->msglen, i, "mbconv %dx%d "
+					 "stride %d shrinks %gx%g to nothing "
+					 "(expected a larger image_size or "
+					 "fewer down-sampling layers)", k, k,
+					 st, I->h, I->w);
+		if (L->se > 0 && sq < 1)
+			sq = 1; /* torchvision: max(1, cin // 4) */
+		if (e > 1) {
+			o->params += cin * ce + I->bnp * ce;
+			o->macs += hw * cin * ce;
+			/* conv input, bn input, SiLU input */
+			o->act_bytes += hw * (cin + 2 * ce);
+		}
+		o->params += ce * k * k + I->bnp * ce + ce * out + I->bnp * out;
+		o->macs += how * ce * k * k + how * ce * out;
+		/* dw input; bn, SiLU inputs; scaled map and its scale's
+		 * input; bn input after the projection */
+		o->act_bytes += hw * ce + 4 * how * ce + how * out;
+		if (sq > 0) {
+			o->params += 2 * ce * sq + sq + ce;
+			o->macs += 2 * ce * sq;
+			/* pooled vector, SiLU input, gate */
+			o->act_bytes += 2 * ce + sq;
+		}
+		I->c = out;
+		I->h = ho;
+		I->w = wo;
+	}
+	return 0;
+}
+
+/* Swin's windows of side `win` over an h x w map, padded to whole windows
+ * as torchvision pads: the positions they hold. */
+static double swin_positions(double h, double w, double win)
+{
+	return ceil(h / win) * win * ceil(w / win) * win;
+}
+
+/*
+ * A stage of Swin Transformer blocks (Liu et al., arXiv:2103.14030;
+ * torchvision models/swin_transformer.py) on a c x h x w map kept as a
+ * map: LayerNorm, multi-head self-attention inside each win x win window
+ * (qkv and output projections with bias, a learned relative position
+ * bias of (2 win - 1)^2 per head added to the scores), residual,
+ * LayerNorm, MLP c -> mlp -> c with GELU, residual; every second copy
+ * shifts the windows by win/2 (a cyclic roll, no parameters).  The map is
+ * padded to whole windows; each of the T positions attends to the win^2
+ * of its window, through explicit scores (PyTorch's Swin computes them:
+ * the bias is added before the softmax).
+ */
+static int infer_swin(struct infer *I, const struct vis_layer *L, int i,
+		      struct vis_shape *o)
+{
+	double r = L->repeat > 0 ? L->repeat : 1, C = I->c, win = L->window;
+	double mlp = L->mlp > 0 ? L->mlp : 4 * C, heads = L->heads;
+	double T = swin_positions(I->h, I->w, win), N = win * win;
+
+	if (I->T > 0)
+		return bad_entry(I->msg, I->msglen, i, "swin after tokens "
+				 "(expected it on a feature map: Swin keeps "
+				 "the image's layout)");
+	if (!(win >= 1) || !(heads >= 1))
+		return bad_entry(I->msg, I->msglen, i, "swin of %g heads, "
+				 "window %g (expected both 1 or more)", heads,
+				 win);
+	if (fmod(C, heads))
+		return bad_entry(I->msg, I->msglen, i, "%g heads do not "
+				 "divide width %g (expected a divisor)", heads,
+				 C);
+	o->params = r * (4 * C * C + 4 * C + 2 * C * mlp + mlp + C + 4 * C +
+			 (2 * win - 1) * (2 * win - 1) * heads);
+	o->macs = r * (T * (4 * C * C + 2 * C * mlp) + 2 * T * N * C);
+	/* as a transformer layer, with the softmax output of the explicit
+	 * attention kept in place of flash attention's statistics */
+	o->act_bytes = r * (attn_act_elems(T, C, heads, mlp) - 2 * heads * T +
+			    heads * T * N);
+	return 0;
+}
+
+/*
+ * Swin's patch merging: the 2 x 2 neighbours of each position
+ * concatenated (4 c channels on a map halved, odd sides padded), a
+ * LayerNorm and a linear layer to `out` [2 c] without bias.  Kept: the
+ * LayerNorm's and the linear layer's inputs.
+ */
+static int infer_patch_merge(struct infer *I, const struct vis_layer *L,
+			     int i, struct vis_shape *o)
+{
+	double out = L->out > 0 ? L->out : 2 * I->c, c4 = 4 * I->c;
+	double ho = ceil(I->h / 2), wo = ceil(I->w / 2);
+
+	if (I->T > 0)
+		return bad_entry(I->msg, I->msglen, i, "patch_merge after "
+				 "tokens (expected it on a feature map)");
+	o->params = 2 * c4 + c4 * out;
+	o->macs = ho * wo * c4 * out;
+	o->act_bytes = 2 * ho * wo * c4;
+	I->c = out;
+	I->h = ho;
+	I->w = wo;
+	return 0;
+}
+
 /* A feature pyramid, or a detection head on one. */
 static int infer_detect(struct infer *I, const struct vis_layer *L, int i,
 			struct vis_shape *o)
@@ -740,6 +876,12 @@ static int infer_entry(struct infer *I, const struct vis_layer *L, int i,
 	case VL_BASIC:
 	case VL_CNBLOCK:
 		return infer_block(I, L, i, o);
+	case VL_MBCONV:
+		return infer_mbconv(I, L, i, o);
+	case VL_SWIN:
+		return infer_swin(I, L, i, o);
+	case VL_PATCH_MERGE:
+		return infer_patch_merge(I, L, i, o);
 	case VL_FPN:
 	case VL_RETINA_HEAD:
 	case VL_RPN_HEAD:

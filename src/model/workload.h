@@ -158,13 +158,16 @@ struct tc_mark {
 /*
  * One entry of a vision network.  Plain layers act on the running tensor
  * (channels x height x width, or a sequence of tokens after `tokens`);
- * blocks (bottleneck, basic, cnblock, attention) stand for `repeat` copies
+ * blocks (bottleneck, basic, cnblock, mbconv, swin, attention) stand for
+ * `repeat` copies
  * of a residual block.  Shapes are inferred from the image size.
  */
 enum vis_kind {
 	VL_CONV, VL_BATCHNORM, VL_LAYERNORM, VL_RELU, VL_GELU, VL_SILU,
 	VL_MAXPOOL, VL_AVGPOOL, VL_LINEAR, VL_ADD, VL_TOKENS, VL_ATTENTION,
 	VL_BOTTLENECK, VL_BASIC, VL_CNBLOCK,
+	/* EfficientNet and Swin (docs/workload.md, "Vision networks") */
+	VL_MBCONV, VL_SWIN, VL_PATCH_MERGE,
 	/* U-Nets (docs/vision-recsys.md, "U-Nets") */
 	VL_GROUPNORM, VL_RESBLOCK, VL_UPSAMPLE, VL_DECONV, VL_CONVBLOCK,
 	/* detection (docs/vision-recsys.md, "Detectors") */
@@ -184,7 +187,12 @@ struct vis_layer {
 	int groups;       /* conv: 1 dense, = channels depthwise;
 			     bottleneck: of its 3x3 conv (ResNeXt) */
 	int width;        /* bottleneck: inner width; cnblock: MLP width */
-	int heads, mlp;   /* attention */
+	int heads, mlp;   /* attention, swin */
+	int expand;       /* mbconv: expansion ratio of its 1x1 conv (1 =
+			     none) */
+	double se;        /* mbconv: squeeze-excitation width over the input
+			     channels (0 = no squeeze-excitation) */
+	int window;       /* swin: side of the attention windows */
 	int repeat;       /* blocks: copies */
 	int global;       /* pool over the whole image / sequence */
 	int class_token;  /* tokens: prepend a class token */

@@ -197,7 +197,8 @@ static void test_unfused_frac(void **state)
 }
 
 /* The preset files give torchvision's parameter counts and GMACs
- * (reference §2.1-2.5). */
+ * (reference §2.1-2.5; EfficientNet-B0 and Swin-T by hand in
+ * test_vision_blocks.c). */
 static void test_presets_match_torchvision(void **state)
 {
 	static const struct { const char *name; double params, gmacs; } t[] = {
@@ -206,6 +207,8 @@ static void test_presets_match_torchvision(void **state)
 		{ "resnet152", 60192808, 11.514 }, { "vit-b16", 86567656, 17.564 },
 		{ "vit-l16", 304326632, 61.555 }, { "vit-h14", 632045800, 167.295 },
 		{ "convnext-tiny", 28589128, 4.456 },
+		{ "efficientnet-b0", 5288548, 0.386 },
+		{ "swin-tiny", 28288354, 4.491 },
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
@@ -301,7 +304,7 @@ static void test_bad_inputs(void **state)
 		{ "tests/unit/data/vision/shrink.yaml",
 		  "tests/unit/data/vision/shrink.yaml:6:7: maxpool 2x2 stride 2 shrinks 1x1 to nothing (expected a larger image_size or fewer down-sampling layers)" },
 		{ "tests/unit/data/vision/bad-kind-layer.yaml",
-		  "tests/unit/data/vision/bad-kind-layer.yaml:5:7: 'layer' is 'relux' (expected one of: conv, batchnorm, layernorm, relu, gelu, silu, maxpool, avgpool, linear, add, tokens, attention, bottleneck, basic, cnblock, groupnorm, resblock, upsample, deconv, convblock, fpn, retina_head, rpn_head, roi_box_head, roi_mask_head; did you mean 'relu'?)" },
+		  "tests/unit/data/vision/bad-kind-layer.yaml:5:7: 'layer' is 'relux' (expected one of: conv, batchnorm, layernorm, relu, gelu, silu, maxpool, avgpool, linear, add, tokens, attention, bottleneck, basic, cnblock, mbconv, swin, patch_merge, groupnorm, resblock, upsample, deconv, convblock, fpn, retina_head, rpn_head, roi_box_head, roi_mask_head; did you mean 'relu'?)" },
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
