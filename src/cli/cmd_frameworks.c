@@ -50,7 +50,7 @@ static int print_json(struct cli_ctx *ctx, const struct fw_catalog *cat)
 		rep_json_str(&j, "framework", f->layer.id);
 		rep_json_str(&j, "name", f->name);
 		rep_json_str(&j, "families", fam);
-		rep_json_int(&j, "fitted_runs", f->fitted_runs);
+		rep_json_int(&j, "fitted_runs", f->layer.fitted_runs);
 		rep_json_obj_begin(&j, "efficiency");
 		for (int p = 0; p < EFF_COUNT; p++)
 			if (f->layer.set & (1ULL << p))
@@ -104,7 +104,7 @@ int cmd_frameworks(int argc, char **argv, struct cli_ctx *ctx)
 			stack_text(f, st, sizeof(st));
 			if (csv && !strcmp(st, "-"))
 				st[0] = '\0';
-			snprintf(runs, sizeof(runs), "%d", f->fitted_runs);
+			snprintf(runs, sizeof(runs), "%d", f->layer.fitted_runs);
 			const char *cells[5] = { f->layer.id, fam, st, runs, f->name };
 			rep_table_row(&t, cells);
 		}

@@ -94,7 +94,7 @@ static const struct fd_field fw_fields[] = {
 	{ .key = "families", .type = FD_CUSTOM, .required = 1, .parse = parse_families },
 	{ .key = "default_for", .type = FD_CUSTOM, .parse = parse_default_for },
 	{ .key = "efficiency", .type = FD_CUSTOM, .parse = parse_eff },
-	{ .key = "fitted_runs", .type = FD_INT, .offset = F(fitted_runs), .min = 0, .max = 100000 },
+	{ .key = "fitted_runs", .type = FD_INT, .offset = F(layer.fitted_runs), .min = 0, .max = 100000 },
 	{ .key = "source", .type = FD_STR, .required = 1, .offset = F(source),
 	  .size = FW_TEXT_LEN },
 	{ .key = "as_of", .type = FD_CUSTOM, .required = 1, .parse = parse_as_of },

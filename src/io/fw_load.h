@@ -23,7 +23,6 @@ struct framework {
 	unsigned families;           /* bit k: workload kind k is run with it */
 	unsigned default_for;        /* bit k: used when a workload of kind k
 					names no framework */
-	int fitted_runs;             /* published runs its values were fitted on */
 	char source[FW_TEXT_LEN];    /* where the values come from */
 	char as_of[16];
 	char notes[FW_TEXT_LEN];     /* what the stack does: fusion, overlap, graphs */

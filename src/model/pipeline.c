@@ -222,7 +222,7 @@ int step_validated(const struct workload *w, const struct gpu *g)
 	if (w->kind == WL_LLM && w->train.precision == PREC_FP4)
 		return 0; /* no FP4 GEMM rate measured on any GPU */
 	return g->eff.layer[eff_id_gemm_max_frac] >= EFF_LAYER_GPU &&
-	       (!fw->id[0] || (fw->set & (1ULL << eff_id_stack_frac)));
+	       (!fw->id[0] || fw->fitted_runs > 0);
 }
 
 /* Say which part of an estimate no measured run backs. */
@@ -238,7 +238,7 @@ static void unvalidated_warnings(const struct workload *w, const struct gpu *g,
 		est_warn(e, "no published measurement of FP4 GEMM rates: they are taken to reach "
 			 "the share of their peak that FP8 GEMMs reach, and the uncertainty is widened "
 			 "to the cross-GPU validation error (%.0f %%)", 100 * STEP_UNVALIDATED_REL_SD);
-	if (fw->id[0] && !(fw->set & (1ULL << eff_id_stack_frac)))
+	if (fw->id[0] && fw->fitted_runs <= 0)
 		est_warn(e, "framework %s has no measured run: the defaults apply, and the "
 			 "uncertainty is widened to the cross-framework validation error (%.0f %%)",
 			 fw->id, 100 * STEP_UNVALIDATED_REL_SD);

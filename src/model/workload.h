@@ -83,6 +83,8 @@ struct plan_framework {
 	char id[FW_ID_LEN];       /* "" = none named: the registry and GPU values */
 	unsigned long long set;   /* bit p: value[p] is the profile's */
 	double value[EFF_COUNT];
+	int fitted_runs;          /* published runs its values were fitted
+				     on; 0: none measured */
 };
 
 /* Pipeline schedules (model/schedule.c). */

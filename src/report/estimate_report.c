@@ -259,6 +259,9 @@ static void text_framework(FILE *f, const struct plan_framework *fw)
 	if (fw->set & (1ULL << eff_id_stack_frac))
 		fprintf(f, ", sustains %.0f %% of the kernel rates (fitted on published runs)",
 			100 * fw->value[eff_id_stack_frac]);
+	else if (fw->fitted_runs > 0)
+		fprintf(f, ", sustains the kernel rates of the defaults (checked on %d published runs)",
+			fw->fitted_runs);
 	else
 		fputs(", no measured run: the defaults apply", f);
 	fputc('\n', f);

@@ -92,6 +92,34 @@ static void test_unvalidated_gpu_is_wider(void **state)
 	assert_non_null(strstr(e.warning[0], "no published measurement"));
 }
 
+/*
+ * A framework is backed by measured runs when its values were fitted on
+ * some, even where the fit kept the defaults (a stack_frac at its bound of
+ * 1, or the stack the defaults were fitted on); one fitted on none is not,
+ * and its estimate says so.
+ */
+static void test_framework_backed_by_fitted_runs(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct estimate e;
+	struct est_workspace ws;
+	struct plan_problem why;
+	(void)state;
+	a_run(&w, &g);
+	snprintf(w.plan.framework.id, sizeof(w.plan.framework.id), "%s", "stack");
+	w.plan.framework.set = 0;
+	w.plan.framework.fitted_runs = 7;
+	assert_int_equal(step_validated(&w, &g), 1);
+	w.plan.framework.fitted_runs = 0;
+	assert_int_equal(step_validated(&w, &g), 0);
+	assert_int_equal(est_workspace_init(&ws, 256), 0);
+	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
+	est_workspace_release(&ws);
+	assert_int_equal(e.warning_count, 1);
+	assert_non_null(strstr(e.warning[0], "framework stack has no measured run"));
+}
+
 static void test_quantiles_ordered_and_deterministic(void **state)
 {
 	struct workload w;
@@ -259,6 +287,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_zero_spread_is_the_point_estimate),
 		cmocka_unit_test(test_unvalidated_gpu_is_wider),
+		cmocka_unit_test(test_framework_backed_by_fitted_runs),
 		cmocka_unit_test(test_quantiles_ordered_and_deterministic),
 		cmocka_unit_test(test_wider_inputs_wider_interval),
 		cmocka_unit_test(test_corr_factor),
