@@ -4,6 +4,7 @@
  * no measured rate backs it.
  */
 #include "tc_test.h"
+#include "tc_llm.h"
 
 #include "../../src/model/estimate.h"
 #include "../../src/model/llm.h"
@@ -50,24 +51,11 @@ static void test_fp4_rate_is_fp8_share_of_its_peak(void **state)
 /* Llama 3.1 8B-like: 32 layers, hidden 4096, GQA, on 8 B200. */
 static void llama8b(struct workload *w, enum tc_prec p)
 {
-	memset(w, 0, sizeof(*w));
-	w->kind = WL_LLM;
-	w->llm.layers = 32;
-	w->llm.hidden = 4096;
-	w->llm.heads = 32;
-	w->llm.kv_heads = 8;
-	w->llm.ffn = 14336;
-	w->llm.act = ACT_SWIGLU;
-	w->llm.vocab = 128256;
-	w->llm.positions = POS_ROPE;
-	w->llm.norm = NORM_RMSNORM;
-	w->llm.causal = 1;
+	tc_llama(w, 32, 4096, 32, 8, 14336, 128256);
 	w->train.seq_len = 8192;
 	w->train.global_batch = 16;
 	w->train.steps = 10;
 	w->train.precision = p;
-	w->train.optimizer = OPT_ADAMW;
-	w->train.flash_attention = 1;
 	w->plan.count = 8;
 	w->plan.micro_batch = 2;
 	w->plan.zero = 1;

@@ -3,6 +3,7 @@
  * MiCS) and packed sequences: hand-computed values and relations.
  */
 #include "tc_test.h"
+#include "tc_llm.h"
 
 #include "../../src/model/comm.h"
 #include "../../src/model/estimate.h"
@@ -28,24 +29,10 @@ static int teardown(void **state)
 /* A small Llama-style model: SwiGLU, RoPE, RMSNorm, GQA, no biases. */
 static void small_llama(struct workload *w)
 {
-	memset(w, 0, sizeof(*w));
-	w->kind = WL_LLM;
-	w->llm.layers = 4;
-	w->llm.hidden = 256;
-	w->llm.heads = 8;
-	w->llm.kv_heads = 2;
-	w->llm.ffn = 512;
-	w->llm.act = ACT_SWIGLU;
-	w->llm.vocab = 1000;
-	w->llm.positions = POS_ROPE;
-	w->llm.norm = NORM_RMSNORM;
-	w->llm.causal = 1;
+	tc_llama(w, 4, 256, 8, 2, 512, 1000);
 	w->train.seq_len = 2048;
 	w->train.global_batch = 16;
 	w->train.steps = 10;
-	w->train.precision = PREC_BF16;
-	w->train.optimizer = OPT_ADAMW;
-	w->train.flash_attention = 1;
 	w->plan.count = 8;
 	w->plan.micro_batch = 1;
 	w->plan.zero = 0;

@@ -3,6 +3,7 @@
  * relations that must hold for any parameters.
  */
 #include "tc_test.h"
+#include "tc_llm.h"
 
 #include <stdlib.h>
 
@@ -487,25 +488,11 @@ static void test_schedule_checks(void **state)
 /* Llama-2-70B-like on 64 GPUs: the shared workload of the relations. */
 static void llama70(struct workload *w)
 {
-	memset(w, 0, sizeof(*w));
-	w->kind = WL_LLM;
-	w->llm.layers = 80;
-	w->llm.hidden = 8192;
-	w->llm.heads = 64;
-	w->llm.kv_heads = 8;
-	w->llm.ffn = 28672;
-	w->llm.act = ACT_SWIGLU;
-	w->llm.vocab = 32000;
-	w->llm.positions = POS_ROPE;
-	w->llm.norm = NORM_RMSNORM;
-	w->llm.causal = 1;
+	tc_llama(w, 80, 8192, 64, 8, 28672, 32000);
 	w->train.seq_len = 4096;
 	w->train.global_batch = 1024;
 	w->train.tokens = 2e12;
-	w->train.precision = PREC_BF16;
-	w->train.optimizer = OPT_ADAMW;
 	w->train.recompute = RECOMP_SELECTIVE;
-	w->train.flash_attention = 1;
 	w->plan.count = 512;
 	w->plan.tp = 8;
 	w->plan.pp = 4;

@@ -4,6 +4,7 @@
  * that holds the most, and the layouts the model refuses.
  */
 #include "tc_test.h"
+#include "tc_llm.h"
 
 #include "../../src/model/compose.h"
 #include "../../src/model/estimate.h"
@@ -74,24 +75,10 @@ static void test_middle_stage_sets_the_pace(void **state)
 /* A small Llama-style model of 32 layers on 8 GPUs, pp 4. */
 static void llama32(struct workload *w)
 {
-	memset(w, 0, sizeof(*w));
-	w->kind = WL_LLM;
-	w->llm.layers = 32;
-	w->llm.hidden = 1024;
-	w->llm.heads = 16;
-	w->llm.kv_heads = 4;
-	w->llm.ffn = 2816;
-	w->llm.act = ACT_SWIGLU;
-	w->llm.vocab = 32000;
-	w->llm.positions = POS_ROPE;
-	w->llm.norm = NORM_RMSNORM;
-	w->llm.causal = 1;
+	tc_llama(w, 32, 1024, 16, 4, 2816, 32000);
 	w->train.seq_len = 2048;
 	w->train.global_batch = 32;
 	w->train.steps = 10;
-	w->train.precision = PREC_BF16;
-	w->train.optimizer = OPT_ADAMW;
-	w->train.flash_attention = 1;
 	w->plan.count = 8;
 	w->plan.pp = 4;
 	w->plan.micro_batch = 1;

@@ -1,0 +1,35 @@
+/*
+ * tc_llm.h - the Llama-style decoder the language-model suites build their
+ * workloads on (include after tc_test.h).
+ */
+#ifndef TC_TEST_LLM_H
+#define TC_TEST_LLM_H
+
+#include <string.h>
+
+#include "../../src/model/workload.h"
+
+/* A Llama-style decoder of the given sizes (SwiGLU, RoPE, RMSNorm, causal,
+ * no biases, untied embeddings) trained in bf16 with AdamW and flash
+ * attention; every other field 0, for the caller to set. */
+static inline void tc_llama(struct workload *w, int layers, int hidden,
+			    int heads, int kv_heads, int ffn, int vocab)
+{
+	memset(w, 0, sizeof(*w));
+	w->kind = WL_LLM;
+	w->llm.layers = layers;
+	w->llm.hidden = hidden;
+	w->llm.heads = heads;
+	w->llm.kv_heads = kv_heads;
+	w->llm.ffn = ffn;
+	w->llm.act = ACT_SWIGLU;
+	w->llm.vocab = vocab;
+	w->llm.positions = POS_ROPE;
+	w->llm.norm = NORM_RMSNORM;
+	w->llm.causal = 1;
+	w->train.precision = PREC_BF16;
+	w->train.optimizer = OPT_ADAMW;
+	w->train.flash_attention = 1;
+}
+
+#endif
