@@ -79,6 +79,8 @@ enum vk_id {
 	K_SCHEDULE, K_CAPACITY,
 	/* uneven pipeline stages */
 	K_FIRST_STAGE, K_LAST_STAGE,
+	/* tensor-parallel collectives under the GEMMs */
+	K_TP_OVERLAP,
 	K_N
 };
 
@@ -156,6 +158,7 @@ static const struct vkey keys[K_N] = {
 	/* 0 = an even split */
 	[K_FIRST_STAGE] = { "first_stage_layers", VK_INT, NULL, 0, 0, 0, 0 },
 	[K_LAST_STAGE] = { "last_stage_layers", VK_INT, NULL, 0, 0, 0, 0 },
+	[K_TP_OVERLAP] = { "tp_comm_overlap", VK_BOOL, NULL, 0, 0, 0, 0 },
 };
 
 #define VAL_MAX_COLS K_N
@@ -439,6 +442,7 @@ static int set_key(struct vstate *st, struct val_case *c, int k,
 	case K_SCHEDULE: w->plan.schedule = (enum pp_schedule)(ev + 1); break;
 	case K_FIRST_STAGE: w->plan.first_stage_layers = (int)iv; break;
 	case K_LAST_STAGE: w->plan.last_stage_layers = (int)iv; break;
+	case K_TP_OVERLAP: w->plan.tp_comm_overlap = (int)iv; break;
 	case K_CAPACITY:
 		if (!(dv >= 1 && dv <= 65536))
 			return bad(st, line, col, "bad value '%s' for '%s' "

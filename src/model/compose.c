@@ -69,9 +69,25 @@ static double pipeline_bubble(const struct op_sums *S,
 	return sched_bubble_s(P->schedule, &st);
 }
 
-void compose_step(const struct op_sums *S, const struct step_parts *P,
+/* Transformer Engine's userbuffers exchange each tensor-parallel
+ * collective in chunks while the GEMM that consumes or produces them runs
+ * (NeMo's tp_comm_overlap): only what outlasts the layer's GEMMs stays on
+ * the critical path. */
+static void hide_tp_comm(struct op_sums *S)
+{
+	double hidden = fmin(S->t[OPS_LAYER][BRK_TP_COMM],
+			     S->t[OPS_LAYER][BRK_GEMM]);
+
+	S->t[OPS_LAYER][BRK_TP_COMM] -= hidden;
+	S->lim[OPS_LAYER][LIM_COMMUNICATION] =
+		fmax(0, S->lim[OPS_LAYER][LIM_COMMUNICATION] - hidden);
+}
+
+void compose_step(const struct op_sums *given, const struct step_parts *P,
 		  struct estimate *E)
 {
+	struct op_sums overlapped;
+	const struct op_sums *S = given;
 	static const double none[(int)LIM_COUNT > (int)BRK_COUNT ?
 				 (int)LIM_COUNT : (int)BRK_COUNT];
 	double lim[LIM_COUNT], m = P->m, tmax, bubble, dpc, exposed, busy;
@@ -80,6 +96,11 @@ void compose_step(const struct op_sums *S, const struct step_parts *P,
 	enum crit_stage crit;
 	int k;
 
+	if (P->tp_overlap) {
+		overlapped = *given;
+		hide_tp_comm(&overlapped);
+		S = &overlapped;
+	}
 	bubble = pipeline_bubble(S, P, &tmax, &crit, &lps);
 	crit_t = crit == CRIT_FIRST ? S->t[OPS_FIRST] :
 		 crit == CRIT_LAST ? S->t[OPS_LAST] : none;

@@ -28,6 +28,8 @@ struct step_parts {
 	enum pp_schedule schedule; /* resolved; read only when p > 1 */
 	int dp_overlap;            /* the gradient reduction (OPS_STEP,
 				      BRK_DP_COMM) runs under the backward */
+	int tp_overlap;            /* a layer's tensor-parallel collectives
+				      (BRK_TP_COMM) run under its GEMMs */
 	double dp_tail_s;          /* of it, what can never hide: the last
 				      bucket, reduced after the backward */
 	double loader_s;           /* the input pipeline's time for one step's

@@ -415,6 +415,7 @@ int encdec_estimate(const struct workload *w, const struct gpu *g,
 	P.lps = 1; /* C's layer stage holds both stacks */
 	P.schedule = dec.plan.schedule;
 	P.dp_overlap = dec.plan.grad_overlap && dec.plan.zero < 3;
+	P.tp_overlap = dec.plan.tp_comm_overlap && dec.plan.tp > 1;
 	memset(&E, 0, sizeof(E));
 	E.plan = dec.plan;
 	compose_step(&C, &P, &E);

@@ -317,6 +317,8 @@ int llm_estimate(const struct workload *w, const struct gpu *g,
 		     pl.pp);
 	if (w->plan.sequence_parallel && w->plan.tp <= 1)
 		est_warn(&E, "sequence_parallel has no effect with tp 1");
+	if (w->plan.tp_comm_overlap && w->plan.tp <= 1)
+		est_warn(&E, "tp_comm_overlap has no effect with tp 1");
 
 	llm_shape_init(w, &pl, &sh);
 	llm_build_ops(w, g, &pl, &sh, ws, &S);
@@ -330,6 +332,7 @@ int llm_estimate(const struct workload *w, const struct gpu *g,
 	P.schedule = pl.schedule;
 	/* ZeRO-3 gathers per layer; its exposed part is a layer operator */
 	P.dp_overlap = pl.grad_overlap && pl.zero < 3;
+	P.tp_overlap = pl.tp_comm_overlap && pl.tp > 1;
 	compose_step(&S, &P, &E);
 
 	/* Counts. */

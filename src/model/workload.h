@@ -121,6 +121,9 @@ struct plan {
 	int grad_overlap;       /* 1: DP gradient reduction overlaps the last
 				   backward (bucketed DDP, FSDP); 0: it runs
 				   after the backward (no bucketing) */
+	int tp_comm_overlap;    /* 1: tensor-parallel collectives run under
+				   the layer's GEMMs (Transformer Engine
+				   userbuffers, NeMo's tp_comm_overlap) */
 	double network_bytes_per_s; /* inter-node, per GPU, both directions */
 	double network_latency_s;
 	char network[32];       /* its name, or "" for a bare bandwidth */

@@ -317,6 +317,8 @@ static void text_report(FILE *f, const struct workload *w, const struct gpu *g,
 		fputs(", zero-bubble schedule (ZB-H1)", f);
 	if (p->sequence_parallel && p->tp > 1)
 		fputs(", sequence parallel", f);
+	if (w->kind == WL_LLM && p->tp_comm_overlap && p->tp > 1)
+		fputs(", tensor-parallel communication under the GEMMs", f);
 	if (p->cuda_graphs)
 		fputs(", CUDA graphs", f);
 	fputc('\n', f);
