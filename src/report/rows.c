@@ -75,15 +75,20 @@ static const char *cell_text(const struct rep_col *col, const struct rep_cell *v
 	}
 	if (!isfinite(v->num))
 		return NULL;
-	if (col->kind == REP_COL_COUNT)
+	const char *suffix = col->suffix ? col->suffix : "";
+	double shown = v->num * (col->scale ? col->scale : 1);
+	if (csv && (col->kind == REP_COL_COUNT || col->csv_whole))
 		snprintf(buf, len, "%.0f", v->num);
 	else if (csv)
 		rowfmt_g6(buf, v->num);
+	else if (v->num == 0 && col->zero)
+		return col->zero;
+	else if (col->kind == REP_COL_COUNT)
+		snprintf(buf, len, "%.0f%s", v->num, suffix);
 	else if (col->kind == REP_COL_SIG)
-		snprintf(buf, len, "%.*g%s", col->decimals, v->num, col->suffix ? col->suffix : "");
+		snprintf(buf, len, "%.*g%s", col->decimals, shown, suffix);
 	else
-		snprintf(buf, len, "%.*f%s", col->decimals, v->num * (col->scale ? col->scale : 1),
-			 col->suffix ? col->suffix : "");
+		snprintf(buf, len, "%.*f%s", col->decimals, shown, suffix);
 	return buf;
 }
 
@@ -118,25 +123,55 @@ int rep_rows_print(const struct rep_rows *r, FILE *f, const char *fmt)
 	return rc;
 }
 
+/* One value of a row under `key` (the JSON side of cell_text). */
+static void json_cell(struct rep_json *j, const struct rep_col *col, const struct rep_cell *v,
+		      const char *key)
+{
+	if (v->missing)
+		rep_json_null(j, key);
+	else if (col->kind == REP_COL_TEXT)
+		rep_json_str(j, key, v->text);
+	else if (col->kind == REP_COL_BOOL)
+		rep_json_bool(j, key, v->num != 0);
+	else if (col->kind == REP_COL_COUNT && isfinite(v->num))
+		rep_json_int(j, key, (long long)v->num);
+	else
+		rep_json_num(j, key, v->num);
+}
+
+/* The key of a grouped column's value inside its group: the name less
+ * "_group".  Returns key. */
+static const char *group_key(const struct rep_col *col, char *key, size_t len)
+{
+	size_t n = strlen(col->name), g = strlen(col->group);
+	assert(n > g + 1 && col->name[n - g - 1] == '_' && !strcmp(col->name + n - g, col->group));
+	snprintf(key, len, "%.*s", (int)(n - g - 1), col->name);
+	return key;
+}
+
 int rep_rows_json(const struct rep_rows *r, struct rep_json *j, const char *key)
 {
 	rep_json_arr_begin(j, key);
 	for (size_t i = 0; i < r->rows && !r->failed; i++) {
+		const char *open = NULL; /* the group whose object is open */
 		rep_json_obj_begin(j, NULL);
 		for (int c = 0; c < r->ncols; c++) {
 			const struct rep_col *col = &r->cols[c];
 			const struct rep_cell *v = &r->cells[i * (size_t)r->ncols + (size_t)c];
-			if (v->missing)
-				rep_json_null(j, col->name);
-			else if (col->kind == REP_COL_TEXT)
-				rep_json_str(j, col->name, v->text);
-			else if (col->kind == REP_COL_BOOL)
-				rep_json_bool(j, col->name, v->num != 0);
-			else if (col->kind == REP_COL_COUNT && isfinite(v->num))
-				rep_json_int(j, col->name, (long long)v->num);
-			else
-				rep_json_num(j, col->name, v->num);
+			char inner[128];
+			if (open && (!col->group || strcmp(col->group, open))) {
+				rep_json_obj_end(j);
+				open = NULL;
+			}
+			if (col->group && !open)
+				rep_json_obj_begin(j, open = col->group);
+			if (!col->group)
+				json_cell(j, col, v, col->name);
+			else if (!v->missing)
+				json_cell(j, col, v, group_key(col, inner, sizeof(inner)));
 		}
+		if (open)
+			rep_json_obj_end(j);
 		rep_json_obj_end(j);
 	}
 	rep_json_arr_end(j);

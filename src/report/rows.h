@@ -30,13 +30,26 @@ struct rep_col {
 	const char *name;   /* JSON key and CSV column (the contract) */
 	const char *title;  /* table and Markdown header */
 	enum rep_col_kind kind;
-	double scale;       /* REP_COL_NUM: 0 means 1 */
+	double scale;       /* REP_COL_NUM, REP_COL_SIG: 0 means 1 */
 	int decimals;
 	const char *suffix; /* unit shown after the number ("" or NULL: none) */
+	const char *zero;   /* table text for a value of 0 ("none"; NULL: the number) */
+	/*
+	 * JSON: the value is a field of the object `group` rather than of the
+	 * row, under the name less its ending "_group" (the CSV column
+	 * "fp8_dense_flop_per_s" is "fp8" of "dense_flop_per_s"); adjacent
+	 * columns of one group share the object, and a missing value is left
+	 * out of it, so the object lists what exists.  NULL: no group.
+	 */
+	const char *group;
+	/* CSV writes the number to the unit ("%.0f") instead of 6 significant
+	 * digits: byte counts and datasheet rates, whose digits all matter. */
+	int csv_whole;
 };
 
 /* One cell: text for REP_COL_TEXT, num (or num != 0) for the others;
- * missing != 0 leaves it empty (CSV), null (JSON), "-" (table). */
+ * missing != 0 leaves it empty (CSV), null (JSON, or absent from a
+ * group), "-" (table). */
 struct rep_cell {
 	const char *text; /* copied by rep_rows_add */
 	double num;
