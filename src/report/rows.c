@@ -77,8 +77,10 @@ static const char *cell_text(const struct rep_col *col, const struct rep_cell *v
 		return NULL;
 	const char *suffix = col->suffix ? col->suffix : "";
 	double shown = v->num * (col->scale ? col->scale : 1);
-	if (csv && (col->kind == REP_COL_COUNT || col->csv_whole))
+	if (csv && (col->kind == REP_COL_COUNT || col->csv == REP_CSV_WHOLE))
 		snprintf(buf, len, "%.0f", v->num);
+	else if (csv && col->csv == REP_CSV_DECIMALS)
+		snprintf(buf, len, "%.*f", col->decimals, v->num);
 	else if (csv)
 		rowfmt_g6(buf, v->num);
 	else if (v->num == 0 && col->zero)
@@ -96,22 +98,27 @@ int rep_rows_print(const struct rep_rows *r, FILE *f, const char *fmt)
 {
 	const char *head[REP_TABLE_MAX_COLS];
 	enum rep_align al[REP_TABLE_MAX_COLS];
+	int shown[REP_TABLE_MAX_COLS]; /* the columns flat formats show */
 	char buf[REP_TABLE_MAX_COLS][ROWFMT_MAX + 32];
 	int csv = !strcmp(fmt, "csv");
 	struct rep_table t;
-	int rc = r->failed ? -1 : 0;
+	int n = 0, rc = r->failed ? -1 : 0;
 
 	for (int c = 0; c < r->ncols; c++) {
-		head[c] = csv ? r->cols[c].name : r->cols[c].title;
-		al[c] = r->cols[c].kind == REP_COL_TEXT ? REP_LEFT : REP_RIGHT;
+		if (r->cols[c].view == REP_VIEW_JSON)
+			continue;
+		head[n] = csv ? r->cols[c].name : r->cols[c].title;
+		al[n] = r->cols[c].kind == REP_COL_TEXT ? REP_LEFT : REP_RIGHT;
+		shown[n++] = c;
 	}
-	rep_table_init(&t, r->ncols, head, al);
+	rep_table_init(&t, n, head, al);
 	for (size_t i = 0; i < r->rows && !rc; i++) {
 		const char *cells[REP_TABLE_MAX_COLS];
-		for (int c = 0; c < r->ncols && !rc; c++) {
-			cells[c] = cell_text(&r->cols[c], &r->cells[i * (size_t)r->ncols + (size_t)c],
-					     csv, buf[c], sizeof(buf[c]));
-			if (!cells[c])
+		for (int k = 0; k < n && !rc; k++) {
+			int c = shown[k];
+			cells[k] = cell_text(&r->cols[c], &r->cells[i * (size_t)r->ncols + (size_t)c],
+					     csv, buf[k], sizeof(buf[k]));
+			if (!cells[k])
 				rc = -1;
 		}
 		if (!rc)
@@ -159,6 +166,8 @@ int rep_rows_json(const struct rep_rows *r, struct rep_json *j, const char *key)
 			const struct rep_col *col = &r->cols[c];
 			const struct rep_cell *v = &r->cells[i * (size_t)r->ncols + (size_t)c];
 			char inner[128];
+			if (col->view == REP_VIEW_FLAT)
+				continue;
 			if (open && (!col->group || strcmp(col->group, open))) {
 				rep_json_obj_end(j);
 				open = NULL;

@@ -11,11 +11,11 @@
 #include "../../src/report/rows.h"
 
 static const struct rep_col cols[] = {
-	{ "name", "name", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0 },
-	{ "n", "n", REP_COL_COUNT, 0, 0, NULL, NULL, NULL, 0 },
-	{ "err_frac", "err", REP_COL_NUM, 100, 1, " %", NULL, NULL, 0 },
-	{ "ok", "ok", REP_COL_BOOL, 0, 0, NULL, NULL, NULL, 0 },
-	{ "ratio", "ratio", REP_COL_NUM, 0, 3, NULL, NULL, NULL, 0 },
+	{ "name", "name", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0 },
+	{ "n", "n", REP_COL_COUNT, 0, 0, NULL, NULL, NULL, 0, 0 },
+	{ "err_frac", "err", REP_COL_NUM, 100, 1, " %", NULL, NULL, 0, 0 },
+	{ "ok", "ok", REP_COL_BOOL, 0, 0, NULL, NULL, NULL, 0, 0 },
+	{ "ratio", "ratio", REP_COL_NUM, 0, 3, NULL, NULL, NULL, 0, 0 },
 };
 
 /* Two rows: a text that CSV must quote, a missing text, a negative
@@ -138,7 +138,7 @@ static void non_finite_fails(void **state)
 static void significant_digits(void **state)
 {
 	(void)state;
-	static const struct rep_col sig[] = { { "v", "v", REP_COL_SIG, 0, 4, NULL, NULL, NULL, 0 } };
+	static const struct rep_col sig[] = { { "v", "v", REP_COL_SIG, 0, 4, NULL, NULL, NULL, 0, 0 } };
 	const double v[] = { 2.83e-5, 7.9e9, 0.87746 };
 	struct rep_rows r;
 	rep_rows_init(&r, sig, 1);
@@ -171,11 +171,11 @@ static void empty_rows(void **state)
  * the second; link 4.5e11 B/s = 450 GB/s; 0 slices ("no").
  */
 static const struct rep_col sheet[] = {
-	{ "mem_bytes", "memory", REP_COL_SIG, 1e-9, 3, " GB", NULL, NULL, 1 },
-	{ "a_peak_flop_per_s", "A", REP_COL_SIG, 1e-12, 4, NULL, NULL, "peak_flop_per_s", 1 },
-	{ "b_peak_flop_per_s", "B", REP_COL_SIG, 1e-12, 4, NULL, NULL, "peak_flop_per_s", 1 },
-	{ "link_bytes_per_s", "link", REP_COL_SIG, 1e-9, 3, " GB/s", "none", NULL, 1 },
-	{ "slices", "slices", REP_COL_COUNT, 0, 0, "x", "no", NULL, 0 },
+	{ "mem_bytes", "memory", REP_COL_SIG, 1e-9, 3, " GB", NULL, NULL, REP_CSV_WHOLE, 0 },
+	{ "a_peak_flop_per_s", "A", REP_COL_SIG, 1e-12, 4, NULL, NULL, "peak_flop_per_s", REP_CSV_WHOLE, 0 },
+	{ "b_peak_flop_per_s", "B", REP_COL_SIG, 1e-12, 4, NULL, NULL, "peak_flop_per_s", REP_CSV_WHOLE, 0 },
+	{ "link_bytes_per_s", "link", REP_COL_SIG, 1e-9, 3, " GB/s", "none", NULL, REP_CSV_WHOLE, 0 },
+	{ "slices", "slices", REP_COL_COUNT, 0, 0, "x", "no", NULL, 0, 0 },
 };
 
 static void sheet_rows(struct rep_rows *r)
@@ -239,6 +239,46 @@ static void json_groups(void **state)
 	rep_rows_release(&r);
 }
 
+/*
+ * Columns for some formats only: "note" is JSON's alone; "rate" is the
+ * flat formats' alone, with CSV to its 3 decimals (0.93 as 0.930) and
+ * placed between two columns of one group, which JSON still writes as
+ * one object.
+ */
+static void views_and_csv_decimals(void **state)
+{
+	(void)state;
+	static const struct rep_col view_cols[] = {
+		{ "id", "id", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0 },
+		{ "a_fit", "a", REP_COL_NUM, 1, 3, NULL, NULL, "fit", 0, REP_VIEW_JSON },
+		{ "rate", "rate", REP_COL_NUM, 1, 3, NULL, NULL, NULL, REP_CSV_DECIMALS,
+		  REP_VIEW_FLAT },
+		{ "b_fit", "b", REP_COL_NUM, 1, 3, NULL, NULL, "fit", 0, REP_VIEW_JSON },
+		{ "note", "note", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, REP_VIEW_JSON },
+	};
+	const struct rep_cell c[] = { { .text = "x" }, { .num = 2e-6 }, { .num = 0.93 },
+				      { .num = 0.93 }, { .text = "why" } };
+	struct rep_rows r;
+	rep_rows_init(&r, view_cols, 5);
+	rep_rows_add(&r, c);
+	expect(&r, "table", 0, "id   rate\nx   0.930\n");
+	expect(&r, "csv", 0, "id,rate\nx,0.930\n");
+	expect(&r, "json", 0,
+	       "{\n"
+	       "  \"rows\": [\n"
+	       "    {\n"
+	       "      \"id\": \"x\",\n"
+	       "      \"fit\": {\n"
+	       "        \"a\": 2e-06,\n"
+	       "        \"b\": 0.93\n"
+	       "      },\n"
+	       "      \"note\": \"why\"\n"
+	       "    }\n"
+	       "  ]\n"
+	       "}\n");
+	rep_rows_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -249,6 +289,7 @@ int main(void)
 		cmocka_unit_test(empty_rows),
 		cmocka_unit_test(scaled_zero_and_whole),
 		cmocka_unit_test(json_groups),
+		cmocka_unit_test(views_and_csv_decimals),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
