@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "../io/fw_load.h"
-#include "../report/json.h"
 #include "../report/rows.h"
 #include "cli.h"
 #include "opts.h"
@@ -81,21 +80,12 @@ static void fw_rows(struct rep_rows *rows, const struct fw_catalog *cat)
 static int fw_print(struct cli_ctx *ctx, const struct fw_catalog *cat, const char *fmt)
 {
 	struct rep_rows rows;
-	int rc;
 	fw_rows(&rows, cat);
-	if (!strcmp(fmt, "json")) {
-		struct rep_json j;
-		rep_json_doc_begin(&j, ctx->out, "frameworks");
-		rc = rep_rows_json(&rows, &j, "frameworks");
-		rep_json_obj_end(&j);
-		rc |= rep_json_finish(&j);
-	} else {
-		rc = rep_rows_print(&rows, ctx->out, fmt);
-		if (!rc && !strcmp(fmt, "table"))
-			fputs("\nstack_frac: the compute rate the stack sustains against the defaults, "
-			      "fitted on `runs` published runs (docs/model.md); '-': none measured, "
-			      "the defaults apply.\n", ctx->out);
-	}
+	int rc = rep_rows_write(&rows, ctx->out, fmt, "frameworks", "frameworks");
+	if (!rc && !strcmp(fmt, "table"))
+		fputs("\nstack_frac: the compute rate the stack sustains against the defaults, "
+		      "fitted on `runs` published runs (docs/model.md); '-': none measured, "
+		      "the defaults apply.\n", ctx->out);
 	rep_rows_release(&rows);
 	if (!rc)
 		return TC_EXIT_OK;

@@ -84,23 +84,14 @@ static int json_done(struct cli_ctx *ctx, struct rep_json *j)
 static int list_print(struct cli_ctx *ctx, const struct gpu_catalog *cat, const char *fmt)
 {
 	struct rep_rows rows;
-	int rc, exit_code = TC_EXIT_OK;
 	list_rows(&rows, cat);
-	if (!strcmp(fmt, "json")) {
-		struct rep_json j;
-		rep_json_doc_begin(&j, ctx->out, "gpus");
-		rc = rep_rows_json(&rows, &j, "gpus");
-		rep_json_obj_end(&j);
-		exit_code = json_done(ctx, &j);
-	} else {
-		if (!strcmp(fmt, "table"))
-			fputs("Dense peaks in TFLOP/s (2:4 sparse peaks: `traincost gpus show ID`)\n\n",
-			      ctx->out);
-		rc = rep_rows_print(&rows, ctx->out, fmt);
-	}
+	if (!strcmp(fmt, "table"))
+		fputs("Dense peaks in TFLOP/s (2:4 sparse peaks: `traincost gpus show ID`)\n\n",
+		      ctx->out);
+	int rc = rep_rows_write(&rows, ctx->out, fmt, "gpus", "gpus");
 	rep_rows_release(&rows);
 	if (!rc)
-		return exit_code;
+		return TC_EXIT_OK;
 	fputs("traincost gpus: internal error: out of memory or a non-finite value\n", ctx->err);
 	return TC_EXIT_INTERNAL;
 }

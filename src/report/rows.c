@@ -187,6 +187,18 @@ int rep_rows_json(const struct rep_rows *r, struct rep_json *j, const char *key)
 	return r->failed ? -1 : 0;
 }
 
+int rep_rows_write(const struct rep_rows *r, FILE *f, const char *fmt, const char *command,
+		   const char *key)
+{
+	if (strcmp(fmt, "json"))
+		return rep_rows_print(r, f, fmt);
+	struct rep_json j;
+	rep_json_doc_begin(&j, f, command);
+	int rc = rep_rows_json(r, &j, key);
+	rep_json_obj_end(&j);
+	return rep_json_finish(&j) ? -1 : rc;
+}
+
 void rep_rows_release(struct rep_rows *r)
 {
 	for (size_t i = 0; i < r->rows * (size_t)r->ncols; i++)

@@ -93,6 +93,11 @@ int rep_rows_print(const struct rep_rows *r, FILE *f, const char *fmt);
  * caught by rep_json_finish).
  * Returns 0, or -1 when an allocation failed (the array is then empty). */
 int rep_rows_json(const struct rep_rows *r, struct rep_json *j, const char *key);
+/* Write the rows in `fmt`, "json" as the array `key` of the document of
+ * `command` (rep_json_doc_begin): a command whose output is one list.
+ * Returns 0, or -1 on a failed allocation or a non-finite number. */
+int rep_rows_write(const struct rep_rows *r, FILE *f, const char *fmt, const char *command,
+		   const char *key);
 void rep_rows_release(struct rep_rows *r);
 
 #endif

@@ -279,6 +279,31 @@ static void views_and_csv_decimals(void **state)
 	rep_rows_release(&r);
 }
 
+/* A command whose output is one list: the flat formats as
+ * rep_rows_print writes them, JSON as the command's document. */
+static void write_as_a_document(void **state)
+{
+	(void)state;
+	static const struct rep_col one[] = { { "n", "n", REP_COL_COUNT, 0, 0, NULL, NULL, NULL, 0, 0 } };
+	const struct rep_cell c[] = { { .num = 7 } };
+	char want[128], *got = NULL;
+	size_t len = 0;
+	struct rep_rows r;
+	rep_rows_init(&r, one, 1);
+	rep_rows_add(&r, c);
+	FILE *f = open_memstream(&got, &len);
+	assert_non_null(f);
+	assert_int_equal(rep_rows_write(&r, f, "csv", "cmd", "items"), 0);
+	assert_int_equal(rep_rows_write(&r, f, "json", "cmd", "items"), 0);
+	fclose(f);
+	snprintf(want, sizeof(want),
+		 "n\n7\n{\n  \"format_version\": %d,\n  \"command\": \"cmd\",\n"
+		 "  \"items\": [\n    {\n      \"n\": 7\n    }\n  ]\n}\n", REP_FORMAT_VERSION);
+	assert_string_equal(got, want);
+	free(got);
+	rep_rows_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -290,6 +315,7 @@ int main(void)
 		cmocka_unit_test(scaled_zero_and_whole),
 		cmocka_unit_test(json_groups),
 		cmocka_unit_test(views_and_csv_decimals),
+		cmocka_unit_test(write_as_a_document),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
