@@ -28,18 +28,23 @@ static const struct rep_col list_cols[] = {
 	{ "gpu", "id", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0 },
 	{ "name", "name", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0 },
 	{ "memory_bytes", "memory", REP_COL_SIG, 1e-9, 4, " GB", NULL, NULL, REP_CSV_WHOLE, 0 },
-	{ "memory_bytes_per_s", "bandwidth", REP_COL_SIG, 1e-9, 5, " GB/s", NULL, NULL, REP_CSV_WHOLE, 0 },
+	{ "memory_bytes_per_s", "bandwidth", REP_COL_SIG, 1e-9, 5, " GB/s", NULL, NULL,
+	  REP_CSV_WHOLE, 0 },
 	PEAK("fp32_dense_flop_per_s", "FP32"),
 	PEAK("tf32_dense_flop_per_s", "TF32"),
 	PEAK("bf16_dense_flop_per_s", "BF16"),
 	PEAK("fp16_dense_flop_per_s", "FP16"),
 	PEAK("fp8_dense_flop_per_s", "FP8"),
-	{ "nvlink_bytes_per_s", "NVLink", REP_COL_SIG, 1e-9, 4, " GB/s", "none", NULL, REP_CSV_WHOLE, 0 },
+	{ "nvlink_bytes_per_s", "NVLink", REP_COL_SIG, 1e-9, 4, " GB/s", "none", NULL,
+	  REP_CSV_WHOLE, 0 },
 	{ "tdp_w", "TDP", REP_COL_SIG, 0, 4, " W", NULL, NULL, 0, 0 },
 	{ "mig_max_instances", "MIG", REP_COL_COUNT, 0, 0, "x", "no", NULL, 0, 0 },
 };
 #undef PEAK
-#define LIST_COLS (int)(sizeof(list_cols) / sizeof(list_cols[0]))
+/* The columns' positions in list_cols. */
+enum { COL_ID, COL_NAME, COL_MEMORY, COL_BANDWIDTH, COL_PEAK,
+       COL_NVLINK = COL_PEAK + NLIST_PRECS, COL_TDP, COL_MIG, LIST_COLS };
+_Static_assert(sizeof(list_cols) / sizeof(list_cols[0]) == LIST_COLS, "list_cols and its positions");
 
 static int mig_max_instances(const struct gpu *g)
 {
@@ -56,28 +61,20 @@ static void list_rows(struct rep_rows *rows, const struct gpu_catalog *cat)
 	rep_rows_init(rows, list_cols, LIST_COLS);
 	for (size_t i = 0; i < cat->count; i++) {
 		const struct gpu *g = &cat->gpus[i];
-		struct rep_cell c[LIST_COLS] = {
-			{ .text = g->id }, { .text = g->name }, { .num = g->memory_bytes },
-			{ .num = g->mem_bytes_per_s },
-		};
+		struct rep_cell c[LIST_COLS];
+		c[COL_ID] = (struct rep_cell){ .text = g->id };
+		c[COL_NAME] = (struct rep_cell){ .text = g->name };
+		c[COL_MEMORY] = (struct rep_cell){ .num = g->memory_bytes };
+		c[COL_BANDWIDTH] = (struct rep_cell){ .num = g->mem_bytes_per_s };
 		for (int k = 0; k < NLIST_PRECS; k++) {
 			double peak = g->peak_flop_per_s[list_precs[k]];
-			c[4 + k] = (struct rep_cell){ .num = peak, .missing = !(peak > 0) };
+			c[COL_PEAK + k] = (struct rep_cell){ .num = peak, .missing = !(peak > 0) };
 		}
-		c[4 + NLIST_PRECS] = (struct rep_cell){ .num = g->nvlink_bytes_per_s };
-		c[5 + NLIST_PRECS] = (struct rep_cell){ .num = g->tdp_w };
-		c[6 + NLIST_PRECS] = (struct rep_cell){ .num = mig_max_instances(g) };
+		c[COL_NVLINK] = (struct rep_cell){ .num = g->nvlink_bytes_per_s };
+		c[COL_TDP] = (struct rep_cell){ .num = g->tdp_w };
+		c[COL_MIG] = (struct rep_cell){ .num = mig_max_instances(g) };
 		rep_rows_add(rows, c);
 	}
-}
-
-/* Ends a JSON document; returns the exit code, naming a non-finite value. */
-static int json_done(struct cli_ctx *ctx, struct rep_json *j)
-{
-	if (!rep_json_finish(j))
-		return TC_EXIT_OK;
-	fprintf(ctx->err, "traincost gpus: internal error: non-finite value in '%s'\n", j->bad_key);
-	return TC_EXIT_INTERNAL;
 }
 
 /* Prints the list in `fmt`; returns the exit code. */
@@ -302,7 +299,12 @@ int cmd_gpus(int argc, char **argv, struct cli_ctx *ctx)
 		struct rep_json j;
 		rep_json_init(&j, ctx->out);
 		show_json(&j, &g);
-		rc = json_done(ctx, &j);
+		rc = TC_EXIT_OK;
+		if (rep_json_finish(&j)) {
+			fprintf(ctx->err, "traincost gpus: internal error: non-finite value in '%s'\n",
+				j.bad_key);
+			rc = TC_EXIT_INTERNAL;
+		}
 	} else {
 		rc = show_text(ctx, &g, format);
 	}
