@@ -6,8 +6,7 @@
 #include <string.h>
 
 #include "../io/fw_load.h"
-#include "../report/json.h"
-#include "../report/table.h"
+#include "../report/rows.h"
 #include "cli.h"
 #include "opts.h"
 
@@ -28,41 +27,71 @@ static void families_text(unsigned fam, char *buf, size_t len)
 		}
 }
 
-/* The stack's fitted rate, or "-" when it has none of its own. */
-static void stack_text(const struct framework *f, char *buf, size_t len)
-{
-	if (f->layer.set & (1ULL << eff_id_stack_frac))
-		snprintf(buf, len, "%.3f", f->layer.value[eff_id_stack_frac]);
-	else
-		snprintf(buf, len, "-");
-}
+/*
+ * The columns.  JSON gives each profile's every efficiency value, in the
+ * object "efficiency"; the flat formats give the one that tells stacks
+ * apart, stack_frac, to the precision it was fitted to.
+ */
+#define EFF_COL(id, ...) \
+	{ #id "_efficiency", #id, REP_COL_NUM, 1, 3, NULL, NULL, "efficiency", 0, REP_VIEW_JSON },
+static const struct rep_col fw_cols[] = {
+	{ "framework", "id", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0 },
+	{ "name", "name", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, REP_VIEW_JSON },
+	{ "families", "families", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0 },
+	{ "stack_frac", "stack_frac", REP_COL_NUM, 1, 3, NULL, NULL, NULL, REP_CSV_DECIMALS,
+	  REP_VIEW_FLAT },
+	{ "fitted_runs", "runs", REP_COL_COUNT, 0, 0, NULL, NULL, NULL, 0, 0 },
+	EFF_PARAMS(EFF_COL)
+	{ "source", "source", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, REP_VIEW_JSON },
+	{ "as_of", "as of", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, REP_VIEW_JSON },
+	{ "name", "name", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, REP_VIEW_FLAT },
+};
+#undef EFF_COL
+/* The columns' positions in fw_cols. */
+enum { COL_ID, COL_NAME, COL_FAMILIES, COL_STACK, COL_RUNS, COL_EFF,
+       COL_SOURCE = COL_EFF + EFF_COUNT, COL_AS_OF, COL_NAME_FLAT, FW_COLS };
+_Static_assert(sizeof(fw_cols) / sizeof(fw_cols[0]) == FW_COLS, "fw_cols and its positions");
 
-static int print_json(struct cli_ctx *ctx, const struct fw_catalog *cat)
+/* The catalog as rows of fw_cols; a value the profile leaves to the
+ * other layers is missing. */
+static void fw_rows(struct rep_rows *rows, const struct fw_catalog *cat)
 {
-	struct rep_json j;
-	rep_json_doc_begin(&j, ctx->out, "frameworks");
-	rep_json_arr_begin(&j, "frameworks");
+	rep_rows_init(rows, fw_cols, FW_COLS);
 	for (size_t i = 0; i < cat->count; i++) {
 		const struct framework *f = &cat->fws[i];
 		char fam[64];
+		struct rep_cell c[FW_COLS];
 		families_text(f->families, fam, sizeof(fam));
-		rep_json_obj_begin(&j, NULL);
-		rep_json_str(&j, "framework", f->layer.id);
-		rep_json_str(&j, "name", f->name);
-		rep_json_str(&j, "families", fam);
-		rep_json_int(&j, "fitted_runs", f->layer.fitted_runs);
-		rep_json_obj_begin(&j, "efficiency");
 		for (int p = 0; p < EFF_COUNT; p++)
-			if (f->layer.set & (1ULL << p))
-				rep_json_num(&j, eff_params[p].name, f->layer.value[p]);
-		rep_json_obj_end(&j);
-		rep_json_str(&j, "source", f->source);
-		rep_json_str(&j, "as_of", f->as_of);
-		rep_json_obj_end(&j);
+			c[COL_EFF + p] = (struct rep_cell){ .num = f->layer.value[p],
+							    .missing = !(f->layer.set & (1ULL << p)) };
+		c[COL_ID] = (struct rep_cell){ .text = f->layer.id };
+		c[COL_NAME] = c[COL_NAME_FLAT] = (struct rep_cell){ .text = f->name };
+		c[COL_FAMILIES] = (struct rep_cell){ .text = fam };
+		c[COL_STACK] = c[COL_EFF + eff_id_stack_frac];
+		c[COL_RUNS] = (struct rep_cell){ .num = f->layer.fitted_runs };
+		c[COL_SOURCE] = (struct rep_cell){ .text = f->source };
+		c[COL_AS_OF] = (struct rep_cell){ .text = f->as_of };
+		rep_rows_add(rows, c);
 	}
-	rep_json_arr_end(&j);
-	rep_json_obj_end(&j);
-	return rep_json_finish(&j);
+}
+
+/* Prints the catalog in `fmt`; returns the exit code. */
+static int fw_print(struct cli_ctx *ctx, const struct fw_catalog *cat, const char *fmt)
+{
+	struct rep_rows rows;
+	fw_rows(&rows, cat);
+	int rc = rep_rows_write(&rows, ctx->out, fmt, "frameworks", "frameworks");
+	if (!rc && !strcmp(fmt, "table"))
+		fputs("\nstack_frac: the compute rate the stack sustains against the defaults, "
+		      "fitted on `runs` published runs (docs/model.md); '-': none measured, "
+		      "the defaults apply.\n", ctx->out);
+	rep_rows_release(&rows);
+	if (!rc)
+		return TC_EXIT_OK;
+	fputs("traincost frameworks: internal error: out of memory or a non-finite value\n",
+	      ctx->err);
+	return TC_EXIT_INTERNAL;
 }
 
 int cmd_frameworks(int argc, char **argv, struct cli_ctx *ctx)
@@ -85,36 +114,7 @@ int cmd_frameworks(int argc, char **argv, struct cli_ctx *ctx)
 	tc_diag_init(&d);
 	if (fw_catalog_load(&ctx->data, &cat, &d))
 		return cli_report(ctx, &d);
-	if (!strcmp(format, "json")) {
-		rc = print_json(ctx, &cat) ? TC_EXIT_INTERNAL : TC_EXIT_OK;
-	} else {
-		static const char *const head[] = { "id", "families", "stack_frac", "runs", "name" };
-		/* CSV: the JSON's names; an empty stack_frac where none is fitted. */
-		static const char *const csv_head[] = { "framework", "families", "stack_frac",
-							"fitted_runs", "name" };
-		int csv = !strcmp(format, "csv");
-		static const enum rep_align al[] = { REP_LEFT, REP_LEFT, REP_RIGHT, REP_RIGHT,
-						     REP_LEFT };
-		struct rep_table t;
-		rep_table_init(&t, 5, csv ? csv_head : head, al);
-		for (size_t i = 0; i < cat.count; i++) {
-			const struct framework *f = &cat.fws[i];
-			char fam[64], st[32], runs[24];
-			families_text(f->families, fam, sizeof(fam));
-			stack_text(f, st, sizeof(st));
-			if (csv && !strcmp(st, "-"))
-				st[0] = '\0';
-			snprintf(runs, sizeof(runs), "%d", f->layer.fitted_runs);
-			const char *cells[5] = { f->layer.id, fam, st, runs, f->name };
-			rep_table_row(&t, cells);
-		}
-		rc = rep_table_print(&t, ctx->out, format) ? TC_EXIT_INTERNAL : TC_EXIT_OK;
-		rep_table_release(&t);
-		if (!strcmp(format, "table"))
-			fputs("\nstack_frac: the compute rate the stack sustains against the defaults, "
-			      "fitted on `runs` published runs (docs/model.md); '-': none measured, "
-			      "the defaults apply.\n", ctx->out);
-	}
+	rc = fw_print(ctx, &cat, format);
 	fw_catalog_release(&cat);
 	return rc;
 }

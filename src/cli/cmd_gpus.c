@@ -6,30 +6,45 @@
 
 #include "../io/gpu_load.h"
 #include "../report/json.h"
+#include "../report/rows.h"
 #include "../report/table.h"
 #include "cli.h"
 #include "opts.h"
 
 static const char *const formats[] = { "table", "csv", "json", "md", NULL };
 
-/* The precisions the list shows, in the order users compare them. */
+/*
+ * The list's columns.  The dense peaks, in the JSON's object
+ * dense_flop_per_s, are those of list_precs in the same order: the
+ * precisions users compare.  Bytes and rates go to CSV to the unit, as
+ * the datasheets give them.
+ */
 static const enum tc_prec list_precs[] = { PREC_FP32, PREC_TF32, PREC_BF16,
 					   PREC_FP16, PREC_FP8 };
-#define NLIST_PRECS (sizeof(list_precs) / sizeof(list_precs[0]))
-
-/* "%.5g" of value/scale, or `none` when the value is 0 (absent); a
- * scale of 1 (CSV, in base units) writes every digit. */
-static const char *num(char *buf, size_t len, double value, double scale,
-		       const char *none)
-{
-	if (value <= 0)
-		return none;
-	if (scale == 1)
-		snprintf(buf, len, "%.0f", value);
-	else
-		snprintf(buf, len, "%.5g", value / scale);
-	return buf;
-}
+#define NLIST_PRECS (int)(sizeof(list_precs) / sizeof(list_precs[0]))
+#define PEAK(name, title) \
+	{ name, title, REP_COL_SIG, 1e-12, 5, NULL, NULL, "dense_flop_per_s", REP_CSV_WHOLE, 0 }
+static const struct rep_col list_cols[] = {
+	{ "gpu", "id", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0 },
+	{ "name", "name", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0 },
+	{ "memory_bytes", "memory", REP_COL_SIG, 1e-9, 4, " GB", NULL, NULL, REP_CSV_WHOLE, 0 },
+	{ "memory_bytes_per_s", "bandwidth", REP_COL_SIG, 1e-9, 5, " GB/s", NULL, NULL,
+	  REP_CSV_WHOLE, 0 },
+	PEAK("fp32_dense_flop_per_s", "FP32"),
+	PEAK("tf32_dense_flop_per_s", "TF32"),
+	PEAK("bf16_dense_flop_per_s", "BF16"),
+	PEAK("fp16_dense_flop_per_s", "FP16"),
+	PEAK("fp8_dense_flop_per_s", "FP8"),
+	{ "nvlink_bytes_per_s", "NVLink", REP_COL_SIG, 1e-9, 4, " GB/s", "none", NULL,
+	  REP_CSV_WHOLE, 0 },
+	{ "tdp_w", "TDP", REP_COL_SIG, 0, 4, " W", NULL, NULL, 0, 0 },
+	{ "mig_max_instances", "MIG", REP_COL_COUNT, 0, 0, "x", "no", NULL, 0, 0 },
+};
+#undef PEAK
+/* The columns' positions in list_cols. */
+enum { COL_ID, COL_NAME, COL_MEMORY, COL_BANDWIDTH, COL_PEAK,
+       COL_NVLINK = COL_PEAK + NLIST_PRECS, COL_TDP, COL_MIG, LIST_COLS };
+_Static_assert(sizeof(list_cols) / sizeof(list_cols[0]) == LIST_COLS, "list_cols and its positions");
 
 static int mig_max_instances(const struct gpu *g)
 {
@@ -40,95 +55,42 @@ static int mig_max_instances(const struct gpu *g)
 	return max;
 }
 
-static void list_json(struct rep_json *j, const struct gpu_catalog *cat)
+/* The catalog as rows of list_cols; a precision without a peak is missing. */
+static void list_rows(struct rep_rows *rows, const struct gpu_catalog *cat)
 {
-	rep_json_doc_begin(j, j->f, "gpus");
-	rep_json_arr_begin(j, "gpus");
+	rep_rows_init(rows, list_cols, LIST_COLS);
 	for (size_t i = 0; i < cat->count; i++) {
 		const struct gpu *g = &cat->gpus[i];
-		rep_json_obj_begin(j, NULL);
-		rep_json_str(j, "gpu", g->id);
-		rep_json_str(j, "name", g->name);
-		rep_json_num(j, "memory_bytes", g->memory_bytes);
-		rep_json_num(j, "memory_bytes_per_s", g->mem_bytes_per_s);
-		rep_json_obj_begin(j, "dense_flop_per_s");
-		for (size_t k = 0; k < NLIST_PRECS; k++)
-			if (g->peak_flop_per_s[list_precs[k]] > 0)
-				rep_json_num(j, tc_prec_names[list_precs[k]],
-					     g->peak_flop_per_s[list_precs[k]]);
-		rep_json_obj_end(j);
-		rep_json_num(j, "nvlink_bytes_per_s", g->nvlink_bytes_per_s);
-		rep_json_num(j, "tdp_w", g->tdp_w);
-		rep_json_int(j, "mig_max_instances", mig_max_instances(g));
-		rep_json_obj_end(j);
+		struct rep_cell c[LIST_COLS];
+		c[COL_ID] = (struct rep_cell){ .text = g->id };
+		c[COL_NAME] = (struct rep_cell){ .text = g->name };
+		c[COL_MEMORY] = (struct rep_cell){ .num = g->memory_bytes };
+		c[COL_BANDWIDTH] = (struct rep_cell){ .num = g->mem_bytes_per_s };
+		for (int k = 0; k < NLIST_PRECS; k++) {
+			double peak = g->peak_flop_per_s[list_precs[k]];
+			c[COL_PEAK + k] = (struct rep_cell){ .num = peak, .missing = !(peak > 0) };
+		}
+		c[COL_NVLINK] = (struct rep_cell){ .num = g->nvlink_bytes_per_s };
+		c[COL_TDP] = (struct rep_cell){ .num = g->tdp_w };
+		c[COL_MIG] = (struct rep_cell){ .num = mig_max_instances(g) };
+		rep_rows_add(rows, c);
 	}
-	rep_json_arr_end(j);
-	rep_json_obj_end(j);
 }
 
-static int list_table(struct cli_ctx *ctx, const struct gpu_catalog *cat,
-		      const char *fmt)
+/* Prints the list in `fmt`; returns the exit code. */
+static int list_print(struct cli_ctx *ctx, const struct gpu_catalog *cat, const char *fmt)
 {
-	int csv = !strcmp(fmt, "csv");
-	static const char *const text_head[] = {
-		"id", "name", "memory", "bandwidth", "FP32", "TF32", "BF16", "FP16",
-		"FP8", "NVLink", "TDP", "MIG"
-	};
-	/* CSV is a contract: the JSON's fields and units, one fixed header. */
-	static const char *const csv_head[] = {
-		"gpu", "name", "memory_bytes", "memory_bytes_per_s", "fp32_dense_flop_per_s",
-		"tf32_dense_flop_per_s", "bf16_dense_flop_per_s", "fp16_dense_flop_per_s",
-		"fp8_dense_flop_per_s", "nvlink_bytes_per_s", "tdp_w", "mig_max_instances"
-	};
-	static const enum rep_align align[] = { REP_LEFT, REP_LEFT, REP_RIGHT,
-		REP_RIGHT, REP_RIGHT, REP_RIGHT, REP_RIGHT, REP_RIGHT, REP_RIGHT,
-		REP_RIGHT, REP_RIGHT, REP_RIGHT };
-	struct rep_table t;
-	rep_table_init(&t, 12, csv ? csv_head : text_head, align);
-	for (size_t i = 0; i < cat->count; i++) {
-		const struct gpu *g = &cat->gpus[i];
-		char mem[32], bw[32], pk[NLIST_PRECS][32], nv[32], tdp[32], mig[16];
-		const char *none = csv ? "" : "-";
-		const char *cells[12];
-		if (csv) {
-			num(mem, sizeof(mem), g->memory_bytes, 1, "");
-			num(bw, sizeof(bw), g->mem_bytes_per_s, 1, "");
-		} else {
-			snprintf(mem, sizeof(mem), "%.4g GB", g->memory_bytes / 1e9);
-			snprintf(bw, sizeof(bw), "%.5g GB/s", g->mem_bytes_per_s / 1e9);
-		}
-		cells[0] = g->id;
-		cells[1] = g->name;
-		cells[2] = mem;
-		cells[3] = bw;
-		for (size_t k = 0; k < NLIST_PRECS; k++)
-			cells[4 + k] = num(pk[k], sizeof(pk[k]),
-					   g->peak_flop_per_s[list_precs[k]], csv ? 1 : 1e12, none);
-		if (g->nvlink_bytes_per_s > 0 && csv)
-			num(nv, sizeof(nv), g->nvlink_bytes_per_s, 1, "0");
-		else if (g->nvlink_bytes_per_s > 0)
-			snprintf(nv, sizeof(nv), "%.4g GB/s", g->nvlink_bytes_per_s / 1e9);
-		else
-			snprintf(nv, sizeof(nv), "%s", csv ? "0" : "none");
-		snprintf(tdp, sizeof(tdp), csv ? "%.4g" : "%.4g W", g->tdp_w);
-		int m = mig_max_instances(g);
-		if (m)
-			snprintf(mig, sizeof(mig), csv ? "%d" : "%dx", m);
-		else
-			snprintf(mig, sizeof(mig), "%s", csv ? "0" : "no");
-		cells[9] = nv;
-		cells[10] = tdp;
-		cells[11] = mig;
-		rep_table_row(&t, cells);
-	}
-	if (!csv && strcmp(fmt, "md"))
+	struct rep_rows rows;
+	list_rows(&rows, cat);
+	if (!strcmp(fmt, "table"))
 		fputs("Dense peaks in TFLOP/s (2:4 sparse peaks: `traincost gpus show ID`)\n\n",
 		      ctx->out);
-	int rc = rep_table_print(&t, ctx->out, fmt);
-	rep_table_release(&t);
-	if (rc)
-		fputs("traincost gpus: out of memory\n", ctx->err);
-	return rc ? TC_EXIT_INTERNAL : TC_EXIT_OK;
+	int rc = rep_rows_write(&rows, ctx->out, fmt, "gpus", "gpus");
+	rep_rows_release(&rows);
+	if (!rc)
+		return TC_EXIT_OK;
+	fputs("traincost gpus: internal error: out of memory or a non-finite value\n", ctx->err);
+	return TC_EXIT_INTERNAL;
 }
 
 static void show_json(struct rep_json *j, const struct gpu *g)
@@ -331,13 +293,12 @@ int cmd_gpus(int argc, char **argv, struct cli_ctx *ctx)
 			return TC_EXIT_INPUT;
 		}
 	}
-	if (!strcmp(format, "json")) {
+	if (!show) {
+		rc = list_print(ctx, &cat, format);
+	} else if (!strcmp(format, "json")) {
 		struct rep_json j;
 		rep_json_init(&j, ctx->out);
-		if (show)
-			show_json(&j, &g);
-		else
-			list_json(&j, &cat);
+		show_json(&j, &g);
 		rc = TC_EXIT_OK;
 		if (rep_json_finish(&j)) {
 			fprintf(ctx->err, "traincost gpus: internal error: non-finite value in '%s'\n",
@@ -345,7 +306,7 @@ int cmd_gpus(int argc, char **argv, struct cli_ctx *ctx)
 			rc = TC_EXIT_INTERNAL;
 		}
 	} else {
-		rc = show ? show_text(ctx, &g, format) : list_table(ctx, &cat, format);
+		rc = show_text(ctx, &g, format);
 	}
 	gpu_catalog_release(&cat);
 	return rc;

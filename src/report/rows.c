@@ -75,15 +75,22 @@ static const char *cell_text(const struct rep_col *col, const struct rep_cell *v
 	}
 	if (!isfinite(v->num))
 		return NULL;
-	if (col->kind == REP_COL_COUNT)
+	const char *suffix = col->suffix ? col->suffix : "";
+	double shown = v->num * (col->scale ? col->scale : 1);
+	if (csv && (col->kind == REP_COL_COUNT || col->csv == REP_CSV_WHOLE))
 		snprintf(buf, len, "%.0f", v->num);
+	else if (csv && col->csv == REP_CSV_DECIMALS)
+		snprintf(buf, len, "%.*f", col->decimals, v->num);
 	else if (csv)
 		rowfmt_g6(buf, v->num);
+	else if (v->num == 0 && col->zero)
+		return col->zero;
+	else if (col->kind == REP_COL_COUNT)
+		snprintf(buf, len, "%.0f%s", v->num, suffix);
 	else if (col->kind == REP_COL_SIG)
-		snprintf(buf, len, "%.*g%s", col->decimals, v->num, col->suffix ? col->suffix : "");
+		snprintf(buf, len, "%.*g%s", col->decimals, shown, suffix);
 	else
-		snprintf(buf, len, "%.*f%s", col->decimals, v->num * (col->scale ? col->scale : 1),
-			 col->suffix ? col->suffix : "");
+		snprintf(buf, len, "%.*f%s", col->decimals, shown, suffix);
 	return buf;
 }
 
@@ -91,22 +98,27 @@ int rep_rows_print(const struct rep_rows *r, FILE *f, const char *fmt)
 {
 	const char *head[REP_TABLE_MAX_COLS];
 	enum rep_align al[REP_TABLE_MAX_COLS];
+	int shown[REP_TABLE_MAX_COLS]; /* the columns flat formats show */
 	char buf[REP_TABLE_MAX_COLS][ROWFMT_MAX + 32];
 	int csv = !strcmp(fmt, "csv");
 	struct rep_table t;
-	int rc = r->failed ? -1 : 0;
+	int n = 0, rc = r->failed ? -1 : 0;
 
 	for (int c = 0; c < r->ncols; c++) {
-		head[c] = csv ? r->cols[c].name : r->cols[c].title;
-		al[c] = r->cols[c].kind == REP_COL_TEXT ? REP_LEFT : REP_RIGHT;
+		if (r->cols[c].view == REP_VIEW_JSON)
+			continue;
+		head[n] = csv ? r->cols[c].name : r->cols[c].title;
+		al[n] = r->cols[c].kind == REP_COL_TEXT ? REP_LEFT : REP_RIGHT;
+		shown[n++] = c;
 	}
-	rep_table_init(&t, r->ncols, head, al);
+	rep_table_init(&t, n, head, al);
 	for (size_t i = 0; i < r->rows && !rc; i++) {
 		const char *cells[REP_TABLE_MAX_COLS];
-		for (int c = 0; c < r->ncols && !rc; c++) {
-			cells[c] = cell_text(&r->cols[c], &r->cells[i * (size_t)r->ncols + (size_t)c],
-					     csv, buf[c], sizeof(buf[c]));
-			if (!cells[c])
+		for (int k = 0; k < n && !rc; k++) {
+			int c = shown[k];
+			cells[k] = cell_text(&r->cols[c], &r->cells[i * (size_t)r->ncols + (size_t)c],
+					     csv, buf[k], sizeof(buf[k]));
+			if (!cells[k])
 				rc = -1;
 		}
 		if (!rc)
@@ -118,29 +130,73 @@ int rep_rows_print(const struct rep_rows *r, FILE *f, const char *fmt)
 	return rc;
 }
 
+/* One value of a row under `key` (the JSON side of cell_text). */
+static void json_cell(struct rep_json *j, const struct rep_col *col, const struct rep_cell *v,
+		      const char *key)
+{
+	if (v->missing)
+		rep_json_null(j, key);
+	else if (col->kind == REP_COL_TEXT)
+		rep_json_str(j, key, v->text);
+	else if (col->kind == REP_COL_BOOL)
+		rep_json_bool(j, key, v->num != 0);
+	else if (col->kind == REP_COL_COUNT && isfinite(v->num))
+		rep_json_int(j, key, (long long)v->num);
+	else
+		rep_json_num(j, key, v->num);
+}
+
+/* The key of a grouped column's value inside its group: the name less
+ * "_group".  Returns key. */
+static const char *group_key(const struct rep_col *col, char *key, size_t len)
+{
+	size_t n = strlen(col->name), g = strlen(col->group);
+	assert(n > g + 1 && col->name[n - g - 1] == '_' && !strcmp(col->name + n - g, col->group));
+	snprintf(key, len, "%.*s", (int)(n - g - 1), col->name);
+	return key;
+}
+
 int rep_rows_json(const struct rep_rows *r, struct rep_json *j, const char *key)
 {
 	rep_json_arr_begin(j, key);
 	for (size_t i = 0; i < r->rows && !r->failed; i++) {
+		const char *open = NULL; /* the group whose object is open */
 		rep_json_obj_begin(j, NULL);
 		for (int c = 0; c < r->ncols; c++) {
 			const struct rep_col *col = &r->cols[c];
 			const struct rep_cell *v = &r->cells[i * (size_t)r->ncols + (size_t)c];
-			if (v->missing)
-				rep_json_null(j, col->name);
-			else if (col->kind == REP_COL_TEXT)
-				rep_json_str(j, col->name, v->text);
-			else if (col->kind == REP_COL_BOOL)
-				rep_json_bool(j, col->name, v->num != 0);
-			else if (col->kind == REP_COL_COUNT && isfinite(v->num))
-				rep_json_int(j, col->name, (long long)v->num);
-			else
-				rep_json_num(j, col->name, v->num);
+			char inner[128];
+			if (col->view == REP_VIEW_FLAT)
+				continue;
+			if (open && (!col->group || strcmp(col->group, open))) {
+				rep_json_obj_end(j);
+				open = NULL;
+			}
+			if (col->group && !open)
+				rep_json_obj_begin(j, open = col->group);
+			if (!col->group)
+				json_cell(j, col, v, col->name);
+			else if (!v->missing)
+				json_cell(j, col, v, group_key(col, inner, sizeof(inner)));
 		}
+		if (open)
+			rep_json_obj_end(j);
 		rep_json_obj_end(j);
 	}
 	rep_json_arr_end(j);
 	return r->failed ? -1 : 0;
+}
+
+int rep_rows_write(const struct rep_rows *r, FILE *f, const char *fmt, const char *command,
+		   const char *key)
+{
+	if (strcmp(fmt, "json"))
+		return rep_rows_print(r, f, fmt);
+	struct rep_json j;
+	rep_json_doc_begin(&j, f, command);
+	int rc = rep_rows_json(r, &j, key);
+	rep_json_obj_end(&j);
+	return rep_json_finish(&j) ? -1 : rc;
 }
 
 void rep_rows_release(struct rep_rows *r)

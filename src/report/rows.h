@@ -26,17 +26,45 @@ enum rep_col_kind {
 	REP_COL_BOOL   /* true/false; "yes"/"no" in the table */
 };
 
+/* How CSV writes a number column (0: the usual). */
+enum rep_csv {
+	REP_CSV_SIG6,    /* 6 significant digits (rowfmt_g6) */
+	REP_CSV_WHOLE,   /* to the unit ("%.0f"): byte counts and datasheet
+			  * rates, whose digits all matter */
+	REP_CSV_DECIMALS /* with the column's `decimals`, unscaled: a fitted
+			  * value whose contract shows its precision */
+};
+
+/* The outputs a column appears in (0: all). */
+enum rep_view {
+	REP_VIEW_ALL,  /* every format */
+	REP_VIEW_JSON, /* JSON only: details a row of text leaves out */
+	REP_VIEW_FLAT  /* table, Markdown and CSV only */
+};
+
 struct rep_col {
 	const char *name;   /* JSON key and CSV column (the contract) */
 	const char *title;  /* table and Markdown header */
 	enum rep_col_kind kind;
-	double scale;       /* REP_COL_NUM: 0 means 1 */
+	double scale;       /* REP_COL_NUM, REP_COL_SIG: 0 means 1 */
 	int decimals;
 	const char *suffix; /* unit shown after the number ("" or NULL: none) */
+	const char *zero;   /* table text for a value of 0 ("none"; NULL: the number) */
+	/*
+	 * JSON: the value is a field of the object `group` rather than of the
+	 * row, under the name less its ending "_group" (the CSV column
+	 * "fp8_dense_flop_per_s" is "fp8" of "dense_flop_per_s"); adjacent
+	 * columns of one group share the object, and a missing value is left
+	 * out of it, so the object lists what exists.  NULL: no group.
+	 */
+	const char *group;
+	enum rep_csv csv;
+	enum rep_view view;
 };
 
 /* One cell: text for REP_COL_TEXT, num (or num != 0) for the others;
- * missing != 0 leaves it empty (CSV), null (JSON), "-" (table). */
+ * missing != 0 leaves it empty (CSV), null (JSON, or absent from a
+ * group), "-" (table). */
 struct rep_cell {
 	const char *text; /* copied by rep_rows_add */
 	double num;
@@ -57,13 +85,19 @@ void rep_rows_init(struct rep_rows *r, const struct rep_col *cols, int ncols);
 /* Append one row of ncols cells. */
 void rep_rows_add(struct rep_rows *r, const struct rep_cell *cells);
 /* Write the rows as "table", "md" or "csv" (headers: titles, titles,
- * names).  Returns 0, or -1 on a failed allocation or a non-finite
- * number (never printed). */
+ * names), leaving out the columns of REP_VIEW_JSON.  Returns 0, or -1 on
+ * a failed allocation or a non-finite number (never printed). */
 int rep_rows_print(const struct rep_rows *r, FILE *f, const char *fmt);
 /* Write the rows into a JSON document as an array `key` of objects, one
- * field per column (a non-finite number is caught by rep_json_finish).
+ * field per column but those of REP_VIEW_FLAT (a non-finite number is
+ * caught by rep_json_finish).
  * Returns 0, or -1 when an allocation failed (the array is then empty). */
 int rep_rows_json(const struct rep_rows *r, struct rep_json *j, const char *key);
+/* Write the rows in `fmt`, "json" as the array `key` of the document of
+ * `command` (rep_json_doc_begin): a command whose output is one list.
+ * Returns 0, or -1 on a failed allocation or a non-finite number. */
+int rep_rows_write(const struct rep_rows *r, FILE *f, const char *fmt, const char *command,
+		   const char *key);
 void rep_rows_release(struct rep_rows *r);
 
 #endif

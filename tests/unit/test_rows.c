@@ -11,11 +11,11 @@
 #include "../../src/report/rows.h"
 
 static const struct rep_col cols[] = {
-	{ "name", "name", REP_COL_TEXT, 0, 0, NULL },
-	{ "n", "n", REP_COL_COUNT, 0, 0, NULL },
-	{ "err_frac", "err", REP_COL_NUM, 100, 1, " %" },
-	{ "ok", "ok", REP_COL_BOOL, 0, 0, NULL },
-	{ "ratio", "ratio", REP_COL_NUM, 0, 3, NULL },
+	{ "name", "name", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0 },
+	{ "n", "n", REP_COL_COUNT, 0, 0, NULL, NULL, NULL, 0, 0 },
+	{ "err_frac", "err", REP_COL_NUM, 100, 1, " %", NULL, NULL, 0, 0 },
+	{ "ok", "ok", REP_COL_BOOL, 0, 0, NULL, NULL, NULL, 0, 0 },
+	{ "ratio", "ratio", REP_COL_NUM, 0, 3, NULL, NULL, NULL, 0, 0 },
 };
 
 /* Two rows: a text that CSV must quote, a missing text, a negative
@@ -138,7 +138,7 @@ static void non_finite_fails(void **state)
 static void significant_digits(void **state)
 {
 	(void)state;
-	static const struct rep_col sig[] = { { "v", "v", REP_COL_SIG, 0, 4, NULL } };
+	static const struct rep_col sig[] = { { "v", "v", REP_COL_SIG, 0, 4, NULL, NULL, NULL, 0, 0 } };
 	const double v[] = { 2.83e-5, 7.9e9, 0.87746 };
 	struct rep_rows r;
 	rep_rows_init(&r, sig, 1);
@@ -162,6 +162,148 @@ static void empty_rows(void **state)
 	rep_rows_release(&r);
 }
 
+/*
+ * A datasheet-like row: rates in a JSON group, a 0 shown as a word, a
+ * count with its unit, a scaled significant-digit column and CSV to the
+ * unit.  Row 1: 9.2e9 B = 9.2 GB (%.3g of 9.2e9 x 1e-9), peaks 1.5e14 and
+ * 2.25e15 FLOP/s = 150 and 2250 TFLOP/s, link 0 ("none"), 3 slices
+ * ("3x").  Row 2: the first peak missing, so its JSON group holds only
+ * the second; link 4.5e11 B/s = 450 GB/s; 0 slices ("no").
+ */
+static const struct rep_col sheet[] = {
+	{ "mem_bytes", "memory", REP_COL_SIG, 1e-9, 3, " GB", NULL, NULL, REP_CSV_WHOLE, 0 },
+	{ "a_peak_flop_per_s", "A", REP_COL_SIG, 1e-12, 4, NULL, NULL, "peak_flop_per_s", REP_CSV_WHOLE, 0 },
+	{ "b_peak_flop_per_s", "B", REP_COL_SIG, 1e-12, 4, NULL, NULL, "peak_flop_per_s", REP_CSV_WHOLE, 0 },
+	{ "link_bytes_per_s", "link", REP_COL_SIG, 1e-9, 3, " GB/s", "none", NULL, REP_CSV_WHOLE, 0 },
+	{ "slices", "slices", REP_COL_COUNT, 0, 0, "x", "no", NULL, 0, 0 },
+};
+
+static void sheet_rows(struct rep_rows *r)
+{
+	const struct rep_cell a[] = { { .num = 9.2e9 }, { .num = 1.5e14 }, { .num = 2.25e15 },
+				      { .num = 0 }, { .num = 3 } };
+	const struct rep_cell b[] = { { .num = 9.2e9 }, { .missing = 1 }, { .num = 2.25e15 },
+				      { .num = 4.5e11 }, { .num = 0 } };
+	rep_rows_init(r, sheet, 5);
+	rep_rows_add(r, a);
+	rep_rows_add(r, b);
+}
+
+/* The table scales and names the zero; CSV keeps every digit (2.25e15 is
+ * past rowfmt_g6's plain range) and writes 0 as 0. */
+static void scaled_zero_and_whole(void **state)
+{
+	(void)state;
+	struct rep_rows r;
+	sheet_rows(&r);
+	expect(&r, "table", 0,
+	       "memory    A     B      link  slices\n"
+	       "9.2 GB  150  2250      none      3x\n"
+	       "9.2 GB    -  2250  450 GB/s      no\n");
+	expect(&r, "csv", 0,
+	       "mem_bytes,a_peak_flop_per_s,b_peak_flop_per_s,link_bytes_per_s,slices\n"
+	       "9200000000,150000000000000,2250000000000000,0,3\n"
+	       "9200000000,,2250000000000000,450000000000,0\n");
+	rep_rows_release(&r);
+}
+
+/* The grouped columns become one object named by the group, keyed by
+ * the names less "_peak_flop_per_s"; a missing value is left out. */
+static void json_groups(void **state)
+{
+	(void)state;
+	struct rep_rows r;
+	sheet_rows(&r);
+	expect(&r, "json", 0,
+	       "{\n"
+	       "  \"rows\": [\n"
+	       "    {\n"
+	       "      \"mem_bytes\": 9200000000,\n"
+	       "      \"peak_flop_per_s\": {\n"
+	       "        \"a\": 150000000000000,\n"
+	       "        \"b\": 2250000000000000\n"
+	       "      },\n"
+	       "      \"link_bytes_per_s\": 0,\n"
+	       "      \"slices\": 3\n"
+	       "    },\n"
+	       "    {\n"
+	       "      \"mem_bytes\": 9200000000,\n"
+	       "      \"peak_flop_per_s\": {\n"
+	       "        \"b\": 2250000000000000\n"
+	       "      },\n"
+	       "      \"link_bytes_per_s\": 450000000000,\n"
+	       "      \"slices\": 0\n"
+	       "    }\n"
+	       "  ]\n"
+	       "}\n");
+	rep_rows_release(&r);
+}
+
+/*
+ * Columns for some formats only: "note" is JSON's alone; "rate" is the
+ * flat formats' alone, with CSV to its 3 decimals (0.93 as 0.930) and
+ * placed between two columns of one group, which JSON still writes as
+ * one object.
+ */
+static void views_and_csv_decimals(void **state)
+{
+	(void)state;
+	static const struct rep_col view_cols[] = {
+		{ "id", "id", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0 },
+		{ "a_fit", "a", REP_COL_NUM, 1, 3, NULL, NULL, "fit", 0, REP_VIEW_JSON },
+		{ "rate", "rate", REP_COL_NUM, 1, 3, NULL, NULL, NULL, REP_CSV_DECIMALS,
+		  REP_VIEW_FLAT },
+		{ "b_fit", "b", REP_COL_NUM, 1, 3, NULL, NULL, "fit", 0, REP_VIEW_JSON },
+		{ "note", "note", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, REP_VIEW_JSON },
+	};
+	const struct rep_cell c[] = { { .text = "x" }, { .num = 2e-6 }, { .num = 0.93 },
+				      { .num = 0.93 }, { .text = "why" } };
+	struct rep_rows r;
+	rep_rows_init(&r, view_cols, 5);
+	rep_rows_add(&r, c);
+	expect(&r, "table", 0, "id   rate\nx   0.930\n");
+	expect(&r, "csv", 0, "id,rate\nx,0.930\n");
+	expect(&r, "json", 0,
+	       "{\n"
+	       "  \"rows\": [\n"
+	       "    {\n"
+	       "      \"id\": \"x\",\n"
+	       "      \"fit\": {\n"
+	       "        \"a\": 2e-06,\n"
+	       "        \"b\": 0.93\n"
+	       "      },\n"
+	       "      \"note\": \"why\"\n"
+	       "    }\n"
+	       "  ]\n"
+	       "}\n");
+	rep_rows_release(&r);
+}
+
+/* A command whose output is one list: the flat formats as
+ * rep_rows_print writes them, JSON as the command's document. */
+static void write_as_a_document(void **state)
+{
+	(void)state;
+	static const struct rep_col one[] = { { "n", "n", REP_COL_COUNT, 0, 0, NULL, NULL, NULL, 0, 0 } };
+	const struct rep_cell c[] = { { .num = 7 } };
+	char want[128], *got = NULL;
+	size_t len = 0;
+	struct rep_rows r;
+	rep_rows_init(&r, one, 1);
+	rep_rows_add(&r, c);
+	FILE *f = open_memstream(&got, &len);
+	assert_non_null(f);
+	assert_int_equal(rep_rows_write(&r, f, "csv", "cmd", "items"), 0);
+	assert_int_equal(rep_rows_write(&r, f, "json", "cmd", "items"), 0);
+	fclose(f);
+	snprintf(want, sizeof(want),
+		 "n\n7\n{\n  \"format_version\": %d,\n  \"command\": \"cmd\",\n"
+		 "  \"items\": [\n    {\n      \"n\": 7\n    }\n  ]\n}\n", REP_FORMAT_VERSION);
+	assert_string_equal(got, want);
+	free(got);
+	rep_rows_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -170,6 +312,10 @@ int main(void)
 		cmocka_unit_test(non_finite_fails),
 		cmocka_unit_test(significant_digits),
 		cmocka_unit_test(empty_rows),
+		cmocka_unit_test(scaled_zero_and_whole),
+		cmocka_unit_test(json_groups),
+		cmocka_unit_test(views_and_csv_decimals),
+		cmocka_unit_test(write_as_a_document),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
