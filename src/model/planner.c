@@ -155,14 +155,39 @@ static int by_count_desc(const void *a, const void *b)
 	return (x->index > y->index) - (x->index < y->index);
 }
 
+/*
+ * Run worker(arg) on the planner's --jobs threads (0: one per online
+ * processor), at most `most` and PLANNER_MAX_JOBS, this thread one of
+ * them; return when all are done.  A thread that fails to start leaves
+ * its share of the items to the others.
+ */
+static void run_workers(const struct planner_in *in, int most,
+			void *(*worker)(void *), void *arg)
+{
+	pthread_t th[PLANNER_MAX_JOBS];
+	int nth = 0;
+	int jobs = in->jobs > 0 ? in->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (jobs > most)
+		jobs = most;
+	if (jobs < 1)
+		jobs = 1;
+	if (jobs > PLANNER_MAX_JOBS)
+		jobs = PLANNER_MAX_JOBS;
+	for (int i = 1; i < jobs; i++)
+		if (pthread_create(&th[nth], NULL, worker, arg) == 0)
+			nth++;
+	worker(arg);
+	for (int i = 0; i < nth; i++)
+		pthread_join(th[i], NULL);
+}
+
 int planner_run(const struct planner_in *in, struct plan_point **pts,
 		size_t *npts, struct plan_problem *closest)
 {
 	struct pshared S;
 	int *counts = NULL;
 	int rc = -1;
-	pthread_t th[PLANNER_MAX_JOBS];
-	int nth = 0;
 
 	memset(&S, 0, sizeof(S));
 	S.in = in;
@@ -201,17 +226,7 @@ int planner_run(const struct planner_in *in, struct plan_point **pts,
 		S.order[i] = po[i].index;
 	free(po);
 	pthread_mutex_init(&S.mu, NULL);
-	int jobs = in->jobs > 0 ? in->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
-	if (jobs < 1)
-		jobs = 1;
-	if (jobs > PLANNER_MAX_JOBS)
-		jobs = PLANNER_MAX_JOBS;
-	for (int i = 1; i < jobs; i++)
-		if (pthread_create(&th[nth], NULL, pworker, &S) == 0)
-			nth++;
-	pworker(&S);
-	for (int i = 0; i < nth; i++)
-		pthread_join(th[i], NULL);
+	run_workers(in, PLANNER_MAX_JOBS, pworker, &S);
 	pthread_mutex_destroy(&S.mu);
 	if (S.oom)
 		goto out;
@@ -317,8 +332,6 @@ int planner_sample(const struct planner_in *in, struct plan_point *p, size_t n,
 		   const char *want, const struct unc_spec *s)
 {
 	struct sshared S = { .in = in, .p = p, .want = want, .n = n, .s = s };
-	pthread_t th[PLANNER_MAX_JOBS];
-	int nth = 0;
 	size_t nwant = 0;
 
 	assert(in && s && (n == 0 || (p && want)));
@@ -329,19 +342,8 @@ int planner_sample(const struct planner_in *in, struct plan_point *p, size_t n,
 	if (!nwant)
 		return 0;
 	pthread_mutex_init(&S.mu, NULL);
-	int jobs = in->jobs > 0 ? in->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
-	if (jobs > (int)nwant)
-		jobs = (int)nwant;
-	if (jobs < 1)
-		jobs = 1;
-	if (jobs > PLANNER_MAX_JOBS)
-		jobs = PLANNER_MAX_JOBS;
-	for (int i = 1; i < jobs; i++)
-		if (pthread_create(&th[nth], NULL, sworker, &S) == 0)
-			nth++;
-	sworker(&S);
-	for (int i = 0; i < nth; i++)
-		pthread_join(th[i], NULL);
+	run_workers(in, nwant < PLANNER_MAX_JOBS ? (int)nwant : PLANNER_MAX_JOBS,
+		    sworker, &S);
 	pthread_mutex_destroy(&S.mu);
 	return S.oom ? -1 : 0;
 }
