@@ -250,13 +250,6 @@ static void encdec_build(const struct encdec *E, const struct gpu *g,
 	ws->count = n + sub.count;
 }
 
-/*
- * The sums of one micro-batch with both stacks as one "layer" stage
- * (L_enc encoder layers and L_dec decoder layers with their
- * cross-attention), the two embeddings and the encoder's final norm as
- * the first stage, the decoder's head as the last, its step operators
- * (the whole model's gradient reduction and optimizer) as the step's.
- */
 /* One figure of the combined stage st from those of the encoder (e), the
  * decoder (d) and the decoder's cross-attention (x). */
 static double encdec_stage(const struct encdec *E, int st, double e, double d,
@@ -272,6 +265,13 @@ static double encdec_stage(const struct encdec *E, int st, double e, double d,
 	}
 }
 
+/*
+ * The sums of one micro-batch with both stacks as one "layer" stage
+ * (L_enc encoder layers and L_dec decoder layers with their
+ * cross-attention), the two embeddings and the encoder's final norm as
+ * the first stage, the decoder's head as the last, its step operators
+ * (the whole model's gradient reduction and optimizer) as the step's.
+ */
 static void encdec_sums(const struct encdec *E, const struct op_sums S[3],
 			struct op_sums *C)
 {
