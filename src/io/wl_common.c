@@ -1,12 +1,15 @@
 /*
  * wl_common.c - the pieces every workload loader shares: the plan's network
  * and GPU id, the named networks, and, for the vision and recommender
- * loaders, the preset lookup, the architecture-file head, the plan section
- * and the top-level keys.  The family loaders (wl_load.c, wl_vision.c,
- * wl_recsys.c) depend on this file, never on each other.
+ * loaders, the preset lookup, the architecture-file head, the plan section,
+ * the top-level keys and the reading of a whole workload around the
+ * family's own model and training sections (wlx_load_family()).  The
+ * family loaders (wl_load.c, wl_vision.c, wl_recsys.c) depend on this
+ * file, never on each other.
  */
 #include "wl_common.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -288,20 +291,25 @@ int wlx_read_plan(const char *file, const struct tc_datapath *dp, const struct y
 	p->offload = ps.offload;
 	w->mark[WLF_GPU] = gn ? (struct tc_mark){ gn->line, gn->col } :
 				(struct tc_mark){ 0, 0 };
-#define MK(f, key) do { const struct yn_node *x_ = yn_map_get(map, key); \
-		if (x_) w->mark[f] = (struct tc_mark){ x_->line, x_->col }; } while (0)
-	MK(WLF_COUNT, "count");
-	MK(WLF_GPUS_PER_NODE, "gpus_per_node");
-	MK(WLF_MICRO_BATCH, "micro_batch");
-	MK(WLF_NETWORK, "network");
-	MK(WLF_EMBEDDINGS, "embeddings");
-	MK(WLF_OFFLOAD, "offload");
-#undef MK
+	wlx_mark(w, WLF_COUNT, map, "count");
+	wlx_mark(w, WLF_GPUS_PER_NODE, map, "gpus_per_node");
+	wlx_mark(w, WLF_MICRO_BATCH, map, "micro_batch");
+	wlx_mark(w, WLF_NETWORK, map, "network");
+	wlx_mark(w, WLF_EMBEDDINGS, map, "embeddings");
+	wlx_mark(w, WLF_OFFLOAD, map, "offload");
 	return 0;
 }
 
+void wlx_mark(struct workload *w, enum wl_field f, const struct yn_node *map,
+	      const char *key)
+{
+	const struct yn_node *x = yn_map_get(map, key);
+	if (x)
+		w->mark[f] = (struct tc_mark){ x->line, x->col };
+}
+
 /* Top-level keys of a vision or recommender workload; 0 or -1. */
-int wlx_top(const struct yn_doc *doc, struct workload *w, struct tc_diag *d)
+static int wlx_top(const struct yn_doc *doc, struct workload *w, struct tc_diag *d)
 {
 	struct tsec { char kind[16]; char name[WL_NAME_LEN]; int dummy; } top;
 	static const struct fd_field table[] = {
@@ -330,4 +338,40 @@ int wlx_top(const struct yn_doc *doc, struct workload *w, struct tc_diag *d)
 	else
 		wlx_stem(doc->file, w->name, sizeof(w->name));
 	return bad ? -1 : 0;
+}
+
+int wlx_load_family(const struct yn_doc *doc, const struct tc_datapath *dp,
+		    const struct wlx_family *f, struct workload *out,
+		    struct tc_diag *d)
+{
+	struct workload *w;
+	const struct yn_node *model, *training, *plan;
+	int ok;
+
+	assert(doc && dp && f && out && d);
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return tc_diag_at(d, TC_EXIT_INTERNAL, doc->file, 0, 0,
+				  "out of memory (expected a smaller file)");
+	w->kind = f->kind;
+	ok = wlx_top(doc, w, d) == 0;
+	model = yn_map_get(doc->root, "model");
+	training = yn_map_get(doc->root, "training");
+	plan = yn_map_get(doc->root, "plan");
+	if (model && model->type == YN_MAP) {
+		w->mark[WLF_MODEL] = (struct tc_mark){ model->line, model->col };
+		ok &= f->model(doc->file, model, dp, w, d) == 0;
+	} else {
+		ok = 0;
+	}
+	ok &= training && training->type == YN_MAP &&
+	      f->training(doc->file, training, w, d) == 0;
+	ok &= plan && plan->type == YN_MAP &&
+	      wlx_read_plan(doc->file, dp, plan, f->kind == WL_RECSYS, w, d) == 0;
+	if (ok && f->check)
+		ok = f->check(doc, training, plan, w, d) == 0;
+	if (ok)
+		*out = *w;
+	free(w);
+	return ok ? 0 : -1;
 }

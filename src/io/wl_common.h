@@ -28,6 +28,29 @@ int wlx_arch_head(const struct yn_doc *doc, const char *want,
 		  const char *family, struct tc_diag *d);
 int wlx_read_plan(const char *file, const struct tc_datapath *dp, const struct yn_node *map,
 		  int recsys, struct workload *w, struct tc_diag *d);
-int wlx_top(const struct yn_doc *doc, struct workload *w, struct tc_diag *d);
+/* Mark field f of w at the node of `key` in map, when it is there. */
+void wlx_mark(struct workload *w, enum wl_field f, const struct yn_node *map,
+	      const char *key);
+
+/* What a vision or recommender workload file holds beyond the sections
+ * every family shares: how its model and training sections read, and the
+ * checks (or NULL) that need the whole workload. */
+struct wlx_family {
+	enum wl_kind kind;
+	int (*model)(const char *file, const struct yn_node *map,
+		     const struct tc_datapath *dp, struct workload *w,
+		     struct tc_diag *d);
+	int (*training)(const char *file, const struct yn_node *map,
+			struct workload *w, struct tc_diag *d);
+	int (*check)(const struct yn_doc *doc, const struct yn_node *training,
+		     const struct yn_node *plan, struct workload *w,
+		     struct tc_diag *d);
+};
+
+/* Read the workload of family f from doc into *out: 0, or -1 with every
+ * problem found reported. */
+int wlx_load_family(const struct yn_doc *doc, const struct tc_datapath *dp,
+		    const struct wlx_family *f, struct workload *out,
+		    struct tc_diag *d);
 
 #endif

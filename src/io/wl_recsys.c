@@ -10,7 +10,6 @@
 #include <assert.h>
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "../model/recsys.h"
@@ -309,45 +308,21 @@ static int read_rtraining(const char *file, const struct yn_node *map,
 	w->rtrain.epochs = ts.epochs;
 	w->rtrain.emb_precision = emb_prec_map[ts.emb_precision];
 	w->rtrain.unique_rows = ts.unique_rows;
-#define MK(f, key) do { const struct yn_node *x_ = yn_map_get(map, key); \
-		if (x_) w->mark[f] = (struct tc_mark){ x_->line, x_->col }; } while (0)
-	MK(WLF_SAMPLES, "samples");
-	MK(WLF_DATASET_SIZE, "dataset_size");
-	MK(WLF_EPOCHS, "epochs");
-	MK(WLF_GLOBAL_BATCH, "global_batch");
-	MK(WLF_PRECISION, "precision");
-	MK(WLF_EMB_PRECISION, "embedding_precision");
-	MK(WLF_OPTIMIZER, "optimizer");
-#undef MK
+	wlx_mark(w, WLF_SAMPLES, map, "samples");
+	wlx_mark(w, WLF_DATASET_SIZE, map, "dataset_size");
+	wlx_mark(w, WLF_EPOCHS, map, "epochs");
+	wlx_mark(w, WLF_GLOBAL_BATCH, map, "global_batch");
+	wlx_mark(w, WLF_PRECISION, map, "precision");
+	wlx_mark(w, WLF_EMB_PRECISION, map, "embedding_precision");
+	wlx_mark(w, WLF_OPTIMIZER, map, "optimizer");
 	return 0;
 }
 
 int wl_recsys_load_doc(const struct yn_doc *doc, const struct tc_datapath *dp,
 		       struct workload *out, struct tc_diag *d)
 {
-	struct workload *w;
-	const struct yn_node *model, *training, *plan;
-	int ok;
-
-	assert(doc && dp && out && d);
-	w = calloc(1, sizeof(*w));
-	if (!w)
-		return tc_diag_at(d, TC_EXIT_INTERNAL, doc->file, 0, 0, "out of memory (expected a smaller file)");
-	w->kind = WL_RECSYS;
-	ok = wlx_top(doc, w, d) == 0;
-	model = yn_map_get(doc->root, "model");
-	training = yn_map_get(doc->root, "training");
-	plan = yn_map_get(doc->root, "plan");
-	if (model && model->type == YN_MAP) {
-		w->mark[WLF_MODEL] = (struct tc_mark){ model->line, model->col };
-		ok &= read_rmodel(doc->file, model, dp, w, d) == 0;
-	} else {
-		ok = 0;
-	}
-	ok &= training && training->type == YN_MAP && read_rtraining(doc->file, training, w, d) == 0;
-	ok &= plan && plan->type == YN_MAP && wlx_read_plan(doc->file, dp, plan, 1, w, d) == 0;
-	if (ok)
-		*out = *w;
-	free(w);
-	return ok ? 0 : -1;
+	static const struct wlx_family recsys = {
+		.kind = WL_RECSYS, .model = read_rmodel, .training = read_rtraining,
+	};
+	return wlx_load_family(doc, dp, &recsys, out, d);
 }

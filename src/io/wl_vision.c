@@ -13,7 +13,6 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "../model/vision.h"
@@ -409,16 +408,13 @@ static int read_vtraining(const char *file, const struct yn_node *map,
 	w->vtrain.channels_last = ts.channels_last;
 	w->vtrain.loader_images_per_s_per_node = ls.rate;
 	w->vtrain.loader_on_gpu = ls.on_gpu;
-#define MK(f, key) do { const struct yn_node *x_ = yn_map_get(map, key); \
-		if (x_) w->mark[f] = (struct tc_mark){ x_->line, x_->col }; } while (0)
-	MK(WLF_IMAGE_SIZE, "image_size");
-	MK(WLF_DATASET_SIZE, "dataset_size");
-	MK(WLF_EPOCHS, "epochs");
-	MK(WLF_GLOBAL_BATCH, "global_batch");
-	MK(WLF_PRECISION, "precision");
-	MK(WLF_OPTIMIZER, "optimizer");
-	MK(WLF_DATA_LOADER, "data_loader");
-#undef MK
+	wlx_mark(w, WLF_IMAGE_SIZE, map, "image_size");
+	wlx_mark(w, WLF_DATASET_SIZE, map, "dataset_size");
+	wlx_mark(w, WLF_EPOCHS, map, "epochs");
+	wlx_mark(w, WLF_GLOBAL_BATCH, map, "global_batch");
+	wlx_mark(w, WLF_PRECISION, map, "precision");
+	wlx_mark(w, WLF_OPTIMIZER, map, "optimizer");
+	wlx_mark(w, WLF_DATA_LOADER, map, "data_loader");
 	return 0;
 }
 
@@ -473,61 +469,45 @@ static int read_vmodel(const char *file, const struct yn_node *map,
 	return 0;
 }
 
-
-int wl_vision_load_doc(const struct yn_doc *doc, const struct tc_datapath *dp,
-		       struct workload *out, struct tc_diag *d)
+/* The image size against the network, and the micro-batch against the
+ * global batch: 0, or -1 with the problem reported. */
+static int check_vworkload(const struct yn_doc *doc,
+			   const struct yn_node *training,
+			   const struct yn_node *plan, struct workload *w,
+			   struct tc_diag *d)
 {
-	struct workload *w;
-	const struct yn_node *model, *training, *plan;
-	int ok;
+	const struct yn_node *is = yn_map_get(training, "image_size");
+	const char *lf = w->vis.file[0] ? w->vis.file : doc->file;
 
-	assert(doc && dp && out && d);
-	w = calloc(1, sizeof(*w));
-	if (!w)
-		return tc_diag_at(d, TC_EXIT_INTERNAL, doc->file, 0, 0,
-				  "out of memory (expected a smaller file)");
-	w->kind = WL_VISION;
-	ok = wlx_top(doc, w, d) == 0;
-	model = yn_map_get(doc->root, "model");
-	training = yn_map_get(doc->root, "training");
-	plan = yn_map_get(doc->root, "plan");
-	if (model && model->type == YN_MAP) {
-		w->mark[WLF_MODEL] = (struct tc_mark){ model->line, model->col };
-		ok &= read_vmodel(doc->file, model, dp, w, d) == 0;
-	} else {
-		ok = 0;
+	/* Layer positions point into the preset file when there is one; the
+	 * image size of the workload is the cause too. */
+	if (check_shapes(&w->vis, w->vtrain.image_size, w->vtrain.image_width,
+			 lf, is ? is : training, d)) {
+		if (strcmp(lf, doc->file) || !is)
+			wlx_err(d, doc->file, is ? is : training,
+				"image_size %.0f does not fit the network "
+				"(expected a larger size)",
+				w->vtrain.image_size);
+		return -1;
 	}
-	ok &= training && training->type == YN_MAP &&
-	      read_vtraining(doc->file, training, w, d) == 0;
-	ok &= plan && plan->type == YN_MAP &&
-	      wlx_read_plan(doc->file, dp, plan, 0, w, d) == 0;
-	if (ok) {
-		const struct yn_node *is = yn_map_get(training, "image_size");
-		const char *lf = w->vis.file[0] ? w->vis.file : doc->file;
-		/* Layer positions point into the preset file when there is
-		 * one; the image size of the workload is the cause too. */
-		if (check_shapes(&w->vis, w->vtrain.image_size,
-				 w->vtrain.image_width, lf, is ? is : training,
-				 d)) {
-			if (strcmp(lf, doc->file) || !is)
-				wlx_err(d, doc->file, is ? is : training,
-					"image_size %.0f does not fit the "
-					"network (expected a larger size)",
-					w->vtrain.image_size);
-			ok = 0;
-		}
-	}
-	if (ok && w->plan.micro_batch > 0 &&
+	if (w->plan.micro_batch > 0 &&
 	    w->plan.micro_batch > w->train.global_batch) {
 		const struct yn_node *mb = yn_map_get(plan, "micro_batch");
 		wlx_err(d, doc->file, mb, "micro_batch %d is larger than "
 			"global_batch %.0f (expected at most %.0f)",
 			w->plan.micro_batch, w->train.global_batch,
 			w->train.global_batch);
-		ok = 0;
+		return -1;
 	}
-	if (ok)
-		*out = *w;
-	free(w);
-	return ok ? 0 : -1;
+	return 0;
+}
+
+int wl_vision_load_doc(const struct yn_doc *doc, const struct tc_datapath *dp,
+		       struct workload *out, struct tc_diag *d)
+{
+	static const struct wlx_family vision = {
+		.kind = WL_VISION, .model = read_vmodel,
+		.training = read_vtraining, .check = check_vworkload,
+	};
+	return wlx_load_family(doc, dp, &vision, out, d);
 }

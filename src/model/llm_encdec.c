@@ -250,6 +250,21 @@ static void encdec_build(const struct encdec *E, const struct gpu *g,
 	ws->count = n + sub.count;
 }
 
+/* One figure of the combined stage st from those of the encoder (e), the
+ * decoder (d) and the decoder's cross-attention (x). */
+static double encdec_stage(const struct encdec *E, int st, double e, double d,
+			   double x)
+{
+	switch (st) {
+	case OPS_LAYER:
+		return E->se.L * e + E->sd.L * (d + x);
+	case OPS_FIRST:
+		return e + d;
+	default:
+		return d;
+	}
+}
+
 /*
  * The sums of one micro-batch with both stacks as one "layer" stage
  * (L_enc encoder layers and L_dec decoder layers with their
@@ -260,32 +275,24 @@ static void encdec_build(const struct encdec *E, const struct gpu *g,
 static void encdec_sums(const struct encdec *E, const struct op_sums S[3],
 			struct op_sums *C)
 {
-	double Le = E->se.L, Ld = E->sd.L;
 	int k, st;
 
 	memset(C, 0, sizeof(*C));
-	for (k = 0; k < BRK_COUNT; k++) {
-		C->t[OPS_LAYER][k] = Le * S[0].t[OPS_LAYER][k] +
-			Ld * (S[1].t[OPS_LAYER][k] + S[2].t[OPS_LAYER][k]);
-		C->t[OPS_FIRST][k] = S[0].t[OPS_FIRST][k] +
-				     S[1].t[OPS_FIRST][k];
-		C->t[OPS_LAST][k] = S[1].t[OPS_LAST][k];
-		C->t[OPS_STEP][k] = S[1].t[OPS_STEP][k];
-	}
-	for (k = 0; k < LIM_COUNT; k++) {
-		C->lim[OPS_LAYER][k] = Le * S[0].lim[OPS_LAYER][k] +
-			Ld * (S[1].lim[OPS_LAYER][k] + S[2].lim[OPS_LAYER][k]);
-		C->lim[OPS_FIRST][k] = S[0].lim[OPS_FIRST][k] +
-				       S[1].lim[OPS_FIRST][k];
-		C->lim[OPS_LAST][k] = S[1].lim[OPS_LAST][k];
-		C->lim[OPS_STEP][k] = S[1].lim[OPS_STEP][k];
-	}
-	C->bwd_s = Le * S[0].bwd_s + Ld * (S[1].bwd_s + S[2].bwd_s);
-	for (st = 0; st < OPS_COUNT; st++)
+	for (st = 0; st < OPS_COUNT; st++) {
+		for (k = 0; k < BRK_COUNT; k++)
+			C->t[st][k] = encdec_stage(E, st, S[0].t[st][k],
+						   S[1].t[st][k], S[2].t[st][k]);
+		for (k = 0; k < LIM_COUNT; k++)
+			C->lim[st][k] = encdec_stage(E, st, S[0].lim[st][k],
+						     S[1].lim[st][k],
+						     S[2].lim[st][k]);
 		C->wgrad_s[st] = st == OPS_LAYER ?
-			Le * S[0].wgrad_s[st] + Ld * (S[1].wgrad_s[st] +
-						      S[2].wgrad_s[st]) :
+			encdec_stage(E, st, S[0].wgrad_s[st], S[1].wgrad_s[st],
+				     S[2].wgrad_s[st]) :
 			S[1].wgrad_s[st];
+	}
+	C->bwd_s = encdec_stage(E, OPS_LAYER, S[0].bwd_s, S[1].bwd_s,
+				S[2].bwd_s);
 	C->net_bytes = S[0].net_bytes + S[1].net_bytes + S[2].net_bytes;
 }
 

@@ -192,6 +192,14 @@ static double try_plan(const struct workload *w, const struct plan *pl)
 	return mem_estimate(w, pl, &sh, part);
 }
 
+/* Whether `w` under plan `pl` fits in cap bytes; its memory into *got. */
+static int fits(const struct workload *w, const struct plan *pl, double cap,
+		double *got)
+{
+	*got = try_plan(w, pl);
+	return *got > 0 && *got <= cap;
+}
+
 void mem_fit_advice(const struct workload *w, const struct gpu *g,
 		    const struct plan *pl, double need, char *buf,
 		    size_t len)
@@ -208,8 +216,7 @@ void mem_fit_advice(const struct workload *w, const struct gpu *g,
 	/* Single changes, least disruptive first. */
 	if (w->train.recompute != RECOMP_FULL) {
 		w2.train.recompute = RECOMP_FULL;
-		got = try_plan(&w2, pl);
-		if (got > 0 && got <= cap) {
+		if (fits(&w2, pl, cap, &got)) {
 			snprintf(what, sizeof(what), "recompute: full");
 			goto found;
 		}
@@ -218,8 +225,7 @@ void mem_fit_advice(const struct workload *w, const struct gpu *g,
 	for (k = pl->zero + 1; k <= 3 && pl->dp > 1; k++) {
 		c = *pl;
 		c.zero = k;
-		got = try_plan(w, &c);
-		if (got > 0 && got <= cap) {
+		if (fits(w, &c, cap, &got)) {
 			snprintf(what, sizeof(what), "zero: %d", k);
 			goto found;
 		}
@@ -227,8 +233,7 @@ void mem_fit_advice(const struct workload *w, const struct gpu *g,
 	for (k = pl->micro_batch / 2; k >= 1; k /= 2) {
 		c = *pl;
 		c.micro_batch = k;
-		got = try_plan(w, &c);
-		if (got > 0 && got <= cap) {
+		if (fits(w, &c, cap, &got)) {
 			snprintf(what, sizeof(what), "micro_batch: %d", k);
 			goto found;
 		}
@@ -238,8 +243,7 @@ void mem_fit_advice(const struct workload *w, const struct gpu *g,
 		c.tp = pl->tp * k;
 		if (pl->dp % k == 0) {
 			c.dp = pl->dp / k;
-			got = try_plan(w, &c);
-			if (got > 0 && got <= cap) {
+			if (fits(w, &c, cap, &got)) {
 				snprintf(what, sizeof(what), "tp: %d", c.tp);
 				goto found;
 			}
@@ -249,8 +253,7 @@ void mem_fit_advice(const struct workload *w, const struct gpu *g,
 		c.first_stage_layers = c.last_stage_layers = 0;
 		if (pl->dp % k == 0) {
 			c.dp = pl->dp / k;
-			got = try_plan(w, &c);
-			if (got > 0 && got <= cap) {
+			if (fits(w, &c, cap, &got)) {
 				snprintf(what, sizeof(what), "pp: %d", c.pp);
 				goto found;
 			}
@@ -269,8 +272,7 @@ void mem_fit_advice(const struct workload *w, const struct gpu *g,
 		if (pl->dp % k)
 			break;
 		c.dp = pl->dp / k;
-		got = try_plan(&w2, &c);
-		if (got > 0 && got <= cap) {
+		if (fits(&w2, &c, cap, &got)) {
 			snprintf(what, sizeof(what),
 				 "recompute: full, zero: %d, micro_batch: 1, "
 				 "pp: %d", c.zero, c.pp);

@@ -67,13 +67,35 @@ struct pitem {
 	struct plan_problem why;
 };
 
+/* The indices 0 .. n-1 handed to the worker threads one at a time, and
+ * whether one of them ran out of memory. */
+struct work_queue {
+	pthread_mutex_t mu;
+	size_t n, next;
+	int oom;
+};
+
+/* The next index to work on into *k: 1, or 0 when none is left. */
+static int queue_take(struct work_queue *q, size_t *k)
+{
+	pthread_mutex_lock(&q->mu);
+	*k = q->next++;
+	pthread_mutex_unlock(&q->mu);
+	return *k < q->n;
+}
+
+static void queue_oom(struct work_queue *q)
+{
+	pthread_mutex_lock(&q->mu);
+	q->oom = 1;
+	pthread_mutex_unlock(&q->mu);
+}
+
 struct pshared {
 	const struct planner_in *in;
 	struct pitem *items;
 	size_t *order;            /* items by descending count */
-	size_t nitems, next;
-	pthread_mutex_t mu;
-	int oom;
+	struct work_queue q;      /* of items */
 };
 
 /* Search items until none is left. */
@@ -87,17 +109,10 @@ static void *pworker(void *arg)
 	struct estimate *be = malloc(sizeof(*be));
 	int last_gpu = -1;
 	if (!w || !bw || !be || est_workspace_init(&ws, LLM_MAX_OPS)) {
-		pthread_mutex_lock(&S->mu);
-		S->oom = 1;
-		pthread_mutex_unlock(&S->mu);
+		queue_oom(&S->q);
 		goto out;
 	}
-	for (;;) {
-		pthread_mutex_lock(&S->mu);
-		size_t k = S->next++;
-		pthread_mutex_unlock(&S->mu);
-		if (k >= S->nitems)
-			break;
+	for (size_t k; queue_take(&S->q, &k);) {
 		/* Largest counts first: they take longest, so the threads end
 		 * together.  Results stay at their index. */
 		size_t i = S->order[k];
@@ -155,14 +170,42 @@ static int by_count_desc(const void *a, const void *b)
 	return (x->index > y->index) - (x->index < y->index);
 }
 
+/*
+ * Run worker(arg), which takes its work from queue q, on the planner's
+ * --jobs threads (0: one per online processor), at most `most` and
+ * PLANNER_MAX_JOBS, this thread one of them; return when all are done.  A
+ * thread that fails to start leaves its share of the items to the others.
+ */
+static void run_workers(const struct planner_in *in, int most,
+			void *(*worker)(void *), void *arg,
+			struct work_queue *q)
+{
+	pthread_t th[PLANNER_MAX_JOBS];
+	int nth = 0;
+	int jobs = in->jobs > 0 ? in->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+
+	pthread_mutex_init(&q->mu, NULL);
+	if (jobs > most)
+		jobs = most;
+	if (jobs < 1)
+		jobs = 1;
+	if (jobs > PLANNER_MAX_JOBS)
+		jobs = PLANNER_MAX_JOBS;
+	for (int i = 1; i < jobs; i++)
+		if (pthread_create(&th[nth], NULL, worker, arg) == 0)
+			nth++;
+	worker(arg);
+	for (int i = 0; i < nth; i++)
+		pthread_join(th[i], NULL);
+	pthread_mutex_destroy(&q->mu);
+}
+
 int planner_run(const struct planner_in *in, struct plan_point **pts,
 		size_t *npts, struct plan_problem *closest)
 {
 	struct pshared S;
 	int *counts = NULL;
 	int rc = -1;
-	pthread_t th[PLANNER_MAX_JOBS];
-	int nth = 0;
 
 	memset(&S, 0, sizeof(S));
 	S.in = in;
@@ -184,51 +227,39 @@ int planner_run(const struct planner_in *in, struct plan_point **pts,
 			nc = planner_counts(in->w, gpn, in->max_gpus, counts, in->max_gpus + 1);
 		}
 		for (int ci = 0; ci < nc; ci++) {
-			S.items[S.nitems].gpu = gi;
-			S.items[S.nitems++].count = counts[ci];
+			S.items[S.q.n].gpu = gi;
+			S.items[S.q.n++].count = counts[ci];
 		}
 	}
-	S.order = malloc((S.nitems + 1) * sizeof(*S.order));
-	struct porder *po = malloc((S.nitems + 1) * sizeof(*po));
+	S.order = malloc((S.q.n + 1) * sizeof(*S.order));
+	struct porder *po = malloc((S.q.n + 1) * sizeof(*po));
 	if (!S.order || !po) {
 		free(po);
 		goto out;
 	}
-	for (size_t i = 0; i < S.nitems; i++)
+	for (size_t i = 0; i < S.q.n; i++)
 		po[i] = (struct porder){ S.items[i].count, i };
-	qsort(po, S.nitems, sizeof(*po), by_count_desc);
-	for (size_t i = 0; i < S.nitems; i++)
+	qsort(po, S.q.n, sizeof(*po), by_count_desc);
+	for (size_t i = 0; i < S.q.n; i++)
 		S.order[i] = po[i].index;
 	free(po);
-	pthread_mutex_init(&S.mu, NULL);
-	int jobs = in->jobs > 0 ? in->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
-	if (jobs < 1)
-		jobs = 1;
-	if (jobs > PLANNER_MAX_JOBS)
-		jobs = PLANNER_MAX_JOBS;
-	for (int i = 1; i < jobs; i++)
-		if (pthread_create(&th[nth], NULL, pworker, &S) == 0)
-			nth++;
-	pworker(&S);
-	for (int i = 0; i < nth; i++)
-		pthread_join(th[i], NULL);
-	pthread_mutex_destroy(&S.mu);
-	if (S.oom)
+	run_workers(in, PLANNER_MAX_JOBS, pworker, &S, &S.q);
+	if (S.q.oom)
 		goto out;
 	size_t n = 0;
-	for (size_t i = 0; i < S.nitems; i++)
+	for (size_t i = 0; i < S.q.n; i++)
 		n += S.items[i].ok;
 	struct plan_point *p = malloc((n ? n : 1) * sizeof(*p));
 	if (!p)
 		goto out;
 	n = 0;
 	int have = 0;
-	for (size_t i = 0; i < S.nitems; i++) {
+	for (size_t i = 0; i < S.q.n; i++) {
 		if (S.items[i].ok)
 			p[n++] = S.items[i].pt;
 		/* The largest count of the first GPU type that did not fit. */
 		else if (closest && !have && strstr(S.items[i].why.msg, "fits memory") &&
-			 (i + 1 == S.nitems || S.items[i + 1].gpu != S.items[i].gpu)) {
+			 (i + 1 == S.q.n || S.items[i + 1].gpu != S.items[i].gpu)) {
 			*closest = S.items[i].why;
 			have = 1;
 		}
@@ -264,10 +295,8 @@ struct sshared {
 	const struct planner_in *in;
 	struct plan_point *p;
 	const char *want;
-	size_t n, next;
 	const struct unc_spec *s;
-	pthread_mutex_t mu;
-	int oom;
+	struct work_queue q;      /* of points */
 };
 
 /* Sample points until none is left. */
@@ -278,18 +307,11 @@ static void *sworker(void *arg)
 	struct unc_workspace ws;
 	struct workload *w = malloc(sizeof(*w));
 	if (!w || unc_workspace_init(&ws, S->s->samples)) {
-		pthread_mutex_lock(&S->mu);
-		S->oom = 1;
-		pthread_mutex_unlock(&S->mu);
+		queue_oom(&S->q);
 		free(w);
 		return NULL;
 	}
-	for (;;) {
-		pthread_mutex_lock(&S->mu);
-		size_t i = S->next++;
-		pthread_mutex_unlock(&S->mu);
-		if (i >= S->n)
-			break;
+	for (size_t i; queue_take(&S->q, &i);) {
 		struct plan_point *q = &S->p[i];
 		if (!S->want[i])
 			continue;
@@ -316,9 +338,8 @@ static void *sworker(void *arg)
 int planner_sample(const struct planner_in *in, struct plan_point *p, size_t n,
 		   const char *want, const struct unc_spec *s)
 {
-	struct sshared S = { .in = in, .p = p, .want = want, .n = n, .s = s };
-	pthread_t th[PLANNER_MAX_JOBS];
-	int nth = 0;
+	struct sshared S = { .in = in, .p = p, .want = want, .s = s,
+			     .q = { .n = n } };
 	size_t nwant = 0;
 
 	assert(in && s && (n == 0 || (p && want)));
@@ -328,22 +349,9 @@ int planner_sample(const struct planner_in *in, struct plan_point *p, size_t n,
 	}
 	if (!nwant)
 		return 0;
-	pthread_mutex_init(&S.mu, NULL);
-	int jobs = in->jobs > 0 ? in->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
-	if (jobs > (int)nwant)
-		jobs = (int)nwant;
-	if (jobs < 1)
-		jobs = 1;
-	if (jobs > PLANNER_MAX_JOBS)
-		jobs = PLANNER_MAX_JOBS;
-	for (int i = 1; i < jobs; i++)
-		if (pthread_create(&th[nth], NULL, sworker, &S) == 0)
-			nth++;
-	sworker(&S);
-	for (int i = 0; i < nth; i++)
-		pthread_join(th[i], NULL);
-	pthread_mutex_destroy(&S.mu);
-	return S.oom ? -1 : 0;
+	run_workers(in, nwant < PLANNER_MAX_JOBS ? (int)nwant : PLANNER_MAX_JOBS,
+		    sworker, &S, &S.q);
+	return S.q.oom ? -1 : 0;
 }
 
 int planner_ranked(const struct plan_point *p, enum plan_risk risk, double *time_s,

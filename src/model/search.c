@@ -173,6 +173,19 @@ static int try_zero_rec(struct sstate *s, const int *zeros, int nz,
 }
 
 /* Non-LLM workloads: tp = pp = 1, micro-batch and ZeRO only, timed. */
+/* Keep, as the search's problem, that the global batch gb does not split
+ * over n data-parallel ranks (`of_dp`: n is the dp of a layout, else the
+ * GPU count). */
+static void batch_problem(struct sstate *s, double gb, int n, int of_dp)
+{
+	snprintf(s->last.msg, sizeof(s->last.msg),
+		 "global_batch %g is not a multiple of %s%d%s (expected a "
+		 "multiple of the data-parallel size)", gb, of_dp ? "dp " : "",
+		 n, of_dp ? "" : " GPUs");
+	s->last.field = WLF_GLOBAL_BATCH;
+	s->invalid = 1;
+}
+
 static void search_other(struct sstate *s, int count,
 			 const struct search_knobs *k)
 {
@@ -185,12 +198,7 @@ static void search_other(struct sstate *s, int count,
 	double gb = s->w->train.global_batch;
 	if (k->micro_batch) {
 		if (fmod(gb, count) != 0) {
-			snprintf(s->last.msg, sizeof(s->last.msg),
-				 "global_batch %g is not a multiple of %d GPUs "
-				 "(expected a multiple of the data-parallel size)",
-				 gb, count);
-			s->last.field = WLF_GLOBAL_BATCH;
-			s->invalid = 1;
+			batch_problem(s, gb, count, 0);
 			return;
 		}
 		nmb = search_divisors((long)(gb / count), 1000000, mbs, 256);
@@ -307,14 +315,8 @@ static void search_llm(struct sstate *s, int count, const struct search_knobs *k
 				continue;
 			int dp = count / (tp * pp);
 			if (fmod(gb, dp) != 0) {
-				if (!s->invalid) {
-					snprintf(s->last.msg, sizeof(s->last.msg),
-						 "global_batch %g is not a multiple of dp %d "
-						 "(expected a multiple of the data-parallel size)",
-						 gb, dp);
-					s->last.field = WLF_GLOBAL_BATCH;
-					s->invalid = 1;
-				}
+				if (!s->invalid)
+					batch_problem(s, gb, dp, 1);
 				continue;
 			}
 			p->tp = tp;

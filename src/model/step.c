@@ -20,23 +20,23 @@
 #include "schedule.h"
 #include "../util/units.h"
 
+/* A degree or count of the plan left at 0: one. */
+static int one_if_unset(int v)
+{
+	return v > 0 ? v : 1;
+}
+
 /* Fill defaults of a plan: 0 means "the usual". */
 static void resolve(const struct workload *w, const struct gpu *g,
 		    struct plan *pl)
 {
 	*pl = w->plan;
-	if (pl->tp <= 0)
-		pl->tp = 1;
-	if (pl->pp <= 0)
-		pl->pp = 1;
-	if (pl->ep <= 0)
-		pl->ep = 1;
-	if (pl->cp <= 0)
-		pl->cp = 1;
-	if (pl->interleave <= 0)
-		pl->interleave = 1;
-	if (pl->micro_batch <= 0)
-		pl->micro_batch = 1;
+	pl->tp = one_if_unset(pl->tp);
+	pl->pp = one_if_unset(pl->pp);
+	pl->ep = one_if_unset(pl->ep);
+	pl->cp = one_if_unset(pl->cp);
+	pl->interleave = one_if_unset(pl->interleave);
+	pl->micro_batch = one_if_unset(pl->micro_batch);
 	if (pl->gpus_per_node <= 0)
 		pl->gpus_per_node = gpu_node_size(g);
 	if (pl->count <= 0)

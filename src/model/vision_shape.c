@@ -4,6 +4,7 @@
  * can run (vision_infer()).
  */
 #include "vision.h"
+#include "vision_detect.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -18,21 +19,6 @@ const char *const vis_kind_names[VL_KIND_COUNT + 1] = {
 	"rpn_head", "roi_box_head", "roi_mask_head", NULL,
 };
 
-static int bad_entry(char *msg, size_t len, int idx, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-/* Write the message and return the 1-based entry index. */
-static int bad_entry(char *msg, size_t len, int idx, const char *fmt, ...)
-{
-	va_list ap;
-	if (msg && len) {
-		va_start(ap, fmt);
-		vsnprintf(msg, len, fmt, ap);
-		va_end(ap);
-	}
-	return idx + 1;
-}
-
 double vis_out_side(double in, int k, int s)
 {
 	int pad = k % 2 ? (k - 1) / 2 : 0;
@@ -44,133 +30,6 @@ double vis_out_side(double in, int k, int s)
 static double attn_act_elems(double T, double C, double heads, double mlp)
 {
 	return T * (9 * C + 2 * mlp) + 2 * heads * T;
-}
-
-/*
- * A feature pyramid network (Lin et al., arXiv:1612.03144; torchvision
- * ops/feature_pyramid_network.py) on the n feature maps fc x fh x fw,
- * largest first: a 1x1 lateral convolution per map to `out` channels, the
- * top-down path (nearest up-sampling + add), a 3x3 output convolution per
- * level, and `extra` 3x3 stride-2 convolutions above the last level (the
- * first on its output, the others after a ReLU: RetinaNet's P6, P7), then
- * `pooled` levels subsampled by a 1x1 stride-2 max-pool (Mask R-CNN's P6,
- * for the RPN only).  All convolutions carry biases.  The maps only shrink
- * along the list, so the top-down path always up-samples.  Fills the
- * entry's params, MACs and kept activations and the level sides lh, lw;
- * returns 0, or 1 with a message.
- */
-static int vis_fpn(const struct vis_layer *L, int n, const double *fc,
-		   const double *fh, const double *fw, struct vis_shape *o,
-		   double *lh, double *lw, char *msg, size_t msglen)
-{
-	double f = L->out, conv3 = 9 * f * f + f;
-	int extra = L->extra > 0 ? L->extra : 0, j;
-	int pooled = L->pooled > 0 ? L->pooled : 0;
-
-	if (n == 0) {
-		snprintf(msg, msglen, "fpn has no feature map to read "
-			 "(expected pyramid: true on the entries whose outputs "
-			 "feed it)");
-		return 1;
-	}
-	if (n + extra + pooled > VIS_MAX_LEVELS) {
-		snprintf(msg, msglen, "fpn of %d levels (expected at most "
-			 "%d)", n + extra + pooled, VIS_MAX_LEVELS);
-		return 1;
-	}
-	for (j = 0; j < n; j++) {
-		o->params += fc[j] * f + f + conv3;
-		o->macs += fh[j] * fw[j] * (fc[j] * f + 9 * f * f);
-		/* lateral input, output-conv input */
-		o->act_bytes += fh[j] * fw[j] * (fc[j] + f);
-		lh[j] = fh[j];
-		lw[j] = fw[j];
-	}
-	for (j = n; j < n + extra; j++) {
-		lh[j] = vis_out_side(lh[j - 1], 3, 2);
-		lw[j] = vis_out_side(lw[j - 1], 3, 2);
-		o->params += conv3;
-		o->macs += lh[j] * lw[j] * 9 * f * f;
-		/* conv input (and the ReLU output before the later ones) */
-		o->act_bytes += lh[j - 1] * lw[j - 1] * f * (j > n ? 2 : 1);
-	}
-	for (j = n + extra; j < n + extra + pooled; j++) {
-		lh[j] = vis_out_side(lh[j - 1], 1, 2);
-		lw[j] = vis_out_side(lw[j - 1], 1, 2);
-	}
-	return 0;
-}
-
-/*
- * Faster R-CNN's region proposal head (Ren et al., arXiv:1506.01497;
- * torchvision models/detection/rpn.py), shared by the levels: a 3x3
- * convolution + ReLU, 1x1 convolutions to `anchors` objectness scores and
- * anchors x 4 box deltas.  Kept: conv input, ReLU output, both outputs.
- */
-static void vis_rpn_head(const struct vis_layer *L, double c, int nlev,
-			 const double *lh, const double *lw, struct vis_shape *o)
-{
-	double A = L->anchors, P = 0;
-	int j;
-	for (j = 0; j < nlev; j++)
-		P += lh[j] * lw[j];
-	o->params = 9 * c * c + c + c * 5 * A + 5 * A;
-	o->macs = P * (9 * c * c + c * 5 * A);
-	o->act_bytes = P * (2 * c + 5 * A);
-}
-
-/*
- * The RoI heads of Mask R-CNN (He et al., arXiv:1703.06870; torchvision
- * models/detection/roi_heads.py, faster_rcnn.py TwoMLPHead and
- * FastRCNNPredictor, mask_rcnn.py MaskRCNNHeads and MaskRCNNPredictor) on
- * `rois` regions per image, each pooled by RoIAlign to pool x pool x c:
- * - box: fully connected c*pool^2 -> mlp -> mlp (ReLU), then classes
- *   scores and classes x 4 deltas;
- * - mask: `convs` 3x3 convolutions + ReLU at pool x pool, a 2x2 stride-2
- *   transposed convolution + ReLU to 2 pool, a 1x1 convolution to one
- *   mask per class.
- * Kept: the pooled features, every layer input and ReLU output, the
- * outputs.
- */
-static void vis_roi_head(const struct vis_layer *L, double c,
-			 struct vis_shape *o)
-{
-	double R = L->rois, K = L->classes;
-	double p = L->pool > 0 ? L->pool : L->kind == VL_ROI_BOX_HEAD ? 7 : 14;
-	double m = L->mlp > 0 ? L->mlp : 1024, p2 = p * p, q2 = 4 * p2;
-	int t = L->convs > 0 ? L->convs : 4;
-
-	if (L->kind == VL_ROI_BOX_HEAD) {
-		o->params = c * p2 * m + m + m * m + m + m * 5 * K + 5 * K;
-		o->macs = R * (c * p2 * m + m * m + m * 5 * K);
-		o->act_bytes = R * (c * p2 + 4 * m + 5 * K);
-		return;
-	}
-	o->params = t * (9 * c * c + c) + 4 * c * c + c + c * K + K;
-	o->macs = R * (t * p2 * 9 * c * c + q2 * c * c + q2 * c * K);
-	o->act_bytes = R * (c * p2 + 2 * t * c * p2 + 3 * c * q2 + K * q2);
-}
-
-/*
- * RetinaNet's heads (Lin et al., "Focal Loss for Dense Object Detection",
- * arXiv:1708.02002; torchvision models/detection/retinanet.py), shared by
- * every pyramid level: a classification and a box tower of `convs` 3x3
- * convolutions with ReLU, then 3x3 output convolutions to anchors x
- * classes and anchors x 4.  Kept: tower inputs and ReLU outputs, and the
- * output logits the losses read.
- */
-static void vis_retina_head(const struct vis_layer *L, double c, int nlev,
-			    const double *lh, const double *lw,
-			    struct vis_shape *o)
-{
-	double A = L->anchors, K = L->classes, P = 0;
-	int t = L->convs > 0 ? L->convs : 4, j;
-
-	for (j = 0; j < nlev; j++)
-		P += lh[j] * lw[j];
-	o->params = 2 * t * (9 * c * c + c) + 9 * c * A * (K + 4) + A * (K + 4);
-	o->macs = P * (2 * t * 9 * c * c + 9 * c * A * (K + 4));
-	o->act_bytes = P * (2 * t * 2 * c + A * (K + 4));
 }
 
 /*
@@ -225,42 +84,6 @@ struct vis_skips {
 	int at[VIS_MAX_SKIPS];  /* entry that saved it */
 };
 
-/* Save a c x h x w x d output of entry i; returns 0, or 1 when full. */
-static int skip_push(struct vis_skips *k, double c, double h, double w,
-		     double d, int i)
-{
-	if (k->n == VIS_MAX_SKIPS)
-		return 1;
-	k->c[k->n] = c;
-	k->h[k->n] = h;
-	k->w[k->n] = w;
-	k->d[k->n] = d;
-	k->at[k->n] = i;
-	k->n++;
-	return 0;
-}
-
-/*
- * Take the latest saved output to concatenate onto an h x w x d map of
- * entry i: adds its channels to *c and returns 0, else the 1-based entry
- * index with a message.
- */
-static int skip_pop(struct vis_skips *k, double h, double w, double d,
-		    double *c, int i, char *msg, size_t msglen)
-{
-	if (k->n == 0)
-		return bad_entry(msg, msglen, i, "concat with no saved output "
-				 "left (expected save: true on as many earlier "
-				 "copies)");
-	k->n--;
-	if (k->h[k->n] != h || k->w[k->n] != w || k->d[k->n] != d)
-		return bad_entry(msg, msglen, i, "concat of a %gx%g output onto "
-				 "%gx%g (expected the same size)", k->h[k->n],
-				 k->w[k->n], h, w);
-	*c += k->c[k->n];
-	return 0;
-}
-
 /* The running tensor and what the layer list has left for later entries,
  * as vision_infer() walks it. */
 struct infer {
@@ -284,48 +107,183 @@ struct infer {
 	size_t msglen;
 };
 
+static int entry_error(const struct infer *I, int i, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Write the message about entry i (-1: the network as a whole) and
+ * return its 1-based index, the error of vision_infer(). */
+static int entry_error(const struct infer *I, int i, const char *fmt, ...)
+{
+	va_list ap;
+	if (I->msg && I->msglen) {
+		va_start(ap, fmt);
+		vsnprintf(I->msg, I->msglen, fmt, ap);
+		va_end(ap);
+	}
+	return i + 1;
+}
+
+/* Save the running map as entry i's output for a later concat; 0, or
+ * the error when too many wait. */
+static int save_output(struct infer *I, int i)
+{
+	struct vis_skips *k = &I->sk;
+
+	if (k->n == VIS_MAX_SKIPS)
+		return entry_error(I, i, "more than %d saved outputs (expected "
+				   "at most %d)", VIS_MAX_SKIPS, VIS_MAX_SKIPS);
+	k->c[k->n] = I->c;
+	k->h[k->n] = I->h;
+	k->w[k->n] = I->w;
+	k->d[k->n] = I->dp;
+	k->at[k->n] = i;
+	k->n++;
+	return 0;
+}
+
+/* Concatenate the latest saved output onto the running map at entry i:
+ * adds its channels to *c and returns 0, else the error. */
+static int concat_saved(struct infer *I, int i, double *c)
+{
+	struct vis_skips *k = &I->sk;
+
+	if (k->n == 0)
+		return entry_error(I, i, "concat with no saved output left "
+				   "(expected save: true on as many earlier "
+				   "copies)");
+	k->n--;
+	if (k->h[k->n] != I->h || k->w[k->n] != I->w || k->d[k->n] != I->dp)
+		return entry_error(I, i, "concat of a %gx%g output onto %gx%g "
+				   "(expected the same size)", k->h[k->n],
+				   k->w[k->n], I->h, I->w);
+	*c += k->c[k->n];
+	return 0;
+}
+
+/* An entry's fields with the defaults of those left unset: one copy,
+ * stride 1, the input's channel count. */
+static double copies(const struct vis_layer *L)
+{
+	return L->repeat > 0 ? L->repeat : 1;
+}
+
+static int stride_of(const struct vis_layer *L)
+{
+	return L->stride > 0 ? L->stride : 1;
+}
+
+static int kernel_or(const struct vis_layer *L, int unset)
+{
+	return L->kernel > 0 ? L->kernel : unset;
+}
+
+static double out_channels(const struct infer *I, const struct vis_layer *L)
+{
+	return L->out > 0 ? L->out : I->c;
+}
+
+/* The running tensor becomes a c x h x w map. */
+static void set_map(struct infer *I, double c, double h, double w)
+{
+	I->c = c;
+	I->h = h;
+	I->w = w;
+}
+
+/* 0 while the running tensor is a feature map, else the error that entry
+ * i needs one. */
+static int need_map(const struct infer *I, const struct vis_layer *L, int i)
+{
+	if (I->T > 0)
+		return entry_error(I, i, "%s after tokens (expected it on a "
+				   "feature map)", vis_kind_names[L->kind]);
+	return 0;
+}
+
+/*
+ * The sides of the running map after a k x k window at stride s into *ho
+ * and *wo (untouched on error): 0, or the error when nothing is left.  `name` starts the
+ * message, with the window after it when `window_named`.
+ */
+static int window_sides(const struct infer *I, int i, const char *name,
+			int k, int s, int window_named, double *ho, double *wo)
+{
+	double h = vis_out_side(I->h, k, s), w = vis_out_side(I->w, k, s);
+	char window[32] = "";
+
+	if (!(h < 1 || w < 1)) {
+		*ho = h;
+		*wo = w;
+		return 0;
+	}
+	if (window_named)
+		snprintf(window, sizeof(window), " %dx%d", k, k);
+	return entry_error(I, i, "%s%s stride %d shrinks %gx%g to nothing "
+			   "(expected a larger image_size or fewer "
+			   "down-sampling layers)", name, window, s, I->h,
+			   I->w);
+}
+
+/* The error that entry i's `flag` asks for a feature map it does not
+ * give. */
+static int not_a_map(const struct infer *I, const struct vis_layer *L, int i,
+		     const char *flag)
+{
+	return entry_error(I, i, "%s on %s, whose output is not a feature map "
+			   "(expected it on convolutional entries)", flag,
+			   vis_kind_names[L->kind]);
+}
+
+/* 0 when `heads` attention heads divide the running width. */
+static int heads_divide(const struct infer *I, int i, double heads)
+{
+	if (fmod(I->c, heads))
+		return entry_error(I, i, "%g heads do not divide width %g "
+				   "(expected a divisor)", heads, I->c);
+	return 0;
+}
+
+/* A pre-norm transformer layer of width C (LayerNorm, attention with q,
+ * k, v and output projections, LayerNorm, MLP C -> mlp -> C, biases
+ * everywhere): its parameters, and its multiply-adds when each of T
+ * positions attends to N. */
+static double tf_layer_params(double C, double mlp)
+{
+	return 4 * C * C + 4 * C + 2 * C * mlp + mlp + C + 4 * C;
+}
+
+static double tf_layer_macs(double C, double mlp, double T, double N)
+{
+	return T * (4 * C * C + 2 * C * mlp) + 2 * T * N * C;
+}
+
 /* A diffusion UNet's resblocks, with their cross-attention blocks. */
 static int infer_resblock(struct infer *I, const struct vis_layer *L, int i,
 			  struct vis_shape *o)
 {
-	double r = L->repeat > 0 ? L->repeat : 1;
-	double out = L->out > 0 ? L->out : I->c;
-	int seq = I->T > 0;
-	int bad;
-	int j;
+	double r = copies(L), out = out_channels(I, L);
+	int bad, j;
 
-	if (seq)
-		return bad_entry(I->msg, I->msglen, i, "resblock "
-				 "after tokens (expected it on "
-				 "a feature map)");
+	if ((bad = need_map(I, L, i)))
+		return bad;
 	if (L->heads > 0 && (!(I->tw > 0) || fmod(out, L->heads)))
-		return bad_entry(I->msg, I->msglen, i, "resblock of "
-				 "%g channels with %d heads "
-				 "(expected heads that divide "
-				 "the channels, and a "
-				 "text_encoder for their "
-				 "cross-attention)", out,
-				 L->heads);
+		return entry_error(I, i, "resblock of %g channels with %d "
+				   "heads (expected heads that divide the "
+				   "channels, and a text_encoder for their "
+				   "cross-attention)", out, L->heads);
 	for (j = 0; j < r; j++) {
 		double cin = I->c;
-		if (L->concat && (bad = skip_pop(&I->sk, I->h, I->w, I->dp,
-						&cin, i, I->msg,
-						I->msglen)))
+		if (L->concat && (bad = concat_saved(I, i, &cin)))
 			return bad;
 		vis_resblock(cin, out, I->h * I->w, I->E, o);
 		if (L->heads > 0)
 			vis_transformer(out, I->h * I->w,
-					L->mlp > 0 ? L->mlp :
-					4 * out, I->tw, I->tl, o);
+					L->mlp > 0 ? L->mlp : 4 * out, I->tw,
+					I->tl, o);
 		I->c = out;
-		/* the last copy's output is saved below */
-		if (L->save && j < r - 1 &&
-		    skip_push(&I->sk, I->c, I->h, I->w, I->dp, i))
-			return bad_entry(I->msg, I->msglen, i, "more "
-					 "than %d saved outputs "
-					 "(expected at most %d)",
-					 VIS_MAX_SKIPS,
-					 VIS_MAX_SKIPS);
+		/* the last copy's output is saved by infer_record() */
+		if (L->save && j < r - 1 && (bad = save_output(I, i)))
+			return bad;
 	}
 	return 0;
 }
@@ -334,38 +292,22 @@ static int infer_resblock(struct infer *I, const struct vis_layer *L, int i,
 static int infer_conv(struct infer *I, const struct vis_layer *L, int i,
 		      struct vis_shape *o)
 {
-	int s = L->stride > 0 ? L->stride : 1;
-	int k = L->kernel > 0 ? L->kernel : 1;
-	double out = L->out > 0 ? L->out : I->c;
-	int seq = I->T > 0;
-	int bad;
-	int gr = L->groups > 0 ? L->groups : 1;
-	double ho, wo, kv; /* kv: kernel volume */
+	int s = stride_of(L), k = L->kind == VL_CONVBLOCK ? 3 : kernel_or(L, 1);
+	int gr = L->groups > 0 ? L->groups : 1, bad;
+	double out = out_channels(I, L), ho, wo, kv; /* kv: kernel volume */
 
-	if (L->kind == VL_CONVBLOCK)
-		k = 3;
-	if (seq)
-		return bad_entry(I->msg, I->msglen, i, "conv after "
-				 "tokens (expected convolutions "
-				 "before the image becomes a "
-				 "sequence)");
+	if (I->T > 0)
+		return entry_error(I, i, "conv after tokens (expected "
+				   "convolutions before the image becomes a "
+				   "sequence)");
 	if (fmod(I->c, gr) || fmod(out, gr))
-		return bad_entry(I->msg, I->msglen, i, "groups %d do "
-				 "not divide %g input and %g "
-				 "output channels (expected a "
-				 "common divisor)", gr, I->c, out);
-	if (L->concat && (bad = skip_pop(&I->sk, I->h, I->w, I->dp, &I->c, i,
-					I->msg, I->msglen)))
+		return entry_error(I, i, "groups %d do not divide %g input "
+				   "and %g output channels (expected a common "
+				   "divisor)", gr, I->c, out);
+	if (L->concat && (bad = concat_saved(I, i, &I->c)))
 		return bad;
-	ho = vis_out_side(I->h, k, s);
-	wo = vis_out_side(I->w, k, s);
-	if (ho < 1 || wo < 1)
-		return bad_entry(I->msg, I->msglen, i, "conv %dx%d "
-				 "stride %d shrinks %gx%g to "
-				 "nothing (expected a larger "
-				 "image_size or fewer "
-				 "down-sampling layers)", k, k,
-				 s, I->h, I->w);
+	if ((bad = window_sides(I, i, "conv", k, s, 1, &ho, &wo)))
+		return bad;
 	kv = I->vol ? 27 : 9;
 	if (L->kind == VL_CONV)
 		kv = I->vol ? (double)k * k * k : (double)k * k;
@@ -383,9 +325,7 @@ static int infer_conv(struct infer *I, const struct vis_layer *L, int i,
 		o->macs += pos * out * out * kv;
 		o->act_bytes += 4 * out * pos;
 	}
-	I->h = ho;
-	I->w = wo;
-	I->c = out;
+	set_map(I, out, ho, wo);
 	return 0;
 }
 
@@ -394,11 +334,7 @@ static int infer_conv(struct infer *I, const struct vis_layer *L, int i,
 static int infer_pool(struct infer *I, const struct vis_layer *L, int i,
 		      struct vis_shape *o)
 {
-	int s = L->stride > 0 ? L->stride : 1;
-	int k = L->kernel > 0 ? L->kernel : 1;
-	int seq = I->T > 0;
-
-	if (seq) { /* class token or mean over tokens */
+	if (I->T > 0) { /* class token or mean over tokens */
 		o->act_bytes = 0;
 		I->T = 0;
 		I->h = I->w = 1;
@@ -407,44 +343,26 @@ static int infer_pool(struct infer *I, const struct vis_layer *L, int i,
 	o->act_bytes = L->kind == VL_MAXPOOL ? I->c * I->h * I->w : 0;
 	if (L->global) {
 		I->h = I->w = 1;
-	} else {
-		double ho = vis_out_side(I->h, k, s), wo = vis_out_side(I->w, k, s);
-		if (ho < 1 || wo < 1)
-			return bad_entry(I->msg, I->msglen, i, "%s "
-					 "%dx%d stride %d shrinks "
-					 "%gx%g to nothing "
-					 "(expected a larger "
-					 "image_size or fewer "
-					 "down-sampling layers)",
-					 vis_kind_names[L->kind],
-					 k, k, s, I->h, I->w);
-		I->h = ho;
-		I->w = wo;
+		return 0;
 	}
-	return 0;
+	return window_sides(I, i, vis_kind_names[L->kind], kernel_or(L, 1),
+			    stride_of(L), 1, &I->h, &I->w);
 }
 
 /* Transformer blocks over the tokens. */
 static int infer_attention(struct infer *I, const struct vis_layer *L, int i,
 			   struct vis_shape *o)
 {
-	double r = L->repeat > 0 ? L->repeat : 1;
-	int seq = I->T > 0;
-	double mlp = L->mlp > 0 ? L->mlp : 4 * I->c;
-	int heads = L->heads > 0 ? L->heads : 1;
+	double r = copies(L), mlp = L->mlp > 0 ? L->mlp : 4 * I->c;
+	int heads = L->heads > 0 ? L->heads : 1, bad;
 
-	if (!seq)
-		return bad_entry(I->msg, I->msglen, i, "attention on "
-				 "an image (expected a tokens "
-				 "entry before it)");
-	if (fmod(I->c, heads))
-		return bad_entry(I->msg, I->msglen, i, "%d heads do "
-				 "not divide width %g (expected "
-				 "a divisor)", heads, I->c);
-	o->params = r * (4 * I->c * I->c + 4 * I->c + 2 * I->c * mlp + mlp +
-			I->c + 4 * I->c);
-	o->macs = r * (I->T * (4 * I->c * I->c + 2 * I->c * mlp) +
-		      2 * I->T * I->T * I->c);
+	if (!(I->T > 0))
+		return entry_error(I, i, "attention on an image (expected a "
+				   "tokens entry before it)");
+	if ((bad = heads_divide(I, i, heads)))
+		return bad;
+	o->params = r * tf_layer_params(I->c, mlp);
+	o->macs = r * tf_layer_macs(I->c, mlp, I->T, I->T);
 	o->act_bytes = r * attn_act_elems(I->T, I->c, heads, mlp);
 	return 0;
 }
@@ -453,50 +371,33 @@ static int infer_attention(struct infer *I, const struct vis_layer *L, int i,
 static int infer_block(struct infer *I, const struct vis_layer *L, int i,
 		       struct vis_shape *o)
 {
-	double r = L->repeat > 0 ? L->repeat : 1;
-	int s = L->stride > 0 ? L->stride : 1;
-	double out = L->out > 0 ? L->out : I->c;
-	int seq = I->T > 0;
+	double r = copies(L), out = out_channels(I, L);
 	double wd = L->width > 0 ? L->width :
 		    L->kind == VL_CNBLOCK ? 4 * out : out / 4;
-	int gr = L->groups > 0 ? L->groups : 1, j;
+	int s = stride_of(L), gr = L->groups > 0 ? L->groups : 1, j, bad;
 
 	if (gr > 1 && (L->kind != VL_BOTTLENECK || fmod(wd, gr)))
-		return bad_entry(I->msg, I->msglen, i, "groups %d on "
-				 "%s of width %g (expected a "
-				 "bottleneck whose width the "
-				 "groups divide)", gr,
-				 vis_kind_names[L->kind], wd);
-	if (seq)
-		return bad_entry(I->msg, I->msglen, i, "%s after "
-				 "tokens (expected it before)",
-				 vis_kind_names[L->kind]);
+		return entry_error(I, i, "groups %d on %s of width %g "
+				   "(expected a bottleneck whose width the "
+				   "groups divide)", gr,
+				   vis_kind_names[L->kind], wd);
+	if (I->T > 0)
+		return entry_error(I, i, "%s after tokens (expected it "
+				   "before)", vis_kind_names[L->kind]);
 	if (L->kind == VL_BOTTLENECK && !(wd >= 1))
-		return bad_entry(I->msg, I->msglen, i, "bottleneck "
-				 "width %g is below 1 (expected "
-				 "width: inner channels)", wd);
+		return entry_error(I, i, "bottleneck width %g is below 1 "
+				   "(expected width: inner channels)", wd);
 	for (j = 0; j < r; j++) {
 		int st = j == 0 ? s : 1;
 		double cin = I->c, ho = I->h, wo = I->w, Xo;
 		if (L->kind != VL_CNBLOCK) {
-			ho = vis_out_side(I->h, 3, st);
-			wo = vis_out_side(I->w, 3, st);
+			if ((bad = window_sides(I, i, vis_kind_names[L->kind],
+						3, st, 0, &ho, &wo)))
+				return bad;
 		} else if (st > 1) {
-			return bad_entry(I->msg, I->msglen, i,
-					 "cnblock stride %d "
-					 "(expected 1: use a "
-					 "conv to down-sample)",
-					 st);
+			return entry_error(I, i, "cnblock stride %d (expected "
+					   "1: use a conv to down-sample)", st);
 		}
-		if (ho < 1 || wo < 1)
-			return bad_entry(I->msg, I->msglen, i, "%s "
-					 "stride %d shrinks "
-					 "%gx%g to nothing "
-					 "(expected a larger "
-					 "image_size or fewer "
-					 "down-sampling layers)",
-					 vis_kind_names[L->kind],
-					 st, I->h, I->w);
 		Xo = out * ho * wo;
 		if (L->kind == VL_BOTTLENECK) {
 			double Xw1 = wd * I->h * I->w, Xw2 = wd * ho * wo;
@@ -516,12 +417,10 @@ static int infer_block(struct infer *I, const struct vis_layer *L, int i,
 		} else {
 			int kk = L->kernel > 0 ? L->kernel : 7;
 			if (out != cin)
-				return bad_entry(I->msg, I->msglen, i,
-						 "cnblock out %g "
-						 "differs from its "
-						 "%g input channels "
-						 "(expected the same "
-						 "width)", out, cin);
+				return entry_error(I, i, "cnblock out %g "
+						   "differs from its %g input "
+						   "channels (expected the "
+						   "same width)", out, cin);
 			o->params += out * kk * kk + out +
 				    2 * out + 2 * out * wd +
 				    wd + out + out;
@@ -536,9 +435,7 @@ static int infer_block(struct infer *I, const struct vis_layer *L, int i,
 			o->macs += Xo * cin;
 			o->act_bytes += Xo;
 		}
-		I->c = out;
-		I->h = ho;
-		I->w = wo;
+		set_map(I, out, ho, wo);
 	}
 	return 0;
 }
@@ -558,29 +455,23 @@ static int infer_block(struct infer *I, const struct vis_layer *L, int i,
 static int infer_mbconv(struct infer *I, const struct vis_layer *L, int i,
 			struct vis_shape *o)
 {
-	double r = L->repeat > 0 ? L->repeat : 1;
-	int s = L->stride > 0 ? L->stride : 1, k = L->kernel > 0 ? L->kernel : 3;
-	double out = L->out, e = L->expand;
+	double r = copies(L), out = L->out, e = L->expand;
+	int s = stride_of(L), k = kernel_or(L, 3), bad;
 
-	if (I->T > 0)
-		return bad_entry(I->msg, I->msglen, i, "mbconv after tokens "
-				 "(expected it on a feature map)");
+	if ((bad = need_map(I, L, i)))
+		return bad;
 	if (!(e >= 1) || !(out >= 1))
-		return bad_entry(I->msg, I->msglen, i, "mbconv of %g channels, "
-				 "expansion %g (expected out and expand of 1 "
-				 "or more)", out, e);
+		return entry_error(I, i, "mbconv of %g channels, expansion %g "
+				   "(expected out and expand of 1 or more)",
+				   out, e);
 	for (int j = 0; j < r; j++) {
 		int st = j == 0 ? s : 1;
 		double cin = I->c, ce = cin * e, sq = floor(cin * L->se);
-		double hw = I->h * I->w, ho = vis_out_side(I->h, k, st);
-		double wo = vis_out_side(I->w, k, st), how = ho * wo;
+		double hw = I->h * I->w, ho, wo, how;
 
-		if (ho < 1 || wo < 1)
-			return bad_entry(I->msg, I->msglen, i, "mbconv %dx%d "
-					 "stride %d shrinks %gx%g to nothing "
-					 "(expected a larger image_size or "
-					 "fewer down-sampling layers)", k, k,
-					 st, I->h, I->w);
+		if ((bad = window_sides(I, i, "mbconv", k, st, 1, &ho, &wo)))
+			return bad;
+		how = ho * wo;
 		if (L->se > 0 && sq < 1)
 			sq = 1; /* torchvision: max(1, cin // 4) */
 		if (e > 1) {
@@ -600,9 +491,7 @@ static int infer_mbconv(struct infer *I, const struct vis_layer *L, int i,
 			/* pooled vector, SiLU input, gate */
 			o->act_bytes += 2 * ce + sq;
 		}
-		I->c = out;
-		I->h = ho;
-		I->w = wo;
+		set_map(I, out, ho, wo);
 	}
 	return 0;
 }
@@ -629,25 +518,24 @@ static double swin_positions(double h, double w, double win)
 static int infer_swin(struct infer *I, const struct vis_layer *L, int i,
 		      struct vis_shape *o)
 {
-	double r = L->repeat > 0 ? L->repeat : 1, C = I->c, win = L->window;
+	double r = copies(L), C = I->c, win = L->window;
 	double mlp = L->mlp > 0 ? L->mlp : 4 * C, heads = L->heads;
 	double T = swin_positions(I->h, I->w, win), N = win * win;
+	int bad;
 
 	if (I->T > 0)
-		return bad_entry(I->msg, I->msglen, i, "swin after tokens "
-				 "(expected it on a feature map: Swin keeps "
-				 "the image's layout)");
+		return entry_error(I, i, "swin after tokens (expected it on a "
+				   "feature map: Swin keeps the image's "
+				   "layout)");
 	if (!(win >= 1) || !(heads >= 1))
-		return bad_entry(I->msg, I->msglen, i, "swin of %g heads, "
-				 "window %g (expected both 1 or more)", heads,
-				 win);
-	if (fmod(C, heads))
-		return bad_entry(I->msg, I->msglen, i, "%g heads do not "
-				 "divide width %g (expected a divisor)", heads,
-				 C);
-	o->params = r * (4 * C * C + 4 * C + 2 * C * mlp + mlp + C + 4 * C +
+		return entry_error(I, i, "swin of %g heads, window %g "
+				   "(expected both 1 or more)", heads, win);
+	if ((bad = heads_divide(I, i, heads)))
+		return bad;
+	/* the relative position bias: (2 win - 1)^2 per head */
+	o->params = r * (tf_layer_params(C, mlp) +
 			 (2 * win - 1) * (2 * win - 1) * heads);
-	o->macs = r * (T * (4 * C * C + 2 * C * mlp) + 2 * T * N * C);
+	o->macs = r * tf_layer_macs(C, mlp, T, N);
 	/* as a transformer layer, with the softmax output of the explicit
 	 * attention kept in place of flash attention's statistics */
 	o->act_bytes = r * (attn_act_elems(T, C, heads, mlp) - 2 * heads * T +
@@ -666,16 +554,14 @@ static int infer_patch_merge(struct infer *I, const struct vis_layer *L,
 {
 	double out = L->out > 0 ? L->out : 2 * I->c, c4 = 4 * I->c;
 	double ho = ceil(I->h / 2), wo = ceil(I->w / 2);
+	int bad;
 
-	if (I->T > 0)
-		return bad_entry(I->msg, I->msglen, i, "patch_merge after "
-				 "tokens (expected it on a feature map)");
+	if ((bad = need_map(I, L, i)))
+		return bad;
 	o->params = 2 * c4 + c4 * out;
 	o->macs = ho * wo * c4 * out;
 	o->act_bytes = 2 * ho * wo * c4;
-	I->c = out;
-	I->h = ho;
-	I->w = wo;
+	set_map(I, out, ho, wo);
 	return 0;
 }
 
@@ -683,14 +569,19 @@ static int infer_patch_merge(struct infer *I, const struct vis_layer *L,
 static int infer_detect(struct infer *I, const struct vis_layer *L, int i,
 			struct vis_shape *o)
 {
-	double out = L->out > 0 ? L->out : I->c;
+	double out = out_channels(I, L);
 
+	if ((L->kind == VL_RETINA_HEAD || L->kind == VL_RPN_HEAD) &&
+	    I->nlev == 0)
+		return entry_error(I, i, "%s without a feature pyramid "
+				   "(expected an fpn entry before it)",
+				   vis_kind_names[L->kind]);
 	switch (L->kind) {
 	case VL_FPN: {
 		char why[200];
 		if (vis_fpn(L, I->nfeat, I->fc, I->fh, I->fw, o, I->lh, I->lw, why,
 			    sizeof(why)))
-			return bad_entry(I->msg, I->msglen, i, "%s", why);
+			return entry_error(I, i, "%s", why);
 		I->nlev = I->nfeat + (L->extra > 0 ? L->extra : 0) +
 		       (L->pooled > 0 ? L->pooled : 0);
 		I->nfeat = 0;
@@ -700,30 +591,19 @@ static int infer_detect(struct infer *I, const struct vis_layer *L, int i,
 		break;
 	}
 	case VL_RETINA_HEAD:
-		if (I->nlev == 0)
-			return bad_entry(I->msg, I->msglen, i, "retina_head "
-					 "without a feature pyramid "
-					 "(expected an fpn entry before "
-					 "it)");
 		vis_retina_head(L, I->c, I->nlev, I->lh, I->lw, o);
 		I->head = i;
 		break;
 	case VL_RPN_HEAD:
-		if (I->nlev == 0)
-			return bad_entry(I->msg, I->msglen, i, "rpn_head "
-					 "without a feature pyramid "
-					 "(expected an fpn entry before "
-					 "it)");
 		vis_rpn_head(L, I->c, I->nlev, I->lh, I->lw, o);
 		I->rpn = 1;
 		break;
 	case VL_ROI_BOX_HEAD:
 	case VL_ROI_MASK_HEAD:
 		if (!I->rpn)
-			return bad_entry(I->msg, I->msglen, i, "%s without "
-					 "region proposals (expected an "
-					 "rpn_head before it)",
-					 vis_kind_names[L->kind]);
+			return entry_error(I, i, "%s without region proposals "
+					   "(expected an rpn_head before it)",
+					   vis_kind_names[L->kind]);
 		vis_roi_head(L, I->c, o);
 		break;
 	default:
@@ -733,7 +613,7 @@ static int infer_detect(struct infer *I, const struct vis_layer *L, int i,
 }
 
 /* What entry i may not be where it stands.  0, or the error of
- * bad_entry(). */
+ * entry_error(). */
 static int infer_check(struct infer *I, const struct vis_layer *L, int i)
 {
 	int seq = I->T > 0;
@@ -743,72 +623,59 @@ static int infer_check(struct infer *I, const struct vis_layer *L, int i)
 	    L->kind != VL_GROUPNORM && L->kind != VL_BATCHNORM &&
 	    L->kind != VL_RELU && L->kind != VL_GELU &&
 	    L->kind != VL_SILU && L->kind != VL_ADD)
-		return bad_entry(I->msg, I->msglen, i, "%s in a 3-D network "
-				 "(expected conv, convblock, deconv, "
-				 "groupnorm, "
-				 "batchnorm, relu, gelu, silu or add)",
-				 vis_kind_names[L->kind]);
+		return entry_error(I, i, "%s in a 3-D network (expected conv, "
+				   "convblock, deconv, groupnorm, batchnorm, "
+				   "relu, gelu, silu or add)",
+				   vis_kind_names[L->kind]);
 	if (L->out < 0)
-		return bad_entry(I->msg, I->msglen, i, "%s has %d output "
-				 "channels (expected a positive count)",
-				 vis_kind_names[L->kind], L->out);
+		return entry_error(I, i, "%s has %d output channels (expected "
+				   "a positive count)", vis_kind_names[L->kind],
+				   L->out);
 	if (I->head >= 0)
-		return bad_entry(I->msg, I->msglen, i, "%s after the "
-				 "detection head of entry %d (expected "
-				 "the head last)",
-				 vis_kind_names[L->kind], I->head + 1);
+		return entry_error(I, i, "%s after the detection head of "
+				   "entry %d (expected the head last)",
+				   vis_kind_names[L->kind], I->head + 1);
 	if (L->frozen && I->trainable)
-		return bad_entry(I->msg, I->msglen, i, "frozen %s after a "
-				 "trainable entry (expected frozen "
-				 "entries first: gradients flow through "
-				 "them to the layers before)",
-				 vis_kind_names[L->kind]);
+		return entry_error(I, i, "frozen %s after a trainable entry "
+				   "(expected frozen entries first: gradients "
+				   "flow through them to the layers before)",
+				   vis_kind_names[L->kind]);
 	I->trainable |= !L->frozen;
 	if (I->nlev > 0 && L->kind < VL_RETINA_HEAD)
-		return bad_entry(I->msg, I->msglen, i, "%s on a feature "
-				 "pyramid (expected a detection head "
-				 "after fpn)", vis_kind_names[L->kind]);
-	if (L->concat && ((L->kind != VL_RESBLOCK &&
-			   L->kind != VL_CONV &&
+		return entry_error(I, i, "%s on a feature pyramid (expected a "
+				   "detection head after fpn)",
+				   vis_kind_names[L->kind]);
+	if (L->concat && ((L->kind != VL_RESBLOCK && L->kind != VL_CONV &&
 			   L->kind != VL_CONVBLOCK) || L->save))
-		return bad_entry(I->msg, I->msglen, i, "concat on %s%s "
-				 "(expected it on a conv, convblock or "
-				 "resblock that does not save)",
-				 L->save ? "a saving " : "",
-				 vis_kind_names[L->kind]);
+		return entry_error(I, i, "concat on %s%s (expected it on a "
+				   "conv, convblock or resblock that does not "
+				   "save)", L->save ? "a saving " : "",
+				   vis_kind_names[L->kind]);
 	if (L->save && (seq || I->nlev > 0))
-		return bad_entry(I->msg, I->msglen, i, "save on %s, whose "
-				 "output is not a feature map "
-				 "(expected it on convolutional "
-				 "entries)", vis_kind_names[L->kind]);
+		return not_a_map(I, L, i, "save");
 	return 0;
 }
 
 /* Entry i: its parameters, multiply-adds and kept activations into *o,
- * and the running tensor after it.  0, or the error of bad_entry(). */
+ * and the running tensor after it.  0, or the error of entry_error(). */
 static int infer_entry(struct infer *I, const struct vis_layer *L, int i,
 		       struct vis_shape *o)
 {
-	int k = L->kernel > 0 ? L->kernel : 1;
-	double out = L->out > 0 ? L->out : I->c;
+	int k = kernel_or(L, 1), seq = I->T > 0, bad;
+	double out = out_channels(I, L);
 	double kv = I->vol ? (double)k * k * k : (double)k * k; /* volume */
-	int seq = I->T > 0;
 	double X;
 
 	switch (L->kind) {
 	case VL_GROUPNORM:
-		if (seq)
-			return bad_entry(I->msg, I->msglen, i, "groupnorm "
-					 "after tokens (expected it on "
-					 "a feature map)");
+		if ((bad = need_map(I, L, i)))
+			return bad;
 		o->params = 2 * I->c;
 		o->act_bytes = I->c * I->h * I->w * I->dp;
 		break;
 	case VL_UPSAMPLE:
-		if (seq)
-			return bad_entry(I->msg, I->msglen, i, "upsample "
-					 "after tokens (expected it on "
-					 "a feature map)");
+		if ((bad = need_map(I, L, i)))
+			return bad;
 		/* nearest x2, then a 3x3 convolution with bias */
 		I->h *= 2;
 		I->w *= 2;
@@ -852,9 +719,8 @@ static int infer_entry(struct infer *I, const struct vis_layer *L, int i,
 	case VL_LINEAR: {
 		double rows = seq ? I->T : I->h * I->w; /* per image */
 		if (L->out <= 0)
-			return bad_entry(I->msg, I->msglen, i, "linear needs "
-					 "out (expected output "
-					 "features)");
+			return entry_error(I, i, "linear needs out (expected "
+					   "output features)");
 		o->params = I->c * out + out;
 		o->macs = rows * I->c * out;
 		o->act_bytes = rows * I->c;
@@ -863,8 +729,8 @@ static int infer_entry(struct infer *I, const struct vis_layer *L, int i,
 	}
 	case VL_TOKENS:
 		if (seq)
-			return bad_entry(I->msg, I->msglen, i, "tokens twice "
-					 "(expected one tokens entry)");
+			return entry_error(I, i, "tokens twice (expected one "
+					   "tokens entry)");
 		I->T = I->h * I->w + (L->class_token ? 1 : 0);
 		o->params = I->T * I->c + (L->class_token ? I->c : 0);
 		o->act_bytes = 0;
@@ -890,8 +756,8 @@ static int infer_entry(struct infer *I, const struct vis_layer *L, int i,
 		return infer_detect(I, L, i, o);
 	case VL_KIND_COUNT:
 	default:
-		return bad_entry(I->msg, I->msglen, i, "unknown layer kind "
-				 "(expected one of conv, batchnorm, ...)");
+		return entry_error(I, i, "unknown layer kind (expected one of "
+				   "conv, batchnorm, ...)");
 	}
 	return 0;
 }
@@ -901,22 +767,17 @@ static int infer_entry(struct infer *I, const struct vis_layer *L, int i,
 static int infer_record(struct infer *I, const struct vis_layer *L, int i,
 			int seq, struct vis_shape *o)
 {
-	if (L->save && skip_push(&I->sk, I->c, I->h, I->w, I->dp, i))
-		return bad_entry(I->msg, I->msglen, i, "more than %d saved "
-				 "outputs (expected at most %d)",
-				 VIS_MAX_SKIPS, VIS_MAX_SKIPS);
+	int bad;
+
+	if (L->save && (bad = save_output(I, i)))
+		return bad;
 	if (L->pyramid) {
 		if (seq || I->T > 0 || I->nlev > 0)
-			return bad_entry(I->msg, I->msglen, i, "pyramid on "
-					 "%s, whose output is not a "
-					 "feature map (expected it on "
-					 "convolutional entries)",
-					 vis_kind_names[L->kind]);
+			return not_a_map(I, L, i, "pyramid");
 		if (I->nfeat == VIS_MAX_LEVELS)
-			return bad_entry(I->msg, I->msglen, i, "more than %d "
-					 "pyramid inputs (expected at "
-					 "most %d)", VIS_MAX_LEVELS,
-					 VIS_MAX_LEVELS);
+			return entry_error(I, i, "more than %d pyramid inputs "
+					   "(expected at most %d)",
+					   VIS_MAX_LEVELS, VIS_MAX_LEVELS);
 		if (I->nfeat == 0)
 			I->tap = i;
 		I->fc[I->nfeat] = I->c;
@@ -946,28 +807,26 @@ static int infer_record(struct infer *I, const struct vis_layer *L, int i,
 static int infer_totals(struct infer *I, const struct vision_arch *a)
 {
 	if (I->nfeat > 0)
-		return bad_entry(I->msg, I->msglen, I->tap, "pyramid output "
-				 "that no fpn reads (expected an fpn entry "
-				 "after it)");
+		return entry_error(I, I->tap, "pyramid output that no fpn "
+				   "reads (expected an fpn entry after it)");
 	if (I->sk.n > 0)
-		return bad_entry(I->msg, I->msglen, I->sk.at[0], "saved output "
-				 "that no concat reads (expected a concat for "
-				 "every save; %d left)", I->sk.n);
+		return entry_error(I, I->sk.at[0], "saved output that no "
+				   "concat reads (expected a concat for every "
+				   "save; %d left)", I->sk.n);
 	if (I->E > 0) {
 		/* timestep embedding MLP: E/4 sinusoidal features -> E -> E */
 		double tp = I->E / 4 * I->E + I->E + I->E * I->E + I->E;
+		double tm = I->E / 4 * I->E + I->E * I->E;
 		I->S.params += tp;
 		I->S.trainable_params += tp;
-		I->S.macs += I->E / 4 * I->E + I->E * I->E;
-		I->S.trainable_macs += I->E / 4 * I->E + I->E * I->E;
+		I->S.macs += tm;
+		I->S.trainable_macs += tm;
 	}
 	if (a->text.layers > 0) {
 		double L = a->text.layers, m = a->text.mlp;
 		double tw = I->tw, tl = I->tl;
-		I->S.encoder_params = L * (4 * tw * tw + 4 * tw + 2 * tw * m + m +
-					   tw + 4 * tw);
-		I->S.encoder_macs = L * (tl * (4 * tw * tw + 2 * tw * m) +
-					 2 * tl * tl * tw);
+		I->S.encoder_params = L * tf_layer_params(tw, m);
+		I->S.encoder_macs = L * tf_layer_macs(tw, m, tl, tl);
 	}
 	if (I->head < 0 && !I->rpn && I->h * I->w * I->dp > 1 && !(I->T > 0))
 		I->S.out_map = I->c * I->h * I->w * I->dp;
@@ -997,8 +856,8 @@ int vision_infer(const struct vision_arch *a, double image, double image_w,
 	I.msg = msg;
 	I.msglen = msglen;
 	if (!(image >= 1) || !(I.w >= 1))
-		return bad_entry(msg, msglen, -1, "image size %g is not "
-				 "positive (expected pixels per side)", image);
+		return entry_error(&I, -1, "image size %g is not positive "
+				   "(expected pixels per side)", image);
 	for (i = 0; i < a->nlayers; i++) {
 		const struct vis_layer *L = &a->layer[i];
 		struct vis_shape o;
