@@ -47,6 +47,7 @@ static const struct cli_cmd commands[] = {
 	  "  --network NAME      between nodes, for the plan and every offer (without it\n"
 	  "                      each offer of several instances is timed over its own)\n"
 	  "  --cuda-graphs       launch kernels through CUDA graphs\n"
+	  "  --tp-comm-overlap   tensor-parallel collectives under the GEMMs\n"
 	  "  --calibration FILE  efficiencies fitted by `traincost calibrate`\n"
 	  "Cost and energy (see docs/pricing.md):\n"
 	  "  --pricing P         on-demand (default) or spot\n"

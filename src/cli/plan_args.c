@@ -36,6 +36,7 @@ void plan_args_opts(struct plan_args *a, struct cli_opt *o)
 		{ "precision", &a->precision, NULL, tc_llm_train_prec_names },
 		{ "network", &a->network, NULL, net_names },
 		{ "cuda-graphs", NULL, &a->cuda_graphs, NULL },
+		{ "tp-comm-overlap", NULL, &a->tp_comm_overlap, NULL },
 		{ "format", &a->format, NULL, formats },
 		{ "calibration", &a->calibration, NULL, NULL },
 		{ "framework", &a->framework, NULL, NULL },
@@ -115,10 +116,13 @@ static int check_overrides_apply(struct cli_ctx *ctx, const char *cmd,
 					      [WL_RECSYS] = "a recommender" };
 	const size_t n = sizeof(override_uses) / sizeof(override_uses[0]);
 	unsigned mine = 1u << w->kind;
-	for (size_t i = 0; i < n; i++) {
-		const struct override_use *u = &override_uses[i];
-		const char *val = *(const char *const *)((const char *)a + u->offset);
-		if (!val || (u->families & mine))
+	for (size_t i = 0; i <= n; i++) {
+		/* the last round: the one LLM-only switch */
+		const char *flag = i < n ? override_uses[i].flag : "--tp-comm-overlap";
+		int given = i < n ? *(const char *const *)((const char *)a +
+							    override_uses[i].offset) != NULL :
+				    a->tp_comm_overlap;
+		if (!given || (i < n ? override_uses[i].families & mine : w->kind == WL_LLM))
 			continue;
 		char list[256] = "";
 		size_t used = 0;
@@ -127,7 +131,7 @@ static int check_overrides_apply(struct cli_ctx *ctx, const char *cmd,
 				used += (size_t)snprintf(list + used, sizeof(list) - used, "%s, ",
 							 override_uses[k].flag);
 		return cli_usage_error(ctx, cmd, "%s does not apply to %s workload (expected only the "
-				       "options %s plan uses: %s--cuda-graphs)", u->flag,
+				       "options %s plan uses: %s--cuda-graphs)", flag,
 				       family[w->kind], family[w->kind], list);
 	}
 	return 0;
@@ -175,6 +179,8 @@ static int apply_overrides(struct cli_ctx *ctx, const char *cmd,
 	}
 	if (a->cuda_graphs)
 		p->cuda_graphs = 1;
+	if (a->tp_comm_overlap)
+		p->tp_comm_overlap = 1;
 	if (a->framework) {
 		struct tc_diag d;
 		tc_diag_init(&d);

@@ -15,14 +15,14 @@ struct plan_args {
 	const char *gpu, *count, *gpus_per_node, *tp, *pp, *dp, *ep, *cp, *zero,
 		*shard_group, *micro_batch, *interleave, *schedule, *recompute,
 		*precision, *network;
-	int cuda_graphs;
+	int cuda_graphs, tp_comm_overlap;
 	const char *format;
 	const char *calibration; /* --calibration FILE */
 	const char *framework;   /* --framework ID */
 };
 
 /* Number of option rows plan_args_opts() writes (without the terminator). */
-#define PLAN_ARGS_NOPTS 20
+#define PLAN_ARGS_NOPTS 21
 
 /* Fill opts[0..PLAN_ARGS_NOPTS-1] with the plan options bound to *a. */
 void plan_args_opts(struct plan_args *a, struct cli_opt *opts);
