@@ -7,7 +7,26 @@
 
 #include <string.h>
 
+#include "../../src/model/estimate.h"
+#include "../../src/model/llm.h"
 #include "../../src/model/workload.h"
+
+/* The suite's operator workspace, made before its tests and released
+ * after them (cmocka group setup and teardown). */
+static struct est_workspace ws;
+
+static inline int tc_llm_setup(void **state)
+{
+	(void)state;
+	return est_workspace_init(&ws, LLM_MAX_OPS);
+}
+
+static inline int tc_llm_teardown(void **state)
+{
+	(void)state;
+	est_workspace_release(&ws);
+	return 0;
+}
 
 /* A Llama-style decoder of the given sizes (SwiGLU, RoPE, RMSNorm, causal,
  * no biases, untied embeddings) trained in bf16 with AdamW and flash
@@ -30,6 +49,16 @@ static inline void tc_llama(struct workload *w, int layers, int hidden,
 	w->train.precision = PREC_BF16;
 	w->train.optimizer = OPT_ADAMW;
 	w->train.flash_attention = 1;
+}
+
+/* Estimate w on g into *e; fail the test, saying why, if it cannot. */
+static inline void tc_estimate_ok(const struct workload *w,
+				  const struct gpu *g, struct estimate *e)
+{
+	struct plan_problem why;
+	memset(&why, 0, sizeof(why));
+	if (step_estimate(w, g, &ws, e, &why))
+		fail_msg("estimate failed: %s", why.msg);
 }
 
 #endif

@@ -10,21 +10,6 @@
 #include "../../src/model/llm.h"
 #include "../../src/model/roofline.h"
 
-static struct est_workspace ws;
-
-static int setup(void **state)
-{
-	(void)state;
-	return est_workspace_init(&ws, LLM_MAX_OPS);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	est_workspace_release(&ws);
-	return 0;
-}
-
 /*
  * 1 TFLOP of compute-bound work (no bytes, no launch) at half of peak on
  * the test catalog's B200 (FP8 4,500 and FP4 9,000 dense TFLOP/s,
@@ -104,5 +89,5 @@ int main(void)
 		cmocka_unit_test(test_fp4_rate_is_fp8_share_of_its_peak),
 		cmocka_unit_test(test_fp4_step),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, tc_llm_setup, tc_llm_teardown);
 }

@@ -11,21 +11,6 @@
 #include "../../src/model/memory.h"
 #include "../../src/model/validate.h"
 
-static struct est_workspace ws;
-
-static int setup(void **state)
-{
-	(void)state;
-	return est_workspace_init(&ws, LLM_MAX_OPS);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	est_workspace_release(&ws);
-	return 0;
-}
-
 /* A small Llama-style model: SwiGLU, RoPE, RMSNorm, GQA, no biases. */
 static void small_llama(struct workload *w)
 {
@@ -37,15 +22,6 @@ static void small_llama(struct workload *w)
 	w->plan.micro_batch = 1;
 	w->plan.zero = 0;
 	w->plan.network_bytes_per_s = 50e9;
-}
-
-static void estimate_ok(const struct workload *w, const struct gpu *g,
-			struct estimate *e)
-{
-	struct plan_problem why;
-	memset(&why, 0, sizeof(why));
-	if (step_estimate(w, g, &ws, e, &why))
-		fail_msg("estimate failed: %s", why.msg);
 }
 
 /* The operators and sums of w as step.c resolves its plan (every field
@@ -102,8 +78,8 @@ static void test_cp_halves_activations(void **state)
 		w2 = w1;
 		w2.plan.count = 16;
 		w2.plan.cp = 2;
-		estimate_ok(&w1, &g, &e1);
-		estimate_ok(&w2, &g, &e2);
+		tc_estimate_ok(&w1, &g, &e1);
+		tc_estimate_ok(&w2, &g, &e2);
 		assert_int_equal(e2.plan.dp, e1.plan.dp);
 		assert_close(e2.mem_bytes[MEM_ACTIVATIONS],
 			     e1.mem_bytes[MEM_ACTIVATIONS] / 2, TOL_EXACT);
@@ -213,8 +189,8 @@ static void test_hsdp_traffic_and_memory(void **state)
 	hsdp_net = S.net_bytes;
 	assert_true(hsdp_net < zero3_net);
 
-	estimate_ok(&wz, &g, &ez);
-	estimate_ok(&wh, &g, &eh);
+	tc_estimate_ok(&wz, &g, &ez);
+	tc_estimate_ok(&wh, &g, &eh);
 	assert_true(eh.memory_per_gpu_bytes > ez.memory_per_gpu_bytes);
 	/* Optimizer states: 12 B per parameter over 8 instead of 64. */
 	assert_close(eh.mem_bytes[MEM_OPTIMIZER],
@@ -236,8 +212,8 @@ static void test_shard_group_of_dp_is_zero(void **state)
 		w.plan.zero = z;
 		w2 = w;
 		w2.plan.shard_group = 64;
-		estimate_ok(&w, &g, &e);
-		estimate_ok(&w2, &g, &e2);
+		tc_estimate_ok(&w, &g, &e);
+		tc_estimate_ok(&w2, &g, &e2);
 		assert_close(e2.step_time_s, e.step_time_s, TOL_EXACT);
 		assert_close(e2.memory_per_gpu_bytes, e.memory_per_gpu_bytes,
 			     TOL_EXACT);
@@ -267,9 +243,9 @@ static void test_packing_counts_real_tokens(void **state)
 	wp.train.mean_seq_len = 512;
 	w512 = wpad;
 	w512.train.seq_len = 512;
-	estimate_ok(&wp, &g, &ep);
-	estimate_ok(&w512, &g, &e512);
-	estimate_ok(&wpad, &g, &epad);
+	tc_estimate_ok(&wp, &g, &ep);
+	tc_estimate_ok(&w512, &g, &e512);
+	tc_estimate_ok(&wpad, &g, &epad);
 	assert_close(ep.tokens_per_step, 8192, TOL_EXACT);
 	assert_close(ep.step_time_s, e512.step_time_s, TOL_EXACT);
 	assert_close(ep.memory_per_gpu_bytes, e512.memory_per_gpu_bytes,
@@ -342,5 +318,5 @@ int main(void)
 		cmocka_unit_test(test_packing_counts_real_tokens),
 		cmocka_unit_test(test_invalid_layouts),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, tc_llm_setup, tc_llm_teardown);
 }

@@ -15,21 +15,6 @@
 #include "../../src/model/schedule.h"
 #include "../../src/model/validate.h"
 
-static struct est_workspace ws;
-
-static int setup(void **state)
-{
-	(void)state;
-	return est_workspace_init(&ws, LLM_MAX_OPS);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	est_workspace_release(&ws);
-	return 0;
-}
-
 /* A GPT-style workload: fp16, Adam, learned positions, biases. */
 static void gpt(struct workload *w, int L, int h, int a, int V, double s)
 {
@@ -1010,5 +995,5 @@ int main(void)
 		cmocka_unit_test(test_gemm_util),
 		cmocka_unit_test(test_narrow_gemm),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, tc_llm_setup, tc_llm_teardown);
 }

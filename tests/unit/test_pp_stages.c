@@ -11,21 +11,6 @@
 #include "../../src/model/llm.h"
 #include "../../src/model/memory.h"
 
-static struct est_workspace ws;
-
-static int setup(void **state)
-{
-	(void)state;
-	return est_workspace_init(&ws, LLM_MAX_OPS);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	est_workspace_release(&ws);
-	return 0;
-}
-
 /*
  * Four stages of 7, 9, 9 and 7 layers; a layer takes 1 ms of GEMM, the
  * first stage's own operators (embedding) 0.5 ms and the last's (head and
@@ -86,15 +71,6 @@ static void llama32(struct workload *w)
 	w->plan.network_bytes_per_s = 50e9;
 }
 
-static void estimate_ok(const struct workload *w, const struct gpu *g,
-			struct estimate *e)
-{
-	struct plan_problem why;
-	memset(&why, 0, sizeof(why));
-	if (step_estimate(w, g, &ws, e, &why))
-		fail_msg("estimate failed: %s", why.msg);
-}
-
 /* Stage counts that are the even split (8 of 32 over 4) change nothing;
  * either one alone leaves the rest evenly to the others. */
 static void test_even_counts_are_the_even_split(void **state)
@@ -105,16 +81,16 @@ static void test_even_counts_are_the_even_split(void **state)
 	(void)state;
 	tc_test_a100(&g);
 	llama32(&w);
-	estimate_ok(&w, &g, &e);
+	tc_estimate_ok(&w, &g, &e);
 	w2 = w;
 	w2.plan.first_stage_layers = 8;
 	w2.plan.last_stage_layers = 8;
-	estimate_ok(&w2, &g, &e2);
+	tc_estimate_ok(&w2, &g, &e2);
 	assert_close(e2.step_time_s, e.step_time_s, TOL_EXACT);
 	assert_close(e2.memory_per_gpu_bytes, e.memory_per_gpu_bytes,
 		     TOL_EXACT);
 	w2.plan.last_stage_layers = 0;
-	estimate_ok(&w2, &g, &e2);
+	tc_estimate_ok(&w2, &g, &e2);
 	assert_close(e2.step_time_s, e.step_time_s, TOL_EXACT);
 	assert_int_equal(e2.plan.last_stage_layers, 8);
 }
@@ -140,8 +116,8 @@ static void test_busiest_stage_holds_the_memory(void **state)
 	w = we;
 	w.plan.first_stage_layers = 2;
 	w.plan.last_stage_layers = 2;
-	estimate_ok(&w, &g, &e);
-	estimate_ok(&we, &g, &ee);
+	tc_estimate_ok(&w, &g, &e);
+	tc_estimate_ok(&we, &g, &ee);
 	llm_shape_init(&w, &e.plan, &sh);
 	assert_close(sh.lps, 14, TOL_EXACT);
 	act = 14 * 3 * mem_layer_activation_bytes(&sh, RECOMP_NONE) +
@@ -203,5 +179,5 @@ int main(void)
 		cmocka_unit_test(test_busiest_stage_holds_the_memory),
 		cmocka_unit_test(test_invalid_stage_layers),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, tc_llm_setup, tc_llm_teardown);
 }

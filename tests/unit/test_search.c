@@ -3,6 +3,7 @@
  * over the same space, and what it says when nothing fits.
  */
 #include "tc_test.h"
+#include "tc_llm.h"
 
 #include <stdlib.h>
 
@@ -10,21 +11,6 @@
 #include "../../src/model/llm.h"
 #include "../../src/model/search.h"
 #include "../../src/model/validate.h"
-
-static struct est_workspace ws;
-
-static int setup(void **state)
-{
-	(void)state;
-	return est_workspace_init(&ws, LLM_MAX_OPS);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	est_workspace_release(&ws);
-	return 0;
-}
 
 /* A small GPT-style decoder with `a` heads and `kv` kv heads. */
 static void small(struct workload *w, int L, int h, int a, int kv, double gb)
@@ -276,5 +262,5 @@ int main(void)
 		cmocka_unit_test(test_nothing_fits),
 		cmocka_unit_test(test_no_layout),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, tc_llm_setup, tc_llm_teardown);
 }

@@ -9,21 +9,6 @@
 #include "../../src/model/estimate.h"
 #include "../../src/model/llm.h"
 
-static struct est_workspace ws;
-
-static int setup(void **state)
-{
-	(void)state;
-	return est_workspace_init(&ws, LLM_MAX_OPS);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	est_workspace_release(&ws);
-	return 0;
-}
-
 /* One stage of one layer, one micro-batch: GEMMs 1 ms, norms 0.2 ms and
  * tensor-parallel collectives `tp` ms. */
 static double step_ms(double tp, int overlap, double *tp_exposed_ms)
@@ -126,5 +111,5 @@ int main(void)
 		cmocka_unit_test(test_hidden_up_to_the_gemms),
 		cmocka_unit_test(test_llm_step),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, tc_llm_setup, tc_llm_teardown);
 }
