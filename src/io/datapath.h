@@ -19,9 +19,15 @@
 #define DP_MAX_DIRS 16
 #define DP_PATH_LEN 1024
 
+struct fw_catalog;
+
 struct tc_datapath {
 	char dir[DP_MAX_DIRS][DP_PATH_LEN]; /* roots, each holding models/ and pricing/ */
 	int count;
+	/* The framework profiles already read from these roots, borrowed; NULL
+	 * (as dp_init leaves it): each lookup reads models/framework.  Set by a
+	 * caller that loads thousands of workloads (a sweep). */
+	const struct fw_catalog *frameworks;
 };
 
 /* Build the search path from explicit dirs (may be NULL/0), the environment,

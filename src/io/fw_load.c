@@ -216,17 +216,29 @@ void fw_catalog_release(struct fw_catalog *cat)
 	cat->count = 0;
 }
 
+/* The profiles of dp: its preloaded catalog, else read into *own (release
+ * it after).  NULL on failure (messages in d). */
+static const struct fw_catalog *catalog_of(const struct tc_datapath *dp, struct fw_catalog *own,
+					   struct tc_diag *d)
+{
+	memset(own, 0, sizeof(*own));
+	if (dp->frameworks)
+		return dp->frameworks;
+	return fw_catalog_load(dp, own, d) ? NULL : own;
+}
+
 /* Look id up into *out; the message (without position) into why. */
 static int resolve(const struct tc_datapath *dp, const char *id, struct plan_framework *out,
 		   char *why, size_t whylen, struct tc_diag *d)
 {
-	struct fw_catalog cat;
-	if (fw_catalog_load(dp, &cat, d))
+	struct fw_catalog own;
+	const struct fw_catalog *cat = catalog_of(dp, &own, d);
+	if (!cat)
 		return -1;
-	const struct framework *f = fw_catalog_find(&cat, id, why, whylen);
+	const struct framework *f = fw_catalog_find(cat, id, why, whylen);
 	if (f)
 		*out = f->layer;
-	fw_catalog_release(&cat);
+	fw_catalog_release(&own);
 	return f ? 0 : 1;
 }
 
@@ -257,12 +269,13 @@ int fw_resolve_id(const struct tc_datapath *dp, const char *what, const char *id
 int fw_resolve_default(const struct tc_datapath *dp, enum wl_kind kind,
 		       struct plan_framework *out, struct tc_diag *d)
 {
-	struct fw_catalog cat;
-	if (fw_catalog_load(dp, &cat, d))
+	struct fw_catalog own;
+	const struct fw_catalog *cat = catalog_of(dp, &own, d);
+	if (!cat)
 		return -1;
-	for (size_t i = 0; i < cat.count; i++)
-		if (cat.fws[i].default_for & (1u << kind))
-			*out = cat.fws[i].layer;
-	fw_catalog_release(&cat);
+	for (size_t i = 0; i < cat->count; i++)
+		if (cat->fws[i].default_for & (1u << kind))
+			*out = cat->fws[i].layer;
+	fw_catalog_release(&own);
 	return 0;
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "fields.h"
+#include "fw_load.h"
 #include "wl_load.h"
 
 /* Fields a value can be set in directly, after conversion by a probe. */
@@ -62,13 +63,40 @@ static const char *strip_pos(const char *m)
 	return *p == ' ' ? p + 1 : p;
 }
 
+/* The search path with the framework profiles read once: a sweep loads a
+ * workload per value and per row, and reading every profile each time
+ * was most of that work. */
+struct sweep_lookup {
+	struct tc_datapath dp;  /* dp.frameworks = &fw */
+	struct fw_catalog fw;
+};
+
+/* Read the profiles once into sw->lookup.  A catalog that does not load
+ * leaves it NULL: each workload then reports the problem itself. */
+static int lookup_init(struct sweep *sw, const struct tc_datapath *dp, struct tc_diag *d)
+{
+	struct tc_diag fd;
+	tc_diag_init(&fd);
+	sw->lookup = calloc(1, sizeof(*sw->lookup));
+	if (!sw->lookup)
+		return tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
+	if (fw_catalog_load(dp, &sw->lookup->fw, &fd)) {
+		free(sw->lookup);
+		sw->lookup = NULL;
+		return 0;
+	}
+	sw->lookup->dp = *dp;
+	sw->lookup->dp.frameworks = &sw->lookup->fw;
+	return 0;
+}
+
 /* Load the tree `root` (a copy owned by the caller) as a workload. */
 static int load_tree(const struct sweep *sw, struct yn_node *root,
 		     const struct tc_datapath *dp, struct workload *w,
 		     struct tc_diag *d)
 {
 	struct yn_doc doc = { sw->base.file, root };
-	return wl_load_doc(&doc, dp, w, d);
+	return wl_load_doc(&doc, sw->lookup ? &sw->lookup->dp : dp, w, d);
 }
 
 /* Apply the workload keys of `keys` (values vi[k]) to a copy of the base
@@ -174,10 +202,8 @@ static int probe_key(struct sweep *sw, int ki, const struct tc_datapath *dp,
 			k->probe[v].plan = w.plan;
 			k->probe[v].train = w.train;
 		}
-		if (!rc || v)
-			continue;
 		/* An unknown key along the path: the path is wrong. */
-		for (int e = 0; e < pd.count; e++)
+		for (int e = 0; rc && !v && e < pd.count; e++)
 			for (int s = 0; s < k->nseg; s++) {
 				char pat[SWEEP_PATH_LEN + 16];
 				snprintf(pat, sizeof(pat), "unknown key '%s'", k->seg[s]);
@@ -186,6 +212,10 @@ static int probe_key(struct sweep *sw, int ki, const struct tc_datapath *dp,
 							    "unknown path '%s': %s", k->path,
 							    strip_pos(pd.entry[e].msg));
 			}
+		/* A key without probes needs its first value (the path) and,
+		 * under a failing base, one value that changes the failure. */
+		if (!k->probe && (!base_err || *varies))
+			break;
 	}
 	return 0;
 }
@@ -516,6 +546,21 @@ int sweep_load_file(const char *path, const struct tc_datapath *dp,
 		goto out;
 	}
 	sw->rows = (uint64_t)rows;
+	{
+		size_t values = 0;
+		for (int k = 0; k < sw->nkeys; k++) {
+			values += sw->key[k].count;
+			if (values > SWEEP_MAX_VALUES) {
+				sweep_err_at(d, sw->file, sw->key[k].line, sw->key[k].col,
+					     "the sweep lists more than %d values with '%s' (expected at "
+					     "most %d in all keys together: each is checked on its own)",
+					     SWEEP_MAX_VALUES, sw->key[k].path, SWEEP_MAX_VALUES);
+				goto out;
+			}
+		}
+	}
+	if (lookup_init(sw, dp, d))
+		goto out;
 
 	/* The base alone, then each value alone. */
 	{
@@ -656,6 +701,9 @@ void sweep_release(struct sweep *sw)
 		free(key->text);
 		free(key->probe);
 	}
+	if (sw->lookup)
+		fw_catalog_release(&sw->lookup->fw);
+	free(sw->lookup);
 	free(sw->bases);
 	free(sw->file);
 	yn_doc_release(&sw->base);

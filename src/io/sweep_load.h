@@ -26,7 +26,8 @@
 #define SWEEP_MAX_KEYS 32          /* varied paths */
 #define SWEEP_MAX_SEGS 8           /* parts of a dotted path */
 #define SWEEP_PATH_LEN 128
-#define SWEEP_MAX_VALUES 100000    /* values of one key (a range included) */
+#define SWEEP_MAX_VALUES 5000      /* values of all keys together (ranges
+				      included): each is loaded once alone */
 #define SWEEP_MAX_ROWS 1e12        /* configurations of one sweep */
 #define SWEEP_MAX_BASES 1024       /* cached bases (combinations of the
 				      keys that always go through the tree) */
@@ -69,6 +70,8 @@ struct sweep_base {
 	struct workload w;
 };
 
+struct sweep_lookup;
+
 struct sweep {
 	char *file;                  /* the sweep file, owned */
 	char name[WL_NAME_LEN];
@@ -88,6 +91,8 @@ struct sweep {
 	struct sweep_base *bases;    /* owned; NULL when not cached */
 	size_t nbases;
 	int force_tree;              /* tests: every row through the tree */
+	struct sweep_lookup *lookup; /* owned: the search path with the framework
+				      * profiles read once; NULL if they do not load */
 };
 
 /* Load a sweep file and its base workload; probe every value.  Returns 0

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../../src/cli/cli.h"
+#include "../../src/io/fw_load.h"
 #include "../../src/io/gpu_load.h"
 #include "../../src/io/wl_load.h"
 #include "../../src/model/planner.h"
@@ -163,6 +164,32 @@ static void test_direct_equals_tree(void **state)
 	assert_string_equal(r1.out, r2.out);
 	done(&r1);
 	done(&r2);
+}
+
+/* A search path carrying read profiles looks names up in them alone, as a
+ * sweep's thousands of loads do, and not on disk. */
+static void test_preloaded_frameworks(void **state)
+{
+	(void)state;
+	struct tc_datapath dp;
+	struct tc_diag d;
+	struct plan_framework out;
+	struct framework only;
+	tc_diag_init(&d);
+	assert_int_equal(dp_init(&dp, NULL, 0, &d), 0);
+	assert_null(dp.frameworks);
+	assert_int_equal(fw_resolve_id(&dp, "--framework", "megatron", &out, &d), 0);
+	memset(&only, 0, sizeof(only));
+	strcpy(only.layer.id, "only");
+	only.default_for = 1u << WL_LLM;
+	struct fw_catalog cat = { &only, 1 };
+	dp.frameworks = &cat;
+	assert_int_equal(fw_resolve_id(&dp, "--framework", "only", &out, &d), 0);
+	assert_string_equal(out.id, "only");
+	assert_int_equal(fw_resolve_default(&dp, WL_LLM, &out, &d), 0);
+	assert_string_equal(out.id, "only");
+	assert_int_equal(fw_resolve_id(&dp, "--framework", "megatron", &out, &d), -1);
+	assert_non_null(strstr(d.entry[d.count - 1].msg, "unknown framework 'megatron'"));
 }
 
 /* Shards 0/3, 1/3, 2/3 concatenated, sorted by config, give the whole. */
@@ -779,6 +806,7 @@ int main(void)
 		cmocka_unit_test(test_planner_offer_network_time),
 		cmocka_unit_test(test_planner_risk),
 		cmocka_unit_test(test_plan_command),
+		cmocka_unit_test(test_preloaded_frameworks),
 		cmocka_unit_test(test_pareto_tolerance),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
