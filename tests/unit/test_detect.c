@@ -6,6 +6,7 @@
  * operators of a step; bad inputs with their positions.
  */
 #include "tc_test.h"
+#include "tc_catalog.h"
 #include "tc_arch.h"
 
 #include <stdlib.h>
@@ -15,27 +16,6 @@
 #include "../../src/model/estimate.h"
 #include "../../src/model/llm.h"
 #include "../../src/model/vision.h"
-
-static struct gpu_catalog cat;
-static struct tc_datapath dp;
-
-static int setup(void **state)
-{
-	struct tc_diag d;
-	(void)state;
-	memset(&dp, 0, sizeof(dp));
-	strcpy(dp.dir[0], TC_TEST_DATA);
-	dp.count = 1;
-	tc_diag_init(&d);
-	return gpu_catalog_load(&dp, &cat, &d);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	gpu_catalog_release(&cat);
-	return 0;
-}
 
 /*
  * ResNeXt-50 32x4d at 224 (torchvision: 25,028,904 parameters, 4.23
@@ -136,19 +116,6 @@ static int has_op(const struct est_workspace *ws, const char *name)
 	return 0;
 }
 
-static struct workload *load(const char *path)
-{
-	struct workload *w = calloc(1, sizeof(*w));
-	struct tc_diag d;
-	assert_non_null(w);
-	tc_diag_init(&d);
-	if (wl_load_file(path, &dp, w, &d)) {
-		tc_show_diag(&d);
-		fail_msg("cannot load %s", path);
-	}
-	return w;
-}
-
 /*
  * The MLPerf RetinaNet (ResNeXt-50 32x4d FPN, 264 classes) at 800 x 800,
  * 32 images per GPU on 8 L40S (tests/unit/data/vision/retinanet-l40s.yaml).
@@ -172,7 +139,7 @@ static struct workload *load(const char *path)
  */
 static void test_retinanet_mlperf_step(void **state)
 {
-	struct workload *w = load("tests/unit/data/vision/retinanet-l40s.yaml");
+	struct workload *w = tc_load_workload("tests/unit/data/vision/retinanet-l40s.yaml");
 	struct vis_summary s;
 	struct gpu g;
 	struct est_workspace ws;
@@ -269,7 +236,7 @@ static void test_maskrcnn_torchvision(void **state)
  */
 static void test_maskrcnn_step(void **state)
 {
-	struct workload *w = load("tests/unit/data/vision/maskrcnn-l40s.yaml");
+	struct workload *w = tc_load_workload("tests/unit/data/vision/maskrcnn-l40s.yaml");
 	struct vis_shape sh[VIS_MAX_LAYERS];
 	struct vis_summary s;
 	struct gpu g;
@@ -328,7 +295,7 @@ static void test_maskrcnn_step(void **state)
  */
 static void test_sd2_unet(void **state)
 {
-	struct workload *w = load("tests/unit/data/vision/sd2-h200.yaml");
+	struct workload *w = tc_load_workload("tests/unit/data/vision/sd2-h200.yaml");
 	struct vis_summary s;
 	struct gpu g;
 	struct est_workspace ws;
@@ -390,7 +357,7 @@ static void test_sd2_unet(void **state)
  */
 static void test_unet3d(void **state)
 {
-	struct workload *w = load("tests/unit/data/vision/unet3d-l40s.yaml");
+	struct workload *w = tc_load_workload("tests/unit/data/vision/unet3d-l40s.yaml");
 	struct vis_shape sh[VIS_MAX_LAYERS];
 	struct vis_summary s;
 	struct gpu g;
@@ -425,7 +392,7 @@ static void test_unet3d(void **state)
  * faster. */
 static void test_relations(void **state)
 {
-	struct workload *w = load("tests/unit/data/vision/retinanet-l40s.yaml");
+	struct workload *w = tc_load_workload("tests/unit/data/vision/retinanet-l40s.yaml");
 	struct gpu g;
 	struct est_workspace ws;
 	struct estimate e1, e2;
@@ -497,5 +464,5 @@ int main(void)
 		cmocka_unit_test(test_relations),
 		cmocka_unit_test(test_bad_inputs),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, tc_catalog_setup_frozen, tc_catalog_teardown);
 }

@@ -3,6 +3,7 @@
  * placement and offload, bad inputs, validation error.
  */
 #include "tc_test.h"
+#include "tc_catalog.h"
 #include "tc_arch.h"
 
 #include <stdlib.h>
@@ -16,40 +17,6 @@
 #include "../../src/model/validate.h"
 
 #define RECSYS_MAPE_MAX 0.25
-
-static struct gpu_catalog cat;
-static struct tc_datapath dp;
-
-static int setup(void **state)
-{
-	struct tc_diag d;
-	(void)state;
-	memset(&dp, 0, sizeof(dp));
-	strcpy(dp.dir[0], ".");
-	dp.count = 1;
-	tc_diag_init(&d);
-	return gpu_catalog_load(&dp, &cat, &d);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	gpu_catalog_release(&cat);
-	return 0;
-}
-
-static struct workload *load(const char *path)
-{
-	struct workload *w = calloc(1, sizeof(*w));
-	struct tc_diag d;
-	assert_non_null(w);
-	tc_diag_init(&d);
-	if (wl_load_file(path, &dp, w, &d)) {
-		tc_show_diag(&d);
-		fail_msg("cannot load %s", path);
-	}
-	return w;
-}
 
 /* 0 or -1 with the reason in why. */
 static int estimate(const struct workload *w, const char *gid,
@@ -80,7 +47,7 @@ static int estimate(const struct workload *w, const char *gid,
  */
 static void test_embedding_bytes(void **state)
 {
-	struct workload *w = load("tests/unit/data/recsys/small.yaml");
+	struct workload *w = tc_load_workload("tests/unit/data/recsys/small.yaml");
 	struct rec_summary s;
 	struct estimate e;
 	struct plan_problem why;
@@ -103,7 +70,7 @@ static void test_embedding_bytes(void **state)
  * column 22 of small.yaml). */
 static void test_run_length_limit(void **state)
 {
-	struct workload *w = load("tests/unit/data/recsys/small.yaml");
+	struct workload *w = tc_load_workload("tests/unit/data/recsys/small.yaml");
 	struct estimate e;
 	struct plan_problem why;
 	(void)state;
@@ -265,7 +232,7 @@ static double op_bytes(const struct workload *w, const char *gid,
  */
 static void test_unique_rows(void **state)
 {
-	struct workload *w = load("tests/unit/data/recsys/small.yaml");
+	struct workload *w = tc_load_workload("tests/unit/data/recsys/small.yaml");
 	(void)state;
 	assert_close(op_bytes(w, "a100-80gb-sxm", "emb.scatter_update.bwd"),
 		     629760.0, TOL_EXACT);
@@ -281,7 +248,7 @@ static void test_unique_rows(void **state)
 /* Tables too large for GPU memory: an error, unless offloaded. */
 static void test_offload(void **state)
 {
-	struct workload *w = load("tests/unit/data/recsys/too-big.yaml");
+	struct workload *w = tc_load_workload("tests/unit/data/recsys/too-big.yaml");
 	struct estimate e, e2;
 	struct plan_problem why;
 	(void)state;
@@ -305,7 +272,7 @@ static void test_offload(void **state)
 /* Placements all estimate, and row-wise moves more than table-wise. */
 static void test_placements(void **state)
 {
-	struct workload *w = load("examples/dlrm-criteo-1tb-a100.yaml");
+	struct workload *w = tc_load_workload("examples/dlrm-criteo-1tb-a100.yaml");
 	struct estimate e[6];
 	struct plan_problem why;
 	(void)state;
@@ -337,7 +304,7 @@ static void test_placements(void **state)
  */
 static void test_ncf(void **state)
 {
-	struct workload *w = load("tests/unit/data/recsys/ncf.yaml");
+	struct workload *w = tc_load_workload("tests/unit/data/recsys/ncf.yaml");
 	struct rec_summary S;
 	(void)state;
 	recsys_summary(&w->rec, &S);
@@ -392,39 +359,10 @@ static void test_bad_inputs(void **state)
 	}
 }
 
-static int catalog_gpu(const char *id, struct gpu *out, void *ctx)
-{
-	char why[512];
-	return gpu_catalog_lookup(ctx, id, out, why, sizeof(why));
-}
-
 static void test_validation(void **state)
 {
-	struct val_set s;
-	struct tc_diag d;
-	struct val_result *r;
-	struct val_stats st;
-	size_t n;
 	(void)state;
-	val_set_init(&s);
-	tc_diag_init(&d);
-	if (val_load_file("tests/validation/recsys.csv", tc_test_datapath(), &s, &d)) {
-		tc_show_diag(&d);
-		fail_msg("cannot load recsys.csv");
-	}
-	assert_true(s.count >= 2);
-	r = calloc(s.count, sizeof(*r));
-	assert_non_null(r);
-	assert_int_equal(val_run(s.cases, s.count, "recsys", 1, 0, catalog_gpu,
-				 &cat, r, &n), 0);
-	assert_int_equal(n, s.count);
-	assert_int_equal(val_stats_compute(r, n, &st), 0);
-	print_message("recsys: %zu cases, MAPE %.2f%%, worst %.1f%%\n", st.n,
-		      100 * st.mape, 100 * st.worst_ape);
-	assert_int_equal(st.failed, 0);
-	assert_true(st.mape < RECSYS_MAPE_MAX);
-	free(r);
-	val_set_release(&s);
+	tc_validate_set("tests/validation/recsys.csv", "recsys", 2, RECSYS_MAPE_MAX);
 }
 
 int main(void)
@@ -442,5 +380,5 @@ int main(void)
 		cmocka_unit_test(test_run_length_limit),
 		cmocka_unit_test(test_validation),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, tc_catalog_setup_shipped, tc_catalog_teardown);
 }

@@ -4,6 +4,7 @@
  * validation error.
  */
 #include "tc_test.h"
+#include "tc_catalog.h"
 #include "tc_arch.h"
 
 #include <dirent.h>
@@ -19,45 +20,10 @@
 
 #define VISION_MAPE_MAX 0.25
 
-static struct gpu_catalog cat;
-static struct tc_datapath dp;
-
-static int setup(void **state)
-{
-	struct tc_diag d;
-	(void)state;
-	memset(&dp, 0, sizeof(dp));
-	strcpy(dp.dir[0], ".");
-	dp.count = 1;
-	tc_diag_init(&d);
-	return gpu_catalog_load(&dp, &cat, &d);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	gpu_catalog_release(&cat);
-	return 0;
-}
-
 static void gpu(const char *id, struct gpu *g)
 {
 	char why[512];
 	assert_int_equal(gpu_catalog_lookup(&cat, id, g, why, sizeof(why)), 0);
-}
-
-/* Load `path` (must succeed) into a heap workload. */
-static struct workload *load(const char *path)
-{
-	struct workload *w = calloc(1, sizeof(*w));
-	struct tc_diag d;
-	assert_non_null(w);
-	tc_diag_init(&d);
-	if (wl_load_file(path, &dp, w, &d)) {
-		tc_show_diag(&d);
-		fail_msg("cannot load %s", path);
-	}
-	return w;
 }
 
 static void estimate(const struct workload *w, const char *gid,
@@ -87,7 +53,7 @@ static void estimate(const struct workload *w, const char *gid,
 static void test_small_net_flops(void **state)
 {
 	(void)state;
-	struct workload *w = load("tests/unit/data/vision/small-net.yaml");
+	struct workload *w = tc_load_workload("tests/unit/data/vision/small-net.yaml");
 	struct vis_summary s;
 	struct vis_shape sh[VIS_MAX_LAYERS];
 	struct estimate e;
@@ -126,7 +92,7 @@ static double op_flop(const struct est_workspace *ws, const char *name)
  */
 static void test_winograd_fp32(void **state)
 {
-	struct workload *w = load("tests/unit/data/vision/small-net.yaml");
+	struct workload *w = tc_load_workload("tests/unit/data/vision/small-net.yaml");
 	struct gpu g;
 	struct est_workspace ws;
 	struct estimate e;
@@ -168,7 +134,7 @@ static double op_bytes(const struct est_workspace *ws, const char *name)
  */
 static void test_unfused_frac(void **state)
 {
-	struct workload *w = load("tests/unit/data/vision/small-net.yaml");
+	struct workload *w = tc_load_workload("tests/unit/data/vision/small-net.yaml");
 	struct gpu g;
 	struct est_workspace ws;
 	struct estimate e1, e3, e0;
@@ -235,7 +201,7 @@ static void test_resnet50_gmacs(void **state)
 
 static struct workload *resnet50(const char *gid, enum tc_prec p, int count)
 {
-	struct workload *w = load("examples/resnet50-a100.yaml");
+	struct workload *w = tc_load_workload("examples/resnet50-a100.yaml");
 	snprintf(w->plan.gpu, sizeof(w->plan.gpu), "%s", gid);
 	w->train.precision = p;
 	w->plan.count = count;
@@ -273,7 +239,7 @@ static void test_relations(void **state)
 /* ViT runs through the transformer operators of llm.c, non-causal. */
 static void test_vit_uses_llm_ops(void **state)
 {
-	struct workload *w = load("examples/vit-b16-a100.yaml");
+	struct workload *w = tc_load_workload("examples/vit-b16-a100.yaml");
 	struct gpu g;
 	struct est_workspace ws;
 	struct estimate e;
@@ -340,7 +306,7 @@ static void test_examples(void **state)
 		assert_int_equal(yn_load_file(path, &doc, &d), 0);
 		k = yn_map_get(doc.root, "kind");
 		if (k && (!strcmp(k->str, "vision") || !strcmp(k->str, "recsys"))) {
-			struct workload *w = load(path);
+			struct workload *w = tc_load_workload(path);
 			struct estimate e;
 			estimate(w, w->plan.gpu, &e);
 			assert_true(e.samples_per_s > 0 && e.fits);
@@ -353,40 +319,11 @@ static void test_examples(void **state)
 	assert_true(n >= 4);
 }
 
-static int catalog_gpu(const char *id, struct gpu *out, void *ctx)
-{
-	char why[512];
-	return gpu_catalog_lookup(ctx, id, out, why, sizeof(why));
-}
-
 /* tests/validation/vision.csv: below 25 % MAPE. */
 static void test_validation(void **state)
 {
-	struct val_set s;
-	struct tc_diag d;
-	struct val_result *r;
-	struct val_stats st;
-	size_t n;
 	(void)state;
-	val_set_init(&s);
-	tc_diag_init(&d);
-	if (val_load_file("tests/validation/vision.csv", tc_test_datapath(), &s, &d)) {
-		tc_show_diag(&d);
-		fail_msg("cannot load vision.csv");
-	}
-	assert_true(s.count >= 4);
-	r = calloc(s.count, sizeof(*r));
-	assert_non_null(r);
-	assert_int_equal(val_run(s.cases, s.count, "vision", 1, 0, catalog_gpu,
-				 &cat, r, &n), 0);
-	assert_int_equal(n, s.count);
-	assert_int_equal(val_stats_compute(r, n, &st), 0);
-	print_message("vision: %zu cases, MAPE %.2f%%, worst %.1f%%\n", st.n,
-		      100 * st.mape, 100 * st.worst_ape);
-	assert_int_equal(st.failed, 0);
-	assert_true(st.mape < VISION_MAPE_MAX);
-	free(r);
-	val_set_release(&s);
+	tc_validate_set("tests/validation/vision.csv", "vision", 4, VISION_MAPE_MAX);
 }
 
 int main(void)
@@ -403,5 +340,5 @@ int main(void)
 		cmocka_unit_test(test_examples),
 		cmocka_unit_test(test_validation),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, tc_catalog_setup_shipped, tc_catalog_teardown);
 }

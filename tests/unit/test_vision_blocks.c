@@ -5,6 +5,7 @@
  * presets against torchvision's figures, bad inputs with their positions.
  */
 #include "tc_test.h"
+#include "tc_catalog.h"
 #include "tc_arch.h"
 
 #include <stdlib.h>
@@ -14,40 +15,6 @@
 #include "../../src/model/estimate.h"
 #include "../../src/model/llm.h"
 #include "../../src/model/vision.h"
-
-static struct gpu_catalog cat;
-static struct tc_datapath dp;
-
-static int setup(void **state)
-{
-	struct tc_diag d;
-	(void)state;
-	memset(&dp, 0, sizeof(dp));
-	strcpy(dp.dir[0], TC_TEST_DATA);
-	dp.count = 1;
-	tc_diag_init(&d);
-	return gpu_catalog_load(&dp, &cat, &d);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	gpu_catalog_release(&cat);
-	return 0;
-}
-
-static struct workload *load(const char *path)
-{
-	struct workload *w = calloc(1, sizeof(*w));
-	struct tc_diag d;
-	assert_non_null(w);
-	tc_diag_init(&d);
-	if (wl_load_file(path, &dp, w, &d)) {
-		tc_show_diag(&d);
-		fail_msg("cannot load %s", path);
-	}
-	return w;
-}
 
 /* The operators of one step of w on its plan's GPU into ws. */
 static void step_ops(const struct workload *w, struct est_workspace *ws)
@@ -105,7 +72,7 @@ static const struct op *must_op(const struct est_workspace *ws,
  */
 static void test_mbconv_by_hand(void **state)
 {
-	struct workload *w = load("tests/unit/data/vision/mbconv-net.yaml");
+	struct workload *w = tc_load_workload("tests/unit/data/vision/mbconv-net.yaml");
 	struct vis_summary s;
 	struct vis_shape sh[VIS_MAX_LAYERS];
 	struct est_workspace ws;
@@ -134,7 +101,7 @@ static void test_mbconv_by_hand(void **state)
  * - 512 = 71,168 MACs. */
 static void test_mbconv_without_se(void **state)
 {
-	struct workload *w = load("tests/unit/data/vision/mbconv-net.yaml");
+	struct workload *w = tc_load_workload("tests/unit/data/vision/mbconv-net.yaml");
 	struct vis_summary s;
 	struct est_workspace ws;
 	(void)state;
@@ -168,7 +135,7 @@ static void test_mbconv_without_se(void **state)
  */
 static void test_swin_by_hand(void **state)
 {
-	struct workload *w = load("tests/unit/data/vision/swin-net.yaml");
+	struct workload *w = tc_load_workload("tests/unit/data/vision/swin-net.yaml");
 	struct vis_summary s;
 	struct vis_shape sh[VIS_MAX_LAYERS];
 	char msg[200];
@@ -199,7 +166,7 @@ static void test_swin_by_hand(void **state)
  */
 static void test_swin_ops(void **state)
 {
-	struct workload *w = load("tests/unit/data/vision/swin-net.yaml");
+	struct workload *w = tc_load_workload("tests/unit/data/vision/swin-net.yaml");
 	struct est_workspace ws;
 	const struct op *o;
 	(void)state;
@@ -291,5 +258,5 @@ int main(void)
 		cmocka_unit_test(test_presets),
 		cmocka_unit_test(test_bad_inputs),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, tc_catalog_setup_frozen, tc_catalog_teardown);
 }
