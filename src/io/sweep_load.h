@@ -95,7 +95,7 @@ struct sweep {
 				      * profiles read once; NULL if they do not load */
 };
 
-/* Load a sweep file and its base workload; probe every value.  Returns 0
+/* Load a sweep file and its base workload; check each value alone.  Returns 0
  * or -1 (messages in d).  Release with sweep_release. */
 int sweep_load_file(const char *path, const struct tc_datapath *dp,
 		    struct sweep *sw, struct tc_diag *d);
