@@ -11,6 +11,7 @@
 
 #include "../../src/io/datapath.h"
 #include "../../src/io/gpu_load.h"
+#include "../../src/io/val_load.h"
 #include "../../src/io/wl_load.h"
 #include "../../src/model/validate.h"
 #include "tc_arch.h"
