@@ -43,11 +43,11 @@ static const char *const formats[] = { "table", "csv", "json", "md", NULL };
 /* The parameters before and after, one row each: the table, Markdown,
  * CSV and the JSON's "parameters" (a std error of null where none). */
 static const struct rep_col param_cols[] = {
-	{ "name", "parameter", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0 },
-	{ "before", "before", REP_COL_SIG, 0, 4, NULL, NULL, NULL, 0, 0 },
-	{ "after", "after", REP_COL_SIG, 0, 4, NULL, NULL, NULL, 0, 0 },
-	{ "std_error", "std error", REP_COL_SIG, 0, 4, NULL, NULL, NULL, 0, 0 },
-	{ "status", "status", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0 },
+	{ "name", "parameter", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+	{ "before", "before", REP_COL_SIG, 0, 4, NULL, NULL, NULL, 0, 0, 0 },
+	{ "after", "after", REP_COL_SIG, 0, 4, NULL, NULL, NULL, 0, 0, 0 },
+	{ "std_error", "std error", REP_COL_SIG, 0, 4, NULL, NULL, NULL, 0, 0, 0 },
+	{ "status", "status", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
 };
 #define PARAM_COLS (int)(sizeof(param_cols) / sizeof(param_cols[0]))
 

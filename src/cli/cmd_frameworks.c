@@ -33,18 +33,18 @@ static void families_text(unsigned fam, char *buf, size_t len)
  * apart, stack_frac, to the precision it was fitted to.
  */
 #define EFF_COL(id, ...) \
-	{ #id "_efficiency", #id, REP_COL_NUM, 1, 3, NULL, NULL, "efficiency", 0, REP_VIEW_JSON },
+	{ #id "_efficiency", #id, REP_COL_NUM, 1, 3, NULL, NULL, "efficiency", 0, REP_VIEW_JSON, 0 },
 static const struct rep_col fw_cols[] = {
-	{ "framework", "id", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0 },
-	{ "name", "name", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, REP_VIEW_JSON },
-	{ "families", "families", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0 },
+	{ "framework", "id", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+	{ "name", "name", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, REP_VIEW_JSON, 0 },
+	{ "families", "families", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
 	{ "stack_frac", "stack_frac", REP_COL_NUM, 1, 3, NULL, NULL, NULL, REP_CSV_DECIMALS,
-	  REP_VIEW_FLAT },
-	{ "fitted_runs", "runs", REP_COL_COUNT, 0, 0, NULL, NULL, NULL, 0, 0 },
+	  REP_VIEW_FLAT, 0 },
+	{ "fitted_runs", "runs", REP_COL_COUNT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
 	EFF_PARAMS(EFF_COL)
-	{ "source", "source", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, REP_VIEW_JSON },
-	{ "as_of", "as of", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, REP_VIEW_JSON },
-	{ "name", "name", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, REP_VIEW_FLAT },
+	{ "source", "source", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, REP_VIEW_JSON, 0 },
+	{ "as_of", "as of", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, REP_VIEW_JSON, 0 },
+	{ "name", "name", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, REP_VIEW_FLAT, 0 },
 };
 #undef EFF_COL
 /* The columns' positions in fw_cols. */

@@ -23,22 +23,22 @@ static const enum tc_prec list_precs[] = { PREC_FP32, PREC_TF32, PREC_BF16,
 					   PREC_FP16, PREC_FP8 };
 #define NLIST_PRECS (int)(sizeof(list_precs) / sizeof(list_precs[0]))
 #define PEAK(name, title) \
-	{ name, title, REP_COL_SIG, 1e-12, 5, NULL, NULL, "dense_flop_per_s", REP_CSV_WHOLE, 0 }
+	{ name, title, REP_COL_SIG, 1e-12, 5, NULL, NULL, "dense_flop_per_s", REP_CSV_WHOLE, 0, 0 }
 static const struct rep_col list_cols[] = {
-	{ "gpu", "id", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0 },
-	{ "name", "name", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0 },
-	{ "memory_bytes", "memory", REP_COL_SIG, 1e-9, 4, " GB", NULL, NULL, REP_CSV_WHOLE, 0 },
+	{ "gpu", "id", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+	{ "name", "name", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+	{ "memory_bytes", "memory", REP_COL_SIG, 1e-9, 4, " GB", NULL, NULL, REP_CSV_WHOLE, 0, 0 },
 	{ "memory_bytes_per_s", "bandwidth", REP_COL_SIG, 1e-9, 5, " GB/s", NULL, NULL,
-	  REP_CSV_WHOLE, 0 },
+	  REP_CSV_WHOLE, 0, 0 },
 	PEAK("fp32_dense_flop_per_s", "FP32"),
 	PEAK("tf32_dense_flop_per_s", "TF32"),
 	PEAK("bf16_dense_flop_per_s", "BF16"),
 	PEAK("fp16_dense_flop_per_s", "FP16"),
 	PEAK("fp8_dense_flop_per_s", "FP8"),
 	{ "nvlink_bytes_per_s", "NVLink", REP_COL_SIG, 1e-9, 4, " GB/s", "none", NULL,
-	  REP_CSV_WHOLE, 0 },
-	{ "tdp_w", "TDP", REP_COL_SIG, 0, 4, " W", NULL, NULL, 0, 0 },
-	{ "mig_max_instances", "MIG", REP_COL_COUNT, 0, 0, "x", "no", NULL, 0, 0 },
+	  REP_CSV_WHOLE, 0, 0 },
+	{ "tdp_w", "TDP", REP_COL_SIG, 0, 4, " W", NULL, NULL, 0, 0, 0 },
+	{ "mig_max_instances", "MIG", REP_COL_COUNT, 0, 0, "x", "no", NULL, 0, 0, 0 },
 };
 #undef PEAK
 /* The columns' positions in list_cols. */

@@ -18,23 +18,23 @@
 #define CMD "validate"
 
 static const struct rep_col fold_cols[] = {
-	{ "gpu", "GPU", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0 },
-	{ "fold", "fold", REP_COL_COUNT, 0, 0, NULL, NULL, NULL, 0, 0 },
-	{ "fitted_cases", "fitted on", REP_COL_COUNT, 0, 0, NULL, NULL, NULL, 0, 0 },
-	{ "tested_cases", "tested on", REP_COL_COUNT, 0, 0, NULL, NULL, NULL, 0, 0 },
+	{ "gpu", "GPU", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+	{ "fold", "fold", REP_COL_COUNT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+	{ "fitted_cases", "fitted on", REP_COL_COUNT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+	{ "tested_cases", "tested on", REP_COL_COUNT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
 	/* fractions, shown in the table as percentages */
-	{ "before_mape_frac", "MAPE before", REP_COL_NUM, 100, 2, " %", NULL, NULL, 0, 0 },
-	{ "after_mape_frac", "MAPE after", REP_COL_NUM, 100, 2, " %", NULL, NULL, 0, 0 },
-	{ "after_worst_ape_frac", "worst after", REP_COL_NUM, 100, 1, " %", NULL, NULL, 0, 0 },
+	{ "before_mape_frac", "MAPE before", REP_COL_NUM, 100, 2, " %", NULL, NULL, 0, 0, 0 },
+	{ "after_mape_frac", "MAPE after", REP_COL_NUM, 100, 2, " %", NULL, NULL, 0, 0, 0 },
+	{ "after_worst_ape_frac", "worst after", REP_COL_NUM, 100, 1, " %", NULL, NULL, 0, 0, 0 },
 };
 #define FOLD_COLS (int)(sizeof(fold_cols) / sizeof(fold_cols[0]))
 
 static const struct rep_col fit_cols[] = {
-	{ "framework", "framework", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0 },
-	{ "pooled", "pooled", REP_COL_BOOL, 0, 0, NULL, NULL, NULL, 0, 0 },
-	{ "fitted_runs", "runs", REP_COL_COUNT, 0, 0, NULL, NULL, NULL, 0, 0 },
-	{ "stack_frac", "stack_frac", REP_COL_NUM, 1, 3, NULL, NULL, NULL, 0, 0 },
-	{ "rms_log_error", "rms log error", REP_COL_NUM, 1, 3, NULL, NULL, NULL, 0, 0 },
+	{ "framework", "framework", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+	{ "pooled", "pooled", REP_COL_BOOL, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+	{ "fitted_runs", "runs", REP_COL_COUNT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+	{ "stack_frac", "stack_frac", REP_COL_NUM, 1, 3, NULL, NULL, NULL, 0, 0, 0 },
+	{ "rms_log_error", "rms log error", REP_COL_NUM, 1, 3, NULL, NULL, NULL, 0, 0, 0 },
 };
 #define FIT_COLS (int)(sizeof(fit_cols) / sizeof(fit_cols[0]))
 

@@ -53,6 +53,20 @@ void rep_rows_add(struct rep_rows *r, const struct rep_cell *cells)
 	r->rows++;
 }
 
+/* Whether format fmt ("table", "md", "csv" or "json") shows view v. */
+static int in_view(enum rep_view v, const char *fmt)
+{
+	int json = !strcmp(fmt, "json"), csv = !strcmp(fmt, "csv");
+	switch (v) {
+	case REP_VIEW_ALL: return 1;
+	case REP_VIEW_JSON: return json;
+	case REP_VIEW_FLAT: return !json;
+	case REP_VIEW_TEXT: return !json && !csv;
+	case REP_VIEW_DATA: return json || csv;
+	}
+	return 0;
+}
+
 /*
  * The text of one cell in `fmt`: the contract's value for "csv", the
  * person's for "table" and "md".  buf holds ROWFMT_MAX + the suffix.
@@ -81,6 +95,8 @@ static const char *cell_text(const struct rep_col *col, const struct rep_cell *v
 		snprintf(buf, len, "%.0f", v->num);
 	else if (csv && col->csv == REP_CSV_DECIMALS)
 		snprintf(buf, len, "%.*f", col->decimals, v->num);
+	else if (csv && col->csv == REP_CSV_SIG10)
+		snprintf(buf, len, "%.10g", v->num);
 	else if (csv)
 		rowfmt_g6(buf, v->num);
 	else if (v->num == 0 && col->zero)
@@ -105,7 +121,7 @@ int rep_rows_print(const struct rep_rows *r, FILE *f, const char *fmt)
 	int n = 0, rc = r->failed ? -1 : 0;
 
 	for (int c = 0; c < r->ncols; c++) {
-		if (r->cols[c].view == REP_VIEW_JSON)
+		if (!in_view(r->cols[c].view, fmt))
 			continue;
 		head[n] = csv ? r->cols[c].name : r->cols[c].title;
 		al[n] = r->cols[c].kind == REP_COL_TEXT ? REP_LEFT : REP_RIGHT;
@@ -166,7 +182,7 @@ int rep_rows_json(const struct rep_rows *r, struct rep_json *j, const char *key)
 			const struct rep_col *col = &r->cols[c];
 			const struct rep_cell *v = &r->cells[i * (size_t)r->ncols + (size_t)c];
 			char inner[128];
-			if (col->view == REP_VIEW_FLAT)
+			if (!in_view(col->view, "json") || (col->absent && v->missing))
 				continue;
 			if (open && (!col->group || strcmp(col->group, open))) {
 				rep_json_obj_end(j);

@@ -31,15 +31,20 @@ enum rep_csv {
 	REP_CSV_SIG6,    /* 6 significant digits (rowfmt_g6) */
 	REP_CSV_WHOLE,   /* to the unit ("%.0f"): byte counts and datasheet
 			  * rates, whose digits all matter */
-	REP_CSV_DECIMALS /* with the column's `decimals`, unscaled: a fitted
-			  * value whose contract shows its precision */
+	REP_CSV_DECIMALS, /* with the column's `decimals`, unscaled: a fitted
+			   * value whose contract shows its precision */
+	REP_CSV_SIG10     /* 10 significant digits ("%.10g"): prices, whose
+			   * listed cents must survive */
 };
 
 /* The outputs a column appears in (0: all). */
 enum rep_view {
 	REP_VIEW_ALL,  /* every format */
 	REP_VIEW_JSON, /* JSON only: details a row of text leaves out */
-	REP_VIEW_FLAT  /* table, Markdown and CSV only */
+	REP_VIEW_FLAT, /* table, Markdown and CSV only */
+	REP_VIEW_TEXT, /* table and Markdown only: a person's wording of what
+			* a REP_VIEW_DATA column of the same name carries */
+	REP_VIEW_DATA  /* CSV and JSON only */
 };
 
 struct rep_col {
@@ -60,6 +65,8 @@ struct rep_col {
 	const char *group;
 	enum rep_csv csv;
 	enum rep_view view;
+	int absent;         /* JSON: a missing value is left out of the row's
+			       object (a field only some rows have), not null */
 };
 
 /* One cell: text for REP_COL_TEXT, num (or num != 0) for the others;
@@ -85,11 +92,11 @@ void rep_rows_init(struct rep_rows *r, const struct rep_col *cols, int ncols);
 /* Append one row of ncols cells. */
 void rep_rows_add(struct rep_rows *r, const struct rep_cell *cells);
 /* Write the rows as "table", "md" or "csv" (headers: titles, titles,
- * names), leaving out the columns of REP_VIEW_JSON.  Returns 0, or -1 on
+ * names), with the columns each of these formats shows (enum rep_view).  Returns 0, or -1 on
  * a failed allocation or a non-finite number (never printed). */
 int rep_rows_print(const struct rep_rows *r, FILE *f, const char *fmt);
 /* Write the rows into a JSON document as an array `key` of objects, one
- * field per column but those of REP_VIEW_FLAT (a non-finite number is
+ * field per column JSON shows (a non-finite number is
  * caught by rep_json_finish).
  * Returns 0, or -1 when an allocation failed (the array is then empty). */
 int rep_rows_json(const struct rep_rows *r, struct rep_json *j, const char *key);

@@ -11,11 +11,11 @@
 #include "../../src/report/rows.h"
 
 static const struct rep_col cols[] = {
-	{ "name", "name", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0 },
-	{ "n", "n", REP_COL_COUNT, 0, 0, NULL, NULL, NULL, 0, 0 },
-	{ "err_frac", "err", REP_COL_NUM, 100, 1, " %", NULL, NULL, 0, 0 },
-	{ "ok", "ok", REP_COL_BOOL, 0, 0, NULL, NULL, NULL, 0, 0 },
-	{ "ratio", "ratio", REP_COL_NUM, 0, 3, NULL, NULL, NULL, 0, 0 },
+	{ "name", "name", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+	{ "n", "n", REP_COL_COUNT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+	{ "err_frac", "err", REP_COL_NUM, 100, 1, " %", NULL, NULL, 0, 0, 0 },
+	{ "ok", "ok", REP_COL_BOOL, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+	{ "ratio", "ratio", REP_COL_NUM, 0, 3, NULL, NULL, NULL, 0, 0, 0 },
 };
 
 /* Two rows: a text that CSV must quote, a missing text, a negative
@@ -138,7 +138,7 @@ static void non_finite_fails(void **state)
 static void significant_digits(void **state)
 {
 	(void)state;
-	static const struct rep_col sig[] = { { "v", "v", REP_COL_SIG, 0, 4, NULL, NULL, NULL, 0, 0 } };
+	static const struct rep_col sig[] = { { "v", "v", REP_COL_SIG, 0, 4, NULL, NULL, NULL, 0, 0, 0 } };
 	const double v[] = { 2.83e-5, 7.9e9, 0.87746 };
 	struct rep_rows r;
 	rep_rows_init(&r, sig, 1);
@@ -171,11 +171,11 @@ static void empty_rows(void **state)
  * the second; link 4.5e11 B/s = 450 GB/s; 0 slices ("no").
  */
 static const struct rep_col sheet[] = {
-	{ "mem_bytes", "memory", REP_COL_SIG, 1e-9, 3, " GB", NULL, NULL, REP_CSV_WHOLE, 0 },
-	{ "a_peak_flop_per_s", "A", REP_COL_SIG, 1e-12, 4, NULL, NULL, "peak_flop_per_s", REP_CSV_WHOLE, 0 },
-	{ "b_peak_flop_per_s", "B", REP_COL_SIG, 1e-12, 4, NULL, NULL, "peak_flop_per_s", REP_CSV_WHOLE, 0 },
-	{ "link_bytes_per_s", "link", REP_COL_SIG, 1e-9, 3, " GB/s", "none", NULL, REP_CSV_WHOLE, 0 },
-	{ "slices", "slices", REP_COL_COUNT, 0, 0, "x", "no", NULL, 0, 0 },
+	{ "mem_bytes", "memory", REP_COL_SIG, 1e-9, 3, " GB", NULL, NULL, REP_CSV_WHOLE, 0, 0 },
+	{ "a_peak_flop_per_s", "A", REP_COL_SIG, 1e-12, 4, NULL, NULL, "peak_flop_per_s", REP_CSV_WHOLE, 0, 0 },
+	{ "b_peak_flop_per_s", "B", REP_COL_SIG, 1e-12, 4, NULL, NULL, "peak_flop_per_s", REP_CSV_WHOLE, 0, 0 },
+	{ "link_bytes_per_s", "link", REP_COL_SIG, 1e-9, 3, " GB/s", "none", NULL, REP_CSV_WHOLE, 0, 0 },
+	{ "slices", "slices", REP_COL_COUNT, 0, 0, "x", "no", NULL, 0, 0, 0 },
 };
 
 static void sheet_rows(struct rep_rows *r)
@@ -249,12 +249,12 @@ static void views_and_csv_decimals(void **state)
 {
 	(void)state;
 	static const struct rep_col view_cols[] = {
-		{ "id", "id", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0 },
-		{ "a_fit", "a", REP_COL_NUM, 1, 3, NULL, NULL, "fit", 0, REP_VIEW_JSON },
+		{ "id", "id", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+		{ "a_fit", "a", REP_COL_NUM, 1, 3, NULL, NULL, "fit", 0, REP_VIEW_JSON, 0 },
 		{ "rate", "rate", REP_COL_NUM, 1, 3, NULL, NULL, NULL, REP_CSV_DECIMALS,
-		  REP_VIEW_FLAT },
-		{ "b_fit", "b", REP_COL_NUM, 1, 3, NULL, NULL, "fit", 0, REP_VIEW_JSON },
-		{ "note", "note", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, REP_VIEW_JSON },
+		  REP_VIEW_FLAT, 0 },
+		{ "b_fit", "b", REP_COL_NUM, 1, 3, NULL, NULL, "fit", 0, REP_VIEW_JSON, 0 },
+		{ "note", "note", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, REP_VIEW_JSON, 0 },
 	};
 	const struct rep_cell c[] = { { .text = "x" }, { .num = 2e-6 }, { .num = 0.93 },
 				      { .num = 0.93 }, { .text = "why" } };
@@ -279,12 +279,61 @@ static void views_and_csv_decimals(void **state)
 	rep_rows_release(&r);
 }
 
+/*
+ * A value worded for people in the table and Markdown but carried by its
+ * name in CSV and JSON ("billing" twice, one column per view), a price
+ * to 10 significant digits in CSV (12 + 2^-20 = 12.00000095367431640625:
+ * "12.00000095"; JSON's 17 digits "12.000000953674316"), and
+ * fields only some rows have: left out of JSON rather than null, empty in
+ * CSV, "-" in the table.
+ */
+static void text_data_views_and_absent_fields(void **state)
+{
+	(void)state;
+	static const struct rep_col vc[] = {
+		{ "id", "id", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+		{ "price", "$/h", REP_COL_NUM, 0, 2, NULL, NULL, NULL, REP_CSV_SIG10, 0, 0 },
+		{ "billing", "billing", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, REP_VIEW_DATA, 1 },
+		{ "billing", "billing", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, REP_VIEW_TEXT, 0 },
+		{ "extra_s", "", REP_COL_NUM, 0, 0, NULL, NULL, NULL, 0, REP_VIEW_JSON, 1 },
+	};
+	const struct rep_cell a[] = { { .text = "a" }, { .num = 12 + 1.0 / 1048576 },
+				      { .text = "per_hour" }, { .text = "per hour" }, { .num = 3 } };
+	const struct rep_cell b[] = { { .text = "b" }, { .num = 0.5 }, { .missing = 1 },
+				      { .missing = 1 }, { .missing = 1 } };
+	struct rep_rows r;
+	rep_rows_init(&r, vc, 5);
+	rep_rows_add(&r, a);
+	rep_rows_add(&r, b);
+	expect(&r, "table", 0,
+	       "id    $/h  billing\n"
+	       "a   12.00  per hour\n"
+	       "b    0.50  -\n");
+	expect(&r, "csv", 0, "id,price,billing\na,12.00000095,per_hour\nb,0.5,\n");
+	expect(&r, "json", 0,
+	       "{\n"
+	       "  \"rows\": [\n"
+	       "    {\n"
+	       "      \"id\": \"a\",\n"
+	       "      \"price\": 12.000000953674316,\n"
+	       "      \"billing\": \"per_hour\",\n"
+	       "      \"extra_s\": 3\n"
+	       "    },\n"
+	       "    {\n"
+	       "      \"id\": \"b\",\n"
+	       "      \"price\": 0.5\n"
+	       "    }\n"
+	       "  ]\n"
+	       "}\n");
+	rep_rows_release(&r);
+}
+
 /* A command whose output is one list: the flat formats as
  * rep_rows_print writes them, JSON as the command's document. */
 static void write_as_a_document(void **state)
 {
 	(void)state;
-	static const struct rep_col one[] = { { "n", "n", REP_COL_COUNT, 0, 0, NULL, NULL, NULL, 0, 0 } };
+	static const struct rep_col one[] = { { "n", "n", REP_COL_COUNT, 0, 0, NULL, NULL, NULL, 0, 0, 0 } };
 	const struct rep_cell c[] = { { .num = 7 } };
 	char want[128], *got = NULL;
 	size_t len = 0;
@@ -316,6 +365,7 @@ int main(void)
 		cmocka_unit_test(json_groups),
 		cmocka_unit_test(views_and_csv_decimals),
 		cmocka_unit_test(write_as_a_document),
+		cmocka_unit_test(text_data_views_and_absent_fields),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
