@@ -9,11 +9,10 @@
 #include "../io/gpu_load.h"
 #include "../io/price_load.h"
 #include "../report/json.h"
-#include "../report/table.h"
+#include "../report/rows.h"
 #include "cli.h"
 #include "opts.h"
 
-#define NCOLS 14
 #define ONPREM "onprem"
 
 static const char *const formats[] = { "table", "csv", "json", "md", NULL };
@@ -71,157 +70,171 @@ static double tdp_of(const struct gpu_catalog *cat, const char *id)
 	return 0;
 }
 
-static int print_json(struct cli_ctx *ctx, const struct row *rows, size_t n,
-		       const char *pricing, int max_age, const char *today)
+/*
+ * The columns.  The table and Markdown show billing in words and each
+ * source as a numbered note under the table; CSV and JSON carry the
+ * billing granularity's name and the whole source.  Fields only some
+ * offers have (the GPU and host parts of a price, a fabric, notes; none of
+ * them for an owned server) are left out of their JSON object.
+ */
+enum { C_GPU, C_PROVIDER, C_INSTANCE, C_GPUS, C_REGION, C_PRICE, C_PRICE_GPU, C_GPU_PART,
+       C_HOST_PART, C_BILLING, C_BILLING_TEXT, C_BILLING_MIN, C_AS_OF, C_VERIFIED, C_SOURCE,
+       C_SOURCE_NOTE, C_FILE, C_INTERCONNECT, C_NETWORK, C_MAX_INSTANCES, C_FABRIC_SOURCE,
+       C_NOTES, NCOLS };
+#define TEXT_COL(name, title, view, absent) \
+	{ name, title, REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, view, absent }
+static const struct rep_col cols[NCOLS] = {
+	[C_GPU] = TEXT_COL("gpu", "GPU", REP_VIEW_ALL, 0),
+	[C_PROVIDER] = TEXT_COL("provider", "provider", REP_VIEW_ALL, 0),
+	[C_INSTANCE] = TEXT_COL("instance", "instance", REP_VIEW_ALL, 0),
+	[C_GPUS] = { "gpus_per_instance", "GPUs", REP_COL_SIG, 0, 6, NULL, NULL, NULL, 0, 0, 0 },
+	[C_REGION] = TEXT_COL("region", "region", REP_VIEW_ALL, 0),
+	[C_PRICE] = { "price_usd_per_instance_h", "$/h", REP_COL_NUM, 0, 2, NULL, NULL, NULL,
+		      REP_CSV_SIG10, 0, 0 },
+	[C_PRICE_GPU] = { "price_usd_per_gpu_h", "$/GPU-h", REP_COL_NUM, 0, 3, NULL, NULL, NULL,
+			  REP_CSV_SIG10, 0, 0 },
+	[C_GPU_PART] = { "gpu_part_price_usd_per_h", "", REP_COL_NUM, 0, 3, NULL, NULL, NULL, 0,
+			 REP_VIEW_JSON, 1 },
+	[C_HOST_PART] = { "host_part_price_usd_per_h", "", REP_COL_NUM, 0, 3, NULL, NULL, NULL, 0,
+			  REP_VIEW_JSON, 1 },
+	[C_BILLING] = TEXT_COL("billing", "billing", REP_VIEW_DATA, 1),
+	[C_BILLING_TEXT] = TEXT_COL("billing", "billing", REP_VIEW_TEXT, 0),
+	[C_BILLING_MIN] = { "billing_minimum_s", "", REP_COL_SIG, 0, 6, NULL, NULL, NULL, 0,
+			    REP_VIEW_JSON, 1 },
+	[C_AS_OF] = TEXT_COL("as_of", "as of", REP_VIEW_ALL, 0),
+	[C_VERIFIED] = { "verified", "checked", REP_COL_BOOL, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+	[C_SOURCE] = TEXT_COL("source", "source", REP_VIEW_DATA, 0),
+	[C_SOURCE_NOTE] = TEXT_COL("source", "source", REP_VIEW_TEXT, 0),
+	[C_FILE] = TEXT_COL("file", "", REP_VIEW_JSON, 1),
+	[C_INTERCONNECT] = TEXT_COL("interconnect", "inside", REP_VIEW_ALL, 1),
+	[C_NETWORK] = TEXT_COL("network", "between", REP_VIEW_ALL, 1),
+	[C_MAX_INSTANCES] = { "max_instances", "instances", REP_COL_COUNT, 0, 0, NULL, NULL, NULL,
+			      0, 0, 1 },
+	[C_FABRIC_SOURCE] = TEXT_COL("fabric_source", "", REP_VIEW_JSON, 1),
+	[C_NOTES] = TEXT_COL("notes", "", REP_VIEW_JSON, 1),
+};
+#undef TEXT_COL
+
+/* The distinct sources of the listed offers, numbered in order of first
+ * use for the notes under the table. */
+struct source_notes {
+	const char *src[64]; /* borrowed */
+	int n;
+};
+
+/* "[k]", the note of `source` (added when new) into buf. */
+static const char *source_note(struct source_notes *sn, const char *source, char *buf,
+			       size_t len)
 {
-	struct rep_json j;
-	rep_json_doc_begin(&j, ctx->out, "prices");
-	rep_json_str(&j, "today", today);
-	rep_json_str(&j, "pricing", pricing);
-	rep_json_int(&j, "max_age_days", max_age);
-	rep_json_arr_begin(&j, "offers");
-	for (size_t i = 0; i < n; i++) {
-		const struct row *r = &rows[i];
-		rep_json_obj_begin(&j, NULL);
-		if (r->o) {
-			rep_json_str(&j, "provider", r->t->provider);
-			rep_json_str(&j, "instance", r->o->instance);
-			rep_json_str(&j, "gpu", r->o->gpu);
-			rep_json_num(&j, "gpus_per_instance", r->o->gpus);
-			rep_json_str(&j, "region", r->o->region);
-			rep_json_num(&j, "price_usd_per_instance_h", r->usd_per_h);
-			rep_json_num(&j, "price_usd_per_gpu_h", r->usd_per_gpu_h);
-			if (r->o->gpu_part_usd_per_h > 0) {
-				rep_json_num(&j, "gpu_part_price_usd_per_h", r->o->gpu_part_usd_per_h);
-				rep_json_num(&j, "host_part_price_usd_per_h", r->o->host_part_usd_per_h);
-			}
-			rep_json_str(&j, "billing", cost_gran_names[r->t->billing.granularity]);
-			rep_json_num(&j, "billing_minimum_s", r->t->billing.minimum_s);
-			rep_json_str(&j, "as_of", r->o->as_of);
-			rep_json_bool(&j, "verified", r->o->verified);
-			rep_json_str(&j, "source", r->o->source);
-			rep_json_str(&j, "file", r->t->file);
-			rep_json_str(&j, "interconnect", cost_link_names[r->o->interconnect]);
-			rep_json_str(&j, "network", r->o->network);
-			rep_json_int(&j, "max_instances", r->o->max_instances);
-			rep_json_str(&j, "fabric_source", r->o->fabric_source);
-			if (r->o->notes[0])
-				rep_json_str(&j, "notes", r->o->notes);
-		} else {
-			rep_json_str(&j, "provider", ONPREM);
-			rep_json_str(&j, "instance", "owned server");
-			rep_json_str(&j, "gpu", r->g->gpu);
-			rep_json_num(&j, "gpus_per_instance", 1);
-			rep_json_str(&j, "region", "own site");
-			rep_json_num(&j, "price_usd_per_instance_h", r->usd_per_h);
-			rep_json_num(&j, "price_usd_per_gpu_h", r->usd_per_gpu_h);
-			rep_json_bool(&j, "verified", r->g->verified);
-			rep_json_str(&j, "source", r->g->source);
-		}
-		rep_json_obj_end(&j);
-	}
-	rep_json_arr_end(&j);
-	rep_json_obj_end(&j);
-	if (rep_json_finish(&j)) {
-		fprintf(ctx->err, "traincost prices: internal error: non-finite value in '%s'\n",
-			j.bad_key);
-		return TC_EXIT_INTERNAL;
-	}
-	return TC_EXIT_OK;
+	int k;
+	for (k = 0; k < sn->n; k++)
+		if (!strcmp(sn->src[k], source))
+			break;
+	if (k == sn->n && sn->n < 64)
+		sn->src[sn->n++] = source;
+	snprintf(buf, len, "[%d]", (k < 64 ? k : 63) + 1);
+	return buf;
 }
 
-static int print_table(struct cli_ctx *ctx, const struct row *rows, size_t n,
-		       const char *fmt, const struct price_onprem *op)
+/* One listed offer as a row of cells (texts point into buf and the row). */
+static void offer_cells(const struct row *r, const struct price_onprem *op,
+			struct source_notes *sn, struct rep_cell *c, char (*buf)[64])
 {
-	int csv = !strcmp(fmt, "csv");
-	static const char *const text_head[NCOLS] = {
-		"GPU", "provider", "instance", "GPUs", "region", "$/h", "$/GPU-h",
-		"billing", "as of", "checked", "source", "inside", "between", "instances"
-	};
-	/* CSV is a contract: units in the column names, one fixed header. */
-	static const char *const csv_head[NCOLS] = {
-		"gpu", "provider", "instance", "gpus_per_instance", "region",
-		"price_usd_per_instance_h", "price_usd_per_gpu_h", "billing", "as_of",
-		"verified", "source", "interconnect", "network", "max_instances"
-	};
-	static const enum rep_align align[NCOLS] = { REP_LEFT, REP_LEFT, REP_LEFT,
-		REP_RIGHT, REP_LEFT, REP_RIGHT, REP_RIGHT, REP_LEFT, REP_LEFT,
-		REP_LEFT, REP_LEFT, REP_LEFT, REP_LEFT, REP_RIGHT };
-	struct rep_table t;
-	char src_ref[64][8];
-	const char *srcs[64];
-	int nsrc = 0;
+	const struct price_offer *o = r->o;
+	memset(c, 0, NCOLS * sizeof(*c));
+	for (int k = 0; k < NCOLS; k++)
+		c[k].missing = 1;
+#define TEXT(k, v) (c[k].text = (v), c[k].missing = 0)
+#define NUM(k, v) (c[k].num = (v), c[k].missing = 0)
+	TEXT(C_GPU, o ? o->gpu : r->g->gpu);
+	TEXT(C_PROVIDER, o ? r->t->provider : ONPREM);
+	TEXT(C_INSTANCE, o ? o->instance : "owned server");
+	NUM(C_GPUS, o ? o->gpus : 1.0);
+	TEXT(C_REGION, o ? o->region : "own site");
+	NUM(C_PRICE, r->usd_per_h);
+	NUM(C_PRICE_GPU, r->usd_per_gpu_h);
+	TEXT(C_AS_OF, o ? o->as_of : op->as_of);
+	NUM(C_VERIFIED, o ? o->verified : r->g->verified);
+	TEXT(C_SOURCE, o ? o->source : r->g->source);
+	TEXT(C_SOURCE_NOTE, source_note(sn, c[C_SOURCE].text, buf[0], sizeof(buf[0])));
+	if (!o)
+		return; /* an owned server: no billing, fabric or file */
+	if (o->gpu_part_usd_per_h > 0) {
+		NUM(C_GPU_PART, o->gpu_part_usd_per_h);
+		NUM(C_HOST_PART, o->host_part_usd_per_h);
+	}
+	TEXT(C_BILLING, cost_gran_names[r->t->billing.granularity]);
+	TEXT(C_BILLING_TEXT, billing_text(&r->t->billing, buf[1], sizeof(buf[1])));
+	NUM(C_BILLING_MIN, r->t->billing.minimum_s);
+	TEXT(C_FILE, r->t->file);
+	TEXT(C_INTERCONNECT, cost_link_names[o->interconnect]);
+	TEXT(C_NETWORK, o->network);
+	NUM(C_MAX_INSTANCES, o->max_instances);
+	TEXT(C_FABRIC_SOURCE, o->fabric_source);
+	if (o->notes[0])
+		TEXT(C_NOTES, o->notes);
+#undef TEXT
+#undef NUM
+}
 
-	rep_table_init(&t, NCOLS, csv ? csv_head : text_head, align);
+/* The explanation and the numbered sources under a table. */
+static void print_notes(struct cli_ctx *ctx, const struct source_notes *sn, const struct row *rows,
+			size_t n, const char *fmt, const struct price_onprem *op)
+{
+	fputs("\nUSD per instance-hour and per GPU-hour; checked \"no\" marks a recalled,\n"
+	      "assumed or suspect figure (see the file's notes).  What one order can\n"
+	      "host: the link inside an instance, the network between instances and\n"
+	      "the most instances it joins (docs/pricing.md, \"Fabric\"; the sources\n"
+	      "of those are in `traincost prices --format json`).\n\nSources:\n", ctx->out);
+	for (int k = 0; k < sn->n; k++) {
+		char shown[2048];
+		fprintf(ctx->out, "  [%d] %s\n", k + 1, rep_show(shown, sizeof(shown), sn->src[k], fmt));
+	}
+	int owned = 0;
+	for (size_t i = 0; i < n; i++)
+		owned |= rows[i].o == NULL;
+	if (owned && op)
+		fputs("\nonprem: cost of ownership per GPU-hour from pricing/onprem.yaml"
+		      " (docs/pricing.md)\n", ctx->out);
+}
+
+/* The offers in `fmt`.  Returns 0, or -1 (out of memory, or a value that
+ * cannot be written: said on stderr). */
+static int print_offers(struct cli_ctx *ctx, const struct row *rows, size_t n, const char *fmt,
+			const char *pricing, int max_age, const struct price_onprem *op)
+{
+	struct rep_rows rr;
+	struct source_notes sn = { { 0 }, 0 };
+	int rc;
+
+	rep_rows_init(&rr, cols, NCOLS);
 	for (size_t i = 0; i < n; i++) {
-		const struct row *r = &rows[i];
-		char gpus[32], ph[32], pg[32], bill[64], most[32];
-		const char *cells[NCOLS];
-		const char *source = r->o ? r->o->source : r->g->source;
-		const char *srccell = source;
-
-		if (!csv) {
-			/* Text: sources as numbered notes under the table. */
-			int k;
-			for (k = 0; k < nsrc; k++)
-				if (!strcmp(srcs[k], source))
-					break;
-			if (k == nsrc && nsrc < 64)
-				srcs[nsrc++] = source;
-			snprintf(src_ref[k < 64 ? k : 63], sizeof(src_ref[0]), "[%d]", k + 1);
-			srccell = src_ref[k < 64 ? k : 63];
-		}
-		snprintf(gpus, sizeof(gpus), "%g", r->o ? r->o->gpus : 1.0);
-		snprintf(ph, sizeof(ph), csv ? "%.10g" : "%.2f", r->usd_per_h);
-		snprintf(pg, sizeof(pg), csv ? "%.10g" : "%.3f", r->usd_per_gpu_h);
-		if (r->o) {
-			if (csv)
-				snprintf(bill, sizeof(bill), "%s",
-					 cost_gran_names[r->t->billing.granularity]);
-			else
-				billing_text(&r->t->billing, bill, sizeof(bill));
-		} else {
-			snprintf(bill, sizeof(bill), "%s", csv ? "" : "-");
-		}
-		cells[0] = r->o ? r->o->gpu : r->g->gpu;
-		cells[1] = r->o ? r->t->provider : ONPREM;
-		cells[2] = r->o ? r->o->instance : "owned server";
-		cells[3] = gpus;
-		cells[4] = r->o ? r->o->region : "own site";
-		cells[5] = ph;
-		cells[6] = pg;
-		cells[7] = bill;
-		cells[8] = r->o ? r->o->as_of : op->as_of;
-		cells[9] = (r->o ? r->o->verified : r->g->verified) ? (csv ? "true" : "yes")
-								     : (csv ? "false" : "no");
-		cells[10] = srccell;
-		/* What one order can host (owned servers: not stated). */
-		snprintf(most, sizeof(most), "%d", r->o ? r->o->max_instances : 1);
-		cells[11] = r->o ? cost_link_names[r->o->interconnect] : csv ? "" : "-";
-		cells[12] = r->o ? r->o->network : csv ? "" : "-";
-		cells[13] = r->o ? most : csv ? "" : "-";
-		rep_table_row(&t, cells);
+		struct rep_cell c[NCOLS];
+		char buf[2][64];
+		offer_cells(&rows[i], op, &sn, c, buf);
+		rep_rows_add(&rr, c);
 	}
-	int rc = rep_table_print(&t, ctx->out, fmt);
-	rep_table_release(&t);
-	if (!csv && nsrc) {
-		fputs("\nUSD per instance-hour and per GPU-hour; checked \"no\" marks a recalled,\n"
-		      "assumed or suspect figure (see the file's notes).  What one order can\n"
-		      "host: the link inside an instance, the network between instances and\n"
-		      "the most instances it joins (docs/pricing.md, \"Fabric\"; the sources\n"
-		      "of those are in `traincost prices --format json`).\n\nSources:\n", ctx->out);
-		for (int k = 0; k < nsrc; k++) {
-			char shown[2048];
-			fprintf(ctx->out, "  [%d] %s\n", k + 1,
-				rep_show(shown, sizeof(shown), srcs[k], fmt));
+	if (!strcmp(fmt, "json")) {
+		struct rep_json j;
+		rep_json_doc_begin(&j, ctx->out, "prices");
+		rep_json_str(&j, "today", ctx->today);
+		rep_json_str(&j, "pricing", pricing);
+		rep_json_int(&j, "max_age_days", max_age);
+		rc = rep_rows_json(&rr, &j, "offers");
+		rep_json_obj_end(&j);
+		if (rep_json_finish(&j)) {
+			fprintf(ctx->err, "traincost prices: internal error: non-finite value in '%s'\n",
+				j.bad_key);
+			rc = -1;
 		}
-		int owned = 0;
-		for (size_t i = 0; i < n; i++)
-			owned |= rows[i].o == NULL;
-		if (owned && op)
-			fputs("\nonprem: cost of ownership per GPU-hour from pricing/onprem.yaml"
-			      " (docs/pricing.md)\n", ctx->out);
+	} else {
+		rc = rep_rows_print(&rr, ctx->out, fmt);
+		if (!rc && strcmp(fmt, "csv") && sn.n)
+			print_notes(ctx, &sn, rows, n, fmt, op);
 	}
+	if (rc && rr.failed)
+		fputs("traincost prices: out of memory\n", ctx->err);
+	rep_rows_release(&rr);
 	return rc;
 }
 
@@ -400,18 +413,12 @@ int cmd_prices(int argc, char **argv, struct cli_ctx *ctx)
 			rc = TC_EXIT_INTERNAL;
 			goto out;
 		}
-	if (!strcmp(format, "json")) {
-		rc = print_json(ctx, rows, n, pricing, max_age, today);
-	} else if (n == 0 && strcmp(format, "csv")) {
+	if (n == 0 && strcmp(format, "csv") && strcmp(format, "json"))
 		fprintf(ctx->out, "no %s offers%s%s%s%s\n", pricing,
 			gpu ? " of " : "", gpu ? gpu : "",
 			provider ? " from " : "", provider ? provider : "");
-		rc = TC_EXIT_OK;
-	} else {
-		rc = print_table(ctx, rows, n, format, set.onprem) ? TC_EXIT_INTERNAL : TC_EXIT_OK;
-		if (rc)
-			fputs("traincost prices: out of memory\n", ctx->err);
-	}
+	else if (print_offers(ctx, rows, n, format, pricing, max_age, set.onprem))
+		rc = TC_EXIT_INTERNAL;
 out:
 	free(rows);
 	free(ids);
