@@ -370,10 +370,19 @@ static int set_key(struct vstate *st, struct val_case *c, int k,
 		st->raw_measured = dv;
 		st->have_measured = 1;
 		break;
-	case K_NETWORK:
+	case K_NETWORK: {
+		enum wl_kind was = w->kind;
 		/* the preset's family sets the kind */
 		if (network_preset(st, v, w, line, col))
 			return -1;
+		/*
+		 * The family's defaults only on a change of family: a
+		 * later network of the same family keeps what earlier
+		 * directives set (a placement, a precision), as every
+		 * other directive does.
+		 */
+		if (w->kind == was)
+			break;
 		if (w->kind == WL_VISION) {
 			if (!w->vtrain.image_size)
 				w->vtrain.image_size = 224;
@@ -386,9 +395,10 @@ static int set_key(struct vstate *st, struct val_case *c, int k,
 		}
 		snprintf(c->family, sizeof(c->family), "%s",
 			 w->kind == WL_VISION ? "vision" : "recsys");
-		w->train.optimizer = w->kind == WL_VISION ? OPT_SGD : OPT_SGD;
+		w->train.optimizer = OPT_SGD;
 		w->plan.grad_overlap = 1;
 		break;
+	}
 	case K_IMAGE: w->vtrain.image_size = (double)iv; break;
 	case K_IMAGE_W: w->vtrain.image_width = (double)iv; break;
 	case K_CHLAST: w->vtrain.channels_last = (int)iv; break;

@@ -110,6 +110,18 @@ static void test_stats(void **state)
 	assert_close(st.bias, 0.2 / 3, TOL_TIGHT);
 }
 
+/* Write `text` into a new temporary file whose name goes into path. */
+static void write_temp(char *path, const char *text)
+{
+	int fd = mkstemp(path);
+	FILE *f;
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
 struct bad_file {
 	const char *text;
 	const char *msg; /* after "PATH:" */
@@ -144,13 +156,7 @@ static void test_bad_lines(void **state)
 		char want[512];
 		struct val_set s;
 		struct tc_diag d;
-		int fd = mkstemp(path);
-		FILE *f;
-		assert_true(fd >= 0);
-		f = fdopen(fd, "w");
-		assert_non_null(f);
-		fputs(cases[i].text, f);
-		fclose(f);
+		write_temp(path, cases[i].text);
 		val_set_init(&s);
 		tc_diag_init(&d);
 		assert_int_equal(val_load_file(path, tc_test_datapath(), &s, &d), -1);
@@ -182,14 +188,8 @@ static void test_lora_columns(void **state)
 	struct tc_diag d;
 	struct val_result r[2];
 	size_t n;
-	int fd = mkstemp(path);
-	FILE *f;
 	(void)state;
-	assert_true(fd >= 0);
-	f = fdopen(fd, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	write_temp(path, text);
 	val_set_init(&s);
 	tc_diag_init(&d);
 	assert_int_equal(val_load_file(path, tc_test_datapath(), &s, &d), 0);
@@ -207,6 +207,42 @@ static void test_lora_columns(void **state)
 	unlink(path);
 }
 
+/*
+ * A `network` directive sets a family's defaults (whole tables on their
+ * own GPUs for a recommender) only when the family changes: a later
+ * network of the same family keeps the placement an earlier directive
+ * chose, as any other directive would.
+ */
+static void test_network_directive(void **state)
+{
+	static const char text[] =
+		"#! gpu = a100-80gb-sxm\n"
+		"id,gpus,global_batch,samples_per_s\n"
+		"#! network = dlrm-criteo-kaggle\n"
+		"first,8,65536,1e7\n"
+		"#! embeddings = balanced\n"
+		"#! network = dlrm-criteo-1tb\n"
+		"same_family,8,65536,1e7\n"
+		"#! network = resnet50\n"
+		"#! network = dlrm-criteo-1tb\n"
+		"family_again,8,65536,1e7\n";
+	char path[] = "/tmp/tc_val_XXXXXX";
+	struct val_set s;
+	struct tc_diag d;
+	(void)state;
+	write_temp(path, text);
+	val_set_init(&s);
+	tc_diag_init(&d);
+	assert_int_equal(val_load_file(path, tc_test_datapath(), &s, &d), 0);
+	assert_int_equal(s.count, 3);
+	assert_int_equal(s.cases[0].w.plan.embeddings, EMB_TABLE_WISE);
+	assert_int_equal(s.cases[1].w.kind, WL_RECSYS);
+	assert_int_equal(s.cases[1].w.plan.embeddings, EMB_BALANCED);
+	assert_int_equal(s.cases[2].w.plan.embeddings, EMB_TABLE_WISE);
+	val_set_release(&s);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -216,6 +252,7 @@ int main(void)
 		cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_bad_lines),
 		cmocka_unit_test(test_lora_columns),
+		cmocka_unit_test(test_network_directive),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
