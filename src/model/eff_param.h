@@ -88,7 +88,7 @@ enum eff_role {
 	  "batch-norm, activation and add kernels of vision models", \
 	  "set by hand on the four ResNet-50 runs of tests/validation/vision.csv (docs/vision-recsys.md)") \
 	X(unfused_frac, "fraction of the separate passes", EFF_FRAC, 0, 1, 1.0, 0, 0, EFF_SHAPE, 0, \
-	  "share of vision normalisation and element-wise traffic (batch-norm, layer norm, activations, residual adds) run as separate memory passes rather than fused into the neighbouring kernels", \
+	  "share of element-wise traffic run as separate memory passes rather than fused into the neighbouring kernels: vision normalisation, activations and residual adds; recommender MLP activations and the dot interaction", \
 	  "1 = eager frameworks, nothing fused; set per framework profile (models/framework/, docs/vision-recsys.md)") \
 	X(dw_frac, "fraction of fp32 peak", EFF_FRAC, 0.01, 1, 0.50, 0, 0, EFF_RATE, 0.20, \
 	  "depthwise convolution on CUDA cores", \

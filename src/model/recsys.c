@@ -165,6 +165,19 @@ static void elem(struct rb *B, const char *name, double bytes, double frac,
 	    roof_launch_part(B->g, B->pg, 0, B->g->eff.elem_flop_frac, eb, t), BOUND_MEMORY);
 }
 
+/*
+ * An activation pass a stack may fuse into the GEMM before it (a bias and
+ * ReLU epilogue): only the share unfused_frac of its bytes and kernels
+ * runs on its own.
+ */
+static void fusable(struct rb *B, const char *name, double bytes,
+		    double kernels)
+{
+	double u = B->g->eff.unfused_frac;
+	if (u > 0)
+		elem(B, name, bytes * u, 1, kernels * u);
+}
+
 static void coll(struct rb *B, const struct plan *pl, const char *name,
 		 enum brk cat, enum comm_coll c, struct comm_group grp,
 		 double bytes)
@@ -431,24 +444,37 @@ static void host_transfer(struct rb *B, const struct rstep *R,
 	put(B, name, BRK_MEMBOUND, 0, wire, B->pg, t, 0, BOUND_NETWORK);
 }
 
-/* The dot-product interaction (batched (f x d) x (d x f), then the
- * triangle), forward or backward. */
+/*
+ * The dot-product interaction, forward or backward.  Unfused: batched
+ * (f x d) x (d x f) products written out whole, then the triangle and the
+ * concatenation.  A fused kernel keeps each sample's f x f products in
+ * registers and writes the top MLP's input directly: it streams the inputs
+ * (backward: and the output gradient) once.  The share unfused_frac of the
+ * work runs unfused.
+ */
 static void dot_interaction(struct rb *B, const struct rstep *R, int bwd)
 {
 	const struct gpu *g = R->g;
 	double f = R->S.tables + 1, b = R->b, dim = R->dim;
 	double flop = (bwd ? 4 : 2) * b * f * f * dim;
-	double bytes = B->e * b * ((bwd ? 2 : 1) * f * dim + f * f +
-				   R->S.inter_width);
+	double io = (bwd ? 2 : 1) * f * dim + R->S.inter_width;
+	double bytes = B->e * b * (io + f * f), fbytes = B->e * b * io;
 	double eff = bwd ? roof_gemm_eff(g, f, dim, f, b) :
 			   roof_gemm_eff(g, f, f, dim, b);
-	enum op_bound bd;
+	double u = g->eff.unfused_frac, flaunch;
+	enum op_bound bd, fbd;
 	double t = fmin(roof_time(g, B->pg, flop, eff, bytes, 2, B->graphs,
 				  &bd),
 			roof_skinny_time(g, flop, bytes, B->graphs));
+	double launch = roof_launch_part(g, B->pg, flop, eff, bytes, t);
+	double tf = roof_time_launch(g, B->pg, flop, 1, fbytes, 1, B->graphs,
+				     &fbd, &flaunch);
+
+	if ((1 - u) * tf > u * t)
+		bd = fbd;
 	put(B, bwd ? "interaction.bwd" : "interaction.fwd", BRK_GEMM, flop,
-	    bytes, B->pg, t, roof_launch_part(g, B->pg, flop, eff, bytes, t),
-	    bd);
+	    u * bytes + (1 - u) * fbytes, B->pg, u * t + (1 - u) * tf,
+	    u * launch + (1 - u) * flaunch, bd);
 }
 
 /* Forward: lookups, exchange, bottom MLP, interaction, top MLP, loss. */
@@ -508,7 +534,7 @@ static void forward(struct rb *B, struct rstep *R, struct estimate *E)
 		linear(B, nm, b, prev, a->top[i], 0);
 		prev = a->top[i];
 		if (i + 1 < a->ntop)
-			elem(B, "top.relu.fwd", 2 * b * prev * B->e, 1, 1);
+			fusable(B, "top.relu.fwd", 2 * b * prev * B->e, 1);
 	}
 	elem(B, "loss.fwd", b * 16, 1, 2);
 }

@@ -245,6 +245,66 @@ static void test_unique_rows(void **state)
 	free(w);
 }
 
+/* Operator `name` of small.yaml on the A100 with unfused_frac u; 0 when
+ * the step has no such operator, else 1 with it in *out. */
+static int fused_op(double u, const char *name, struct op *out)
+{
+	struct workload *w = tc_load_workload("tests/unit/data/recsys/small.yaml");
+	struct gpu g;
+	struct est_workspace ws;
+	struct estimate e;
+	struct plan_problem why;
+	char msg[512];
+	int found = 0;
+	assert_int_equal(gpu_catalog_lookup(&cat, "a100-80gb-sxm", &g, msg,
+					    sizeof(msg)), 0);
+	g.eff.unfused_frac = u;
+	assert_int_equal(est_workspace_init(&ws, LLM_MAX_OPS), 0);
+	assert_int_equal(step_estimate(w, &g, &ws, &e, &why), 0);
+	for (size_t i = 0; i < ws.count; i++)
+		if (!strcmp(ws.ops[i].name, name)) {
+			*out = ws.ops[i];
+			found = 1;
+		}
+	est_workspace_release(&ws);
+	free(w);
+	return found;
+}
+
+/*
+ * Fused passes, small.yaml on 2 GPUs: 512 samples per GPU, fp16 (2 B).
+ * The ReLU after the top MLP's first layer (width 64) reads and writes
+ * 2 x 512 x 64 x 2 = 131,072 B; the share unfused_frac of it runs.
+ * The dot interaction over f = 4 tables + 1 = 5 vectors of 16 writes a
+ * top-MLP input of 26.  Unfused forward: the inputs (5 x 16 = 80), the
+ * whole 5 x 5 product (25) and the input of 26: 2 x 512 x 131 = 134,144 B.
+ * Fused: no product written, 2 x 512 x (80 + 26) = 108,544 B, at the
+ * memory rate (409,600 FLOP are a thousandth of a microsecond at peak):
+ * its time less its launch part is bytes / (bandwidth x mem_frac).
+ */
+static void test_fused_passes(void **state)
+{
+	struct op relu, inter, inter1;
+	struct gpu g;
+	char msg[512];
+	(void)state;
+	assert_true(fused_op(1, "top.relu.fwd", &relu));
+	assert_close(relu.bytes, 131072.0, TOL_EXACT);
+	assert_true(fused_op(0.5, "top.relu.fwd", &relu));
+	assert_close(relu.bytes, 65536.0, TOL_EXACT);
+	assert_false(fused_op(0, "top.relu.fwd", &relu));
+
+	assert_true(fused_op(1, "interaction.fwd", &inter1));
+	assert_close(inter1.bytes, 134144.0, TOL_EXACT);
+	assert_true(fused_op(0, "interaction.fwd", &inter));
+	assert_close(inter.bytes, 108544.0, TOL_EXACT);
+	assert_int_equal(gpu_catalog_lookup(&cat, "a100-80gb-sxm", &g, msg,
+					    sizeof(msg)), 0);
+	assert_close(inter.time_s - inter.launch_s, 108544.0 /
+		     (g.mem_bytes_per_s * g.eff.mem_frac), TOL_TIGHT);
+	assert_true(inter.time_s < inter1.time_s);
+}
+
 /* Tables too large for GPU memory: an error, unless offloaded. */
 static void test_offload(void **state)
 {
@@ -375,6 +435,7 @@ int main(void)
 		cmocka_unit_test(test_placements),
 		cmocka_unit_test(test_balance),
 		cmocka_unit_test(test_unique_rows),
+		cmocka_unit_test(test_fused_passes),
 		cmocka_unit_test(test_ncf),
 		cmocka_unit_test(test_bad_inputs),
 		cmocka_unit_test(test_run_length_limit),
