@@ -6,8 +6,8 @@
 
 #include "../io/gpu_load.h"
 #include "../report/json.h"
+#include "../report/record.h"
 #include "../report/rows.h"
-#include "../report/table.h"
 #include "cli.h"
 #include "opts.h"
 
@@ -93,164 +93,209 @@ static int list_print(struct cli_ctx *ctx, const struct gpu_catalog *cat, const 
 	return TC_EXIT_INTERNAL;
 }
 
-static void show_json(struct rep_json *j, const struct gpu *g)
+/*
+ * The fields of `gpus show`, one list for every format.  The peaks come
+ * between the head and the tail, one field per precision of
+ * tc_prec_names, dense then 2:4 sparse (show_fields_init); a peak the
+ * GPU lacks is left out of the table and of JSON's object.  A figure the
+ * catalog does not give (year, L2, clock, host bus) is missing: null in
+ * JSON, empty in CSV, the column's words in the table.
+ */
+static const struct rep_col show_head[] = {
+	{ "gpu", "id", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+	{ "name", "name", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+	{ "vendor", "vendor", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+	{ "architecture", "architecture", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+	{ "form_factor", "form factor", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+	{ "launch_year", "launch year", REP_COL_COUNT, 0, 0, NULL, "not recorded", NULL, 0, 0, 0 },
+};
+static const struct rep_col show_speedup =
+	{ "sparsity_speedup", "2:4 sparsity speed-up", REP_COL_SIG, 0, 4, "x", NULL, NULL, 0,
+	  REP_VIEW_DATA, 0 };
+static const struct rep_col show_tail[] = {
+	{ "memory_bytes", "memory", REP_COL_SIG, 1e-9, 4, " GB", NULL, NULL, REP_CSV_WHOLE, 0, 0 },
+	{ "memory_type", "memory type", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+	{ "memory_bytes_per_s", "memory bandwidth", REP_COL_SIG, 1e-9, 5, " GB/s", NULL, NULL,
+	  REP_CSV_WHOLE, 0, 0 },
+	{ "l2_bytes", "L2 cache", REP_COL_SIG, 1e-6, 4, " MB", "not published", NULL,
+	  REP_CSV_WHOLE, 0, 0 },
+	{ "sm_count", "SMs", REP_COL_COUNT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+	{ "boost_clock_hz", "boost clock", REP_COL_SIG, 1e-6, 4, " MHz", "not recorded", NULL,
+	  REP_CSV_WHOLE, 0, 0 },
+	{ "nvlink_bytes_per_s", "NVLink", REP_COL_SIG, 1e-9, 4,
+	  " GB/s (per GPU, both directions)", "none", NULL, REP_CSV_WHOLE, 0, 0 },
+	{ "pcie_bytes_per_s", "host bus", REP_COL_SIG, 1e-9, 4, " GB/s (both directions)",
+	  "not recorded", NULL, REP_CSV_WHOLE, 0, 0 },
+	{ "tdp_w", "TDP", REP_COL_SIG, 0, 4, " W", NULL, NULL, 0, 0, 0 },
+	{ "gpus_per_node", "GPUs per node", REP_COL_COUNT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+	{ "mig_max_instances", "MIG", REP_COL_COUNT, 0, 0, "x", "no", NULL, 0, 0, 0 },
+	{ "mig_of", "MIG slice of", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0, 1 },
+	{ "source", "source", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+	{ "as_of", "as of", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+	{ "notes", "notes", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+};
+#define NSHOW_HEAD (int)(sizeof(show_head) / sizeof(show_head[0]))
+#define NSHOW_TAIL (int)(sizeof(show_tail) / sizeof(show_tail[0]))
+/* The fields' positions in struct show_fields. */
+enum { F_GPU, F_NAME, F_VENDOR, F_ARCH, F_FORM, F_YEAR, F_DENSE,
+       F_SPEEDUP = F_DENSE + PREC_COUNT, F_SPARSE,
+       F_MEMORY = F_SPARSE + PREC_COUNT, F_MEMORY_TYPE, F_BANDWIDTH, F_L2, F_SMS, F_CLOCK,
+       F_NVLINK, F_PCIE, F_TDP, F_PER_NODE, F_MIG, F_MIG_OF, F_SOURCE, F_AS_OF, F_NOTES,
+       SHOW_FIELDS };
+_Static_assert(F_DENSE == NSHOW_HEAD && SHOW_FIELDS == F_MEMORY + NSHOW_TAIL,
+	       "show_head, show_tail and the fields' positions");
+#define PEAK_TEXT_MAX 48
+
+/* The field list of one GPU: the columns, and the peaks' names and
+ * titles they point to. */
+struct show_fields {
+	struct rep_col cols[SHOW_FIELDS];
+	char names[2 * PREC_COUNT][PEAK_TEXT_MAX];
+	char titles[2 * PREC_COUNT][PEAK_TEXT_MAX];
+};
+
+/* Fill s with the fields of `gpus show` for g (AMD counts compute units
+ * where NVIDIA counts SMs). */
+static void show_fields_init(struct show_fields *s, const struct gpu *g)
 {
-	rep_json_doc_begin(j, j->f, "gpus");
-	rep_json_str(j, "gpu", g->id);
-	rep_json_str(j, "name", g->name);
-	rep_json_str(j, "vendor", g->vendor);
-	rep_json_str(j, "architecture", g->architecture);
-	rep_json_str(j, "form_factor", g->form_factor);
-	if (g->launch_year)
-		rep_json_int(j, "launch_year", g->launch_year);
-	rep_json_obj_begin(j, "dense_flop_per_s");
-	for (int p = 0; p < PREC_COUNT; p++)
-		if (g->peak_flop_per_s[p] > 0)
-			rep_json_num(j, tc_prec_names[p], g->peak_flop_per_s[p]);
-	rep_json_obj_end(j);
-	rep_json_num(j, "sparsity_speedup", g->sparsity_speedup);
-	rep_json_obj_begin(j, "sparse_flop_per_s");
-	for (int p = 0; p < PREC_COUNT; p++)
-		if (gpu_sparse_peak(g, (enum tc_prec)p) > 0)
-			rep_json_num(j, tc_prec_names[p], gpu_sparse_peak(g, (enum tc_prec)p));
-	rep_json_obj_end(j);
-	rep_json_num(j, "memory_bytes", g->memory_bytes);
-	rep_json_str(j, "memory_type", g->memory_type);
-	rep_json_num(j, "memory_bytes_per_s", g->mem_bytes_per_s);
-	rep_json_num(j, "l2_bytes", g->l2_bytes);
-	rep_json_int(j, "sm_count", g->sm_count);
-	rep_json_num(j, "boost_clock_hz", g->boost_clock_hz);
-	rep_json_num(j, "nvlink_bytes_per_s", g->nvlink_bytes_per_s);
-	rep_json_num(j, "pcie_bytes_per_s", g->pcie_bytes_per_s);
-	rep_json_num(j, "tdp_w", g->tdp_w);
-	rep_json_int(j, "gpus_per_node", g->gpus_per_node);
-	rep_json_arr_begin(j, "mig");
-	for (int i = 0; i < g->mig_count; i++) {
-		rep_json_obj_begin(j, NULL);
-		rep_json_str(j, "profile", g->mig[i].name);
-		rep_json_int(j, "instances", g->mig[i].instances);
-		rep_json_int(j, "sms", g->mig[i].sms);
-		rep_json_int(j, "memory_slices", g->mig[i].memory_slices);
-		rep_json_num(j, "memory_bytes", g->mig[i].memory_bytes);
-		rep_json_obj_end(j);
-	}
-	rep_json_arr_end(j);
-	if (g->mig_of[0])
-		rep_json_str(j, "mig_of", g->mig_of);
-	rep_json_obj_begin(j, "efficiency");
-	for (int p = 0; p < EFF_COUNT; p++)
-		rep_json_num(j, eff_params[p].name, eff_get(&g->eff, p));
-	rep_json_str(j, "source", g->eff.source);
-	rep_json_obj_end(j);
-	rep_json_str(j, "source", g->source);
-	rep_json_str(j, "as_of", g->as_of);
-	rep_json_str(j, "notes", g->notes);
-	rep_json_obj_end(j);
-}
-
-/* One "field  value" row of the text view. */
-static void kv(struct rep_table *t, const char *field, const char *value)
-{
-	const char *cells[2] = { field, value };
-	rep_table_row(t, cells);
-}
-
-static int show_text(struct cli_ctx *ctx, const struct gpu *g, const char *fmt)
-{
-	static const char *const head[] = { "field", "value" };
-	static const char *const peak_head[] = { "precision", "dense TFLOP/s",
-						 "2:4 sparse TFLOP/s" };
-	static const enum rep_align peak_align[] = { REP_LEFT, REP_RIGHT, REP_RIGHT };
-	struct rep_table t, pk;
-	char b[16][96];
-	int rc = 0;
-
-	rep_table_init(&t, 2, head, NULL);
-	kv(&t, "id", g->id);
-	kv(&t, "name", g->name);
-	kv(&t, "vendor", g->vendor);
-	kv(&t, "architecture", g->architecture);
-	kv(&t, "form factor", g->form_factor);
-	snprintf(b[0], sizeof(b[0]), "%d", g->launch_year);
-	kv(&t, "launch year", g->launch_year ? b[0] : "not recorded");
-	snprintf(b[1], sizeof(b[1]), "%.4g GB %s", g->memory_bytes / 1e9, g->memory_type);
-	kv(&t, "memory", b[1]);
-	snprintf(b[2], sizeof(b[2]), "%.5g GB/s", g->mem_bytes_per_s / 1e9);
-	kv(&t, "memory bandwidth", b[2]);
-	snprintf(b[3], sizeof(b[3]), "%.4g MB", g->l2_bytes / 1e6);
-	kv(&t, "L2 cache", g->l2_bytes > 0 ? b[3] : "not published");
-	snprintf(b[4], sizeof(b[4]), "%d", g->sm_count);
-	kv(&t, !strcmp(g->vendor, "amd") ? "compute units" : "SMs", b[4]);
-	snprintf(b[5], sizeof(b[5]), "%.4g MHz", g->boost_clock_hz / 1e6);
-	kv(&t, "boost clock", g->boost_clock_hz > 0 ? b[5] : "not recorded");
-	snprintf(b[6], sizeof(b[6]), "%.4g GB/s (per GPU, both directions)",
-		 g->nvlink_bytes_per_s / 1e9);
-	kv(&t, "NVLink", g->nvlink_bytes_per_s > 0 ? b[6] : "none");
-	snprintf(b[7], sizeof(b[7]), "%.4g GB/s (both directions)", g->pcie_bytes_per_s / 1e9);
-	kv(&t, "host bus", g->pcie_bytes_per_s > 0 ? b[7] : "not recorded");
-	snprintf(b[8], sizeof(b[8]), "%.4g W", g->tdp_w);
-	kv(&t, "TDP", b[8]);
-	snprintf(b[9], sizeof(b[9]), "%d", g->gpus_per_node);
-	kv(&t, "GPUs per node", b[9]);
-	if (g->mig_of[0])
-		kv(&t, "MIG slice of", g->mig_of);
-	for (int i = 0; i < g->mig_count && i < 6; i++) {
-		snprintf(b[10 + i], sizeof(b[10 + i]), "%s x%d (%d SMs, %.4g GB)",
-			 g->mig[i].name, g->mig[i].instances, g->mig[i].sms,
-			 g->mig[i].memory_bytes / 1e9);
-		kv(&t, i ? "" : "MIG profiles", b[10 + i]);
-	}
-	for (int i = 6; i < g->mig_count; i++) {
-		char extra[96];
-		snprintf(extra, sizeof(extra), "%s x%d (%d SMs, %.4g GB)", g->mig[i].name,
-			 g->mig[i].instances, g->mig[i].sms, g->mig[i].memory_bytes / 1e9);
-		kv(&t, "", extra);
-	}
-	if (!g->mig_count)
-		kv(&t, "MIG profiles", "none");
-	kv(&t, "source", g->source);
-	kv(&t, "as of", g->as_of);
-	if (g->notes[0])
-		kv(&t, "notes", g->notes);
-
-	/* CSV is one table: the peaks become field rows of it. */
-	int csv = !strcmp(fmt, "csv");
-	rep_table_init(&pk, 3, peak_head, peak_align);
-	for (int p = 0; p < PREC_COUNT; p++) {
-		char dense[32], sparse[32], name[2][48];
-		double v = g->peak_flop_per_s[p];
-		double sp = gpu_sparse_peak(g, (enum tc_prec)p);
-		const char *cells[3] = { tc_prec_names[p], dense, sparse };
-		if (v > 0)
-			snprintf(dense, sizeof(dense), "%.5g", v / 1e12);
-		else
-			snprintf(dense, sizeof(dense), "not supported");
-		if (sp > 0)
-			snprintf(sparse, sizeof(sparse), "%.5g", sp / 1e12);
-		else
-			snprintf(sparse, sizeof(sparse), "-");
-		if (!csv) {
-			rep_table_row(&pk, cells);
-			continue;
+	static const char *const kinds[2][2] = { { "dense", "dense" }, { "sparse", "2:4 sparse" } };
+	memcpy(s->cols, show_head, sizeof(show_head));
+	s->cols[F_SPEEDUP] = show_speedup;
+	memcpy(s->cols + F_MEMORY, show_tail, sizeof(show_tail));
+	if (!strcmp(g->vendor, "amd"))
+		s->cols[F_SMS].title = "compute units";
+	for (int k = 0; k < 2; k++)
+		for (int p = 0; p < PREC_COUNT; p++) {
+			char *name = s->names[k * PREC_COUNT + p], *title = s->titles[k * PREC_COUNT + p];
+			snprintf(name, PEAK_TEXT_MAX, "%s_%s_flop_per_s", tc_prec_names[p], kinds[k][0]);
+			snprintf(title, PEAK_TEXT_MAX, "%s %s", tc_prec_names[p], kinds[k][1]);
+			s->cols[(k ? F_SPARSE : F_DENSE) + p] = (struct rep_col){
+				.name = name, .title = title, .kind = REP_COL_SIG, .scale = 1e-12,
+				.decimals = 5, .suffix = p == PREC_INT8 ? " TOP/s" : " TFLOP/s",
+				.group = k ? "sparse_flop_per_s" : "dense_flop_per_s",
+				.csv = REP_CSV_WHOLE, .absent = 1 };
 		}
-		const char *unit = p == PREC_INT8 ? "TOP/s" : "TFLOP/s";
-		snprintf(name[0], sizeof(name[0]), "%s dense %s", tc_prec_names[p], unit);
-		snprintf(name[1], sizeof(name[1]), "%s 2:4 sparse %s", tc_prec_names[p], unit);
-		kv(&t, name[0], dense);
-		kv(&t, name[1], sparse);
+}
+
+/* A figure the catalog leaves at 0 when it does not give it. */
+static struct rep_cell given(double v)
+{
+	return (struct rep_cell){ .num = v, .missing = !(v > 0) };
+}
+
+/* The record of g under the columns of s. */
+static void show_record(struct rep_rows *rec, const struct show_fields *s, const struct gpu *g)
+{
+	struct rep_cell c[SHOW_FIELDS];
+	c[F_GPU] = (struct rep_cell){ .text = g->id };
+	c[F_NAME] = (struct rep_cell){ .text = g->name };
+	c[F_VENDOR] = (struct rep_cell){ .text = g->vendor };
+	c[F_ARCH] = (struct rep_cell){ .text = g->architecture };
+	c[F_FORM] = (struct rep_cell){ .text = g->form_factor };
+	c[F_YEAR] = given(g->launch_year);
+	for (int p = 0; p < PREC_COUNT; p++) {
+		c[F_DENSE + p] = given(g->peak_flop_per_s[p]);
+		c[F_SPARSE + p] = given(gpu_sparse_peak(g, (enum tc_prec)p));
 	}
-	if (rep_table_print(&t, ctx->out, fmt))
-		rc = -1;
-	if (!csv) {
-		fputs("\nPeak throughput (int8 in TOP/s; training uses dense):\n\n", ctx->out);
-		if (rep_table_print(&pk, ctx->out, fmt))
+	c[F_SPEEDUP] = (struct rep_cell){ .num = g->sparsity_speedup };
+	c[F_MEMORY] = (struct rep_cell){ .num = g->memory_bytes };
+	c[F_MEMORY_TYPE] = (struct rep_cell){ .text = g->memory_type };
+	c[F_BANDWIDTH] = (struct rep_cell){ .num = g->mem_bytes_per_s };
+	c[F_L2] = given(g->l2_bytes);
+	c[F_SMS] = (struct rep_cell){ .num = g->sm_count };
+	c[F_CLOCK] = given(g->boost_clock_hz);
+	c[F_NVLINK] = (struct rep_cell){ .num = g->nvlink_bytes_per_s };
+	c[F_PCIE] = given(g->pcie_bytes_per_s);
+	c[F_TDP] = (struct rep_cell){ .num = g->tdp_w };
+	c[F_PER_NODE] = (struct rep_cell){ .num = g->gpus_per_node };
+	c[F_MIG] = (struct rep_cell){ .num = mig_max_instances(g) };
+	c[F_MIG_OF] = (struct rep_cell){ .text = g->mig_of, .missing = !g->mig_of[0] };
+	c[F_SOURCE] = (struct rep_cell){ .text = g->source };
+	c[F_AS_OF] = (struct rep_cell){ .text = g->as_of };
+	c[F_NOTES] = (struct rep_cell){ .text = g->notes };
+	rep_rows_init(rec, s->cols, SHOW_FIELDS);
+	rep_rows_add(rec, c);
+}
+
+/* A GPU's MIG profiles: JSON's array "mig", the table's second table. */
+static const struct rep_col mig_cols[] = {
+	{ "profile", "profile", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+	{ "instances", "instances", REP_COL_COUNT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+	{ "sms", "SMs", REP_COL_COUNT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+	{ "memory_slices", "memory slices", REP_COL_COUNT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+	{ "memory_bytes", "memory", REP_COL_SIG, 1e-9, 4, " GB", NULL, NULL, REP_CSV_WHOLE, 0, 0 },
+};
+#define MIG_COLS (int)(sizeof(mig_cols) / sizeof(mig_cols[0]))
+
+static void mig_rows(struct rep_rows *rows, const struct gpu *g)
+{
+	rep_rows_init(rows, mig_cols, MIG_COLS);
+	for (int i = 0; i < g->mig_count; i++) {
+		const struct gpu_mig_profile *m = &g->mig[i];
+		const struct rep_cell c[MIG_COLS] = {
+			{ .text = m->name }, { .num = m->instances }, { .num = m->sms },
+			{ .num = m->memory_slices }, { .num = m->memory_bytes },
+		};
+		rep_rows_add(rows, c);
+	}
+}
+
+/* The efficiency parameters of the GPU's own layer (docs/model.md), by
+ * name, and their source: JSON's object "efficiency". */
+#define EFF_FIELD(id, ...) { #id, #id, REP_COL_NUM, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+static const struct rep_col eff_cols[] = {
+	EFF_PARAMS(EFF_FIELD)
+	{ "source", "source", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+};
+#undef EFF_FIELD
+_Static_assert(sizeof(eff_cols) / sizeof(eff_cols[0]) == EFF_COUNT + 1, "eff_cols");
+
+static void eff_record(struct rep_rows *rec, const struct gpu *g)
+{
+	struct rep_cell c[EFF_COUNT + 1];
+	for (int p = 0; p < EFF_COUNT; p++)
+		c[p] = (struct rep_cell){ .num = eff_get(&g->eff, (enum eff_id)p) };
+	c[EFF_COUNT] = (struct rep_cell){ .text = g->eff.source };
+	rep_rows_init(rec, eff_cols, EFF_COUNT + 1);
+	rep_rows_add(rec, c);
+}
+
+/*
+ * Writes one GPU in `fmt`: the record of its fields, then its MIG
+ * profiles (JSON: the array "mig"; table and Markdown: a second table;
+ * CSV, one table, leaves them to JSON) and, in JSON, its efficiency.
+ * Returns 0, or -1 on a failed allocation or a non-finite number.
+ */
+static int show_write(FILE *f, const struct gpu *g, const char *fmt)
+{
+	struct show_fields s;
+	struct rep_rows rec, mig, eff;
+	int rc;
+
+	show_fields_init(&s, g);
+	show_record(&rec, &s, g);
+	mig_rows(&mig, g);
+	eff_record(&eff, g);
+	if (!strcmp(fmt, "json")) {
+		struct rep_json j;
+		rep_json_doc_begin(&j, f, "gpus");
+		rc = rep_record_json(&rec, &j, NULL);
+		rc |= rep_rows_json(&mig, &j, "mig");
+		rc |= rep_record_json(&eff, &j, "efficiency");
+		rep_json_obj_end(&j);
+		if (rep_json_finish(&j))
 			rc = -1;
+	} else {
+		rc = rep_record_print(&rec, f, fmt);
+		if (!rc && mig.rows && strcmp(fmt, "csv")) {
+			fputs("\nMIG profiles:\n\n", f);
+			rc = rep_rows_print(&mig, f, fmt);
+		}
 	}
-	rep_table_release(&t);
-	rep_table_release(&pk);
-	if (rc)
-		fputs("traincost gpus: out of memory\n", ctx->err);
-	return rc ? TC_EXIT_INTERNAL : TC_EXIT_OK;
+	rep_rows_release(&rec);
+	rep_rows_release(&mig);
+	rep_rows_release(&eff);
+	return rc;
 }
 
 int cmd_gpus(int argc, char **argv, struct cli_ctx *ctx)
@@ -295,18 +340,12 @@ int cmd_gpus(int argc, char **argv, struct cli_ctx *ctx)
 	}
 	if (!show) {
 		rc = list_print(ctx, &cat, format);
-	} else if (!strcmp(format, "json")) {
-		struct rep_json j;
-		rep_json_init(&j, ctx->out);
-		show_json(&j, &g);
-		rc = TC_EXIT_OK;
-		if (rep_json_finish(&j)) {
-			fprintf(ctx->err, "traincost gpus: internal error: non-finite value in '%s'\n",
-				j.bad_key);
-			rc = TC_EXIT_INTERNAL;
-		}
+	} else if (show_write(ctx->out, &g, format)) {
+		fputs("traincost gpus: internal error: out of memory or a non-finite value\n",
+		      ctx->err);
+		rc = TC_EXIT_INTERNAL;
 	} else {
-		rc = show_text(ctx, &g, format);
+		rc = TC_EXIT_OK;
 	}
 	gpu_catalog_release(&cat);
 	return rc;

@@ -53,8 +53,7 @@ void rep_rows_add(struct rep_rows *r, const struct rep_cell *cells)
 	r->rows++;
 }
 
-/* Whether format fmt ("table", "md", "csv" or "json") shows view v. */
-static int in_view(enum rep_view v, const char *fmt)
+int rep_view_shows(enum rep_view v, const char *fmt)
 {
 	int json = !strcmp(fmt, "json"), csv = !strcmp(fmt, "csv");
 	switch (v) {
@@ -76,7 +75,7 @@ static const char *cell_text(const struct rep_col *col, const struct rep_cell *v
 			     char *buf, size_t len)
 {
 	if (v->missing)
-		return csv ? "" : "-";
+		return csv ? "" : col->zero ? col->zero : "-";
 	switch (col->kind) {
 	case REP_COL_TEXT:
 		return v->text;
@@ -110,6 +109,14 @@ static const char *cell_text(const struct rep_col *col, const struct rep_cell *v
 	return buf;
 }
 
+const char *rep_rows_text(const struct rep_rows *r, size_t i, int c, const char *fmt, char *buf,
+			  size_t len)
+{
+	assert(i < r->rows && c >= 0 && c < r->ncols);
+	return cell_text(&r->cols[c], &r->cells[i * (size_t)r->ncols + (size_t)c],
+			 !strcmp(fmt, "csv"), buf, len);
+}
+
 int rep_rows_print(const struct rep_rows *r, FILE *f, const char *fmt)
 {
 	const char *head[REP_TABLE_MAX_COLS];
@@ -121,7 +128,7 @@ int rep_rows_print(const struct rep_rows *r, FILE *f, const char *fmt)
 	int n = 0, rc = r->failed ? -1 : 0;
 
 	for (int c = 0; c < r->ncols; c++) {
-		if (!in_view(r->cols[c].view, fmt))
+		if (!rep_view_shows(r->cols[c].view, fmt))
 			continue;
 		head[n] = csv ? r->cols[c].name : r->cols[c].title;
 		al[n] = r->cols[c].kind == REP_COL_TEXT ? REP_LEFT : REP_RIGHT;
@@ -172,31 +179,37 @@ static const char *group_key(const struct rep_col *col, char *key, size_t len)
 	return key;
 }
 
+void rep_rows_json_fields(const struct rep_rows *r, size_t i, struct rep_json *j)
+{
+	const char *open = NULL; /* the group whose object is open */
+	assert(i < r->rows);
+	for (int c = 0; c < r->ncols; c++) {
+		const struct rep_col *col = &r->cols[c];
+		const struct rep_cell *v = &r->cells[i * (size_t)r->ncols + (size_t)c];
+		char inner[128];
+		if (!rep_view_shows(col->view, "json") || (col->absent && v->missing))
+			continue;
+		if (open && (!col->group || strcmp(col->group, open))) {
+			rep_json_obj_end(j);
+			open = NULL;
+		}
+		if (col->group && !open)
+			rep_json_obj_begin(j, open = col->group);
+		if (!col->group)
+			json_cell(j, col, v, col->name);
+		else if (!v->missing)
+			json_cell(j, col, v, group_key(col, inner, sizeof(inner)));
+	}
+	if (open)
+		rep_json_obj_end(j);
+}
+
 int rep_rows_json(const struct rep_rows *r, struct rep_json *j, const char *key)
 {
 	rep_json_arr_begin(j, key);
 	for (size_t i = 0; i < r->rows && !r->failed; i++) {
-		const char *open = NULL; /* the group whose object is open */
 		rep_json_obj_begin(j, NULL);
-		for (int c = 0; c < r->ncols; c++) {
-			const struct rep_col *col = &r->cols[c];
-			const struct rep_cell *v = &r->cells[i * (size_t)r->ncols + (size_t)c];
-			char inner[128];
-			if (!in_view(col->view, "json") || (col->absent && v->missing))
-				continue;
-			if (open && (!col->group || strcmp(col->group, open))) {
-				rep_json_obj_end(j);
-				open = NULL;
-			}
-			if (col->group && !open)
-				rep_json_obj_begin(j, open = col->group);
-			if (!col->group)
-				json_cell(j, col, v, col->name);
-			else if (!v->missing)
-				json_cell(j, col, v, group_key(col, inner, sizeof(inner)));
-		}
-		if (open)
-			rep_json_obj_end(j);
+		rep_rows_json_fields(r, i, j);
 		rep_json_obj_end(j);
 	}
 	rep_json_arr_end(j);

@@ -54,7 +54,8 @@ struct rep_col {
 	double scale;       /* REP_COL_NUM, REP_COL_SIG: 0 means 1 */
 	int decimals;
 	const char *suffix; /* unit shown after the number ("" or NULL: none) */
-	const char *zero;   /* table text for a value of 0 ("none"; NULL: the number) */
+	const char *zero;   /* table text for a value of 0 and for a missing one
+			     * ("none", "not published"; NULL: the number, "-") */
 	/*
 	 * JSON: the value is a field of the object `group` rather than of the
 	 * row, under the name less its ending "_group" (the CSV column
@@ -65,13 +66,15 @@ struct rep_col {
 	const char *group;
 	enum rep_csv csv;
 	enum rep_view view;
-	int absent;         /* JSON: a missing value is left out of the row's
-			       object (a field only some rows have), not null */
+	int absent;         /* a missing value is left out of the row's JSON
+			       object (a field only some rows have), not
+			       null, and out of a record's field list
+			       (record.h) */
 };
 
 /* One cell: text for REP_COL_TEXT, num (or num != 0) for the others;
  * missing != 0 leaves it empty (CSV), null (JSON, or absent from a
- * group), "-" (table). */
+ * group), the column's `zero` or "-" (table). */
 struct rep_cell {
 	const char *text; /* copied by rep_rows_add */
 	double num;
@@ -106,5 +109,19 @@ int rep_rows_json(const struct rep_rows *r, struct rep_json *j, const char *key)
 int rep_rows_write(const struct rep_rows *r, FILE *f, const char *fmt, const char *command,
 		   const char *key);
 void rep_rows_release(struct rep_rows *r);
+
+/* Whether format fmt ("table", "md", "csv" or "json") shows a column of
+ * view v. */
+int rep_view_shows(enum rep_view v, const char *fmt);
+/* The text of row i's cell in column c as the flat format fmt writes it
+ * (the contract's value for "csv", the person's for "table" and "md"),
+ * in buf of len bytes when it is a number.  Returns the text, or NULL for
+ * a non-finite number. */
+const char *rep_rows_text(const struct rep_rows *r, size_t i, int c, const char *fmt, char *buf,
+			  size_t len);
+/* Write row i's fields, those JSON shows, into the object open in j
+ * (groups as objects of their own).  A non-finite number is caught by
+ * rep_json_finish. */
+void rep_rows_json_fields(const struct rep_rows *r, size_t i, struct rep_json *j);
 
 #endif

@@ -328,6 +328,36 @@ static void text_data_views_and_absent_fields(void **state)
 	rep_rows_release(&r);
 }
 
+/* A column's words for 0 ("none") also stand for a missing value in the
+ * table; CSV leaves it empty and JSON writes null, unlike the 0. */
+static void zero_words_for_missing(void **state)
+{
+	(void)state;
+	static const struct rep_col link[] = {
+		{ "link_bytes_per_s", "link", REP_COL_SIG, 1e-9, 3, " GB/s", "none", NULL,
+		  REP_CSV_WHOLE, 0, 0 },
+	};
+	const struct rep_cell zero[] = { { .num = 0 } }, missing[] = { { .missing = 1 } };
+	struct rep_rows r;
+	rep_rows_init(&r, link, 1);
+	rep_rows_add(&r, zero);
+	rep_rows_add(&r, missing);
+	expect(&r, "table", 0, "link\nnone\nnone\n");
+	expect(&r, "csv", 0, "link_bytes_per_s\n0\n\n");
+	expect(&r, "json", 0,
+	       "{\n"
+	       "  \"rows\": [\n"
+	       "    {\n"
+	       "      \"link_bytes_per_s\": 0\n"
+	       "    },\n"
+	       "    {\n"
+	       "      \"link_bytes_per_s\": null\n"
+	       "    }\n"
+	       "  ]\n"
+	       "}\n");
+	rep_rows_release(&r);
+}
+
 /* A command whose output is one list: the flat formats as
  * rep_rows_print writes them, JSON as the command's document. */
 static void write_as_a_document(void **state)
@@ -364,6 +394,7 @@ int main(void)
 		cmocka_unit_test(scaled_zero_and_whole),
 		cmocka_unit_test(json_groups),
 		cmocka_unit_test(views_and_csv_decimals),
+		cmocka_unit_test(zero_words_for_missing),
 		cmocka_unit_test(write_as_a_document),
 		cmocka_unit_test(text_data_views_and_absent_fields),
 	};
