@@ -11,6 +11,7 @@
 
 #include <assert.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "comm.h"
@@ -183,6 +184,25 @@ static void lora(struct bld *B, const char *name, double T, double n,
 	sink_put(B->out, name, BRK_GEMM, &c, 1, c.flop);
 }
 
+/*
+ * The cast of a GEMM input held in 16 bits (e) into the GEMM's narrower
+ * format (eg: fp8, fp4) before an fp8 or fp4 GEMM: Transformer Engine's
+ * cast-transpose reads the tensor once and writes it `copies` times, as
+ * is and transposed, since Hopper's fp8 GEMMs take only the TN layout
+ * and the weight gradient reads the transpose.
+ */
+static void gemm_input_cast(struct bld *B, const char *gemm_name,
+			    double elems, double copies)
+{
+	const struct llm_shape *sh = B->sh;
+	char name[sizeof(((struct op *)0)->name)];
+
+	if (!(sh->eg < sh->e))
+		return;
+	snprintf(name, sizeof(name), "%s.cast", gemm_name);
+	elem(B, name, BRK_MEMBOUND, elems * (sh->e + copies * sh->eg), 0, 1);
+}
+
 /* A linear layer forward: GEMM T x n x k, plus LoRA adapters / dequant. */
 static void linear_fwd(struct bld *B, const char *name, const char *qname,
 		       double T, double n, double k, double experts)
@@ -190,6 +210,8 @@ static void linear_fwd(struct bld *B, const char *name, const char *qname,
 	const struct llm_shape *sh = B->sh;
 	/* Local experts: one GEMM each (Transformer Engine GroupedLinear,
 	 * Megatron-Core grouped experts). */
+	/* a frozen weight takes no gradient: no transposed copy */
+	gemm_input_cast(B, name, T * k, sh->lora_r > 0 ? 1 : 2);
 	B->grouped = experts > 1;
 	gemm(B, name, BRK_GEMM, T / experts, n, k, experts);
 	B->grouped = 0;
@@ -205,6 +227,7 @@ static void linear_bwd(struct bld *B, const char *dname, const char *wname,
 {
 	const struct llm_shape *sh = B->sh;
 	double m = T / experts;
+	gemm_input_cast(B, dname, T * n, sh->lora_r > 0 ? 1 : 2);
 	B->grouped = experts > 1;
 	gemm(B, dname, BRK_GEMM, m, k, n, experts);
 	if (sh->lora_r <= 0)

@@ -92,6 +92,39 @@ static void test_run_length_limit(void **state)
 	assert_close(e.step_time_s, step_s, TOL_EXACT);
 }
 
+/*
+ * The casts before fp8 GEMMs, the small layer on an H100 (h 64, ffn 256,
+ * 32 tokens, activations in 16 bits: 2 B, GEMM inputs 1 B).  Forward, the
+ * QKV input (32 x 64 = 2,048 elements) is read once and written twice,
+ * as is and transposed: 2,048 x (2 + 2 x 1) = 8,192 B; FC2's input (32 x
+ * 256) 32,768 B.  Backward, the output gradient: of FC1 (32 x 256)
+ * 32,768 B, of QKV (32 x 192) 24,576 B.  A frozen base (LoRA) takes no
+ * weight gradient, so no transposed copy: 2,048 x (2 + 1) = 6,144 B.
+ * 16-bit GEMMs cast nothing.
+ */
+static void test_fp8_casts(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct estimate e;
+	struct plan_problem why;
+	(void)state;
+	gpt(&w, 2, 64, 4, 100, 32);
+	tc_test_gpu("h100-sxm", &g);
+	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
+	assert_false(has_op("layer.qkv.cast"));
+	w.train.precision = PREC_FP8;
+	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
+	assert_close(find_op("layer.qkv.cast")->bytes, 8192.0, TOL_EXACT);
+	assert_close(find_op("layer.mlp_fc2.cast")->bytes, 32768.0, TOL_EXACT);
+	assert_close(find_op("layer.mlp_fc1.bwd_d.cast")->bytes, 32768.0, TOL_EXACT);
+	assert_close(find_op("layer.qkv.bwd_d.cast")->bytes, 24576.0, TOL_EXACT);
+	w.train.finetune = FT_LORA;
+	w.train.lora_rank = 4;
+	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
+	assert_close(find_op("layer.qkv.cast")->bytes, 6144.0, TOL_EXACT);
+}
+
 /* FLOPs of a small layer, h 64, 4 heads (d 16), ffn 256, s 32, b 1. */
 static void test_layer_flops(void **state)
 {
@@ -975,6 +1008,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_layer_flops),
+		cmocka_unit_test(test_fp8_casts),
 		cmocka_unit_test(test_run_length_limit),
 		cmocka_unit_test(test_activation_bytes),
 		cmocka_unit_test(test_zero_memory),
