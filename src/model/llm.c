@@ -29,6 +29,7 @@ struct bld {
 	const struct plan *pl;
 	const struct llm_shape *sh;
 	enum tc_prec pg;   /* GEMM precision */
+	double eg;         /* bytes per GEMM input element */
 	enum tc_prec pa;   /* attention and element-wise precision */
 	int graphs;
 	int grouped;       /* a batch of GEMMs runs as separate kernels */
@@ -41,7 +42,7 @@ static void gemm(struct bld *B, const char *name, enum brk cat, double m,
 {
 	struct op_cost c;
 	c.flop = 2.0 * m * n * k * batch;
-	c.bytes = batch * (B->sh->eg * (m * k + k * n) + B->sh->e * m * n);
+	c.bytes = batch * (B->eg * (m * k + k * n) + B->sh->e * m * n);
 	c.prec = B->pg;
 	c.time_s = roof_time_launch(B->g, B->pg, c.flop,
 				    B->grouped ?
@@ -465,6 +466,7 @@ static void bld_init(struct bld *B, struct op_sink *out, const struct gpu *g,
 	B->pl = pl;
 	B->sh = sh;
 	B->pg = prec;
+	B->eg = sh->eg;
 	B->pa = prec == PREC_FP8 || prec == PREC_FP4 ? PREC_BF16 : prec;
 	if (roof_peak(g, B->pa) <= 0)
 		B->pa = B->pg;
@@ -616,7 +618,16 @@ static void build_last(struct bld *B)
 	double Tn = sh->sp ? T / t : T;
 	struct comm_group tpg = group(sh->t, 1, sh->gpn);
 
-	/* Last stage: final norm, LM head, loss. */
+	/*
+	 * Last stage: final norm, LM head, loss.  The head stays in 16 bits
+	 * in fp8 and fp4 training: Megatron's output layer is not a
+	 * Transformer Engine module, and torchtitan's float8 conversion
+	 * skips it.
+	 */
+	enum tc_prec pg = B->pg;
+	double eg = B->eg;
+	B->pg = B->pa;
+	B->eg = sh->e;
 	B->out->stage = OPS_LAST;
 	elem(B, "final_norm.fwd", BRK_MEMBOUND, 2 * Tn * h * e, 0, 1);
 	if (sh->sp)
@@ -639,6 +650,8 @@ static void build_last(struct bld *B)
 		     tpg, T * h * e);
 	elem(B, "final_norm.bwd", BRK_MEMBOUND, 4 * Tn * h * e, 0, 2);
 	B->out->bwd = 0;
+	B->pg = pg;
+	B->eg = eg;
 }
 
 /* Once per step: the gradient reduction of the layout's ZeRO stage, the

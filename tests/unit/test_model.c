@@ -100,7 +100,9 @@ static void test_run_length_limit(void **state)
  * 256) 32,768 B.  Backward, the output gradient: of FC1 (32 x 256)
  * 32,768 B, of QKV (32 x 192) 24,576 B.  A frozen base (LoRA) takes no
  * weight gradient, so no transposed copy: 2,048 x (2 + 1) = 6,144 B.
- * 16-bit GEMMs cast nothing.
+ * 16-bit GEMMs cast nothing.  The LM head stays in 16 bits: 32 x 100 x 64
+ * reads 2 x (32 x 64 + 64 x 100) = 16,896 B and writes 2 x 32 x 100 =
+ * 6,400 B, 23,296 B.
  */
 static void test_fp8_casts(void **state)
 {
@@ -119,6 +121,10 @@ static void test_fp8_casts(void **state)
 	assert_close(find_op("layer.mlp_fc2.cast")->bytes, 32768.0, TOL_EXACT);
 	assert_close(find_op("layer.mlp_fc1.bwd_d.cast")->bytes, 32768.0, TOL_EXACT);
 	assert_close(find_op("layer.qkv.bwd_d.cast")->bytes, 24576.0, TOL_EXACT);
+	assert_int_equal(find_op("layer.qkv")->prec, PREC_FP8);
+	assert_int_equal(find_op("lm_head.fwd")->prec, PREC_BF16);
+	assert_close(find_op("lm_head.fwd")->bytes, 23296.0, TOL_EXACT);
+	assert_false(has_op("lm_head.fwd.cast"));
 	w.train.finetune = FT_LORA;
 	w.train.lora_rank = 4;
 	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
