@@ -383,6 +383,53 @@ static void write_as_a_document(void **state)
 	rep_rows_release(&r);
 }
 
+/*
+ * A signed error and a figure whose unit differs by row: the table shows
+ * the error's sign either way (0.032 x 100 = +3.2 %, -0.155 = -15.5 %,
+ * 0 = +0.0 %) and right-aligns the figures; CSV and JSON carry the error
+ * as the plain fraction and the figure as text.
+ */
+static void signed_numbers_and_figures(void **state)
+{
+	(void)state;
+	static const struct rep_col dc[] = {
+		{ "shown", "measured", REP_COL_FIGURE, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+		{ "error_frac", "error", REP_COL_DELTA, 100, 1, " %", NULL, NULL, 0, 0, 0 },
+	};
+	const struct rep_cell a[] = { { .text = "12.5 ms" }, { .num = 0.032 } };
+	const struct rep_cell b[] = { { .text = "840 tokens/s" }, { .num = -0.155 } };
+	const struct rep_cell c[] = { { .missing = 1 }, { .num = 0 } };
+	struct rep_rows r;
+	rep_rows_init(&r, dc, 2);
+	rep_rows_add(&r, a);
+	rep_rows_add(&r, b);
+	rep_rows_add(&r, c);
+	expect(&r, "table", 0,
+	       "    measured    error\n"
+	       "     12.5 ms   +3.2 %\n"
+	       "840 tokens/s  -15.5 %\n"
+	       "           -   +0.0 %\n");
+	expect(&r, "csv", 0, "shown,error_frac\n12.5 ms,0.032\n840 tokens/s,-0.155\n,0\n");
+	expect(&r, "json", 0,
+	       "{\n"
+	       "  \"rows\": [\n"
+	       "    {\n"
+	       "      \"shown\": \"12.5 ms\",\n"
+	       "      \"error_frac\": 0.032\n"
+	       "    },\n"
+	       "    {\n"
+	       "      \"shown\": \"840 tokens/s\",\n"
+	       "      \"error_frac\": -0.155\n"
+	       "    },\n"
+	       "    {\n"
+	       "      \"shown\": null,\n"
+	       "      \"error_frac\": 0\n"
+	       "    }\n"
+	       "  ]\n"
+	       "}\n");
+	rep_rows_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -397,6 +444,7 @@ int main(void)
 		cmocka_unit_test(zero_words_for_missing),
 		cmocka_unit_test(write_as_a_document),
 		cmocka_unit_test(text_data_views_and_absent_fields),
+		cmocka_unit_test(signed_numbers_and_figures),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
