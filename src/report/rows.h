@@ -38,8 +38,11 @@ enum rep_csv {
 			  * rates, whose digits all matter */
 	REP_CSV_DECIMALS, /* with the column's `decimals`, unscaled: a fitted
 			   * value whose contract shows its precision */
-	REP_CSV_SIG10     /* 10 significant digits ("%.10g"): prices, whose
+	REP_CSV_SIG10,    /* 10 significant digits ("%.10g"): prices, whose
 			   * listed cents must survive */
+	REP_CSV_EXP6      /* 6 significant digits, large values with an
+			   * exponent ("%.6g": 1.37e+14): measurements in
+			   * any unit, no digit shown beyond the six */
 };
 
 /* The outputs a column appears in (0: all). */

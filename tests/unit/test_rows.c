@@ -151,6 +151,29 @@ static void significant_digits(void **state)
 	rep_rows_release(&r);
 }
 
+/* A measurement to six digits with C's exponent: 1.37e14 as 1.37e+14 and
+ * 140488957932165 as 1.40489e+14, where rowfmt_g6 writes every digit;
+ * 0.0254668 alike in both. */
+static void csv_exponent(void **state)
+{
+	(void)state;
+	static const struct rep_col m[] = {
+		{ "measured", "m", REP_COL_NUM, 0, 0, NULL, NULL, NULL, REP_CSV_EXP6, 0, 0 },
+		{ "plain", "p", REP_COL_NUM, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+	};
+	const double v[] = { 1.37e14, 140488957932165, 0.0254668 };
+	struct rep_rows r;
+	rep_rows_init(&r, m, 2);
+	for (int i = 0; i < 3; i++) {
+		const struct rep_cell c[] = { { .num = v[i] }, { .num = v[i] } };
+		rep_rows_add(&r, c);
+	}
+	expect(&r, "csv", 0,
+	       "measured,plain\n1.37e+14,137000000000000\n1.40489e+14,140488957932165\n"
+	       "0.0254668,0.0254668\n");
+	rep_rows_release(&r);
+}
+
 /* No rows: the header alone, an empty array. */
 static void empty_rows(void **state)
 {
@@ -437,6 +460,7 @@ int main(void)
 		cmocka_unit_test(csv_and_json_carry_the_values),
 		cmocka_unit_test(non_finite_fails),
 		cmocka_unit_test(significant_digits),
+		cmocka_unit_test(csv_exponent),
 		cmocka_unit_test(empty_rows),
 		cmocka_unit_test(scaled_zero_and_whole),
 		cmocka_unit_test(json_groups),
