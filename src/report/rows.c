@@ -18,6 +18,12 @@ void rep_rows_init(struct rep_rows *r, const struct rep_col *cols, int ncols)
 	r->ncols = ncols;
 }
 
+/* Whether a column's cells are text (copied, written as JSON strings). */
+static int is_text(const struct rep_col *col)
+{
+	return col->kind == REP_COL_TEXT || col->kind == REP_COL_FIGURE;
+}
+
 void rep_rows_add(struct rep_rows *r, const struct rep_cell *cells)
 {
 	if (r->failed)
@@ -39,7 +45,7 @@ void rep_rows_add(struct rep_rows *r, const struct rep_cell *cells)
 	size_t at = r->rows * (size_t)r->ncols;
 	for (int c = 0; c < r->ncols; c++) {
 		char *copy = NULL;
-		if (r->cols[c].kind == REP_COL_TEXT && !cells[c].missing &&
+		if (is_text(&r->cols[c]) && !cells[c].missing &&
 		    !(copy = strdup(cells[c].text ? cells[c].text : ""))) {
 			while (c-- > 0)
 				free(r->text[at + (size_t)c]);
@@ -78,12 +84,14 @@ static const char *cell_text(const struct rep_col *col, const struct rep_cell *v
 		return csv ? "" : col->zero ? col->zero : "-";
 	switch (col->kind) {
 	case REP_COL_TEXT:
+	case REP_COL_FIGURE:
 		return v->text;
 	case REP_COL_BOOL:
 		return v->num != 0 ? (csv ? "true" : "yes") : (csv ? "false" : "no");
 	case REP_COL_COUNT:
 	case REP_COL_NUM:
 	case REP_COL_SIG:
+	case REP_COL_DELTA:
 		break;
 	}
 	if (!isfinite(v->num))
@@ -96,12 +104,16 @@ static const char *cell_text(const struct rep_col *col, const struct rep_cell *v
 		snprintf(buf, len, "%.*f", col->decimals, v->num);
 	else if (csv && col->csv == REP_CSV_SIG10)
 		snprintf(buf, len, "%.10g", v->num);
+	else if (csv && col->csv == REP_CSV_EXP6)
+		snprintf(buf, len, "%.6g", v->num);
 	else if (csv)
 		rowfmt_g6(buf, v->num);
 	else if (v->num == 0 && col->zero)
 		return col->zero;
 	else if (col->kind == REP_COL_COUNT)
 		snprintf(buf, len, "%.0f%s", v->num, suffix);
+	else if (col->kind == REP_COL_DELTA)
+		snprintf(buf, len, "%+.*f%s", col->decimals, shown, suffix);
 	else if (col->kind == REP_COL_SIG)
 		snprintf(buf, len, "%.*g%s", col->decimals, shown, suffix);
 	else
@@ -159,7 +171,7 @@ static void json_cell(struct rep_json *j, const struct rep_col *col, const struc
 {
 	if (v->missing)
 		rep_json_null(j, key);
-	else if (col->kind == REP_COL_TEXT)
+	else if (is_text(col))
 		rep_json_str(j, key, v->text);
 	else if (col->kind == REP_COL_BOOL)
 		rep_json_bool(j, key, v->num != 0);

@@ -23,7 +23,12 @@ enum rep_col_kind {
 	REP_COL_COUNT, /* a whole number */
 	REP_COL_NUM,   /* a number, shown as value * scale with `decimals` and `suffix` */
 	REP_COL_SIG,   /* a number of any size, shown to `decimals` significant digits */
-	REP_COL_BOOL   /* true/false; "yes"/"no" in the table */
+	REP_COL_BOOL,  /* true/false; "yes"/"no" in the table */
+	REP_COL_DELTA, /* a signed number (an error, a bias): as REP_COL_NUM,
+			* with its sign always shown in the table */
+	REP_COL_FIGURE /* text of a number the command wrote with its unit,
+			* one that differs by row ("1.2 ms", "840 tokens/s"):
+			* text, right-aligned like a number */
 };
 
 /* How CSV writes a number column (0: the usual). */
@@ -33,8 +38,11 @@ enum rep_csv {
 			  * rates, whose digits all matter */
 	REP_CSV_DECIMALS, /* with the column's `decimals`, unscaled: a fitted
 			   * value whose contract shows its precision */
-	REP_CSV_SIG10     /* 10 significant digits ("%.10g"): prices, whose
+	REP_CSV_SIG10,    /* 10 significant digits ("%.10g"): prices, whose
 			   * listed cents must survive */
+	REP_CSV_EXP6      /* 6 significant digits, large values with an
+			   * exponent ("%.6g": 1.37e+14): measurements in
+			   * any unit, no digit shown beyond the six */
 };
 
 /* The outputs a column appears in (0: all). */
@@ -72,7 +80,7 @@ struct rep_col {
 			       (record.h) */
 };
 
-/* One cell: text for REP_COL_TEXT, num (or num != 0) for the others;
+/* One cell: text for REP_COL_TEXT and REP_COL_FIGURE, num (or num != 0) for the others;
  * missing != 0 leaves it empty (CSV), null (JSON, or absent from a
  * group), the column's `zero` or "-" (table). */
 struct rep_cell {

@@ -91,11 +91,17 @@ static void print_text(const struct rep_table *t, FILE *f)
 		}
 	}
 	for (size_t r = 0; r <= t->rows; r++) {
-		for (int c = 0; c < t->ncols; c++) {
-			const char *s = r == 0 ? t->header[c]
-					       : t->cells[(r - 1) * (size_t)t->ncols + (size_t)c];
+		const char *const *line = r == 0 ? t->header
+						 : (const char *const *)&t->cells[(r - 1) * (size_t)t->ncols];
+		/* A line ends at its last text: empty cells after it (a note
+		 * most rows lack) leave no trailing spaces. */
+		int end = t->ncols - 1;
+		while (end > 0 && !line[end][0])
+			end--;
+		for (int c = 0; c <= end; c++) {
+			const char *s = line[c];
 			size_t gap = width[c] - text_width(s);
-			int last = c == t->ncols - 1;
+			int last = c == end;
 			if (t->align[c] == REP_RIGHT)
 				pad(f, gap);
 			fputs(s, f);

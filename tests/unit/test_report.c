@@ -132,6 +132,32 @@ static void table_markdown(void **state)
 	free(s);
 }
 
+/* A last column most rows leave empty (a note): those lines end at their
+ * last text, with no padding or gap after it. */
+static void write_note(FILE *f, void *arg)
+{
+	const char *fmt = arg;
+	static const char *const head[] = { "id", "err", "" };
+	static const enum rep_align align[] = { REP_LEFT, REP_RIGHT, REP_LEFT };
+	struct rep_table t;
+	rep_table_init(&t, 3, head, align);
+	rep_table_row(&t, (const char *const[]){ "a", "+1.0 %", "" });
+	rep_table_row(&t, (const char *const[]){ "bb", "-12.5 %", "(why)" });
+	assert_int_equal(rep_table_print(&t, f, fmt), 0);
+	rep_table_release(&t);
+}
+
+static void table_text_ends_at_last_text(void **state)
+{
+	(void)state;
+	char fmt[] = "table";
+	char *s = capture(write_note, fmt);
+	assert_string_equal(s, "id      err\n"
+			       "a    +1.0 %\n"
+			       "bb  -12.5 %  (why)\n");
+	free(s);
+}
+
 /* A cell with a terminal escape, a right-to-left override (U+202E), a
  * zero-width space (U+200B), a line break and Markdown specials. */
 static void write_hostile(FILE *f, void *arg)
@@ -293,6 +319,7 @@ int main(void)
 		cmocka_unit_test(table_text_aligns),
 		cmocka_unit_test(table_csv_quotes),
 		cmocka_unit_test(table_markdown),
+		cmocka_unit_test(table_text_ends_at_last_text),
 		cmocka_unit_test(table_escapes_hostile_text),
 		cmocka_unit_test(datapath_order_and_shadowing),
 		cmocka_unit_test(datapath_environment),

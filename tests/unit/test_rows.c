@@ -151,6 +151,29 @@ static void significant_digits(void **state)
 	rep_rows_release(&r);
 }
 
+/* A measurement to six digits with C's exponent: 1.37e14 as 1.37e+14 and
+ * 140488957932165 as 1.40489e+14, where rowfmt_g6 writes every digit;
+ * 0.0254668 alike in both. */
+static void csv_exponent(void **state)
+{
+	(void)state;
+	static const struct rep_col m[] = {
+		{ "measured", "m", REP_COL_NUM, 0, 0, NULL, NULL, NULL, REP_CSV_EXP6, 0, 0 },
+		{ "plain", "p", REP_COL_NUM, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+	};
+	const double v[] = { 1.37e14, 140488957932165, 0.0254668 };
+	struct rep_rows r;
+	rep_rows_init(&r, m, 2);
+	for (int i = 0; i < 3; i++) {
+		const struct rep_cell c[] = { { .num = v[i] }, { .num = v[i] } };
+		rep_rows_add(&r, c);
+	}
+	expect(&r, "csv", 0,
+	       "measured,plain\n1.37e+14,137000000000000\n1.40489e+14,140488957932165\n"
+	       "0.0254668,0.0254668\n");
+	rep_rows_release(&r);
+}
+
 /* No rows: the header alone, an empty array. */
 static void empty_rows(void **state)
 {
@@ -383,6 +406,53 @@ static void write_as_a_document(void **state)
 	rep_rows_release(&r);
 }
 
+/*
+ * A signed error and a figure whose unit differs by row: the table shows
+ * the error's sign either way (0.032 x 100 = +3.2 %, -0.155 = -15.5 %,
+ * 0 = +0.0 %) and right-aligns the figures; CSV and JSON carry the error
+ * as the plain fraction and the figure as text.
+ */
+static void signed_numbers_and_figures(void **state)
+{
+	(void)state;
+	static const struct rep_col dc[] = {
+		{ "shown", "measured", REP_COL_FIGURE, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+		{ "error_frac", "error", REP_COL_DELTA, 100, 1, " %", NULL, NULL, 0, 0, 0 },
+	};
+	const struct rep_cell a[] = { { .text = "12.5 ms" }, { .num = 0.032 } };
+	const struct rep_cell b[] = { { .text = "840 tokens/s" }, { .num = -0.155 } };
+	const struct rep_cell c[] = { { .missing = 1 }, { .num = 0 } };
+	struct rep_rows r;
+	rep_rows_init(&r, dc, 2);
+	rep_rows_add(&r, a);
+	rep_rows_add(&r, b);
+	rep_rows_add(&r, c);
+	expect(&r, "table", 0,
+	       "    measured    error\n"
+	       "     12.5 ms   +3.2 %\n"
+	       "840 tokens/s  -15.5 %\n"
+	       "           -   +0.0 %\n");
+	expect(&r, "csv", 0, "shown,error_frac\n12.5 ms,0.032\n840 tokens/s,-0.155\n,0\n");
+	expect(&r, "json", 0,
+	       "{\n"
+	       "  \"rows\": [\n"
+	       "    {\n"
+	       "      \"shown\": \"12.5 ms\",\n"
+	       "      \"error_frac\": 0.032\n"
+	       "    },\n"
+	       "    {\n"
+	       "      \"shown\": \"840 tokens/s\",\n"
+	       "      \"error_frac\": -0.155\n"
+	       "    },\n"
+	       "    {\n"
+	       "      \"shown\": null,\n"
+	       "      \"error_frac\": 0\n"
+	       "    }\n"
+	       "  ]\n"
+	       "}\n");
+	rep_rows_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -390,6 +460,7 @@ int main(void)
 		cmocka_unit_test(csv_and_json_carry_the_values),
 		cmocka_unit_test(non_finite_fails),
 		cmocka_unit_test(significant_digits),
+		cmocka_unit_test(csv_exponent),
 		cmocka_unit_test(empty_rows),
 		cmocka_unit_test(scaled_zero_and_whole),
 		cmocka_unit_test(json_groups),
@@ -397,6 +468,7 @@ int main(void)
 		cmocka_unit_test(zero_words_for_missing),
 		cmocka_unit_test(write_as_a_document),
 		cmocka_unit_test(text_data_views_and_absent_fields),
+		cmocka_unit_test(signed_numbers_and_figures),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,380 @@
+/*
+ * validate_report.c - `traincost validate`'s summary: its tables each
+ * described once, as columns, and written as a table, Markdown, CSV or
+ * JSON from that description (validate_report.h).
+ */
+#include "validate_report.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../report/json.h"
+#include "../report/record.h"
+#include "../report/rows.h"
+
+/* A measured or predicted value in the unit a person reads its metric
+ * in, into buf.  Returns buf. */
+static const char *metric_unit_text(enum val_metric m, double v, char *buf, size_t len)
+{
+	switch (m) {
+	case VAL_ITER_TIME: snprintf(buf, len, "%.1f ms", v * 1e3); break;
+	case VAL_MEGATRON_TFLOPS: snprintf(buf, len, "%.1f TFLOP/s", v / 1e12); break;
+	case VAL_MFU: snprintf(buf, len, "%.1f %%", v * 100); break;
+	case VAL_TOKENS_PER_S: snprintf(buf, len, "%.0f tokens/s", v); break;
+	case VAL_SAMPLES_PER_S: snprintf(buf, len, "%.0f samples/s", v); break;
+	case VAL_IMAGES_PER_S: snprintf(buf, len, "%.0f images/s", v); break;
+	default: snprintf(buf, len, "%.4g", v); break;
+	}
+	return buf;
+}
+
+/*
+ * The tables, each described once for every format.  The statistics of a
+ * set of cases: as the columns of a group table (after its key), as the
+ * fields of "overall" and of each cross-validation object in JSON.
+ */
+#define CASES_COL { "cases", "cases", REP_COL_COUNT, 0, 0, NULL, NULL, NULL, 0, 0, 0 }
+#define ERROR_COLS \
+	{ "mape_frac", "MAPE", REP_COL_NUM, 100, 2, " %", NULL, NULL, 0, 0, 0 }, \
+	{ "median_ape_frac", "median", REP_COL_NUM, 100, 2, " %", NULL, NULL, 0, 0, 0 }, \
+	{ "worst_ape_frac", "worst", REP_COL_NUM, 100, 1, " %", NULL, NULL, 0, 0, 0 }
+#define BIAS_COL { "bias_frac", "bias", REP_COL_DELTA, 100, 1, " %", NULL, NULL, 0, 0, 0 }
+#define KEY_COL(name, title) { name, title, REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0, 0 }
+#define COUNT_COL(name) { name, name, REP_COL_COUNT, 0, 0, NULL, NULL, NULL, 0, 0, 0 }
+
+/* The cells of stats_cells, in this order. */
+enum { ST_CASES, ST_MAPE, ST_MEDIAN, ST_WORST, ST_BIAS, ST_COLS };
+static const struct rep_col stats_cols[] = { CASES_COL, ERROR_COLS, BIAS_COL };
+static const struct rep_col overall_cols[] = { CASES_COL, ERROR_COLS, BIAS_COL,
+					       COUNT_COL("failed"), COUNT_COL("sanity_only") };
+static const struct rep_col file_cols[] = { KEY_COL("file", "case file"), CASES_COL, ERROR_COLS,
+					    BIAS_COL };
+static const struct rep_col gpu_cols[] = { KEY_COL("gpu", "GPU"), CASES_COL, ERROR_COLS,
+					   BIAS_COL };
+static const struct rep_col framework_cols[] = { KEY_COL("framework", "framework"), CASES_COL,
+						 ERROR_COLS, BIAS_COL };
+/* The speed ratios: pairs rather than cases, and no bias (the first
+ * RATIO_STATS of stats_cells' cells). */
+static const struct rep_col ratio_stats_cols[] = { COUNT_COL("pairs"), ERROR_COLS };
+#define RATIO_STATS ((int)(sizeof(ratio_stats_cols) / sizeof(ratio_stats_cols[0])))
+_Static_assert(sizeof(stats_cols) / sizeof(stats_cols[0]) == ST_COLS, "stats_cols");
+
+/*
+ * One case per row.  CSV and JSON carry measured and predicted in the
+ * unit the metric names; the table shows them in the unit a person reads
+ * it in, and notes a sanity-only case or why a prediction failed after
+ * the error.  A failed case has no predicted and error_frac in JSON, but
+ * the reason, "error".
+ */
+enum { CS_CASE, CS_SOURCE, CS_GPU, CS_FRAMEWORK, CS_SANITY, CS_METRIC, CS_MEASURED,
+       CS_MEASURED_SHOWN, CS_PREDICTED, CS_PREDICTED_SHOWN, CS_ERROR_FRAC, CS_ERROR, CS_NOTE,
+       CS_COLS };
+#define TEXT_COL(name, title, view, absent) \
+	{ name, title, REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, view, absent }
+static const struct rep_col case_cols[CS_COLS] = {
+	[CS_CASE] = TEXT_COL("case", "case", REP_VIEW_ALL, 0),
+	[CS_SOURCE] = TEXT_COL("source", "source", REP_VIEW_DATA, 0),
+	[CS_GPU] = TEXT_COL("gpu", "gpu", REP_VIEW_ALL, 0),
+	[CS_FRAMEWORK] = TEXT_COL("framework", "framework", REP_VIEW_DATA, 0),
+	[CS_SANITY] = { "sanity_only", "sanity only", REP_COL_BOOL, 0, 0, NULL, NULL, NULL, 0,
+			REP_VIEW_DATA, 0 },
+	[CS_METRIC] = TEXT_COL("metric", "metric", REP_VIEW_ALL, 0),
+	[CS_MEASURED] = { "measured", "measured", REP_COL_NUM, 0, 0, NULL, NULL, NULL, REP_CSV_EXP6,
+			  REP_VIEW_DATA, 0 },
+	[CS_MEASURED_SHOWN] = { "measured", "measured", REP_COL_FIGURE, 0, 0, NULL, NULL, NULL, 0,
+				REP_VIEW_TEXT, 0 },
+	[CS_PREDICTED] = { "predicted", "predicted", REP_COL_NUM, 0, 0, NULL, NULL, NULL,
+			   REP_CSV_EXP6, REP_VIEW_DATA, 1 },
+	[CS_PREDICTED_SHOWN] = { "predicted", "predicted", REP_COL_FIGURE, 0, 0, NULL, "failed",
+				 NULL, 0, REP_VIEW_TEXT, 0 },
+	[CS_ERROR_FRAC] = { "error_frac", "error", REP_COL_DELTA, 100, 1, " %", NULL, NULL,
+			    REP_CSV_EXP6, REP_VIEW_ALL, 1 },
+	[CS_ERROR] = TEXT_COL("error", "error", REP_VIEW_DATA, 1),
+	[CS_NOTE] = TEXT_COL("note", "", REP_VIEW_TEXT, 0),
+};
+
+/* Pairs of one benchmark and stack on two GPU types: the error of the
+ * predicted A/B speed ratio. */
+enum { RT_PAIR, RT_CASE_A, RT_CASE_B, RT_GPU_A, RT_GPU_B, RT_MEASURED, RT_PREDICTED,
+       RT_ERROR_FRAC, RT_COLS };
+static const struct rep_col ratio_cols[RT_COLS] = {
+	[RT_PAIR] = TEXT_COL("pair", "benchmark", REP_VIEW_ALL, 0),
+	[RT_CASE_A] = TEXT_COL("case_a", "case A", REP_VIEW_JSON, 0),
+	[RT_CASE_B] = TEXT_COL("case_b", "case B", REP_VIEW_JSON, 0),
+	[RT_GPU_A] = TEXT_COL("gpu_a", "GPU A", REP_VIEW_TEXT, 0),
+	[RT_GPU_B] = TEXT_COL("gpu_b", "GPU B", REP_VIEW_TEXT, 0),
+	[RT_MEASURED] = { "measured_speed_ratio", "measured A/B per GPU", REP_COL_NUM, 0, 2, "x",
+			  NULL, NULL, 0, REP_VIEW_ALL, 1 },
+	[RT_PREDICTED] = { "predicted_speed_ratio", "predicted", REP_COL_NUM, 0, 2, "x", NULL, NULL,
+			   0, REP_VIEW_TEXT, 0 },
+	[RT_ERROR_FRAC] = { "error_frac", "error", REP_COL_DELTA, 100, 1, " %", NULL, NULL, 0,
+			    REP_VIEW_ALL, 0 },
+};
+#undef TEXT_COL
+#undef COUNT_COL
+#undef KEY_COL
+#undef BIAS_COL
+#undef ERROR_COLS
+#undef CASES_COL
+
+/* The statistics st as cells of stats_cols (ST_COLS of them). */
+static void stats_cells(const struct val_stats *st, struct rep_cell *c)
+{
+	c[ST_CASES] = (struct rep_cell){ .num = (double)st->n };
+	c[ST_MAPE] = (struct rep_cell){ .num = st->mape };
+	c[ST_MEDIAN] = (struct rep_cell){ .num = st->median_ape };
+	c[ST_WORST] = (struct rep_cell){ .num = st->worst_ape };
+	c[ST_BIAS] = (struct rep_cell){ .num = st->bias };
+}
+
+/* Groups g as rows of cols (a key, then the statistics), and the row
+ * "all cases" when `all` is given. */
+static void group_rows(struct rep_rows *r, const struct rep_col *cols, const struct val_group *g,
+		       int ng, const struct val_stats *all)
+{
+	rep_rows_init(r, cols, 1 + ST_COLS);
+	for (int k = 0; k < ng + (all != NULL); k++) {
+		struct rep_cell c[1 + ST_COLS];
+		c[0] = (struct rep_cell){ .text = k < ng ? g[k].key : "all cases" };
+		stats_cells(k < ng ? &g[k].st : all, c + 1);
+		rep_rows_add(r, c);
+	}
+}
+
+/* The cases of res (n of them) as rows of case_cols (which copy the
+ * worded measured and predicted values). */
+static void case_rows(struct rep_rows *r, const struct val_set *set, const struct val_result *res,
+		      size_t n)
+{
+	rep_rows_init(r, case_cols, CS_COLS);
+	for (size_t i = 0; i < n; i++) {
+		const struct val_case *c = &set->cases[res[i].index];
+		int ok = res[i].ok;
+		char m[48], p[48];
+		struct rep_cell cell[CS_COLS] = {
+			[CS_CASE] = { .text = c->id },
+			[CS_SOURCE] = { .text = c->source },
+			[CS_GPU] = { .text = c->gpu_id },
+			[CS_FRAMEWORK] = { .text = c->framework },
+			[CS_SANITY] = { .num = c->sanity_only },
+			[CS_METRIC] = { .text = val_metric_names[c->metric] },
+			[CS_MEASURED] = { .num = res[i].measured },
+			[CS_MEASURED_SHOWN] = { .text = metric_unit_text(c->metric, res[i].measured,
+									  m, sizeof(m)) },
+			[CS_PREDICTED] = { .num = res[i].predicted, .missing = !ok },
+			[CS_PREDICTED_SHOWN] = { .text = ok ? metric_unit_text(c->metric,
+										res[i].predicted,
+										p, sizeof(p)) : NULL,
+						 .missing = !ok },
+			[CS_ERROR_FRAC] = { .num = res[i].err_frac, .missing = !ok },
+			[CS_ERROR] = { .text = res[i].msg, .missing = ok },
+			[CS_NOTE] = { .text = !ok ? res[i].msg : c->sanity_only ? "(sanity only)" : "" },
+		};
+		rep_rows_add(r, cell);
+	}
+}
+
+/* The speed-ratio pairs of s as rows of ratio_cols; a pair without a
+ * measured ratio has no measured or predicted one. */
+static void ratio_rows(struct rep_rows *r, const struct val_set *set,
+		       const struct cli_validate_summary *s)
+{
+	rep_rows_init(r, ratio_cols, RT_COLS);
+	for (size_t k = 0; k < s->nratios; k++) {
+		const struct val_ratio *v = &s->ratios[k];
+		const struct val_case *a = &set->cases[s->kept[v->a].index];
+		const struct val_case *b = &set->cases[s->kept[v->b].index];
+		int none = !(v->measured > 0);
+		const struct rep_cell cell[RT_COLS] = {
+			[RT_PAIR] = { .text = a->pair },
+			[RT_CASE_A] = { .text = a->id },
+			[RT_CASE_B] = { .text = b->id },
+			[RT_GPU_A] = { .text = a->gpu_id },
+			[RT_GPU_B] = { .text = b->gpu_id },
+			[RT_MEASURED] = { .num = v->measured, .missing = none },
+			[RT_PREDICTED] = { .num = v->measured * (1 + v->err_frac), .missing = none },
+			[RT_ERROR_FRAC] = { .num = v->err_frac },
+		};
+		rep_rows_add(r, cell);
+	}
+}
+
+/* One row of cells under cols (ncols of them) as the object `key` of
+ * j, or as fields of the object open there (key NULL).  Returns 0, or -1
+ * when an allocation failed. */
+static int json_record(struct rep_json *j, const char *key, const struct rep_col *cols, int ncols,
+		       const struct rep_cell *cells)
+{
+	struct rep_rows r;
+	rep_rows_init(&r, cols, ncols);
+	rep_rows_add(&r, cells);
+	int rc = rep_record_json(&r, j, key);
+	rep_rows_release(&r);
+	return rc;
+}
+
+/* The statistics st as the object `key` of j. */
+static int json_stats(struct rep_json *j, const char *key, const struct val_stats *st)
+{
+	struct rep_cell c[ST_COLS];
+	stats_cells(st, c);
+	return json_record(j, key, stats_cols, ST_COLS, c);
+}
+
+/* Groups g as the array `key` of j, rows of cols. */
+static int json_groups(struct rep_json *j, const char *key, const struct rep_col *cols,
+		       const struct val_group *g, int ng)
+{
+	struct rep_rows r;
+	group_rows(&r, cols, g, ng, NULL);
+	int rc = rep_rows_json(&r, j, key);
+	rep_rows_release(&r);
+	return rc;
+}
+
+/* The document: overall, groups, cross-validation, speed ratios, cases.
+ * Returns 0, or -1 on a failed allocation or a non-finite number. */
+static int print_json(struct cli_ctx *ctx, const struct val_set *set,
+		      const struct val_result *res, size_t n, const struct cli_validate_summary *s)
+{
+	struct rep_json j;
+	struct rep_rows ratios, cases;
+	struct rep_cell c[ST_COLS + 2];
+	int rc = 0;
+
+	rep_json_doc_begin(&j, ctx->out, "validate");
+	stats_cells(&s->all, c);
+	c[ST_COLS] = (struct rep_cell){ .num = (double)s->all.failed };
+	c[ST_COLS + 1] = (struct rep_cell){ .num = (double)s->nsanity };
+	rc |= json_record(&j, "overall", overall_cols, ST_COLS + 2, c);
+	rc |= json_groups(&j, "files", file_cols, s->files, s->nfiles);
+	rc |= json_groups(&j, "gpus", gpu_cols, s->gpus, s->ngpus);
+	rc |= json_groups(&j, "frameworks", framework_cols, s->frameworks, s->nframeworks);
+	rep_json_obj_begin(&j, "cross_validation");
+	rc |= json_stats(&j, "leave_one_source_out", &s->loso);
+	rc |= json_stats(&j, "leave_one_gpu_type_out", &s->logo);
+	rep_json_int(&j, "band_runs", (long long)s->band_n);
+	rep_json_int(&j, "band_inside", (long long)s->band_in);
+	rc |= json_stats(&j, "llm_leave_one_source_out", &s->loso_llm);
+	rc |= json_stats(&j, "llm_leave_one_gpu_type_out", &s->logo_llm);
+	rep_json_obj_end(&j);
+	rep_json_obj_begin(&j, "speed_ratios");
+	stats_cells(&s->ratio_st, c);
+	rc |= json_record(&j, NULL, ratio_stats_cols, RATIO_STATS, c);
+	ratio_rows(&ratios, set, s);
+	rc |= rep_rows_json(&ratios, &j, "pairs_list");
+	rep_rows_release(&ratios);
+	rep_json_obj_end(&j);
+	case_rows(&cases, set, res, n);
+	rc |= rep_rows_json(&cases, &j, "cases");
+	rep_rows_release(&cases);
+	rep_json_obj_end(&j);
+	return rep_json_finish(&j) ? -1 : rc;
+}
+
+/* Rows r written in fmt and released.  Returns what rep_rows_print does. */
+static int print_rows(struct cli_ctx *ctx, struct rep_rows *r, const char *fmt)
+{
+	int rc = rep_rows_print(r, ctx->out, fmt);
+	rep_rows_release(r);
+	return rc;
+}
+
+/* One group table: a row per group, and the total when `all` is given. */
+static int print_groups(struct cli_ctx *ctx, const char *fmt, const struct rep_col *cols,
+			const struct val_group *g, int ng, const struct val_stats *all)
+{
+	struct rep_rows r;
+	group_rows(&r, cols, g, ng, all);
+	return print_rows(ctx, &r, fmt);
+}
+
+/* The A/B speed ratios of the same benchmark on two GPU types. */
+static int print_ratios(struct cli_ctx *ctx, const char *fmt, const struct val_set *set,
+			const struct cli_validate_summary *s)
+{
+	struct rep_rows r;
+	fputs("\nSpeed ratios: the same benchmark and stack on two GPU types (error of the "
+	      "predicted A/B speed ratio)\n\n", ctx->out);
+	ratio_rows(&r, set, s);
+	int rc = print_rows(ctx, &r, fmt);
+	fprintf(ctx->out, "\nratio error over %zu pairs: mean %.1f %%, median %.1f %%, worst %.1f %%\n",
+		s->ratio_st.n, 100 * s->ratio_st.mape, 100 * s->ratio_st.median_ape,
+		100 * s->ratio_st.worst_ape);
+	return rc;
+}
+
+/* The flat formats: CSV one row per case; the table and Markdown the
+ * summary, after every case with --verbose. */
+static int print_tables(struct cli_ctx *ctx, const char *fmt, const struct val_set *set,
+			const struct val_result *res, size_t n, const struct cli_validate_summary *s,
+			int verbose)
+{
+	struct rep_rows cases;
+	int rc = 0;
+	if (!strcmp(fmt, "csv") || verbose) {
+		case_rows(&cases, set, res, n);
+		rc = print_rows(ctx, &cases, fmt);
+		if (!strcmp(fmt, "csv"))
+			return rc;
+		fputc('\n', ctx->out);
+	}
+	fputs("Predicted against measured (absolute percentage error; bias > 0: over-predicts)\n\n",
+	      ctx->out);
+	rc |= print_groups(ctx, fmt, file_cols, s->files, s->nfiles, &s->all);
+	if (s->ngpus > 1) {
+		fputc('\n', ctx->out);
+		rc |= print_groups(ctx, fmt, gpu_cols, s->gpus, s->ngpus, NULL);
+	}
+	if (s->nframeworks) {
+		fputc('\n', ctx->out);
+		rc |= print_groups(ctx, fmt, framework_cols, s->frameworks, s->nframeworks, NULL);
+	}
+	if (s->nratios)
+		rc |= print_ratios(ctx, fmt, set, s);
+	if (!s->loso.n && s->nframeworks)
+		fputs("\nCross-validation of the framework fit (leave one source out, leave one GPU "
+		      "type out): traincost validate --loo\n", ctx->out);
+	if (s->loso.n)
+		fprintf(ctx->out, "\nCross-validation of the framework fit over the %zu runs that name "
+			"a framework (docs/model.md section 7):\n"
+			"  leave one source out:   MAPE %.1f %%, median %.1f %%, worst %.1f %%\n"
+			"  leave one GPU type out: MAPE %.1f %%, median %.1f %%, worst %.1f %%\n",
+			s->loso.n, 100 * s->loso.mape, 100 * s->loso.median_ape,
+			100 * s->loso.worst_ape, 100 * s->logo.mape, 100 * s->logo.median_ape,
+			100 * s->logo.worst_ape);
+	if (s->band_n)
+		fprintf(ctx->out, "  the P10-P90 band of `estimate --uncertainty` holds %zu of %zu runs "
+			"(%.0f %%; an honest band holds about 80 %%)\n", s->band_in, s->band_n,
+			100.0 * (double)s->band_in / (double)s->band_n);
+	/* Only where the cases shown hold language models (not --family vision). */
+	if (s->loso_llm.n && s->loso_llm.n != s->loso.n && s->band_llm_n)
+		fprintf(ctx->out, "  language models alone (%zu runs): leave one source out %.1f %%, "
+			"leave one GPU type out %.1f %%, P10-P90 band holds %zu of %zu\n",
+			s->loso_llm.n, 100 * s->loso_llm.mape, 100 * s->logo_llm.mape, s->band_llm_in,
+			s->band_llm_n);
+	if (s->all.n) {
+		const struct val_result *r = &s->kept[s->all.worst];
+		const struct val_case *w = &set->cases[r->index];
+		char m[48], p[48];
+		fprintf(ctx->out, "\nworst case: %s, measured %s, predicted %s\n", w->id,
+			metric_unit_text(w->metric, r->measured, m, sizeof(m)),
+			metric_unit_text(w->metric, r->predicted, p, sizeof(p)));
+	}
+	if (s->nsanity)
+		fprintf(ctx->out, "%zu sanity-only case%s shown with --verbose, not counted (the "
+			"case files say why)\n", s->nsanity, s->nsanity == 1 ? "" : "s");
+	if (s->all.failed)
+		fprintf(ctx->out, "%zu case%s could not be estimated (see --verbose)\n",
+			s->all.failed, s->all.failed == 1 ? "" : "s");
+	return rc;
+}
+
+int cli_validate_report(struct cli_ctx *ctx, const char *fmt, const struct val_set *set,
+			const struct val_result *res, size_t n,
+			const struct cli_validate_summary *s, int verbose)
+{
+	if (!strcmp(fmt, "json"))
+		return print_json(ctx, set, res, n, s);
+	return print_tables(ctx, fmt, set, res, n, s, verbose);
+}

@@ -1,0 +1,40 @@
+/*
+ * validate_report.h - the summary of `traincost validate` in every format
+ * (validate_report.c).  Internal to the validate command.
+ */
+#ifndef TC_CLI_VALIDATE_REPORT_H
+#define TC_CLI_VALIDATE_REPORT_H
+
+#include <stddef.h>
+
+#include "../io/val_load.h"
+#include "../model/val_groups.h"
+#include "../model/validate.h"
+#include "cli.h"
+
+/* Everything the summary shows, computed once for every format. */
+struct cli_validate_summary {
+	struct val_result *kept; /* the results counted: sanity-only cases left out */
+	size_t nkept, nsanity;
+	struct val_stats all;
+	struct val_group *files, *gpus, *frameworks;
+	int nfiles, ngpus, nframeworks;
+	struct val_ratio *ratios;
+	size_t nratios;
+	struct val_stats ratio_st;
+	struct val_stats loso, logo; /* held-out errors of the framework fit */
+	struct val_stats loso_llm, logo_llm; /* the same, language models only */
+	size_t band_n, band_in;    /* runs whose measurement the P10-P90 band holds */
+	size_t band_llm_n, band_llm_in; /* the same, language models only */
+};
+
+/* The summary s of the results res (n of them) of the cases of set,
+ * written in fmt: JSON as the command's document, CSV one row per case,
+ * the table and Markdown the summary tables (after one row per case with
+ * verbose).  Returns 0, or -1 on a failed allocation or a non-finite
+ * number (never printed). */
+int cli_validate_report(struct cli_ctx *ctx, const char *fmt, const struct val_set *set,
+			const struct val_result *res, size_t n,
+			const struct cli_validate_summary *s, int verbose);
+
+#endif
