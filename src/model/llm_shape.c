@@ -6,7 +6,10 @@
  */
 #include "llm.h"
 
+#include <math.h>
 #include <string.h>
+
+#include "precision.h"
 
 void llm_shape_init(const struct workload *w, const struct plan *pl,
 		    struct llm_shape *sh)
@@ -41,14 +44,11 @@ void llm_shape_of(const struct llm_arch *A, const struct training *tr,
 	sh->ep = pl->ep > 0 ? pl->ep : 1;
 	sh->gpn = pl->gpus_per_node;
 	sh->m = tr->global_batch / ((double)pl->dp * pl->micro_batch);
-	sh->e = (tr->precision == PREC_FP32 || tr->precision == PREC_TF32 ||
-		 tr->precision == PREC_FP64 ||
-		 tr->precision == PREC_FP64_TENSOR) ? 4 : 2;
-	if (tr->precision == PREC_FP64 || tr->precision == PREC_FP64_TENSOR)
-		sh->e = 8;
-	/* NVFP4: 4-bit elements and one E4M3 scale per 16 of them. */
-	sh->eg = tr->precision == PREC_FP8 ? 1 :
-		 tr->precision == PREC_FP4 ? 0.5 + 1.0 / 16 : sh->e;
+	/* Activations stay in 16 bits under fp8 and fp4 GEMMs; NVFP4 GEMM
+	 * inputs carry one E4M3 scale per 16 elements. */
+	sh->e = fmax(2, tc_prec_bytes(tr->precision));
+	sh->eg = tr->precision == PREC_FP4 ? 0.5 + 1.0 / 16 :
+					      tc_prec_bytes(tr->precision);
 	sh->gated = A->act == ACT_SWIGLU || A->act == ACT_GEGLU;
 	sh->sp = pl->sequence_parallel && pl->tp > 1;
 	sh->experts = A->experts > 1 ? A->experts : 1;
