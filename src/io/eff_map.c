@@ -9,11 +9,11 @@
 #include <string.h>
 
 int eff_map_parse(const struct yn_node *v, unsigned long long *set, double value[EFF_COUNT],
-		  char *source, size_t source_len, const struct fd_ctx *ctx)
+		  struct roof_eff *text, const struct fd_ctx *ctx)
 {
 	/* Keys carry their unit (_s seconds, _flop, _bytes), so values are
 	 * plain numbers. */
-	struct fd_field t[EFF_COUNT + 2];
+	struct fd_field t[EFF_COUNT + 3];
 	struct roof_eff parsed;
 	uint64_t seen = 0;
 
@@ -32,6 +32,12 @@ int eff_map_parse(const struct yn_node *v, unsigned long long *set, double value
 	t[EFF_COUNT].type = FD_STR;
 	t[EFF_COUNT].offset = offsetof(struct roof_eff, source);
 	t[EFF_COUNT].size = sizeof(parsed.source);
+	if (text) {
+		t[EFF_COUNT + 1].key = "measured_on";
+		t[EFF_COUNT + 1].type = FD_STR;
+		t[EFF_COUNT + 1].offset = offsetof(struct roof_eff, measured_on);
+		t[EFF_COUNT + 1].size = sizeof(parsed.measured_on);
+	}
 	memset(&parsed, 0, sizeof(parsed));
 	int rc = fd_parse_map(v, t, &parsed, "efficiency", ctx, &seen);
 	*set = 0;
@@ -40,7 +46,11 @@ int eff_map_parse(const struct yn_node *v, unsigned long long *set, double value
 			*set |= 1ULL << p;
 			value[p] = eff_get(&parsed, p);
 		}
-	if (source && source_len && (seen & (UINT64_C(1) << EFF_COUNT)))
-		snprintf(source, source_len, "%s", parsed.source);
+	if (text) {
+		if (seen & (UINT64_C(1) << EFF_COUNT))
+			snprintf(text->source, sizeof(text->source), "%s", parsed.source);
+		snprintf(text->measured_on, sizeof(text->measured_on), "%s",
+			 parsed.measured_on);
+	}
 	return rc;
 }

@@ -76,7 +76,7 @@ static int parse_default_for(const struct yn_node *v, void *target, const struct
 static int parse_eff(const struct yn_node *v, void *target, const struct fd_ctx *ctx)
 {
 	struct fw_doc *fd = target;
-	return eff_map_parse(v, &fd->f.layer.set, fd->f.layer.value, NULL, 0, ctx);
+	return eff_map_parse(v, &fd->f.layer.set, fd->f.layer.value, NULL, ctx);
 }
 
 static int parse_as_of(const struct yn_node *v, void *target, const struct fd_ctx *ctx)

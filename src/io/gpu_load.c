@@ -285,7 +285,7 @@ static int parse_eff(const struct yn_node *v, void *target,
 	unsigned long long set = 0;
 	double value[EFF_COUNT];
 
-	int rc = eff_map_parse(v, &set, value, gd->g.eff.source, sizeof(gd->g.eff.source), ctx);
+	int rc = eff_map_parse(v, &set, value, &gd->g.eff, ctx);
 	for (int p = 0; p < EFF_COUNT; p++)
 		if (set & (1ULL << p))
 			eff_set(&gd->g.eff, p, value[p], EFF_LAYER_GPU);

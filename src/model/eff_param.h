@@ -130,6 +130,7 @@ enum eff_layer {
 extern const char *const eff_layer_names[]; /* "default", "gpu", ... */
 
 #define EFF_TEXT_LEN 512
+#define EFF_ID_LEN 64
 
 /* The values of every parameter for one GPU, and where each came from. */
 struct roof_eff {
@@ -138,6 +139,9 @@ struct roof_eff {
 #undef EFF_X_FIELD
 	unsigned char layer[EFF_COUNT]; /* enum eff_layer of each value */
 	char source[EFF_TEXT_LEN];      /* where the non-default values came from */
+	/* The GPU a GPU file's values were measured on when not on this one
+	 * (a proxy of the same die); "" when measured on it. */
+	char measured_on[EFF_ID_LEN];
 };
 
 /* One row of the registry. */

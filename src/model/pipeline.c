@@ -222,7 +222,7 @@ int step_validated(const struct workload *w, const struct gpu *g)
 	if (w->kind == WL_LLM && w->train.precision == PREC_FP4)
 		return 0; /* no FP4 GEMM rate measured on any GPU */
 	return g->eff.layer[eff_id_gemm_max_frac] >= EFF_LAYER_GPU &&
-	       (!fw->id[0] || fw->fitted_runs > 0);
+	       !g->eff.measured_on[0] && (!fw->id[0] || fw->fitted_runs > 0);
 }
 
 /* Say which part of an estimate no measured run backs. */
@@ -234,6 +234,11 @@ static void unvalidated_warnings(const struct workload *w, const struct gpu *g,
 		est_warn(e, "no published measurement of %s's kernel rates: the A100-fitted "
 			 "defaults apply, and the uncertainty is widened to the cross-GPU "
 			 "validation error (%.0f %%)", g->id, 100 * STEP_UNVALIDATED_REL_SD);
+	else if (g->eff.measured_on[0])
+		est_warn(e, "no published measurement of %s's kernel rates: those measured on "
+			 "%s stand in, and the uncertainty is widened to the cross-GPU "
+			 "validation error (%.0f %%)", g->id, g->eff.measured_on,
+			 100 * STEP_UNVALIDATED_REL_SD);
 	if (w->kind == WL_LLM && w->train.precision == PREC_FP4 && !calibrated(&g->eff))
 		est_warn(e, "no published measurement of FP4 GEMM rates: they are taken to reach "
 			 "the share of their peak that FP8 GEMMs reach, and the uncertainty is widened "

@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <stdlib.h>
 
+#include "../../src/io/fw_load.h"
 #include "../../src/io/gpu_load.h"
 #include "../../src/io/yaml_node.h"
 #include "../../src/model/gpu.h"
@@ -463,6 +464,27 @@ static void test_optional_keys(void **state)
 	assert_close(g.eff.mem_frac, def.mem_frac, TOL_EXACT);
 	assert_close(g.eff.comm_frac, def.comm_frac, TOL_EXACT);
 	assert_string_equal(g.eff.source, "test override");
+	assert_string_equal(g.eff.measured_on, "");
+
+	/* values measured on another GPU of the same die */
+	tc_diag_init(&d);
+	assert_int_equal(gpu_load_file(BAD_DIR "/measured-on.yaml", &g, &d), 0);
+	assert_close(g.eff.gemm_max_frac, 0.7, TOL_EXACT);
+	assert_string_equal(g.eff.measured_on, "a100-80gb-sxm");
+	assert_string_equal(g.eff.source, "test proxy");
+}
+
+/* `measured_on` is a GPU file's key: a framework profile refuses it. */
+static void test_measured_on_not_in_profiles(void **state)
+{
+	struct framework f;
+	struct tc_diag d;
+	(void)state;
+	tc_diag_init(&d);
+	assert_int_equal(fw_load_file("tests/unit/data/fw/measured-on.yaml", &f, &d), -1);
+	assert_true(d.count >= 1);
+	assert_non_null(strstr(d.entry[0].msg, "measured-on.yaml:9:3: unknown key 'measured_on' "
+				"in efficiency"));
 }
 
 /* One bad file and every message it must give, in order. */
@@ -586,6 +608,7 @@ int main(void)
 		cmocka_unit_test(test_lookup),
 		cmocka_unit_test(test_catalog_load),
 		cmocka_unit_test(test_optional_keys),
+		cmocka_unit_test(test_measured_on_not_in_profiles),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_missing_file),
 	};

@@ -60,10 +60,11 @@ static void test_zero_spread_is_the_point_estimate(void **state)
 
 /*
  * A GPU whose kernel rates no published run measured gets the cross-GPU
- * validation error as its model term: sigma 0.30 against the default 0.22,
+ * validation error as its model term: sigma 0.30 against the default 0.18,
  * so the log of its P90/P10 ratio is wider (by about 1.3x with the
  * parameter spreads added; 1.2x tested), and
- * its estimate says why.
+ * its estimate says why.  So does one whose rates were measured on
+ * another GPU of the same die (a GPU file's `measured_on`).
  */
 static void test_unvalidated_gpu_is_wider(void **state)
 {
@@ -90,6 +91,15 @@ static void test_unvalidated_gpu_is_wider(void **state)
 	est_workspace_release(&ws);
 	assert_int_equal(e.warning_count, 1);
 	assert_non_null(strstr(e.warning[0], "no published measurement"));
+
+	u = g;
+	snprintf(u.eff.measured_on, sizeof(u.eff.measured_on), "%s", "l40s");
+	assert_int_equal(step_validated(&w, &u), 0);
+	assert_int_equal(est_workspace_init(&ws, 256), 0);
+	assert_int_equal(step_estimate(&w, &u, &ws, &e, &why), 0);
+	est_workspace_release(&ws);
+	assert_int_equal(e.warning_count, 1);
+	assert_non_null(strstr(e.warning[0], "those measured on l40s stand in"));
 }
 
 /*
