@@ -81,14 +81,12 @@ enum { C_GPU, C_PROVIDER, C_INSTANCE, C_GPUS, C_REGION, C_PRICE, C_PRICE_GPU, C_
        C_HOST_PART, C_BILLING, C_BILLING_TEXT, C_BILLING_MIN, C_AS_OF, C_VERIFIED, C_SOURCE,
        C_SOURCE_NOTE, C_FILE, C_INTERCONNECT, C_NETWORK, C_MAX_INSTANCES, C_FABRIC_SOURCE,
        C_NOTES, NCOLS };
-#define TEXT_COL(name, title, view, absent) \
-	{ name, title, REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, view, absent }
 static const struct rep_col cols[NCOLS] = {
-	[C_GPU] = TEXT_COL("gpu", "GPU", REP_VIEW_ALL, 0),
-	[C_PROVIDER] = TEXT_COL("provider", "provider", REP_VIEW_ALL, 0),
-	[C_INSTANCE] = TEXT_COL("instance", "instance", REP_VIEW_ALL, 0),
+	[C_GPU] = REP_TEXT_COL("gpu", "GPU", REP_VIEW_ALL, 0),
+	[C_PROVIDER] = REP_TEXT_COL("provider", "provider", REP_VIEW_ALL, 0),
+	[C_INSTANCE] = REP_TEXT_COL("instance", "instance", REP_VIEW_ALL, 0),
 	[C_GPUS] = { "gpus_per_instance", "GPUs", REP_COL_SIG, 0, 6, NULL, NULL, NULL, 0, 0, 0 },
-	[C_REGION] = TEXT_COL("region", "region", REP_VIEW_ALL, 0),
+	[C_REGION] = REP_TEXT_COL("region", "region", REP_VIEW_ALL, 0),
 	[C_PRICE] = { "price_usd_per_instance_h", "$/h", REP_COL_NUM, 0, 2, NULL, NULL, NULL,
 		      REP_CSV_SIG10, 0, 0 },
 	[C_PRICE_GPU] = { "price_usd_per_gpu_h", "$/GPU-h", REP_COL_NUM, 0, 3, NULL, NULL, NULL,
@@ -97,23 +95,22 @@ static const struct rep_col cols[NCOLS] = {
 			 REP_VIEW_JSON, 1 },
 	[C_HOST_PART] = { "host_part_price_usd_per_h", "", REP_COL_NUM, 0, 3, NULL, NULL, NULL, 0,
 			  REP_VIEW_JSON, 1 },
-	[C_BILLING] = TEXT_COL("billing", "billing", REP_VIEW_DATA, 1),
-	[C_BILLING_TEXT] = TEXT_COL("billing", "billing", REP_VIEW_TEXT, 0),
+	[C_BILLING] = REP_TEXT_COL("billing", "billing", REP_VIEW_DATA, 1),
+	[C_BILLING_TEXT] = REP_TEXT_COL("billing", "billing", REP_VIEW_TEXT, 0),
 	[C_BILLING_MIN] = { "billing_minimum_s", "", REP_COL_SIG, 0, 6, NULL, NULL, NULL, 0,
 			    REP_VIEW_JSON, 1 },
-	[C_AS_OF] = TEXT_COL("as_of", "as of", REP_VIEW_ALL, 0),
+	[C_AS_OF] = REP_TEXT_COL("as_of", "as of", REP_VIEW_ALL, 0),
 	[C_VERIFIED] = { "verified", "checked", REP_COL_BOOL, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
-	[C_SOURCE] = TEXT_COL("source", "source", REP_VIEW_DATA, 0),
-	[C_SOURCE_NOTE] = TEXT_COL("source", "source", REP_VIEW_TEXT, 0),
-	[C_FILE] = TEXT_COL("file", "", REP_VIEW_JSON, 1),
-	[C_INTERCONNECT] = TEXT_COL("interconnect", "inside", REP_VIEW_ALL, 1),
-	[C_NETWORK] = TEXT_COL("network", "between", REP_VIEW_ALL, 1),
+	[C_SOURCE] = REP_TEXT_COL("source", "source", REP_VIEW_DATA, 0),
+	[C_SOURCE_NOTE] = REP_TEXT_COL("source", "source", REP_VIEW_TEXT, 0),
+	[C_FILE] = REP_TEXT_COL("file", "", REP_VIEW_JSON, 1),
+	[C_INTERCONNECT] = REP_TEXT_COL("interconnect", "inside", REP_VIEW_ALL, 1),
+	[C_NETWORK] = REP_TEXT_COL("network", "between", REP_VIEW_ALL, 1),
 	[C_MAX_INSTANCES] = { "max_instances", "instances", REP_COL_COUNT, 0, 0, NULL, NULL, NULL,
 			      0, 0, 1 },
-	[C_FABRIC_SOURCE] = TEXT_COL("fabric_source", "", REP_VIEW_JSON, 1),
-	[C_NOTES] = TEXT_COL("notes", "", REP_VIEW_JSON, 1),
+	[C_FABRIC_SOURCE] = REP_TEXT_COL("fabric_source", "", REP_VIEW_JSON, 1),
+	[C_NOTES] = REP_TEXT_COL("notes", "", REP_VIEW_JSON, 1),
 };
-#undef TEXT_COL
 
 /* The distinct sources of the listed offers, numbered in order of first
  * use for the notes under the table. */

@@ -69,16 +69,14 @@ _Static_assert(sizeof(stats_cols) / sizeof(stats_cols[0]) == ST_COLS, "stats_col
 enum { CS_CASE, CS_SOURCE, CS_GPU, CS_FRAMEWORK, CS_SANITY, CS_METRIC, CS_MEASURED,
        CS_MEASURED_SHOWN, CS_PREDICTED, CS_PREDICTED_SHOWN, CS_ERROR_FRAC, CS_ERROR, CS_NOTE,
        CS_COLS };
-#define TEXT_COL(name, title, view, absent) \
-	{ name, title, REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, view, absent }
 static const struct rep_col case_cols[CS_COLS] = {
-	[CS_CASE] = TEXT_COL("case", "case", REP_VIEW_ALL, 0),
-	[CS_SOURCE] = TEXT_COL("source", "source", REP_VIEW_DATA, 0),
-	[CS_GPU] = TEXT_COL("gpu", "gpu", REP_VIEW_ALL, 0),
-	[CS_FRAMEWORK] = TEXT_COL("framework", "framework", REP_VIEW_DATA, 0),
+	[CS_CASE] = REP_TEXT_COL("case", "case", REP_VIEW_ALL, 0),
+	[CS_SOURCE] = REP_TEXT_COL("source", "source", REP_VIEW_DATA, 0),
+	[CS_GPU] = REP_TEXT_COL("gpu", "gpu", REP_VIEW_ALL, 0),
+	[CS_FRAMEWORK] = REP_TEXT_COL("framework", "framework", REP_VIEW_DATA, 0),
 	[CS_SANITY] = { "sanity_only", "sanity only", REP_COL_BOOL, 0, 0, NULL, NULL, NULL, 0,
 			REP_VIEW_DATA, 0 },
-	[CS_METRIC] = TEXT_COL("metric", "metric", REP_VIEW_ALL, 0),
+	[CS_METRIC] = REP_TEXT_COL("metric", "metric", REP_VIEW_ALL, 0),
 	[CS_MEASURED] = { "measured", "measured", REP_COL_NUM, 0, 0, NULL, NULL, NULL, REP_CSV_EXP6,
 			  REP_VIEW_DATA, 0 },
 	[CS_MEASURED_SHOWN] = { "measured", "measured", REP_COL_FIGURE, 0, 0, NULL, NULL, NULL, 0,
@@ -89,8 +87,8 @@ static const struct rep_col case_cols[CS_COLS] = {
 				 NULL, 0, REP_VIEW_TEXT, 0 },
 	[CS_ERROR_FRAC] = { "error_frac", "error", REP_COL_DELTA, 100, 1, " %", NULL, NULL,
 			    REP_CSV_EXP6, REP_VIEW_ALL, 1 },
-	[CS_ERROR] = TEXT_COL("error", "error", REP_VIEW_DATA, 1),
-	[CS_NOTE] = TEXT_COL("note", "", REP_VIEW_TEXT, 0),
+	[CS_ERROR] = REP_TEXT_COL("error", "error", REP_VIEW_DATA, 1),
+	[CS_NOTE] = REP_TEXT_COL("note", "", REP_VIEW_TEXT, 0),
 };
 
 /* Pairs of one benchmark and stack on two GPU types: the error of the
@@ -98,11 +96,11 @@ static const struct rep_col case_cols[CS_COLS] = {
 enum { RT_PAIR, RT_CASE_A, RT_CASE_B, RT_GPU_A, RT_GPU_B, RT_MEASURED, RT_PREDICTED,
        RT_ERROR_FRAC, RT_COLS };
 static const struct rep_col ratio_cols[RT_COLS] = {
-	[RT_PAIR] = TEXT_COL("pair", "benchmark", REP_VIEW_ALL, 0),
-	[RT_CASE_A] = TEXT_COL("case_a", "case A", REP_VIEW_JSON, 0),
-	[RT_CASE_B] = TEXT_COL("case_b", "case B", REP_VIEW_JSON, 0),
-	[RT_GPU_A] = TEXT_COL("gpu_a", "GPU A", REP_VIEW_TEXT, 0),
-	[RT_GPU_B] = TEXT_COL("gpu_b", "GPU B", REP_VIEW_TEXT, 0),
+	[RT_PAIR] = REP_TEXT_COL("pair", "benchmark", REP_VIEW_ALL, 0),
+	[RT_CASE_A] = REP_TEXT_COL("case_a", "case A", REP_VIEW_JSON, 0),
+	[RT_CASE_B] = REP_TEXT_COL("case_b", "case B", REP_VIEW_JSON, 0),
+	[RT_GPU_A] = REP_TEXT_COL("gpu_a", "GPU A", REP_VIEW_TEXT, 0),
+	[RT_GPU_B] = REP_TEXT_COL("gpu_b", "GPU B", REP_VIEW_TEXT, 0),
 	[RT_MEASURED] = { "measured_speed_ratio", "measured A/B per GPU", REP_COL_NUM, 0, 2, "x",
 			  NULL, NULL, 0, REP_VIEW_ALL, 1 },
 	[RT_PREDICTED] = { "predicted_speed_ratio", "predicted", REP_COL_NUM, 0, 2, "x", NULL, NULL,
@@ -110,7 +108,6 @@ static const struct rep_col ratio_cols[RT_COLS] = {
 	[RT_ERROR_FRAC] = { "error_frac", "error", REP_COL_DELTA, 100, 1, " %", NULL, NULL, 0,
 			    REP_VIEW_ALL, 0 },
 };
-#undef TEXT_COL
 #undef COUNT_COL
 #undef KEY_COL
 #undef BIAS_COL

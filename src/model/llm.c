@@ -209,10 +209,10 @@ static void linear_fwd(struct bld *B, const char *name, const char *qname,
 		       double T, double n, double k, double experts)
 {
 	const struct llm_shape *sh = B->sh;
-	/* Local experts: one GEMM each (Transformer Engine GroupedLinear,
-	 * Megatron-Core grouped experts). */
 	/* a frozen weight takes no gradient: no transposed copy */
 	gemm_input_cast(B, name, T * k, sh->lora_r > 0 ? 1 : 2);
+	/* Local experts: one GEMM each (Transformer Engine GroupedLinear,
+	 * Megatron-Core grouped experts). */
 	B->grouped = experts > 1;
 	gemm(B, name, BRK_GEMM, T / experts, n, k, experts);
 	B->grouped = 0;

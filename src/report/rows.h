@@ -80,6 +80,11 @@ struct rep_col {
 			       (record.h) */
 };
 
+/* A text column: contract name, title, the formats that show it (enum
+ * rep_view) and whether JSON leaves a missing value out of its row. */
+#define REP_TEXT_COL(name, title, view, absent) \
+	{ name, title, REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, view, absent }
+
 /* One cell: text for REP_COL_TEXT and REP_COL_FIGURE, num (or num != 0) for the others;
  * missing != 0 leaves it empty (CSV), null (JSON, or absent from a
  * group), the column's `zero` or "-" (table). */
