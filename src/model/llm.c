@@ -617,32 +617,30 @@ static void build_last(struct bld *B)
 	double T = sh->b * sh->s, t = sh->t, e = sh->e, h = sh->h;
 	double Tn = sh->sp ? T / t : T;
 	struct comm_group tpg = group(sh->t, 1, sh->gpn);
-
 	/*
-	 * Last stage: final norm, LM head, loss.  The head stays in 16 bits
-	 * in fp8 and fp4 training: Megatron's output layer is not a
-	 * Transformer Engine module, and torchtitan's float8 conversion
-	 * skips it.
+	 * The head's GEMMs stay in 16 bits in fp8 and fp4 training:
+	 * Megatron's output layer is not a Transformer Engine module, and
+	 * torchtitan's float8 conversion skips it.
 	 */
-	enum tc_prec pg = B->pg;
-	double eg = B->eg;
-	B->pg = B->pa;
-	B->eg = sh->e;
+	struct bld head = *B;
+	head.pg = B->pa;
+	head.eg = sh->e;
+
 	B->out->stage = OPS_LAST;
 	elem(B, "final_norm.fwd", BRK_MEMBOUND, 2 * Tn * h * e, 0, 1);
 	if (sh->sp)
 		coll(B, "head.tp_allgather", BRK_TP_COMM, COLL_ALLGATHER, tpg,
 		     T * h * e);
-	gemm(B, "lm_head.fwd", BRK_GEMM, T, sh->V / t, h, 1);
+	gemm(&head, "lm_head.fwd", BRK_GEMM, T, sh->V / t, h, 1);
 	elem(B, "loss.fwd", BRK_MEMBOUND, T * sh->V / t * (e + 4 * 3), 0, 6);
 	if (sh->t > 1)
 		coll(B, "loss.tp_allreduce", BRK_TP_COMM, COLL_ALLREDUCE, tpg,
 		     3 * T * 4);
 	B->out->bwd = 1;
 	elem(B, "loss.bwd", BRK_MEMBOUND, T * sh->V / t * (4 * 2 + e), 0, 3);
-	gemm(B, "lm_head.bwd_d", BRK_GEMM, T, h, sh->V / t, 1);
+	gemm(&head, "lm_head.bwd_d", BRK_GEMM, T, h, sh->V / t, 1);
 	if (sh->lora_r <= 0)
-		wgemm(B, "lm_head.bwd_w", h, sh->V / t, T, 1);
+		wgemm(&head, "lm_head.bwd_w", h, sh->V / t, T, 1);
 	if (sh->t > 1)
 		coll(B, sh->sp ? "head.tp_reducescatter.bwd" :
 				  "head.tp_allreduce.bwd",
@@ -650,8 +648,6 @@ static void build_last(struct bld *B)
 		     tpg, T * h * e);
 	elem(B, "final_norm.bwd", BRK_MEMBOUND, 4 * Tn * h * e, 0, 2);
 	B->out->bwd = 0;
-	B->pg = pg;
-	B->eg = eg;
 }
 
 /* Once per step: the gradient reduction of the layout's ZeRO stage, the

@@ -47,6 +47,23 @@ static inline void tc_use_test_data(void)
 	setenv("TRAINCOST_PATH_ONLY", "1", 1);
 }
 
+/* A name for tc_write_temp: mkstemp(3) replaces the six X's, which it
+ * requires, with a unique suffix. */
+#define TC_TEMP_FILE "/tmp/tc-test-XXXXXX"
+
+/* Write `text` into a new temporary file; path (a TC_TEMP_FILE copy)
+ * receives its name. */
+static inline void tc_write_temp(char *path, const char *text)
+{
+	int fd = mkstemp(path);
+	FILE *f;
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
 /* The GPU `id` of the frozen catalog; fails the test when it does not load. */
 static inline void tc_test_gpu(const char *id, struct gpu *g)
 {

@@ -110,18 +110,6 @@ static void test_stats(void **state)
 	assert_close(st.bias, 0.2 / 3, TOL_TIGHT);
 }
 
-/* Write `text` into a new temporary file whose name goes into path. */
-static void write_temp(char *path, const char *text)
-{
-	int fd = mkstemp(path);
-	FILE *f;
-	assert_true(fd >= 0);
-	f = fdopen(fd, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
 struct bad_file {
 	const char *text;
 	const char *msg; /* after "PATH:" */
@@ -152,11 +140,11 @@ static void test_bad_lines(void **state)
 	size_t i;
 	(void)state;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char path[] = "/tmp/tc_val_XXXXXX";
+		char path[] = TC_TEMP_FILE;
 		char want[512];
 		struct val_set s;
 		struct tc_diag d;
-		write_temp(path, cases[i].text);
+		tc_write_temp(path, cases[i].text);
 		val_set_init(&s);
 		tc_diag_init(&d);
 		assert_int_equal(val_load_file(path, tc_test_datapath(), &s, &d), -1);
@@ -183,13 +171,13 @@ static void test_lora_columns(void **state)
 		"full,24,2048,16,8,64,1500,megatron,p1,false\n"
 		"#! finetune = lora\n#! lora_rank = 16\n"
 		"lora,24,2048,16,8,64,1500,megatron,p1,true\n";
-	char path[] = "/tmp/tc_val_XXXXXX";
+	char path[] = TC_TEMP_FILE;
 	struct val_set s;
 	struct tc_diag d;
 	struct val_result r[2];
 	size_t n;
 	(void)state;
-	write_temp(path, text);
+	tc_write_temp(path, text);
 	val_set_init(&s);
 	tc_diag_init(&d);
 	assert_int_equal(val_load_file(path, tc_test_datapath(), &s, &d), 0);
@@ -226,11 +214,11 @@ static void test_network_directive(void **state)
 		"#! network = resnet50\n"
 		"#! network = dlrm-criteo-1tb\n"
 		"family_again,8,65536,1e7\n";
-	char path[] = "/tmp/tc_val_XXXXXX";
+	char path[] = TC_TEMP_FILE;
 	struct val_set s;
 	struct tc_diag d;
 	(void)state;
-	write_temp(path, text);
+	tc_write_temp(path, text);
 	val_set_init(&s);
 	tc_diag_init(&d);
 	assert_int_equal(val_load_file(path, tc_test_datapath(), &s, &d), 0);

@@ -822,7 +822,7 @@ static void test_hf_variants(void **state)
 	static const char *const quoted =
 		"{\"model_type\": \"llama\", \"hidden_size\": \"4096\", \"num_hidden_layers\": 32,"
 		" \"num_attention_heads\": 32, \"vocab_size\": 32000, \"hidden_act\": \"silu\"}\n";
-	char path[] = "/tmp/tc-test-hf-XXXXXX";
+	char path[] = TC_TEMP_FILE;
 	struct llm_arch a;
 	struct tc_diag d;
 
@@ -858,17 +858,6 @@ static void test_hf_variants(void **state)
 	assert_non_null(strstr(d.entry[0].msg,
 			       ":1:40: 'hidden_size' must be an integer, got quoted text \"4096\" (remove the quotes)"));
 	remove(path);
-}
-
-/* Write text to a temporary file named in path (a mkstemp template). */
-static void write_temp(char *path, const char *text)
-{
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
-	FILE *f = fdopen(fd, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
 }
 
 /* T5 and BART config.json files give the presets' shapes and counts
@@ -911,8 +900,8 @@ static void test_hf_encoder_decoder(void **state)
 	(void)state;
 
 	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
-		char path[] = "/tmp/tc-test-hf-XXXXXX";
-		write_temp(path, ok[i].json);
+		char path[] = TC_TEMP_FILE;
+		tc_write_temp(path, ok[i].json);
 		tc_diag_init(&d);
 		int rc = arch_load_hf_config(path, &a, &d);
 		if (rc)
@@ -929,15 +918,15 @@ static void test_hf_encoder_decoder(void **state)
 		assert_close(arch_params(&a), ok[i].params, TOL_EXACT);
 		remove(path);
 	}
-	char path[] = "/tmp/tc-test-hf-XXXXXX";
-	write_temp(path, unequal);
+	char path[] = TC_TEMP_FILE;
+	tc_write_temp(path, unequal);
 	tc_diag_init(&d);
 	assert_int_equal(arch_load_hf_config(path, &a, &d), -1);
 	assert_non_null(strstr(d.entry[0].msg, ":1:143: decoder_attention_heads 8 differs from "
 					       "encoder_attention_heads 16 (expected the same in both stacks)"));
 	remove(path);
-	char path2[] = "/tmp/tc-test-hf-XXXXXX";
-	write_temp(path2, no_width);
+	char path2[] = TC_TEMP_FILE;
+	tc_write_temp(path2, no_width);
 	tc_diag_init(&d);
 	assert_int_equal(arch_load_hf_config(path2, &a, &d), -1);
 	assert_non_null(strstr(d.entry[0].msg, ":1:1: missing required key 'd_model' in Hugging Face "
