@@ -81,6 +81,8 @@ enum vk_id {
 	K_FIRST_STAGE, K_LAST_STAGE,
 	/* tensor-parallel collectives under the GEMMs */
 	K_TP_OVERLAP,
+	/* full recompute of some of the layers */
+	K_RECOMPUTE_FRAC,
 	K_N
 };
 
@@ -159,6 +161,7 @@ static const struct vkey keys[K_N] = {
 	[K_FIRST_STAGE] = { "first_stage_layers", VK_INT, NULL, 0, 0, 0, 0 },
 	[K_LAST_STAGE] = { "last_stage_layers", VK_INT, NULL, 0, 0, 0, 0 },
 	[K_TP_OVERLAP] = { "tp_comm_overlap", VK_BOOL, NULL, 0, 0, 0, 0 },
+	[K_RECOMPUTE_FRAC] = { "recompute_frac", VK_NUM, NULL, 0, 0, 0, 0 },
 };
 
 #define VAL_MAX_COLS K_N
@@ -453,6 +456,13 @@ static int set_key(struct vstate *st, struct val_case *c, int k,
 	case K_FIRST_STAGE: w->plan.first_stage_layers = (int)iv; break;
 	case K_LAST_STAGE: w->plan.last_stage_layers = (int)iv; break;
 	case K_TP_OVERLAP: w->plan.tp_comm_overlap = (int)iv; break;
+	case K_RECOMPUTE_FRAC:
+		if (!(dv >= 0.01 && dv <= 1))
+			return bad(st, line, col, "bad value '%s' for '%s' "
+				   "(expected the share of the layers "
+				   "recomputed, 0.01 to 1)", v, K->name);
+		w->train.recompute_frac = dv;
+		break;
 	case K_CAPACITY:
 		if (!(dv >= 1 && dv <= 65536))
 			return bad(st, line, col, "bad value '%s' for '%s' "
@@ -577,6 +587,10 @@ static int check_layout(struct vstate *st, const struct workload *w,
 	if (!t->packing && t->mean_seq_len > 0)
 		return bad(st, line, AT(K_MEAN_SEQ), "mean_seq_len without "
 			   "packing (expected packing true)");
+	if (t->recompute_frac > 0 && t->recompute_frac < 1 &&
+	    t->recompute != RECOMP_FULL)
+		return bad(st, line, AT(K_RECOMPUTE_FRAC), "recompute_frac "
+			   "without full recompute (expected recompute full)");
 #undef AT
 	return 0;
 }

@@ -248,7 +248,7 @@ struct training_sec {
 	double tokens, steps;
 	int precision, optimizer, recompute, flash_attention, finetune, lora_rank;
 	int packing;
-	double mean_seq_len, capacity_factor;
+	double mean_seq_len, capacity_factor, recompute_frac;
 };
 
 /*
@@ -303,6 +303,8 @@ static int read_training(struct wl_state *st, const struct yn_node *map)
 		{ .key = "precision", .type = FD_ENUM, .offset = TOFF(precision), .names = tc_llm_train_prec_names },
 		{ .key = "optimizer", .type = FD_ENUM, .offset = TOFF(optimizer), .names = optimizer_names },
 		{ .key = "recompute", .type = FD_ENUM, .offset = TOFF(recompute), .names = recompute_names },
+		{ .key = "recompute_frac", .type = FD_NUM, .offset = TOFF(recompute_frac), .unit = TC_UNIT_COUNT,
+		  .min = 0.01, .max = 1, .expect = "the share of the layers recomputed, 0.01 to 1" },
 		{ .key = "flash_attention", .type = FD_BOOL, .offset = TOFF(flash_attention) },
 		{ .key = "finetune", .type = FD_ENUM, .offset = TOFF(finetune), .names = finetune_names },
 		{ .key = "lora_rank", .type = FD_INT, .offset = TOFF(lora_rank), .min = 1, .max = MAX_LORA_RANK },
@@ -386,6 +388,12 @@ static int read_training(struct wl_state *st, const struct yn_node *map)
 	w->train.precision = tc_llm_train_precs[ts.precision];
 	w->train.optimizer = (enum optimizer)ts.optimizer;
 	w->train.recompute = (enum recompute)ts.recompute;
+	const struct yn_node *rf = yn_map_get(map, "recompute_frac");
+	if (rf && ts.recompute != RECOMP_FULL)
+		return wlx_err(st->d, st->file, rf,
+			       "recompute_frac is set but recompute is %s (expected recompute: full, of which it is the share of the layers)",
+			       recompute_names[ts.recompute]);
+	w->train.recompute_frac = rf ? ts.recompute_frac : 0;
 	w->train.flash_attention = ts.flash_attention;
 	w->train.finetune = (enum finetune)ts.finetune;
 	w->train.lora_rank = ts.finetune == FT_FULL ? 0 : ts.lora_rank;

@@ -518,9 +518,10 @@ static void dp_groups(const struct llm_shape *sh, struct comm_group *dpg,
 	*rpg = group(sh->replicas, sh->t * sh->shard, sh->gpn);
 }
 
-/* Every layer of a stage: forward, backward with its recompute, and the
- * exposed part of ZeRO-3's per-layer gathers. */
-static void build_layers(struct bld *B, enum recompute rc)
+/* Every layer of a stage: forward, backward with its recompute (of
+ * `share` of the layers under full recompute), and the exposed part of
+ * ZeRO-3's per-layer gathers. */
+static void build_layers(struct bld *B, enum recompute rc, double share)
 {
 	const struct llm_shape *sh = B->sh;
 	const struct gpu *g = B->g;
@@ -538,7 +539,10 @@ static void build_layers(struct bld *B, enum recompute rc)
 	B->out->bwd = 1;
 	if (rc == RECOMP_FULL || rc == RECOMP_SELECTIVE) {
 		B->out->recompute = 1;
+		/* a share of the layers: their average */
+		B->out->mult = rc == RECOMP_FULL ? share : 1;
 		layer_fwd(B, rc == RECOMP_SELECTIVE);
+		B->out->mult = 1;
 		B->out->recompute = 0;
 	}
 	layer_bwd(B);
@@ -710,7 +714,8 @@ void llm_build_ops(const struct workload *w, const struct gpu *g,
 
 	sink_start(&sink, ws, sums, 0);
 	bld_init(&B, &sink, g, pl, sh, w->train.precision);
-	build_layers(&B, w->train.recompute);
+	build_layers(&B, w->train.recompute,
+		     train_recompute_share(&w->train));
 	build_first(&B, w);
 	build_last(&B);
 	build_step(&B, w);
@@ -821,7 +826,10 @@ void llm_build_cross_ops(const struct workload *w, const struct gpu *g,
 	B.out->bwd = 1;
 	if (rc == RECOMP_FULL || rc == RECOMP_SELECTIVE) {
 		B.out->recompute = 1;
+		B.out->mult = rc == RECOMP_FULL ?
+			train_recompute_share(&w->train) : 1;
 		cross_fwd(&B, enc_s, rc == RECOMP_SELECTIVE);
+		B.out->mult = 1;
 		B.out->recompute = 0;
 	}
 	cross_bwd(&B, enc_s);

@@ -114,7 +114,8 @@ double encdec_recompute_flop(const struct encdec *E, enum recompute rc)
 			     2 * ad * sd->h) * st;
 
 	if (rc == RECOMP_FULL)
-		return 2 * mm + attn_fwd;
+		return recompute_share(rc, E->enc.train.recompute_frac) *
+		       (2 * mm + attn_fwd);
 	return rc == RECOMP_SELECTIVE ? attn_fwd : 0;
 }
 
@@ -125,6 +126,7 @@ double encdec_recompute_flop(const struct encdec *E, enum recompute rc)
  * parallelism; the query, the keys and values of the encoder's tokens, the
  * output projection's input and the attention core split.  Full recompute
  * keeps only the layer input, which the decoder layer already counts.
+ * Averaged over the decoder's layers.
  */
 static double cross_activation_bytes(const struct workload *w,
 				     const struct encdec *E)
@@ -133,8 +135,11 @@ static double cross_activation_bytes(const struct workload *w,
 	double sb = sd->s * sd->b, sbe = E->se.s * sd->b, e = sd->e;
 	double repl, split, core;
 	enum recompute rc = w->train.recompute;
+	/* Full recompute keeps nothing here, in the share of the layers it
+	 * recomputes; the others keep all of theirs. */
+	double keep = 1 - train_recompute_share(&w->train);
 
-	if (rc == RECOMP_FULL)
+	if (keep <= 0)
 		return 0;
 	repl = 2 * sb * sd->h * e + sb * sd->h;
 	split = 2 * sb * sd->a * sd->d * e + 2 * sbe * sd->g * sd->d * e;
@@ -145,8 +150,8 @@ static double cross_activation_bytes(const struct workload *w,
 	else
 		core = sd->a * sb * E->se.s * (2 * e + 1);
 	if (sd->sp)
-		return (repl + split + core) / sd->t;
-	return repl + (split + core) / sd->t;
+		return keep * (repl + split + core) / sd->t;
+	return keep * (repl + (split + core) / sd->t);
 }
 
 /* Memory per GPU: the whole model's states, the decoder's activations and
@@ -157,8 +162,7 @@ static double encdec_memory(const struct encdec *E, const struct plan *pl,
 {
 	const struct workload *w = &E->enc;
 	double total = mem_estimate(&E->dec, pl, &E->sd, part);
-	double extra = E->se.L * mem_layer_activation_bytes(&E->se,
-							    w->train.recompute) +
+	double extra = E->se.L * mem_layer_kept_bytes(&E->se, &w->train) +
 		       E->sd.L * cross_activation_bytes(w, E) +
 		       E->se.b * E->se.s * E->se.h * E->se.e;
 

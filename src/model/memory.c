@@ -45,6 +45,17 @@ double mem_layer_activation_bytes(const struct llm_shape *sh,
 	return repl + (split + core) / t;
 }
 
+double mem_layer_kept_bytes(const struct llm_shape *sh,
+			    const struct training *tr)
+{
+	double s = train_recompute_share(tr);
+
+	if (tr->recompute != RECOMP_FULL)
+		return mem_layer_activation_bytes(sh, tr->recompute);
+	return s * mem_layer_activation_bytes(sh, RECOMP_FULL) +
+	       (1 - s) * mem_layer_activation_bytes(sh, RECOMP_NONE);
+}
+
 /* `all` bytes sharded over dp ranks, of which `expert` only over dpx (the
  * experts' data-parallel group, dp / ep). */
 static double sharded(double all, double expert, double dp, double dpx)
@@ -102,8 +113,7 @@ static double stage_mem(const struct workload *w, const struct plan *pl,
 	part[MEM_OPTIMIZER] = z >= 1 ? sharded(train, xt, dp, dpx) * opt :
 				       train * opt;
 
-	act = mem_layer_activation_bytes(sh, w->train.recompute) * lps *
-	      inflight;
+	act = mem_layer_kept_bytes(sh, &w->train) * lps * inflight;
 	if (w->train.recompute == RECOMP_FULL)
 		/* one layer recomputed in full during its backward */
 		act += mem_layer_activation_bytes(sh, RECOMP_NONE);
@@ -209,18 +219,23 @@ void mem_fit_advice(const struct workload *w, const struct gpu *g,
 	double cap = g->memory_bytes, got;
 	char what[96];
 	int k;
+	/* what recomputing every layer takes, unless it is done already */
+	const char *rc_fix = train_recompute_share(&w->train) >= 1 ? NULL :
+			     w->train.recompute == RECOMP_FULL ?
+			     "recompute_frac: 1" : "recompute: full";
 
 	w2 = *w;
 	what[0] = '\0';
 	got = 0;
 	/* Single changes, least disruptive first. */
-	if (w->train.recompute != RECOMP_FULL) {
+	if (rc_fix) {
 		w2.train.recompute = RECOMP_FULL;
+		w2.train.recompute_frac = 0; /* every layer */
 		if (fits(&w2, pl, cap, &got)) {
-			snprintf(what, sizeof(what), "recompute: full");
+			snprintf(what, sizeof(what), "%s", rc_fix);
 			goto found;
 		}
-		w2.train.recompute = w->train.recompute;
+		w2.train = w->train;
 	}
 	for (k = pl->zero + 1; k <= 3 && pl->dp > 1; k++) {
 		c = *pl;
@@ -262,6 +277,7 @@ void mem_fit_advice(const struct workload *w, const struct gpu *g,
 	/* Combined: full recompute, highest ZeRO, micro-batch 1, then more
 	 * pipeline stages at the same GPU count. */
 	w2.train.recompute = RECOMP_FULL;
+	w2.train.recompute_frac = 0;
 	for (k = 1; k <= 64; k *= 2) {
 		c = *pl;
 		c.micro_batch = 1;
@@ -274,8 +290,9 @@ void mem_fit_advice(const struct workload *w, const struct gpu *g,
 		c.dp = pl->dp / k;
 		if (fits(&w2, &c, cap, &got)) {
 			snprintf(what, sizeof(what),
-				 "recompute: full, zero: %d, micro_batch: 1, "
-				 "pp: %d", c.zero, c.pp);
+				 "%s%szero: %d, micro_batch: 1, pp: %d",
+				 rc_fix ? rc_fix : "", rc_fix ? ", " : "",
+				 c.zero, c.pp);
 			goto found;
 		}
 	}

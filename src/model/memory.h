@@ -24,6 +24,10 @@
 /* Activation bytes one layer stores for one micro-batch on one GPU. */
 double mem_layer_activation_bytes(const struct llm_shape *sh,
 				  enum recompute rc);
+/* The same, averaged over the layers of a run recomputing as `tr` says:
+ * under full recompute of a share of them, the others keep everything. */
+double mem_layer_kept_bytes(const struct llm_shape *sh,
+			    const struct training *tr);
 
 /*
  * Memory per GPU of the fuller of the first and last pipeline stage,

@@ -360,7 +360,8 @@ int llm_estimate(const struct workload *w, const struct gpu *g,
 		 6.0 * sh.L * sh.adapter_params_layer);
 	E.hw_flop_per_step = E.model_flop_per_step;
 	if (w->train.recompute == RECOMP_FULL)
-		E.hw_flop_per_step += tokens_mb * (2.0 * (mm - sh.V * sh.h) +
+		E.hw_flop_per_step += train_recompute_share(&w->train) *
+				      tokens_mb * (2.0 * (mm - sh.V * sh.h) +
 						   attn / 3.0);
 	else if (w->train.recompute == RECOMP_SELECTIVE)
 		E.hw_flop_per_step += tokens_mb * attn / 3.0;

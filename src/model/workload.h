@@ -61,6 +61,9 @@ struct training {
 	enum tc_prec precision;
 	enum optimizer optimizer;
 	enum recompute recompute;
+	double recompute_frac; /* with RECOMP_FULL, the share of the layers
+				  recomputed; the others keep their
+				  activations (0 = all of them) */
 	int flash_attention;
 	enum finetune finetune;
 	int lora_rank;
@@ -79,6 +82,20 @@ struct training {
  * the workload is read: its layer of efficiency values, above the GPU's and
  * below a calibration's (model/eff_param.h).
  */
+/* The share of the layers recomputed in full: under RECOMP_FULL every
+ * layer, unless `frac` (recompute_frac) names fewer; 0 under the others. */
+static inline double recompute_share(enum recompute rc, double frac)
+{
+	if (rc != RECOMP_FULL)
+		return 0;
+	return frac > 0 && frac < 1 ? frac : 1;
+}
+
+static inline double train_recompute_share(const struct training *t)
+{
+	return recompute_share(t->recompute, t->recompute_frac);
+}
+
 struct plan_framework {
 	char id[FW_ID_LEN];       /* "" = none named: the registry and GPU values */
 	unsigned long long set;   /* bit p: value[p] is the profile's */

@@ -334,6 +334,9 @@ static void text_report(FILE *f, const struct workload *w, const struct gpu *g,
 			w->train.global_batch, rep_fmt_count(e->tokens_per_step, b, sizeof(b)),
 			tc_prec_names[w->train.precision], optimizer_name(w->train.optimizer),
 			recompute_text[w->train.recompute]);
+		double rs = train_recompute_share(&w->train);
+		if (rs > 0 && rs < 1)
+			fprintf(f, " (%.3g %% of the layers)", 100 * rs);
 		if (w->train.finetune != FT_FULL)
 			fprintf(f, ", %s rank %d", finetune_text[w->train.finetune], w->train.lora_rank);
 	} else {

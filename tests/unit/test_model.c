@@ -223,6 +223,62 @@ static void test_activation_bytes(void **state)
 		     8388608.0 * 34 + 4.0 * 32 * 2048, TOL_EXACT);
 }
 
+/*
+ * Full recompute of a share s of the layers: a layer keeps on average s of
+ * the full-recompute bytes and 1 - s of all of them, and the step does s of
+ * the recompute work.  The shape of test_activation_bytes (sbh = 2048 x
+ * 4096 = 8388608 bytes): no recompute keeps 114 sbh, full 2 sbh.
+ */
+static void test_recompute_share(void **state)
+{
+	struct workload w;
+	struct llm_shape sh;
+	struct plan pl;
+	struct gpu g;
+	struct estimate none, full, part;
+	struct plan_problem why;
+	(void)state;
+	gpt(&w, 8, 4096, 32, 51200, 2048);
+	memset(&pl, 0, sizeof(pl));
+	pl.tp = pl.pp = pl.dp = pl.micro_batch = pl.interleave = pl.ep = 1;
+	pl.count = 1;
+	pl.gpus_per_node = 8;
+	llm_shape_init(&w, &pl, &sh);
+	w.train.recompute = RECOMP_FULL;
+	/* 0.25 x 2 + 0.75 x 114 = 0.5 + 85.5 = 86 sbh */
+	w.train.recompute_frac = 0.25;
+	assert_close(mem_layer_kept_bytes(&sh, &w.train), 8388608.0 * 86,
+		     TOL_EXACT);
+	/* 1, or unset: every layer */
+	w.train.recompute_frac = 1;
+	assert_close(mem_layer_kept_bytes(&sh, &w.train), 8388608.0 * 2,
+		     TOL_EXACT);
+	w.train.recompute_frac = 0;
+	assert_close(mem_layer_kept_bytes(&sh, &w.train), 8388608.0 * 2,
+		     TOL_EXACT);
+
+	/* One GPU overlaps nothing, so the step is linear in the share. */
+	tc_test_a100(&g);
+	w.train.recompute = RECOMP_NONE;
+	assert_int_equal(step_estimate(&w, &g, &ws, &none, &why), 0);
+	w.train.recompute = RECOMP_FULL;
+	assert_int_equal(step_estimate(&w, &g, &ws, &full, &why), 0);
+	w.train.recompute_frac = 0.25;
+	assert_int_equal(step_estimate(&w, &g, &ws, &part, &why), 0);
+	assert_true(full.step_time_s > none.step_time_s);
+	assert_close(part.step_time_s,
+		     none.step_time_s +
+			     0.25 * (full.step_time_s - none.step_time_s),
+		     TOL_TIGHT);
+	assert_close(part.hw_flop_per_step,
+		     none.hw_flop_per_step +
+			     0.25 * (full.hw_flop_per_step -
+				     none.hw_flop_per_step),
+		     TOL_TIGHT);
+	assert_close(part.model_flop_per_step, none.model_flop_per_step,
+		     TOL_EXACT);
+}
+
 /* ZeRO: 2 + 2 + 12 bytes per parameter, sharded stage by stage. */
 static void test_zero_memory(void **state)
 {
@@ -1017,6 +1073,7 @@ int main(void)
 		cmocka_unit_test(test_fp8_casts),
 		cmocka_unit_test(test_run_length_limit),
 		cmocka_unit_test(test_activation_bytes),
+		cmocka_unit_test(test_recompute_share),
 		cmocka_unit_test(test_zero_memory),
 		cmocka_unit_test(test_ring_volume),
 		cmocka_unit_test(test_bubble),

@@ -591,6 +591,21 @@ static void test_demo_example(void **state)
 	assert_int_equal(w.train.recompute, RECOMP_SELECTIVE);
 }
 
+/* recompute_frac: the share of the layers full recompute recomputes. */
+static void test_recompute_frac(void **state)
+{
+	(void)state;
+	struct workload w;
+	struct tc_diag d;
+	struct tc_datapath dp;
+	dp_test(&dp);
+	tc_diag_init(&d);
+	assert_int_equal(wl_load_file(DATA "recompute-frac.yaml", &dp, &w, &d), 0);
+	assert_int_equal(w.train.recompute, RECOMP_FULL);
+	assert_close(w.train.recompute_frac, 0.5, TOL_EXACT);
+	assert_close(train_recompute_share(&w.train), 0.5, TOL_EXACT);
+}
+
 /* ---------------------------------------------------------------------- */
 /* Bad workloads: exact first message                                      */
 
@@ -645,6 +660,10 @@ static void test_bad_table(void **state)
 		  "bad-lora-rank.yaml:9:13: finetune lora needs lora_rank (expected lora_rank: 1 to 65536 in training)" },
 		{ "bad-rank-full.yaml",
 		  "bad-rank-full.yaml:9:14: lora_rank is set but finetune is full (expected finetune: lora or qlora)" },
+		{ "bad-recompute-frac.yaml",
+		  "bad-recompute-frac.yaml:10:19: recompute_frac is set but recompute is selective (expected recompute: full, of which it is the share of the layers)" },
+		{ "bad-recompute-frac-range.yaml",
+		  "bad-recompute-frac-range.yaml:10:19: 'recompute_frac' is 1.5 (expected the share of the layers recomputed, 0.01 to 1)" },
 		{ "bad-zero-gpus.yaml",
 		  "bad-zero-gpus.yaml:11:10: 'count' is 0 (expected a whole number of GPUs from 1 to 1000000)" },
 		{ "bad-10m-gpus.yaml",
@@ -951,6 +970,7 @@ int main(void)
 		cmocka_unit_test(test_networks),
 		cmocka_unit_test(test_examples),
 		cmocka_unit_test(test_demo_example),
+		cmocka_unit_test(test_recompute_frac),
 		cmocka_unit_test(test_bad_table),
 		cmocka_unit_test(test_bad_hf_context),
 		cmocka_unit_test(test_bad_hf_absent),
