@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/units.h"
 #include "rowfmt.h"
 
 void rep_rows_init(struct rep_rows *r, const struct rep_col *cols, int ncols)
@@ -92,6 +93,7 @@ static const char *cell_text(const struct rep_col *col, const struct rep_cell *v
 	case REP_COL_NUM:
 	case REP_COL_SIG:
 	case REP_COL_DELTA:
+	case REP_COL_DURATION:
 		break;
 	}
 	if (!isfinite(v->num))
@@ -116,6 +118,8 @@ static const char *cell_text(const struct rep_col *col, const struct rep_cell *v
 		snprintf(buf, len, "%+.*f%s", col->decimals, shown, suffix);
 	else if (col->kind == REP_COL_SIG)
 		snprintf(buf, len, "%.*g%s", col->decimals, shown, suffix);
+	else if (col->kind == REP_COL_DURATION)
+		tc_fmt_duration(shown, buf, (int)len);
 	else
 		snprintf(buf, len, "%.*f%s", col->decimals, shown, suffix);
 	return buf;

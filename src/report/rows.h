@@ -26,9 +26,12 @@ enum rep_col_kind {
 	REP_COL_BOOL,  /* true/false; "yes"/"no" in the table */
 	REP_COL_DELTA, /* a signed number (an error, a bias): as REP_COL_NUM,
 			* with its sign always shown in the table */
-	REP_COL_FIGURE /* text of a number the command wrote with its unit,
+	REP_COL_FIGURE, /* text of a number the command wrote with its unit,
 			* one that differs by row ("1.2 ms", "840 tokens/s"):
 			* text, right-aligned like a number */
+	REP_COL_DURATION, /* seconds, shown in the unit that suits each value
+			  * to 3 significant digits ("909 ms", "32.1 d":
+			  * tc_fmt_duration) */
 };
 
 /* How CSV writes a number column (0: the usual). */

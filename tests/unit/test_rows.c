@@ -453,6 +453,41 @@ static void signed_numbers_and_figures(void **state)
 	rep_rows_release(&r);
 }
 
+/* Seconds in the unit that suits each value, to 3 significant digits
+ * (0.909 s is 909 ms, 2770300 s is 32.1 d); CSV and JSON keep the
+ * seconds. */
+static void durations(void **state)
+{
+	(void)state;
+	static const struct rep_col dur[] = {
+		{ "time_s", "time", REP_COL_DURATION, 0, 0, NULL, NULL, NULL, REP_CSV_EXP6, 0, 0 },
+	};
+	const double v[] = { 0.909, 2770300, 0 };
+	struct rep_rows r;
+	rep_rows_init(&r, dur, 1);
+	for (int i = 0; i < 3; i++) {
+		const struct rep_cell c[] = { { .num = v[i] } };
+		rep_rows_add(&r, c);
+	}
+	expect(&r, "table", 0, "  time\n909 ms\n32.1 d\n   0 s\n");
+	expect(&r, "csv", 0, "time_s\n0.909\n2.7703e+06\n0\n");
+	expect(&r, "json", 0,
+	       "{\n"
+	       "  \"rows\": [\n"
+	       "    {\n"
+	       "      \"time_s\": 0.909\n"
+	       "    },\n"
+	       "    {\n"
+	       "      \"time_s\": 2770300\n"
+	       "    },\n"
+	       "    {\n"
+	       "      \"time_s\": 0\n"
+	       "    }\n"
+	       "  ]\n"
+	       "}\n");
+	rep_rows_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -469,6 +504,7 @@ int main(void)
 		cmocka_unit_test(write_as_a_document),
 		cmocka_unit_test(text_data_views_and_absent_fields),
 		cmocka_unit_test(signed_numbers_and_figures),
+		cmocka_unit_test(durations),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
