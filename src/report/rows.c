@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../util/units.h"
+#include "numfmt.h"
 #include "rowfmt.h"
 
 void rep_rows_init(struct rep_rows *r, const struct rep_col *cols, int ncols)
@@ -94,6 +95,7 @@ static const char *cell_text(const struct rep_col *col, const struct rep_cell *v
 	case REP_COL_SIG:
 	case REP_COL_DELTA:
 	case REP_COL_DURATION:
+	case REP_COL_USD:
 		break;
 	}
 	if (!isfinite(v->num))
@@ -120,6 +122,8 @@ static const char *cell_text(const struct rep_col *col, const struct rep_cell *v
 		snprintf(buf, len, "%.*g%s", col->decimals, shown, suffix);
 	else if (col->kind == REP_COL_DURATION)
 		tc_fmt_duration(shown, buf, (int)len);
+	else if (col->kind == REP_COL_USD)
+		rep_fmt_usd(shown, buf, (int)len);
 	else
 		snprintf(buf, len, "%.*f%s", col->decimals, shown, suffix);
 	return buf;

@@ -32,6 +32,8 @@ enum rep_col_kind {
 	REP_COL_DURATION, /* seconds, shown in the unit that suits each value
 			  * to 3 significant digits ("909 ms", "32.1 d":
 			  * tc_fmt_duration) */
+	REP_COL_USD,      /* US dollars, "$338,840" or, under $100, "$20.85"
+			   * (rep_fmt_usd) */
 };
 
 /* How CSV writes a number column (0: the usual). */

@@ -488,6 +488,26 @@ static void durations(void **state)
 	rep_rows_release(&r);
 }
 
+/* Dollars as people read them, cents under $100 ($20.85, $338,840);
+ * CSV to the cent as the column's decimals ask. */
+static void dollars(void **state)
+{
+	(void)state;
+	static const struct rep_col usd[] = {
+		{ "cost_usd", "cost", REP_COL_USD, 0, 2, NULL, NULL, NULL, REP_CSV_DECIMALS, 0, 0 },
+	};
+	const double v[] = { 20.854, 338840.25 };
+	struct rep_rows r;
+	rep_rows_init(&r, usd, 1);
+	for (int i = 0; i < 2; i++) {
+		const struct rep_cell c[] = { { .num = v[i] } };
+		rep_rows_add(&r, c);
+	}
+	expect(&r, "table", 0, "    cost\n  $20.85\n$338,840\n");
+	expect(&r, "csv", 0, "cost_usd\n20.85\n338840.25\n");
+	rep_rows_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -505,6 +525,7 @@ int main(void)
 		cmocka_unit_test(text_data_views_and_absent_fields),
 		cmocka_unit_test(signed_numbers_and_figures),
 		cmocka_unit_test(durations),
+		cmocka_unit_test(dollars),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
