@@ -74,6 +74,14 @@ int rep_view_shows(enum rep_view v, const char *fmt)
 	return 0;
 }
 
+/* v as rep_fmt_count writes it, then suffix, into buf.  Returns buf. */
+static const char *amount_text(double v, const char *suffix, char *buf, size_t len)
+{
+	char n[ROWFMT_MAX];
+	snprintf(buf, len, "%s%s", rep_fmt_count(v, n, sizeof(n)), suffix);
+	return buf;
+}
+
 /*
  * The text of one cell in `fmt`: the contract's value for "csv", the
  * person's for "table" and "md".  buf holds ROWFMT_MAX + the suffix.
@@ -96,6 +104,7 @@ static const char *cell_text(const struct rep_col *col, const struct rep_cell *v
 	case REP_COL_DELTA:
 	case REP_COL_DURATION:
 	case REP_COL_USD:
+	case REP_COL_AMOUNT:
 		break;
 	}
 	if (!isfinite(v->num))
@@ -124,6 +133,8 @@ static const char *cell_text(const struct rep_col *col, const struct rep_cell *v
 		tc_fmt_duration(shown, buf, (int)len);
 	else if (col->kind == REP_COL_USD)
 		rep_fmt_usd(shown, buf, (int)len);
+	else if (col->kind == REP_COL_AMOUNT)
+		amount_text(shown, suffix, buf, len);
 	else
 		snprintf(buf, len, "%.*f%s", col->decimals, shown, suffix);
 	return buf;

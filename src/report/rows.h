@@ -34,6 +34,10 @@ enum rep_col_kind {
 			  * tc_fmt_duration) */
 	REP_COL_USD,      /* US dollars, "$338,840" or, under $100, "$20.85"
 			   * (rep_fmt_usd) */
+	REP_COL_AMOUNT,   /* a number of any size as people read it, with
+			   * `suffix`: digits grouped by thousands, a
+			   * fraction under 100 to 3 significant digits
+			   * ("49,250", "7.13 kWh": rep_fmt_count) */
 };
 
 /* How CSV writes a number column (0: the usual). */

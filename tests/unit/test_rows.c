@@ -508,6 +508,28 @@ static void dollars(void **state)
 	rep_rows_release(&r);
 }
 
+/* Amounts with their unit: thousands grouped (33,096 kWh), a fraction
+ * under 100 to 3 significant digits (7.13 kWh; 6.50 as 6.5); CSV and
+ * JSON keep the number. */
+static void amounts(void **state)
+{
+	(void)state;
+	static const struct rep_col kwh[] = {
+		{ "energy_kwh", "energy", REP_COL_AMOUNT, 0, 0, " kWh", NULL, NULL, REP_CSV_EXP6, 0,
+		  0 },
+	};
+	const double v[] = { 33096.4, 7.1312, 6.5 };
+	struct rep_rows r;
+	rep_rows_init(&r, kwh, 1);
+	for (int i = 0; i < 3; i++) {
+		const struct rep_cell c[] = { { .num = v[i] } };
+		rep_rows_add(&r, c);
+	}
+	expect(&r, "table", 0, "    energy\n33,096 kWh\n  7.13 kWh\n   6.5 kWh\n");
+	expect(&r, "csv", 0, "energy_kwh\n33096.4\n7.1312\n6.5\n");
+	rep_rows_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -526,6 +548,7 @@ int main(void)
 		cmocka_unit_test(signed_numbers_and_figures),
 		cmocka_unit_test(durations),
 		cmocka_unit_test(dollars),
+		cmocka_unit_test(amounts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
