@@ -70,6 +70,7 @@ int rep_view_shows(enum rep_view v, const char *fmt)
 	case REP_VIEW_FLAT: return !json;
 	case REP_VIEW_TEXT: return !json && !csv;
 	case REP_VIEW_DATA: return json || csv;
+	case REP_VIEW_CSV: return csv;
 	}
 	return 0;
 }

@@ -61,7 +61,9 @@ enum rep_view {
 	REP_VIEW_FLAT, /* table, Markdown and CSV only */
 	REP_VIEW_TEXT, /* table and Markdown only: a person's wording of what
 			* a REP_VIEW_DATA column of the same name carries */
-	REP_VIEW_DATA  /* CSV and JSON only */
+	REP_VIEW_DATA, /* CSV and JSON only */
+	REP_VIEW_CSV   /* CSV only: a field JSON carries once for the whole
+			* document, CSV on every row */
 };
 
 struct rep_col {

@@ -530,6 +530,25 @@ static void amounts(void **state)
 	rep_rows_release(&r);
 }
 
+/* A column for CSV alone: the table and JSON leave it out. */
+static void csv_only(void **state)
+{
+	(void)state;
+	static const struct rep_col cc[] = {
+		{ "id", "id", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+		{ "pricing", "pricing", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, REP_VIEW_CSV, 0 },
+	};
+	const struct rep_cell c[] = { { .text = "a" }, { .text = "spot" } };
+	struct rep_rows r;
+	rep_rows_init(&r, cc, 2);
+	rep_rows_add(&r, c);
+	expect(&r, "table", 0, "id\na\n");
+	expect(&r, "md", 0, "| id |\n| --- |\n| a |\n");
+	expect(&r, "csv", 0, "id,pricing\na,spot\n");
+	expect(&r, "json", 0, "{\n  \"rows\": [\n    {\n      \"id\": \"a\"\n    }\n  ]\n}\n");
+	rep_rows_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -549,6 +568,7 @@ int main(void)
 		cmocka_unit_test(durations),
 		cmocka_unit_test(dollars),
 		cmocka_unit_test(amounts),
+		cmocka_unit_test(csv_only),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
