@@ -120,6 +120,8 @@ static const char *cell_text(const struct rep_col *col, const struct rep_cell *v
 		snprintf(buf, len, "%.10g", v->num);
 	else if (csv && col->csv == REP_CSV_EXP6)
 		snprintf(buf, len, "%.6g", v->num);
+	else if (csv && col->csv == REP_CSV_SIG4)
+		snprintf(buf, len, "%.4g", v->num);
 	else if (csv)
 		rowfmt_g6(buf, v->num);
 	else if (v->num == 0 && col->zero)

@@ -49,9 +49,11 @@ enum rep_csv {
 			   * value whose contract shows its precision */
 	REP_CSV_SIG10,    /* 10 significant digits ("%.10g"): prices, whose
 			   * listed cents must survive */
-	REP_CSV_EXP6      /* 6 significant digits, large values with an
+	REP_CSV_EXP6,     /* 6 significant digits, large values with an
 			   * exponent ("%.6g": 1.37e+14): measurements in
 			   * any unit, no digit shown beyond the six */
+	REP_CSV_SIG4      /* 4 significant digits ("%.4g"): a share counted
+			   * over samples, whose further digits are noise */
 };
 
 /* The outputs a column appears in (0: all). */

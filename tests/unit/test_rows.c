@@ -549,6 +549,26 @@ static void csv_only(void **state)
 	rep_rows_release(&r);
 }
 
+/* A share of samples to 4 significant digits in CSV (2/3 as 0.6667, 1
+ * as 1), in per cent in the table. */
+static void csv_four_digits(void **state)
+{
+	(void)state;
+	static const struct rep_col p[] = {
+		{ "p_deadline", "P(deadline)", REP_COL_NUM, 100, 0, " %", NULL, NULL, REP_CSV_SIG4,
+		  0, 0 },
+	};
+	struct rep_rows r;
+	rep_rows_init(&r, p, 1);
+	for (int i = 2; i <= 3; i++) {
+		const struct rep_cell c[] = { { .num = i / 3.0 } };
+		rep_rows_add(&r, c);
+	}
+	expect(&r, "table", 0, "P(deadline)\n       67 %\n      100 %\n");
+	expect(&r, "csv", 0, "p_deadline\n0.6667\n1\n");
+	rep_rows_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -569,6 +589,7 @@ int main(void)
 		cmocka_unit_test(dollars),
 		cmocka_unit_test(amounts),
 		cmocka_unit_test(csv_only),
+		cmocka_unit_test(csv_four_digits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
