@@ -47,7 +47,7 @@ void rep_rows_add(struct rep_rows *r, const struct rep_cell *cells)
 	size_t at = r->rows * (size_t)r->ncols;
 	for (int c = 0; c < r->ncols; c++) {
 		char *copy = NULL;
-		if (is_text(&r->cols[c]) && !cells[c].missing &&
+		if (is_text(&r->cols[c]) && !cells[c].missing && !cells[c].absent &&
 		    !(copy = strdup(cells[c].text ? cells[c].text : ""))) {
 			while (c-- > 0)
 				free(r->text[at + (size_t)c]);
@@ -57,6 +57,7 @@ void rep_rows_add(struct rep_rows *r, const struct rep_cell *cells)
 		r->text[at + (size_t)c] = copy;
 		r->cells[at + (size_t)c] = cells[c];
 		r->cells[at + (size_t)c].text = copy;
+		r->cells[at + (size_t)c].missing |= cells[c].absent;
 	}
 	r->rows++;
 }
@@ -221,7 +222,7 @@ void rep_rows_json_fields(const struct rep_rows *r, size_t i, struct rep_json *j
 		const struct rep_col *col = &r->cols[c];
 		const struct rep_cell *v = &r->cells[i * (size_t)r->ncols + (size_t)c];
 		char inner[128];
-		if (!rep_view_shows(col->view, "json") || (col->absent && v->missing))
+		if (!rep_view_shows(col->view, "json") || rep_cell_left_out(col, v))
 			continue;
 		if (open && (!col->group || strcmp(col->group, open))) {
 			rep_json_obj_end(j);
@@ -269,4 +270,9 @@ void rep_rows_release(struct rep_rows *r)
 	free(r->text);
 	free(r->cells);
 	memset(r, 0, sizeof(*r));
+}
+
+int rep_cell_left_out(const struct rep_col *col, const struct rep_cell *v)
+{
+	return v->absent || (col->absent && v->missing);
 }

@@ -105,6 +105,10 @@ struct rep_cell {
 	const char *text; /* copied by rep_rows_add */
 	double num;
 	int missing;
+	int absent;       /* missing, and left out of JSON and of a record's
+			     field list whatever the column's `absent`: a
+			     field that other rows have, even as null, and
+			     this one lacks */
 };
 
 struct rep_rows {
@@ -149,5 +153,8 @@ const char *rep_rows_text(const struct rep_rows *r, size_t i, int c, const char 
  * (groups as objects of their own).  A non-finite number is caught by
  * rep_json_finish. */
 void rep_rows_json_fields(const struct rep_rows *r, size_t i, struct rep_json *j);
+/* Whether JSON and a record's field list leave cell v of column col
+ * out (the cell's `absent`, or the column's for a missing value). */
+int rep_cell_left_out(const struct rep_col *col, const struct rep_cell *v);
 
 #endif

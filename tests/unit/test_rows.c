@@ -569,6 +569,44 @@ static void csv_four_digits(void **state)
 	rep_rows_release(&r);
 }
 
+/* A field some rows have as text or null and one row lacks: left out of
+ * that row's JSON object, "-" and empty as any missing value. */
+static void absent_cells(void **state)
+{
+	(void)state;
+	static const struct rep_col ac[] = {
+		{ "id", "id", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+		{ "network", "network", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+	};
+	const struct rep_cell a[] = { { .text = "a" }, { .text = "ib" } };
+	const struct rep_cell b[] = { { .text = "b" }, { .missing = 1 } };
+	const struct rep_cell c[] = { { .text = "c" }, { .text = "unused", .absent = 1 } };
+	struct rep_rows r;
+	rep_rows_init(&r, ac, 2);
+	rep_rows_add(&r, a);
+	rep_rows_add(&r, b);
+	rep_rows_add(&r, c);
+	expect(&r, "table", 0, "id  network\na   ib\nb   -\nc   -\n");
+	expect(&r, "csv", 0, "id,network\na,ib\nb,\nc,\n");
+	expect(&r, "json", 0,
+	       "{\n"
+	       "  \"rows\": [\n"
+	       "    {\n"
+	       "      \"id\": \"a\",\n"
+	       "      \"network\": \"ib\"\n"
+	       "    },\n"
+	       "    {\n"
+	       "      \"id\": \"b\",\n"
+	       "      \"network\": null\n"
+	       "    },\n"
+	       "    {\n"
+	       "      \"id\": \"c\"\n"
+	       "    }\n"
+	       "  ]\n"
+	       "}\n");
+	rep_rows_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -590,6 +628,7 @@ int main(void)
 		cmocka_unit_test(amounts),
 		cmocka_unit_test(csv_only),
 		cmocka_unit_test(csv_four_digits),
+		cmocka_unit_test(absent_cells),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
