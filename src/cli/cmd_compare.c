@@ -2,22 +2,16 @@
  * cmd_compare.c - `traincost compare FILE`: the same training run on each
  * GPU type, with its best layout, time and dollars side by side.
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../io/gpu_load.h"
 #include "../io/wl_load.h"
 #include "../model/search.h"
-#include "../report/estimate_report.h"
-#include "../report/json.h"
-#include "../report/layout_text.h"
-#include "../report/unc_json.h"
-#include "../report/numfmt.h"
 #include "../report/plot.h"
-#include "../report/table.h"
 #include "../util/units.h"
 #include "cli.h"
+#include "compare_report.h"
 #include "money.h"
 #include "plan_args.h"
 #include "opts.h"
@@ -28,23 +22,9 @@
 
 static const char *const formats[] = { "table", "csv", "json", "md", NULL };
 
-/* One GPU type's outcome. */
-struct row {
-	struct gpu g;
-	int ok;                 /* a plan fits */
-	char why[256];          /* when not */
-	struct workload w;      /* the chosen plan */
-	struct estimate e;
-	struct run_cost cost;
-	int meets;              /* meets the deadline, when one is given */
-	int unc_ok;             /* --uncertainty: unc holds its samples */
-	struct unc_result unc;
-	char unc_why[256];      /* --uncertainty: why not, when not */
-};
-
 /* The chart of --plot: the rows that have a plan, as the table shows them. */
 static int write_plot(struct cli_ctx *ctx, const char *path, const struct workload *w,
-		      const struct row *rows, int n)
+		      const struct cli_compare_row *rows, int n)
 {
 	struct plot_compare_row *pr = calloc(n ? (size_t)n : 1, sizeof(*pr));
 	struct svg s;
@@ -54,7 +34,7 @@ static int write_plot(struct cli_ctx *ctx, const char *path, const struct worklo
 		return TC_EXIT_INTERNAL;
 	}
 	for (int i = 0; i < n; i++) {
-		const struct row *r = &rows[i];
+		const struct cli_compare_row *r = &rows[i];
 		if (!r->ok)
 			continue;
 		pr[k] = (struct plot_compare_row){
@@ -111,7 +91,7 @@ static int next_count(int count, int per_node)
 }
 
 /* The best plan of one GPU type at `count` GPUs: 0, or -1 with r->why. */
-static int try_count(const struct workload *w, struct row *r, int count,
+static int try_count(const struct workload *w, struct cli_compare_row *r, int count,
 		     struct est_workspace *ws)
 {
 	struct search_knobs k;
@@ -124,8 +104,8 @@ static int try_count(const struct workload *w, struct row *r, int count,
 	return 0;
 }
 
-static void evaluate(const struct workload *w, struct row *r, int count, double deadline_s,
-		     int max_count, const struct money *m, struct est_workspace *ws)
+static void evaluate(const struct workload *w, struct cli_compare_row *r, int count,
+		     double deadline_s, int max_count, const struct money *m, struct est_workspace *ws)
 {
 	r->ok = 0;
 	if (deadline_s <= 0) {
@@ -133,7 +113,7 @@ static void evaluate(const struct workload *w, struct row *r, int count, double 
 	} else {
 		int per_node = r->g.gpus_per_node > 0 ? r->g.gpus_per_node : 1;
 		int best_seen = 0;
-		struct row keep;
+		struct cli_compare_row keep;
 		for (int c = 1; c <= max_count; c = next_count(c, per_node)) {
 			if (try_count(w, r, c, ws))
 				continue;
@@ -164,12 +144,12 @@ static void evaluate(const struct workload *w, struct row *r, int count, double 
  * row draws from the same seed, so the GPU types meet the same luck.  A row
  * whose samples cannot be drawn keeps the reason in unc_why.
  */
-static void sample_rows(struct row *rows, int n, const struct unc_spec *base,
+static void sample_rows(struct cli_compare_row *rows, int n, const struct unc_spec *base,
 			struct unc_workspace *uws)
 {
 	struct workload *pw = malloc(sizeof(*pw)); /* the row's run as priced */
 	for (int i = 0; i < n; i++) {
-		struct row *r = &rows[i];
+		struct cli_compare_row *r = &rows[i];
 		struct unc_spec s = *base;
 		struct plan_problem why = { WLF_NONE, "" };
 		if (!r->ok)
@@ -189,7 +169,7 @@ static void sample_rows(struct row *rows, int n, const struct unc_spec *base,
 /* Cost order, unpriced after priced, failures last; then time. */
 static int cmp_rows(const void *a, const void *b)
 {
-	const struct row *x = a, *y = b;
+	const struct cli_compare_row *x = a, *y = b;
 	if (x->ok != y->ok)
 		return y->ok - x->ok;
 	if (x->meets != y->meets)
@@ -199,325 +179,6 @@ static int cmp_rows(const void *a, const void *b)
 	double cx = x->cost.priced ? x->cost.range.cheapest.run.cost_usd : x->e.total_time_s;
 	double cy = y->cost.priced ? y->cost.range.cheapest.run.cost_usd : y->e.total_time_s;
 	return (cx > cy) - (cx < cy);
-}
-
-/* The CSV columns --uncertainty adds after "note". */
-#define UNC_CSV_COLS 8
-static const char *const unc_csv_head[UNC_CSV_COLS] = { "total_time_p10_s",
-	"total_time_p50_s", "total_time_p90_s", "cost_p10_usd", "cost_p50_usd",
-	"cost_p90_usd", "p_deadline", "uncertainty_error" };
-
-/* Row r's uncertainty columns of the CSV into c[0..UNC_CSV_COLS-2]. */
-static void unc_csv_cells(const struct row *r, double deadline_s, char c[][256])
-{
-	const struct unc_result *u = &r->unc;
-	if (!r->unc_ok)
-		return; /* the caller points uncertainty_error at r->unc_why */
-	snprintf(c[0], 256, "%.6g", u->total_s.p10);
-	snprintf(c[1], 256, "%.6g", u->total_s.p50);
-	snprintf(c[2], 256, "%.6g", u->total_s.p90);
-	if (u->has_cost) {
-		snprintf(c[3], 256, "%.2f", u->cost_usd.p10);
-		snprintf(c[4], 256, "%.2f", u->cost_usd.p50);
-		snprintf(c[5], 256, "%.2f", u->cost_usd.p90);
-	}
-	if (deadline_s > 0 && u->has_deadline)
-		snprintf(c[6], 256, "%.4g", u->p_deadline);
-}
-
-/* Why row r has no price, or misses its target, in words ("" when
- * nothing is to be said), into buf. */
-static const char *row_note(const struct row *r, double deadline_s, char *buf, size_t size)
-{
-	buf[0] = '\0';
-	if (!r->ok)
-		snprintf(buf, size, "%s", r->why);
-	else if (!r->e.fits)
-		snprintf(buf, size, "does not fit");
-	else if (deadline_s > 0 && !r->meets)
-		snprintf(buf, size, "misses the deadline");
-	else if (!r->cost.priced && r->cost.range.largest.offer) {
-		double most = cost_offer_capacity(r->cost.range.largest.offer);
-		snprintf(buf, size, "one order holds at most %.4g GPU%s", most, most == 1 ? "" : "s");
-	} else if (r->cost.spot_applied && cost_spot_loss_per_h(&r->cost.in.spot) >= 1) {
-		snprintf(buf, size, "spot cannot finish: restarts lose work as fast as it is made");
-	} else if (r->cost.priced) {
-		/* The cost is the offer's run, over its own network. */
-		const struct cost_choice *ch = &r->cost.range.cheapest;
-		char dur[48], total[48];
-		tc_fmt_duration(r->cost.priced_base_s, dur, sizeof(dur));
-		tc_fmt_duration(r->e.total_time_s, total, sizeof(total));
-		if (ch->network && strcmp(ch->network, r->w.plan.network))
-			snprintf(buf, size, "cost timed over %s, the offer's network%s%s",
-				 ch->network, strcmp(dur, total) ? ": " : "",
-				 strcmp(dur, total) ? dur : "");
-	}
-	return buf;
-}
-
-static int print_table(struct cli_ctx *ctx, const char *fmt, struct row *rows, int n,
-		       double deadline_s)
-{
-	static const char *const head[] = { "GPU", "count", "layout", "step", "total time",
-		"GPU-hours", "cheapest offer", "cost", "cost range", "energy", "note" };
-	static const enum rep_align al[] = { REP_LEFT, REP_RIGHT, REP_LEFT, REP_RIGHT,
-		REP_RIGHT, REP_RIGHT, REP_LEFT, REP_RIGHT, REP_RIGHT, REP_RIGHT, REP_LEFT };
-	struct rep_table t;
-	rep_table_init(&t, 11, head, al);
-	for (int i = 0; i < n; i++) {
-		const struct row *r = &rows[i];
-		char c[11][256];
-		const char *cells[11];
-		for (int k = 0; k < 11; k++) {
-			c[k][0] = '\0';
-			cells[k] = c[k];
-		}
-		snprintf(c[0], sizeof(c[0]), "%s", r->g.id);
-		row_note(r, deadline_s, c[10], sizeof(c[10]));
-		if (!r->ok) {
-			rep_table_row(&t, cells);
-			continue;
-		}
-		snprintf(c[1], sizeof(c[1]), "%d", r->e.plan.count);
-		rep_layout_text(c[2], sizeof(c[2]), &r->w, &r->e);
-		tc_fmt_duration(r->e.step_time_s, c[3], sizeof(c[3]));
-		tc_fmt_duration(r->e.total_time_s, c[4], sizeof(c[4]));
-		rep_fmt_count(r->e.gpu_hours, c[5], sizeof(c[5]));
-		rep_fmt_count(r->cost.energy_kwh, c[9], sizeof(c[9]) - 4);
-		strcat(c[9], " kWh");
-		if (r->cost.priced) {
-			const struct cost_choice *ch = &r->cost.range.cheapest;
-			char usd[48];
-			snprintf(c[6], sizeof(c[6]), "%s %s", ch->table->provider, ch->offer->instance);
-			rep_fmt_usd(ch->run.cost_usd, c[7], sizeof(c[7]));
-			snprintf(c[8], sizeof(c[8]), "up to %s",
-				 rep_fmt_usd(r->cost.range.dearest.run.cost_usd, usd, sizeof(usd)));
-		} else {
-			snprintf(c[6], sizeof(c[6]), "no %s offer", cost_kind_names[r->cost.kind]);
-		}
-		rep_table_row(&t, cells);
-	}
-	int rc = rep_table_print(&t, ctx->out, fmt);
-	rep_table_release(&t);
-	return rc;
-}
-
-/* The CSV: the JSON's fields of each row, one column each (--uncertainty
- * adds its columns at the end): the GPU, its layout, then these. */
-#define CSV_COLS (1 + REP_LAYOUT_FIELDS + 13)
-static int print_csv(struct cli_ctx *ctx, struct row *rows, int n, double deadline_s, int with_unc)
-{
-	static const char *const result_head[] = { "step_time_s", "total_time_s", "gpu_hours",
-		"mfu_frac", "memory_per_gpu_bytes", "fits", "pricing", "provider", "instance",
-		"region", "cost_usd", "cost_max_usd", "energy_kwh" };
-	const char *hd[CSV_COLS + 1 + UNC_CSV_COLS];
-	enum rep_align al[CSV_COLS + 1 + UNC_CSV_COLS] = { REP_LEFT };
-	int ncols = CSV_COLS + 1 + (with_unc ? UNC_CSV_COLS : 0);
-	hd[0] = "gpu";
-	memcpy(hd + 1, rep_layout_field_names, sizeof(rep_layout_field_names));
-	memcpy(hd + 1 + REP_LAYOUT_FIELDS, result_head, sizeof(result_head));
-	hd[CSV_COLS] = "reason";
-	memcpy(hd + CSV_COLS + 1, unc_csv_head, sizeof(unc_csv_head));
-	struct rep_table t;
-	rep_table_init(&t, ncols, hd, al);
-	for (int i = 0; i < n; i++) {
-		const struct row *r = &rows[i];
-		char c[CSV_COLS + 1 + UNC_CSV_COLS][256];
-		const char *cells[CSV_COLS + 1 + UNC_CSV_COLS];
-		for (int k = 0; k < ncols; k++) {
-			c[k][0] = '\0';
-			cells[k] = c[k];
-		}
-		snprintf(c[0], sizeof(c[0]), "%s", r->g.id);
-		row_note(r, deadline_s, c[CSV_COLS], sizeof(c[CSV_COLS]));
-		if (with_unc) {
-			unc_csv_cells(r, deadline_s, c + CSV_COLS + 1);
-			if (r->ok && !r->unc_ok)
-				cells[ncols - 1] = r->unc_why;
-		}
-		if (r->ok) {
-			char lay[REP_LAYOUT_FIELDS][REP_LAYOUT_CELL];
-			char (*res)[256] = c + 1 + REP_LAYOUT_FIELDS;
-			rep_layout_cells(lay, &r->e.plan, r->w.train.recompute);
-			for (int k = 0; k < REP_LAYOUT_FIELDS; k++)
-				snprintf(c[1 + k], sizeof(c[0]), "%s", lay[k]);
-			snprintf(res[0], sizeof(res[0]), "%.6g", r->e.step_time_s);
-			snprintf(res[1], sizeof(res[1]), "%.6g", r->e.total_time_s);
-			snprintf(res[2], sizeof(res[2]), "%.6g", r->e.gpu_hours);
-			snprintf(res[3], sizeof(res[3]), "%.4f", r->e.mfu_frac);
-			snprintf(res[4], sizeof(res[4]), "%.6g", r->e.memory_per_gpu_bytes);
-			snprintf(res[5], sizeof(res[5]), "%s", r->e.fits ? "true" : "false");
-			snprintf(res[6], sizeof(res[6]), "%s", cost_kind_names[r->cost.kind]);
-			if (r->cost.priced) {
-				const struct cost_choice *ch = &r->cost.range.cheapest;
-				snprintf(res[7], sizeof(res[7]), "%s", ch->table->provider);
-				snprintf(res[8], sizeof(res[8]), "%s", ch->offer->instance);
-				snprintf(res[9], sizeof(res[9]), "%s", ch->offer->region);
-				snprintf(res[10], sizeof(res[10]), "%.2f", ch->run.cost_usd);
-				snprintf(res[11], sizeof(res[11]), "%.2f", r->cost.range.dearest.run.cost_usd);
-			}
-			snprintf(res[12], sizeof(res[12]), "%.6g", r->cost.energy_kwh);
-		}
-		rep_table_row(&t, cells);
-	}
-	int rc = rep_table_print(&t, ctx->out, "csv");
-	rep_table_release(&t);
-	return rc;
-}
-
-/* The uncertainty table of table and md output: P10, P50 and P90 of total
- * time and cost, and with a deadline the chance of meeting it. */
-static int print_unc_table(struct cli_ctx *ctx, const char *fmt, const struct row *rows, int n,
-			   const struct unc_spec *s, double deadline_s)
-{
-	static const char *const head[] = { "GPU", "time P10", "time P50", "time P90",
-		"cost P10", "cost P50", "cost P90", "note", "P(deadline)", "note" };
-	static const enum rep_align al[] = { REP_LEFT, REP_RIGHT, REP_RIGHT, REP_RIGHT,
-		REP_RIGHT, REP_RIGHT, REP_RIGHT, REP_LEFT, REP_RIGHT, REP_LEFT };
-	/* Columns 0-6, then "note" (7) alone, or "P(deadline)" and "note" (8, 9). */
-	int dl = deadline_s > 0, ncols = dl ? 9 : 8;
-	const char *hd[9];
-	enum rep_align a[9];
-	for (int k = 0; k < ncols; k++) {
-		int from = k < 7 ? k : dl ? k + 1 : 7;
-		hd[k] = head[from];
-		a[k] = al[from];
-	}
-	struct rep_table t;
-	rep_table_init(&t, ncols, hd, a);
-	for (int i = 0; i < n; i++) {
-		const struct row *r = &rows[i];
-		const struct unc_result *u = &r->unc;
-		char c[9][96];
-		const char *cells[9];
-		if (!r->ok)
-			continue;
-		for (int k = 0; k < 9; k++) {
-			c[k][0] = '\0';
-			cells[k] = c[k];
-		}
-		snprintf(c[0], sizeof(c[0]), "%s", r->g.id);
-		if (!r->unc_ok) {
-			snprintf(c[ncols - 1], sizeof(c[0]), "%.80s", r->unc_why);
-			rep_table_row(&t, cells);
-			continue;
-		}
-		tc_fmt_duration(u->total_s.p10, c[1], sizeof(c[1]));
-		tc_fmt_duration(u->total_s.p50, c[2], sizeof(c[2]));
-		tc_fmt_duration(u->total_s.p90, c[3], sizeof(c[3]));
-		if (u->has_cost) {
-			rep_fmt_usd(u->cost_usd.p10, c[4], sizeof(c[4]));
-			rep_fmt_usd(u->cost_usd.p50, c[5], sizeof(c[5]));
-			rep_fmt_usd(u->cost_usd.p90, c[6], sizeof(c[6]));
-		} else {
-			snprintf(c[ncols - 1], sizeof(c[0]), "no %s offer", cost_kind_names[r->cost.kind]);
-		}
-		if (dl && u->has_deadline)
-			snprintf(c[7], sizeof(c[7]), "%.0f %%", 100 * u->p_deadline);
-		rep_table_row(&t, cells);
-	}
-	fprintf(ctx->out, "\nUncertainty (%zu samples, seed %lu): total time and cost on the cheapest offer\n\n",
-		s->samples, s->seed);
-	int rc = rep_table_print(&t, ctx->out, fmt);
-	rep_table_release(&t);
-	return rc;
-}
-
-/* "l40s: 31% cheaper, 1.83x slower than a100-80gb-sxm", in words. */
-static void trade_off(struct cli_ctx *ctx, const struct row *rows, int n)
-{
-	const struct row *cheap = NULL, *fast = NULL;
-	for (int i = 0; i < n; i++) {
-		const struct row *r = &rows[i];
-		if (!r->ok || !r->cost.priced)
-			continue;
-		if (!cheap || r->cost.range.cheapest.run.cost_usd < cheap->cost.range.cheapest.run.cost_usd)
-			cheap = r;
-		if (!fast || r->e.total_time_s < fast->e.total_time_s)
-			fast = r;
-	}
-	if (!cheap)
-		return;
-	if (cheap == fast) {
-		fprintf(ctx->out, "\n%s is both the cheapest and the fastest.\n", cheap->g.id);
-		return;
-	}
-	double saving = 1 - cheap->cost.range.cheapest.run.cost_usd /
-			    fast->cost.range.cheapest.run.cost_usd;
-	double slower = cheap->e.total_time_s / fast->e.total_time_s;
-	fprintf(ctx->out, "\n%s: %.0f%% cheaper, %.3gx slower than %s.\n", cheap->g.id,
-		100 * saving, slower, fast->g.id);
-}
-
-static int print_json(struct cli_ctx *ctx, const struct workload *w, const char *pricing,
-		      const struct row *rows, int n, double deadline_s, const struct unc_spec *unc)
-{
-	struct rep_json j;
-	char note[256];
-	rep_json_doc_begin(&j, ctx->out, "compare");
-	rep_json_str(&j, "workload", w->name);
-	rep_json_str(&j, "file", w->file);
-	rep_json_str(&j, "kind", rep_kind_name(w));
-	rep_json_str(&j, "pricing", pricing);
-	if (deadline_s > 0)
-		rep_json_num(&j, "deadline_s", deadline_s);
-	if (unc) {
-		rep_json_int(&j, "samples", (long long)unc->samples);
-		rep_json_int(&j, "seed", (long long)unc->seed);
-	}
-	rep_json_arr_begin(&j, "gpus");
-	for (int i = 0; i < n; i++) {
-		const struct row *r = &rows[i];
-		rep_json_obj_begin(&j, NULL);
-		rep_json_str(&j, "gpu", r->g.id);
-		rep_json_bool(&j, "ok", r->ok);
-		row_note(r, deadline_s, note, sizeof(note));
-		if (note[0])
-			rep_json_str(&j, "reason", note);
-		else
-			rep_json_null(&j, "reason");
-		if (!r->ok) {
-			rep_json_obj_end(&j);
-			continue;
-		}
-		rep_layout_json(&j, &r->e.plan, r->w.train.recompute);
-		rep_json_num(&j, "step_time_s", r->e.step_time_s);
-		rep_json_num(&j, "total_time_s", r->e.total_time_s);
-		rep_json_num(&j, "gpu_hours", r->e.gpu_hours);
-		rep_json_num(&j, "mfu_frac", r->e.mfu_frac);
-		rep_json_num(&j, "memory_per_gpu_bytes", r->e.memory_per_gpu_bytes);
-		rep_json_bool(&j, "fits", r->e.fits);
-		if (deadline_s > 0)
-			rep_json_bool(&j, "meets_deadline", r->meets);
-		rep_json_bool(&j, "priced", r->cost.priced);
-		if (r->cost.priced) {
-			const struct cost_choice *ch = &r->cost.range.cheapest;
-			rep_json_str(&j, "provider", ch->table->provider);
-			rep_json_str(&j, "instance", ch->offer->instance);
-			rep_json_str(&j, "region", ch->offer->region);
-			rep_json_num(&j, "cost_usd", ch->run.cost_usd);
-			rep_json_num(&j, "cost_max_usd", r->cost.range.dearest.run.cost_usd);
-			rep_json_num(&j, "cost_run_s", ch->run_s);
-			const char *net = rep_choice_network(ch, &r->w.plan);
-			if (net)
-				rep_json_str(&j, "cost_network", net);
-			else
-				rep_json_null(&j, "cost_network");
-		}
-		rep_json_num(&j, "energy_kwh", r->cost.energy_kwh);
-		if (unc && r->unc_ok)
-			rep_unc_json(&j, "uncertainty", &r->unc);
-		else if (unc)
-			rep_json_str(&j, "uncertainty_error", r->unc_why);
-		rep_json_arr_begin(&j, "warnings");
-		for (int k = 0; k < r->e.warning_count; k++)
-			rep_json_str(&j, NULL, r->e.warning[k]);
-		rep_json_arr_end(&j);
-		rep_json_obj_end(&j);
-	}
-	rep_json_arr_end(&j);
-	rep_json_obj_end(&j);
-	return rep_json_finish(&j);
 }
 
 int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
@@ -569,7 +230,7 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 	struct workload w;
 	struct gpu_catalog cat = { 0 };
 	struct est_workspace ws = { 0 };
-	struct row *rows = NULL;
+	struct cli_compare_row *rows = NULL;
 	struct unc_spec us;
 	struct unc_workspace uws = { 0 };
 	char *idbuf = NULL;
@@ -636,36 +297,9 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 	qsort(rows, (size_t)n, sizeof(*rows), cmp_rows);
 	if (plot && (rc = write_plot(ctx, plot, &w, rows, n)))
 		goto out;
-	if (!strcmp(format, "json")) {
-		rc = print_json(ctx, &w, cost_kind_names[m.in.kind], rows, n, deadline_s,
-				ua.on ? &us : NULL);
-	} else if (!strcmp(format, "csv")) {
-		rc = print_csv(ctx, rows, n, deadline_s, ua.on);
-	} else {
-		{
-			char dur[48], how[96], title[REP_TITLE_LEN];
-			if (deadline_s > 0)
-				snprintf(how, sizeof(how), "the fewest GPUs that finish within %s",
-					 tc_fmt_duration(deadline_s, dur, sizeof(dur)));
-			else
-				snprintf(how, sizeof(how), "at %d GPUs", count);
-			fprintf(ctx->out, "%s: each GPU type with its fastest plan that fits, %s, %s prices\n\n",
-				rep_title(title, &w, format), how, cost_kind_names[m.in.kind]);
-			if (cal.measurements)
-				fprintf(ctx->out, "Efficiencies calibrated from %s (%zu measurements on %s).\n\n",
-					cal.fitted_from, cal.measurements, cal.gpu);
-		}
-		rc = print_table(ctx, format, rows, n, deadline_s);
-		if (!rc && ua.on)
-			rc = print_unc_table(ctx, format, rows, n, &us, deadline_s);
-		if (!rc)
-			trade_off(ctx, rows, n);
-		if (!rc && strcmp(format, "csv") && m.in.kind == COST_SPOT) {
-			fputc('\n', ctx->out);
-			rep_spot_assumptions(ctx->out, &m.in.spot, "costs");
-		}
-	}
-	if (rc) {
+	const struct cli_compare_results res = { &w, &m, &cal, rows, n, count, deadline_s,
+						 ua.on ? &us : NULL };
+	if ((rc = cli_compare_report(ctx, format, &res))) {
 		fputs("traincost compare: internal error: a non-finite value in the report\n", ctx->err);
 		rc = TC_EXIT_INTERNAL;
 	}

@@ -58,3 +58,20 @@ void rep_layout_cells(char c[][REP_LAYOUT_CELL], const struct plan *p, int recom
 	snprintf(c[8], REP_LAYOUT_CELL, "%d", p->interleave);
 	snprintf(c[9], REP_LAYOUT_CELL, "%s", sequence_parallel(p) ? "true" : "false");
 }
+
+void rep_layout_row(struct rep_cell *c, char *text, const struct workload *w,
+		    const struct estimate *e)
+{
+	const struct plan *p = &e->plan;
+	const double v[] = { p->tp, p->pp, p->dp, p->ep, p->zero, p->micro_batch };
+	int uneven = p->first_stage_layers > 0 || p->last_stage_layers > 0;
+	c[0] = (struct rep_cell){ .num = p->count };
+	c[1] = (struct rep_cell){ .text = rep_layout_text(text, REP_LAYOUT_TEXT_LEN, w, e) };
+	for (int k = 0; k < 6; k++)
+		c[2 + k] = (struct rep_cell){ .num = v[k] };
+	c[8] = (struct rep_cell){ .text = recompute_text[w->train.recompute] };
+	c[9] = (struct rep_cell){ .num = p->interleave };
+	c[10] = (struct rep_cell){ .num = p->first_stage_layers, .missing = !uneven };
+	c[11] = (struct rep_cell){ .num = p->last_stage_layers, .missing = !uneven };
+	c[12] = (struct rep_cell){ .num = sequence_parallel(p) };
+}

@@ -11,6 +11,7 @@
 
 #include "../model/estimate.h"
 #include "json.h"
+#include "rows.h"
 
 /* Write the layout estimate *e ran for workload *w into buf; returns buf. */
 const char *rep_layout_text(char *buf, size_t len, const struct workload *w,
@@ -28,5 +29,40 @@ void rep_layout_json(struct rep_json *j, const struct plan *p, int recompute);
 
 /* The same fields as CSV cells, into c[0..REP_LAYOUT_FIELDS-1]. */
 void rep_layout_cells(char c[][REP_LAYOUT_CELL], const struct plan *p, int recompute);
+
+/*
+ * The layout as columns of rows (rows.h), in rep_layout_json's order:
+ * count, the one-cell summary (the table's alone), tp to interleave,
+ * first_stage_layers and last_stage_layers (JSON's alone, given where the
+ * stages are uneven) and sequence_parallel.  The table shows the count
+ * and the summary, CSV and JSON the fields; a row without a plan leaves
+ * them all out of its JSON object.
+ */
+#define REP_LAYOUT_INT(name, view) \
+	{ name, name, REP_COL_COUNT, 0, 0, NULL, NULL, NULL, 0, view, 1 }
+#define REP_LAYOUT_COLS \
+	REP_LAYOUT_INT("count", REP_VIEW_ALL), \
+	REP_TEXT_COL("layout", "layout", REP_VIEW_TEXT, 1), \
+	REP_LAYOUT_INT("tp", REP_VIEW_DATA), \
+	REP_LAYOUT_INT("pp", REP_VIEW_DATA), \
+	REP_LAYOUT_INT("dp", REP_VIEW_DATA), \
+	REP_LAYOUT_INT("ep", REP_VIEW_DATA), \
+	REP_LAYOUT_INT("zero", REP_VIEW_DATA), \
+	REP_LAYOUT_INT("micro_batch", REP_VIEW_DATA), \
+	REP_TEXT_COL("recompute", "recompute", REP_VIEW_DATA, 1), \
+	REP_LAYOUT_INT("interleave", REP_VIEW_DATA), \
+	REP_LAYOUT_INT("first_stage_layers", REP_VIEW_JSON), \
+	REP_LAYOUT_INT("last_stage_layers", REP_VIEW_JSON), \
+	{ "sequence_parallel", "sequence_parallel", REP_COL_BOOL, 0, 0, NULL, NULL, NULL, 0, \
+	  REP_VIEW_DATA, 1 }
+#define REP_LAYOUT_NCOLS 13
+/* Room for the summary, with its NUL. */
+#define REP_LAYOUT_TEXT_LEN 96
+
+/* The cells of REP_LAYOUT_COLS for the layout estimate *e ran for
+ * workload *w, into c[0..REP_LAYOUT_NCOLS-1]; the summary is written in
+ * text, of REP_LAYOUT_TEXT_LEN bytes. */
+void rep_layout_row(struct rep_cell *c, char *text, const struct workload *w,
+		    const struct estimate *e);
 
 #endif

@@ -24,7 +24,7 @@ static int print_fields(const struct rep_rows *r, FILE *f, const char *fmt)
 	for (int c = 0; c < r->ncols && !rc; c++) {
 		const struct rep_col *col = &r->cols[c];
 		char buf[RECORD_CELL_MAX];
-		if (!rep_view_shows(col->view, fmt) || (col->absent && r->cells[c].missing))
+		if (!rep_view_shows(col->view, fmt) || rep_cell_left_out(col, &r->cells[c]))
 			continue;
 		const char *cells[2] = { col->title, rep_rows_text(r, 0, c, fmt, buf, sizeof(buf)) };
 		if (!cells[1])

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/units.h"
+#include "numfmt.h"
 #include "rowfmt.h"
 
 void rep_rows_init(struct rep_rows *r, const struct rep_col *cols, int ncols)
@@ -45,7 +47,7 @@ void rep_rows_add(struct rep_rows *r, const struct rep_cell *cells)
 	size_t at = r->rows * (size_t)r->ncols;
 	for (int c = 0; c < r->ncols; c++) {
 		char *copy = NULL;
-		if (is_text(&r->cols[c]) && !cells[c].missing &&
+		if (is_text(&r->cols[c]) && !cells[c].missing && !cells[c].absent &&
 		    !(copy = strdup(cells[c].text ? cells[c].text : ""))) {
 			while (c-- > 0)
 				free(r->text[at + (size_t)c]);
@@ -55,6 +57,7 @@ void rep_rows_add(struct rep_rows *r, const struct rep_cell *cells)
 		r->text[at + (size_t)c] = copy;
 		r->cells[at + (size_t)c] = cells[c];
 		r->cells[at + (size_t)c].text = copy;
+		r->cells[at + (size_t)c].missing |= cells[c].absent;
 	}
 	r->rows++;
 }
@@ -68,8 +71,17 @@ int rep_view_shows(enum rep_view v, const char *fmt)
 	case REP_VIEW_FLAT: return !json;
 	case REP_VIEW_TEXT: return !json && !csv;
 	case REP_VIEW_DATA: return json || csv;
+	case REP_VIEW_CSV: return csv;
 	}
 	return 0;
+}
+
+/* v as rep_fmt_count writes it, then suffix, into buf.  Returns buf. */
+static const char *amount_text(double v, const char *suffix, char *buf, size_t len)
+{
+	char n[ROWFMT_MAX];
+	snprintf(buf, len, "%s%s", rep_fmt_count(v, n, sizeof(n)), suffix);
+	return buf;
 }
 
 /*
@@ -92,6 +104,9 @@ static const char *cell_text(const struct rep_col *col, const struct rep_cell *v
 	case REP_COL_NUM:
 	case REP_COL_SIG:
 	case REP_COL_DELTA:
+	case REP_COL_DURATION:
+	case REP_COL_USD:
+	case REP_COL_AMOUNT:
 		break;
 	}
 	if (!isfinite(v->num))
@@ -106,6 +121,8 @@ static const char *cell_text(const struct rep_col *col, const struct rep_cell *v
 		snprintf(buf, len, "%.10g", v->num);
 	else if (csv && col->csv == REP_CSV_EXP6)
 		snprintf(buf, len, "%.6g", v->num);
+	else if (csv && col->csv == REP_CSV_SIG4)
+		snprintf(buf, len, "%.4g", v->num);
 	else if (csv)
 		rowfmt_g6(buf, v->num);
 	else if (v->num == 0 && col->zero)
@@ -116,6 +133,12 @@ static const char *cell_text(const struct rep_col *col, const struct rep_cell *v
 		snprintf(buf, len, "%+.*f%s", col->decimals, shown, suffix);
 	else if (col->kind == REP_COL_SIG)
 		snprintf(buf, len, "%.*g%s", col->decimals, shown, suffix);
+	else if (col->kind == REP_COL_DURATION)
+		tc_fmt_duration(shown, buf, (int)len);
+	else if (col->kind == REP_COL_USD)
+		rep_fmt_usd(shown, buf, (int)len);
+	else if (col->kind == REP_COL_AMOUNT)
+		amount_text(shown, suffix, buf, len);
 	else
 		snprintf(buf, len, "%.*f%s", col->decimals, shown, suffix);
 	return buf;
@@ -199,7 +222,7 @@ void rep_rows_json_fields(const struct rep_rows *r, size_t i, struct rep_json *j
 		const struct rep_col *col = &r->cols[c];
 		const struct rep_cell *v = &r->cells[i * (size_t)r->ncols + (size_t)c];
 		char inner[128];
-		if (!rep_view_shows(col->view, "json") || (col->absent && v->missing))
+		if (!rep_view_shows(col->view, "json") || rep_cell_left_out(col, v))
 			continue;
 		if (open && (!col->group || strcmp(col->group, open))) {
 			rep_json_obj_end(j);
@@ -247,4 +270,9 @@ void rep_rows_release(struct rep_rows *r)
 	free(r->text);
 	free(r->cells);
 	memset(r, 0, sizeof(*r));
+}
+
+int rep_cell_left_out(const struct rep_col *col, const struct rep_cell *v)
+{
+	return v->absent || (col->absent && v->missing);
 }

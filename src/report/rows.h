@@ -26,9 +26,18 @@ enum rep_col_kind {
 	REP_COL_BOOL,  /* true/false; "yes"/"no" in the table */
 	REP_COL_DELTA, /* a signed number (an error, a bias): as REP_COL_NUM,
 			* with its sign always shown in the table */
-	REP_COL_FIGURE /* text of a number the command wrote with its unit,
+	REP_COL_FIGURE, /* text of a number the command wrote with its unit,
 			* one that differs by row ("1.2 ms", "840 tokens/s"):
 			* text, right-aligned like a number */
+	REP_COL_DURATION, /* seconds, shown in the unit that suits each value
+			  * to 3 significant digits ("909 ms", "32.1 d":
+			  * tc_fmt_duration) */
+	REP_COL_USD,      /* US dollars, "$338,840" or, under $100, "$20.85"
+			   * (rep_fmt_usd) */
+	REP_COL_AMOUNT,   /* a number of any size as people read it, with
+			   * `suffix`: digits grouped by thousands, a
+			   * fraction under 100 to 3 significant digits
+			   * ("49,250", "7.13 kWh": rep_fmt_count) */
 };
 
 /* How CSV writes a number column (0: the usual). */
@@ -40,9 +49,11 @@ enum rep_csv {
 			   * value whose contract shows its precision */
 	REP_CSV_SIG10,    /* 10 significant digits ("%.10g"): prices, whose
 			   * listed cents must survive */
-	REP_CSV_EXP6      /* 6 significant digits, large values with an
+	REP_CSV_EXP6,     /* 6 significant digits, large values with an
 			   * exponent ("%.6g": 1.37e+14): measurements in
 			   * any unit, no digit shown beyond the six */
+	REP_CSV_SIG4      /* 4 significant digits ("%.4g"): a share counted
+			   * over samples, whose further digits are noise */
 };
 
 /* The outputs a column appears in (0: all). */
@@ -52,7 +63,9 @@ enum rep_view {
 	REP_VIEW_FLAT, /* table, Markdown and CSV only */
 	REP_VIEW_TEXT, /* table and Markdown only: a person's wording of what
 			* a REP_VIEW_DATA column of the same name carries */
-	REP_VIEW_DATA  /* CSV and JSON only */
+	REP_VIEW_DATA, /* CSV and JSON only */
+	REP_VIEW_CSV   /* CSV only: a field JSON carries once for the whole
+			* document, CSV on every row */
 };
 
 struct rep_col {
@@ -92,6 +105,10 @@ struct rep_cell {
 	const char *text; /* copied by rep_rows_add */
 	double num;
 	int missing;
+	int absent;       /* missing, and left out of JSON and of a record's
+			     field list whatever the column's `absent`: a
+			     field that other rows have, even as null, and
+			     this one lacks */
 };
 
 struct rep_rows {
@@ -136,5 +153,8 @@ const char *rep_rows_text(const struct rep_rows *r, size_t i, int c, const char 
  * (groups as objects of their own).  A non-finite number is caught by
  * rep_json_finish. */
 void rep_rows_json_fields(const struct rep_rows *r, size_t i, struct rep_json *j);
+/* Whether JSON and a record's field list leave cell v of column col
+ * out (the cell's `absent`, or the column's for a missing value). */
+int rep_cell_left_out(const struct rep_col *col, const struct rep_cell *v);
 
 #endif

@@ -132,6 +132,22 @@ static void non_finite_fails(void **state)
 	rep_rows_release(&r);
 }
 
+/* One number column of the values v (n of them, a row each) as the
+ * table and CSV write it. */
+static void expect_numbers(const struct rep_col *col, const double *v, int n, const char *table,
+			   const char *csv)
+{
+	struct rep_rows r;
+	rep_rows_init(&r, col, 1);
+	for (int i = 0; i < n; i++) {
+		const struct rep_cell c[] = { { .num = v[i] } };
+		rep_rows_add(&r, c);
+	}
+	expect(&r, "table", 0, table);
+	expect(&r, "csv", 0, csv);
+	rep_rows_release(&r);
+}
+
 /* Significant digits for values of any size: 2.83e-05 and 7.9e+09 to four
  * digits as %.4g writes them, 0.87746 as 0.8775; CSV as rowfmt_g6 writes
  * them (plain decimal from 1e-4 to 1e15). */
@@ -140,15 +156,8 @@ static void significant_digits(void **state)
 	(void)state;
 	static const struct rep_col sig[] = { { "v", "v", REP_COL_SIG, 0, 4, NULL, NULL, NULL, 0, 0, 0 } };
 	const double v[] = { 2.83e-5, 7.9e9, 0.87746 };
-	struct rep_rows r;
-	rep_rows_init(&r, sig, 1);
-	for (int i = 0; i < 3; i++) {
-		const struct rep_cell c[] = { { .num = v[i] } };
-		rep_rows_add(&r, c);
-	}
-	expect(&r, "table", 0, "       v\n2.83e-05\n 7.9e+09\n  0.8775\n");
-	expect(&r, "csv", 0, "v\n2.83e-05\n7900000000\n0.87746\n");
-	rep_rows_release(&r);
+	expect_numbers(sig, v, 3, "       v\n2.83e-05\n 7.9e+09\n  0.8775\n",
+		       "v\n2.83e-05\n7900000000\n0.87746\n");
 }
 
 /* A measurement to six digits with C's exponent: 1.37e14 as 1.37e+14 and
@@ -453,6 +462,102 @@ static void signed_numbers_and_figures(void **state)
 	rep_rows_release(&r);
 }
 
+/*
+ * Numbers as people read them, one column's values a row each, in the
+ * table and in CSV:
+ * - seconds in the unit that suits each value, to 3 significant digits
+ *   (0.909 s is 909 ms, 2770300 s is 32.1 d); CSV keeps the seconds;
+ * - dollars, cents under $100 ($20.85, $338,840); CSV to the cent as the
+ *   column's decimals ask;
+ * - amounts with their unit: thousands grouped (33,096 kWh), a fraction
+ *   under 100 to 3 significant digits (7.13 kWh; 6.50 as 6.5);
+ * - a share of samples in per cent, CSV to 4 significant digits (2/3 as
+ *   0.6667, 1 as 1).
+ */
+static void numbers_as_people_read_them(void **state)
+{
+	(void)state;
+	static const struct {
+		struct rep_col col;
+		double v[3];
+		int n;
+		const char *table, *csv;
+	} cases[] = {
+		{ { "time_s", "time", REP_COL_DURATION, 0, 0, NULL, NULL, NULL, REP_CSV_EXP6, 0, 0 },
+		  { 0.909, 2770300, 0 }, 3, "  time\n909 ms\n32.1 d\n   0 s\n",
+		  "time_s\n0.909\n2.7703e+06\n0\n" },
+		{ { "cost_usd", "cost", REP_COL_USD, 0, 2, NULL, NULL, NULL, REP_CSV_DECIMALS, 0, 0 },
+		  { 20.854, 338840.25 }, 2, "    cost\n  $20.85\n$338,840\n",
+		  "cost_usd\n20.85\n338840.25\n" },
+		{ { "energy_kwh", "energy", REP_COL_AMOUNT, 0, 0, " kWh", NULL, NULL, REP_CSV_EXP6, 0,
+		    0 },
+		  { 33096.4, 7.1312, 6.5 }, 3, "    energy\n33,096 kWh\n  7.13 kWh\n   6.5 kWh\n",
+		  "energy_kwh\n33096.4\n7.1312\n6.5\n" },
+		{ { "p_deadline", "P(deadline)", REP_COL_NUM, 100, 0, " %", NULL, NULL, REP_CSV_SIG4,
+		    0, 0 },
+		  { 2 / 3.0, 1 }, 2, "P(deadline)\n       67 %\n      100 %\n", "p_deadline\n0.6667\n1\n" },
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
+		expect_numbers(&cases[k].col, cases[k].v, cases[k].n, cases[k].table, cases[k].csv);
+}
+
+/* A column for CSV alone: the table and JSON leave it out. */
+static void csv_only(void **state)
+{
+	(void)state;
+	static const struct rep_col cc[] = {
+		{ "id", "id", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+		{ "pricing", "pricing", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, REP_VIEW_CSV, 0 },
+	};
+	const struct rep_cell c[] = { { .text = "a" }, { .text = "spot" } };
+	struct rep_rows r;
+	rep_rows_init(&r, cc, 2);
+	rep_rows_add(&r, c);
+	expect(&r, "table", 0, "id\na\n");
+	expect(&r, "md", 0, "| id |\n| --- |\n| a |\n");
+	expect(&r, "csv", 0, "id,pricing\na,spot\n");
+	expect(&r, "json", 0, "{\n  \"rows\": [\n    {\n      \"id\": \"a\"\n    }\n  ]\n}\n");
+	rep_rows_release(&r);
+}
+
+/* A field some rows have as text or null and one row lacks: left out of
+ * that row's JSON object, "-" and empty as any missing value. */
+static void absent_cells(void **state)
+{
+	(void)state;
+	static const struct rep_col ac[] = {
+		{ "id", "id", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+		{ "network", "network", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+	};
+	const struct rep_cell a[] = { { .text = "a" }, { .text = "ib" } };
+	const struct rep_cell b[] = { { .text = "b" }, { .missing = 1 } };
+	const struct rep_cell c[] = { { .text = "c" }, { .text = "unused", .absent = 1 } };
+	struct rep_rows r;
+	rep_rows_init(&r, ac, 2);
+	rep_rows_add(&r, a);
+	rep_rows_add(&r, b);
+	rep_rows_add(&r, c);
+	expect(&r, "table", 0, "id  network\na   ib\nb   -\nc   -\n");
+	expect(&r, "csv", 0, "id,network\na,ib\nb,\nc,\n");
+	expect(&r, "json", 0,
+	       "{\n"
+	       "  \"rows\": [\n"
+	       "    {\n"
+	       "      \"id\": \"a\",\n"
+	       "      \"network\": \"ib\"\n"
+	       "    },\n"
+	       "    {\n"
+	       "      \"id\": \"b\",\n"
+	       "      \"network\": null\n"
+	       "    },\n"
+	       "    {\n"
+	       "      \"id\": \"c\"\n"
+	       "    }\n"
+	       "  ]\n"
+	       "}\n");
+	rep_rows_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -469,6 +574,9 @@ int main(void)
 		cmocka_unit_test(write_as_a_document),
 		cmocka_unit_test(text_data_views_and_absent_fields),
 		cmocka_unit_test(signed_numbers_and_figures),
+		cmocka_unit_test(numbers_as_people_read_them),
+		cmocka_unit_test(csv_only),
+		cmocka_unit_test(absent_cells),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,362 @@
+/*
+ * compare_report.c - `traincost compare`'s tables, each described once,
+ * as columns, and written as a table, Markdown, CSV or JSON from that
+ * description (compare_report.h).
+ */
+#include "compare_report.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../report/estimate_report.h"
+#include "../report/json.h"
+#include "../report/layout_text.h"
+#include "../report/rows.h"
+#include "../report/unc_json.h"
+#include "../util/units.h"
+
+/*
+ * The columns of compare, each described once for every format, in the
+ * order of JSON's fields: one row per GPU type.  The table names the
+ * layout and the offer in words and gives the reason last, as "note";
+ * CSV gives the kind of price on every row and the reason last.  A GPU
+ * type without a plan has only gpu, ok and reason in JSON and missing
+ * cells elsewhere.  With --uncertainty the columns from U_GPU on follow:
+ * a table of their own after the first in the table and Markdown, more
+ * columns of the same rows in CSV; JSON gives the quantiles as an object
+ * of each row (rep_unc_json) and of these columns only the error.
+ */
+enum { C_GPU, C_OK, C_REASON, C_LAYOUT, C_STEP = C_LAYOUT + REP_LAYOUT_NCOLS, C_TOTAL,
+       C_GPU_HOURS, C_MFU, C_MEMORY, C_FITS, C_MEETS, C_PRICED, C_PRICING, C_OFFER, C_PROVIDER,
+       C_INSTANCE, C_REGION, C_COST, C_COST_MAX, C_COST_RUN, C_COST_NETWORK, C_ENERGY, C_NOTE,
+       MAIN_COLS,
+       U_GPU = MAIN_COLS, U_TIME_P10, U_TIME_P50, U_TIME_P90, U_COST_P10, U_COST_P50, U_COST_P90,
+       U_P_DEADLINE, U_ERROR, U_NOTE, ALL_COLS };
+#define UNC_COLS (ALL_COLS - U_GPU)
+_Static_assert(ALL_COLS <= REP_TABLE_MAX_COLS, "compare's CSV is one table");
+/* A number of a row with a plan: left out of JSON for one without. */
+#define PLAN_COL(name, title, kind, decimals, suffix, csv, view) \
+	{ name, title, kind, 0, decimals, suffix, NULL, NULL, csv, view, 1 }
+#define TIME_COL(name, title, view) \
+	PLAN_COL(name, title, REP_COL_DURATION, 0, NULL, REP_CSV_EXP6, view)
+#define USD_COL(name, title, view) \
+	PLAN_COL(name, title, REP_COL_USD, 2, NULL, REP_CSV_DECIMALS, view)
+#define BOOL_COL(name, view) PLAN_COL(name, name, REP_COL_BOOL, 0, NULL, 0, view)
+static const struct rep_col compare_cols[ALL_COLS] = {
+	[C_GPU] = REP_TEXT_COL("gpu", "GPU", REP_VIEW_ALL, 0),
+	[C_OK] = { "ok", "ok", REP_COL_BOOL, 0, 0, NULL, NULL, NULL, 0, REP_VIEW_JSON, 0 },
+	[C_REASON] = REP_TEXT_COL("reason", "note", REP_VIEW_JSON, 0),
+	[C_LAYOUT] = REP_LAYOUT_COLS,
+	[C_STEP] = TIME_COL("step_time_s", "step", REP_VIEW_ALL),
+	[C_TOTAL] = TIME_COL("total_time_s", "total time", REP_VIEW_ALL),
+	[C_GPU_HOURS] = PLAN_COL("gpu_hours", "GPU-hours", REP_COL_AMOUNT, 0, NULL, REP_CSV_EXP6,
+				 REP_VIEW_ALL),
+	[C_MFU] = PLAN_COL("mfu_frac", "MFU", REP_COL_NUM, 4, NULL, REP_CSV_DECIMALS, REP_VIEW_DATA),
+	[C_MEMORY] = PLAN_COL("memory_per_gpu_bytes", "memory per GPU", REP_COL_NUM, 0, NULL,
+			      REP_CSV_EXP6, REP_VIEW_DATA),
+	[C_FITS] = BOOL_COL("fits", REP_VIEW_DATA),
+	[C_MEETS] = BOOL_COL("meets_deadline", REP_VIEW_JSON),
+	[C_PRICED] = BOOL_COL("priced", REP_VIEW_JSON),
+	[C_PRICING] = REP_TEXT_COL("pricing", "pricing", REP_VIEW_CSV, 1),
+	[C_OFFER] = REP_TEXT_COL("offer", "cheapest offer", REP_VIEW_TEXT, 1),
+	[C_PROVIDER] = REP_TEXT_COL("provider", "provider", REP_VIEW_DATA, 1),
+	[C_INSTANCE] = REP_TEXT_COL("instance", "instance", REP_VIEW_DATA, 1),
+	[C_REGION] = REP_TEXT_COL("region", "region", REP_VIEW_DATA, 1),
+	[C_COST] = USD_COL("cost_usd", "cost", REP_VIEW_ALL),
+	[C_COST_MAX] = USD_COL("cost_max_usd", "up to", REP_VIEW_ALL),
+	[C_COST_RUN] = TIME_COL("cost_run_s", "run on the offer", REP_VIEW_JSON),
+	/* null where no network plays a part; left out where no offer does */
+	[C_COST_NETWORK] = REP_TEXT_COL("cost_network", "network", REP_VIEW_JSON, 0),
+	[C_ENERGY] = PLAN_COL("energy_kwh", "energy", REP_COL_AMOUNT, 0, " kWh", REP_CSV_EXP6,
+			      REP_VIEW_ALL),
+	[C_NOTE] = REP_TEXT_COL("reason", "note", REP_VIEW_FLAT, 0),
+	[U_GPU] = REP_TEXT_COL("gpu", "GPU", REP_VIEW_TEXT, 0),
+	[U_TIME_P10] = TIME_COL("total_time_p10_s", "time P10", REP_VIEW_FLAT),
+	[U_TIME_P50] = TIME_COL("total_time_p50_s", "time P50", REP_VIEW_FLAT),
+	[U_TIME_P90] = TIME_COL("total_time_p90_s", "time P90", REP_VIEW_FLAT),
+	[U_COST_P10] = USD_COL("cost_p10_usd", "cost P10", REP_VIEW_FLAT),
+	[U_COST_P50] = USD_COL("cost_p50_usd", "cost P50", REP_VIEW_FLAT),
+	[U_COST_P90] = USD_COL("cost_p90_usd", "cost P90", REP_VIEW_FLAT),
+	[U_P_DEADLINE] = { "p_deadline", "P(deadline)", REP_COL_NUM, 100, 0, " %", NULL, NULL,
+			   REP_CSV_SIG4, REP_VIEW_FLAT, 0 },
+	[U_ERROR] = REP_TEXT_COL("uncertainty_error", "uncertainty error", REP_VIEW_DATA, 1),
+	[U_NOTE] = REP_TEXT_COL("note", "note", REP_VIEW_TEXT, 0),
+};
+#undef BOOL_COL
+#undef USD_COL
+#undef TIME_COL
+#undef PLAN_COL
+
+/* The texts a row's cells point to. */
+struct row_text {
+	char note[256];
+	char layout[REP_LAYOUT_TEXT_LEN];
+	char offer[256];
+	char unc_note[64];
+};
+
+/* Why row r has no price, or misses its target, in words ("" when
+ * nothing is to be said), into buf. */
+static const char *row_note(const struct cli_compare_row *r, double deadline_s, char *buf,
+			    size_t size)
+{
+	buf[0] = '\0';
+	if (!r->ok)
+		snprintf(buf, size, "%s", r->why);
+	else if (!r->e.fits)
+		snprintf(buf, size, "does not fit");
+	else if (deadline_s > 0 && !r->meets)
+		snprintf(buf, size, "misses the deadline");
+	else if (!r->cost.priced && r->cost.range.largest.offer) {
+		double most = cost_offer_capacity(r->cost.range.largest.offer);
+		snprintf(buf, size, "one order holds at most %.4g GPU%s", most, most == 1 ? "" : "s");
+	} else if (r->cost.spot_applied && cost_spot_loss_per_h(&r->cost.in.spot) >= 1) {
+		snprintf(buf, size, "spot cannot finish: restarts lose work as fast as it is made");
+	} else if (r->cost.priced) {
+		/* The cost is the offer's run, over its own network. */
+		const struct cost_choice *ch = &r->cost.range.cheapest;
+		char dur[48], total[48];
+		tc_fmt_duration(r->cost.priced_base_s, dur, sizeof(dur));
+		tc_fmt_duration(r->e.total_time_s, total, sizeof(total));
+		if (ch->network && strcmp(ch->network, r->w.plan.network))
+			snprintf(buf, size, "cost timed over %s, the offer's network%s%s",
+				 ch->network, strcmp(dur, total) ? ": " : "",
+				 strcmp(dur, total) ? dur : "");
+	}
+	return buf;
+}
+
+/* The cells of row r's offer and price, from C_PRICED to C_ENERGY: the
+ * cheapest offer and the dearest one's cost, or no offer. */
+static void cost_cells(struct rep_cell *c, struct row_text *t, const struct cli_compare_row *r)
+{
+	const struct cost_choice *ch = &r->cost.range.cheapest;
+	const char *kind = cost_kind_names[r->cost.kind];
+	c[C_PRICED] = (struct rep_cell){ .num = r->cost.priced };
+	c[C_PRICING] = (struct rep_cell){ .text = kind };
+	c[C_ENERGY] = (struct rep_cell){ .num = r->cost.energy_kwh };
+	if (!r->cost.priced) {
+		snprintf(t->offer, sizeof(t->offer), "no %s offer", kind);
+		c[C_OFFER] = (struct rep_cell){ .text = t->offer };
+		return;
+	}
+	const char *net = rep_choice_network(ch, &r->w.plan);
+	snprintf(t->offer, sizeof(t->offer), "%s %s", ch->table->provider, ch->offer->instance);
+	c[C_OFFER] = (struct rep_cell){ .text = t->offer };
+	c[C_PROVIDER] = (struct rep_cell){ .text = ch->table->provider };
+	c[C_INSTANCE] = (struct rep_cell){ .text = ch->offer->instance };
+	c[C_REGION] = (struct rep_cell){ .text = ch->offer->region };
+	c[C_COST] = (struct rep_cell){ .num = ch->run.cost_usd };
+	c[C_COST_MAX] = (struct rep_cell){ .num = r->cost.range.dearest.run.cost_usd };
+	c[C_COST_RUN] = (struct rep_cell){ .num = ch->run_s };
+	c[C_COST_NETWORK] = (struct rep_cell){ .text = net, .missing = !net };
+}
+
+/* The P10, P50 and P90 of q as three cells from c on, missing when
+ * `none`. */
+static void quantile_cells(struct rep_cell *c, const struct unc_quantiles *q, int none)
+{
+	c[0] = (struct rep_cell){ .num = q->p10, .missing = none };
+	c[1] = (struct rep_cell){ .num = q->p50, .missing = none };
+	c[2] = (struct rep_cell){ .num = q->p90, .missing = none };
+}
+
+/* The cells of row r's uncertainty, from U_TIME_P10 on: its quantiles,
+ * or why it has none. */
+static void unc_cells(struct rep_cell *c, struct row_text *t, const struct cli_compare_row *r,
+		      double deadline_s)
+{
+	const struct unc_result *u = &r->unc;
+	c[U_ERROR] = (struct rep_cell){ .text = r->unc_why, .missing = r->unc_ok };
+	c[U_NOTE] = (struct rep_cell){ .text = r->unc_why };
+	if (!r->unc_ok)
+		return;
+	quantile_cells(c + U_TIME_P10, &u->total_s, 0);
+	quantile_cells(c + U_COST_P10, &u->cost_usd, !u->has_cost);
+	c[U_P_DEADLINE] = (struct rep_cell){ .num = u->p_deadline,
+					     .missing = !(deadline_s > 0 && u->has_deadline) };
+	t->unc_note[0] = '\0';
+	if (!u->has_cost)
+		snprintf(t->unc_note, sizeof(t->unc_note), "no %s offer", cost_kind_names[r->cost.kind]);
+	c[U_NOTE] = (struct rep_cell){ .text = t->unc_note };
+}
+
+/* Row r's cells of every column (ALL_COLS of them), their texts in t. */
+static void row_cells(struct rep_cell *c, struct row_text *t, const struct cli_compare_row *r,
+		      double deadline_s)
+{
+	for (int k = 0; k < ALL_COLS; k++)
+		c[k] = (struct rep_cell){ .missing = 1 };
+	row_note(r, deadline_s, t->note, sizeof(t->note));
+	c[C_GPU] = (struct rep_cell){ .text = r->g.id };
+	c[C_OK] = (struct rep_cell){ .num = r->ok };
+	c[C_REASON] = (struct rep_cell){ .text = t->note, .missing = !t->note[0] };
+	c[C_NOTE] = (struct rep_cell){ .text = t->note };
+	c[C_COST_NETWORK].absent = 1; /* until an offer prices the run */
+	c[U_GPU] = (struct rep_cell){ .text = r->g.id };
+	if (!r->ok)
+		return;
+	rep_layout_row(c + C_LAYOUT, t->layout, &r->w, &r->e);
+	c[C_STEP] = (struct rep_cell){ .num = r->e.step_time_s };
+	c[C_TOTAL] = (struct rep_cell){ .num = r->e.total_time_s };
+	c[C_GPU_HOURS] = (struct rep_cell){ .num = r->e.gpu_hours };
+	c[C_MFU] = (struct rep_cell){ .num = r->e.mfu_frac };
+	c[C_MEMORY] = (struct rep_cell){ .num = r->e.memory_per_gpu_bytes };
+	c[C_FITS] = (struct rep_cell){ .num = r->e.fits };
+	c[C_MEETS] = (struct rep_cell){ .num = r->meets, .missing = !(deadline_s > 0) };
+	cost_cells(c, t, r);
+	unc_cells(c, t, r, deadline_s);
+}
+
+/* The GPU types of res (only those with a plan when `planned`) as rows
+ * of cols: ncols columns, the cells of each row's columns from `first`
+ * on. */
+static void compare_rows(struct rep_rows *out, const struct rep_col *cols, int first, int ncols,
+			 const struct cli_compare_results *res, int planned)
+{
+	rep_rows_init(out, cols, ncols);
+	for (int i = 0; i < res->n; i++) {
+		struct rep_cell c[ALL_COLS];
+		struct row_text t;
+		if (planned && !res->rows[i].ok)
+			continue;
+		row_cells(c, &t, &res->rows[i], res->deadline_s);
+		rep_rows_add(out, c + first);
+	}
+}
+
+/* The uncertainty table of table and md output: P10, P50 and P90 of total
+ * time and cost, and with a deadline the chance of meeting it. */
+static int print_unc_table(struct cli_ctx *ctx, const char *fmt,
+			   const struct cli_compare_results *res)
+{
+	struct rep_col cols[UNC_COLS];
+	struct rep_rows r;
+	memcpy(cols, compare_cols + U_GPU, sizeof(cols));
+	/* Without a deadline the column would be empty: CSV alone keeps it. */
+	if (!(res->deadline_s > 0))
+		cols[U_P_DEADLINE - U_GPU].view = REP_VIEW_CSV;
+	compare_rows(&r, cols, U_GPU, UNC_COLS, res, 1);
+	fprintf(ctx->out, "\nUncertainty (%zu samples, seed %lu): total time and cost on the cheapest offer\n\n",
+		res->unc->samples, res->unc->seed);
+	int rc = rep_rows_print(&r, ctx->out, fmt);
+	rep_rows_release(&r);
+	return rc;
+}
+
+/* "l40s: 31% cheaper, 1.83x slower than a100-80gb-sxm", in words. */
+static void trade_off(struct cli_ctx *ctx, const struct cli_compare_row *rows, int n)
+{
+	const struct cli_compare_row *cheap = NULL, *fast = NULL;
+	for (int i = 0; i < n; i++) {
+		const struct cli_compare_row *r = &rows[i];
+		if (!r->ok || !r->cost.priced)
+			continue;
+		if (!cheap || r->cost.range.cheapest.run.cost_usd < cheap->cost.range.cheapest.run.cost_usd)
+			cheap = r;
+		if (!fast || r->e.total_time_s < fast->e.total_time_s)
+			fast = r;
+	}
+	if (!cheap)
+		return;
+	if (cheap == fast) {
+		fprintf(ctx->out, "\n%s is both the cheapest and the fastest.\n", cheap->g.id);
+		return;
+	}
+	double saving = 1 - cheap->cost.range.cheapest.run.cost_usd /
+			    fast->cost.range.cheapest.run.cost_usd;
+	double slower = cheap->e.total_time_s / fast->e.total_time_s;
+	fprintf(ctx->out, "\n%s: %.0f%% cheaper, %.3gx slower than %s.\n", cheap->g.id,
+		100 * saving, slower, fast->g.id);
+}
+
+/* The document: the workload and the assumptions, then a row per GPU
+ * type with, where it has a plan, its uncertainty and warnings. */
+static int print_json(struct cli_ctx *ctx, const struct cli_compare_results *res,
+		      const struct rep_rows *r)
+{
+	struct rep_json j;
+	rep_json_doc_begin(&j, ctx->out, "compare");
+	rep_json_str(&j, "workload", res->w->name);
+	rep_json_str(&j, "file", res->w->file);
+	rep_json_str(&j, "kind", rep_kind_name(res->w));
+	rep_json_str(&j, "pricing", cost_kind_names[res->m->in.kind]);
+	if (res->deadline_s > 0)
+		rep_json_num(&j, "deadline_s", res->deadline_s);
+	if (res->unc) {
+		rep_json_int(&j, "samples", (long long)res->unc->samples);
+		rep_json_int(&j, "seed", (long long)res->unc->seed);
+	}
+	rep_json_arr_begin(&j, "gpus");
+	/* The rows are res's, in its order, unless an allocation failed. */
+	for (size_t i = 0; i < r->rows && !r->failed; i++) {
+		const struct cli_compare_row *row = &res->rows[i];
+		rep_json_obj_begin(&j, NULL);
+		rep_rows_json_fields(r, i, &j);
+		if (row->ok && res->unc && row->unc_ok)
+			rep_unc_json(&j, "uncertainty", &row->unc);
+		if (row->ok) {
+			rep_json_arr_begin(&j, "warnings");
+			for (int k = 0; k < row->e.warning_count; k++)
+				rep_json_str(&j, NULL, row->e.warning[k]);
+			rep_json_arr_end(&j);
+		}
+		rep_json_obj_end(&j);
+	}
+	rep_json_arr_end(&j);
+	rep_json_obj_end(&j);
+	return (rep_json_finish(&j) || r->failed) ? -1 : 0;
+}
+
+/* The data formats: CSV and JSON from the same rows, the uncertainty's
+ * columns only with --uncertainty. */
+static int print_data(struct cli_ctx *ctx, const char *fmt, const struct cli_compare_results *res)
+{
+	struct rep_rows r;
+	int rc;
+	compare_rows(&r, compare_cols, 0, res->unc ? ALL_COLS : MAIN_COLS, res, 0);
+	if (!strcmp(fmt, "json"))
+		rc = print_json(ctx, res, &r);
+	else
+		rc = rep_rows_print(&r, ctx->out, fmt);
+	rep_rows_release(&r);
+	return rc;
+}
+
+/* The formats for people: a sentence on what is compared, the table, the
+ * uncertainty's table, the trade-off and the spot assumptions. */
+static int print_text(struct cli_ctx *ctx, const char *fmt, const struct cli_compare_results *res)
+{
+	const struct cal_overlay *cal = res->cal;
+	char dur[48], how[96], title[REP_TITLE_LEN];
+	struct rep_rows r;
+	if (res->deadline_s > 0)
+		snprintf(how, sizeof(how), "the fewest GPUs that finish within %s",
+			 tc_fmt_duration(res->deadline_s, dur, sizeof(dur)));
+	else
+		snprintf(how, sizeof(how), "at %d GPUs", res->count);
+	fprintf(ctx->out, "%s: each GPU type with its fastest plan that fits, %s, %s prices\n\n",
+		rep_title(title, res->w, fmt), how, cost_kind_names[res->m->in.kind]);
+	if (cal->measurements)
+		fprintf(ctx->out, "Efficiencies calibrated from %s (%zu measurements on %s).\n\n",
+			cal->fitted_from, cal->measurements, cal->gpu);
+	compare_rows(&r, compare_cols, 0, MAIN_COLS, res, 0);
+	int rc = rep_rows_print(&r, ctx->out, fmt);
+	rep_rows_release(&r);
+	if (!rc && res->unc)
+		rc = print_unc_table(ctx, fmt, res);
+	if (!rc)
+		trade_off(ctx, res->rows, res->n);
+	if (!rc && res->m->in.kind == COST_SPOT) {
+		fputc('\n', ctx->out);
+		rep_spot_assumptions(ctx->out, &res->m->in.spot, "costs");
+	}
+	return rc;
+}
+
+int cli_compare_report(struct cli_ctx *ctx, const char *fmt, const struct cli_compare_results *res)
+{
+	if (!strcmp(fmt, "json") || !strcmp(fmt, "csv"))
+		return print_data(ctx, fmt, res);
+	return print_text(ctx, fmt, res);
+}

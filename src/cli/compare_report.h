@@ -1,0 +1,49 @@
+/*
+ * compare_report.h - what `traincost compare` found, in every format
+ * (compare_report.c).  Internal to the compare command.
+ */
+#ifndef TC_CLI_COMPARE_REPORT_H
+#define TC_CLI_COMPARE_REPORT_H
+
+#include "../model/calibrate.h"
+#include "../model/estimate.h"
+#include "../model/run_cost.h"
+#include "../model/uncertainty.h"
+#include "cli.h"
+#include "money.h"
+
+/* One GPU type's outcome. */
+struct cli_compare_row {
+	struct gpu g;
+	int ok;                 /* a plan fits */
+	char why[256];          /* when not */
+	struct workload w;      /* the chosen plan */
+	struct estimate e;
+	struct run_cost cost;
+	int meets;              /* meets the deadline, when one is given */
+	int unc_ok;             /* --uncertainty: unc holds its samples */
+	struct unc_result unc;
+	char unc_why[256];      /* --uncertainty: why not, when not */
+};
+
+/* What compare reports: the GPU types' outcomes, sorted, and what they
+ * were asked for. */
+struct cli_compare_results {
+	const struct workload *w;
+	const struct money *m;
+	const struct cal_overlay *cal; /* the calibration, if any */
+	const struct cli_compare_row *rows;
+	int n;
+	int count;                     /* GPUs per type, without a deadline */
+	double deadline_s;             /* 0: none */
+	const struct unc_spec *unc;    /* NULL: no --uncertainty */
+};
+
+/* The results res written in fmt: JSON as the command's document, CSV a
+ * row per GPU type, the table and Markdown a sentence on what was
+ * compared, the table, the uncertainty's table with --uncertainty, the
+ * trade-off in words and the spot assumptions.  Returns 0, or -1 on a
+ * failed allocation or a non-finite number (never printed). */
+int cli_compare_report(struct cli_ctx *ctx, const char *fmt, const struct cli_compare_results *res);
+
+#endif

@@ -1,0 +1,143 @@
+/*
+ * test_layout.c - a chosen layout as the reports give it
+ * (report/layout_text.c): its columns write in CSV and JSON what the
+ * contract's writers of the same fields do, and the table the count and
+ * the one-cell summary.
+ */
+#include "tc_test.h"
+
+#include "../../src/report/layout_text.h"
+
+static const struct rep_col cols[] = { REP_LAYOUT_COLS };
+_Static_assert(sizeof(cols) / sizeof(cols[0]) == REP_LAYOUT_NCOLS, "REP_LAYOUT_NCOLS");
+
+/* A workload and the estimate of its chosen layout. */
+struct chosen {
+	struct workload w;
+	struct estimate e;
+};
+
+/* A language model on 64 GPUs: tp 2, pp 4, dp 8, ZeRO 1, micro-batch 1,
+ * interleaved by 2, sequence parallel, selective recompute; the stages
+ * even. */
+static int setup(void **state)
+{
+	struct chosen *c = calloc(1, sizeof(*c));
+	if (!c)
+		return -1;
+	c->w.kind = WL_LLM;
+	c->w.train.recompute = 1;
+	c->e.plan = (struct plan){ .count = 64, .tp = 2, .pp = 4, .dp = 8, .ep = 1, .zero = 1,
+				   .micro_batch = 1, .interleave = 2, .sequence_parallel = 1 };
+	*state = c;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	free(*state);
+	return 0;
+}
+
+/* The layout as one row of its columns. */
+static void layout_rows(struct rep_rows *r, const struct chosen *c)
+{
+	struct rep_cell cells[REP_LAYOUT_NCOLS];
+	char text[REP_LAYOUT_TEXT_LEN];
+	rep_layout_row(cells, text, &c->w, &c->e);
+	rep_rows_init(r, cols, REP_LAYOUT_NCOLS);
+	rep_rows_add(r, cells);
+}
+
+/* The layout's rows as rep_rows_print writes them in fmt (caller
+ * frees). */
+static char *printed(const struct chosen *c, const char *fmt)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	struct rep_rows r;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	layout_rows(&r, c);
+	assert_int_equal(rep_rows_print(&r, f, fmt), 0);
+	rep_rows_release(&r);
+	fclose(f);
+	return buf;
+}
+
+/* The layout in a JSON object, written by its columns or by
+ * rep_layout_json (caller frees). */
+static char *json_object(const struct chosen *c, int by_columns)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	struct rep_rows r;
+	struct rep_json j;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	rep_json_init(&j, f);
+	rep_json_obj_begin(&j, NULL);
+	layout_rows(&r, c);
+	if (by_columns)
+		rep_rows_json_fields(&r, 0, &j);
+	else
+		rep_layout_json(&j, &c->e.plan, c->w.train.recompute);
+	rep_rows_release(&r);
+	rep_json_obj_end(&j);
+	assert_int_equal(rep_json_finish(&j), 0);
+	fclose(f);
+	return buf;
+}
+
+/* JSON: the fields rep_layout_json writes, the stages' layers only where
+ * they are uneven (3 and 5 layers). */
+static void json_as_the_layout_writer(void **state)
+{
+	struct chosen *c = *state;
+	for (int uneven = 0; uneven < 2; uneven++) {
+		c->e.plan.first_stage_layers = uneven ? 3 : 0;
+		c->e.plan.last_stage_layers = uneven ? 5 : 0;
+		char *got = json_object(c, 1), *want = json_object(c, 0);
+		assert_string_equal(got, want);
+		assert_int_equal(strstr(got, "first_stage_layers") != NULL, uneven);
+		free(got);
+		free(want);
+	}
+}
+
+/* CSV: the header rep_layout_field_names, the cells rep_layout_cells. */
+static void csv_as_the_layout_cells(void **state)
+{
+	const struct chosen *c = *state;
+	char lay[REP_LAYOUT_FIELDS][REP_LAYOUT_CELL], want[512] = "";
+	rep_layout_cells(lay, &c->e.plan, c->w.train.recompute);
+	for (int k = 0; k < REP_LAYOUT_FIELDS; k++)
+		snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s%s", k ? "," : "",
+			 rep_layout_field_names[k]);
+	for (int k = 0; k < REP_LAYOUT_FIELDS; k++)
+		snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s%s", k ? "," : "\n",
+			 lay[k]);
+	strcat(want, "\n");
+	char *got = printed(c, "csv");
+	assert_string_equal(got, want);
+	free(got);
+}
+
+/* The table: the count and the summary alone. */
+static void table_count_and_summary(void **state)
+{
+	char *got = printed(*state, "table");
+	assert_string_equal(got, "count  layout\n"
+				 "   64  tp2 pp4 dp8 z1 mb1 selective\n");
+	free(got);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(json_as_the_layout_writer, setup, teardown),
+		cmocka_unit_test_setup_teardown(csv_as_the_layout_cells, setup, teardown),
+		cmocka_unit_test_setup_teardown(table_count_and_summary, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
