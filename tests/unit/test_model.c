@@ -176,6 +176,19 @@ static void test_layer_flops(void **state)
 	}
 }
 
+/* The layer of the activation tests: s 2048, h 4096, a 32, b 1, on one
+ * GPU. */
+static void activation_case(struct workload *w, struct plan *pl,
+			    struct llm_shape *sh)
+{
+	gpt(w, 8, 4096, 32, 51200, 2048);
+	memset(pl, 0, sizeof(*pl));
+	pl->tp = pl->pp = pl->dp = pl->micro_batch = pl->interleave = pl->ep = 1;
+	pl->count = 1;
+	pl->gpus_per_node = 8;
+	llm_shape_init(w, pl, sh);
+}
+
 /* Korthikanti et al. 2022 activation bytes per layer, s 2048, h 4096,
  * a 32, b 1. */
 static void test_activation_bytes(void **state)
@@ -184,12 +197,7 @@ static void test_activation_bytes(void **state)
 	struct llm_shape sh;
 	struct plan pl;
 	(void)state;
-	gpt(&w, 8, 4096, 32, 51200, 2048);
-	memset(&pl, 0, sizeof(pl));
-	pl.tp = pl.pp = pl.dp = pl.micro_batch = pl.interleave = pl.ep = 1;
-	pl.count = 1;
-	pl.gpus_per_node = 8;
-	llm_shape_init(&w, &pl, &sh);
+	activation_case(&w, &pl, &sh);
 	/* sbh (34 + 5as/h) = 2048*4096 * (34 + 5*32*2048/4096) = 8388608 * 114 */
 	assert_close(mem_layer_activation_bytes(&sh, w.train.recompute),
 		     8388608.0 * 114,
@@ -238,12 +246,7 @@ static void test_recompute_share(void **state)
 	struct estimate none, full, part;
 	struct plan_problem why;
 	(void)state;
-	gpt(&w, 8, 4096, 32, 51200, 2048);
-	memset(&pl, 0, sizeof(pl));
-	pl.tp = pl.pp = pl.dp = pl.micro_batch = pl.interleave = pl.ep = 1;
-	pl.count = 1;
-	pl.gpus_per_node = 8;
-	llm_shape_init(&w, &pl, &sh);
+	activation_case(&w, &pl, &sh);
 	w.train.recompute = RECOMP_FULL;
 	/* 0.25 x 2 + 0.75 x 114 = 0.5 + 85.5 = 86 sbh */
 	w.train.recompute_frac = 0.25;
