@@ -276,3 +276,24 @@ int rep_cell_left_out(const struct rep_col *col, const struct rep_cell *v)
 {
 	return v->absent || (col->absent && v->missing);
 }
+
+/* Cell v as rep_rows_add keeps it: an absent value is a missing one. */
+static struct rep_cell as_kept(const struct rep_cell *v)
+{
+	struct rep_cell c = *v;
+	c.missing |= c.absent;
+	return c;
+}
+
+const char *rep_cell_text(const struct rep_col *col, const struct rep_cell *v, const char *fmt,
+			  char *buf, size_t len)
+{
+	struct rep_cell c = as_kept(v);
+	return cell_text(col, &c, !strcmp(fmt, "csv"), buf, len);
+}
+
+void rep_cell_json(struct rep_json *j, const struct rep_col *col, const struct rep_cell *v)
+{
+	struct rep_cell c = as_kept(v);
+	json_cell(j, col, &c, col->name);
+}

@@ -157,4 +157,16 @@ void rep_rows_json_fields(const struct rep_rows *r, size_t i, struct rep_json *j
  * out (the cell's `absent`, or the column's for a missing value). */
 int rep_cell_left_out(const struct rep_col *col, const struct rep_cell *v);
 
+/* The text of cell v of column col as the flat format fmt writes it, as
+ * rep_rows_text gives a cell of rows: for a writer that holds no rows
+ * (stream.h).  Returns the text (v's own for a text cell, else in buf of
+ * len bytes), or NULL for a non-finite number. */
+const char *rep_cell_text(const struct rep_col *col, const struct rep_cell *v, const char *fmt,
+			  char *buf, size_t len);
+/* Write cell v of column col into the object open in j under the
+ * column's name, as rep_rows_json writes it (groups and `absent` are the
+ * caller's: this writes one value).  A non-finite number is caught by
+ * rep_json_finish. */
+void rep_cell_json(struct rep_json *j, const struct rep_col *col, const struct rep_cell *v);
+
 #endif

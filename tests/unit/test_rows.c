@@ -558,6 +558,39 @@ static void absent_cells(void **state)
 	rep_rows_release(&r);
 }
 
+/* One cell outside any rows reads as the same cell of rows does: in CSV
+ * and the table (each column of two_rows' second row), and in JSON. */
+static void one_cell_as_in_rows(void **state)
+{
+	(void)state;
+	struct rep_rows r;
+	static const char *const fmts[] = { "csv", "table", "md" };
+	two_rows(&r);
+	for (int f = 0; f < 3; f++)
+		for (int c = 0; c < 5; c++) {
+			char a[64], b[64];
+			const char *want = rep_rows_text(&r, 1, c, fmts[f], a, sizeof(a));
+			assert_string_equal(rep_cell_text(&cols[c], &r.cells[5 + c], fmts[f], b,
+							  sizeof(b)), want);
+		}
+	char *got = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&got, &len);
+	assert_non_null(f);
+	struct rep_json j;
+	rep_json_init(&j, f);
+	rep_json_obj_begin(&j, NULL);
+	for (int c = 0; c < 5; c++)
+		rep_cell_json(&j, &cols[c], &r.cells[5 + c]);
+	rep_json_obj_end(&j);
+	assert_int_equal(rep_json_finish(&j), 0);
+	fclose(f);
+	assert_string_equal(got, "{\n  \"name\": null,\n  \"n\": 12,\n  \"err_frac\": -0.25,\n"
+			    "  \"ok\": false,\n  \"ratio\": 1\n}\n");
+	free(got);
+	rep_rows_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -577,6 +610,7 @@ int main(void)
 		cmocka_unit_test(numbers_as_people_read_them),
 		cmocka_unit_test(csv_only),
 		cmocka_unit_test(absent_cells),
+		cmocka_unit_test(one_cell_as_in_rows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
