@@ -62,14 +62,20 @@ void rep_layout_cells(char c[][REP_LAYOUT_CELL], const struct plan *p, int recom
 void rep_layout_row(struct rep_cell *c, char *text, const struct workload *w,
 		    const struct estimate *e)
 {
-	const struct plan *p = &e->plan;
+	rep_layout_plan_row(c, rep_layout_text(text, REP_LAYOUT_TEXT_LEN, w, e), &e->plan,
+			    w->train.recompute);
+}
+
+void rep_layout_plan_row(struct rep_cell *c, const char *summary, const struct plan *p,
+			 int recompute)
+{
 	const double v[] = { p->tp, p->pp, p->dp, p->ep, p->zero, p->micro_batch };
 	int uneven = p->first_stage_layers > 0 || p->last_stage_layers > 0;
 	c[0] = (struct rep_cell){ .num = p->count };
-	c[1] = (struct rep_cell){ .text = rep_layout_text(text, REP_LAYOUT_TEXT_LEN, w, e) };
+	c[1] = (struct rep_cell){ .text = summary };
 	for (int k = 0; k < 6; k++)
 		c[2 + k] = (struct rep_cell){ .num = v[k] };
-	c[8] = (struct rep_cell){ .text = recompute_text[w->train.recompute] };
+	c[8] = (struct rep_cell){ .text = recompute_text[recompute] };
 	c[9] = (struct rep_cell){ .num = p->interleave };
 	c[10] = (struct rep_cell){ .num = p->first_stage_layers, .missing = !uneven };
 	c[11] = (struct rep_cell){ .num = p->last_stage_layers, .missing = !uneven };

@@ -64,5 +64,11 @@ void rep_layout_cells(char c[][REP_LAYOUT_CELL], const struct plan *p, int recom
  * text, of REP_LAYOUT_TEXT_LEN bytes. */
 void rep_layout_row(struct rep_cell *c, char *text, const struct workload *w,
 		    const struct estimate *e);
+/* The same cells for layout *p with activation recompute `recompute`
+ * (enum recompute) and the summary given (borrowed): for rows that word
+ * the layout their own way (plan's "tp 2 pp 1 dp 32 zero 3 mb 1 rec none
+ * v 8 sp"). */
+void rep_layout_plan_row(struct rep_cell *c, const char *summary, const struct plan *p,
+			 int recompute);
 
 #endif

@@ -132,12 +132,32 @@ static void table_count_and_summary(void **state)
 	free(got);
 }
 
+/* A plan point's layout, its recompute its own and its summary worded by
+ * the command: the same fields (full recompute where the workload says
+ * selective), the table the summary given. */
+static void plan_row_own_summary(void **state)
+{
+	const struct chosen *c = *state;
+	struct rep_cell cells[REP_LAYOUT_NCOLS], want[REP_LAYOUT_NCOLS];
+	char text[REP_LAYOUT_TEXT_LEN];
+	rep_layout_plan_row(cells, "tp 2 pp 4 v 2 sp", &c->e.plan, 2);
+	rep_layout_row(want, text, &c->w, &c->e);
+	assert_string_equal(cells[1].text, "tp 2 pp 4 v 2 sp");
+	assert_string_equal(cells[8].text, "full");
+	for (int k = 0; k < REP_LAYOUT_NCOLS; k++)
+		if (k != 1 && k != 8) {
+			assert_true(cells[k].num == want[k].num);
+			assert_int_equal(cells[k].missing, want[k].missing);
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(json_as_the_layout_writer, setup, teardown),
 		cmocka_unit_test_setup_teardown(csv_as_the_layout_cells, setup, teardown),
 		cmocka_unit_test_setup_teardown(table_count_and_summary, setup, teardown),
+		cmocka_unit_test_setup_teardown(plan_row_own_summary, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
