@@ -35,14 +35,6 @@
 
 static const char *const formats[] = { "csv", "json", "table", "md", NULL };
 
-/* The fixed result columns, after `config` and the varied inputs. */
-static const char *const result_cols[] = {
-	"step_time_s", "total_time_s", "gpu_hours", "mfu_frac",
-	"memory_per_gpu_bytes", "fits", "limiting", "provider", "instance",
-	"region", "cost_usd", "reason",
-};
-#define N_RESULT (sizeof(result_cols) / sizeof(result_cols[0]))
-
 /* The metrics --plot-y can draw: result columns that are numbers. */
 static const char *const plot_metrics[] = {
 	"total_time_s", "step_time_s", "gpu_hours", "mfu_frac", "memory_per_gpu_bytes",
@@ -219,46 +211,26 @@ out:
 	return rc;
 }
 
-/* The header (CSV, table) or the opening (JSON). */
+/* The header (CSV, table, Markdown) or the opening (JSON). */
 static int write_head(struct run *R, struct outfile *of)
 {
 	char buf[8192];
-	struct rowbuf rb = { buf, 0, sizeof(buf), 0, R->fmt };
-	if (R->fmt == FMT_JSON) {
-		rb.len = (size_t)snprintf(buf, sizeof(buf),
-					  "{\"format_version\":%d,\"command\":\"sweep\",\"file\":\"",
-					  REP_FORMAT_VERSION);
-		for (const char *p = R->sw->file; *p && rb.len < 4000; p++) {
-			if (*p == '"' || *p == '\\')
-				buf[rb.len++] = '\\';
-			buf[rb.len++] = (unsigned char)*p < 0x20 ? ' ' : *p;
-		}
-		rb.len += (size_t)snprintf(buf + rb.len, sizeof(buf) - rb.len,
-					   "\",\"configurations\":%llu,\"shard\":\"%llu/%llu\",\"rows\":[\n",
-					   (unsigned long long)R->sw->rows,
-					   (unsigned long long)R->shard_k,
-					   (unsigned long long)R->shard_n);
-		return outfile_write(of, buf, rb.len);
+	struct rep_buf b = { buf, 0, sizeof(buf) };
+	if (R->st.fmt == REP_STREAM_JSON) {
+		b.len = (size_t)snprintf(buf, sizeof(buf), "{\"format_version\":%d,\"command\":\"sweep\","
+					 "\"file\":", REP_FORMAT_VERSION);
+		rep_stream_json_text(&b, R->sw->file, strlen(R->sw->file));
+		b.len += (size_t)snprintf(buf + b.len, sizeof(buf) - b.len,
+					  ",\"configurations\":%llu,\"shard\":\"%llu/%llu\",\"rows\":[\n",
+					  (unsigned long long)R->sw->rows,
+					  (unsigned long long)R->shard_k,
+					  (unsigned long long)R->shard_n);
+		return outfile_write(of, buf, b.len);
 	}
-	if (R->shard_k != 0 && (R->fmt == FMT_CSV || R->fmt == FMT_MD))
+	if (R->shard_k != 0 && R->st.fmt != REP_STREAM_TABLE)
 		return 0; /* only the first shard has the header: cat gives one */
-	cells_text(&rb, "config", "config");
-	for (int k = 0; k < R->sw->nkeys; k++)
-		cells_text(&rb, R->sw->key[k].path, R->sw->key[k].path);
-	for (size_t i = 0; i < N_RESULT; i++)
-		cells_text(&rb, result_cols[i], result_cols[i]);
-	if (R->sw->layout_auto)
-		cells_text(&rb, "layout", "layout");
-	if (R->calibration[0])
-		cells_text(&rb, "calibration", "calibration");
-	if (R->fmt == FMT_MD) {
-		cells_put(&rb, " |\n", 3);
-		for (int k = 0; k < rb.col; k++)
-			cells_put(&rb, k ? " | ---" : "| ---", k ? 6 : 5);
-		cells_put(&rb, " |", 2);
-	}
-	cells_putc(&rb, '\n');
-	return outfile_write(of, buf, rb.len);
+	rep_stream_head(&R->st, &b);
+	return outfile_write(of, buf, b.len);
 }
 
 static int parse_shard(struct cli_ctx *ctx, const char *s, uint64_t *k, uint64_t *n)
@@ -330,8 +302,6 @@ int cmd_sweep(int argc, char **argv, struct cli_ctx *ctx)
 	R.shard_n = 1;
 	if (shard && parse_shard(ctx, shard, &R.shard_k, &R.shard_n))
 		return TC_EXIT_USAGE;
-	R.fmt = !strcmp(fmt, "json") ? FMT_JSON : !strcmp(fmt, "table") ? FMT_TABLE :
-		!strcmp(fmt, "md") ? FMT_MD : FMT_CSV;
 
 	struct sweep sw;
 	struct gpu_catalog cat = { 0 };
@@ -352,6 +322,7 @@ int cmd_sweep(int argc, char **argv, struct cli_ctx *ctx)
 			 calibration, cal.gpu);
 	if ((rc = money_load_prices(ctx, NULL, PRICE_STALE_DAYS, include_unverified, &prices)))
 		goto out;
+	rep_stream_init(&R.st, R.cols, sweep_cols(&sw, R.calibration[0] != 0, R.cols), fmt);
 	R.sw = &sw;
 	R.dp = &ctx->data;
 	R.cat = &cat;
@@ -461,7 +432,7 @@ int cmd_sweep(int argc, char **argv, struct cli_ctx *ctx)
 		}
 		goto oom;
 	}
-	if (R.fmt == FMT_JSON && outfile_write(&of, "\n]}\n", R.nrows ? 4 : 3))
+	if (R.st.fmt == REP_STREAM_JSON && outfile_write(&of, "\n]}\n", R.nrows ? 4 : 3))
 		goto io;
 	/* The chart before the rows are committed: a failed chart leaves neither. */
 	if (plot && (rc = write_plot(ctx, &R, plot_k, plot)))

@@ -1,166 +1,92 @@
 /*
- * sweep_cells.c - the cells of one row of `traincost sweep` output: CSV
- * quoting, JSON keys and escapes, padded table cells and Markdown pipes
- * (sweep_cells.h).  A cell's text depends only on its value, so every
- * --jobs gives the same bytes.
+ * sweep_cells.c - the columns of `traincost sweep`'s rows and the cells of
+ * a row's results (sweep_cells.h).  CSV and JSON carry the values in the
+ * contract's units, to six significant digits; the table and Markdown
+ * show the times, GPU-hours, memory and money as people read them.
  */
 #include "sweep_cells.h"
 
-#include <stdio.h>
 #include <string.h>
 
-#include "../report/rowfmt.h"
-#include "../util/utf8.h"
+#include "../util/units.h"
 
-#define TABLE_W 14 /* table cell width */
+/* A number in the unit its name says, shown as people read it. */
+#define VALUE_COL(name, title, kind) \
+	{ name, title, kind, 0, 0, NULL, NULL, NULL, 0, REP_VIEW_ALL, 0 }
+static const struct rep_col result_cols[SR_COLS] = {
+	[SR_STEP] = VALUE_COL("step_time_s", "step time", REP_COL_DURATION),
+	[SR_TOTAL] = VALUE_COL("total_time_s", "total time", REP_COL_DURATION),
+	[SR_GPU_HOURS] = VALUE_COL("gpu_hours", "GPU-hours", REP_COL_AMOUNT),
+	[SR_MFU] = { "mfu_frac", "MFU", REP_COL_NUM, 100, 1, " %", NULL, NULL, 0, REP_VIEW_ALL, 0 },
+	[SR_MEMORY] = { "memory_per_gpu_bytes", "", REP_COL_NUM, 0, 0, NULL, NULL, NULL, 0,
+			REP_VIEW_DATA, 0 },
+	[SR_MEMORY_WORDS] = { "memory_per_gpu_bytes", "memory per GPU", REP_COL_FIGURE, 0, 0, NULL,
+			      NULL, NULL, 0, REP_VIEW_TEXT, 0 },
+	[SR_FITS] = { "fits", "fits", REP_COL_BOOL, 0, 0, NULL, NULL, NULL, 0, REP_VIEW_ALL, 0 },
+	[SR_LIMITING] = REP_TEXT_COL("limiting", "limiting", REP_VIEW_ALL, 0),
+	[SR_PROVIDER] = REP_TEXT_COL("provider", "provider", REP_VIEW_ALL, 0),
+	[SR_INSTANCE] = REP_TEXT_COL("instance", "instance", REP_VIEW_ALL, 0),
+	[SR_REGION] = REP_TEXT_COL("region", "region", REP_VIEW_ALL, 0),
+	[SR_COST] = VALUE_COL("cost_usd", "cost", REP_COL_USD),
+	/* Most rows have nothing to say: no "-" at the end of their line. */
+	[SR_REASON] = { "reason", "reason", REP_COL_TEXT, 0, 0, NULL, "", NULL, 0, REP_VIEW_ALL, 0 },
+};
+#undef VALUE_COL
 
-void cells_put(struct rowbuf *r, const char *s, size_t n)
+static const struct rep_col config_col =
+	{ "config", "config", REP_COL_COUNT, 0, 0, NULL, NULL, NULL, 0, REP_VIEW_ALL, 0 };
+static const struct rep_col layout_col = REP_TEXT_COL("layout", "layout", REP_VIEW_ALL, 0);
+static const struct rep_col calibration_col =
+	REP_TEXT_COL("calibration", "calibration", REP_VIEW_ALL, 0);
+
+int sweep_cols(const struct sweep *sw, int calibration, struct rep_col *cols)
 {
-	if (r->len + n >= r->cap)
-		n = r->cap - r->len - 1; /* capped; never reached with ROW_MAX_BYTES */
-	memcpy(r->p + r->len, s, n);
-	r->len += n;
+	int n = 0;
+	cols[n++] = config_col;
+	/* JSON gathers the varied values in "inputs", each under its path. */
+	for (int k = 0; k < sw->nkeys; k++)
+		cols[n++] = (struct rep_col)REP_TEXT_COL(sw->key[k].path, sw->key[k].path,
+							  REP_VIEW_ALL, 0);
+	for (int k = 0; k < sw->nkeys; k++)
+		cols[1 + k].group = "inputs";
+	memcpy(cols + n, result_cols, sizeof(result_cols));
+	n += SR_COLS;
+	if (sw->layout_auto)
+		cols[n++] = layout_col;
+	if (calibration)
+		cols[n++] = calibration_col;
+	return n;
 }
 
-void cells_putc(struct rowbuf *r, char c)
+void sweep_result_cells(struct rep_cell *c, const struct sweep_result *res, int words,
+			struct sweep_words *w)
 {
-	if (r->len + 1 < r->cap)
-		r->p[r->len++] = c;
-}
+	const struct estimate *e = res->e;
+	const struct cost_choice *ch = res->cheapest;
 
-/* The JSON key of a cell, after the comma that separates it from the
- * previous one: `,"name":`. */
-static void json_key(struct rowbuf *r, const char *name)
-{
-	if (r->col)
-		cells_putc(r, ',');
-	cells_putc(r, '"');
-	cells_put(r, name, strlen(name));
-	cells_put(r, "\":", 2);
-}
-
-/* A text cell; `name` is the column (JSON key). */
-void cells_text(struct rowbuf *r, const char *name, const char *s)
-{
-	size_t n = strlen(s);
-	if (n > 1000)
-		n = 1000;
-	switch (r->fmt) {
-	case FMT_CSV:
-		if (r->col)
-			cells_putc(r, ',');
-		if (strpbrk(s, ",\"\r\n")) {
-			cells_putc(r, '"');
-			for (size_t i = 0; i < n; i++) {
-				if (s[i] == '"')
-					cells_putc(r, '"');
-				cells_putc(r, s[i]);
-			}
-			cells_putc(r, '"');
-		} else {
-			cells_put(r, s, n);
-		}
-		break;
-	case FMT_JSON:
-		json_key(r, name);
-		if (!s[0]) { /* no value: no result, no offer, no reason */
-			cells_put(r, "null", 4);
-			break;
-		}
-		cells_putc(r, '"');
-		for (size_t i = 0; i < n; i++) {
-			unsigned char c = (unsigned char)s[i];
-			if (c == '"' || c == '\\') {
-				cells_putc(r, '\\');
-				cells_putc(r, (char)c);
-			} else if (c < 0x20) {
-				char esc[8];
-				snprintf(esc, sizeof(esc), "\\u%04x", c);
-				cells_put(r, esc, 6);
-			} else {
-				cells_putc(r, (char)c);
-			}
-		}
-		cells_putc(r, '"');
-		break;
-	case FMT_TABLE: {
-		/* Line breaks, terminal escapes and bidi overrides shown as
-		 * \uXXXX (the 1000 bytes kept above fit escaped). */
-		char e[TC_ESC_SIZE(1000)];
-		size_t w = tc_utf8_escape(s, n, e, sizeof(e), TC_ESC_TEXT);
-		if (r->col)
-			cells_putc(r, ' ');
-		cells_put(r, e, w);
-		for (; w < TABLE_W; w++)
-			cells_putc(r, ' ');
-		break;
+	memset(c, 0, SR_COLS * sizeof(*c));
+	for (int k = SR_STEP; k <= SR_LIMITING; k++)
+		c[k].missing = !e;
+	for (int k = SR_PROVIDER; k <= SR_COST; k++)
+		c[k].missing = !ch;
+	c[SR_REASON] = (struct rep_cell){ .text = res->reason, .missing = !res->reason[0] };
+	if (e) {
+		c[SR_STEP].num = e->step_time_s;
+		c[SR_TOTAL].num = e->total_time_s;
+		c[SR_GPU_HOURS].num = e->gpu_hours;
+		c[SR_MFU].num = e->mfu_frac;
+		c[SR_MEMORY].num = e->memory_per_gpu_bytes;
+		c[SR_FITS].num = e->fits;
+		c[SR_LIMITING].text = limiter_names[e->limiting];
+		/* The words cost a printf: only for the formats that show them. */
+		if (words)
+			c[SR_MEMORY_WORDS].text = tc_fmt_bytes(e->memory_per_gpu_bytes, w->memory,
+							       sizeof(w->memory));
 	}
-	case FMT_MD: {
-		char e[TC_ESC_SIZE(1000)];
-		size_t w = tc_utf8_escape(s, n, e, sizeof(e), TC_ESC_MD);
-		cells_put(r, r->col ? " | " : "| ", r->col ? 3 : 2);
-		cells_put(r, e, w);
-		break;
-	}
-	}
-	r->col++;
-}
-
-/* A cell of n bytes that needs no quoting or escaping in CSV or a table
- * (a number); JSON text cells still go through cells_text(). */
-void cells_plain(struct rowbuf *r, const char *name, const char *s,
-		 size_t n)
-{
-	size_t w;
-
-	if (r->fmt == FMT_JSON) {
-		cells_text(r, name, s);
-		return;
-	}
-	if (r->fmt == FMT_MD)
-		cells_put(r, r->col ? " | " : "| ", r->col ? 3 : 2);
-	else if (r->col)
-		cells_putc(r, r->fmt == FMT_CSV ? ',' : ' ');
-	cells_put(r, s, n);
-	if (r->fmt == FMT_TABLE)
-		for (w = n; w < TABLE_W; w++)
-			cells_putc(r, ' ');
-	r->col++;
-}
-
-/* A number cell, or an empty cell (JSON null) when !have. */
-void cells_num(struct rowbuf *r, const char *name, double v, int have)
-{
-	char b[ROWFMT_MAX];
-	int n;
-
-	if (!have) {
-		if (r->fmt == FMT_JSON) {
-			json_key(r, name);
-			cells_put(r, "null", 4);
-			r->col++;
-		} else {
-			cells_text(r, name, r->fmt == FMT_TABLE ? "-" : "");
-		}
-		return;
-	}
-	n = rowfmt_g6(b, v);
-	if (r->fmt == FMT_JSON) {
-		json_key(r, name);
-		cells_put(r, b, (size_t)n);
-		r->col++;
-	} else {
-		cells_plain(r, name, b, (size_t)n);
-	}
-}
-
-void cells_bool(struct rowbuf *r, const char *name, int v, int have)
-{
-	if (r->fmt == FMT_JSON) {
-		json_key(r, name);
-		cells_put(r, !have ? "null" : v ? "true" : "false", !have ? 4 : v ? 4 : 5);
-		r->col++;
-	} else {
-		cells_text(r, name, !have ? (r->fmt == FMT_TABLE ? "-" : "") : v ? "true" : "false");
+	if (ch) {
+		c[SR_PROVIDER].text = ch->table->provider;
+		c[SR_INSTANCE].text = ch->offer->instance;
+		c[SR_REGION].text = ch->offer->region;
+		c[SR_COST].num = ch->run.cost_usd;
 	}
 }

@@ -66,142 +66,169 @@ static void no_fit_reason(char *p, const struct estimate *e)
 	memcpy(p + len, " GB", 4);
 }
 
-/* Append one configuration's row to rb.  Returns 0, or -1 on an internal
- * error (message in R->fail_msg under the lock). */
-static int eval_row(struct run *R, struct worker *W, uint64_t row, int first,
-		    struct rowbuf *rb)
+/* What one configuration gave, beyond the estimate the worker holds. */
+struct outcome {
+	int ok;                       /* an estimate: W->e */
+	int priced;                   /* an offer: cr.cheapest */
+	struct cost_range cr;
+	const struct workload *used;  /* the workload W->e ran (layout: auto: its choice) */
+	char reason[512];             /* why a value is missing, or "" */
+};
+
+/* The GPU of workload W->w (from the sweep's own, or the catalog into
+ * W->g) into *g and *ge (NULL when not one of the sweep's).  Returns 0, or
+ * 1 with the reason in o. */
+static int row_gpu(struct run *R, struct worker *W, const struct gpu **g,
+		   const struct gpu_entry **ge, struct outcome *o)
 {
-	const struct sweep *sw = R->sw;
-	size_t di[SWEEP_MAX_KEYS];
-	char reason[512] = "";
-	struct sweep_pricing pr;
-	char cfg[ROWFMT_MAX];
-	int cfg_len;
+	*ge = NULL;
+	if (!W->w.plan.gpu[0]) {
+		snprintf(o->reason, sizeof(o->reason),
+			 "no GPU chosen (expected plan.gpu in the base or in vary)");
+		return 1;
+	}
+	if ((*ge = sweep_find_gpu(R, W->w.plan.gpu))) {
+		*g = &(*ge)->g;
+		return 0;
+	}
+	if (gpu_catalog_lookup(R->cat, W->w.plan.gpu, &W->g, o->reason, sizeof(o->reason)))
+		return 1;
+	*g = &W->g;
+	return 0;
+}
 
-	sweep_row_index(sw, row, di);
-	rb->col = 0;
-	if (rb->fmt == FMT_JSON)
-		cells_put(rb, first ? "{" : ",\n{", first ? 1 : 3);
-	cfg_len = rowfmt_u64(cfg, row);
-	if (rb->fmt == FMT_JSON) {
-		cells_put(rb, "\"config\":", 9);
-		cells_put(rb, cfg, (size_t)cfg_len);
-		cells_put(rb, ",\"inputs\":{", 11);
-		rb->col = 0;
-	} else {
-		cells_plain(rb, "config", cfg, (size_t)cfg_len);
-	}
-	for (int k = 0; k < sw->nkeys; k++)
-		cells_text(rb, sw->key[k].path, sweep_value_text(sw, k, di));
-	if (rb->fmt == FMT_JSON) {
-		cells_putc(rb, '}');
-		rb->col = 1;
-	}
-
-	int rc = sweep_row_workload(sw, di, R->dp, &W->w, &W->w_base, &pr, reason,
-				    sizeof(reason));
-	if (rc < 0)
-		return -1;
-	const struct gpu *g = NULL;
-	const struct gpu_entry *ge = NULL;
-	if (!rc) {
-		if (!W->w.plan.gpu[0]) {
-			snprintf(reason, sizeof(reason),
-				 "no GPU chosen (expected plan.gpu in the base or in vary)");
-			rc = 1;
-		} else if ((ge = sweep_find_gpu(R, W->w.plan.gpu))) {
-			g = &ge->g;
-		} else if (gpu_catalog_lookup(R->cat, W->w.plan.gpu, &W->g, reason, sizeof(reason))) {
-			rc = 1;
-		} else {
-			g = &W->g;
-		}
-	}
+/* The estimate of workload W->w on g into W->e, with the layout the
+ * sweep asks for.  Returns 0, or 1 with the reason in o. */
+static int row_estimate(const struct sweep *sw, struct worker *W, const struct gpu *g,
+			struct outcome *o)
+{
 	struct plan_problem why = { WLF_NONE, "" };
-	const struct workload *used = &W->w;
-	if (!rc && sw->layout_auto) {
+	int rc;
+	o->used = &W->w;
+	if (sw->layout_auto) {
 		/* The same search as compare at this count (search.h). */
 		struct search_knobs kn;
 		search_knobs_all(&kn);
-		if (search_best_at(&W->w, g, W->w.plan.count, &kn, &W->ws, &W->auto_w, &W->e, &why)) {
-			snprintf(reason, sizeof(reason), "%s", why.msg);
-			rc = 1;
-		}
-		used = &W->auto_w;
-	} else if (!rc && step_estimate_brief(&W->w, g, &W->ws, &W->e, &why)) {
-		snprintf(reason, sizeof(reason), "%s", why.msg);
-		rc = 1;
+		rc = search_best_at(&W->w, g, W->w.plan.count, &kn, &W->ws, &W->auto_w, &W->e, &why);
+		o->used = &W->auto_w;
+	} else {
+		rc = step_estimate_brief(&W->w, g, &W->ws, &W->e, &why);
 	}
-	const struct estimate *e = &W->e;
-	int ok = !rc;
-	if (ok) {
-		const double v[] = { e->step_time_s, e->total_time_s, e->gpu_hours,
-				     e->mfu_frac, e->memory_per_gpu_bytes };
-		for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-			if (!isfinite(v[i])) {
-				pthread_mutex_lock(&R->mu);
-				snprintf(R->fail_msg, sizeof(R->fail_msg),
-					 "internal error: non-finite result in configuration %llu",
-					 (unsigned long long)row);
-				pthread_mutex_unlock(&R->mu);
-				return -1;
-			}
+	if (rc)
+		snprintf(o->reason, sizeof(o->reason), "%s", why.msg);
+	return rc != 0;
+}
+
+/* The cheapest offer for estimate e of a run on g, or why there is none,
+ * into o. */
+static void row_price(const struct run *R, const struct gpu *g, const struct gpu_entry *ge,
+		      const struct sweep_pricing *pr, const struct estimate *e, struct outcome *o)
+{
+	memset(&o->cr, 0, sizeof(o->cr)); /* read for the reason even when no table matched */
+	if (!e->fits) {
+		no_fit_reason(o->reason, e);
+		return;
 	}
-	struct cost_range cr;
-	int priced = 0;
-	memset(&cr, 0, sizeof(cr)); /* read for the reason even when no table matched */
-	if (ok && e->fits) {
-		if (ge)
-			priced = price_row(ge->tables, ge->ntables, pr.provider, g->id, pr.kind,
-					   e->plan.count, e->plan.gpus_per_node, e->total_time_s,
-					   &cr) == 0;
-		else
-			priced = price_row(R->prices->tables, R->prices->count, pr.provider, g->id,
-					   pr.kind, e->plan.count, e->plan.gpus_per_node,
-					   e->total_time_s, &cr) == 0;
-		if (!priced) {
-			char why_text[REP_UNPRICED_LEN];
-			snprintf(reason, sizeof(reason), "%s%s%s",
-				 rep_unpriced(why_text, &cr, pr.kind, g->id, e->plan.count),
-				 pr.provider[0] ? " from " : "", pr.provider);
-		}
-	} else if (ok) {
-		no_fit_reason(reason, e);
-	}
-	cells_num(rb, "step_time_s", e->step_time_s, ok);
-	cells_num(rb, "total_time_s", e->total_time_s, ok);
-	cells_num(rb, "gpu_hours", e->gpu_hours, ok);
-	cells_num(rb, "mfu_frac", e->mfu_frac, ok);
-	cells_num(rb, "memory_per_gpu_bytes", e->memory_per_gpu_bytes, ok);
-	cells_bool(rb, "fits", e->fits, ok);
-	cells_text(rb, "limiting", ok ? limiter_names[e->limiting] : "");
-	cells_text(rb, "provider", priced ? cr.cheapest.table->provider : "");
-	cells_text(rb, "instance", priced ? cr.cheapest.offer->instance : "");
-	cells_text(rb, "region", priced ? cr.cheapest.offer->region : "");
-	cells_num(rb, "cost_usd", priced ? cr.cheapest.run.cost_usd : 0, priced);
-	cells_text(rb, "reason", reason);
-	if (R->plot_y) {
-		/* In the units of plot_metric_labels; only runs that fit. */
-		const double v[] = { e->total_time_s / 86400, e->step_time_s, e->gpu_hours,
-				     100 * e->mfu_frac, e->memory_per_gpu_bytes / 1e9,
-				     priced ? cr.cheapest.run.cost_usd : 0 };
-		uint64_t i = (row - R->shard_k) / R->shard_n;
-		R->plot_have[i] = ok && e->fits && (R->plot_metric != 5 || priced);
-		R->plot_y[i] = R->plot_have[i] ? v[R->plot_metric] : 0;
-	}
-	if (sw->layout_auto) {
-		char lay[96];
-		cells_text(rb, "layout", ok ? rep_layout_text(lay, sizeof(lay), used, e) : "");
-	}
-	if (R->calibration[0])
-		cells_text(rb, "calibration", R->calibration);
-	if (rb->fmt == FMT_JSON)
-		cells_putc(rb, '}');
-	else if (rb->fmt == FMT_MD)
-		cells_put(rb, " |\n", 3);
+	if (ge)
+		o->priced = price_row(ge->tables, ge->ntables, pr->provider, g->id, pr->kind,
+				      e->plan.count, e->plan.gpus_per_node, e->total_time_s,
+				      &o->cr) == 0;
 	else
-		cells_putc(rb, '\n');
+		o->priced = price_row(R->prices->tables, R->prices->count, pr->provider, g->id,
+				      pr->kind, e->plan.count, e->plan.gpus_per_node,
+				      e->total_time_s, &o->cr) == 0;
+	if (!o->priced) {
+		char why_text[REP_UNPRICED_LEN];
+		snprintf(o->reason, sizeof(o->reason), "%s%s%s",
+			 rep_unpriced(why_text, &o->cr, pr->kind, g->id, e->plan.count),
+			 pr->provider[0] ? " from " : "", pr->provider);
+	}
+}
+
+/* Stop the run on an internal error in configuration `row`. */
+static int row_failed(struct run *R, uint64_t row)
+{
+	pthread_mutex_lock(&R->mu);
+	snprintf(R->fail_msg, sizeof(R->fail_msg),
+		 "internal error: non-finite result in configuration %llu", (unsigned long long)row);
+	pthread_mutex_unlock(&R->mu);
+	return -1;
+}
+
+/* Evaluate configuration `row` (its index di) into o and W->e.  Returns
+ * 0, or -1 on an internal error (message in R->fail_msg under the lock). */
+static int eval_config(struct run *R, struct worker *W, uint64_t row, const size_t *di,
+		       struct outcome *o)
+{
+	const struct gpu *g = NULL;
+	const struct gpu_entry *ge = NULL;
+	struct sweep_pricing pr;
+	const struct estimate *e = &W->e;
+
+	memset(o, 0, sizeof(*o));
+	int rc = sweep_row_workload(R->sw, di, R->dp, &W->w, &W->w_base, &pr, o->reason,
+				    sizeof(o->reason));
+	if (rc < 0)
+		return -1;
+	if (rc || row_gpu(R, W, &g, &ge, o) || row_estimate(R->sw, W, g, o))
+		return 0;
+	const double v[] = { e->step_time_s, e->total_time_s, e->gpu_hours, e->mfu_frac,
+			     e->memory_per_gpu_bytes };
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		if (!isfinite(v[i]))
+			return row_failed(R, row);
+	o->ok = 1;
+	row_price(R, g, ge, &pr, e, o);
 	return 0;
+}
+
+/* --plot: the chosen metric of row `row`, in the units of
+ * plot_metric_labels; only runs that fit have one. */
+static void plot_value(struct run *R, uint64_t row, const struct estimate *e,
+		       const struct outcome *o)
+{
+	const double v[] = { e->total_time_s / 86400, e->step_time_s, e->gpu_hours,
+			     100 * e->mfu_frac, e->memory_per_gpu_bytes / 1e9,
+			     o->priced ? o->cr.cheapest.run.cost_usd : 0 };
+	uint64_t i = (row - R->shard_k) / R->shard_n;
+	R->plot_have[i] = o->ok && e->fits && (R->plot_metric != 5 || o->priced);
+	R->plot_y[i] = R->plot_have[i] ? v[R->plot_metric] : 0;
+}
+
+/* Append one configuration's row to b.  Returns 0, or -1 on an internal
+ * error (message in R->fail_msg under the lock). */
+static int eval_row(struct run *R, struct worker *W, uint64_t row, int first,
+		    struct rep_buf *b)
+{
+	const struct sweep *sw = R->sw;
+	size_t di[SWEEP_MAX_KEYS];
+	struct rep_cell c[SWEEP_MAX_COLS];
+	struct sweep_words words;
+	struct outcome o;
+	char lay[96];
+	int n = 0;
+
+	sweep_row_index(sw, row, di);
+	if (eval_config(R, W, row, di, &o))
+		return -1;
+	if (R->plot_y)
+		plot_value(R, row, &W->e, &o);
+	c[n++] = (struct rep_cell){ .num = (double)row };
+	for (int k = 0; k < sw->nkeys; k++)
+		c[n++] = (struct rep_cell){ .text = sweep_value_text(sw, k, di) };
+	const struct sweep_result res = { o.ok ? &W->e : NULL, o.priced ? &o.cr.cheapest : NULL,
+					  o.reason };
+	sweep_result_cells(c + n, &res, rep_stream_words(&R->st), &words);
+	n += SR_COLS;
+	if (sw->layout_auto)
+		c[n++] = (struct rep_cell){ .text = o.ok ? rep_layout_text(lay, sizeof(lay), o.used,
+									    &W->e) : NULL,
+					    .missing = !o.ok };
+	if (R->calibration[0])
+		c[n++] = (struct rep_cell){ .text = R->calibration };
+	if (R->st.fmt == REP_STREAM_JSON && !first)
+		rep_buf_put(b, ",\n", 2);
+	return rep_stream_row(&R->st, c, b) ? row_failed(R, row) : 0;
 }
 
 /* Evaluate chunk c into slot s.  Returns 0 or -1. */
@@ -221,10 +248,10 @@ static int eval_chunk(struct run *R, struct worker *W, uint64_t c, struct slot *
 			s->buf = nb;
 			s->cap = nc;
 		}
-		struct rowbuf rb = { s->buf + s->len, 0, ROW_MAX_BYTES, 0, R->fmt };
-		if (eval_row(R, W, R->shard_k + i * R->shard_n, i == 0, &rb))
+		struct rep_buf b = { s->buf + s->len, 0, ROW_MAX_BYTES };
+		if (eval_row(R, W, R->shard_k + i * R->shard_n, i == 0, &b))
 			return -1;
-		s->len += rb.len;
+		s->len += b.len;
 	}
 	return 0;
 }

@@ -41,7 +41,8 @@ struct run {
 	const struct price_set *prices;
 	struct gpu_entry *gpus;   /* owned */
 	size_t ngpus;
-	enum sw_fmt fmt;
+	struct rep_col cols[SWEEP_MAX_COLS]; /* the rows' columns (sweep_cells.h) */
+	struct rep_stream st;     /* the format the rows are written in */
 	char calibration[CAL_TEXT_LEN + GPU_ID_LEN + 32]; /* "" or the
 							     overlay applied */
 	uint64_t shard_k, shard_n, nrows, nchunks;
