@@ -155,6 +155,99 @@ static int write_plot(struct cli_ctx *ctx, const char *path, const struct worklo
 	return plot_out_write(ctx, "plan", &s, path);
 }
 
+/*
+ * The GPU types to plan over into gpus (PLAN_MAX_TYPES of room), *n of
+ * them: those --gpus lists (`list`), or every whole GPU of the catalog
+ * with an offer of `kind`.  A kind of price the tables lack for one of
+ * them is named, not mistaken for plans that do not fit.  Returns 0 or an
+ * exit code (printed).
+ */
+static int choose_gpus(struct cli_ctx *ctx, const char *list, const struct gpu_catalog *cat,
+		       const struct price_set *prices, enum cost_kind kind, struct gpu *gpus, int *n)
+{
+	struct cost_range r;
+	*n = 0;
+	if (list) {
+		char copy[1024];
+		snprintf(copy, sizeof(copy), "%s", list);
+		for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ",")) {
+			char msg[512];
+			if (*n == PLAN_MAX_TYPES)
+				return cli_usage_error(ctx, "plan", "--gpus lists more than %d GPUs",
+						       PLAN_MAX_TYPES);
+			if (gpu_catalog_lookup(cat, tok, &gpus[*n], msg, sizeof(msg)))
+				return cli_usage_error(ctx, "plan", "--gpus: %s", msg);
+			(*n)++;
+		}
+	} else {
+		for (size_t i = 0; i < cat->count && *n < PLAN_MAX_TYPES; i++)
+			if (!cat->gpus[i].mig_of[0] &&
+			    !cost_range(prices->tables, prices->count, cat->gpus[i].id, kind, 0, 0, &r))
+				gpus[(*n)++] = cat->gpus[i];
+	}
+	const char *lacking = *n ? NULL : "any GPU";
+	for (int i = 0; !lacking && i < *n; i++)
+		if (cost_range(prices->tables, prices->count, gpus[i].id, kind, 0, 0, &r))
+			lacking = gpus[i].id;
+	if (!lacking)
+		return 0;
+	char key[32]; /* the price file's key: on_demand */
+	snprintf(key, sizeof(key), "%s", cost_kind_names[kind]);
+	for (char *c = key; *c; c++)
+		*c = *c == '-' ? '_' : *c;
+	fprintf(ctx->err, "traincost plan: no %s prices for %s in the price tables (expected another "
+		"--pricing or --gpus, or a price file with %s offers; docs/pricing.md)\n",
+		cost_kind_names[kind], lacking, key);
+	return TC_EXIT_INPUT;
+}
+
+/* Why no plan came out of the search: none fits, or none that fits can
+ * be bought (with the largest order on sale).  Returns the exit code. */
+static int no_plan(struct cli_ctx *ctx, const struct price_ctx *pc,
+		   const struct plan_problem *closest, int max_gpus, int ngpus)
+{
+	const char *kind = cost_kind_names[pc->kind];
+	if (!pc->unhosted) {
+		fprintf(ctx->err, "traincost plan: no plan fits on up to %d GPUs of the %d types with %s "
+			"prices%s%s\n", max_gpus, ngpus, kind, closest->msg[0] ? ": " : "", closest->msg);
+		return TC_EXIT_INPUT;
+	}
+	const struct price_offer *big = pc->largest.offer;
+	fprintf(ctx->err, "traincost plan: no offer can host the %d plan%s that fit on up to %d GPUs of "
+		"the %d types with %s prices: the largest order on sale holds %.4g GPU%s (%s %s) "
+		"(expected an offer whose network and max_instances join the instances a plan needs; "
+		"`traincost prices` lists them)\n",
+		pc->unhosted, pc->unhosted == 1 ? "" : "s", max_gpus, ngpus, kind,
+		cost_offer_capacity(big), cost_offer_capacity(big) == 1 ? "" : "s",
+		pc->largest.table->provider, big->instance);
+	return TC_EXIT_INPUT;
+}
+
+/*
+ * The Monte Carlo of the candidates (spec *us, its targets set here): the
+ * Pareto front, and the answer (best), or, ranked by P90, every plan whose
+ * point estimate meets the targets.  Returns 0, or -1 when out of memory.
+ */
+static int sample_candidates(const struct planner_in *in, struct plan_point *pts, size_t npts,
+			     const int *front, enum plan_risk risk, long best, double deadline,
+			     double budget, struct unc_spec *us)
+{
+	char *want = calloc(npts ? npts : 1, 1);
+	if (!want)
+		return -1;
+	for (size_t i = 0; i < npts; i++) {
+		int meets = (deadline > 0 || budget > 0) &&
+			    planner_meets(&pts[i], PLAN_RISK_P50, deadline, budget);
+		int shown = deadline > 0 && budget > 0 ? meets : (long)i == best;
+		want[i] = front[i] || (risk == PLAN_RISK_P90 ? meets : shown);
+	}
+	us->deadline_s = deadline;
+	us->budget_usd = budget;
+	int rc = planner_sample(in, pts, npts, want, us);
+	free(want);
+	return rc;
+}
+
 int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 {
 	const char *deadline_s = NULL, *budget_s = NULL, *gpus_s = NULL,
@@ -225,7 +318,6 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	struct plan_point *pts = NULL;
 	size_t npts = 0;
 	int *front = NULL;
-	char *want = NULL;
 	struct price_ctx pc = { .prices = &prices, .kind = spot.in.kind, .in = spot.in };
 	tc_diag_init(&d);
 	if (wl_load_file(pos[0], &ctx->data, &w, &d))
@@ -245,72 +337,16 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	if (!gpus)
 		goto oom;
 	int ngpus = 0;
-	if (gpus_s) {
-		char list[1024];
-		snprintf(list, sizeof(list), "%s", gpus_s);
-		for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
-			char msg[512];
-			if (ngpus == PLAN_MAX_TYPES) {
-				rc = cli_usage_error(ctx, "plan", "--gpus lists more than %d GPUs", PLAN_MAX_TYPES);
-				goto out;
-			}
-			if (gpu_catalog_lookup(&cat, tok, &gpus[ngpus], msg, sizeof(msg))) {
-				rc = cli_usage_error(ctx, "plan", "--gpus: %s", msg);
-				goto out;
-			}
-			ngpus++;
-		}
-	} else {
-		/* Every whole GPU of the catalog that has an offer of this kind. */
-		for (size_t i = 0; i < cat.count && ngpus < PLAN_MAX_TYPES; i++) {
-			struct cost_range r;
-			if (cat.gpus[i].mig_of[0])
-				continue;
-			if (cost_range(prices.tables, prices.count, cat.gpus[i].id, pc.kind, 0, 0, &r))
-				continue;
-			gpus[ngpus++] = cat.gpus[i];
-		}
-	}
-	/* A kind of price the tables lack is named, not mistaken for plans
-	 * that do not fit. */
-	const char *lacking = ngpus ? NULL : "any GPU";
-	for (int i = 0; !lacking && i < ngpus; i++) {
-		struct cost_range r;
-		if (cost_range(prices.tables, prices.count, gpus[i].id, pc.kind, 0, 0, &r))
-			lacking = gpus[i].id;
-	}
-	if (lacking) {
-		char key[32]; /* the price file's key: on_demand */
-		snprintf(key, sizeof(key), "%s", cost_kind_names[pc.kind]);
-		for (char *c = key; *c; c++)
-			*c = *c == '-' ? '_' : *c;
-		fprintf(ctx->err, "traincost plan: no %s prices for %s in the price tables (expected another "
-			"--pricing or --gpus, or a price file with %s offers; docs/pricing.md)\n",
-			cost_kind_names[pc.kind], lacking, key);
-		rc = TC_EXIT_INPUT;
+	if ((rc = choose_gpus(ctx, gpus_s, &cat, &prices, pc.kind, gpus, &ngpus)))
 		goto out;
-	}
 	struct planner_in in = { .w = &w, .gpus = gpus, .ngpus = ngpus, .max_gpus = max_gpus,
 				 .price = price_cb, .price_ctx = &pc, .offer = offer_cb };
 	search_knobs_all(&in.knobs);
 	struct plan_problem closest = { WLF_NONE, "" };
 	if (planner_run(&in, &pts, &npts, &closest))
 		goto oom;
-	if (!npts && pc.unhosted) {
-		const struct price_offer *big = pc.largest.offer;
-		fprintf(ctx->err, "traincost plan: no offer can host the %d plan%s that fit on up to %d GPUs of the %d types "
-			"with %s prices: the largest order on sale holds %.4g GPU%s (%s %s) (expected an offer whose "
-			"network and max_instances join the instances a plan needs; `traincost prices` lists them)\n",
-			pc.unhosted, pc.unhosted == 1 ? "" : "s", max_gpus, ngpus, cost_kind_names[pc.kind],
-			cost_offer_capacity(big), cost_offer_capacity(big) == 1 ? "" : "s",
-			pc.largest.table->provider, big->instance);
-		rc = TC_EXIT_INPUT;
-		goto out;
-	}
 	if (!npts) {
-		fprintf(ctx->err, "traincost plan: no plan fits on up to %d GPUs of the %d types with %s prices%s%s\n",
-			max_gpus, ngpus, cost_kind_names[pc.kind], closest.msg[0] ? ": " : "", closest.msg);
-		rc = TC_EXIT_INPUT;
+		rc = no_plan(ctx, &pc, &closest, max_gpus, ngpus);
 		goto out;
 	}
 	qsort(pts, npts, sizeof(*pts), by_time);
@@ -324,21 +360,9 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	size_t nboth = 0, nsampled = 0;
 	long best = planner_select(pts, npts, PLAN_RISK_P50, deadline, budget, &nboth);
 	if (ua.on) {
-		/* Sample only the candidates: the Pareto front, and the answer (or,
-		 * ranked by P90, every plan whose point estimate meets the targets). */
-		want = calloc(npts, 1);
-		if (!want)
-			goto oom;
-		for (size_t i = 0; i < npts; i++) {
-			int meets = (deadline_s || budget_s) && planner_meets(&pts[i], PLAN_RISK_P50, deadline, budget);
-			int shown = (deadline_s && budget_s) ? meets : (long)i == best;
-			want[i] = front[i] || (risk == PLAN_RISK_P90 ? meets : shown);
-		}
-		us.deadline_s = deadline;
-		us.budget_usd = budget;
 		us.kind = pc.kind; /* the offers of in.offer are bought this way */
 		us.spot = pc.in.spot; /* planner_sample sets each plan's instances */
-		if (planner_sample(&in, pts, npts, want, &us))
+		if (sample_candidates(&in, pts, npts, front, risk, best, deadline, budget, &us))
 			goto oom;
 		for (size_t i = 0; i < npts; i++)
 			nsampled += pts[i].sampled;
@@ -372,7 +396,6 @@ oom:
 	rc = TC_EXIT_INTERNAL;
 out:
 	pthread_mutex_destroy(&pc.mu);
-	free(want);
 	free(front);
 	free(pts);
 	free(gpus);
