@@ -31,32 +31,35 @@ static int sequence_parallel(const struct plan *p)
 	return p->sequence_parallel && p->tp > 1;
 }
 
+/* The layout's cells and the columns a format shows, for the writers that
+ * take the layout alone (estimate's JSON object and CSV fields). */
+static const struct rep_col layout_cols[] = { REP_LAYOUT_COLS };
+
 void rep_layout_json(struct rep_json *j, const struct plan *p, int recompute)
 {
-	rep_json_int(j, "count", p->count);
-	rep_json_int(j, "tp", p->tp);
-	rep_json_int(j, "pp", p->pp);
-	rep_json_int(j, "dp", p->dp);
-	rep_json_int(j, "ep", p->ep);
-	rep_json_int(j, "zero", p->zero);
-	rep_json_int(j, "micro_batch", p->micro_batch);
-	rep_json_str(j, "recompute", recompute_text[recompute]);
-	rep_json_int(j, "interleave", p->interleave);
-	if (p->first_stage_layers > 0 || p->last_stage_layers > 0) {
-		rep_json_int(j, "first_stage_layers", p->first_stage_layers);
-		rep_json_int(j, "last_stage_layers", p->last_stage_layers);
-	}
-	rep_json_bool(j, "sequence_parallel", sequence_parallel(p));
+	struct rep_cell c[REP_LAYOUT_NCOLS];
+
+	rep_layout_plan_row(c, "", p, recompute);
+	for (int k = 0; k < REP_LAYOUT_NCOLS; k++)
+		if (rep_view_shows(layout_cols[k].view, "json") && !c[k].missing)
+			rep_cell_json(j, &layout_cols[k], &c[k]);
 }
 
 void rep_layout_cells(char c[][REP_LAYOUT_CELL], const struct plan *p, int recompute)
 {
-	const int v[] = { p->count, p->tp, p->pp, p->dp, p->ep, p->zero, p->micro_batch };
-	for (int k = 0; k < 7; k++)
-		snprintf(c[k], REP_LAYOUT_CELL, "%d", v[k]);
-	snprintf(c[7], REP_LAYOUT_CELL, "%s", recompute_text[recompute]);
-	snprintf(c[8], REP_LAYOUT_CELL, "%d", p->interleave);
-	snprintf(c[9], REP_LAYOUT_CELL, "%s", sequence_parallel(p) ? "true" : "false");
+	struct rep_cell v[REP_LAYOUT_NCOLS];
+	int n = 0;
+
+	rep_layout_plan_row(v, "", p, recompute);
+	for (int k = 0; k < REP_LAYOUT_NCOLS && n < REP_LAYOUT_FIELDS; k++) {
+		char buf[REP_LAYOUT_CELL];
+		const char *t;
+
+		if (!rep_view_shows(layout_cols[k].view, "csv"))
+			continue;
+		t = rep_cell_text(&layout_cols[k], &v[k], "csv", buf, sizeof(buf));
+		snprintf(c[n++], REP_LAYOUT_CELL, "%s", t ? t : "");
+	}
 }
 
 void rep_layout_row(struct rep_cell *c, char *text, const struct workload *w,
