@@ -33,7 +33,7 @@ static void families_text(unsigned fam, char *buf, size_t len)
  * apart, stack_frac, to the precision it was fitted to.
  */
 #define EFF_COL(id, ...) \
-	{ #id "_efficiency", #id, REP_COL_NUM, 1, 3, NULL, NULL, "efficiency", 0, REP_VIEW_JSON, 0 },
+	{ #id "_efficiency", #id, REP_COL_NUM, 1, 3, NULL, NULL, "efficiency", 0, REP_VIEW_JSON, 1 },
 static const struct rep_col fw_cols[] = {
 	{ "framework", "id", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
 	{ "name", "name", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, REP_VIEW_JSON, 0 },

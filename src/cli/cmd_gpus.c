@@ -23,7 +23,7 @@ static const enum tc_prec list_precs[] = { PREC_FP32, PREC_TF32, PREC_BF16,
 					   PREC_FP16, PREC_FP8 };
 #define NLIST_PRECS (int)(sizeof(list_precs) / sizeof(list_precs[0]))
 #define PEAK(name, title) \
-	{ name, title, REP_COL_SIG, 1e-12, 5, NULL, NULL, "dense_flop_per_s", REP_CSV_WHOLE, 0, 0 }
+	{ name, title, REP_COL_SIG, 1e-12, 5, NULL, NULL, "dense_flop_per_s", REP_CSV_WHOLE, 0, 1 }
 static const struct rep_col list_cols[] = {
 	{ "gpu", "id", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
 	{ "name", "name", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },

@@ -14,7 +14,7 @@
 
 void rep_rows_init(struct rep_rows *r, const struct rep_col *cols, int ncols)
 {
-	assert(ncols > 0 && ncols <= REP_TABLE_MAX_COLS);
+	assert(ncols > 0 && ncols <= REP_ROWS_MAX_COLS);
 	memset(r, 0, sizeof(*r));
 	r->cols = cols;
 	r->ncols = ncols;
@@ -165,6 +165,7 @@ int rep_rows_print(const struct rep_rows *r, FILE *f, const char *fmt)
 	for (int c = 0; c < r->ncols; c++) {
 		if (!rep_view_shows(r->cols[c].view, fmt))
 			continue;
+		assert(n < REP_TABLE_MAX_COLS);
 		head[n] = csv ? r->cols[c].name : r->cols[c].title;
 		al[n] = r->cols[c].kind == REP_COL_TEXT ? REP_LEFT : REP_RIGHT;
 		shown[n++] = c;
@@ -204,38 +205,86 @@ static void json_cell(struct rep_json *j, const struct rep_col *col, const struc
 		rep_json_num(j, key, v->num);
 }
 
-/* The key of a grouped column's value inside its group: the name less
- * "_group".  Returns key. */
-static const char *group_key(const struct rep_col *col, char *key, size_t len)
+size_t rep_col_key_len(const struct rep_col *col)
 {
 	size_t n = strlen(col->name), g = strlen(col->group);
-	assert(n > g + 1 && col->name[n - g - 1] == '_' && !strcmp(col->name + n - g, col->group));
-	snprintf(key, len, "%.*s", (int)(n - g - 1), col->name);
-	return key;
+	if (n > g + 1 && col->name[n - g - 1] == '_' && !strcmp(col->name + n - g, col->group))
+		return n - g - 1;
+	return n;
+}
+
+/* The number of objects group path p names ("cost.cheapest": 2; NULL: 0). */
+static int path_depth(const char *p)
+{
+	int n = p ? 1 : 0;
+	for (; p && *p; p++)
+		n += *p == '.';
+	return n;
+}
+
+/* The number of leading objects paths a and b share (NULL: none). */
+static int path_shared(const char *a, const char *b)
+{
+	int n = 0;
+	if (!a || !b)
+		return 0;
+	for (;; a++, b++) {
+		int end_a = !*a || *a == '.', end_b = !*b || *b == '.';
+		if (end_a || end_b) {
+			if (!(end_a && end_b))
+				return n;
+			n++;
+			if (!*a || !*b)
+				return n;
+		} else if (*a != *b) {
+			return n;
+		}
+	}
+}
+
+/* Open the objects of path p from its level `from` (0: the first) on. */
+static void path_open(struct rep_json *j, const char *p, int from)
+{
+	for (int level = 0; *p; level++) {
+		size_t n = strcspn(p, ".");
+		char key[64];
+		assert(n < sizeof(key));
+		if (level >= from) {
+			snprintf(key, sizeof(key), "%.*s", (int)n, p);
+			rep_json_obj_begin(j, key);
+		}
+		p += n + (p[n] == '.');
+	}
 }
 
 void rep_rows_json_fields(const struct rep_rows *r, size_t i, struct rep_json *j)
 {
-	const char *open = NULL; /* the group whose object is open */
+	const char *open = NULL; /* the group path whose objects are open */
 	assert(i < r->rows);
 	for (int c = 0; c < r->ncols; c++) {
 		const struct rep_col *col = &r->cols[c];
 		const struct rep_cell *v = &r->cells[i * (size_t)r->ncols + (size_t)c];
-		char inner[128];
-		if (!rep_view_shows(col->view, "json") || rep_cell_left_out(col, v))
+		char key[128];
+		if (!rep_view_shows(col->view, "json") || v->absent)
 			continue;
-		if (open && (!col->group || strcmp(col->group, open))) {
-			rep_json_obj_end(j);
-			open = NULL;
+		if (!open || !col->group || strcmp(col->group, open)) {
+			int keep = path_shared(open, col->group);
+			for (int k = path_depth(open); k > keep; k--)
+				rep_json_obj_end(j);
+			if (col->group)
+				path_open(j, col->group, keep);
+			open = col->group;
 		}
-		if (col->group && !open)
-			rep_json_obj_begin(j, open = col->group);
-		if (!col->group)
+		if (rep_cell_left_out(col, v))
+			continue; /* its group, open, lists what exists */
+		if (!col->group) {
 			json_cell(j, col, v, col->name);
-		else if (!v->missing)
-			json_cell(j, col, v, group_key(col, inner, sizeof(inner)));
+		} else {
+			snprintf(key, sizeof(key), "%.*s", (int)rep_col_key_len(col), col->name);
+			json_cell(j, col, v, key);
+		}
 	}
-	if (open)
+	for (int k = path_depth(open); k > 0; k--)
 		rep_json_obj_end(j);
 }
 

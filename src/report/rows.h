@@ -80,9 +80,15 @@ struct rep_col {
 	/*
 	 * JSON: the value is a field of the object `group` rather than of the
 	 * row, under the name less its ending "_group" (the CSV column
-	 * "fp8_dense_flop_per_s" is "fp8" of "dense_flop_per_s"); adjacent
-	 * columns of one group share the object, and a missing value is left
-	 * out of it, so the object lists what exists.  NULL: no group.
+	 * "fp8_dense_flop_per_s" is "fp8" of "dense_flop_per_s"), or its
+	 * whole name where it has no such ending ("gemm_s" of "breakdown");
+	 * adjacent columns of one group share the object.  A group may be a
+	 * path of objects inside one another, "cost.cheapest" (rows and
+	 * records; stream.h takes one level).  A missing value is null, as
+	 * outside a group; an `absent` column leaves it out, so that the
+	 * object lists what exists (and is empty when nothing does).  Where
+	 * every cell of a group is itself `absent` (struct rep_cell), the
+	 * object is left out.  NULL: no group.
 	 */
 	const char *group;
 	enum rep_csv csv;
@@ -120,7 +126,11 @@ struct rep_rows {
 	int failed;                 /* an allocation failed: printing returns -1 */
 };
 
-/* Start empty rows under `ncols` (at most REP_TABLE_MAX_COLS) columns. */
+/* Columns of rows at most; a flat format shows at most REP_TABLE_MAX_COLS
+ * of them (a record's JSON may have more fields than its CSV columns). */
+#define REP_ROWS_MAX_COLS 128
+
+/* Start empty rows under `ncols` (at most REP_ROWS_MAX_COLS) columns. */
 void rep_rows_init(struct rep_rows *r, const struct rep_col *cols, int ncols);
 /* Append one row of ncols cells. */
 void rep_rows_add(struct rep_rows *r, const struct rep_cell *cells);
@@ -156,6 +166,9 @@ void rep_rows_json_fields(const struct rep_rows *r, size_t i, struct rep_json *j
 /* Whether JSON and a record's field list leave cell v of column col
  * out (the cell's `absent`, or the column's for a missing value). */
 int rep_cell_left_out(const struct rep_col *col, const struct rep_cell *v);
+/* The length of the key of grouped column col inside its group's object:
+ * its name less "_" and the group, or all of it. */
+size_t rep_col_key_len(const struct rep_col *col);
 
 /* The text of cell v of column col as the flat format fmt writes it, as
  * rep_rows_text gives a cell of rows: for a writer that holds no rows

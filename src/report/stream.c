@@ -194,16 +194,6 @@ static void json_key(struct rep_buf *b, int *count, const char *key, size_t n)
 	put_char(b, ':');
 }
 
-/* The length of a grouped column's key: its name less "_group", or all
- * of it. */
-static size_t group_key_len(const struct rep_col *col)
-{
-	size_t n = strlen(col->name), g = strlen(col->group);
-	if (n > g + 1 && col->name[n - g - 1] == '_' && !strcmp(col->name + n - g, col->group))
-		return n - g - 1;
-	return n;
-}
-
 static int json_value(struct rep_buf *b, const struct rep_col *col, const struct rep_cell *v)
 {
 	char num[NUM_TEXT_MAX];
@@ -229,7 +219,7 @@ static int json_row(const struct rep_stream *s, const struct rep_cell *cells, st
 	put_char(b, '{');
 	for (int c = 0; c < s->ncols; c++) {
 		const struct rep_col *col = &s->cols[c];
-		if (!s->shown[c] || rep_cell_left_out(col, &cells[c]))
+		if (!s->shown[c] || cells[c].absent)
 			continue;
 		if (open && (!col->group || strcmp(col->group, open))) {
 			put_char(b, '}');
@@ -241,10 +231,10 @@ static int json_row(const struct rep_stream *s, const struct rep_cell *cells, st
 			open = col->group;
 			inner = 0;
 		}
-		if (col->group && no_value(&cells[c]))
-			continue; /* a group lists what exists */
+		if (rep_cell_left_out(col, &cells[c]))
+			continue; /* its group, open, lists what exists */
 		if (col->group)
-			json_key(b, &inner, col->name, group_key_len(col));
+			json_key(b, &inner, col->name, rep_col_key_len(col));
 		else
 			json_key(b, &outer, col->name, strlen(col->name));
 		if (json_value(b, col, &cells[c]))

@@ -19,7 +19,9 @@
  * A text is cut at REP_STREAM_TEXT_MAX bytes, a row at its buffer.  The
  * key of a grouped column in JSON is its name less "_group", as rows.h
  * says, or its whole name where it has no such ending (a sweep's varied
- * path "plan.gpu" in "inputs").
+ * path "plan.gpu" in "inputs"); a group is one object here, not a path
+ * of them, and a missing value in it is null unless its column is
+ * `absent`, as rows.h says.
  */
 #ifndef TC_REP_STREAM_H
 #define TC_REP_STREAM_H

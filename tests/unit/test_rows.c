@@ -204,8 +204,8 @@ static void empty_rows(void **state)
  */
 static const struct rep_col sheet[] = {
 	{ "mem_bytes", "memory", REP_COL_SIG, 1e-9, 3, " GB", NULL, NULL, REP_CSV_WHOLE, 0, 0 },
-	{ "a_peak_flop_per_s", "A", REP_COL_SIG, 1e-12, 4, NULL, NULL, "peak_flop_per_s", REP_CSV_WHOLE, 0, 0 },
-	{ "b_peak_flop_per_s", "B", REP_COL_SIG, 1e-12, 4, NULL, NULL, "peak_flop_per_s", REP_CSV_WHOLE, 0, 0 },
+	{ "a_peak_flop_per_s", "A", REP_COL_SIG, 1e-12, 4, NULL, NULL, "peak_flop_per_s", REP_CSV_WHOLE, 0, 1 },
+	{ "b_peak_flop_per_s", "B", REP_COL_SIG, 1e-12, 4, NULL, NULL, "peak_flop_per_s", REP_CSV_WHOLE, 0, 1 },
 	{ "link_bytes_per_s", "link", REP_COL_SIG, 1e-9, 3, " GB/s", "none", NULL, REP_CSV_WHOLE, 0, 0 },
 	{ "slices", "slices", REP_COL_COUNT, 0, 0, "x", "no", NULL, 0, 0, 0 },
 };
@@ -240,7 +240,8 @@ static void scaled_zero_and_whole(void **state)
 }
 
 /* The grouped columns become one object named by the group, keyed by
- * the names less "_peak_flop_per_s"; a missing value is left out. */
+ * the names less "_peak_flop_per_s"; a missing value of these `absent`
+ * columns is left out. */
 static void json_groups(void **state)
 {
 	(void)state;
@@ -558,6 +559,70 @@ static void absent_cells(void **state)
 	rep_rows_release(&r);
 }
 
+/*
+ * Groups as paths of objects (one record of an estimate): "a.b" opens b
+ * inside a, "a.c" closes b and opens c, "a" returns to a's own fields,
+ * "d" closes a; a missing value in a group is null ("a.b" run_s, "d"
+ * kwh), one of an `absent` column is left out ("a.c" extra), a path
+ * whose cells are all `absent` writes no object ("a.e"), and one whose
+ * values are all missing under an `absent` column an empty one ("f").  Keys are whole names where
+ * a name does not end in its group ("cost_usd" of "a.b"), the name less
+ * "_" and the group where it does ("x_d" is "x" of "d").
+ */
+static void json_group_paths(void **state)
+{
+	(void)state;
+	static const struct rep_col pc[] = {
+		{ "top", "top", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+		{ "kind", "kind", REP_COL_TEXT, 0, 0, NULL, NULL, "a", 0, 0, 0 },
+		{ "cost_usd", "cost", REP_COL_NUM, 0, 2, NULL, NULL, "a.b", 0, 0, 0 },
+		{ "run_s", "run", REP_COL_NUM, 0, 2, NULL, NULL, "a.b", 0, 0, 0 },
+		{ "n", "n", REP_COL_COUNT, 0, 0, NULL, NULL, "a.c", 0, 0, 0 },
+		{ "extra", "extra", REP_COL_COUNT, 0, 0, NULL, NULL, "a.c", 0, 0, 1 },
+		{ "gone", "gone", REP_COL_COUNT, 0, 0, NULL, NULL, "a.e", 0, 0, 1 },
+		{ "offers", "offers", REP_COL_COUNT, 0, 0, NULL, NULL, "a", 0, 0, 0 },
+		{ "x_d", "x", REP_COL_NUM, 0, 2, NULL, NULL, "d", 0, 0, 0 },
+		{ "kwh", "kwh", REP_COL_NUM, 0, 2, NULL, NULL, "d", 0, 0, 0 },
+		{ "y", "y", REP_COL_NUM, 0, 2, NULL, NULL, "f", 0, 0, 1 },
+	};
+	const struct rep_cell c[] = { { .text = "t" }, { .text = "k" }, { .num = 1.5 },
+				      { .missing = 1 }, { .num = 2 }, { .missing = 1 },
+				      { .absent = 1 }, { .num = 3 }, { .num = 0.25 },
+				      { .missing = 1 }, { .missing = 1 } };
+	struct rep_rows r;
+	rep_rows_init(&r, pc, 11);
+	rep_rows_add(&r, c);
+	expect(&r, "json", 0,
+	       "{\n"
+	       "  \"rows\": [\n"
+	       "    {\n"
+	       "      \"top\": \"t\",\n"
+	       "      \"a\": {\n"
+	       "        \"kind\": \"k\",\n"
+	       "        \"b\": {\n"
+	       "          \"cost_usd\": 1.5,\n"
+	       "          \"run_s\": null\n"
+	       "        },\n"
+	       "        \"c\": {\n"
+	       "          \"n\": 2\n"
+	       "        },\n"
+	       "        \"offers\": 3\n"
+	       "      },\n"
+	       "      \"d\": {\n"
+	       "        \"x\": 0.25,\n"
+	       "        \"kwh\": null\n"
+	       "      },\n"
+	       "      \"f\": {}\n"
+	       "    }\n"
+	       "  ]\n"
+	       "}\n");
+	/* CSV knows no groups: the names in order, missing values empty. */
+	expect(&r, "csv", 0,
+	       "top,kind,cost_usd,run_s,n,extra,gone,offers,x_d,kwh,y\n"
+	       "t,k,1.5,,2,,,3,0.25,,\n");
+	rep_rows_release(&r);
+}
+
 /* One cell outside any rows reads as the same cell of rows does: in CSV
  * and the table (each column of two_rows' second row), and in JSON. */
 static void one_cell_as_in_rows(void **state)
@@ -611,6 +676,7 @@ int main(void)
 		cmocka_unit_test(csv_only),
 		cmocka_unit_test(absent_cells),
 		cmocka_unit_test(one_cell_as_in_rows),
+		cmocka_unit_test(json_group_paths),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
