@@ -15,7 +15,6 @@
 
 static const char *const recompute_text[] = { "none", "selective", "full" };
 static const char *const finetune_text[] = { "full", "lora", "qlora" };
-static const char *const bound_text[] = { "compute", "memory", "latency", "network" };
 
 const char *rep_kind_name(const struct workload *w)
 {
@@ -687,99 +686,4 @@ int rep_estimate(FILE *f, const char *fmt, const struct workload *w,
 		return md_report(f, w, g, e, c);
 	text_report(f, w, g, e, c, u);
 	return 0;
-}
-
-static int explain_json(FILE *f, const struct workload *w, const struct gpu *g,
-			const struct estimate *e, const struct est_workspace *ws)
-{
-	struct rep_json j;
-	rep_json_doc_begin(&j, f, "explain");
-	rep_json_str(&j, "workload", w->name);
-	rep_json_str(&j, "file", w->file);
-	rep_json_str(&j, "kind", rep_kind_name(w));
-	rep_json_str(&j, "gpu", g->id);
-	rep_json_num(&j, "step_time_s", e->step_time_s);
-	rep_json_num(&j, "memory_bytes_per_s", g->mem_bytes_per_s);
-	rep_json_arr_begin(&j, "operators");
-	for (size_t i = 0; i < ws->count; i++) {
-		const struct op *o = &ws->ops[i];
-		double peak = g->peak_flop_per_s[o->prec];
-		rep_json_obj_begin(&j, NULL);
-		rep_json_str(&j, "operator", o->name);
-		rep_json_str(&j, "category", brk_names[o->category]);
-		rep_json_str(&j, "precision", tc_prec_names[o->prec]);
-		rep_json_num(&j, "count_per_step", o->count);
-		rep_json_num(&j, "flop", o->flop);
-		rep_json_num(&j, "bytes", o->bytes);
-		rep_json_num(&j, "intensity_flop_per_byte", o->bytes > 0 ? o->flop / o->bytes : 0);
-		rep_json_num(&j, "ridge_flop_per_byte", peak / g->mem_bytes_per_s);
-		rep_json_str(&j, "bound", bound_text[o->bound]);
-		rep_json_num(&j, "achieved_flop_per_s", o->time_s > 0 ? o->flop / o->time_s : 0);
-		rep_json_num(&j, "time_s", o->time_s);
-		rep_json_num(&j, "time_per_step_s", o->time_s * o->count);
-		rep_json_obj_end(&j);
-	}
-	rep_json_arr_end(&j);
-	rep_json_obj_end(&j);
-	return rep_json_finish(&j);
-}
-
-int rep_explain(FILE *f, const char *fmt, const struct workload *w,
-		const struct gpu *g, const struct estimate *e,
-		const struct est_workspace *ws)
-{
-	if (!strcmp(fmt, "json"))
-		return explain_json(f, w, g, e, ws);
-	int csv = !strcmp(fmt, "csv");
-	static const char *const text_head[] = {
-		"operator", "kind", "per step", "GFLOP", "MB", "FLOP/B", "ridge FLOP/B",
-		"bound", "TFLOP/s", "time", "per step total"
-	};
-	static const char *const csv_head[] = {
-		"operator", "category", "count_per_step", "flop", "bytes",
-		"intensity_flop_per_byte", "ridge_flop_per_byte", "bound",
-		"achieved_flop_per_s", "time_s", "time_per_step_s"
-	};
-	static const enum rep_align align[] = { REP_LEFT, REP_LEFT, REP_RIGHT, REP_RIGHT,
-		REP_RIGHT, REP_RIGHT, REP_RIGHT, REP_LEFT, REP_RIGHT, REP_RIGHT, REP_RIGHT };
-	struct rep_table t;
-	rep_table_init(&t, 11, csv ? csv_head : text_head, align);
-	for (size_t i = 0; i < ws->count; i++) {
-		const struct op *o = &ws->ops[i];
-		char c[11][48];
-		const char *cells[11];
-		double peak = g->peak_flop_per_s[o->prec];
-		snprintf(c[0], sizeof(c[0]), "%s", o->name);
-		snprintf(c[1], sizeof(c[1]), "%s", brk_names[o->category]);
-		snprintf(c[2], sizeof(c[2]), "%.6g", o->count);
-		/* CSV in the JSON's units (flop, bytes, seconds); the table
-		 * in GFLOP, MB and TFLOP/s, as its header says. */
-		double unit_flop = csv ? 1 : 1e9, unit_bytes = csv ? 1 : 1e6, unit_rate = csv ? 1 : 1e12;
-		snprintf(c[3], sizeof(c[3]), "%.4g", o->flop / unit_flop);
-		snprintf(c[4], sizeof(c[4]), "%.4g", o->bytes / unit_bytes);
-		snprintf(c[5], sizeof(c[5]), "%.4g", o->bytes > 0 ? o->flop / o->bytes : 0);
-		snprintf(c[6], sizeof(c[6]), "%.4g", peak / g->mem_bytes_per_s);
-		snprintf(c[7], sizeof(c[7]), "%s", bound_text[o->bound]);
-		snprintf(c[8], sizeof(c[8]), "%.4g", o->time_s > 0 ? o->flop / o->time_s / unit_rate : 0);
-		if (csv) {
-			snprintf(c[9], sizeof(c[9]), "%.6g", o->time_s);
-			snprintf(c[10], sizeof(c[10]), "%.6g", o->time_s * o->count);
-		} else {
-			tc_fmt_duration(o->time_s, c[9], sizeof(c[9]));
-			tc_fmt_duration(o->time_s * o->count, c[10], sizeof(c[10]));
-		}
-		for (int k = 0; k < 11; k++)
-			cells[k] = c[k];
-		rep_table_row(&t, cells);
-	}
-	if (!csv) {
-		char a[64], title[REP_TITLE_LEN], gi[REP_TITLE_LEN];
-		fprintf(f, "%s on %d x %s: step time %s; one row per operator on one GPU\n",
-			rep_title(title, w, fmt), e->plan.count, rep_show(gi, sizeof(gi), g->id, fmt),
-			tc_fmt_duration(e->step_time_s, a, sizeof(a)));
-		fprintf(f, "(ridge = dense peak / memory bandwidth; communication rows: MB on the wire)\n\n");
-	}
-	int rc = rep_table_print(&t, f, fmt);
-	rep_table_release(&t);
-	return rc;
 }
