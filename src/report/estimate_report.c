@@ -7,9 +7,8 @@
 #include <string.h>
 
 #include "../util/units.h"
-#include "json.h"
+#include "estimate_record.h"
 #include "layout_text.h"
-#include "unc_json.h"
 #include "numfmt.h"
 #include "table.h"
 
@@ -21,8 +20,7 @@ const char *rep_kind_name(const struct workload *w)
 	return w->kind == WL_LLM ? "llm" : w->kind == WL_VISION ? "vision" : "recsys";
 }
 
-/* The model's name, whatever the workload kind. */
-static const char *model_name(const struct workload *w)
+const char *rep_model_name(const struct workload *w)
 {
 	switch (w->kind) {
 	case WL_VISION: return w->vis.name;
@@ -283,7 +281,7 @@ static void text_report(FILE *f, const struct workload *w, const struct gpu *g,
 			count_flag ? "--count" : "");
 	fputc('\n', f);
 	fprintf(f, "  workload   %s\n", rep_show(t, sizeof(t), w->file, "table"));
-	fprintf(f, "  model      %s, %s parameters", model_name(w), rep_fmt_count(e->params, a, sizeof(a)));
+	fprintf(f, "  model      %s, %s parameters", rep_model_name(w), rep_fmt_count(e->params, a, sizeof(a)));
 	if (e->active_params < e->params)
 		fprintf(f, " (%s active per token)", rep_fmt_count(e->active_params, b, sizeof(b)));
 	fputc('\n', f);
@@ -407,230 +405,6 @@ static void text_report(FILE *f, const struct workload *w, const struct gpu *g,
 	}
 }
 
-static void json_plan(struct rep_json *j, const struct plan *p, int recompute)
-{
-	rep_json_obj_begin(j, "plan");
-	rep_json_str(j, "gpu", p->gpu);
-	rep_layout_json(j, p, recompute);
-	rep_json_int(j, "gpus_per_node", p->gpus_per_node);
-	rep_json_bool(j, "cuda_graphs", p->cuda_graphs);
-	rep_json_num(j, "network_bytes_per_s", p->network_bytes_per_s);
-	rep_json_obj_end(j);
-}
-
-static void json_choice(struct rep_json *j, const char *key, const struct cost_choice *ch,
-			const struct plan *p)
-{
-	const char *net = rep_choice_network(ch, p);
-	rep_json_obj_begin(j, key);
-	rep_json_str(j, "provider", ch->table->provider);
-	rep_json_str(j, "instance", ch->offer->instance);
-	rep_json_str(j, "region", ch->offer->region);
-	rep_json_num(j, "gpus_per_instance", ch->offer->gpus);
-	rep_json_num(j, "instances", ch->run.instances);
-	rep_json_num(j, "idle_gpus", ch->run.idle_gpus);
-	rep_json_num(j, "billed_s", ch->run.billed_s);
-	rep_json_num(j, "price_usd_per_instance_h", ch->run.price_usd_per_h);
-	rep_json_num(j, "price_usd_per_gpu_h", ch->run.price_usd_per_gpu_h);
-	rep_json_num(j, "cost_usd", ch->run.cost_usd);
-	rep_json_str(j, "as_of", ch->offer->as_of);
-	rep_json_bool(j, "verified", ch->offer->verified);
-	rep_json_num(j, "run_s", ch->run_s);
-	if (net)
-		rep_json_str(j, "network", net);
-	else
-		rep_json_null(j, "network");
-	rep_json_obj_end(j);
-}
-
-static void json_cost(struct rep_json *j, const struct run_cost *c, const char *gpu_id,
-		      const struct plan *p)
-{
-	double gpus = p->count;
-	rep_json_obj_begin(j, "cost");
-	rep_json_str(j, "pricing", cost_kind_names[c->kind]);
-	rep_json_bool(j, "priced", c->priced);
-	if (c->unfit) {
-		/* A run that cannot happen has no figures: null, not zero. */
-		rep_json_str(j, "not_priced", "does not fit in GPU memory");
-		rep_json_null(j, "cheapest");
-		rep_json_null(j, "dearest");
-		rep_json_null(j, "onprem_usd");
-		rep_json_obj_end(j);
-		rep_json_obj_begin(j, "energy");
-		rep_json_null(j, "energy_kwh");
-		rep_json_null(j, "co2_kg");
-		rep_json_obj_end(j);
-		return;
-	}
-	if (c->priced) {
-		json_choice(j, "cheapest", &c->range.cheapest, p);
-		json_choice(j, "dearest", &c->range.dearest, p);
-		rep_json_int(j, "providers", c->range.providers);
-		rep_json_int(j, "offers", c->range.offers);
-	} else {
-		char why[REP_UNPRICED_LEN];
-		rep_json_str(j, "not_priced", rep_unpriced(why, &c->range, c->kind, gpu_id, gpus));
-		rep_json_null(j, "cheapest");
-		rep_json_null(j, "dearest");
-	}
-	rep_json_num(j, "billed_run_s", c->run_s);
-	if (c->spot_applied) {
-		rep_json_obj_begin(j, "spot");
-		rep_json_num(j, "preempt_per_h", c->in.spot.preempt_per_h);
-		rep_json_num(j, "instances", c->in.spot.instances);
-		rep_json_num(j, "checkpoint_interval_s", c->in.spot.checkpoint_interval_s);
-		rep_json_num(j, "restart_s", c->in.spot.restart_s);
-		rep_json_num(j, "expected_restarts", c->spot.expected_restarts);
-		rep_json_num(j, "overhead_s", c->spot.overhead_s);
-		rep_json_num(j, "lost_s_per_restart", c->spot.lost_s_per_restart);
-		if (c->priced) {
-			rep_json_num(j, "restart_cost_usd", c->restart_usd);
-			rep_json_num(j, "overhead_cost_usd", c->overhead_usd);
-		} else {
-			rep_json_null(j, "restart_cost_usd");
-			rep_json_null(j, "overhead_cost_usd");
-		}
-		rep_json_obj_end(j);
-	}
-	if (c->onprem) {
-		rep_json_num(j, "onprem_usd", c->onprem_usd);
-		rep_json_num(j, "onprem_usd_per_gpu_h", c->onprem_rate.total_usd_per_gpu_h);
-	}
-	rep_json_obj_end(j);
-	rep_json_obj_begin(j, "energy");
-	rep_json_num(j, "energy_kwh", c->energy_kwh);
-	rep_json_num(j, "co2_kg", c->co2_kg);
-	rep_json_num(j, "power_frac", c->in.power_frac);
-	rep_json_num(j, "pue", c->in.pue);
-	rep_json_num(j, "grid_g_per_kwh", c->in.grid_g_per_kwh);
-	rep_json_obj_end(j);
-}
-
-static int json_report(FILE *f, const struct workload *w, const struct gpu *g,
-		       const struct estimate *e, const struct run_cost *c,
-		       const struct unc_result *u)
-{
-	struct rep_json j;
-	rep_json_doc_begin(&j, f, "estimate");
-	rep_json_str(&j, "workload", w->name);
-	rep_json_str(&j, "file", w->file);
-	rep_json_str(&j, "kind", rep_kind_name(w));
-	rep_json_str(&j, "model", model_name(w));
-	rep_json_str(&j, "gpu_name", g->name);
-	rep_json_str(&j, "precision", tc_prec_names[w->train.precision]);
-	rep_json_str(&j, "framework", e->plan.framework.id);
-	rep_json_bool(&j, "micro_batch_chosen", e->micro_batch_chosen);
-	rep_json_num(&j, "params", e->params);
-	rep_json_num(&j, "active_params", e->active_params);
-	rep_json_num(&j, "tokens_per_step", e->tokens_per_step);
-	rep_json_num(&j, "steps", e->steps);
-	rep_json_num(&j, "step_time_s", e->step_time_s);
-	rep_json_num(&j, "tokens_per_s", e->tokens_per_s);
-	rep_json_num(&j, "tokens_per_s_per_gpu", e->tokens_per_s_per_gpu);
-	rep_json_num(&j, "samples_per_step", e->samples_per_step);
-	rep_json_num(&j, "samples_per_s", e->samples_per_s);
-	if (w->kind == WL_VISION) {
-		rep_json_num(&j, "images_per_s", e->images_per_s);
-		rep_json_num(&j, "input_wait_s", e->input_wait_s);
-	}
-	if (w->kind == WL_RECSYS) {
-		rep_json_num(&j, "embedding_bytes_per_gpu", e->embedding_bytes_per_gpu);
-		rep_json_num(&j, "host_bytes", e->host_bytes);
-	}
-	rep_json_num(&j, "total_time_s", e->total_time_s);
-	rep_json_num(&j, "gpu_hours", e->gpu_hours);
-	rep_json_num(&j, "model_flop_per_step", e->model_flop_per_step);
-	rep_json_num(&j, "hw_flop_per_step", e->hw_flop_per_step);
-	rep_json_num(&j, "mfu_frac", e->mfu_frac);
-	rep_json_num(&j, "hfu_frac", e->hfu_frac);
-	rep_json_num(&j, "memory_per_gpu_bytes", e->memory_per_gpu_bytes);
-	rep_json_num(&j, "memory_capacity_bytes", e->memory_capacity_bytes);
-	rep_json_bool(&j, "fits", e->fits);
-	if (!e->fits)
-		rep_json_str(&j, "fit_advice", e->fit_advice);
-	rep_json_str(&j, "limiting", limiter_names[e->limiting]);
-	rep_json_obj_begin(&j, "breakdown");
-	for (int i = 0; i < BRK_COUNT; i++) {
-		char key[48];
-		snprintf(key, sizeof(key), "%s_s", brk_names[i]);
-		rep_json_num(&j, key, e->breakdown_s[i]);
-	}
-	rep_json_obj_end(&j);
-	rep_json_obj_begin(&j, "memory");
-	for (int i = 0; i < MEM_COUNT; i++) {
-		char key[48];
-		snprintf(key, sizeof(key), "%s_bytes", mem_part_names[i]);
-		rep_json_num(&j, key, e->mem_bytes[i]);
-	}
-	rep_json_obj_end(&j);
-	json_plan(&j, &e->plan, w->train.recompute);
-	rep_json_str(&j, "efficiency_source", g->eff.source);
-	if (c)
-		json_cost(&j, c, g->id, &w->plan);
-	if (u)
-		rep_unc_json(&j, "uncertainty", u);
-	rep_json_arr_begin(&j, "warnings");
-	for (int i = 0; i < e->warning_count; i++)
-		rep_json_str(&j, NULL, e->warning[i]);
-	rep_json_arr_end(&j);
-	rep_json_obj_end(&j);
-	return rep_json_finish(&j);
-}
-
-/* CSV: a fixed header with units in the names, then one row. */
-static int csv_report(FILE *f, const struct workload *w, const struct estimate *e,
-		      const struct run_cost *c)
-{
-	const struct plan *p = &e->plan;
-	char lay[REP_LAYOUT_FIELDS][REP_LAYOUT_CELL];
-	fputs("workload,gpu", f);
-	for (int i = 0; i < REP_LAYOUT_FIELDS; i++)
-		fprintf(f, ",%s", rep_layout_field_names[i]);
-	fputs(",step_time_s,tokens_per_s,tokens_per_s_per_gpu,total_time_s,gpu_hours,mfu_frac,"
-	      "hfu_frac,memory_per_gpu_bytes,memory_capacity_bytes,fits,limiting", f);
-	for (int i = 0; i < BRK_COUNT; i++)
-		fprintf(f, ",%s_s", brk_names[i]);
-	fputs(",pricing,provider,instance,region,cost_usd,cost_max_usd,energy_kwh,co2_kg,"
-	      "offer_run_s,offer_network\n", f);
-	rep_csv_field(f, w->name);
-	fputc(',', f);
-	rep_csv_field(f, p->gpu);
-	rep_layout_cells(lay, p, w->train.recompute);
-	for (int i = 0; i < REP_LAYOUT_FIELDS; i++)
-		fprintf(f, ",%s", lay[i]);
-	fprintf(f, ",%.6g,%.6g,%.6g,%.6g,%.6g,%.4f,%.4f,%.6g,%.6g,%s,%s", e->step_time_s,
-		e->tokens_per_s, e->tokens_per_s_per_gpu, e->total_time_s, e->gpu_hours,
-		e->mfu_frac, e->hfu_frac, e->memory_per_gpu_bytes, e->memory_capacity_bytes,
-		e->fits ? "true" : "false", limiter_names[e->limiting]);
-	for (int i = 0; i < BRK_COUNT; i++)
-		fprintf(f, ",%.6g", e->breakdown_s[i]);
-	if (c && c->priced) {
-		fprintf(f, ",%s,", cost_kind_names[c->kind]);
-		rep_csv_field(f, c->range.cheapest.table->provider);
-		fputc(',', f);
-		rep_csv_field(f, c->range.cheapest.offer->instance);
-		fputc(',', f);
-		rep_csv_field(f, c->range.cheapest.offer->region);
-		fprintf(f, ",%.2f,%.2f", c->range.cheapest.run.cost_usd, c->range.dearest.run.cost_usd);
-	} else {
-		fprintf(f, ",%s,,,,,", c ? cost_kind_names[c->kind] : "");
-	}
-	if (c && !c->unfit)
-		fprintf(f, ",%.6g,%.6g", c->energy_kwh, c->co2_kg);
-	else
-		fputs(",,", f);
-	if (c && c->priced) {
-		const char *net = rep_choice_network(&c->range.cheapest, p);
-		fprintf(f, ",%.6g,", c->range.cheapest.run_s);
-		rep_csv_field(f, net ? net : "");
-		fputc('\n', f);
-	} else {
-		fputs(",,\n", f);
-	}
-	return 0;
-}
-
 static int md_report(FILE *f, const struct workload *w, const struct gpu *g,
 		     const struct estimate *e, const struct run_cost *c)
 {
@@ -679,9 +453,9 @@ int rep_estimate(FILE *f, const char *fmt, const struct workload *w,
 		 const struct unc_result *u)
 {
 	if (!strcmp(fmt, "json"))
-		return json_report(f, w, g, e, c, u);
+		return rep_estimate_json(f, w, g, e, c, u);
 	if (!strcmp(fmt, "csv"))
-		return csv_report(f, w, e, c);
+		return rep_estimate_csv(f, w, g, e, c);
 	if (!strcmp(fmt, "md"))
 		return md_report(f, w, g, e, c);
 	text_report(f, w, g, e, c, u);

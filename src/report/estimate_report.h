@@ -22,6 +22,9 @@ int rep_estimate(FILE *f, const char *fmt, const struct workload *w,
  * "vision" or "recsys". */
 const char *rep_kind_name(const struct workload *w);
 
+/* The model's name (its architecture's), whatever the workload kind. */
+const char *rep_model_name(const struct workload *w);
+
 /* Room for a rep_title(): a name of WL_NAME_LEN bytes, escaped. */
 #define REP_TITLE_LEN 800
 

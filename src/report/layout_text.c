@@ -19,47 +19,11 @@ const char *rep_layout_text(char *buf, size_t len, const struct workload *w,
 	return buf;
 }
 
-const char *const rep_layout_field_names[REP_LAYOUT_FIELDS] = {
-	"count", "tp", "pp", "dp", "ep", "zero", "micro_batch", "recompute",
-	"interleave", "sequence_parallel",
-};
-
 /* Sequence parallelism splits the tensor-parallel group's activations: with
  * tp 1 there is nothing to split, whatever the plan asked. */
 static int sequence_parallel(const struct plan *p)
 {
 	return p->sequence_parallel && p->tp > 1;
-}
-
-/* The layout's cells and the columns a format shows, for the writers that
- * take the layout alone (estimate's JSON object and CSV fields). */
-static const struct rep_col layout_cols[] = { REP_LAYOUT_COLS };
-
-void rep_layout_json(struct rep_json *j, const struct plan *p, int recompute)
-{
-	struct rep_cell c[REP_LAYOUT_NCOLS];
-
-	rep_layout_plan_row(c, "", p, recompute);
-	for (int k = 0; k < REP_LAYOUT_NCOLS; k++)
-		if (rep_view_shows(layout_cols[k].view, "json") && !c[k].missing)
-			rep_cell_json(j, &layout_cols[k], &c[k]);
-}
-
-void rep_layout_cells(char c[][REP_LAYOUT_CELL], const struct plan *p, int recompute)
-{
-	struct rep_cell v[REP_LAYOUT_NCOLS];
-	int n = 0;
-
-	rep_layout_plan_row(v, "", p, recompute);
-	for (int k = 0; k < REP_LAYOUT_NCOLS && n < REP_LAYOUT_FIELDS; k++) {
-		char buf[REP_LAYOUT_CELL];
-		const char *t;
-
-		if (!rep_view_shows(layout_cols[k].view, "csv"))
-			continue;
-		t = rep_cell_text(&layout_cols[k], &v[k], "csv", buf, sizeof(buf));
-		snprintf(c[n++], REP_LAYOUT_CELL, "%s", t ? t : "");
-	}
 }
 
 void rep_layout_row(struct rep_cell *c, char *text, const struct workload *w,

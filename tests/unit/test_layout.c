@@ -1,8 +1,8 @@
 /*
  * test_layout.c - a chosen layout as the reports give it
- * (report/layout_text.c): its columns write in CSV and JSON what the
- * contract's writers of the same fields do, and the table the count and
- * the one-cell summary.
+ * (report/layout_text.c): its columns write in CSV and JSON the ten
+ * fields of the contract, and the table the count and the one-cell
+ * summary.
  */
 #include "tc_test.h"
 
@@ -65,9 +65,8 @@ static char *printed(const struct chosen *c, const char *fmt)
 	return buf;
 }
 
-/* The layout in a JSON object, written by its columns or by
- * rep_layout_json (caller frees). */
-static char *json_object(const struct chosen *c, int by_columns)
+/* The layout's fields in a JSON object (caller frees). */
+static char *json_object(const struct chosen *c)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -78,10 +77,7 @@ static char *json_object(const struct chosen *c, int by_columns)
 	rep_json_init(&j, f);
 	rep_json_obj_begin(&j, NULL);
 	layout_rows(&r, c);
-	if (by_columns)
-		rep_rows_json_fields(&r, 0, &j);
-	else
-		rep_layout_json(&j, &c->e.plan, c->w.train.recompute);
+	rep_rows_json_fields(&r, 0, &j);
 	rep_rows_release(&r);
 	rep_json_obj_end(&j);
 	assert_int_equal(rep_json_finish(&j), 0);
@@ -89,37 +85,36 @@ static char *json_object(const struct chosen *c, int by_columns)
 	return buf;
 }
 
-/* JSON: the fields rep_layout_json writes, the stages' layers only where
- * they are uneven (3 and 5 layers). */
-static void json_as_the_layout_writer(void **state)
+/* JSON: the ten fields of the contract, counts as integers, recompute
+ * by name, sequence parallelism as a truth value (tp 2 > 1: true); the
+ * stages' layers only where they are uneven (3 and 5 layers). */
+static void json_fields(void **state)
 {
 	struct chosen *c = *state;
+	static const char head[] =
+		"{\n  \"count\": 64,\n  \"tp\": 2,\n  \"pp\": 4,\n  \"dp\": 8,\n  \"ep\": 1,\n"
+		"  \"zero\": 1,\n  \"micro_batch\": 1,\n  \"recompute\": \"selective\",\n"
+		"  \"interleave\": 2,\n";
+	char want[2][512];
+	snprintf(want[0], sizeof(want[0]), "%s  \"sequence_parallel\": true\n}\n", head);
+	snprintf(want[1], sizeof(want[1]), "%s  \"first_stage_layers\": 3,\n"
+		 "  \"last_stage_layers\": 5,\n  \"sequence_parallel\": true\n}\n", head);
 	for (int uneven = 0; uneven < 2; uneven++) {
 		c->e.plan.first_stage_layers = uneven ? 3 : 0;
 		c->e.plan.last_stage_layers = uneven ? 5 : 0;
-		char *got = json_object(c, 1), *want = json_object(c, 0);
-		assert_string_equal(got, want);
-		assert_int_equal(strstr(got, "first_stage_layers") != NULL, uneven);
+		char *got = json_object(c);
+		assert_string_equal(got, want[uneven]);
 		free(got);
-		free(want);
 	}
 }
 
-/* CSV: the header rep_layout_field_names, the cells rep_layout_cells. */
-static void csv_as_the_layout_cells(void **state)
+/* CSV: the ten fields of the contract under their names, in order. */
+static void csv_fields(void **state)
 {
-	const struct chosen *c = *state;
-	char lay[REP_LAYOUT_FIELDS][REP_LAYOUT_CELL], want[512] = "";
-	rep_layout_cells(lay, &c->e.plan, c->w.train.recompute);
-	for (int k = 0; k < REP_LAYOUT_FIELDS; k++)
-		snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s%s", k ? "," : "",
-			 rep_layout_field_names[k]);
-	for (int k = 0; k < REP_LAYOUT_FIELDS; k++)
-		snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s%s", k ? "," : "\n",
-			 lay[k]);
-	strcat(want, "\n");
-	char *got = printed(c, "csv");
-	assert_string_equal(got, want);
+	char *got = printed(*state, "csv");
+	assert_string_equal(got, "count,tp,pp,dp,ep,zero,micro_batch,recompute,interleave,"
+				 "sequence_parallel\n"
+				 "64,2,4,8,1,1,1,selective,2,true\n");
 	free(got);
 }
 
@@ -154,8 +149,8 @@ static void plan_row_own_summary(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(json_as_the_layout_writer, setup, teardown),
-		cmocka_unit_test_setup_teardown(csv_as_the_layout_cells, setup, teardown),
+		cmocka_unit_test_setup_teardown(json_fields, setup, teardown),
+		cmocka_unit_test_setup_teardown(csv_fields, setup, teardown),
 		cmocka_unit_test_setup_teardown(table_count_and_summary, setup, teardown),
 		cmocka_unit_test_setup_teardown(plan_row_own_summary, setup, teardown),
 	};

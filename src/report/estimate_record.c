@@ -1,0 +1,319 @@
+/*
+ * estimate_record.c - an estimate's fields as one record (estimate_record.h).
+ *
+ * Each field is one column: its contract name, the JSON object it sits in
+ * (a group path, rows.h) and the formats that show it.  The sections
+ * come in JSON's order; CSV names the plan right after the workload,
+ * which is the only place the two orders differ.  A field only some
+ * estimates have is `absent` from JSON when they lack it; one that exists
+ * but has no value is null.
+ */
+#include "estimate_record.h"
+
+#include <assert.h>
+#include <string.h>
+
+#include "estimate_report.h"
+#include "json.h"
+#include "layout_text.h"
+#include "record.h"
+#include "rows.h"
+#include "unc_json.h"
+
+#define EST_MAX_FIELDS REP_ROWS_MAX_COLS
+#define EST_NAME_LEN 48
+
+struct est_record {
+	struct rep_col cols[EST_MAX_FIELDS];
+	struct rep_cell cells[EST_MAX_FIELDS];
+	char names[BRK_COUNT + MEM_COUNT][EST_NAME_LEN]; /* generated names */
+	char why[REP_UNPRICED_LEN];                     /* why the run has no price */
+	int n, nnames;
+};
+
+/* Append field col with value v. */
+static void put(struct est_record *r, struct rep_col col, struct rep_cell v)
+{
+	assert(r->n < EST_MAX_FIELDS);
+	r->cols[r->n] = col;
+	r->cells[r->n++] = v;
+}
+
+/* A generated name: s and its unit's ending, kept in r.  Returns it. */
+static const char *name_of(struct est_record *r, const char *s, const char *ending)
+{
+	assert(r->nnames < BRK_COUNT + MEM_COUNT);
+	char *n = r->names[r->nnames++];
+	snprintf(n, EST_NAME_LEN, "%s%s", s, ending);
+	return n;
+}
+
+/* A column: contract name, JSON group (NULL: none), kind, the formats
+ * that show it, how CSV writes a number. */
+static struct rep_col col(const char *name, const char *group, enum rep_col_kind kind,
+			  enum rep_view view, enum rep_csv csv)
+{
+	return (struct rep_col){ .name = name, .title = name, .kind = kind, .group = group,
+				 .csv = csv, .view = view };
+}
+
+/* The usual columns: JSON's alone, or CSV's and JSON's (CSV numbers to 6
+ * significant digits, "%.6g"). */
+static struct rep_col jnum(const char *name, const char *group)
+{
+	return col(name, group, REP_COL_SIG, REP_VIEW_JSON, 0);
+}
+static struct rep_col jtext(const char *name, const char *group)
+{
+	return col(name, group, REP_COL_TEXT, REP_VIEW_JSON, 0);
+}
+static struct rep_col data6(const char *name, const char *group)
+{
+	return col(name, group, REP_COL_SIG, REP_VIEW_DATA, REP_CSV_EXP6);
+}
+static struct rep_col dtext(const char *name, const char *group)
+{
+	return col(name, group, REP_COL_TEXT, REP_VIEW_DATA, 0);
+}
+/* CSV with `decimals` ("%.4f" for fractions, "%.2f" for dollars). */
+static struct rep_col fixed(const char *name, const char *group, enum rep_view view, int decimals)
+{
+	struct rep_col c = col(name, group, REP_COL_SIG, view, REP_CSV_DECIMALS);
+	c.decimals = decimals;
+	return c;
+}
+
+static struct rep_cell val(double v)
+{
+	return (struct rep_cell){ .num = v };
+}
+static struct rep_cell txt(const char *s)
+{
+	return (struct rep_cell){ .text = s };
+}
+static const struct rep_cell null_cell = { .missing = 1 };  /* JSON null, CSV empty */
+static const struct rep_cell gone = { .absent = 1 };        /* left out of JSON */
+
+/* v when the estimate has the field, else left out. */
+static struct rep_cell only(int has, struct rep_cell v)
+{
+	return has ? v : gone;
+}
+
+static void head_fields(struct est_record *r, const struct workload *w, const struct gpu *g,
+			const struct estimate *e)
+{
+	put(r, dtext("workload", NULL), txt(w->name));
+	put(r, jtext("file", NULL), txt(w->file));
+	put(r, jtext("kind", NULL), txt(rep_kind_name(w)));
+	put(r, jtext("model", NULL), txt(rep_model_name(w)));
+	put(r, jtext("gpu_name", NULL), txt(g->name));
+	put(r, jtext("precision", NULL), txt(tc_prec_names[w->train.precision]));
+	put(r, jtext("framework", NULL), txt(e->plan.framework.id));
+	put(r, col("micro_batch_chosen", NULL, REP_COL_BOOL, REP_VIEW_JSON, 0),
+	    val(e->micro_batch_chosen));
+	put(r, jnum("params", NULL), val(e->params));
+	put(r, jnum("active_params", NULL), val(e->active_params));
+	put(r, jnum("tokens_per_step", NULL), val(e->tokens_per_step));
+	put(r, jnum("steps", NULL), val(e->steps));
+}
+
+static void result_fields(struct est_record *r, const struct workload *w,
+			  const struct estimate *e)
+{
+	int vision = w->kind == WL_VISION, recsys = w->kind == WL_RECSYS;
+	put(r, data6("step_time_s", NULL), val(e->step_time_s));
+	put(r, data6("tokens_per_s", NULL), val(e->tokens_per_s));
+	put(r, data6("tokens_per_s_per_gpu", NULL), val(e->tokens_per_s_per_gpu));
+	put(r, jnum("samples_per_step", NULL), val(e->samples_per_step));
+	put(r, jnum("samples_per_s", NULL), val(e->samples_per_s));
+	put(r, jnum("images_per_s", NULL), only(vision, val(e->images_per_s)));
+	put(r, jnum("input_wait_s", NULL), only(vision, val(e->input_wait_s)));
+	put(r, jnum("embedding_bytes_per_gpu", NULL), only(recsys, val(e->embedding_bytes_per_gpu)));
+	put(r, jnum("host_bytes", NULL), only(recsys, val(e->host_bytes)));
+	put(r, data6("total_time_s", NULL), val(e->total_time_s));
+	put(r, data6("gpu_hours", NULL), val(e->gpu_hours));
+	put(r, jnum("model_flop_per_step", NULL), val(e->model_flop_per_step));
+	put(r, jnum("hw_flop_per_step", NULL), val(e->hw_flop_per_step));
+	put(r, fixed("mfu_frac", NULL, REP_VIEW_DATA, 4), val(e->mfu_frac));
+	put(r, fixed("hfu_frac", NULL, REP_VIEW_DATA, 4), val(e->hfu_frac));
+	put(r, data6("memory_per_gpu_bytes", NULL), val(e->memory_per_gpu_bytes));
+	put(r, data6("memory_capacity_bytes", NULL), val(e->memory_capacity_bytes));
+	put(r, col("fits", NULL, REP_COL_BOOL, REP_VIEW_DATA, 0), val(e->fits));
+	put(r, jtext("fit_advice", NULL), only(!e->fits, txt(e->fit_advice)));
+	put(r, dtext("limiting", NULL), txt(limiter_names[e->limiting]));
+}
+
+/* Where the step's time goes and what the memory holds, by part. */
+static void part_fields(struct est_record *r, const struct estimate *e)
+{
+	for (int i = 0; i < BRK_COUNT; i++)
+		put(r, data6(name_of(r, brk_names[i], "_s"), "breakdown"), val(e->breakdown_s[i]));
+	for (int i = 0; i < MEM_COUNT; i++)
+		put(r, jnum(name_of(r, mem_part_names[i], "_bytes"), "memory"), val(e->mem_bytes[i]));
+}
+
+/* The plan: the GPU, the layout (REP_LAYOUT_COLS) and the cluster. */
+static void plan_fields(struct est_record *r, const struct workload *w, const struct plan *p)
+{
+	static const struct rep_col layout[REP_LAYOUT_NCOLS] = { REP_LAYOUT_COLS };
+	struct rep_cell c[REP_LAYOUT_NCOLS];
+	put(r, dtext("gpu", "plan"), txt(p->gpu));
+	rep_layout_plan_row(c, "", p, w->train.recompute);
+	for (int k = 0; k < REP_LAYOUT_NCOLS; k++) {
+		struct rep_col lc = layout[k];
+		lc.group = "plan";
+		put(r, lc, c[k]);
+	}
+	put(r, col("gpus_per_node", "plan", REP_COL_COUNT, REP_VIEW_JSON, 0), val(p->gpus_per_node));
+	put(r, col("cuda_graphs", "plan", REP_COL_BOOL, REP_VIEW_JSON, 0), val(p->cuda_graphs));
+	put(r, jnum("network_bytes_per_s", "plan"), val(p->network_bytes_per_s));
+}
+
+/*
+ * One priced offer, `key` of "cost" (null when there is none): ch is NULL
+ * when the run was not priced.  CSV gives the cheapest one's name, place
+ * and cost (csv != 0).
+ */
+static void choice_fields(struct est_record *r, const char *key, const char *group,
+			  const struct cost_choice *ch, const struct plan *p, int has_cost, int csv)
+{
+	enum rep_view v = csv ? REP_VIEW_DATA : REP_VIEW_JSON;
+	const char *net = ch ? rep_choice_network(ch, p) : NULL;
+#define ON(x) (ch ? (x) : gone)
+	put(r, jtext(key, "cost"), has_cost && !ch ? null_cell : gone);
+	put(r, col("provider", group, REP_COL_TEXT, v, 0), ON(txt(ch->table->provider)));
+	put(r, col("instance", group, REP_COL_TEXT, v, 0), ON(txt(ch->offer->instance)));
+	put(r, col("region", group, REP_COL_TEXT, v, 0), ON(txt(ch->offer->region)));
+	put(r, jnum("gpus_per_instance", group), ON(val(ch->offer->gpus)));
+	put(r, jnum("instances", group), ON(val(ch->run.instances)));
+	put(r, jnum("idle_gpus", group), ON(val(ch->run.idle_gpus)));
+	put(r, jnum("billed_s", group), ON(val(ch->run.billed_s)));
+	put(r, jnum("price_usd_per_instance_h", group), ON(val(ch->run.price_usd_per_h)));
+	put(r, jnum("price_usd_per_gpu_h", group), ON(val(ch->run.price_usd_per_gpu_h)));
+	put(r, fixed("cost_usd", group, v, 2), ON(val(ch->run.cost_usd)));
+	put(r, jtext("as_of", group), ON(txt(ch->offer->as_of)));
+	put(r, col("verified", group, REP_COL_BOOL, REP_VIEW_JSON, 0), ON(val(ch->offer->verified)));
+	put(r, jnum("run_s", group), ON(val(ch->run_s)));
+	put(r, jtext("network", group), ON(net ? txt(net) : null_cell));
+#undef ON
+}
+
+/* The spot assumptions and what the restarts cost (spot: they apply;
+ * c is never NULL). */
+static void spot_fields(struct est_record *r, const struct run_cost *c, int spot)
+{
+	static const char g[] = "cost.spot";
+	int priced = spot && c->priced;
+	put(r, jnum("preempt_per_h", g), only(spot, val(c->in.spot.preempt_per_h)));
+	put(r, jnum("instances", g), only(spot, val(c->in.spot.instances)));
+	put(r, jnum("checkpoint_interval_s", g),
+	    only(spot, val(c->in.spot.checkpoint_interval_s)));
+	put(r, jnum("restart_s", g), only(spot, val(c->in.spot.restart_s)));
+	put(r, jnum("expected_restarts", g), only(spot, val(c->spot.expected_restarts)));
+	put(r, jnum("overhead_s", g), only(spot, val(c->spot.overhead_s)));
+	put(r, jnum("lost_s_per_restart", g), only(spot, val(c->spot.lost_s_per_restart)));
+	put(r, jnum("restart_cost_usd", g), !spot ? gone : priced ? val(c->restart_usd) : null_cell);
+	put(r, jnum("overhead_cost_usd", g), !spot ? gone : priced ? val(c->overhead_usd) : null_cell);
+}
+
+/*
+ * The cost and the energy: c is the run's cost, a zeroed one when there is
+ * none (has_cost 0), which leaves both objects out of JSON.  A run that
+ * does not fit has no figures: null, not zero.
+ */
+static void cost_fields(struct est_record *r, const struct gpu *g, const struct plan *p,
+			const struct run_cost *c, int has_cost)
+{
+	int unfit = has_cost && c->unfit, fit = has_cost && !c->unfit;
+	int offer = has_cost && c->priced && !c->unfit;
+	char *why = r->why;
+	if (unfit)
+		snprintf(why, REP_UNPRICED_LEN, "%s", "does not fit in GPU memory");
+	else if (has_cost && !c->priced)
+		rep_unpriced(why, &c->range, c->kind, g->id, p->count);
+	put(r, dtext("pricing", "cost"), only(has_cost, txt(cost_kind_names[c->kind])));
+	put(r, col("priced", "cost", REP_COL_BOOL, REP_VIEW_JSON, 0), only(has_cost, val(c->priced)));
+	put(r, jtext("not_priced", "cost"), only(has_cost && !offer, txt(why)));
+	choice_fields(r, "cheapest", "cost.cheapest", offer ? &c->range.cheapest : NULL, p,
+		      has_cost, 1);
+	choice_fields(r, "dearest", "cost.dearest", offer ? &c->range.dearest : NULL, p, has_cost, 0);
+	put(r, fixed("cost_max_usd", NULL, REP_VIEW_CSV, 2),
+	    offer ? val(c->range.dearest.run.cost_usd) : null_cell);
+	put(r, col("providers", "cost", REP_COL_COUNT, REP_VIEW_JSON, 0),
+	    only(offer, val(c->range.providers)));
+	put(r, col("offers", "cost", REP_COL_COUNT, REP_VIEW_JSON, 0), only(offer, val(c->range.offers)));
+	put(r, jnum("billed_run_s", "cost"), only(fit, val(c->run_s)));
+	spot_fields(r, c, fit && c->spot_applied);
+	put(r, jnum("onprem_usd", "cost"), unfit ? null_cell : only(fit && c->onprem, val(c->onprem_usd)));
+	put(r, jnum("onprem_usd_per_gpu_h", "cost"),
+	    only(fit && c->onprem, val(c->onprem_rate.total_usd_per_gpu_h)));
+	put(r, data6("energy_kwh", "energy"), unfit ? null_cell : only(fit, val(c->energy_kwh)));
+	put(r, data6("co2_kg", "energy"), unfit ? null_cell : only(fit, val(c->co2_kg)));
+	put(r, jnum("power_frac", "energy"), only(fit, val(c->in.power_frac)));
+	put(r, jnum("pue", "energy"), only(fit, val(c->in.pue)));
+	put(r, jnum("grid_g_per_kwh", "energy"), only(fit, val(c->in.grid_g_per_kwh)));
+	/* CSV: the time and the network the cheapest offer was priced over. */
+	const char *net = offer ? rep_choice_network(&c->range.cheapest, p) : NULL;
+	put(r, col("offer_run_s", NULL, REP_COL_SIG, REP_VIEW_CSV, REP_CSV_EXP6),
+	    offer ? val(c->range.cheapest.run_s) : null_cell);
+	put(r, col("offer_network", NULL, REP_COL_TEXT, REP_VIEW_CSV, 0),
+	    offer ? txt(net ? net : "") : null_cell);
+}
+
+/*
+ * The record of estimate *e as rows of one row, into rows (which borrows
+ * r's columns): the fields in JSON's order, or with the plan right after
+ * the workload (plan_first: CSV's order).
+ */
+static void build(struct rep_rows *rows, struct est_record *r, int plan_first,
+		  const struct workload *w, const struct gpu *g, const struct estimate *e,
+		  const struct run_cost *c)
+{
+	static const struct run_cost no_cost;
+	memset(r, 0, sizeof(*r));
+	head_fields(r, w, g, e);
+	if (plan_first)
+		plan_fields(r, w, &e->plan);
+	result_fields(r, w, e);
+	part_fields(r, e);
+	if (!plan_first)
+		plan_fields(r, w, &e->plan);
+	put(r, jtext("efficiency_source", NULL), txt(g->eff.source));
+	cost_fields(r, g, &w->plan, c ? c : &no_cost, c != NULL);
+	rep_rows_init(rows, r->cols, r->n);
+	rep_rows_add(rows, r->cells);
+}
+
+int rep_estimate_csv(FILE *f, const struct workload *w, const struct gpu *g,
+		     const struct estimate *e, const struct run_cost *c)
+{
+	struct est_record r;
+	struct rep_rows rows;
+	build(&rows, &r, 1, w, g, e, c);
+	int rc = rep_record_print(&rows, f, "csv");
+	rep_rows_release(&rows);
+	return rc;
+}
+
+int rep_estimate_json(FILE *f, const struct workload *w, const struct gpu *g,
+		      const struct estimate *e, const struct run_cost *c,
+		      const struct unc_result *u)
+{
+	struct est_record r;
+	struct rep_rows rows;
+	struct rep_json j;
+	build(&rows, &r, 0, w, g, e, c);
+	rep_json_doc_begin(&j, f, "estimate");
+	int rc = rep_record_json(&rows, &j, NULL);
+	if (u)
+		rep_unc_json(&j, "uncertainty", u);
+	rep_json_arr_begin(&j, "warnings");
+	for (int i = 0; i < e->warning_count; i++)
+		rep_json_str(&j, NULL, e->warning[i]);
+	rep_json_arr_end(&j);
+	rep_json_obj_end(&j);
+	rc |= rep_json_finish(&j);
+	rep_rows_release(&rows);
+	return rc ? -1 : 0;
+}

@@ -1,0 +1,27 @@
+/*
+ * estimate_record.h - the fields of one estimate, described once and
+ * written as CSV or JSON through rows.h (docs/output-format.md, `traincost
+ * estimate`).
+ */
+#ifndef TC_ESTIMATE_RECORD_H
+#define TC_ESTIMATE_RECORD_H
+
+#include <stdio.h>
+
+#include "../model/estimate.h"
+#include "../model/run_cost.h"
+#include "../model/uncertainty.h"
+
+/* Write the estimate and its cost (NULL: none) as CSV: a fixed header with
+ * units in the names, then one row.  Returns 0, or -1 on a failed
+ * allocation or a non-finite number. */
+int rep_estimate_csv(FILE *f, const struct workload *w, const struct gpu *g,
+		     const struct estimate *e, const struct run_cost *c);
+
+/* Write the estimate, its cost and its uncertainty (either NULL: none) as
+ * the JSON document of `estimate`.  Returns 0, or -1 as above. */
+int rep_estimate_json(FILE *f, const struct workload *w, const struct gpu *g,
+		      const struct estimate *e, const struct run_cost *c,
+		      const struct unc_result *u);
+
+#endif
