@@ -243,8 +243,9 @@ struct vision_arch {
 	char name[WL_NAME_LEN];
 	int in_channels;             /* 3 for RGB */
 	int dims;                    /* 2 (images) or 3 (volumes: every
-					side is image_size, kernels are
-					cubes); 0 = 2 */
+					side is the input's height, crop or
+					image_size, kernels are cubes);
+					0 = 2 */
 	int frozen_bn;               /* batch-norms are fixed affine maps
 					(FrozenBatchNorm2d): no statistics,
 					no parameters trained */
