@@ -347,7 +347,8 @@ int wl_vision_arch_load_file(const char *path, struct vision_arch *out,
 /* --- the workload ---------------------------------------------------------- */
 
 struct vtrain_sec {
-	int image_size, image_width, global_batch, precision, optimizer;
+	int image_size, image_width, crop, crop_width, global_batch;
+	int precision, optimizer;
 	int channels_last;
 	double dataset_size, epochs;
 	int dummy;
@@ -358,6 +359,40 @@ struct loader_sec {
 	int on_gpu;
 };
 
+/*
+ * The crop against the image it is cut from: crop_width only with crop,
+ * and neither side of the crop larger than the image's.  0, or -1 with
+ * the problem reported at the crop's key.
+ */
+static int check_crop(const char *file, const struct yn_node *map,
+		      const struct vtrain_sec *ts, struct tc_diag *d)
+{
+	const struct yn_node *cw = yn_map_get(map, "crop_width");
+	const char *across = ts->image_width ? "image_width" : "image_size";
+	int image_w = ts->image_width ? ts->image_width : ts->image_size;
+
+	if (!ts->crop) {
+		if (cw)
+			return wlx_err(d, file, cw, "crop_width without crop "
+				       "(expected crop: the crop's height)");
+		return 0;
+	}
+	if (ts->crop > ts->image_size)
+		return wlx_err(d, file, yn_map_get(map, "crop"), "crop %d is "
+			       "larger than image_size %d (expected at most "
+			       "%d)", ts->crop, ts->image_size, ts->image_size);
+	if (cw && ts->crop_width > image_w)
+		return wlx_err(d, file, cw, "crop_width %d is larger than %s "
+			       "%d (expected at most %d)", ts->crop_width,
+			       across, image_w, image_w);
+	if (!cw && ts->crop > image_w)
+		return wlx_err(d, file, yn_map_get(map, "crop"), "crop %d is "
+			       "larger than %s %d (expected at most %d, or "
+			       "crop_width)", ts->crop, across, image_w,
+			       image_w);
+	return 0;
+}
+
 static int read_vtraining(const char *file, const struct yn_node *map,
 			  struct workload *w, struct tc_diag *d)
 {
@@ -365,6 +400,8 @@ static int read_vtraining(const char *file, const struct yn_node *map,
 	static const struct fd_field table[] = {
 		{ .key = "image_size", .type = FD_INT, .offset = TOFF(image_size), .min = 1, .max = MAX_IMAGE_SIZE },
 		{ .key = "image_width", .type = FD_INT, .offset = TOFF(image_width), .min = 1, .max = MAX_IMAGE_SIZE },
+		{ .key = "crop", .type = FD_INT, .offset = TOFF(crop), .min = 1, .max = MAX_IMAGE_SIZE },
+		{ .key = "crop_width", .type = FD_INT, .offset = TOFF(crop_width), .min = 1, .max = MAX_IMAGE_SIZE },
 		{ .key = "dataset_size", .type = FD_NUM, .required = 1, .offset = TOFF(dataset_size), .unit = TC_UNIT_COUNT, .min = 1, .max = MAX_DATASET },
 		{ .key = "epochs", .type = FD_NUM, .required = 1, .offset = TOFF(epochs), .unit = TC_UNIT_COUNT, .min = 1e-6, .max = MAX_EPOCHS },
 		{ .key = "global_batch", .type = FD_INT, .required = 1, .offset = TOFF(global_batch), .min = 1, .max = MAX_GLOBAL_BATCH },
@@ -395,7 +432,7 @@ static int read_vtraining(const char *file, const struct yn_node *map,
 		else if (fd_parse_map(dl, ltable, &ls, "data_loader", &ctx, NULL))
 			bad = 1;
 	}
-	if (bad)
+	if (bad || check_crop(file, map, &ts, d))
 		return -1;
 	w->train.global_batch = ts.global_batch;
 	w->train.precision = v_prec_map[ts.precision];
@@ -403,12 +440,15 @@ static int read_vtraining(const char *file, const struct yn_node *map,
 	w->train.seq_len = 1;
 	w->vtrain.image_size = ts.image_size;
 	w->vtrain.image_width = ts.image_width;
+	w->vtrain.crop = ts.crop;
+	w->vtrain.crop_width = ts.crop_width;
 	w->vtrain.dataset_size = ts.dataset_size;
 	w->vtrain.epochs = ts.epochs;
 	w->vtrain.channels_last = ts.channels_last;
 	w->vtrain.loader_images_per_s_per_node = ls.rate;
 	w->vtrain.loader_on_gpu = ls.on_gpu;
 	wlx_mark(w, WLF_IMAGE_SIZE, map, "image_size");
+	wlx_mark(w, WLF_IMAGE_SIZE, map, "crop");     /* the network's input */
 	wlx_mark(w, WLF_DATASET_SIZE, map, "dataset_size");
 	wlx_mark(w, WLF_EPOCHS, map, "epochs");
 	wlx_mark(w, WLF_GLOBAL_BATCH, map, "global_batch");
@@ -476,18 +516,20 @@ static int check_vworkload(const struct yn_doc *doc,
 			   const struct yn_node *plan, struct workload *w,
 			   struct tc_diag *d)
 {
-	const struct yn_node *is = yn_map_get(training, "image_size");
+	/* the network's input: the crop when there is one */
+	const char *key = w->vtrain.crop > 0 ? "crop" : "image_size";
+	const struct yn_node *is = yn_map_get(training, key);
 	const char *lf = w->vis.file[0] ? w->vis.file : doc->file;
+	double in_h, in_w;
 
 	/* Layer positions point into the preset file when there is one; the
-	 * image size of the workload is the cause too. */
-	if (check_shapes(&w->vis, w->vtrain.image_size, w->vtrain.image_width,
-			 lf, is ? is : training, d)) {
+	 * input size of the workload is the cause too. */
+	vtrain_input(&w->vtrain, &in_h, &in_w);
+	if (check_shapes(&w->vis, in_h, in_w, lf, is ? is : training, d)) {
 		if (strcmp(lf, doc->file) || !is)
 			wlx_err(d, doc->file, is ? is : training,
-				"image_size %.0f does not fit the network "
-				"(expected a larger size)",
-				w->vtrain.image_size);
+				"%s %.0f does not fit the network (expected a "
+				"larger size)", key, in_h);
 		return -1;
 	}
 	if (w->plan.micro_batch > 0 &&

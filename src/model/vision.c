@@ -111,7 +111,7 @@ static int vision_plan(const struct workload *w, const struct gpu *g,
 		       struct plan *pl, struct vis_shape *sh,
 		       struct vis_summary *sum, struct plan_problem *why)
 {
-	double gb = w->train.global_batch, mb;
+	double gb = w->train.global_batch, mb, in_h, in_w;
 	char msg[200];
 	int bad;
 
@@ -119,8 +119,8 @@ static int vision_plan(const struct workload *w, const struct gpu *g,
 	if (w->vis.nlayers < 1)
 		return est_problem(why, WLF_MODEL, "the network has no layers "
 			       "(expected a preset or a layer list)");
-	bad = vision_infer(&w->vis, w->vtrain.image_size, w->vtrain.image_width,
-			   sh, sum, msg, sizeof(msg));
+	vtrain_input(&w->vtrain, &in_h, &in_w);
+	bad = vision_infer(&w->vis, in_h, in_w, sh, sum, msg, sizeof(msg));
 	if (bad)
 		return est_problem(why, bad > 0 ? WLF_MODEL : WLF_IMAGE_SIZE, "%s",
 			       msg);

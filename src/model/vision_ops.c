@@ -777,8 +777,7 @@ void vis_walk(struct vb *B, const struct workload *w,
 
 	memset(&W, 0, sizeof(W));
 	W.c = a->in_channels > 0 ? a->in_channels : 3;
-	W.h = w->vtrain.image_size;
-	W.wd = w->vtrain.image_width > 0 ? w->vtrain.image_width : W.h;
+	vtrain_input(&w->vtrain, &W.h, &W.wd);
 	W.dpt = a->dims == 3 ? W.h : 1;
 	B->first = 1;
 	op_text_encoder(B, w);

@@ -243,8 +243,9 @@ struct vision_arch {
 	char name[WL_NAME_LEN];
 	int in_channels;             /* 3 for RGB */
 	int dims;                    /* 2 (images) or 3 (volumes: every
-					side is image_size, kernels are
-					cubes); 0 = 2 */
+					side is the input's height, crop or
+					image_size, kernels are cubes);
+					0 = 2 */
 	int frozen_bn;               /* batch-norms are fixed affine maps
 					(FrozenBatchNorm2d): no statistics,
 					no parameters trained */
@@ -265,12 +266,31 @@ struct vision_arch {
 struct vision_training {
 	double image_size;           /* pixels per side (height) */
 	double image_width;          /* pixels across; 0 = image_size */
+	double crop;                 /* pixels per side (height) of the
+					crop the network is fed, cut from
+					the image; 0 = the whole image */
+	double crop_width;           /* pixels across of the crop; 0 =
+					crop */
 	double dataset_size;         /* images per epoch */
 	double epochs;
 	int channels_last;           /* NHWC tensors (no layout transposes) */
 	double loader_images_per_s_per_node; /* 0 = no input cap */
 	int loader_on_gpu;           /* decode on the GPU (DALI mixed) */
 };
+
+/* The height and width of the network's input into *h and *w: the crop
+ * when there is one, else the image. */
+static inline void vtrain_input(const struct vision_training *t, double *h,
+				double *w)
+{
+	if (t->crop > 0) {
+		*h = t->crop;
+		*w = t->crop_width > 0 ? t->crop_width : t->crop;
+	} else {
+		*h = t->image_size;
+		*w = t->image_width > 0 ? t->image_width : t->image_size;
+	}
+}
 
 /* ---- Recommenders (kind: recsys) --------------------------------------- */
 

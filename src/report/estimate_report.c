@@ -341,8 +341,13 @@ static void text_report(FILE *f, const struct workload *w, const struct gpu *g,
 			rep_fmt_count(e->samples_per_step * e->steps, a, sizeof(a)), unit_plural(w),
 			e->samples_per_step, rep_fmt_count(e->steps, b, sizeof(b)),
 			tc_prec_names[w->train.precision], optimizer_name(w->train.optimizer));
+		double in_h, in_w;
+		vtrain_input(&w->vtrain, &in_h, &in_w);
+		if (w->kind == WL_VISION && w->vtrain.crop > 0)
+			fprintf(f, ", %.0f x %.0f crops of", in_h, in_w);
 		if (w->kind == WL_VISION)
-			fprintf(f, ", %.0f x %.0f pixels", w->vtrain.image_size,
+			fprintf(f, "%s %.0f x %.0f pixels",
+				w->vtrain.crop > 0 ? "" : ",", w->vtrain.image_size,
 				w->vtrain.image_width > 0 ? w->vtrain.image_width :
 				w->vtrain.image_size);
 	}

@@ -1,6 +1,6 @@
 /*
  * test_vision.c - vision workloads: shapes and FLOPs by hand, presets
- * against torchvision's figures, relations, bad inputs, examples,
+ * against torchvision's figures, relations, crops, bad inputs, examples,
  * validation error.
  */
 #include "tc_test.h"
@@ -261,6 +261,66 @@ static void test_vit_uses_llm_ops(void **state)
 	free(w);
 }
 
+/*
+ * training.crop: the network is fed the crop, whatever the image it is
+ * cut from.  The small net's 32 x 32 crops of 40 x 40 images give the
+ * figures test_small_net_flops counts by hand at 32 x 32; 224 x 224 crops
+ * of 256 x 256 images (ResNet-50) and 128^3 patches of 160^3 volumes (3D
+ * U-Net, dims 3: the crop is the cube's side) give, to the bit, the step
+ * of the same run whose images are the crop's size.
+ */
+static void test_crop_is_network_input(void **state)
+{
+	static const struct { const char *crop, *plain; } pair[] = {
+		{ "tests/unit/data/vision/resnet50-crop.yaml",
+		  "examples/resnet50-a100.yaml" },
+		{ "tests/unit/data/vision/unet3d-crop.yaml",
+		  "tests/unit/data/vision/unet3d-l40s.yaml" },
+	};
+	struct workload *w = tc_load_workload("tests/unit/data/vision/small-net-crop.yaml");
+	struct estimate e, ep;
+	(void)state;
+	assert_close(w->vtrain.image_size, 40.0, TOL_EXACT);
+	estimate(w, "a100-80gb-sxm", &e);
+	assert_close(e.model_flop_per_step, 1245954048.0, TOL_EXACT);
+	free(w);
+	for (size_t i = 0; i < sizeof(pair) / sizeof(pair[0]); i++) {
+		struct workload *wc = tc_load_workload(pair[i].crop);
+		struct workload *wp = tc_load_workload(pair[i].plain);
+		estimate(wc, wc->plan.gpu, &e);
+		estimate(wp, wp->plan.gpu, &ep);
+		assert_true(e.step_time_s == ep.step_time_s);
+		assert_true(e.model_flop_per_step == ep.model_flop_per_step);
+		assert_true(e.hw_flop_per_step == ep.hw_flop_per_step);
+		assert_true(e.memory_per_gpu_bytes == ep.memory_per_gpu_bytes);
+		assert_true(e.params == ep.params);
+		/* without its crop the whole, larger image is the input */
+		wc->vtrain.crop = 0;
+		estimate(wc, wc->plan.gpu, &e);
+		assert_true(e.model_flop_per_step > ep.model_flop_per_step);
+		free(wc);
+		free(wp);
+	}
+}
+
+/* A crop too small for a preset's network: the layer in the preset file,
+ * then the crop in the workload (as for image_size). */
+static void test_crop_too_small(void **state)
+{
+	struct workload *w = calloc(1, sizeof(*w));
+	struct tc_diag d;
+	(void)state;
+	tc_diag_init(&d);
+	assert_int_equal(wl_load_file("tests/unit/data/vision/crop-vit-small.yaml",
+				      &dp, w, &d), -1);
+	assert_int_equal(d.severity, TC_EXIT_INPUT);
+	assert_int_equal(d.count, 2);
+	/* the 16 x 16 stride-16 patches of an 8 x 8 crop: floor(-8/16) + 1 */
+	assert_string_equal(d.entry[0].msg, "models/arch/vit-b16.yaml:7:5: conv 16x16 stride 16 shrinks 8x8 to nothing (expected a larger image_size or fewer down-sampling layers)");
+	assert_string_equal(d.entry[1].msg, "tests/unit/data/vision/crop-vit-small.yaml:3:36: crop 8 does not fit the network (expected a larger size)");
+	free(w);
+}
+
 /* Bad inputs: exact messages and positions. */
 static void test_bad_inputs(void **state)
 {
@@ -269,6 +329,16 @@ static void test_bad_inputs(void **state)
 		  "tests/unit/data/vision/neg-channels.yaml:5:27: 'out' is -64 (expected a whole number from 1 to 1000000)" },
 		{ "tests/unit/data/vision/shrink.yaml",
 		  "tests/unit/data/vision/shrink.yaml:6:7: maxpool 2x2 stride 2 shrinks 1x1 to nothing (expected a larger image_size or fewer down-sampling layers)" },
+		{ "tests/unit/data/vision/crop-shrink.yaml",
+		  "tests/unit/data/vision/crop-shrink.yaml:6:7: maxpool 2x2 stride 2 shrinks 1x1 to nothing (expected a larger image_size or fewer down-sampling layers)" },
+		{ "tests/unit/data/vision/crop-larger.yaml",
+		  "tests/unit/data/vision/crop-larger.yaml:5:9: crop 256 is larger than image_size 224 (expected at most 224)" },
+		{ "tests/unit/data/vision/crop-wider.yaml",
+		  "tests/unit/data/vision/crop-wider.yaml:3:54: crop 640 is larger than image_width 600 (expected at most 600, or crop_width)" },
+		{ "tests/unit/data/vision/crop-width-larger.yaml",
+		  "tests/unit/data/vision/crop-width-larger.yaml:3:53: crop_width 1024 is larger than image_size 800 (expected at most 800)" },
+		{ "tests/unit/data/vision/crop-width-alone.yaml",
+		  "tests/unit/data/vision/crop-width-alone.yaml:3:42: crop_width without crop (expected crop: the crop's height)" },
 		{ "tests/unit/data/vision/bad-kind-layer.yaml",
 		  "tests/unit/data/vision/bad-kind-layer.yaml:5:7: 'layer' is 'relux' (expected one of: conv, batchnorm, layernorm, relu, gelu, silu, maxpool, avgpool, linear, add, tokens, attention, bottleneck, basic, cnblock, mbconv, swin, patch_merge, groupnorm, resblock, upsample, deconv, convblock, fpn, retina_head, rpn_head, roi_box_head, roi_mask_head; did you mean 'relu'?)" },
 	};
@@ -336,6 +406,8 @@ int main(void)
 		cmocka_unit_test(test_resnet50_gmacs),
 		cmocka_unit_test(test_relations),
 		cmocka_unit_test(test_vit_uses_llm_ops),
+		cmocka_unit_test(test_crop_is_network_input),
+		cmocka_unit_test(test_crop_too_small),
 		cmocka_unit_test(test_bad_inputs),
 		cmocka_unit_test(test_examples),
 		cmocka_unit_test(test_validation),
