@@ -19,6 +19,7 @@
  * trust region with Levenberg-Marquardt steps, finite-difference Jacobian.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,18 +104,56 @@ struct vt_data {
 	size_t nres;
 };
 
-static double fixed_gemm_max; /* > 0: gemm_max_frac not fitted */
+/* The kernel values of step 2: a fraction (fitted as its logit) or a
+ * scale (as its log), from a fixed starting point; a value held keeps
+ * its shipped default (--hold) or the one given (--gemm-max). */
+static struct kparam {
+	const char *name;
+	size_t off;
+	int frac;
+	double start;
+	int held;
+	double value;
+} kpar[] = {
+	{ "gemm_max_frac", offsetof(struct roof_eff, gemm_max_frac), 1, 0.8, 0, 0 },
+	{ "gemm_half_flop", offsetof(struct roof_eff, gemm_half_flop), 0, 2e8, 0, 0 },
+	{ "mem_frac", offsetof(struct roof_eff, mem_frac), 1, 0.8, 0, 0 },
+	{ "launch_s", offsetof(struct roof_eff, launch_s), 0, 1e-5, 0, 0 },
+	{ "launch_overlap_frac", offsetof(struct roof_eff, launch_overlap_frac), 1, 0.1, 0, 0 },
+};
+#define NKPAR (sizeof(kpar) / sizeof(kpar[0]))
+
+static double *kslot(struct roof_eff *e, size_t i)
+{
+	return (double *)((char *)e + kpar[i].off);
+}
 
 static void kern_params(const gsl_vector *x, const struct roof_eff *comm,
 			struct roof_eff *e)
 {
+	size_t i, j = 0;
 	*e = *comm;
-	e->gemm_max_frac = fixed_gemm_max > 0 ? fixed_gemm_max :
-			   sigm(gsl_vector_get(x, 0));
-	e->gemm_half_flop = exp(gsl_vector_get(x, 1));
-	e->mem_frac = sigm(gsl_vector_get(x, 2));
-	e->launch_s = exp(gsl_vector_get(x, 3));
-	e->launch_overlap_frac = sigm(gsl_vector_get(x, 4));
+	for (i = 0; i < NKPAR; i++) {
+		double y = kpar[i].held ? 0 : gsl_vector_get(x, j++);
+		*kslot(e, i) = kpar[i].held ? kpar[i].value :
+			       kpar[i].frac ? sigm(y) : exp(y);
+	}
+}
+
+/* Hold the named kernel value ("all" but one is not offered: name each). */
+static int hold(const char *name, double value, int use_default)
+{
+	struct roof_eff def;
+	size_t i;
+	eff_default(&def);
+	for (i = 0; i < NKPAR; i++)
+		if (!strcmp(kpar[i].name, name)) {
+			kpar[i].held = 1;
+			kpar[i].value = use_default ? *kslot(&def, i) : value;
+			return 0;
+		}
+	fprintf(stderr, "fit_defaults: no kernel value '%s'\n", name);
+	return -1;
 }
 
 static struct roof_eff g_eff; /* what gpu_fit() hands out */
@@ -207,7 +246,12 @@ int main(int argc, char **argv)
 			argv++;
 			argc--;
 		} else if (argc > 2 && !strcmp(argv[1], "--gemm-max")) {
-			fixed_gemm_max = atof(argv[2]);
+			hold("gemm_max_frac", atof(argv[2]), 0);
+			argv += 2;
+			argc -= 2;
+		} else if (argc > 2 && !strcmp(argv[1], "--hold")) {
+			if (hold(argv[2], 0, 1))
+				return 2;
 			argv += 2;
 			argc -= 2;
 		} else {
@@ -215,7 +259,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (argc < 3) {
-		fprintf(stderr, "usage: fit_defaults [--check] [--gemm-max F] NCCL_DIR "
+		fprintf(stderr, "usage: fit_defaults [--check] [--gemm-max F] [--hold NAME]... NCCL_DIR "
 			"VTRAIN_CSV [EXTRA_CSV]\n");
 		return 2;
 	}
@@ -277,14 +321,20 @@ int main(int argc, char **argv)
 	D.res = calloc(set.count + extra.count + 1, sizeof(*D.res));
 	if (!D.res)
 		return 4;
-	x = gsl_vector_alloc(5);
-	gsl_vector_set(x, 0, logit(0.8));
-	gsl_vector_set(x, 1, log(2e8));
-	gsl_vector_set(x, 2, logit(0.8));
-	gsl_vector_set(x, 3, log(1e-5));
-	gsl_vector_set(x, 4, logit(0.1));
+	for (j = 0, k = 0; j < NKPAR; j++)
+		k += !kpar[j].held;
+	if (k == 0) {
+		fprintf(stderr, "fit_defaults: every kernel value is held\n");
+		return 2;
+	}
+	x = gsl_vector_alloc((size_t)k);
+	for (j = 0, k = 0; j < NKPAR; j++)
+		if (!kpar[j].held)
+			gsl_vector_set(x, (size_t)k++, kpar[j].frac ?
+				       logit(kpar[j].start) :
+				       log(kpar[j].start));
 	fdf.f = vt_f;
-	fdf.p = 5;
+	fdf.p = x->size;
 	fdf.params = &D;
 	if (!check && fit(&fdf, x, (set.count + 1) / 2))
 		return 4;

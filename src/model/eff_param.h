@@ -48,9 +48,9 @@ enum eff_role {
 	  "large, well-shaped GEMM", \
 	  "prior: cuBLAS FP16 large-GEMM plateau on A100 SXM, about 265 of 312 TFLOP/s " \
 	  "(NVIDIA Matrix Multiplication Background guide); not identifiable from vTrain") \
-	X(gemm_half_flop, "FLOP", EFF_SCALE, 0, 1e15, 7.90e9, 1e6, 1, EFF_SHAPE, 0.30, \
-	  "GEMM size at which GEMM efficiency halves", \
-	  "fit: even half of the vTrain A100 SXM measurements (arXiv:2312.12391)") \
+	X(gemm_half_flop, "FLOP", EFF_SCALE, 0, 1e15, 9.33e9, 1e6, 1, EFF_SHAPE, 0.30, \
+	  "GEMM size at which GEMM efficiency halves, at 312 TFLOP/s (a fixed time per GEMM: scaled by the GPU's and precision's peak)", \
+	  "fit: even half of the vTrain A100 SXM measurements (arXiv:2312.12391), the other kernel values held") \
 	X(attn_frac, "fraction of dense peak", EFF_FRAC, 0.01, 1, 0.50, 0, 1, EFF_RATE, 0.20, \
 	  "fused (flash) attention kernel", \
 	  "FlashAttention-2 on A100: 50-73 % forward, 35-63 % backward (Dao 2023, figs. 4-7); not fitted") \

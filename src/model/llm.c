@@ -46,8 +46,8 @@ static void gemm(struct bld *B, const char *name, enum brk cat, double m,
 	c.prec = B->pg;
 	c.time_s = roof_time_launch(B->g, B->pg, c.flop,
 				    B->grouped ?
-				    roof_grouped_gemm_eff(B->g, m, n, k, batch) :
-				    roof_gemm_eff(B->g, m, n, k, batch),
+				    roof_grouped_gemm_eff(B->g, B->pg, m, n, k, batch) :
+				    roof_gemm_eff(B->g, B->pg, m, n, k, batch),
 				    c.bytes, B->grouped ? batch : 1, B->graphs,
 				    &c.bound, &c.launch_s);
 	sink_put(B->out, name, cat, &c, 1, c.flop);
@@ -179,7 +179,7 @@ static void lora(struct bld *B, const char *name, double T, double n,
 					      m * n);
 	c.prec = B->pa;
 	c.time_s = roof_time_launch(B->g, B->pa, c.flop,
-				    roof_gemm_eff(B->g, m, r, k, experts),
+				    roof_gemm_eff(B->g, B->pa, m, r, k, experts),
 				    c.bytes, 2 * passes, B->graphs, &c.bound,
 				    &c.launch_s);
 	sink_put(B->out, name, BRK_GEMM, &c, 1, c.flop);

@@ -136,8 +136,7 @@ static void gemm(struct rb *B, const char *name, double m, double n, double k)
 {
 	double flop = 2 * m * n * k;
 	double bytes = B->e * (m * k + k * n + m * n);
-	double split = roof_split_k(B->g->sm_count, m, n, k, 1);
-	double eff = roof_gemm_eff_prec(B->g, B->pg, m, n, k / split, split);
+	double eff = roof_gemm_eff(B->g, B->pg, m, n, k, 1);
 	enum op_bound bound;
 	double t = roof_time(B->g, B->pg, flop, eff, bytes, 1, B->graphs, &bound);
 	double alt = roof_skinny_time(B->g, flop, bytes, B->graphs);
@@ -459,8 +458,8 @@ static void dot_interaction(struct rb *B, const struct rstep *R, int bwd)
 	double flop = (bwd ? 4 : 2) * b * f * f * dim;
 	double io = (bwd ? 2 : 1) * f * dim + R->S.inter_width;
 	double bytes = B->e * b * (io + f * f), fbytes = B->e * b * io;
-	double eff = bwd ? roof_gemm_eff(g, f, dim, f, b) :
-			   roof_gemm_eff(g, f, f, dim, b);
+	double eff = bwd ? roof_gemm_eff(g, B->pg, f, dim, f, b) :
+			   roof_gemm_eff(g, B->pg, f, f, dim, b);
 	double u = g->eff.unfused_frac, flaunch;
 	enum op_bound bd, fbd;
 	double t = fmin(roof_time(g, B->pg, flop, eff, bytes, 2, B->graphs,

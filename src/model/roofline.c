@@ -58,41 +58,76 @@ double roof_gemm_util(int sm_count, double m, double n, double batch)
 	return best;
 }
 
-double roof_gemm_eff(const struct gpu *g, double m, double n, double k,
-		     double batch)
+/*
+ * Tile utilisation when the output's tiles cannot fill the SMs (weight
+ * gradients: a small output and a long reduction; adapters a few columns
+ * wide): cuBLAS and cuDNN split the reduction over more thread blocks, at
+ * most one slice per ROOF_SPLIT_K_SLICE of k, and outputs one thin tile
+ * wide (one GEMM, not a batch: LoRA adapters) get thin tiles.  The best of those tilings
+ * and `util`, the plain one.
+ */
+static double split_k_util(int sm_count, double m, double n, double k,
+			   double batch, double util)
 {
-	double flop = 2.0 * m * n * k * batch;
-	double half = g->eff.gemm_half_flop > 0 ? g->eff.gemm_half_flop : 0;
-	double util = roof_gemm_util(g->sm_count, m, n, batch);
+	double kmax = floor(k / ROOF_SPLIT_K_SLICE);
+	double tiles = up(m / ROOF_TILE_M) * up(n / ROOF_TILE_N) * batch;
 
-	/* Narrow linear layers (LoRA adapters): libraries pick thin tiles and
-	 * split K over the SMs a single wave would leave idle.  Batched GEMMs
-	 * (attention) fill the SMs by their batch and keep the fitted curve. */
-	if (g->sm_count > 0 && m > 0 && n > 0 && batch == 1 &&
-	    (m <= ROOF_TILE_NARROW * 2 || n <= ROOF_TILE_NARROW * 2)) {
+	if (kmax >= 2 && tiles < sm_count) {
+		/* One more wave or one fewer: the better of the two. */
+		double s = fmin(up(sm_count / tiles), kmax);
+		double u = roof_gemm_util(sm_count, m, n, batch * s);
+		if (u > util)
+			util = u;
+		s = fmin(floor(sm_count / tiles), kmax);
+		if (s >= 2 && (u = roof_gemm_util(sm_count, m, n, batch * s)) > util)
+			util = u;
+	}
+	if (batch == 1 && (m <= ROOF_TILE_NARROW || n <= ROOF_TILE_NARROW)) {
 		double tm = m < n ? ROOF_TILE_NARROW : ROOF_TILE_M;
 		double tn = m < n ? ROOF_TILE_M : ROOF_TILE_NARROW;
-		double tiles = up(m / tm) * up(n / tn);
-		double split = floor(g->sm_count / tiles);
-		double kmax = floor(k / ROOF_SPLIT_K_MIN);
-		if (split > kmax)
-			split = kmax;
-		if (split < 1)
-			split = 1;
-		double u = roof_gemm_util_tile(g->sm_count, m, n, split, tm, tn);
+		double s = fmin(floor(sm_count / (up(m / tm) * up(n / tn))), kmax);
+		double u = roof_gemm_util_tile(sm_count, m, n, s >= 1 ? s : 1,
+					       tm, tn);
 		if (u > util)
 			util = u;
 	}
+	return util;
+}
+
+/*
+ * The GEMM size at which efficiency halves, for precision p on this GPU.
+ * The fixed per-GEMM cost (pipeline fill, epilogue, the stack's work
+ * around each GEMM) is a time: gemm_half_flop is stated at a peak of
+ * ROOF_HALF_REF_PEAK, so a GPU or precision with a higher peak does that
+ * many more FLOPs in it, a slower one fewer.
+ */
+static double half_flop(const struct gpu *g, enum tc_prec p)
+{
+	double half = g->eff.gemm_half_flop > 0 ? g->eff.gemm_half_flop : 0;
+	double pp = roof_peak(g, p);
+
+	return pp > 0 ? half * (pp / ROOF_HALF_REF_PEAK) : half;
+}
+
+double roof_gemm_eff(const struct gpu *g, enum tc_prec p, double m, double n,
+		     double k, double batch)
+{
+	double flop = 2.0 * m * n * k * batch;
+	double half = half_flop(g, p);
+	double util = roof_gemm_util(g->sm_count, m, n, batch);
+
+	if (g->sm_count > 0 && m > 0 && n > 0 && batch > 0)
+		util = split_k_util(g->sm_count, m, n, k, batch, util);
 	/* Small GEMMs do not reach the large-GEMM rate (fitted, docs/model.md). */
 	double size = flop > 0 ? flop / (flop + half) : 1.0;
 	return g->eff.gemm_max_frac * util * size;
 }
 
-double roof_grouped_gemm_eff(const struct gpu *g, double m, double n,
-			     double k, double groups)
+double roof_grouped_gemm_eff(const struct gpu *g, enum tc_prec p, double m,
+			     double n, double k, double groups)
 {
 	double one = 2.0 * m * n * k;
-	double half = g->eff.gemm_half_flop > 0 ? g->eff.gemm_half_flop : 0;
+	double half = half_flop(g, p);
 
 	return g->eff.gemm_max_frac * roof_gemm_util(g->sm_count, m, n, groups) *
 	       (one > 0 ? one / (one + half) : 1.0);
@@ -173,45 +208,6 @@ double roof_launch_part(const struct gpu *g, enum tc_prec p, double flop,
 	double tm = bytes > 0 && bw > 0 ? bytes / bw : 0;
 	double l = time - (tc > tm ? tc : tm);
 	return l > 0 ? l : 0;
-}
-
-double roof_gemm_time(const struct gpu *g, enum tc_prec p, double m, double n,
-		      double k, double batch, double elem_bytes, int graphs,
-		      enum op_bound *bound)
-{
-	double flop = 2.0 * m * n * k * batch;
-	double bytes = elem_bytes * batch * (m * k + k * n + m * n);
-	return roof_time(g, p, flop, roof_gemm_eff(g, m, n, k, batch), bytes,
-			 1, graphs, bound);
-}
-
-/*
- * Split-K factor of a GEMM whose output has too few tiles to fill the GPU
- * (weight gradients: small output, long reduction): cuBLAS and cuDNN then
- * split the reduction over more thread blocks.  At most one split per
- * ROOF_SPLIT_K_SLICE of k; 1 when the output already fills every SM.
- */
-double roof_split_k(int sm_count, double m, double n, double k, double batch)
-{
-	double tiles = ceil(m / ROOF_TILE_M) * ceil(n / ROOF_TILE_N) * batch;
-	double s;
-	if (sm_count <= 0 || tiles >= sm_count)
-		return 1;
-	s = fmin(ceil(sm_count / tiles), floor(k / ROOF_SPLIT_K_SLICE));
-	return s > 1 ? s : 1;
-}
-
-double roof_gemm_eff_prec(const struct gpu *g, enum tc_prec p, double m,
-			  double n, double k, double batch)
-{
-	double p16 = fmax(roof_peak(g, PREC_FP16), roof_peak(g, PREC_BF16));
-	double pp = roof_peak(g, p);
-	double flop = 2 * m * n * k * batch;
-	double half = g->eff.gemm_half_flop > 0 ? g->eff.gemm_half_flop : 0;
-	if (p16 > 0 && pp > 0 && pp < p16)
-		half *= pp / p16; /* the same fixed time at a lower peak */
-	return g->eff.gemm_max_frac * roof_gemm_util(g->sm_count, m, n, batch) *
-	       (flop > 0 ? flop / (flop + half) : 1.0);
 }
 
 double roof_skinny_time(const struct gpu *g, double flop, double bytes,

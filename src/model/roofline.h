@@ -20,9 +20,12 @@
 #define ROOF_TILE_M_LARGE 256
 #define ROOF_TILE_M 128
 #define ROOF_TILE_N 128
-#define ROOF_TILE_NARROW 32   /* thin tiles for outputs 64 wide or less */
-#define ROOF_SPLIT_K_MIN 256  /* shortest K slice a split-K kernel takes */
-#define ROOF_SPLIT_K_SLICE 512 /* K per slice of roof_split_k() (vision, recsys) */
+#define ROOF_TILE_NARROW 32   /* thin tiles for outputs this wide or less */
+#define ROOF_SPLIT_K_SLICE 512 /* shortest K slice a split-K kernel takes */
+
+/* The peak at which gemm_half_flop is stated: A100 SXM's dense 16-bit
+ * peak, 312 TFLOP/s (NVIDIA A100 datasheet), the GPU it was fitted on. */
+#define ROOF_HALF_REF_PEAK 312e12
 
 /*
  * Fraction of the SMs' tile slots doing useful work for a batch of `batch`
@@ -37,20 +40,23 @@ double roof_gemm_util_tile(int sm_count, double m, double n, double batch,
 			   double tm, double tn);
 
 /*
- * Compute efficiency (fraction of dense peak) of a GEMM (m x k) * (k x n),
- * `batch` of them: gemm_max_frac * util * flop / (flop + gemm_half_flop).
- * Outputs at most 64 wide also try thin tiles with split-K.
+ * Compute efficiency (fraction of precision p's dense peak) of a GEMM
+ * (m x k) * (k x n), `batch` of them, for every workload family:
+ * gemm_max_frac * util * flop / (flop + half).  util: tile and wave
+ * quantisation, with split-K where the output's tiles cannot fill the
+ * SMs and thin tiles for outputs at most ROOF_TILE_NARROW wide.  half:
+ * gemm_half_flop x peak[p] / ROOF_HALF_REF_PEAK, a fixed time per GEMM.
  */
-double roof_gemm_eff(const struct gpu *g, double m, double n, double k,
-		     double batch);
+double roof_gemm_eff(const struct gpu *g, enum tc_prec p, double m, double n,
+		     double k, double batch);
 
 /*
  * The same for `groups` GEMMs issued as separate kernels (a grouped linear
  * layer of MoE experts): the SMs fill by the groups together, but each
  * pays the fixed per-GEMM cost on its own m x n x k.
  */
-double roof_grouped_gemm_eff(const struct gpu *g, double m, double n,
-			     double k, double groups);
+double roof_grouped_gemm_eff(const struct gpu *g, enum tc_prec p, double m,
+			     double n, double k, double groups);
 
 /* Dense peak for GEMMs in precision p (FLOP/s); 0 if unsupported. */
 double roof_peak(const struct gpu *g, enum tc_prec p);
@@ -82,29 +88,8 @@ double roof_time_launch(const struct gpu *g, enum tc_prec p, double flop,
 double roof_launch_part(const struct gpu *g, enum tc_prec p, double flop,
 			double peak_frac, double bytes, double time);
 
-/* GEMM (batch of m x n x k), elements of `elem_bytes`, via roof_time. */
-double roof_gemm_time(const struct gpu *g, enum tc_prec p, double m, double n,
-		      double k, double batch, double elem_bytes, int graphs,
-		      enum op_bound *bound);
-
 /* Launch cost of one kernel for this GPU and CUDA-graph setting. */
 double roof_launch_s(const struct gpu *g, int graphs);
-
-/*
- * Split-K factor of a GEMM (m x n x k, `batch`) on `sm_count` SMs: how many
- * slices the reduction is cut into when the output tiles cannot fill the
- * GPU (weight gradients): at most one slice per ROOF_SPLIT_K_SLICE of k.
- * Used by the vision and recommender models.
- */
-double roof_split_k(int sm_count, double m, double n, double k, double batch);
-
-/*
- * GEMM efficiency as roof_gemm_eff(), with the fixed per-GEMM cost held as
- * a time: gemm_half_flop (fitted at the 16-bit peak) is scaled by
- * peak[p] / peak[fp16] for slower precisions (tf32, fp32).
- */
-double roof_gemm_eff_prec(const struct gpu *g, enum tc_prec p, double m,
-			  double n, double k, double batch);
 
 /*
  * Seconds of a degenerate GEMM (one side of a few elements: GEMV-like,

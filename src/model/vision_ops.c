@@ -55,9 +55,7 @@ static void gemm_moving(struct vb *B, const char *name, double m, double n,
 			double mult)
 {
 	double flop = 2 * m * n * k * batch;
-	double split = roof_split_k(B->g->sm_count, m, n, k, batch);
-	double eff = roof_gemm_eff_prec(B->g, B->pg, m, n, k / split, batch * split) *
-		     frac;
+	double eff = roof_gemm_eff(B->g, B->pg, m, n, k, batch) * frac;
 	enum op_bound bound;
 	double t = roof_time(B->g, B->pg, flop, eff, bytes, 1, B->graphs, &bound);
 	double alt = roof_skinny_time(B->g, flop, bytes, B->graphs);

@@ -895,15 +895,15 @@ static void test_grouped_gemm(void **state)
 	struct gpu g;
 	(void)state;
 	tc_test_a100(&g);
-	assert_close(roof_grouped_gemm_eff(&g, 4096, 1536, 2048, 1),
-		     roof_gemm_eff(&g, 4096, 1536, 2048, 1), TOL_EXACT);
-	assert_true(roof_grouped_gemm_eff(&g, 512, 768, 2048, 16) <
-		    roof_gemm_eff(&g, 512, 768, 2048, 16));
+	assert_close(roof_grouped_gemm_eff(&g, PREC_BF16, 4096, 1536, 2048, 1),
+		     roof_gemm_eff(&g, PREC_BF16, 4096, 1536, 2048, 1), TOL_EXACT);
+	assert_true(roof_grouped_gemm_eff(&g, PREC_BF16, 512, 768, 2048, 16) <
+		    roof_gemm_eff(&g, PREC_BF16, 512, 768, 2048, 16));
 	/* Larger experts lose less. */
-	assert_true(roof_grouped_gemm_eff(&g, 4096, 768, 2048, 16) /
-			    roof_gemm_eff(&g, 4096, 768, 2048, 16) >
-		    roof_grouped_gemm_eff(&g, 512, 768, 2048, 16) /
-			    roof_gemm_eff(&g, 512, 768, 2048, 16));
+	assert_true(roof_grouped_gemm_eff(&g, PREC_BF16, 4096, 768, 2048, 16) /
+			    roof_gemm_eff(&g, PREC_BF16, 4096, 768, 2048, 16) >
+		    roof_grouped_gemm_eff(&g, PREC_BF16, 512, 768, 2048, 16) /
+			    roof_gemm_eff(&g, PREC_BF16, 512, 768, 2048, 16));
 }
 
 struct bad_plan {
@@ -1038,6 +1038,42 @@ static void test_gemm_util(void **state)
 		    roof_gemm_util(108, 8192, 128, 1));
 }
 
+/* One GEMM model for every family: split-K where the output's tiles leave
+ * SMs idle, and a fixed per-GEMM time that costs more FLOPs on a faster
+ * GPU or precision. */
+static void test_gemm_eff_one_model(void **state)
+{
+	struct gpu g, fast;
+	(void)state;
+	tc_test_a100(&g);
+	double h = g.eff.gemm_half_flop; /* stated at 312 TFLOP/s: A100 bf16 */
+	/* A weight gradient, 768 x 768 output, K = 65536 tokens.  128x128
+	 * tiles: 6 x 6 = 36 tiles, one wave on 108 SMs, util 36/108 = 1/3
+	 * (256x128: 18 tiles, 1/6).  Split-K: 65536/512 = 128 slices allowed,
+	 * ceil(108/36) = 3 taken: 108 tiles, one full wave, util 1. */
+	double f = 2.0 * 768 * 768 * 65536;
+	assert_close(roof_gemm_eff(&g, PREC_BF16, 768, 768, 65536, 1),
+		     g.eff.gemm_max_frac * 1.0 * f / (f + h), 1e-12);
+	/* Too short to split (K = 768 < 2 x 512): the plain third. */
+	f = 2.0 * 768 * 768 * 768;
+	assert_close(roof_gemm_eff(&g, PREC_BF16, 768, 768, 768, 1),
+		     g.eff.gemm_max_frac / 3.0 * f / (f + h), 1e-12);
+
+	/* The same GEMM (4096 x 4096 x 64) on a GPU of twice the peak: the
+	 * fixed time holds 2h FLOPs, so eff2 / eff1 = (f + h) / (f + 2h);
+	 * tiling alike (same SMs). */
+	fast = g;
+	fast.peak_flop_per_s[PREC_BF16] *= 2;
+	f = 2.0 * 4096 * 4096 * 64;
+	assert_close(roof_gemm_eff(&fast, PREC_BF16, 4096, 4096, 64, 1) /
+			     roof_gemm_eff(&g, PREC_BF16, 4096, 4096, 64, 1),
+		     (f + h) / (f + 2 * h), 1e-12);
+	/* TF32 at 156 of 312 TFLOP/s: half the FLOPs, (f + h) / (f + h/2). */
+	assert_close(roof_gemm_eff(&g, PREC_TF32, 4096, 4096, 64, 1) /
+			     roof_gemm_eff(&g, PREC_BF16, 4096, 4096, 64, 1),
+		     (f + h) / (f + h / 2), 1e-12);
+}
+
 /* Narrow linear layers (LoRA adapters) use thin tiles and split-K. */
 static void test_narrow_gemm(void **state)
 {
@@ -1055,10 +1091,15 @@ static void test_narrow_gemm(void **state)
 	double plain = 0.85 * 0.125 * 64 / 108;
 	double flop = 2.0 * 8192 * 16 * 8192;
 	double size = flop / (flop + g.eff.gemm_half_flop);
-	assert_true(roof_gemm_eff(&g, 8192, 16, 8192, 1) >= 3.9 * plain * size);
+	assert_true(roof_gemm_eff(&g, PREC_BF16, 8192, 16, 8192, 1) >= 3.9 * plain * size);
 
-	/* A LoRA step never takes longer than the full fine-tune's. */
+	/* With GEMMs of a useful size (micro-batch 4), a LoRA step is shorter
+	 * than the full fine-tune's: no weight gradients, a small optimizer.
+	 * (At micro-batch 1 on 512 GPUs the adapters' small GEMMs, each paying
+	 * the fixed per-GEMM time, can cost more than the weight gradients
+	 * they save.) */
 	llama70(&w);
+	w.plan.micro_batch = 4;
 	w.train.finetune = FT_FULL;
 	w.train.tokens = 1e9;
 	assert_int_equal(step_estimate(&w, &g, &ws, &full, &why), 0);
@@ -1093,6 +1134,7 @@ int main(void)
 		cmocka_unit_test(test_invalid_plans),
 		cmocka_unit_test(test_variants_finite),
 		cmocka_unit_test(test_gemm_util),
+		cmocka_unit_test(test_gemm_eff_one_model),
 		cmocka_unit_test(test_narrow_gemm),
 	};
 	return cmocka_run_group_tests(tests, tc_llm_setup, tc_llm_teardown);
