@@ -38,10 +38,10 @@
 /* Documented defaults (docs/calibration.md). */
 #define UNC_DEFAULT_NETWORK_REL_SD 0.15 /* inter-node bandwidth achieved */
 /* Root mean square log error of the 42 counted published LLM runs of
- * tests/validation/published-llm.csv with their framework profiles, 0.18
+ * tests/validation/published-llm.csv with their framework profiles, 0.143
  * (vTrain alone: 0.10); `traincost validate --loo` reports how many runs the
  * resulting P10-P90 band holds. */
-#define UNC_DEFAULT_MODEL_REL_SD 0.18
+#define UNC_DEFAULT_MODEL_REL_SD 0.14
 
 struct unc_spec {
 	double rel_sd[EFF_COUNT];       /* relative spread of each parameter */
