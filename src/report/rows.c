@@ -20,6 +20,16 @@ void rep_rows_init(struct rep_rows *r, const struct rep_col *cols, int ncols)
 	r->ncols = ncols;
 }
 
+void rep_rows_words(struct rep_rows *r, const rep_word_fn *words)
+{
+	r->word = words;
+}
+
+int rep_worded(const struct rep_rows *r, int c)
+{
+	return r->word && r->word[c];
+}
+
 /* Whether a column's cells are text (copied, written as JSON strings). */
 static int is_text(const struct rep_col *col)
 {
@@ -152,12 +162,50 @@ const char *rep_rows_text(const struct rep_rows *r, size_t i, int c, const char 
 			 !strcmp(fmt, "csv"), buf, len);
 }
 
+const struct rep_cell *rep_rows_field(const struct rep_rows *r, size_t i, const char *group,
+				      const char *name)
+{
+	assert(i < r->rows);
+	for (int c = 0; c < r->ncols; c++) {
+		const struct rep_col *col = &r->cols[c];
+		if (!strcmp(col->name, name) &&
+		    (group ? col->group && !strcmp(col->group, group) : !col->group))
+			return &r->cells[i * (size_t)r->ncols + (size_t)c];
+	}
+	return NULL;
+}
+
+int rep_rows_word(const struct rep_rows *r, size_t i, int c, const char *fmt, char *title,
+		  char *value)
+{
+	assert(i < r->rows && c >= 0 && c < r->ncols && rep_worded(r, c));
+	snprintf(title, REP_WORD_LEN, "%s", r->cols[c].title);
+	value[0] = '\0';
+	return r->word[c](r, i, c, fmt, title, value);
+}
+
+/* Cell i, c of r as flat format fmt writes it, in buf of len bytes (and,
+ * for a worded column, words of REP_WORD_LEN bytes).  Returns the text,
+ * or NULL for a non-finite number. */
+static const char *flat_text(const struct rep_rows *r, size_t i, int c, const char *fmt,
+			     char *buf, size_t len, char *words)
+{
+	int csv = !strcmp(fmt, "csv");
+	if (!csv && rep_worded(r, c)) {
+		char title[REP_WORD_LEN];
+		int w = rep_rows_word(r, i, c, fmt, title, words);
+		return w < 0 ? NULL : w ? "" : words;
+	}
+	return cell_text(&r->cols[c], &r->cells[i * (size_t)r->ncols + (size_t)c], csv, buf, len);
+}
+
 int rep_rows_print(const struct rep_rows *r, FILE *f, const char *fmt)
 {
-	const char *head[REP_TABLE_MAX_COLS];
-	enum rep_align al[REP_TABLE_MAX_COLS];
+	const char *head[REP_TABLE_MAX_COLS] = { 0 };
+	enum rep_align al[REP_TABLE_MAX_COLS] = { 0 };
 	int shown[REP_TABLE_MAX_COLS]; /* the columns flat formats show */
 	char buf[REP_TABLE_MAX_COLS][ROWFMT_MAX + 32];
+	char *words = NULL; /* REP_WORD_LEN bytes per column, where any is worded */
 	int csv = !strcmp(fmt, "csv");
 	struct rep_table t;
 	int n = 0, rc = r->failed ? -1 : 0;
@@ -171,12 +219,15 @@ int rep_rows_print(const struct rep_rows *r, FILE *f, const char *fmt)
 		shown[n++] = c;
 	}
 	rep_table_init(&t, n, head, al);
+	for (int k = 0; k < n; k++)
+		t.raw[k] = !csv && rep_worded(r, shown[k]);
+	if (memchr(t.raw, 1, (size_t)n) && !(words = malloc((size_t)n * REP_WORD_LEN)))
+		rc = -1;
 	for (size_t i = 0; i < r->rows && !rc; i++) {
 		const char *cells[REP_TABLE_MAX_COLS];
 		for (int k = 0; k < n && !rc; k++) {
-			int c = shown[k];
-			cells[k] = cell_text(&r->cols[c], &r->cells[i * (size_t)r->ncols + (size_t)c],
-					     csv, buf[k], sizeof(buf[k]));
+			cells[k] = flat_text(r, i, shown[k], fmt, buf[k], sizeof(buf[k]),
+					     words ? words + (size_t)k * REP_WORD_LEN : NULL);
 			if (!cells[k])
 				rc = -1;
 		}
@@ -186,6 +237,7 @@ int rep_rows_print(const struct rep_rows *r, FILE *f, const char *fmt)
 	if (!rc)
 		rc = rep_table_print(&t, f, fmt);
 	rep_table_release(&t);
+	free(words);
 	return rc;
 }
 

@@ -68,6 +68,25 @@ enum rep_view {
 			* document, CSV on every row */
 };
 
+struct rep_rows;
+
+/* Room for a worded title or value, with its NUL. */
+#define REP_WORD_LEN 1024
+
+/*
+ * How a column words its field for people (table and Markdown only,
+ * rep_rows_words): the
+ * field of row i of r in column c, drawing on any other field of the row
+ * (rep_rows_field), written as fmt ("table" or "md") shows it: names
+ * quoted from the data go through rep_show, the rest is printed as given.
+ * title holds the column's title on entry; a record's line may reword it.
+ * Both are REP_WORD_LEN bytes.  Returns 0, 1 when there is nothing to say
+ * (a record leaves its line out, rows write an empty cell), or -1 for a
+ * non-finite number.
+ */
+typedef int (*rep_word_fn)(const struct rep_rows *r, size_t i, int c, const char *fmt,
+			   char *title, char *value);
+
 struct rep_col {
 	const char *name;   /* JSON key and CSV column (the contract) */
 	const char *title;  /* table and Markdown header */
@@ -124,6 +143,10 @@ struct rep_rows {
 	char **text;                /* owned, rows * ncols copies (NULL: none) */
 	size_t rows, cap;
 	int failed;                 /* an allocation failed: printing returns -1 */
+	const rep_word_fn *word;    /* borrowed: ncols wordings for the table and
+				     * Markdown, each in place of its column's
+				     * own text, even where the value is missing
+				     * (NULL, or a NULL one: none) */
 };
 
 /* Columns of rows at most; a flat format shows at most REP_TABLE_MAX_COLS
@@ -132,6 +155,9 @@ struct rep_rows {
 
 /* Start empty rows under `ncols` (at most REP_ROWS_MAX_COLS) columns. */
 void rep_rows_init(struct rep_rows *r, const struct rep_col *cols, int ncols);
+/* Word the columns as words[0..ncols) say (borrowed: must outlive the
+ * rows; a NULL one: the column's own text) in the table and Markdown. */
+void rep_rows_words(struct rep_rows *r, const rep_word_fn *words);
 /* Append one row of ncols cells. */
 void rep_rows_add(struct rep_rows *r, const struct rep_cell *cells);
 /* Write the rows as "table", "md" or "csv" (headers: titles, titles,
@@ -159,6 +185,18 @@ int rep_view_shows(enum rep_view v, const char *fmt);
  * a non-finite number. */
 const char *rep_rows_text(const struct rep_rows *r, size_t i, int c, const char *fmt, char *buf,
 			  size_t len);
+/* Whether column c of r is worded (rep_rows_words). */
+int rep_worded(const struct rep_rows *r, int c);
+/* Row i's cell of the column `name` in group `group` (NULL: none), or
+ * NULL when r has no such column: for a wording (rep_word_fn) that draws
+ * on several fields. */
+const struct rep_cell *rep_rows_field(const struct rep_rows *r, size_t i, const char *group,
+				      const char *name);
+/* The wording of row i's cell in worded column c (rep_rows_words)
+ * for fmt ("table" or "md"), into title (the column's title, reworded or
+ * not) and value, of REP_WORD_LEN bytes.  Returns as rep_word_fn. */
+int rep_rows_word(const struct rep_rows *r, size_t i, int c, const char *fmt, char *title,
+		  char *value);
 /* Write row i's fields, those JSON shows, into the object open in j
  * (groups as objects of their own).  A non-finite number is caught by
  * rep_json_finish. */

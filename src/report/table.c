@@ -156,7 +156,8 @@ const char *rep_show(char *buf, size_t size, const char *s, const char *fmt)
 
 /*
  * A copy of t with its headers and cells as the text or Markdown output
- * shows them (rep_show, never cut).  Returns 0 or -1 when out of memory;
+ * shows them (rep_show, never cut; the cells of a `raw` column as they
+ * are).  Returns 0 or -1 when out of memory;
  * release with rep_table_release.
  */
 static int shown_copy(const struct rep_table *t, struct rep_table *v, const char *fmt,
@@ -173,11 +174,15 @@ static int shown_copy(const struct rep_table *t, struct rep_table *v, const char
 	v->cap = t->rows;
 	for (size_t i = 0; i < n + (size_t)t->ncols; i++) {
 		const char *s = i < n ? t->cells[i] : t->header[i - n];
-		size_t size = TC_ESC_SIZE(strlen(s));
+		int raw = i < n && t->raw[i % (size_t)t->ncols];
+		size_t size = raw ? strlen(s) + 1 : TC_ESC_SIZE(strlen(s));
 		char *e = malloc(size);
 		if (!e)
 			return -1;
-		rep_show(e, size, s, fmt);
+		if (raw)
+			memcpy(e, s, size);
+		else
+			rep_show(e, size, s, fmt);
 		if (i < n)
 			v->cells[i] = e;
 		else

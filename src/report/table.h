@@ -18,6 +18,10 @@ struct rep_table {
 	int ncols;
 	const char *header[REP_TABLE_MAX_COLS]; /* borrowed: string literals */
 	enum rep_align align[REP_TABLE_MAX_COLS];
+	unsigned char raw[REP_TABLE_MAX_COLS]; /* the column's cells are already as
+						* the format shows them (rep_show,
+						* or a wording of its own): printed
+						* as given, not escaped (0: escaped) */
 	char **cells;  /* owned: rows * ncols strings, row-major */
 	size_t rows, cap;
 	int failed;    /* an allocation failed: rep_table_print returns -1 */

@@ -162,6 +162,109 @@ static void non_finite_fails(void **state)
 	rep_rows_release(&r);
 }
 
+/*
+ * A run's record: memory used and had, a truth value, a data-only name
+ * with an underscore, a price that only some runs have.  The memory is
+ * worded as one line from three fields, the price reworded in its title
+ * or left out where there is none.
+ */
+static const struct rep_col run_fields[] = {
+	{ "memory_bytes", "memory", REP_COL_SIG, 1e-9, 3, " GB", NULL, NULL, 0, 0, 0 },
+	{ "capacity_bytes", "capacity", REP_COL_SIG, 1e-9, 3, " GB", NULL, NULL, 0,
+	  REP_VIEW_DATA, 0 },
+	{ "fits", "fits", REP_COL_BOOL, 0, 0, NULL, NULL, NULL, 0, REP_VIEW_DATA, 0 },
+	{ "gpu", "gpu", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+	{ "cost_usd", "cost", REP_COL_NUM, 0, 0, NULL, NULL, "cost", 0, 0, 1 },
+	{ "kind", "kind", REP_COL_TEXT, 0, 0, NULL, NULL, "cost", 0, REP_VIEW_DATA, 1 },
+};
+#define NRUN (int)(sizeof(run_fields) / sizeof(run_fields[0]))
+
+/* "60 GB of 80 GB (fits)": three fields, one line; the name in the
+ * value is the wording's own (not escaped). */
+static int word_memory(const struct rep_rows *r, size_t i, int c, const char *fmt, char *title,
+		       char *value)
+{
+	(void)c;
+	(void)fmt;
+	(void)title;
+	const struct rep_cell *used = rep_rows_field(r, i, NULL, "memory_bytes");
+	const struct rep_cell *had = rep_rows_field(r, i, NULL, "capacity_bytes");
+	const struct rep_cell *fits = rep_rows_field(r, i, NULL, "fits");
+	assert_null(rep_rows_field(r, i, NULL, "kind")); /* "kind" is in "cost" */
+	snprintf(value, REP_WORD_LEN, "%.0f GB of %.0f GB (%s, per_gpu)", used->num * 1e-9,
+		 had->num * 1e-9, fits->num ? "fits" : "does not fit");
+	return 0;
+}
+
+/* "on-demand cost": the title from another field; no line without a
+ * price. */
+static int word_cost(const struct rep_rows *r, size_t i, int c, const char *fmt, char *title,
+		     char *value)
+{
+	(void)fmt;
+	const struct rep_cell *v = &r->cells[i * (size_t)r->ncols + (size_t)c];
+	if (v->missing)
+		return 1;
+	snprintf(title, REP_WORD_LEN, "%s cost", rep_rows_field(r, i, "cost", "kind")->text);
+	snprintf(value, REP_WORD_LEN, "$%.0f", v->num);
+	return 0;
+}
+
+static const rep_word_fn run_words[NRUN] = { word_memory, NULL, NULL, NULL, word_cost, NULL };
+
+static void one_run(struct rep_rows *r, int priced)
+{
+	const struct rep_cell c[NRUN] = {
+		{ .num = 6e10 }, { .num = 8e10 }, { .num = 1 }, { .text = "a100_sxm" },
+		priced ? (struct rep_cell){ .num = 1234 } : (struct rep_cell){ .absent = 1 },
+		priced ? (struct rep_cell){ .text = "on-demand" } : (struct rep_cell){ .absent = 1 },
+	};
+	rep_rows_init(r, run_fields, NRUN);
+	rep_rows_words(r, run_words);
+	rep_rows_add(r, c);
+}
+
+/* People read the worded lines; plain values are escaped for Markdown,
+ * worded ones printed as given; the look names the columns and aligns
+ * the values. */
+static void worded_fields(void **state)
+{
+	(void)state;
+	static const struct rep_record_look look = { "quantity", "value", REP_RIGHT };
+	struct rep_rows r;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	one_run(&r, 1);
+	f = open_memstream(&buf, &len);
+	assert_int_equal(rep_record_print_as(&r, f, "md", &look), 0);
+	fclose(f);
+	assert_string_equal(buf, "| quantity | value |\n"
+				 "| --- | ---: |\n"
+				 "| memory | 60 GB of 80 GB (fits, per_gpu) |\n"
+				 "| gpu | a100\\_sxm |\n"
+				 "| on-demand cost | $1234 |\n");
+	free(buf);
+	expect(&r, "table", NULL, 0,
+	       "field           value\n"
+	       "memory          60 GB of 80 GB (fits, per_gpu)\n"
+	       "gpu             a100_sxm\n"
+	       "on-demand cost  $1234\n");
+	/* CSV and JSON carry the fields, never the wording. */
+	expect(&r, "csv", NULL, 0,
+	       "memory_bytes,capacity_bytes,fits,gpu,cost_usd,kind\n"
+	       "60000000000,80000000000,true,a100_sxm,1234,on-demand\n");
+	rep_rows_release(&r);
+
+	one_run(&r, 0);
+	expect(&r, "table", NULL, 0,
+	       "field   value\n"
+	       "memory  60 GB of 80 GB (fits, per_gpu)\n"
+	       "gpu     a100_sxm\n");
+	rep_rows_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -169,6 +272,7 @@ int main(void)
 		cmocka_unit_test(csv_is_one_row),
 		cmocka_unit_test(json_is_one_object),
 		cmocka_unit_test(non_finite_fails),
+		cmocka_unit_test(worded_fields),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -656,6 +656,42 @@ static void one_cell_as_in_rows(void **state)
 	rep_rows_release(&r);
 }
 
+/* A worded column: the table and Markdown print its wording as given
+ * (a name with an underscore stays bare, the other column's is
+ * escaped), nothing where it has nothing to say; CSV its value. */
+static int word_part(const struct rep_rows *r, size_t i, int c, const char *fmt, char *title,
+		     char *value)
+{
+	(void)fmt;
+	(void)title;
+	const struct rep_cell *v = &r->cells[i * (size_t)r->ncols + (size_t)c];
+	if (v->num == 0)
+		return 1;
+	snprintf(value, REP_WORD_LEN, "part_%.0f", v->num);
+	return 0;
+}
+
+static void worded_column(void **state)
+{
+	(void)state;
+	static const struct rep_col wc[] = {
+		{ "name", "name", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+		{ "part", "part", REP_COL_COUNT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+	};
+	static const rep_word_fn words[] = { NULL, word_part };
+	const struct rep_cell a[] = { { .text = "a_b" }, { .num = 2 } };
+	const struct rep_cell b[] = { { .text = "c" }, { .num = 0 } };
+	struct rep_rows r;
+	rep_rows_init(&r, wc, 2);
+	rep_rows_words(&r, words);
+	rep_rows_add(&r, a);
+	rep_rows_add(&r, b);
+	expect(&r, "md", 0, "| name | part |\n| --- | ---: |\n| a\\_b | part_2 |\n| c |  |\n");
+	expect(&r, "table", 0, "name    part\na_b   part_2\nc\n");
+	expect(&r, "csv", 0, "name,part\na_b,2\nc,0\n");
+	rep_rows_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -677,6 +713,7 @@ int main(void)
 		cmocka_unit_test(absent_cells),
 		cmocka_unit_test(one_cell_as_in_rows),
 		cmocka_unit_test(json_group_paths),
+		cmocka_unit_test(worded_column),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
