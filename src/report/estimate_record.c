@@ -13,9 +13,11 @@
 #include <assert.h>
 #include <string.h>
 
+#include "../util/units.h"
 #include "estimate_report.h"
 #include "json.h"
 #include "layout_text.h"
+#include "numfmt.h"
 #include "record.h"
 #include "rows.h"
 #include "unc_json.h"
@@ -26,6 +28,7 @@
 struct est_record {
 	struct rep_col cols[EST_MAX_FIELDS];
 	struct rep_cell cells[EST_MAX_FIELDS];
+	rep_word_fn words[EST_MAX_FIELDS]; /* how the Markdown view words a field */
 	char names[BRK_COUNT + MEM_COUNT][EST_NAME_LEN]; /* generated names */
 	char why[REP_UNPRICED_LEN];                     /* why the run has no price */
 	int n, nnames;
@@ -36,7 +39,18 @@ static void put(struct est_record *r, struct rep_col col, struct rep_cell v)
 {
 	assert(r->n < EST_MAX_FIELDS);
 	r->cols[r->n] = col;
+	r->words[r->n] = NULL;
 	r->cells[r->n++] = v;
+}
+
+/* Show the field put last to people, under `title`, worded by `word`. */
+static void say(struct est_record *r, const char *title, rep_word_fn word)
+{
+	struct rep_col *c = &r->cols[r->n - 1];
+	assert(c->view == REP_VIEW_DATA);
+	c->title = title;
+	c->view = REP_VIEW_ALL;
+	r->words[r->n - 1] = word;
 }
 
 /* A generated name: s and its unit's ending, kept in r.  Returns it. */
@@ -100,6 +114,88 @@ static struct rep_cell only(int has, struct rep_cell v)
 	return has ? v : gone;
 }
 
+/* The wordings of the Markdown view (rep_word_fn): a field of row i,
+ * column c, alone or with others of the record. */
+#define WORD_ARGS const struct rep_rows *r, size_t i, int c, const char *fmt, char *title, \
+		  char *value
+#define CELL (&r->cells[i * (size_t)r->ncols + (size_t)c])
+#define FIELD(group, name) rep_rows_field(r, i, group, name)
+
+/* A time in the unit that suits it ("15.3 s", "84.2 d"). */
+static int word_duration(WORD_ARGS)
+{
+	tc_fmt_duration(CELL->num, value, REP_WORD_LEN);
+	return 0;
+}
+
+/* An amount with its digits grouped ("275,013"). */
+static int word_amount(WORD_ARGS)
+{
+	rep_fmt_count(CELL->num, value, REP_WORD_LEN);
+	return 0;
+}
+
+/* A fraction as a percentage ("63.5 %"). */
+static int word_percent(WORD_ARGS)
+{
+	snprintf(value, REP_WORD_LEN, "%.1f %%", 100 * CELL->num);
+	return 0;
+}
+
+/* A word of the model's own ("memory_bandwidth"), as it is. */
+static int word_name(WORD_ARGS)
+{
+	snprintf(value, REP_WORD_LEN, "%s", CELL->text);
+	return 0;
+}
+
+/* "69.9 GB of 80.0 GB (fits)". */
+static int word_memory(WORD_ARGS)
+{
+	char a[48], b[48];
+	snprintf(value, REP_WORD_LEN, "%s of %s (%s)", tc_fmt_bytes(CELL->num, a, sizeof(a)),
+		 tc_fmt_bytes(FIELD(NULL, "memory_capacity_bytes")->num, b, sizeof(b)),
+		 FIELD(NULL, "fits")->num ? "fits" : "does not fit");
+	return 0;
+}
+
+/* The cheapest offer with its network, or why the run has no price;
+ * nothing without a cost. */
+static int word_cost(WORD_ARGS)
+{
+	const struct rep_cell *pricing = FIELD("cost", "pricing");
+	char usd[48];
+	if (pricing->missing)
+		return 1;
+	if (CELL->missing) {
+		snprintf(title, REP_WORD_LEN, "cost");
+		snprintf(value, REP_WORD_LEN, "not priced: %s%s",
+			 FIELD(NULL, "fits")->num ? "" : "the plan ",
+			 FIELD("cost", "not_priced")->text);
+		return 0;
+	}
+	const struct rep_cell *net = FIELD("cost.cheapest", "network");
+	snprintf(title, REP_WORD_LEN, "cheapest %s cost", pricing->text);
+	snprintf(value, REP_WORD_LEN, "%s (%s %s%s%s)", rep_fmt_usd(CELL->num, usd, sizeof(usd)),
+		 FIELD("cost.cheapest", "provider")->text, FIELD("cost.cheapest", "instance")->text,
+		 !net->missing && net->text[0] ? ", timed over " : "", net->missing ? "" : net->text);
+	return 0;
+}
+
+/* "49,646 kWh, 19.9 t CO2"; nothing without a figure. */
+static int word_energy(WORD_ARGS)
+{
+	char kwh[48];
+	if (CELL->missing)
+		return 1;
+	snprintf(value, REP_WORD_LEN, "%s kWh, %.3g t CO2", rep_fmt_count(CELL->num, kwh, sizeof(kwh)),
+		 FIELD("energy", "co2_kg")->num / 1000);
+	return 0;
+}
+#undef WORD_ARGS
+#undef CELL
+#undef FIELD
+
 static void head_fields(struct est_record *r, const struct workload *w, const struct gpu *g,
 			const struct estimate *e)
 {
@@ -123,8 +219,11 @@ static void result_fields(struct est_record *r, const struct workload *w,
 {
 	int vision = w->kind == WL_VISION, recsys = w->kind == WL_RECSYS;
 	put(r, data6("step_time_s", NULL), val(e->step_time_s));
+	say(r, "step time", word_duration);
 	put(r, data6("tokens_per_s", NULL), val(e->tokens_per_s));
+	say(r, "tokens/s (all GPUs)", word_amount);
 	put(r, data6("tokens_per_s_per_gpu", NULL), val(e->tokens_per_s_per_gpu));
+	say(r, "tokens/s per GPU", word_amount);
 	put(r, jnum("samples_per_step", NULL), val(e->samples_per_step));
 	put(r, jnum("samples_per_s", NULL), val(e->samples_per_s));
 	put(r, jnum("images_per_s", NULL), only(vision, val(e->images_per_s)));
@@ -132,16 +231,22 @@ static void result_fields(struct est_record *r, const struct workload *w,
 	put(r, jnum("embedding_bytes_per_gpu", NULL), only(recsys, val(e->embedding_bytes_per_gpu)));
 	put(r, jnum("host_bytes", NULL), only(recsys, val(e->host_bytes)));
 	put(r, data6("total_time_s", NULL), val(e->total_time_s));
+	say(r, "total time", word_duration);
 	put(r, data6("gpu_hours", NULL), val(e->gpu_hours));
+	say(r, "GPU-hours", word_amount);
 	put(r, jnum("model_flop_per_step", NULL), val(e->model_flop_per_step));
 	put(r, jnum("hw_flop_per_step", NULL), val(e->hw_flop_per_step));
 	put(r, fixed("mfu_frac", NULL, REP_VIEW_DATA, 4), val(e->mfu_frac));
+	say(r, "MFU", word_percent);
 	put(r, fixed("hfu_frac", NULL, REP_VIEW_DATA, 4), val(e->hfu_frac));
+	say(r, "HFU", word_percent);
 	put(r, data6("memory_per_gpu_bytes", NULL), val(e->memory_per_gpu_bytes));
+	say(r, "memory per GPU", word_memory);
 	put(r, data6("memory_capacity_bytes", NULL), val(e->memory_capacity_bytes));
 	put(r, col("fits", NULL, REP_COL_BOOL, REP_VIEW_DATA, 0), val(e->fits));
 	put(r, jtext("fit_advice", NULL), only(!e->fits, txt(e->fit_advice)));
 	put(r, dtext("limiting", NULL), txt(limiter_names[e->limiting]));
+	say(r, "limiting resource", word_name);
 }
 
 /* Where the step's time goes and what the memory holds, by part. */
@@ -163,6 +268,10 @@ static void plan_fields(struct est_record *r, const struct workload *w, const st
 	for (int k = 0; k < REP_LAYOUT_NCOLS; k++) {
 		struct rep_col lc = layout[k];
 		lc.group = "plan";
+		if (lc.view == REP_VIEW_TEXT)
+			continue; /* the one-cell summary: the heading words the plan */
+		if (lc.view == REP_VIEW_ALL)
+			lc.view = REP_VIEW_DATA;
 		put(r, lc, c[k]);
 	}
 	put(r, col("gpus_per_node", "plan", REP_COL_COUNT, REP_VIEW_JSON, 0), val(p->gpus_per_node));
@@ -192,6 +301,8 @@ static void choice_fields(struct est_record *r, const char *key, const char *gro
 	put(r, jnum("price_usd_per_instance_h", group), ON(val(ch->run.price_usd_per_h)));
 	put(r, jnum("price_usd_per_gpu_h", group), ON(val(ch->run.price_usd_per_gpu_h)));
 	put(r, fixed("cost_usd", group, v, 2), ON(val(ch->run.cost_usd)));
+	if (csv)
+		say(r, "cost", word_cost);
 	put(r, jtext("as_of", group), ON(txt(ch->offer->as_of)));
 	put(r, col("verified", group, REP_COL_BOOL, REP_VIEW_JSON, 0), ON(val(ch->offer->verified)));
 	put(r, jnum("run_s", group), ON(val(ch->run_s)));
@@ -249,6 +360,7 @@ static void cost_fields(struct est_record *r, const struct gpu *g, const struct 
 	put(r, jnum("onprem_usd_per_gpu_h", "cost"),
 	    only(fit && c->onprem, val(c->onprem_rate.total_usd_per_gpu_h)));
 	put(r, data6("energy_kwh", "energy"), unfit ? null_cell : only(fit, val(c->energy_kwh)));
+	say(r, "energy", word_energy);
 	put(r, data6("co2_kg", "energy"), unfit ? null_cell : only(fit, val(c->co2_kg)));
 	put(r, jnum("power_frac", "energy"), only(fit, val(c->in.power_frac)));
 	put(r, jnum("pue", "energy"), only(fit, val(c->in.pue)));
@@ -282,6 +394,7 @@ static void build(struct rep_rows *rows, struct est_record *r, int plan_first,
 	put(r, jtext("efficiency_source", NULL), txt(g->eff.source));
 	cost_fields(r, g, &w->plan, c ? c : &no_cost, c != NULL);
 	rep_rows_init(rows, r->cols, r->n);
+	rep_rows_words(rows, r->words);
 	rep_rows_add(rows, r->cells);
 }
 
@@ -294,6 +407,49 @@ int rep_estimate_csv(FILE *f, const struct workload *w, const struct gpu *g,
 	int rc = rep_record_print(&rows, f, "csv");
 	rep_rows_release(&rows);
 	return rc;
+}
+
+/* Where the step's time goes, a line per category that takes any: its
+ * name (a word of the model's own, as it is), seconds and share of the
+ * step in percent. */
+static int md_breakdown(FILE *f, const struct estimate *e)
+{
+	static const struct rep_col cols[] = {
+		REP_TEXT_COL("part", "time per step", REP_VIEW_ALL, 0),
+		{ "time_s", "seconds", REP_COL_SIG, 0, 4, NULL, NULL, NULL, 0, 0, 0 },
+		{ "share", "share", REP_COL_NUM, 0, 1, " %", NULL, NULL, 0, 0, 0 },
+	};
+	static const rep_word_fn words[] = { word_name, NULL, NULL };
+	struct rep_rows rows;
+	rep_rows_init(&rows, cols, 3);
+	rep_rows_words(&rows, words);
+	for (int i = 0; i < BRK_COUNT; i++) {
+		struct rep_cell v[3] = { txt(brk_names[i]), val(e->breakdown_s[i]),
+					 val(100 * e->breakdown_s[i] / e->step_time_s) };
+		if (e->breakdown_s[i] > 0)
+			rep_rows_add(&rows, v);
+	}
+	int rc = rep_rows_print(&rows, f, "md");
+	rep_rows_release(&rows);
+	return rc;
+}
+
+int rep_estimate_md(FILE *f, const struct workload *w, const struct gpu *g,
+		    const struct estimate *e, const struct run_cost *c)
+{
+	static const struct rep_record_look look = { "quantity", "value", REP_RIGHT };
+	const struct plan *p = &e->plan;
+	char t[REP_TITLE_LEN];
+	struct est_record r;
+	struct rep_rows rows;
+	fprintf(f, "## %s\n\n", rep_title(t, w, "md"));
+	fprintf(f, "%d x %s, tp %d, pp %d, dp %d, ZeRO %d, micro-batch %d\n\n", p->count,
+		rep_show(t, sizeof(t), g->name, "md"), p->tp, p->pp, p->dp, p->zero, p->micro_batch);
+	build(&rows, &r, 0, w, g, e, c);
+	int rc = rep_record_print_as(&rows, f, "md", &look);
+	rep_rows_release(&rows);
+	fputc('\n', f);
+	return rc | md_breakdown(f, e) ? -1 : 0;
 }
 
 int rep_estimate_json(FILE *f, const struct workload *w, const struct gpu *g,

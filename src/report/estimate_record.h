@@ -1,7 +1,7 @@
 /*
  * estimate_record.h - the fields of one estimate, described once and
- * written as CSV or JSON through rows.h (docs/output-format.md, `traincost
- * estimate`).
+ * written as CSV, JSON or Markdown through rows.h (docs/output-format.md,
+ * `traincost estimate`); Markdown words the fields for people.
  */
 #ifndef TC_ESTIMATE_RECORD_H
 #define TC_ESTIMATE_RECORD_H
@@ -17,6 +17,12 @@
  * allocation or a non-finite number. */
 int rep_estimate_csv(FILE *f, const struct workload *w, const struct gpu *g,
 		     const struct estimate *e, const struct run_cost *c);
+
+/* Write the estimate and its cost (NULL: none) as Markdown: a heading,
+ * the record's fields as people read them, then where the step's time
+ * goes.  Returns 0, or -1 as above. */
+int rep_estimate_md(FILE *f, const struct workload *w, const struct gpu *g,
+		    const struct estimate *e, const struct run_cost *c);
 
 /* Write the estimate, its cost and its uncertainty (either NULL: none) as
  * the JSON document of `estimate`.  Returns 0, or -1 as above. */

@@ -410,49 +410,6 @@ static void text_report(FILE *f, const struct workload *w, const struct gpu *g,
 	}
 }
 
-static int md_report(FILE *f, const struct workload *w, const struct gpu *g,
-		     const struct estimate *e, const struct run_cost *c)
-{
-	char a[64], b[64], t[REP_TITLE_LEN], why[REP_UNPRICED_LEN];
-	fprintf(f, "## %s\n\n", rep_title(t, w, "md"));
-	fprintf(f, "%d x %s, tp %d, pp %d, dp %d, ZeRO %d, micro-batch %d\n\n", e->plan.count,
-		rep_show(t, sizeof(t), g->name, "md"), e->plan.tp, e->plan.pp, e->plan.dp, e->plan.zero, e->plan.micro_batch);
-	fputs("| quantity | value |\n| --- | ---: |\n", f);
-	fprintf(f, "| step time | %s |\n", tc_fmt_duration(e->step_time_s, a, sizeof(a)));
-	fprintf(f, "| tokens/s (all GPUs) | %s |\n", rep_fmt_count(e->tokens_per_s, a, sizeof(a)));
-	fprintf(f, "| tokens/s per GPU | %s |\n", rep_fmt_count(e->tokens_per_s_per_gpu, a, sizeof(a)));
-	fprintf(f, "| total time | %s |\n", tc_fmt_duration(e->total_time_s, a, sizeof(a)));
-	fprintf(f, "| GPU-hours | %s |\n", rep_fmt_count(e->gpu_hours, a, sizeof(a)));
-	fprintf(f, "| MFU | %.1f %% |\n| HFU | %.1f %% |\n", 100 * e->mfu_frac, 100 * e->hfu_frac);
-	fprintf(f, "| memory per GPU | %s of %s (%s) |\n",
-		tc_fmt_bytes(e->memory_per_gpu_bytes, a, sizeof(a)),
-		tc_fmt_bytes(e->memory_capacity_bytes, b, sizeof(b)), e->fits ? "fits" : "does not fit");
-	fprintf(f, "| limiting resource | %s |\n", limiter_names[e->limiting]);
-	if (c && c->priced) {
-		const char *net = rep_choice_network(&c->range.cheapest, &w->plan);
-		fprintf(f, "| cheapest %s cost | %s (%s %s%s%s) |\n", cost_kind_names[c->kind],
-			rep_fmt_usd(c->range.cheapest.run.cost_usd, a, sizeof(a)),
-			c->range.cheapest.table->provider, c->range.cheapest.offer->instance,
-			net && net[0] ? ", timed over " : "", net ? net : "");
-	}
-	if (c && c->unfit) {
-		fputs("| cost | not priced: the plan does not fit in GPU memory |\n", f);
-	} else if (c) {
-		if (!c->priced)
-			fprintf(f, "| cost | not priced: %s |\n",
-				rep_unpriced(why, &c->range, c->kind, g->id, w->plan.count));
-		fprintf(f, "| energy | %s kWh, %.3g t CO2 |\n", rep_fmt_count(c->energy_kwh, b, sizeof(b)),
-			c->co2_kg / 1000);
-	}
-	fputc('\n', f);
-	fputs("| time per step | seconds | share |\n| --- | ---: | ---: |\n", f);
-	for (int i = 0; i < BRK_COUNT; i++)
-		if (e->breakdown_s[i] > 0)
-			fprintf(f, "| %s | %.4g | %.1f %% |\n", brk_names[i], e->breakdown_s[i],
-				100 * e->breakdown_s[i] / e->step_time_s);
-	return 0;
-}
-
 int rep_estimate(FILE *f, const char *fmt, const struct workload *w,
 		 const struct gpu *g, const struct estimate *e, const struct run_cost *c,
 		 const struct unc_result *u)
@@ -462,7 +419,7 @@ int rep_estimate(FILE *f, const char *fmt, const struct workload *w,
 	if (!strcmp(fmt, "csv"))
 		return rep_estimate_csv(f, w, g, e, c);
 	if (!strcmp(fmt, "md"))
-		return md_report(f, w, g, e, c);
+		return rep_estimate_md(f, w, g, e, c);
 	text_report(f, w, g, e, c, u);
 	return 0;
 }
