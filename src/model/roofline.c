@@ -63,8 +63,8 @@ double roof_gemm_util(int sm_count, double m, double n, double batch)
  * gradients: a small output and a long reduction; adapters a few columns
  * wide): cuBLAS and cuDNN split the reduction over more thread blocks, at
  * most one slice per ROOF_SPLIT_K_SLICE of k, and outputs one thin tile
- * wide (one GEMM, not a batch: LoRA adapters) get thin tiles.  The best of those tilings
- * and `util`, the plain one.
+ * wide (one GEMM, not a batch: LoRA adapters) get thin tiles.  The best
+ * of those tilings and `util`, the plain one.
  */
 static double split_k_util(int sm_count, double m, double n, double k,
 			   double batch, double util)
