@@ -1,7 +1,7 @@
 #!/bin/sh
 # The shell completions of `traincost completion`: each script parses in
-# its shell, and the bash one completes commands, options and the values
-# of an option from the command tables.
+# its shell, and the bash and fish ones complete commands, options and the
+# values of an option from the command tables.
 # Prints "ok NAME" or "FAIL NAME: why" per check.
 # Usage: tests/completion/run-completion.sh BINARY [RUNNER]
 bin=$1
@@ -28,26 +28,34 @@ for sh in bash zsh fish; do
 	fi
 done
 
-# WORDS... : what bash completes for the last word of the command line.
+# SHELL WORDS... : what SHELL completes for the last word of the command
+# line, sorted (fish sorts its candidates, bash keeps the table's order).
 complete_words() {
-	bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _traincost; echo "${COMPREPLY[*]}"' \
-		sh "$tmp/bash" "$@"
+	sh=$1
+	shift
+	case $sh in
+	bash) bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _traincost
+		printf "%s\n" "${COMPREPLY[@]}"' sh "$tmp/bash" "$@" ;;
+	fish) fish -c 'source $argv[1]; complete -C"$argv[2]"' "$tmp/fish" "$*" | cut -f1 ;;
+	esac | sort | tr '\n' ' ' | sed 's/ $//'
 }
-expect() { # NAME WANT WORDS...
-	name=$1
-	want=$2
-	shift 2
-	got=$(complete_words "$@")
+expect() { # SHELL NAME WANT WORDS... (WANT sorted)
+	sh=$1
+	name=$2
+	want=$3
+	shift 3
+	got=$(complete_words $sh "$@")
 	if [ "$got" = "$want" ]; then
-		echo "ok $name"
+		echo "ok $name-$sh"
 	else
-		echo "FAIL $name: '$*' completes to '$got', expected '$want'"
+		echo "FAIL $name-$sh: '$*' completes to '$got', expected '$want'"
 	fi
 }
-if command -v bash >/dev/null 2>&1; then
-	expect completion-command "report" traincost rep
-	expect completion-option "--format" traincost estimate --for
-	expect completion-choices "table json csv md" traincost estimate --format ""
-	expect completion-plot "--plot --plot-x --plot-y" traincost sweep --plo
-	expect completion-shells "bash zsh fish" traincost completion ""
-fi
+for sh in bash fish; do
+	command -v $sh >/dev/null 2>&1 || continue
+	expect $sh completion-command "report" traincost rep
+	expect $sh completion-option "--format" traincost estimate --for
+	expect $sh completion-choices "csv json md table" traincost estimate --format ""
+	expect $sh completion-plot "--plot --plot-x --plot-y" traincost sweep --plo
+	expect $sh completion-shells "bash fish zsh" traincost completion ""
+done
