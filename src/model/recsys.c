@@ -669,12 +669,15 @@ static double model_flop(const struct rstep *R)
 	}
 	prev = R->S.inter_width;
 	for (i = 0; i < a->ntop; i++) {
+		if (i == a->ntop - 1)
+			prev += R->S.gmf_width; /* neumf: GMF joins the last */
 		f += prev * a->top[i];
 		prev = a->top[i];
 	}
+	/* neumf's GMF product is element-wise: no multiply-adds counted */
 	if (a->interaction == RI_DCNV2)
 		f += a->cross_layers * 2.0 * R->S.inter_width * a->cross_rank;
-	else
+	else if (a->interaction == RI_DOT)
 		f += (R->S.tables + 1) * (R->S.tables + 1) * R->dim;
 	return 6 * f * R->gb;
 }
