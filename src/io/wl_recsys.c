@@ -27,11 +27,13 @@ static const char *const emb_prec_names[] = { "fp32", "fp16", "bf16", NULL };
 static const enum tc_prec emb_prec_map[] = { PREC_FP32, PREC_FP16, PREC_BF16 };
 static const char *const r_optimizer_names[] = { "sgd", "adagrad", "adamw", NULL };
 static const enum optimizer r_opt_map[] = { OPT_SGD, OPT_ADAGRAD, OPT_ADAMW };
-static const char *const inter_names[] = { "dot", "dcnv2", "neumf", NULL };
+static const char *const inter_names[] = { "dot", "dcnv2", "neumf", "two_tower", NULL };
+static const char *const tower_names[] = { "query", "item", NULL };
+static const enum rec_tower tower_map[] = { REC_TOWER_QUERY, REC_TOWER_ITEM };
 
 struct table_sec {
 	double rows, pooling;
-	int dim, count;
+	int dim, count, tower;
 };
 
 /* One embedding_tables item. */
@@ -44,11 +46,12 @@ static int read_table(const struct yn_node *it, const char *file,
 		{ .key = "dim", .type = FD_INT, .required = 1, .offset = TOFF(dim), .min = 1, .max = MAX_DIM },
 		{ .key = "pooling", .type = FD_NUM, .offset = TOFF(pooling), .unit = TC_UNIT_COUNT, .min = 1e-6, .max = MAX_POOLING },
 		{ .key = "count", .type = FD_INT, .offset = TOFF(count), .min = 1, .max = MAX_TABLE_COUNT },
+		{ .key = "tower", .type = FD_ENUM, .offset = TOFF(tower), .names = tower_names },
 		{ 0 },
 	};
 #undef TOFF
 	struct fd_ctx ctx = { .file = file, .d = d };
-	struct table_sec ts = { .pooling = 1, .count = 1 };
+	struct table_sec ts = { .pooling = 1, .count = 1, .tower = -1 };
 	const struct yn_node *rn, *pn;
 
 	if (it->type != YN_MAP)
@@ -66,6 +69,7 @@ static int read_table(const struct yn_node *it, const char *file,
 	t->dim = ts.dim;
 	t->pooling = ts.pooling;
 	t->count = ts.count;
+	t->tower = ts.tower < 0 ? REC_TOWER_NONE : tower_map[ts.tower];
 	t->line = it->line;
 	t->col = it->col;
 	return 0;
@@ -99,71 +103,72 @@ struct rarch_sec {
 	int dummy;
 };
 
-/* The architecture keys of a map (a model section or an arch file). */
-static int read_rarch(const struct yn_node *map, const char *file, int arch_file,
-		      struct recsys_arch *a, struct tc_diag *d)
+/* The entry of `key` in a field table. */
+static struct fd_field *field(struct fd_field *t, const char *key)
 {
-#define ROFF(m) offsetof(struct rarch_sec, m)
-	static const struct fd_field table[] = {
-		{ .key = "embedding_tables", .type = FD_IGNORE, .required = 1, .offset = ROFF(dummy) },
-		{ .key = "dense_features", .type = FD_INT, .offset = ROFF(dense_features), .min = 0, .max = 1e6 },
-		{ .key = "bottom_mlp", .type = FD_IGNORE, .required = 1, .offset = ROFF(dummy) },
-		{ .key = "interaction", .type = FD_ENUM, .offset = ROFF(interaction), .names = inter_names },
-		{ .key = "cross_layers", .type = FD_INT, .offset = ROFF(cross_layers), .min = 1, .max = 64 },
-		{ .key = "cross_rank", .type = FD_INT, .offset = ROFF(cross_rank), .min = 1, .max = 1e6 },
-		{ .key = "top_mlp", .type = FD_IGNORE, .required = 1, .offset = ROFF(dummy) },
-		/* architecture files only */
-		{ .key = "kind", .type = FD_IGNORE, .offset = ROFF(dummy) },
-		{ .key = "name", .type = FD_IGNORE, .offset = ROFF(dummy) },
-		{ .key = "family", .type = FD_IGNORE, .offset = ROFF(dummy) },
-		{ .key = "display_name", .type = FD_IGNORE, .offset = ROFF(dummy) },
-		{ .key = "notes", .type = FD_IGNORE, .offset = ROFF(dummy) },
-		{ .key = "params", .type = FD_NUM, .offset = ROFF(params), .unit = TC_UNIT_COUNT, .min = 1, .max = 1e16 },
-		{ .key = "source", .type = FD_STR, .offset = ROFF(source), .size = GPU_TEXT_LEN },
-		{ 0 },
-	};
-#undef ROFF
-	struct fd_field t[sizeof(table) / sizeof(table[0])];
-	struct fd_ctx ctx = { .file = file, .d = d };
-	struct rarch_sec rs = { .dense_features = 13 };
-	const struct yn_node *tn, *bn, *pn;
-	int bad = 0;
+	while (t->key && strcmp(t->key, key))
+		t++;
+	assert(t->key);
+	return t;
+}
 
-	memcpy(t, table, sizeof(table));
-	if (!arch_file)
-		t[7] = (struct fd_field){ 0 };
-	{
-		/* NeuMF has no dense features and no bottom MLP */
-		const struct yn_node *in = yn_map_get(map, "interaction");
-		if (in && in->type == YN_SCALAR && !strcmp(in->str, "neumf")) {
-			t[2].required = 0;
-			rs.dense_features = 0;
-		}
+/* The first of the keys (NULL-terminated) that map has, or NULL. */
+static const struct yn_node *first_of(const struct yn_node *map, const char *const *keys)
+{
+	for (; *keys; keys++)
+		if (yn_map_get(map, *keys))
+			return yn_map_get(map, *keys);
+	return NULL;
+}
+
+/* Two towers: every table on a side, both sides, towers of one width. */
+static int check_two_tower(const struct yn_node *map, const char *file,
+			   const struct recsys_arch *a, struct tc_diag *d)
+{
+	static const char *const dlrm_keys[] = { "bottom_mlp", "top_mlp", NULL };
+	const struct yn_node *tn = yn_map_get(map, "embedding_tables"), *n;
+	int sides = 0;
+
+	if ((n = first_of(map, dlrm_keys)))
+		return wlx_err(d, file, n, "two_tower has no bottom or top MLP (expected query_tower and item_tower)");
+	if (!a->nquery || !a->nitem)
+		return wlx_err(d, file, map, "missing required key '%s' in model (expected query_tower and item_tower with two_tower)",
+			       a->nquery ? "item_tower" : "query_tower");
+	for (int i = 0; i < a->ntables; i++) {
+		if (a->table[i].tower == REC_TOWER_NONE)
+			return wlx_err(d, file, tn->items[i], "table %d has no tower (expected tower: query or item with two_tower)",
+				       i + 1);
+		sides |= a->table[i].tower == REC_TOWER_QUERY ? 1 : 2;
 	}
-	if (fd_parse_map(map, t, &rs, arch_file ? "architecture file" : "model", &ctx, NULL))
-		return -1;
-	memset(a, 0, sizeof(*a));
-	tn = yn_map_get(map, "embedding_tables");
-	if (tn->type != YN_SEQ || tn->count == 0)
-		return fd_type_error(tn, "embedding_tables", "a non-empty list of tables", &ctx);
-	if (tn->count > REC_MAX_TABLES)
-		return wlx_err(d, file, tn->items[REC_MAX_TABLES], "more than %d table entries (expected count: for identical tables)",
-			       REC_MAX_TABLES);
-	a->ntables = (int)tn->count;
-	for (size_t i = 0; i < tn->count; i++)
-		if (read_table(tn->items[i], file, &a->table[i], d))
-			bad = 1;
-	bn = yn_map_get(map, "bottom_mlp");
-	if (bn)
-		bad |= read_mlp(bn, "bottom_mlp", file, a->bottom, &a->nbottom, d);
-	bad |= read_mlp(yn_map_get(map, "top_mlp"), "top_mlp", file, a->top, &a->ntop, d);
-	if (bad)
-		return -1;
-	a->dense_features = rs.dense_features;
-	a->interaction = (enum rec_interaction)rs.interaction;
-	a->cross_layers = rs.cross_layers;
-	a->cross_rank = rs.cross_rank;
-	pn = yn_map_get(map, "interaction");
+	if (sides != 3)
+		return wlx_err(d, file, tn, "every table is on the %s side (expected tables of both the query and the item tower)",
+			       sides == 1 ? "query" : "item");
+	if (a->query[a->nquery - 1] != a->item[a->nitem - 1])
+		return wlx_err(d, file, yn_map_get(map, "item_tower"),
+			       "item_tower ends in %d, query_tower in %d (expected the same width: the logit is their dot product)",
+			       a->item[a->nitem - 1], a->query[a->nquery - 1]);
+	return 0;
+}
+
+/* What each interaction needs of the tables and layers. */
+static int check_interaction(const struct yn_node *map, const char *file,
+			     const struct recsys_arch *a, struct tc_diag *d)
+{
+	static const char *const tower_keys[] = { "query_tower", "item_tower", NULL };
+	static const char *const cross_keys[] = { "cross_layers", "cross_rank", NULL };
+	const struct yn_node *tn = yn_map_get(map, "embedding_tables"), *n;
+	const struct yn_node *bn = yn_map_get(map, "bottom_mlp");
+
+	if (a->interaction == RI_TWO_TOWER)
+		return check_two_tower(map, file, a, d);
+	if ((n = first_of(map, tower_keys)))
+		return wlx_err(d, file, n, "towers need interaction: two_tower (expected bottom_mlp and top_mlp with %s)",
+			       inter_names[a->interaction]);
+	for (int i = 0; i < a->ntables; i++)
+		if (a->table[i].tower != REC_TOWER_NONE)
+			return wlx_err(d, file, yn_map_get(tn->items[i], "tower"),
+				       "a table's tower needs interaction: two_tower (expected no tower with %s)",
+				       inter_names[a->interaction]);
 	if (a->interaction == RI_NEUMF) {
 		if (a->dense_features > 0 || a->nbottom > 0)
 			return wlx_err(d, file, bn ? bn : yn_map_get(map, "dense_features"),
@@ -177,22 +182,99 @@ static int read_rarch(const struct yn_node *map, const char *file, int arch_file
 				       "(expected top_mlp of at least 2 widths)");
 	}
 	if (a->interaction == RI_DCNV2 && (!a->cross_layers || !a->cross_rank))
-		return wlx_err(d, file, pn, "interaction dcnv2 needs cross_layers and cross_rank (expected both)");
-	if (a->interaction == RI_DOT) {
-		bn = yn_map_get(map, "cross_layers");
-		if (!bn)
-			bn = yn_map_get(map, "cross_rank");
-		if (bn)
-			return wlx_err(d, file, bn, "cross layers need interaction: dcnv2 (expected no cross_* keys with dot)");
-		for (int i = 1; i < a->ntables; i++)
-			if (a->table[i].dim != a->table[0].dim)
-				return wlx_err(d, file, tn->items[i], "dim %d differs from the first table's %d (expected one width for the dot interaction)",
-					       a->table[i].dim, a->table[0].dim);
-		if (a->bottom[a->nbottom - 1] != a->table[0].dim)
-			return wlx_err(d, file, yn_map_get(map, "bottom_mlp"),
-				       "bottom_mlp ends in %d, not the embedding width %d (expected the same width for the dot interaction)",
-				       a->bottom[a->nbottom - 1], a->table[0].dim);
+		return wlx_err(d, file, yn_map_get(map, "interaction"),
+			       "interaction dcnv2 needs cross_layers and cross_rank (expected both)");
+	if (a->interaction != RI_DOT)
+		return 0;
+	if ((n = first_of(map, cross_keys)))
+		return wlx_err(d, file, n, "cross layers need interaction: dcnv2 (expected no cross_* keys with dot)");
+	for (int i = 1; i < a->ntables; i++)
+		if (a->table[i].dim != a->table[0].dim)
+			return wlx_err(d, file, tn->items[i], "dim %d differs from the first table's %d (expected one width for the dot interaction)",
+				       a->table[i].dim, a->table[0].dim);
+	if (a->bottom[a->nbottom - 1] != a->table[0].dim)
+		return wlx_err(d, file, bn, "bottom_mlp ends in %d, not the embedding width %d (expected the same width for the dot interaction)",
+			       a->bottom[a->nbottom - 1], a->table[0].dim);
+	return 0;
+}
+
+/* The architecture keys of a map (a model section or an arch file). */
+static int read_rarch(const struct yn_node *map, const char *file, int arch_file,
+		      struct recsys_arch *a, struct tc_diag *d)
+{
+#define ROFF(m) offsetof(struct rarch_sec, m)
+	static const struct fd_field table[] = {
+		{ .key = "embedding_tables", .type = FD_IGNORE, .required = 1, .offset = ROFF(dummy) },
+		{ .key = "dense_features", .type = FD_INT, .offset = ROFF(dense_features), .min = 0, .max = 1e6 },
+		{ .key = "bottom_mlp", .type = FD_IGNORE, .required = 1, .offset = ROFF(dummy) },
+		{ .key = "interaction", .type = FD_ENUM, .offset = ROFF(interaction), .names = inter_names },
+		{ .key = "cross_layers", .type = FD_INT, .offset = ROFF(cross_layers), .min = 1, .max = 64 },
+		{ .key = "cross_rank", .type = FD_INT, .offset = ROFF(cross_rank), .min = 1, .max = 1e6 },
+		{ .key = "top_mlp", .type = FD_IGNORE, .required = 1, .offset = ROFF(dummy) },
+		{ .key = "query_tower", .type = FD_IGNORE, .offset = ROFF(dummy) },
+		{ .key = "item_tower", .type = FD_IGNORE, .offset = ROFF(dummy) },
+		/* architecture files only, from "kind" on */
+		{ .key = "kind", .type = FD_IGNORE, .offset = ROFF(dummy) },
+		{ .key = "name", .type = FD_IGNORE, .offset = ROFF(dummy) },
+		{ .key = "family", .type = FD_IGNORE, .offset = ROFF(dummy) },
+		{ .key = "display_name", .type = FD_IGNORE, .offset = ROFF(dummy) },
+		{ .key = "notes", .type = FD_IGNORE, .offset = ROFF(dummy) },
+		{ .key = "params", .type = FD_NUM, .offset = ROFF(params), .unit = TC_UNIT_COUNT, .min = 1, .max = 1e16 },
+		{ .key = "source", .type = FD_STR, .offset = ROFF(source), .size = GPU_TEXT_LEN },
+		{ 0 },
+	};
+#undef ROFF
+	const struct { const char *key; int *widths, *n; } mlps[] = {
+		{ "bottom_mlp", a->bottom, &a->nbottom },
+		{ "top_mlp", a->top, &a->ntop },
+		{ "query_tower", a->query, &a->nquery },
+		{ "item_tower", a->item, &a->nitem },
+	};
+	struct fd_field t[sizeof(table) / sizeof(table[0])];
+	struct fd_ctx ctx = { .file = file, .d = d };
+	struct rarch_sec rs = { .dense_features = 13 };
+	const struct yn_node *tn, *in = yn_map_get(map, "interaction");
+	int bad = 0;
+
+	memcpy(t, table, sizeof(table));
+	if (!arch_file)
+		*field(t, "kind") = (struct fd_field){ 0 };
+	/* NeuMF has no dense features and no bottom MLP; two towers have
+	 * neither MLP, and dense features only when given */
+	int neumf = in && in->type == YN_SCALAR && !strcmp(in->str, "neumf");
+	int towers = in && in->type == YN_SCALAR && !strcmp(in->str, "two_tower");
+	if (neumf || towers) {
+		field(t, "bottom_mlp")->required = 0;
+		rs.dense_features = 0;
 	}
+	if (towers)
+		field(t, "top_mlp")->required = 0;
+	if (fd_parse_map(map, t, &rs, arch_file ? "architecture file" : "model", &ctx, NULL))
+		return -1;
+	memset(a, 0, sizeof(*a));
+	tn = yn_map_get(map, "embedding_tables");
+	if (tn->type != YN_SEQ || tn->count == 0)
+		return fd_type_error(tn, "embedding_tables", "a non-empty list of tables", &ctx);
+	if (tn->count > REC_MAX_TABLES)
+		return wlx_err(d, file, tn->items[REC_MAX_TABLES], "more than %d table entries (expected count: for identical tables)",
+			       REC_MAX_TABLES);
+	a->ntables = (int)tn->count;
+	for (size_t i = 0; i < tn->count; i++)
+		if (read_table(tn->items[i], file, &a->table[i], d))
+			bad = 1;
+	for (size_t i = 0; i < sizeof(mlps) / sizeof(mlps[0]); i++) {
+		const struct yn_node *mn = yn_map_get(map, mlps[i].key);
+		if (mn)
+			bad |= read_mlp(mn, mlps[i].key, file, mlps[i].widths, mlps[i].n, d);
+	}
+	if (bad)
+		return -1;
+	a->dense_features = rs.dense_features;
+	a->interaction = (enum rec_interaction)rs.interaction;
+	a->cross_layers = rs.cross_layers;
+	a->cross_rank = rs.cross_rank;
+	if (check_interaction(map, file, a, d))
+		return -1;
 	snprintf(a->source, sizeof(a->source), "%s", rs.source[0] ? rs.source : file);
 	snprintf(a->file, sizeof(a->file), "%s", file);
 	return 0;

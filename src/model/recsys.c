@@ -67,6 +67,26 @@ double recsys_gather_frac(const struct roof_eff *e, double row_bytes)
 	       row_bytes / r32;
 }
 
+/* Multiply-adds per sample of a stack of n linear layers from width in. */
+static double mlp_macs(double in, const int *w, int n)
+{
+	double f = 0;
+	for (int i = 0; i < n; i++) {
+		f += in * w[i];
+		in = w[i];
+	}
+	return f;
+}
+
+/* Parameters of that stack: its weights and a bias per output. */
+static double mlp_params(double in, const int *w, int n)
+{
+	double p = mlp_macs(in, w, n);
+	for (int i = 0; i < n; i++)
+		p += w[i];
+	return p;
+}
+
 void recsys_summary(const struct recsys_arch *a, struct rec_summary *s)
 {
 	int i;
@@ -82,6 +102,10 @@ void recsys_summary(const struct recsys_arch *a, struct rec_summary *s)
 		s->lookups += n * t->pooling;
 		s->gathered_elems += n * t->pooling * t->dim;
 		s->pooled_width += n * t->dim;
+		if (t->tower == REC_TOWER_QUERY)
+			s->query_width += n * t->dim;
+		else if (t->tower == REC_TOWER_ITEM)
+			s->item_width += n * t->dim;
 		d = t->dim;
 	}
 	prev = a->dense_features;
@@ -98,6 +122,13 @@ void recsys_summary(const struct recsys_arch *a, struct rec_summary *s)
 		/* the tower reads the tables after the GMF pair */
 		s->gmf_width = a->table[0].dim;
 		s->inter_width = s->pooled_width - 2 * s->gmf_width;
+	} else if (a->interaction == RI_TWO_TOWER) {
+		/* the dense features join the query side; the width of the
+		 * two embeddings whose dot product is the logit */
+		s->query_width += a->dense_features;
+		s->dense_params += mlp_params(s->query_width, a->query, a->nquery) +
+				   mlp_params(s->item_width, a->item, a->nitem);
+		s->inter_width = a->nquery > 0 ? a->query[a->nquery - 1] : 0;
 	} else {
 		double f = s->tables + 1;
 		s->inter_width = prev + f * (f - 1) / 2;
@@ -226,10 +257,12 @@ static int recsys_plan(const struct workload *w, const struct gpu *g,
 	int i;
 
 	est_data_parallel_plan(&w->plan, g, pl);
-	if (a->ntables < 1 || a->ntop < 1)
+	if (a->ntables < 1 || (a->interaction == RI_TWO_TOWER ?
+			       a->nquery < 1 || a->nitem < 1 : a->ntop < 1))
 		return est_problem(why, WLF_MODEL, "the model needs embedding "
-			       "tables and a top MLP (expected "
-			       "embedding_tables and top_mlp)");
+			       "tables and a top MLP or two towers (expected "
+			       "embedding_tables and top_mlp, or query_tower "
+			       "and item_tower)");
 	for (i = 0; i < a->ntables; i++)
 		if (!(a->table[i].rows >= 1) || a->table[i].dim < 1 ||
 		    !(a->table[i].pooling > 0))
@@ -294,7 +327,15 @@ static double dense_memory(const struct rstep *R, struct estimate *E)
 		act += 2.0 * a->top[i];
 	if (a->interaction == RI_DCNV2)
 		act += a->cross_layers * (2.0 * R->S.inter_width + a->cross_rank);
+	for (i = 0; i < a->nquery; i++)
+		act += 2.0 * a->query[i];
+	for (i = 0; i < a->nitem; i++)
+		act += 2.0 * a->item[i];
+	act += R->S.query_width + R->S.item_width;
 	act *= R->b * R->e;
+	/* two_tower: the b x b logits and their fp32 log-probabilities */
+	if (a->interaction == RI_TWO_TOWER)
+		act += R->b * R->b * (R->e + 4);
 	E->mem_bytes[MEM_WEIGHTS] = 4 * R->P;
 	E->mem_bytes[MEM_GRADS] = 4 * R->P;
 	E->mem_bytes[MEM_OPTIMIZER] = (R->w->train.optimizer == OPT_ADAMW ? 8 :
@@ -476,6 +517,58 @@ static void dot_interaction(struct rb *B, const struct rstep *R, int bwd)
 	    u * launch + (1 - u) * flaunch, bd);
 }
 
+/*
+ * One tower's linear layers from width `in`, forward or backward, a ReLU
+ * between layers (none after the last: its output is the embedding).  The
+ * first layer's input gradient is the pooled embeddings' gradient.
+ */
+static void tower(struct rb *B, const char *side, double b, double in,
+		  const int *w, int n)
+{
+	char nm[24];
+	if (B->out.bwd) {
+		for (int i = n - 1; i >= 0; i--) {
+			snprintf(nm, sizeof(nm), "%s%d", side, i + 1);
+			linear(B, nm, b, i ? w[i - 1] : in, w[i], 0);
+		}
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		snprintf(nm, sizeof(nm), "%s%d", side, i + 1);
+		linear(B, nm, b, i ? w[i - 1] : in, w[i], 0);
+		snprintf(nm, sizeof(nm), "%s.relu.fwd", side);
+		if (i + 1 < n)
+			fusable(B, nm, 2 * b * w[i] * B->e, 1);
+	}
+}
+
+/*
+ * Two towers and the in-batch softmax: each of the b local queries
+ * against the b local items, a (b x d)(d x b) GEMM of logits; the softmax
+ * cross-entropy over each row runs in fp32 (autocast's fp32 operators):
+ * forward it reads the logits and writes the log-probabilities the
+ * backward reads, backward it writes the logits' gradient; then the two
+ * gradient GEMMs (b x b)(b x d), one per tower.
+ */
+static void two_tower(struct rb *B, const struct rstep *R)
+{
+	const struct recsys_arch *a = R->a;
+	double b = R->b, d = R->S.inter_width, logits = b * b;
+
+	if (!B->out.bwd) {
+		tower(B, "query", b, R->S.query_width, a->query, a->nquery);
+		tower(B, "item", b, R->S.item_width, a->item, a->nitem);
+		gemm(B, "logits.fwd", b, b, d);
+		elem(B, "softmax_xent.fwd", logits * (B->e + 4), 1, 2);
+		return;
+	}
+	elem(B, "softmax_xent.bwd", logits * (4 + B->e), 1, 1);
+	gemm(B, "logits.bwd_query", b, d, b);
+	gemm(B, "logits.bwd_item", b, d, b);
+	tower(B, "item", b, R->S.item_width, a->item, a->nitem);
+	tower(B, "query", b, R->S.query_width, a->query, a->nquery);
+}
+
 /* Forward: lookups, exchange, bottom MLP, interaction, top MLP, loss. */
 static void forward(struct rb *B, struct rstep *R, struct estimate *E)
 {
@@ -521,6 +614,9 @@ static void forward(struct rb *B, struct rstep *R, struct estimate *E)
 		 * concatenation (a copy) */
 		elem(B, "gmf.fwd", 3 * b * S->gmf_width * B->e, 1, 1);
 		elem(B, "concat.fwd", 2 * b * S->inter_width * B->e, 1, 1);
+	} else if (a->interaction == RI_TWO_TOWER) {
+		two_tower(B, R);
+		return; /* its loss is the softmax; no top MLP */
 	} else {
 		dot_interaction(B, R, 0);
 	}
@@ -575,7 +671,8 @@ static void backward(struct rb *B, const struct rstep *R)
 	int i;
 
 	B->out.bwd = 1;
-	elem(B, "loss.bwd", b * 16, 1, 1);
+	if (a->interaction != RI_TWO_TOWER)
+		elem(B, "loss.bwd", b * 16, 1, 1);
 	for (i = a->ntop - 1; i >= 0; i--) {
 		char nm[24];
 		double in = i ? a->top[i - 1] : S->inter_width;
@@ -597,6 +694,8 @@ static void backward(struct rb *B, const struct rstep *R)
 		 * gradients; the concatenation's gradient split */
 		elem(B, "gmf.bwd", 5 * b * S->gmf_width * B->e, 1, 1);
 		elem(B, "concat.bwd", 2 * b * S->inter_width * B->e, 1, 1);
+	} else if (a->interaction == RI_TWO_TOWER) {
+		two_tower(B, R);
 	} else {
 		dot_interaction(B, R, 1);
 	}
@@ -679,6 +778,10 @@ static double model_flop(const struct rstep *R)
 		f += a->cross_layers * 2.0 * R->S.inter_width * a->cross_rank;
 	else if (a->interaction == RI_DOT)
 		f += (R->S.tables + 1) * (R->S.tables + 1) * R->dim;
+	else if (a->interaction == RI_TWO_TOWER) /* and b logits a sample */
+		f += mlp_macs(R->S.query_width, a->query, a->nquery) +
+		     mlp_macs(R->S.item_width, a->item, a->nitem) +
+		     R->b * R->S.inter_width;
 	return 6 * f * R->gb;
 }
 

@@ -1,7 +1,8 @@
 /*
  * recsys.h - DLRM-style recommenders as operator lists: embedding gathers
  * and their sparse backward as random memory access whose efficiency
- * depends on the row size, small MLP GEMMs, dot or DCNv2 interaction, the
+ * depends on the row size, small MLP GEMMs, dot, DCNv2, NeuMF or two-tower
+ * interaction, the
  * all-to-all of model-parallel tables, and PCIe traffic of offloaded
  * tables.  docs/vision-recsys.md.
  */
@@ -24,6 +25,9 @@ struct rec_summary {
 	double pooled_width;    /* pooled embedding elements per sample (the
 				   tables' widths) */
 	double gmf_width;       /* neumf: width of the element-wise product */
+	double query_width;     /* two_tower: inputs of the query tower (its
+				   tables' widths and the dense features) */
+	double item_width;      /* two_tower: inputs of the item tower */
 };
 
 /* Fill *s.  Assumes a valid architecture (rows, dim >= 1). */

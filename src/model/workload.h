@@ -297,11 +297,16 @@ static inline void vtrain_input(const struct vision_training *t, double *h,
 #define REC_MAX_TABLES 64
 #define REC_MAX_MLP 12
 
+/* Which tower of a two-tower model reads a table (REC_TOWER_NONE for the
+ * other interactions). */
+enum rec_tower { REC_TOWER_NONE, REC_TOWER_QUERY, REC_TOWER_ITEM };
+
 struct rec_table {
 	double rows;                 /* rows of each table */
 	int dim;                     /* embedding width */
 	double pooling;              /* lookups per sample (multi-hot size) */
 	int count;                   /* identical tables */
+	enum rec_tower tower;        /* two_tower: query or item side */
 	int line, col;
 };
 
@@ -310,7 +315,13 @@ struct rec_table {
  * same width g) multiplied element-wise (GMF), the other tables
  * concatenated into the top MLP tower; the last top layer reads the GMF
  * product and the tower's output. */
-enum rec_interaction { RI_DOT, RI_DCNV2, RI_NEUMF };
+/* RI_TWO_TOWER: a retrieval model ("Sampling-bias-corrected neural
+ * modeling for large corpus item recommendations", Yi et al., RecSys
+ * 2019): the query tables (and the dense features) feed the query tower,
+ * the item tables the item tower; the towers' last widths are equal and
+ * the loss is a softmax over the local batch's query x item dot products
+ * (in-batch negatives). */
+enum rec_interaction { RI_DOT, RI_DCNV2, RI_NEUMF, RI_TWO_TOWER };
 enum rec_placement { EMB_AUTO, EMB_REPLICATED, EMB_TABLE_WISE, EMB_ROW_WISE,
 		     EMB_COLUMN_WISE, EMB_BALANCED };
 enum rec_offload { OFFLOAD_NONE, OFFLOAD_UVM, OFFLOAD_HOST };
@@ -322,6 +333,8 @@ struct recsys_arch {
 	int dense_features;
 	int nbottom, bottom[REC_MAX_MLP];
 	int ntop, top[REC_MAX_MLP];
+	int nquery, query[REC_MAX_MLP]; /* two_tower: the towers' widths */
+	int nitem, item[REC_MAX_MLP];
 	enum rec_interaction interaction;
 	int cross_layers, cross_rank;  /* DCNv2 low-rank cross network */
 	char file[GPU_TEXT_LEN];

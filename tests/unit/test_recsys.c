@@ -404,6 +404,69 @@ static void test_ncf(void **state)
 	free(w);
 }
 
+/* The named operator of a step's list, or fail. */
+static const struct op *find_op(const struct est_workspace *ws, const char *name)
+{
+	for (size_t i = 0; i < ws->count; i++)
+		if (!strcmp(ws->ops[i].name, name))
+			return &ws->ops[i];
+	fail_msg("no operator %s", name);
+	return NULL;
+}
+
+/*
+ * tests/unit/data/recsys/two-tower.yaml: query tables 1000 x 32 and
+ * 500 x 16 (pooling 4), item table 2000 x 32: 32,000 + 8,000 + 64,000 =
+ * 104,000 embedding parameters.  The query tower reads 32 + 16 pooled and
+ * the 8 dense features, 56: 56 x 64 + 64 = 3,648 and 64 x 32 + 32 = 2,080;
+ * the item tower reads 32: 32 x 64 + 64 = 2,112 and 2,080.  Dense 9,920.
+ * On 2 GPUs the local batch b is 4096 / 2 = 2048 and the towers end in
+ * d = 32: the logits GEMM is 2 x b x b x d = 268,435,456 FLOP forward and
+ * again for each tower's gradient (b x d outputs over b); it moves
+ * 2 B x (b d + d b + b b) = 8,650,752 B.  The softmax reads the fp16
+ * logits and writes fp32 log-probabilities: b^2 x (2 + 4) = 25,165,824 B,
+ * and the backward the same.  Model FLOPs: 6 x 4096 samples x (5,632 +
+ * 4,096 tower multiply-adds + b x d = 65,536 for the logits) =
+ * 1,849,688,064.  Activations per sample: pooled 80, the logit width 32,
+ * dense 8, tower inputs 56 + 32, layer inputs and outputs 2 x (64 + 32)
+ * per tower = 384: 592 x b x 2 B = 2,424,832, plus the logits b^2 x 6 B =
+ * 25,165,824: 27,590,656 B.
+ */
+static void test_two_tower(void **state)
+{
+	struct workload *w = tc_load_workload("tests/unit/data/recsys/two-tower.yaml");
+	struct rec_summary S;
+	struct gpu g;
+	struct est_workspace ws;
+	struct estimate e;
+	struct plan_problem why;
+	char msg[512];
+	(void)state;
+	recsys_summary(&w->rec, &S);
+	assert_close(S.emb_params, 104000.0, TOL_EXACT);
+	assert_close(S.dense_params, 9920.0, TOL_EXACT);
+	assert_close(S.query_width, 56.0, TOL_EXACT);
+	assert_close(S.item_width, 32.0, TOL_EXACT);
+	assert_close(S.inter_width, 32.0, TOL_EXACT);
+	assert_int_equal(gpu_catalog_lookup(&cat, "a100-80gb-sxm", &g, msg, sizeof(msg)), 0);
+	assert_int_equal(est_workspace_init(&ws, LLM_MAX_OPS), 0);
+	assert_int_equal(step_estimate(w, &g, &ws, &e, &why), 0);
+	assert_close(find_op(&ws, "logits.fwd")->flop, 268435456.0, TOL_EXACT);
+	assert_close(find_op(&ws, "logits.fwd")->bytes, 8650752.0, TOL_EXACT);
+	assert_close(find_op(&ws, "logits.bwd_query")->flop, 268435456.0, TOL_EXACT);
+	assert_close(find_op(&ws, "logits.bwd_item")->flop, 268435456.0, TOL_EXACT);
+	assert_close(find_op(&ws, "softmax_xent.fwd")->bytes, 25165824.0, TOL_EXACT);
+	assert_close(find_op(&ws, "softmax_xent.bwd")->bytes, 25165824.0, TOL_EXACT);
+	assert_close(find_op(&ws, "query1.fwd")->flop, 2.0 * 2048 * 56 * 64, TOL_EXACT);
+	for (size_t i = 0; i < ws.count; i++) /* no DLRM parts */
+		assert_true(strncmp(ws.ops[i].name, "top", 3) && strncmp(ws.ops[i].name, "loss", 4));
+	assert_close(e.model_flop_per_step, 1849688064.0, TOL_EXACT);
+	assert_close(e.mem_bytes[MEM_ACTIVATIONS], 27590656.0, TOL_EXACT);
+	assert_close(e.params, 113920.0, TOL_EXACT);
+	est_workspace_release(&ws);
+	free(w);
+}
+
 static void test_bad_inputs(void **state)
 {
 	static const struct { const char *file, *msg; } t[] = {
@@ -444,6 +507,7 @@ int main(void)
 		cmocka_unit_test(test_unique_rows),
 		cmocka_unit_test(test_fused_passes),
 		cmocka_unit_test(test_ncf),
+		cmocka_unit_test(test_two_tower),
 		cmocka_unit_test(test_bad_inputs),
 		cmocka_unit_test(test_run_length_limit),
 		cmocka_unit_test(test_validation),
