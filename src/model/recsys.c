@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../util/units.h"
 #include "comm.h"
 #include "compose.h"
 #include "memory.h"
@@ -445,7 +446,9 @@ static int place_tables(struct rstep *R, struct estimate *E, double free_b,
 	E->mem_bytes[MEM_RESERVED] += MEM_FRAGMENTATION_FRAC * extra;
 	free_b -= extra * (1 + MEM_FRAGMENTATION_FRAC);
 	E->embedding_bytes_per_gpu = R->per_gpu;
-	if (R->per_gpu > free_b && pl->offload == OFFLOAD_NONE)
+	/* When the dense part alone overflows, the tables are not what to
+	 * change: the estimate says it does not fit and why. */
+	if (R->per_gpu > free_b && free_b > 0 && pl->offload == OFFLOAD_NONE)
 		return est_problem(why, WLF_EMBEDDINGS, "embedding tables need "
 				   "%.1f GB per GPU with %s placement, %.1f GB "
 				   "are free on %s (expected offload: uvm or "
@@ -791,12 +794,14 @@ static void recsys_advice(const struct rstep *R, struct estimate *E)
 	const struct rec_balance *bal = &R->bal;
 	int chose = R->w->plan.embeddings == EMB_AUTO;
 
-	if (!E->fits)
-		snprintf(E->fit_advice, sizeof(E->fit_advice), "needs %.1f GB of "
-			 "%.1f GB: try row_wise tables, offload: host, a "
-			 "smaller global_batch or more GPUs",
-			 E->memory_per_gpu_bytes / 1e9,
-			 R->g->memory_bytes / 1e9);
+	if (!E->fits) {
+		char need[32], have[32];
+		snprintf(E->fit_advice, sizeof(E->fit_advice), "needs %s of %s: "
+			 "try row_wise tables, offload: host, a smaller "
+			 "global_batch or more GPUs",
+			 tc_fmt_bytes(E->memory_per_gpu_bytes, need, sizeof(need)),
+			 tc_fmt_bytes(R->g->memory_bytes, have, sizeof(have)));
+	}
 	if (R->place == EMB_BALANCED)
 		est_warn(E, "embeddings: %s%s placement, %.0f tables "
 			 "data-parallel, %.0f whole on one GPU, %.0f row-wise "

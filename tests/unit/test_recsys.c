@@ -463,6 +463,14 @@ static void test_two_tower(void **state)
 	assert_close(e.model_flop_per_step, 1849688064.0, TOL_EXACT);
 	assert_close(e.mem_bytes[MEM_ACTIVATIONS], 27590656.0, TOL_EXACT);
 	assert_close(e.params, 113920.0, TOL_EXACT);
+	/* 1e6 queries on one GPU: 1e12 logits x 6 B overflow any GPU; the
+	 * estimate says so instead of blaming the tables */
+	w->train.global_batch = 1e6;
+	w->plan.count = 1;
+	assert_int_equal(step_estimate(w, &g, &ws, &e, &why), 0);
+	assert_false(e.fits);
+	assert_true(e.mem_bytes[MEM_ACTIVATIONS] > 6e12);
+	assert_non_null(strstr(e.fit_advice, "smaller global_batch"));
 	est_workspace_release(&ws);
 	free(w);
 }
