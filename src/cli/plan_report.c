@@ -105,11 +105,22 @@ struct plan_texts {
 	char layout[128], offer[320], time_range[112], cost_range[112];
 };
 
-/* The layout in words: "tp 8 pp 4 dp 16 zero 1 mb 1 rec selective v 2 sp".
- * Returns buf. */
-static const char *layout_words(char *buf, size_t len, const struct plan_point *p)
+/* The layout in words: "tp 8 pp 4 dp 16 zero 1 mb 1 rec selective v 2 sp";
+ * for vision and recommenders, which are data parallel only, the samples
+ * per GPU and step, and a vision run's micro-batch when it accumulates
+ * gradients ("dp 8, 256 per GPU, mb 128").  Returns buf. */
+static const char *layout_words(char *buf, size_t len, const struct workload *w,
+				const struct plan_point *p)
 {
 	const struct plan *l = &p->plan;
+	if (w->kind != WL_LLM) {
+		double per_gpu = w->train.global_batch / l->dp;
+		int n = snprintf(buf, len, "dp %d, %.0f per GPU", l->dp, per_gpu);
+		if (w->kind == WL_VISION && l->micro_batch > 0 && l->micro_batch < per_gpu && n > 0 &&
+		    (size_t)n < len)
+			snprintf(buf + n, len - (size_t)n, ", mb %d", l->micro_batch);
+		return buf;
+	}
 	size_t n = (size_t)snprintf(buf, len, "tp %d pp %d dp %d zero %d mb %d rec %s", l->tp, l->pp,
 				    l->dp, l->zero, l->micro_batch, rec_names[p->recompute]);
 	if (l->interleave > 1 && n < len)
@@ -133,15 +144,15 @@ static const char *range_words(char *buf, size_t len, const struct unc_quantiles
 /* The cells of point p under every column of plan_cols, its texts
  * written into t; section names the list it belongs to in CSV. */
 static void point_cells(struct rep_cell *c, struct plan_texts *t, const struct plan_point *p,
-			const struct gpu *gpus, const char *section)
+			const struct plan_report *r, const char *section)
 {
 	const struct unc_result *u = &p->unc;
 	int s = p->sampled, cost = s && u->has_cost;
 	memset(c, 0, PC_COLS * sizeof(*c));
 	c[PC_SECTION].text = section;
-	c[PC_GPU].text = gpus[p->gpu].id;
-	rep_layout_plan_row(c + PC_LAYOUT, layout_words(t->layout, sizeof(t->layout), p), &p->plan,
-			    p->recompute);
+	c[PC_GPU].text = r->gpus[p->gpu].id;
+	rep_layout_plan_row(c + PC_LAYOUT, layout_words(t->layout, sizeof(t->layout), r->w, p),
+			    &p->plan, p->recompute);
 	c[PC_STEP].num = p->step_time_s;
 	c[PC_TOTAL].num = p->total_time_s;
 	c[PC_COST].num = p->cost_usd;
@@ -174,7 +185,7 @@ static void add_points(struct rep_rows *rows, const struct plan_cols *pc,
 	for (size_t i = 0; i < n; i++) {
 		struct rep_cell all[PC_COLS], cells[PC_COLS];
 		struct plan_texts t;
-		point_cells(all, &t, &r->pts[idx[i]], r->gpus, section);
+		point_cells(all, &t, &r->pts[idx[i]], r, section);
 		for (int k = 0; k < pc->n; k++)
 			cells[k] = all[pc->which[k]];
 		rep_rows_add(rows, cells);
