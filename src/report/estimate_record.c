@@ -28,7 +28,8 @@
 struct est_record {
 	struct rep_col cols[EST_MAX_FIELDS];
 	struct rep_cell cells[EST_MAX_FIELDS];
-	rep_word_fn words[EST_MAX_FIELDS]; /* how the Markdown view words a field */
+	rep_word_fn words[EST_MAX_FIELDS]; /* how the table and Markdown word a field */
+	const struct rep_sheet_look *looks[EST_MAX_FIELDS]; /* the table's lines (NULL: none) */
 	char names[BRK_COUNT + MEM_COUNT][EST_NAME_LEN]; /* generated names */
 	char why[REP_UNPRICED_LEN];                     /* why the run has no price */
 	int n, nnames;
@@ -40,6 +41,7 @@ static void put(struct est_record *r, struct rep_col col, struct rep_cell v)
 	assert(r->n < EST_MAX_FIELDS);
 	r->cols[r->n] = col;
 	r->words[r->n] = NULL;
+	r->looks[r->n] = NULL;
 	r->cells[r->n++] = v;
 }
 
@@ -114,11 +116,14 @@ static struct rep_cell only(int has, struct rep_cell v)
 	return has ? v : gone;
 }
 
-/* The wordings of the Markdown view (rep_word_fn): a field of row i,
- * column c, alone or with others of the record. */
+/* The wordings of the table and Markdown (rep_word_fn): the field column
+ * c of row i words, alone or with others of the record.  A line of the
+ * table words the field of its own name and group (line()), the first
+ * column so named; Markdown words that field's column itself. */
 #define WORD_ARGS const struct rep_rows *r, size_t i, int c, const char *fmt, char *title, \
 		  char *value
-#define CELL (&r->cells[i * (size_t)r->ncols + (size_t)c])
+#define CELL rep_rows_field(r, i, r->cols[c].group, r->cols[c].name)
+#define TABLE (!strcmp(fmt, "table"))
 #define FIELD(group, name) rep_rows_field(r, i, group, name)
 
 /* A time in the unit that suits it ("15.3 s", "84.2 d"). */
@@ -135,10 +140,17 @@ static int word_amount(WORD_ARGS)
 	return 0;
 }
 
+/* Fraction v as a percentage ("63.5 %") in buf of len bytes.  Returns buf. */
+static char *percent_text(double v, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.1f %%", 100 * v);
+	return buf;
+}
+
 /* A fraction as a percentage ("63.5 %"). */
 static int word_percent(WORD_ARGS)
 {
-	snprintf(value, REP_WORD_LEN, "%.1f %%", 100 * CELL->num);
+	percent_text(CELL->num, value, REP_WORD_LEN);
 	return 0;
 }
 
@@ -149,13 +161,13 @@ static int word_name(WORD_ARGS)
 	return 0;
 }
 
-/* "69.9 GB of 80.0 GB (fits)". */
+/* "69.9 GB of 80.0 GB (fits)"; the table says "does NOT fit". */
 static int word_memory(WORD_ARGS)
 {
 	char a[48], b[48];
 	snprintf(value, REP_WORD_LEN, "%s of %s (%s)", tc_fmt_bytes(CELL->num, a, sizeof(a)),
 		 tc_fmt_bytes(FIELD(NULL, "memory_capacity_bytes")->num, b, sizeof(b)),
-		 FIELD(NULL, "fits")->num ? "fits" : "does not fit");
+		 FIELD(NULL, "fits")->num ? "fits" : TABLE ? "does NOT fit" : "does not fit");
 	return 0;
 }
 
@@ -192,8 +204,131 @@ static int word_energy(WORD_ARGS)
 		 FIELD("energy", "co2_kg")->num / 1000);
 	return 0;
 }
+/* What one sample of a workload of kind `kind` is called. */
+static const char *unit_plural(const char *kind)
+{
+	return !strcmp(kind, "vision") ? "images" : !strcmp(kind, "recsys") ? "samples" : "sequences";
+}
+
+/* The throughput in total and per GPU: tokens for a language model,
+ * samples for the others. */
+static int word_throughput(WORD_ARGS)
+{
+	const char *kind = FIELD(NULL, "kind")->text;
+	char a[48], b[48];
+	if (!strcmp(kind, "llm")) {
+		snprintf(value, REP_WORD_LEN, "%s tokens/s in total, %s tokens/s per GPU",
+			 rep_fmt_count(CELL->num, a, sizeof(a)),
+			 rep_fmt_count(FIELD(NULL, "tokens_per_s_per_gpu")->num, b, sizeof(b)));
+		return 0;
+	}
+	double per_s = FIELD(NULL, "samples_per_s")->num;
+	const char *unit = unit_plural(kind);
+	snprintf(value, REP_WORD_LEN, "%s %s/s in total, %s %s/s per GPU",
+		 rep_fmt_count(per_s, a, sizeof(a)), unit,
+		 rep_fmt_count(per_s / FIELD("plan", "count")->num, b, sizeof(b)), unit);
+	return 0;
+}
+
+/* The time a step waits for its input; nothing when it waits none. */
+static int word_input_wait(WORD_ARGS)
+{
+	char a[48];
+	if (CELL->missing || CELL->num <= 0)
+		return 1;
+	snprintf(value, REP_WORD_LEN, "%s per step waiting for the data loader",
+		 tc_fmt_duration(CELL->num, a, sizeof(a)));
+	return 0;
+}
+
+/* "5,000 steps in 2.63 d". */
+static int word_run(WORD_ARGS)
+{
+	char a[48], b[48];
+	snprintf(value, REP_WORD_LEN, "%s steps in %s",
+		 rep_fmt_count(FIELD(NULL, "steps")->num, a, sizeof(a)),
+		 tc_fmt_duration(CELL->num, b, sizeof(b)));
+	return 0;
+}
+
+/* GPU-hours as an amount; the table names the unit. */
+static int word_gpu_hours(WORD_ARGS)
+{
+	char a[48];
+	snprintf(value, REP_WORD_LEN, "%s%s", rep_fmt_count(CELL->num, a, sizeof(a)),
+		 TABLE ? " GPU-h" : "");
+	return 0;
+}
+
+/* "41.2 % / 54.9 % of dense bf16 peak". */
+static int word_mfu_hfu(WORD_ARGS)
+{
+	char a[48], b[48];
+	snprintf(value, REP_WORD_LEN, "%s / %s of dense %s peak", percent_text(CELL->num, a, sizeof(a)),
+		 percent_text(FIELD(NULL, "hfu_frac")->num, b, sizeof(b)),
+		 FIELD(NULL, "precision")->text);
+	return 0;
+}
+
+/* Text from the data, as fmt shows it (rep_show). */
+static int word_shown(WORD_ARGS)
+{
+	rep_show(value, REP_WORD_LEN, CELL->text, fmt);
+	return 0;
+}
+
+/* A size in bytes ("12.6 GB"). */
+static int word_bytes(WORD_ARGS)
+{
+	tc_fmt_bytes(CELL->num, value, REP_WORD_LEN);
+	return 0;
+}
+
+/* What the embedding tables take of the memory, as a note; nothing
+ * without any. */
+static int word_embedding(WORD_ARGS)
+{
+	char a[48];
+	if (CELL->missing || CELL->num <= 0)
+		return 1;
+	snprintf(title, REP_WORD_LEN, "(embedding tables and their optimizer state: %s of it)",
+		 tc_fmt_bytes(CELL->num, a, sizeof(a)));
+	return 0;
+}
+
+/* The tables kept in host memory; nothing without any. */
+static int word_host(WORD_ARGS)
+{
+	char a[48];
+	if (CELL->missing || CELL->num <= 0)
+		return 1;
+	snprintf(value, REP_WORD_LEN, "%10s of tables offloaded", tc_fmt_bytes(CELL->num, a, sizeof(a)));
+	return 0;
+}
+
+/* The model's advice on a plan that does not fit, as a note of its own. */
+static int word_advice(WORD_ARGS)
+{
+	if (CELL->missing || !CELL->text[0])
+		return 1;
+	snprintf(title, REP_WORD_LEN, "%s", CELL->text);
+	return 0;
+}
+
+/* A part of the step: its time and its share of the step ("1.2 ms
+ * 0.4 %"); nothing when it takes none. */
+static int word_share(WORD_ARGS)
+{
+	char a[48], b[48];
+	if (CELL->num <= 0)
+		return 1;
+	snprintf(value, REP_WORD_LEN, "%s %8s", tc_fmt_duration(CELL->num, a, sizeof(a)),
+		 percent_text(CELL->num / FIELD(NULL, "step_time_s")->num, b, sizeof(b)));
+	return 0;
+}
 #undef WORD_ARGS
 #undef CELL
+#undef TABLE
 #undef FIELD
 
 static void head_fields(struct est_record *r, const struct workload *w, const struct gpu *g,
@@ -373,6 +508,59 @@ static void cost_fields(struct est_record *r, const struct gpu *g, const struct 
 	    offer ? txt(net ? net : "") : null_cell);
 }
 
+/* Show the field `name` of `group` (put before) as a line of the table,
+ * under `title`, worded by `word`, laid out as *look. */
+static void line(struct est_record *r, const char *group, const char *name, const char *title,
+		 rep_word_fn word, const struct rep_sheet_look *look)
+{
+	put(r, col(name, group, REP_COL_TEXT, REP_VIEW_TABLE, 0), null_cell);
+	r->cols[r->n - 1].title = title;
+	r->words[r->n - 1] = word;
+	r->looks[r->n - 1] = look;
+}
+
+/* The layouts of the table's lines. */
+static const struct rep_sheet_look heading = { 1, 0, 0 };
+static const struct rep_sheet_look result = { 0, 19, 0 };
+static const struct rep_sheet_look part = { 0, 18, 10 };
+static const struct rep_sheet_look share = { 0, 18, 19 };
+static const struct rep_sheet_look note = { 0, 0, 0 };
+
+/* A heading of the table without a field: a title, or a blank line. */
+static void section(struct est_record *r, const char *title)
+{
+	put(r, col("section", NULL, REP_COL_TEXT, REP_VIEW_TABLE, 0), txt(""));
+	r->cols[r->n - 1].title = title;
+	r->looks[r->n - 1] = &heading;
+}
+
+/* The table's lines of the results, the memory and the step's parts,
+ * each over the field it words. */
+static void result_lines(struct est_record *r)
+{
+	int n = r->n;
+	section(r, "");
+	line(r, NULL, "step_time_s", "step time", word_duration, &result);
+	line(r, NULL, "tokens_per_s", "throughput", word_throughput, &result);
+	line(r, NULL, "input_wait_s", "input pipeline", word_input_wait, &result);
+	line(r, NULL, "total_time_s", "run", word_run, &result);
+	line(r, NULL, "gpu_hours", "GPU-hours", word_gpu_hours, &result);
+	line(r, NULL, "mfu_frac", "MFU / HFU", word_mfu_hfu, &result);
+	line(r, NULL, "limiting", "limiting resource", word_name, &result);
+	line(r, NULL, "efficiency_source", "efficiencies", word_shown, &result);
+	line(r, NULL, "memory_per_gpu_bytes", "Memory per GPU:", word_memory, &heading);
+	for (int k = 0, i = 0; k < n; k++)
+		if (r->cols[k].group && !strcmp(r->cols[k].group, "memory"))
+			line(r, "memory", r->cols[k].name, mem_part_names[i++], word_bytes, &part);
+	line(r, NULL, "embedding_bytes_per_gpu", "", word_embedding, &note);
+	line(r, NULL, "host_bytes", "host memory", word_host, &note);
+	line(r, NULL, "fit_advice", "", word_advice, &note);
+	section(r, "Time per step:");
+	for (int k = 0, i = 0; k < n; k++)
+		if (r->cols[k].group && !strcmp(r->cols[k].group, "breakdown"))
+			line(r, "breakdown", r->cols[k].name, brk_names[i++], word_share, &share);
+}
+
 /*
  * The record of estimate *e as rows of one row, into rows (which borrows
  * r's columns): the fields in JSON's order, or with the plan right after
@@ -380,7 +568,7 @@ static void cost_fields(struct est_record *r, const struct gpu *g, const struct 
  */
 static void build(struct rep_rows *rows, struct est_record *r, int plan_first,
 		  const struct workload *w, const struct gpu *g, const struct estimate *e,
-		  const struct run_cost *c)
+		  const struct run_cost *c, int table)
 {
 	static const struct run_cost no_cost;
 	memset(r, 0, sizeof(*r));
@@ -393,6 +581,8 @@ static void build(struct rep_rows *rows, struct est_record *r, int plan_first,
 		plan_fields(r, w, &e->plan);
 	put(r, jtext("efficiency_source", NULL), txt(g->eff.source));
 	cost_fields(r, g, &w->plan, c ? c : &no_cost, c != NULL);
+	if (table)
+		result_lines(r);
 	rep_rows_init(rows, r->cols, r->n);
 	rep_rows_words(rows, r->words);
 	rep_rows_add(rows, r->cells);
@@ -403,7 +593,7 @@ int rep_estimate_csv(FILE *f, const struct workload *w, const struct gpu *g,
 {
 	struct est_record r;
 	struct rep_rows rows;
-	build(&rows, &r, 1, w, g, e, c);
+	build(&rows, &r, 1, w, g, e, c, 0);
 	int rc = rep_record_print(&rows, f, "csv");
 	rep_rows_release(&rows);
 	return rc;
@@ -445,7 +635,7 @@ int rep_estimate_md(FILE *f, const struct workload *w, const struct gpu *g,
 	fprintf(f, "## %s\n\n", rep_title(t, w, "md"));
 	fprintf(f, "%d x %s, tp %d, pp %d, dp %d, ZeRO %d, micro-batch %d\n\n", p->count,
 		rep_show(t, sizeof(t), g->name, "md"), p->tp, p->pp, p->dp, p->zero, p->micro_batch);
-	build(&rows, &r, 0, w, g, e, c);
+	build(&rows, &r, 0, w, g, e, c, 0);
 	int rc = rep_record_print_as(&rows, f, "md", &look);
 	rep_rows_release(&rows);
 	fputc('\n', f);
@@ -459,7 +649,7 @@ int rep_estimate_json(FILE *f, const struct workload *w, const struct gpu *g,
 	struct est_record r;
 	struct rep_rows rows;
 	struct rep_json j;
-	build(&rows, &r, 0, w, g, e, c);
+	build(&rows, &r, 0, w, g, e, c, 0);
 	rep_json_doc_begin(&j, f, "estimate");
 	int rc = rep_record_json(&rows, &j, NULL);
 	if (u)
@@ -472,4 +662,15 @@ int rep_estimate_json(FILE *f, const struct workload *w, const struct gpu *g,
 	rc |= rep_json_finish(&j);
 	rep_rows_release(&rows);
 	return rc ? -1 : 0;
+}
+
+int rep_estimate_sheet(FILE *f, const struct workload *w, const struct gpu *g,
+		       const struct estimate *e, const struct run_cost *c)
+{
+	struct est_record r;
+	struct rep_rows rows;
+	build(&rows, &r, 0, w, g, e, c, 1);
+	int rc = rep_record_print_sheet(&rows, f, r.looks);
+	rep_rows_release(&rows);
+	return rc;
 }

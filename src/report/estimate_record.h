@@ -24,6 +24,11 @@ int rep_estimate_csv(FILE *f, const struct workload *w, const struct gpu *g,
 int rep_estimate_md(FILE *f, const struct workload *w, const struct gpu *g,
 		    const struct estimate *e, const struct run_cost *c);
 
+/* Write the estimate's results, memory and step parts as the lines of
+ * its table.  Returns 0, or -1 as above. */
+int rep_estimate_sheet(FILE *f, const struct workload *w, const struct gpu *g,
+		       const struct estimate *e, const struct run_cost *c);
+
 /* Write the estimate, its cost and its uncertainty (either NULL: none) as
  * the JSON document of `estimate`.  Returns 0, or -1 as above. */
 int rep_estimate_json(FILE *f, const struct workload *w, const struct gpu *g,

@@ -264,12 +264,12 @@ static void text_framework(FILE *f, const struct plan_framework *fw)
 	fputc('\n', f);
 }
 
-static void text_report(FILE *f, const struct workload *w, const struct gpu *g,
+static int text_report(FILE *f, const struct workload *w, const struct gpu *g,
 			const struct estimate *e, const struct run_cost *c,
 			const struct unc_result *u)
 {
 	const struct plan *p = &e->plan;
-	char a[64], b[64], pct[64], t[REP_TITLE_LEN], gn[REP_TITLE_LEN], gi[REP_TITLE_LEN];
+	char a[64], b[64], t[REP_TITLE_LEN], gn[REP_TITLE_LEN], gi[REP_TITLE_LEN];
 
 	fputs(rep_title(t, w, "table"), f);
 	/* A name often states the file's hardware: say what was run instead
@@ -355,50 +355,7 @@ static void text_report(FILE *f, const struct workload *w, const struct gpu *g,
 	text_framework(f, &p->framework);
 	fputc('\n', f);
 
-	fprintf(f, "  step time           %s\n", tc_fmt_duration(e->step_time_s, a, sizeof(a)));
-	if (w->kind == WL_LLM)
-		fprintf(f, "  throughput          %s tokens/s in total, %s tokens/s per GPU\n",
-			rep_fmt_count(e->tokens_per_s, a, sizeof(a)),
-			rep_fmt_count(e->tokens_per_s_per_gpu, b, sizeof(b)));
-	else
-		fprintf(f, "  throughput          %s %s/s in total, %s %s/s per GPU\n",
-			rep_fmt_count(e->samples_per_s, a, sizeof(a)), unit_plural(w),
-			rep_fmt_count(e->samples_per_s / e->plan.count, b, sizeof(b)),
-			unit_plural(w));
-	if (e->input_wait_s > 0)
-		fprintf(f, "  input pipeline      %s per step waiting for the data loader\n",
-			tc_fmt_duration(e->input_wait_s, a, sizeof(a)));
-	fprintf(f, "  run                 %s steps in %s\n", rep_fmt_count(e->steps, a, sizeof(a)),
-		tc_fmt_duration(e->total_time_s, b, sizeof(b)));
-	fprintf(f, "  GPU-hours           %s GPU-h\n", rep_fmt_count(e->gpu_hours, a, sizeof(a)));
-	fprintf(f, "  MFU / HFU           %.1f %% / %.1f %% of dense %s peak\n", 100 * e->mfu_frac,
-		100 * e->hfu_frac, tc_prec_names[w->train.precision]);
-	fprintf(f, "  limiting resource   %s\n", limiter_names[e->limiting]);
-	fprintf(f, "  efficiencies        %s\n\n", rep_show(t, sizeof(t), g->eff.source, "table"));
-
-	fprintf(f, "Memory per GPU: %s of %s (%s)\n",
-		tc_fmt_bytes(e->memory_per_gpu_bytes, a, sizeof(a)),
-		tc_fmt_bytes(e->memory_capacity_bytes, b, sizeof(b)),
-		e->fits ? "fits" : "does NOT fit");
-	for (int i = 0; i < MEM_COUNT; i++)
-		fprintf(f, "  %-18s %10s\n", mem_part_names[i], tc_fmt_bytes(e->mem_bytes[i], a, sizeof(a)));
-	if (e->embedding_bytes_per_gpu > 0)
-		fprintf(f, "  (embedding tables and their optimizer state: %s of it)\n",
-			tc_fmt_bytes(e->embedding_bytes_per_gpu, a, sizeof(a)));
-	if (e->host_bytes > 0)
-		fprintf(f, "  host memory        %10s of tables offloaded\n",
-			tc_fmt_bytes(e->host_bytes, a, sizeof(a)));
-	if (!e->fits && e->fit_advice[0])
-		fprintf(f, "  %s\n", e->fit_advice);
-
-	fputs("\nTime per step:\n", f);
-	for (int i = 0; i < BRK_COUNT; i++) {
-		if (e->breakdown_s[i] <= 0)
-			continue;
-		snprintf(pct, sizeof(pct), "%.1f %%", 100 * e->breakdown_s[i] / e->step_time_s);
-		fprintf(f, "  %-18s %10s %8s\n", brk_names[i],
-			tc_fmt_duration(e->breakdown_s[i], a, sizeof(a)), pct);
-	}
+	int rc = rep_estimate_sheet(f, w, g, e, c);
 	if (u)
 		text_uncertainty(f, u);
 	if (c)
@@ -408,6 +365,7 @@ static void text_report(FILE *f, const struct workload *w, const struct gpu *g,
 		for (int i = 0; i < e->warning_count; i++)
 			fprintf(f, "  - %s\n", e->warning[i]);
 	}
+	return rc;
 }
 
 int rep_estimate(FILE *f, const char *fmt, const struct workload *w,
@@ -420,6 +378,5 @@ int rep_estimate(FILE *f, const char *fmt, const struct workload *w,
 		return rep_estimate_csv(f, w, g, e, c);
 	if (!strcmp(fmt, "md"))
 		return rep_estimate_md(f, w, g, e, c);
-	text_report(f, w, g, e, c, u);
-	return 0;
+	return text_report(f, w, g, e, c, u);
 }
