@@ -15,6 +15,7 @@
 
 #include "../util/units.h"
 #include "estimate_report.h"
+#include "estimate_words.h"
 #include "json.h"
 #include "layout_text.h"
 #include "numfmt.h"
@@ -116,220 +117,6 @@ static struct rep_cell only(int has, struct rep_cell v)
 	return has ? v : gone;
 }
 
-/* The wordings of the table and Markdown (rep_word_fn): the field column
- * c of row i words, alone or with others of the record.  A line of the
- * table words the field of its own name and group (line()), the first
- * column so named; Markdown words that field's column itself. */
-#define WORD_ARGS const struct rep_rows *r, size_t i, int c, const char *fmt, char *title, \
-		  char *value
-#define CELL rep_rows_field(r, i, r->cols[c].group, r->cols[c].name)
-#define TABLE (!strcmp(fmt, "table"))
-#define FIELD(group, name) rep_rows_field(r, i, group, name)
-
-/* A time in the unit that suits it ("15.3 s", "84.2 d"). */
-static int word_duration(WORD_ARGS)
-{
-	tc_fmt_duration(CELL->num, value, REP_WORD_LEN);
-	return 0;
-}
-
-/* An amount with its digits grouped ("275,013"). */
-static int word_amount(WORD_ARGS)
-{
-	rep_fmt_count(CELL->num, value, REP_WORD_LEN);
-	return 0;
-}
-
-/* Fraction v as a percentage ("63.5 %") in buf of len bytes.  Returns buf. */
-static char *percent_text(double v, char *buf, size_t len)
-{
-	snprintf(buf, len, "%.1f %%", 100 * v);
-	return buf;
-}
-
-/* A fraction as a percentage ("63.5 %"). */
-static int word_percent(WORD_ARGS)
-{
-	percent_text(CELL->num, value, REP_WORD_LEN);
-	return 0;
-}
-
-/* A word of the model's own ("memory_bandwidth"), as it is. */
-static int word_name(WORD_ARGS)
-{
-	snprintf(value, REP_WORD_LEN, "%s", CELL->text);
-	return 0;
-}
-
-/* "69.9 GB of 80.0 GB (fits)"; the table says "does NOT fit". */
-static int word_memory(WORD_ARGS)
-{
-	char a[48], b[48];
-	snprintf(value, REP_WORD_LEN, "%s of %s (%s)", tc_fmt_bytes(CELL->num, a, sizeof(a)),
-		 tc_fmt_bytes(FIELD(NULL, "memory_capacity_bytes")->num, b, sizeof(b)),
-		 FIELD(NULL, "fits")->num ? "fits" : TABLE ? "does NOT fit" : "does not fit");
-	return 0;
-}
-
-/* The cheapest offer with its network, or why the run has no price;
- * nothing without a cost. */
-static int word_cost(WORD_ARGS)
-{
-	const struct rep_cell *pricing = FIELD("cost", "pricing");
-	char usd[48];
-	if (pricing->missing)
-		return 1;
-	if (CELL->missing) {
-		snprintf(title, REP_WORD_LEN, "cost");
-		snprintf(value, REP_WORD_LEN, "not priced: %s%s",
-			 FIELD(NULL, "fits")->num ? "" : "the plan ",
-			 FIELD("cost", "not_priced")->text);
-		return 0;
-	}
-	const struct rep_cell *net = FIELD("cost.cheapest", "network");
-	snprintf(title, REP_WORD_LEN, "cheapest %s cost", pricing->text);
-	snprintf(value, REP_WORD_LEN, "%s (%s %s%s%s)", rep_fmt_usd(CELL->num, usd, sizeof(usd)),
-		 FIELD("cost.cheapest", "provider")->text, FIELD("cost.cheapest", "instance")->text,
-		 !net->missing && net->text[0] ? ", timed over " : "", net->missing ? "" : net->text);
-	return 0;
-}
-
-/* "49,646 kWh, 19.9 t CO2"; nothing without a figure. */
-static int word_energy(WORD_ARGS)
-{
-	char kwh[48];
-	if (CELL->missing)
-		return 1;
-	snprintf(value, REP_WORD_LEN, "%s kWh, %.3g t CO2", rep_fmt_count(CELL->num, kwh, sizeof(kwh)),
-		 FIELD("energy", "co2_kg")->num / 1000);
-	return 0;
-}
-/* What one sample of a workload of kind `kind` is called. */
-static const char *unit_plural(const char *kind)
-{
-	return !strcmp(kind, "vision") ? "images" : !strcmp(kind, "recsys") ? "samples" : "sequences";
-}
-
-/* The throughput in total and per GPU: tokens for a language model,
- * samples for the others. */
-static int word_throughput(WORD_ARGS)
-{
-	const char *kind = FIELD(NULL, "kind")->text;
-	char a[48], b[48];
-	if (!strcmp(kind, "llm")) {
-		snprintf(value, REP_WORD_LEN, "%s tokens/s in total, %s tokens/s per GPU",
-			 rep_fmt_count(CELL->num, a, sizeof(a)),
-			 rep_fmt_count(FIELD(NULL, "tokens_per_s_per_gpu")->num, b, sizeof(b)));
-		return 0;
-	}
-	double per_s = FIELD(NULL, "samples_per_s")->num;
-	const char *unit = unit_plural(kind);
-	snprintf(value, REP_WORD_LEN, "%s %s/s in total, %s %s/s per GPU",
-		 rep_fmt_count(per_s, a, sizeof(a)), unit,
-		 rep_fmt_count(per_s / FIELD("plan", "count")->num, b, sizeof(b)), unit);
-	return 0;
-}
-
-/* The time a step waits for its input; nothing when it waits none. */
-static int word_input_wait(WORD_ARGS)
-{
-	char a[48];
-	if (CELL->missing || CELL->num <= 0)
-		return 1;
-	snprintf(value, REP_WORD_LEN, "%s per step waiting for the data loader",
-		 tc_fmt_duration(CELL->num, a, sizeof(a)));
-	return 0;
-}
-
-/* "5,000 steps in 2.63 d". */
-static int word_run(WORD_ARGS)
-{
-	char a[48], b[48];
-	snprintf(value, REP_WORD_LEN, "%s steps in %s",
-		 rep_fmt_count(FIELD(NULL, "steps")->num, a, sizeof(a)),
-		 tc_fmt_duration(CELL->num, b, sizeof(b)));
-	return 0;
-}
-
-/* GPU-hours as an amount; the table names the unit. */
-static int word_gpu_hours(WORD_ARGS)
-{
-	char a[48];
-	snprintf(value, REP_WORD_LEN, "%s%s", rep_fmt_count(CELL->num, a, sizeof(a)),
-		 TABLE ? " GPU-h" : "");
-	return 0;
-}
-
-/* "41.2 % / 54.9 % of dense bf16 peak". */
-static int word_mfu_hfu(WORD_ARGS)
-{
-	char a[48], b[48];
-	snprintf(value, REP_WORD_LEN, "%s / %s of dense %s peak", percent_text(CELL->num, a, sizeof(a)),
-		 percent_text(FIELD(NULL, "hfu_frac")->num, b, sizeof(b)),
-		 FIELD(NULL, "precision")->text);
-	return 0;
-}
-
-/* Text from the data, as fmt shows it (rep_show). */
-static int word_shown(WORD_ARGS)
-{
-	rep_show(value, REP_WORD_LEN, CELL->text, fmt);
-	return 0;
-}
-
-/* A size in bytes ("12.6 GB"). */
-static int word_bytes(WORD_ARGS)
-{
-	tc_fmt_bytes(CELL->num, value, REP_WORD_LEN);
-	return 0;
-}
-
-/* What the embedding tables take of the memory, as a note; nothing
- * without any. */
-static int word_embedding(WORD_ARGS)
-{
-	char a[48];
-	if (CELL->missing || CELL->num <= 0)
-		return 1;
-	snprintf(title, REP_WORD_LEN, "(embedding tables and their optimizer state: %s of it)",
-		 tc_fmt_bytes(CELL->num, a, sizeof(a)));
-	return 0;
-}
-
-/* The tables kept in host memory; nothing without any. */
-static int word_host(WORD_ARGS)
-{
-	char a[48];
-	if (CELL->missing || CELL->num <= 0)
-		return 1;
-	snprintf(value, REP_WORD_LEN, "%10s of tables offloaded", tc_fmt_bytes(CELL->num, a, sizeof(a)));
-	return 0;
-}
-
-/* The model's advice on a plan that does not fit, as a note of its own. */
-static int word_advice(WORD_ARGS)
-{
-	if (CELL->missing || !CELL->text[0])
-		return 1;
-	snprintf(title, REP_WORD_LEN, "%s", CELL->text);
-	return 0;
-}
-
-/* A part of the step: its time and its share of the step ("1.2 ms
- * 0.4 %"); nothing when it takes none. */
-static int word_share(WORD_ARGS)
-{
-	char a[48], b[48];
-	if (CELL->num <= 0)
-		return 1;
-	snprintf(value, REP_WORD_LEN, "%s %8s", tc_fmt_duration(CELL->num, a, sizeof(a)),
-		 percent_text(CELL->num / FIELD(NULL, "step_time_s")->num, b, sizeof(b)));
-	return 0;
-}
-#undef WORD_ARGS
-#undef CELL
-#undef TABLE
-#undef FIELD
 
 static void head_fields(struct est_record *r, const struct workload *w, const struct gpu *g,
 			const struct estimate *e)
@@ -354,11 +141,11 @@ static void result_fields(struct est_record *r, const struct workload *w,
 {
 	int vision = w->kind == WL_VISION, recsys = w->kind == WL_RECSYS;
 	put(r, data6("step_time_s", NULL), val(e->step_time_s));
-	say(r, "step time", word_duration);
+	say(r, "step time", rep_est_duration);
 	put(r, data6("tokens_per_s", NULL), val(e->tokens_per_s));
-	say(r, "tokens/s (all GPUs)", word_amount);
+	say(r, "tokens/s (all GPUs)", rep_est_amount);
 	put(r, data6("tokens_per_s_per_gpu", NULL), val(e->tokens_per_s_per_gpu));
-	say(r, "tokens/s per GPU", word_amount);
+	say(r, "tokens/s per GPU", rep_est_amount);
 	put(r, jnum("samples_per_step", NULL), val(e->samples_per_step));
 	put(r, jnum("samples_per_s", NULL), val(e->samples_per_s));
 	put(r, jnum("images_per_s", NULL), only(vision, val(e->images_per_s)));
@@ -366,22 +153,22 @@ static void result_fields(struct est_record *r, const struct workload *w,
 	put(r, jnum("embedding_bytes_per_gpu", NULL), only(recsys, val(e->embedding_bytes_per_gpu)));
 	put(r, jnum("host_bytes", NULL), only(recsys, val(e->host_bytes)));
 	put(r, data6("total_time_s", NULL), val(e->total_time_s));
-	say(r, "total time", word_duration);
+	say(r, "total time", rep_est_duration);
 	put(r, data6("gpu_hours", NULL), val(e->gpu_hours));
-	say(r, "GPU-hours", word_amount);
+	say(r, "GPU-hours", rep_est_amount);
 	put(r, jnum("model_flop_per_step", NULL), val(e->model_flop_per_step));
 	put(r, jnum("hw_flop_per_step", NULL), val(e->hw_flop_per_step));
 	put(r, fixed("mfu_frac", NULL, REP_VIEW_DATA, 4), val(e->mfu_frac));
-	say(r, "MFU", word_percent);
+	say(r, "MFU", rep_est_percent);
 	put(r, fixed("hfu_frac", NULL, REP_VIEW_DATA, 4), val(e->hfu_frac));
-	say(r, "HFU", word_percent);
+	say(r, "HFU", rep_est_percent);
 	put(r, data6("memory_per_gpu_bytes", NULL), val(e->memory_per_gpu_bytes));
-	say(r, "memory per GPU", word_memory);
+	say(r, "memory per GPU", rep_est_memory);
 	put(r, data6("memory_capacity_bytes", NULL), val(e->memory_capacity_bytes));
 	put(r, col("fits", NULL, REP_COL_BOOL, REP_VIEW_DATA, 0), val(e->fits));
 	put(r, jtext("fit_advice", NULL), only(!e->fits, txt(e->fit_advice)));
 	put(r, dtext("limiting", NULL), txt(limiter_names[e->limiting]));
-	say(r, "limiting resource", word_name);
+	say(r, "limiting resource", rep_est_name);
 }
 
 /* Where the step's time goes and what the memory holds, by part. */
@@ -437,7 +224,7 @@ static void choice_fields(struct est_record *r, const char *key, const char *gro
 	put(r, jnum("price_usd_per_gpu_h", group), ON(val(ch->run.price_usd_per_gpu_h)));
 	put(r, fixed("cost_usd", group, v, 2), ON(val(ch->run.cost_usd)));
 	if (csv)
-		say(r, "cost", word_cost);
+		say(r, "cost", rep_est_cost);
 	put(r, jtext("as_of", group), ON(txt(ch->offer->as_of)));
 	put(r, col("verified", group, REP_COL_BOOL, REP_VIEW_JSON, 0), ON(val(ch->offer->verified)));
 	put(r, jnum("run_s", group), ON(val(ch->run_s)));
@@ -495,7 +282,7 @@ static void cost_fields(struct est_record *r, const struct gpu *g, const struct 
 	put(r, jnum("onprem_usd_per_gpu_h", "cost"),
 	    only(fit && c->onprem, val(c->onprem_rate.total_usd_per_gpu_h)));
 	put(r, data6("energy_kwh", "energy"), unfit ? null_cell : only(fit, val(c->energy_kwh)));
-	say(r, "energy", word_energy);
+	say(r, "energy", rep_est_energy);
 	put(r, data6("co2_kg", "energy"), unfit ? null_cell : only(fit, val(c->co2_kg)));
 	put(r, jnum("power_frac", "energy"), only(fit, val(c->in.power_frac)));
 	put(r, jnum("pue", "energy"), only(fit, val(c->in.pue)));
@@ -540,25 +327,25 @@ static void result_lines(struct est_record *r)
 {
 	int n = r->n;
 	section(r, "");
-	line(r, NULL, "step_time_s", "step time", word_duration, &result);
-	line(r, NULL, "tokens_per_s", "throughput", word_throughput, &result);
-	line(r, NULL, "input_wait_s", "input pipeline", word_input_wait, &result);
-	line(r, NULL, "total_time_s", "run", word_run, &result);
-	line(r, NULL, "gpu_hours", "GPU-hours", word_gpu_hours, &result);
-	line(r, NULL, "mfu_frac", "MFU / HFU", word_mfu_hfu, &result);
-	line(r, NULL, "limiting", "limiting resource", word_name, &result);
-	line(r, NULL, "efficiency_source", "efficiencies", word_shown, &result);
-	line(r, NULL, "memory_per_gpu_bytes", "Memory per GPU:", word_memory, &heading);
+	line(r, NULL, "step_time_s", "step time", rep_est_duration, &result);
+	line(r, NULL, "tokens_per_s", "throughput", rep_est_throughput, &result);
+	line(r, NULL, "input_wait_s", "input pipeline", rep_est_input_wait, &result);
+	line(r, NULL, "total_time_s", "run", rep_est_run, &result);
+	line(r, NULL, "gpu_hours", "GPU-hours", rep_est_gpu_hours, &result);
+	line(r, NULL, "mfu_frac", "MFU / HFU", rep_est_mfu_hfu, &result);
+	line(r, NULL, "limiting", "limiting resource", rep_est_name, &result);
+	line(r, NULL, "efficiency_source", "efficiencies", rep_est_shown, &result);
+	line(r, NULL, "memory_per_gpu_bytes", "Memory per GPU:", rep_est_memory, &heading);
 	for (int k = 0, i = 0; k < n; k++)
 		if (r->cols[k].group && !strcmp(r->cols[k].group, "memory"))
-			line(r, "memory", r->cols[k].name, mem_part_names[i++], word_bytes, &part);
-	line(r, NULL, "embedding_bytes_per_gpu", "", word_embedding, &note);
-	line(r, NULL, "host_bytes", "host memory", word_host, &note);
-	line(r, NULL, "fit_advice", "", word_advice, &note);
+			line(r, "memory", r->cols[k].name, mem_part_names[i++], rep_est_bytes, &part);
+	line(r, NULL, "embedding_bytes_per_gpu", "", rep_est_embedding, &note);
+	line(r, NULL, "host_bytes", "host memory", rep_est_host, &note);
+	line(r, NULL, "fit_advice", "", rep_est_advice, &note);
 	section(r, "Time per step:");
 	for (int k = 0, i = 0; k < n; k++)
 		if (r->cols[k].group && !strcmp(r->cols[k].group, "breakdown"))
-			line(r, "breakdown", r->cols[k].name, brk_names[i++], word_share, &share);
+			line(r, "breakdown", r->cols[k].name, brk_names[i++], rep_est_share, &share);
 }
 
 /*
@@ -609,7 +396,7 @@ static int md_breakdown(FILE *f, const struct estimate *e)
 		{ "time_s", "seconds", REP_COL_SIG, 0, 4, NULL, NULL, NULL, 0, 0, 0 },
 		{ "share", "share", REP_COL_NUM, 0, 1, " %", NULL, NULL, 0, 0, 0 },
 	};
-	static const rep_word_fn words[] = { word_name, NULL, NULL };
+	static const rep_word_fn words[] = { rep_est_name, NULL, NULL };
 	struct rep_rows rows;
 	rep_rows_init(&rows, cols, 3);
 	rep_rows_words(&rows, words);
