@@ -11,6 +11,7 @@
 #include "estimate_record.h"
 
 #include <assert.h>
+#include <math.h>
 #include <string.h>
 
 #include "../util/units.h"
@@ -308,6 +309,7 @@ static void line(struct est_record *r, const char *group, const char *name, cons
 
 /* The layouts of the table's lines. */
 static const struct rep_sheet_look heading = { 1, 0, 0 };
+static const struct rep_sheet_look header = { 0, 10, 0 };
 static const struct rep_sheet_look result = { 0, 19, 0 };
 static const struct rep_sheet_look part = { 0, 18, 10 };
 static const struct rep_sheet_look share = { 0, 18, 19 };
@@ -319,6 +321,73 @@ static void section(struct est_record *r, const char *title)
 	put(r, col("section", NULL, REP_COL_TEXT, REP_VIEW_TABLE, 0), txt(""));
 	r->cols[r->n - 1].title = title;
 	r->looks[r->n - 1] = &heading;
+}
+
+static const char *optimizer_name(int opt)
+{
+	static const char *const names[] = { "adamw", "sgd", "adafactor", "lars", "adagrad" };
+	return opt >= 0 && opt < (int)(sizeof(names) / sizeof(names[0])) ? names[opt] : "optimizer";
+}
+
+/* A fact the table's wordings draw on that no other view shows: the
+ * field `name` of the group "sheet". */
+static void fact(struct est_record *r, const char *name, struct rep_cell v)
+{
+	put(r, col(name, "sheet", v.text ? REP_COL_TEXT : REP_COL_SIG, REP_VIEW_TABLE, 0), v);
+}
+
+/* The facts of the table's header: how the hardware was chosen, the
+ * layout's options and what the run trains on. */
+static void header_facts(struct est_record *r, const struct workload *w, const struct gpu *g,
+			 const struct estimate *e)
+{
+	static const char *const finetune_text[] = { "full", "lora", "qlora" };
+	const struct plan *p = &e->plan;
+	const struct training *t = &w->train;
+	int llm = w->kind == WL_LLM, vision = w->kind == WL_VISION;
+	double in_h, in_w;
+	fact(r, "gpu_flag", val(!w->mark[WLF_GPU].line));
+	fact(r, "count_flag", val(!w->mark[WLF_COUNT].line));
+	fact(r, "gpu_id", txt(g->id));
+	fact(r, "experts", val(w->llm.experts));
+	fact(r, "cp", val(p->cp));
+	fact(r, "micro_batches", val(llround(t->global_batch / ((double)p->dp * p->micro_batch))));
+	fact(r, "shard_group", val(p->shard_group));
+	fact(r, "zero_bubble", val(llm && p->schedule == SCHED_ZERO_BUBBLE));
+	fact(r, "tp_comm_overlap", val(llm && p->tp_comm_overlap && p->tp > 1));
+	fact(r, "encoder_decoder", val(w->llm.form == FORM_ENCODER_DECODER));
+	fact(r, "input_len", val(t->input_len));
+	fact(r, "target_len", val(t->target_len));
+	fact(r, "seq_len", val(t->seq_len));
+	fact(r, "global_batch", val(t->global_batch));
+	fact(r, "optimizer", txt(optimizer_name(t->optimizer)));
+	fact(r, "recompute_share", val(train_recompute_share(t)));
+	fact(r, "finetune", t->finetune != FT_FULL ? txt(finetune_text[t->finetune]) : null_cell);
+	fact(r, "lora_rank", val(t->lora_rank));
+	vtrain_input(&w->vtrain, &in_h, &in_w);
+	fact(r, "crop", val(w->vtrain.crop > 0));
+	fact(r, "input_h", val(in_h));
+	fact(r, "input_w", val(in_w));
+	fact(r, "image_size", vision ? val(w->vtrain.image_size) : null_cell);
+	fact(r, "image_width", val(w->vtrain.image_width > 0 ? w->vtrain.image_width
+					: w->vtrain.image_size));
+	const struct plan_framework *fw = &p->framework;
+	fact(r, "stack_frac", fw->set & (1ULL << eff_id_stack_frac) ?
+	     val(fw->value[eff_id_stack_frac]) : null_cell);
+	fact(r, "fitted_runs", val(fw->fitted_runs));
+}
+
+/* The table's title and header lines: the workload, model, GPUs,
+ * layout, training and framework. */
+static void header_lines(struct est_record *r)
+{
+	line(r, NULL, "workload", "", rep_est_title, &heading);
+	line(r, NULL, "file", "workload", rep_est_file, &header);
+	line(r, NULL, "model", "model", rep_est_model, &header);
+	line(r, NULL, "gpu_name", "GPUs", rep_est_gpus, &header);
+	line(r, "plan", "tp", "layout", rep_est_layout, &header);
+	line(r, NULL, "tokens_per_step", "training", rep_est_training, &header);
+	line(r, NULL, "framework", "framework", rep_est_framework, &header);
 }
 
 /* The table's lines of the results, the memory and the step's parts,
@@ -368,8 +437,11 @@ static void build(struct rep_rows *rows, struct est_record *r, int plan_first,
 		plan_fields(r, w, &e->plan);
 	put(r, jtext("efficiency_source", NULL), txt(g->eff.source));
 	cost_fields(r, g, &w->plan, c ? c : &no_cost, c != NULL);
-	if (table)
+	if (table) {
+		header_facts(r, w, g, e);
+		header_lines(r);
 		result_lines(r);
+	}
 	rep_rows_init(rows, r->cols, r->n);
 	rep_rows_words(rows, r->words);
 	rep_rows_add(rows, r->cells);

@@ -12,9 +12,6 @@
 #include "numfmt.h"
 #include "table.h"
 
-static const char *const recompute_text[] = { "none", "selective", "full" };
-static const char *const finetune_text[] = { "full", "lora", "qlora" };
-
 const char *rep_kind_name(const struct workload *w)
 {
 	return w->kind == WL_LLM ? "llm" : w->kind == WL_VISION ? "vision" : "recsys";
@@ -27,28 +24,6 @@ const char *rep_model_name(const struct workload *w)
 	case WL_RECSYS: return w->rec.name;
 	default: return w->llm.name;
 	}
-}
-
-/* What one sample is called in the throughput line. */
-static const char *unit_plural(const struct workload *w)
-{
-	switch (w->kind) {
-	case WL_VISION: return "images";
-	case WL_RECSYS: return "samples";
-	default: return "sequences";
-	}
-}
-
-static const char *optimizer_name(int opt)
-{
-	static const char *const names[] = { "adamw", "sgd", "adafactor", "lars", "adagrad" };
-	return opt >= 0 && opt < (int)(sizeof(names) / sizeof(names[0])) ? names[opt] : "optimizer";
-}
-
-static int micro_batches(const struct estimate *e, const struct workload *w)
-{
-	double m = w->train.global_batch / ((double)e->plan.dp * e->plan.micro_batch);
-	return (int)llround(m);
 }
 
 static void text_choice(FILE *f, const char *label, const struct cost_choice *ch)
@@ -245,116 +220,10 @@ const char *rep_title(char *buf, const struct workload *w, const char *fmt)
 	return rep_show(buf, REP_TITLE_LEN, w->name[0] ? w->name : w->file, fmt);
 }
 
-/* The software stack and the compute rate its profile sets. */
-static void text_framework(FILE *f, const struct plan_framework *fw)
-{
-	if (!fw->id[0]) {
-		fputs("  framework  none named: the registry defaults (docs/model.md)\n", f);
-		return;
-	}
-	fprintf(f, "  framework  %s", fw->id);
-	if (fw->set & (1ULL << eff_id_stack_frac))
-		fprintf(f, ", sustains %.0f %% of the kernel rates (fitted on published runs)",
-			100 * fw->value[eff_id_stack_frac]);
-	else if (fw->fitted_runs > 0)
-		fprintf(f, ", sustains the kernel rates of the defaults (checked on %d published runs)",
-			fw->fitted_runs);
-	else
-		fputs(", no measured run: the defaults apply", f);
-	fputc('\n', f);
-}
-
 static int text_report(FILE *f, const struct workload *w, const struct gpu *g,
 			const struct estimate *e, const struct run_cost *c,
 			const struct unc_result *u)
 {
-	const struct plan *p = &e->plan;
-	char a[64], b[64], t[REP_TITLE_LEN], gn[REP_TITLE_LEN], gi[REP_TITLE_LEN];
-
-	fputs(rep_title(t, w, "table"), f);
-	/* A name often states the file's hardware: say what was run instead
-	 * when the command line chose it (an override leaves no position). */
-	int gpu_flag = !w->mark[WLF_GPU].line, count_flag = !w->mark[WLF_COUNT].line;
-	if (gpu_flag || count_flag)
-		fprintf(f, ": run on %d x %s (%s%s%s)", p->count, rep_show(gi, sizeof(gi), g->id, "table"),
-			gpu_flag ? "--gpu" : "", gpu_flag && count_flag ? ", " : "",
-			count_flag ? "--count" : "");
-	fputc('\n', f);
-	fprintf(f, "  workload   %s\n", rep_show(t, sizeof(t), w->file, "table"));
-	fprintf(f, "  model      %s, %s parameters", rep_model_name(w), rep_fmt_count(e->params, a, sizeof(a)));
-	if (e->active_params < e->params)
-		fprintf(f, " (%s active per token)", rep_fmt_count(e->active_params, b, sizeof(b)));
-	fputc('\n', f);
-	fprintf(f, "  GPUs       %d x %s (%s), %d per node\n", p->count,
-		rep_show(gn, sizeof(gn), g->name, "table"), rep_show(gi, sizeof(gi), g->id, "table"),
-		p->gpus_per_node);
-	if (w->kind == WL_LLM)
-		fprintf(f, "  layout     tp %d x pp %d x dp %d", p->tp, p->pp, p->dp);
-	else
-		fprintf(f, "  layout     data parallel %d", p->dp);
-	if (w->llm.experts > 1)
-		fprintf(f, ", ep %d", p->ep);
-	if (w->kind == WL_LLM && p->cp > 1)
-		fprintf(f, " x cp %d", p->cp);
-	if (w->kind == WL_LLM) {
-		fprintf(f, ", ZeRO %d, micro-batch %d%s, %d micro-batches per step", p->zero,
-			p->micro_batch, e->micro_batch_chosen ? " (none given: the fastest that fits)" : "",
-			micro_batches(e, w));
-		if (p->shard_group > 0)
-			fprintf(f, " (ZeRO shards inside groups of %d data-parallel ranks)", p->shard_group);
-	} else {
-		fprintf(f, ", %.0f %s per GPU per step", e->samples_per_step / p->dp, unit_plural(w));
-	}
-	if (p->interleave > 1)
-		fprintf(f, ", interleave %d", p->interleave);
-	if (w->kind == WL_LLM && (p->first_stage_layers > 0 || p->last_stage_layers > 0))
-		fprintf(f, ", %d layers on the first stage and %d on the last", p->first_stage_layers,
-			p->last_stage_layers);
-	if (w->kind == WL_LLM && p->schedule == SCHED_ZERO_BUBBLE)
-		fputs(", zero-bubble schedule (ZB-H1)", f);
-	if (p->sequence_parallel && p->tp > 1)
-		fputs(", sequence parallel", f);
-	if (w->kind == WL_LLM && p->tp_comm_overlap && p->tp > 1)
-		fputs(", tensor-parallel communication under the GEMMs", f);
-	if (p->cuda_graphs)
-		fputs(", CUDA graphs", f);
-	fputc('\n', f);
-	if (w->kind == WL_LLM) {
-		char len[64];
-		if (w->llm.form == FORM_ENCODER_DECODER) /* tokens are the inputs' */
-			snprintf(len, sizeof(len), "input %.0f, target %.0f", w->train.input_len,
-				 w->train.target_len);
-		else
-			snprintf(len, sizeof(len), "sequence %.0f", w->train.seq_len);
-		fprintf(f, "  training   %s tokens, %s, global batch %.0f (%s tokens per step), %s, %s, recompute %s",
-			rep_fmt_count(e->tokens_per_step * e->steps, a, sizeof(a)), len,
-			w->train.global_batch, rep_fmt_count(e->tokens_per_step, b, sizeof(b)),
-			tc_prec_names[w->train.precision], optimizer_name(w->train.optimizer),
-			recompute_text[w->train.recompute]);
-		double rs = train_recompute_share(&w->train);
-		if (rs > 0 && rs < 1)
-			fprintf(f, " (%.3g %% of the layers)", 100 * rs);
-		if (w->train.finetune != FT_FULL)
-			fprintf(f, ", %s rank %d", finetune_text[w->train.finetune], w->train.lora_rank);
-	} else {
-		fprintf(f, "  training   %s %s, global batch %.0f, %s steps, %s, %s",
-			rep_fmt_count(e->samples_per_step * e->steps, a, sizeof(a)), unit_plural(w),
-			e->samples_per_step, rep_fmt_count(e->steps, b, sizeof(b)),
-			tc_prec_names[w->train.precision], optimizer_name(w->train.optimizer));
-		double in_h, in_w;
-		vtrain_input(&w->vtrain, &in_h, &in_w);
-		if (w->kind == WL_VISION && w->vtrain.crop > 0)
-			fprintf(f, ", %.0f x %.0f crops of", in_h, in_w);
-		if (w->kind == WL_VISION)
-			fprintf(f, "%s %.0f x %.0f pixels",
-				w->vtrain.crop > 0 ? "" : ",", w->vtrain.image_size,
-				w->vtrain.image_width > 0 ? w->vtrain.image_width :
-				w->vtrain.image_size);
-	}
-	fputc('\n', f);
-	text_framework(f, &p->framework);
-	fputc('\n', f);
-
 	int rc = rep_estimate_sheet(f, w, g, e, c);
 	if (u)
 		text_uncertainty(f, u);

@@ -4,9 +4,12 @@
  */
 #include "estimate_words.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../util/units.h"
+#include "estimate_report.h"
 #include "numfmt.h"
 #include "table.h"
 
@@ -217,5 +220,193 @@ int rep_est_share(REP_WORD_ARGS)
 		return 1;
 	snprintf(value, REP_WORD_LEN, "%s %8s", tc_fmt_duration(CELL->num, a, sizeof(a)),
 		 percent_text(CELL->num / FIELD(NULL, "step_time_s")->num, b, sizeof(b)));
+	return 0;
+}
+
+/* Append the printf-style text to buf of REP_WORD_LEN bytes (cut short
+ * where it is full). */
+__attribute__((format(printf, 2, 3)))
+static void append(char *buf, const char *fmt, ...)
+{
+	size_t n = strlen(buf);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf + n, REP_WORD_LEN - n, fmt, ap);
+	va_end(ap);
+}
+
+/* A fact of the table's own (estimate_record.c, group "sheet"). */
+#define FACT(name) FIELD("sheet", name)
+/* A field of the plan, and its number. */
+#define PLAN_CELL(name) FIELD("plan", name)
+#define PLAN(name) PLAN_CELL(name)->num
+
+/* The workload's name, and what was run when the command line chose the
+ * hardware (an override leaves no position in the file): the title of
+ * the table. */
+int rep_est_title(REP_WORD_ARGS)
+{
+	char t[REP_TITLE_LEN];
+	const struct rep_cell *name = CELL;
+	int gpu_flag = FACT("gpu_flag")->num != 0, count_flag = FACT("count_flag")->num != 0;
+	snprintf(title, REP_WORD_LEN, "%s", rep_show(t, sizeof(t), name->text[0] ? name->text
+						     : FIELD(NULL, "file")->text, fmt));
+	if (gpu_flag || count_flag)
+		append(title, ": run on %.0f x %s (%s%s%s)", PLAN("count"),
+		       rep_show(t, sizeof(t), FACT("gpu_id")->text, fmt), gpu_flag ? "--gpu" : "",
+		       gpu_flag && count_flag ? ", " : "", count_flag ? "--count" : "");
+	return 0;
+}
+
+/* The workload's file. */
+int rep_est_file(REP_WORD_ARGS)
+{
+	char t[REP_TITLE_LEN];
+	snprintf(value, REP_WORD_LEN, "%s", rep_show(t, sizeof(t), CELL->text, fmt));
+	return 0;
+}
+
+/* "llama2-7b, 6,738,415,616 parameters", with the active ones of a
+ * mixture of experts. */
+int rep_est_model(REP_WORD_ARGS)
+{
+	char a[48];
+	double params = FIELD(NULL, "params")->num, active = FIELD(NULL, "active_params")->num;
+	snprintf(value, REP_WORD_LEN, "%s, %s parameters", CELL->text,
+		 rep_fmt_count(params, a, sizeof(a)));
+	if (active < params)
+		append(value, " (%s active per token)", rep_fmt_count(active, a, sizeof(a)));
+	return 0;
+}
+
+/* "64 x NVIDIA A100 80GB SXM (a100-80gb-sxm), 8 per node". */
+int rep_est_gpus(REP_WORD_ARGS)
+{
+	char t[REP_TITLE_LEN], id[REP_TITLE_LEN];
+	snprintf(value, REP_WORD_LEN, "%.0f x %s (%s), %.0f per node", PLAN("count"),
+		 rep_show(t, sizeof(t), CELL->text, fmt),
+		 rep_show(id, sizeof(id), FACT("gpu_id")->text, fmt), PLAN("gpus_per_node"));
+	return 0;
+}
+
+/* How a language model's layout splits the work between its GPUs. */
+static void llm_layout(const struct rep_rows *r, size_t i, char *value)
+{
+	const struct rep_cell *first = PLAN_CELL("first_stage_layers");
+	append(value, ", ZeRO %.0f, micro-batch %.0f%s, %.0f micro-batches per step", PLAN("zero"),
+	       PLAN("micro_batch"), FIELD(NULL, "micro_batch_chosen")->num ?
+	       " (none given: the fastest that fits)" : "", FACT("micro_batches")->num);
+	if (FACT("shard_group")->num > 0)
+		append(value, " (ZeRO shards inside groups of %.0f data-parallel ranks)",
+		       FACT("shard_group")->num);
+	if (PLAN("interleave") > 1)
+		append(value, ", interleave %.0f", PLAN("interleave"));
+	if (!first->missing)
+		append(value, ", %.0f layers on the first stage and %.0f on the last", first->num,
+		       PLAN("last_stage_layers"));
+	if (FACT("zero_bubble")->num)
+		append(value, ", zero-bubble schedule (ZB-H1)");
+}
+
+/* The parallel layout and the options of the plan. */
+int rep_est_layout(REP_WORD_ARGS)
+{
+	int llm = !strcmp(FIELD(NULL, "kind")->text, "llm");
+	if (llm)
+		snprintf(value, REP_WORD_LEN, "tp %.0f x pp %.0f x dp %.0f", PLAN("tp"), PLAN("pp"),
+			 PLAN("dp"));
+	else
+		snprintf(value, REP_WORD_LEN, "data parallel %.0f", PLAN("dp"));
+	if (FACT("experts")->num > 1)
+		append(value, ", ep %.0f", PLAN("ep"));
+	if (llm && FACT("cp")->num > 1)
+		append(value, " x cp %.0f", FACT("cp")->num);
+	if (llm)
+		llm_layout(r, i, value);
+	else
+		append(value, ", %.0f %s per GPU per step",
+		       FIELD(NULL, "samples_per_step")->num / PLAN("dp"),
+		       unit_plural(FIELD(NULL, "kind")->text));
+	if (!llm && PLAN("interleave") > 1)
+		append(value, ", interleave %.0f", PLAN("interleave"));
+	if (PLAN("sequence_parallel"))
+		append(value, ", sequence parallel");
+	if (FACT("tp_comm_overlap")->num)
+		append(value, ", tensor-parallel communication under the GEMMs");
+	if (PLAN("cuda_graphs"))
+		append(value, ", CUDA graphs");
+	return 0;
+}
+
+/* What a language model trains on: tokens, sequences, batch, numbers,
+ * recompute and fine-tuning. */
+static void llm_training(const struct rep_rows *r, size_t i, char *value)
+{
+	char a[48], b[48];
+	double per_step = FIELD(NULL, "tokens_per_step")->num;
+	snprintf(value, REP_WORD_LEN, "%s tokens, ",
+		 rep_fmt_count(per_step * FIELD(NULL, "steps")->num, a, sizeof(a)));
+	if (FACT("encoder_decoder")->num) /* tokens are the inputs' */
+		append(value, "input %.0f, target %.0f", FACT("input_len")->num,
+		       FACT("target_len")->num);
+	else
+		append(value, "sequence %.0f", FACT("seq_len")->num);
+	append(value, ", global batch %.0f (%s tokens per step), %s, %s, recompute %s",
+	       FACT("global_batch")->num, rep_fmt_count(per_step, b, sizeof(b)),
+	       FIELD(NULL, "precision")->text, FACT("optimizer")->text,
+	       PLAN_CELL("recompute")->text);
+	double share = FACT("recompute_share")->num;
+	if (share > 0 && share < 1)
+		append(value, " (%.3g %% of the layers)", 100 * share);
+	if (!FACT("finetune")->missing)
+		append(value, ", %s rank %.0f", FACT("finetune")->text, FACT("lora_rank")->num);
+}
+
+/* What a vision or recommender model trains on: samples, batch, steps,
+ * numbers and an image's size. */
+static void sample_training(const struct rep_rows *r, size_t i, char *value)
+{
+	char a[48], b[48];
+	double per_step = FIELD(NULL, "samples_per_step")->num, steps = FIELD(NULL, "steps")->num;
+	snprintf(value, REP_WORD_LEN, "%s %s, global batch %.0f, %s steps, %s, %s",
+		 rep_fmt_count(per_step * steps, a, sizeof(a)), unit_plural(FIELD(NULL, "kind")->text),
+		 per_step, rep_fmt_count(steps, b, sizeof(b)), FIELD(NULL, "precision")->text,
+		 FACT("optimizer")->text);
+	if (FACT("image_size")->missing)
+		return;
+	if (FACT("crop")->num)
+		append(value, ", %.0f x %.0f crops of", FACT("input_h")->num, FACT("input_w")->num);
+	append(value, "%s %.0f x %.0f pixels", FACT("crop")->num ? "" : ",",
+	       FACT("image_size")->num, FACT("image_width")->num);
+}
+
+/* What the run trains on, and how. */
+int rep_est_training(REP_WORD_ARGS)
+{
+	if (!strcmp(FIELD(NULL, "kind")->text, "llm"))
+		llm_training(r, i, value);
+	else
+		sample_training(r, i, value);
+	return 0;
+}
+
+/* The software stack and the compute rate its profile sets. */
+int rep_est_framework(REP_WORD_ARGS)
+{
+	const struct rep_cell *stack = FACT("stack_frac");
+	double runs = FACT("fitted_runs")->num;
+	if (!CELL->text[0]) {
+		snprintf(value, REP_WORD_LEN, "none named: the registry defaults (docs/model.md)");
+		return 0;
+	}
+	snprintf(value, REP_WORD_LEN, "%s", CELL->text);
+	if (!stack->missing)
+		append(value, ", sustains %.0f %% of the kernel rates (fitted on published runs)",
+		       100 * stack->num);
+	else if (runs > 0)
+		append(value, ", sustains the kernel rates of the defaults (checked on %.0f published "
+		       "runs)", runs);
+	else
+		append(value, ", no measured run: the defaults apply");
 	return 0;
 }

@@ -58,4 +58,20 @@ int rep_est_advice(REP_WORD_ARGS);
  * 0.4 %"); nothing when it takes none. */
 int rep_est_share(REP_WORD_ARGS);
 
+/* The workload's name, and what was run when the command line chose the
+ * hardware: the table's title. */
+int rep_est_title(REP_WORD_ARGS);
+/* The workload's file. */
+int rep_est_file(REP_WORD_ARGS);
+/* The model and its parameters. */
+int rep_est_model(REP_WORD_ARGS);
+/* The GPUs: how many, which, how many per node. */
+int rep_est_gpus(REP_WORD_ARGS);
+/* The parallel layout and the options of the plan. */
+int rep_est_layout(REP_WORD_ARGS);
+/* What the run trains on, and how. */
+int rep_est_training(REP_WORD_ARGS);
+/* The software stack and the compute rate its profile sets. */
+int rep_est_framework(REP_WORD_ARGS);
+
 #endif
