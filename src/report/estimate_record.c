@@ -34,6 +34,7 @@ struct est_record {
 	const struct rep_sheet_look *looks[EST_MAX_FIELDS]; /* the table's lines (NULL: none) */
 	char names[BRK_COUNT + MEM_COUNT][EST_NAME_LEN]; /* generated names */
 	char why[REP_UNPRICED_LEN];                     /* why the run has no price */
+	char seed[24];                                  /* the uncertainty's seed */
 	int n, nnames;
 };
 
@@ -313,7 +314,10 @@ static const struct rep_sheet_look header = { 0, 10, 0 };
 static const struct rep_sheet_look result = { 0, 19, 0 };
 static const struct rep_sheet_look part = { 0, 18, 10 };
 static const struct rep_sheet_look share = { 0, 18, 19 };
+static const struct rep_sheet_look cost = { 0, 13, 0 };
+static const struct rep_sheet_look quantiles = { 0, 24, 35 };
 static const struct rep_sheet_look note = { 0, 0, 0 };
+static const struct rep_sheet_look bullet = { 0, 1, 0 };
 
 /* A heading of the table without a field: a title, or a blank line. */
 static void section(struct est_record *r, const char *title)
@@ -417,14 +421,92 @@ static void result_lines(struct est_record *r)
 			line(r, "breakdown", r->cols[k].name, brk_names[i++], rep_est_share, &share);
 }
 
-/*
- * The record of estimate *e as rows of one row, into rows (which borrows
- * r's columns): the fields in JSON's order, or with the plan right after
- * the workload (plan_first: CSV's order).
- */
-static void build(struct rep_rows *rows, struct est_record *r, int plan_first,
-		  const struct workload *w, const struct gpu *g, const struct estimate *e,
-		  const struct run_cost *c, int table)
+/* The facts of the table's cost that no other view shows: c is the run's
+ * cost, a zeroed one when there is none; p the plan it was priced for. */
+static void cost_facts(struct est_record *r, const struct gpu *g, const struct plan *p,
+		       const struct run_cost *c)
+{
+	const struct cost_choice *ch = &c->range.cheapest;
+	const struct cost_onprem_result *rate = &c->onprem_rate;
+	fact(r, "unfit", val(c->unfit));
+	fact(r, "skipped_small", val(c->range.skipped_small));
+	fact(r, "skipped_fabric", val(c->range.skipped_fabric));
+	fact(r, "offer_own_network", val(ch->network != NULL));
+	fact(r, "offer_network", txt(ch->offer ? ch->offer->network : ""));
+	fact(r, "plan_network", txt(p->network));
+	fact(r, "spot_hopeless", val(c->spot_applied && cost_spot_loss_per_h(&c->in.spot) >= 1));
+	fact(r, "capital_usd_per_gpu_h", val(rate->capital_usd_per_gpu_h));
+	fact(r, "power_usd_per_gpu_h", val(rate->power_usd_per_gpu_h));
+	fact(r, "colo_usd_per_gpu_h", val(rate->colo_usd_per_gpu_h));
+	fact(r, "tdp_w", val(g->tdp_w));
+}
+
+/* The table's lines of the cost: the offers, the spot restarts, the cost
+ * on premises and the energy, each over the field it words. */
+static void cost_lines(struct est_record *r)
+{
+	line(r, "cost", "pricing", "", rep_est_cost_heading, &heading);
+	line(r, "cost.cheapest", "cost_usd", "cheapest", rep_est_offer, &cost);
+	line(r, "cost.dearest", "cost_usd", "range", rep_est_range, &cost);
+	line(r, "cost.cheapest", "network", "network", rep_est_network, &cost);
+	line(r, "cost", "not_priced", "cloud", rep_est_unpriced, &cost);
+	line(r, "sheet", "skipped_small", "", rep_est_skipped_small, &cost);
+	line(r, "sheet", "skipped_fabric", "", rep_est_skipped_fabric, &cost);
+	line(r, "cost.spot", "preempt_per_h", "spot", rep_est_spot, &cost);
+	line(r, "cost.spot", "restart_cost_usd", "restart", rep_est_restart, &cost);
+	line(r, "cost", "onprem_usd", "on-premises", rep_est_onprem, &cost);
+	line(r, "energy", "energy_kwh", "energy", rep_est_energy, &cost);
+}
+
+/* The percentiles of quantity q as the facts p10, p50 and p90 of group
+ * `group`; missing when the estimate has none (has 0). */
+static void quantile_facts(struct est_record *r, const char *group, const struct unc_quantiles *q,
+			   int has)
+{
+	put(r, col("p10", group, REP_COL_SIG, REP_VIEW_TABLE, 0), has ? val(q->p10) : null_cell);
+	put(r, col("p50", group, REP_COL_SIG, REP_VIEW_TABLE, 0), has ? val(q->p50) : null_cell);
+	put(r, col("p90", group, REP_COL_SIG, REP_VIEW_TABLE, 0), has ? val(q->p90) : null_cell);
+}
+
+/* The table's lines of the uncertainty *u, over facts of the group
+ * "uncertainty" that no other view shows (JSON writes *u on its own). */
+static void uncertainty_lines(struct est_record *r, const struct unc_result *u)
+{
+	static const char g[] = "uncertainty";
+	snprintf(r->seed, sizeof(r->seed), "%lu", u->seed);
+	put(r, col("samples", g, REP_COL_SIG, REP_VIEW_TABLE, 0), val((double)u->samples));
+	put(r, col("seed", g, REP_COL_TEXT, REP_VIEW_TABLE, 0), txt(r->seed));
+	put(r, col("p_deadline", g, REP_COL_SIG, REP_VIEW_TABLE, 0),
+	    u->has_deadline ? val(u->p_deadline) : null_cell);
+	put(r, col("p_budget", g, REP_COL_SIG, REP_VIEW_TABLE, 0),
+	    u->has_budget ? val(u->p_budget) : null_cell);
+	quantile_facts(r, "uncertainty.step_s", &u->step_s, 1);
+	quantile_facts(r, "uncertainty.total_s", &u->total_s, 1);
+	quantile_facts(r, "uncertainty.cost_usd", &u->cost_usd, u->has_cost);
+	line(r, g, "samples", "", rep_est_unc_heading, &heading);
+	line(r, "uncertainty.step_s", "p50", "step time", rep_est_unc_time, &quantiles);
+	line(r, "uncertainty.total_s", "p50", "total time", rep_est_unc_time, &quantiles);
+	line(r, "uncertainty.cost_usd", "p50", "cost (cheapest offer)", rep_est_unc_cost, &quantiles);
+	line(r, g, "p_deadline", "probability of meeting the deadline", rep_est_unc_chance, &note);
+	line(r, g, "p_budget", "probability of staying within the budget", rep_est_unc_chance, &note);
+}
+
+/* The table's warnings, a line each, under a heading when there are any. */
+static void warning_lines(struct est_record *r, const struct estimate *e)
+{
+	if (e->warning_count)
+		section(r, "Warnings:");
+	for (int i = 0; i < e->warning_count; i++) {
+		put(r, col("warning", "sheet", REP_COL_TEXT, REP_VIEW_TABLE, 0), txt(e->warning[i]));
+		r->cols[r->n - 1].title = "-";
+		r->looks[r->n - 1] = &bullet;
+	}
+}
+
+/* The fields of estimate *e into r, in JSON's order, or with the plan
+ * right after the workload (plan_first: CSV's order). */
+static void fields(struct est_record *r, int plan_first, const struct workload *w,
+		   const struct gpu *g, const struct estimate *e, const struct run_cost *c)
 {
 	static const struct run_cost no_cost;
 	memset(r, 0, sizeof(*r));
@@ -437,14 +519,41 @@ static void build(struct rep_rows *rows, struct est_record *r, int plan_first,
 		plan_fields(r, w, &e->plan);
 	put(r, jtext("efficiency_source", NULL), txt(g->eff.source));
 	cost_fields(r, g, &w->plan, c ? c : &no_cost, c != NULL);
-	if (table) {
-		header_facts(r, w, g, e);
-		header_lines(r);
-		result_lines(r);
-	}
+}
+
+/* The lines of the table after the fields of r, and the facts only they
+ * draw on: the table's order, whatever JSON's. */
+static void table_lines(struct est_record *r, const struct workload *w, const struct gpu *g,
+			const struct estimate *e, const struct run_cost *c,
+			const struct unc_result *u)
+{
+	static const struct run_cost no_cost;
+	header_facts(r, w, g, e);
+	cost_facts(r, g, &w->plan, c ? c : &no_cost);
+	header_lines(r);
+	result_lines(r);
+	if (u)
+		uncertainty_lines(r, u);
+	cost_lines(r);
+	warning_lines(r, e);
+}
+
+/* Record r as rows of one row, into rows (which borrows r's columns). */
+static void as_rows(struct rep_rows *rows, struct est_record *r)
+{
 	rep_rows_init(rows, r->cols, r->n);
 	rep_rows_words(rows, r->words);
 	rep_rows_add(rows, r->cells);
+}
+
+/* The record of estimate *e as rows, its fields in JSON's order or CSV's
+ * (plan_first). */
+static void build(struct rep_rows *rows, struct est_record *r, int plan_first,
+		  const struct workload *w, const struct gpu *g, const struct estimate *e,
+		  const struct run_cost *c)
+{
+	fields(r, plan_first, w, g, e, c);
+	as_rows(rows, r);
 }
 
 int rep_estimate_csv(FILE *f, const struct workload *w, const struct gpu *g,
@@ -452,7 +561,7 @@ int rep_estimate_csv(FILE *f, const struct workload *w, const struct gpu *g,
 {
 	struct est_record r;
 	struct rep_rows rows;
-	build(&rows, &r, 1, w, g, e, c, 0);
+	build(&rows, &r, 1, w, g, e, c);
 	int rc = rep_record_print(&rows, f, "csv");
 	rep_rows_release(&rows);
 	return rc;
@@ -494,7 +603,7 @@ int rep_estimate_md(FILE *f, const struct workload *w, const struct gpu *g,
 	fprintf(f, "## %s\n\n", rep_title(t, w, "md"));
 	fprintf(f, "%d x %s, tp %d, pp %d, dp %d, ZeRO %d, micro-batch %d\n\n", p->count,
 		rep_show(t, sizeof(t), g->name, "md"), p->tp, p->pp, p->dp, p->zero, p->micro_batch);
-	build(&rows, &r, 0, w, g, e, c, 0);
+	build(&rows, &r, 0, w, g, e, c);
 	int rc = rep_record_print_as(&rows, f, "md", &look);
 	rep_rows_release(&rows);
 	fputc('\n', f);
@@ -508,7 +617,7 @@ int rep_estimate_json(FILE *f, const struct workload *w, const struct gpu *g,
 	struct est_record r;
 	struct rep_rows rows;
 	struct rep_json j;
-	build(&rows, &r, 0, w, g, e, c, 0);
+	build(&rows, &r, 0, w, g, e, c);
 	rep_json_doc_begin(&j, f, "estimate");
 	int rc = rep_record_json(&rows, &j, NULL);
 	if (u)
@@ -523,12 +632,15 @@ int rep_estimate_json(FILE *f, const struct workload *w, const struct gpu *g,
 	return rc ? -1 : 0;
 }
 
-int rep_estimate_sheet(FILE *f, const struct workload *w, const struct gpu *g,
-		       const struct estimate *e, const struct run_cost *c)
+int rep_estimate_table(FILE *f, const struct workload *w, const struct gpu *g,
+		       const struct estimate *e, const struct run_cost *c,
+		       const struct unc_result *u)
 {
 	struct est_record r;
 	struct rep_rows rows;
-	build(&rows, &r, 0, w, g, e, c, 1);
+	fields(&r, 0, w, g, e, c);
+	table_lines(&r, w, g, e, c, u);
+	as_rows(&rows, &r);
 	int rc = rep_record_print_sheet(&rows, f, r.looks);
 	rep_rows_release(&rows);
 	return rc;

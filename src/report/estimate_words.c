@@ -4,6 +4,7 @@
  */
 #include "estimate_words.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,6 +22,11 @@
 #define CELL rep_rows_field(r, i, r->cols[c].group, r->cols[c].name)
 #define TABLE (!strcmp(fmt, "table"))
 #define FIELD(group, name) rep_rows_field(r, i, group, name)
+/* A fact of the table's own (estimate_record.c, group "sheet"). */
+#define FACT(name) FIELD("sheet", name)
+/* A field of the plan, and its number. */
+#define PLAN_CELL(name) FIELD("plan", name)
+#define PLAN(name) PLAN_CELL(name)->num
 
 /* A time in the unit that suits it ("15.3 s", "84.2 d"). */
 int rep_est_duration(REP_WORD_ARGS)
@@ -90,16 +96,30 @@ int rep_est_cost(REP_WORD_ARGS)
 	return 0;
 }
 
-/* "49,646 kWh, 19.9 t CO2"; nothing without a figure. */
+/* "49,646 kWh, 19.9 t CO2"; the table gives small amounts of CO2 in kg
+ * and the assumptions; nothing without a figure. */
 int rep_est_energy(REP_WORD_ARGS)
 {
-	char kwh[48];
+	char kwh[48], co2[48];
+	double kg = FIELD("energy", "co2_kg")->num;
 	if (CELL->missing)
 		return 1;
-	snprintf(value, REP_WORD_LEN, "%s kWh, %.3g t CO2", rep_fmt_count(CELL->num, kwh, sizeof(kwh)),
-		 FIELD("energy", "co2_kg")->num / 1000);
+	rep_fmt_count(CELL->num, kwh, sizeof(kwh));
+	if (!TABLE) {
+		snprintf(value, REP_WORD_LEN, "%s kWh, %.3g t CO2", kwh, kg / 1000);
+		return 0;
+	}
+	if (kg >= 1000)
+		snprintf(co2, sizeof(co2), "%.3g t", kg / 1000);
+	else
+		snprintf(co2, sizeof(co2), "%.3g kg", kg);
+	snprintf(value, REP_WORD_LEN, "%s kWh and %s CO2 (assumed: average power %.0f %% of the "
+		 "%.0f W TDP, PUE %.2f, %.0f g CO2 per kWh)", kwh, co2,
+		 100 * FIELD("energy", "power_frac")->num, FACT("tdp_w")->num,
+		 FIELD("energy", "pue")->num, FIELD("energy", "grid_g_per_kwh")->num);
 	return 0;
 }
+
 /* What one sample of a workload of kind `kind` is called. */
 static const char *unit_plural(const char *kind)
 {
@@ -235,11 +255,6 @@ static void append(char *buf, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* A fact of the table's own (estimate_record.c, group "sheet"). */
-#define FACT(name) FIELD("sheet", name)
-/* A field of the plan, and its number. */
-#define PLAN_CELL(name) FIELD("plan", name)
-#define PLAN(name) PLAN_CELL(name)->num
 
 /* The workload's name, and what was run when the command line chose the
  * hardware (an override leaves no position in the file): the title of
@@ -408,5 +423,238 @@ int rep_est_framework(REP_WORD_ARGS)
 		       "runs)", runs);
 	else
 		append(value, ", no measured run: the defaults apply");
+	return 0;
+}
+
+/* "s" after a count other than one. */
+static const char *plural(double n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/* The heading of the cost: which prices; nothing without a cost. */
+int rep_est_cost_heading(REP_WORD_ARGS)
+{
+	if (CELL->missing)
+		return 1;
+	snprintf(title, REP_WORD_LEN, "Cost (%s prices):", CELL->text);
+	return 0;
+}
+
+/* A field of the cheapest offer. */
+#define OFFER(name) FIELD("cost.cheapest", name)
+
+/* The cheapest offer: what it costs, where, on how many instances for
+ * how long at what rate, and the GPUs paid for but idle; nothing
+ * without an offer. */
+int rep_est_offer(REP_WORD_ARGS)
+{
+	char usd[48], inst[48], dur[48], rate[48];
+	double gpus = OFFER("gpus_per_instance")->num, idle = OFFER("idle_gpus")->num;
+	const char *region = OFFER("region")->text;
+	if (CELL->missing)
+		return 1;
+	snprintf(value, REP_WORD_LEN, "%s on %s %s (%s): %s x %.4g GPU%s for %s at %s/h, as of %s%s",
+		 rep_fmt_usd(CELL->num, usd, sizeof(usd)), OFFER("provider")->text,
+		 OFFER("instance")->text, region[0] ? region : "any region",
+		 rep_fmt_count(OFFER("instances")->num, inst, sizeof(inst)), gpus, plural(gpus),
+		 tc_fmt_duration(OFFER("billed_s")->num, dur, sizeof(dur)),
+		 rep_fmt_usd(OFFER("price_usd_per_instance_h")->num, rate, sizeof(rate)),
+		 OFFER("as_of")->text, OFFER("verified")->num ? "" : " (unverified price)");
+	if (idle > 0)
+		append(value, "\n%.4g GPU%s paid for but idle in the last instance", idle, plural(idle));
+	return 0;
+}
+
+/* The cheapest and the dearest offer, across how many providers and
+ * offers; nothing without an offer. */
+int rep_est_range(REP_WORD_ARGS)
+{
+	char a[48], b[48];
+	double providers = FIELD("cost", "providers")->num, offers = FIELD("cost", "offers")->num;
+	if (CELL->missing)
+		return 1;
+	snprintf(value, REP_WORD_LEN, "%s to %s across %.0f provider%s (%.0f offer%s)",
+		 rep_fmt_usd(OFFER("cost_usd")->num, a, sizeof(a)), rep_fmt_usd(CELL->num, b, sizeof(b)),
+		 providers, plural(providers), offers, plural(offers));
+	return 0;
+}
+
+/* Which network the cheapest offer's time was taken over, and the plan's
+ * own time beside it when that differs; nothing when the run takes one
+ * instance. */
+int rep_est_network(REP_WORD_ARGS)
+{
+	const char *net = CELL->text, *plan_net = FACT("plan_network")->text;
+	const char *provider = OFFER("provider")->text, *instance = OFFER("instance")->text;
+	char a[48], b[48];
+	if (CELL->missing)
+		return 1;
+	if (!FACT("offer_own_network")->num) {
+		snprintf(value, REP_WORD_LEN, "every offer timed over %s, the plan's network between "
+			 "instances (%s %s's own is %s)", net[0] ? net : "the plan's bandwidth",
+			 provider, instance, FACT("offer_network")->text);
+		return 0;
+	}
+	snprintf(value, REP_WORD_LEN, "timed over %s, the network of %s %s between instances", net,
+		 provider, instance);
+	if (strcmp(net, plan_net)) {
+		tc_fmt_duration(FIELD("cost", "billed_run_s")->num, a, sizeof(a));
+		tc_fmt_duration(OFFER("run_s")->num, b, sizeof(b));
+		append(value, "; over the plan's %s the run takes %s%s", plan_net[0] ? plan_net
+		       : "bandwidth", strcmp(a, b) ? "" : "the same ", a);
+	}
+	append(value, " (`--network NAME` times every offer over one network)");
+	return 0;
+}
+
+/* Why the run has no cloud price: it does not fit, or no offer hosts
+ * it; nothing when it has one. */
+int rep_est_unpriced(REP_WORD_ARGS)
+{
+	if (CELL->missing)
+		return 1;
+	if (FACT("unfit")->num) {
+		snprintf(title, REP_WORD_LEN, "not priced");
+		snprintf(value, REP_WORD_LEN, "the plan does not fit in GPU memory: no offer, "
+			 "on-premises or energy figure");
+	} else {
+		snprintf(value, REP_WORD_LEN, "%s", CELL->text);
+	}
+	return 0;
+}
+
+/* The offers left out because their instances are smaller than the
+ * plan's nodes; nothing when none is. */
+int rep_est_skipped_small(REP_WORD_ARGS)
+{
+	double n = CELL->num;
+	if (n <= 0 || FACT("unfit")->num)
+		return 1;
+	snprintf(value, REP_WORD_LEN, "%.0f offer%s with fewer GPUs per instance than the plan's "
+		 "nodes left out", n, plural(n));
+	return 0;
+}
+
+/* The offers left out because one order cannot join the instances the
+ * plan needs; nothing when none is. */
+int rep_est_skipped_fabric(REP_WORD_ARGS)
+{
+	double n = CELL->num;
+	if (n <= 0 || FACT("unfit")->num)
+		return 1;
+	snprintf(value, REP_WORD_LEN, "%.0f offer%s left out: one order cannot join the instances "
+		 "the plan needs (its network or max_instances; `traincost prices`)", n, plural(n));
+	return 0;
+}
+
+/* A field of the spot assumptions and what the restarts cost. */
+#define SPOT(name) FIELD("cost.spot", name)->num
+
+/* The spot assumptions and the time the expected restarts add; nothing
+ * without spot prices. */
+int rep_est_spot(REP_WORD_ARGS)
+{
+	char a[48], b[48], x[48];
+	double instances = SPOT("instances");
+	if (CELL->missing)
+		return 1;
+	snprintf(value, REP_WORD_LEN, "assumed %.3g preemptions per instance-hour on each of %.0f "
+		 "instance%s (any one stops the job), a checkpoint every %s and %s per restart: %.3g "
+		 "restarts add %s", CELL->num, instances, plural(instances),
+		 tc_fmt_duration(SPOT("checkpoint_interval_s"), a, sizeof(a)),
+		 tc_fmt_duration(SPOT("restart_s"), b, sizeof(b)), SPOT("expected_restarts"),
+		 tc_fmt_duration(SPOT("overhead_s"), x, sizeof(x)));
+	return 0;
+}
+
+/* What one spot restart costs, and whether the job can finish at all;
+ * nothing without a priced spot run. */
+int rep_est_restart(REP_WORD_ARGS)
+{
+	char a[48], b[48], x[48], y[48], z[48], n[48], w[48], k[48], t[48];
+	double ckpt = SPOT("checkpoint_interval_s"), lost = SPOT("lost_s_per_restart");
+	double instances = OFFER("instances")->num;
+	if (CELL->missing)
+		return 1;
+	snprintf(value, REP_WORD_LEN, "each costs %s to get training again plus on average %s of "
+		 "work lost since the last checkpoint (half the %s interval): %s on %s instance%s at "
+		 "%s/h, %s; all %s expected: %s", tc_fmt_duration(SPOT("restart_s"), a, sizeof(a)),
+		 tc_fmt_duration(ckpt / 2, b, sizeof(b)), tc_fmt_duration(ckpt, x, sizeof(x)),
+		 tc_fmt_duration(lost, y, sizeof(y)), rep_fmt_count(instances, n, sizeof(n)),
+		 plural(instances),
+		 rep_fmt_usd(OFFER("price_usd_per_instance_h")->num, z, sizeof(z)),
+		 rep_fmt_usd(CELL->num, w, sizeof(w)),
+		 rep_fmt_count(round(SPOT("expected_restarts")), k, sizeof(k)),
+		 rep_fmt_usd(SPOT("overhead_cost_usd"), t, sizeof(t)));
+	if (FACT("spot_hopeless")->num)
+		append(value, "\nat %.3g restarts per hour of work, each losing %s, the job loses work "
+		       "as fast as it makes it: spot cannot finish this run (the first-order figures "
+		       "above understate that)", SPOT("preempt_per_h") * SPOT("instances"),
+		       tc_fmt_duration(lost, y, sizeof(y)));
+	return 0;
+}
+
+/* The cost of the run on premises and its rate by part; nothing without
+ * one. */
+int rep_est_onprem(REP_WORD_ARGS)
+{
+	char a[48], b[48], x[48], y[48], z[48];
+	if (CELL->missing)
+		return 1;
+	snprintf(value, REP_WORD_LEN, "%s at %s per GPU-hour (capital %s, power %s, colocation %s)",
+		 rep_fmt_usd(CELL->num, a, sizeof(a)),
+		 rep_fmt_usd(FIELD("cost", "onprem_usd_per_gpu_h")->num, b, sizeof(b)),
+		 rep_fmt_usd(FACT("capital_usd_per_gpu_h")->num, x, sizeof(x)),
+		 rep_fmt_usd(FACT("power_usd_per_gpu_h")->num, y, sizeof(y)),
+		 rep_fmt_usd(FACT("colo_usd_per_gpu_h")->num, z, sizeof(z)));
+	return 0;
+}
+
+/* The heading of the uncertainty: how many samples, which seed, and the
+ * percentiles of the lines after it. */
+int rep_est_unc_heading(REP_WORD_ARGS)
+{
+	snprintf(title, REP_WORD_LEN, "Uncertainty (%.0f samples, seed %s):      P10         P50"
+		 "         P90", CELL->num, FIELD("uncertainty", "seed")->text);
+	return 0;
+}
+
+/* The P10, P50 and P90 of the quantity whose group holds the column's
+ * field, each written by `text`.  Returns 1 without them, else 0. */
+static int percentiles(const struct rep_rows *r, size_t i, int c, char *value,
+		       char *(*text)(double, char *, int))
+{
+	static const char *const name[] = { "p10", "p50", "p90" };
+	char v[3][48];
+	for (int k = 0; k < 3; k++) {
+		const struct rep_cell *q = FIELD(r->cols[c].group, name[k]);
+		if (q->missing)
+			return 1;
+		text(q->num, v[k], (int)sizeof(v[k]));
+	}
+	snprintf(value, REP_WORD_LEN, "%s %11s %11s", v[0], v[1], v[2]);
+	return 0;
+}
+
+/* The percentiles of a time, in the unit that suits each. */
+int rep_est_unc_time(REP_WORD_ARGS)
+{
+	return percentiles(r, i, c, value, tc_fmt_duration);
+}
+
+/* The percentiles of a cost; nothing without one. */
+int rep_est_unc_cost(REP_WORD_ARGS)
+{
+	return percentiles(r, i, c, value, rep_fmt_usd);
+}
+
+/* A chance (of meeting the deadline, of staying within the budget) after
+ * the line's title, as a note; nothing without one. */
+int rep_est_unc_chance(REP_WORD_ARGS)
+{
+	if (CELL->missing)
+		return 1;
+	append(title, ": %.0f %%", 100 * CELL->num);
 	return 0;
 }

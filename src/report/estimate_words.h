@@ -30,7 +30,8 @@ int rep_est_memory(REP_WORD_ARGS);
 /* The cheapest offer with its network, or why the run has no price;
  * nothing without a cost. */
 int rep_est_cost(REP_WORD_ARGS);
-/* "49,646 kWh, 19.9 t CO2"; nothing without a figure. */
+/* "49,646 kWh, 19.9 t CO2"; the table gives small amounts of CO2 in kg
+ * and the assumptions; nothing without a figure. */
 int rep_est_energy(REP_WORD_ARGS);
 /* The throughput in total and per GPU: tokens for a language model,
  * samples for the others. */
@@ -73,5 +74,35 @@ int rep_est_layout(REP_WORD_ARGS);
 int rep_est_training(REP_WORD_ARGS);
 /* The software stack and the compute rate its profile sets. */
 int rep_est_framework(REP_WORD_ARGS);
+
+/* The heading of the cost: which prices. */
+int rep_est_cost_heading(REP_WORD_ARGS);
+/* The cheapest offer: what, where, how many, how long, at what rate. */
+int rep_est_offer(REP_WORD_ARGS);
+/* The cheapest and the dearest offer, across providers and offers. */
+int rep_est_range(REP_WORD_ARGS);
+/* Which network the cheapest offer's time was taken over. */
+int rep_est_network(REP_WORD_ARGS);
+/* Why the run has no cloud price. */
+int rep_est_unpriced(REP_WORD_ARGS);
+/* The offers left out for their small instances. */
+int rep_est_skipped_small(REP_WORD_ARGS);
+/* The offers left out for their network or order size. */
+int rep_est_skipped_fabric(REP_WORD_ARGS);
+/* The spot assumptions and the time the restarts add. */
+int rep_est_spot(REP_WORD_ARGS);
+/* What one spot restart costs; whether spot can finish the run. */
+int rep_est_restart(REP_WORD_ARGS);
+/* The cost on premises and its rate by part. */
+int rep_est_onprem(REP_WORD_ARGS);
+
+/* The heading of the uncertainty: samples, seed, percentiles. */
+int rep_est_unc_heading(REP_WORD_ARGS);
+/* The P10, P50 and P90 of a time. */
+int rep_est_unc_time(REP_WORD_ARGS);
+/* The P10, P50 and P90 of a cost. */
+int rep_est_unc_cost(REP_WORD_ARGS);
+/* The chance of meeting the deadline or the budget. */
+int rep_est_unc_chance(REP_WORD_ARGS);
 
 #endif
