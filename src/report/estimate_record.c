@@ -411,14 +411,16 @@ static void result_lines(struct est_record *r)
 	line(r, NULL, "memory_per_gpu_bytes", "Memory per GPU:", rep_est_memory, &heading);
 	for (int k = 0, i = 0; k < n; k++)
 		if (r->cols[k].group && !strcmp(r->cols[k].group, "memory"))
-			line(r, "memory", r->cols[k].name, mem_part_names[i++], rep_est_bytes, &part);
+			line(r, "memory", r->cols[k].name, mem_part_names[i++], rep_est_bytes,
+			     &part);
 	line(r, NULL, "embedding_bytes_per_gpu", "", rep_est_embedding, &note);
 	line(r, NULL, "host_bytes", "host memory", rep_est_host, &note);
 	line(r, NULL, "fit_advice", "", rep_est_advice, &note);
 	section(r, "Time per step:");
 	for (int k = 0, i = 0; k < n; k++)
 		if (r->cols[k].group && !strcmp(r->cols[k].group, "breakdown"))
-			line(r, "breakdown", r->cols[k].name, brk_names[i++], rep_est_share, &share);
+			line(r, "breakdown", r->cols[k].name, brk_names[i++], rep_est_share,
+			     &share);
 }
 
 /* The facts of the table's cost that no other view shows: c is the run's
@@ -486,9 +488,11 @@ static void uncertainty_lines(struct est_record *r, const struct unc_result *u)
 	line(r, g, "samples", "", rep_est_unc_heading, &heading);
 	line(r, "uncertainty.step_s", "p50", "step time", rep_est_unc_time, &quantiles);
 	line(r, "uncertainty.total_s", "p50", "total time", rep_est_unc_time, &quantiles);
-	line(r, "uncertainty.cost_usd", "p50", "cost (cheapest offer)", rep_est_unc_cost, &quantiles);
+	line(r, "uncertainty.cost_usd", "p50", "cost (cheapest offer)", rep_est_unc_cost,
+	     &quantiles);
 	line(r, g, "p_deadline", "probability of meeting the deadline", rep_est_unc_chance, &note);
-	line(r, g, "p_budget", "probability of staying within the budget", rep_est_unc_chance, &note);
+	line(r, g, "p_budget", "probability of staying within the budget", rep_est_unc_chance,
+	     &note);
 }
 
 /* The table's warnings, a line each, under a heading when there are any. */
@@ -497,7 +501,8 @@ static void warning_lines(struct est_record *r, const struct estimate *e)
 	if (e->warning_count)
 		section(r, "Warnings:");
 	for (int i = 0; i < e->warning_count; i++) {
-		put(r, col("warning", "sheet", REP_COL_TEXT, REP_VIEW_TABLE, 0), txt(e->warning[i]));
+		put(r, col("warning", "sheet", REP_COL_TEXT, REP_VIEW_TABLE, 0),
+		    txt(e->warning[i]));
 		r->cols[r->n - 1].title = "-";
 		r->looks[r->n - 1] = &bullet;
 	}

@@ -92,7 +92,8 @@ int rep_est_cost(REP_WORD_ARGS)
 	snprintf(title, REP_WORD_LEN, "cheapest %s cost", pricing->text);
 	snprintf(value, REP_WORD_LEN, "%s (%s %s%s%s)", rep_fmt_usd(CELL->num, usd, sizeof(usd)),
 		 FIELD("cost.cheapest", "provider")->text, FIELD("cost.cheapest", "instance")->text,
-		 !net->missing && net->text[0] ? ", timed over " : "", net->missing ? "" : net->text);
+		 !net->missing && net->text[0] ? ", timed over " : "",
+		 net->missing ? "" : net->text);
 	return 0;
 }
 
@@ -123,7 +124,9 @@ int rep_est_energy(REP_WORD_ARGS)
 /* What one sample of a workload of kind `kind` is called. */
 static const char *unit_plural(const char *kind)
 {
-	return !strcmp(kind, "vision") ? "images" : !strcmp(kind, "recsys") ? "samples" : "sequences";
+	if (!strcmp(kind, "vision"))
+		return "images";
+	return !strcmp(kind, "recsys") ? "samples" : "sequences";
 }
 
 /* The throughput in total and per GPU: tokens for a language model,
@@ -180,7 +183,8 @@ int rep_est_gpu_hours(REP_WORD_ARGS)
 int rep_est_mfu_hfu(REP_WORD_ARGS)
 {
 	char a[48], b[48];
-	snprintf(value, REP_WORD_LEN, "%s / %s of dense %s peak", percent_text(CELL->num, a, sizeof(a)),
+	snprintf(value, REP_WORD_LEN, "%s / %s of dense %s peak",
+		 percent_text(CELL->num, a, sizeof(a)),
 		 percent_text(FIELD(NULL, "hfu_frac")->num, b, sizeof(b)),
 		 FIELD(NULL, "precision")->text);
 	return 0;
@@ -218,7 +222,8 @@ int rep_est_host(REP_WORD_ARGS)
 	char a[48];
 	if (CELL->missing || CELL->num <= 0)
 		return 1;
-	snprintf(value, REP_WORD_LEN, "%10s of tables offloaded", tc_fmt_bytes(CELL->num, a, sizeof(a)));
+	snprintf(value, REP_WORD_LEN, "%10s of tables offloaded",
+		 tc_fmt_bytes(CELL->num, a, sizeof(a)));
 	return 0;
 }
 
@@ -384,7 +389,8 @@ static void sample_training(const struct rep_rows *r, size_t i, char *value)
 	char a[48], b[48];
 	double per_step = FIELD(NULL, "samples_per_step")->num, steps = FIELD(NULL, "steps")->num;
 	snprintf(value, REP_WORD_LEN, "%s %s, global batch %.0f, %s steps, %s, %s",
-		 rep_fmt_count(per_step * steps, a, sizeof(a)), unit_plural(FIELD(NULL, "kind")->text),
+		 rep_fmt_count(per_step * steps, a, sizeof(a)),
+		 unit_plural(FIELD(NULL, "kind")->text),
 		 per_step, rep_fmt_count(steps, b, sizeof(b)), FIELD(NULL, "precision")->text,
 		 FACT("optimizer")->text);
 	if (FACT("image_size")->missing)
@@ -419,8 +425,8 @@ int rep_est_framework(REP_WORD_ARGS)
 		append(value, ", sustains %.0f %% of the kernel rates (fitted on published runs)",
 		       100 * stack->num);
 	else if (runs > 0)
-		append(value, ", sustains the kernel rates of the defaults (checked on %.0f published "
-		       "runs)", runs);
+		append(value, ", sustains the kernel rates of the defaults (checked on %.0f "
+		       "published runs)", runs);
 	else
 		append(value, ", no measured run: the defaults apply");
 	return 0;
@@ -454,7 +460,8 @@ int rep_est_offer(REP_WORD_ARGS)
 	const char *region = OFFER("region")->text;
 	if (CELL->missing)
 		return 1;
-	snprintf(value, REP_WORD_LEN, "%s on %s %s (%s): %s x %.4g GPU%s for %s at %s/h, as of %s%s",
+	snprintf(value, REP_WORD_LEN,
+		 "%s on %s %s (%s): %s x %.4g GPU%s for %s at %s/h, as of %s%s",
 		 rep_fmt_usd(CELL->num, usd, sizeof(usd)), OFFER("provider")->text,
 		 OFFER("instance")->text, region[0] ? region : "any region",
 		 rep_fmt_count(OFFER("instances")->num, inst, sizeof(inst)), gpus, plural(gpus),
@@ -462,7 +469,8 @@ int rep_est_offer(REP_WORD_ARGS)
 		 rep_fmt_usd(OFFER("price_usd_per_instance_h")->num, rate, sizeof(rate)),
 		 OFFER("as_of")->text, OFFER("verified")->num ? "" : " (unverified price)");
 	if (idle > 0)
-		append(value, "\n%.4g GPU%s paid for but idle in the last instance", idle, plural(idle));
+		append(value, "\n%.4g GPU%s paid for but idle in the last instance", idle,
+		       plural(idle));
 	return 0;
 }
 
@@ -475,7 +483,8 @@ int rep_est_range(REP_WORD_ARGS)
 	if (CELL->missing)
 		return 1;
 	snprintf(value, REP_WORD_LEN, "%s to %s across %.0f provider%s (%.0f offer%s)",
-		 rep_fmt_usd(OFFER("cost_usd")->num, a, sizeof(a)), rep_fmt_usd(CELL->num, b, sizeof(b)),
+		 rep_fmt_usd(OFFER("cost_usd")->num, a, sizeof(a)),
+		 rep_fmt_usd(CELL->num, b, sizeof(b)),
 		 providers, plural(providers), offers, plural(offers));
 	return 0;
 }
@@ -491,8 +500,9 @@ int rep_est_network(REP_WORD_ARGS)
 	if (CELL->missing)
 		return 1;
 	if (!FACT("offer_own_network")->num) {
-		snprintf(value, REP_WORD_LEN, "every offer timed over %s, the plan's network between "
-			 "instances (%s %s's own is %s)", net[0] ? net : "the plan's bandwidth",
+		snprintf(value, REP_WORD_LEN, "every offer timed over %s, the plan's network "
+			 "between instances (%s %s's own is %s)",
+			 net[0] ? net : "the plan's bandwidth",
 			 provider, instance, FACT("offer_network")->text);
 		return 0;
 	}
@@ -559,9 +569,9 @@ int rep_est_spot(REP_WORD_ARGS)
 	double instances = SPOT("instances");
 	if (CELL->missing)
 		return 1;
-	snprintf(value, REP_WORD_LEN, "assumed %.3g preemptions per instance-hour on each of %.0f "
-		 "instance%s (any one stops the job), a checkpoint every %s and %s per restart: %.3g "
-		 "restarts add %s", CELL->num, instances, plural(instances),
+	snprintf(value, REP_WORD_LEN, "assumed %.3g preemptions per instance-hour on each of "
+		 "%.0f instance%s (any one stops the job), a checkpoint every %s and %s per "
+		 "restart: %.3g restarts add %s", CELL->num, instances, plural(instances),
 		 tc_fmt_duration(SPOT("checkpoint_interval_s"), a, sizeof(a)),
 		 tc_fmt_duration(SPOT("restart_s"), b, sizeof(b)), SPOT("expected_restarts"),
 		 tc_fmt_duration(SPOT("overhead_s"), x, sizeof(x)));
@@ -577,9 +587,10 @@ int rep_est_restart(REP_WORD_ARGS)
 	double instances = OFFER("instances")->num;
 	if (CELL->missing)
 		return 1;
-	snprintf(value, REP_WORD_LEN, "each costs %s to get training again plus on average %s of "
-		 "work lost since the last checkpoint (half the %s interval): %s on %s instance%s at "
-		 "%s/h, %s; all %s expected: %s", tc_fmt_duration(SPOT("restart_s"), a, sizeof(a)),
+	snprintf(value, REP_WORD_LEN, "each costs %s to get training again plus on average %s "
+		 "of work lost since the last checkpoint (half the %s interval): %s on %s "
+		 "instance%s at %s/h, %s; all %s expected: %s",
+		 tc_fmt_duration(SPOT("restart_s"), a, sizeof(a)),
 		 tc_fmt_duration(ckpt / 2, b, sizeof(b)), tc_fmt_duration(ckpt, x, sizeof(x)),
 		 tc_fmt_duration(lost, y, sizeof(y)), rep_fmt_count(instances, n, sizeof(n)),
 		 plural(instances),
@@ -588,9 +599,9 @@ int rep_est_restart(REP_WORD_ARGS)
 		 rep_fmt_count(round(SPOT("expected_restarts")), k, sizeof(k)),
 		 rep_fmt_usd(SPOT("overhead_cost_usd"), t, sizeof(t)));
 	if (FACT("spot_hopeless")->num)
-		append(value, "\nat %.3g restarts per hour of work, each losing %s, the job loses work "
-		       "as fast as it makes it: spot cannot finish this run (the first-order figures "
-		       "above understate that)", SPOT("preempt_per_h") * SPOT("instances"),
+		append(value, "\nat %.3g restarts per hour of work, each losing %s, the job loses "
+		       "work as fast as it makes it: spot cannot finish this run (the first-order "
+		       "figures above understate that)", SPOT("preempt_per_h") * SPOT("instances"),
 		       tc_fmt_duration(lost, y, sizeof(y)));
 	return 0;
 }
