@@ -154,7 +154,7 @@ struct rep_rows {
 /* Columns of rows at most; a flat format shows at most REP_TABLE_MAX_COLS
  * of them (a record's JSON may have more fields than its CSV columns, and
  * its table lines of its own). */
-#define REP_ROWS_MAX_COLS 256
+#define REP_ROWS_MAX_COLS 320
 
 /* Start empty rows under `ncols` (at most REP_ROWS_MAX_COLS) columns. */
 void rep_rows_init(struct rep_rows *r, const struct rep_col *cols, int ncols);
