@@ -7,6 +7,11 @@
  * which is the only place the two orders differ.  A field only some
  * estimates have is `absent` from JSON when they lack it; one that exists
  * but has no value is null.
+ *
+ * The table is the same record: after the fields come its lines, in the
+ * table's order, each naming the field it shows and worded from it and
+ * from any other field (estimate_words.c), and the few facts only the
+ * table words (the group "sheet"); rep_record_print_sheet lays them out.
  */
 #include "estimate_record.h"
 
@@ -355,7 +360,10 @@ static void header_facts(struct est_record *r, const struct workload *w, const s
 	fact(r, "gpu_id", txt(g->id));
 	fact(r, "experts", val(w->llm.experts));
 	fact(r, "cp", val(p->cp));
-	fact(r, "micro_batches", val(llround(t->global_batch / ((double)p->dp * p->micro_batch))));
+	/* A language model's plan alone has micro-batches (the others' is 0). */
+	double batches = llm ? (double)llround(t->global_batch / ((double)p->dp * p->micro_batch))
+			     : 0;
+	fact(r, "micro_batches", val(batches));
 	fact(r, "shard_group", val(p->shard_group));
 	fact(r, "zero_bubble", val(llm && p->schedule == SCHED_ZERO_BUBBLE));
 	fact(r, "tp_comm_overlap", val(llm && p->tp_comm_overlap && p->tp > 1));
@@ -386,7 +394,7 @@ static void header_facts(struct est_record *r, const struct workload *w, const s
 static void header_lines(struct est_record *r)
 {
 	line(r, NULL, "workload", "", rep_est_title, &heading);
-	line(r, NULL, "file", "workload", rep_est_file, &header);
+	line(r, NULL, "file", "workload", rep_est_shown, &header);
 	line(r, NULL, "model", "model", rep_est_model, &header);
 	line(r, NULL, "gpu_name", "GPUs", rep_est_gpus, &header);
 	line(r, "plan", "tp", "layout", rep_est_layout, &header);

@@ -17,8 +17,9 @@
 /* The wordings of the table and Markdown (rep_word_fn): the field column
  * c of row i words, alone or with others of the record.  A line of the
  * table words the field of its own name and group (estimate_record.c,
- * line()), the first
- * column so named; Markdown words that field's column itself. */
+ * line()), the first column so named; Markdown words that field's column
+ * itself.  Each is found by name on every call: a record has a few
+ * hundred fields and a table a few dozen lines, once per run. */
 #define CELL rep_rows_field(r, i, r->cols[c].group, r->cols[c].name)
 #define TABLE (!strcmp(fmt, "table"))
 #define FIELD(group, name) rep_rows_field(r, i, group, name)
@@ -190,10 +191,12 @@ int rep_est_mfu_hfu(REP_WORD_ARGS)
 	return 0;
 }
 
-/* Text from the data, as fmt shows it (rep_show). */
+/* Text from the data, as fmt shows it (rep_show), cut as a title is
+ * (REP_TITLE_LEN). */
 int rep_est_shown(REP_WORD_ARGS)
 {
-	rep_show(value, REP_WORD_LEN, CELL->text, fmt);
+	char t[REP_TITLE_LEN];
+	snprintf(value, REP_WORD_LEN, "%s", rep_show(t, sizeof(t), CELL->text, fmt));
 	return 0;
 }
 
@@ -275,14 +278,6 @@ int rep_est_title(REP_WORD_ARGS)
 		append(title, ": run on %.0f x %s (%s%s%s)", PLAN("count"),
 		       rep_show(t, sizeof(t), FACT("gpu_id")->text, fmt), gpu_flag ? "--gpu" : "",
 		       gpu_flag && count_flag ? ", " : "", count_flag ? "--count" : "");
-	return 0;
-}
-
-/* The workload's file. */
-int rep_est_file(REP_WORD_ARGS)
-{
-	char t[REP_TITLE_LEN];
-	snprintf(value, REP_WORD_LEN, "%s", rep_show(t, sizeof(t), CELL->text, fmt));
 	return 0;
 }
 

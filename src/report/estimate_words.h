@@ -44,7 +44,8 @@ int rep_est_run(REP_WORD_ARGS);
 int rep_est_gpu_hours(REP_WORD_ARGS);
 /* "41.2 % / 54.9 % of dense bf16 peak". */
 int rep_est_mfu_hfu(REP_WORD_ARGS);
-/* Text from the data, as fmt shows it (rep_show). */
+/* Text from the data, as fmt shows it (rep_show), cut as a title is
+ * (REP_TITLE_LEN). */
 int rep_est_shown(REP_WORD_ARGS);
 /* A size in bytes ("12.6 GB"). */
 int rep_est_bytes(REP_WORD_ARGS);
@@ -62,8 +63,6 @@ int rep_est_share(REP_WORD_ARGS);
 /* The workload's name, and what was run when the command line chose the
  * hardware: the table's title. */
 int rep_est_title(REP_WORD_ARGS);
-/* The workload's file. */
-int rep_est_file(REP_WORD_ARGS);
 /* The model and its parameters. */
 int rep_est_model(REP_WORD_ARGS);
 /* The GPUs: how many, which, how many per node. */
