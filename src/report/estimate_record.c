@@ -7,14 +7,21 @@
  * which is the only place the two orders differ.  A field only some
  * estimates have is `absent` from JSON when they lack it; one that exists
  * but has no value is null.
+ *
+ * The table is the same record: after the fields come its lines, in the
+ * table's order, each naming the field it shows and worded from it and
+ * from any other field (estimate_words.c), and the few facts only the
+ * table words (the group "sheet"); rep_record_print_sheet lays them out.
  */
 #include "estimate_record.h"
 
 #include <assert.h>
+#include <math.h>
 #include <string.h>
 
 #include "../util/units.h"
 #include "estimate_report.h"
+#include "estimate_words.h"
 #include "json.h"
 #include "layout_text.h"
 #include "numfmt.h"
@@ -28,9 +35,11 @@
 struct est_record {
 	struct rep_col cols[EST_MAX_FIELDS];
 	struct rep_cell cells[EST_MAX_FIELDS];
-	rep_word_fn words[EST_MAX_FIELDS]; /* how the Markdown view words a field */
+	rep_word_fn words[EST_MAX_FIELDS]; /* how the table and Markdown word a field */
+	const struct rep_sheet_look *looks[EST_MAX_FIELDS]; /* the table's lines (NULL: none) */
 	char names[BRK_COUNT + MEM_COUNT][EST_NAME_LEN]; /* generated names */
 	char why[REP_UNPRICED_LEN];                     /* why the run has no price */
+	char seed[24];                                  /* the uncertainty's seed */
 	int n, nnames;
 };
 
@@ -40,6 +49,7 @@ static void put(struct est_record *r, struct rep_col col, struct rep_cell v)
 	assert(r->n < EST_MAX_FIELDS);
 	r->cols[r->n] = col;
 	r->words[r->n] = NULL;
+	r->looks[r->n] = NULL;
 	r->cells[r->n++] = v;
 }
 
@@ -114,87 +124,6 @@ static struct rep_cell only(int has, struct rep_cell v)
 	return has ? v : gone;
 }
 
-/* The wordings of the Markdown view (rep_word_fn): a field of row i,
- * column c, alone or with others of the record. */
-#define WORD_ARGS const struct rep_rows *r, size_t i, int c, const char *fmt, char *title, \
-		  char *value
-#define CELL (&r->cells[i * (size_t)r->ncols + (size_t)c])
-#define FIELD(group, name) rep_rows_field(r, i, group, name)
-
-/* A time in the unit that suits it ("15.3 s", "84.2 d"). */
-static int word_duration(WORD_ARGS)
-{
-	tc_fmt_duration(CELL->num, value, REP_WORD_LEN);
-	return 0;
-}
-
-/* An amount with its digits grouped ("275,013"). */
-static int word_amount(WORD_ARGS)
-{
-	rep_fmt_count(CELL->num, value, REP_WORD_LEN);
-	return 0;
-}
-
-/* A fraction as a percentage ("63.5 %"). */
-static int word_percent(WORD_ARGS)
-{
-	snprintf(value, REP_WORD_LEN, "%.1f %%", 100 * CELL->num);
-	return 0;
-}
-
-/* A word of the model's own ("memory_bandwidth"), as it is. */
-static int word_name(WORD_ARGS)
-{
-	snprintf(value, REP_WORD_LEN, "%s", CELL->text);
-	return 0;
-}
-
-/* "69.9 GB of 80.0 GB (fits)". */
-static int word_memory(WORD_ARGS)
-{
-	char a[48], b[48];
-	snprintf(value, REP_WORD_LEN, "%s of %s (%s)", tc_fmt_bytes(CELL->num, a, sizeof(a)),
-		 tc_fmt_bytes(FIELD(NULL, "memory_capacity_bytes")->num, b, sizeof(b)),
-		 FIELD(NULL, "fits")->num ? "fits" : "does not fit");
-	return 0;
-}
-
-/* The cheapest offer with its network, or why the run has no price;
- * nothing without a cost. */
-static int word_cost(WORD_ARGS)
-{
-	const struct rep_cell *pricing = FIELD("cost", "pricing");
-	char usd[48];
-	if (pricing->missing)
-		return 1;
-	if (CELL->missing) {
-		snprintf(title, REP_WORD_LEN, "cost");
-		snprintf(value, REP_WORD_LEN, "not priced: %s%s",
-			 FIELD(NULL, "fits")->num ? "" : "the plan ",
-			 FIELD("cost", "not_priced")->text);
-		return 0;
-	}
-	const struct rep_cell *net = FIELD("cost.cheapest", "network");
-	snprintf(title, REP_WORD_LEN, "cheapest %s cost", pricing->text);
-	snprintf(value, REP_WORD_LEN, "%s (%s %s%s%s)", rep_fmt_usd(CELL->num, usd, sizeof(usd)),
-		 FIELD("cost.cheapest", "provider")->text, FIELD("cost.cheapest", "instance")->text,
-		 !net->missing && net->text[0] ? ", timed over " : "", net->missing ? "" : net->text);
-	return 0;
-}
-
-/* "49,646 kWh, 19.9 t CO2"; nothing without a figure. */
-static int word_energy(WORD_ARGS)
-{
-	char kwh[48];
-	if (CELL->missing)
-		return 1;
-	snprintf(value, REP_WORD_LEN, "%s kWh, %.3g t CO2", rep_fmt_count(CELL->num, kwh, sizeof(kwh)),
-		 FIELD("energy", "co2_kg")->num / 1000);
-	return 0;
-}
-#undef WORD_ARGS
-#undef CELL
-#undef FIELD
 
 static void head_fields(struct est_record *r, const struct workload *w, const struct gpu *g,
 			const struct estimate *e)
@@ -219,11 +148,11 @@ static void result_fields(struct est_record *r, const struct workload *w,
 {
 	int vision = w->kind == WL_VISION, recsys = w->kind == WL_RECSYS;
 	put(r, data6("step_time_s", NULL), val(e->step_time_s));
-	say(r, "step time", word_duration);
+	say(r, "step time", rep_est_duration);
 	put(r, data6("tokens_per_s", NULL), val(e->tokens_per_s));
-	say(r, "tokens/s (all GPUs)", word_amount);
+	say(r, "tokens/s (all GPUs)", rep_est_amount);
 	put(r, data6("tokens_per_s_per_gpu", NULL), val(e->tokens_per_s_per_gpu));
-	say(r, "tokens/s per GPU", word_amount);
+	say(r, "tokens/s per GPU", rep_est_amount);
 	put(r, jnum("samples_per_step", NULL), val(e->samples_per_step));
 	put(r, jnum("samples_per_s", NULL), val(e->samples_per_s));
 	put(r, jnum("images_per_s", NULL), only(vision, val(e->images_per_s)));
@@ -231,22 +160,22 @@ static void result_fields(struct est_record *r, const struct workload *w,
 	put(r, jnum("embedding_bytes_per_gpu", NULL), only(recsys, val(e->embedding_bytes_per_gpu)));
 	put(r, jnum("host_bytes", NULL), only(recsys, val(e->host_bytes)));
 	put(r, data6("total_time_s", NULL), val(e->total_time_s));
-	say(r, "total time", word_duration);
+	say(r, "total time", rep_est_duration);
 	put(r, data6("gpu_hours", NULL), val(e->gpu_hours));
-	say(r, "GPU-hours", word_amount);
+	say(r, "GPU-hours", rep_est_amount);
 	put(r, jnum("model_flop_per_step", NULL), val(e->model_flop_per_step));
 	put(r, jnum("hw_flop_per_step", NULL), val(e->hw_flop_per_step));
 	put(r, fixed("mfu_frac", NULL, REP_VIEW_DATA, 4), val(e->mfu_frac));
-	say(r, "MFU", word_percent);
+	say(r, "MFU", rep_est_percent);
 	put(r, fixed("hfu_frac", NULL, REP_VIEW_DATA, 4), val(e->hfu_frac));
-	say(r, "HFU", word_percent);
+	say(r, "HFU", rep_est_percent);
 	put(r, data6("memory_per_gpu_bytes", NULL), val(e->memory_per_gpu_bytes));
-	say(r, "memory per GPU", word_memory);
+	say(r, "memory per GPU", rep_est_memory);
 	put(r, data6("memory_capacity_bytes", NULL), val(e->memory_capacity_bytes));
 	put(r, col("fits", NULL, REP_COL_BOOL, REP_VIEW_DATA, 0), val(e->fits));
 	put(r, jtext("fit_advice", NULL), only(!e->fits, txt(e->fit_advice)));
 	put(r, dtext("limiting", NULL), txt(limiter_names[e->limiting]));
-	say(r, "limiting resource", word_name);
+	say(r, "limiting resource", rep_est_name);
 }
 
 /* Where the step's time goes and what the memory holds, by part. */
@@ -302,7 +231,7 @@ static void choice_fields(struct est_record *r, const char *key, const char *gro
 	put(r, jnum("price_usd_per_gpu_h", group), ON(val(ch->run.price_usd_per_gpu_h)));
 	put(r, fixed("cost_usd", group, v, 2), ON(val(ch->run.cost_usd)));
 	if (csv)
-		say(r, "cost", word_cost);
+		say(r, "cost", rep_est_cost);
 	put(r, jtext("as_of", group), ON(txt(ch->offer->as_of)));
 	put(r, col("verified", group, REP_COL_BOOL, REP_VIEW_JSON, 0), ON(val(ch->offer->verified)));
 	put(r, jnum("run_s", group), ON(val(ch->run_s)));
@@ -360,7 +289,7 @@ static void cost_fields(struct est_record *r, const struct gpu *g, const struct 
 	put(r, jnum("onprem_usd_per_gpu_h", "cost"),
 	    only(fit && c->onprem, val(c->onprem_rate.total_usd_per_gpu_h)));
 	put(r, data6("energy_kwh", "energy"), unfit ? null_cell : only(fit, val(c->energy_kwh)));
-	say(r, "energy", word_energy);
+	say(r, "energy", rep_est_energy);
 	put(r, data6("co2_kg", "energy"), unfit ? null_cell : only(fit, val(c->co2_kg)));
 	put(r, jnum("power_frac", "energy"), only(fit, val(c->in.power_frac)));
 	put(r, jnum("pue", "energy"), only(fit, val(c->in.pue)));
@@ -373,14 +302,224 @@ static void cost_fields(struct est_record *r, const struct gpu *g, const struct 
 	    offer ? txt(net ? net : "") : null_cell);
 }
 
-/*
- * The record of estimate *e as rows of one row, into rows (which borrows
- * r's columns): the fields in JSON's order, or with the plan right after
- * the workload (plan_first: CSV's order).
- */
-static void build(struct rep_rows *rows, struct est_record *r, int plan_first,
-		  const struct workload *w, const struct gpu *g, const struct estimate *e,
-		  const struct run_cost *c)
+/* Show the field `name` of `group` (put before) as a line of the table,
+ * under `title`, worded by `word`, laid out as *look. */
+static void line(struct est_record *r, const char *group, const char *name, const char *title,
+		 rep_word_fn word, const struct rep_sheet_look *look)
+{
+	put(r, col(name, group, REP_COL_TEXT, REP_VIEW_TABLE, 0), null_cell);
+	r->cols[r->n - 1].title = title;
+	r->words[r->n - 1] = word;
+	r->looks[r->n - 1] = look;
+}
+
+/* The layouts of the table's lines. */
+static const struct rep_sheet_look heading = { 1, 0, 0 };
+static const struct rep_sheet_look header = { 0, 10, 0 };
+static const struct rep_sheet_look result = { 0, 19, 0 };
+static const struct rep_sheet_look part = { 0, 18, 10 };
+static const struct rep_sheet_look share = { 0, 18, 19 };
+static const struct rep_sheet_look cost = { 0, 13, 0 };
+static const struct rep_sheet_look quantiles = { 0, 24, 35 };
+static const struct rep_sheet_look note = { 0, 0, 0 };
+static const struct rep_sheet_look bullet = { 0, 1, 0 };
+
+/* A heading of the table without a field: a title, or a blank line. */
+static void section(struct est_record *r, const char *title)
+{
+	put(r, col("section", NULL, REP_COL_TEXT, REP_VIEW_TABLE, 0), txt(""));
+	r->cols[r->n - 1].title = title;
+	r->looks[r->n - 1] = &heading;
+}
+
+static const char *optimizer_name(int opt)
+{
+	static const char *const names[] = { "adamw", "sgd", "adafactor", "lars", "adagrad" };
+	return opt >= 0 && opt < (int)(sizeof(names) / sizeof(names[0])) ? names[opt] : "optimizer";
+}
+
+/* A fact the table's wordings draw on that no other view shows: the
+ * field `name` of the group "sheet". */
+static void fact(struct est_record *r, const char *name, struct rep_cell v)
+{
+	put(r, col(name, "sheet", v.text ? REP_COL_TEXT : REP_COL_SIG, REP_VIEW_TABLE, 0), v);
+}
+
+/* The facts of the table's header: how the hardware was chosen, the
+ * layout's options and what the run trains on. */
+static void header_facts(struct est_record *r, const struct workload *w, const struct gpu *g,
+			 const struct estimate *e)
+{
+	static const char *const finetune_text[] = { "full", "lora", "qlora" };
+	const struct plan *p = &e->plan;
+	const struct training *t = &w->train;
+	int llm = w->kind == WL_LLM, vision = w->kind == WL_VISION;
+	double in_h, in_w;
+	fact(r, "gpu_flag", val(!w->mark[WLF_GPU].line));
+	fact(r, "count_flag", val(!w->mark[WLF_COUNT].line));
+	fact(r, "gpu_id", txt(g->id));
+	fact(r, "experts", val(w->llm.experts));
+	fact(r, "cp", val(p->cp));
+	/* A language model's plan alone has micro-batches (the others' is 0). */
+	double batches = llm ? (double)llround(t->global_batch / ((double)p->dp * p->micro_batch))
+			     : 0;
+	fact(r, "micro_batches", val(batches));
+	fact(r, "shard_group", val(p->shard_group));
+	fact(r, "zero_bubble", val(llm && p->schedule == SCHED_ZERO_BUBBLE));
+	fact(r, "tp_comm_overlap", val(llm && p->tp_comm_overlap && p->tp > 1));
+	fact(r, "encoder_decoder", val(w->llm.form == FORM_ENCODER_DECODER));
+	fact(r, "input_len", val(t->input_len));
+	fact(r, "target_len", val(t->target_len));
+	fact(r, "seq_len", val(t->seq_len));
+	fact(r, "global_batch", val(t->global_batch));
+	fact(r, "optimizer", txt(optimizer_name(t->optimizer)));
+	fact(r, "recompute_share", val(train_recompute_share(t)));
+	fact(r, "finetune", t->finetune != FT_FULL ? txt(finetune_text[t->finetune]) : null_cell);
+	fact(r, "lora_rank", val(t->lora_rank));
+	vtrain_input(&w->vtrain, &in_h, &in_w);
+	fact(r, "crop", val(w->vtrain.crop > 0));
+	fact(r, "input_h", val(in_h));
+	fact(r, "input_w", val(in_w));
+	fact(r, "image_size", vision ? val(w->vtrain.image_size) : null_cell);
+	fact(r, "image_width", val(w->vtrain.image_width > 0 ? w->vtrain.image_width
+					: w->vtrain.image_size));
+	const struct plan_framework *fw = &p->framework;
+	fact(r, "stack_frac", fw->set & (1ULL << eff_id_stack_frac) ?
+	     val(fw->value[eff_id_stack_frac]) : null_cell);
+	fact(r, "fitted_runs", val(fw->fitted_runs));
+}
+
+/* The table's title and header lines: the workload, model, GPUs,
+ * layout, training and framework. */
+static void header_lines(struct est_record *r)
+{
+	line(r, NULL, "workload", "", rep_est_title, &heading);
+	line(r, NULL, "file", "workload", rep_est_shown, &header);
+	line(r, NULL, "model", "model", rep_est_model, &header);
+	line(r, NULL, "gpu_name", "GPUs", rep_est_gpus, &header);
+	line(r, "plan", "tp", "layout", rep_est_layout, &header);
+	line(r, NULL, "tokens_per_step", "training", rep_est_training, &header);
+	line(r, NULL, "framework", "framework", rep_est_framework, &header);
+}
+
+/* The table's lines of the results, the memory and the step's parts,
+ * each over the field it words. */
+static void result_lines(struct est_record *r)
+{
+	int n = r->n;
+	section(r, "");
+	line(r, NULL, "step_time_s", "step time", rep_est_duration, &result);
+	line(r, NULL, "tokens_per_s", "throughput", rep_est_throughput, &result);
+	line(r, NULL, "input_wait_s", "input pipeline", rep_est_input_wait, &result);
+	line(r, NULL, "total_time_s", "run", rep_est_run, &result);
+	line(r, NULL, "gpu_hours", "GPU-hours", rep_est_gpu_hours, &result);
+	line(r, NULL, "mfu_frac", "MFU / HFU", rep_est_mfu_hfu, &result);
+	line(r, NULL, "limiting", "limiting resource", rep_est_name, &result);
+	line(r, NULL, "efficiency_source", "efficiencies", rep_est_shown, &result);
+	line(r, NULL, "memory_per_gpu_bytes", "Memory per GPU:", rep_est_memory, &heading);
+	for (int k = 0, i = 0; k < n; k++)
+		if (r->cols[k].group && !strcmp(r->cols[k].group, "memory"))
+			line(r, "memory", r->cols[k].name, mem_part_names[i++], rep_est_bytes,
+			     &part);
+	line(r, NULL, "embedding_bytes_per_gpu", "", rep_est_embedding, &note);
+	line(r, NULL, "host_bytes", "host memory", rep_est_host, &note);
+	line(r, NULL, "fit_advice", "", rep_est_advice, &note);
+	section(r, "Time per step:");
+	for (int k = 0, i = 0; k < n; k++)
+		if (r->cols[k].group && !strcmp(r->cols[k].group, "breakdown"))
+			line(r, "breakdown", r->cols[k].name, brk_names[i++], rep_est_share,
+			     &share);
+}
+
+/* The facts of the table's cost that no other view shows: c is the run's
+ * cost, a zeroed one when there is none; p the plan it was priced for. */
+static void cost_facts(struct est_record *r, const struct gpu *g, const struct plan *p,
+		       const struct run_cost *c)
+{
+	const struct cost_choice *ch = &c->range.cheapest;
+	const struct cost_onprem_result *rate = &c->onprem_rate;
+	fact(r, "unfit", val(c->unfit));
+	fact(r, "skipped_small", val(c->range.skipped_small));
+	fact(r, "skipped_fabric", val(c->range.skipped_fabric));
+	fact(r, "offer_own_network", val(ch->network != NULL));
+	fact(r, "offer_network", txt(ch->offer ? ch->offer->network : ""));
+	fact(r, "plan_network", txt(p->network));
+	fact(r, "spot_hopeless", val(c->spot_applied && cost_spot_loss_per_h(&c->in.spot) >= 1));
+	fact(r, "capital_usd_per_gpu_h", val(rate->capital_usd_per_gpu_h));
+	fact(r, "power_usd_per_gpu_h", val(rate->power_usd_per_gpu_h));
+	fact(r, "colo_usd_per_gpu_h", val(rate->colo_usd_per_gpu_h));
+	fact(r, "tdp_w", val(g->tdp_w));
+}
+
+/* The table's lines of the cost: the offers, the spot restarts, the cost
+ * on premises and the energy, each over the field it words. */
+static void cost_lines(struct est_record *r)
+{
+	line(r, "cost", "pricing", "", rep_est_cost_heading, &heading);
+	line(r, "cost.cheapest", "cost_usd", "cheapest", rep_est_offer, &cost);
+	line(r, "cost.dearest", "cost_usd", "range", rep_est_range, &cost);
+	line(r, "cost.cheapest", "network", "network", rep_est_network, &cost);
+	line(r, "cost", "not_priced", "cloud", rep_est_unpriced, &cost);
+	line(r, "sheet", "skipped_small", "", rep_est_skipped_small, &cost);
+	line(r, "sheet", "skipped_fabric", "", rep_est_skipped_fabric, &cost);
+	line(r, "cost.spot", "preempt_per_h", "spot", rep_est_spot, &cost);
+	line(r, "cost.spot", "restart_cost_usd", "restart", rep_est_restart, &cost);
+	line(r, "cost", "onprem_usd", "on-premises", rep_est_onprem, &cost);
+	line(r, "energy", "energy_kwh", "energy", rep_est_energy, &cost);
+}
+
+/* The percentiles of quantity q as the facts p10, p50 and p90 of group
+ * `group`; missing when the estimate has none (has 0). */
+static void quantile_facts(struct est_record *r, const char *group, const struct unc_quantiles *q,
+			   int has)
+{
+	put(r, col("p10", group, REP_COL_SIG, REP_VIEW_TABLE, 0), has ? val(q->p10) : null_cell);
+	put(r, col("p50", group, REP_COL_SIG, REP_VIEW_TABLE, 0), has ? val(q->p50) : null_cell);
+	put(r, col("p90", group, REP_COL_SIG, REP_VIEW_TABLE, 0), has ? val(q->p90) : null_cell);
+}
+
+/* The table's lines of the uncertainty *u, over facts of the group
+ * "uncertainty" that no other view shows (JSON writes *u on its own). */
+static void uncertainty_lines(struct est_record *r, const struct unc_result *u)
+{
+	static const char g[] = "uncertainty";
+	snprintf(r->seed, sizeof(r->seed), "%lu", u->seed);
+	put(r, col("samples", g, REP_COL_SIG, REP_VIEW_TABLE, 0), val((double)u->samples));
+	put(r, col("seed", g, REP_COL_TEXT, REP_VIEW_TABLE, 0), txt(r->seed));
+	put(r, col("p_deadline", g, REP_COL_SIG, REP_VIEW_TABLE, 0),
+	    u->has_deadline ? val(u->p_deadline) : null_cell);
+	put(r, col("p_budget", g, REP_COL_SIG, REP_VIEW_TABLE, 0),
+	    u->has_budget ? val(u->p_budget) : null_cell);
+	quantile_facts(r, "uncertainty.step_s", &u->step_s, 1);
+	quantile_facts(r, "uncertainty.total_s", &u->total_s, 1);
+	quantile_facts(r, "uncertainty.cost_usd", &u->cost_usd, u->has_cost);
+	line(r, g, "samples", "", rep_est_unc_heading, &heading);
+	line(r, "uncertainty.step_s", "p50", "step time", rep_est_unc_time, &quantiles);
+	line(r, "uncertainty.total_s", "p50", "total time", rep_est_unc_time, &quantiles);
+	line(r, "uncertainty.cost_usd", "p50", "cost (cheapest offer)", rep_est_unc_cost,
+	     &quantiles);
+	line(r, g, "p_deadline", "probability of meeting the deadline", rep_est_unc_chance, &note);
+	line(r, g, "p_budget", "probability of staying within the budget", rep_est_unc_chance,
+	     &note);
+}
+
+/* The table's warnings, a line each, under a heading when there are any. */
+static void warning_lines(struct est_record *r, const struct estimate *e)
+{
+	if (e->warning_count)
+		section(r, "Warnings:");
+	for (int i = 0; i < e->warning_count; i++) {
+		put(r, col("warning", "sheet", REP_COL_TEXT, REP_VIEW_TABLE, 0),
+		    txt(e->warning[i]));
+		r->cols[r->n - 1].title = "-";
+		r->looks[r->n - 1] = &bullet;
+	}
+}
+
+/* The fields of estimate *e into r, in JSON's order, or with the plan
+ * right after the workload (plan_first: CSV's order). */
+static void fields(struct est_record *r, int plan_first, const struct workload *w,
+		   const struct gpu *g, const struct estimate *e, const struct run_cost *c)
 {
 	static const struct run_cost no_cost;
 	memset(r, 0, sizeof(*r));
@@ -393,9 +532,41 @@ static void build(struct rep_rows *rows, struct est_record *r, int plan_first,
 		plan_fields(r, w, &e->plan);
 	put(r, jtext("efficiency_source", NULL), txt(g->eff.source));
 	cost_fields(r, g, &w->plan, c ? c : &no_cost, c != NULL);
+}
+
+/* The lines of the table after the fields of r, and the facts only they
+ * draw on: the table's order, whatever JSON's. */
+static void table_lines(struct est_record *r, const struct workload *w, const struct gpu *g,
+			const struct estimate *e, const struct run_cost *c,
+			const struct unc_result *u)
+{
+	static const struct run_cost no_cost;
+	header_facts(r, w, g, e);
+	cost_facts(r, g, &w->plan, c ? c : &no_cost);
+	header_lines(r);
+	result_lines(r);
+	if (u)
+		uncertainty_lines(r, u);
+	cost_lines(r);
+	warning_lines(r, e);
+}
+
+/* Record r as rows of one row, into rows (which borrows r's columns). */
+static void as_rows(struct rep_rows *rows, struct est_record *r)
+{
 	rep_rows_init(rows, r->cols, r->n);
 	rep_rows_words(rows, r->words);
 	rep_rows_add(rows, r->cells);
+}
+
+/* The record of estimate *e as rows, its fields in JSON's order or CSV's
+ * (plan_first). */
+static void build(struct rep_rows *rows, struct est_record *r, int plan_first,
+		  const struct workload *w, const struct gpu *g, const struct estimate *e,
+		  const struct run_cost *c)
+{
+	fields(r, plan_first, w, g, e, c);
+	as_rows(rows, r);
 }
 
 int rep_estimate_csv(FILE *f, const struct workload *w, const struct gpu *g,
@@ -419,7 +590,7 @@ static int md_breakdown(FILE *f, const struct estimate *e)
 		{ "time_s", "seconds", REP_COL_SIG, 0, 4, NULL, NULL, NULL, 0, 0, 0 },
 		{ "share", "share", REP_COL_NUM, 0, 1, " %", NULL, NULL, 0, 0, 0 },
 	};
-	static const rep_word_fn words[] = { word_name, NULL, NULL };
+	static const rep_word_fn words[] = { rep_est_name, NULL, NULL };
 	struct rep_rows rows;
 	rep_rows_init(&rows, cols, 3);
 	rep_rows_words(&rows, words);
@@ -472,4 +643,18 @@ int rep_estimate_json(FILE *f, const struct workload *w, const struct gpu *g,
 	rc |= rep_json_finish(&j);
 	rep_rows_release(&rows);
 	return rc ? -1 : 0;
+}
+
+int rep_estimate_table(FILE *f, const struct workload *w, const struct gpu *g,
+		       const struct estimate *e, const struct run_cost *c,
+		       const struct unc_result *u)
+{
+	struct est_record r;
+	struct rep_rows rows;
+	fields(&r, 0, w, g, e, c);
+	table_lines(&r, w, g, e, c, u);
+	as_rows(&rows, &r);
+	int rc = rep_record_print_sheet(&rows, f, r.looks);
+	rep_rows_release(&rows);
+	return rc;
 }

@@ -1,7 +1,8 @@
 /*
  * estimate_record.h - the fields of one estimate, described once and
- * written as CSV, JSON or Markdown through rows.h (docs/output-format.md,
- * `traincost estimate`); Markdown words the fields for people.
+ * written as a table, CSV, JSON or Markdown through rows.h and record.h
+ * (docs/output-format.md, `traincost estimate`); the table and Markdown
+ * word the fields for people (estimate_words.h).
  */
 #ifndef TC_ESTIMATE_RECORD_H
 #define TC_ESTIMATE_RECORD_H
@@ -23,6 +24,14 @@ int rep_estimate_csv(FILE *f, const struct workload *w, const struct gpu *g,
  * goes.  Returns 0, or -1 as above. */
 int rep_estimate_md(FILE *f, const struct workload *w, const struct gpu *g,
 		    const struct estimate *e, const struct run_cost *c);
+
+/* Write the estimate, its cost and its uncertainty (either NULL: none) as
+ * the table people read: the record's fields worded as lines in sections
+ * (rep_record_print_sheet), then the warnings.  Returns 0, or -1 as
+ * above. */
+int rep_estimate_table(FILE *f, const struct workload *w, const struct gpu *g,
+		       const struct estimate *e, const struct run_cost *c,
+		       const struct unc_result *u);
 
 /* Write the estimate, its cost and its uncertainty (either NULL: none) as
  * the JSON document of `estimate`.  Returns 0, or -1 as above. */

@@ -12,9 +12,6 @@
 #include "numfmt.h"
 #include "table.h"
 
-static const char *const recompute_text[] = { "none", "selective", "full" };
-static const char *const finetune_text[] = { "full", "lora", "qlora" };
-
 const char *rep_kind_name(const struct workload *w)
 {
 	return w->kind == WL_LLM ? "llm" : w->kind == WL_VISION ? "vision" : "recsys";
@@ -27,43 +24,6 @@ const char *rep_model_name(const struct workload *w)
 	case WL_RECSYS: return w->rec.name;
 	default: return w->llm.name;
 	}
-}
-
-/* What one sample is called in the throughput line. */
-static const char *unit_plural(const struct workload *w)
-{
-	switch (w->kind) {
-	case WL_VISION: return "images";
-	case WL_RECSYS: return "samples";
-	default: return "sequences";
-	}
-}
-
-static const char *optimizer_name(int opt)
-{
-	static const char *const names[] = { "adamw", "sgd", "adafactor", "lars", "adagrad" };
-	return opt >= 0 && opt < (int)(sizeof(names) / sizeof(names[0])) ? names[opt] : "optimizer";
-}
-
-static int micro_batches(const struct estimate *e, const struct workload *w)
-{
-	double m = w->train.global_batch / ((double)e->plan.dp * e->plan.micro_batch);
-	return (int)llround(m);
-}
-
-static void text_choice(FILE *f, const char *label, const struct cost_choice *ch)
-{
-	char usd[48], inst[48], dur[48], rate[48];
-	fprintf(f, "  %-13s %s on %s %s (%s): %s x %.4g GPU%s for %s at %s/h, as of %s%s\n", label,
-		rep_fmt_usd(ch->run.cost_usd, usd, sizeof(usd)), ch->table->provider,
-		ch->offer->instance, ch->offer->region[0] ? ch->offer->region : "any region",
-		rep_fmt_count(ch->run.instances, inst, sizeof(inst)), ch->offer->gpus,
-		ch->offer->gpus == 1 ? "" : "s", tc_fmt_duration(ch->run.billed_s, dur, sizeof(dur)),
-		rep_fmt_usd(ch->run.price_usd_per_h, rate, sizeof(rate)), ch->offer->as_of,
-		ch->offer->verified ? "" : " (unverified price)");
-	if (ch->run.idle_gpus > 0)
-		fprintf(f, "  %-13s %.4g GPU%s paid for but idle in the last instance\n", "",
-			ch->run.idle_gpus, ch->run.idle_gpus == 1 ? "" : "s");
 }
 
 const char *rep_unpriced(char *buf, const struct cost_range *r, enum cost_kind k,
@@ -103,33 +63,6 @@ const char *rep_choice_network(const struct cost_choice *ch, const struct plan *
 	return ch->network ? ch->network : p->network;
 }
 
-/* Which network the cheapest offer's time was taken over, and the plan's
- * own time beside it when that differs. */
-static void text_network_note(FILE *f, const struct plan *p, const struct run_cost *c)
-{
-	const struct cost_choice *ch = &c->range.cheapest;
-	const char *net = rep_choice_network(ch, p);
-	char a[48];
-	if (!net)
-		return;
-	if (!ch->network) {
-		fprintf(f, "  %-13s every offer timed over %s, the plan's network between instances (%s %s's own is %s)\n",
-			"network", net[0] ? net : "the plan's bandwidth", ch->table->provider,
-			ch->offer->instance, ch->offer->network);
-		return;
-	}
-	fprintf(f, "  %-13s timed over %s, the network of %s %s between instances", "network", net,
-		ch->table->provider, ch->offer->instance);
-	if (strcmp(net, p->network)) {
-		char b[48];
-		tc_fmt_duration(c->run_s, a, sizeof(a));
-		tc_fmt_duration(ch->run_s, b, sizeof(b));
-		fprintf(f, "; over the plan's %s the run takes %s%s", p->network[0] ? p->network
-			: "bandwidth", strcmp(a, b) ? "" : "the same ", a);
-	}
-	fputs(" (`--network NAME` times every offer over one network)\n", f);
-}
-
 void rep_spot_assumptions(FILE *f, const struct cost_spot *sp, const char *what)
 {
 	char a[48], b[48], c[48];
@@ -142,272 +75,9 @@ void rep_spot_assumptions(FILE *f, const struct cost_spot *sp, const char *what)
 		tc_fmt_duration(sp->restart_s + sp->checkpoint_interval_s / 2, c, sizeof(c)), what);
 }
 
-/* What one spot restart costs, and whether the job can finish at all. */
-static void text_restart(FILE *f, const struct run_cost *c)
-{
-	const struct cost_spot *sp = &c->in.spot;
-	const struct cost_run *r = &c->range.cheapest.run;
-	char a[48], b[48], x[48], y[48], z[48], n[48], w[48], k[48], t[48];
-	fprintf(f, "  %-13s each costs %s to get training again plus on average %s of work lost since the "
-		"last checkpoint (half the %s interval): %s on %s instance%s at %s/h, %s; all %s expected: %s\n",
-		"restart", tc_fmt_duration(sp->restart_s, a, sizeof(a)),
-		tc_fmt_duration(sp->checkpoint_interval_s / 2, b, sizeof(b)),
-		tc_fmt_duration(sp->checkpoint_interval_s, x, sizeof(x)),
-		tc_fmt_duration(c->spot.lost_s_per_restart, y, sizeof(y)),
-		rep_fmt_count(r->instances, n, sizeof(n)), r->instances == 1 ? "" : "s",
-		rep_fmt_usd(r->price_usd_per_h, z, sizeof(z)), rep_fmt_usd(c->restart_usd, w, sizeof(w)),
-		rep_fmt_count(round(c->spot.expected_restarts), k, sizeof(k)),
-		rep_fmt_usd(c->overhead_usd, t, sizeof(t)));
-	if (cost_spot_loss_per_h(sp) >= 1)
-		fprintf(f, "  %-13s at %.3g restarts per hour of work, each losing %s, the job loses work as fast "
-			"as it makes it: spot cannot finish this run (the first-order figures above understate "
-			"that)\n", "", sp->preempt_per_h * sp->instances,
-			tc_fmt_duration(c->spot.lost_s_per_restart, y, sizeof(y)));
-}
-
-static void text_cost(FILE *f, const struct gpu *g, const struct run_cost *c, const struct plan *p)
-{
-	const struct run_cost_in *in = &c->in;
-	char a[48], b[48], x[48], y[48], z[48];
-
-	fprintf(f, "\nCost (%s prices):\n", cost_kind_names[c->kind]);
-	if (c->unfit) {
-		fprintf(f, "  %-13s the plan does not fit in GPU memory: no offer, on-premises or energy figure\n",
-			"not priced");
-		return;
-	}
-	if (c->priced) {
-		text_choice(f, "cheapest", &c->range.cheapest);
-		fprintf(f, "  %-13s %s to %s across %d provider%s (%d offer%s)\n", "range",
-			rep_fmt_usd(c->range.cheapest.run.cost_usd, a, sizeof(a)),
-			rep_fmt_usd(c->range.dearest.run.cost_usd, b, sizeof(b)), c->range.providers,
-			c->range.providers == 1 ? "" : "s", c->range.offers,
-			c->range.offers == 1 ? "" : "s");
-		text_network_note(f, p, c);
-	} else {
-		char why[REP_UNPRICED_LEN];
-		fprintf(f, "  %-13s %s\n", "cloud", rep_unpriced(why, &c->range, c->kind, g->id, p->count));
-	}
-	if (c->range.skipped_small)
-		fprintf(f, "  %-13s %d offer%s with fewer GPUs per instance than the plan's nodes left out\n",
-			"", c->range.skipped_small, c->range.skipped_small == 1 ? "" : "s");
-	if (c->range.skipped_fabric)
-		fprintf(f, "  %-13s %d offer%s left out: one order cannot join the instances the plan needs "
-			"(its network or max_instances; `traincost prices`)\n", "",
-			c->range.skipped_fabric, c->range.skipped_fabric == 1 ? "" : "s");
-	if (c->spot_applied)
-		fprintf(f, "  %-13s assumed %.3g preemptions per instance-hour on each of %.0f instance%s (any one "
-			"stops the job), a checkpoint every %s and %s per restart: %.3g restarts add %s\n",
-			"spot", in->spot.preempt_per_h, in->spot.instances, in->spot.instances == 1 ? "" : "s",
-			tc_fmt_duration(in->spot.checkpoint_interval_s, a, sizeof(a)),
-			tc_fmt_duration(in->spot.restart_s, b, sizeof(b)), c->spot.expected_restarts,
-			tc_fmt_duration(c->spot.overhead_s, x, sizeof(x)));
-	if (c->spot_applied && c->priced)
-		text_restart(f, c);
-	if (c->onprem)
-		fprintf(f, "  %-13s %s at %s per GPU-hour (capital %s, power %s, colocation %s)\n",
-			"on-premises", rep_fmt_usd(c->onprem_usd, a, sizeof(a)),
-			rep_fmt_usd(c->onprem_rate.total_usd_per_gpu_h, b, sizeof(b)),
-			rep_fmt_usd(c->onprem_rate.capital_usd_per_gpu_h, x, sizeof(x)),
-			rep_fmt_usd(c->onprem_rate.power_usd_per_gpu_h, y, sizeof(y)),
-			rep_fmt_usd(c->onprem_rate.colo_usd_per_gpu_h, z, sizeof(z)));
-	if (c->co2_kg >= 1000)
-		snprintf(b, sizeof(b), "%.3g t", c->co2_kg / 1000);
-	else
-		snprintf(b, sizeof(b), "%.3g kg", c->co2_kg);
-	fprintf(f, "  %-13s %s kWh and %s CO2 (assumed: average power %.0f %% of the %.0f W TDP, "
-		"PUE %.2f, %.0f g CO2 per kWh)\n", "energy",
-		rep_fmt_count(c->energy_kwh, a, sizeof(a)), b, 100 * in->power_frac,
-		g->tdp_w, in->pue, in->grid_g_per_kwh);
-}
-
-static void text_uncertainty(FILE *f, const struct unc_result *u)
-{
-	char a[48], b[48], c[48];
-	fprintf(f, "\nUncertainty (%zu samples, seed %lu):      P10         P50         P90\n",
-		u->samples, u->seed);
-	fprintf(f, "  %-24s %11s %11s %11s\n", "step time", tc_fmt_duration(u->step_s.p10, a, sizeof(a)),
-		tc_fmt_duration(u->step_s.p50, b, sizeof(b)), tc_fmt_duration(u->step_s.p90, c, sizeof(c)));
-	fprintf(f, "  %-24s %11s %11s %11s\n", "total time", tc_fmt_duration(u->total_s.p10, a, sizeof(a)),
-		tc_fmt_duration(u->total_s.p50, b, sizeof(b)), tc_fmt_duration(u->total_s.p90, c, sizeof(c)));
-	if (u->has_cost)
-		fprintf(f, "  %-24s %11s %11s %11s\n", "cost (cheapest offer)",
-			rep_fmt_usd(u->cost_usd.p10, a, sizeof(a)), rep_fmt_usd(u->cost_usd.p50, b, sizeof(b)),
-			rep_fmt_usd(u->cost_usd.p90, c, sizeof(c)));
-	if (u->has_deadline)
-		fprintf(f, "  probability of meeting the deadline: %.0f %%\n", 100 * u->p_deadline);
-	if (u->has_budget)
-		fprintf(f, "  probability of staying within the budget: %.0f %%\n", 100 * u->p_budget);
-}
-
 const char *rep_title(char *buf, const struct workload *w, const char *fmt)
 {
 	return rep_show(buf, REP_TITLE_LEN, w->name[0] ? w->name : w->file, fmt);
-}
-
-/* The software stack and the compute rate its profile sets. */
-static void text_framework(FILE *f, const struct plan_framework *fw)
-{
-	if (!fw->id[0]) {
-		fputs("  framework  none named: the registry defaults (docs/model.md)\n", f);
-		return;
-	}
-	fprintf(f, "  framework  %s", fw->id);
-	if (fw->set & (1ULL << eff_id_stack_frac))
-		fprintf(f, ", sustains %.0f %% of the kernel rates (fitted on published runs)",
-			100 * fw->value[eff_id_stack_frac]);
-	else if (fw->fitted_runs > 0)
-		fprintf(f, ", sustains the kernel rates of the defaults (checked on %d published runs)",
-			fw->fitted_runs);
-	else
-		fputs(", no measured run: the defaults apply", f);
-	fputc('\n', f);
-}
-
-static void text_report(FILE *f, const struct workload *w, const struct gpu *g,
-			const struct estimate *e, const struct run_cost *c,
-			const struct unc_result *u)
-{
-	const struct plan *p = &e->plan;
-	char a[64], b[64], pct[64], t[REP_TITLE_LEN], gn[REP_TITLE_LEN], gi[REP_TITLE_LEN];
-
-	fputs(rep_title(t, w, "table"), f);
-	/* A name often states the file's hardware: say what was run instead
-	 * when the command line chose it (an override leaves no position). */
-	int gpu_flag = !w->mark[WLF_GPU].line, count_flag = !w->mark[WLF_COUNT].line;
-	if (gpu_flag || count_flag)
-		fprintf(f, ": run on %d x %s (%s%s%s)", p->count, rep_show(gi, sizeof(gi), g->id, "table"),
-			gpu_flag ? "--gpu" : "", gpu_flag && count_flag ? ", " : "",
-			count_flag ? "--count" : "");
-	fputc('\n', f);
-	fprintf(f, "  workload   %s\n", rep_show(t, sizeof(t), w->file, "table"));
-	fprintf(f, "  model      %s, %s parameters", rep_model_name(w), rep_fmt_count(e->params, a, sizeof(a)));
-	if (e->active_params < e->params)
-		fprintf(f, " (%s active per token)", rep_fmt_count(e->active_params, b, sizeof(b)));
-	fputc('\n', f);
-	fprintf(f, "  GPUs       %d x %s (%s), %d per node\n", p->count,
-		rep_show(gn, sizeof(gn), g->name, "table"), rep_show(gi, sizeof(gi), g->id, "table"),
-		p->gpus_per_node);
-	if (w->kind == WL_LLM)
-		fprintf(f, "  layout     tp %d x pp %d x dp %d", p->tp, p->pp, p->dp);
-	else
-		fprintf(f, "  layout     data parallel %d", p->dp);
-	if (w->llm.experts > 1)
-		fprintf(f, ", ep %d", p->ep);
-	if (w->kind == WL_LLM && p->cp > 1)
-		fprintf(f, " x cp %d", p->cp);
-	if (w->kind == WL_LLM) {
-		fprintf(f, ", ZeRO %d, micro-batch %d%s, %d micro-batches per step", p->zero,
-			p->micro_batch, e->micro_batch_chosen ? " (none given: the fastest that fits)" : "",
-			micro_batches(e, w));
-		if (p->shard_group > 0)
-			fprintf(f, " (ZeRO shards inside groups of %d data-parallel ranks)", p->shard_group);
-	} else {
-		fprintf(f, ", %.0f %s per GPU per step", e->samples_per_step / p->dp, unit_plural(w));
-	}
-	if (p->interleave > 1)
-		fprintf(f, ", interleave %d", p->interleave);
-	if (w->kind == WL_LLM && (p->first_stage_layers > 0 || p->last_stage_layers > 0))
-		fprintf(f, ", %d layers on the first stage and %d on the last", p->first_stage_layers,
-			p->last_stage_layers);
-	if (w->kind == WL_LLM && p->schedule == SCHED_ZERO_BUBBLE)
-		fputs(", zero-bubble schedule (ZB-H1)", f);
-	if (p->sequence_parallel && p->tp > 1)
-		fputs(", sequence parallel", f);
-	if (w->kind == WL_LLM && p->tp_comm_overlap && p->tp > 1)
-		fputs(", tensor-parallel communication under the GEMMs", f);
-	if (p->cuda_graphs)
-		fputs(", CUDA graphs", f);
-	fputc('\n', f);
-	if (w->kind == WL_LLM) {
-		char len[64];
-		if (w->llm.form == FORM_ENCODER_DECODER) /* tokens are the inputs' */
-			snprintf(len, sizeof(len), "input %.0f, target %.0f", w->train.input_len,
-				 w->train.target_len);
-		else
-			snprintf(len, sizeof(len), "sequence %.0f", w->train.seq_len);
-		fprintf(f, "  training   %s tokens, %s, global batch %.0f (%s tokens per step), %s, %s, recompute %s",
-			rep_fmt_count(e->tokens_per_step * e->steps, a, sizeof(a)), len,
-			w->train.global_batch, rep_fmt_count(e->tokens_per_step, b, sizeof(b)),
-			tc_prec_names[w->train.precision], optimizer_name(w->train.optimizer),
-			recompute_text[w->train.recompute]);
-		double rs = train_recompute_share(&w->train);
-		if (rs > 0 && rs < 1)
-			fprintf(f, " (%.3g %% of the layers)", 100 * rs);
-		if (w->train.finetune != FT_FULL)
-			fprintf(f, ", %s rank %d", finetune_text[w->train.finetune], w->train.lora_rank);
-	} else {
-		fprintf(f, "  training   %s %s, global batch %.0f, %s steps, %s, %s",
-			rep_fmt_count(e->samples_per_step * e->steps, a, sizeof(a)), unit_plural(w),
-			e->samples_per_step, rep_fmt_count(e->steps, b, sizeof(b)),
-			tc_prec_names[w->train.precision], optimizer_name(w->train.optimizer));
-		double in_h, in_w;
-		vtrain_input(&w->vtrain, &in_h, &in_w);
-		if (w->kind == WL_VISION && w->vtrain.crop > 0)
-			fprintf(f, ", %.0f x %.0f crops of", in_h, in_w);
-		if (w->kind == WL_VISION)
-			fprintf(f, "%s %.0f x %.0f pixels",
-				w->vtrain.crop > 0 ? "" : ",", w->vtrain.image_size,
-				w->vtrain.image_width > 0 ? w->vtrain.image_width :
-				w->vtrain.image_size);
-	}
-	fputc('\n', f);
-	text_framework(f, &p->framework);
-	fputc('\n', f);
-
-	fprintf(f, "  step time           %s\n", tc_fmt_duration(e->step_time_s, a, sizeof(a)));
-	if (w->kind == WL_LLM)
-		fprintf(f, "  throughput          %s tokens/s in total, %s tokens/s per GPU\n",
-			rep_fmt_count(e->tokens_per_s, a, sizeof(a)),
-			rep_fmt_count(e->tokens_per_s_per_gpu, b, sizeof(b)));
-	else
-		fprintf(f, "  throughput          %s %s/s in total, %s %s/s per GPU\n",
-			rep_fmt_count(e->samples_per_s, a, sizeof(a)), unit_plural(w),
-			rep_fmt_count(e->samples_per_s / e->plan.count, b, sizeof(b)),
-			unit_plural(w));
-	if (e->input_wait_s > 0)
-		fprintf(f, "  input pipeline      %s per step waiting for the data loader\n",
-			tc_fmt_duration(e->input_wait_s, a, sizeof(a)));
-	fprintf(f, "  run                 %s steps in %s\n", rep_fmt_count(e->steps, a, sizeof(a)),
-		tc_fmt_duration(e->total_time_s, b, sizeof(b)));
-	fprintf(f, "  GPU-hours           %s GPU-h\n", rep_fmt_count(e->gpu_hours, a, sizeof(a)));
-	fprintf(f, "  MFU / HFU           %.1f %% / %.1f %% of dense %s peak\n", 100 * e->mfu_frac,
-		100 * e->hfu_frac, tc_prec_names[w->train.precision]);
-	fprintf(f, "  limiting resource   %s\n", limiter_names[e->limiting]);
-	fprintf(f, "  efficiencies        %s\n\n", rep_show(t, sizeof(t), g->eff.source, "table"));
-
-	fprintf(f, "Memory per GPU: %s of %s (%s)\n",
-		tc_fmt_bytes(e->memory_per_gpu_bytes, a, sizeof(a)),
-		tc_fmt_bytes(e->memory_capacity_bytes, b, sizeof(b)),
-		e->fits ? "fits" : "does NOT fit");
-	for (int i = 0; i < MEM_COUNT; i++)
-		fprintf(f, "  %-18s %10s\n", mem_part_names[i], tc_fmt_bytes(e->mem_bytes[i], a, sizeof(a)));
-	if (e->embedding_bytes_per_gpu > 0)
-		fprintf(f, "  (embedding tables and their optimizer state: %s of it)\n",
-			tc_fmt_bytes(e->embedding_bytes_per_gpu, a, sizeof(a)));
-	if (e->host_bytes > 0)
-		fprintf(f, "  host memory        %10s of tables offloaded\n",
-			tc_fmt_bytes(e->host_bytes, a, sizeof(a)));
-	if (!e->fits && e->fit_advice[0])
-		fprintf(f, "  %s\n", e->fit_advice);
-
-	fputs("\nTime per step:\n", f);
-	for (int i = 0; i < BRK_COUNT; i++) {
-		if (e->breakdown_s[i] <= 0)
-			continue;
-		snprintf(pct, sizeof(pct), "%.1f %%", 100 * e->breakdown_s[i] / e->step_time_s);
-		fprintf(f, "  %-18s %10s %8s\n", brk_names[i],
-			tc_fmt_duration(e->breakdown_s[i], a, sizeof(a)), pct);
-	}
-	if (u)
-		text_uncertainty(f, u);
-	if (c)
-		text_cost(f, g, c, &w->plan);
-	if (e->warning_count) {
-		fputs("\nWarnings:\n", f);
-		for (int i = 0; i < e->warning_count; i++)
-			fprintf(f, "  - %s\n", e->warning[i]);
-	}
 }
 
 int rep_estimate(FILE *f, const char *fmt, const struct workload *w,
@@ -420,6 +90,5 @@ int rep_estimate(FILE *f, const char *fmt, const struct workload *w,
 		return rep_estimate_csv(f, w, g, e, c);
 	if (!strcmp(fmt, "md"))
 		return rep_estimate_md(f, w, g, e, c);
-	text_report(f, w, g, e, c, u);
-	return 0;
+	return rep_estimate_table(f, w, g, e, c, u);
 }

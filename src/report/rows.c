@@ -82,6 +82,7 @@ int rep_view_shows(enum rep_view v, const char *fmt)
 	case REP_VIEW_TEXT: return !json && !csv;
 	case REP_VIEW_DATA: return json || csv;
 	case REP_VIEW_CSV: return csv;
+	case REP_VIEW_TABLE: return !strcmp(fmt, "table");
 	}
 	return 0;
 }

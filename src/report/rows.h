@@ -64,8 +64,10 @@ enum rep_view {
 	REP_VIEW_TEXT, /* table and Markdown only: a person's wording of what
 			* a REP_VIEW_DATA column of the same name carries */
 	REP_VIEW_DATA, /* CSV and JSON only */
-	REP_VIEW_CSV   /* CSV only: a field JSON carries once for the whole
+	REP_VIEW_CSV,  /* CSV only: a field JSON carries once for the whole
 			* document, CSV on every row */
+	REP_VIEW_TABLE /* the table only: a line of a record's sheet, or a
+			* fact its wordings draw on (record.h) */
 };
 
 struct rep_rows;
@@ -150,8 +152,9 @@ struct rep_rows {
 };
 
 /* Columns of rows at most; a flat format shows at most REP_TABLE_MAX_COLS
- * of them (a record's JSON may have more fields than its CSV columns). */
-#define REP_ROWS_MAX_COLS 128
+ * of them (a record's JSON may have more fields than its CSV columns, and
+ * its table lines of its own). */
+#define REP_ROWS_MAX_COLS 320
 
 /* Start empty rows under `ncols` (at most REP_ROWS_MAX_COLS) columns. */
 void rep_rows_init(struct rep_rows *r, const struct rep_col *cols, int ncols);

@@ -265,6 +265,85 @@ static void worded_fields(void **state)
 	rep_rows_release(&r);
 }
 
+/* A price in two lines, its kind from a fact only the sheet shows; no
+ * line without a price. */
+static int word_two_lines(const struct rep_rows *r, size_t i, int c, const char *fmt,
+			  char *title, char *value)
+{
+	(void)fmt;
+	(void)title;
+	const struct rep_cell *v = &r->cells[i * (size_t)r->ncols + (size_t)c];
+	if (v->missing)
+		return 1;
+	snprintf(value, REP_WORD_LEN, "$%.0f %s\nthen more", v->num,
+		 rep_rows_field(r, i, "cost", "kind")->text);
+	return 0;
+}
+
+/*
+ * A run's record written as a sheet: a title, the memory worded under a
+ * heading of its own, the GPU's name escaped, a price in two lines that
+ * goes on under its first; the price's kind is a fact, not a line, and
+ * a field without a look has no line.  Without a price its line is left
+ * out, and a non-finite number leaves the sheet empty.
+ */
+static void sheet_sections(void **state)
+{
+	(void)state;
+	static const struct rep_sheet_look title = { 1, 0, 0 }, body = { 0, 8, 0 },
+					   right = { 0, 8, 12 };
+	static const struct rep_col cols[] = {
+		{ "run", "Run a", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, REP_VIEW_TABLE, 0 },
+		{ "gpu", "gpu", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
+		{ "memory", "Memory:", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, REP_VIEW_TABLE, 0 },
+		{ "memory_bytes", "used", REP_COL_SIG, 1e-9, 3, " GB", NULL, NULL, 0, 0, 0 },
+		{ "cost_usd", "cost", REP_COL_NUM, 0, 0, NULL, NULL, "cost", 0, 0, 1 },
+		{ "kind", "kind", REP_COL_TEXT, 0, 0, NULL, NULL, "cost", 0, REP_VIEW_TABLE, 1 },
+		{ "capacity_bytes", "capacity", REP_COL_SIG, 1e-9, 3, NULL, NULL, NULL, 0, 0, 0 },
+	};
+	static const rep_word_fn words[] = { NULL, NULL, NULL, NULL, word_two_lines, NULL, NULL };
+	const struct rep_sheet_look *looks[] = { &title, &body, &title, &right, &body, NULL, NULL };
+	struct rep_cell c[] = {
+		{ .text = "" }, { .text = "a\x01" }, { .text = "" }, { .num = 6e10 },
+		{ .num = 1234 }, { .text = "spot" }, { .num = 8e10 },
+	};
+	struct rep_rows r;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	rep_rows_init(&r, cols, 7);
+	rep_rows_words(&r, words);
+	rep_rows_add(&r, c);
+	assert_int_equal(rep_record_print_sheet(&r, f, looks), 0);
+	rep_rows_release(&r);
+	c[4] = (struct rep_cell){ .absent = 1 };
+	rep_rows_init(&r, cols, 7);
+	rep_rows_words(&r, words);
+	rep_rows_add(&r, c);
+	assert_int_equal(rep_record_print_sheet(&r, f, looks), 0);
+	rep_rows_release(&r);
+	c[3].num = NAN;
+	rep_rows_init(&r, cols, 7);
+	rep_rows_add(&r, c);
+	assert_int_equal(rep_record_print_sheet(&r, f, looks), -1);
+	rep_rows_release(&r);
+	fclose(f);
+	assert_string_equal(buf, "Run a\n"
+				 "  gpu      a\\u0001\n"
+				 "\n"
+				 "Memory:\n"
+				 "  used            60 GB\n"
+				 "  cost     $1234 spot\n"
+				 "           then more\n"
+				 "Run a\n"
+				 "  gpu      a\\u0001\n"
+				 "\n"
+				 "Memory:\n"
+				 "  used            60 GB\n");
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -273,6 +352,7 @@ int main(void)
 		cmocka_unit_test(json_is_one_object),
 		cmocka_unit_test(non_finite_fails),
 		cmocka_unit_test(worded_fields),
+		cmocka_unit_test(sheet_sections),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
