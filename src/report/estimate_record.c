@@ -147,14 +147,24 @@ static void result_fields(struct est_record *r, const struct workload *w,
 			  const struct estimate *e)
 {
 	int vision = w->kind == WL_VISION, recsys = w->kind == WL_RECSYS;
+	int llm = !vision && !recsys;
 	put(r, data6("step_time_s", NULL), val(e->step_time_s));
 	say(r, "step time", rep_est_duration);
+	/* People read a language model's rate in tokens, the others' in
+	 * what a sample is (rep_est_throughput's units) */
 	put(r, data6("tokens_per_s", NULL), val(e->tokens_per_s));
-	say(r, "tokens/s (all GPUs)", rep_est_amount);
+	if (llm)
+		say(r, "tokens/s (all GPUs)", rep_est_amount);
 	put(r, data6("tokens_per_s_per_gpu", NULL), val(e->tokens_per_s_per_gpu));
-	say(r, "tokens/s per GPU", rep_est_amount);
+	if (llm)
+		say(r, "tokens/s per GPU", rep_est_amount);
 	put(r, jnum("samples_per_step", NULL), val(e->samples_per_step));
-	put(r, jnum("samples_per_s", NULL), val(e->samples_per_s));
+	put(r, data6("samples_per_s", NULL), val(e->samples_per_s));
+	if (!llm)
+		say(r, vision ? "images/s (all GPUs)" : "samples/s (all GPUs)", rep_est_amount);
+	put(r, data6("samples_per_s_per_gpu", NULL), val(e->samples_per_s / e->plan.count));
+	if (!llm)
+		say(r, vision ? "images/s per GPU" : "samples/s per GPU", rep_est_amount);
 	put(r, jnum("images_per_s", NULL), only(vision, val(e->images_per_s)));
 	put(r, jnum("input_wait_s", NULL), only(vision, val(e->input_wait_s)));
 	put(r, jnum("embedding_bytes_per_gpu", NULL), only(recsys, val(e->embedding_bytes_per_gpu)));
@@ -614,8 +624,13 @@ int rep_estimate_md(FILE *f, const struct workload *w, const struct gpu *g,
 	struct est_record r;
 	struct rep_rows rows;
 	fprintf(f, "## %s\n\n", rep_title(t, w, "md"));
-	fprintf(f, "%d x %s, tp %d, pp %d, dp %d, ZeRO %d, micro-batch %d\n\n", p->count,
-		rep_show(t, sizeof(t), g->name, "md"), p->tp, p->pp, p->dp, p->zero, p->micro_batch);
+	fprintf(f, "%d x %s, ", p->count, rep_show(t, sizeof(t), g->name, "md"));
+	if (w->kind == WL_LLM)
+		fprintf(f, "tp %d, pp %d, dp %d, ZeRO %d, micro-batch %d\n\n", p->tp, p->pp, p->dp,
+			p->zero, p->micro_batch);
+	else /* data parallel only: the samples each GPU takes per step */
+		fprintf(f, "data parallel %d, %.0f %s per GPU per step\n\n", p->dp,
+			e->samples_per_step / p->dp, w->kind == WL_VISION ? "images" : "samples");
 	build(&rows, &r, 0, w, g, e, c);
 	int rc = rep_record_print_as(&rows, f, "md", &look);
 	rep_rows_release(&rows);

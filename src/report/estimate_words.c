@@ -107,14 +107,14 @@ int rep_est_energy(REP_WORD_ARGS)
 	if (CELL->missing)
 		return 1;
 	rep_fmt_count(CELL->num, kwh, sizeof(kwh));
-	if (!TABLE) {
-		snprintf(value, REP_WORD_LEN, "%s kWh, %.3g t CO2", kwh, kg / 1000);
-		return 0;
-	}
 	if (kg >= 1000)
 		snprintf(co2, sizeof(co2), "%.3g t", kg / 1000);
 	else
 		snprintf(co2, sizeof(co2), "%.3g kg", kg);
+	if (!TABLE) {
+		snprintf(value, REP_WORD_LEN, "%s kWh, %s CO2", kwh, co2);
+		return 0;
+	}
 	snprintf(value, REP_WORD_LEN, "%s kWh and %s CO2 (assumed: average power %.0f %% of the "
 		 "%.0f W TDP, PUE %.2f, %.0f g CO2 per kWh)", kwh, co2,
 		 100 * FIELD("energy", "power_frac")->num, FACT("tdp_w")->num,
