@@ -266,7 +266,8 @@ static const struct cli_cmd commands[] = {
 	  "\n"
 	  "Print a completion script for the shell, made from the command and option\n"
 	  "tables of this traincost: commands, options, and the values of options\n"
-	  "that take one of a list.  `make install` installs all three; by hand:\n"
+	  "that take one of a list; --gpu and --framework ask traincost for the ids\n"
+	  "of its catalog.  `make install` installs all three; by hand:\n"
 	  "  traincost completion bash > ~/.local/share/bash-completion/completions/traincost\n"
 	  "  traincost completion zsh > ~/.zfunc/_traincost   (a folder in $fpath)\n"
 	  "  traincost completion fish > ~/.config/fish/completions/traincost.fish\n" },

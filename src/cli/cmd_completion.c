@@ -24,7 +24,30 @@ struct comp_opt {
 	char name[COMP_NAME_LEN];
 	enum opt_kind kind;
 	char choices[COMP_CHOICES_LEN]; /* space-separated, "" for any value */
+	const char *lister;             /* the command listing its values, or NULL */
 };
+
+/* Options whose value is an id of the catalog, and the command that lists
+ * the ids (first CSV column): the script asks it when completing, so GPUs
+ * and profiles added under models/ complete too. */
+static const struct { const char *option, *lister; } catalog_ids[] = {
+	{ "gpu", "gpus" },
+	{ "framework", "frameworks" },
+};
+
+static const char *lister_of(const char *option)
+{
+	for (size_t i = 0; i < sizeof(catalog_ids) / sizeof(catalog_ids[0]); i++)
+		if (!strcmp(option, catalog_ids[i].option))
+			return catalog_ids[i].lister;
+	return NULL;
+}
+
+/* The shell words that print the ids `lister` lists, run by `tc`. */
+static void ids_command(FILE *f, const char *tc, const char *lister)
+{
+	fprintf(f, "%s %s --format csv 2>/dev/null | cut -d, -f1 | tail -n +2", tc, lister);
+}
 
 struct comp_cmd {
 	const struct cli_cmd *cmd;       /* borrowed from the command table */
@@ -58,6 +81,7 @@ static int read_options(struct cli_ctx *ctx, const struct cli_cmd *c, struct com
 			continue;
 		snprintf(o->name, sizeof(o->name), "%s", f);
 		o->kind = !strcmp(kind, "flag") ? OK_FLAG : !strcmp(kind, "optional") ? OK_OPTIONAL : OK_VALUE;
+		o->lister = o->kind == OK_VALUE ? lister_of(o->name) : NULL;
 		o->choices[0] = '\0';
 		size_t used = 0;
 		for (char *ch; (ch = strtok(NULL, "\t")) && used < sizeof(o->choices);)
@@ -115,15 +139,22 @@ static void emit_bash(FILE *f, const struct comp_cmd *cmds, size_t n)
 		for (int k = 0; k < c->nopt; k++)
 			fprintf(f, "%s--%s", k ? " " : "", c->opt[k].name);
 		fputs("\"\n", f);
-		for (int k = 0; k < c->nopt; k++)
-			if (c->opt[k].choices[0] && c->opt[k].kind == OK_VALUE)
-				fprintf(f, "\t\t[ \"$prev\" = --%s ] && words=\"%s\"\n", c->opt[k].name,
-					c->opt[k].choices);
+		for (int k = 0; k < c->nopt; k++) {
+			const struct comp_opt *o = &c->opt[k];
+			if (o->choices[0] && o->kind == OK_VALUE)
+				fprintf(f, "\t\t[ \"$prev\" = --%s ] && words=\"%s\"\n", o->name,
+					o->choices);
+			if (o->lister) {
+				fprintf(f, "\t\t[ \"$prev\" = --%s ] && words=$(", o->name);
+				ids_command(f, "\"${COMP_WORDS[0]}\"", o->lister);
+				fputs(")\n", f);
+			}
+		}
 		/* a value that is not one of a list: a file name */
 		fputs("\t\tcase \"$prev\" in", f);
 		int any = 0;
 		for (int k = 0; k < c->nopt; k++)
-			if (c->opt[k].kind == OK_VALUE && !c->opt[k].choices[0])
+			if (c->opt[k].kind == OK_VALUE && !c->opt[k].choices[0] && !c->opt[k].lister)
 				fprintf(f, "%s--%s", any++ ? "|" : " ", c->opt[k].name);
 		if (!strcmp(c->positional, "files") && any)
 			fputs(") COMPREPLY=($(compgen -f -- \"$cur\")); return ;; esac\n", f);
@@ -167,7 +198,15 @@ static void emit_zsh(FILE *f, const struct comp_cmd *cmds, size_t n)
 {
 	fputs("#compdef traincost\n"
 	      "# zsh completion for traincost, made by `traincost completion zsh`\n"
+	      "_traincost_ids() {\n"
+	      "\tlocal -a ids\n"
+	      "\tids=(${(f)\"$(", f);
+	ids_command(f, "$tc", "$1");
+	fputs(")\"})\n"
+	      "\tcompadd -a ids\n"
+	      "}\n"
 	      "_traincost() {\n"
+	      "\tlocal tc=$words[1]\n"
 	      "\tlocal -a cmds\n"
 	      "\tcmds=(\n", f);
 	for (size_t i = 0; i < n; i++) {
@@ -204,6 +243,8 @@ static void emit_zsh(FILE *f, const struct comp_cmd *cmds, size_t n)
 				fprintf(f, " '*--%s=-::value'", o->name);
 			else if (o->choices[0])
 				fprintf(f, " '*--%s:%s:(%s)'", o->name, o->name, o->choices);
+			else if (o->lister)
+				fprintf(f, " '*--%s:%s:_traincost_ids %s'", o->name, o->name, o->lister);
 			else
 				fprintf(f, " '*--%s:%s:_files'", o->name, o->name);
 		}
@@ -243,9 +284,13 @@ static void emit_fish(FILE *f, const struct comp_cmd *cmds, size_t n)
 			const struct comp_opt *o = &c->opt[k];
 			fprintf(f, "complete -c traincost -n '__fish_seen_subcommand_from %s' -l %s", name,
 				o->name);
-			if (o->kind == OK_VALUE && o->choices[0])
+			if (o->kind == OK_VALUE && o->choices[0]) {
 				fprintf(f, " -x -a '%s'", o->choices);
-			else if (o->kind == OK_VALUE)
+			} else if (o->lister) {
+				fputs(" -x -a '(", f);
+				ids_command(f, "traincost", o->lister);
+				fputs(")'", f);
+			} else if (o->kind == OK_VALUE)
 				fputs(" -r -F", f);
 			fputc('\n', f);
 		}

@@ -1,11 +1,15 @@
 #!/bin/sh
 # The shell completions of `traincost completion`: each script parses in
 # its shell, and the bash and fish ones complete commands, options and the
-# values of an option from the command tables.
+# values of an option from the command tables, and GPU and framework ids
+# from the catalog (the frozen one of tests/data, tests/test-env.sh).
 # Prints "ok NAME" or "FAIL NAME: why" per check.
 # Usage: tests/completion/run-completion.sh BINARY [RUNNER]
 bin=$1
 runner=${2:-}
+. tests/test-env.sh
+# fish's script runs `traincost` from PATH to list ids: this one.
+bindir=$(cd "$(dirname "$bin")" && pwd)
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
@@ -36,7 +40,8 @@ complete_words() {
 	case $sh in
 	bash) bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _traincost
 		printf "%s\n" "${COMPREPLY[@]}"' sh "$tmp/bash" "$@" ;;
-	fish) fish -c 'source $argv[1]; complete -C"$argv[2]"' "$tmp/fish" "$*" | cut -f1 ;;
+	fish) PATH="$bindir:$PATH" fish -c 'source $argv[1]; complete -C"$argv[2]"' "$tmp/fish" "$*" |
+		cut -f1 ;;
 	esac | sort | tr '\n' ' ' | sed 's/ $//'
 }
 expect() { # SHELL NAME WANT WORDS... (WANT sorted)
@@ -58,4 +63,7 @@ for sh in bash fish; do
 	expect $sh completion-choices "csv json md table" traincost estimate --format ""
 	expect $sh completion-plot "--plot --plot-x --plot-y" traincost sweep --plo
 	expect $sh completion-shells "bash fish zsh" traincost completion ""
+	# bash runs the binary the command line names; fish `traincost`
+	expect $sh completion-gpu-ids "a100-80gb-pcie a100-80gb-sxm" "$bindir/traincost" estimate --gpu a100-80
+	expect $sh completion-framework-ids "megatron" "$bindir/traincost" estimate --framework meg
 done
