@@ -88,6 +88,13 @@ static double mlp_params(double in, const int *w, int n)
 	return p;
 }
 
+/* neumf: the GMF product joins the last top layer's input, adding its
+ * width times that layer's outputs in weights and multiply-adds. */
+static double top_gmf(const struct recsys_arch *a, const struct rec_summary *s)
+{
+	return a->ntop > 0 ? s->gmf_width * a->top[a->ntop - 1] : 0;
+}
+
 void recsys_summary(const struct recsys_arch *a, struct rec_summary *s)
 {
 	int i;
@@ -109,11 +116,8 @@ void recsys_summary(const struct recsys_arch *a, struct rec_summary *s)
 			s->item_width += n * t->dim;
 		d = t->dim;
 	}
-	prev = a->dense_features;
-	for (i = 0; i < a->nbottom; i++) {
-		s->dense_params += prev * a->bottom[i] + a->bottom[i];
-		prev = a->bottom[i];
-	}
+	s->dense_params += mlp_params(a->dense_features, a->bottom, a->nbottom);
+	prev = a->nbottom > 0 ? a->bottom[a->nbottom - 1] : a->dense_features;
 	if (a->interaction == RI_DCNV2) {
 		double w = (s->tables + 1) * d;
 		s->dense_params += a->cross_layers *
@@ -134,13 +138,7 @@ void recsys_summary(const struct recsys_arch *a, struct rec_summary *s)
 		double f = s->tables + 1;
 		s->inter_width = prev + f * (f - 1) / 2;
 	}
-	prev = s->inter_width;
-	for (i = 0; i < a->ntop; i++) {
-		if (i == a->ntop - 1)
-			prev += s->gmf_width; /* neumf: GMF joins the last */
-		s->dense_params += prev * a->top[i] + a->top[i];
-		prev = a->top[i];
-	}
+	s->dense_params += mlp_params(s->inter_width, a->top, a->ntop) + top_gmf(a, s);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -762,20 +760,9 @@ static void step_work(struct rb *B, const struct rstep *R,
 static double model_flop(const struct rstep *R)
 {
 	const struct recsys_arch *a = R->a;
-	double f = 0, prev = a->dense_features;
-	int i;
+	double f = mlp_macs(a->dense_features, a->bottom, a->nbottom) +
+		   mlp_macs(R->S.inter_width, a->top, a->ntop) + top_gmf(a, &R->S);
 
-	for (i = 0; i < a->nbottom; i++) {
-		f += prev * a->bottom[i];
-		prev = a->bottom[i];
-	}
-	prev = R->S.inter_width;
-	for (i = 0; i < a->ntop; i++) {
-		if (i == a->ntop - 1)
-			prev += R->S.gmf_width; /* neumf: GMF joins the last */
-		f += prev * a->top[i];
-		prev = a->top[i];
-	}
 	/* neumf's GMF product is element-wise: no multiply-adds counted */
 	if (a->interaction == RI_DCNV2)
 		f += a->cross_layers * 2.0 * R->S.inter_width * a->cross_rank;
