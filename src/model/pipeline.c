@@ -225,12 +225,31 @@ int step_validated(const struct workload *w, const struct gpu *g)
 	       !g->eff.measured_on[0] && (!fw->id[0] || fw->fitted_runs > 0);
 }
 
+/* Whether the GPU's file sets any kernel rate (a memory rate without a GEMM
+ * rate, say). */
+static int any_rate_measured(const struct roof_eff *eff)
+{
+	for (int i = 0; i < EFF_COUNT; i++)
+		if (eff_params[i].role == EFF_RATE && eff->layer[i] >= EFF_LAYER_GPU)
+			return 1;
+	return 0;
+}
+
 /* Say which part of an estimate no measured run backs. */
 static void unvalidated_warnings(const struct workload *w, const struct gpu *g,
 				 struct estimate *e)
 {
 	const struct plan_framework *fw = &w->plan.framework;
-	if (g->eff.layer[eff_id_gemm_max_frac] < EFF_LAYER_GPU)
+	if (g->eff.layer[eff_id_gemm_max_frac] < EFF_LAYER_GPU && g->eff.measured_on[0])
+		est_warn(e, "no published measurement of %s's GEMM rate: the A100-fitted default "
+			 "applies, the rates its file has were measured on %s, and the uncertainty "
+			 "is widened to the cross-GPU validation error (%.0f %%)", g->id,
+			 g->eff.measured_on, 100 * STEP_UNVALIDATED_REL_SD);
+	else if (g->eff.layer[eff_id_gemm_max_frac] < EFF_LAYER_GPU && any_rate_measured(&g->eff))
+		est_warn(e, "no published measurement of %s's GEMM rate: the A100-fitted default "
+			 "applies, and the uncertainty is widened to the cross-GPU validation error "
+			 "(%.0f %%)", g->id, 100 * STEP_UNVALIDATED_REL_SD);
+	else if (g->eff.layer[eff_id_gemm_max_frac] < EFF_LAYER_GPU)
 		est_warn(e, "no published measurement of %s's kernel rates: the A100-fitted "
 			 "defaults apply, and the uncertainty is widened to the cross-GPU "
 			 "validation error (%.0f %%)", g->id, 100 * STEP_UNVALIDATED_REL_SD);
