@@ -240,16 +240,17 @@ static void unvalidated_warnings(const struct workload *w, const struct gpu *g,
 				 struct estimate *e)
 {
 	const struct plan_framework *fw = &w->plan.framework;
-	if (g->eff.layer[eff_id_gemm_max_frac] < EFF_LAYER_GPU && g->eff.measured_on[0])
+	int gemm_default = g->eff.layer[eff_id_gemm_max_frac] < EFF_LAYER_GPU;
+	if (gemm_default && g->eff.measured_on[0])
 		est_warn(e, "no published measurement of %s's GEMM rate: the A100-fitted default "
 			 "applies, the rates its file has were measured on %s, and the uncertainty "
 			 "is widened to the cross-GPU validation error (%.0f %%)", g->id,
 			 g->eff.measured_on, 100 * STEP_UNVALIDATED_REL_SD);
-	else if (g->eff.layer[eff_id_gemm_max_frac] < EFF_LAYER_GPU && any_rate_measured(&g->eff))
+	else if (gemm_default && any_rate_measured(&g->eff))
 		est_warn(e, "no published measurement of %s's GEMM rate: the A100-fitted default "
 			 "applies, and the uncertainty is widened to the cross-GPU validation error "
 			 "(%.0f %%)", g->id, 100 * STEP_UNVALIDATED_REL_SD);
-	else if (g->eff.layer[eff_id_gemm_max_frac] < EFF_LAYER_GPU)
+	else if (gemm_default)
 		est_warn(e, "no published measurement of %s's kernel rates: the A100-fitted "
 			 "defaults apply, and the uncertainty is widened to the cross-GPU "
 			 "validation error (%.0f %%)", g->id, 100 * STEP_UNVALIDATED_REL_SD);
