@@ -90,6 +90,9 @@ enum eff_role {
 	X(unfused_frac, "fraction of the separate passes", EFF_FRAC, 0, 1, 1.0, 0, 0, EFF_SHAPE, 0, \
 	  "share of element-wise traffic run as separate memory passes rather than fused into the neighbouring kernels: vision normalisation, activations and residual adds; recommender MLP activations and the dot interaction", \
 	  "1 = eager frameworks, nothing fused; set per framework profile (models/framework/, docs/vision-recsys.md)") \
+	X(fp32_norm_frac, "fraction of the normalisations and softmaxes", EFF_FRAC, 0, 1, 0, 0, 0, EFF_SHAPE, 0, \
+	  "share of a 16-bit vision model's layer norms, group norms and explicit softmaxes run in fp32 with casts around them, as PyTorch autocast runs them", \
+	  "0 = 16-bit kernels (fused or compiled stacks); set per framework profile (models/framework/pytorch.yaml, docs/vision-recsys.md)") \
 	X(dw_frac, "fraction of fp32 peak", EFF_FRAC, 0.01, 1, 0.50, 0, 0, EFF_RATE, 0.20, \
 	  "depthwise convolution on CUDA cores", \
 	  "assumed, not calibrated: no depthwise measurement in the validation sets") \

@@ -213,6 +213,35 @@ void vis_op_act(struct vb *B, const char *pfx, const char *what, double X,
 	vis_op_fusable(B, pfx, what, X, 2, 3, 1, mult);
 }
 
+/*
+ * PyTorch autocast runs layer norm, group norm and softmax in fp32 (they
+ * are on its list of CUDA ops that autocast to float32): the 16-bit input
+ * is cast up (read e, write 4 bytes an element), the operator's own passes
+ * move 4 bytes an element instead of e, and the next 16-bit operator casts
+ * the result back (read 4, write e); backward the same around the
+ * gradient.  The share fp32_norm_frac of these operators pays the
+ * difference, as a kernel pair of its own; fp32 training pays nothing.
+ */
+static void op_fp32_casts(struct vb *B, const char *pfx, const char *what, double X,
+			  double fwd, double bwd, double mult)
+{
+	double f = B->g->eff.fp32_norm_frac;
+	char n[24];
+	if (!(f > 0) || B->e >= 4)
+		return;
+	/* in units of e: each pass widened from e to 4 bytes, two casts of e + 4 */
+	double widen = (4 - B->e) / B->e, casts = 2 * (B->e + 4) / B->e;
+	snprintf(n, sizeof(n), "%.15s_fp32", what);
+	vis_op_elem(B, pfx, n, X * f, fwd * widen + casts, bwd * widen + casts, 2 * f, mult);
+}
+
+/* Layer norm: read, write forward; four passes backward. */
+static void op_ln(struct vb *B, const char *pfx, const char *what, double X, double mult)
+{
+	vis_op_fusable(B, pfx, what, X, 2, 4, 1, mult);
+	op_fp32_casts(B, pfx, what, X, 2, 4, mult);
+}
+
 static void op_add(struct vb *B, const char *pfx, double X, double mult)
 {
 	/* backward: the gradient accumulation where the branches split */
@@ -246,7 +275,7 @@ static void op_block(struct vb *B, const struct vis_layer *L, const char *pfx,
 		X = b * out * h * w;
 		double Xw = b * wd * h * w;
 		vis_op_conv(B, pfx, "dw", cin, h, w, out, h, w, k, (int)out, mult);
-		vis_op_fusable(B, pfx, "ln", X, 2, 4, 1, mult);
+		op_ln(B, pfx, "ln", X, mult);
 		vis_op_linear(B, pfx, "pw1", b * h * w, out, wd, mult);
 		vis_op_act(B, pfx, "gelu", Xw, mult);
 		vis_op_linear(B, pfx, "pw2", b * h * w, wd, out, mult);
@@ -388,6 +417,8 @@ static void op_attention(struct vb *B, const struct workload *w,
 	llm_layer_ops(&B->out, B->g, &pl, &sh, tr.precision);
 	B->out.mult = 1;
 	B->out.prefix = NULL;
+	/* the layer's two LayerNorms, as autocast runs them */
+	op_fp32_casts(B, pfx, "ln", B->b * T * c, 2, 4, 2 * repeat);
 	if (!B->out.bwd)
 		*act_bytes = repeat * mem_layer_activation_bytes(&sh,
 								 RECOMP_NONE);
@@ -403,7 +434,7 @@ static void op_patch_merge(struct vb *B, const char *pfx, double c,
 {
 	double rows = B->b * ho * wo, X = rows * 4 * c;
 	vis_op_fusable(B, pfx, "gather", X, 2, 2, 1, 1);
-	vis_op_fusable(B, pfx, "ln", X, 2, 4, 1, 1);
+	op_ln(B, pfx, "ln", X, 1);
 	vis_op_linear(B, pfx, "reduce", rows, 4 * c, out, 1);
 }
 
@@ -415,6 +446,7 @@ static void op_patch_merge(struct vb *B, const char *pfx, double c,
 static void op_gn(struct vb *B, const char *pfx, const char *what, double X)
 {
 	vis_op_fusable(B, pfx, what, X, 3, 5, 2, 1);
+	op_fp32_casts(B, pfx, what, X, 3, 5, 1);
 }
 
 /*
@@ -471,6 +503,7 @@ static void op_attn_core(struct vb *B, const char *pfx, const char *tag,
 		gemm(B, vis_op_name(n, pfx, va, "bwd_v"), L, dh, T, bh, 1, mult);
 	}
 	vis_op_elem(B, pfx, sm, bh * T * L, 2, 3, 1, mult);
+	op_fp32_casts(B, pfx, sm, bh * T * L, 2, 3, mult);
 }
 
 /*
@@ -491,7 +524,7 @@ static void op_transformer(struct vb *B, const struct workload *w,
 	op_gn(B, p, "gn", X);
 	vis_op_linear(B, p, "proj_in", b * T, c, c, 1);
 	op_attention(B, w, p, c, T, heads, m, ACT_GEGLU, 1, 0, &unused);
-	vis_op_fusable(B, p, "ln2", X, 2, 4, 1, 1);
+	op_ln(B, p, "ln2", X, 1);
 	vis_op_linear(B, p, "xq", b * T, c, c, 1);
 	vis_op_linear(B, p, "xkv", b * L, d, 2 * c, 1);
 	op_attn_core(B, p, "x", B->b, T, L, c / heads, heads, 1);
@@ -522,7 +555,7 @@ static void op_swin(struct vb *B, const struct vis_layer *L, const char *pfx,
 	double X = rows * c, S = B->b * nw * heads * N * N;
 	double shifted = win < h || win < wd ? floor(r / 2) : 0;
 
-	vis_op_fusable(B, pfx, "ln1", X, 2, 4, 1, r);
+	op_ln(B, pfx, "ln1", X, r);
 	vis_op_fusable(B, pfx, "windows", X, 4, 4, 2, r);
 	if (shifted > 0)
 		vis_op_fusable(B, pfx, "shift", X, 4, 4, 2, shifted);
@@ -533,7 +566,7 @@ static void op_swin(struct vb *B, const struct vis_layer *L, const char *pfx,
 	op_attn_core(B, pfx, "w", B->b * nw, N, N, c / heads, heads, r);
 	vis_op_linear(B, pfx, "proj", rows, c, c, r);
 	op_add(B, pfx, X, r);
-	vis_op_fusable(B, pfx, "ln2", X, 2, 4, 1, r);
+	op_ln(B, pfx, "ln2", X, r);
 	vis_op_linear(B, pfx, "fc1", rows, c, mlp, r);
 	vis_op_act(B, pfx, "gelu", rows * mlp, r);
 	vis_op_linear(B, pfx, "fc2", rows, mlp, c, r);
@@ -687,7 +720,7 @@ static void walk_entry(struct vb *B, const struct workload *w, int i,
 		op_bn(B, pfx, "bn", Xin, 1);
 		break;
 	case VL_LAYERNORM:
-		vis_op_fusable(B, pfx, "ln", Xin, 2, 4, 1, 1);
+		op_ln(B, pfx, "ln", Xin, 1);
 		break;
 	case VL_RELU:
 	case VL_GELU:

@@ -162,6 +162,45 @@ static void test_unfused_frac(void **state)
 	free(w);
 }
 
+/*
+ * PyTorch autocast runs layer norm in fp32: fp32_norm_frac charges the
+ * casts and the wider passes.  ln-net.yaml, fp16 (e = 2 B), 128 images:
+ * the layer norm's input is 128 * 16 * 32 * 32 = 2,097,152 elements.
+ * Its own passes: forward read + write, 2 * 2 * 2,097,152 = 8,388,608 B.
+ * In fp32 with casts, per element: forward the cast up (2 + 4), the two
+ * passes at 4 B instead of 2 (+ 2 * 2) and the cast back (4 + 2), 16 B
+ * more: 33,554,432 B; backward the same casts and four passes widened,
+ * 20 B more: 41,943,040 B.  At 0.5 half of each; in fp32 training none.
+ */
+static void test_fp32_norm_frac(void **state)
+{
+	struct workload *w = tc_load_workload("tests/unit/data/vision/ln-net.yaml");
+	struct gpu g;
+	struct est_workspace ws;
+	struct estimate e0, e1;
+	struct plan_problem why;
+	(void)state;
+	gpu("a100-80gb-sxm", &g);
+	assert_int_equal(est_workspace_init(&ws, LLM_MAX_OPS), 0);
+	assert_int_equal(step_estimate(w, &g, &ws, &e0, &why), 0);
+	assert_close(op_bytes(&ws, "l2.ln.fwd"), 8388608.0, TOL_EXACT);
+	assert_true(op_bytes(&ws, "l2.ln_fp32.fwd") < 0);
+	assert_int_equal(eff_set(&g.eff, eff_id_fp32_norm_frac, 1, EFF_LAYER_FRAMEWORK), 1);
+	assert_int_equal(step_estimate(w, &g, &ws, &e1, &why), 0);
+	assert_close(op_bytes(&ws, "l2.ln.fwd"), 8388608.0, TOL_EXACT);
+	assert_close(op_bytes(&ws, "l2.ln_fp32.fwd"), 33554432.0, TOL_EXACT);
+	assert_close(op_bytes(&ws, "l2.ln_fp32.bwd"), 41943040.0, TOL_EXACT);
+	assert_true(e1.step_time_s > e0.step_time_s);
+	assert_int_equal(eff_set(&g.eff, eff_id_fp32_norm_frac, 0.5, EFF_LAYER_FRAMEWORK), 1);
+	assert_int_equal(step_estimate(w, &g, &ws, &e1, &why), 0);
+	assert_close(op_bytes(&ws, "l2.ln_fp32.fwd"), 16777216.0, TOL_EXACT);
+	w->train.precision = PREC_FP32;
+	assert_int_equal(step_estimate(w, &g, &ws, &e1, &why), 0);
+	assert_true(op_bytes(&ws, "l2.ln_fp32.fwd") < 0);
+	est_workspace_release(&ws);
+	free(w);
+}
+
 /* The preset files give torchvision's parameter counts and GMACs
  * (reference §2.1-2.5; EfficientNet-B0 and Swin-T by hand in
  * test_vision_blocks.c). */
@@ -402,6 +441,7 @@ int main(void)
 		cmocka_unit_test(test_small_net_flops),
 		cmocka_unit_test(test_winograd_fp32),
 		cmocka_unit_test(test_unfused_frac),
+		cmocka_unit_test(test_fp32_norm_frac),
 		cmocka_unit_test(test_presets_match_torchvision),
 		cmocka_unit_test(test_resnet50_gmacs),
 		cmocka_unit_test(test_relations),
