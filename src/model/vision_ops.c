@@ -540,11 +540,23 @@ static void op_transformer(struct vb *B, const struct workload *w,
  * contiguous: a copy), and in every second copy the cyclic shift before
  * it (another), when a window is smaller than the map; the qkv
  * projection; the attention core of b x windows sequences of win^2
- * tokens with the relative position bias (and the shift's mask) added to
- * the scores; the output projection; the reverse copies; residual add,
- * LayerNorm, MLP with GELU, residual add.  The linear layers are the
- * split-K GEMMs of the convolutions: at stage 1 their weight gradients
- * have a 96-wide output and a reduction over every position.
+ * tokens with the relative position bias added to the scores, and in the
+ * shifted copies the mask (another pass over the scores, forward only:
+ * its gradient is the identity); the output projection; the reverse
+ * copies; residual add, LayerNorm, MLP with GELU, residual add.  The
+ * linear layers are the split-K GEMMs of the convolutions: at stage 1
+ * their weight gradients have a 96-wide output and a reduction over every
+ * position.
+ *
+ * The attention's head reshapes are copies too (timm's and torchvision's
+ * window attention: qkv reshaped to (b, N, 3, heads, d) and permuted to
+ * heads first).  Forward, in passes over X: q scaled (2); q, k and v
+ * copied to batched matrices for matmul, as their strides cannot merge
+ * (2 each); the output transposed back to (b, N, c) (2): 10 passes, 5
+ * kernels.  Backward: the output's gradient copied to a batched matrix
+ * (2), the scaling (2), the q, k, v gradients stacked (6) and made
+ * contiguous for the qkv projection (6): 16 passes, 4 kernels.  Like the
+ * window copies, only the stack's unfused share of them runs.
  */
 static void op_swin(struct vb *B, const struct vis_layer *L, const char *pfx,
 		    double c, double h, double wd, double r)
@@ -563,7 +575,10 @@ static void op_swin(struct vb *B, const struct vis_layer *L, const char *pfx,
 	/* the bias gathered per head and added: read, write the scores;
 	 * backward its gradient sums them */
 	vis_op_elem(B, pfx, "bias", S, 2, 1, 1, r);
+	if (shifted > 0 && !B->out.bwd)
+		vis_op_elem(B, pfx, "mask", S, 2, 0, 1, shifted);
 	op_attn_core(B, pfx, "w", B->b * nw, N, N, c / heads, heads, r);
+	vis_op_fusable(B, pfx, "heads", X, 10, 16, B->out.bwd ? 4 : 5, r);
 	vis_op_linear(B, pfx, "proj", rows, c, c, r);
 	op_add(B, pfx, X, r);
 	op_ln(B, pfx, "ln2", X, r);

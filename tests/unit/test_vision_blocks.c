@@ -161,8 +161,11 @@ static void test_swin_by_hand(void **state)
  * 2 * 32 * 1,024 = 65,536 FLOP.  The bias is added to 32 * 256 = 8,192
  * scores, read and written: 32,768 B.  The second copy shifts: the roll
  * and its reverse read and write 4 * 64 * 8 = 2,048 elements each, 4
- * passes = 16,384 B, once per step.  With one window over the map there
- * is nothing to shift.
+ * passes = 16,384 B, once per step; the mask is added to its 8,192
+ * scores, read and written forward only: 32,768 B once.  The head
+ * reshapes copy X = 4 * 64 * 8 = 2,048 elements 10 times forward (40,960
+ * B) and 16 times backward (65,536 B), in both copies.  With one window
+ * over the map there is nothing to shift or mask.
  */
 static void test_swin_ops(void **state)
 {
@@ -178,10 +181,19 @@ static void test_swin_ops(void **state)
 	assert_close(o->bytes, 16384.0, TOL_EXACT);
 	assert_close(o->count, 1.0, TOL_EXACT);
 	assert_close(must_op(&ws, "l1.windows.fwd")->count, 2.0, TOL_EXACT);
+	o = must_op(&ws, "l1.mask.fwd");
+	assert_close(o->bytes, 32768.0, TOL_EXACT);
+	assert_close(o->count, 1.0, TOL_EXACT);
+	assert_null(find_op(&ws, "l1.mask.bwd"));
+	o = must_op(&ws, "l1.heads.fwd");
+	assert_close(o->bytes, 40960.0, TOL_EXACT);
+	assert_close(o->count, 2.0, TOL_EXACT);
+	assert_close(must_op(&ws, "l1.heads.bwd")->bytes, 65536.0, TOL_EXACT);
 	assert_non_null(find_op(&ws, "l2.reduce.bwd_w"));
 	w->vis.layer[0].window = 8;
 	step_ops(w, &ws);
 	assert_null(find_op(&ws, "l1.shift.fwd"));
+	assert_null(find_op(&ws, "l1.mask.fwd"));
 	est_workspace_release(&ws);
 	free(w);
 }
