@@ -249,6 +249,39 @@ static int network_preset(struct vstate *st, const char *name, struct workload *
 	return 0;
 }
 
+/*
+ * Into the family `family` (a `family` key, or a `network` of another
+ * family): its defaults, set only when the family changes, so that a
+ * directive given after the family was declared (an optimizer, a
+ * placement) holds for its rows, as every other directive does.
+ */
+static void enter_family(struct val_case *c, const char *family)
+{
+	struct workload *w = &c->w;
+
+	if (!strcmp(c->family, family))
+		return;
+	snprintf(c->family, sizeof(c->family), "%s", family);
+	if (!strcmp(family, "llm")) {
+		w->kind = WL_LLM;
+		w->train.optimizer = OPT_ADAMW;
+		w->plan.grad_overlap = 0;
+		return;
+	}
+	if (!strcmp(family, "vision")) {
+		if (!w->vtrain.image_size)
+			w->vtrain.image_size = 224;
+		w->vtrain.dataset_size = 1;
+		w->vtrain.epochs = 1;
+	} else {
+		w->rtrain.samples = 1;
+		w->plan.embeddings = EMB_TABLE_WISE;
+		w->rtrain.emb_precision = PREC_FP32;
+	}
+	w->train.optimizer = OPT_SGD;
+	w->plan.grad_overlap = 1;
+}
+
 /* Store value `v` of key k into case c (or the measurement state). */
 static int set_key(struct vstate *st, struct val_case *c, int k,
 		   const char *v, int line, int col)
@@ -327,7 +360,7 @@ static int set_key(struct vstate *st, struct val_case *c, int k,
 
 	switch ((enum vk_id)k) {
 	case K_ID: snprintf(c->id, sizeof(c->id), "%s", v); break;
-	case K_FAMILY: snprintf(c->family, sizeof(c->family), "%s", v); break;
+	case K_FAMILY: enter_family(c, v); break;
 	case K_SOURCE: snprintf(c->source, sizeof(c->source), "%s", v); break;
 	case K_GPU:
 		snprintf(c->gpu_id, sizeof(c->gpu_id), "%s", v);
@@ -373,35 +406,12 @@ static int set_key(struct vstate *st, struct val_case *c, int k,
 		st->raw_measured = dv;
 		st->have_measured = 1;
 		break;
-	case K_NETWORK: {
-		enum wl_kind was = w->kind;
+	case K_NETWORK:
 		/* the preset's family sets the kind */
 		if (network_preset(st, v, w, line, col))
 			return -1;
-		/*
-		 * The family's defaults only on a change of family: a
-		 * later network of the same family keeps what earlier
-		 * directives set (a placement, a precision), as every
-		 * other directive does.
-		 */
-		if (w->kind == was)
-			break;
-		if (w->kind == WL_VISION) {
-			if (!w->vtrain.image_size)
-				w->vtrain.image_size = 224;
-			w->vtrain.dataset_size = 1;
-			w->vtrain.epochs = 1;
-		} else {
-			w->rtrain.samples = 1;
-			w->plan.embeddings = EMB_TABLE_WISE;
-			w->rtrain.emb_precision = PREC_FP32;
-		}
-		snprintf(c->family, sizeof(c->family), "%s",
-			 w->kind == WL_VISION ? "vision" : "recsys");
-		w->train.optimizer = OPT_SGD;
-		w->plan.grad_overlap = 1;
+		enter_family(c, w->kind == WL_VISION ? "vision" : "recsys");
 		break;
-	}
 	case K_IMAGE: w->vtrain.image_size = (double)iv; break;
 	case K_IMAGE_W: w->vtrain.image_width = (double)iv; break;
 	case K_CHLAST: w->vtrain.channels_last = (int)iv; break;

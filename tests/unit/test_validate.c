@@ -157,6 +157,19 @@ static void test_bad_lines(void **state)
 	}
 }
 
+/* The cases of a case file holding `text`, loaded without error. */
+static void load_text(const char *text, struct val_set *s)
+{
+	char path[] = TC_TEMP_FILE;
+	struct tc_diag d;
+
+	tc_write_temp(path, text);
+	val_set_init(s);
+	tc_diag_init(&d);
+	assert_int_equal(val_load_file(path, tc_test_datapath(), s, &d), 0);
+	unlink(path);
+}
+
 /*
  * The LoRA and bookkeeping columns: finetune and lora_rank reach the
  * workload, framework, pair and sanity_only are accepted, and both rows
@@ -171,16 +184,11 @@ static void test_lora_columns(void **state)
 		"full,24,2048,16,8,64,1500,megatron,p1,false\n"
 		"#! finetune = lora\n#! lora_rank = 16\n"
 		"lora,24,2048,16,8,64,1500,megatron,p1,true\n";
-	char path[] = TC_TEMP_FILE;
 	struct val_set s;
-	struct tc_diag d;
 	struct val_result r[2];
 	size_t n;
 	(void)state;
-	tc_write_temp(path, text);
-	val_set_init(&s);
-	tc_diag_init(&d);
-	assert_int_equal(val_load_file(path, tc_test_datapath(), &s, &d), 0);
+	load_text(text, &s);
 	assert_int_equal(s.count, 2);
 	assert_int_equal(s.cases[0].w.train.finetune, FT_FULL);
 	assert_int_equal(s.cases[0].w.train.lora_rank, 0);
@@ -192,7 +200,6 @@ static void test_lora_columns(void **state)
 	assert_true(r[0].ok && r[1].ok);
 	assert_true(r[0].predicted > 0 && r[1].predicted > 0);
 	val_set_release(&s);
-	unlink(path);
 }
 
 /*
@@ -214,21 +221,57 @@ static void test_network_directive(void **state)
 		"#! network = resnet50\n"
 		"#! network = dlrm-criteo-1tb\n"
 		"family_again,8,65536,1e7\n";
-	char path[] = TC_TEMP_FILE;
 	struct val_set s;
-	struct tc_diag d;
 	(void)state;
-	tc_write_temp(path, text);
-	val_set_init(&s);
-	tc_diag_init(&d);
-	assert_int_equal(val_load_file(path, tc_test_datapath(), &s, &d), 0);
+	load_text(text, &s);
 	assert_int_equal(s.count, 3);
 	assert_int_equal(s.cases[0].w.plan.embeddings, EMB_TABLE_WISE);
 	assert_int_equal(s.cases[1].w.kind, WL_RECSYS);
 	assert_int_equal(s.cases[1].w.plan.embeddings, EMB_BALANCED);
 	assert_int_equal(s.cases[2].w.plan.embeddings, EMB_TABLE_WISE);
 	val_set_release(&s);
-	unlink(path);
+}
+
+/*
+ * A `family` directive sets the family's defaults where it stands: a
+ * directive after it (Adam for a detector) holds for rows whose network
+ * is of that family, and one before it gives way to them (SGD).  The
+ * first case keeps Adam, the second SGD; the case of the second file,
+ * back in the language-model family, gets its Adam and no overlap again.
+ */
+static void test_family_directive(void **state)
+{
+	static const char text[] =
+		"#! gpu = a100-80gb-sxm\n"
+		"id,network,gpus,global_batch,metric,measured\n"
+		"#! family = vision\n"
+		"#! optimizer = adamw\n"
+		"adam,resnet50,8,256,images_per_s,2000\n"
+		"#! optimizer = adamw\n"
+		"#! family = recsys\n"
+		"sgd,dlrm-criteo-kaggle,8,65536,samples_per_s,1e7\n";
+	static const char llm[] =
+		"#! gpu = a100-80gb-sxm\n#! family = vision\n#! family = llm\n"
+		"id,layers,hidden,heads,vocab,seq_len,gpus,global_batch,iter_time_ms\n"
+		"gpt,24,2048,16,51200,2048,8,64,1500\n";
+	struct val_set s;
+	(void)state;
+	load_text(text, &s);
+	assert_int_equal(s.count, 2);
+	assert_int_equal(s.cases[0].w.kind, WL_VISION);
+	assert_int_equal(s.cases[0].w.train.optimizer, OPT_ADAMW);
+	assert_int_equal(s.cases[1].w.kind, WL_RECSYS);
+	assert_int_equal(s.cases[1].w.train.optimizer, OPT_SGD);
+	assert_int_equal(s.cases[1].w.plan.embeddings, EMB_TABLE_WISE);
+	val_set_release(&s);
+
+	load_text(llm, &s);
+	assert_int_equal(s.count, 1);
+	assert_string_equal(s.cases[0].family, "llm");
+	assert_int_equal(s.cases[0].w.kind, WL_LLM);
+	assert_int_equal(s.cases[0].w.train.optimizer, OPT_ADAMW);
+	assert_int_equal(s.cases[0].w.plan.grad_overlap, 0);
+	val_set_release(&s);
 }
 
 int main(void)
@@ -241,6 +284,7 @@ int main(void)
 		cmocka_unit_test(test_bad_lines),
 		cmocka_unit_test(test_lora_columns),
 		cmocka_unit_test(test_network_directive),
+		cmocka_unit_test(test_family_directive),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
