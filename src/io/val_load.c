@@ -497,8 +497,7 @@ static int set_key(struct vstate *st, struct val_case *c, int k,
 static void case_defaults(struct val_case *c)
 {
 	memset(c, 0, sizeof(*c));
-	strcpy(c->family, "llm");
-	c->w.kind = WL_LLM;
+	enter_family(c, "llm");
 	c->w.llm.act = ACT_GELU;
 	c->w.llm.positions = POS_LEARNED;
 	c->w.llm.norm = NORM_LAYERNORM;
@@ -506,7 +505,6 @@ static void case_defaults(struct val_case *c)
 	c->w.llm.tied_embeddings = 1;
 	c->w.llm.causal = 1;
 	c->w.train.precision = PREC_FP16;
-	c->w.train.optimizer = OPT_ADAMW;
 	c->w.train.recompute = RECOMP_NONE;
 	c->w.train.steps = 1;
 	c->metric = VAL_ITER_TIME;
