@@ -358,9 +358,10 @@ static int print_tables(struct cli_ctx *ctx, const char *fmt, const struct val_s
 			metric_unit_text(w->metric, r->measured, m, sizeof(m)),
 			metric_unit_text(w->metric, r->predicted, p, sizeof(p)));
 	}
-	if (s->nsanity)
-		fprintf(ctx->out, "%zu sanity-only case%s shown with --verbose, not counted (the "
-			"case files say why)\n", s->nsanity, s->nsanity == 1 ? "" : "s");
+	/* Said even when none, so a reader knows every run was counted. */
+	fprintf(ctx->out, "%zu sanity-only case%s left out of the figures above%s\n", s->nsanity,
+		s->nsanity == 1 ? "" : "s",
+		s->nsanity ? " (--verbose lists them; the case files say why)" : "");
 	if (s->all.failed)
 		fprintf(ctx->out, "%zu case%s could not be estimated (see --verbose)\n",
 			s->all.failed, s->all.failed == 1 ? "" : "s");
