@@ -45,6 +45,7 @@ struct gpu_doc {
 	int vendor;       /* index into vendor_names */
 	int architecture; /* index into arch_names */
 	int form_factor;  /* index into form_names */
+	int topology;     /* index into topo_names + 1, -1 = not stated */
 };
 
 static int parse_id(const struct yn_node *v, void *target,
@@ -103,6 +104,10 @@ static const struct fd_field gpu_fields[] = {
 	  .unit = TC_UNIT_BYTE_RATE, .min = 1 * GB, .max = 100000 * GB },
 	{ .key = "pcie", .type = FD_NUM, .offset = G(pcie_bytes_per_s),
 	  .unit = TC_UNIT_BYTE_RATE, .min = 1 * GB, .max = 10000 * GB },
+	{ .key = "topology", .type = FD_ENUM, .offset = D(topology),
+	  .names = topo_names + 1 },
+	{ .key = "nvls_gain", .type = FD_NUM, .offset = G(nvls_gain),
+	  .unit = TC_UNIT_COUNT, .min = 1, .max = 2 },
 	{ .key = "tdp", .type = FD_NUM, .required = 1, .offset = G(tdp_w),
 	  .unit = TC_UNIT_WATTS, .min = 10, .max = 2000 },
 	{ .key = "gpus_per_node", .type = FD_INT, .offset = G(gpus_per_node),
@@ -316,6 +321,42 @@ static int present(uint64_t seen, const char *key)
  * bitmask of keys present.  A value that failed its own check is skipped
  * here (it is 0 or -1), so one mistake gives one message.  Returns 0 or -1.
  */
+/*
+ * The node topology against the form factor and NVLink figure (a PCIe card
+ * on an NVLink switch is a typing error, not a server), and NVLink SHARP
+ * only on a switch.  Sets gd->g.topology, the default where none is
+ * stated.  Returns 0 or -1.
+ */
+static int check_topology(const struct yn_node *root, struct gpu_doc *gd,
+			  const struct fd_ctx *ctx)
+{
+	const char *form = gd->form_factor >= 0 ? form_names[gd->form_factor] : "";
+	const struct yn_node *n;
+
+	if (gd->topology < 0) {
+		gd->g.topology = topo_default(form, gd->g.nvlink_bytes_per_s);
+	} else {
+		gd->g.topology = (enum node_topology)(gd->topology + 1);
+		if (gd->form_factor >= 0 &&
+		    !topo_fits(gd->g.topology, form, gd->g.nvlink_bytes_per_s)) {
+			n = yn_map_get(root, "topology");
+			return tc_diag_at(ctx->d, TC_EXIT_INPUT, ctx->file, n->line, n->col,
+					  "topology '%s' cannot hold on a %s part %s NVLink "
+					  "(expected %s)", n->str, form,
+					  gd->g.nvlink_bytes_per_s > 0 ? "with" : "without",
+					  !strcmp(form, "pcie") ?
+						  "pcie, pcie-no-p2p, or nvlink-pairs with an nvlink figure" :
+					  !strcmp(form, "oam") ? "mesh, with an nvlink figure" :
+						  "nvswitch, with an nvlink figure");
+		}
+	}
+	n = yn_map_get(root, "nvls_gain");
+	if (n && gd->g.topology != TOPO_NVSWITCH)
+		return tc_diag_at(ctx->d, TC_EXIT_INPUT, ctx->file, n->line, n->col,
+				  "nvls_gain needs an NVLink switch (expected topology nvswitch)");
+	return 0;
+}
+
 static int check_relations(const struct yn_node *root, struct gpu_doc *gd,
 			   uint64_t seen, const struct fd_ctx *ctx)
 {
@@ -330,6 +371,7 @@ static int check_relations(const struct yn_node *root, struct gpu_doc *gd,
 				arch_names[gd->architecture],
 				vendor_names[gd->vendor], vendor_names[gd->vendor]);
 	}
+	rc |= check_topology(root, gd, ctx);
 	const struct yn_node *mig = yn_map_get(root, "mig");
 	if (!mig || gd->g.mig_count == 0)
 		return rc;
@@ -382,7 +424,7 @@ int gpu_load_file(const char *path, struct gpu *out, struct tc_diag *d)
 		tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory loading '%s'", path);
 		goto out;
 	}
-	gd->kind = gd->vendor = gd->architecture = gd->form_factor = -1;
+	gd->kind = gd->vendor = gd->architecture = gd->form_factor = gd->topology = -1;
 	eff_default(&gd->g.eff);
 	gd->g.sparsity_speedup = 1;
 	gd->g.gpus_per_node = 1;

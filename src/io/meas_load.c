@@ -17,7 +17,6 @@
 #include "yaml_node.h"
 
 #define MEAS_MAX_RUNS 100000
-#define MEAS_BARE_NETWORK_LATENCY_S 5e-6 /* as a bare bandwidth in a workload */
 
 static int err_at(struct tc_diag *d, const char *file, const struct yn_node *n,
 		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -162,7 +161,7 @@ static int apply_plan(const struct yn_node *map, struct workload *w, const struc
 		p->grad_overlap = o.grad_overlap;
 	if (HAS(PO_NETWORK)) {
 		p->network_bytes_per_s = 2 * o.network;
-		p->network_latency_s = MEAS_BARE_NETWORK_LATENCY_S;
+		p->network_fabric = FABRIC_IB;
 		p->network[0] = '\0';
 	}
 	/* A changed layout recomputes dp unless it is given. */

@@ -3,23 +3,24 @@
  *
  * Bandwidth is what one GPU's adapter carries in one direction (one adapter
  * per GPU, as in DGX/HGX servers); struct plan stores both directions
- * added, like NVLink figures.  Latencies are the per-step alpha of the
- * collective model, a planning assumption (see docs/workload-format.md),
- * not a measured figure.
+ * added, like NVLink figures.  The fabric gives what a collective achieves
+ * over it (src/model/topology.c, from measurements).
  */
 #include "network.h"
 
 #include <string.h>
 
 static const struct net_def networks[] = {
-	{ "ib-hdr", 25e9, 5e-6 },        /* InfiniBand HDR, 200 Gb/s */
-	{ "ib-ndr", 50e9, 5e-6 },        /* InfiniBand NDR, 400 Gb/s */
-	{ "roce-100g", 12.5e9, 10e-6 },  /* RoCE v2 over 100 GbE */
-	{ "eth-25g", 3.125e9, 30e-6 },   /* 25 GbE, TCP sockets */
+	{ "ib-hdr", 25e9, FABRIC_IB },        /* InfiniBand HDR, 200 Gb/s */
+	{ "ib-ndr", 50e9, FABRIC_IB },        /* InfiniBand NDR, 400 Gb/s */
+	{ "roce-100g", 12.5e9, FABRIC_ROCE }, /* RoCE v2 over 100 GbE */
+	{ "eth-25g", 3.125e9, FABRIC_TCP },   /* 25 GbE, TCP sockets */
 	/* AWS Elastic Fabric Adapter, named by the bandwidth AWS states per
-	 * 8-GPU instance; the table holds one GPU's eighth of it. */
-	{ "efa-400g", 6.25e9, 10e-6 },   /* 400 Gb/s per instance (p4d, p4de) */
-	{ "efa-3200g", 50e9, 10e-6 },    /* 3,200 Gb/s per instance (p5, p5e, p5en) */
+	 * 8-GPU instance; the table holds one GPU's eighth of it.  p5's EFA
+	 * is of a later generation than p4d's; the measured p4d and p6
+	 * figures bracket it, and the later one stands in. */
+	{ "efa-400g", 6.25e9, FABRIC_EFA },   /* 400 Gb/s per instance (p4d, p4de) */
+	{ "efa-3200g", 50e9, FABRIC_EFA_V4 }, /* 3,200 Gb/s per instance (p5, p5e, p5en) */
 };
 #define N_NETWORKS (sizeof(networks) / sizeof(networks[0]))
 

@@ -7,10 +7,12 @@
 #ifndef TC_NETWORK_H
 #define TC_NETWORK_H
 
+#include "../model/topology.h"
+
 struct net_def {
 	const char *name;
 	double bytes_per_s_one_way; /* per GPU, one direction */
-	double latency_s;           /* per collective step, a planning assumption */
+	enum net_fabric fabric;     /* its achieved share and latency floor */
 };
 
 /* The named networks, NULL-terminated (for suggestions and messages), and

@@ -241,7 +241,7 @@ static void apply_field(struct workload *w, int f, const struct sweep_probe *p)
 	case FF_OVERLAP: pl->grad_overlap = q->grad_overlap; break;
 	case FF_NETWORK:
 		pl->network_bytes_per_s = q->network_bytes_per_s;
-		pl->network_latency_s = q->network_latency_s;
+		pl->network_fabric = q->network_fabric;
 		memcpy(pl->network, q->network, sizeof(pl->network));
 		break;
 	case FF_GB: w->train.global_batch = p->train.global_batch; break;

@@ -22,7 +22,6 @@
 
 #define MAX_COUNT 1e6 /* GPUs */
 
-#define BARE_NETWORK_LATENCY_S 5e-6  /* latency assumed for a bare bandwidth */
 
 /* True if id looks like a catalog id: [a-z0-9._-]+, optionally
  * ":" and a MIG profile of the same characters. */
@@ -62,7 +61,7 @@ int wl_read_network(const struct yn_node *v, const char *file, struct plan *p,
 		if (fd_get_num(v, "network", TC_UNIT_BYTE_RATE, 1e7, 1e13, &bw, &ctx))
 			return -1;
 		p->network_bytes_per_s = 2 * bw;
-		p->network_latency_s = BARE_NETWORK_LATENCY_S;
+		p->network_fabric = FABRIC_IB;
 		p->network[0] = '\0';
 		return 0;
 	}
@@ -80,7 +79,7 @@ int wl_read_network(const struct yn_node *v, const char *file, struct plan *p,
 void wl_set_network(struct plan *p, const struct net_def *n)
 {
 	p->network_bytes_per_s = 2 * n->bytes_per_s_one_way;
-	p->network_latency_s = n->latency_s;
+	p->network_fabric = n->fabric;
 	snprintf(p->network, sizeof(p->network), "%s", n->name);
 }
 

@@ -1,5 +1,6 @@
 /*
- * comm.c - alpha-beta collectives with a message-size efficiency.
+ * comm.c - the collective operator (comm.h): measured bus bandwidth by
+ * topology class and fabric, message size and node count.
  */
 #include "comm.h"
 
@@ -26,46 +27,6 @@ double comm_steps(enum comm_coll c, int n)
 	return c == COLL_ALLREDUCE ? 2.0 * (n - 1) : (double)(n - 1);
 }
 
-double comm_link_bytes_per_s(const struct gpu *g, const struct plan *p,
-			     int inter_node)
-{
-	if (inter_node) {
-		double net = p->network_bytes_per_s > 0 ?
-			p->network_bytes_per_s : COMM_DEFAULT_NETWORK_BYTES_PER_S;
-		/* A node's NICs cannot beat its own host link either. */
-		return net / 2;
-	}
-	if (g->nvlink_bytes_per_s > 0)
-		return g->nvlink_bytes_per_s / 2;
-	if (g->pcie_bytes_per_s > 0)
-		return g->pcie_bytes_per_s / 2;
-	return 1e9; /* no link figure: 1 GB/s, never reached with valid data */
-}
-
-double comm_eff(const struct roof_eff *e, double msg_bytes)
-{
-	double frac = e->comm_frac > 0 ? e->comm_frac : 1.0;
-	double half = e->comm_half_bytes > 0 ? e->comm_half_bytes : 0;
-	if (!(msg_bytes > 0))
-		return frac;
-	return frac * msg_bytes / (msg_bytes + half);
-}
-
-double comm_flat_s(const struct roof_eff *e, double link_bytes_per_s,
-		   double extra_latency_s, enum comm_coll c, int n,
-		   double bytes)
-{
-	double vol = comm_volume(c, n, bytes);
-	double steps = comm_steps(c, n);
-	double alpha = (e->comm_latency_s > 0 ? e->comm_latency_s : 0) +
-		       (extra_latency_s > 0 ? extra_latency_s : 0);
-
-	if (!(bytes > 0) || (c != COLL_P2P && n <= 1))
-		return 0;
-	assert(link_bytes_per_s > 0);
-	return alpha * steps + vol / (link_bytes_per_s * comm_eff(e, bytes));
-}
-
 /* Members of the group on one node, within 1..n. */
 static int group_per_node(struct comm_group grp)
 {
@@ -73,58 +34,86 @@ static int group_per_node(struct comm_group grp)
 	return k > grp.n ? grp.n : k;
 }
 
+/* Bus bandwidth (bytes/s) of a ring of k GPUs inside one node for
+ * collective c on an S-byte buffer: the topology's plateau times the
+ * message-size efficiency. */
+static double node_busbw(const struct gpu *g, enum comm_coll c, int k, double S)
+{
+	const struct roof_eff *e = &g->eff;
+	enum node_topology t = g->topology != TOPO_DEFAULT ? g->topology :
+			       topo_default(g->form_factor, g->nvlink_bytes_per_s);
+	double frac = e->comm_frac > 0 ? e->comm_frac : 1.0;
+	double half = e->comm_half_bytes > 0 ? e->comm_half_bytes : 0;
+	double plateau = topo_ring_busbw(t, g->nvlink_bytes_per_s, g->pcie_bytes_per_s, frac,
+					 g->nvls_gain, k, c == COLL_ALLREDUCE);
+	if (!(plateau > 0))
+		plateau = 1e9; /* no link figure: 1 GB/s, never reached with valid data */
+	return plateau * S / (S + half);
+}
+
+/* One direction of one GPU's share of the node's NICs, bytes/s. */
+static double nic_bytes_per_s(const struct plan *p)
+{
+	double net = p->network_bytes_per_s > 0 ? p->network_bytes_per_s :
+						  COMM_DEFAULT_NETWORK_BYTES_PER_S;
+	return net / 2;
+}
+
+/* Bus bandwidth (bytes/s) of `nics` GPUs' NICs of one node for a
+ * collective over `nodes` nodes on an S-byte buffer. */
+static double net_busbw(const struct plan *p, int nics, int nodes, double S)
+{
+	const struct fabric_def *f = fabric_get(p->network_fabric);
+	return nics * nic_bytes_per_s(p) * f->busbw_frac * S / (S + net_half_bytes(nodes));
+}
+
+/* Seconds of a transfer between two GPUs: NVLink or PCIe inside a node,
+ * one NIC plus the fabric's floor across nodes. */
+static double p2p_s(const struct gpu *g, const struct plan *p, int same_node, double bytes)
+{
+	const struct roof_eff *e = &g->eff;
+	if (same_node)
+		return (e->comm_latency_s > 0 ? e->comm_latency_s : 0) +
+		       bytes / node_busbw(g, COLL_P2P, 2, bytes);
+	return fabric_get(p->network_fabric)->floor_s +
+	       bytes / (nic_bytes_per_s(p) * fabric_get(p->network_fabric)->busbw_frac);
+}
+
 double comm_time_s(const struct gpu *g, const struct plan *p,
 		   enum comm_coll c, struct comm_group grp, double bytes)
 {
 	const struct roof_eff *e = &g->eff;
-	double intra = comm_link_bytes_per_s(g, p, 0);
-	double inter = comm_link_bytes_per_s(g, p, 1);
-	double lat = p->network_latency_s;
+	const struct fabric_def *f;
+	double vol, lat, bw;
 	int k, nodes;
 
 	if (!(bytes > 0))
 		return 0;
 	if (c == COLL_P2P) /* n = 2; per_node 2 = same node */
-		return grp.per_node >= 2 ?
-			comm_flat_s(e, intra, 0, c, 2, bytes) :
-			comm_flat_s(e, inter, lat, c, 2, bytes);
+		return p2p_s(g, p, grp.per_node >= 2, bytes);
 	if (grp.n <= 1)
 		return 0;
 	k = group_per_node(grp);
 	nodes = grp.n / k;
+	vol = comm_volume(c, grp.n, bytes);
 	if (nodes <= 1)
-		return comm_flat_s(e, intra, 0, c, grp.n, bytes);
-	if (k == 1)
-		return comm_flat_s(e, inter, lat, c, grp.n, bytes);
+		return (e->comm_latency_s > 0 ? e->comm_latency_s : 0) * comm_steps(c, grp.n) +
+		       vol / node_busbw(g, c, k, bytes);
 
-	switch (c) {
-	case COLL_ALLREDUCE:
-		return comm_flat_s(e, intra, 0, COLL_REDUCE_SCATTER, k, bytes) +
-		       comm_flat_s(e, inter, lat, COLL_ALLREDUCE, nodes,
-				   bytes / k) +
-		       comm_flat_s(e, intra, 0, COLL_ALLGATHER, k, bytes);
-	case COLL_REDUCE_SCATTER:
-		return comm_flat_s(e, intra, 0, COLL_REDUCE_SCATTER, k, bytes) +
-		       comm_flat_s(e, inter, lat, COLL_REDUCE_SCATTER, nodes,
-				   bytes / k);
-	case COLL_ALLGATHER:
-		return comm_flat_s(e, inter, lat, COLL_ALLGATHER, nodes,
-				   bytes / k) +
-		       comm_flat_s(e, intra, 0, COLL_ALLGATHER, k, bytes);
-	case COLL_ALLTOALL: {
-		/* (n-k)/n of the buffer leaves the node, (k-1)/n stays. */
-		double alpha = (e->comm_latency_s > 0 ? e->comm_latency_s : 0) +
-			       (lat > 0 ? lat : 0);
-		double out = bytes * (grp.n - k) / grp.n;
-		double in = bytes * (k - 1) / grp.n;
-		return alpha * (grp.n - 1) +
-		       out / (inter * comm_eff(e, bytes)) +
-		       in / (intra * comm_eff(e, bytes));
-	}
-	case COLL_P2P:
-		break;
-	}
-	return 0;
+	f = fabric_get(p->network_fabric);
+	/* An all-to-all posts every send at once: one floor, and no ring
+	 * pipeline whose depth needs large messages (the all-reduce curve
+	 * does not apply); one NIC a GPU. */
+	if (c == COLL_ALLTOALL)
+		return f->floor_s + vol / (nic_bytes_per_s(p) * f->busbw_frac);
+	lat = net_latency_s(f->floor_s, nodes);
+	/* One ring through every GPU: the NICs or the node's own ring,
+	 * whichever is slower, carry the whole volume. */
+	bw = net_busbw(p, k, nodes, bytes);
+	if (k > 1)
+		bw = fmin(bw, node_busbw(g, c, k, bytes));
+	assert(bw > 0);
+	return lat + vol / bw;
 }
 
 double comm_net_bytes(enum comm_coll c, struct comm_group grp, double bytes)
@@ -143,8 +132,8 @@ double comm_net_bytes(enum comm_coll c, struct comm_group grp, double bytes)
 		return 0;
 	if (k == 1)
 		return comm_volume(c, grp.n, bytes);
-	/* As comm_time_s: the inter-node step of a hierarchical collective
-	 * carries 1/k of the buffer; all-to-all sends (n-k)/n out. */
+	/* The node's k GPUs share its crossings; an all-to-all sends
+	 * (n-k)/n of the buffer out. */
 	if (c == COLL_ALLTOALL)
 		return bytes * (grp.n - k) / grp.n;
 	return comm_volume(c, nodes, bytes / k);

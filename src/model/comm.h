@@ -1,15 +1,24 @@
 /*
- * comm.h - collectives and point-to-point transfers, alpha-beta model.
+ * comm.h - the collective operator: collectives and point-to-point
+ * transfers timed from measured bus bandwidth.
  *
- * Ring algorithms (Thakur, Rabenseifner, Gropp 2005; Patarasuk, Yuan 2009):
- * all-reduce moves 2(n-1)/n of the buffer per GPU in 2(n-1) steps,
- * reduce-scatter and all-gather (n-1)/n in n-1 steps, all-to-all (n-1)/n.
- * t = comm_latency_s * steps + volume / (link * eff(S)), with the
- * message-size-dependent efficiency eff(S) = comm_frac * S / (S +
- * comm_half_bytes), S the buffer size.  Link per direction: NVLink/2 inside a
- * node where the GPU has NVLink, PCIe/2 otherwise, network/2 between nodes.
- * Groups that span nodes run hierarchically (reduce-scatter inside the node,
- * the collective across nodes on 1/k of the data, all-gather inside).
+ * Ring volumes (Thakur, Rabenseifner, Gropp 2005; Patarasuk, Yuan 2009):
+ * all-reduce moves 2(n-1)/n of the buffer per GPU, reduce-scatter and
+ * all-gather (n-1)/n, all-to-all (n-1)/n.  Time = volume / busbw + latency,
+ * busbw the bus bandwidth nccl-tests reports for the topology crossed
+ * (topology.h):
+ *  - inside a node, the ring bandwidth of the node's topology class times
+ *    the message-size efficiency S / (S + comm_half_bytes), plus
+ *    comm_latency_s per ring step;
+ *  - across nodes, one ring through every GPU of the group, as NCCL runs
+ *    it: the slower of the in-node ring and the group's NICs on one node
+ *    (k GPUs of the group on a node use k NICs' worth, one NIC per GPU as
+ *    in DGX/HGX servers) times the fabric's plateau share and the
+ *    node-count-dependent message-size curve S / (S + net_half_bytes(N)),
+ *    plus the fabric's latency floor over a tree of the nodes;
+ *  - an all-to-all across nodes gets one NIC per GPU (busbw about one NIC's
+ *    rate, collectives.md section 8), its latency one floor, not one per
+ *    peer, as NCCL posts every send at once.
  */
 #ifndef TC_COMM_H
 #define TC_COMM_H
@@ -39,32 +48,20 @@ double comm_volume(enum comm_coll c, int n, double bytes);
 /* Latency steps of the ring: 2(n-1), n-1, n-1, n-1, 1. */
 double comm_steps(enum comm_coll c, int n);
 
-/* Link bandwidth per direction, bytes/s: inside a node (NVLink or PCIe) or
- * between nodes (plan network, or the default above when 0). */
-double comm_link_bytes_per_s(const struct gpu *g, const struct plan *p,
-			     int inter_node);
-
-/* Message-size efficiency: comm_frac * S / (S + comm_half_bytes). */
-double comm_eff(const struct roof_eff *e, double msg_bytes);
-
 /*
  * Seconds for collective c on a `bytes` buffer (per GPU, before the
- * collective) over group grp, hierarchical when it spans nodes.  0 for a
- * group of one (p2p: grp.n = 2, per_node 1 means across nodes).
+ * collective) over group grp.  0 for a group of one (p2p: grp.n = 2,
+ * per_node 1 means across nodes).
  */
 double comm_time_s(const struct gpu *g, const struct plan *p,
 		   enum comm_coll c, struct comm_group grp, double bytes);
 
 /*
  * Bytes one GPU sends across the network (between nodes) for collective c
- * on a `bytes` buffer over grp, following the same hierarchical scheme as
- * comm_time_s; 0 when the group stays inside a node.
+ * on a `bytes` buffer over grp: a ring's k GPUs on a node share its
+ * crossing, so each sends the collective's volume over the N nodes on 1/k
+ * of the buffer; 0 when the group stays inside a node.
  */
 double comm_net_bytes(enum comm_coll c, struct comm_group grp, double bytes);
-
-/* The same inside one link level only (no hierarchy), for fitting. */
-double comm_flat_s(const struct roof_eff *e, double link_bytes_per_s,
-		   double extra_latency_s, enum comm_coll c, int n,
-		   double bytes);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include "eff_param.h"
 #include "precision.h"
+#include "topology.h"
 
 #define GPU_ID_LEN 64
 #define GPU_TEXT_LEN 512
@@ -44,6 +45,10 @@ struct gpu {
 	double boost_clock_hz;
 	double nvlink_bytes_per_s; /* 0 = none */
 	double pcie_bytes_per_s;   /* host bus, both directions */
+	enum node_topology topology; /* how the node's GPUs reach each other;
+					TOPO_DEFAULT = from the form factor */
+	double nvls_gain;          /* all-reduce bus bandwidth with NVLink SHARP
+				      over the ring's; 0 or 1 = none */
 	double tdp_w;
 	int gpus_per_node;         /* usual server size */
 

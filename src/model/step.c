@@ -275,7 +275,7 @@ static int check_layout(const struct workload *w, struct plan *pl,
 		return est_problem(why, WLF_EP, "ep %d does not divide dp %d "
 			       "(expected experts spread over data-parallel "
 			       "ranks)", pl->ep, pl->dp);
-	if (pl->network_bytes_per_s < 0 || pl->network_latency_s < 0)
+	if (pl->network_bytes_per_s < 0 || (unsigned)pl->network_fabric >= FABRIC_COUNT)
 		return est_problem(why, WLF_NETWORK, "network bandwidth and latency "
 			       "must not be negative (expected e.g. 50GB/s)");
 	return 0;

@@ -142,7 +142,9 @@ struct plan {
 				   the layer's GEMMs (Transformer Engine
 				   userbuffers, NeMo's tp_comm_overlap) */
 	double network_bytes_per_s; /* inter-node, per GPU, both directions */
-	double network_latency_s;
+	enum net_fabric network_fabric; /* topology.h: its latency floor and
+					   achieved share; a bare bandwidth
+					   is taken as InfiniBand */
 	char network[32];       /* its name, or "" for a bare bandwidth */
 	int embeddings;         /* recsys: enum rec_placement */
 	int offload;            /* recsys: enum rec_offload */

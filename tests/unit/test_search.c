@@ -38,7 +38,7 @@ static void small(struct workload *w, int L, int h, int a, int kv, double gb)
 	w->plan.zero = 1;
 	w->plan.grad_overlap = 1;
 	w->plan.network_bytes_per_s = 50e9;
-	w->plan.network_latency_s = 5e-6;
+	w->plan.network_fabric = FABRIC_IB;
 }
 
 /* The same space as search_best_at with every knob free, timed in full. */

@@ -340,7 +340,7 @@ static void test_good_full(void **state)
 	assert_int_equal(p->cuda_graphs, 1);
 	assert_string_equal(p->network, "roce-100g");
 	assert_close(p->network_bytes_per_s, 25e9, TOL_EXACT); /* 12.5 GB/s each way */
-	assert_close(p->network_latency_s, 10e-6, TOL_EXACT);
+	assert_int_equal(p->network_fabric, FABRIC_ROCE);
 	/* Positions of the values (line, column). */
 	assert_int_equal(w.mark[WLF_MODEL].line, 5);
 	assert_int_equal(w.mark[WLF_MODEL].col, 3);
@@ -387,7 +387,7 @@ static void test_good_defaults(void **state)
 	assert_int_equal(w.plan.cuda_graphs, 0);
 	assert_string_equal(w.plan.network, "ib-hdr");
 	assert_close(w.plan.network_bytes_per_s, 50e9, TOL_EXACT);
-	assert_close(w.plan.network_latency_s, 5e-6, TOL_EXACT);
+	assert_int_equal(w.plan.network_fabric, FABRIC_IB);
 	/* Fields not in the file have no position. */
 	assert_int_equal(w.mark[WLF_TP].line, 0);
 	assert_int_equal(w.mark[WLF_NETWORK].line, 0);
@@ -505,15 +505,15 @@ static void test_networks(void **state)
 	static const struct {
 		const char *value;
 		double bytes_per_s; /* both directions */
-		double latency_s;
+		enum net_fabric fabric;
 		const char *name;
 	} cases[] = {
-		{ "ib-hdr", 50e9, 5e-6, "ib-hdr" },
-		{ "ib-ndr", 100e9, 5e-6, "ib-ndr" },
-		{ "roce-100g", 25e9, 10e-6, "roce-100g" },
-		{ "eth-25g", 6.25e9, 30e-6, "eth-25g" },
-		{ "25GB/s", 50e9, 5e-6, "" },
-		{ "400Gb/s", 100e9, 5e-6, "" },
+		{ "ib-hdr", 50e9, FABRIC_IB, "ib-hdr" },
+		{ "ib-ndr", 100e9, FABRIC_IB, "ib-ndr" },
+		{ "roce-100g", 25e9, FABRIC_ROCE, "roce-100g" },
+		{ "eth-25g", 6.25e9, FABRIC_TCP, "eth-25g" },
+		{ "25GB/s", 50e9, FABRIC_IB, "" }, /* a bare bandwidth: InfiniBand */
+		{ "400Gb/s", 100e9, FABRIC_IB, "" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char text[512];
@@ -528,7 +528,7 @@ static void test_networks(void **state)
 			show_diag(&d);
 		assert_int_equal(rc, 0);
 		assert_close(w.plan.network_bytes_per_s, cases[i].bytes_per_s, TOL_EXACT);
-		assert_close(w.plan.network_latency_s, cases[i].latency_s, TOL_EXACT);
+		assert_int_equal(w.plan.network_fabric, cases[i].fabric);
 		assert_string_equal(w.plan.network, cases[i].name);
 		assert_string_equal(w.plan.gpu, ""); /* optional: the CLI may give it */
 		assert_string_equal(w.name, "t");
