@@ -69,18 +69,26 @@ static double pipeline_bubble(const struct op_sums *S,
 	return sched_bubble_s(P->schedule, &st);
 }
 
+double overlap_cost_s(double hidden_s, double slow_frac)
+{
+	if (!(hidden_s > 0) || !(slow_frac > 0))
+		return 0;
+	return hidden_s * slow_frac / (1 - slow_frac);
+}
+
 /* Transformer Engine's userbuffers exchange each tensor-parallel
  * collective in chunks while the GEMM that consumes or produces them runs
  * (NeMo's tp_comm_overlap): only what outlasts the layer's GEMMs stays on
- * the critical path. */
-static void hide_tp_comm(struct op_sums *S)
+ * the critical path, and the GEMMs slow down while they share the GPU. */
+static void hide_tp_comm(struct op_sums *S, double slow_frac)
 {
 	double hidden = fmin(S->t[OPS_LAYER][BRK_TP_COMM],
 			     S->t[OPS_LAYER][BRK_GEMM]);
+	double cost = overlap_cost_s(hidden, slow_frac);
 
-	S->t[OPS_LAYER][BRK_TP_COMM] -= hidden;
+	S->t[OPS_LAYER][BRK_TP_COMM] += cost - hidden;
 	S->lim[OPS_LAYER][LIM_COMMUNICATION] =
-		fmax(0, S->lim[OPS_LAYER][LIM_COMMUNICATION] - hidden);
+		fmax(0, S->lim[OPS_LAYER][LIM_COMMUNICATION] - hidden + cost);
 }
 
 void compose_step(const struct op_sums *given, const struct step_parts *P,
@@ -98,7 +106,7 @@ void compose_step(const struct op_sums *given, const struct step_parts *P,
 
 	if (P->tp_overlap) {
 		overlapped = *given;
-		hide_tp_comm(&overlapped);
+		hide_tp_comm(&overlapped, P->overlap_slow_frac);
 		S = &overlapped;
 	}
 	bubble = pipeline_bubble(S, P, &tmax, &crit, &lps);
@@ -122,13 +130,14 @@ void compose_step(const struct op_sums *given, const struct step_parts *P,
 	lim[LIM_BUBBLE] = bubble;
 
 	/* Once per step: the gradient reduction, hidden behind the last
-	 * micro-batch's backward where the framework overlaps them, and
-	 * the optimizer. */
+	 * micro-batch's backward where the framework overlaps them (what
+	 * hides slows that backward), and the optimizer. */
 	dpc = S->t[OPS_STEP][BRK_DP_COMM];
 	exposed = dpc;
 	if (P->dp_overlap) {
 		busy = lps * S->bwd_s;
 		exposed = fmax(P->dp_tail_s, dpc - busy);
+		exposed += overlap_cost_s(dpc - exposed, P->overlap_slow_frac);
 	}
 	for (k = 0; k < BRK_COUNT; k++)
 		E->breakdown_s[k] += k == BRK_DP_COMM ? exposed :

@@ -32,11 +32,21 @@ struct step_parts {
 				      (BRK_TP_COMM) run under its GEMMs */
 	double dp_tail_s;          /* of it, what can never hide: the last
 				      bucket, reduced after the backward */
+	double overlap_slow_frac;  /* clock the compute loses while it runs
+				      under overlapped communication (the
+				      GPU's eff.overlap_slow_frac) */
 	double loader_s;           /* the input pipeline's time for one step's
 				      samples, seconds (0: not modelled) */
 	double loader_images_per_s; /* its rate per node (for the warning) */
 	int loader_on_gpu;         /* it runs on the GPUs, so it adds */
 };
+
+/*
+ * The time that `hidden_s` seconds of communication run under compute add
+ * to that compute when it loses a share `slow_frac` of its clock meanwhile:
+ * hidden_s * slow_frac / (1 - slow_frac).
+ */
+double overlap_cost_s(double hidden_s, double slow_frac);
 
 /*
  * Compose the step from the sums of its stages: the pipeline and its

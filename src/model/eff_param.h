@@ -111,6 +111,9 @@ enum eff_role {
 	X(fp8_gemm_frac, "fraction of the 16-bit GEMM efficiency", EFF_FRAC, 0.01, 1, 0.88, 0, 0, EFF_RATE, 0.05, \
 	  "FP8 tensor-core work against its own (doubled) peak", \
 	  "measured FP8/BF16 best-shape ceilings, H100 SXM 70.9 %/80.3 % (ml-engineering MAMF table, achievable.md section 1); set per GPU") \
+	X(overlap_slow_frac, "fraction of the clock", EFF_FRAC, 0, 0.5, 0, 0, 0, EFF_SHAPE, 0, \
+	  "clock lost by compute that runs under overlapped communication (NCCL kernels take SMs, power and memory bandwidth): a window of overlap W costs W x f / (1 - f) more", \
+	  "0 where not measured; H100 and H200 SXM files 0.20: the SM clock falls from 1980 to 1575 MHz on H800/H100 SXM at 700 W when GEMMs overlap communication (achievable.md section 4, S10), a level the maintainers say depends on the part") \
 	X(stack_frac, "fraction of the kernel rates", EFF_FRAC, 0.01, 1, 1.0, 0, 0, EFF_RATE, 0.08, \
 	  "compute rate a software stack sustains over a whole step (synchronisation, unfused work, kernels sharing SMs with communication)", \
 	  "1 for the stack the defaults were fitted on; fitted per framework profile on the published runs (models/framework/, docs/model.md)")

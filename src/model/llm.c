@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "comm.h"
+#include "compose.h"
 #include "roofline.h"
 
 const char *const op_stage_names[OPS_COUNT] = { "layer", "first", "last",
@@ -552,7 +553,8 @@ static void build_layers(struct bld *B, enum recompute rc, double share)
 		 * gradients, and with several shard groups all-reduce the
 		 * scattered shard across them (HSDP, as FSDP does per unit in
 		 * the backward): hidden behind the layer's compute by
-		 * prefetch, what is left is exposed. */
+		 * prefetch where the stack overlaps (grad_overlap), slowing
+		 * that compute; what is left is exposed. */
 		double lb = sh->layer_params / t * e;
 		double c = 2 * comm_time_s(g, pl, COLL_ALLGATHER, shg, lb) +
 			   comm_time_s(g, pl, COLL_REDUCE_SCATTER, shg, lb) +
@@ -566,8 +568,11 @@ static void build_layers(struct bld *B, enum recompute rc, double share)
 			(2 * comm_net_bytes(COLL_ALLGATHER, shg, lb) +
 			 comm_net_bytes(COLL_REDUCE_SCATTER, shg, lb) +
 			 comm_net_bytes(COLL_ALLREDUCE, rpg, lb / sh->shard));
-		wire(B, "layer.zero3_gather.exposed", BRK_DP_COMM, 3 * lb,
-		     dmax(0, c - busy));
+		double exposed = c;
+		if (pl->grad_overlap)
+			exposed = dmax(0, c - busy) +
+				  overlap_cost_s(fmin(c, busy), g->eff.overlap_slow_frac);
+		wire(B, "layer.zero3_gather.exposed", BRK_DP_COMM, 3 * lb, exposed);
 	}
 }
 

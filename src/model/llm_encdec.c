@@ -427,6 +427,7 @@ int encdec_estimate(const struct workload *w, const struct gpu *g,
 	P.schedule = dec.plan.schedule;
 	P.dp_overlap = dec.plan.grad_overlap && dec.plan.zero < 3;
 	P.tp_overlap = dec.plan.tp_comm_overlap && dec.plan.tp > 1;
+	P.overlap_slow_frac = g->eff.overlap_slow_frac;
 	memset(&E, 0, sizeof(E));
 	E.plan = dec.plan;
 	compose_step(&C, &P, &E);

@@ -744,6 +744,7 @@ static void step_work(struct rb *B, const struct rstep *R,
 		sink_put(&B->out, "dp.grad_allreduce", BRK_DP_COMM, &c, 1, 0);
 		B->out.stage = OPS_LAYER;
 		parts->dp_overlap = R->pl.grad_overlap;
+		parts->overlap_slow_frac = g->eff.overlap_slow_frac;
 	}
 	t = roof_time(g, PREC_FP32, 0, g->eff.elem_flop_frac, bytes, 2,
 		      B->graphs, &bd);

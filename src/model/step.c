@@ -333,6 +333,7 @@ int llm_estimate(const struct workload *w, const struct gpu *g,
 	/* ZeRO-3 gathers per layer; its exposed part is a layer operator */
 	P.dp_overlap = pl.grad_overlap && pl.zero < 3;
 	P.tp_overlap = pl.tp_comm_overlap && pl.tp > 1;
+	P.overlap_slow_frac = g->eff.overlap_slow_frac;
 	compose_step(&S, &P, &E);
 
 	/* Counts. */

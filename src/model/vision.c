@@ -84,6 +84,7 @@ static void step_work(struct vb *B, const struct workload *w, double P,
 		c.time_s = comm_time_s(g, pl, COLL_ALLREDUCE, grp, c.bytes);
 		sink_put(&B->out, "dp.grad_allreduce", BRK_DP_COMM, &c, 1, 0);
 		parts->dp_overlap = pl->grad_overlap;
+		parts->overlap_slow_frac = g->eff.overlap_slow_frac;
 		parts->dp_tail_s = c.time_s * fmin(1.0, VIS_DDP_BUCKET_BYTES /
 						   c.bytes);
 	}
