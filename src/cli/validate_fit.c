@@ -173,8 +173,8 @@ static int fit_rows(struct val_set *set, struct gpu_catalog *cat, struct rep_row
 	memset(use, 1, set->count);
 	for (size_t i = 0; i < set->count; i++)
 		set->cases[i].w.plan.framework.set &= ~(1ULL << eff_id_stack_frac);
-	if ((nf = fw_fit_stack(set->cases, set->count, use, cli_catalog_gpu, cat, fits,
-			       FW_FIT_MAX)) < 0)
+	if ((nf = fw_fit_shrunk(set->cases, set->count, use, cli_catalog_gpu, cat, fits,
+				FW_FIT_MAX)) < 0)
 		goto out;
 	add_fits(rows, fits, nf, 0);
 	memcpy(pool, set->cases, set->count * sizeof(*pool));

@@ -140,6 +140,32 @@ static int cmp_fw_id(const void *a, const void *b)
 		      ((const struct framework *)b)->layer.id);
 }
 
+/*
+ * A stack with no measured run and no stack_frac of its own takes the rate
+ * pooled over every measured stack of its family (the family's default
+ * profile, models/framework/generic.yaml for language models), not the
+ * registry's 1, which only the stack the defaults were fitted on earns.
+ */
+static void inherit_pooled(struct fw_catalog *cat)
+{
+	const unsigned long long bit = 1ULL << eff_id_stack_frac;
+	for (size_t i = 0; i < cat->count; i++) {
+		struct plan_framework *f = &cat->fws[i].layer;
+		if (f->fitted_runs > 0 || (f->set & bit))
+			continue;
+		for (size_t j = 0; j < cat->count; j++) {
+			const struct plan_framework *g = &cat->fws[j].layer;
+			if (!(cat->fws[j].default_for & cat->fws[i].families) ||
+			    g->fitted_runs <= 0 || !(g->set & bit))
+				continue;
+			f->value[eff_id_stack_frac] = g->value[eff_id_stack_frac];
+			f->set |= bit;
+			snprintf(f->pooled_from, sizeof(f->pooled_from), "%s", g->id);
+			break;
+		}
+	}
+}
+
 int fw_catalog_load(const struct tc_datapath *dp, struct fw_catalog *cat, struct tc_diag *d)
 {
 	char **paths = NULL;
@@ -174,6 +200,7 @@ int fw_catalog_load(const struct tc_datapath *dp, struct fw_catalog *cat, struct
 					    "each family)", cat->fws[i].layer.id, cat->fws[j].layer.id);
 				goto out;
 			}
+	inherit_pooled(cat);
 	rc = 0;
 out:
 	dp_list_free(paths, n);

@@ -489,6 +489,28 @@ out:
 	return rc;
 }
 
+/*
+ * A fitted rate above what the GPU's own figures say its kernels reach
+ * (its file's value, or the registry's measured default) is no faster GPU
+ * but work the measurements hold and the workload does not describe, or a
+ * stack that runs less than the model counts: said, unless a warning is
+ * set.
+ */
+static void ceiling_warning(struct cal_result *r, const struct gpu *g)
+{
+	for (int p = 0; p < CAL_PARAM_COUNT && !r->warning[0]; p++) {
+		const struct eff_param *e = &eff_params[p];
+		double was = eff_get(&g->eff, (enum eff_id)p), now = eff_get(&r->after, (enum eff_id)p);
+		if (!(r->fitted_mask & CAL_BIT(p)) || e->kind != EFF_FRAC || e->role != EFF_RATE ||
+		    !(now > was * (1 + CAL_CEILING_MARGIN)))
+			continue;
+		snprintf(r->warning, sizeof(r->warning),
+			 "%s fitted at %.3f, above the %.3f measured for %s: no published kernel "
+			 "reaches it; the measured steps may hold less work than the workload "
+			 "describes", e->name, now, was, g->id);
+	}
+}
+
 int cal_fit(const struct val_case *cases, const double *w, size_t n,
 	    const struct gpu *g, const struct cal_options *opt,
 	    struct cal_result *out, struct tc_diag *d)
@@ -540,6 +562,7 @@ int cal_fit(const struct val_case *cases, const double *w, size_t n,
 	start_point(&D, y);
 	if (solve(&D, opt, pred, y, &r, d))
 		goto out;
+	ceiling_warning(&r, g);
 	if (predict_all(&D, &r.after, pred) || errors(&D, pred, res, &r.err_after, &r.rms_after)) {
 		tc_diag_msg(d, TC_EXIT_INTERNAL, "the fitted parameters cannot be evaluated");
 		goto out;

@@ -74,6 +74,12 @@ enum cal_held {
 };
 extern const char *const cal_held_names[]; /* "fitted", "held: ..." */
 
+/* How far above the GPU's own figure a fitted rate may go before the fit
+ * says so: 5 %, the spread of best-shape GEMM rates between the GPUs of
+ * one node (achievable.md section 4, S1: "5 %+"), so a fast part is not
+ * taken for a doubtful fit. */
+#define CAL_CEILING_MARGIN 0.05
+
 struct cal_result {
 	struct roof_eff before;       /* starting point */
 	struct roof_eff after;        /* fitted (held parameters unchanged,

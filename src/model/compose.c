@@ -211,6 +211,10 @@ int compose_finish(struct estimate *E, const struct gpu *g, enum tc_prec prec,
 	if (E->mfu_frac > 1 || E->hfu_frac > 1)
 		est_warn(E, "utilisation above 100%% of peak: efficiency "
 			 "parameters of %s are implausible", g->id);
+	else if (E->hfu_frac > EST_HFU_WARN_FRAC)
+		est_warn(E, "%.0f %% of the dense peak in hardware FLOPs (HFU): more than any "
+			 "published measured run sustains (docs/model.md section 7); check the "
+			 "efficiency parameters or calibration of %s", 100 * E->hfu_frac, g->id);
 	/* Nothing non-finite leaves an estimate. */
 	return est_check_finite(E, ws, why);
 }

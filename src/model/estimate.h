@@ -72,6 +72,12 @@ struct op {
 
 #define EST_MAX_WARN 8
 
+/* Hardware-FLOP utilisation above which an estimate warns: well above the
+ * best measured runs (Korthikanti et al. 2023, 530B on 2,240 A100: about
+ * 56 % HFU; tests/validation/megatron-2021.csv), a margin for faster
+ * stacks, below what only an implausible efficiency gives. */
+#define EST_HFU_WARN_FRAC 0.75
+
 struct estimate {
 	struct plan plan;            /* as resolved (dp, gpus_per_node filled) */
 	double params;               /* total parameters */

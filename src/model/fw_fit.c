@@ -144,6 +144,8 @@ int fw_fit_stack(struct val_case *cases, size_t n, const unsigned char *use,
 		f->n = F.n;
 		double best = 0;
 		f->stack_frac = F.n ? minimise(&F, &best) : 1.0;
+		f->raw_stack_frac = f->stack_frac;
+		f->prior_runs = 0;
 		f->rms_log = F.n ? sqrt(best / (double)F.n) : 0;
 		for (size_t k = 0; k < n; k++)
 			if (!strcmp(cases[k].framework, id))
@@ -171,45 +173,113 @@ const char *fw_source_group(const struct val_case *c, char *buf, size_t len)
 	return buf;
 }
 
+/* The family of framework `id` among the used cases, or NULL. */
+static const char *family_of(const struct val_case *cases, size_t n, const unsigned char *use,
+			     const char *id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (use[i] && !strcmp(cases[i].framework, id))
+			return cases[i].family;
+	return NULL;
+}
+
 /*
- * A held-out framework with no run left to fit on gets what a user of an
- * unprofiled stack gets: the rate pooled over the fitted runs of its family
- * (models/framework/generic.yaml is this pool over every run).
+ * The pooled fit of each family: one stack_frac for every used run that
+ * names a framework, each keeping its profile's other keys.  pf receives
+ * one entry per family, id "pool-FAMILY".  Returns their number, or -1.
  */
-static int pool_unfitted(struct val_case *work, size_t n, const unsigned char *use,
-			 const struct fw_fit *fits, size_t nf, val_gpu_fn gpu_for, void *ctx)
+static int fit_pools(const struct val_case *cases, size_t n, const unsigned char *use,
+		     val_gpu_fn gpu_for, void *ctx, struct fw_fit *pf)
 {
 	struct val_case *pool = malloc((n ? n : 1) * sizeof(*pool));
-	struct fw_fit pf[FW_FIT_MAX];
 	if (!pool)
 		return -1;
-	memcpy(pool, work, n * sizeof(*pool));
-	for (size_t i = 0; i < n; i++) {
-		if (pool[i].framework[0])
+	memcpy(pool, cases, n * sizeof(*pool));
+	for (size_t i = 0; i < n; i++)
+		if (pool[i].framework[0]) {
 			snprintf(pool[i].framework, sizeof(pool[i].framework), "pool-%s",
 				 pool[i].family);
-		memset(&pool[i].w.plan.framework, 0, sizeof(pool[i].w.plan.framework));
-	}
+			pool[i].w.plan.framework.set &= ~(1ULL << eff_id_stack_frac);
+		}
 	int np = fw_fit_stack(pool, n, use, gpu_for, ctx, pf, FW_FIT_MAX);
 	free(pool);
-	if (np < 0)
+	return np;
+}
+
+/* The pooled fit of `family` in pf, or NULL. */
+static const struct fw_fit *pool_for(const struct fw_fit *pf, int np, const char *family)
+{
+	for (int j = 0; j < np; j++)
+		if (!strncmp(pf[j].id, "pool-", 5) && !strcmp(pf[j].id + 5, family) && pf[j].n > 0)
+			return &pf[j];
+	return NULL;
+}
+
+double fw_shrink(double own, double n, double pool, double k)
+{
+	return exp((n * log(own) + k * log(pool)) / (n + k));
+}
+
+double fw_prior_runs(const struct fw_fit *fits, size_t nf, const char *const *fam,
+		     const char *family, double pooled)
+{
+	double wn = 0, ws2 = 0, d2 = 0, inv = 0;
+	int J = 0;
+	for (size_t j = 0; j < nf; j++) {
+		if (!fam[j] || strcmp(fam[j], family) || fits[j].n == 0)
+			continue;
+		double d = log(fits[j].stack_frac / pooled);
+		wn += (double)fits[j].n;
+		ws2 += (double)fits[j].n * fits[j].rms_log * fits[j].rms_log;
+		d2 += d * d;
+		inv += 1.0 / (double)fits[j].n;
+		J++;
+	}
+	if (J < 2 || !(wn > 0))
+		return FW_PRIOR_MAX_RUNS;
+	double s2 = ws2 / wn, t2 = d2 / J - s2 * inv / J;
+	if (!(t2 > 0))
+		return FW_PRIOR_MAX_RUNS;
+	return fmin(FW_PRIOR_MAX_RUNS, s2 / t2);
+}
+
+int fw_fit_shrunk(struct val_case *cases, size_t n, const unsigned char *use,
+		  val_gpu_fn gpu_for, void *ctx, struct fw_fit *out, size_t max)
+{
+	struct fw_fit pf[FW_FIT_MAX];
+	const char *fam[FW_FIT_MAX];
+	int np = fit_pools(cases, n, use, gpu_for, ctx, pf);
+	int nf = np < 0 ? -1 : fw_fit_stack(cases, n, use, gpu_for, ctx, out, max);
+	if (nf < 0)
 		return -1;
+	for (int j = 0; j < nf; j++)
+		fam[j] = family_of(cases, n, use, out[j].id);
+	for (int j = 0; j < nf; j++) {
+		const struct fw_fit *g = fam[j] ? pool_for(pf, np, fam[j]) : NULL;
+		if (!g)
+			continue;
+		double k = fw_prior_runs(out, (size_t)nf, fam, fam[j], g->stack_frac);
+		out[j].prior_runs = k;
+		out[j].raw_stack_frac = out[j].stack_frac;
+		out[j].stack_frac = fw_shrink(out[j].stack_frac, (double)out[j].n, g->stack_frac, k);
+	}
+	/* Every case gets its stack's shrunk value; a stack with no used run
+	 * gets its family's pool, as an unprofiled stack would. */
 	for (size_t i = 0; i < n; i++) {
-		struct val_case *c = &work[i];
-		size_t k;
+		struct val_case *c = &cases[i];
+		const struct fw_fit *g = c->framework[0] ? pool_for(pf, np, c->family) : NULL;
+		int j;
 		if (!c->framework[0])
 			continue;
-		for (k = 0; k < nf; k++)
-			if (!strcmp(fits[k].id, c->framework) && fits[k].n > 0)
+		for (j = 0; j < nf; j++)
+			if (!strcmp(out[j].id, c->framework) && out[j].n > 0)
 				break;
-		if (k < nf)
-			continue;
-		for (int j = 0; j < np; j++)
-			if (!strncmp(pf[j].id, "pool-", 5) && !strcmp(pf[j].id + 5, c->family) &&
-			    pf[j].n > 0)
-				set_stack(c, pf[j].stack_frac);
+		if (j < nf)
+			set_stack(c, out[j].stack_frac);
+		else if (g)
+			set_stack(c, g->stack_frac);
 	}
-	return 0;
+	return nf;
 }
 
 int fw_cross_validate(const struct val_case *cases, size_t n, fw_group_fn group,
@@ -237,8 +307,7 @@ int fw_cross_validate(const struct val_case *cases, size_t n, fw_group_fn group,
 			work[j].w.plan.framework.set &= ~(1ULL << eff_id_stack_frac);
 			use[j] = strcmp(group(&cases[j]), gname) != 0;
 		}
-		int nf = fw_fit_stack(work, n, use, gpu_for, ctx, fits, FW_FIT_MAX);
-		if (nf < 0 || pool_unfitted(work, n, use, fits, (size_t)nf, gpu_for, ctx))
+		if (fw_fit_shrunk(work, n, use, gpu_for, ctx, fits, FW_FIT_MAX) < 0)
 			goto out;
 		/* Predict the held-out runs alone (the vTrain-sized sets name no
 		 * framework and are not refitted). */

@@ -20,9 +20,17 @@
 struct fw_fit {
 	char id[FW_ID_LEN];
 	size_t n;            /* runs it was fitted on */
-	double stack_frac;   /* fitted value (1 when nothing to fit) */
-	double rms_log;      /* root mean square of log(predicted/measured speed) */
+	double stack_frac;   /* fitted value (1 when nothing to fit); after
+				fw_fit_shrunk, pulled toward the family's pool */
+	double raw_stack_frac; /* the stack's own fit, before the pull */
+	double prior_runs;   /* the pool's weight, in runs (0: not pulled) */
+	double rms_log;      /* root mean square of log(predicted/measured speed),
+				at the stack's own fit */
 };
+
+/* The most a family's pool may weigh, in runs: where the stacks' fits
+ * spread no more than their own noise explains, the pool all but decides. */
+#define FW_PRIOR_MAX_RUNS 100.0
 
 /*
  * Fit stack_frac of every framework named by a used case (use[i] != 0, not
@@ -35,6 +43,37 @@ struct fw_fit {
  */
 int fw_fit_stack(struct val_case *cases, size_t n, const unsigned char *use,
 		 val_gpu_fn gpu_for, void *ctx, struct fw_fit *out, size_t max);
+
+/*
+ * fw_fit_stack, then each stack's fit pulled toward its family's pooled
+ * fit (one stack_frac for every run of the family that names a framework,
+ * each keeping its profile's other keys) in proportion to its evidence:
+ * log f = (n log f_own + k log f_pool) / (n + k), n the stack's runs, k the
+ * prior strength estimated from the spread of the stacks' fits about the
+ * pool against their residual noise (empirical Bayes; at most
+ * FW_PRIOR_MAX_RUNS).  A stack with few runs keeps little of its own fit,
+ * one whose runs agree and differ from the pool keeps most.  Every case
+ * gets its stack's value; one whose stack has no used run gets the pool.
+ * Returns as fw_fit_stack.
+ */
+int fw_fit_shrunk(struct val_case *cases, size_t n, const unsigned char *use,
+		  val_gpu_fn gpu_for, void *ctx, struct fw_fit *out, size_t max);
+
+/* A stack's own fit `own` on n runs pulled toward its family's pool with
+ * the weight of k runs: exp((n log own + k log pool) / (n + k)). */
+double fw_shrink(double own, double n, double pool, double k);
+
+/*
+ * The prior strength, in runs, with which the pooled rate `pooled` of
+ * `family` pulls its stacks' fits (empirical Bayes, method of moments)
+ * over the fits whose family fam[j] is `family`: the residual variance of
+ * a run about its stack's fit, s2 = sum n_j rms_j^2 / sum n_j, over the
+ * spread of the stacks' fits about the pool beyond what their own noise
+ * explains, t2 = mean (log f_j - log pooled)^2 - s2 mean(1 / n_j).
+ * FW_PRIOR_MAX_RUNS with fewer than two stacks or no spread left.
+ */
+double fw_prior_runs(const struct fw_fit *fits, size_t nf, const char *const *fam,
+		     const char *family, double pooled);
 
 /* The group a case belongs to when groups are held out in turn. */
 typedef const char *(*fw_group_fn)(const struct val_case *c);

@@ -263,7 +263,12 @@ static void unvalidated_warnings(const struct workload *w, const struct gpu *g,
 		est_warn(e, "no published measurement of FP4 GEMM rates: they are taken to reach "
 			 "the share of their peak that FP8 GEMMs reach, and the uncertainty is widened "
 			 "to the cross-GPU validation error (%.0f %%)", 100 * STEP_UNVALIDATED_REL_SD);
-	if (fw->id[0] && fw->fitted_runs <= 0)
+	if (fw->id[0] && fw->fitted_runs <= 0 && fw->pooled_from[0])
+		est_warn(e, "framework %s has no measured run: the compute rate pooled over every "
+			 "measured stack (%s, stack_frac %.3f) applies, and the uncertainty is widened "
+			 "to the cross-framework validation error (%.0f %%)", fw->id, fw->pooled_from,
+			 fw->value[eff_id_stack_frac], 100 * STEP_UNVALIDATED_REL_SD);
+	else if (fw->id[0] && fw->fitted_runs <= 0)
 		est_warn(e, "framework %s has no measured run: the defaults apply, and the "
 			 "uncertainty is widened to the cross-framework validation error (%.0f %%)",
 			 fw->id, 100 * STEP_UNVALIDATED_REL_SD);

@@ -102,6 +102,9 @@ struct plan_framework {
 	double value[EFF_COUNT];
 	int fitted_runs;          /* published runs its values were fitted
 				     on; 0: none measured */
+	char pooled_from[FW_ID_LEN]; /* a stack with no measured run: the
+					profile whose pooled stack_frac it
+					takes ("" when its own) */
 };
 
 /* Pipeline schedules (model/schedule.c). */

@@ -416,9 +416,12 @@ int rep_est_framework(REP_WORD_ARGS)
 		return 0;
 	}
 	snprintf(value, REP_WORD_LEN, "%s", CELL->text);
-	if (!stack->missing)
-		append(value, ", sustains %.0f %% of the kernel rates (fitted on published runs)",
-		       100 * stack->num);
+	if (!stack->missing && runs <= 0)
+		append(value, ", no measured run: sustains %.0f %% of the kernel rates, the rate "
+		       "pooled over the measured stacks", 100 * stack->num);
+	else if (!stack->missing)
+		append(value, ", sustains %.0f %% of the kernel rates (fitted on %.0f published "
+		       "run%s)", 100 * stack->num, runs, runs == 1 ? "" : "s");
 	else if (runs > 0)
 		append(value, ", sustains the kernel rates of the defaults (checked on %.0f "
 		       "published runs)", runs);

@@ -92,11 +92,44 @@ static void test_leave_one_source_out(void **state)
 	val_set_release(&set);
 }
 
+/*
+ * Shrinkage by hand.  fw_shrink(0.6, 2, 0.9, 2): equal weights, the
+ * geometric mean sqrt(0.6 * 0.9) = 0.734847.  Two stacks of one family,
+ * pool 0.8: A on 4 runs at 0.9 (rms 0.1), B on 1 run at 0.5 (rms 0).
+ * s2 = (4 x 0.01 + 1 x 0) / 5 = 0.008; log(0.9/0.8) = 0.117783,
+ * log(0.5/0.8) = -0.470004; their mean square 0.117388; noise share
+ * s2 x mean(1/4, 1) = 0.008 x 0.625 = 0.005; t2 = 0.112388; k = s2 / t2 =
+ * 0.071182 runs.  B shrinks to exp((log 0.5 + k log 0.8) / (1 + k)) =
+ * 0.515863, A to 0.898148.  With one stack, or stacks no further apart
+ * than their noise, the pool weighs FW_PRIOR_MAX_RUNS.
+ */
+static void test_shrinkage(void **state)
+{
+	struct fw_fit f[3] = {
+		{ .id = "a", .n = 4, .stack_frac = 0.9, .rms_log = 0.1 },
+		{ .id = "b", .n = 1, .stack_frac = 0.5, .rms_log = 0 },
+		{ .id = "c", .n = 3, .stack_frac = 0.7, .rms_log = 0.2 },
+	};
+	const char *fam[3] = { "llm", "llm", "vision" };
+	(void)state;
+	assert_close(fw_shrink(0.6, 2, 0.9, 2), 0.734847, 1e-5);
+	double k = fw_prior_runs(f, 3, fam, "llm", 0.8);
+	assert_close(k, 0.071182, 1e-4);
+	assert_close(fw_shrink(0.5, 1, 0.8, k), 0.515863, 1e-5);
+	assert_close(fw_shrink(0.9, 4, 0.8, k), 0.898148, 1e-5);
+	assert_close(fw_prior_runs(f, 3, fam, "vision", 0.7), FW_PRIOR_MAX_RUNS, TOL_EXACT);
+	/* log(0.85/0.8)^2 / 2 = 0.00184, below the noise share 0.005 */
+	f[0].stack_frac = 0.85;
+	f[1].stack_frac = 0.8;
+	assert_close(fw_prior_runs(f, 3, fam, "llm", 0.8), FW_PRIOR_MAX_RUNS, TOL_EXACT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_recovers_stack),
 		cmocka_unit_test(test_leave_one_source_out),
+		cmocka_unit_test(test_shrinkage),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
