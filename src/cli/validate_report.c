@@ -301,6 +301,25 @@ static int print_ratios(struct cli_ctx *ctx, const char *fmt, const struct val_s
 	return rc;
 }
 
+/* The measured runs the memory model says could not have run: each one is
+ * a miss of the memory model (a published run is proof that it fit).
+ * Said even when there are none. */
+static void print_unfit(struct cli_ctx *ctx, const struct val_set *set,
+			const struct cli_validate_summary *s)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->nkept; i++)
+		n += s->kept[i].ok && !s->kept[i].fits;
+	fprintf(ctx->out, "\n%zu measured run%s predicted not to fit in memory%s\n", n,
+		n == 1 ? "" : "s", n ? " (each ran, so each is a miss of the memory model):" : "");
+	for (size_t i = 0; i < s->nkept; i++) {
+		const struct val_result *r = &s->kept[i];
+		if (r->ok && !r->fits)
+			fprintf(ctx->out, "  %s: %.1f GB a GPU of %.0f\n", set->cases[r->index].id,
+				r->mem_bytes / 1e9, r->capacity_bytes / 1e9);
+	}
+}
+
 /* The flat formats: CSV one row per case; the table and Markdown the
  * summary, after every case with --verbose. */
 static int print_tables(struct cli_ctx *ctx, const char *fmt, const struct val_set *set,
@@ -358,6 +377,7 @@ static int print_tables(struct cli_ctx *ctx, const char *fmt, const struct val_s
 			metric_unit_text(w->metric, r->measured, m, sizeof(m)),
 			metric_unit_text(w->metric, r->predicted, p, sizeof(p)));
 	}
+	print_unfit(ctx, set, s);
 	/* Said even when none, so a reader knows every run was counted. */
 	fprintf(ctx->out, "%zu sanity-only case%s left out of the figures above%s\n", s->nsanity,
 		s->nsanity == 1 ? "" : "s",

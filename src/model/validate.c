@@ -75,16 +75,23 @@ double val_metric_value(enum val_metric m, const struct workload *w,
 	return 0;
 }
 
+/* Case c on GPU g into *e and its metric into *predicted. */
+static int predict(const struct val_case *c, const struct gpu *g, struct est_workspace *ws,
+		   struct estimate *e, double *predicted, struct plan_problem *why)
+{
+	/* one step is compared, not the run: no run-length limit */
+	if (step_estimate_unbounded(&c->w, g, ws, e, why))
+		return -1;
+	*predicted = val_metric_value(c->metric, &c->w, e);
+	return 0;
+}
+
 int val_predict(const struct val_case *c, const struct gpu *g,
 		struct est_workspace *ws, double *predicted,
 		struct plan_problem *why)
 {
 	struct estimate e;
-	/* one step is compared, not the run: no run-length limit */
-	if (step_estimate_unbounded(&c->w, g, ws, &e, why))
-		return -1;
-	*predicted = val_metric_value(c->metric, &c->w, &e);
-	return 0;
+	return predict(c, g, ws, &e, predicted, why);
 }
 
 int val_run(const struct val_case *cases, size_t n, const char *family,
@@ -121,10 +128,14 @@ int val_run(const struct val_case *cases, size_t n, const char *family,
 				 c->gpu_id);
 			continue;
 		}
-		if (val_predict(c, &g, &ws, &r->predicted, &why)) {
+		struct estimate e;
+		if (predict(c, &g, &ws, &e, &r->predicted, &why)) {
 			snprintf(r->msg, sizeof(r->msg), "%s", why.msg);
 			continue;
 		}
+		r->fits = e.fits;
+		r->mem_bytes = e.memory_per_gpu_bytes;
+		r->capacity_bytes = e.memory_capacity_bytes;
 		r->ok = c->measured > 0;
 		if (!r->ok) {
 			snprintf(r->msg, sizeof(r->msg),

@@ -72,6 +72,9 @@ struct val_result {
 	double predicted;   /* in the metric's unit */
 	double measured;
 	double err_frac;    /* (predicted - measured) / measured */
+	int fits;           /* the plan fits in memory, as the model counts it
+			       (a run that ran did: 0 is the model's miss) */
+	double mem_bytes, capacity_bytes; /* per GPU: needed, and the GPU's */
 	char msg[256];
 };
 
