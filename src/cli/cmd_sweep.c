@@ -312,6 +312,10 @@ int cmd_sweep(int argc, char **argv, struct cli_ctx *ctx)
 	tc_diag_init(&d);
 	if (sweep_load_file(pos[0], &ctx->data, &sw, &d))
 		return cli_report(ctx, &d);
+	if (sweep_check_ids(&sw, &ctx->data, &d)) { /* before any row, as `check` */
+		sweep_release(&sw);
+		return cli_report(ctx, &d);
+	}
 	sw.force_tree = tree;
 	rc = TC_EXIT_OK;
 	struct cal_overlay cal;
