@@ -322,14 +322,15 @@ int cmd_prices(int argc, char **argv, struct cli_ctx *ctx)
 		rc = cli_report(ctx, &d);
 		goto out;
 	}
+	struct gpu wanted;
 	if (gpu) {
-		struct gpu g;
 		char why[1024];
-		if (gpu_catalog_lookup(&cat, gpu, &g, why, sizeof(why))) {
+		if (gpu_catalog_lookup(&cat, gpu, &wanted, why, sizeof(why))) {
 			fprintf(ctx->err, "traincost prices: %s\n", why);
 			rc = TC_EXIT_INPUT;
 			goto out;
 		}
+		gpu = wanted.id; /* the catalog id of a name such as "4090" */
 	}
 	if (provider && strcmp(provider, ONPREM)) {
 		size_t i;
