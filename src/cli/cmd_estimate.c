@@ -54,10 +54,8 @@ static int run_uncertainty(struct cli_ctx *ctx, const char *cmd, const struct un
 			    s.deadline_s <= 0))
 		return cli_usage_error(ctx, cmd, "--deadline '%s' is not valid (expected a duration such as 14d)",
 				       t->deadline);
-	if (t->budget && (tc_parse_quantity(t->budget, TC_UNIT_USD, &s.budget_usd, &bad) ||
-			  s.budget_usd <= 0))
-		return cli_usage_error(ctx, cmd, "--budget '%s' is not valid (expected dollars such as 50000)",
-				       t->budget);
+	if (t->budget && money_budget_arg(ctx, cmd, t->budget, &s.budget_usd))
+		return TC_EXIT_USAGE;
 	unc_spec_price(&s, cost);
 	if ((rc = unc_args_workspace(ctx, cmd, &s, &ws)))
 		return rc;

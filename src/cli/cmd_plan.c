@@ -289,9 +289,8 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	if (deadline_s && (tc_parse_quantity(deadline_s, TC_UNIT_SECONDS, &deadline, &why) || !(deadline > 0)))
 		return cli_usage_error(ctx, "plan", "--deadline '%s' is not valid (expected a duration such as 14d or 36h)",
 				       deadline_s);
-	if (budget_s && (tc_parse_quantity(budget_s, TC_UNIT_USD, &budget, &why) || !(budget > 0)))
-		return cli_usage_error(ctx, "plan", "--budget '%s' is not valid (expected dollars such as 50000 or $50000)",
-				       budget_s);
+	if (budget_s && money_budget_arg(ctx, "plan", budget_s, &budget))
+		return TC_EXIT_USAGE;
 	int max_gpus = CLI_DEFAULT_MAX_GPUS;
 	if (max_s && cli_int_arg(ctx, "plan", "max-gpus", max_s, 1, PLAN_MAX_GPUS, &max_gpus))
 		return TC_EXIT_USAGE;

@@ -220,3 +220,14 @@ void money_release(struct money *m)
 	price_set_release(&m->set);
 	memset(m, 0, sizeof(*m));
 }
+
+int money_budget_arg(struct cli_ctx *ctx, const char *cmd, const char *s, double *usd)
+{
+	const char *why = NULL;
+	double v;
+	if (tc_parse_quantity(s, TC_UNIT_USD, &v, &why) || !(v > 0))
+		return cli_usage_error(ctx, cmd, "--budget '%s' is not valid (expected a positive "
+				       "amount such as 50000, $50,000, 2.5k or 3M)", s);
+	*usd = v;
+	return 0;
+}

@@ -92,6 +92,11 @@ void money_timer_init(struct money_timer *t, const struct workload *w, const str
 int money_timer_time(void *ctx, const char *network, double *run_s); /* cost_time_fn */
 void money_timer_release(struct money_timer *t);
 
+/* Parse --budget `s` (dollars: 50000, $50,000, 2.5k, 3M) into *usd, which
+ * must be positive.  Returns 0, or TC_EXIT_USAGE after printing the
+ * problem. */
+int money_budget_arg(struct cli_ctx *ctx, const char *cmd, const char *s, double *usd);
+
 void money_release(struct money *m);
 
 #endif
