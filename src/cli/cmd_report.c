@@ -18,6 +18,7 @@
 #include "../io/gpu_load.h"
 #include "../io/val_load.h"
 #include "../model/cost.h"
+#include "../model/val_groups.h"
 #include "../model/validate.h"
 #include "../report/svg.h"
 #include "../report/xmlbuf.h"
@@ -185,13 +186,15 @@ static void put_validation(struct xmlbuf *b, struct cli_ctx *ctx, char **ids, in
 	struct tc_diag d;
 	struct val_set set;
 	struct gpu_catalog cat = { 0 };
-	struct val_result *res = NULL, *mine = NULL;
+	struct val_result *res = NULL, *counted = NULL;
+	struct val_group *groups = NULL;
 	size_t n = 0;
 	tc_diag_init(&d);
 	val_set_init(&set);
 	xmlbuf_raw(b, "<section id=\"validation\">\n<h2>Validation of the GPUs involved</h2>\n"
 		      "<p>How far the model's predictions were from measured training runs on each "
-		      "GPU type of the comparison (<code>traincost validate</code>).  A GPU without "
+		      "GPU type of the comparison: the figures of <code>traincost validate</code>, "
+		      "its sanity-only cases shown there but not counted.  A GPU without "
 		      "measured runs has estimates that are not checked against measurements.</p>\n");
 	char dir[DP_PATH_LEN + 32];
 	if (cli_validation_dir(ctx, dir, sizeof(dir)))
@@ -209,33 +212,39 @@ static void put_validation(struct xmlbuf *b, struct cli_ctx *ctx, char **ids, in
 		goto out;
 	}
 	res = malloc((set.count ? set.count : 1) * sizeof(*res));
-	mine = malloc((set.count ? set.count : 1) * sizeof(*mine));
-	if (!res || !mine || val_run(set.cases, set.count, NULL, 1, 0, cli_catalog_gpu, &cat, res, &n)) {
+	counted = malloc((set.count ? set.count : 1) * sizeof(*counted));
+	if (!res || !counted || val_run(set.cases, set.count, NULL, 1, 0, cli_catalog_gpu, &cat, res, &n)) {
 		b->oom = 1;
 		goto out;
 	}
-	xmlbuf_raw(b, "<table class=\"status\">\n<tr><th>GPU</th><th>measured runs</th>"
-		      "<th>mean error (MAPE)</th><th>median error</th><th>worst error</th></tr>\n");
+	/* The figures of `validate`'s per-GPU table, computed the same way:
+	 * the sanity-only cases are shown there but never counted. */
+	int ngroups = val_group_by(set.cases, counted, cli_validate_counted(&set, res, n, counted),
+				   cli_case_gpu, &groups);
+	if (ngroups < 0) {
+		b->oom = 1;
+		goto out;
+	}
+	xmlbuf_raw(b, "<table class=\"status\">\n<tr><th>GPU</th><th>cases</th>"
+		      "<th>mean error (MAPE)</th><th>median error</th><th>worst error</th>"
+		      "<th>bias</th></tr>\n");
 	for (int g = 0; g < nids; g++) {
-		size_t k = 0;
-		struct val_stats st;
-		for (size_t i = 0; i < n; i++)
-			if (res[i].ok && !strcmp(set.cases[res[i].index].gpu_id, ids[g]))
-				mine[k++] = res[i];
+		const struct val_stats *st = NULL;
+		for (int k = 0; k < ngroups && !st; k++)
+			if (!strcmp(groups[k].key, ids[g]))
+				st = &groups[k].st;
 		xmlbuf_raw(b, "<tr><td>");
 		xmlbuf_text(b, ids[g]);
-		if (!k) {
-			xmlbuf_raw(b, "</td><td class=\"num\">0</td><td colspan=\"3\">none: not checked "
+		if (!st || !st->n) {
+			xmlbuf_raw(b, "</td><td class=\"num\">0</td><td colspan=\"4\">none: not checked "
 				      "against measurements</td></tr>\n");
 			continue;
 		}
-		if (val_stats_compute(mine, k, &st)) {
-			b->oom = 1;
-			break;
-		}
-		xmlbuf_printf(b, "</td><td class=\"num\">%zu</td><td class=\"num\">%.1f %%</td>"
-			      "<td class=\"num\">%.1f %%</td><td class=\"num\">%.1f %%</td></tr>\n",
-			      k, 100 * st.mape, 100 * st.median_ape, 100 * st.worst_ape);
+		xmlbuf_printf(b, "</td><td class=\"num\">%zu</td><td class=\"num\">%.2f %%</td>"
+			      "<td class=\"num\">%.2f %%</td><td class=\"num\">%.1f %%</td>"
+			      "<td class=\"num\">%+.1f %%</td></tr>\n",
+			      st->n, 100 * st->mape, 100 * st->median_ape, 100 * st->worst_ape,
+			      100 * st->bias);
 	}
 	xmlbuf_raw(b, "</table>\n");
 	if (!nids)
@@ -243,7 +252,8 @@ static void put_validation(struct xmlbuf *b, struct cli_ctx *ctx, char **ids, in
 out:
 	xmlbuf_raw(b, "</section>\n");
 	free(res);
-	free(mine);
+	free(counted);
+	free(groups);
 	val_set_release(&set);
 	gpu_catalog_release(&cat);
 }
