@@ -153,6 +153,17 @@ int cli_parse(struct cli_ctx *ctx, const char *cmd, int argc, char **argv,
 			return TC_EXIT_USAGE;
 		}
 	}
+	/* Every command with options reads the catalogs: a binary moved away
+	 * from its data says where it looked, before any message about a GPU
+	 * or preset it could not have found. */
+	if (!dp_has_data(&ctx->data)) {
+		char searched[2048];
+		dp_searched(&ctx->data, searched, sizeof(searched));
+		fprintf(ctx->err, "traincost %s: no data folder found (searched: %s; expected "
+			"models/ and pricing/ in one of them: give --data DIR or $TRAINCOST_PATH, "
+			"or install with `make install`)\n", cmd, searched);
+		return TC_EXIT_IO;
+	}
 	return 0;
 }
 
