@@ -253,11 +253,11 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	const char *deadline_s = NULL, *budget_s = NULL, *gpus_s = NULL,
 		   *max_s = NULL, *pricing = "on-demand", *fmt = "table",
 		   *calibration = NULL, *risk_s = "p50", *plot = NULL,
-		   *network = NULL;
+		   *network = NULL, *framework = NULL;
 	int include_unverified = 0;
 	struct unc_args ua = { 0 };
 	struct money_args ma = { 0 }; /* the spot assumptions */
-	struct cli_opt opts[14 + UNC_ARGS_NOPTS + 1] = {
+	struct cli_opt opts[15 + UNC_ARGS_NOPTS + 1] = {
 		{ "deadline", &deadline_s, NULL, NULL },
 		{ "budget", &budget_s, NULL, NULL },
 		{ "gpus", &gpus_s, NULL, NULL },
@@ -272,10 +272,11 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 		{ "preempt-per-h", &ma.preempt, NULL, NULL },
 		{ "checkpoint", &ma.checkpoint, NULL, NULL },
 		{ "restart", &ma.restart, NULL, NULL },
+		{ "framework", &framework, NULL, NULL },
 	};
 	char *pos[CLI_MAX_POS];
 	int npos, rc;
-	unc_args_opts(&ua, opts + 14);
+	unc_args_opts(&ua, opts + 15);
 	rc = cli_parse(ctx, "plan", argc, argv, opts, pos, &npos);
 	if (rc)
 		return rc == CLI_HELP_SHOWN ? TC_EXIT_OK : rc;
@@ -325,6 +326,8 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	pc.network_fixed = network != NULL;
 	if (network)
 		wl_set_network(&w.plan, net_find(network)); /* a choice of net_names */
+	if (framework && (rc = cli_framework_arg(ctx, framework, &w.plan)))
+		goto out;
 	struct cal_overlay cal;
 	if ((rc = cli_load_catalog(ctx, calibration, &cat, &cal)))
 		return rc;

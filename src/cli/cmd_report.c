@@ -30,7 +30,8 @@
 #define TC_VERSION "0.0.0"
 #endif
 
-#define REPORT_MAX_ARGS 32  /* arguments of one section's command */
+#define REPORT_MAX_ARGS 40  /* arguments of one section's command: 3, 7 options
+			     * with values, --uncertainty, 8 --data and NULL */
 #define REPORT_MAX_DATA 8   /* --data folders passed on */
 #define REPORT_MAX_GPUS 128 /* GPU types in the validation section */
 #define REPORT_DIR_LEN 4096 /* the scratch folder's path */
@@ -288,7 +289,7 @@ static void add_opt(char **args, int *n, const char *name, const char *value)
 int cmd_report(int argc, char **argv, struct cli_ctx *ctx)
 {
 	const char *output = NULL, *deadline = NULL, *budget = NULL, *gpus = NULL,
-		   *max_gpus = NULL, *pricing = NULL, *unc = NULL;
+		   *max_gpus = NULL, *pricing = NULL, *unc = NULL, *framework = NULL;
 	int unc_on = 0;
 	struct cli_opt opts[] = {
 		{ "output", &output, NULL, NULL },
@@ -298,6 +299,7 @@ int cmd_report(int argc, char **argv, struct cli_ctx *ctx)
 		{ "max-gpus", &max_gpus, NULL, NULL },
 		{ "pricing", &pricing, NULL, cost_kind_names },
 		{ "uncertainty", &unc, &unc_on, NULL },
+		{ "framework", &framework, NULL, NULL },
 		{ NULL, NULL, NULL, NULL },
 	};
 	char *pos[CLI_MAX_POS];
@@ -358,6 +360,7 @@ int cmd_report(int argc, char **argv, struct cli_ctx *ctx)
 		snprintf(svg_path[k], sizeof(svg_path[k]), "%s/%s.svg", dir, cmds[k]);
 		add_opt(args, &n, "--plot", svg_path[k]);
 		add_opt(args, &n, "--pricing", pricing);
+		add_opt(args, &n, "--framework", framework);
 		if (k > 0)
 			add_opt(args, &n, "--gpus", gpus);
 		if (k == 1 && unc_on)

@@ -254,7 +254,8 @@ bad:
 int cmd_sweep(int argc, char **argv, struct cli_ctx *ctx)
 {
 	const char *out = NULL, *fmt = "csv", *jobs_s = NULL, *shard = NULL,
-		   *calibration = NULL, *plot = NULL, *plot_x = NULL, *plot_y = "total_time_s";
+		   *calibration = NULL, *plot = NULL, *plot_x = NULL, *plot_y = "total_time_s",
+		   *framework = NULL;
 	int tree = 0, include_unverified = 0;
 	struct cli_opt opts[] = {
 		{ "output", &out, NULL, NULL },
@@ -267,6 +268,7 @@ int cmd_sweep(int argc, char **argv, struct cli_ctx *ctx)
 		{ "plot-x", &plot_x, NULL, NULL },
 		{ "plot-y", &plot_y, NULL, plot_metrics },
 		{ "include-unverified", NULL, &include_unverified, NULL },
+		{ "framework", &framework, NULL, NULL },
 		{ NULL, NULL, NULL, NULL },
 	};
 	char *pos[CLI_MAX_POS];
@@ -310,7 +312,12 @@ int cmd_sweep(int argc, char **argv, struct cli_ctx *ctx)
 	struct outfile of = { .fd = -1 };
 	int have_of = 0;
 	tc_diag_init(&d);
-	if (sweep_load_file(pos[0], &ctx->data, &sw, &d))
+	/* An unknown --framework is named as the option, before the file. */
+	struct plan fw_check;
+	if (framework && (rc = cli_framework_arg(ctx, framework, &fw_check)))
+		return rc;
+	const struct sweep_overrides ov = { .framework = framework };
+	if (sweep_load_file_with(pos[0], &ov, &ctx->data, &sw, &d))
 		return cli_report(ctx, &d);
 	if (sweep_check_ids(&sw, &ctx->data, &d)) { /* before any row, as `check` */
 		sweep_release(&sw);

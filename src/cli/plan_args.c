@@ -44,6 +44,13 @@ void plan_args_opts(struct plan_args *a, struct cli_opt *o)
 	memcpy(o, rows, sizeof(rows));
 }
 
+int cli_framework_arg(struct cli_ctx *ctx, const char *id, struct plan *p)
+{
+	struct tc_diag d;
+	tc_diag_init(&d);
+	return fw_resolve_id(&ctx->data, "--framework", id, &p->framework, &d) ? cli_report(ctx, &d) : 0;
+}
+
 /* The flag that set a field, for messages about command-line values. */
 static const char *const field_flag[WLF_FIELD_COUNT] = {
 	[WLF_GPU] = "--gpu", [WLF_COUNT] = "--count",
@@ -181,12 +188,8 @@ static int apply_overrides(struct cli_ctx *ctx, const char *cmd,
 		p->cuda_graphs = 1;
 	if (a->tp_comm_overlap)
 		p->tp_comm_overlap = 1;
-	if (a->framework) {
-		struct tc_diag d;
-		tc_diag_init(&d);
-		if (fw_resolve_id(&ctx->data, "--framework", a->framework, &p->framework, &d))
-			return cli_report(ctx, &d);
-	}
+	if (a->framework && (rc = cli_framework_arg(ctx, a->framework, p)))
+		return rc;
 	/* A new layout on the command line makes the file's dp stale. */
 	if ((a->count || a->tp || a->pp || a->cp) && !a->dp)
 		p->dp = 0;

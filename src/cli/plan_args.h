@@ -28,6 +28,14 @@ struct plan_args {
 void plan_args_opts(struct plan_args *a, struct cli_opt *opts);
 
 /*
+ * --framework ID: the profile's layer into plan p, looked up on the data
+ * path, as a workload's plan.framework would be.  Returns 0, or an exit
+ * code after printing the problem (an unknown id names --framework).
+ */
+struct plan;
+int cli_framework_arg(struct cli_ctx *ctx, const char *id, struct plan *p);
+
+/*
  * Load the GPU catalog and, when `calibration` names a file, apply it to
  * every GPU (the calibrated GPU directly, the others as ratios; see
  * cal_apply).  Returns 0, or an exit code after printing the problem.
