@@ -508,7 +508,7 @@ static void uncertainty_lines(struct est_record *r, const struct unc_result *u)
 	quantile_facts(r, "uncertainty.cost_usd", &u->cost_usd, u->has_cost);
 	line(r, g, "samples", "", rep_est_unc_heading, &heading);
 	line(r, "uncertainty.step_s", "p50", "step time", rep_est_unc_time, &quantiles);
-	line(r, "uncertainty.total_s", "p50", "total time", rep_est_unc_time, &quantiles);
+	line(r, "uncertainty.total_s", "p50", "total time", rep_est_unc_total, &quantiles);
 	line(r, "uncertainty.cost_usd", "p50", "cost (cheapest offer)", rep_est_unc_cost,
 	     &quantiles);
 	line(r, g, "p_deadline", "probability of meeting the deadline", rep_est_unc_chance, &note);
