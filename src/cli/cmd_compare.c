@@ -188,7 +188,7 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 		   *network = NULL, *framework = NULL;
 	struct money_args ma = { 0 };
 	struct unc_args ua = { 0 };
-	struct cli_opt opts[9 + MONEY_NOPTS + UNC_ARGS_NOPTS + 1] = {
+	const struct cli_opt mine[] = {
 		{ "gpus", &gpus, NULL, NULL },
 		{ "count", &count_s, NULL, NULL },
 		{ "deadline", &deadline, NULL, NULL },
@@ -199,11 +199,13 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 		{ "plot", &plot, NULL, NULL },
 		{ "framework", &framework, NULL, NULL },
 	};
+	struct cli_opts opts = { 0 };
 	char *pos[CLI_MAX_POS];
 	int npos, rc;
-	money_opts(&ma, opts + 9);
-	unc_args_opts(&ua, opts + 9 + MONEY_NOPTS);
-	if ((rc = cli_parse(ctx, "compare", argc, argv, opts, pos, &npos)))
+	CLI_OPTS_ADD(&opts, mine);
+	money_opts(&ma, &opts);
+	unc_args_opts(&ua, &opts);
+	if ((rc = cli_parse(ctx, "compare", argc, argv, opts.row, pos, &npos)))
 		return rc == CLI_HELP_SHOWN ? TC_EXIT_OK : rc;
 	if ((rc = plot_out_check(ctx, "compare", plot)))
 		return rc;

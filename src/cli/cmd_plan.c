@@ -257,7 +257,7 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	int include_unverified = 0;
 	struct unc_args ua = { 0 };
 	struct money_args ma = { 0 }; /* the spot assumptions */
-	struct cli_opt opts[15 + UNC_ARGS_NOPTS + 1] = {
+	const struct cli_opt mine[] = {
 		{ "deadline", &deadline_s, NULL, NULL },
 		{ "budget", &budget_s, NULL, NULL },
 		{ "gpus", &gpus_s, NULL, NULL },
@@ -269,15 +269,18 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 		{ "include-unverified", NULL, &include_unverified, NULL },
 		{ "risk", &risk_s, NULL, risks },
 		{ "plot", &plot, NULL, NULL },
-		{ "preempt-per-h", &ma.preempt, NULL, NULL },
-		{ "checkpoint", &ma.checkpoint, NULL, NULL },
-		{ "restart", &ma.restart, NULL, NULL },
+	};
+	const struct cli_opt stack[] = {
 		{ "framework", &framework, NULL, NULL },
 	};
+	struct cli_opts opts = { 0 };
 	char *pos[CLI_MAX_POS];
 	int npos, rc;
-	unc_args_opts(&ua, opts + 15);
-	rc = cli_parse(ctx, "plan", argc, argv, opts, pos, &npos);
+	CLI_OPTS_ADD(&opts, mine);
+	money_spot_opts(&ma, &opts); /* plan loads its own prices */
+	CLI_OPTS_ADD(&opts, stack);
+	unc_args_opts(&ua, &opts);
+	rc = cli_parse(ctx, "plan", argc, argv, opts.row, pos, &npos);
 	if (rc)
 		return rc == CLI_HELP_SHOWN ? TC_EXIT_OK : rc;
 	if ((rc = plot_out_check(ctx, "plan", plot)))

@@ -17,10 +17,13 @@ struct money_args {
 	int include_unverified; /* --include-unverified */
 };
 
-#define MONEY_NOPTS 10
+/* Append the pricing options bound to *a to *t: the provider, price kind,
+ * age, energy and spot assumptions, --include-unverified. */
+void money_opts(struct money_args *a, struct cli_opts *t);
 
-/* Fill opts[0..MONEY_NOPTS-1] with the pricing options bound to *a. */
-void money_opts(struct money_args *a, struct cli_opt *opts);
+/* Append only the spot assumptions (--preempt-per-h, --checkpoint,
+ * --restart) bound to *a, for a command that loads its own prices. */
+void money_spot_opts(struct money_args *a, struct cli_opts *t);
 
 struct money {
 	struct price_set set;              /* owned */

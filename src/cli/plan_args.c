@@ -16,9 +16,9 @@
 static const char *const recompute_names[] = { "none", "selective", "full", NULL };
 static const char *const formats[] = { "table", "json", "csv", "md", NULL };
 
-void plan_args_opts(struct plan_args *a, struct cli_opt *o)
+void plan_args_opts(struct plan_args *a, struct cli_opts *t)
 {
-	const struct cli_opt rows[PLAN_ARGS_NOPTS] = {
+	const struct cli_opt rows[] = {
 		{ "gpu", &a->gpu, NULL, NULL },
 		{ "count", &a->count, NULL, NULL },
 		{ "gpus-per-node", &a->gpus_per_node, NULL, NULL },
@@ -41,7 +41,7 @@ void plan_args_opts(struct plan_args *a, struct cli_opt *o)
 		{ "calibration", &a->calibration, NULL, NULL },
 		{ "framework", &a->framework, NULL, NULL },
 	};
-	memcpy(o, rows, sizeof(rows));
+	CLI_OPTS_ADD(t, rows);
 }
 
 int cli_framework_arg(struct cli_ctx *ctx, const char *id, struct plan *p)

@@ -21,11 +21,9 @@ struct plan_args {
 	const char *framework;   /* --framework ID */
 };
 
-/* Number of option rows plan_args_opts() writes (without the terminator). */
-#define PLAN_ARGS_NOPTS 21
-
-/* Fill opts[0..PLAN_ARGS_NOPTS-1] with the plan options bound to *a. */
-void plan_args_opts(struct plan_args *a, struct cli_opt *opts);
+/* Append the plan overrides, --format, --calibration and --framework bound
+ * to *a to *t. */
+void plan_args_opts(struct plan_args *a, struct cli_opts *t);
 
 /*
  * --framework ID: the profile's layer into plan p, looked up on the data
