@@ -286,6 +286,70 @@ static void add_opt(char **args, int *n, const char *name, const char *value)
 	args[(*n)++] = (char *)(uintptr_t)value;
 }
 
+/* The GPU types `compare` lists for the same options, into ids[] (at
+ * most REPORT_MAX_GPUS, pointing into run->out).  Returns how many. */
+static int compared_gpus(char *file, const char *pricing, const char *gpus,
+			 const char *const *data, int ndata, struct section *run, char **ids)
+{
+	char *args[REPORT_MAX_ARGS];
+	int n = 0;
+	args[n++] = (char *)(uintptr_t)"traincost";
+	args[n++] = (char *)(uintptr_t)"compare";
+	args[n++] = file;
+	add_opt(args, &n, "--format", "csv");
+	add_opt(args, &n, "--pricing", pricing);
+	add_opt(args, &n, "--gpus", gpus);
+	for (int i = 0; i < ndata; i++)
+		add_opt(args, &n, "--data", data[i]);
+	args[n] = NULL;
+	run_section(run, args, n, NULL);
+	return !run->rc && run->out ? csv_gpus(run->out, ids, REPORT_MAX_GPUS) : 0;
+}
+
+/* The whole page of workload file `name` into b: head, the three
+ * sections, the validation of the GPUs ids[0..nids-1]. */
+static void put_page(struct xmlbuf *b, struct cli_ctx *ctx, const char *name,
+		     const struct section *sec, char **ids, int nids)
+{
+	xmlbuf_raw(b, "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n"
+		      "<head>\n<meta charset=\"utf-8\"/>\n"
+		      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n<title>");
+	xmlbuf_raw(b, "traincost report: ");
+	xmlbuf_text(b, name);
+	xmlbuf_raw(b, "</title>\n<style>\n");
+	xmlbuf_raw(b, page_style);
+	xmlbuf_raw(b, svg_style);
+	xmlbuf_raw(b, "</style>\n</head>\n<body>\n<h1>Training run report: ");
+	xmlbuf_text(b, name);
+	xmlbuf_raw(b, "</h1>\n<p>Made by traincost " TC_VERSION " from <code>");
+	xmlbuf_text(b, name);
+	xmlbuf_raw(b, "</code>.  Prices carry the date of their source; every figure is an "
+		      "estimate of the model described in the documentation (docs/model.md).</p>\n"
+		      "<nav><a href=\"#estimate\">Estimate</a><a href=\"#compare\">GPU comparison</a>"
+		      "<a href=\"#plan\">Plan</a><a href=\"#validation\">Validation</a></nav>\n");
+	for (int k = 0; k < 3; k++)
+		put_section(b, &sec[k]);
+	put_validation(b, ctx, ids, nids);
+	xmlbuf_raw(b, "</body>\n</html>\n");
+}
+
+/* Write the page b to `path` through a temporary file renamed at the end.
+ * Returns 0 or an exit code after printing the problem. */
+static int write_page(struct cli_ctx *ctx, const char *path, const struct xmlbuf *b)
+{
+	struct outfile of;
+	struct tc_diag d;
+	if (b->oom) {
+		fputs("traincost report: out of memory\n", ctx->err);
+		return TC_EXIT_INTERNAL;
+	}
+	tc_diag_init(&d);
+	if (outfile_open(&of, path, NULL, &d))
+		return cli_report(ctx, &d);
+	(void)outfile_write(&of, b->buf, b->len); /* a failure is reported by the commit */
+	return outfile_commit(&of, &d) ? cli_report(ctx, &d) : TC_EXIT_OK;
+}
+
 int cmd_report(int argc, char **argv, struct cli_ctx *ctx)
 {
 	const char *output = NULL, *deadline = NULL, *budget = NULL, *gpus = NULL,
@@ -385,62 +449,13 @@ int cmd_report(int argc, char **argv, struct cli_ctx *ctx)
 	/* The GPU types of the comparison, for the validation section. */
 	struct section ids_run = { 0 };
 	char *ids[REPORT_MAX_GPUS];
-	int nids = 0;
-	{
-		char *args[REPORT_MAX_ARGS];
-		int n = 0;
-		args[n++] = (char *)(uintptr_t)"traincost";
-		args[n++] = (char *)(uintptr_t)"compare";
-		args[n++] = pos[0];
-		add_opt(args, &n, "--format", "csv");
-		add_opt(args, &n, "--pricing", pricing);
-		add_opt(args, &n, "--gpus", gpus);
-		for (int i = 0; i < ndata; i++)
-			add_opt(args, &n, "--data", data[i]);
-		args[n] = NULL;
-		run_section(&ids_run, args, n, NULL);
-		if (!ids_run.rc && ids_run.out)
-			nids = csv_gpus(ids_run.out, ids, REPORT_MAX_GPUS);
-	}
+	int nids = compared_gpus(pos[0], pricing, gpus, data, ndata, &ids_run, ids);
 
 	struct xmlbuf b = { 0 };
-	const char *name = pos[0];
-	xmlbuf_raw(&b, "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n"
-		       "<head>\n<meta charset=\"utf-8\"/>\n"
-		       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n<title>");
-	xmlbuf_raw(&b, "traincost report: ");
-	xmlbuf_text(&b, name);
-	xmlbuf_raw(&b, "</title>\n<style>\n");
-	xmlbuf_raw(&b, page_style);
-	xmlbuf_raw(&b, svg_style);
-	xmlbuf_raw(&b, "</style>\n</head>\n<body>\n<h1>Training run report: ");
-	xmlbuf_text(&b, name);
-	xmlbuf_raw(&b, "</h1>\n<p>Made by traincost " TC_VERSION " from <code>");
-	xmlbuf_text(&b, name);
-	xmlbuf_raw(&b, "</code>.  Prices carry the date of their source; every figure is an "
-		       "estimate of the model described in the documentation (docs/model.md).</p>\n"
-		       "<nav><a href=\"#estimate\">Estimate</a><a href=\"#compare\">GPU comparison</a>"
-		       "<a href=\"#plan\">Plan</a><a href=\"#validation\">Validation</a></nav>\n");
-	for (int k = 0; k < 3; k++)
-		put_section(&b, &sec[k]);
-	put_validation(&b, ctx, ids, nids);
-	xmlbuf_raw(&b, "</body>\n</html>\n");
+	put_page(&b, ctx, pos[0], sec, ids, nids);
 	section_release(&ids_run);
 
-	if (b.oom) {
-		fputs("traincost report: out of memory\n", ctx->err);
-		rc = TC_EXIT_INTERNAL;
-	} else {
-		struct outfile of;
-		struct tc_diag d;
-		tc_diag_init(&d);
-		if (outfile_open(&of, output, NULL, &d)) {
-			rc = cli_report(ctx, &d);
-		} else {
-			(void)outfile_write(&of, b.buf, b.len); /* a failure is reported by the commit */
-			rc = outfile_commit(&of, &d) ? cli_report(ctx, &d) : TC_EXIT_OK;
-		}
-	}
+	rc = write_page(ctx, output, &b);
 	xmlbuf_release(&b);
 out:
 	for (int k = 0; k < 3; k++)
