@@ -56,6 +56,28 @@ if [ -x tests/cli/check-hosting.sh ]; then
 		failed=$((failed + 1))
 	fi
 fi
+# report's validation table is validate's per-GPU table, figure by figure.
+if [ -x tests/cli/check-report-validate.sh ]; then
+	if out=$(tests/cli/check-report-validate.sh "$build/traincost"); then
+		echo "report-validate: ok ($out)"
+		passed=$((passed + 1))
+	else
+		printf '%s\n' "$out"
+		echo "FAIL: report-validate"
+		failed=$((failed + 1))
+	fi
+fi
+# Without its data every command says which folders it searched.
+if [ -x tests/cli/check-no-data.sh ]; then
+	if out=$(tests/cli/check-no-data.sh "$build/traincost"); then
+		echo "no-data: ok ($out)"
+		passed=$((passed + 1))
+	else
+		printf '%s\n' "$out"
+		echo "FAIL: no-data"
+		failed=$((failed + 1))
+	fi
+fi
 [ -x tests/bad/run-bad.sh ] &&
 	tally "bad: " "broken inputs" "$(tests/bad/run-bad.sh "$build/traincost" "$runner")"
 [ -x tests/plots/run-plots.sh ] &&

@@ -22,6 +22,30 @@ static int cmd_help(int argc, char **argv, struct cli_ctx *ctx);
 #define DATA_HELP                                                              \
 	"  --data DIR   look for models/ and pricing/ in DIR first (repeatable)\n"
 
+/* The plan overrides of estimate and explain (plan_args.c). */
+#define PLAN_OVERRIDES_HELP                                                    \
+	"Plan overrides (they replace the file's plan: values):\n"              \
+	"  --gpu ID            catalog GPU id (see `traincost gpus`), MIG: ID:PROFILE\n" \
+	"  --count N           GPUs in total\n"                                  \
+	"  --gpus-per-node N   GPUs per server\n"                                \
+	"  --tp N  --pp N  --dp N  --ep N   parallel sizes\n"                    \
+	"  --cp N              context parallel: GPUs splitting each sequence\n" \
+	"  --zero N            ZeRO stage 0..3\n"                                \
+	"  --shard-group N     ZeRO shards inside groups of N data-parallel ranks\n" \
+	"  --micro-batch N     sequences per micro-batch\n"                      \
+	"  --interleave N      virtual pipeline stages per GPU\n"                \
+	"  --schedule S        pipeline schedule: 1f1b, interleaved or zero-bubble\n" \
+	"  --recompute R       none, selective or full\n"                        \
+	"  --precision P       fp32, tf32, bf16, fp16, fp8 or fp4\n"             \
+	"  --network NAME      between nodes, for the plan and every offer (without it\n" \
+	"                      each offer of several instances is timed over its own)\n" \
+	"  --cuda-graphs       launch kernels through CUDA graphs\n"             \
+	"  --tp-comm-overlap   tensor-parallel collectives under the GEMMs\n"    \
+	"  --calibration FILE  efficiencies fitted by `traincost calibrate`\n"   \
+	"  --framework ID      software-stack profile (see `traincost frameworks`)\n"
+#define UNVERIFIED_HELP                                                        \
+	"  --include-unverified  also price offers marked verified: false\n"
+
 static const struct cli_cmd commands[] = {
 	{ "estimate", cmd_estimate, "time, GPU-hours, MFU and memory of one training run",
 	  "usage: traincost estimate FILE [options]\n"
@@ -31,35 +55,20 @@ static const struct cli_cmd commands[] = {
 	  "capacity, where the time goes, the limiting resource, the cost on the\n"
 	  "cheapest matching cloud offer and across providers, and energy.\n"
 	  "\n"
-	  "Plan overrides (they replace the file's plan: values):\n"
-	  "  --gpu ID            catalog GPU id (see `traincost gpus`), MIG: ID:PROFILE\n"
-	  "  --count N           GPUs in total\n"
-	  "  --gpus-per-node N   GPUs per server\n"
-	  "  --tp N  --pp N  --dp N  --ep N   parallel sizes\n"
-	  "  --cp N              context parallel: GPUs splitting each sequence\n"
-	  "  --zero N            ZeRO stage 0..3\n"
-	  "  --shard-group N     ZeRO shards inside groups of N data-parallel ranks\n"
-	  "  --micro-batch N     sequences per micro-batch\n"
-	  "  --interleave N      virtual pipeline stages per GPU\n"
-	  "  --schedule S        pipeline schedule: 1f1b, interleaved or zero-bubble\n"
-	  "  --recompute R       none, selective or full\n"
-	  "  --precision P       fp32, tf32, bf16, fp16, fp8 or fp4\n"
-	  "  --network NAME      between nodes, for the plan and every offer (without it\n"
-	  "                      each offer of several instances is timed over its own)\n"
-	  "  --cuda-graphs       launch kernels through CUDA graphs\n"
-	  "  --tp-comm-overlap   tensor-parallel collectives under the GEMMs\n"
-	  "  --calibration FILE  efficiencies fitted by `traincost calibrate`\n"
+	  PLAN_OVERRIDES_HELP
 	  "Cost and energy (see docs/pricing.md):\n"
 	  "  --pricing P         on-demand (default) or spot\n"
 	  "  --provider NAME     one provider's offers only\n"
 	  "  --pue X --power-frac F --grid G   energy assumptions\n"
 	  "  --preempt-per-h R --checkpoint D --restart D   spot assumptions\n"
 	  "  --max-age DAYS      warn about prices older than this (default " CLI_STR(PRICE_STALE_DAYS) ")\n"
+	  UNVERIFIED_HELP
 	  "Uncertainty (Monte Carlo over the efficiency parameters):\n"
 	  "  --uncertainty[=N]   N samples (default " CLI_STR(UNC_DEFAULT_SAMPLES) "): P10, P50, P90\n"
 	  "  --seed S            random seed (default " CLI_STR(UNC_DEFAULT_SEED) "; same seed, same output)\n"
 	  "  --deadline D        report the probability of finishing within D\n"
 	  "  --budget USD        report the probability of costing at most USD\n"
+	  "                      (50000, $50,000, 2.5k or 3M)\n"
 	  "Output:\n"
 	  "  --format F          table (default), json, csv or md\n"
 	  "  --plot FILE         also draw where the step time goes and the memory\n"
@@ -84,7 +93,10 @@ static const struct cli_cmd commands[] = {
 	  "  --pue X --power-frac F --grid G   energy assumptions\n"
 	  "  --preempt-per-h R --checkpoint D --restart D   spot assumptions\n"
 	  "  --max-age DAYS     warn about prices older than this (default " CLI_STR(PRICE_STALE_DAYS) ")\n"
+	  UNVERIFIED_HELP
 	  "  --calibration FILE efficiencies fitted by `traincost calibrate`\n"
+	  "  --framework ID     software-stack profile for every GPU type (see\n"
+	  "                     `traincost frameworks`; default: the file's)\n"
 	  "  --uncertainty[=N]  Monte Carlo of N samples (default " CLI_STR(UNC_DEFAULT_SAMPLES) ") per GPU type:\n"
 	  "                     P10, P50, P90 of total time and cost, and the chance\n"
 	  "                     of meeting --deadline\n"
@@ -106,14 +118,17 @@ static const struct cli_cmd commands[] = {
 	  "how much.\n"
 	  "\n"
 	  "  --deadline D    a duration such as 14d or 36h\n"
-	  "  --budget USD    dollars such as 50000\n"
+	  "  --budget USD    dollars such as 50000, $50,000, 2.5k or 3M\n"
 	  "  --gpus ID,...   GPU types to consider (default: every GPU with an offer)\n"
 	  "  --max-gpus N    largest GPU count (default " CLI_STR(CLI_DEFAULT_MAX_GPUS) ")\n"
 	  "  --network NAME  between nodes, for every plan and offer (without it each\n"
 	  "                  offer of several instances is timed over its own)\n"
 	  "  --pricing P     on-demand (default) or spot\n"
 	  "  --preempt-per-h R --checkpoint D --restart D   spot assumptions\n"
+	  UNVERIFIED_HELP
 	  "  --calibration FILE  efficiencies fitted by `traincost calibrate`\n"
+	  "  --framework ID  software-stack profile of every plan (see `traincost\n"
+	  "                  frameworks`; default: the file's)\n"
 	  "  --uncertainty[=N]  P10, P50, P90 of time and cost (N samples, default\n"
 	  "                  1000) for the plans shown and the Pareto front\n"
 	  "  --seed S        random seed (default " CLI_STR(UNC_DEFAULT_SEED) "; same seed, same output)\n"
@@ -140,6 +155,10 @@ static const struct cli_cmd commands[] = {
 	  "  --shard K/N       only configurations K, K+N, K+2N, ... (0 <= K < N);\n"
 	  "                    shard 0 writes the CSV header, so the shards concatenate\n"
 	  "  --calibration FILE  efficiencies fitted by `traincost calibrate`\n"
+	  "  --framework ID    software-stack profile of every row, as if the base named\n"
+	  "                    it (see `traincost frameworks`; not with a varied\n"
+	  "                    plan.framework)\n"
+	  UNVERIFIED_HELP
 	  "  --plot FILE       also draw a metric against one varied key as an SVG\n"
 	  "                    chart into FILE, a line per combination of the others\n"
 	  "  --plot-x PATH     the varied key along x (default: the first)\n"
@@ -151,9 +170,10 @@ static const struct cli_cmd commands[] = {
 	  "\n"
 	  "One row per operator of a training step on one GPU: FLOPs, bytes moved,\n"
 	  "arithmetic intensity, the GPU's ridge point, whether it is compute-,\n"
-	  "memory- or latency-bound, the rate achieved and the time.  Takes the\n"
-	  "same plan overrides as `traincost estimate`.\n"
+	  "memory- or latency-bound, the rate achieved and the time.\n"
 	  "\n"
+	  PLAN_OVERRIDES_HELP
+	  "Output:\n"
 	  "  --format F   table (default), json, csv or md\n"
 	  "  --plot FILE  also draw the operators on the GPU's roofline as an SVG\n"
 	  "               chart into FILE\n" DATA_HELP },
@@ -256,11 +276,13 @@ static const struct cli_cmd commands[] = {
 	  "\n"
 	  "  -o, --output FILE  the page (a temporary file renamed at the end)\n"
 	  "  --deadline D       the plan: cheapest plan finishing within D\n"
-	  "  --budget USD       the plan: fastest plan costing at most USD\n"
+	  "  --budget USD       the plan: fastest plan costing at most USD (50000, 3M)\n"
 	  "  --gpus ID,...      GPU types compared and planned over\n"
 	  "  --max-gpus N       the plan: largest GPU count (default " CLI_STR(CLI_DEFAULT_MAX_GPUS) ")\n"
 	  "  --pricing P        on-demand (default) or spot\n"
-	  "  --uncertainty[=N]  P10-P90 of the comparison from N samples (default " CLI_STR(UNC_DEFAULT_SAMPLES) ")\n" DATA_HELP },
+	  "  --uncertainty[=N]  P10-P90 of the comparison from N samples (default " CLI_STR(UNC_DEFAULT_SAMPLES) ")\n"
+	  "  --framework ID     software-stack profile of every section (see\n"
+	  "                     `traincost frameworks`; default: the file's)\n" DATA_HELP },
 	{ "completion", cmd_completion, "shell completion script for bash, zsh or fish",
 	  "usage: traincost completion bash|zsh|fish\n"
 	  "\n"

@@ -78,5 +78,14 @@ struct tc_diag;
 int cli_resolve_frameworks(struct cli_ctx *ctx, struct val_set *set, struct tc_diag *d);
 /* A val_gpu_fn over a struct gpu_catalog (ctx): 0, or -1 if unknown. */
 int cli_catalog_gpu(const char *id, struct gpu *out, void *ctx);
+struct val_result;
+struct val_case;
+/* Copy into kept[] (room for n) the results `validate` counts in its
+ * errors: all but those of sanity-only cases, which it shows but never
+ * counts.  Returns how many (cmd_validate.c). */
+size_t cli_validate_counted(const struct val_set *set, const struct val_result *res, size_t n,
+			    struct val_result *kept);
+/* The key of `validate`'s per-GPU table: the case's GPU id. */
+const char *cli_case_gpu(const struct val_case *c);
 
 #endif

@@ -178,36 +178,16 @@ static int check_plan(struct cli_ctx *ctx, struct workload *w, struct tc_diag *d
 
 /*
  * A sweep file: what `sweep` checks before it runs (keys, paths, values,
- * the base workload), and every GPU id it varies against the catalog, at
- * the value.  Rows the model rejects are results of the sweep (a row with a
- * reason), not errors of the file.  Returns 0 if all pass.
+ * the base workload, the GPU, framework and preset ids it varies, each at
+ * its value).  Rows the model rejects are results of the sweep (a row with
+ * a reason), not errors of the file.  Returns 0 if all pass.
  */
 static int check_sweep(struct cli_ctx *ctx, const char *path, struct tc_diag *d)
 {
 	struct sweep sw;
-	struct gpu_catalog cat = { 0 };
-	int rc = -1;
 	if (sweep_load_file(path, &ctx->data, &sw, d))
 		return -1;
-	if (gpu_catalog_load(&ctx->data, &cat, d))
-		goto out;
-	rc = 0;
-	for (int k = 0; k < sw.nkeys; k++) {
-		const struct sweep_key *key = &sw.key[k];
-		if (strcmp(key->path, "plan.gpu"))
-			continue;
-		for (size_t i = 0; i < key->count; i++) {
-			struct gpu g;
-			char msg[512];
-			if (!gpu_catalog_lookup(&cat, key->text[i], &g, msg, sizeof(msg)))
-				continue;
-			tc_diag_at(d, TC_EXIT_INPUT, sw.file, key->values[i]->line,
-				   key->values[i]->col, "%s", msg);
-			rc = -1;
-		}
-	}
-out:
-	gpu_catalog_release(&cat);
+	int rc = sweep_check_ids(&sw, &ctx->data, d);
 	sweep_release(&sw);
 	return rc;
 }

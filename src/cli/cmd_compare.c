@@ -185,10 +185,10 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 {
 	const char *gpus = NULL, *count_s = NULL, *deadline = NULL, *max_s = NULL,
 		   *format = "table", *calibration = NULL, *plot = NULL,
-		   *network = NULL;
+		   *network = NULL, *framework = NULL;
 	struct money_args ma = { 0 };
 	struct unc_args ua = { 0 };
-	struct cli_opt opts[8 + MONEY_NOPTS + UNC_ARGS_NOPTS + 1] = {
+	const struct cli_opt mine[] = {
 		{ "gpus", &gpus, NULL, NULL },
 		{ "count", &count_s, NULL, NULL },
 		{ "deadline", &deadline, NULL, NULL },
@@ -197,12 +197,15 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 		{ "calibration", &calibration, NULL, NULL },
 		{ "network", &network, NULL, net_names },
 		{ "plot", &plot, NULL, NULL },
+		{ "framework", &framework, NULL, NULL },
 	};
+	struct cli_opts opts = { 0 };
 	char *pos[CLI_MAX_POS];
 	int npos, rc;
-	money_opts(&ma, opts + 8);
-	unc_args_opts(&ua, opts + 8 + MONEY_NOPTS);
-	if ((rc = cli_parse(ctx, "compare", argc, argv, opts, pos, &npos)))
+	CLI_OPTS_ADD(&opts, mine);
+	money_opts(&ma, &opts);
+	unc_args_opts(&ua, &opts);
+	if ((rc = cli_parse(ctx, "compare", argc, argv, opts.row, pos, &npos)))
 		return rc == CLI_HELP_SHOWN ? TC_EXIT_OK : rc;
 	if ((rc = plot_out_check(ctx, "compare", plot)))
 		return rc;
@@ -243,6 +246,8 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 	}
 	if (network)
 		wl_set_network(&w.plan, net_find(network)); /* a choice of net_names */
+	if (framework && (rc = cli_framework_arg(ctx, framework, &w.plan)))
+		goto out;
 	if ((rc = cli_load_catalog(ctx, calibration, &cat, &cal)))
 		goto out;
 	if (ua.on && (rc = unc_args_spec(ctx, "compare", &ua, &cal, &us)))

@@ -22,15 +22,13 @@ struct unc_targets {
 	const char *deadline, *budget;
 };
 
-#define UNC_TARGETS_NOPTS 2
-
-static void target_opts(struct unc_targets *t, struct cli_opt *o)
+static void target_opts(struct unc_targets *u, struct cli_opts *t)
 {
-	const struct cli_opt rows[UNC_TARGETS_NOPTS] = {
-		{ "deadline", &t->deadline, NULL, NULL },
-		{ "budget", &t->budget, NULL, NULL },
+	const struct cli_opt rows[] = {
+		{ "deadline", &u->deadline, NULL, NULL },
+		{ "budget", &u->budget, NULL, NULL },
 	};
-	memcpy(o, rows, sizeof(rows));
+	CLI_OPTS_ADD(t, rows);
 }
 
 /*
@@ -54,10 +52,8 @@ static int run_uncertainty(struct cli_ctx *ctx, const char *cmd, const struct un
 			    s.deadline_s <= 0))
 		return cli_usage_error(ctx, cmd, "--deadline '%s' is not valid (expected a duration such as 14d)",
 				       t->deadline);
-	if (t->budget && (tc_parse_quantity(t->budget, TC_UNIT_USD, &s.budget_usd, &bad) ||
-			  s.budget_usd <= 0))
-		return cli_usage_error(ctx, cmd, "--budget '%s' is not valid (expected dollars such as 50000)",
-				       t->budget);
+	if (t->budget && money_budget_arg(ctx, cmd, t->budget, &s.budget_usd))
+		return TC_EXIT_USAGE;
 	unc_spec_price(&s, cost);
 	if ((rc = unc_args_workspace(ctx, cmd, &s, &ws)))
 		return rc;
@@ -106,19 +102,21 @@ static int run(int argc, char **argv, struct cli_ctx *ctx, const char *cmd,
 	struct unc_args ua = { 0 };
 	struct unc_targets ut = { 0 };
 	const char *plot = NULL;
-	struct cli_opt opts[1 + PLAN_ARGS_NOPTS + MONEY_NOPTS + UNC_ARGS_NOPTS + UNC_TARGETS_NOPTS + 1] = {
+	const struct cli_opt mine[] = {
 		{ "plot", &plot, NULL, NULL },
 	};
+	struct cli_opts opts = { 0 };
 	char *pos[CLI_MAX_POS];
 	int npos;
 
-	plan_args_opts(&a, opts + 1);
+	CLI_OPTS_ADD(&opts, mine);
+	plan_args_opts(&a, &opts);
 	if (!per_operator) {
-		money_opts(&ma, opts + 1 + PLAN_ARGS_NOPTS);
-		unc_args_opts(&ua, opts + 1 + PLAN_ARGS_NOPTS + MONEY_NOPTS);
-		target_opts(&ut, opts + 1 + PLAN_ARGS_NOPTS + MONEY_NOPTS + UNC_ARGS_NOPTS);
+		money_opts(&ma, &opts);
+		unc_args_opts(&ua, &opts);
+		target_opts(&ut, &opts);
 	}
-	int rc = cli_parse(ctx, cmd, argc, argv, opts, pos, &npos);
+	int rc = cli_parse(ctx, cmd, argc, argv, opts.row, pos, &npos);
 	if (rc)
 		return rc == CLI_HELP_SHOWN ? TC_EXIT_OK : rc;
 	if ((rc = plot_out_check(ctx, cmd, plot)))

@@ -253,11 +253,11 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	const char *deadline_s = NULL, *budget_s = NULL, *gpus_s = NULL,
 		   *max_s = NULL, *pricing = "on-demand", *fmt = "table",
 		   *calibration = NULL, *risk_s = "p50", *plot = NULL,
-		   *network = NULL;
+		   *network = NULL, *framework = NULL;
 	int include_unverified = 0;
 	struct unc_args ua = { 0 };
 	struct money_args ma = { 0 }; /* the spot assumptions */
-	struct cli_opt opts[14 + UNC_ARGS_NOPTS + 1] = {
+	const struct cli_opt mine[] = {
 		{ "deadline", &deadline_s, NULL, NULL },
 		{ "budget", &budget_s, NULL, NULL },
 		{ "gpus", &gpus_s, NULL, NULL },
@@ -269,14 +269,18 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 		{ "include-unverified", NULL, &include_unverified, NULL },
 		{ "risk", &risk_s, NULL, risks },
 		{ "plot", &plot, NULL, NULL },
-		{ "preempt-per-h", &ma.preempt, NULL, NULL },
-		{ "checkpoint", &ma.checkpoint, NULL, NULL },
-		{ "restart", &ma.restart, NULL, NULL },
 	};
+	const struct cli_opt stack[] = {
+		{ "framework", &framework, NULL, NULL },
+	};
+	struct cli_opts opts = { 0 };
 	char *pos[CLI_MAX_POS];
 	int npos, rc;
-	unc_args_opts(&ua, opts + 14);
-	rc = cli_parse(ctx, "plan", argc, argv, opts, pos, &npos);
+	CLI_OPTS_ADD(&opts, mine);
+	money_spot_opts(&ma, &opts); /* plan loads its own prices */
+	CLI_OPTS_ADD(&opts, stack);
+	unc_args_opts(&ua, &opts);
+	rc = cli_parse(ctx, "plan", argc, argv, opts.row, pos, &npos);
 	if (rc)
 		return rc == CLI_HELP_SHOWN ? TC_EXIT_OK : rc;
 	if ((rc = plot_out_check(ctx, "plan", plot)))
@@ -289,9 +293,8 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	if (deadline_s && (tc_parse_quantity(deadline_s, TC_UNIT_SECONDS, &deadline, &why) || !(deadline > 0)))
 		return cli_usage_error(ctx, "plan", "--deadline '%s' is not valid (expected a duration such as 14d or 36h)",
 				       deadline_s);
-	if (budget_s && (tc_parse_quantity(budget_s, TC_UNIT_USD, &budget, &why) || !(budget > 0)))
-		return cli_usage_error(ctx, "plan", "--budget '%s' is not valid (expected dollars such as 50000 or $50000)",
-				       budget_s);
+	if (budget_s && money_budget_arg(ctx, "plan", budget_s, &budget))
+		return TC_EXIT_USAGE;
 	int max_gpus = CLI_DEFAULT_MAX_GPUS;
 	if (max_s && cli_int_arg(ctx, "plan", "max-gpus", max_s, 1, PLAN_MAX_GPUS, &max_gpus))
 		return TC_EXIT_USAGE;
@@ -326,6 +329,8 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	pc.network_fixed = network != NULL;
 	if (network)
 		wl_set_network(&w.plan, net_find(network)); /* a choice of net_names */
+	if (framework && (rc = cli_framework_arg(ctx, framework, &w.plan)))
+		goto out;
 	struct cal_overlay cal;
 	if ((rc = cli_load_catalog(ctx, calibration, &cat, &cal)))
 		return rc;

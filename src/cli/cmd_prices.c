@@ -264,6 +264,76 @@ static int run_import(struct cli_ctx *ctx, char **pos, int npos, const char *pro
 	return rc;
 }
 
+/* A --provider that is neither a price table's nor on-premises: the
+ * providers there are.  Returns 0, or TC_EXIT_USAGE after printing it. */
+static int check_provider(struct cli_ctx *ctx, const struct price_set *set, const char *provider)
+{
+	if (!strcmp(provider, ONPREM))
+		return 0;
+	for (size_t i = 0; i < set->count; i++)
+		if (!strcmp(set->tables[i].provider, provider))
+			return 0;
+	char list[512];
+	size_t used = 0;
+	list[0] = '\0';
+	for (size_t k = 0; k < set->count && used + 1 < sizeof(list); k++) {
+		int w = snprintf(list + used, sizeof(list) - used, "%s%s", k ? ", " : "",
+				 set->tables[k].provider);
+		if (w < 0 || (size_t)w >= sizeof(list) - used)
+			break;
+		used += (size_t)w;
+	}
+	return cli_usage_error(ctx, "prices", "unknown provider '%s' (expected one of: %s%s)",
+			       provider, list, set->onprem ? ", " ONPREM : "");
+}
+
+/* Append to rows[n..] the cost of owning each GPU of `onprem` (only `gpu`
+ * when not NULL) per GPU-hour.  Returns the new count. */
+static size_t add_onprem_rows(const struct price_onprem *onprem, const struct gpu_catalog *cat,
+			      const char *gpu, struct row *rows, size_t n)
+{
+	for (size_t k = 0; k < onprem->count; k++) {
+		const struct price_onprem_gpu *g = &onprem->gpus[k];
+		struct cost_onprem p;
+		struct cost_onprem_result r;
+		if (gpu && strcmp(gpu, g->gpu))
+			continue;
+		if (price_onprem_params(onprem, g->gpu, &p) ||
+		    cost_onprem_per_gpu_h(&p, tdp_of(cat, g->gpu), &r))
+			continue;
+		rows[n].g = g;
+		rows[n].usd_per_h = r.total_usd_per_gpu_h;
+		rows[n].usd_per_gpu_h = r.total_usd_per_gpu_h;
+		n++;
+	}
+	return n;
+}
+
+/* The GPU catalog and the price tables into *cat and *set, each offer's
+ * GPU checked against the catalog; the catalog's ids into *ids (owned);
+ * the tables' warnings into warn.  Returns 0, or an exit code after
+ * printing the problem. */
+static int load_checked(struct cli_ctx *ctx, struct gpu_catalog *cat, struct price_set *set,
+			const char ***ids, struct tc_diag *warn)
+{
+	struct tc_diag d;
+	int bad = 0;
+	tc_diag_init(&d);
+	if (gpu_catalog_load(&ctx->data, cat, &d) ||
+	    price_load_all(&ctx->data, ctx->today, set, warn, &d))
+		return cli_report(ctx, &d);
+	if (!(*ids = catalog_ids(cat))) {
+		fputs("traincost prices: out of memory\n", ctx->err);
+		return TC_EXIT_INTERNAL;
+	}
+	for (size_t i = 0; i < set->count; i++)
+		if (price_check_gpus(&set->tables[i], *ids, &d))
+			bad = 1;
+	if (set->onprem && price_onprem_check_gpus(set->onprem, *ids, &d))
+		bad = 1;
+	return bad ? cli_report(ctx, &d) : 0;
+}
+
 int cmd_prices(int argc, char **argv, struct cli_ctx *ctx)
 {
 	const char *gpu = NULL, *provider = NULL, *pricing = "on-demand";
@@ -297,61 +367,24 @@ int cmd_prices(int argc, char **argv, struct cli_ctx *ctx)
 	struct price_set set = { 0 };
 	struct row *rows = NULL;
 	const char **ids = NULL;
-	struct tc_diag d, warn;
+	struct tc_diag warn;
 	size_t n = 0;
-	tc_diag_init(&d);
 	tc_diag_init(&warn);
 
-	if (gpu_catalog_load(&ctx->data, &cat, &d) ||
-	    price_load_all(&ctx->data, today, &set, &warn, &d)) {
-		rc = cli_report(ctx, &d);
+	if ((rc = load_checked(ctx, &cat, &set, &ids, &warn)))
 		goto out;
-	}
-	if (!(ids = catalog_ids(&cat))) {
-		fputs("traincost prices: out of memory\n", ctx->err);
-		rc = TC_EXIT_INTERNAL;
-		goto out;
-	}
-	int bad = 0;
-	for (size_t i = 0; i < set.count; i++)
-		if (price_check_gpus(&set.tables[i], ids, &d))
-			bad = 1;
-	if (set.onprem && price_onprem_check_gpus(set.onprem, ids, &d))
-		bad = 1;
-	if (bad) {
-		rc = cli_report(ctx, &d);
-		goto out;
-	}
+	struct gpu wanted;
 	if (gpu) {
-		struct gpu g;
 		char why[1024];
-		if (gpu_catalog_lookup(&cat, gpu, &g, why, sizeof(why))) {
+		if (gpu_catalog_lookup(&cat, gpu, &wanted, why, sizeof(why))) {
 			fprintf(ctx->err, "traincost prices: %s\n", why);
 			rc = TC_EXIT_INPUT;
 			goto out;
 		}
+		gpu = wanted.id; /* the catalog id of a name such as "4090" */
 	}
-	if (provider && strcmp(provider, ONPREM)) {
-		size_t i;
-		for (i = 0; i < set.count && strcmp(set.tables[i].provider, provider); i++)
-			;
-		if (i == set.count) {
-			char list[512];
-			size_t used = 0;
-			list[0] = '\0';
-			for (size_t k = 0; k < set.count && used + 1 < sizeof(list); k++) {
-				int w = snprintf(list + used, sizeof(list) - used, "%s%s",
-						 k ? ", " : "", set.tables[k].provider);
-				if (w < 0 || (size_t)w >= sizeof(list) - used)
-					break;
-				used += (size_t)w;
-			}
-			rc = cli_usage_error(ctx, "prices",
-					     "unknown provider '%s' (expected one of: %s%s)",
-					     provider, list, set.onprem ? ", " ONPREM : "");
-			goto out;
-		}
-	}
+	if (provider && (rc = check_provider(ctx, &set, provider)))
+		goto out;
 
 	size_t cap = set.onprem ? set.onprem->count : 0;
 	for (size_t i = 0; i < set.count; i++)
@@ -382,22 +415,8 @@ int cmd_prices(int argc, char **argv, struct cli_ctx *ctx)
 			price_check_stale(t, today, max_age, &warn);
 	}
 	/* Owning has no spot price: list it with on-demand. */
-	if (set.onprem && kind == COST_ON_DEMAND && (!provider || !strcmp(provider, ONPREM))) {
-		for (size_t k = 0; k < set.onprem->count; k++) {
-			const struct price_onprem_gpu *g = &set.onprem->gpus[k];
-			struct cost_onprem p;
-			struct cost_onprem_result r;
-			if (gpu && strcmp(gpu, g->gpu))
-				continue;
-			if (price_onprem_params(set.onprem, g->gpu, &p) ||
-			    cost_onprem_per_gpu_h(&p, tdp_of(&cat, g->gpu), &r))
-				continue;
-			rows[n].g = g;
-			rows[n].usd_per_h = r.total_usd_per_gpu_h;
-			rows[n].usd_per_gpu_h = r.total_usd_per_gpu_h;
-			n++;
-		}
-	}
+	if (set.onprem && kind == COST_ON_DEMAND && (!provider || !strcmp(provider, ONPREM)))
+		n = add_onprem_rows(set.onprem, &cat, gpu, rows, n);
 	qsort(rows, n, sizeof(*rows), cmp_row);
 	for (int i = 0; i < warn.count; i++)
 		fprintf(ctx->err, "%s\n", warn.entry[i].msg);

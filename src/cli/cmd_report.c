@@ -18,6 +18,7 @@
 #include "../io/gpu_load.h"
 #include "../io/val_load.h"
 #include "../model/cost.h"
+#include "../model/val_groups.h"
 #include "../model/validate.h"
 #include "../report/svg.h"
 #include "../report/xmlbuf.h"
@@ -29,7 +30,8 @@
 #define TC_VERSION "0.0.0"
 #endif
 
-#define REPORT_MAX_ARGS 32  /* arguments of one section's command */
+#define REPORT_MAX_ARGS 40  /* arguments of one section's command: 3, 7 options
+			     * with values, --uncertainty, 8 --data and NULL */
 #define REPORT_MAX_DATA 8   /* --data folders passed on */
 #define REPORT_MAX_GPUS 128 /* GPU types in the validation section */
 #define REPORT_DIR_LEN 4096 /* the scratch folder's path */
@@ -185,13 +187,15 @@ static void put_validation(struct xmlbuf *b, struct cli_ctx *ctx, char **ids, in
 	struct tc_diag d;
 	struct val_set set;
 	struct gpu_catalog cat = { 0 };
-	struct val_result *res = NULL, *mine = NULL;
+	struct val_result *res = NULL, *counted = NULL;
+	struct val_group *groups = NULL;
 	size_t n = 0;
 	tc_diag_init(&d);
 	val_set_init(&set);
 	xmlbuf_raw(b, "<section id=\"validation\">\n<h2>Validation of the GPUs involved</h2>\n"
 		      "<p>How far the model's predictions were from measured training runs on each "
-		      "GPU type of the comparison (<code>traincost validate</code>).  A GPU without "
+		      "GPU type of the comparison: the figures of <code>traincost validate</code>, "
+		      "its sanity-only cases shown there but not counted.  A GPU without "
 		      "measured runs has estimates that are not checked against measurements.</p>\n");
 	char dir[DP_PATH_LEN + 32];
 	if (cli_validation_dir(ctx, dir, sizeof(dir)))
@@ -209,33 +213,39 @@ static void put_validation(struct xmlbuf *b, struct cli_ctx *ctx, char **ids, in
 		goto out;
 	}
 	res = malloc((set.count ? set.count : 1) * sizeof(*res));
-	mine = malloc((set.count ? set.count : 1) * sizeof(*mine));
-	if (!res || !mine || val_run(set.cases, set.count, NULL, 1, 0, cli_catalog_gpu, &cat, res, &n)) {
+	counted = malloc((set.count ? set.count : 1) * sizeof(*counted));
+	if (!res || !counted || val_run(set.cases, set.count, NULL, 1, 0, cli_catalog_gpu, &cat, res, &n)) {
 		b->oom = 1;
 		goto out;
 	}
-	xmlbuf_raw(b, "<table class=\"status\">\n<tr><th>GPU</th><th>measured runs</th>"
-		      "<th>mean error (MAPE)</th><th>median error</th><th>worst error</th></tr>\n");
+	/* The figures of `validate`'s per-GPU table, computed the same way:
+	 * the sanity-only cases are shown there but never counted. */
+	int ngroups = val_group_by(set.cases, counted, cli_validate_counted(&set, res, n, counted),
+				   cli_case_gpu, &groups);
+	if (ngroups < 0) {
+		b->oom = 1;
+		goto out;
+	}
+	xmlbuf_raw(b, "<table class=\"status\">\n<tr><th>GPU</th><th>cases</th>"
+		      "<th>mean error (MAPE)</th><th>median error</th><th>worst error</th>"
+		      "<th>bias</th></tr>\n");
 	for (int g = 0; g < nids; g++) {
-		size_t k = 0;
-		struct val_stats st;
-		for (size_t i = 0; i < n; i++)
-			if (res[i].ok && !strcmp(set.cases[res[i].index].gpu_id, ids[g]))
-				mine[k++] = res[i];
+		const struct val_stats *st = NULL;
+		for (int k = 0; k < ngroups && !st; k++)
+			if (!strcmp(groups[k].key, ids[g]))
+				st = &groups[k].st;
 		xmlbuf_raw(b, "<tr><td>");
 		xmlbuf_text(b, ids[g]);
-		if (!k) {
-			xmlbuf_raw(b, "</td><td class=\"num\">0</td><td colspan=\"3\">none: not checked "
+		if (!st || !st->n) {
+			xmlbuf_raw(b, "</td><td class=\"num\">0</td><td colspan=\"4\">none: not checked "
 				      "against measurements</td></tr>\n");
 			continue;
 		}
-		if (val_stats_compute(mine, k, &st)) {
-			b->oom = 1;
-			break;
-		}
-		xmlbuf_printf(b, "</td><td class=\"num\">%zu</td><td class=\"num\">%.1f %%</td>"
-			      "<td class=\"num\">%.1f %%</td><td class=\"num\">%.1f %%</td></tr>\n",
-			      k, 100 * st.mape, 100 * st.median_ape, 100 * st.worst_ape);
+		xmlbuf_printf(b, "</td><td class=\"num\">%zu</td><td class=\"num\">%.2f %%</td>"
+			      "<td class=\"num\">%.2f %%</td><td class=\"num\">%.1f %%</td>"
+			      "<td class=\"num\">%+.1f %%</td></tr>\n",
+			      st->n, 100 * st->mape, 100 * st->median_ape, 100 * st->worst_ape,
+			      100 * st->bias);
 	}
 	xmlbuf_raw(b, "</table>\n");
 	if (!nids)
@@ -243,7 +253,8 @@ static void put_validation(struct xmlbuf *b, struct cli_ctx *ctx, char **ids, in
 out:
 	xmlbuf_raw(b, "</section>\n");
 	free(res);
-	free(mine);
+	free(counted);
+	free(groups);
 	val_set_release(&set);
 	gpu_catalog_release(&cat);
 }
@@ -275,10 +286,74 @@ static void add_opt(char **args, int *n, const char *name, const char *value)
 	args[(*n)++] = (char *)(uintptr_t)value;
 }
 
+/* The GPU types `compare` lists for the same options, into ids[] (at
+ * most REPORT_MAX_GPUS, pointing into run->out).  Returns how many. */
+static int compared_gpus(char *file, const char *pricing, const char *gpus,
+			 const char *const *data, int ndata, struct section *run, char **ids)
+{
+	char *args[REPORT_MAX_ARGS];
+	int n = 0;
+	args[n++] = (char *)(uintptr_t)"traincost";
+	args[n++] = (char *)(uintptr_t)"compare";
+	args[n++] = file;
+	add_opt(args, &n, "--format", "csv");
+	add_opt(args, &n, "--pricing", pricing);
+	add_opt(args, &n, "--gpus", gpus);
+	for (int i = 0; i < ndata; i++)
+		add_opt(args, &n, "--data", data[i]);
+	args[n] = NULL;
+	run_section(run, args, n, NULL);
+	return !run->rc && run->out ? csv_gpus(run->out, ids, REPORT_MAX_GPUS) : 0;
+}
+
+/* The whole page of workload file `name` into b: head, the three
+ * sections, the validation of the GPUs ids[0..nids-1]. */
+static void put_page(struct xmlbuf *b, struct cli_ctx *ctx, const char *name,
+		     const struct section *sec, char **ids, int nids)
+{
+	xmlbuf_raw(b, "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n"
+		      "<head>\n<meta charset=\"utf-8\"/>\n"
+		      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n<title>");
+	xmlbuf_raw(b, "traincost report: ");
+	xmlbuf_text(b, name);
+	xmlbuf_raw(b, "</title>\n<style>\n");
+	xmlbuf_raw(b, page_style);
+	xmlbuf_raw(b, svg_style);
+	xmlbuf_raw(b, "</style>\n</head>\n<body>\n<h1>Training run report: ");
+	xmlbuf_text(b, name);
+	xmlbuf_raw(b, "</h1>\n<p>Made by traincost " TC_VERSION " from <code>");
+	xmlbuf_text(b, name);
+	xmlbuf_raw(b, "</code>.  Prices carry the date of their source; every figure is an "
+		      "estimate of the model described in the documentation (docs/model.md).</p>\n"
+		      "<nav><a href=\"#estimate\">Estimate</a><a href=\"#compare\">GPU comparison</a>"
+		      "<a href=\"#plan\">Plan</a><a href=\"#validation\">Validation</a></nav>\n");
+	for (int k = 0; k < 3; k++)
+		put_section(b, &sec[k]);
+	put_validation(b, ctx, ids, nids);
+	xmlbuf_raw(b, "</body>\n</html>\n");
+}
+
+/* Write the page b to `path` through a temporary file renamed at the end.
+ * Returns 0 or an exit code after printing the problem. */
+static int write_page(struct cli_ctx *ctx, const char *path, const struct xmlbuf *b)
+{
+	struct outfile of;
+	struct tc_diag d;
+	if (b->oom) {
+		fputs("traincost report: out of memory\n", ctx->err);
+		return TC_EXIT_INTERNAL;
+	}
+	tc_diag_init(&d);
+	if (outfile_open(&of, path, NULL, &d))
+		return cli_report(ctx, &d);
+	(void)outfile_write(&of, b->buf, b->len); /* a failure is reported by the commit */
+	return outfile_commit(&of, &d) ? cli_report(ctx, &d) : TC_EXIT_OK;
+}
+
 int cmd_report(int argc, char **argv, struct cli_ctx *ctx)
 {
 	const char *output = NULL, *deadline = NULL, *budget = NULL, *gpus = NULL,
-		   *max_gpus = NULL, *pricing = NULL, *unc = NULL;
+		   *max_gpus = NULL, *pricing = NULL, *unc = NULL, *framework = NULL;
 	int unc_on = 0;
 	struct cli_opt opts[] = {
 		{ "output", &output, NULL, NULL },
@@ -288,6 +363,7 @@ int cmd_report(int argc, char **argv, struct cli_ctx *ctx)
 		{ "max-gpus", &max_gpus, NULL, NULL },
 		{ "pricing", &pricing, NULL, cost_kind_names },
 		{ "uncertainty", &unc, &unc_on, NULL },
+		{ "framework", &framework, NULL, NULL },
 		{ NULL, NULL, NULL, NULL },
 	};
 	char *pos[CLI_MAX_POS];
@@ -348,6 +424,7 @@ int cmd_report(int argc, char **argv, struct cli_ctx *ctx)
 		snprintf(svg_path[k], sizeof(svg_path[k]), "%s/%s.svg", dir, cmds[k]);
 		add_opt(args, &n, "--plot", svg_path[k]);
 		add_opt(args, &n, "--pricing", pricing);
+		add_opt(args, &n, "--framework", framework);
 		if (k > 0)
 			add_opt(args, &n, "--gpus", gpus);
 		if (k == 1 && unc_on)
@@ -372,62 +449,13 @@ int cmd_report(int argc, char **argv, struct cli_ctx *ctx)
 	/* The GPU types of the comparison, for the validation section. */
 	struct section ids_run = { 0 };
 	char *ids[REPORT_MAX_GPUS];
-	int nids = 0;
-	{
-		char *args[REPORT_MAX_ARGS];
-		int n = 0;
-		args[n++] = (char *)(uintptr_t)"traincost";
-		args[n++] = (char *)(uintptr_t)"compare";
-		args[n++] = pos[0];
-		add_opt(args, &n, "--format", "csv");
-		add_opt(args, &n, "--pricing", pricing);
-		add_opt(args, &n, "--gpus", gpus);
-		for (int i = 0; i < ndata; i++)
-			add_opt(args, &n, "--data", data[i]);
-		args[n] = NULL;
-		run_section(&ids_run, args, n, NULL);
-		if (!ids_run.rc && ids_run.out)
-			nids = csv_gpus(ids_run.out, ids, REPORT_MAX_GPUS);
-	}
+	int nids = compared_gpus(pos[0], pricing, gpus, data, ndata, &ids_run, ids);
 
 	struct xmlbuf b = { 0 };
-	const char *name = pos[0];
-	xmlbuf_raw(&b, "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n"
-		       "<head>\n<meta charset=\"utf-8\"/>\n"
-		       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n<title>");
-	xmlbuf_raw(&b, "traincost report: ");
-	xmlbuf_text(&b, name);
-	xmlbuf_raw(&b, "</title>\n<style>\n");
-	xmlbuf_raw(&b, page_style);
-	xmlbuf_raw(&b, svg_style);
-	xmlbuf_raw(&b, "</style>\n</head>\n<body>\n<h1>Training run report: ");
-	xmlbuf_text(&b, name);
-	xmlbuf_raw(&b, "</h1>\n<p>Made by traincost " TC_VERSION " from <code>");
-	xmlbuf_text(&b, name);
-	xmlbuf_raw(&b, "</code>.  Prices carry the date of their source; every figure is an "
-		       "estimate of the model described in the documentation (docs/model.md).</p>\n"
-		       "<nav><a href=\"#estimate\">Estimate</a><a href=\"#compare\">GPU comparison</a>"
-		       "<a href=\"#plan\">Plan</a><a href=\"#validation\">Validation</a></nav>\n");
-	for (int k = 0; k < 3; k++)
-		put_section(&b, &sec[k]);
-	put_validation(&b, ctx, ids, nids);
-	xmlbuf_raw(&b, "</body>\n</html>\n");
+	put_page(&b, ctx, pos[0], sec, ids, nids);
 	section_release(&ids_run);
 
-	if (b.oom) {
-		fputs("traincost report: out of memory\n", ctx->err);
-		rc = TC_EXIT_INTERNAL;
-	} else {
-		struct outfile of;
-		struct tc_diag d;
-		tc_diag_init(&d);
-		if (outfile_open(&of, output, NULL, &d)) {
-			rc = cli_report(ctx, &d);
-		} else {
-			(void)outfile_write(&of, b.buf, b.len); /* a failure is reported by the commit */
-			rc = outfile_commit(&of, &d) ? cli_report(ctx, &d) : TC_EXIT_OK;
-		}
-	}
+	rc = write_page(ctx, output, &b);
 	xmlbuf_release(&b);
 out:
 	for (int k = 0; k < 3; k++)

@@ -251,22 +251,136 @@ bad:
 	return cli_usage_error(ctx, "sweep", "--shard '%s' is not valid (expected K/N with 0 <= K < N, as in 0/4)", s);
 }
 
-int cmd_sweep(int argc, char **argv, struct cli_ctx *ctx)
+/*
+ * Evaluate the rows of *R on `jobs` threads and write them to *of in
+ * order, chunk by chunk, with a progress line on a terminal.  Returns 0,
+ * or -1 when writing failed (the workers are stopped); R->failed tells of
+ * a failure of the workers themselves.
+ */
+static int write_rows(struct cli_ctx *ctx, struct run *R, struct outfile *of, int jobs)
 {
-	const char *out = NULL, *fmt = "csv", *jobs_s = NULL, *shard = NULL,
-		   *calibration = NULL, *plot = NULL, *plot_x = NULL, *plot_y = "total_time_s";
-	int tree = 0, include_unverified = 0;
-	struct cli_opt opts[] = {
-		{ "output", &out, NULL, NULL },
-		{ "format", &fmt, NULL, formats },
-		{ "calibration", &calibration, NULL, NULL },
-		{ "jobs", &jobs_s, NULL, NULL },
-		{ "shard", &shard, NULL, NULL },
-		{ "through-tree", NULL, &tree, NULL }, /* tests: no direct path */
-		{ "plot", &plot, NULL, NULL },
-		{ "plot-x", &plot_x, NULL, NULL },
-		{ "plot-y", &plot_y, NULL, plot_metrics },
-		{ "include-unverified", NULL, &include_unverified, NULL },
+	pthread_mutex_init(&R->mu, NULL);
+	pthread_cond_init(&R->cv, NULL);
+	pthread_t th[MAX_JOBS];
+	int nth = 0;
+	for (int i = 0; i < jobs && (uint64_t)i < R->nchunks; i++) {
+		if (pthread_create(&th[nth], NULL, sweep_worker_main, R))
+			break;
+		nth++;
+	}
+	int tty = isatty(fileno(ctx->err));
+	double t0 = now_s(), tlast = t0;
+	int werr = 0;
+	if (!nth && R->nchunks)
+		R->failed = 1;
+	for (uint64_t c = 0; c < R->nchunks; c++) {
+		struct slot *s = &R->slots[c % (uint64_t)R->nslots];
+		pthread_mutex_lock(&R->mu);
+		while (!R->failed && !(s->ready && s->chunk == c))
+			pthread_cond_wait(&R->cv, &R->mu);
+		int failed = R->failed;
+		pthread_mutex_unlock(&R->mu);
+		if (failed)
+			break;
+		if (!werr && outfile_write(of, s->buf, s->len))
+			werr = 1;
+		pthread_mutex_lock(&R->mu);
+		s->ready = 0;
+		R->written = c + 1;
+		if (werr)
+			R->failed = 1; /* stop the workers: the output is lost */
+		pthread_cond_broadcast(&R->cv);
+		pthread_mutex_unlock(&R->mu);
+		if (werr)
+			break;
+		if (tty && now_s() - tlast > 0.2) {
+			tlast = now_s();
+			uint64_t done = (c + 1) * CHUNK_ROWS;
+			progress(ctx->err, done < R->nrows ? done : R->nrows, R->nrows, t0, 0);
+		}
+	}
+	for (int i = 0; i < nth; i++)
+		pthread_join(th[i], NULL);
+	pthread_cond_destroy(&R->cv);
+	pthread_mutex_destroy(&R->mu);
+	if (tty && R->nrows)
+		progress(ctx->err, R->written * CHUNK_ROWS < R->nrows ? R->written * CHUNK_ROWS : R->nrows,
+			 R->nrows, t0, 1);
+	return werr ? -1 : 0;
+}
+
+/* The GPUs known up front into R's cache: the base's, the cached bases',
+ * the varied values'.  0, or -1 when out of memory. */
+static int add_known_gpus(struct run *R, const struct sweep *sw)
+{
+	if (add_gpu(R, sw->base_w.plan.gpu))
+		return -1;
+	for (size_t b = 0; b < sw->nbases; b++)
+		if (sw->bases[b].ok && add_gpu(R, sw->bases[b].w.plan.gpu))
+			return -1;
+	for (int k = 0; k < sw->nkeys; k++)
+		for (size_t v = 0; sw->key[k].probe && v < sw->key[k].count; v++)
+			if (sw->key[k].probe[v].ok && add_gpu(R, sw->key[k].probe[v].plan.gpu))
+				return -1;
+	return 0;
+}
+
+/* --plot: the varied key along x into *plot_k, the metric, and room for
+ * a value per row in *R.  Returns 0, or an exit code after printing the
+ * problem. */
+static int plot_setup(struct cli_ctx *ctx, struct run *R, const char *plot_x,
+		      const char *plot_y, int *plot_k)
+{
+	const struct sweep *sw = R->sw;
+	*plot_k = plot_x ? -1 : 0;
+	for (int k = 0; plot_x && k < sw->nkeys; k++)
+		if (!strcmp(sw->key[k].path, plot_x))
+			*plot_k = k;
+	if (*plot_k < 0 || !sw->nkeys)
+		return cli_usage_error(ctx, "sweep", "--plot-x '%s' is not a varied key of %s (expected one of its vary: paths)",
+				       plot_x ? plot_x : "", sw->file);
+	if (R->nrows > PLOT_MAX_ROWS)
+		return cli_usage_error(ctx, "sweep", "--plot draws at most %d configurations, not %llu (expected a smaller sweep or --shard)",
+				       PLOT_MAX_ROWS, (unsigned long long)R->nrows);
+	while (strcmp(plot_metrics[R->plot_metric], plot_y))
+		R->plot_metric++;
+	R->plot_y = calloc(R->nrows ? R->nrows : 1, sizeof(*R->plot_y));
+	R->plot_have = calloc(R->nrows ? R->nrows : 1, 1);
+	if (!R->plot_y || !R->plot_have) {
+		fprintf(ctx->err, "traincost sweep: out of memory\n");
+		return TC_EXIT_INTERNAL;
+	}
+	return 0;
+}
+
+/* The command line of a sweep. */
+struct sweep_args {
+	const char *file, *out, *fmt, *jobs_s, *shard, *calibration, *plot, *plot_x, *plot_y,
+		*framework;
+	int tree, include_unverified, jobs;
+};
+
+/*
+ * Parse the command line into *a (the threads in a->jobs) and the shard
+ * into R.  Returns 0, CLI_HELP_SHOWN, or an exit code after printing the
+ * problem.
+ */
+static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct sweep_args *a,
+		      struct run *R)
+{
+	*a = (struct sweep_args){ .fmt = "csv", .plot_y = "total_time_s" };
+	const struct cli_opt opts[] = {
+		{ "output", &a->out, NULL, NULL },
+		{ "format", &a->fmt, NULL, formats },
+		{ "calibration", &a->calibration, NULL, NULL },
+		{ "jobs", &a->jobs_s, NULL, NULL },
+		{ "shard", &a->shard, NULL, NULL },
+		{ "through-tree", NULL, &a->tree, NULL }, /* tests: no direct path */
+		{ "plot", &a->plot, NULL, NULL },
+		{ "plot-x", &a->plot_x, NULL, NULL },
+		{ "plot-y", &a->plot_y, NULL, plot_metrics },
+		{ "include-unverified", NULL, &a->include_unverified, NULL },
+		{ "framework", &a->framework, NULL, NULL },
 		{ NULL, NULL, NULL, NULL },
 	};
 	char *pos[CLI_MAX_POS];
@@ -283,26 +397,35 @@ int cmd_sweep(int argc, char **argv, struct cli_ctx *ctx)
 	rc = cli_parse(ctx, "sweep", argc, av, opts, pos, &npos);
 	free(av);
 	if (rc)
-		return rc == CLI_HELP_SHOWN ? TC_EXIT_OK : rc;
+		return rc;
 	if (npos != 1)
 		return cli_usage_error(ctx, "sweep", "%s", npos ? "too many files (expected one sweep file)"
 							       : "no sweep file given (expected SWEEP.yaml)");
-	if ((rc = plot_out_check(ctx, "sweep", plot)))
+	a->file = pos[0];
+	if ((rc = plot_out_check(ctx, "sweep", a->plot)))
 		return rc;
-	int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	if (jobs < 1)
-		jobs = 1;
-	if (jobs > MAX_JOBS)
-		jobs = MAX_JOBS;
-	if (jobs_s && cli_int_arg(ctx, "sweep", "jobs", jobs_s, 1, MAX_JOBS, &jobs))
+	a->jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (a->jobs < 1)
+		a->jobs = 1;
+	if (a->jobs > MAX_JOBS)
+		a->jobs = MAX_JOBS;
+	if (a->jobs_s && cli_int_arg(ctx, "sweep", "jobs", a->jobs_s, 1, MAX_JOBS, &a->jobs))
 		return TC_EXIT_USAGE;
+	R->shard_k = 0;
+	R->shard_n = 1;
+	if (a->shard && parse_shard(ctx, a->shard, &R->shard_k, &R->shard_n))
+		return TC_EXIT_USAGE;
+	return 0;
+}
+
+int cmd_sweep(int argc, char **argv, struct cli_ctx *ctx)
+{
+	struct sweep_args a;
 	struct run R;
 	memset(&R, 0, sizeof(R));
-	R.shard_k = 0;
-	R.shard_n = 1;
-	if (shard && parse_shard(ctx, shard, &R.shard_k, &R.shard_n))
-		return TC_EXIT_USAGE;
-
+	int rc = parse_args(ctx, argc, argv, &a, &R);
+	if (rc)
+		return rc == CLI_HELP_SHOWN ? TC_EXIT_OK : rc;
 	struct sweep sw;
 	struct gpu_catalog cat = { 0 };
 	struct price_set prices = { 0 };
@@ -310,64 +433,45 @@ int cmd_sweep(int argc, char **argv, struct cli_ctx *ctx)
 	struct outfile of = { .fd = -1 };
 	int have_of = 0;
 	tc_diag_init(&d);
-	if (sweep_load_file(pos[0], &ctx->data, &sw, &d))
+	/* An unknown --framework is named as the option, before the file. */
+	struct plan fw_check;
+	if (a.framework && (rc = cli_framework_arg(ctx, a.framework, &fw_check)))
+		return rc;
+	const struct sweep_overrides ov = { .framework = a.framework };
+	if (sweep_load_file_with(a.file, &ov, &ctx->data, &sw, &d))
 		return cli_report(ctx, &d);
-	sw.force_tree = tree;
+	if (sweep_check_ids(&sw, &ctx->data, &d)) { /* before any row, as `check` */
+		sweep_release(&sw);
+		return cli_report(ctx, &d);
+	}
+	sw.force_tree = a.tree;
 	rc = TC_EXIT_OK;
 	struct cal_overlay cal;
-	if ((rc = cli_load_catalog(ctx, calibration, &cat, &cal)))
+	if ((rc = cli_load_catalog(ctx, a.calibration, &cat, &cal)))
 		goto out;
-	if (calibration) /* every row says which efficiencies it used */
+	if (a.calibration) /* every row says which efficiencies it used */
 		snprintf(R.calibration, sizeof(R.calibration), "%s (fitted on %s)",
-			 calibration, cal.gpu);
-	if ((rc = money_load_prices(ctx, NULL, PRICE_STALE_DAYS, include_unverified, &prices)))
+			 a.calibration, cal.gpu);
+	if ((rc = money_load_prices(ctx, NULL, PRICE_STALE_DAYS, a.include_unverified, &prices)))
 		goto out;
-	rep_stream_init(&R.st, R.cols, sweep_cols(&sw, R.calibration[0] != 0, R.cols), fmt);
+	rep_stream_init(&R.st, R.cols, sweep_cols(&sw, R.calibration[0] != 0, R.cols), a.fmt);
 	R.sw = &sw;
 	R.dp = &ctx->data;
 	R.cat = &cat;
 	R.prices = &prices;
-	/* GPUs known up front: the base's, the cached bases', the varied. */
-	if (add_gpu(&R, sw.base_w.plan.gpu))
+	if (add_known_gpus(&R, &sw))
 		goto oom;
-	for (size_t b = 0; b < sw.nbases; b++)
-		if (sw.bases[b].ok && add_gpu(&R, sw.bases[b].w.plan.gpu))
-			goto oom;
-	for (int k = 0; k < sw.nkeys; k++)
-		for (size_t v = 0; sw.key[k].probe && v < sw.key[k].count; v++)
-			if (sw.key[k].probe[v].ok && add_gpu(&R, sw.key[k].probe[v].plan.gpu))
-				goto oom;
 	R.nrows = sw.rows > R.shard_k ? (sw.rows - R.shard_k + R.shard_n - 1) / R.shard_n : 0;
 	int plot_k = 0;
-	if (plot) {
-		plot_k = plot_x ? -1 : 0;
-		for (int k = 0; plot_x && k < sw.nkeys; k++)
-			if (!strcmp(sw.key[k].path, plot_x))
-				plot_k = k;
-		if (plot_k < 0 || !sw.nkeys) {
-			rc = cli_usage_error(ctx, "sweep", "--plot-x '%s' is not a varied key of %s (expected one of its vary: paths)",
-					     plot_x ? plot_x : "", sw.file);
-			goto out;
-		}
-		if (R.nrows > PLOT_MAX_ROWS) {
-			rc = cli_usage_error(ctx, "sweep", "--plot draws at most %d configurations, not %llu (expected a smaller sweep or --shard)",
-					     PLOT_MAX_ROWS, (unsigned long long)R.nrows);
-			goto out;
-		}
-		while (strcmp(plot_metrics[R.plot_metric], plot_y))
-			R.plot_metric++;
-		R.plot_y = calloc(R.nrows ? R.nrows : 1, sizeof(*R.plot_y));
-		R.plot_have = calloc(R.nrows ? R.nrows : 1, 1);
-		if (!R.plot_y || !R.plot_have)
-			goto oom;
-	}
+	if (a.plot && (rc = plot_setup(ctx, &R, a.plot_x, a.plot_y, &plot_k)))
+		goto out;
 	R.nchunks = (R.nrows + CHUNK_ROWS - 1) / CHUNK_ROWS;
-	R.nslots = jobs * SLOTS_PER_JOB;
+	R.nslots = a.jobs * SLOTS_PER_JOB;
 	R.slots = calloc((size_t)R.nslots, sizeof(*R.slots));
 	if (!R.slots)
 		goto oom;
 
-	if (outfile_open(&of, out, ctx->out, &d)) {
+	if (outfile_open(&of, a.out, ctx->out, &d)) {
 		rc = cli_report(ctx, &d);
 		goto out;
 	}
@@ -375,54 +479,7 @@ int cmd_sweep(int argc, char **argv, struct cli_ctx *ctx)
 	if (write_head(&R, &of))
 		goto io;
 
-	pthread_mutex_init(&R.mu, NULL);
-	pthread_cond_init(&R.cv, NULL);
-	pthread_t th[MAX_JOBS];
-	int nth = 0;
-	for (int i = 0; i < jobs && (uint64_t)i < R.nchunks; i++) {
-		if (pthread_create(&th[nth], NULL, sweep_worker_main, &R))
-			break;
-		nth++;
-	}
-	int tty = isatty(fileno(ctx->err));
-	double t0 = now_s(), tlast = t0;
-	int werr = 0;
-	if (!nth && R.nchunks)
-		R.failed = 1;
-	for (uint64_t c = 0; c < R.nchunks; c++) {
-		struct slot *s = &R.slots[c % (uint64_t)R.nslots];
-		pthread_mutex_lock(&R.mu);
-		while (!R.failed && !(s->ready && s->chunk == c))
-			pthread_cond_wait(&R.cv, &R.mu);
-		int failed = R.failed;
-		pthread_mutex_unlock(&R.mu);
-		if (failed)
-			break;
-		if (!werr && outfile_write(&of, s->buf, s->len))
-			werr = 1;
-		pthread_mutex_lock(&R.mu);
-		s->ready = 0;
-		R.written = c + 1;
-		if (werr)
-			R.failed = 1; /* stop the workers: the output is lost */
-		pthread_cond_broadcast(&R.cv);
-		pthread_mutex_unlock(&R.mu);
-		if (werr)
-			break;
-		if (tty && now_s() - tlast > 0.2) {
-			tlast = now_s();
-			uint64_t done = (c + 1) * CHUNK_ROWS;
-			progress(ctx->err, done < R.nrows ? done : R.nrows, R.nrows, t0, 0);
-		}
-	}
-	for (int i = 0; i < nth; i++)
-		pthread_join(th[i], NULL);
-	pthread_cond_destroy(&R.cv);
-	pthread_mutex_destroy(&R.mu);
-	if (tty && R.nrows)
-		progress(ctx->err, R.written * CHUNK_ROWS < R.nrows ? R.written * CHUNK_ROWS : R.nrows,
-			 R.nrows, t0, 1);
-	if (werr)
+	if (write_rows(ctx, &R, &of, a.jobs))
 		goto io;
 	if (R.failed) {
 		if (R.fail_msg[0]) {
@@ -435,7 +492,7 @@ int cmd_sweep(int argc, char **argv, struct cli_ctx *ctx)
 	if (R.st.fmt == REP_STREAM_JSON && outfile_write(&of, "\n]}\n", R.nrows ? 4 : 3))
 		goto io;
 	/* The chart before the rows are committed: a failed chart leaves neither. */
-	if (plot && (rc = write_plot(ctx, &R, plot_k, plot)))
+	if (a.plot && (rc = write_plot(ctx, &R, plot_k, a.plot)))
 		goto out;
 	have_of = 0;
 	if (outfile_commit(&of, &d)) {

@@ -46,9 +46,19 @@ static const char *case_file(const struct val_case *c)
 	return c->file[0] ? (slash ? slash + 1 : c->file) : c->source;
 }
 
-static const char *case_gpu(const struct val_case *c)
+const char *cli_case_gpu(const struct val_case *c)
 {
 	return c->gpu_id;
+}
+
+size_t cli_validate_counted(const struct val_set *set, const struct val_result *res, size_t n,
+			    struct val_result *kept)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!set->cases[res[i].index].sanity_only)
+			kept[k++] = res[i];
+	return k;
 }
 
 static const char *case_framework(const struct val_case *c)
@@ -167,18 +177,14 @@ static int summary_compute(const struct val_set *set, const struct val_result *r
 	s->kept = malloc((n ? n : 1) * sizeof(*s->kept));
 	if (!s->kept)
 		return -1;
-	for (size_t i = 0; i < n; i++) {
-		if (set->cases[res[i].index].sanity_only)
-			s->nsanity++;
-		else
-			s->kept[s->nkept++] = res[i];
-	}
+	s->nkept = cli_validate_counted(set, res, n, s->kept);
+	s->nsanity = n - s->nkept;
 	res = s->kept;
 	n = s->nkept;
 	if (val_stats_compute(res, n, &s->all))
 		return -1;
 	s->nfiles = val_group_by(set->cases, res, n, case_file, &s->files);
-	s->ngpus = val_group_by(set->cases, res, n, case_gpu, &s->gpus);
+	s->ngpus = val_group_by(set->cases, res, n, cli_case_gpu, &s->gpus);
 	s->nframeworks = val_group_by(set->cases, res, n, case_framework, &s->frameworks);
 	if (s->nfiles < 0 || s->ngpus < 0 || s->nframeworks < 0 ||
 	    val_ratios(set->cases, res, n, case_pair, &s->ratios, &s->nratios) ||

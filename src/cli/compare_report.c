@@ -237,8 +237,9 @@ static int print_unc_table(struct cli_ctx *ctx, const char *fmt,
 	if (!(res->deadline_s > 0))
 		cols[U_P_DEADLINE - U_GPU].view = REP_VIEW_CSV;
 	compare_rows(&r, cols, U_GPU, UNC_COLS, res, 1);
-	fprintf(ctx->out, "\nUncertainty (%zu samples, seed %lu): total time and cost on the cheapest offer\n\n",
-		res->unc->samples, res->unc->seed);
+	fprintf(ctx->out, "\nUncertainty (%zu samples, seed %lu): total time%s and cost on the cheapest "
+		"offer\n\n", res->unc->samples, res->unc->seed,
+		res->m->in.kind == COST_SPOT ? " with the spot restarts drawn" : " at the steady rate");
 	int rc = rep_rows_print(&r, ctx->out, fmt);
 	rep_rows_release(&r);
 	return rc;
@@ -349,7 +350,9 @@ static int print_text(struct cli_ctx *ctx, const char *fmt, const struct cli_com
 		trade_off(ctx, res->rows, res->n);
 	if (!rc && res->m->in.kind == COST_SPOT) {
 		fputc('\n', ctx->out);
-		rep_spot_assumptions(ctx->out, &res->m->in.spot, "costs");
+		rep_spot_assumptions(ctx->out, &res->m->in.spot,
+				     res->unc ? "costs and the sampled times" : "costs");
+		fputs("The total time of the table is the steady run, without restarts.\n", ctx->out);
 	}
 	return rc;
 }

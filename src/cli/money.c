@@ -11,21 +11,32 @@
 #include "../io/wl_load.h"
 #include "../util/units.h"
 
-void money_opts(struct money_args *a, struct cli_opt *o)
+void money_spot_opts(struct money_args *a, struct cli_opts *t)
 {
-	const struct cli_opt rows[MONEY_NOPTS] = {
+	const struct cli_opt rows[] = {
+		{ "preempt-per-h", &a->preempt, NULL, NULL },
+		{ "checkpoint", &a->checkpoint, NULL, NULL },
+		{ "restart", &a->restart, NULL, NULL },
+	};
+	CLI_OPTS_ADD(t, rows);
+}
+
+void money_opts(struct money_args *a, struct cli_opts *t)
+{
+	const struct cli_opt rows[] = {
 		{ "provider", &a->provider, NULL, NULL },
 		{ "pricing", &a->pricing, NULL, cost_kind_names },
 		{ "max-age", &a->max_age, NULL, NULL },
 		{ "pue", &a->pue, NULL, NULL },
 		{ "power-frac", &a->power_frac, NULL, NULL },
 		{ "grid", &a->grid, NULL, NULL },
-		{ "preempt-per-h", &a->preempt, NULL, NULL },
-		{ "checkpoint", &a->checkpoint, NULL, NULL },
-		{ "restart", &a->restart, NULL, NULL },
+	};
+	const struct cli_opt unverified[] = {
 		{ "include-unverified", NULL, &a->include_unverified, NULL },
 	};
-	memcpy(o, rows, sizeof(rows));
+	CLI_OPTS_ADD(t, rows);
+	money_spot_opts(a, t);
+	CLI_OPTS_ADD(t, unverified);
 }
 
 /* A plain number option within [min, max]; TC_EXIT_USAGE when not. */
@@ -219,4 +230,15 @@ void money_release(struct money *m)
 {
 	price_set_release(&m->set);
 	memset(m, 0, sizeof(*m));
+}
+
+int money_budget_arg(struct cli_ctx *ctx, const char *cmd, const char *s, double *usd)
+{
+	const char *why = NULL;
+	double v;
+	if (tc_parse_quantity(s, TC_UNIT_USD, &v, &why) || !(v > 0))
+		return cli_usage_error(ctx, cmd, "--budget '%s' is not valid (expected a positive "
+				       "amount such as 50000, $50,000, 2.5k or 3M)", s);
+	*usd = v;
+	return 0;
 }

@@ -17,10 +17,13 @@ struct money_args {
 	int include_unverified; /* --include-unverified */
 };
 
-#define MONEY_NOPTS 10
+/* Append the pricing options bound to *a to *t: the provider, price kind,
+ * age, energy and spot assumptions, --include-unverified. */
+void money_opts(struct money_args *a, struct cli_opts *t);
 
-/* Fill opts[0..MONEY_NOPTS-1] with the pricing options bound to *a. */
-void money_opts(struct money_args *a, struct cli_opt *opts);
+/* Append only the spot assumptions (--preempt-per-h, --checkpoint,
+ * --restart) bound to *a, for a command that loads its own prices. */
+void money_spot_opts(struct money_args *a, struct cli_opts *t);
 
 struct money {
 	struct price_set set;              /* owned */
@@ -91,6 +94,11 @@ void money_timer_init(struct money_timer *t, const struct workload *w, const str
 		      double run_s);
 int money_timer_time(void *ctx, const char *network, double *run_s); /* cost_time_fn */
 void money_timer_release(struct money_timer *t);
+
+/* Parse --budget `s` (dollars: 50000, $50,000, 2.5k, 3M) into *usd, which
+ * must be positive.  Returns 0, or TC_EXIT_USAGE after printing the
+ * problem. */
+int money_budget_arg(struct cli_ctx *ctx, const char *cmd, const char *s, double *usd);
 
 void money_release(struct money *m);
 

@@ -3,6 +3,8 @@
  */
 #include "opts.h"
 
+#include <assert.h>
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +67,14 @@ static void list_table(struct cli_ctx *ctx, const struct cli_opt *opts)
 		fputc('\n', ctx->out);
 	}
 	fputs("data\tvalue\nhelp\tflag\n", ctx->out);
+}
+
+void cli_opts_add(struct cli_opts *t, const struct cli_opt *rows, size_t n)
+{
+	assert(t && (size_t)t->n + n <= CLI_MAX_OPTS);
+	memcpy(t->row + t->n, rows, n * sizeof(*rows));
+	t->n += (int)n;
+	memset(&t->row[t->n], 0, sizeof(t->row[t->n]));
 }
 
 int cli_parse(struct cli_ctx *ctx, const char *cmd, int argc, char **argv,
@@ -152,6 +162,17 @@ int cli_parse(struct cli_ctx *ctx, const char *cmd, int argc, char **argv,
 			cli_report(ctx, &d);
 			return TC_EXIT_USAGE;
 		}
+	}
+	/* Every command with options reads the catalogs: a binary moved away
+	 * from its data says where it looked, before any message about a GPU
+	 * or preset it could not have found. */
+	if (!dp_has_data(&ctx->data)) {
+		char searched[2048];
+		dp_searched(&ctx->data, searched, sizeof(searched));
+		fprintf(ctx->err, "traincost %s: no data folder found (searched: %s; expected "
+			"models/ and pricing/ in one of them: give --data DIR or $TRAINCOST_PATH, "
+			"or install with `make install`)\n", cmd, searched);
+		return TC_EXIT_IO;
 	}
 	return 0;
 }

@@ -20,6 +20,24 @@ struct cli_opt {
 };
 
 #define CLI_MAX_POS 64
+#define CLI_MAX_OPTS 64 /* rows of one command's option table */
+
+/*
+ * A command's option table built from groups declared once (the pricing
+ * options, the uncertainty options, ...): the rows in the order added, then
+ * a zeroed terminator, as cli_parse takes them.  Start from { 0 }.
+ */
+struct cli_opts {
+	struct cli_opt row[CLI_MAX_OPTS + 1];
+	int n;
+};
+
+/* Append rows[0..n-1] to *t; more than CLI_MAX_OPTS in all is a program
+ * error (asserted). */
+void cli_opts_add(struct cli_opts *t, const struct cli_opt *rows, size_t n);
+
+/* cli_opts_add of a whole array. */
+#define CLI_OPTS_ADD(t, rows) cli_opts_add((t), (rows), sizeof(rows) / sizeof((rows)[0]))
 #define CLI_HELP_SHOWN (-1) /* help was printed: exit 0 */
 
 /* The one argument that makes a command print its option table instead

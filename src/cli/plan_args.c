@@ -16,9 +16,9 @@
 static const char *const recompute_names[] = { "none", "selective", "full", NULL };
 static const char *const formats[] = { "table", "json", "csv", "md", NULL };
 
-void plan_args_opts(struct plan_args *a, struct cli_opt *o)
+void plan_args_opts(struct plan_args *a, struct cli_opts *t)
 {
-	const struct cli_opt rows[PLAN_ARGS_NOPTS] = {
+	const struct cli_opt rows[] = {
 		{ "gpu", &a->gpu, NULL, NULL },
 		{ "count", &a->count, NULL, NULL },
 		{ "gpus-per-node", &a->gpus_per_node, NULL, NULL },
@@ -41,7 +41,14 @@ void plan_args_opts(struct plan_args *a, struct cli_opt *o)
 		{ "calibration", &a->calibration, NULL, NULL },
 		{ "framework", &a->framework, NULL, NULL },
 	};
-	memcpy(o, rows, sizeof(rows));
+	CLI_OPTS_ADD(t, rows);
+}
+
+int cli_framework_arg(struct cli_ctx *ctx, const char *id, struct plan *p)
+{
+	struct tc_diag d;
+	tc_diag_init(&d);
+	return fw_resolve_id(&ctx->data, "--framework", id, &p->framework, &d) ? cli_report(ctx, &d) : 0;
 }
 
 /* The flag that set a field, for messages about command-line values. */
@@ -181,12 +188,8 @@ static int apply_overrides(struct cli_ctx *ctx, const char *cmd,
 		p->cuda_graphs = 1;
 	if (a->tp_comm_overlap)
 		p->tp_comm_overlap = 1;
-	if (a->framework) {
-		struct tc_diag d;
-		tc_diag_init(&d);
-		if (fw_resolve_id(&ctx->data, "--framework", a->framework, &p->framework, &d))
-			return cli_report(ctx, &d);
-	}
+	if (a->framework && (rc = cli_framework_arg(ctx, a->framework, p)))
+		return rc;
 	/* A new layout on the command line makes the file's dp stale. */
 	if ((a->count || a->tp || a->pp || a->cp) && !a->dp)
 		p->dp = 0;

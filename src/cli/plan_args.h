@@ -21,11 +21,17 @@ struct plan_args {
 	const char *framework;   /* --framework ID */
 };
 
-/* Number of option rows plan_args_opts() writes (without the terminator). */
-#define PLAN_ARGS_NOPTS 21
+/* Append the plan overrides, --format, --calibration and --framework bound
+ * to *a to *t. */
+void plan_args_opts(struct plan_args *a, struct cli_opts *t);
 
-/* Fill opts[0..PLAN_ARGS_NOPTS-1] with the plan options bound to *a. */
-void plan_args_opts(struct plan_args *a, struct cli_opt *opts);
+/*
+ * --framework ID: the profile's layer into plan p, looked up on the data
+ * path, as a workload's plan.framework would be.  Returns 0, or an exit
+ * code after printing the problem (an unknown id names --framework).
+ */
+struct plan;
+int cli_framework_arg(struct cli_ctx *ctx, const char *id, struct plan *p);
 
 /*
  * Load the GPU catalog and, when `calibration` names a file, apply it to

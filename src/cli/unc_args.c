@@ -10,13 +10,13 @@
 
 #include "cli.h"
 
-void unc_args_opts(struct unc_args *u, struct cli_opt *o)
+void unc_args_opts(struct unc_args *u, struct cli_opts *t)
 {
-	const struct cli_opt rows[UNC_ARGS_NOPTS] = {
+	const struct cli_opt rows[] = {
 		{ "uncertainty", &u->samples, &u->on, NULL },
 		{ "seed", &u->seed, NULL, NULL },
 	};
-	memcpy(o, rows, sizeof(rows));
+	CLI_OPTS_ADD(t, rows);
 }
 
 int unc_args_spec(struct cli_ctx *ctx, const char *cmd, const struct unc_args *u,

@@ -18,11 +18,8 @@ struct unc_args {
 	const char *seed;    /* --seed S, or NULL */
 };
 
-/* Number of option rows unc_args_opts() writes (without the terminator). */
-#define UNC_ARGS_NOPTS 2
-
-/* Fill opts[0..UNC_ARGS_NOPTS-1] with --uncertainty and --seed bound to *u. */
-void unc_args_opts(struct unc_args *u, struct cli_opt *opts);
+/* Append --uncertainty and --seed bound to *u to *t. */
+void unc_args_opts(struct unc_args *u, struct cli_opts *t);
 
 /*
  * The spec the options describe: spreads from `cal` when it holds a

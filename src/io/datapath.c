@@ -47,29 +47,35 @@ static int has_models(const char *root)
 	return n > 0 && (size_t)n < sizeof(path) && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* Add the data roots beside a binary in `self_dir`: the folder itself, its
- * parent and the parent's share/traincost, those that hold models/. */
-static int dp_add_beside(struct tc_datapath *dp, const char *self_dir, struct tc_diag *d)
+/* The data roots beside a binary in `self_dir`: the folder itself, its
+ * parent and the parent's share/traincost.  Returns how many (0 to 3). */
+static int beside_roots(const char *self_dir, char root[3][DP_PATH_LEN])
 {
-	char root[3][DP_PATH_LEN];
 	size_t len = strlen(self_dir);
 	if (len == 0 || len >= DP_PATH_LEN)
 		return 0;
+	char parent[DP_PATH_LEN];
 	memcpy(root[0], self_dir, len + 1);
 	const char *slash = strrchr(self_dir, '/');
 	if (slash)
-		snprintf(root[1], sizeof(root[1]), "%.*s", (int)(slash == self_dir ? 1 : slash - self_dir),
+		snprintf(parent, sizeof(parent), "%.*s", (int)(slash == self_dir ? 1 : slash - self_dir),
 			 self_dir);
 	else
-		snprintf(root[1], sizeof(root[1]), ".");
-	int n = snprintf(root[2], sizeof(root[2]), "%s%sshare/traincost", root[1],
-			 strcmp(root[1], "/") ? "/" : "");
-	for (int i = 0; i < 3; i++) {
-		if (i == 2 && (n < 0 || (size_t)n >= sizeof(root[2])))
-			break;
+		snprintf(parent, sizeof(parent), ".");
+	memcpy(root[1], parent, sizeof(parent));
+	int n = snprintf(root[2], DP_PATH_LEN, "%s%sshare/traincost", parent,
+			 strcmp(parent, "/") ? "/" : "");
+	return n < 0 || n >= DP_PATH_LEN ? 2 : 3;
+}
+
+/* Add the roots beside a binary in `self_dir` that hold models/. */
+static int dp_add_beside(struct tc_datapath *dp, const char *self_dir, struct tc_diag *d)
+{
+	char root[3][DP_PATH_LEN];
+	int n = beside_roots(self_dir, root);
+	for (int i = 0; i < n; i++)
 		if (has_models(root[i]) && dp_add(dp, root[i], strlen(root[i]), d))
 			return -1;
-	}
 	return 0;
 }
 
@@ -130,6 +136,8 @@ int dp_init_self(struct tc_datapath *dp, const char *const *explicit_dirs, int n
 		return 0;
 	if (dp_add(dp, ".", 1, d))
 		return -1;
+	if (self && strlen(self) < sizeof(dp->self))
+		memcpy(dp->self, self, strlen(self) + 1);
 	if (self && dp_add_beside(dp, self, d))
 		return -1;
 	return dp_add(dp, TC_DATADIR, strlen(TC_DATADIR), d);
@@ -252,4 +260,55 @@ void dp_list_free(char **paths, size_t count)
 	for (size_t i = 0; i < count; i++)
 		free(paths[i]);
 	free(paths);
+}
+
+/* True if `root` holds `sub` as a folder. */
+static int has_dir(const char *root, const char *sub)
+{
+	char path[DP_PATH_LEN + 16];
+	struct stat st;
+	int n = snprintf(path, sizeof(path), "%s/%s", root, sub);
+	return n > 0 && (size_t)n < sizeof(path) && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int dp_has_data(const struct tc_datapath *dp)
+{
+	for (int i = 0; i < dp->count; i++)
+		if (has_dir(dp->dir[i], "models") || has_dir(dp->dir[i], "pricing"))
+			return 1;
+	return 0;
+}
+
+/* Append `s` to buf (size len, *used bytes so far), cut with "...". */
+static void put(char *buf, size_t len, size_t *used, const char *s)
+{
+	int n = snprintf(buf + *used, len - *used, "%s", s);
+	if (n < 0 || (size_t)n >= len - *used) {
+		*used = len - 1;
+		if (len >= 4)
+			memcpy(buf + len - 4, "...", 4);
+		return;
+	}
+	*used += (size_t)n;
+}
+
+void dp_searched(const struct tc_datapath *dp, char *buf, size_t len)
+{
+	char root[3][DP_PATH_LEN];
+	size_t used = 0;
+	if (!len)
+		return;
+	buf[0] = '\0';
+	for (int i = 0; i < dp->count; i++) {
+		put(buf, len, &used, i ? ", " : "");
+		put(buf, len, &used, dp->dir[i]);
+	}
+	/* Beside the binary: the folders without models/ were not roots. */
+	int nb = dp->self[0] ? beside_roots(dp->self, root) : 0;
+	for (int i = 0; i < nb; i++) {
+		put(buf, len, &used, i ? ", " : dp->count ? "; beside the binary " : "beside the binary ");
+		put(buf, len, &used, root[i]);
+	}
+	if (!dp->count && !nb)
+		put(buf, len, &used, "no folder");
 }

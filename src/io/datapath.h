@@ -28,6 +28,8 @@ struct tc_datapath {
 	 * (as dp_init leaves it): each lookup reads models/framework.  Set by a
 	 * caller that loads thousands of workloads (a sweep). */
 	const struct fw_catalog *frameworks;
+	char self[DP_PATH_LEN];   /* the binary's folder, "" when unknown or
+				     left out (TRAINCOST_PATH_ONLY=1) */
 };
 
 /* Build the search path from explicit dirs (may be NULL/0), the environment,
@@ -60,5 +62,13 @@ int dp_find(const struct tc_datapath *dp, const char *sub, const char *name,
 int dp_list(const struct tc_datapath *dp, const char *sub, char ***paths,
 	    size_t *count);
 void dp_list_free(char **paths, size_t count);
+
+/* True if some root holds a models/ or a pricing/ folder. */
+int dp_has_data(const struct tc_datapath *dp);
+
+/* The folders searched for data, comma-separated, into buf: the roots in
+ * order, then those beside the binary that were skipped for lacking
+ * models/ (cut with "..." when buf is short). */
+void dp_searched(const struct tc_datapath *dp, char *buf, size_t len);
 
 #endif

@@ -7,6 +7,7 @@
  * position of the offending value.
  */
 #include "gpu_load.h"
+#include "gpu_names.h"
 #include "eff_map.h"
 
 #include <assert.h>
@@ -559,7 +560,7 @@ static long find_loose(const struct gpu_catalog *cat, const char *id, size_t idl
 	}
 	snprintf(word, sizeof(word), "%.*s", (int)(idlen < sizeof(word) ? idlen : sizeof(word) - 1), id);
 	const char *alias = gpu_alias_id(word);
-	return alias ? find_id(cat, alias, strlen(alias)) : -1;
+	return alias ? find_id(cat, alias, strlen(alias)) : gpu_names_match(cat, word);
 }
 
 /* The catalog id that `word` begins, preferring the SXM part clouds rent
@@ -592,9 +593,12 @@ static void unknown_gpu(const struct gpu_catalog *cat, const char *word,
 	const char *close = NULL;
 	size_t used = 0;
 
-	/* "a100-40" names a family: offer a member before a near spelling
-	 * such as "a10". */
-	close = family_member(cat, word);
+	/* A GPU of the same family, by memory and form factor; "a100-40"
+	 * begins a family's id: offer a member before a near spelling such
+	 * as "a10". */
+	close = gpu_names_suggest(cat, word);
+	if (!close)
+		close = family_member(cat, word);
 	if (names && !close) {
 		for (size_t i = 0; i < cat->count; i++)
 			names[i] = cat->gpus[i].id;

@@ -337,8 +337,37 @@ static int build_bases(struct sweep *sw, const struct tc_datapath *dp,
 	return 0;
 }
 
+/*
+ * Set plan.framework of the base to `id` for every row, as if the base
+ * said it; refused when the sweep varies it.  0 or -1.
+ */
+static int override_framework(struct sweep *sw, const char *id, struct tc_diag *d)
+{
+	static const char *const seg[] = { "plan", "framework" };
+	for (int k = 0; k < sw->nkeys; k++)
+		if (!strcmp(sw->key[k].path, "plan.framework"))
+			return sweep_err_at(d, sw->file, sw->key[k].line, sw->key[k].col,
+					    "'plan.framework' is varied here and set for every row by "
+					    "--framework (expected one of them)");
+	struct yn_node *v = yn_scalar_new(id, YN_PLAIN, 0, 0);
+	int rc = v ? yn_set_path(sw->base.root, seg, 2, v, 0, 0, NULL) : -1;
+	yn_node_free(v);
+	if (rc == -1)
+		return tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
+	if (rc == -2)
+		return sweep_err_at(d, sw->file, 0, 0, "the base's plan is not a mapping "
+				    "(expected one that --framework can set)");
+	return 0;
+}
+
 int sweep_load_file(const char *path, const struct tc_datapath *dp,
 		    struct sweep *sw, struct tc_diag *d)
+{
+	return sweep_load_file_with(path, NULL, dp, sw, d);
+}
+
+int sweep_load_file_with(const char *path, const struct sweep_overrides *ov,
+			 const struct tc_datapath *dp, struct sweep *sw, struct tc_diag *d)
 {
 	struct yn_doc doc = { 0 };
 	int rc = -1;
@@ -559,6 +588,8 @@ int sweep_load_file(const char *path, const struct tc_datapath *dp,
 			}
 		}
 	}
+	if (ov && ov->framework && override_framework(sw, ov->framework, d))
+		goto out;
 	if (lookup_init(sw, dp, d))
 		goto out;
 

@@ -334,11 +334,12 @@ static void search_llm(struct sstate *s, int count, const struct search_knobs *k
 }
 
 /* Why no plan was found: the closest one's memory, the last invalid
- * plan's reason, or no layout at all. */
+ * plan's reason, or no layout at all.  A closest plan that fits memory was
+ * refused for another reason (fp8 on a GPU without it): that reason. */
 static void explain_none(const struct sstate *s, int count, const struct gpu *g,
 			 struct plan_problem *why)
 {
-	if (s->mem_seen) {
+	if (s->mem_seen && (s->min_mem > g->memory_bytes || !s->invalid)) {
 		const struct plan *m = &s->min_plan;
 		why->field = WLF_COUNT;
 		snprintf(why->msg, sizeof(why->msg),

@@ -295,7 +295,10 @@ static void cost_fields(struct est_record *r, const struct gpu *g, const struct 
 	put(r, col("offers", "cost", REP_COL_COUNT, REP_VIEW_JSON, 0), only(offer, val(c->range.offers)));
 	put(r, jnum("billed_run_s", "cost"), only(fit, val(c->run_s)));
 	spot_fields(r, c, fit && c->spot_applied);
-	put(r, jnum("onprem_usd", "cost"), unfit ? null_cell : only(fit && c->onprem, val(c->onprem_usd)));
+	/* Null, never left out, where no on-premises figure applies (the schema
+	 * makes it a field of every cost object). */
+	put(r, jnum("onprem_usd", "cost"),
+	    only(has_cost, fit && c->onprem ? val(c->onprem_usd) : null_cell));
 	put(r, jnum("onprem_usd_per_gpu_h", "cost"),
 	    only(fit && c->onprem, val(c->onprem_rate.total_usd_per_gpu_h)));
 	put(r, data6("energy_kwh", "energy"), unfit ? null_cell : only(fit, val(c->energy_kwh)));
@@ -505,7 +508,7 @@ static void uncertainty_lines(struct est_record *r, const struct unc_result *u)
 	quantile_facts(r, "uncertainty.cost_usd", &u->cost_usd, u->has_cost);
 	line(r, g, "samples", "", rep_est_unc_heading, &heading);
 	line(r, "uncertainty.step_s", "p50", "step time", rep_est_unc_time, &quantiles);
-	line(r, "uncertainty.total_s", "p50", "total time", rep_est_unc_time, &quantiles);
+	line(r, "uncertainty.total_s", "p50", "total time", rep_est_unc_total, &quantiles);
 	line(r, "uncertainty.cost_usd", "p50", "cost (cheapest offer)", rep_est_unc_cost,
 	     &quantiles);
 	line(r, g, "p_deadline", "probability of meeting the deadline", rep_est_unc_chance, &note);

@@ -161,13 +161,39 @@ int rep_est_input_wait(REP_WORD_ARGS)
 	return 0;
 }
 
-/* "5,000 steps in 2.63 d". */
+/* Append the printf-style text to buf of REP_WORD_LEN bytes (cut short
+ * where it is full). */
+__attribute__((format(printf, 2, 3)))
+static void append(char *buf, const char *fmt, ...)
+{
+	size_t n = strlen(buf);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf + n, REP_WORD_LEN - n, fmt, ap);
+	va_end(ap);
+}
+
+/* True if the run is priced at spot rates with its expected restarts:
+ * its times then come in two kinds, steady and with restarts. */
+static int spot_applied(const struct rep_rows *r, size_t i)
+{
+	const struct rep_cell *o = FIELD("cost.spot", "overhead_s");
+	return o && !o->missing;
+}
+
+/* "5,000 steps in 2.63 d (steady state)", and on spot the time with the
+ * expected restarts: each time says what it counts. */
 int rep_est_run(REP_WORD_ARGS)
 {
-	char a[48], b[48];
-	snprintf(value, REP_WORD_LEN, "%s steps in %s",
+	char a[48], b[48], c2[48], n[48];
+	snprintf(value, REP_WORD_LEN, "%s steps in %s (steady state)",
 		 rep_fmt_count(FIELD(NULL, "steps")->num, a, sizeof(a)),
 		 tc_fmt_duration(CELL->num, b, sizeof(b)));
+	const struct rep_cell *billed = FIELD("cost", "billed_run_s");
+	if (spot_applied(r, i) && billed && !billed->missing)
+		append(value, "; %s with the %s expected spot restarts",
+		       tc_fmt_duration(billed->num, c2, sizeof(c2)),
+		       rep_fmt_count(FIELD("cost.spot", "expected_restarts")->num, n, sizeof(n)));
 	return 0;
 }
 
@@ -249,18 +275,6 @@ int rep_est_share(REP_WORD_ARGS)
 	snprintf(value, REP_WORD_LEN, "%s %8s", tc_fmt_duration(CELL->num, a, sizeof(a)),
 		 percent_text(CELL->num / FIELD(NULL, "step_time_s")->num, b, sizeof(b)));
 	return 0;
-}
-
-/* Append the printf-style text to buf of REP_WORD_LEN bytes (cut short
- * where it is full). */
-__attribute__((format(printf, 2, 3)))
-static void append(char *buf, const char *fmt, ...)
-{
-	size_t n = strlen(buf);
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf + n, REP_WORD_LEN - n, fmt, ap);
-	va_end(ap);
 }
 
 
@@ -459,11 +473,12 @@ int rep_est_offer(REP_WORD_ARGS)
 	if (CELL->missing)
 		return 1;
 	snprintf(value, REP_WORD_LEN,
-		 "%s on %s %s (%s): %s x %.4g GPU%s for %s at %s/h, as of %s%s",
+		 "%s on %s %s (%s): %s x %.4g GPU%s billed for %s (%s) at %s/h, as of %s%s",
 		 rep_fmt_usd(CELL->num, usd, sizeof(usd)), OFFER("provider")->text,
 		 OFFER("instance")->text, region[0] ? region : "any region",
 		 rep_fmt_count(OFFER("instances")->num, inst, sizeof(inst)), gpus, plural(gpus),
 		 tc_fmt_duration(OFFER("billed_s")->num, dur, sizeof(dur)),
+		 spot_applied(r, i) ? "the run with its expected restarts" : "the steady run",
 		 rep_fmt_usd(OFFER("price_usd_per_instance_h")->num, rate, sizeof(rate)),
 		 OFFER("as_of")->text, OFFER("verified")->num ? "" : " (unverified price)");
 	if (idle > 0)
@@ -649,6 +664,15 @@ static int percentiles(const struct rep_rows *r, size_t i, int c, char *value,
 /* The percentiles of a time, in the unit that suits each. */
 int rep_est_unc_time(REP_WORD_ARGS)
 {
+	return percentiles(r, i, c, value, tc_fmt_duration);
+}
+
+/* The percentiles of the run's time, titled with what it counts: the
+ * samples draw the spot restarts when the run is priced at spot rates. */
+int rep_est_unc_total(REP_WORD_ARGS)
+{
+	snprintf(title, REP_WORD_LEN, "%s", spot_applied(r, i) ? "total, with restarts"
+							       : "total time, steady");
 	return percentiles(r, i, c, value, tc_fmt_duration);
 }
 

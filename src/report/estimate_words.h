@@ -104,4 +104,8 @@ int rep_est_unc_cost(REP_WORD_ARGS);
 /* The chance of meeting the deadline or the budget. */
 int rep_est_unc_chance(REP_WORD_ARGS);
 
+/* The P10, P50 and P90 of the run's time, titled steady or with the spot
+ * restarts the samples drew. */
+int rep_est_unc_total(REP_WORD_ARGS);
+
 #endif

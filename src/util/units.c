@@ -67,8 +67,11 @@ static const struct suffix flop_sfx[] = {
 	{NULL, 0.0},
 };
 
+/* Amounts take the count prefixes people write for money ("3M", "2.5k";
+ * B is a billion, as for counts). */
 static const struct suffix usd_sfx[] = {
-	{"", 1.0}, {"USD", 1.0}, {NULL, 0.0},
+	{"", 1.0},   {"USD", 1.0}, {"k", 1e3}, {"K", 1e3},
+	{"M", 1e6},  {"B", 1e9},   {NULL, 0.0},
 };
 
 static const struct suffix usd_h_sfx[] = {
@@ -111,7 +114,7 @@ const char *tc_unit_expect(enum tc_unit unit)
 	case TC_UNIT_BYTE_RATE: return "a rate such as 2039GB/s or 200Gb/s";
 	case TC_UNIT_SECONDS: return "a duration such as 30s, 90min, 3h or 14d";
 	case TC_UNIT_FLOP_RATE: return "a rate such as 312TFLOP/s";
-	case TC_UNIT_USD: return "an amount such as $1.60 or 1600 USD";
+	case TC_UNIT_USD: return "an amount such as $1.60, 1600 USD, 2.5k, 3M or $3,000,000";
 	case TC_UNIT_USD_PER_H: return "a price such as $1.60/h";
 	case TC_UNIT_WATTS: return "a power such as 350W or 0.35kW";
 	case TC_UNIT_HZ: return "a frequency such as 1410MHz";
@@ -209,6 +212,42 @@ static int is_bits(const char *u)
 }
 
 #define WHY_RANGE "a number of at most about 1.8e308"
+#define WHY_GROUPS "an amount such as $3,000,000 (commas between groups of three digits)"
+
+/*
+ * Copy `s` into buf without the commas of its whole part ("3,000,000.50"
+ * is "3000000.50"), which must separate groups of three digits after a
+ * first group of one to three.  Returns 0, or -1 when the commas are
+ * misplaced or buf is too small.
+ */
+static int drop_thousands(const char *s, char *buf, size_t size)
+{
+	size_t o = 0, group = 0;
+	int commas = 0, whole = 1;
+	for (const char *p = s; *p; p++) {
+		if (o + 1 >= size)
+			return -1;
+		if (whole && *p == ',') {
+			if (group == 0 || group > 3 || (commas && group != 3))
+				return -1;
+			commas = 1;
+			group = 0;
+			continue;
+		}
+		if (whole && !is_digit(*p)) {
+			if (commas && group != 3)
+				return -1;
+			whole = *p == '$' || *p == '+' || *p == '-';
+		} else if (whole) {
+			group++;
+		}
+		buf[o++] = *p;
+	}
+	if (whole && commas && group != 3)
+		return -1;
+	buf[o] = '\0';
+	return 0;
+}
 #define WHY_MINUTES "a duration such as 90min ('m' is ambiguous: write 'min')"
 #define WHY_BITS "a size in bytes such as 80GB; lower-case 'b' means bits"
 
@@ -228,6 +267,14 @@ int tc_parse_quantity(const char *s, enum tc_unit unit, double *out,
 
 	assert(s && out && why);
 	*why = tc_unit_expect(unit);
+	char plain[64];
+	if (unit == TC_UNIT_USD && strchr(s, ',')) {
+		if (drop_thousands(s, plain, sizeof(plain))) {
+			*why = WHY_GROUPS;
+			return -1;
+		}
+		p = plain;
+	}
 	if ((unit == TC_UNIT_USD || unit == TC_UNIT_USD_PER_H) && *p == '$') {
 		dollar = 1;
 		p++;

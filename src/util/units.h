@@ -7,7 +7,7 @@
  *   TC_UNIT_BYTE_RATE  "25GB/s", "2039 GB/s", "200Gb/s" (bits), "3.35TB/s" -> bytes/s
  *   TC_UNIT_SECONDS    "14d", "3h", "90min", "30s", "2w", "1.5y"       -> seconds
  *   TC_UNIT_FLOP_RATE  "312TFLOP/s", "19.5 TFLOPS", "1.98PFLOP/s"     -> FLOP/s
- *   TC_UNIT_USD        "$1.60", "1.60", "1600 USD"                    -> US dollars
+ *   TC_UNIT_USD        "$1.60", "1600 USD", "2.5k", "3M", "$3,000,000" -> US dollars
  *   TC_UNIT_USD_PER_H  "$1.60/h", "1.60", "$32.77/hr"                 -> US dollars/hour
  *   TC_UNIT_WATTS      "350W", "0.35kW"                               -> watts
  *   TC_UNIT_HZ         "1410MHz", "1.98GHz"                           -> hertz
@@ -21,7 +21,9 @@
  *   rate      any byte unit + "/s" (not PiB/s), b/s kb/s Mb/s Gb/s Tb/s (/8)
  *   seconds   ms s min h d w y (y = 365 d); "m" is refused as ambiguous
  *   FLOP/s    [k M G T P E] + "FLOP/s" or "FLOPS"; "312T" is a count only
- *   USD       optional "$" before the number, or " USD" after it (not both)
+ *   USD       optional "$" before the number, or " USD" after it (not both);
+ *             or k K (1e3), M (1e6), B (1e9) after it; commas between
+ *             groups of three digits of the whole part
  *   USD/h     as USD, then optionally "/h" or "/hr" ("USD/h" without "$")
  *   watts     W kW MW;  hertz  Hz kHz MHz GHz
  * The number is decimal: [+-]digits[.digits][e[+-]digits]; no hex, "nan",

@@ -67,3 +67,22 @@ for sh in bash fish; do
 	expect $sh completion-gpu-ids "a100-80gb-pcie a100-80gb-sxm" "$bindir/traincost" estimate --gpu a100-80
 	expect $sh completion-framework-ids "megatron" "$bindir/traincost" estimate --framework meg
 done
+
+# The completions come from each command's option table (--list-options);
+# its --help (and so its man page, scripts/man-command) must name every
+# option of that table.  sweep --through-tree is a switch for the tests,
+# in no help.
+for cmd in $($runner "$bin" --help | awk '/^Commands:/ { on = 1; next } on && /^$/ { exit } on { print $1 }'); do
+	$runner "$bin" "$cmd" --list-options >"$tmp/opts" 2>/dev/null || continue
+	$runner "$bin" help "$cmd" >"$tmp/help" 2>&1
+	missing=""
+	for opt in $(cut -f1 "$tmp/opts"); do
+		case "$cmd $opt" in *" help" | "sweep through-tree") continue ;; esac
+		grep -q -- "--$opt\([^a-z-]\|$\)" "$tmp/help" || missing="$missing --$opt"
+	done
+	if [ -z "$missing" ]; then
+		echo "ok help-lists-options-$cmd"
+	else
+		echo "FAIL help-lists-options-$cmd: \`traincost help $cmd\` does not name$missing, which the option table (and so the completion) has"
+	fi
+done

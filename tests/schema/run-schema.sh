@@ -28,6 +28,34 @@ else
 	echo "FAIL output-format-doc: $why"
 fi
 
+# One uncertainty object (src/report/unc_json.c writes it for every
+# command): every schema must describe it the same way.
+if why=$(python3 - <<'PY' 2>&1
+import glob, json
+seen = []
+def walk(node, where):
+    if isinstance(node, dict):
+        for key, val in node.items():
+            if key == "properties" and isinstance(val, dict) and "uncertainty" in val:
+                seen.append((where, json.dumps(val["uncertainty"], sort_keys=True)))
+            walk(val, where + "/" + key)
+    elif isinstance(node, list):
+        for i, val in enumerate(node):
+            walk(val, where + "/" + str(i))
+for path in sorted(glob.glob("docs/schema/*.schema.json")):
+    walk(json.load(open(path)), path)
+for where, text in seen[1:]:
+    if text != seen[0][1]:
+        raise SystemExit("%s describes uncertainty unlike %s" % (where, seen[0][0]))
+if len(seen) < 4:
+    raise SystemExit("found %d uncertainty objects, expected estimate, compare and plan's four" % len(seen))
+PY
+); then
+	echo "ok same-uncertainty"
+else
+	echo "FAIL same-uncertainty: $why"
+fi
+
 # The commands with a --format, from the binary's own tables.
 "$bin" --help | awk '/^Commands:/ { on = 1; next } on && /^$/ { exit } on { print $1 }' >"$tmp/commands"
 while read -r cmd; do
@@ -49,9 +77,34 @@ for s in docs/schema/*.schema.json; do
 	fi
 done
 
+# A run's optional parts, each in braces ({--pricing spot}), expand to every
+# combination of them: a line with k groups is 2^k runs, the first without
+# any.  The count of runs is printed as "ok runs-N".
+expand_runs() {
+	grep -v '^#' "$1" | grep -v '^[[:space:]]*$' | awk '
+	{
+		line = $0; fixed = ""; k = 0
+		while (match(line, /\{[^}]*\}/)) {
+			fixed = fixed substr(line, 1, RSTART - 1)
+			k++; group[k] = substr(line, RSTART + 1, RLENGTH - 2)
+			line = substr(line, RSTART + RLENGTH)
+		}
+		fixed = fixed line
+		for (m = 0; m < 2 ^ k; m++) {
+			out = fixed
+			for (i = 1; i <= k; i++)
+				if (int(m / 2 ^ (i - 1)) % 2)
+					out = out " " group[i]
+			gsub(/[ \t]+/, " ", out); sub(/ $/, "", out)
+			print out
+		}
+	}'
+}
+
 n=0
 : >"$tmp/list"
-grep -v '^#' "$here/runs.txt" >"$tmp/runs"
+expand_runs "$here/runs.txt" >"$tmp/runs"
+echo "ok runs-$(wc -l <"$tmp/runs" | tr -d ' ')"
 while IFS='|' read -r schema args; do
 	schema=$(echo $schema)
 	n=$((n + 1))

@@ -348,6 +348,48 @@ static void test_alias(void **state)
 	}
 }
 
+/* The names people type, resolved by their parts (gpu_names.h) against
+ * the whole catalog: a memory size that is the GPU's own, a bare model
+ * number, any case; and the suggestion stays in the family. */
+static void test_names_by_parts(void **state)
+{
+	static const struct {
+		const char *typed, *id;
+	} resolves[] = {
+		{ "l40s-48gb", "l40s" },         /* l40s.yaml: memory 48GB */
+		{ "h100-80gb-sxm", "h100-sxm" }, /* h100-sxm.yaml: 80GB, sxm */
+		{ "H100-80GB", "h100-sxm" },     /* h100-sxm and h100-pcie are 80GB:
+						    the part "H100" alone means */
+		{ "h100-94gb", "h100-nvl" },     /* the one H100 of 94GB */
+		{ "4090", "rtx-4090" },          /* the one family numbered 4090 */
+		{ "h100-sxm5", "h100-sxm" },     /* its name: NVIDIA H100 80GB SXM5 */
+		{ "A100 80GB SXM4", "a100-80gb-sxm" },
+	};
+	static const struct {
+		const char *typed, *suggest;
+	} unknown[] = {
+		{ "a100-pcie", "a100-80gb-pcie" },   /* not h100-pcie: the family first */
+		{ "a100-96gb", "a100-80gb-sxm" },    /* no A100 has 96GB */
+		{ "h100-sxm6", "h100-sxm" },         /* its SXM is SXM5 */
+		{ "b200-192gb", "b200" },            /* b200.yaml: 180GB */
+		{ "6000", "rtx-pro-6000-bse" },      /* three families numbered 6000 */
+	};
+	struct gpu_catalog cat = { all, nall };
+	struct gpu out;
+	char why[1024], want[128];
+	(void)state;
+	for (size_t i = 0; i < sizeof(resolves) / sizeof(resolves[0]); i++) {
+		assert_int_equal(gpu_catalog_lookup(&cat, resolves[i].typed, &out, why, sizeof(why)), 0);
+		assert_string_equal(out.id, resolves[i].id);
+	}
+	for (size_t i = 0; i < sizeof(unknown) / sizeof(unknown[0]); i++) {
+		assert_int_equal(gpu_catalog_lookup(&cat, unknown[i].typed, &out, why, sizeof(why)), -1);
+		snprintf(want, sizeof(want), "unknown GPU '%s' (did you mean '%s'? known: ",
+			 unknown[i].typed, unknown[i].suggest);
+		assert_memory_equal(why, want, strlen(want));
+	}
+}
+
 static void test_lookup(void **state)
 {
 	struct gpu g[4], out;
@@ -611,6 +653,7 @@ int main(void)
 		cmocka_unit_test(test_measured_on_not_in_profiles),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_names_by_parts),
 	};
 	return cmocka_run_group_tests_name("gpu", tests, load_all, free_all);
 }

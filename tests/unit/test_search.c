@@ -234,6 +234,26 @@ static void test_nothing_fits(void **state)
 	assert_non_null(strstr(why.msg, "too much"));
 }
 
+/* Every plan fits memory but the GPU cannot run the precision (fp8 on an
+ * A100): the reason is the precision, not a memory shortfall that is
+ * negative. */
+static void test_refused_not_memory(void **state)
+{
+	struct workload w, bw;
+	struct gpu g;
+	struct estimate e;
+	struct search_knobs k;
+	struct plan_problem why;
+	(void)state;
+	tc_test_a100(&g);
+	small(&w, 8, 2048, 16, 16, 8);
+	w.train.precision = PREC_FP8;
+	search_knobs_all(&k);
+	assert_int_equal(search_best_at(&w, &g, 2, &k, &ws, &bw, &e, &why), -1);
+	assert_null(strstr(why.msg, "fits memory"));
+	assert_non_null(strstr(why.msg, "fp8"));
+}
+
 /* No layout at all: the batch does not split over the GPUs. */
 static void test_no_layout(void **state)
 {
@@ -260,6 +280,7 @@ int main(void)
 		cmocka_unit_test(test_more_gpus_not_slower_dp),
 		cmocka_unit_test(test_fixed_knobs),
 		cmocka_unit_test(test_nothing_fits),
+		cmocka_unit_test(test_refused_not_memory),
 		cmocka_unit_test(test_no_layout),
 	};
 	return cmocka_run_group_tests(tests, tc_llm_setup, tc_llm_teardown);

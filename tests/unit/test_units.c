@@ -76,6 +76,14 @@ static const struct good_case good[] = {
 	{"1600 USD", TC_UNIT_USD, 1600.0},
 	{"1600USD", TC_UNIT_USD, 1600.0},
 	{"$0", TC_UNIT_USD, 0.0},
+	{"3M", TC_UNIT_USD, 3e6},
+	{"2.5k", TC_UNIT_USD, 2500.0},
+	{"$2.5K", TC_UNIT_USD, 2500.0},
+	{"1.2B", TC_UNIT_USD, 1.2e9},
+	{"$3,000,000", TC_UNIT_USD, 3e6},
+	{"3,000,000", TC_UNIT_USD, 3e6},
+	{"$12,345.67", TC_UNIT_USD, 12345.67},
+	{"999", TC_UNIT_USD, 999.0},
 	{"$1.60/h", TC_UNIT_USD_PER_H, 1.6},
 	{"$1.60/hr", TC_UNIT_USD_PER_H, 1.6},
 	{"1.60", TC_UNIT_USD_PER_H, 1.6},
@@ -181,6 +189,14 @@ static const struct bad_case bad[] = {
 	{"312tflops", TC_UNIT_FLOP_RATE, NULL},
 	/* money */
 	{"$", TC_UNIT_USD, NULL},
+	{"3m", TC_UNIT_USD, NULL},          /* m is no prefix of money */
+	{"$3,00,000", TC_UNIT_USD, "an amount such as $3,000,000 (commas between groups of three digits)"},   /* groups of three only */
+	{"$3000,000", TC_UNIT_USD, "an amount such as $3,000,000 (commas between groups of three digits)"},
+	{"$,300", TC_UNIT_USD, "an amount such as $3,000,000 (commas between groups of three digits)"},
+	{"$3,000,", TC_UNIT_USD, "an amount such as $3,000,000 (commas between groups of three digits)"},
+	{"3,0000", TC_UNIT_USD, "an amount such as $3,000,000 (commas between groups of three digits)"},
+	{"1.5,000", TC_UNIT_USD, NULL},
+	{"$1,60/h", TC_UNIT_USD_PER_H, NULL}, /* no commas in prices per hour */
 	{"$1.60 USD", TC_UNIT_USD, NULL},
 	{"1.60 EUR", TC_UNIT_USD, NULL},
 	{"$1.60/h", TC_UNIT_USD, NULL},
@@ -221,7 +237,7 @@ static void test_expect_and_names(void **state)
 	assert_string_equal(tc_unit_expect(TC_UNIT_BYTE_RATE), "a rate such as 2039GB/s or 200Gb/s");
 	assert_string_equal(tc_unit_expect(TC_UNIT_SECONDS), "a duration such as 30s, 90min, 3h or 14d");
 	assert_string_equal(tc_unit_expect(TC_UNIT_FLOP_RATE), "a rate such as 312TFLOP/s");
-	assert_string_equal(tc_unit_expect(TC_UNIT_USD), "an amount such as $1.60 or 1600 USD");
+	assert_string_equal(tc_unit_expect(TC_UNIT_USD), "an amount such as $1.60, 1600 USD, 2.5k, 3M or $3,000,000");
 	assert_string_equal(tc_unit_expect(TC_UNIT_USD_PER_H), "a price such as $1.60/h");
 	assert_string_equal(tc_unit_expect(TC_UNIT_COUNT), "a number such as 7, 2e12, 64k or 300B");
 	assert_string_equal(tc_unit_expect(TC_UNIT_WATTS), "a power such as 350W or 0.35kW");
