@@ -104,8 +104,14 @@ static int try_count(const struct workload *w, struct cli_compare_row *r, int co
 	return 0;
 }
 
-static void evaluate(const struct workload *w, struct cli_compare_row *r, int count,
-		     double deadline_s, int max_count, const struct money *m, struct est_workspace *ws)
+/*
+ * The plan of one GPU type over w's network (r->g set): at `count` GPUs,
+ * or with a deadline the fewest GPUs from `first` on that finish in time
+ * (the fastest plan when none does), then its price.
+ */
+static void evaluate_on(const struct workload *w, struct cli_compare_row *r, int count,
+			int first, double deadline_s, int max_count, const struct money *m,
+			struct est_workspace *ws)
 {
 	r->ok = 0;
 	if (deadline_s <= 0) {
@@ -114,7 +120,7 @@ static void evaluate(const struct workload *w, struct cli_compare_row *r, int co
 		int per_node = r->g.gpus_per_node > 0 ? r->g.gpus_per_node : 1;
 		int best_seen = 0;
 		struct cli_compare_row keep;
-		for (int c = 1; c <= max_count; c = next_count(c, per_node)) {
+		for (int c = first; c <= max_count; c = next_count(c, per_node)) {
 			if (try_count(w, r, c, ws))
 				continue;
 			/* Remember the fastest plan in case no count meets the deadline. */
@@ -137,6 +143,61 @@ static void evaluate(const struct workload *w, struct cli_compare_row *r, int co
 	}
 	if (r->ok && money_cost(m, &r->g, &r->w, &r->e, &r->cost))
 		r->cost.priced = 0;
+}
+
+/* 1 when candidate a is a better answer than b: it has a plan, meets the
+ * deadline, has a price, then costs less (unpriced ties keep b). */
+static int better(const struct cli_compare_row *a, const struct cli_compare_row *b)
+{
+	if (a->ok != b->ok)
+		return a->ok;
+	if (a->meets != b->meets)
+		return a->meets;
+	if (a->cost.priced != b->cost.priced)
+		return a->cost.priced;
+	return a->cost.priced &&
+	       a->cost.range.cheapest.run.cost_usd < b->cost.range.cheapest.run.cost_usd;
+}
+
+#define COMPARE_MAX_NETS 8
+
+/*
+ * The plan of one GPU type, searched and timed over the network of the
+ * offers it is priced on: over w's own network (every offer of one
+ * instance, and those joining instances over it), then, for plans of more
+ * than one node, over each other network the GPU's offers join instances
+ * by (only the offers on it).  The cheapest candidate that meets the
+ * deadline wins.  With --network (m->network_fixed) w's network alone.
+ */
+static void evaluate(const struct workload *w, struct cli_compare_row *r, int count,
+		     double deadline_s, int max_count, const struct money *m,
+		     struct est_workspace *ws)
+{
+	const char *nets[COMPARE_MAX_NETS];
+	int per_node = r->g.gpus_per_node > 0 ? r->g.gpus_per_node : 1;
+	int nn = m->network_fixed ? 0 : run_cost_networks(m->tables, m->ntables, r->g.id,
+							    m->in.kind, nets, COMPARE_MAX_NETS);
+	evaluate_on(w, r, count, 1, deadline_s, max_count, m, ws);
+	if (!nn || (deadline_s <= 0 && count <= per_node))
+		return;
+	struct workload *wn = malloc(sizeof(*wn));
+	struct cli_compare_row *c = malloc(sizeof(*c));
+	int first = 1;
+	while (first <= per_node)
+		first = next_count(first, per_node);
+	for (int k = 0; wn && c && k < nn; k++) {
+		if (!strcmp(nets[k], w->plan.network))
+			continue;
+		*wn = *w;
+		wl_set_network(&wn->plan, net_find(nets[k])); /* an offer's: a known name */
+		memset(c, 0, sizeof(*c));
+		c->g = r->g;
+		evaluate_on(wn, c, count, first, deadline_s, max_count, m, ws);
+		if (better(c, r))
+			*r = *c;
+	}
+	free(wn);
+	free(c);
 }
 
 /*
@@ -253,6 +314,7 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 	if ((rc = money_load(ctx, "compare", &ma, &m)))
 		goto out;
 	m.network_fixed = network != NULL;
+	m.network_own = 1;
 	rows = calloc(cat.count + COMPARE_MAX_GPUS, sizeof(*rows));
 	if (!rows || est_workspace_init(&ws, 256)) {
 		fputs("traincost compare: out of memory\n", ctx->err);

@@ -41,21 +41,20 @@ struct price_ctx {
 };
 
 /* plan_price_fn over the loaded price tables: the cheapest offer of at
- * least a node's GPUs (the shape the plan's communication assumes), each
- * offer timed over its own network unless --network fixed one. */
+ * least a node's GPUs (the shape the plan's communication assumes); a run
+ * of several instances only on the offers of the network its layout was
+ * searched over (the planner searches each), unless --network fixed one
+ * for every offer. */
 static int price_cb(void *vctx, const struct gpu *g, const struct workload *w,
 		    const struct estimate *e, struct plan_priced *out)
 {
 	struct price_ctx *c = vctx;
 	struct run_cost cost;
-	struct money_timer mt;
-	money_timer_init(&mt, w, g, e->total_time_s);
-	struct cost_timer timer = { money_timer_time, &mt };
-	int rc = run_cost_compute_timed(c->prices->tables, c->prices->count, g->id, e->plan.count,
-					e->plan.gpus_per_node, g->tdp_w, e->total_time_s,
-					c->network_fixed ? NULL : &timer, &c->in, &cost);
-	money_timer_release(&mt);
-	if (rc)
+	struct run_cost_own_net own = { w->plan.network, e->total_time_s };
+	struct cost_timer timer = { run_cost_own_net_time, &own };
+	if (run_cost_compute_timed(c->prices->tables, c->prices->count, g->id, e->plan.count,
+				   e->plan.gpus_per_node, g->tdp_w, e->total_time_s,
+				   c->network_fixed ? NULL : &timer, &c->in, &cost))
 		return -1;
 	/* A spot run that loses work as fast as it makes it never finishes. */
 	if (cost.spot_applied && cost_spot_loss_per_h(&cost.in.spot) >= 1) {
@@ -339,8 +338,17 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	int ngpus = 0;
 	if ((rc = choose_gpus(ctx, gpus_s, &cat, &prices, pc.kind, gpus, &ngpus)))
 		goto out;
+	/* Each GPU's plans of several nodes are searched over the networks
+	 * of its offers, unless --network fixed one. */
+	const char *nets[PLAN_MAX_TYPES][PLANNER_MAX_NETS];
+	int nnets[PLAN_MAX_TYPES];
+	for (int i = 0; i < ngpus; i++)
+		nnets[i] = run_cost_networks(prices.tables, prices.count, gpus[i].id, pc.kind,
+					     nets[i], PLANNER_MAX_NETS);
 	struct planner_in in = { .w = &w, .gpus = gpus, .ngpus = ngpus, .max_gpus = max_gpus,
-				 .price = price_cb, .price_ctx = &pc, .offer = offer_cb };
+				 .price = price_cb, .price_ctx = &pc, .offer = offer_cb,
+				 .nets = network ? NULL : (const char *const (*)[PLANNER_MAX_NETS])nets,
+				 .nnets = nnets };
 	search_knobs_all(&in.knobs);
 	struct plan_problem closest = { WLF_NONE, "" };
 	if (planner_run(&in, &pts, &npts, &closest))

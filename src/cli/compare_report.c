@@ -112,16 +112,6 @@ static const char *row_note(const struct cli_compare_row *r, double deadline_s, 
 		snprintf(buf, size, "one order holds at most %.4g GPU%s", most, most == 1 ? "" : "s");
 	} else if (r->cost.spot_applied && cost_spot_loss_per_h(&r->cost.in.spot) >= 1) {
 		snprintf(buf, size, "spot cannot finish: restarts lose work as fast as it is made");
-	} else if (r->cost.priced) {
-		/* The cost is the offer's run, over its own network. */
-		const struct cost_choice *ch = &r->cost.range.cheapest;
-		char dur[48], total[48];
-		tc_fmt_duration(r->cost.priced_base_s, dur, sizeof(dur));
-		tc_fmt_duration(r->e.total_time_s, total, sizeof(total));
-		if (ch->network && strcmp(ch->network, r->w.plan.network))
-			snprintf(buf, size, "cost timed over %s, the offer's network%s%s",
-				 ch->network, strcmp(dur, total) ? ": " : "",
-				 strcmp(dur, total) ? dur : "");
 	}
 	return buf;
 }
@@ -141,7 +131,9 @@ static void cost_cells(struct rep_cell *c, struct row_text *t, const struct cli_
 		return;
 	}
 	const char *net = rep_choice_network(ch, &r->w.plan);
-	snprintf(t->offer, sizeof(t->offer), "%s %s", ch->table->provider, ch->offer->instance);
+	/* The network the run was timed and priced over, when one plays a part. */
+	snprintf(t->offer, sizeof(t->offer), "%s %s%s%s", ch->table->provider, ch->offer->instance,
+		 ch->network ? " over " : "", ch->network ? ch->network : "");
 	c[C_OFFER] = (struct rep_cell){ .text = t->offer };
 	c[C_PROVIDER] = (struct rep_cell){ .text = ch->table->provider };
 	c[C_INSTANCE] = (struct rep_cell){ .text = ch->offer->instance };

@@ -207,7 +207,10 @@ int money_cost(const struct money *m, const struct gpu *g, const struct workload
 	in.have_onprem = m->set.onprem &&
 			 price_onprem_params(m->set.onprem, g->id, &in.onprem) == 0;
 	money_timer_init(&mt, w, g, e->total_time_s);
+	struct run_cost_own_net own = { w->plan.network, e->total_time_s };
 	struct cost_timer timer = { money_timer_time, &mt };
+	if (m->network_own)
+		timer = (struct cost_timer){ run_cost_own_net_time, &own };
 	int rc = run_cost_compute_timed(m->tables, m->ntables, g->id, e->plan.count,
 					e->plan.gpus_per_node, g->tdp_w, e->total_time_s,
 					m->network_fixed ? NULL : &timer, &in, out);

@@ -31,6 +31,10 @@ struct money {
 	/* --network was given: every offer is timed over the plan's network
 	 * instead of its own. */
 	int network_fixed;
+	/* The layout was searched over the plan's network for the offers on
+	 * it: offers joining instances over another network are left out
+	 * (run_cost_own_net), so the time shown is the time priced. */
+	int network_own;
 };
 
 /*
@@ -64,7 +68,8 @@ int money_load_prices(struct cli_ctx *ctx, const char *provider, int max_age_day
 
 /* Cost the run of estimate *e of workload *w on GPU *g: its GPUs and node
  * shape; an offer that joins several instances is priced for the time of
- * the same layout over its own network unless m->network_fixed.  A plan
+ * the same layout over its own network unless m->network_fixed, or
+ * left out when its network is not the plan's and m->network_own.  A plan
  * that does not fit in memory is not priced (out->unfit).  0 or -1 (bad
  * input, out of memory). */
 int money_cost(const struct money *m, const struct gpu *g, const struct workload *w,
