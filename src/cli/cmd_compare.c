@@ -186,10 +186,11 @@ static void evaluate(const struct workload *w, struct cli_compare_row *r, int co
 	while (first <= per_node)
 		first = next_count(first, per_node);
 	for (int k = 0; wn && c && k < nn; k++) {
-		if (!strcmp(nets[k], w->plan.network))
+		const struct net_def *n = net_find(nets[k]);
+		if (!n || !strcmp(nets[k], w->plan.network))
 			continue;
 		*wn = *w;
-		wl_set_network(&wn->plan, net_find(nets[k])); /* an offer's: a known name */
+		wl_set_network(&wn->plan, n);
 		memset(c, 0, sizeof(*c));
 		c->g = r->g;
 		evaluate_on(wn, c, count, first, deadline_s, max_count, m, ws);

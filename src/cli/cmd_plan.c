@@ -81,6 +81,7 @@ static int price_cb(void *vctx, const struct gpu *g, const struct workload *w,
 	out->provider = cost.range.cheapest.table->provider;
 	out->instance = cost.range.cheapest.offer->instance;
 	out->network = cost.range.cheapest.network;
+	out->caveat = money_caveat(&cost.range.cheapest);
 	return 0;
 }
 
@@ -256,7 +257,7 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	int include_unverified = 0;
 	struct unc_args ua = { 0 };
 	struct money_args ma = { 0 }; /* the spot assumptions */
-	struct cli_opt opts[14 + UNC_ARGS_NOPTS + 1] = {
+	struct cli_opt opts[15 + UNC_ARGS_NOPTS + 1] = {
 		{ "deadline", &deadline_s, NULL, NULL },
 		{ "budget", &budget_s, NULL, NULL },
 		{ "gpus", &gpus_s, NULL, NULL },
@@ -271,10 +272,11 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 		{ "preempt-per-h", &ma.preempt, NULL, NULL },
 		{ "checkpoint", &ma.checkpoint, NULL, NULL },
 		{ "restart", &ma.restart, NULL, NULL },
+		{ "assume-fabric", &ma.assume_fabric, NULL, NULL },
 	};
 	char *pos[CLI_MAX_POS];
 	int npos, rc;
-	unc_args_opts(&ua, opts + 14);
+	unc_args_opts(&ua, opts + 15);
 	rc = cli_parse(ctx, "plan", argc, argv, opts, pos, &npos);
 	if (rc)
 		return rc == CLI_HELP_SHOWN ? TC_EXIT_OK : rc;
@@ -330,7 +332,8 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 		return rc;
 	if (ua.on && cal.measurements && (rc = unc_args_spec(ctx, "plan", &ua, &cal, &us)))
 		goto out;
-	if ((rc = money_load_prices(ctx, NULL, PRICE_STALE_DAYS, include_unverified, &prices)))
+	if ((rc = money_load_prices(ctx, NULL, PRICE_STALE_DAYS, include_unverified, &prices)) ||
+	    (rc = money_assume_apply(ctx, "plan", ma.assume_fabric, &prices)))
 		goto out;
 	gpus = calloc(PLAN_MAX_TYPES, sizeof(*gpus));
 	if (!gpus)

@@ -4,6 +4,7 @@
  * description (compare_report.h).
  */
 #include "compare_report.h"
+#include "money.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -112,6 +113,9 @@ static const char *row_note(const struct cli_compare_row *r, double deadline_s, 
 		snprintf(buf, size, "one order holds at most %.4g GPU%s", most, most == 1 ? "" : "s");
 	} else if (r->cost.spot_applied && cost_spot_loss_per_h(&r->cost.in.spot) >= 1) {
 		snprintf(buf, size, "spot cannot finish: restarts lose work as fast as it is made");
+	} else if (r->cost.priced && money_caveat(&r->cost.range.cheapest)) {
+		snprintf(buf, size, "%.0f instances: %s", r->cost.range.cheapest.run.instances,
+			 money_caveat(&r->cost.range.cheapest));
 	}
 	return buf;
 }

@@ -14,10 +14,11 @@
 struct money_args {
 	const char *provider, *pricing, *max_age, *pue, *power_frac, *grid,
 		*preempt, *checkpoint, *restart;
+	const char *assume_fabric; /* --assume-fabric PROVIDER=NETWORK[,...] */
 	int include_unverified; /* --include-unverified */
 };
 
-#define MONEY_NOPTS 10
+#define MONEY_NOPTS 11
 
 /* Fill opts[0..MONEY_NOPTS-1] with the pricing options bound to *a. */
 void money_opts(struct money_args *a, struct cli_opt *opts);
@@ -66,6 +67,19 @@ int money_load_prices(struct cli_ctx *ctx, const char *provider, int max_age_day
 		      int include_unverified,
 		      struct price_set *set);
 
+/*
+ * --assume-fabric SPEC, "PROVIDER=NETWORK[,PROVIDER=NETWORK...]": what a
+ * user's contract gives.  money_assume_check checks its form and networks
+ * (a usage error before any file is read); money_assume_apply, once the
+ * tables are loaded, joins every whole-GPU offer of each PROVIDER over
+ * NETWORK, its size unconfirmed and marked assumed (a provider without a
+ * table is a usage error).  NULL spec: nothing.  Each returns 0 or an exit
+ * code after printing the problem.
+ */
+int money_assume_check(struct cli_ctx *ctx, const char *cmd, const char *spec);
+int money_assume_apply(struct cli_ctx *ctx, const char *cmd, const char *spec,
+		       struct price_set *set);
+
 /* Cost the run of estimate *e of workload *w on GPU *g: its GPUs and node
  * shape; an offer that joins several instances is priced for the time of
  * the same layout over its own network unless m->network_fixed, or
@@ -96,6 +110,12 @@ void money_timer_init(struct money_timer *t, const struct workload *w, const str
 		      double run_s);
 int money_timer_time(void *ctx, const char *network, double *run_s); /* cost_time_fn */
 void money_timer_release(struct money_timer *t);
+
+/* What the answer must say of choice *ch's offer when its run joins
+ * instances: "fabric assumed" (--assume-fabric) or "cluster size
+ * unconfirmed" (max_instances: unknown); NULL when nothing (a static
+ * string). */
+const char *money_caveat(const struct cost_choice *ch);
 
 void money_release(struct money *m);
 

@@ -159,8 +159,9 @@ static void point_cells(struct rep_cell *c, struct plan_texts *t, const struct p
 	c[PC_PROVIDER].text = p->provider;
 	c[PC_INSTANCE].text = p->instance;
 	/* A time taken over the offer's own network says so. */
-	snprintf(t->offer, sizeof(t->offer), "%s %s%s%s", p->provider, p->instance,
-		 p->network ? " over " : "", p->network ? p->network : "");
+	snprintf(t->offer, sizeof(t->offer), "%s %s%s%s%s%s", p->provider, p->instance,
+		 p->network ? " over " : "", p->network ? p->network : "",
+		 p->caveat ? ", " : "", p->caveat ? p->caveat : "");
 	c[PC_OFFER].text = t->offer;
 	const double q[] = { u->total_s.p10, u->total_s.p50, u->total_s.p90,
 			     u->cost_usd.p10, u->cost_usd.p50, u->cost_usd.p90 };

@@ -14,6 +14,9 @@
 const char *const cost_gran_names[] = { "per_second", "per_minute", "per_hour",
 					NULL };
 const char *const cost_link_names[] = { "none", "pcie", "nvlink", NULL };
+const char *const cost_cluster_names[] = { "none", "placement_group", "scale_set",
+					   "cluster_network", "capacity_block",
+					   "one_click_cluster", "instant_cluster", NULL };
 const char *const cost_kind_names[] = { "on-demand", "spot", NULL };
 
 int cost_kind_parse(const char *name)

@@ -132,7 +132,7 @@ static void *pworker(void *arg)
 		}
 		if (search_best_at(w, g, it->count, &in->knobs, &ws, bw, be, &it->why))
 			continue;
-		struct plan_priced pr = { 0, be->total_time_s, be->total_time_s, "", "", NULL };
+		struct plan_priced pr = { 0, be->total_time_s, be->total_time_s, "", "", NULL, NULL };
 		if (in->price(in->price_ctx, g, bw, be, &pr))
 			continue;
 		struct plan_point *q = &it->pt;
@@ -151,6 +151,7 @@ static void *pworker(void *arg)
 		q->provider = pr.provider;
 		q->instance = pr.instance;
 		q->network = pr.network;
+		q->caveat = pr.caveat;
 		it->ok = 1;
 	}
 out:
@@ -238,7 +239,8 @@ int planner_run(const struct planner_in *in, struct plan_point **pts,
 				const char *net = k < 0 ? NULL : in->nets[gi][k];
 				/* One node's plan does not cross a network; the plan's
 				 * own is searched anyway. */
-				if (net && (counts[ci] <= gpn || !strcmp(net, in->w->plan.network)))
+				if (net && (counts[ci] <= gpn || !strcmp(net, in->w->plan.network) ||
+					    !net_find(net)))
 					continue;
 				S.items[S.q.n++] = (struct pitem){ .gpu = gi, .count = counts[ci],
 								   .net = net };

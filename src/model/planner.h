@@ -27,6 +27,8 @@ struct plan_priced {
 	/* The network total_time_s assumes between instances when it is the
 	 * offer's own, not the plan's (caller-owned); NULL otherwise. */
 	const char *network;
+	const char *caveat;        /* what the answer must say of the offer
+				    * (static); NULL: nothing */
 };
 
 /* Price the run of layout *w (estimate *e) on GPU g: 0 with *out (its
@@ -47,6 +49,8 @@ struct plan_point {
 	const char *provider, *instance; /* from the price function */
 	const char *network;       /* from the price function: the network of the
 				    * times when the offer's own, else NULL */
+	const char *caveat;        /* from the price function: e.g. "cluster size
+				    * unconfirmed"; NULL when none */
 	int sampled;               /* unc holds its Monte Carlo (planner_sample) */
 	struct unc_result unc;
 };

@@ -117,7 +117,7 @@ int run_cost_networks(const struct price_table *tables, size_t ntables, const ch
 			const struct price_offer *o = &tables[t].offers[i];
 			int seen = 0;
 			if (strcmp(o->gpu, gpu_id) || !(o->price_usd_per_h[kind] > 0) ||
-			    !cost_offer_hosts(o, 2))
+			    !cost_offer_hosts(o, 2) || !strcmp(o->network, COST_NETWORK_NONE))
 				continue;
 			for (int k = 0; k < n && !seen; k++)
 				seen = !strcmp(out[k], o->network);
