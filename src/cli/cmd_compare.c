@@ -105,6 +105,33 @@ static int try_count(const struct workload *w, struct cli_compare_row *r, int co
 }
 
 /*
+ * A plan priced on instances it leaves GPUs of idle is tried again on
+ * every GPU paid for (the instances rounded up): the cheaper of the two is
+ * kept (the idle GPUs are paid for anyway, and more GPUs are never slower
+ * here).  Ties keep the plan as it was.
+ */
+static void whole_instances(const struct workload *w, struct cli_compare_row *r, int max_count,
+			    double deadline_s, const struct money *m, struct est_workspace *ws)
+{
+	if (!r->ok || !r->cost.priced || !(r->cost.range.cheapest.run.idle_gpus > 0))
+		return;
+	double paid = r->cost.range.cheapest.run.gpus_paid;
+	if (paid > max_count || paid > 1e6)
+		return;
+	struct cli_compare_row *c = malloc(sizeof(*c));
+	if (!c)
+		return;
+	*c = *r;
+	if (try_count(w, c, (int)paid, ws) == 0 && money_cost(m, &c->g, &c->w, &c->e, &c->cost) == 0) {
+		c->meets = deadline_s > 0 && c->e.total_time_s <= deadline_s;
+		if (c->cost.priced && c->meets >= r->meets &&
+		    c->cost.range.cheapest.run.cost_usd < r->cost.range.cheapest.run.cost_usd)
+			*r = *c;
+	}
+	free(c);
+}
+
+/*
  * The plan of one GPU type over w's network (r->g set): at `count` GPUs,
  * or with a deadline the fewest GPUs from `first` on that finish in time
  * (the fastest plan when none does), then its price.
@@ -143,6 +170,8 @@ static void evaluate_on(const struct workload *w, struct cli_compare_row *r, int
 	}
 	if (r->ok && money_cost(m, &r->g, &r->w, &r->e, &r->cost))
 		r->cost.priced = 0;
+	if (deadline_s > 0) /* a search, not the count asked for */
+		whole_instances(w, r, max_count, deadline_s, m, ws);
 }
 
 /* 1 when candidate a is a better answer than b: it has a plan, meets the

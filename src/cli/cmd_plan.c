@@ -82,6 +82,7 @@ static int price_cb(void *vctx, const struct gpu *g, const struct workload *w,
 	out->instance = cost.range.cheapest.offer->instance;
 	out->network = cost.range.cheapest.network;
 	out->caveat = money_caveat(&cost.range.cheapest);
+	out->idle_gpus = cost.range.cheapest.run.idle_gpus;
 	return 0;
 }
 

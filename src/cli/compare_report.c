@@ -113,9 +113,19 @@ static const char *row_note(const struct cli_compare_row *r, double deadline_s, 
 		snprintf(buf, size, "one order holds at most %.4g GPU%s", most, most == 1 ? "" : "s");
 	} else if (r->cost.spot_applied && cost_spot_loss_per_h(&r->cost.in.spot) >= 1) {
 		snprintf(buf, size, "spot cannot finish: restarts lose work as fast as it is made");
-	} else if (r->cost.priced && money_caveat(&r->cost.range.cheapest)) {
-		snprintf(buf, size, "%.0f instances: %s", r->cost.range.cheapest.run.instances,
-			 money_caveat(&r->cost.range.cheapest));
+	} else if (r->cost.priced) {
+		/* Paid-for GPUs the plan leaves idle, and what the offer's
+		 * order is not known to give. */
+		const struct cost_choice *ch = &r->cost.range.cheapest;
+		const char *caveat = money_caveat(ch);
+		size_t n = 0;
+		if (ch->run.idle_gpus > 0)
+			n = (size_t)snprintf(buf, size, "%.4g idle GPU%s paid for (%.4g-GPU instances)",
+					     ch->run.idle_gpus, ch->run.idle_gpus == 1 ? "" : "s",
+					     ch->offer->gpus);
+		if (caveat && n < size)
+			snprintf(buf + n, size - n, "%s%.0f instances: %s", n ? "; " : "",
+				 ch->run.instances, caveat);
 	}
 	return buf;
 }
@@ -324,10 +334,11 @@ static int print_data(struct cli_ctx *ctx, const char *fmt, const struct cli_com
 static int print_text(struct cli_ctx *ctx, const char *fmt, const struct cli_compare_results *res)
 {
 	const struct cal_overlay *cal = res->cal;
-	char dur[48], how[96], title[REP_TITLE_LEN];
+	char dur[48], how[160], title[REP_TITLE_LEN];
 	struct rep_rows r;
 	if (res->deadline_s > 0)
-		snprintf(how, sizeof(how), "the fewest GPUs that finish within %s",
+		snprintf(how, sizeof(how), "the fewest GPUs that finish within %s (or the "
+			 "whole instances they are priced on, when cheaper)",
 			 tc_fmt_duration(res->deadline_s, dur, sizeof(dur)));
 	else
 		snprintf(how, sizeof(how), "at %d GPUs", res->count);

@@ -159,9 +159,13 @@ static void point_cells(struct rep_cell *c, struct plan_texts *t, const struct p
 	c[PC_PROVIDER].text = p->provider;
 	c[PC_INSTANCE].text = p->instance;
 	/* A time taken over the offer's own network says so. */
-	snprintf(t->offer, sizeof(t->offer), "%s %s%s%s%s%s", p->provider, p->instance,
+	char idle[48] = "";
+	if (p->idle_gpus > 0)
+		snprintf(idle, sizeof(idle), ", %.4g idle GPU%s paid for", p->idle_gpus,
+			 p->idle_gpus == 1 ? "" : "s");
+	snprintf(t->offer, sizeof(t->offer), "%s %s%s%s%s%s%s", p->provider, p->instance,
 		 p->network ? " over " : "", p->network ? p->network : "",
-		 p->caveat ? ", " : "", p->caveat ? p->caveat : "");
+		 p->caveat ? ", " : "", p->caveat ? p->caveat : "", idle);
 	c[PC_OFFER].text = t->offer;
 	const double q[] = { u->total_s.p10, u->total_s.p50, u->total_s.p90,
 			     u->cost_usd.p10, u->cost_usd.p50, u->cost_usd.p90 };

@@ -132,7 +132,7 @@ static void *pworker(void *arg)
 		}
 		if (search_best_at(w, g, it->count, &in->knobs, &ws, bw, be, &it->why))
 			continue;
-		struct plan_priced pr = { 0, be->total_time_s, be->total_time_s, "", "", NULL, NULL };
+		struct plan_priced pr = { 0, be->total_time_s, be->total_time_s, "", "", NULL, NULL, 0 };
 		if (in->price(in->price_ctx, g, bw, be, &pr))
 			continue;
 		struct plan_point *q = &it->pt;
@@ -152,6 +152,7 @@ static void *pworker(void *arg)
 		q->instance = pr.instance;
 		q->network = pr.network;
 		q->caveat = pr.caveat;
+		q->idle_gpus = pr.idle_gpus;
 		it->ok = 1;
 	}
 out:

@@ -29,6 +29,7 @@ struct plan_priced {
 	const char *network;
 	const char *caveat;        /* what the answer must say of the offer
 				    * (static); NULL: nothing */
+	double idle_gpus;          /* paid for on the offer's instances, unused */
 };
 
 /* Price the run of layout *w (estimate *e) on GPU g: 0 with *out (its
@@ -51,6 +52,7 @@ struct plan_point {
 				    * times when the offer's own, else NULL */
 	const char *caveat;        /* from the price function: e.g. "cluster size
 				    * unconfirmed"; NULL when none */
+	double idle_gpus;          /* from the price function */
 	int sampled;               /* unc holds its Monte Carlo (planner_sample) */
 	struct unc_result unc;
 };
