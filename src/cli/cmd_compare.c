@@ -276,10 +276,10 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 {
 	const char *gpus = NULL, *count_s = NULL, *deadline = NULL, *max_s = NULL,
 		   *format = "table", *calibration = NULL, *plot = NULL,
-		   *network = NULL;
+		   *network = NULL, *headroom = NULL;
 	struct money_args ma = { 0 };
 	struct unc_args ua = { 0 };
-	struct cli_opt opts[8 + MONEY_NOPTS + UNC_ARGS_NOPTS + 1] = {
+	struct cli_opt opts[9 + MONEY_NOPTS + UNC_ARGS_NOPTS + 1] = {
 		{ "gpus", &gpus, NULL, NULL },
 		{ "count", &count_s, NULL, NULL },
 		{ "deadline", &deadline, NULL, NULL },
@@ -288,11 +288,12 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 		{ "calibration", &calibration, NULL, NULL },
 		{ "network", &network, NULL, net_names },
 		{ "plot", &plot, NULL, NULL },
+		{ "memory-headroom", &headroom, NULL, NULL },
 	};
 	char *pos[CLI_MAX_POS];
 	int npos, rc;
-	money_opts(&ma, opts + 8);
-	unc_args_opts(&ua, opts + 8 + MONEY_NOPTS);
+	money_opts(&ma, opts + 9);
+	unc_args_opts(&ua, opts + 9 + MONEY_NOPTS);
 	if ((rc = cli_parse(ctx, "compare", argc, argv, opts, pos, &npos)))
 		return rc == CLI_HELP_SHOWN ? TC_EXIT_OK : rc;
 	if ((rc = plot_out_check(ctx, "compare", plot)))
@@ -313,6 +314,9 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 			 deadline_s <= 0))
 		return cli_usage_error(ctx, "compare", "--deadline '%s' is not valid (expected a duration such as 14d)",
 				       deadline);
+	double headroom_frac = 0;
+	if (cli_headroom_arg(ctx, "compare", headroom, &headroom_frac))
+		return TC_EXIT_USAGE;
 	struct money m;
 	if ((rc = money_parse(ctx, "compare", &ma, &m)))
 		return rc;
@@ -334,6 +338,7 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 	}
 	if (network)
 		wl_set_network(&w.plan, net_find(network)); /* a choice of net_names */
+	w.plan.memory_headroom_frac = headroom_frac;
 	if ((rc = cli_load_catalog(ctx, calibration, &cat, &cal)))
 		goto out;
 	if (ua.on && (rc = unc_args_spec(ctx, "compare", &ua, &cal, &us)))

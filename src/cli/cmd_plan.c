@@ -254,11 +254,11 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	const char *deadline_s = NULL, *budget_s = NULL, *gpus_s = NULL,
 		   *max_s = NULL, *pricing = "on-demand", *fmt = "table",
 		   *calibration = NULL, *risk_s = "p50", *plot = NULL,
-		   *network = NULL;
+		   *network = NULL, *headroom = NULL;
 	int include_unverified = 0;
 	struct unc_args ua = { 0 };
 	struct money_args ma = { 0 }; /* the spot assumptions */
-	struct cli_opt opts[15 + UNC_ARGS_NOPTS + 1] = {
+	struct cli_opt opts[16 + UNC_ARGS_NOPTS + 1] = {
 		{ "deadline", &deadline_s, NULL, NULL },
 		{ "budget", &budget_s, NULL, NULL },
 		{ "gpus", &gpus_s, NULL, NULL },
@@ -274,10 +274,11 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 		{ "checkpoint", &ma.checkpoint, NULL, NULL },
 		{ "restart", &ma.restart, NULL, NULL },
 		{ "assume-fabric", &ma.assume_fabric, NULL, NULL },
+		{ "memory-headroom", &headroom, NULL, NULL },
 	};
 	char *pos[CLI_MAX_POS];
 	int npos, rc;
-	unc_args_opts(&ua, opts + 15);
+	unc_args_opts(&ua, opts + 16);
 	rc = cli_parse(ctx, "plan", argc, argv, opts, pos, &npos);
 	if (rc)
 		return rc == CLI_HELP_SHOWN ? TC_EXIT_OK : rc;
@@ -294,6 +295,9 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	if (budget_s && (tc_parse_quantity(budget_s, TC_UNIT_USD, &budget, &why) || !(budget > 0)))
 		return cli_usage_error(ctx, "plan", "--budget '%s' is not valid (expected dollars such as 50000 or $50000)",
 				       budget_s);
+	double headroom_frac = 0;
+	if (cli_headroom_arg(ctx, "plan", headroom, &headroom_frac))
+		return TC_EXIT_USAGE;
 	int max_gpus = CLI_DEFAULT_MAX_GPUS;
 	if (max_s && cli_int_arg(ctx, "plan", "max-gpus", max_s, 1, PLAN_MAX_GPUS, &max_gpus))
 		return TC_EXIT_USAGE;
@@ -328,6 +332,7 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	pc.network_fixed = network != NULL;
 	if (network)
 		wl_set_network(&w.plan, net_find(network)); /* a choice of net_names */
+	w.plan.memory_headroom_frac = headroom_frac;
 	struct cal_overlay cal;
 	if ((rc = cli_load_catalog(ctx, calibration, &cat, &cal)))
 		return rc;

@@ -254,7 +254,8 @@ bad:
 int cmd_sweep(int argc, char **argv, struct cli_ctx *ctx)
 {
 	const char *out = NULL, *fmt = "csv", *jobs_s = NULL, *shard = NULL,
-		   *calibration = NULL, *plot = NULL, *plot_x = NULL, *plot_y = "total_time_s";
+		   *calibration = NULL, *plot = NULL, *plot_x = NULL, *plot_y = "total_time_s",
+		   *headroom = NULL;
 	int tree = 0, include_unverified = 0;
 	struct cli_opt opts[] = {
 		{ "output", &out, NULL, NULL },
@@ -267,6 +268,7 @@ int cmd_sweep(int argc, char **argv, struct cli_ctx *ctx)
 		{ "plot-x", &plot_x, NULL, NULL },
 		{ "plot-y", &plot_y, NULL, plot_metrics },
 		{ "include-unverified", NULL, &include_unverified, NULL },
+		{ "memory-headroom", &headroom, NULL, NULL },
 		{ NULL, NULL, NULL, NULL },
 	};
 	char *pos[CLI_MAX_POS];
@@ -301,6 +303,8 @@ int cmd_sweep(int argc, char **argv, struct cli_ctx *ctx)
 	R.shard_k = 0;
 	R.shard_n = 1;
 	if (shard && parse_shard(ctx, shard, &R.shard_k, &R.shard_n))
+		return TC_EXIT_USAGE;
+	if (cli_headroom_arg(ctx, "sweep", headroom, &R.memory_headroom_frac))
 		return TC_EXIT_USAGE;
 
 	struct sweep sw;

@@ -27,7 +27,7 @@
  * columns of the same rows in CSV; JSON gives the quantiles as an object
  * of each row (rep_unc_json) and of these columns only the error.
  */
-enum { C_GPU, C_OK, C_REASON, C_LAYOUT, C_STEP = C_LAYOUT + REP_LAYOUT_NCOLS, C_TOTAL,
+enum { C_GPU, C_OK, C_REASON, C_LAYOUT, C_FREE = C_LAYOUT + REP_LAYOUT_NCOLS, C_STEP, C_TOTAL,
        C_GPU_HOURS, C_MFU, C_MEMORY, C_FITS, C_MEETS, C_PRICED, C_PRICING, C_OFFER, C_PROVIDER,
        C_INSTANCE, C_REGION, C_COST, C_COST_MAX, C_COST_RUN, C_COST_NETWORK, C_ENERGY, C_NOTE,
        MAIN_COLS,
@@ -48,6 +48,9 @@ static const struct rep_col compare_cols[ALL_COLS] = {
 	[C_OK] = { "ok", "ok", REP_COL_BOOL, 0, 0, NULL, NULL, NULL, 0, REP_VIEW_JSON, 0 },
 	[C_REASON] = REP_TEXT_COL("reason", "note", REP_VIEW_JSON, 0),
 	[C_LAYOUT] = REP_LAYOUT_COLS,
+	/* The layout's memory margin (memory_usable_bytes - memory_per_gpu_bytes
+	 * in CSV and JSON terms), in words for people. */
+	[C_FREE] = REP_TEXT_COL("memory_free", "free", REP_VIEW_TEXT, 0),
 	[C_STEP] = TIME_COL("step_time_s", "step", REP_VIEW_ALL),
 	[C_TOTAL] = TIME_COL("total_time_s", "total time", REP_VIEW_ALL),
 	[C_GPU_HOURS] = PLAN_COL("gpu_hours", "GPU-hours", REP_COL_AMOUNT, 0, NULL, REP_CSV_EXP6,
@@ -92,6 +95,7 @@ static const struct rep_col compare_cols[ALL_COLS] = {
 struct row_text {
 	char note[256];
 	char layout[REP_LAYOUT_TEXT_LEN];
+	char free[48];
 	char offer[256];
 	char unc_note[64];
 };
@@ -203,6 +207,9 @@ static void row_cells(struct rep_cell *c, struct row_text *t, const struct cli_c
 	if (!r->ok)
 		return;
 	rep_layout_row(c + C_LAYOUT, t->layout, &r->w, &r->e);
+	c[C_FREE] = (struct rep_cell){ .text = tc_fmt_bytes(r->e.memory_usable_bytes -
+							     r->e.memory_per_gpu_bytes,
+							     t->free, sizeof(t->free)) };
 	c[C_STEP] = (struct rep_cell){ .num = r->e.step_time_s };
 	c[C_TOTAL] = (struct rep_cell){ .num = r->e.total_time_s };
 	c[C_GPU_HOURS] = (struct rep_cell){ .num = r->e.gpu_hours };
@@ -347,6 +354,10 @@ static int print_text(struct cli_ctx *ctx, const char *fmt, const struct cli_com
 	if (cal->measurements)
 		fprintf(ctx->out, "Efficiencies calibrated from %s (%zu measurements on %s).\n\n",
 			cal->fitted_from, cal->measurements, cal->gpu);
+	if (res->w->plan.memory_headroom_frac > 0)
+		fprintf(ctx->out, "Every plan fits with %.3g %% of each GPU's memory kept free "
+			"(--memory-headroom); \"free\" is what is left.\n\n",
+			100 * res->w->plan.memory_headroom_frac);
 	compare_rows(&r, compare_cols, 0, MAIN_COLS, res, 0);
 	int rc = rep_rows_print(&r, ctx->out, fmt);
 	rep_rows_release(&r);

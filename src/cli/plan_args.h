@@ -19,13 +19,22 @@ struct plan_args {
 	const char *format;
 	const char *calibration; /* --calibration FILE */
 	const char *framework;   /* --framework ID */
+	const char *memory_headroom; /* --memory-headroom F */
 };
 
 /* Number of option rows plan_args_opts() writes (without the terminator). */
-#define PLAN_ARGS_NOPTS 21
+#define PLAN_ARGS_NOPTS 22
 
 /* Fill opts[0..PLAN_ARGS_NOPTS-1] with the plan options bound to *a. */
 void plan_args_opts(struct plan_args *a, struct cli_opt *opts);
+
+/*
+ * --memory-headroom VAL of `cmd` into *frac: a share of each GPU's memory
+ * kept free in every fit test, "10%" or "0.1", 0 to MEM_MAX_HEADROOM_FRAC.
+ * NULL leaves *frac alone.  Returns 0, or TC_EXIT_USAGE after printing the
+ * problem.
+ */
+int cli_headroom_arg(struct cli_ctx *ctx, const char *cmd, const char *val, double *frac);
 
 /*
  * Load the GPU catalog and, when `calibration` names a file, apply it to

@@ -185,9 +185,17 @@ struct cost_timer {
 
 struct cost_range {
 	struct cost_choice cheapest; /* lowest cost over all offers */
-	struct cost_choice dearest;  /* the provider whose best offer costs most */
-	int providers;               /* providers with a usable offer */
-	int offers;                  /* usable offers */
+	/* The provider whose cheapest offer that leaves no paid GPU idle costs
+	 * most (the cheapest when every offer leaves GPUs idle). */
+	struct cost_choice dearest;
+	int providers;               /* providers with such an offer */
+	int offers;                  /* usable offers that leave no GPU idle */
+	/* Listed apart: offers that leave paid GPUs idle (an 8-GPU instance
+	 * for a 1-GPU job), and the dearest best offer of the providers that
+	 * have only those (cost 0 when none). */
+	int offers_idle;
+	int providers_idle;
+	struct cost_choice dearest_idle;
 	int skipped_small;           /* offers of too few GPUs per instance */
 	int skipped_fabric;          /* offers that cannot join the instances needed */
 	/* The offer of this GPU and kind whose one order holds the most GPUs
