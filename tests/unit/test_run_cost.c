@@ -270,6 +270,47 @@ static void own_network_only(void **state)
 	assert_string_equal(c.range.cheapest.offer->instance, "y8");
 }
 
+/* The range counts the offers that leave no paid GPU idle; the others
+ * are counted apart.  A 1-GPU run of 1 h: provider p sells 1-GPU
+ * instances at $2/h ($2), provider q only 8-GPU ones at $16/h ($16 with 7
+ * GPUs idle). */
+static void idle_offers_apart(void **state)
+{
+	(void)state;
+	struct price_table t[2];
+	struct price_offer a, b;
+	struct cost_range r;
+	one_table(&t[0], &a);
+	one_table(&t[1], &b);
+	strcpy(a.instance, "x1");
+	a.gpus = 1;
+	a.interconnect = COST_LINK_NONE;
+	a.price_usd_per_h[COST_ON_DEMAND] = 2;
+	strcpy(t[1].provider, "q");
+	assert_int_equal(cost_range_shaped(t, 2, "x", COST_ON_DEMAND, 1, 1, 3600, &r), 0);
+	assert_string_equal(r.cheapest.offer->instance, "x1");
+	assert_close(r.cheapest.run.cost_usd, 2, TOL_EXACT);
+	/* The range is p's alone: $2 to $2 over 1 provider and 1 offer. */
+	assert_ptr_equal(r.dearest.offer, &a);
+	assert_int_equal(r.providers, 1);
+	assert_int_equal(r.offers, 1);
+	/* q's 8-GPU instance: 1 x 1 h x $16 = $16, listed apart. */
+	assert_int_equal(r.offers_idle, 1);
+	assert_int_equal(r.providers_idle, 1);
+	assert_close(r.dearest_idle.run.cost_usd, 16, TOL_EXACT);
+	assert_close(r.dearest_idle.run.idle_gpus, 7, TOL_EXACT);
+	/* 8 GPUs leave none idle on either: both providers in the range,
+	 * 8 x $2 = $16 on p to 1 x $16 = $16 on q, nothing apart. */
+	assert_int_equal(cost_range_shaped(t, 2, "x", COST_ON_DEMAND, 8, 1, 3600, &r), 0);
+	assert_int_equal(r.providers, 2);
+	assert_int_equal(r.offers_idle, 0);
+	/* Only q: every offer leaves GPUs idle, the range is the cheapest alone. */
+	assert_int_equal(cost_range_shaped(&t[1], 1, "x", COST_ON_DEMAND, 1, 1, 3600, &r), 0);
+	assert_int_equal(r.providers, 0);
+	assert_ptr_equal(r.dearest.offer, r.cheapest.offer);
+	assert_close(r.dearest.run.cost_usd, 16, TOL_EXACT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -280,6 +321,7 @@ int main(void)
 		cmocka_unit_test(relations_and_bad_input),
 		cmocka_unit_test(unfit_is_never_priced),
 		cmocka_unit_test(own_network_only),
+		cmocka_unit_test(idle_offers_apart),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
