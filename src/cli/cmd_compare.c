@@ -389,6 +389,9 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 				rows[kept++] = rows[i];
 		n = kept;
 	}
+	for (int i = 0; m.in.kind == COST_SPOT && i < n; i++)
+		if (rows[i].ok)
+			money_warn_spot(ctx, "compare", &m.set, m.tables, m.ntables, &rows[i].g);
 	if (ua.on)
 		sample_rows(rows, n, &us, &uws);
 	qsort(rows, (size_t)n, sizeof(*rows), cmp_rows);

@@ -354,6 +354,8 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	for (int i = 0; i < ngpus; i++)
 		nnets[i] = run_cost_networks(prices.tables, prices.count, gpus[i].id, pc.kind,
 					     nets[i], PLANNER_MAX_NETS);
+	for (int i = 0; pc.kind == COST_SPOT && i < ngpus; i++)
+		money_warn_spot(ctx, "plan", &prices, prices.tables, prices.count, &gpus[i]);
 	struct planner_in in = { .w = &w, .gpus = gpus, .ngpus = ngpus, .max_gpus = max_gpus,
 				 .price = price_cb, .price_ctx = &pc, .offer = offer_cb,
 				 .nets = network ? NULL : (const char *const (*)[PLANNER_MAX_NETS])nets,

@@ -301,6 +301,30 @@ int money_cost(const struct money *m, const struct gpu *g, const struct workload
 	return rc;
 }
 
+void money_warn_spot(struct cli_ctx *ctx, const char *cmd, const struct price_set *set,
+		     const struct price_table *tables, size_t ntables, const struct gpu *g)
+{
+	struct cost_range r;
+	struct cost_onprem op;
+	struct cost_onprem_result own;
+	if (!set->onprem || price_onprem_params(set->onprem, g->id, &op) ||
+	    cost_onprem_per_gpu_h(&op, g->tdp_w, &own) ||
+	    cost_range(tables, ntables, g->id, COST_SPOT, 0, 0, &r))
+		return;
+	const struct price_offer *o = r.cheapest.offer;
+	double spot = r.cheapest.run.price_usd_per_gpu_h;
+	if (!(spot < own.total_usd_per_gpu_h))
+		return;
+	char zones[96] = "";
+	if (o->spot_high_usd_per_h > 0)
+		snprintf(zones, sizeof(zones), "; its zones ran $%.2f to $%.2f per GPU-hour",
+			 o->spot_low_usd_per_h / o->gpus, o->spot_high_usd_per_h / o->gpus);
+	fprintf(ctx->err, "traincost %s: warning: spot %s %s at $%.2f per GPU-hour is below the "
+		"on-premises $%.2f for %s (a spot price is one sample of the zones read%s; "
+		"not a price to plan on)\n", cmd, r.cheapest.table->provider, o->instance, spot,
+		own.total_usd_per_gpu_h, g->id, zones);
+}
+
 const char *money_caveat(const struct cost_choice *ch)
 {
 	if (!ch->offer || !(ch->run.instances > 1))

@@ -111,6 +111,16 @@ void money_timer_init(struct money_timer *t, const struct workload *w, const str
 int money_timer_time(void *ctx, const char *network, double *run_s); /* cost_time_fn */
 void money_timer_release(struct money_timer *t);
 
+/*
+ * On spot prices: warn on ctx->err (once per call) when the cheapest spot
+ * offer of GPU g in `tables` costs less per GPU-hour than owning the GPU
+ * (pricing/onprem.yaml): a spot price is a sample of the zones the source
+ * read, and the lowest of them is no price to plan on.  Nothing when
+ * either is missing.
+ */
+void money_warn_spot(struct cli_ctx *ctx, const char *cmd, const struct price_set *set,
+		     const struct price_table *tables, size_t ntables, const struct gpu *g);
+
 /* What the answer must say of choice *ch's offer when its run joins
  * instances: "fabric assumed" (--assume-fabric) or "cluster size
  * unconfirmed" (max_instances: unknown); NULL when nothing (a static

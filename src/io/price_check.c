@@ -58,7 +58,7 @@ int price_days_between(const char *from, const char *to, long *days)
 /* The price-like keys that must be > 0 when present. */
 static const char *const positive_keys[] = {
 	"on_demand", "spot", "gpu_part",
-	"host_part", "spot_gpu_part", "spot_host_part", NULL
+	"host_part", "spot_gpu_part", "spot_host_part", "spot_low", "spot_median", "spot_high", NULL
 };
 /*
  * An as_of more than PRICE_FUTURE_MAX_DAYS after today is an error at the
@@ -182,6 +182,42 @@ static int check_fabric(const struct yn_node *item, struct price_offer *o,
 	return 0;
 }
 
+/*
+ * Spot across zones: spot_low and spot_high together, the point price (the
+ * median when given, which is then the spot price and excludes `spot`)
+ * between them.  Returns 0 or -1.
+ */
+static int check_spot_zones(const struct yn_node *item, struct price_offer *o,
+			    const struct fd_ctx *ctx)
+{
+	const struct yn_node *lo = yn_map_get(item, "spot_low"), *hi = yn_map_get(item, "spot_high");
+	const struct yn_node *med = yn_map_get(item, "spot_median"), *spot = yn_map_get(item, "spot");
+	if (med && spot)
+		return tc_diag_at(ctx->d, TC_EXIT_INPUT, ctx->file, med->line, med->col,
+				  "offer '%s' has both spot and spot_median (expected one: the median is the spot price)",
+				  o->instance);
+	if (med)
+		o->price_usd_per_h[COST_SPOT] = o->spot_median_usd_per_h;
+	if (!lo && !hi)
+		return 0;
+	if (!lo || !hi)
+		return tc_diag_at(ctx->d, TC_EXIT_INPUT, ctx->file, (lo ? lo : hi)->line,
+				  (lo ? lo : hi)->col,
+				  "offer '%s' has %s without %s (expected spot_low and spot_high together)",
+				  o->instance, lo ? "spot_low" : "spot_high", lo ? "spot_high" : "spot_low");
+	double point = o->price_usd_per_h[COST_SPOT];
+	if (!(point > 0))
+		return tc_diag_at(ctx->d, TC_EXIT_INPUT, ctx->file, lo->line, lo->col,
+				  "offer '%s' has a spot range but no spot price (expected spot or spot_median)",
+				  o->instance);
+	if (!(o->spot_low_usd_per_h <= point && point <= o->spot_high_usd_per_h))
+		return tc_diag_at(ctx->d, TC_EXIT_INPUT, ctx->file, (med ? med : spot)->line,
+				  (med ? med : spot)->col,
+				  "offer '%s' has spot %g outside its zones' spot_low %g to spot_high %g (expected a price between them)",
+				  o->instance, point, o->spot_low_usd_per_h, o->spot_high_usd_per_h);
+	return 0;
+}
+
 int price_check_offer(const struct yn_node *item, struct price_offer *o,
 		      const char *today, struct tc_diag *warn,
 		      const struct fd_ctx *ctx)
@@ -207,6 +243,8 @@ int price_check_offer(const struct yn_node *item, struct price_offer *o,
 	for (int k = 0; k < COST_KIND_COUNT; k++)
 		if (yn_map_get(item, price_keys[k]))
 			priced = 1;
+	if (yn_map_get(item, "spot_median"))
+		priced = 1;
 	if (!priced)
 		rc = tc_diag_at(ctx->d, TC_EXIT_INPUT, ctx->file, item->line, item->col,
 				"offer '%s' has no price (expected on_demand, spot or both)",
@@ -252,6 +290,8 @@ int price_check_offer(const struct yn_node *item, struct price_offer *o,
 	if (price_check_not_future(yn_map_get(item, "as_of"), today, ctx))
 		rc = -1;
 	if (check_fabric(item, o, ctx))
+		rc = -1;
+	if (check_spot_zones(item, o, ctx))
 		rc = -1;
 	return rc;
 }

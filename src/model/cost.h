@@ -73,6 +73,10 @@ struct price_offer {
 	/* Split billing (GCP): parts of the on-demand / spot price; 0 = none. */
 	double gpu_part_usd_per_h, host_part_usd_per_h;
 	double spot_gpu_part_usd_per_h, spot_host_part_usd_per_h;
+	/* Spot across the zones the source sampled: lowest, median, highest
+	 * per instance-hour; 0 = not given.  A median given is the spot price
+	 * (price_usd_per_h[COST_SPOT]). */
+	double spot_low_usd_per_h, spot_median_usd_per_h, spot_high_usd_per_h;
 	int verified;                /* 0: a suspect or recalled figure */
 	/* What one order can host (docs/pricing.md, "Fabric").  Unstated:
 	 * no link, no network, one instance. */

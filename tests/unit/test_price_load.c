@@ -289,6 +289,24 @@ static void test_fabric_adapters(void **state)
 	assert_null(net_for_adapters(1, 8, 400, 0));
 }
 
+/* Spot across zones: a median given is the spot price; without one the
+ * `spot` figure stays, with the zones' range kept beside it. */
+static void test_spot_zones(void **state)
+{
+	(void)state;
+	struct price_table t = { 0 };
+	struct tc_diag d;
+	tc_diag_init(&d);
+	assert_int_equal(price_load_file(DATA "spot-zones.yaml", TODAY, &t, NULL, &d), 0);
+	assert_close(t.offers[0].price_usd_per_h[COST_SPOT], 9, TOL_EXACT);
+	assert_close(t.offers[0].spot_low_usd_per_h, 8, TOL_EXACT);
+	assert_close(t.offers[0].spot_high_usd_per_h, 20, TOL_EXACT);
+	assert_close(t.offers[1].price_usd_per_h[COST_SPOT], 8, TOL_EXACT);
+	assert_close(t.offers[1].spot_median_usd_per_h, 0, TOL_EXACT);
+	assert_close(t.offers[1].spot_high_usd_per_h, 20, TOL_EXACT);
+	price_table_release(&t);
+}
+
 /* The file's fabric_source is every stating offer's default. */
 static void test_fabric_default(void **state)
 {
@@ -611,6 +629,7 @@ int main(void)
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_fabric_default),
 		cmocka_unit_test(test_fabric_adapters),
+		cmocka_unit_test(test_spot_zones),
 		cmocka_unit_test(test_fabric_everywhere),
 		cmocka_unit_test(test_onprem),
 		cmocka_unit_test(test_frozen_tables),
