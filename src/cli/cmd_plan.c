@@ -202,6 +202,25 @@ static int choose_gpus(struct cli_ctx *ctx, const char *list, const struct gpu_c
 	return TC_EXIT_INPUT;
 }
 
+/*
+ * What the offers of each GPU type of gpus[0..n-1] say before the search:
+ * the networks its offers join instances by, into nets[i] and nnets[i]
+ * (its plans of several nodes are searched over each, unless --network
+ * fixed one), and on spot a warning where a spot price undercuts owning
+ * the GPU.
+ */
+static void gpu_offers(struct cli_ctx *ctx, const struct price_set *prices, enum cost_kind kind,
+		       const struct gpu *gpus, int n, const char *nets[][PLANNER_MAX_NETS],
+		       int *nnets)
+{
+	for (int i = 0; i < n; i++) {
+		nnets[i] = run_cost_networks(prices->tables, prices->count, gpus[i].id, kind,
+					     nets[i], PLANNER_MAX_NETS);
+		if (kind == COST_SPOT)
+			money_warn_spot(ctx, "plan", prices, prices->tables, prices->count, &gpus[i]);
+	}
+}
+
 /* Why no plan came out of the search: none fits, or none that fits can
  * be bought (with the largest order on sale).  Returns the exit code. */
 static int no_plan(struct cli_ctx *ctx, const struct price_ctx *pc,
@@ -347,15 +366,9 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	int ngpus = 0;
 	if ((rc = choose_gpus(ctx, gpus_s, &cat, &prices, pc.kind, gpus, &ngpus)))
 		goto out;
-	/* Each GPU's plans of several nodes are searched over the networks
-	 * of its offers, unless --network fixed one. */
 	const char *nets[PLAN_MAX_TYPES][PLANNER_MAX_NETS];
 	int nnets[PLAN_MAX_TYPES];
-	for (int i = 0; i < ngpus; i++)
-		nnets[i] = run_cost_networks(prices.tables, prices.count, gpus[i].id, pc.kind,
-					     nets[i], PLANNER_MAX_NETS);
-	for (int i = 0; pc.kind == COST_SPOT && i < ngpus; i++)
-		money_warn_spot(ctx, "plan", &prices, prices.tables, prices.count, &gpus[i]);
+	gpu_offers(ctx, &prices, pc.kind, gpus, ngpus, nets, nnets);
 	struct planner_in in = { .w = &w, .gpus = gpus, .ngpus = ngpus, .max_gpus = max_gpus,
 				 .price = price_cb, .price_ctx = &pc, .offer = offer_cb,
 				 .nets = network ? NULL : (const char *const (*)[PLANNER_MAX_NETS])nets,
