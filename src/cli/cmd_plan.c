@@ -236,7 +236,7 @@ static int no_plan(struct cli_ctx *ctx, const struct price_ctx *pc,
 	fprintf(ctx->err, "traincost plan: no offer can host the %d plan%s that fit on up to %d GPUs of "
 		"the %d types with %s prices: the largest order on sale holds %.4g GPU%s (%s %s) "
 		"(expected an offer whose network and max_instances join the instances a plan needs; "
-		"`traincost prices` lists them)\n",
+		"`traincost prices` lists them, and --assume-fabric states a contract's)\n",
 		pc->unhosted, pc->unhosted == 1 ? "" : "s", max_gpus, ngpus, kind,
 		cost_offer_capacity(big), cost_offer_capacity(big) == 1 ? "" : "s",
 		pc->largest.table->provider, big->instance);
