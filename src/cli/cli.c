@@ -41,6 +41,8 @@ static int cmd_help(int argc, char **argv, struct cli_ctx *ctx);
 	"                      each offer of several instances is timed over its own)\n" \
 	"  --cuda-graphs       launch kernels through CUDA graphs\n"             \
 	"  --tp-comm-overlap   tensor-parallel collectives under the GEMMs\n"    \
+	"  --memory-headroom F share of GPU memory kept free in every fit test\n" \
+	"                      (0.1 or 10%; default 0: the model's own reserve only)\n" \
 	"  --calibration FILE  efficiencies fitted by `traincost calibrate`\n"   \
 	"  --framework ID      software-stack profile (see `traincost frameworks`)\n"
 #define UNVERIFIED_HELP                                                        \
@@ -59,6 +61,8 @@ static const struct cli_cmd commands[] = {
 	  "Cost and energy (see docs/pricing.md):\n"
 	  "  --pricing P         on-demand (default) or spot\n"
 	  "  --provider NAME     one provider's offers only\n"
+	  "  --assume-fabric P=NET  join provider P's instances over network NET\n"
+	  "                      (what a contract gives; the answer says so)\n"
 	  "  --pue X --power-frac F --grid G   energy assumptions\n"
 	  "  --preempt-per-h R --checkpoint D --restart D   spot assumptions\n"
 	  "  --max-age DAYS      warn about prices older than this (default " CLI_STR(PRICE_STALE_DAYS) ")\n"
@@ -84,16 +88,22 @@ static const struct cli_cmd commands[] = {
 	  "\n"
 	  "  --gpus LIST        catalog ids, comma-separated\n"
 	  "  --count N          GPUs per type (default: the file's plan)\n"
-	  "  --deadline D       find the fewest GPUs that finish within D (e.g. 14d)\n"
+	  "  --deadline D       find the fewest GPUs that finish within D (e.g. 14d),\n"
+	  "                     or the whole instances they are priced on if cheaper\n"
 	  "  --max-gpus N       largest count tried with --deadline (default " CLI_STR(CLI_DEFAULT_MAX_GPUS) ")\n"
-	  "  --network NAME     between nodes, for every plan and offer (without it each\n"
-	  "                     offer of several instances is timed over its own)\n"
+	  "  --network NAME     between nodes, for every plan and offer (without it the\n"
+	  "                     layouts are searched, timed and priced over each network\n"
+	  "                     the GPU's offers join instances by, each on its offers)\n"
 	  "  --pricing P        on-demand (default) or spot\n"
 	  "  --provider NAME    one provider's offers only\n"
+	  "  --assume-fabric P=NET  join provider P's instances over network NET\n"
+	  "                     (what a contract gives; the answer says so)\n"
 	  "  --pue X --power-frac F --grid G   energy assumptions\n"
 	  "  --preempt-per-h R --checkpoint D --restart D   spot assumptions\n"
 	  "  --max-age DAYS     warn about prices older than this (default " CLI_STR(PRICE_STALE_DAYS) ")\n"
 	  UNVERIFIED_HELP
+	  "  --memory-headroom F share of GPU memory kept free in every fit test\n"
+	  "                     (0.1 or 10%; default 0: the model's own reserve only)\n"
 	  "  --calibration FILE efficiencies fitted by `traincost calibrate`\n"
 	  "  --framework ID     software-stack profile for every GPU type (see\n"
 	  "                     `traincost frameworks`; default: the file's)\n"
@@ -121,11 +131,16 @@ static const struct cli_cmd commands[] = {
 	  "  --budget USD    dollars such as 50000, $50,000, 2.5k or 3M\n"
 	  "  --gpus ID,...   GPU types to consider (default: every GPU with an offer)\n"
 	  "  --max-gpus N    largest GPU count (default " CLI_STR(CLI_DEFAULT_MAX_GPUS) ")\n"
-	  "  --network NAME  between nodes, for every plan and offer (without it each\n"
-	  "                  offer of several instances is timed over its own)\n"
+	  "  --network NAME  between nodes, for every plan and offer (without it the\n"
+	  "                  layouts are searched, timed and priced over each network\n"
+	  "                  the GPU's offers join instances by, each on its offers)\n"
 	  "  --pricing P     on-demand (default) or spot\n"
 	  "  --preempt-per-h R --checkpoint D --restart D   spot assumptions\n"
 	  UNVERIFIED_HELP
+	  "  --assume-fabric P=NET  join provider P's instances over network NET\n"
+	  "                  (what a contract gives; the answer says so)\n"
+	  "  --memory-headroom F  share of GPU memory kept free in every fit test\n"
+	  "                    (0.1 or 10%; default 0: the model's own reserve only)\n"
 	  "  --calibration FILE  efficiencies fitted by `traincost calibrate`\n"
 	  "  --framework ID  software-stack profile of every plan (see `traincost\n"
 	  "                  frameworks`; default: the file's)\n"
@@ -154,6 +169,8 @@ static const struct cli_cmd commands[] = {
 	  "  --jobs N          threads (default: the machine's cores); output is the same\n"
 	  "  --shard K/N       only configurations K, K+N, K+2N, ... (0 <= K < N);\n"
 	  "                    shard 0 writes the CSV header, so the shards concatenate\n"
+	  "  --memory-headroom F  share of GPU memory kept free in every fit test\n"
+	  "                    (0.1 or 10%; default 0: the model's own reserve only)\n"
 	  "  --calibration FILE  efficiencies fitted by `traincost calibrate`\n"
 	  "  --framework ID    software-stack profile of every row, as if the base named\n"
 	  "                    it (see `traincost frameworks`; not with a varied\n"

@@ -104,8 +104,41 @@ static int try_count(const struct workload *w, struct cli_compare_row *r, int co
 	return 0;
 }
 
-static void evaluate(const struct workload *w, struct cli_compare_row *r, int count,
-		     double deadline_s, int max_count, const struct money *m, struct est_workspace *ws)
+/*
+ * A plan priced on instances it leaves GPUs of idle is tried again on
+ * every GPU paid for (the instances rounded up): the cheaper of the two is
+ * kept (the idle GPUs are paid for anyway, and more GPUs are never slower
+ * here).  Ties keep the plan as it was.
+ */
+static void whole_instances(const struct workload *w, struct cli_compare_row *r, int max_count,
+			    double deadline_s, const struct money *m, struct est_workspace *ws)
+{
+	if (!r->ok || !r->cost.priced || !(r->cost.range.cheapest.run.idle_gpus > 0))
+		return;
+	double paid = r->cost.range.cheapest.run.gpus_paid;
+	if (paid > max_count || paid > 1e6)
+		return;
+	struct cli_compare_row *c = malloc(sizeof(*c));
+	if (!c)
+		return;
+	*c = *r;
+	if (try_count(w, c, (int)paid, ws) == 0 && money_cost(m, &c->g, &c->w, &c->e, &c->cost) == 0) {
+		c->meets = deadline_s > 0 && c->e.total_time_s <= deadline_s;
+		if (c->cost.priced && c->meets >= r->meets &&
+		    c->cost.range.cheapest.run.cost_usd < r->cost.range.cheapest.run.cost_usd)
+			*r = *c;
+	}
+	free(c);
+}
+
+/*
+ * The plan of one GPU type over w's network (r->g set): at `count` GPUs,
+ * or with a deadline the fewest GPUs from `first` on that finish in time
+ * (the fastest plan when none does), then its price.
+ */
+static void evaluate_on(const struct workload *w, struct cli_compare_row *r, int count,
+			int first, double deadline_s, int max_count, const struct money *m,
+			struct est_workspace *ws)
 {
 	r->ok = 0;
 	if (deadline_s <= 0) {
@@ -114,7 +147,7 @@ static void evaluate(const struct workload *w, struct cli_compare_row *r, int co
 		int per_node = r->g.gpus_per_node > 0 ? r->g.gpus_per_node : 1;
 		int best_seen = 0;
 		struct cli_compare_row keep;
-		for (int c = 1; c <= max_count; c = next_count(c, per_node)) {
+		for (int c = first; c <= max_count; c = next_count(c, per_node)) {
 			if (try_count(w, r, c, ws))
 				continue;
 			/* Remember the fastest plan in case no count meets the deadline. */
@@ -137,6 +170,64 @@ static void evaluate(const struct workload *w, struct cli_compare_row *r, int co
 	}
 	if (r->ok && money_cost(m, &r->g, &r->w, &r->e, &r->cost))
 		r->cost.priced = 0;
+	if (deadline_s > 0) /* a search, not the count asked for */
+		whole_instances(w, r, max_count, deadline_s, m, ws);
+}
+
+/* 1 when candidate a is a better answer than b: it has a plan, meets the
+ * deadline, has a price, then costs less (unpriced ties keep b). */
+static int better(const struct cli_compare_row *a, const struct cli_compare_row *b)
+{
+	if (a->ok != b->ok)
+		return a->ok;
+	if (a->meets != b->meets)
+		return a->meets;
+	if (a->cost.priced != b->cost.priced)
+		return a->cost.priced;
+	return a->cost.priced &&
+	       a->cost.range.cheapest.run.cost_usd < b->cost.range.cheapest.run.cost_usd;
+}
+
+#define COMPARE_MAX_NETS 8
+
+/*
+ * The plan of one GPU type, searched and timed over the network of the
+ * offers it is priced on: over w's own network (every offer of one
+ * instance, and those joining instances over it), then, for plans of more
+ * than one node, over each other network the GPU's offers join instances
+ * by (only the offers on it).  The cheapest candidate that meets the
+ * deadline wins.  With --network (m->network_fixed) w's network alone.
+ */
+static void evaluate(const struct workload *w, struct cli_compare_row *r, int count,
+		     double deadline_s, int max_count, const struct money *m,
+		     struct est_workspace *ws)
+{
+	const char *nets[COMPARE_MAX_NETS];
+	int per_node = r->g.gpus_per_node > 0 ? r->g.gpus_per_node : 1;
+	int nn = m->network_fixed ? 0 : run_cost_networks(m->tables, m->ntables, r->g.id,
+							    m->in.kind, nets, COMPARE_MAX_NETS);
+	evaluate_on(w, r, count, 1, deadline_s, max_count, m, ws);
+	if (!nn || (deadline_s <= 0 && count <= per_node))
+		return;
+	struct workload *wn = malloc(sizeof(*wn));
+	struct cli_compare_row *c = malloc(sizeof(*c));
+	int first = 1;
+	while (first <= per_node)
+		first = next_count(first, per_node);
+	for (int k = 0; wn && c && k < nn; k++) {
+		const struct net_def *n = net_find(nets[k]);
+		if (!n || !strcmp(nets[k], w->plan.network))
+			continue;
+		*wn = *w;
+		wl_set_network(&wn->plan, n);
+		memset(c, 0, sizeof(*c));
+		c->g = r->g;
+		evaluate_on(wn, c, count, first, deadline_s, max_count, m, ws);
+		if (better(c, r))
+			*r = *c;
+	}
+	free(wn);
+	free(c);
 }
 
 /*
@@ -185,7 +276,7 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 {
 	const char *gpus = NULL, *count_s = NULL, *deadline = NULL, *max_s = NULL,
 		   *format = "table", *calibration = NULL, *plot = NULL,
-		   *network = NULL, *framework = NULL;
+		   *network = NULL, *framework = NULL, *headroom = NULL;
 	struct money_args ma = { 0 };
 	struct unc_args ua = { 0 };
 	const struct cli_opt mine[] = {
@@ -198,6 +289,7 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 		{ "network", &network, NULL, net_names },
 		{ "plot", &plot, NULL, NULL },
 		{ "framework", &framework, NULL, NULL },
+		{ "memory-headroom", &headroom, NULL, NULL },
 	};
 	struct cli_opts opts = { 0 };
 	char *pos[CLI_MAX_POS];
@@ -225,6 +317,9 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 			 deadline_s <= 0))
 		return cli_usage_error(ctx, "compare", "--deadline '%s' is not valid (expected a duration such as 14d)",
 				       deadline);
+	double headroom_frac = 0;
+	if (cli_headroom_arg(ctx, "compare", headroom, &headroom_frac))
+		return TC_EXIT_USAGE;
 	struct money m;
 	if ((rc = money_parse(ctx, "compare", &ma, &m)))
 		return rc;
@@ -248,6 +343,7 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 		wl_set_network(&w.plan, net_find(network)); /* a choice of net_names */
 	if (framework && (rc = cli_framework_arg(ctx, framework, &w.plan)))
 		goto out;
+	w.plan.memory_headroom_frac = headroom_frac;
 	if ((rc = cli_load_catalog(ctx, calibration, &cat, &cal)))
 		goto out;
 	if (ua.on && (rc = unc_args_spec(ctx, "compare", &ua, &cal, &us)))
@@ -258,6 +354,7 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 	if ((rc = money_load(ctx, "compare", &ma, &m)))
 		goto out;
 	m.network_fixed = network != NULL;
+	m.network_own = 1;
 	rows = calloc(cat.count + COMPARE_MAX_GPUS, sizeof(*rows));
 	if (!rows || est_workspace_init(&ws, 256)) {
 		fputs("traincost compare: out of memory\n", ctx->err);
@@ -297,6 +394,9 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 				rows[kept++] = rows[i];
 		n = kept;
 	}
+	for (int i = 0; m.in.kind == COST_SPOT && i < n; i++)
+		if (rows[i].ok)
+			money_warn_spot(ctx, "compare", &m.set, m.tables, m.ntables, &rows[i].g);
 	if (ua.on)
 		sample_rows(rows, n, &us, &uws);
 	qsort(rows, (size_t)n, sizeof(*rows), cmp_rows);

@@ -142,6 +142,8 @@ static int run(int argc, char **argv, struct cli_ctx *ctx, const char *cmd,
 		return rc;
 	}
 	m.network_fixed = a.network != NULL;
+	if (!per_operator && m.in.kind == COST_SPOT)
+		money_warn_spot(ctx, cmd, &m.set, m.tables, m.ntables, &g);
 	if (per_operator) {
 		rc = draw(ctx, cmd, plot, &w, &g, &est, &ws);
 		if (!rc)

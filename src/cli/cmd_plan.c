@@ -41,21 +41,20 @@ struct price_ctx {
 };
 
 /* plan_price_fn over the loaded price tables: the cheapest offer of at
- * least a node's GPUs (the shape the plan's communication assumes), each
- * offer timed over its own network unless --network fixed one. */
+ * least a node's GPUs (the shape the plan's communication assumes); a run
+ * of several instances only on the offers of the network its layout was
+ * searched over (the planner searches each), unless --network fixed one
+ * for every offer. */
 static int price_cb(void *vctx, const struct gpu *g, const struct workload *w,
 		    const struct estimate *e, struct plan_priced *out)
 {
 	struct price_ctx *c = vctx;
 	struct run_cost cost;
-	struct money_timer mt;
-	money_timer_init(&mt, w, g, e->total_time_s);
-	struct cost_timer timer = { money_timer_time, &mt };
-	int rc = run_cost_compute_timed(c->prices->tables, c->prices->count, g->id, e->plan.count,
-					e->plan.gpus_per_node, g->tdp_w, e->total_time_s,
-					c->network_fixed ? NULL : &timer, &c->in, &cost);
-	money_timer_release(&mt);
-	if (rc)
+	struct run_cost_own_net own = { w->plan.network, e->total_time_s };
+	struct cost_timer timer = { run_cost_own_net_time, &own };
+	if (run_cost_compute_timed(c->prices->tables, c->prices->count, g->id, e->plan.count,
+				   e->plan.gpus_per_node, g->tdp_w, e->total_time_s,
+				   c->network_fixed ? NULL : &timer, &c->in, &cost))
 		return -1;
 	/* A spot run that loses work as fast as it makes it never finishes. */
 	if (cost.spot_applied && cost_spot_loss_per_h(&cost.in.spot) >= 1) {
@@ -82,6 +81,8 @@ static int price_cb(void *vctx, const struct gpu *g, const struct workload *w,
 	out->provider = cost.range.cheapest.table->provider;
 	out->instance = cost.range.cheapest.offer->instance;
 	out->network = cost.range.cheapest.network;
+	out->caveat = money_caveat(&cost.range.cheapest);
+	out->idle_gpus = cost.range.cheapest.run.idle_gpus;
 	return 0;
 }
 
@@ -201,6 +202,25 @@ static int choose_gpus(struct cli_ctx *ctx, const char *list, const struct gpu_c
 	return TC_EXIT_INPUT;
 }
 
+/*
+ * What the offers of each GPU type of gpus[0..n-1] say before the search:
+ * the networks its offers join instances by, into nets[i] and nnets[i]
+ * (its plans of several nodes are searched over each, unless --network
+ * fixed one), and on spot a warning where a spot price undercuts owning
+ * the GPU.
+ */
+static void gpu_offers(struct cli_ctx *ctx, const struct price_set *prices, enum cost_kind kind,
+		       const struct gpu *gpus, int n, const char *nets[][PLANNER_MAX_NETS],
+		       int *nnets)
+{
+	for (int i = 0; i < n; i++) {
+		nnets[i] = run_cost_networks(prices->tables, prices->count, gpus[i].id, kind,
+					     nets[i], PLANNER_MAX_NETS);
+		if (kind == COST_SPOT)
+			money_warn_spot(ctx, "plan", prices, prices->tables, prices->count, &gpus[i]);
+	}
+}
+
 /* Why no plan came out of the search: none fits, or none that fits can
  * be bought (with the largest order on sale).  Returns the exit code. */
 static int no_plan(struct cli_ctx *ctx, const struct price_ctx *pc,
@@ -216,7 +236,7 @@ static int no_plan(struct cli_ctx *ctx, const struct price_ctx *pc,
 	fprintf(ctx->err, "traincost plan: no offer can host the %d plan%s that fit on up to %d GPUs of "
 		"the %d types with %s prices: the largest order on sale holds %.4g GPU%s (%s %s) "
 		"(expected an offer whose network and max_instances join the instances a plan needs; "
-		"`traincost prices` lists them)\n",
+		"`traincost prices` lists them, and --assume-fabric states a contract's)\n",
 		pc->unhosted, pc->unhosted == 1 ? "" : "s", max_gpus, ngpus, kind,
 		cost_offer_capacity(big), cost_offer_capacity(big) == 1 ? "" : "s",
 		pc->largest.table->provider, big->instance);
@@ -253,7 +273,7 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	const char *deadline_s = NULL, *budget_s = NULL, *gpus_s = NULL,
 		   *max_s = NULL, *pricing = "on-demand", *fmt = "table",
 		   *calibration = NULL, *risk_s = "p50", *plot = NULL,
-		   *network = NULL, *framework = NULL;
+		   *network = NULL, *framework = NULL, *headroom = NULL;
 	int include_unverified = 0;
 	struct unc_args ua = { 0 };
 	struct money_args ma = { 0 }; /* the spot assumptions */
@@ -269,6 +289,8 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 		{ "include-unverified", NULL, &include_unverified, NULL },
 		{ "risk", &risk_s, NULL, risks },
 		{ "plot", &plot, NULL, NULL },
+		{ "assume-fabric", &ma.assume_fabric, NULL, NULL },
+		{ "memory-headroom", &headroom, NULL, NULL },
 	};
 	const struct cli_opt stack[] = {
 		{ "framework", &framework, NULL, NULL },
@@ -294,6 +316,9 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 		return cli_usage_error(ctx, "plan", "--deadline '%s' is not valid (expected a duration such as 14d or 36h)",
 				       deadline_s);
 	if (budget_s && money_budget_arg(ctx, "plan", budget_s, &budget))
+		return TC_EXIT_USAGE;
+	double headroom_frac = 0;
+	if (cli_headroom_arg(ctx, "plan", headroom, &headroom_frac))
 		return TC_EXIT_USAGE;
 	int max_gpus = CLI_DEFAULT_MAX_GPUS;
 	if (max_s && cli_int_arg(ctx, "plan", "max-gpus", max_s, 1, PLAN_MAX_GPUS, &max_gpus))
@@ -331,12 +356,14 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 		wl_set_network(&w.plan, net_find(network)); /* a choice of net_names */
 	if (framework && (rc = cli_framework_arg(ctx, framework, &w.plan)))
 		goto out;
+	w.plan.memory_headroom_frac = headroom_frac;
 	struct cal_overlay cal;
 	if ((rc = cli_load_catalog(ctx, calibration, &cat, &cal)))
 		return rc;
 	if (ua.on && cal.measurements && (rc = unc_args_spec(ctx, "plan", &ua, &cal, &us)))
 		goto out;
-	if ((rc = money_load_prices(ctx, NULL, PRICE_STALE_DAYS, include_unverified, &prices)))
+	if ((rc = money_load_prices(ctx, NULL, PRICE_STALE_DAYS, include_unverified, &prices)) ||
+	    (rc = money_assume_apply(ctx, "plan", ma.assume_fabric, &prices)))
 		goto out;
 	gpus = calloc(PLAN_MAX_TYPES, sizeof(*gpus));
 	if (!gpus)
@@ -344,8 +371,13 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	int ngpus = 0;
 	if ((rc = choose_gpus(ctx, gpus_s, &cat, &prices, pc.kind, gpus, &ngpus)))
 		goto out;
+	const char *nets[PLAN_MAX_TYPES][PLANNER_MAX_NETS];
+	int nnets[PLAN_MAX_TYPES];
+	gpu_offers(ctx, &prices, pc.kind, gpus, ngpus, nets, nnets);
 	struct planner_in in = { .w = &w, .gpus = gpus, .ngpus = ngpus, .max_gpus = max_gpus,
-				 .price = price_cb, .price_ctx = &pc, .offer = offer_cb };
+				 .price = price_cb, .price_ctx = &pc, .offer = offer_cb,
+				 .nets = network ? NULL : (const char *const (*)[PLANNER_MAX_NETS])nets,
+				 .nnets = nnets };
 	search_knobs_all(&in.knobs);
 	struct plan_problem closest = { WLF_NONE, "" };
 	if (planner_run(&in, &pts, &npts, &closest))

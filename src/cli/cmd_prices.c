@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../io/gpu_load.h"
+#include "../io/network.h"
 #include "../io/price_load.h"
 #include "../report/json.h"
 #include "../report/rows.h"
@@ -79,8 +80,9 @@ static double tdp_of(const struct gpu_catalog *cat, const char *id)
  */
 enum { C_GPU, C_PROVIDER, C_INSTANCE, C_GPUS, C_REGION, C_PRICE, C_PRICE_GPU, C_GPU_PART,
        C_HOST_PART, C_BILLING, C_BILLING_TEXT, C_BILLING_MIN, C_AS_OF, C_VERIFIED, C_SOURCE,
-       C_SOURCE_NOTE, C_FILE, C_INTERCONNECT, C_NETWORK, C_MAX_INSTANCES, C_FABRIC_SOURCE,
-       C_NOTES, NCOLS };
+       C_SOURCE_NOTE, C_FILE, C_INTERCONNECT, C_NETWORK, C_ADAPTERS_TEXT, C_ADAPTERS,
+       C_ADAPTER_GBPS, C_FABRIC, C_CLUSTER, C_CLUSTER_JSON, C_MAX_INSTANCES, C_MAX_TEXT, C_MAX_UNKNOWN,
+       C_FABRIC_ASSUMED, C_FABRIC_SOURCE, C_NOTES, NCOLS };
 static const struct rep_col cols[NCOLS] = {
 	[C_GPU] = REP_TEXT_COL("gpu", "GPU", REP_VIEW_ALL, 0),
 	[C_PROVIDER] = REP_TEXT_COL("provider", "provider", REP_VIEW_ALL, 0),
@@ -106,8 +108,23 @@ static const struct rep_col cols[NCOLS] = {
 	[C_FILE] = REP_TEXT_COL("file", "", REP_VIEW_JSON, 1),
 	[C_INTERCONNECT] = REP_TEXT_COL("interconnect", "inside", REP_VIEW_ALL, 1),
 	[C_NETWORK] = REP_TEXT_COL("network", "between", REP_VIEW_ALL, 1),
-	[C_MAX_INSTANCES] = { "max_instances", "instances", REP_COL_COUNT, 0, 0, NULL, NULL, NULL,
-			      0, 0, 1 },
+	/* The network as the source states it: adapters x rate per instance,
+	 * its fabric and the product that joins instances; a size the
+	 * sources do not state is "unknown" (max_instances left out). */
+	[C_ADAPTERS_TEXT] = REP_TEXT_COL("adapters", "adapters", REP_VIEW_TEXT, 0),
+	[C_ADAPTERS] = { "adapters", "", REP_COL_COUNT, 0, 0, NULL, NULL, NULL, 0, REP_VIEW_JSON, 1 },
+	[C_ADAPTER_GBPS] = { "adapter_bytes_per_s", "", REP_COL_SIG, 0, 6, NULL, NULL, NULL, 0,
+			     REP_VIEW_JSON, 1 },
+	[C_FABRIC] = REP_TEXT_COL("fabric", "", REP_VIEW_JSON, 1),
+	[C_CLUSTER] = REP_TEXT_COL("cluster", "cluster", REP_VIEW_TEXT, 0),
+	[C_CLUSTER_JSON] = REP_TEXT_COL("cluster", "", REP_VIEW_JSON, 1),
+	[C_MAX_INSTANCES] = { "max_instances", "", REP_COL_COUNT, 0, 0, NULL, NULL, NULL,
+			      0, REP_VIEW_DATA, 1 },
+	[C_MAX_TEXT] = REP_TEXT_COL("max_instances", "instances", REP_VIEW_TEXT, 0),
+	[C_MAX_UNKNOWN] = { "max_instances_unknown", "", REP_COL_BOOL, 0, 0, NULL, NULL, NULL, 0,
+			    REP_VIEW_JSON, 1 },
+	[C_FABRIC_ASSUMED] = { "fabric_assumed", "", REP_COL_BOOL, 0, 0, NULL, NULL, NULL, 0,
+			       REP_VIEW_JSON, 1 },
 	[C_FABRIC_SOURCE] = REP_TEXT_COL("fabric_source", "", REP_VIEW_JSON, 1),
 	[C_NOTES] = REP_TEXT_COL("notes", "", REP_VIEW_JSON, 1),
 };
@@ -166,7 +183,26 @@ static void offer_cells(const struct row *r, const struct price_onprem *op,
 	TEXT(C_FILE, r->t->file);
 	TEXT(C_INTERCONNECT, cost_link_names[o->interconnect]);
 	TEXT(C_NETWORK, o->network);
-	NUM(C_MAX_INSTANCES, o->max_instances);
+	TEXT(C_ADAPTERS_TEXT, "-");
+	if (o->adapters) {
+		snprintf(buf[2], sizeof(buf[2]), "%d x %g Gb/s %s", o->adapters, o->adapter_gbps,
+			 net_fabric_names[o->fabric]);
+		TEXT(C_ADAPTERS_TEXT, buf[2]);
+		NUM(C_ADAPTERS, o->adapters);
+		NUM(C_ADAPTER_GBPS, o->adapter_gbps * 1e9 / 8); /* one way, bytes/s */
+		TEXT(C_FABRIC, net_fabric_names[o->fabric]);
+	}
+	TEXT(C_CLUSTER, "-");
+	if (o->cluster) {
+		TEXT(C_CLUSTER, cost_cluster_names[o->cluster]);
+		TEXT(C_CLUSTER_JSON, cost_cluster_names[o->cluster]);
+	}
+	snprintf(buf[3], sizeof(buf[3]), "%d", o->max_instances);
+	TEXT(C_MAX_TEXT, o->max_unconfirmed ? "unknown" : buf[3]);
+	if (!o->max_unconfirmed)
+		NUM(C_MAX_INSTANCES, o->max_instances);
+	NUM(C_MAX_UNKNOWN, o->max_unconfirmed);
+	NUM(C_FABRIC_ASSUMED, o->fabric_assumed);
 	TEXT(C_FABRIC_SOURCE, o->fabric_source);
 	if (o->notes[0])
 		TEXT(C_NOTES, o->notes);
@@ -207,7 +243,7 @@ static int print_offers(struct cli_ctx *ctx, const struct row *rows, size_t n, c
 	rep_rows_init(&rr, cols, NCOLS);
 	for (size_t i = 0; i < n; i++) {
 		struct rep_cell c[NCOLS];
-		char buf[2][64];
+		char buf[4][64];
 		offer_cells(&rows[i], op, &sn, c, buf);
 		rep_rows_add(&rr, c);
 	}

@@ -356,7 +356,7 @@ static int plot_setup(struct cli_ctx *ctx, struct run *R, const char *plot_x,
 /* The command line of a sweep. */
 struct sweep_args {
 	const char *file, *out, *fmt, *jobs_s, *shard, *calibration, *plot, *plot_x, *plot_y,
-		*framework;
+		*framework, *headroom;
 	int tree, include_unverified, jobs;
 };
 
@@ -381,6 +381,7 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct sweep_a
 		{ "plot-y", &a->plot_y, NULL, plot_metrics },
 		{ "include-unverified", NULL, &a->include_unverified, NULL },
 		{ "framework", &a->framework, NULL, NULL },
+		{ "memory-headroom", &a->headroom, NULL, NULL },
 		{ NULL, NULL, NULL, NULL },
 	};
 	char *pos[CLI_MAX_POS];
@@ -414,6 +415,8 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct sweep_a
 	R->shard_k = 0;
 	R->shard_n = 1;
 	if (a->shard && parse_shard(ctx, a->shard, &R->shard_k, &R->shard_n))
+		return TC_EXIT_USAGE;
+	if (cli_headroom_arg(ctx, "sweep", a->headroom, &R->memory_headroom_frac))
 		return TC_EXIT_USAGE;
 	return 0;
 }

@@ -4,6 +4,7 @@
  * description (compare_report.h).
  */
 #include "compare_report.h"
+#include "money.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -26,7 +27,7 @@
  * columns of the same rows in CSV; JSON gives the quantiles as an object
  * of each row (rep_unc_json) and of these columns only the error.
  */
-enum { C_GPU, C_OK, C_REASON, C_LAYOUT, C_STEP = C_LAYOUT + REP_LAYOUT_NCOLS, C_TOTAL,
+enum { C_GPU, C_OK, C_REASON, C_LAYOUT, C_FREE = C_LAYOUT + REP_LAYOUT_NCOLS, C_STEP, C_TOTAL,
        C_GPU_HOURS, C_MFU, C_MEMORY, C_FITS, C_MEETS, C_PRICED, C_PRICING, C_OFFER, C_PROVIDER,
        C_INSTANCE, C_REGION, C_COST, C_COST_MAX, C_COST_RUN, C_COST_NETWORK, C_ENERGY, C_NOTE,
        MAIN_COLS,
@@ -47,6 +48,9 @@ static const struct rep_col compare_cols[ALL_COLS] = {
 	[C_OK] = { "ok", "ok", REP_COL_BOOL, 0, 0, NULL, NULL, NULL, 0, REP_VIEW_JSON, 0 },
 	[C_REASON] = REP_TEXT_COL("reason", "note", REP_VIEW_JSON, 0),
 	[C_LAYOUT] = REP_LAYOUT_COLS,
+	/* The layout's memory margin (memory_usable_bytes - memory_per_gpu_bytes
+	 * in CSV and JSON terms), in words for people. */
+	[C_FREE] = REP_TEXT_COL("memory_free", "free", REP_VIEW_TEXT, 0),
 	[C_STEP] = TIME_COL("step_time_s", "step", REP_VIEW_ALL),
 	[C_TOTAL] = TIME_COL("total_time_s", "total time", REP_VIEW_ALL),
 	[C_GPU_HOURS] = PLAN_COL("gpu_hours", "GPU-hours", REP_COL_AMOUNT, 0, NULL, REP_CSV_EXP6,
@@ -91,6 +95,7 @@ static const struct rep_col compare_cols[ALL_COLS] = {
 struct row_text {
 	char note[256];
 	char layout[REP_LAYOUT_TEXT_LEN];
+	char free[48];
 	char offer[256];
 	char unc_note[64];
 };
@@ -113,15 +118,18 @@ static const char *row_note(const struct cli_compare_row *r, double deadline_s, 
 	} else if (r->cost.spot_applied && cost_spot_loss_per_h(&r->cost.in.spot) >= 1) {
 		snprintf(buf, size, "spot cannot finish: restarts lose work as fast as it is made");
 	} else if (r->cost.priced) {
-		/* The cost is the offer's run, over its own network. */
+		/* Paid-for GPUs the plan leaves idle, and what the offer's
+		 * order is not known to give. */
 		const struct cost_choice *ch = &r->cost.range.cheapest;
-		char dur[48], total[48];
-		tc_fmt_duration(r->cost.priced_base_s, dur, sizeof(dur));
-		tc_fmt_duration(r->e.total_time_s, total, sizeof(total));
-		if (ch->network && strcmp(ch->network, r->w.plan.network))
-			snprintf(buf, size, "cost timed over %s, the offer's network%s%s",
-				 ch->network, strcmp(dur, total) ? ": " : "",
-				 strcmp(dur, total) ? dur : "");
+		const char *caveat = money_caveat(ch);
+		size_t n = 0;
+		if (ch->run.idle_gpus > 0)
+			n = (size_t)snprintf(buf, size, "%.4g idle GPU%s paid for (%.4g-GPU instances)",
+					     ch->run.idle_gpus, ch->run.idle_gpus == 1 ? "" : "s",
+					     ch->offer->gpus);
+		if (caveat && n < size)
+			snprintf(buf + n, size - n, "%s%.0f instances: %s", n ? "; " : "",
+				 ch->run.instances, caveat);
 	}
 	return buf;
 }
@@ -141,7 +149,9 @@ static void cost_cells(struct rep_cell *c, struct row_text *t, const struct cli_
 		return;
 	}
 	const char *net = rep_choice_network(ch, &r->w.plan);
-	snprintf(t->offer, sizeof(t->offer), "%s %s", ch->table->provider, ch->offer->instance);
+	/* The network the run was timed and priced over, when one plays a part. */
+	snprintf(t->offer, sizeof(t->offer), "%s %s%s%s", ch->table->provider, ch->offer->instance,
+		 ch->network ? " over " : "", ch->network ? ch->network : "");
 	c[C_OFFER] = (struct rep_cell){ .text = t->offer };
 	c[C_PROVIDER] = (struct rep_cell){ .text = ch->table->provider };
 	c[C_INSTANCE] = (struct rep_cell){ .text = ch->offer->instance };
@@ -197,6 +207,9 @@ static void row_cells(struct rep_cell *c, struct row_text *t, const struct cli_c
 	if (!r->ok)
 		return;
 	rep_layout_row(c + C_LAYOUT, t->layout, &r->w, &r->e);
+	c[C_FREE] = (struct rep_cell){ .text = tc_fmt_bytes(r->e.memory_usable_bytes -
+							     r->e.memory_per_gpu_bytes,
+							     t->free, sizeof(t->free)) };
 	c[C_STEP] = (struct rep_cell){ .num = r->e.step_time_s };
 	c[C_TOTAL] = (struct rep_cell){ .num = r->e.total_time_s };
 	c[C_GPU_HOURS] = (struct rep_cell){ .num = r->e.gpu_hours };
@@ -329,10 +342,11 @@ static int print_data(struct cli_ctx *ctx, const char *fmt, const struct cli_com
 static int print_text(struct cli_ctx *ctx, const char *fmt, const struct cli_compare_results *res)
 {
 	const struct cal_overlay *cal = res->cal;
-	char dur[48], how[96], title[REP_TITLE_LEN];
+	char dur[48], how[160], title[REP_TITLE_LEN];
 	struct rep_rows r;
 	if (res->deadline_s > 0)
-		snprintf(how, sizeof(how), "the fewest GPUs that finish within %s",
+		snprintf(how, sizeof(how), "the fewest GPUs that finish within %s (or the "
+			 "whole instances they are priced on, when cheaper)",
 			 tc_fmt_duration(res->deadline_s, dur, sizeof(dur)));
 	else
 		snprintf(how, sizeof(how), "at %d GPUs", res->count);
@@ -341,6 +355,10 @@ static int print_text(struct cli_ctx *ctx, const char *fmt, const struct cli_com
 	if (cal->measurements)
 		fprintf(ctx->out, "Efficiencies calibrated from %s (%zu measurements on %s).\n\n",
 			cal->fitted_from, cal->measurements, cal->gpu);
+	if (res->w->plan.memory_headroom_frac > 0)
+		fprintf(ctx->out, "Every plan fits with %.3g %% of each GPU's memory kept free "
+			"(--memory-headroom); \"free\" is what is left.\n\n",
+			100 * res->w->plan.memory_headroom_frac);
 	compare_rows(&r, compare_cols, 0, MAIN_COLS, res, 0);
 	int rc = rep_rows_print(&r, ctx->out, fmt);
 	rep_rows_release(&r);

@@ -33,6 +33,7 @@ void money_opts(struct money_args *a, struct cli_opts *t)
 	};
 	const struct cli_opt unverified[] = {
 		{ "include-unverified", NULL, &a->include_unverified, NULL },
+		{ "assume-fabric", &a->assume_fabric, NULL, NULL },
 	};
 	CLI_OPTS_ADD(t, rows);
 	money_spot_opts(a, t);
@@ -86,7 +87,87 @@ int money_parse(struct cli_ctx *ctx, const char *cmd, const struct money_args *a
 	    time_arg(ctx, cmd, "restart", a->restart, &m->in.spot.restart_s))
 		return TC_EXIT_USAGE;
 	m->max_age_days = (int)max_age;
+	return money_assume_check(ctx, cmd, a->assume_fabric);
+}
+
+#define ASSUME_MAX_LEN 1024 /* longest --assume-fabric */
+#define ASSUME_MAX_INSTANCES 100000 /* the loader's bound of an unknown size */
+
+/* Each PROVIDER=NETWORK of spec in turn: fn(ctx, cmd, provider, network,
+ * arg) for each, stopping at the first non-zero return.  A malformed item
+ * or an unknown network is a usage error. */
+static int assume_each(struct cli_ctx *ctx, const char *cmd, const char *spec,
+		       int (*fn)(struct cli_ctx *, const char *, const char *,
+				 const struct net_def *, void *),
+		       void *arg)
+{
+	char buf[ASSUME_MAX_LEN], *save = NULL;
+	if (!spec)
+		return 0;
+	if (strlen(spec) >= sizeof(buf))
+		return cli_usage_error(ctx, cmd, "--assume-fabric is longer than %d characters",
+				       ASSUME_MAX_LEN - 1);
+	snprintf(buf, sizeof(buf), "%s", spec);
+	for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(item, '=');
+		const struct net_def *n = eq ? net_find(eq + 1) : NULL;
+		if (!eq || eq == item)
+			return cli_usage_error(ctx, cmd, "--assume-fabric '%s' is not valid (expected PROVIDER=NETWORK, e.g. coreweave=ib-ndr)",
+					       item);
+		*eq = '\0';
+		if (!n) {
+			char names[256] = "";
+			for (int k = 0; net_names[k]; k++)
+				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+					 k ? ", " : "", net_names[k]);
+			return cli_usage_error(ctx, cmd, "--assume-fabric '%s': network '%s' is not known (expected one of: %s)",
+					       item, eq + 1, names);
+		}
+		int rc = fn ? fn(ctx, cmd, item, n, arg) : 0;
+		if (rc)
+			return rc;
+	}
 	return 0;
+}
+
+int money_assume_check(struct cli_ctx *ctx, const char *cmd, const char *spec)
+{
+	return assume_each(ctx, cmd, spec, NULL, NULL);
+}
+
+/* assume_each's step: join the offers of `provider` in set over n. */
+static int assume_one(struct cli_ctx *ctx, const char *cmd, const char *provider,
+		      const struct net_def *n, void *arg)
+{
+	struct price_set *set = arg;
+	for (size_t t = 0; t < set->count; t++) {
+		struct price_table *pt = &set->tables[t];
+		if (strcmp(pt->provider, provider))
+			continue;
+		for (size_t i = 0; i < pt->count; i++) {
+			struct price_offer *o = &pt->offers[i];
+			if (o->gpus < 1)
+				continue; /* a fractional GPU joins nothing */
+			snprintf(o->network, sizeof(o->network), "%s", n->name);
+			o->max_instances = ASSUME_MAX_INSTANCES;
+			o->max_unconfirmed = 1;
+			o->fabric_assumed = 1;
+			o->fabric_stated = 1;
+			o->adapters = 0;
+			o->cluster = COST_CLUSTER_NONE;
+			snprintf(o->fabric_source, sizeof(o->fabric_source),
+				 "assumed with --assume-fabric %s=%s", provider, n->name);
+		}
+		return 0;
+	}
+	return cli_usage_error(ctx, cmd, "--assume-fabric: provider '%s' has no price table (expected a provider of `traincost prices`)",
+			       provider);
+}
+
+int money_assume_apply(struct cli_ctx *ctx, const char *cmd, const char *spec,
+		       struct price_set *set)
+{
+	return assume_each(ctx, cmd, spec, assume_one, set);
 }
 
 int money_load_prices(struct cli_ctx *ctx, const char *provider, int max_age_days,
@@ -116,6 +197,8 @@ int money_load(struct cli_ctx *ctx, const char *cmd, const struct money_args *a,
 	int rc = money_load_prices(ctx, a->provider, m->max_age_days, a->include_unverified,
 				   &m->set);
 
+	if (!rc && (rc = money_assume_apply(ctx, cmd, a->assume_fabric, &m->set)))
+		money_release(m);
 	if (rc)
 		return rc;
 	m->tables = m->set.tables;
@@ -218,12 +301,50 @@ int money_cost(const struct money *m, const struct gpu *g, const struct workload
 	in.have_onprem = m->set.onprem &&
 			 price_onprem_params(m->set.onprem, g->id, &in.onprem) == 0;
 	money_timer_init(&mt, w, g, e->total_time_s);
+	struct run_cost_own_net own = { w->plan.network, e->total_time_s };
 	struct cost_timer timer = { money_timer_time, &mt };
+	if (m->network_own)
+		timer = (struct cost_timer){ run_cost_own_net_time, &own };
 	int rc = run_cost_compute_timed(m->tables, m->ntables, g->id, e->plan.count,
 					e->plan.gpus_per_node, g->tdp_w, e->total_time_s,
 					m->network_fixed ? NULL : &timer, &in, out);
 	money_timer_release(&mt);
 	return rc;
+}
+
+void money_warn_spot(struct cli_ctx *ctx, const char *cmd, const struct price_set *set,
+		     const struct price_table *tables, size_t ntables, const struct gpu *g)
+{
+	struct cost_range r;
+	struct cost_onprem op;
+	struct cost_onprem_result own;
+	if (!set->onprem || price_onprem_params(set->onprem, g->id, &op) ||
+	    cost_onprem_per_gpu_h(&op, g->tdp_w, &own) ||
+	    cost_range(tables, ntables, g->id, COST_SPOT, 0, 0, &r))
+		return;
+	const struct price_offer *o = r.cheapest.offer;
+	double spot = r.cheapest.run.price_usd_per_gpu_h;
+	if (!(spot < own.total_usd_per_gpu_h))
+		return;
+	char zones[96] = "";
+	if (o->spot_high_usd_per_h > 0)
+		snprintf(zones, sizeof(zones), "; its zones ran $%.2f to $%.2f per GPU-hour",
+			 o->spot_low_usd_per_h / o->gpus, o->spot_high_usd_per_h / o->gpus);
+	fprintf(ctx->err, "traincost %s: warning: spot %s %s at $%.2f per GPU-hour is below the "
+		"on-premises $%.2f for %s (a spot price is one sample of the zones read%s; "
+		"not a price to plan on)\n", cmd, r.cheapest.table->provider, o->instance, spot,
+		own.total_usd_per_gpu_h, g->id, zones);
+}
+
+const char *money_caveat(const struct cost_choice *ch)
+{
+	if (!ch->offer || !(ch->run.instances > 1))
+		return NULL;
+	if (ch->offer->fabric_assumed)
+		return "fabric assumed (--assume-fabric)";
+	if (ch->offer->max_unconfirmed)
+		return "cluster size unconfirmed (the provider states none)";
+	return NULL;
 }
 
 void money_release(struct money *m)

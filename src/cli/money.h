@@ -14,6 +14,7 @@
 struct money_args {
 	const char *provider, *pricing, *max_age, *pue, *power_frac, *grid,
 		*preempt, *checkpoint, *restart;
+	const char *assume_fabric; /* --assume-fabric PROVIDER=NETWORK[,...] */
 	int include_unverified; /* --include-unverified */
 };
 
@@ -34,6 +35,10 @@ struct money {
 	/* --network was given: every offer is timed over the plan's network
 	 * instead of its own. */
 	int network_fixed;
+	/* The layout was searched over the plan's network for the offers on
+	 * it: offers joining instances over another network are left out
+	 * (run_cost_own_net), so the time shown is the time priced. */
+	int network_own;
 };
 
 /*
@@ -65,9 +70,23 @@ int money_load_prices(struct cli_ctx *ctx, const char *provider, int max_age_day
 		      int include_unverified,
 		      struct price_set *set);
 
+/*
+ * --assume-fabric SPEC, "PROVIDER=NETWORK[,PROVIDER=NETWORK...]": what a
+ * user's contract gives.  money_assume_check checks its form and networks
+ * (a usage error before any file is read); money_assume_apply, once the
+ * tables are loaded, joins every whole-GPU offer of each PROVIDER over
+ * NETWORK, its size unconfirmed and marked assumed (a provider without a
+ * table is a usage error).  NULL spec: nothing.  Each returns 0 or an exit
+ * code after printing the problem.
+ */
+int money_assume_check(struct cli_ctx *ctx, const char *cmd, const char *spec);
+int money_assume_apply(struct cli_ctx *ctx, const char *cmd, const char *spec,
+		       struct price_set *set);
+
 /* Cost the run of estimate *e of workload *w on GPU *g: its GPUs and node
  * shape; an offer that joins several instances is priced for the time of
- * the same layout over its own network unless m->network_fixed.  A plan
+ * the same layout over its own network unless m->network_fixed, or
+ * left out when its network is not the plan's and m->network_own.  A plan
  * that does not fit in memory is not priced (out->unfit).  0 or -1 (bad
  * input, out of memory). */
 int money_cost(const struct money *m, const struct gpu *g, const struct workload *w,
@@ -99,6 +118,22 @@ void money_timer_release(struct money_timer *t);
  * must be positive.  Returns 0, or TC_EXIT_USAGE after printing the
  * problem. */
 int money_budget_arg(struct cli_ctx *ctx, const char *cmd, const char *s, double *usd);
+
+/*
+ * On spot prices: warn on ctx->err (once per call) when the cheapest spot
+ * offer of GPU g in `tables` costs less per GPU-hour than owning the GPU
+ * (pricing/onprem.yaml): a spot price is a sample of the zones the source
+ * read, and the lowest of them is no price to plan on.  Nothing when
+ * either is missing.
+ */
+void money_warn_spot(struct cli_ctx *ctx, const char *cmd, const struct price_set *set,
+		     const struct price_table *tables, size_t ntables, const struct gpu *g);
+
+/* What the answer must say of choice *ch's offer when its run joins
+ * instances: "fabric assumed" (--assume-fabric) or "cluster size
+ * unconfirmed" (max_instances: unknown); NULL when nothing (a static
+ * string). */
+const char *money_caveat(const struct cost_choice *ch);
 
 void money_release(struct money *m);
 

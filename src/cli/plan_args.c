@@ -5,12 +5,14 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../io/calib_file.h"
 #include "../io/fw_load.h"
 #include "../io/gpu_load.h"
 #include "../io/wl_load.h"
+#include "../model/memory.h"
 #include "../model/schedule.h"
 
 static const char *const recompute_names[] = { "none", "selective", "full", NULL };
@@ -40,6 +42,7 @@ void plan_args_opts(struct plan_args *a, struct cli_opts *t)
 		{ "format", &a->format, NULL, formats },
 		{ "calibration", &a->calibration, NULL, NULL },
 		{ "framework", &a->framework, NULL, NULL },
+		{ "memory-headroom", &a->memory_headroom, NULL, NULL },
 	};
 	CLI_OPTS_ADD(t, rows);
 }
@@ -49,6 +52,23 @@ int cli_framework_arg(struct cli_ctx *ctx, const char *id, struct plan *p)
 	struct tc_diag d;
 	tc_diag_init(&d);
 	return fw_resolve_id(&ctx->data, "--framework", id, &p->framework, &d) ? cli_report(ctx, &d) : 0;
+}
+
+int cli_headroom_arg(struct cli_ctx *ctx, const char *cmd, const char *val, double *frac)
+{
+	char *end;
+	if (!val)
+		return 0;
+	double v = strtod(val, &end);
+	if (end != val && !strcmp(end, "%"))
+		v /= 100;
+	else if (end == val || *end)
+		v = -1;
+	if (!isfinite(v) || v < 0 || v > MEM_MAX_HEADROOM_FRAC)
+		return cli_usage_error(ctx, cmd, "--memory-headroom '%s' is not valid (expected a share of GPU memory from 0 to %g, such as 0.1 or 10%%)",
+				       val, MEM_MAX_HEADROOM_FRAC);
+	*frac = v;
+	return 0;
 }
 
 /* The flag that set a field, for messages about command-line values. */
@@ -184,6 +204,8 @@ static int apply_overrides(struct cli_ctx *ctx, const char *cmd,
 		w->train.precision = tc_llm_train_precs[index_of(tc_llm_train_prec_names, a->precision)];
 		w->mark[WLF_PRECISION] = (struct tc_mark){ 0, 0 };
 	}
+	if (cli_headroom_arg(ctx, cmd, a->memory_headroom, &p->memory_headroom_frac))
+		return TC_EXIT_USAGE;
 	if (a->cuda_graphs)
 		p->cuda_graphs = 1;
 	if (a->tp_comm_overlap)

@@ -19,6 +19,7 @@ struct plan_args {
 	const char *format;
 	const char *calibration; /* --calibration FILE */
 	const char *framework;   /* --framework ID */
+	const char *memory_headroom; /* --memory-headroom F */
 };
 
 /* Append the plan overrides, --format, --calibration and --framework bound
@@ -32,6 +33,14 @@ void plan_args_opts(struct plan_args *a, struct cli_opts *t);
  */
 struct plan;
 int cli_framework_arg(struct cli_ctx *ctx, const char *id, struct plan *p);
+
+/*
+ * --memory-headroom VAL of `cmd` into *frac: a share of each GPU's memory
+ * kept free in every fit test, "10%" or "0.1", 0 to MEM_MAX_HEADROOM_FRAC.
+ * NULL leaves *frac alone.  Returns 0, or TC_EXIT_USAGE after printing the
+ * problem.
+ */
+int cli_headroom_arg(struct cli_ctx *ctx, const char *cmd, const char *val, double *frac);
 
 /*
  * Load the GPU catalog and, when `calibration` names a file, apply it to

@@ -5,6 +5,8 @@
  */
 #include "plan_report.h"
 
+#include "../model/memory.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,7 +32,8 @@ static const char *const rec_names[] = { "none", "selective", "full" };
  * three to a cell.
  */
 enum {
-	PC_SECTION, PC_GPU, PC_LAYOUT, PC_STEP = PC_LAYOUT + REP_LAYOUT_NCOLS, PC_TOTAL, PC_COST,
+	PC_SECTION, PC_GPU, PC_LAYOUT, PC_FREE = PC_LAYOUT + REP_LAYOUT_NCOLS, PC_STEP, PC_TOTAL,
+	PC_COST,
 	PC_PROVIDER, PC_INSTANCE, PC_OFFER,
 	PC_TOTAL_P10, PC_TOTAL_P50, PC_TOTAL_P90, PC_COST_P10, PC_COST_P50, PC_COST_P90,
 	PC_TIME_RANGE, PC_COST_RANGE, PC_P_DEADLINE, PC_P_BUDGET, PC_NETWORK, PC_COLS
@@ -47,6 +50,9 @@ static const struct rep_col plan_cols[PC_COLS] = {
 	[PC_SECTION] = REP_TEXT_COL("section", "", REP_VIEW_CSV, 0),
 	[PC_GPU] = REP_TEXT_COL("gpu", "GPU", REP_VIEW_ALL, 0),
 	[PC_LAYOUT] = REP_LAYOUT_COLS,
+	/* The layout's memory margin: what fits is compared with, less what
+	 * it needs (the table's words; CSV and JSON have neither). */
+	[PC_FREE] = REP_TEXT_COL("memory_free", "free", REP_VIEW_TEXT, 0),
 	[PC_STEP] = TIME_COL("step_time_s", REP_VIEW_DATA),
 	[PC_TOTAL] = { "total_time_s", "total time", REP_COL_DURATION, 0, 0, NULL, NULL, NULL,
 		       REP_CSV_EXP6, REP_VIEW_ALL, 0 },
@@ -102,7 +108,7 @@ static void pick_cols(struct plan_cols *pc, const struct plan_report *r, const c
 
 /* Room for the worded cells of one plan. */
 struct plan_texts {
-	char layout[128], offer[320], time_range[112], cost_range[112];
+	char layout[128], offer[320], time_range[112], cost_range[112], free[48];
 };
 
 /* The layout in words: "tp 8 pp 4 dp 16 zero 1 mb 1 rec selective v 2 sp";
@@ -153,14 +159,22 @@ static void point_cells(struct rep_cell *c, struct plan_texts *t, const struct p
 	c[PC_GPU].text = r->gpus[p->gpu].id;
 	rep_layout_plan_row(c + PC_LAYOUT, layout_words(t->layout, sizeof(t->layout), r->w, p),
 			    &p->plan, p->recompute);
+	const struct gpu *g = &r->gpus[p->gpu];
+	c[PC_FREE].text = tc_fmt_bytes(mem_usable_bytes(g, &r->w->plan) - p->memory_per_gpu_bytes,
+				       t->free, sizeof(t->free));
 	c[PC_STEP].num = p->step_time_s;
 	c[PC_TOTAL].num = p->total_time_s;
 	c[PC_COST].num = p->cost_usd;
 	c[PC_PROVIDER].text = p->provider;
 	c[PC_INSTANCE].text = p->instance;
 	/* A time taken over the offer's own network says so. */
-	snprintf(t->offer, sizeof(t->offer), "%s %s%s%s", p->provider, p->instance,
-		 p->network ? " over " : "", p->network ? p->network : "");
+	char idle[48] = "";
+	if (p->idle_gpus > 0)
+		snprintf(idle, sizeof(idle), ", %.4g idle GPU%s paid for", p->idle_gpus,
+			 p->idle_gpus == 1 ? "" : "s");
+	snprintf(t->offer, sizeof(t->offer), "%s %s%s%s%s%s%s", p->provider, p->instance,
+		 p->network ? " over " : "", p->network ? p->network : "",
+		 p->caveat ? ", " : "", p->caveat ? p->caveat : "", idle);
 	c[PC_OFFER].text = t->offer;
 	const double q[] = { u->total_s.p10, u->total_s.p50, u->total_s.p90,
 			     u->cost_usd.p10, u->cost_usd.p50, u->cost_usd.p90 };
@@ -438,6 +452,9 @@ static void print_search(struct cli_ctx *ctx, const char *fmt, const struct plan
 	fprintf(f, "%zu plan%s that fit%s over %d GPU type%s, up to %d GPUs, %s prices%s\n\n", n,
 		n == 1 ? "" : "s", n == 1 ? "s" : "", r->ngpus, r->ngpus == 1 ? "" : "s",
 		r->max_gpus, cost_kind_names[r->kind], md ? "." : "");
+	if (r->w->plan.memory_headroom_frac > 0)
+		fprintf(f, "Every plan fits with %.3g %% of each GPU's memory kept free (--memory-headroom); "
+			"\"free\" is what is left.\n\n", 100 * r->w->plan.memory_headroom_frac);
 	if (r->cal->measurements)
 		fprintf(f, "Efficiencies calibrated from %s (%zu measurements on %s).\n\n",
 			rep_show(esc, sizeof(esc), r->cal->fitted_from, fmt), r->cal->measurements,

@@ -62,7 +62,8 @@ static void no_fit_reason(char *p, const struct estimate *e)
 	len += (size_t)rowfmt_fixed1(p + len, e->memory_per_gpu_bytes / 1e9);
 	memcpy(p + len, b, sizeof(b) - 1);
 	len += sizeof(b) - 1;
-	len += (size_t)rowfmt_fixed1(p + len, e->memory_capacity_bytes / 1e9);
+	/* The memory it may fill: the capacity less --memory-headroom. */
+	len += (size_t)rowfmt_fixed1(p + len, e->memory_usable_bytes / 1e9);
 	memcpy(p + len, " GB", 4);
 }
 
@@ -170,6 +171,7 @@ static int eval_config(struct run *R, struct worker *W, uint64_t row, const size
 				    sizeof(o->reason));
 	if (rc < 0)
 		return -1;
+	W->w.plan.memory_headroom_frac = R->memory_headroom_frac;
 	if (rc || row_gpu(R, W, &g, &ge, o) || row_estimate(R->sw, W, g, o))
 		return 0;
 	const double v[] = { e->step_time_s, e->total_time_s, e->gpu_hours, e->mfu_frac,

@@ -39,6 +39,7 @@ struct run {
 	const struct tc_datapath *dp;
 	const struct gpu_catalog *cat;
 	const struct price_set *prices;
+	double memory_headroom_frac; /* --memory-headroom: every row's fit test */
 	struct gpu_entry *gpus;   /* owned */
 	size_t ngpus;
 	struct rep_col cols[SWEEP_MAX_COLS]; /* the rows' columns (sweep_cells.h) */

@@ -8,6 +8,7 @@
  */
 #include "network.h"
 
+#include <math.h>
 #include <string.h>
 
 static const struct net_def networks[] = {
@@ -21,11 +22,16 @@ static const struct net_def networks[] = {
 	 * figures bracket it, and the later one stands in. */
 	{ "efa-400g", 6.25e9, FABRIC_EFA },   /* 400 Gb/s per instance (p4d, p4de) */
 	{ "efa-3200g", 50e9, FABRIC_EFA_V4 }, /* 3,200 Gb/s per instance (p5, p5e, p5en) */
+	/* RoCE v2 cluster networks (OCI's 8 x 200 and 16 x 200 Gb/s per 8-GPU
+	 * node), named by the rate per GPU like roce-100g. */
+	{ "roce-200g", 25e9, FABRIC_ROCE },
+	{ "roce-400g", 50e9, FABRIC_ROCE },
 };
 #define N_NETWORKS (sizeof(networks) / sizeof(networks[0]))
 
 const char *const net_offer_names[] = { "none", "ib-hdr", "ib-ndr", "roce-100g",
-					 "eth-25g", "efa-400g", "efa-3200g", NULL };
+					 "eth-25g", "efa-400g", "efa-3200g", "roce-200g",
+					 "roce-400g", NULL };
 const char *const *const net_names = net_offer_names + 1;
 
 const struct net_def *net_find(const char *name)
@@ -33,6 +39,27 @@ const struct net_def *net_find(const char *name)
 	for (size_t i = 0; i < N_NETWORKS; i++)
 		if (!strcmp(name, networks[i].name))
 			return &networks[i];
+	return NULL;
+}
+
+const char *const net_fabric_names[] = { "efa", "infiniband", "roce", "ethernet", NULL };
+
+const struct net_def *net_for_adapters(int fabric, int adapters, double gbps, double gpus)
+{
+	/* The named networks by fabric and rate per GPU (Gb/s one way). */
+	static const struct { int fabric; double gbps_per_gpu; const char *name; } tiers[] = {
+		{ 0, 50, "efa-400g" }, { 0, 400, "efa-3200g" },
+		{ 1, 200, "ib-hdr" }, { 1, 400, "ib-ndr" },
+		{ 2, 100, "roce-100g" }, { 2, 200, "roce-200g" }, { 2, 400, "roce-400g" },
+		{ 3, 25, "eth-25g" },
+	};
+	if (!(gpus > 0) || adapters < 1 || !(gbps > 0))
+		return NULL;
+	double per_gpu = adapters * gbps / gpus;
+	for (size_t i = 0; i < sizeof(tiers) / sizeof(tiers[0]); i++)
+		if (tiers[i].fabric == fabric &&
+		    fabs(per_gpu - tiers[i].gbps_per_gpu) <= 0.01 * tiers[i].gbps_per_gpu)
+			return net_find(tiers[i].name);
 	return NULL;
 }
 

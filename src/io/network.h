@@ -23,6 +23,22 @@ extern const char *const net_offer_names[];
 /* The network called `name`, or NULL. */
 const struct net_def *net_find(const char *name);
 
+/* The fabrics an offer's adapters may be of: "efa", "infiniband", "roce",
+ * "ethernet", NULL. */
+extern const char *const net_fabric_names[];
+
+/*
+ * The named network that carries an instance's `adapters` x `gbps` (Gb/s
+ * one way each) of fabric `fabric` (index into net_fabric_names), shared by
+ * its `gpus` GPUs: the one of that fabric whose per-GPU rate is the
+ * instance's within 1 %, or NULL when the model has none.  The one place
+ * where an offer's stated adapters meet the collective model's networks.
+ */
+const struct net_def *net_for_adapters(int fabric, int adapters, double gbps, double gpus);
+/* The rates per GPU net_for_adapters knows, in words (for messages). */
+#define NET_FABRIC_TIERS \
+	"efa 50 or 400, infiniband 200 or 400, roce 100, 200 or 400, ethernet 25 Gb/s"
+
 /* The network a plan gets when it names none (ib-hdr). */
 const struct net_def *net_default(void);
 

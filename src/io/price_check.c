@@ -6,6 +6,7 @@
  * once the catalog is known, the GPU ids and the age of the prices.
  */
 #include "price_common.h"
+#include "network.h"
 
 #include <assert.h>
 #include <math.h>
@@ -57,7 +58,7 @@ int price_days_between(const char *from, const char *to, long *days)
 /* The price-like keys that must be > 0 when present. */
 static const char *const positive_keys[] = {
 	"on_demand", "spot", "gpu_part",
-	"host_part", "spot_gpu_part", "spot_host_part", NULL
+	"host_part", "spot_gpu_part", "spot_host_part", "spot_low", "spot_median", "spot_high", NULL
 };
 /*
  * An as_of more than PRICE_FUTURE_MAX_DAYS after today is an error at the
@@ -96,12 +97,48 @@ void price_warn_future(const char *file, const char *date, int line, int col,
 		   date, -age, today);
 }
 
-/* Checks of one parsed offer that tables cannot express. */
+/* An offer's network stated as adapters x rate: the four keys together,
+ * not beside `network`, and a rate per GPU the model has a network for,
+ * which becomes o->network.  Returns 0 or -1. */
+static int check_adapters(const struct yn_node *item, struct price_offer *o,
+			  const struct fd_ctx *ctx)
+{
+	static const char *const keys[] = { "adapters", "adapter_gbps", "fabric", "cluster" };
+	const struct yn_node *n[4], *net = yn_map_get(item, "network");
+	int given = 0;
+
+	for (int k = 0; k < 4; k++)
+		given += (n[k] = yn_map_get(item, keys[k])) != NULL;
+	if (given == 0)
+		return 0;
+	for (int k = 0; k < 4; k++)
+		if (!n[k])
+			return tc_diag_at(ctx->d, TC_EXIT_INPUT, ctx->file, item->line, item->col,
+					  "offer '%s' has no '%s' (expected adapters, adapter_gbps, fabric and cluster together)",
+					  o->instance, keys[k]);
+	if (net)
+		return tc_diag_at(ctx->d, TC_EXIT_INPUT, ctx->file, net->line, net->col,
+				  "offer '%s' has both network and adapters (expected one of them: adapters x rate name the network)",
+				  o->instance);
+	if (o->adapters < 1 || !(o->adapter_gbps > 0) || !o->cluster)
+		return 0; /* a bad value, already reported */
+	const struct net_def *d = net_for_adapters(o->fabric, o->adapters, o->adapter_gbps, o->gpus);
+	if (!d)
+		return tc_diag_at(ctx->d, TC_EXIT_INPUT, ctx->file, n[0]->line, n[0]->col,
+				  "offer '%s' has %d x %g Gb/s %s for %g GPUs, %.4g Gb/s per GPU, which no network of the model carries (expected a rate per GPU of one of: %s)",
+				  o->instance, o->adapters, o->adapter_gbps,
+				  net_fabric_names[o->fabric], o->gpus,
+				  o->adapters * o->adapter_gbps / o->gpus, NET_FABRIC_TIERS);
+	snprintf(o->network, sizeof(o->network), "%s", d->name);
+	return 0;
+}
+
 /*
- * The fabric keys come together or not at all; a lone GPU has no link
- * inside, more than one has one; instances join only over a network.
- * Sets o->fabric_stated.  The source is checked by the caller, who knows
- * the file's default.
+ * The fabric keys come together or not at all: interconnect and
+ * max_instances with network, or with adapters, adapter_gbps, fabric and
+ * cluster (check_adapters); a lone GPU has no link inside, more than one
+ * has one; instances join only over a network.  Sets o->fabric_stated.
+ * The source is checked by the caller, who knows the file's default.
  */
 static int check_fabric(const struct yn_node *item, struct price_offer *o,
 			const struct fd_ctx *ctx)
@@ -110,8 +147,14 @@ static int check_fabric(const struct yn_node *item, struct price_offer *o,
 	const struct yn_node *n[3];
 	int given = 0;
 
+	if (check_adapters(item, o, ctx))
+		return -1;
 	for (int k = 0; k < 3; k++)
 		given += (n[k] = yn_map_get(item, keys[k])) != NULL;
+	if (o->adapters && !n[1]) {
+		given++; /* the adapters are the network */
+		n[1] = yn_map_get(item, "adapters");
+	}
 	if (given == 0)
 		return 0;
 	if (given < 3) {
@@ -119,11 +162,11 @@ static int check_fabric(const struct yn_node *item, struct price_offer *o,
 		while (n[k])
 			k++;
 		return tc_diag_at(ctx->d, TC_EXIT_INPUT, ctx->file, item->line, item->col,
-				  "offer '%s' has no '%s' (expected interconnect, network and max_instances together)",
+				  "offer '%s' has no '%s' (expected interconnect, network or adapters, and max_instances together)",
 				  o->instance, keys[k]);
 	}
 	if (n[0]->type != YN_SCALAR || strcmp(n[0]->str, cost_link_names[o->interconnect]) ||
-	    n[1]->type != YN_SCALAR || strcmp(n[1]->str, o->network))
+	    (!o->adapters && (n[1]->type != YN_SCALAR || strcmp(n[1]->str, o->network))))
 		return 0; /* a bad value, already reported */
 	o->fabric_stated = 1;
 	if ((o->gpus > 1) != (o->interconnect != COST_LINK_NONE))
@@ -134,8 +177,44 @@ static int check_fabric(const struct yn_node *item, struct price_offer *o,
 				  o->gpus > 1 ? "pcie or nvlink" : "none");
 	if (o->max_instances > 1 && !strcmp(o->network, COST_NETWORK_NONE))
 		return tc_diag_at(ctx->d, TC_EXIT_INPUT, ctx->file, n[2]->line, n[2]->col,
-				  "offer '%s' has max_instances %d but network none (expected 1 without a network between instances)",
-				  o->instance, o->max_instances);
+				  "offer '%s' has max_instances %s but network none (expected 1 without a network between instances)",
+				  o->instance, n[2]->str);
+	return 0;
+}
+
+/*
+ * Spot across zones: spot_low and spot_high together, the point price (the
+ * median when given, which is then the spot price and excludes `spot`)
+ * between them.  Returns 0 or -1.
+ */
+static int check_spot_zones(const struct yn_node *item, struct price_offer *o,
+			    const struct fd_ctx *ctx)
+{
+	const struct yn_node *lo = yn_map_get(item, "spot_low"), *hi = yn_map_get(item, "spot_high");
+	const struct yn_node *med = yn_map_get(item, "spot_median"), *spot = yn_map_get(item, "spot");
+	if (med && spot)
+		return tc_diag_at(ctx->d, TC_EXIT_INPUT, ctx->file, med->line, med->col,
+				  "offer '%s' has both spot and spot_median (expected one: the median is the spot price)",
+				  o->instance);
+	if (med)
+		o->price_usd_per_h[COST_SPOT] = o->spot_median_usd_per_h;
+	if (!lo && !hi)
+		return 0;
+	if (!lo || !hi)
+		return tc_diag_at(ctx->d, TC_EXIT_INPUT, ctx->file, (lo ? lo : hi)->line,
+				  (lo ? lo : hi)->col,
+				  "offer '%s' has %s without %s (expected spot_low and spot_high together)",
+				  o->instance, lo ? "spot_low" : "spot_high", lo ? "spot_high" : "spot_low");
+	double point = o->price_usd_per_h[COST_SPOT];
+	if (!(point > 0))
+		return tc_diag_at(ctx->d, TC_EXIT_INPUT, ctx->file, lo->line, lo->col,
+				  "offer '%s' has a spot range but no spot price (expected spot or spot_median)",
+				  o->instance);
+	if (!(o->spot_low_usd_per_h <= point && point <= o->spot_high_usd_per_h))
+		return tc_diag_at(ctx->d, TC_EXIT_INPUT, ctx->file, (med ? med : spot)->line,
+				  (med ? med : spot)->col,
+				  "offer '%s' has spot %g outside its zones' spot_low %g to spot_high %g (expected a price between them)",
+				  o->instance, point, o->spot_low_usd_per_h, o->spot_high_usd_per_h);
 	return 0;
 }
 
@@ -164,6 +243,8 @@ int price_check_offer(const struct yn_node *item, struct price_offer *o,
 	for (int k = 0; k < COST_KIND_COUNT; k++)
 		if (yn_map_get(item, price_keys[k]))
 			priced = 1;
+	if (yn_map_get(item, "spot_median"))
+		priced = 1;
 	if (!priced)
 		rc = tc_diag_at(ctx->d, TC_EXIT_INPUT, ctx->file, item->line, item->col,
 				"offer '%s' has no price (expected on_demand, spot or both)",
@@ -209,6 +290,8 @@ int price_check_offer(const struct yn_node *item, struct price_offer *o,
 	if (price_check_not_future(yn_map_get(item, "as_of"), today, ctx))
 		rc = -1;
 	if (check_fabric(item, o, ctx))
+		rc = -1;
+	if (check_spot_zones(item, o, ctx))
 		rc = -1;
 	return rc;
 }

@@ -20,6 +20,8 @@
 
 #define MAX_OFFERS 10000      /* offers per file */
 #define MAX_INSTANCES 100000 /* instances one order can get */
+#define MAX_ADAPTERS 64       /* network adapters per instance (p5: 32) */
+#define MAX_ADAPTER_GBPS 3200 /* Gb/s of one adapter (today's fastest: 800) */
 #define DATE_EXPECT "a date such as 2026-11-29"
 
 static const char *const pricing_kind[] = { "pricing", NULL };
@@ -56,6 +58,10 @@ static int parse_network(const struct yn_node *v, void *target,
 			 const struct fd_ctx *ctx);
 static int parse_onprem_gpus(const struct yn_node *v, void *target,
 			     const struct fd_ctx *ctx);
+static int parse_max_instances(const struct yn_node *v, void *target,
+			       const struct fd_ctx *ctx);
+static int parse_cluster(const struct yn_node *v, void *target,
+			 const struct fd_ctx *ctx);
 
 #define T(field) offsetof(struct table_doc, t.field)
 #define TD(field) offsetof(struct table_doc, field)
@@ -121,14 +127,25 @@ static const struct fd_field offer_fields[] = {
 	  .unit = TC_UNIT_USD_PER_H },
 	{ .key = "spot_gpu_part", .type = FD_NUM, .offset = O(spot_gpu_part_usd_per_h),
 	  .unit = TC_UNIT_USD_PER_H },
+	{ .key = "spot_low", .type = FD_NUM, .offset = O(spot_low_usd_per_h),
+	  .unit = TC_UNIT_USD_PER_H },
+	{ .key = "spot_median", .type = FD_NUM, .offset = O(spot_median_usd_per_h),
+	  .unit = TC_UNIT_USD_PER_H },
+	{ .key = "spot_high", .type = FD_NUM, .offset = O(spot_high_usd_per_h),
+	  .unit = TC_UNIT_USD_PER_H },
 	{ .key = "spot_host_part", .type = FD_NUM, .offset = O(spot_host_part_usd_per_h),
 	  .unit = TC_UNIT_USD_PER_H },
 	{ .key = "verified", .type = FD_BOOL, .offset = O(verified) },
 	{ .key = "interconnect", .type = FD_ENUM, .offset = O(interconnect),
 	  .names = cost_link_names },
 	{ .key = "network", .type = FD_CUSTOM, .offset = O(network), .parse = parse_network },
-	{ .key = "max_instances", .type = FD_INT, .offset = O(max_instances),
-	  .min = 1, .max = MAX_INSTANCES },
+	{ .key = "max_instances", .type = FD_CUSTOM, .offset = 0, .parse = parse_max_instances },
+	{ .key = "adapters", .type = FD_INT, .offset = O(adapters), .min = 1,
+	  .max = MAX_ADAPTERS },
+	{ .key = "adapter_gbps", .type = FD_NUM, .offset = O(adapter_gbps),
+	  .unit = TC_UNIT_COUNT, .min = 1, .max = MAX_ADAPTER_GBPS },
+	{ .key = "fabric", .type = FD_ENUM, .offset = O(fabric), .names = net_fabric_names },
+	{ .key = "cluster", .type = FD_CUSTOM, .offset = O(cluster), .parse = parse_cluster },
 	{ .key = "fabric_source", .type = FD_STR, .offset = O(fabric_source),
 	  .size = PRICE_TEXT_LEN },
 	{ .key = "as_of", .type = FD_CUSTOM, .offset = O(as_of), .parse = parse_date,
@@ -244,6 +261,41 @@ static int parse_network(const struct yn_node *v, void *target,
 	if (fd_get_enum(v, "network", net_offer_names, &i, ctx))
 		return -1;
 	snprintf(target, PRICE_ID_LEN, "%s", net_offer_names[i]);
+	return 0;
+}
+
+/* An offer's max_instances: a count, or `unknown` (no size stated: the
+ * loader's bound, and the answer says it is unconfirmed). */
+static int parse_max_instances(const struct yn_node *v, void *target,
+			       const struct fd_ctx *ctx)
+{
+	struct price_offer *o = target;
+	if (v->type == YN_SCALAR && v->style == YN_PLAIN && !strcmp(v->str, "unknown")) {
+		o->max_instances = MAX_INSTANCES;
+		o->max_unconfirmed = 1;
+		return 0;
+	}
+	char *end = NULL;
+	long n = v->type == YN_SCALAR && v->style == YN_PLAIN ? strtol(v->str, &end, 10) : 0;
+	int number = end && end != v->str && !*end;
+	if (!number || n < 1 || n > MAX_INSTANCES)
+		return tc_diag_at(ctx->d, TC_EXIT_INPUT, ctx->file, v->line, v->col,
+				  "'max_instances' is %s%s%s (expected a whole number from 1 to %d, or unknown)",
+				  number ? "" : "'", v->type == YN_SCALAR ? v->str : "not a scalar",
+				  number ? "" : "'", MAX_INSTANCES);
+	o->max_unconfirmed = 0;
+	o->max_instances = (int)n;
+	return 0;
+}
+
+/* An offer's cluster product: one of cost_cluster_names after "none". */
+static int parse_cluster(const struct yn_node *v, void *target,
+			 const struct fd_ctx *ctx)
+{
+	int i;
+	if (fd_get_enum(v, "cluster", cost_cluster_names + 1, &i, ctx))
+		return -1;
+	*(int *)target = i + 1;
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 #include <math.h>
 
 #include "comm.h"
+#include "memory.h"
 #include "roofline.h"
 
 static double sum_brk(const double t[BRK_COUNT])
@@ -202,7 +203,8 @@ int compose_finish(struct estimate *E, const struct gpu *g, enum tc_prec prec,
 	for (k = 0; k < MEM_COUNT; k++)
 		E->memory_per_gpu_bytes += E->mem_bytes[k];
 	E->memory_capacity_bytes = g->memory_bytes;
-	E->fits = E->memory_per_gpu_bytes <= g->memory_bytes;
+	E->memory_usable_bytes = mem_usable_bytes(g, &E->plan);
+	E->fits = E->memory_per_gpu_bytes <= E->memory_usable_bytes;
 
 	if (pl->count > pl->gpus_per_node && !(pl->network_bytes_per_s > 0))
 		est_warn(E, "no network bandwidth given for %.0f nodes: assuming "

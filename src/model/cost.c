@@ -14,6 +14,9 @@
 const char *const cost_gran_names[] = { "per_second", "per_minute", "per_hour",
 					NULL };
 const char *const cost_link_names[] = { "none", "pcie", "nvlink", NULL };
+const char *const cost_cluster_names[] = { "none", "placement_group", "scale_set",
+					   "cluster_network", "capacity_block",
+					   "one_click_cluster", "instant_cluster", NULL };
 const char *const cost_kind_names[] = { "on-demand", "spot", NULL };
 
 int cost_kind_parse(const char *name)
@@ -190,8 +193,10 @@ int cost_range_timed(const struct price_table *tables, size_t ntables,
 	assert((tables || ntables == 0) && gpu_id && out);
 	memset(&r, 0, sizeof(r));
 	for (size_t t = 0; t < ntables; t++) {
-		struct cost_choice best = { 0 };
-		double best_key = 0;
+		/* The provider's cheapest offer, and its cheapest that leaves no
+		 * paid GPU idle (the one its range counts). */
+		struct cost_choice best = { 0 }, whole = { 0 };
+		double best_key = 0, whole_key = 0;
 		for (size_t i = 0; i < tables[t].count; i++) {
 			const struct price_offer *o = &tables[t].offers[i];
 			struct cost_run run;
@@ -225,35 +230,50 @@ int cost_range_timed(const struct price_table *tables, size_t ntables,
 				net = o->network;
 			}
 			double key = per_gpu_h ? run.price_usd_per_gpu_h : run.cost_usd;
-			r.offers++;
+			struct cost_choice ch = { &tables[t], o, run, offer_s, net };
+			int idle = !per_gpu_h && run.idle_gpus > 0;
+			if (idle)
+				r.offers_idle++;
+			else
+				r.offers++;
 			if (!best.offer || key < best_key) {
-				best.table = &tables[t];
-				best.offer = o;
-				best.run = run;
-				best.run_s = offer_s;
-				best.network = net;
+				best = ch;
 				best_key = key;
+			}
+			if (!idle && (!whole.offer || key < whole_key)) {
+				whole = ch;
+				whole_key = key;
 			}
 		}
 		if (!best.offer)
 			continue;
 		double cheap_key = per_gpu_h ? r.cheapest.run.price_usd_per_gpu_h
 					     : r.cheapest.run.cost_usd;
-		double dear_key = per_gpu_h ? r.dearest.run.price_usd_per_gpu_h
-					    : r.dearest.run.cost_usd;
-		if (!r.providers || best_key < cheap_key)
+		if (!r.cheapest.offer || best_key < cheap_key)
 			r.cheapest = best;
-		if (!r.providers || best_key > dear_key)
-			r.dearest = best;
-		r.providers++;
+		if (whole.offer) {
+			double dear_key = per_gpu_h ? r.dearest.run.price_usd_per_gpu_h
+						    : r.dearest.run.cost_usd;
+			if (!r.providers || whole_key > dear_key)
+				r.dearest = whole;
+			r.providers++;
+		} else {
+			/* Only offers that leave GPUs idle: listed apart. */
+			if (!r.providers_idle || best_key > r.dearest_idle.run.cost_usd)
+				r.dearest_idle = best;
+			r.providers_idle++;
+		}
 	}
+	/* Every offer leaves GPUs idle: the range is the cheapest alone. */
+	if (!r.providers && r.cheapest.offer)
+		r.dearest = r.cheapest;
 	r.skipped_small = skipped;
 	r.skipped_fabric = unhosted;
 	r.largest = largest;
 	out->skipped_small = skipped;
 	out->skipped_fabric = unhosted;
 	out->largest = largest;
-	if (!r.providers)
+	if (!r.cheapest.offer)
 		return -1;
 	*out = r;
 	return 0;

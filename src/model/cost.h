@@ -40,6 +40,20 @@ extern const char *const cost_kind_names[];
 enum cost_link { COST_LINK_NONE, COST_LINK_PCIE, COST_LINK_NVLINK };
 extern const char *const cost_link_names[]; /* "none", "pcie", "nvlink", NULL */
 
+/* The product an offer's instances are joined by (docs/pricing.md,
+ * "Fabric").  The order is that of cost_cluster_names. */
+enum cost_cluster {
+	COST_CLUSTER_NONE,
+	COST_CLUSTER_PLACEMENT_GROUP, /* AWS cluster placement group */
+	COST_CLUSTER_SCALE_SET,       /* Azure virtual machine scale set */
+	COST_CLUSTER_NETWORK,         /* OCI cluster network */
+	COST_CLUSTER_CAPACITY_BLOCK,  /* AWS Capacity Blocks for ML */
+	COST_CLUSTER_ONE_CLICK,       /* Lambda 1-Click Cluster */
+	COST_CLUSTER_INSTANT,         /* RunPod / Together Instant Cluster */
+};
+/* "none", "placement_group", ...: the file's spelling; NULL-ended. */
+extern const char *const cost_cluster_names[];
+
 /* The network name of an offer whose instances cannot be joined. */
 #define COST_NETWORK_NONE "none"
 
@@ -59,6 +73,10 @@ struct price_offer {
 	/* Split billing (GCP): parts of the on-demand / spot price; 0 = none. */
 	double gpu_part_usd_per_h, host_part_usd_per_h;
 	double spot_gpu_part_usd_per_h, spot_host_part_usd_per_h;
+	/* Spot across the zones the source sampled: lowest, median, highest
+	 * per instance-hour; 0 = not given.  A median given is the spot price
+	 * (price_usd_per_h[COST_SPOT]). */
+	double spot_low_usd_per_h, spot_median_usd_per_h, spot_high_usd_per_h;
 	int verified;                /* 0: a suspect or recalled figure */
 	/* What one order can host (docs/pricing.md, "Fabric").  Unstated:
 	 * no link, no network, one instance. */
@@ -66,6 +84,16 @@ struct price_offer {
 	int interconnect;            /* enum cost_link, between one instance's GPUs */
 	char network[PRICE_ID_LEN];  /* between instances: a network name or "none" */
 	int max_instances;           /* the most instances one order gets, >= 1 */
+	int max_unconfirmed;         /* no size stated (max_instances: unknown):
+				      * max_instances is the loader's bound and an
+				      * answer of several instances says so */
+	/* The network as the source states it: adapters x rate per instance
+	 * (network.h maps it to a named network); 0 adapters: not stated. */
+	int adapters;
+	double adapter_gbps;         /* each adapter, Gb/s one way */
+	int fabric;                  /* index into net_fabric_names */
+	int cluster;                 /* enum cost_cluster */
+	int fabric_assumed;          /* set by --assume-fabric, not by a source */
 	char fabric_source[PRICE_TEXT_LEN]; /* where those three were read; "" if unstated */
 	char as_of[PRICE_DATE_LEN];  /* the offer's date (default: the file's) */
 	char source[PRICE_TEXT_LEN]; /* the offer's source (default: the file's) */
@@ -161,9 +189,17 @@ struct cost_timer {
 
 struct cost_range {
 	struct cost_choice cheapest; /* lowest cost over all offers */
-	struct cost_choice dearest;  /* the provider whose best offer costs most */
-	int providers;               /* providers with a usable offer */
-	int offers;                  /* usable offers */
+	/* The provider whose cheapest offer that leaves no paid GPU idle costs
+	 * most (the cheapest when every offer leaves GPUs idle). */
+	struct cost_choice dearest;
+	int providers;               /* providers with such an offer */
+	int offers;                  /* usable offers that leave no GPU idle */
+	/* Listed apart: offers that leave paid GPUs idle (an 8-GPU instance
+	 * for a 1-GPU job), and the dearest best offer of the providers that
+	 * have only those (cost 0 when none). */
+	int offers_idle;
+	int providers_idle;
+	struct cost_choice dearest_idle;
 	int skipped_small;           /* offers of too few GPUs per instance */
 	int skipped_fabric;          /* offers that cannot join the instances needed */
 	/* The offer of this GPU and kind whose one order holds the most GPUs

@@ -100,6 +100,8 @@ struct estimate {
 	double mem_bytes[MEM_COUNT];
 	double memory_per_gpu_bytes;
 	double memory_capacity_bytes;
+	double memory_usable_bytes; /* capacity less the plan's headroom: what
+				     * fits is compared with */
 	int fits;
 	enum limiter limiting;
 	char fit_advice[256];        /* when it does not fit: what would */

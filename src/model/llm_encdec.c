@@ -441,8 +441,8 @@ int encdec_estimate(const struct workload *w, const struct gpu *g,
 			 "available (expected recompute, zero, micro_batch or "
 			 "tp raised, or more GPUs)",
 			 E.memory_per_gpu_bytes / 1e9,
-			 (E.memory_per_gpu_bytes - g->memory_bytes) / 1e9,
-			 g->memory_bytes / 1e9);
+			 (E.memory_per_gpu_bytes - E.memory_usable_bytes) / 1e9,
+			 E.memory_usable_bytes / 1e9);
 	*out = E;
 	return 0;
 }

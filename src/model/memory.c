@@ -202,6 +202,12 @@ static double try_plan(const struct workload *w, const struct plan *pl)
 	return mem_estimate(w, pl, &sh, part);
 }
 
+double mem_usable_bytes(const struct gpu *g, const struct plan *pl)
+{
+	double h = pl->memory_headroom_frac;
+	return g->memory_bytes * (1 - (h > 0 ? h : 0));
+}
+
 /* Whether `w` under plan `pl` fits in cap bytes; its memory into *got. */
 static int fits(const struct workload *w, const struct plan *pl, double cap,
 		double *got)
@@ -216,7 +222,7 @@ void mem_fit_advice(const struct workload *w, const struct gpu *g,
 {
 	struct plan c;
 	struct workload w2;
-	double cap = g->memory_bytes, got;
+	double cap = mem_usable_bytes(g, pl), got;
 	char what[96];
 	int k;
 	/* what recomputing every layer takes, unless it is done already */

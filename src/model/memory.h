@@ -21,6 +21,13 @@
 /* Caching-allocator fragmentation, fraction of activations and buffers. */
 #define MEM_FRAGMENTATION_FRAC 0.05
 
+/* The most --memory-headroom may keep free. */
+#define MEM_MAX_HEADROOM_FRAC 0.5
+
+/* GPU g's memory a plan may fill: its capacity less the share
+ * pl->memory_headroom_frac kept free.  Every fit test uses it. */
+double mem_usable_bytes(const struct gpu *g, const struct plan *pl);
+
 /* Activation bytes one layer stores for one micro-batch on one GPU. */
 double mem_layer_activation_bytes(const struct llm_shape *sh,
 				  enum recompute rc);

@@ -59,9 +59,10 @@ int planner_counts(const struct workload *w, int gpus_per_node, int max,
 	return n;
 }
 
-/* One (GPU type, count) to search, and its result. */
+/* One (GPU type, network, count) to search, and its result. */
 struct pitem {
 	int gpu, count;
+	const char *net;          /* a network of in->nets; NULL: the plan's own */
 	int ok;
 	struct plan_point pt;
 	struct plan_problem why;
@@ -108,6 +109,7 @@ static void *pworker(void *arg)
 	struct workload *bw = malloc(sizeof(*bw));
 	struct estimate *be = malloc(sizeof(*be));
 	int last_gpu = -1;
+	const char *last_net = NULL;
 	if (!w || !bw || !be || est_workspace_init(&ws, LLM_MAX_OPS)) {
 		queue_oom(&S->q);
 		goto out;
@@ -118,16 +120,19 @@ static void *pworker(void *arg)
 		size_t i = S->order[k];
 		struct pitem *it = &S->items[i];
 		const struct gpu *g = &in->gpus[it->gpu];
-		if (it->gpu != last_gpu) {
+		if (it->gpu != last_gpu || it->net != last_net) {
 			*w = *in->w;
 			snprintf(w->plan.gpu, sizeof(w->plan.gpu), "%s", g->id);
 			w->plan.gpus_per_node = in->w->plan.gpus_per_node > 0 ?
 				in->w->plan.gpus_per_node : gpu_node_size(g);
+			if (it->net)
+				wl_set_network(&w->plan, net_find(it->net));
 			last_gpu = it->gpu;
+			last_net = it->net;
 		}
 		if (search_best_at(w, g, it->count, &in->knobs, &ws, bw, be, &it->why))
 			continue;
-		struct plan_priced pr = { 0, be->total_time_s, be->total_time_s, "", "", NULL };
+		struct plan_priced pr = { 0, be->total_time_s, be->total_time_s, "", "", NULL, NULL, 0 };
 		if (in->price(in->price_ctx, g, bw, be, &pr))
 			continue;
 		struct plan_point *q = &it->pt;
@@ -146,6 +151,8 @@ static void *pworker(void *arg)
 		q->provider = pr.provider;
 		q->instance = pr.instance;
 		q->network = pr.network;
+		q->caveat = pr.caveat;
+		q->idle_gpus = pr.idle_gpus;
 		it->ok = 1;
 	}
 out:
@@ -212,7 +219,8 @@ int planner_run(const struct planner_in *in, struct plan_point **pts,
 	*pts = NULL;
 	*npts = 0;
 	counts = malloc(sizeof(int) * ((size_t)in->max_gpus + 1));
-	S.items = calloc((size_t)in->ngpus * ((size_t)in->max_gpus + 1) + 1, sizeof(*S.items));
+	S.items = calloc((size_t)in->ngpus * ((size_t)in->max_gpus + 1) * (PLANNER_MAX_NETS + 1) + 1,
+			 sizeof(*S.items));
 	if (!counts || !S.items)
 		goto out;
 	for (int gi = 0; gi < in->ngpus; gi++) {
@@ -226,10 +234,18 @@ int planner_run(const struct planner_in *in, struct plan_point **pts,
 		} else {
 			nc = planner_counts(in->w, gpn, in->max_gpus, counts, in->max_gpus + 1);
 		}
-		for (int ci = 0; ci < nc; ci++) {
-			S.items[S.q.n].gpu = gi;
-			S.items[S.q.n++].count = counts[ci];
-		}
+		int nn = in->nets ? in->nnets[gi] : 0;
+		for (int ci = 0; ci < nc; ci++)
+			for (int k = -1; k < nn; k++) {
+				const char *net = k < 0 ? NULL : in->nets[gi][k];
+				/* One node's plan does not cross a network; the plan's
+				 * own is searched anyway. */
+				if (net && (counts[ci] <= gpn || !strcmp(net, in->w->plan.network) ||
+					    !net_find(net)))
+					continue;
+				S.items[S.q.n++] = (struct pitem){ .gpu = gi, .count = counts[ci],
+								   .net = net };
+			}
 	}
 	S.order = malloc((S.q.n + 1) * sizeof(*S.order));
 	struct porder *po = malloc((S.q.n + 1) * sizeof(*po));

@@ -27,6 +27,9 @@ struct plan_priced {
 	/* The network total_time_s assumes between instances when it is the
 	 * offer's own, not the plan's (caller-owned); NULL otherwise. */
 	const char *network;
+	const char *caveat;        /* what the answer must say of the offer
+				    * (static); NULL: nothing */
+	double idle_gpus;          /* paid for on the offer's instances, unused */
 };
 
 /* Price the run of layout *w (estimate *e) on GPU g: 0 with *out (its
@@ -36,6 +39,7 @@ typedef int (*plan_price_fn)(void *ctx, const struct gpu *g, const struct worklo
 			     const struct estimate *e, struct plan_priced *out);
 
 #define PLANNER_MAX_JOBS 256
+#define PLANNER_MAX_NETS 8 /* networks searched per GPU type besides the plan's */
 
 struct plan_point {
 	int gpu;                   /* index into planner_in.gpus */
@@ -46,6 +50,9 @@ struct plan_point {
 	const char *provider, *instance; /* from the price function */
 	const char *network;       /* from the price function: the network of the
 				    * times when the offer's own, else NULL */
+	const char *caveat;        /* from the price function: e.g. "cluster size
+				    * unconfirmed"; NULL when none */
+	double idle_gpus;          /* from the price function */
 	int sampled;               /* unc holds its Monte Carlo (planner_sample) */
 	struct unc_result unc;
 };
@@ -72,6 +79,12 @@ struct planner_in {
 	plan_price_fn price;
 	void *price_ctx;
 	plan_offer_fn offer;       /* planner_sample only; may be NULL (no cost) */
+	/* The networks each GPU type's plans of more than one node are also
+	 * searched over (those its offers join instances by, net_find names):
+	 * nets[gi][0 .. nnets[gi] - 1], borrowed.  A plan of one node, and
+	 * every plan when nets is NULL, is searched over w's own network. */
+	const char *const (*nets)[PLANNER_MAX_NETS];
+	const int *nnets;
 };
 
 /*
@@ -84,7 +97,7 @@ int planner_counts(const struct workload *w, int gpus_per_node, int max,
 		   int *out, int cap);
 
 /*
- * Every (GPU type, count) point that fits and has a price.  *pts is an
+ * Every (GPU type, network, count) point that fits and has a price.  *pts is an
  * owned array (free()).  `closest` (may be NULL) receives the reason of the
  * GPU type that came closest to fitting when no point fits.  Returns 0, or
  * -1 when out of memory.

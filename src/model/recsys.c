@@ -313,7 +313,7 @@ struct rstep {
 static double dense_memory(const struct rstep *R, struct estimate *E)
 {
 	const struct recsys_arch *a = R->a;
-	double act, free_b = R->g->memory_bytes;
+	double act, free_b = mem_usable_bytes(R->g, &R->pl);
 	int i, k;
 
 	/* activations: every MLP layer input and output, the interaction

@@ -99,6 +99,34 @@ int run_cost_compute_timed(const struct price_table *tables, size_t ntables,
 	return isfinite(out->energy_kwh) && isfinite(out->co2_kg) ? 0 : -1;
 }
 
+int run_cost_own_net_time(void *ctx, const char *network, double *run_s)
+{
+	const struct run_cost_own_net *o = ctx;
+	if (strcmp(network, o->network))
+		return -1;
+	*run_s = o->run_s;
+	return 0;
+}
+
+int run_cost_networks(const struct price_table *tables, size_t ntables, const char *gpu_id,
+		      enum cost_kind kind, const char **out, int cap)
+{
+	int n = 0;
+	for (size_t t = 0; t < ntables; t++)
+		for (size_t i = 0; i < tables[t].count; i++) {
+			const struct price_offer *o = &tables[t].offers[i];
+			int seen = 0;
+			if (strcmp(o->gpu, gpu_id) || !(o->price_usd_per_h[kind] > 0) ||
+			    !cost_offer_hosts(o, 2) || !strcmp(o->network, COST_NETWORK_NONE))
+				continue;
+			for (int k = 0; k < n && !seen; k++)
+				seen = !strcmp(out[k], o->network);
+			if (!seen && n < cap)
+				out[n++] = o->network;
+		}
+	return n;
+}
+
 void run_cost_unfit(const struct run_cost_in *in, struct run_cost *out)
 {
 	memset(out, 0, sizeof(*out));

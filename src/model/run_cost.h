@@ -83,6 +83,26 @@ int run_cost_compute_timed(const struct price_table *tables, size_t ntables,
 			   const struct run_cost_in *in, struct run_cost *out);
 
 /*
+ * A cost_timer of a layout searched over one network: `run_s` over
+ * `network`, and no time over any other (run_cost_own_net_time returns -1,
+ * so an offer on another network is left out).  Pricing with it never
+ * shows a time and a cost from different networks.
+ */
+struct run_cost_own_net {
+	const char *network; /* borrowed: the plan's */
+	double run_s;
+};
+int run_cost_own_net_time(void *ctx, const char *network, double *run_s); /* cost_time_fn */
+
+/*
+ * The distinct networks of the offers of `gpu_id` sold as `kind` that can
+ * join instances (cost_offer_hosts(o, 2)), in table order, into
+ * out[0..cap-1] (borrowed from the offers).  Returns how many.
+ */
+int run_cost_networks(const struct price_table *tables, size_t ntables, const char *gpu_id,
+		      enum cost_kind kind, const char **out, int cap);
+
+/*
  * A plan that does not fit in GPU memory cannot run, so it has no price,
  * on-premises cost or energy: fill *out with `unfit` set and the
  * assumptions of *in kept for the report.

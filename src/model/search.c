@@ -148,7 +148,7 @@ static int try_cand(struct sstate *s)
 static int try_zero_rec(struct sstate *s, const int *zeros, int nz,
 			const int *recs, int nr)
 {
-	const double cap = s->g->memory_bytes;
+	const double cap = mem_usable_bytes(s->g, &s->cand.plan);
 	int any = 0;
 	int z1_first = -1; /* first recompute index at which ZeRO 1 fit */
 	for (int zi = 0; zi < nz; zi++) {
@@ -348,7 +348,7 @@ static void explain_none(const struct sstate *s, int count, const struct gpu *g,
 			 "needs %.1f GB of %.1f GB, %.1f GB too much",
 			 count, g->id, m->tp, m->pp, m->dp, m->zero,
 			 m->micro_batch, rec_names[s->min_rec], s->min_mem / 1e9,
-			 g->memory_bytes / 1e9, (s->min_mem - g->memory_bytes) / 1e9);
+			 mem_usable_bytes(g, m) / 1e9, (s->min_mem - mem_usable_bytes(g, m)) / 1e9);
 	} else if (s->invalid) {
 		*why = s->last;
 	} else {

@@ -253,7 +253,7 @@ int vision_estimate(const struct workload *w, const struct gpu *g,
 		snprintf(E.fit_advice, sizeof(E.fit_advice), "needs %.1f GB of "
 			 "%.1f GB: try micro_batch %d (gradient accumulation) "
 			 "or more GPUs", E.memory_per_gpu_bytes / 1e9,
-			 g->memory_bytes / 1e9,
+			 E.memory_usable_bytes / 1e9,
 			 pl.micro_batch > 1 ? pl.micro_batch / 2 : 1);
 	*out = E;
 	return 0;

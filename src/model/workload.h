@@ -149,6 +149,10 @@ struct plan {
 					   achieved share; a bare bandwidth
 					   is taken as InfiniBand */
 	char network[32];       /* its name, or "" for a bare bandwidth */
+	/* Share of each GPU's memory kept free on top of the estimate's own
+	 * reserve (--memory-headroom, 0..MEM_MAX_HEADROOM_FRAC): every fit
+	 * test compares with the rest (mem_usable_bytes). */
+	double memory_headroom_frac;
 	int embeddings;         /* recsys: enum rec_placement */
 	int offload;            /* recsys: enum rec_offload */
 	struct plan_framework framework;

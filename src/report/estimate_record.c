@@ -182,6 +182,8 @@ static void result_fields(struct est_record *r, const struct workload *w,
 	put(r, data6("memory_per_gpu_bytes", NULL), val(e->memory_per_gpu_bytes));
 	say(r, "memory per GPU", rep_est_memory);
 	put(r, data6("memory_capacity_bytes", NULL), val(e->memory_capacity_bytes));
+	/* What fits is compared with: the capacity less --memory-headroom. */
+	put(r, jnum("memory_usable_bytes", NULL), val(e->memory_usable_bytes));
 	put(r, col("fits", NULL, REP_COL_BOOL, REP_VIEW_DATA, 0), val(e->fits));
 	put(r, jtext("fit_advice", NULL), only(!e->fits, txt(e->fit_advice)));
 	put(r, dtext("limiting", NULL), txt(limiter_names[e->limiting]));
@@ -293,6 +295,11 @@ static void cost_fields(struct est_record *r, const struct gpu *g, const struct 
 	put(r, col("providers", "cost", REP_COL_COUNT, REP_VIEW_JSON, 0),
 	    only(offer, val(c->range.providers)));
 	put(r, col("offers", "cost", REP_COL_COUNT, REP_VIEW_JSON, 0), only(offer, val(c->range.offers)));
+	/* Offers that leave paid GPUs idle are counted apart from the range. */
+	put(r, col("offers_idle", "cost", REP_COL_COUNT, REP_VIEW_JSON, 0),
+	    only(offer, val(c->range.offers_idle)));
+	put(r, jnum("idle_max_usd", "cost"),
+	    only(offer && c->range.providers_idle, val(c->range.dearest_idle.run.cost_usd)));
 	put(r, jnum("billed_run_s", "cost"), only(fit, val(c->run_s)));
 	spot_fields(r, c, fit && c->spot_applied);
 	/* Null, never left out, where no on-premises figure applies (the schema

@@ -64,13 +64,22 @@ int rep_est_name(REP_WORD_ARGS)
 	return 0;
 }
 
-/* "69.9 GB of 80.0 GB (fits)"; the table says "does NOT fit". */
+/* "69.9 GB of 80.0 GB (fits)"; the table says "does NOT fit"; with a
+ * memory headroom, "69.9 GB of 72.0 GB usable (80.0 GB less 10 % kept
+ * free; fits)". */
 int rep_est_memory(REP_WORD_ARGS)
 {
-	char a[48], b[48];
-	snprintf(value, REP_WORD_LEN, "%s of %s (%s)", tc_fmt_bytes(CELL->num, a, sizeof(a)),
-		 tc_fmt_bytes(FIELD(NULL, "memory_capacity_bytes")->num, b, sizeof(b)),
-		 FIELD(NULL, "fits")->num ? "fits" : TABLE ? "does NOT fit" : "does not fit");
+	char a[48], b[48], whole[48];
+	double cap = FIELD(NULL, "memory_capacity_bytes")->num;
+	double usable = FIELD(NULL, "memory_usable_bytes")->num;
+	const char *fit = FIELD(NULL, "fits")->num ? "fits" : TABLE ? "does NOT fit" : "does not fit";
+	if (usable < cap)
+		snprintf(value, REP_WORD_LEN, "%s of %s usable (%s less %.3g %% kept free; %s)",
+			 tc_fmt_bytes(CELL->num, a, sizeof(a)), tc_fmt_bytes(usable, b, sizeof(b)),
+			 tc_fmt_bytes(cap, whole, sizeof(whole)), 100 * (1 - usable / cap), fit);
+	else
+		snprintf(value, REP_WORD_LEN, "%s of %s (%s)", tc_fmt_bytes(CELL->num, a, sizeof(a)),
+			 tc_fmt_bytes(cap, b, sizeof(b)), fit);
 	return 0;
 }
 
@@ -495,10 +504,18 @@ int rep_est_range(REP_WORD_ARGS)
 	double providers = FIELD("cost", "providers")->num, offers = FIELD("cost", "offers")->num;
 	if (CELL->missing)
 		return 1;
+	double idle = FIELD("cost", "offers_idle")->num;
+	const struct rep_cell *idle_max = FIELD("cost", "idle_max_usd");
+	char most[48];
 	snprintf(value, REP_WORD_LEN, "%s to %s across %.0f provider%s (%.0f offer%s)",
 		 rep_fmt_usd(OFFER("cost_usd")->num, a, sizeof(a)),
 		 rep_fmt_usd(CELL->num, b, sizeof(b)),
 		 providers, plural(providers), offers, plural(offers));
+	/* Offers that leave paid GPUs idle are listed apart. */
+	if (idle > 0)
+		append(value, "; %.0f more leave paid GPUs idle%s%s", idle,
+		       idle_max->missing ? "" : ", up to ",
+		       idle_max->missing ? "" : rep_fmt_usd(idle_max->num, most, sizeof(most)));
 	return 0;
 }
 

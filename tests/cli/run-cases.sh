@@ -20,7 +20,8 @@
 #                                  not hang)
 #   check: COMMAND                (optional: run with sh after the binary; the
 #                                  case fails if it fails; $CASE_STDOUT is the
-#                                  file holding the run's standard output)
+#                                  file holding the run's standard output,
+#                                  $CASE_BIN the binary, for a second run)
 #   env: TRAINCOST_TODAY=2027-12-01  (optional: NAME=VALUE words added to the
 #                                  environment of the run, after
 #                                  tests/test-env.sh's)
@@ -38,7 +39,8 @@ bin=$1
 runner=${2:-}
 # For `needs:` lines: the command the binary runs under ("" when none).
 CASE_RUNNER=$runner
-export CASE_RUNNER
+CASE_BIN=$bin
+export CASE_RUNNER CASE_BIN
 . tests/test-env.sh
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM

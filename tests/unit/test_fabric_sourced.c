@@ -5,7 +5,10 @@
  * that was read, and the four agree with each other.
  *
  * It walks the frozen tables of tests/data by default; tests/shipped-data.sh
- * runs it with TC_FABRIC_DATA=. over the shipped pricing/ as well.
+ * runs it with TC_FABRIC_DATA=. over the shipped pricing/ as well, where
+ * every offer that joins instances also states its network as the source
+ * does: adapters x rate per instance, the fabric and the cluster product
+ * (the frozen tables name networks, an older form the loader still reads).
  */
 #include "tc_test.h"
 
@@ -17,7 +20,8 @@ static size_t walked;
 
 /* One offer: its fabric is stated, sourced and consistent.  Failures name
  * the file and line of the offer. */
-static void check_offer(const struct price_table *t, const struct price_offer *o)
+static void check_offer(const struct price_table *t, const struct price_offer *o,
+			int shipped)
 {
 	char at[1100];
 	snprintf(at, sizeof(at), "%s:%d: %s", t->file, o->line, o->instance);
@@ -40,6 +44,14 @@ static void check_offer(const struct price_table *t, const struct price_offer *o
 	/* Instances are joined only over a network. */
 	if (!strcmp(o->network, COST_NETWORK_NONE) && o->max_instances != 1)
 		fail_msg("%s: max_instances %d without a network", at, o->max_instances);
+	if (shipped && strcmp(o->network, COST_NETWORK_NONE) &&
+	    (o->adapters < 1 || !(o->adapter_gbps > 0) || o->cluster == COST_CLUSTER_NONE))
+		fail_msg("%s: joins instances over %s without adapters, adapter_gbps and cluster", at,
+			 o->network);
+	if (o->adapters &&
+	    net_for_adapters(o->fabric, o->adapters, o->adapter_gbps, o->gpus) != net_find(o->network))
+		fail_msg("%s: %d x %g Gb/s is not network %s", at, o->adapters, o->adapter_gbps,
+			 o->network);
 	walked++;
 }
 
@@ -61,7 +73,7 @@ static void every_offer_states_a_sourced_fabric(void **state)
 	for (size_t t = 0; t < set.count; t++) {
 		size_t before = walked;
 		for (size_t i = 0; i < set.tables[t].count; i++)
-			check_offer(&set.tables[t], &set.tables[t].offers[i]);
+			check_offer(&set.tables[t], &set.tables[t].offers[i], dir && dir[0]);
 		if (walked == before)
 			fail_msg("%s: no offer", set.tables[t].file);
 	}

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "../../src/io/network.h"
 #include "../../src/io/price_load.h"
 
 #define DATA "tests/unit/data/pricing/"
@@ -232,8 +233,8 @@ static void test_bad_files(void **state)
 	};
 	static const char *const fabric[] = {
 		DATA "bad-fabric.yaml:8:78: 'interconnect' is 'nvlnk' (expected one of: none, pcie, nvlink; did you mean 'nvlink'?)",
-		DATA "bad-fabric.yaml:9:93: 'network' is 'ib-nd' (expected one of: none, ib-hdr, ib-ndr, roce-100g, eth-25g, efa-400g, efa-3200g; did you mean 'ib-ndr'?)",
-		DATA "bad-fabric.yaml:10:116: 'max_instances' is 0 (expected a whole number from 1 to 100000)",
+		DATA "bad-fabric.yaml:9:93: 'network' is 'ib-nd' (expected one of: none, ib-hdr, ib-ndr, roce-100g, eth-25g, efa-400g, efa-3200g, roce-200g, roce-400g; did you mean 'ib-ndr'?)",
+		DATA "bad-fabric.yaml:10:116: 'max_instances' is 0 (expected a whole number from 1 to 100000, or unknown)",
 		DATA "bad-fabric.yaml:11:114: offer 'd' has max_instances 4 but network none (expected 1 without a network between instances)",
 		DATA "bad-fabric.yaml:12:5: offer 'e' states its fabric without a source (expected fabric_source in the offer or the file)",
 		DATA "bad-fabric.yaml:13:78: offer 'f' has 1 GPU per instance and interconnect nvlink (expected none)",
@@ -246,6 +247,64 @@ static void test_bad_files(void **state)
 	expect_bad(DATA "bad-future-date.yaml", 0, future);
 	expect_bad(DATA "bad-unknown-key.yaml", 0, unknown_key);
 	expect_bad(DATA "bad-parts.yaml", 0, parts);
+}
+
+/* A network stated as adapters x rate per instance becomes the named
+ * network of the same fabric and rate per GPU; `unknown` size is the
+ * loader's bound, flagged. */
+static void test_fabric_adapters(void **state)
+{
+	(void)state;
+	struct price_table t = { 0 };
+	struct tc_diag d;
+	tc_diag_init(&d);
+	assert_int_equal(price_load_file(DATA "fabric-adapters.yaml", TODAY, &t, NULL, &d), 0);
+	const struct price_offer *e8 = &t.offers[0], *r8 = &t.offers[1], *e4 = &t.offers[2];
+	/* 4 x 100 / 8 = 50 Gb/s per GPU of EFA: efa-400g. */
+	assert_true(e8->fabric_stated);
+	assert_int_equal(e8->adapters, 4);
+	assert_close(e8->adapter_gbps, 100, TOL_EXACT);
+	assert_string_equal(net_fabric_names[e8->fabric], "efa");
+	assert_int_equal(e8->cluster, COST_CLUSTER_PLACEMENT_GROUP);
+	assert_string_equal(e8->network, "efa-400g");
+	assert_true(e8->max_unconfirmed);
+	assert_true(e8->max_instances >= 100000);
+	assert_string_equal(e8->fabric_source, "hand-written fabric page");
+	/* 16 x 200 / 8 = 400 Gb/s per GPU of RoCE: roce-400g, 32 instances. */
+	assert_string_equal(r8->network, "roce-400g");
+	assert_int_equal(r8->cluster, COST_CLUSTER_NETWORK);
+	assert_int_equal(r8->max_instances, 32);
+	assert_false(r8->max_unconfirmed);
+	/* Half the adapters for half the GPUs: the same network. */
+	assert_string_equal(e4->network, "efa-400g");
+	assert_int_equal(e4->cluster, COST_CLUSTER_CAPACITY_BLOCK);
+	price_table_release(&t);
+	/* The mapping itself: a rate per GPU within 1 % of a tier, of the
+	 * same fabric only. */
+	assert_ptr_equal(net_for_adapters(1, 8, 400, 8), net_find("ib-ndr"));
+	assert_ptr_equal(net_for_adapters(1, 8, 200, 8), net_find("ib-hdr"));
+	assert_null(net_for_adapters(0, 8, 200, 8)); /* 200 Gb/s EFA per GPU: none */
+	assert_null(net_for_adapters(1, 3, 100, 8));
+	assert_null(net_for_adapters(1, 0, 100, 8));
+	assert_null(net_for_adapters(1, 8, 400, 0));
+}
+
+/* Spot across zones: a median given is the spot price; without one the
+ * `spot` figure stays, with the zones' range kept beside it. */
+static void test_spot_zones(void **state)
+{
+	(void)state;
+	struct price_table t = { 0 };
+	struct tc_diag d;
+	tc_diag_init(&d);
+	assert_int_equal(price_load_file(DATA "spot-zones.yaml", TODAY, &t, NULL, &d), 0);
+	assert_close(t.offers[0].price_usd_per_h[COST_SPOT], 9, TOL_EXACT);
+	assert_close(t.offers[0].spot_low_usd_per_h, 8, TOL_EXACT);
+	assert_close(t.offers[0].spot_high_usd_per_h, 20, TOL_EXACT);
+	assert_close(t.offers[1].price_usd_per_h[COST_SPOT], 8, TOL_EXACT);
+	assert_close(t.offers[1].spot_median_usd_per_h, 0, TOL_EXACT);
+	assert_close(t.offers[1].spot_high_usd_per_h, 20, TOL_EXACT);
+	price_table_release(&t);
 }
 
 /* The file's fabric_source is every stating offer's default. */
@@ -296,9 +355,12 @@ static void test_fabric_everywhere(void **state)
 			assert_true(o->max_instances >= 1);
 			/* One GPU has nothing inside to link; more need a link. */
 			assert_true((o->gpus > 1) == (o->interconnect != COST_LINK_NONE));
-			/* Joining instances is claimed only on the provider's own page. */
+			/* Joining instances is claimed only where a source says
+			 * so: a page (a URL) or a file of a repository at a
+			 * commit ("owner/repo@commit path"). */
 			if (o->max_instances > 1)
-				assert_non_null(strstr(o->fabric_source, "https://"));
+				assert_true(strstr(o->fabric_source, "https://") ||
+					    strchr(o->fabric_source, '@'));
 			offers++;
 		}
 		price_table_release(&t);
@@ -566,6 +628,8 @@ int main(void)
 		cmocka_unit_test(test_dates),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_fabric_default),
+		cmocka_unit_test(test_fabric_adapters),
+		cmocka_unit_test(test_spot_zones),
 		cmocka_unit_test(test_fabric_everywhere),
 		cmocka_unit_test(test_onprem),
 		cmocka_unit_test(test_frozen_tables),

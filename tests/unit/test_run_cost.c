@@ -213,6 +213,104 @@ static void unfit_is_never_priced(void **state)
 	assert_true(c.energy_kwh == 0 && c.onprem_usd == 0);
 }
 
+/* A layout searched over one network is priced only on offers of that
+ * network when it spans instances; one instance is priced anywhere. */
+static void own_network_only(void **state)
+{
+	(void)state;
+	struct price_table t;
+	struct price_offer o[3];
+	struct run_cost_in in;
+	struct run_cost c;
+	const char *nets[4];
+	one_table(&t, &o[0]);
+	o[1] = o[0];
+	strcpy(o[1].instance, "y8");
+	strcpy(o[1].network, "efa-400g");
+	o[1].price_usd_per_h[COST_ON_DEMAND] = 8; /* half the ib-ndr offer's price */
+	o[2] = o[0];
+	strcpy(o[2].instance, "z8");
+	strcpy(o[2].network, "none");
+	o[2].max_instances = 1;
+	t.offers = o;
+	t.count = 3;
+	run_cost_defaults(&in, COST_ON_DEMAND);
+
+	/* The networks that join instances, once each, in table order: not
+	 * "none", not another GPU's, not one without a price of the kind. */
+	assert_int_equal(run_cost_networks(&t, 1, "x", COST_ON_DEMAND, nets, 4), 2);
+	assert_string_equal(nets[0], "ib-ndr");
+	assert_string_equal(nets[1], "efa-400g");
+	assert_int_equal(run_cost_networks(&t, 1, "x", COST_ON_DEMAND, nets, 1), 1);
+	assert_int_equal(run_cost_networks(&t, 1, "w", COST_ON_DEMAND, nets, 4), 0);
+	o[1].price_usd_per_h[COST_SPOT] = 0;
+	assert_int_equal(run_cost_networks(&t, 1, "x", COST_SPOT, nets, 4), 1);
+
+	/* 16 GPUs (2 instances) for 1 h searched over ib-ndr: the cheaper
+	 * efa-400g offer is left out, so 2 x 1 h x $16 = $32 on x8. */
+	struct run_cost_own_net own = { "ib-ndr", 3600 };
+	struct cost_timer timer = { run_cost_own_net_time, &own };
+	assert_int_equal(run_cost_compute_timed(&t, 1, "x", 16, 8, 400, 3600, &timer, &in, &c), 0);
+	assert_true(c.priced);
+	assert_string_equal(c.range.cheapest.offer->instance, "x8");
+	assert_close(c.range.cheapest.run.cost_usd, 32, TOL_EXACT);
+	assert_string_equal(c.range.cheapest.network, "ib-ndr");
+	/* Searched over efa-400g: 2 x 1 h x $8 = $16 on y8. */
+	own.network = "efa-400g";
+	assert_int_equal(run_cost_compute_timed(&t, 1, "x", 16, 8, 400, 3600, &timer, &in, &c), 0);
+	assert_string_equal(c.range.cheapest.offer->instance, "y8");
+	assert_close(c.range.cheapest.run.cost_usd, 16, TOL_EXACT);
+	/* Over a network no offer has: nothing hosts two instances. */
+	own.network = "roce-100g";
+	assert_int_equal(run_cost_compute_timed(&t, 1, "x", 16, 8, 400, 3600, &timer, &in, &c), 0);
+	assert_false(c.priced);
+	/* One instance crosses no network: the cheapest offer of all. */
+	assert_int_equal(run_cost_compute_timed(&t, 1, "x", 8, 8, 400, 3600, &timer, &in, &c), 0);
+	assert_true(c.priced);
+	assert_string_equal(c.range.cheapest.offer->instance, "y8");
+}
+
+/* The range counts the offers that leave no paid GPU idle; the others
+ * are counted apart.  A 1-GPU run of 1 h: provider p sells 1-GPU
+ * instances at $2/h ($2), provider q only 8-GPU ones at $16/h ($16 with 7
+ * GPUs idle). */
+static void idle_offers_apart(void **state)
+{
+	(void)state;
+	struct price_table t[2];
+	struct price_offer a, b;
+	struct cost_range r;
+	one_table(&t[0], &a);
+	one_table(&t[1], &b);
+	strcpy(a.instance, "x1");
+	a.gpus = 1;
+	a.interconnect = COST_LINK_NONE;
+	a.price_usd_per_h[COST_ON_DEMAND] = 2;
+	strcpy(t[1].provider, "q");
+	assert_int_equal(cost_range_shaped(t, 2, "x", COST_ON_DEMAND, 1, 1, 3600, &r), 0);
+	assert_string_equal(r.cheapest.offer->instance, "x1");
+	assert_close(r.cheapest.run.cost_usd, 2, TOL_EXACT);
+	/* The range is p's alone: $2 to $2 over 1 provider and 1 offer. */
+	assert_ptr_equal(r.dearest.offer, &a);
+	assert_int_equal(r.providers, 1);
+	assert_int_equal(r.offers, 1);
+	/* q's 8-GPU instance: 1 x 1 h x $16 = $16, listed apart. */
+	assert_int_equal(r.offers_idle, 1);
+	assert_int_equal(r.providers_idle, 1);
+	assert_close(r.dearest_idle.run.cost_usd, 16, TOL_EXACT);
+	assert_close(r.dearest_idle.run.idle_gpus, 7, TOL_EXACT);
+	/* 8 GPUs leave none idle on either: both providers in the range,
+	 * 8 x $2 = $16 on p to 1 x $16 = $16 on q, nothing apart. */
+	assert_int_equal(cost_range_shaped(t, 2, "x", COST_ON_DEMAND, 8, 1, 3600, &r), 0);
+	assert_int_equal(r.providers, 2);
+	assert_int_equal(r.offers_idle, 0);
+	/* Only q: every offer leaves GPUs idle, the range is the cheapest alone. */
+	assert_int_equal(cost_range_shaped(&t[1], 1, "x", COST_ON_DEMAND, 1, 1, 3600, &r), 0);
+	assert_int_equal(r.providers, 0);
+	assert_ptr_equal(r.dearest.offer, r.cheapest.offer);
+	assert_close(r.dearest.run.cost_usd, 16, TOL_EXACT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -222,6 +320,8 @@ int main(void)
 		cmocka_unit_test(onprem_rate),
 		cmocka_unit_test(relations_and_bad_input),
 		cmocka_unit_test(unfit_is_never_priced),
+		cmocka_unit_test(own_network_only),
+		cmocka_unit_test(idle_offers_apart),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -254,6 +254,39 @@ static void test_refused_not_memory(void **state)
 	assert_non_null(strstr(why.msg, "fp8"));
 }
 
+/* --memory-headroom: the search compares memory with the capacity less the
+ * share kept free, and the check flips exactly there.  The fastest plan
+ * at 8 GPUs needs M bytes of the A100's 80 GB: kept free 1 - M / 80 GB a
+ * hair less, it is still chosen; a hair more, a plan needing at most the
+ * rest is chosen instead, slower or equal (it was in the first search's
+ * space and lost). */
+static void test_memory_headroom(void **state)
+{
+	struct workload w, bw;
+	struct gpu g;
+	struct estimate e0, e1, e2;
+	struct search_knobs k;
+	struct plan_problem why;
+	(void)state;
+	tc_test_a100(&g);
+	small(&w, 8, 2048, 16, 16, 64);
+	search_knobs_all(&k);
+	assert_int_equal(search_best_at(&w, &g, 8, &k, &ws, &bw, &e0, &why), 0);
+	double m = e0.memory_per_gpu_bytes, edge = 1 - m / g.memory_bytes;
+	assert_close(e0.memory_usable_bytes, g.memory_bytes, TOL_EXACT);
+	w.plan.memory_headroom_frac = edge - 1e-9;
+	assert_int_equal(search_best_at(&w, &g, 8, &k, &ws, &bw, &e1, &why), 0);
+	assert_close(e1.memory_per_gpu_bytes, m, TOL_EXACT);
+	assert_true(e1.fits);
+	w.plan.memory_headroom_frac = edge + 1e-9;
+	assert_int_equal(search_best_at(&w, &g, 8, &k, &ws, &bw, &e2, &why), 0);
+	assert_true(e2.memory_per_gpu_bytes <= g.memory_bytes * (1 - edge - 1e-9));
+	assert_true(e2.memory_per_gpu_bytes < m);
+	assert_true(e2.step_time_s >= e0.step_time_s);
+	assert_close(e2.memory_usable_bytes, g.memory_bytes * (1 - edge - 1e-9), TOL_TIGHT);
+	assert_close(bw.plan.memory_headroom_frac, edge + 1e-9, TOL_EXACT);
+}
+
 /* No layout at all: the batch does not split over the GPUs. */
 static void test_no_layout(void **state)
 {
@@ -282,6 +315,7 @@ int main(void)
 		cmocka_unit_test(test_nothing_fits),
 		cmocka_unit_test(test_refused_not_memory),
 		cmocka_unit_test(test_no_layout),
+		cmocka_unit_test(test_memory_headroom),
 	};
 	return cmocka_run_group_tests(tests, tc_llm_setup, tc_llm_teardown);
 }
