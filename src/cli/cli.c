@@ -9,6 +9,7 @@
 
 #include "../io/fields.h"
 #include "../io/price_load.h"
+#include "../io/steplog.h"
 #include "../model/uncertainty.h"
 #include "today.h"
 
@@ -186,6 +187,7 @@ static const struct cli_cmd commands[] = {
 	{ "calibrate", cmd_calibrate, "fit efficiency parameters to measured training steps",
 	  "usage: traincost calibrate MEASUREMENTS.yaml [--gpu ID] [-o FILE] [--fit scale|NAME,...]\n"
 	  "       [--format F]\n"
+	  "       traincost calibrate --from-log LOG --workload RUN.yaml [--warmup N] [options]\n"
 	  "\n"
 	  "Fit the efficiency parameters (gemm_max_frac, gemm_half_flop, attn_frac,\n"
 	  "mem_frac, launch_s, launch_overlap_frac, comm_frac, comm_latency_s,\n"
@@ -201,6 +203,14 @@ static const struct cli_cmd commands[] = {
 	  "                  write the calibration for `estimate --calibration FILE`\n"
 	  "  --fit LIST      fit exactly these parameters (comma-separated), or 'scale'\n"
 	  "  --format F      table (default), csv, json or md (csv: the parameters alone)\n"
+	  "  --from-log LOG  the measurement is the median step time (or throughput)\n"
+	  "                  of a training log: Megatron-LM, NeMo, torchtitan, Hugging\n"
+	  "                  Face Trainer, llm-foundry or DeepSpeed (docs/import.md)\n"
+	  "  --workload FILE the run the log is of (with --from-log)\n"
+	  "  --warmup N      step lines skipped at the start of each run segment\n"
+	  "                  (default " CLI_STR(SLOG_DEFAULT_WARMUP) ")\n"
+	  "  --log-kind K    megatron, nemo, torchtitan, hf-trainer, llm-foundry or\n"
+	  "                  deepspeed (default: recognised from the log)\n"
 	  "\n"
 	  "The measurements format is in docs/calibration.md; example:\n"
 	  "  traincost calibrate examples/measurements-a100.yaml -o calibration.yaml\n" DATA_HELP },

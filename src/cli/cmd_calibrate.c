@@ -14,6 +14,7 @@
 #include "../model/calibrate.h"
 #include "../report/json.h"
 #include "../report/rows.h"
+#include "calib_log.h"
 #include "cli.h"
 #include "opts.h"
 
@@ -159,7 +160,12 @@ static int print_json(struct cli_ctx *ctx, const char *file, const char *gpu,
 int cmd_calibrate(int argc, char **argv, struct cli_ctx *ctx)
 {
 	const char *gpu_id = NULL, *output = NULL, *fit = NULL, *format = "table";
+	struct calib_log_args la = { 0 };
 	const struct cli_opt opts[] = {
+		{ "from-log", &la.log, NULL, NULL },
+		{ "workload", &la.workload, NULL, NULL },
+		{ "warmup", &la.warmup, NULL, NULL },
+		{ "log-kind", &la.kind, NULL, NULL },
 		{ "gpu", &gpu_id, NULL, NULL },
 		{ "output", &output, NULL, NULL },
 		{ "fit", &fit, NULL, NULL },
@@ -191,14 +197,19 @@ int cmd_calibrate(int argc, char **argv, struct cli_ctx *ctx)
 		rc = rc == CLI_HELP_SHOWN ? TC_EXIT_OK : rc;
 		goto out;
 	}
-	if (npos != 1) {
-		rc = cli_usage_error(ctx, CMD, "%s", npos ? "too many files (expected one measurements file)"
-						      : "no measurements file given (expected MEASUREMENTS.yaml)");
+	if (npos != !la.log) {
+		rc = cli_usage_error(ctx, CMD, "%s", la.log ? "--from-log takes no measurements file" : npos ?
+				     "too many files (expected one measurements file)" :
+				     "no measurements file given (expected MEASUREMENTS.yaml, or --from-log LOG)");
 		goto out;
 	}
+	if (la.log)
+		pos[0] = (char *)(uintptr_t)la.log;
 	if (fit && (rc = parse_fit(ctx, fit, &o)))
 		goto out;
-	if (meas_load_file(pos[0], &ctx->data, &m, &d) || gpu_catalog_load(&ctx->data, &cat, &d)) {
+	if (la.log && (rc = calib_log_load(ctx, &la, !strcmp(format, "table") || !strcmp(format, "md"), &m)))
+		goto out;
+	if ((!la.log && meas_load_file(pos[0], &ctx->data, &m, &d)) || gpu_catalog_load(&ctx->data, &cat, &d)) {
 		rc = cli_report(ctx, &d);
 		goto out;
 	}
