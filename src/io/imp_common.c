@@ -439,6 +439,9 @@ static void left_for_user(struct imp_result *r)
 		imp_from(r, IMP_TRAINING, "tokens", "", "not stated: give --tokens N or set it here", 0, 0);
 		r->incomplete = 1;
 	}
+	imp_default(r, IMP_TRAINING, "optimizer", "adamw", "the config names no other optimizer: AdamW");
+	imp_default(r, IMP_TRAINING, "flash_attention", "true",
+		    "the config does not say how attention runs: fused (FlashAttention), traincost's default");
 	imp_default(r, IMP_PLAN, "network", net_default()->name,
 		    "the config does not name the network between nodes: traincost's default");
 	if (!imp_get(r, IMP_PLAN, "gpu"))

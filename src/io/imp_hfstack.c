@@ -47,12 +47,20 @@ static int foundry_mpt(const struct yn_node *root, const struct yn_node *m, stru
 		from_node(r, IMP_MODEL, "ffn", buf, "model.expansion_ratio x model.d_model",
 			  imp_yaml_get(root, m, "expansion_ratio"));
 	}
-	/* MPT: ALiBi, no biases, LayerNorm, tied embeddings (llm-foundry's
-	 * mpt-7b.yaml and the MPT model card). */
-	imp_chose(r, IMP_MODEL, "positions", "alibi", "MPT uses ALiBi");
-	imp_chose(r, IMP_MODEL, "bias", "false", "MPT has no biases");
-	imp_chose(r, IMP_MODEL, "tied_embeddings", "true", "MPT ties its embeddings");
+	/* What MPTConfig (llmfoundry/models/mpt/configuration_mpt.py)
+	 * leaves implicit: learned positions unless attn_config.alibi,
+	 * biases unless no_bias, tied embeddings. */
 	const struct yn_node *at, *attn = yn_map_get(m, "attn_config");
+	int alibi = -1, no_bias;
+	if ((attn && imp_yaml_bool(root, attn, "alibi", &alibi, r, d)) || imp_yaml_bool(root, m, "no_bias", &no_bias, r, d))
+		return -1;
+	if (alibi == 1)
+		from_node(r, IMP_MODEL, "positions", "alibi", "model.attn_config.alibi", imp_yaml_get(root, attn, "alibi"));
+	else
+		imp_chose(r, IMP_MODEL, "positions", "learned", "no model.attn_config.alibi: MPTConfig's learned positions");
+	if (no_bias == 1)
+		from_node(r, IMP_MODEL, "bias", "false", "model.no_bias", imp_yaml_get(root, m, "no_bias"));
+	imp_chose(r, IMP_MODEL, "tied_embeddings", "true", "MPTConfig ties the embeddings");
 	const char *impl = word(root, attn, "attn_impl", &at);
 	if (impl)
 		from_node(r, IMP_TRAINING, "flash_attention", strcmp(impl, "torch") ? "true" : "false",
@@ -201,6 +209,33 @@ int imp_deepspeed_read(const struct yn_doc *doc, struct imp_result *r, struct tc
 
 /* --- Axolotl --------------------------------------------------------- */
 
+/* The DeepSpeed JSON an Axolotl YAML names (relative to the YAML's
+ * folder): its ZeRO stage, overlap and precision.  One that cannot be
+ * read is named in a warning.  Returns 0, or -1 for a broken one. */
+static int axolotl_deepspeed(struct imp_result *r, const char *ds, int line, struct tc_diag *d)
+{
+	char path[IMP_PATH_LEN], where[IMP_PATH_LEN + 4];
+	const char *slash = strrchr(r->file, '/');
+	int dir = ds[0] == '/' || !slash ? 0 : (int)(slash - r->file) + 1;
+	struct yn_doc doc = { 0 };
+	struct tc_diag quiet;
+	long mb, ga;
+	if (snprintf(path, sizeof(path), "%.*s%s", dir, r->file, ds) >= (int)sizeof(path))
+		return imp_err(d, r, line, 1, "deepspeed path is too long");
+	tc_diag_init(&quiet);
+	if (yn_load_file(path, &doc, &quiet)) {
+		imp_warn(r, "deepspeed '%s' (line %d) could not be read (%s): set plan.zero to its "
+			 "zero_optimization.stage", ds, line, quiet.count ? quiet.entry[0].msg : "unreadable");
+		return 0;
+	}
+	snprintf(where, sizeof(where), "%s: ", ds);
+	int rc = doc.root->type == YN_MAP ? deepspeed_keys(doc.root, doc.root, where, r, &mb, &ga, d) :
+		 tc_diag_at(d, TC_EXIT_INPUT, path, doc.root->line, doc.root->col, "the DeepSpeed config holds %s "
+			    "(expected a mapping)", yn_type_name(doc.root));
+	yn_doc_release(&doc);
+	return rc;
+}
+
 int imp_axolotl_read(const struct yn_doc *doc, struct imp_result *r, struct tc_diag *d)
 {
 	const struct yn_node *root = doc->root, *at;
@@ -244,11 +279,11 @@ int imp_axolotl_read(const struct yn_doc *doc, struct imp_result *r, struct tc_d
 			 "tokens per sample), which the config does not state");
 	const char *ds = word(root, root, "deepspeed", &at);
 	const struct yn_node *fsdp = yn_map_get(root, "fsdp");
-	if (ds) {
+	if (ds && ds[0]) {
 		imp_chose(r, IMP_PLAN, "framework", "deepspeed", "the config names a DeepSpeed config");
-		imp_warn(r, "deepspeed '%s' (line %d) is not read here: import it with --kind deepspeed, or set "
-			 "plan.zero to its zero_optimization.stage", ds, at->line);
-	} else if (fsdp) {
+		if (axolotl_deepspeed(r, ds, at->line, d))
+			return -1;
+	} else if (fsdp && !yn_is_null(fsdp)) {
 		imp_chose(r, IMP_PLAN, "framework", "fsdp", "the config sets fsdp");
 		imp_chose(r, IMP_PLAN, "zero", "3", "fsdp: full_shard");
 		imp_chose(r, IMP_PLAN, "grad_overlap", "true", "FSDP reduce-scatters gradients during the backward");

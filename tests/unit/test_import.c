@@ -173,6 +173,75 @@ static void test_nemo(void **state)
 	free(r);
 }
 
+/* The step time of workload w on its GPU: positive and finite. */
+static double step_of(const struct workload *w)
+{
+	struct val_case c;
+	struct gpu g;
+	struct est_workspace ws;
+	struct plan_problem why;
+	double t = 0;
+	memset(&c, 0, sizeof(c));
+	c.w = *w;
+	c.metric = VAL_ITER_TIME;
+	tc_test_gpu(w->plan.gpu, &g);
+	assert_int_equal(est_workspace_init(&ws, 256), 0);
+	if (val_predict(&c, &g, &ws, &t, &why))
+		fail_msg("the imported plan is refused: %s", why.msg);
+	est_workspace_release(&ws);
+	assert_true(t > 0 && isfinite(t));
+	return t;
+}
+
+/* llm-foundry, Axolotl (with the DeepSpeed JSON it names) and DeepSpeed
+ * with config.json: imported, loaded and estimated. */
+static void test_hf_stacks(void **state)
+{
+	struct imp_result *r = malloc(sizeof(*r));
+	struct workload w;
+	(void)state;
+	assert_non_null(r);
+	struct imp_options fo = { .gpu = "a100-80gb-sxm", .count = 8 };
+	import_ok(CONF "llm-foundry-mpt-7b.yaml", &fo, r);
+	assert_string_equal(text_of(r, IMP_MODEL, "ffn"), "16384"); /* expansion_ratio 4 x d_model 4096 */
+	assert_string_equal(text_of(r, IMP_TRAINING, "seq_len"), "2048"); /* ${variables.max_seq_len} */
+	assert_string_equal(text_of(r, IMP_TRAINING, "steps"), "63900");  /* max_duration: 63900ba */
+	assert_string_equal(text_of(r, IMP_PLAN, "zero"), "3");           /* FULL_SHARD */
+	assert_string_equal(text_of(r, IMP_MODEL, "positions"), "alibi");
+	load_written(r, &w);
+	step_of(&w);
+
+	struct imp_options ao = { .gpu = "a100-80gb-sxm", .count = 8, .hf_config = CONF "llama2-7b-config.json" };
+	import_ok(CONF "axolotl-llama2-7b-qlora.yaml", &ao, r);
+	/* micro_batch_size 2 x gradient_accumulation_steps 4 x 8 GPUs */
+	assert_string_equal(text_of(r, IMP_TRAINING, "global_batch"), "64");
+	assert_string_equal(text_of(r, IMP_TRAINING, "finetune"), "qlora");
+	assert_string_equal(text_of(r, IMP_TRAINING, "lora_rank"), "32");
+	assert_string_equal(text_of(r, IMP_TRAINING, "recompute"), "full");
+	assert_string_equal(text_of(r, IMP_PLAN, "zero"), "2"); /* from deepspeed_configs/zero2.json */
+	assert_string_equal(text_of(r, IMP_PLAN, "framework"), "deepspeed");
+	assert_int_equal(r->nwarn, 1); /* sample_packing without a mean length */
+	load_written(r, &w);
+	step_of(&w);
+
+	struct imp_options dso = { .gpu = "a100-80gb-sxm", .count = 8, .seq_len = 4096, .tokens = 1e9,
+				   .hf_config = CONF "llama2-7b-config.json" };
+	import_ok(CONF "deepspeed-7b.json", &dso, r);
+	assert_string_equal(text_of(r, IMP_TRAINING, "global_batch"), "256");
+	assert_string_equal(text_of(r, IMP_PLAN, "micro_batch"), "4");
+	assert_string_equal(text_of(r, IMP_PLAN, "zero"), "3");
+	assert_string_equal(text_of(r, IMP_TRAINING, "precision"), "bf16");
+	load_written(r, &w);
+	double t8 = step_of(&w);
+	/* A relation: the same run on 16 GPUs (global batch 256 = 4 x 4 x
+	 * 16) takes less time per step. */
+	dso.count = 16;
+	import_ok(CONF "deepspeed-7b.json", &dso, r);
+	load_written(r, &w);
+	assert_true(step_of(&w) < t8);
+	free(r);
+}
+
 /* Bad configs: one message at the position of the value to blame. */
 static void test_bad(void **state)
 {
@@ -227,6 +296,7 @@ int main(void)
 		cmocka_unit_test(test_megatron_2021_row),
 		cmocka_unit_test(test_megatron_llama3),
 		cmocka_unit_test(test_nemo),
+		cmocka_unit_test(test_hf_stacks),
 		cmocka_unit_test(test_bad),
 	};
 	tc_use_test_data();
