@@ -463,7 +463,10 @@ int imp_load_text(const char *name, const char *text, size_t len, const struct i
 		r->kind = IMP_MEGATRON;
 	if (r->kind == IMP_MEGATRON) {
 		rc = imp_megatron_read(text, len, r, d);
-	} else if (yn_load_buffer(name, text, len, &doc, d) == 0) {
+	} else if (yn_load_buffer(name, text, len, &doc, d)) {
+		tc_diag_at(d, TC_EXIT_INPUT, name, 0, 0, "not Megatron-LM arguments, and not a YAML or JSON config "
+			   "(expected one of the kinds `traincost import --help` lists)");
+	} else {
 		if (r->kind == IMP_AUTO && doc.root->type == YN_MAP)
 			r->kind = yaml_kind(doc.root);
 		if (doc.root->type != YN_MAP || r->kind == IMP_AUTO)

@@ -6,6 +6,7 @@
 #include "steplog.h"
 
 #include <assert.h>
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -147,6 +148,16 @@ static double step_after(const char *line, const char *text)
 	return end != at && isfinite(v) && v >= 0 ? v : -1;
 }
 
+/* The first `text` in line that does not continue a word ("tps:" in
+ * "https:" is not torchtitan's), or NULL. */
+static const char *find_marker(const char *line, const char *text)
+{
+	for (const char *at = line; (at = strstr(at, text)); at++)
+		if (at == line || !(isalnum((unsigned char)at[-1]) || at[-1] == '_'))
+			return at;
+	return NULL;
+}
+
 /* One NUL-terminated piece of a line.  Returns 0, or -1 when full. */
 static int read_piece(struct reader *rd, const char *line, int lineno)
 {
@@ -159,7 +170,7 @@ static int read_piece(struct reader *rd, const char *line, int lineno)
 	for (size_t i = 0; i < NMARKERS && !at; i++) {
 		if (rd->m && markers[i].kind != rd->m->kind)
 			continue;
-		if ((at = strstr(line, markers[i].text)))
+		if ((at = find_marker(line, markers[i].text)))
 			m = &markers[i];
 	}
 	if (!m)
