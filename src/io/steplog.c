@@ -148,12 +148,23 @@ static double step_after(const char *line, const char *text)
 	return end != at && isfinite(v) && v >= 0 ? v : -1;
 }
 
+/* True when line[0..at) ends in a terminal colour code ("\033[34m"). */
+static int after_colour(const char *line, const char *at)
+{
+	const char *p = at - 1;
+	if (p < line || *p != 'm')
+		return 0;
+	while (--p >= line && (isdigit((unsigned char)*p) || *p == ';'))
+		;
+	return p > line && *p == '[' && p[-1] == '\033';
+}
+
 /* The first `text` in line that does not continue a word ("tps:" in
  * "https:" is not torchtitan's), or NULL. */
 static const char *find_marker(const char *line, const char *text)
 {
 	for (const char *at = line; (at = strstr(at, text)); at++)
-		if (at == line || !(isalnum((unsigned char)at[-1]) || at[-1] == '_'))
+		if (at == line || !(isalnum((unsigned char)at[-1]) || at[-1] == '_') || after_colour(line, at))
 			return at;
 	return NULL;
 }
