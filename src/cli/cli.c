@@ -214,7 +214,7 @@ static const struct cli_cmd commands[] = {
 	  "\n"
 	  "The measurements format is in docs/calibration.md; example:\n"
 	  "  traincost calibrate examples/measurements-a100.yaml -o calibration.yaml\n" DATA_HELP },
-	{ "import", cmd_import, "write a workload file from a Megatron-LM, NeMo, llm-foundry, Axolotl or DeepSpeed config",
+	{ "import", cmd_import, "write a workload file from a training config or launch script",
 	  "usage: traincost import CONFIG [-o workload.yaml] [options]\n"
 	  "       traincost import [options] -- MEGATRON-LM ARGUMENTS...\n"
 	  "\n"
