@@ -55,7 +55,7 @@ static int parse_values(struct cli_ctx *ctx, const char *kind, const char *count
 			k++;
 		if (!imp_kind_names[k])
 			return cli_usage_error(ctx, CMD, "--kind '%s' is not known (expected megatron, nemo, "
-					       "llm-foundry, axolotl or deepspeed)", kind);
+					       "megatron-bridge, llm-foundry, axolotl or deepspeed)", kind);
 		o->kind = (enum imp_kind)k;
 	}
 	if (o->preset && o->hf_config)

@@ -21,10 +21,11 @@
 
 enum imp_kind {
 	IMP_AUTO, IMP_MEGATRON, IMP_NEMO, IMP_FOUNDRY, IMP_AXOLOTL, IMP_DEEPSPEED,
-	IMP_KIND_COUNT
+	IMP_BRIDGE, IMP_KIND_COUNT
 };
 
-/* "auto", "megatron", "nemo", "llm-foundry", "axolotl", "deepspeed", NULL. */
+/* "auto", "megatron", "nemo", "llm-foundry", "axolotl", "deepspeed",
+ * "megatron-bridge", NULL. */
 extern const char *const imp_kind_names[];
 
 enum imp_sec { IMP_MODEL, IMP_TRAINING, IMP_PLAN, IMP_SEC_COUNT };

@@ -21,7 +21,7 @@
 #define IMP_MAX_TEXT_BYTES (1u << 20) /* an argument list longer than 1 MiB is refused */
 
 const char *const imp_kind_names[] = { "auto", "megatron", "nemo", "llm-foundry", "axolotl",
-				       "deepspeed", NULL };
+				       "deepspeed", "megatron-bridge", NULL };
 
 /* What each kind reads as, for the file's header. */
 static const char *const kind_words[] = {
@@ -30,6 +30,7 @@ static const char *const kind_words[] = {
 	[IMP_FOUNDRY] = "an llm-foundry YAML",
 	[IMP_AXOLOTL] = "an Axolotl YAML",
 	[IMP_DEEPSPEED] = "a DeepSpeed JSON",
+	[IMP_BRIDGE] = "a Megatron-Bridge recipe",
 };
 
 static const char *const sec_names[] = { "model", "training", "plan" };
@@ -266,8 +267,11 @@ static void take_hf_arch(struct imp_result *r, const struct llm_arch *a, const c
 static enum imp_kind yaml_kind(const struct yn_node *root)
 {
 	const struct yn_node *model = yn_map_get(root, "model");
+	const struct yn_node *train = yn_map_get(root, "train");
 	if (yn_map_get(root, "trainer") && model && model->type == YN_MAP)
 		return IMP_NEMO;
+	if (train && train->type == YN_MAP && model && model->type == YN_MAP)
+		return IMP_BRIDGE;
 	if (yn_map_get(root, "global_train_batch_size") || yn_map_get(root, "device_train_microbatch_size"))
 		return IMP_FOUNDRY;
 	if (yn_map_get(root, "base_model") || yn_map_get(root, "sequence_len"))
@@ -471,10 +475,12 @@ int imp_load_text(const char *name, const char *text, size_t len, const struct i
 			r->kind = yaml_kind(doc.root);
 		if (doc.root->type != YN_MAP || r->kind == IMP_AUTO)
 			rc = imp_err(d, r, doc.root->line, doc.root->col,
-				     "unknown config kind (expected Megatron-LM arguments, a NeMo recipe, an "
-				     "llm-foundry or Axolotl YAML or a DeepSpeed JSON, or --kind)");
+				     "unknown config kind (expected Megatron-LM arguments, a NeMo or Megatron-Bridge "
+				     "recipe, an llm-foundry or Axolotl YAML or a DeepSpeed JSON, or --kind)");
 		else if (r->kind == IMP_NEMO)
 			rc = imp_nemo_read(&doc, r, d);
+		else if (r->kind == IMP_BRIDGE)
+			rc = imp_bridge_read(&doc, r, d);
 		else if (r->kind == IMP_FOUNDRY)
 			rc = imp_foundry_read(&doc, r, d);
 		else if (r->kind == IMP_AXOLOTL)

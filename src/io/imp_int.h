@@ -40,6 +40,7 @@ int imp_parse_long(const char *s, long min, long max, long *out);
 int imp_megatron_read(const char *text, size_t len, struct imp_result *r,
 		      struct tc_diag *d);
 int imp_nemo_read(const struct yn_doc *doc, struct imp_result *r, struct tc_diag *d);
+int imp_bridge_read(const struct yn_doc *doc, struct imp_result *r, struct tc_diag *d);
 int imp_foundry_read(const struct yn_doc *doc, struct imp_result *r, struct tc_diag *d);
 int imp_axolotl_read(const struct yn_doc *doc, struct imp_result *r, struct tc_diag *d);
 int imp_deepspeed_read(const struct yn_doc *doc, struct imp_result *r, struct tc_diag *d);

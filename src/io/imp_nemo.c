@@ -1,8 +1,11 @@
 /*
  * imp_nemo.c - a NeMo 1.x recipe (megatron_gpt_config.yaml and the
  * fine-tuning configs built on it: `trainer`, `model`, `model.optim`,
- * `model.peft`) read into workload keys.  OmegaConf interpolations of the
- * form ${.key} and ${a.b} are followed.
+ * `model.peft`) or a Megatron-Bridge recipe as its ConfigContainer is
+ * written to YAML (`model` with Megatron-Core's TransformerConfig names,
+ * `train`, `optimizer`, `ddp`, `mixed_precision`, `dataset`) read into
+ * workload keys.  OmegaConf interpolations of the form ${.key} and ${a.b}
+ * are followed.
  */
 #include "imp_int.h"
 
@@ -24,6 +27,7 @@ static const struct {
 	{ "max_position_embeddings", IMP_MODEL, "max_positions", 100000000 },
 	{ "num_moe_experts", IMP_MODEL, "experts", 65536 },
 	{ "moe_router_topk", IMP_MODEL, "top_k", 65536 },
+	{ "vocab_size", IMP_MODEL, "vocab", 10000000 },
 	{ "encoder_seq_length", IMP_TRAINING, "seq_len", 10000000 },
 	{ "seq_length", IMP_TRAINING, "seq_len", 10000000 },
 	{ "global_batch_size", IMP_TRAINING, "global_batch", 100000000 },
@@ -46,6 +50,7 @@ static const struct {
 	{ "use_flash_attention", IMP_TRAINING, "flash_attention" },
 	{ "bias", IMP_MODEL, "bias" },
 	{ "share_embeddings_and_output_weights", IMP_MODEL, "tied_embeddings" },
+	{ "add_bias_linear", IMP_MODEL, "bias" },
 };
 
 /* model.* words: which word sets which key. */
@@ -68,6 +73,11 @@ static const struct {
 	{ "position_embedding_type", "alibi", IMP_MODEL, "positions", "alibi" },
 	{ "activations_checkpoint_granularity", "full", IMP_TRAINING, "recompute", "full" },
 	{ "activations_checkpoint_granularity", "selective", IMP_TRAINING, "recompute", "selective" },
+	/* Megatron-Core's spellings (Megatron-Bridge) */
+	{ "normalization", "RMSNorm", IMP_MODEL, "norm", "rmsnorm" },
+	{ "normalization", "LayerNorm", IMP_MODEL, "norm", "layernorm" },
+	{ "recompute_granularity", "full", IMP_TRAINING, "recompute", "full" },
+	{ "recompute_granularity", "selective", IMP_TRAINING, "recompute", "selective" },
 };
 
 /* trainer.precision: the words NeMo 1.x accepts. */
@@ -102,7 +112,9 @@ static int read_model(const struct yn_node *root, const struct yn_node *model, s
 	}
 	const struct yn_node *fp8 = imp_yaml_get(root, model, "fp8");
 	int on;
-	if (imp_yaml_bool(root, model, "fp8", &on, r, d))
+	if (fp8 && fp8->type == YN_SCALAR && (!strcmp(fp8->str, "hybrid") || !strcmp(fp8->str, "e4m3")))
+		on = 1; /* Megatron-Core's fp8 recipe names */
+	else if (imp_yaml_bool(root, model, "fp8", &on, r, d))
 		bad = 1;
 	else if (on == 1)
 		imp_from(r, IMP_TRAINING, "precision", "fp8", "model.fp8", fp8->line, fp8->col);
@@ -219,5 +231,73 @@ int imp_nemo_read(const struct yn_doc *doc, struct imp_result *r, struct tc_diag
 	imp_default(r, IMP_PLAN, "zero", "0", "no model.optim.name: every rank holds the optimizer states");
 	imp_default(r, IMP_PLAN, "sequence_parallel", "false", "no model.sequence_parallel");
 	imp_default(r, IMP_PLAN, "grad_overlap", "false", "no distributed optimizer overlapping the reduction");
+	return 0;
+}
+
+/* Megatron-Bridge's mixed_precision: a recipe name ("bf16_mixed",
+ * "bf16_with_fp8_delayed_scaling_mixed", ...) or a mapping of switches. */
+static void bridge_precision(const struct yn_node *root, struct imp_result *r)
+{
+	const struct yn_node *mp = yn_map_get(root, "mixed_precision"), *v;
+	if (!mp || imp_get(r, IMP_TRAINING, "precision"))
+		return;
+	if (mp->type == YN_SCALAR) {
+		const char *p = strstr(mp->str, "fp8") ? "fp8" : !strncmp(mp->str, "bf16", 4) ? "bf16" :
+				!strncmp(mp->str, "fp16", 4) ? "fp16" : NULL;
+		if (p)
+			imp_from(r, IMP_TRAINING, "precision", p, "mixed_precision", mp->line, mp->col);
+		else
+			imp_warn(r, "mixed_precision '%s' (line %d) is not known: set training.precision", mp->str, mp->line);
+		return;
+	}
+	static const char *const keys[][2] = { { "fp8", "fp8" }, { "bf16", "bf16" }, { "fp16", "fp16" } };
+	for (size_t i = 0; i < 3; i++)
+		if ((v = yn_map_get(mp, keys[i][0])) && v->type == YN_SCALAR && !yn_is_null(v) && strcmp(v->str, "false")) {
+			imp_from(r, IMP_TRAINING, "precision", keys[i][1], "mixed_precision", v->line, v->col);
+			return;
+		}
+}
+
+int imp_bridge_read(const struct yn_doc *doc, struct imp_result *r, struct tc_diag *d)
+{
+	const struct yn_node *root = doc->root, *model = yn_map_get(root, "model"), *train = yn_map_get(root, "train");
+	const struct yn_node *ddp = yn_map_get(root, "ddp"), *opt = yn_map_get(root, "optimizer");
+	const struct yn_node *ds = yn_map_get(root, "dataset"), *v;
+	int on;
+	if (read_model(root, model, r, d) ||
+	    imp_yaml_int(root, train, "global_batch_size", "train.global_batch_size", IMP_TRAINING, "global_batch", 1,
+			 100000000, r, d) ||
+	    imp_yaml_int(root, train, "micro_batch_size", "train.micro_batch_size", IMP_PLAN, "micro_batch", 1,
+			 1000000, r, d) ||
+	    imp_yaml_int(root, train, "train_iters", "train.train_iters", IMP_TRAINING, "steps", 1, 1000000000000L, r, d))
+		return -1;
+	if (ds && !imp_get(r, IMP_TRAINING, "seq_len") &&
+	    imp_yaml_int(root, ds, "sequence_length", "dataset.sequence_length", IMP_TRAINING, "seq_len", 1, 10000000, r, d))
+		return -1;
+	if (imp_yaml_bool(root, model, "gated_linear_unit", &on, r, d))
+		return -1;
+	if (on == 1 && !imp_get(r, IMP_MODEL, "ffn_act")) {
+		v = imp_yaml_get(root, model, "gated_linear_unit");
+		imp_from(r, IMP_MODEL, "ffn_act", "swiglu", "model.gated_linear_unit (with SiLU, as the Llama providers)",
+			 v->line, v->col);
+	}
+	bridge_precision(root, r);
+	for (const struct yn_node *m = opt; m; m = m == opt ? ddp : NULL)
+		if (m->type == YN_MAP && (v = imp_yaml_get(root, m, "use_distributed_optimizer")) && v->type == YN_SCALAR)
+			imp_from(r, IMP_PLAN, "zero", strcmp(v->str, "true") ? "0" : "1",
+				 m == opt ? "optimizer.use_distributed_optimizer" : "ddp.use_distributed_optimizer",
+				 v->line, v->col);
+	if (ddp && imp_yaml_flag(root, ddp, "overlap_grad_reduce", "ddp.overlap_grad_reduce", IMP_PLAN, "grad_overlap",
+				 r, d))
+		return -1;
+	imp_default(r, IMP_TRAINING, "precision", "fp32", "no mixed_precision: Megatron-Core trains in fp32");
+	imp_default(r, IMP_TRAINING, "recompute", "none", "no model.recompute_granularity");
+	imp_default(r, IMP_TRAINING, "flash_attention", "true", "Megatron-Bridge runs attention through Transformer Engine");
+	imp_default(r, IMP_PLAN, "framework", "nemo", "the config is a Megatron-Bridge recipe (NeMo's stack)");
+	imp_default(r, IMP_PLAN, "tp", "1", "Megatron-Core's default");
+	imp_default(r, IMP_PLAN, "pp", "1", "Megatron-Core's default");
+	imp_default(r, IMP_PLAN, "zero", "0", "no use_distributed_optimizer");
+	imp_default(r, IMP_PLAN, "sequence_parallel", "false", "no model.sequence_parallel");
+	imp_default(r, IMP_PLAN, "grad_overlap", "false", "no ddp.overlap_grad_reduce");
 	return 0;
 }

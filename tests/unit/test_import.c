@@ -139,7 +139,10 @@ static void test_megatron_llama3(void **state)
 	free(r);
 }
 
-/* NeMo: the pretraining recipe with interpolations, and the LoRA recipe. */
+static double step_of(const struct workload *w);
+
+/* NeMo: the pretraining recipe with interpolations, the LoRA recipe, and
+ * a Megatron-Bridge recipe. */
 static void test_nemo(void **state)
 {
 	struct imp_options o = { .gpu = "a100-80gb-sxm", .preset = "llama2-7b", .tokens = 1e11 };
@@ -170,6 +173,24 @@ static void test_nemo(void **state)
 	load_written(r, &w);
 	assert_int_equal(w.train.finetune, FT_LORA);
 	assert_int_equal(w.llm.layers, 80);
+
+	/* Megatron-Bridge: Megatron-Core's field names, train:, ddp: */
+	struct imp_options bo = { .gpu = "h100-sxm", .count = 16 };
+	import_ok(CONF "megatron-bridge-llama3-8b.yaml", &bo, r);
+	assert_int_equal(r->kind, IMP_BRIDGE);
+	assert_string_equal(text_of(r, IMP_MODEL, "norm"), "rmsnorm");      /* RMSNorm */
+	assert_string_equal(text_of(r, IMP_MODEL, "ffn_act"), "swiglu");    /* gated_linear_unit */
+	assert_string_equal(text_of(r, IMP_MODEL, "bias"), "false");        /* add_bias_linear */
+	assert_string_equal(text_of(r, IMP_TRAINING, "global_batch"), "512");
+	assert_string_equal(text_of(r, IMP_TRAINING, "precision"), "bf16"); /* bf16_mixed */
+	assert_string_equal(text_of(r, IMP_PLAN, "cp"), "2");
+	assert_string_equal(text_of(r, IMP_PLAN, "zero"), "1");
+	assert_string_equal(text_of(r, IMP_PLAN, "grad_overlap"), "true");
+	assert_string_equal(text_of(r, IMP_PLAN, "framework"), "nemo");
+	load_written(r, &w);
+	assert_int_equal(w.plan.cp, 2);
+	assert_int_equal(w.llm.vocab, 128256);
+	step_of(&w);
 	free(r);
 }
 
@@ -250,8 +271,8 @@ static void test_bad(void **state)
 		int count;
 	} cases[] = {
 		{ "{\"optimizer\": {\"type\": \"AdamW\"}}\n",
-		  "bad.conf:1:1: unknown config kind (expected Megatron-LM arguments, a NeMo recipe, an llm-foundry "
-		  "or Axolotl YAML or a DeepSpeed JSON, or --kind)", 0 },
+		  "bad.conf:1:1: unknown config kind (expected Megatron-LM arguments, a NeMo or Megatron-Bridge "
+		  "recipe, an llm-foundry or Axolotl YAML or a DeepSpeed JSON, or --kind)", 0 },
 		/* 24 GPUs, tp 8 x pp 2 = 16 */
 		{ "--num-layers 24 --hidden-size 2048 --num-attention-heads 16 --vocab-size 51200\n"
 		  "--seq-length 2048 --global-batch-size 64 --micro-batch-size 1\n"
