@@ -110,6 +110,70 @@ static void test_megatron_2021_row(void **state)
 	free(r);
 }
 
+/* Every row of megatron-2021.csv from a command line written from the
+ * row (the launcher's nodes of 8, the paper's vocabulary of 51,200 as
+ * GPT2BPETokenizer padded to a multiple of 1024 = divisor x tp, the
+ * 530B rows' interleaving as layers per virtual stage): the same
+ * prediction as the hand-written row, with the framework and the
+ * network's latency made the row's as in test_megatron_2021_row. */
+static void test_megatron_2021_all_rows(void **state)
+{
+	struct val_set s;
+	struct tc_diag d;
+	struct gpu g;
+	struct est_workspace ws;
+	struct imp_result *r = malloc(sizeof(*r));
+	(void)state;
+	assert_non_null(r);
+	val_set_init(&s);
+	tc_diag_init(&d);
+	assert_int_equal(val_load_file("tests/validation/megatron-2021.csv", tc_test_datapath(), &s, &d), 0);
+	assert_int_equal(s.count, 7);
+	tc_test_a100(&g);
+	assert_int_equal(est_workspace_init(&ws, 256), 0);
+	for (size_t i = 0; i < s.count; i++) {
+		const struct workload *row = &s.cases[i].w;
+		char args[2048];
+		struct imp_options o = { .gpu = "a100-80gb-sxm" };
+		struct workload w;
+		struct plan_problem why;
+		double from_row, from_import;
+		int layers_per_chunk = row->llm.layers / (row->plan.pp * row->plan.interleave);
+		snprintf(args, sizeof(args),
+			 "python -m torch.distributed.launch --nproc_per_node 8 --nnodes %d pretrain_gpt.py "
+			 "--num-layers %d --hidden-size %d --num-attention-heads %d --seq-length %.0f "
+			 "--max-position-embeddings %.0f --global-batch-size %.0f --micro-batch-size %d "
+			 "--tensor-model-parallel-size %d --pipeline-model-parallel-size %d %s%d "
+			 "--tokenizer-type GPT2BPETokenizer --make-vocab-size-divisible-by %d --fp16 %s %s "
+			 "--train-iters 1000\n",
+			 row->plan.count / 8, row->llm.layers, row->llm.hidden, row->llm.heads, row->train.seq_len,
+			 row->train.seq_len, row->train.global_batch, row->plan.micro_batch, row->plan.tp, row->plan.pp,
+			 row->plan.interleave > 1 ? "--num-layers-per-virtual-pipeline-stage " : "--seed ",
+			 row->plan.interleave > 1 ? layers_per_chunk : 1234, 1024 / row->plan.tp,
+			 row->train.recompute == RECOMP_FULL ? "--recompute-granularity full --recompute-method uniform"
+							     : "--recompute-activations",
+			 row->plan.sequence_parallel ? "--sequence-parallel" : "");
+		tc_diag_init(&d);
+		if (imp_load_text("row.sh", args, strlen(args), &o, tc_test_datapath(), r, &d))
+			fail_msg("%s: %s", s.cases[i].id, d.count ? d.entry[0].msg : "?");
+		load_written(r, &w);
+		memset(&w.plan.framework, 0, sizeof(w.plan.framework));
+		w.plan.network_latency_s = row->plan.network_latency_s;
+		struct val_case imported = s.cases[i];
+		imported.w = w;
+		assert_int_equal(w.llm.vocab, 51200);
+		assert_int_equal(w.plan.interleave, row->plan.interleave);
+		assert_int_equal(w.train.recompute, row->train.recompute);
+		assert_int_equal(val_predict(&s.cases[i], &g, &ws, &from_row, &why), 0);
+		assert_int_equal(val_predict(&imported, &g, &ws, &from_import, &why), 0);
+		if (!(fabs(from_import - from_row) <= TOL_EXACT * from_row))
+			fail_msg("%s: imported %.12g, row %.12g", s.cases[i].id, from_import, from_row);
+	}
+	est_workspace_release(&ws);
+	val_set_release(&s);
+	free(r);
+}
+
 /* A Megatron-Core Llama 3 8B script with its config.json: the arguments'
  * values, the vocabulary from config.json, flash attention from
  * Transformer Engine, and the workload loads. */
@@ -315,6 +379,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_megatron_2021_row),
+		cmocka_unit_test(test_megatron_2021_all_rows),
 		cmocka_unit_test(test_megatron_llama3),
 		cmocka_unit_test(test_nemo),
 		cmocka_unit_test(test_hf_stacks),
