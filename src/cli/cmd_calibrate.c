@@ -11,6 +11,7 @@
 #include "../io/calib_file.h"
 #include "../io/gpu_load.h"
 #include "../io/meas_load.h"
+#include "../io/steplog.h"
 #include "../model/calibrate.h"
 #include "../report/json.h"
 #include "../report/rows.h"
@@ -231,7 +232,7 @@ int cmd_calibrate(int argc, char **argv, struct cli_ctx *ctx)
 		{ "from-log", &la.log, NULL, NULL },
 		{ "workload", &la.workload, NULL, NULL },
 		{ "warmup", &la.warmup, NULL, NULL },
-		{ "log-kind", &la.kind, NULL, NULL },
+		{ "log-kind", &la.kind, NULL, slog_kind_names },
 		{ "gpu", &gpu_id, NULL, NULL },
 		{ "output", &output, NULL, NULL },
 		{ "fit", &fit, NULL, NULL },

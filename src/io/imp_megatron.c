@@ -362,6 +362,13 @@ static int read_derived(struct margs *m, struct imp_result *r, struct tc_diag *d
 		snprintf(buf, sizeof(buf), "%.6g", (double)samples * atof(v->text));
 		imp_from(r, IMP_TRAINING, "tokens", buf, "--train-samples x --seq-length", a->line, a->col);
 	}
+	if ((a = arg(m, "zero-stage"))) { /* Megatron-DeepSpeed */
+		long stage;
+		if (!a->value || imp_parse_long(a->value, 0, 3, &stage))
+			return imp_err(d, r, a->line, a->col, "--zero-stage is '%s' (expected 0 to 3)",
+				       a->value ? a->value : "");
+		imp_from(r, IMP_PLAN, "zero", a->value, "--zero-stage", a->line, a->col);
+	}
 	a = arg(m, "recompute-method");
 	if (arg_long(m, "recompute-num-layers", 10000, &n, r, d))
 		return -1;

@@ -358,6 +358,8 @@ static void test_bad(void **state)
 		{ "--num-layers 24 --hidden-size 2048 --num-attention-heads 16\n--seq-length 2048 --global-batch-size 8\n",
 		  "bad.conf:1:1: the config does not state the model's vocab (expected it in the config, --hf-config "
 		  "config.json or --preset NAME)", 0 },
+		/* Megatron-DeepSpeed's ZeRO stage */
+		{ "--num-layers 24 --zero-stage 4\n", "bad.conf:1:17: --zero-stage is '4' (expected 0 to 3)", 0 },
 		{ "trainer: {devices: 8}\nmodel:\n  num_layers: 32\n  tensor_model_parallel_size: two\n",
 		  "bad.conf:4:31: 'tensor_model_parallel_size' is two (expected a whole number from 1 to 65536)", 0 },
 	};
