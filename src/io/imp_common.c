@@ -500,8 +500,12 @@ int imp_load_text(const char *name, const char *text, size_t len, const struct i
 					  "be imported (expected a decoder-only config.json)");
 		take_hf_arch(r, &a, o->hf_config);
 	}
-	if (o->preset)
+	if (o->preset) {
+		struct llm_arch a;
+		if (arch_load_preset(dp, o->preset, &a, d))
+			return tc_diag_msg(d, TC_EXIT_INPUT, "--preset '%s' could not be loaded", o->preset);
 		imp_from(r, IMP_MODEL, "preset", o->preset, "--preset", 0, 0);
+	}
 	apply_options(r, o);
 	const struct imp_value *fw = imp_get(r, IMP_PLAN, "framework");
 	struct plan_framework layer;
