@@ -107,7 +107,17 @@ static int make_case(struct cli_ctx *ctx, const struct calib_log_args *a, const 
 	return TC_EXIT_OK;
 }
 
-int calib_log_load(struct cli_ctx *ctx, const struct calib_log_args *a, int for_people, struct meas_set *m)
+/* The metric's name with its unit, for scripts. */
+static const char *const metric_keys[] = {
+	[SLOG_STEP_TIME_S] = "step_time_s",
+	[SLOG_TOKENS_PER_S] = "tokens_per_s",
+	[SLOG_TOKENS_PER_S_GPU] = "tokens_per_s_per_gpu",
+	[SLOG_SAMPLES_PER_S] = "samples_per_s",
+	[SLOG_MFU] = "mfu_frac",
+};
+
+int calib_log_load(struct cli_ctx *ctx, const struct calib_log_args *a, int for_people, struct meas_set *m,
+		   struct calib_log_summary *sum)
 {
 	int warmup = SLOG_DEFAULT_WARMUP, kind = SLOG_AUTO, rc;
 	struct slog s;
@@ -136,6 +146,11 @@ int calib_log_load(struct cli_ctx *ctx, const struct calib_log_args *a, int for_
 		goto out;
 	if (for_people)
 		describe(ctx, a->log, &s, warmup, &q);
+	*sum = (struct calib_log_summary){
+		.kind = slog_kind_names[s.kind], .metric = metric_keys[s.metric], .step_lines = s.found,
+		.used = s.n, .warmup_skipped = s.warmup_skipped, .restarts = s.segments - 1, .unusable = s.bad,
+		.median = q.p50, .p10 = q.p10, .p90 = q.p90,
+	};
 	meas_set_init(m);
 	snprintf(m->file, sizeof(m->file), "%s", a->log);
 	snprintf(m->source, sizeof(m->source), "%s", a->log);

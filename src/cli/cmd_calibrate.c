@@ -106,7 +106,8 @@ static int print_result(struct cli_ctx *ctx, const char *fmt, const char *file, 
 /* The result for scripts: the same figures as the table, errors as
  * fractions, a std error of null where there is none. */
 static int print_json(struct cli_ctx *ctx, const char *file, const char *gpu,
-		      const struct cal_result *r, const struct rep_rows *rows, const char *output)
+		      const struct cal_result *r, const struct rep_rows *rows, const char *output,
+		      const struct calib_log_summary *log)
 {
 	struct rep_json j;
 
@@ -154,6 +155,20 @@ static int print_json(struct cli_ctx *ctx, const char *file, const char *gpu,
 		rep_json_str(&j, "calibration_file", output);
 	else
 		rep_json_null(&j, "calibration_file");
+	if (log && log->kind) { /* --from-log: what the measurement is */
+		rep_json_obj_begin(&j, "log");
+		rep_json_str(&j, "kind", log->kind);
+		rep_json_str(&j, "metric", log->metric);
+		rep_json_int(&j, "step_lines", (long long)log->step_lines);
+		rep_json_int(&j, "used", (long long)log->used);
+		rep_json_int(&j, "warmup_skipped", (long long)log->warmup_skipped);
+		rep_json_int(&j, "restarts", (long long)log->restarts);
+		rep_json_int(&j, "unusable", (long long)log->unusable);
+		rep_json_num(&j, "median", log->median);
+		rep_json_num(&j, "p10", log->p10);
+		rep_json_num(&j, "p90", log->p90);
+		rep_json_obj_end(&j);
+	}
 	rep_json_obj_end(&j);
 	return rep_json_finish(&j) | rc;
 }
@@ -161,7 +176,7 @@ static int print_json(struct cli_ctx *ctx, const char *file, const char *gpu,
 /* Write the overlay to `output` (when given) and print the result of fit
  * r of the measurements in `file`.  Returns an exit code. */
 static int emit(struct cli_ctx *ctx, const struct cal_result *r, const char *gpu_id, const char *file,
-		const char *output, const char *format)
+		const char *output, const char *format, const struct calib_log_summary *log)
 {
 	struct tc_diag d;
 	tc_diag_init(&d);
@@ -175,7 +190,7 @@ static int emit(struct cli_ctx *ctx, const struct cal_result *r, const char *gpu
 	}
 	struct rep_rows rows;
 	param_rows(r, &rows);
-	int bad = !strcmp(format, "json") ? print_json(ctx, file, gpu_id, r, &rows, output)
+	int bad = !strcmp(format, "json") ? print_json(ctx, file, gpu_id, r, &rows, output, log)
 					  : print_result(ctx, format, file, gpu_id, r, &rows);
 	rep_rows_release(&rows);
 	if (bad) {
@@ -228,6 +243,7 @@ int cmd_calibrate(int argc, char **argv, struct cli_ctx *ctx)
 {
 	const char *gpu_id = NULL, *output = NULL, *fit = NULL, *format = "table";
 	struct calib_log_args la = { 0 };
+	struct calib_log_summary sum = { 0 };
 	const struct cli_opt opts[] = {
 		{ "from-log", &la.log, NULL, NULL },
 		{ "workload", &la.workload, NULL, NULL },
@@ -274,7 +290,7 @@ int cmd_calibrate(int argc, char **argv, struct cli_ctx *ctx)
 		pos[0] = (char *)(uintptr_t)la.log;
 	if (fit && (rc = parse_fit(ctx, fit, &o)))
 		goto out;
-	if (la.log && (rc = calib_log_load(ctx, &la, !strcmp(format, "table") || !strcmp(format, "md"), &m)))
+	if (la.log && (rc = calib_log_load(ctx, &la, !strcmp(format, "table") || !strcmp(format, "md"), &m, &sum)))
 		goto out;
 	if ((!la.log && meas_load_file(pos[0], &ctx->data, &m, &d)) || gpu_catalog_load(&ctx->data, &cat, &d)) {
 		rc = cli_report(ctx, &d);
@@ -327,7 +343,7 @@ int cmd_calibrate(int argc, char **argv, struct cli_ctx *ctx)
 		rc = cli_report(ctx, &d);
 		goto out;
 	}
-	rc = emit(ctx, &r, gpu_id, pos[0], output, format);
+	rc = emit(ctx, &r, gpu_id, pos[0], output, format, &sum);
 out:
 	free(av);
 	free(cases);
