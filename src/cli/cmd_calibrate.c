@@ -164,7 +164,7 @@ static int print_json(struct cli_ctx *ctx, const char *file, const char *gpu,
 		rep_json_int(&j, "warmup_skipped", (long long)log->warmup_skipped);
 		rep_json_int(&j, "restarts", (long long)log->restarts);
 		rep_json_int(&j, "unusable", (long long)log->unusable);
-		rep_json_num(&j, "median", log->median);
+		rep_json_num(&j, "p50", log->median);
 		rep_json_num(&j, "p10", log->p10);
 		rep_json_num(&j, "p90", log->p90);
 		rep_json_obj_end(&j);
