@@ -216,15 +216,20 @@ int imp_nemo_read(const struct yn_doc *doc, struct imp_result *r, struct tc_diag
 		return -1;
 	if (name && name->type == YN_SCALAR && name->str[0])
 		snprintf(r->name, sizeof(r->name), "%s", name->str);
-	const struct yn_node *te = imp_yaml_get(root, model, "transformer_engine");
-	if (!imp_get(r, IMP_TRAINING, "flash_attention") && te && te->type == YN_SCALAR && !strcmp(te->str, "true"))
-		imp_from(r, IMP_TRAINING, "flash_attention", "true", "model.transformer_engine (fused attention)",
-			 te->line, te->col);
+	/* NeMo's Megatron-Core models run attention through Transformer
+	 * Engine's fused kernels unless the recipe turns them off. */
+	static const char *const legacy[] = { "mcore_gpt", "transformer_engine" };
+	for (size_t i = 0; i < 2 && !imp_get(r, IMP_TRAINING, "flash_attention"); i++) {
+		const struct yn_node *v = imp_yaml_get(root, model, legacy[i]);
+		if (v && v->type == YN_SCALAR && (!strcmp(v->str, "false") || !strcmp(v->str, "False")))
+			imp_from(r, IMP_TRAINING, "flash_attention", "false", i ? "model.transformer_engine" :
+				 "model.mcore_gpt", v->line, v->col);
+	}
 	imp_default(r, IMP_TRAINING, "precision", "fp32", "no trainer.precision: NeMo trains in fp32");
 	imp_default(r, IMP_TRAINING, "optimizer", "adamw", "NeMo's Adam optimizers (decoupled weight decay)");
 	imp_default(r, IMP_TRAINING, "recompute", "none", "no model.activations_checkpoint_granularity");
-	imp_default(r, IMP_TRAINING, "flash_attention", "false",
-		    "neither model.use_flash_attention nor model.transformer_engine");
+	imp_default(r, IMP_TRAINING, "flash_attention", "true",
+		    "no model.use_flash_attention: Megatron-Core models fuse attention (Transformer Engine)");
 	imp_default(r, IMP_PLAN, "framework", "nemo", "the config is a NeMo recipe");
 	imp_default(r, IMP_PLAN, "tp", "1", "NeMo's default");
 	imp_default(r, IMP_PLAN, "pp", "1", "NeMo's default");
