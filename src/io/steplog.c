@@ -100,18 +100,26 @@ struct reader {
 	size_t seg_seen;         /* values seen in this segment */
 };
 
-/* Take one step value read at `line`.  Returns 0, or -1 when full. */
-static int take(struct reader *rd, double v, double step, int line)
+/* Step number `step` (-1: none) seen at `line`, with or without a usable
+ * figure: a number lower than the last starts a new segment (a restart). */
+static void note_step(struct reader *rd, double step, int line)
 {
 	struct slog *s = rd->s;
-	if (step >= 0 && rd->last_step >= 0 && step < rd->last_step) {
-		s->segments++; /* the iteration went back: a restart */
+	if (step < 0)
+		return;
+	if (rd->last_step >= 0 && step < rd->last_step) {
+		s->segments++;
 		if (!s->restart_line)
 			s->restart_line = line;
 		rd->seg_seen = 0;
 	}
-	if (step >= 0)
-		rd->last_step = step;
+	rd->last_step = step;
+}
+
+/* Take one step value read at `line`.  Returns 0, or -1 when full. */
+static int take(struct reader *rd, double v, int line)
+{
+	struct slog *s = rd->s;
 	s->found++;
 	if (rd->seg_seen++ < (size_t)rd->warmup) {
 		s->warmup_skipped++;
@@ -192,14 +200,14 @@ static int read_piece(struct reader *rd, const char *line, int lineno)
 		rd->s->metric = m->metric;
 	}
 	double v;
+	note_step(rd, m->kind == SLOG_FOUNDRY ? rd->pending_step : m->step ? step_after(line, m->step) : -1, lineno);
 	if (read_number(at + strlen(m->text), &v) || !(v > 0)) {
 		if (!rd->s->bad_line)
 			rd->s->bad_line = lineno;
 		rd->s->bad++;
 		return 0;
 	}
-	double step = m->kind == SLOG_FOUNDRY ? rd->pending_step : m->step ? step_after(line, m->step) : -1;
-	return take(rd, v * m->scale, step, lineno);
+	return take(rd, v * m->scale, lineno);
 }
 
 /* One NUL-terminated line: a progress bar captured in a file is many
