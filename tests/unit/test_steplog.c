@@ -86,6 +86,11 @@ static void test_other_stacks(void **state)
 	assert_int_equal(s.warmup_skipped, 0);
 	assert_int_equal(s.n, 1);
 	slog_release(&s);
+	/* the Trainer's console: the resumed call's summary */
+	assert_close(median_of(LOGS "hf-trainer-console.log", &s), 7.912, TOL_EXACT);
+	assert_int_equal(s.kind, SLOG_HF);
+	assert_int_equal(s.n, 1);
+	slog_release(&s);
 	/* llm-foundry: (26210.4 + 26225.0) / 2, the batch numbers on lines of their own */
 	assert_close(median_of(LOGS "llm-foundry-mpt-7b.log", &s), 26217.7, TOL_EXACT);
 	assert_int_equal(s.metric, SLOG_TOKENS_PER_S);
