@@ -356,7 +356,7 @@ static void apply_options(struct imp_result *r, const struct imp_options *o)
 		imp_from(r, IMP_PLAN, "count", buf, "--count", 0, 0);
 	}
 	if (o->tokens > 0) {
-		snprintf(buf, sizeof(buf), "%.6g", o->tokens);
+		snprintf(buf, sizeof(buf), "%.15g", o->tokens);
 		imp_from(r, IMP_TRAINING, "tokens", buf, "--tokens", 0, 0);
 		int s = find(r, IMP_TRAINING, "steps");
 		if (s >= 0) {

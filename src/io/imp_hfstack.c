@@ -78,7 +78,7 @@ static int foundry_duration(const struct yn_node *root, struct imp_result *r, st
 		return 0;
 	double x = strtod(s, &end);
 	if (x >= 1 && (!strcmp(end, "ba") || !strcmp(end, "tok"))) {
-		snprintf(buf, sizeof(buf), "%.6g", x);
+		snprintf(buf, sizeof(buf), "%.15g", x);
 		from_node(r, IMP_TRAINING, !strcmp(end, "ba") ? "steps" : "tokens", buf, "max_duration", at);
 		return 0;
 	}

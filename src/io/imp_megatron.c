@@ -359,7 +359,7 @@ static int read_derived(struct margs *m, struct imp_result *r, struct tc_diag *d
 		return -1;
 	v = imp_get(r, IMP_TRAINING, "seq_len");
 	if (samples && v && !imp_get(r, IMP_TRAINING, "steps")) {
-		snprintf(buf, sizeof(buf), "%.6g", (double)samples * atof(v->text));
+		snprintf(buf, sizeof(buf), "%.15g", (double)samples * atof(v->text));
 		imp_from(r, IMP_TRAINING, "tokens", buf, "--train-samples x --seq-length", a->line, a->col);
 	}
 	if ((a = arg(m, "zero-stage"))) { /* Megatron-DeepSpeed */
