@@ -226,6 +226,7 @@ static int axolotl_deepspeed(struct imp_result *r, const char *ds, int line, str
 	if (yn_load_file(path, &doc, &quiet)) {
 		imp_warn(r, "deepspeed '%s' (line %d) could not be read (%s): set plan.zero to its "
 			 "zero_optimization.stage", ds, line, quiet.count ? quiet.entry[0].msg : "unreadable");
+		yn_doc_release(&doc);
 		return 0;
 	}
 	snprintf(where, sizeof(where), "%s: ", ds);
@@ -233,6 +234,8 @@ static int axolotl_deepspeed(struct imp_result *r, const char *ds, int line, str
 		 tc_diag_at(d, TC_EXIT_INPUT, path, doc.root->line, doc.root->col, "the DeepSpeed config holds %s "
 			    "(expected a mapping)", yn_type_name(doc.root));
 	yn_doc_release(&doc);
+	if (!rc && !imp_get(r, IMP_PLAN, "zero"))
+		imp_warn(r, "deepspeed '%s' (line %d) names no zero_optimization.stage", ds, line);
 	return rc;
 }
 
@@ -283,6 +286,7 @@ int imp_axolotl_read(const struct yn_doc *doc, struct imp_result *r, struct tc_d
 		imp_chose(r, IMP_PLAN, "framework", "deepspeed", "the config names a DeepSpeed config");
 		if (axolotl_deepspeed(r, ds, at->line, d))
 			return -1;
+		imp_default(r, IMP_PLAN, "zero", "0", "no ZeRO stage read from the DeepSpeed config (see the warnings)");
 	} else if (fsdp && !yn_is_null(fsdp)) {
 		imp_chose(r, IMP_PLAN, "framework", "fsdp", "the config sets fsdp");
 		imp_chose(r, IMP_PLAN, "zero", "3", "fsdp: full_shard");
