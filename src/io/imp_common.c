@@ -422,12 +422,16 @@ static int batch_per_gpu(struct imp_result *r, struct tc_diag *d)
 {
 	char buf[32], from[IMP_NOTE_LEN];
 	long count = value_long(r, IMP_PLAN, "count", 0);
+	long mp = value_long(r, IMP_PLAN, "tp", 1) * value_long(r, IMP_PLAN, "pp", 1) * value_long(r, IMP_PLAN, "cp", 1);
 	if (imp_get(r, IMP_TRAINING, "global_batch") || !r->batch_micro)
 		return 0;
 	if (!count)
-		return imp_err(d, r, 1, 1, "the global batch is %s x the GPUs (expected --count N)", r->batch_what);
-	snprintf(buf, sizeof(buf), "%ld", r->batch_micro * (r->batch_accum ? r->batch_accum : 1) * count);
-	snprintf(from, sizeof(from), "%s x the %ld GPUs", r->batch_what, count);
+		return imp_err(d, r, 1, 1, "the global batch is %s x the data-parallel GPUs (expected --count N)",
+			       r->batch_what);
+	if (count % mp)
+		return 0; /* check() names the layout */
+	snprintf(buf, sizeof(buf), "%ld", r->batch_micro * (r->batch_accum ? r->batch_accum : 1) * (count / mp));
+	snprintf(from, sizeof(from), "%s x dp %ld", r->batch_what, count / mp);
 	imp_from(r, IMP_TRAINING, "global_batch", buf, from, 0, 0);
 	return 0;
 }

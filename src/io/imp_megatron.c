@@ -410,6 +410,12 @@ int imp_megatron_read(const char *text, size_t len, struct imp_result *r, struct
 	}
 	if (read_tables(m, r, d) || read_launcher(m, r, d) || read_derived(m, r, d))
 		goto out;
+	/* No --global-batch-size: Megatron-LM takes micro-batch x dp. */
+	const struct imp_value *mb = imp_get(r, IMP_PLAN, "micro_batch");
+	if (mb && !imp_get(r, IMP_TRAINING, "global_batch")) {
+		imp_parse_long(mb->text, 1, 1000000, &r->batch_micro);
+		r->batch_what = "--micro-batch-size (Megatron-LM's default global batch)";
+	}
 	megatron_defaults(r);
 	char unknown[IMP_WARN_LEN] = "";
 	size_t used = 0;

@@ -358,6 +358,11 @@ static void test_bad(void **state)
 		{ "--num-layers 24 --hidden-size 2048 --num-attention-heads 16\n--seq-length 2048 --global-batch-size 8\n",
 		  "bad.conf:1:1: the config does not state the model's vocab (expected it in the config, --hf-config "
 		  "config.json or --preset NAME)", 0 },
+		/* no --global-batch-size and no GPU count: micro-batch x dp unknown */
+		{ "--num-layers 24 --hidden-size 2048 --num-attention-heads 16 --vocab-size 51200 --seq-length 2048 "
+		  "--micro-batch-size 2\n",
+		  "bad.conf:1:1: the global batch is --micro-batch-size (Megatron-LM's default global batch) x the "
+		  "data-parallel GPUs (expected --count N)", 0 },
 		/* Megatron-DeepSpeed's ZeRO stage */
 		{ "--num-layers 24 --zero-stage 4\n", "bad.conf:1:17: --zero-stage is '4' (expected 0 to 3)", 0 },
 		{ "trainer: {devices: 8}\nmodel:\n  num_layers: 32\n  tensor_model_parallel_size: two\n",
