@@ -200,6 +200,16 @@ static void test_megatron_llama3(void **state)
 	assert_int_equal(w.plan.tp, 2);
 	assert_int_equal(w.plan.dp, 0); /* = 32 / 2, derived */
 	assert_true(w.plan.sequence_parallel && w.plan.grad_overlap);
+
+	/* No --global-batch-size: Megatron-LM's micro-batch 2 x dp (16 GPUs /
+	 * tp 2 = 8) = 16. */
+	static const char args[] = "--num-layers 24 --hidden-size 2048 --num-attention-heads 16 --vocab-size 51200 "
+				   "--seq-length 2048 --micro-batch-size 2 --tensor-model-parallel-size 2\n";
+	struct imp_options co = { .count = 16 };
+	struct tc_diag d;
+	tc_diag_init(&d);
+	assert_int_equal(imp_load_text("args", args, strlen(args), &co, tc_test_datapath(), r, &d), 0);
+	assert_string_equal(text_of(r, IMP_TRAINING, "global_batch"), "16");
 	free(r);
 }
 
