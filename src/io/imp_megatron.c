@@ -66,7 +66,7 @@ static int next_token(const char *t, size_t len, size_t *i, int *line, int *col,
 		char c = t[*i];
 		if (!quote && (c == ' ' || c == '\t' || c == '\r' || c == '\n'))
 			break;
-		if (!quote && c == '\\' && *i + 1 < len && t[*i + 1] == '\n')
+		if (!quote && c == '\\' && *i + 1 < len && (t[*i + 1] == '\n' || t[*i + 1] == '\r'))
 			break;
 		++*i;
 		++*col;
