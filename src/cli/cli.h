@@ -62,6 +62,7 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx);
 int cmd_sweep(int argc, char **argv, struct cli_ctx *ctx);
 int cmd_plan(int argc, char **argv, struct cli_ctx *ctx);
 int cmd_calibrate(int argc, char **argv, struct cli_ctx *ctx);
+int cmd_import(int argc, char **argv, struct cli_ctx *ctx);
 int cmd_report(int argc, char **argv, struct cli_ctx *ctx);
 int cmd_completion(int argc, char **argv, struct cli_ctx *ctx);
 

@@ -11,9 +11,11 @@
 #include "../io/calib_file.h"
 #include "../io/gpu_load.h"
 #include "../io/meas_load.h"
+#include "../io/steplog.h"
 #include "../model/calibrate.h"
 #include "../report/json.h"
 #include "../report/rows.h"
+#include "calib_log.h"
 #include "cli.h"
 #include "opts.h"
 
@@ -104,7 +106,8 @@ static int print_result(struct cli_ctx *ctx, const char *fmt, const char *file, 
 /* The result for scripts: the same figures as the table, errors as
  * fractions, a std error of null where there is none. */
 static int print_json(struct cli_ctx *ctx, const char *file, const char *gpu,
-		      const struct cal_result *r, const struct rep_rows *rows, const char *output)
+		      const struct cal_result *r, const struct rep_rows *rows, const char *output,
+		      const struct calib_log_summary *log)
 {
 	struct rep_json j;
 
@@ -152,14 +155,100 @@ static int print_json(struct cli_ctx *ctx, const char *file, const char *gpu,
 		rep_json_str(&j, "calibration_file", output);
 	else
 		rep_json_null(&j, "calibration_file");
+	if (log && log->kind) { /* --from-log: what the measurement is */
+		rep_json_obj_begin(&j, "log");
+		rep_json_str(&j, "kind", log->kind);
+		rep_json_str(&j, "metric", log->metric);
+		rep_json_int(&j, "step_lines", (long long)log->step_lines);
+		rep_json_int(&j, "used", (long long)log->used);
+		rep_json_int(&j, "warmup_skipped", (long long)log->warmup_skipped);
+		rep_json_int(&j, "restarts", (long long)log->restarts);
+		rep_json_int(&j, "unusable", (long long)log->unusable);
+		rep_json_num(&j, "p50", log->median);
+		rep_json_num(&j, "p10", log->p10);
+		rep_json_num(&j, "p90", log->p90);
+		rep_json_obj_end(&j);
+	}
 	rep_json_obj_end(&j);
 	return rep_json_finish(&j) | rc;
+}
+
+/* Write the overlay to `output` (when given) and print the result of fit
+ * r of the measurements in `file`.  Returns an exit code. */
+static int emit(struct cli_ctx *ctx, const struct cal_result *r, const char *gpu_id, const char *file,
+		const char *output, const char *format, const struct calib_log_summary *log)
+{
+	struct tc_diag d;
+	tc_diag_init(&d);
+	if (output) {
+		struct cal_overlay ov;
+		cal_overlay_from_result(&ov, r, gpu_id, file);
+		if (calib_write_file(output, ctx->out, &ov, &d))
+			return cli_report(ctx, &d);
+		if (!strcmp(output, "-")) /* the overlay is the output */
+			return TC_EXIT_OK;
+	}
+	struct rep_rows rows;
+	param_rows(r, &rows);
+	int bad = !strcmp(format, "json") ? print_json(ctx, file, gpu_id, r, &rows, output, log)
+					  : print_result(ctx, format, file, gpu_id, r, &rows);
+	rep_rows_release(&rows);
+	if (bad) {
+		fputs("traincost calibrate: internal error: a non-finite value in the report or out "
+		      "of memory\n", ctx->err);
+		return TC_EXIT_INTERNAL;
+	}
+	if (output && (!strcmp(format, "table") || !strcmp(format, "md")))
+		fprintf(ctx->out, "Wrote %s (use it with --calibration %s)\n", output, output);
+	return TC_EXIT_OK;
+}
+
+/* The one GPU of the measurements, or NULL (reported) when they cover
+ * several. */
+static const char *only_gpu(struct cli_ctx *ctx, const struct meas_set *m)
+{
+	const char *gpu_id = m->cases.cases[0].gpu_id;
+	for (size_t i = 1; i < m->cases.count; i++)
+		if (strcmp(m->cases.cases[i].gpu_id, gpu_id)) {
+			cli_usage_error(ctx, CMD, "the measurements cover several GPUs (%s, %s) (expected --gpu ID "
+					"to choose one)", gpu_id, m->cases.cases[i].gpu_id);
+			return NULL;
+		}
+	return gpu_id;
+}
+
+/* Every case's plan is valid on g: TC_EXIT_OK, or an exit code after the
+ * problems were reported at the cases' positions. */
+static int check_plans(struct cli_ctx *ctx, const struct val_case *cases, size_t n, const struct gpu *g)
+{
+	struct est_workspace ws;
+	struct tc_diag d;
+	int bad = 0;
+	tc_diag_init(&d);
+	if (est_workspace_init(&ws, 256))
+		return TC_EXIT_INTERNAL;
+	for (size_t i = 0; i < n; i++) {
+		struct plan_problem pp;
+		double pred;
+		if (val_predict(&cases[i], g, &ws, &pred, &pp)) {
+			tc_diag_at(&d, TC_EXIT_INPUT, cases[i].file, cases[i].line, 0, "%s: %s", cases[i].id, pp.msg);
+			bad = 1;
+		}
+	}
+	est_workspace_release(&ws);
+	return bad ? cli_report(ctx, &d) : TC_EXIT_OK;
 }
 
 int cmd_calibrate(int argc, char **argv, struct cli_ctx *ctx)
 {
 	const char *gpu_id = NULL, *output = NULL, *fit = NULL, *format = "table";
+	struct calib_log_args la = { 0 };
+	struct calib_log_summary sum = { 0 };
 	const struct cli_opt opts[] = {
+		{ "from-log", &la.log, NULL, NULL },
+		{ "workload", &la.workload, NULL, NULL },
+		{ "warmup", &la.warmup, NULL, NULL },
+		{ "log-kind", &la.kind, NULL, slog_kind_names },
 		{ "gpu", &gpu_id, NULL, NULL },
 		{ "output", &output, NULL, NULL },
 		{ "fit", &fit, NULL, NULL },
@@ -191,14 +280,19 @@ int cmd_calibrate(int argc, char **argv, struct cli_ctx *ctx)
 		rc = rc == CLI_HELP_SHOWN ? TC_EXIT_OK : rc;
 		goto out;
 	}
-	if (npos != 1) {
-		rc = cli_usage_error(ctx, CMD, "%s", npos ? "too many files (expected one measurements file)"
-						      : "no measurements file given (expected MEASUREMENTS.yaml)");
+	if (npos != !la.log) {
+		rc = cli_usage_error(ctx, CMD, "%s", la.log ? "--from-log takes no measurements file" : npos ?
+				     "too many files (expected one measurements file)" :
+				     "no measurements file given (expected MEASUREMENTS.yaml, or --from-log LOG)");
 		goto out;
 	}
+	if (la.log)
+		pos[0] = (char *)(uintptr_t)la.log;
 	if (fit && (rc = parse_fit(ctx, fit, &o)))
 		goto out;
-	if (meas_load_file(pos[0], &ctx->data, &m, &d) || gpu_catalog_load(&ctx->data, &cat, &d)) {
+	if (la.log && (rc = calib_log_load(ctx, &la, !strcmp(format, "table") || !strcmp(format, "md"), &m, &sum)))
+		goto out;
+	if ((!la.log && meas_load_file(pos[0], &ctx->data, &m, &d)) || gpu_catalog_load(&ctx->data, &cat, &d)) {
 		rc = cli_report(ctx, &d);
 		goto out;
 	}
@@ -207,15 +301,9 @@ int cmd_calibrate(int argc, char **argv, struct cli_ctx *ctx)
 		o.fit_mask = m.fit_mask;
 	}
 	/* One GPU per calibration. */
-	if (!gpu_id) {
-		gpu_id = m.cases.cases[0].gpu_id;
-		for (size_t i = 1; i < m.cases.count; i++)
-			if (strcmp(m.cases.cases[i].gpu_id, gpu_id)) {
-				rc = cli_usage_error(ctx, CMD, "the measurements cover several GPUs (%s, %s) "
-						     "(expected --gpu ID to choose one)", gpu_id,
-						     m.cases.cases[i].gpu_id);
-				goto out;
-			}
+	if (!gpu_id && !(gpu_id = only_gpu(ctx, &m))) {
+		rc = TC_EXIT_USAGE;
+		goto out;
 	}
 	struct gpu g;
 	char why[512];
@@ -247,59 +335,15 @@ int cmd_calibrate(int argc, char **argv, struct cli_ctx *ctx)
 			cal_set(&start, p, cal_get(&m.start, p));
 	o.start = &start;
 	/* Plans are checked first, so a bad one is reported where it was written. */
-	{
-		struct est_workspace ws;
-		int bad = 0;
-		if (est_workspace_init(&ws, 256)) {
-			rc = TC_EXIT_INTERNAL;
-			goto out;
-		}
-		for (size_t i = 0; i < n; i++) {
-			struct plan_problem pp;
-			double pred;
-			if (val_predict(&cases[i], &g, &ws, &pred, &pp)) {
-				tc_diag_at(&d, TC_EXIT_INPUT, cases[i].file, cases[i].line, 0, "%s: %s", cases[i].id, pp.msg);
-				bad = 1;
-			}
-		}
-		est_workspace_release(&ws);
-		if (bad) {
-			rc = cli_report(ctx, &d);
-			goto out;
-		}
-	}
+	if ((rc = check_plans(ctx, cases, n, &g)))
+		goto out;
 	struct cal_result r;
 	if (cal_fit(cases, w, n, &g, &o, &r, &d)) {
 		fprintf(ctx->err, "traincost calibrate: ");
 		rc = cli_report(ctx, &d);
 		goto out;
 	}
-	if (output) {
-		struct cal_overlay ov;
-		cal_overlay_from_result(&ov, &r, gpu_id, pos[0]);
-		if (calib_write_file(output, ctx->out, &ov, &d)) {
-			rc = cli_report(ctx, &d);
-			goto out;
-		}
-		if (!strcmp(output, "-")) { /* the overlay is the output */
-			rc = TC_EXIT_OK;
-			goto out;
-		}
-	}
-	struct rep_rows rows;
-	param_rows(&r, &rows);
-	int bad = !strcmp(format, "json") ? print_json(ctx, pos[0], gpu_id, &r, &rows, output)
-					  : print_result(ctx, format, pos[0], gpu_id, &r, &rows);
-	rep_rows_release(&rows);
-	if (bad) {
-		fputs("traincost calibrate: internal error: a non-finite value in the report or out "
-		      "of memory\n", ctx->err);
-		rc = TC_EXIT_INTERNAL;
-		goto out;
-	}
-	if (output && (!strcmp(format, "table") || !strcmp(format, "md")))
-		fprintf(ctx->out, "Wrote %s (use it with --calibration %s)\n", output, output);
-	rc = TC_EXIT_OK;
+	rc = emit(ctx, &r, gpu_id, pos[0], output, format, &sum);
 out:
 	free(av);
 	free(cases);

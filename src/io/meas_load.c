@@ -45,8 +45,7 @@ void meas_set_release(struct meas_set *m)
 	meas_set_init(m);
 }
 
-/* Append case c with weight w.  Returns 0 or -1 (memory). */
-static int add_case(struct meas_set *m, const struct val_case *c, double w)
+int meas_set_add(struct meas_set *m, const struct val_case *c, double w)
 {
 	if (m->cases.count == m->weight_cap) {
 		size_t cap = m->weight_cap ? 2 * m->weight_cap : 64;
@@ -301,7 +300,7 @@ static int load_run(const struct yn_doc *doc, const struct yn_node *item, size_t
 		c.metric = VAL_MFU;
 		c.measured = rs.mfu;
 	}
-	if (add_case(m, &c, rs.weight))
+	if (meas_set_add(m, &c, rs.weight))
 		return tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
 	return 0;
 }
@@ -445,7 +444,7 @@ int meas_load_file(const char *path, const struct tc_datapath *dp, struct meas_s
 					continue;
 				if (ts.gpu[0] && strcmp(vs.cases[i].gpu_id, ts.gpu))
 					continue;
-				if (add_case(m, &vs.cases[i], 1))
+				if (meas_set_add(m, &vs.cases[i], 1))
 					bad = tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
 			}
 		val_set_release(&vs);

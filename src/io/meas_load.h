@@ -44,6 +44,9 @@ struct meas_set {
 void meas_set_init(struct meas_set *m);
 void meas_set_release(struct meas_set *m);
 
+/* Append a copy of case c with weight w.  Returns 0 or -1 (memory). */
+int meas_set_add(struct meas_set *m, const struct val_case *c, double w);
+
 /*
  * Load measurements file `path`; workload presets come from `dp`.
  * Returns 0 with *m filled (release it), or -1 with every problem in d

@@ -148,8 +148,7 @@ static double draw_param(enum eff_id p, double x, double sd, double z)
 	return lo + (hi - lo) / (1 + exp(-y));
 }
 
-/* Quantiles of sorted v[0..n-1] and its mean and standard deviation. */
-static void summarise(double *v, size_t n, struct unc_quantiles *q)
+void unc_summarise(double *v, size_t n, struct unc_quantiles *q)
 {
 	gsl_sort(v, 1, n);
 	q->p10 = gsl_stats_quantile_from_sorted_data(v, 1, n, 0.10);
@@ -268,14 +267,14 @@ int unc_run(const struct workload *w, const struct gpu *g, const struct unc_spec
 			ws->cost_usd[i] = cr.cost_usd;
 		}
 	}
-	summarise(ws->step_s, n, &res.step_s);
-	summarise(ws->total_s, n, &res.total_s);
+	unc_summarise(ws->step_s, n, &res.step_s);
+	unc_summarise(ws->total_s, n, &res.total_s);
 	if (s->deadline_s > 0) {
 		res.p_deadline = share_below(ws->total_s, n, s->deadline_s);
 		res.has_deadline = 1;
 	}
 	if (s->offer) {
-		summarise(ws->cost_usd, n, &res.cost_usd);
+		unc_summarise(ws->cost_usd, n, &res.cost_usd);
 		if (s->budget_usd > 0) {
 			res.p_budget = share_below(ws->cost_usd, n, s->budget_usd);
 			res.has_budget = 1;

@@ -104,6 +104,10 @@ struct unc_quantiles {
 	double p10, p50, p90, mean, sd;
 };
 
+/* Sort v[0..n-1] (n >= 1) and write its P10, median, P90 (GSL's
+ * interpolated quantiles), mean and standard deviation into *q. */
+void unc_summarise(double *v, size_t n, struct unc_quantiles *q);
+
 struct unc_result {
 	size_t samples;
 	unsigned long seed;
