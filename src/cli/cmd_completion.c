@@ -25,22 +25,47 @@ struct comp_opt {
 	enum opt_kind kind;
 	char choices[COMP_CHOICES_LEN]; /* space-separated, "" for any value */
 	const char *lister;             /* the command listing its values, or NULL */
+	int list;                       /* the value is a comma-separated list of them */
 };
 
 /* Options whose value is an id of the catalog, and the command that lists
  * the ids (first CSV column): the script asks it when completing, so GPUs
  * and profiles added under models/ complete too. */
-static const struct { const char *option, *lister; } catalog_ids[] = {
-	{ "gpu", "gpus" },
-	{ "framework", "frameworks" },
+static const struct {
+	const char *option, *lister;
+	int list; /* a comma-separated list of ids (--gpus a100-80gb-sxm,h100-sxm) */
+} catalog_ids[] = {
+	{ "gpu", "gpus", 0 },
+	{ "gpus", "gpus", 1 },
+	{ "framework", "frameworks", 0 },
 };
 
-static const char *lister_of(const char *option)
+/* The lister of `option`'s ids, or NULL; *list says whether it takes a
+ * comma-separated list of them. */
+static const char *lister_of(const char *option, int *list)
 {
 	for (size_t i = 0; i < sizeof(catalog_ids) / sizeof(catalog_ids[0]); i++)
-		if (!strcmp(option, catalog_ids[i].option))
+		if (!strcmp(option, catalog_ids[i].option)) {
+			*list = catalog_ids[i].list;
 			return catalog_ids[i].lister;
+		}
+	*list = 0;
 	return NULL;
+}
+
+/* Commands whose first word is a subcommand that takes an id:
+ * `gpus show ID`. */
+static const struct { const char *cmd, *sub, *lister; } sub_ids[] = {
+	{ "gpus", "show", "gpus" },
+};
+
+/* The subcommand of command `name` that takes an id, or -1. */
+static int sub_of(const char *name)
+{
+	for (size_t i = 0; i < sizeof(sub_ids) / sizeof(sub_ids[0]); i++)
+		if (!strcmp(name, sub_ids[i].cmd))
+			return (int)i;
+	return -1;
 }
 
 /* The shell words that print the ids `lister` lists, run by `tc`. */
@@ -81,7 +106,7 @@ static int read_options(struct cli_ctx *ctx, const struct cli_cmd *c, struct com
 			continue;
 		snprintf(o->name, sizeof(o->name), "%s", f);
 		o->kind = !strcmp(kind, "flag") ? OK_FLAG : !strcmp(kind, "optional") ? OK_OPTIONAL : OK_VALUE;
-		o->lister = o->kind == OK_VALUE ? lister_of(o->name) : NULL;
+		o->lister = o->kind == OK_VALUE ? lister_of(o->name, &o->list) : NULL;
 		o->choices[0] = '\0';
 		size_t used = 0;
 		for (char *ch; (ch = strtok(NULL, "\t")) && used < sizeof(o->choices);)
@@ -144,7 +169,13 @@ static void emit_bash(FILE *f, const struct comp_cmd *cmds, size_t n)
 			if (o->choices[0] && o->kind == OK_VALUE)
 				fprintf(f, "\t\t[ \"$prev\" = --%s ] && words=\"%s\"\n", o->name,
 					o->choices);
-			if (o->lister) {
+			if (o->lister && o->list) {
+				/* Each id after the ones already typed, commas kept. */
+				fprintf(f, "\t\t[ \"$prev\" = --%s ] && { pre=; case $cur in *,*) "
+					"pre=${cur%%,*},;; esac; words=$(", o->name);
+				ids_command(f, "\"${COMP_WORDS[0]}\"", o->lister);
+				fputs(" | sed \"s|^|$pre|\"); }\n", f);
+			} else if (o->lister) {
 				fprintf(f, "\t\t[ \"$prev\" = --%s ] && words=$(", o->name);
 				ids_command(f, "\"${COMP_WORDS[0]}\"", o->lister);
 				fputs(")\n", f);
@@ -166,6 +197,14 @@ static void emit_bash(FILE *f, const struct comp_cmd *cmds, size_t n)
 			fputs("\"\n", f);
 		} else if (!strcmp(c->positional, "shells")) {
 			fputs("\t\twords=\"bash zsh fish\"\n", f);
+		} else if (sub_of(c->cmd->name) >= 0 && c->nopt) {
+			int s = sub_of(c->cmd->name);
+			fprintf(f, "\t\tif [ -z \"$words\" ] && [ \"${cur#-}\" = \"$cur\" ]; then\n"
+				"\t\t\t[ \"$COMP_CWORD\" -eq 2 ] && words=%s\n"
+				"\t\t\t[ \"$COMP_CWORD\" -eq 3 ] && [ \"${COMP_WORDS[2]}\" = %s ] && words=$(",
+				sub_ids[s].sub, sub_ids[s].sub);
+			ids_command(f, "\"${COMP_WORDS[0]}\"", sub_ids[s].lister);
+			fputs(")\n\t\tfi\n", f);
 		}
 		fputs("\t\t;;\n", f);
 	}
@@ -243,12 +282,20 @@ static void emit_zsh(FILE *f, const struct comp_cmd *cmds, size_t n)
 				fprintf(f, " '*--%s=-::value'", o->name);
 			else if (o->choices[0])
 				fprintf(f, " '*--%s:%s:(%s)'", o->name, o->name, o->choices);
+			else if (o->lister && o->list)
+				fprintf(f, " '*--%s:%s:_sequence _traincost_ids %s'", o->name, o->name,
+					o->lister);
 			else if (o->lister)
 				fprintf(f, " '*--%s:%s:_traincost_ids %s'", o->name, o->name, o->lister);
 			else
 				fprintf(f, " '*--%s:%s:_files'", o->name, o->name);
 		}
-		fputs(" '*:file:_files' ;;\n", f);
+		int s = sub_of(c->cmd->name);
+		if (s >= 0)
+			fprintf(f, " '1:subcommand:(%s)' '2:id:_traincost_ids %s' ;;\n", sub_ids[s].sub,
+				sub_ids[s].lister);
+		else
+			fputs(" '*:file:_files' ;;\n", f);
 	}
 	fputs("\tesac\n"
 	      "}\n"

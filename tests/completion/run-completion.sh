@@ -67,6 +67,15 @@ for sh in bash fish; do
 	expect $sh completion-gpu-ids "a100-80gb-pcie a100-80gb-sxm" "$bindir/traincost" estimate --gpu a100-80
 	expect $sh completion-framework-ids "megatron" "$bindir/traincost" estimate --framework meg
 done
+# bash: --gpus takes a comma-separated list, each id completed after the
+# ones typed; `gpus show` completes its subcommand, then an id.
+if command -v bash >/dev/null 2>&1; then
+	expect bash completion-gpus-list "h100-sxm,h200-nvl h100-sxm,h200-sxm" \
+		"$bindir/traincost" compare x.yaml --gpus h100-sxm,h2
+	expect bash completion-gpus-first "a100-80gb-pcie a100-80gb-sxm" "$bindir/traincost" plan x.yaml --gpus a100-80
+	expect bash completion-gpus-sub "show" "$bindir/traincost" gpus s
+	expect bash completion-gpus-show "a100-80gb-pcie a100-80gb-sxm" "$bindir/traincost" gpus show a100-80
+fi
 
 # The completions come from each command's option table (--list-options);
 # its --help (and so its man page, scripts/man-command) must name every
