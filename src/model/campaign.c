@@ -81,6 +81,7 @@ int campaign_compute(const struct campaign_in *given_in, const struct campaign_j
 	struct campaign c;
 	memset(&c, 0, sizeof(c));
 	c.in = *given_in;
+	c.job = *j;
 	campaign_resolve(&c.in);
 	const struct campaign_in *in = &c.in;
 

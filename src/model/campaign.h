@@ -103,6 +103,7 @@ struct campaign_job {
 
 struct campaign {
 	struct campaign_in in;      /* the inputs used, defaults filled */
+	struct campaign_job job;    /* the job it was computed for */
 	double nodes;               /* ceil(gpus / gpus_per_node) */
 	double interrupt_per_s;     /* lambda: nodes x node rate + job rate
 				       (+ spot preemptions) */

@@ -161,13 +161,14 @@ int rep_est_input_wait(REP_WORD_ARGS)
 	return 0;
 }
 
-/* "5,000 steps in 2.63 d". */
+/* "5,000 steps in 2.63 d"; the table says "at steady state" (the wall
+ * clock's line follows). */
 int rep_est_run(REP_WORD_ARGS)
 {
 	char a[48], b[48];
-	snprintf(value, REP_WORD_LEN, "%s steps in %s",
+	snprintf(value, REP_WORD_LEN, "%s steps in %s%s",
 		 rep_fmt_count(FIELD(NULL, "steps")->num, a, sizeof(a)),
-		 tc_fmt_duration(CELL->num, b, sizeof(b)));
+		 tc_fmt_duration(CELL->num, b, sizeof(b)), TABLE ? " at steady state" : "");
 	return 0;
 }
 
