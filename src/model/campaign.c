@@ -24,6 +24,10 @@ const char *const camp_operation_names[CAMP_OPERATION_COUNT + 1] = { "automated"
 								     NULL };
 const char *const camp_checkpoint_names[CAMP_CKPT_COUNT + 1] = { "async", "sync", NULL };
 
+const char *const camp_part_names[CAMP_PART_COUNT] = {
+	"training", "stragglers", "evaluation", "checkpoints", "restarts", "rework", "startup",
+};
+
 static int given(const struct campaign_in *in, enum camp_param p)
 {
 	return (in->set >> p) & 1u;
@@ -75,6 +79,26 @@ static double block_s(const struct campaign_in *in, const struct campaign_job *j
 	return fmax(in->async_block_s, copy_s);
 }
 
+/*
+ * Where the wall clock goes: of the running time A = wall - start-up,
+ * lambda A (R + tau/2) is lost to restarts and rework, (1 - loss) A of the
+ * rest C/(tau + C) to checkpoints; what is left, A x ettr, computes, of
+ * which the evaluation share evaluates and the straggler share of the
+ * remainder is slowness.  The parts add up to the wall clock.
+ */
+static void split_wall(struct campaign *c, double ettr)
+{
+	double run = c->wall_s - c->in.startup_s, busy = run * ettr;
+	double *p = c->part_s;
+	p[CAMP_PART_RESTARTS] = c->interrupt_per_s * run * c->in.restart_s;
+	p[CAMP_PART_REWORK] = c->interrupt_per_s * run * c->interval_s / 2;
+	p[CAMP_PART_CHECKPOINTS] = run * (1 - c->loss_frac) * c->checkpoint_frac;
+	p[CAMP_PART_EVALUATION] = busy * c->in.eval_frac;
+	p[CAMP_PART_STRAGGLERS] = busy * (1 - c->in.eval_frac) * c->in.straggler_frac;
+	p[CAMP_PART_TRAINING] = busy * (1 - c->in.eval_frac) * (1 - c->in.straggler_frac);
+	p[CAMP_PART_STARTUP] = c->in.startup_s;
+}
+
 int campaign_compute(const struct campaign_in *given_in, const struct campaign_job *j,
 		     struct campaign *out, struct plan_problem *why)
 {
@@ -116,6 +140,7 @@ int campaign_compute(const struct campaign_in *given_in, const struct campaign_j
 	c.interruptions = c.interrupt_per_s * c.wall_s;
 	c.lost_s = c.wall_s - j->steady_s;
 	c.spare_gpus = j->gpus * in->spare_frac;
+	split_wall(&c, ettr);
 	*out = c;
 	return 0;
 }

@@ -101,6 +101,19 @@ struct campaign_job {
 	double host_bytes_per_s;    /* one GPU's copy to host memory */
 };
 
+/* Where the wall clock goes (they add up to campaign.wall_s). */
+enum camp_part {
+	CAMP_PART_TRAINING,    /* the steady state's useful steps */
+	CAMP_PART_STRAGGLERS,  /* the same steps slowed by slow hosts */
+	CAMP_PART_EVALUATION,  /* in-job evaluation */
+	CAMP_PART_CHECKPOINTS, /* training stopped for checkpoints */
+	CAMP_PART_RESTARTS,    /* interruption to training again */
+	CAMP_PART_REWORK,      /* steps redone since the last checkpoint */
+	CAMP_PART_STARTUP,     /* once, at the start */
+	CAMP_PART_COUNT
+};
+extern const char *const camp_part_names[CAMP_PART_COUNT];
+
 struct campaign {
 	struct campaign_in in;      /* the inputs used, defaults filled */
 	struct campaign_job job;    /* the job it was computed for */
@@ -123,6 +136,7 @@ struct campaign {
 	double interruptions;       /* lambda x wall */
 	double lost_s;              /* wall - steady */
 	double spare_gpus;          /* paid, not computing */
+	double part_s[CAMP_PART_COUNT];
 };
 
 struct plan_problem;

@@ -54,6 +54,15 @@ static void young_interval(void **state)
 	assert_close(c.wall_s, 46800, TOL_EXACT);
 	assert_close(c.goodput_frac, 9 / 13.0, TOL_EXACT);
 	assert_close(c.interruptions, 13, TOL_EXACT);
+	/* Where the 13 h go: 13 restarts of 600 s = 7800 s, 13 x 300 s of
+	 * rework = 3900 s, checkpoints 46800 x 0.75 x (1/13) = 2700 s, and
+	 * the 9 h = 32,400 s of training. */
+	assert_close(c.part_s[CAMP_PART_RESTARTS], 7800, TOL_EXACT);
+	assert_close(c.part_s[CAMP_PART_REWORK], 3900, TOL_EXACT);
+	assert_close(c.part_s[CAMP_PART_CHECKPOINTS], 2700, TOL_EXACT);
+	assert_close(c.part_s[CAMP_PART_TRAINING], 32400, TOL_EXACT);
+	assert_close(c.part_s[CAMP_PART_STRAGGLERS] + c.part_s[CAMP_PART_EVALUATION] +
+		     c.part_s[CAMP_PART_STARTUP], 0, TOL_EXACT);
 
 	/* A given interval replaces Young's, which is still recommended:
 	 * tau = 1 h: loss = (600 + 1800) / 3600 = 2/3, C / tau = 1/72,
@@ -94,6 +103,12 @@ static void small_job(void **state)
 	assert_close(c.goodput_frac, 0.96238, 1e-5);
 	assert_close(c.interruptions, 9.080, 1e-3);
 	assert_close(c.spare_gpus, 0.64, TOL_EXACT); /* 8 % of 8 GPUs */
+	/* The parts add up to the wall clock, training to the steady state. */
+	double sum = 0;
+	for (int k = 0; k < CAMP_PART_COUNT; k++)
+		sum += c.part_s[k];
+	assert_close(sum, c.wall_s, TOL_TIGHT);
+	assert_close(c.part_s[CAMP_PART_TRAINING], j.steady_s, TOL_TIGHT);
 }
 
 /*
