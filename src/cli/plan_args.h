@@ -19,10 +19,12 @@ struct plan_args {
 	const char *format;
 	const char *calibration; /* --calibration FILE */
 	const char *framework;   /* --framework ID */
+	/* the campaign (model/campaign.h): replace the workload's */
+	const char *operation, *checkpoint_mode, *checkpoint_interval, *storage_write;
 };
 
 /* Number of option rows plan_args_opts() writes (without the terminator). */
-#define PLAN_ARGS_NOPTS 21
+#define PLAN_ARGS_NOPTS 25
 
 /* Fill opts[0..PLAN_ARGS_NOPTS-1] with the plan options bound to *a. */
 void plan_args_opts(struct plan_args *a, struct cli_opt *opts);
