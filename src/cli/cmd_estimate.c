@@ -59,6 +59,7 @@ static int run_uncertainty(struct cli_ctx *ctx, const char *cmd, const struct un
 		return cli_usage_error(ctx, cmd, "--budget '%s' is not valid (expected dollars such as 50000)",
 				       t->budget);
 	unc_spec_price(&s, cost);
+	s.wall = !cost->campaign_hopeless; /* P10-P90 of the wall clock too */
 	if ((rc = unc_args_workspace(ctx, cmd, &s, &ws)))
 		return rc;
 	struct workload *pw = malloc(sizeof(*pw)); /* the run as priced */

@@ -555,14 +555,28 @@ static void uncertainty_lines(struct est_record *r, const struct unc_result *u)
 	quantile_facts(r, "uncertainty.step_s", &u->step_s, 1);
 	quantile_facts(r, "uncertainty.total_s", &u->total_s, 1);
 	quantile_facts(r, "uncertainty.cost_usd", &u->cost_usd, u->has_cost);
+	quantile_facts(r, "uncertainty.wall_s", &u->wall_s, u->has_wall);
+	quantile_facts(r, "uncertainty.wall_usd", &u->wall_usd, u->has_wall && u->has_cost);
+	put(r, col("p_deadline_wall", g, REP_COL_SIG, REP_VIEW_TABLE, 0),
+	    u->has_deadline && u->has_wall ? val(u->p_deadline_wall) : null_cell);
+	put(r, col("p_budget_wall", g, REP_COL_SIG, REP_VIEW_TABLE, 0),
+	    u->has_budget && u->has_wall ? val(u->p_budget_wall) : null_cell);
 	line(r, g, "samples", "", rep_est_unc_heading, &heading);
 	line(r, "uncertainty.step_s", "p50", "step time", rep_est_unc_time, &quantiles);
-	line(r, "uncertainty.total_s", "p50", "total time", rep_est_unc_time, &quantiles);
+	line(r, "uncertainty.total_s", "p50", "total time (steady)", rep_est_unc_time, &quantiles);
+	line(r, "uncertainty.wall_s", "p50", "wall clock", rep_est_unc_time, &quantiles);
 	line(r, "uncertainty.cost_usd", "p50", "cost (cheapest offer)", rep_est_unc_cost,
 	     &quantiles);
-	line(r, g, "p_deadline", "probability of meeting the deadline", rep_est_unc_chance, &note);
-	line(r, g, "p_budget", "probability of staying within the budget", rep_est_unc_chance,
-	     &note);
+	line(r, "uncertainty.wall_usd", "p50", "cost on the wall clock", rep_est_unc_cost,
+	     &quantiles);
+	line(r, g, "p_deadline", "probability of meeting the deadline at steady state",
+	     rep_est_unc_chance, &note);
+	line(r, g, "p_deadline_wall", "probability of meeting the deadline on the wall clock",
+	     rep_est_unc_chance, &note);
+	line(r, g, "p_budget", "probability of staying within the budget at steady state",
+	     rep_est_unc_chance, &note);
+	line(r, g, "p_budget_wall", "probability of staying within the budget on the wall clock",
+	     rep_est_unc_chance, &note);
 }
 
 /* The table's warnings, a line each, under a heading when there are any. */
