@@ -169,6 +169,7 @@ static const struct cli_cmd commands[] = {
 	  "usage: traincost validate [--family llm] [--cases DIR] [--format F] [--verbose] [--loo]\n"
 	  "       traincost validate --cross-validate K [--gpu ID] [--cases DIR] [--format F]\n"
 	  "       traincost validate --fit-frameworks [--cases DIR] [--format F]\n"
+	  "       traincost validate --campaigns [--cases DIR] [--format F]\n"
 	  "\n"
 	  "Run the model on every measured case under tests/validation/ of the\n"
 	  "first data folder that has it (or validation/ of an installation, or\n"
@@ -186,6 +187,9 @@ static const struct cli_cmd commands[] = {
 	  "  --fit-frameworks\n"
 	  "               fit stack_frac of every framework on the runs that name it and\n"
 	  "               print the values models/framework/ ships\n"
+	  "  --campaigns  the wall clock of training campaigns whose wall clock was\n"
+	  "               observed against the campaign model (campaigns/ of the cases\n"
+	  "               folder; the table ends with its summary)\n"
 	  "  --plot FILE  also draw predicted against measured as an SVG chart into FILE\n"
 	  FORMAT_HELP
 	  "               (each mode in every format; docs/output-format.md; the fitting\n"

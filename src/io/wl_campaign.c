@@ -5,6 +5,8 @@
  */
 #include <stddef.h>
 
+#include "wl_campaign.h"
+
 #include "fields.h"
 #include "wl_common.h"
 
@@ -56,24 +58,30 @@ static const struct fd_field campaign_table[] = {
 _Static_assert(sizeof(campaign_table) / sizeof(campaign_table[0]) == CAMP_P_COUNT + 1,
 	       "one key per campaign parameter, in enum camp_param's order");
 
-int wl_read_campaign(const struct yn_node *root, const char *file, struct workload *w,
-		     struct tc_diag *d)
+int wl_campaign_parse(const struct yn_node *map, const char *file, struct campaign_in *out,
+		      struct tc_diag *d)
 {
-	const struct yn_node *map = yn_map_get(root, "campaign");
 	struct fd_ctx ctx = { .file = file, .d = d };
 	struct campaign_in in = { 0 };
 	uint64_t seen = 0;
 
-	if (!map)
-		return 0;
 	if (map->type != YN_MAP)
 		return fd_type_error(map, "campaign", "a mapping", &ctx);
-	wlx_mark(w, WLF_CAMPAIGN, root, "campaign");
-	wlx_mark(w, WLF_CAMPAIGN_RESTART, map, "restart");
-	wlx_mark(w, WLF_CAMPAIGN_INTERVAL, map, "checkpoint_interval");
 	if (fd_parse_map(map, campaign_table, &in, "campaign", &ctx, &seen))
 		return -1;
 	in.set = (unsigned)seen;
-	w->campaign = in;
+	*out = in;
 	return 0;
+}
+
+int wl_read_campaign(const struct yn_node *root, const char *file, struct workload *w,
+		     struct tc_diag *d)
+{
+	const struct yn_node *map = yn_map_get(root, "campaign");
+	if (!map)
+		return 0;
+	wlx_mark(w, WLF_CAMPAIGN, root, "campaign");
+	wlx_mark(w, WLF_CAMPAIGN_RESTART, map, "restart");
+	wlx_mark(w, WLF_CAMPAIGN_INTERVAL, map, "checkpoint_interval");
+	return wl_campaign_parse(map, file, &w->campaign, d);
 }

@@ -150,17 +150,22 @@ double campaign_wall_s(const struct campaign *c, double steady_s)
 	return steady_s * c->stretch + c->in.startup_s;
 }
 
+double campaign_state_bytes(double params, enum tc_prec p, enum optimizer o)
+{
+	double elem = fmax(2, tc_prec_bytes(p));
+	return params * (mem_weight_bytes_per_param(elem) +
+			 mem_optimizer_bytes_per_param(o, elem < 4));
+}
+
 /* Bytes of the whole training state: full training keeps weights and
  * optimizer state per parameter (the memory model's bytes: 14 for bf16
  * with AdamW, BLOOM's figure, goodput.yaml#31); an adapter fine-tune is
  * taken at its 16-bit weights, an upper bound of its adapters. */
 static double checkpoint_bytes(const struct workload *w, const struct estimate *e)
 {
-	double elem = fmax(2, tc_prec_bytes(w->train.precision));
 	if (w->kind == WL_LLM && w->train.finetune != FT_FULL)
 		return e->params * 2;
-	return e->params * (mem_weight_bytes_per_param(elem) +
-			    mem_optimizer_bytes_per_param(w->train.optimizer, elem < 4));
+	return campaign_state_bytes(e->params, w->train.precision, w->train.optimizer);
 }
 
 /* The warnings of a plan the campaign model calls fragile. */

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 
+#include "campaign.h"
 #include "gpu.h"
 #include "workload.h"
 

@@ -5,7 +5,7 @@
 #ifndef TC_WORKLOAD_H
 #define TC_WORKLOAD_H
 
-#include "campaign.h"
+#include "campaign_in.h"
 #include "gpu.h"
 #include "precision.h"
 
