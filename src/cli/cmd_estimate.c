@@ -98,6 +98,18 @@ static int draw(struct cli_ctx *ctx, const char *cmd, const char *path,
 	return plot_out_write(ctx, cmd, &s, path);
 }
 
+/* The spot notice against the checkpoint write, for the preemptions of
+ * --pricing spot (the workload's own were warned of with the estimate).
+ * Returns 0, so that it can sit in a chain of conditions. */
+static int spot_warning(const struct workload *w, const struct run_cost *cost,
+			struct estimate *e)
+{
+	if (cost->spot_applied && !cost->campaign_hopeless &&
+	    !(w->campaign.set & (1u << CAMP_P_PREEMPT)))
+		campaign_spot_warning(e, &cost->campaign);
+	return 0;
+}
+
 /* Both commands load, estimate and report; they differ in the report. */
 static int run(int argc, char **argv, struct cli_ctx *ctx, const char *cmd,
 	       int per_operator)
@@ -152,7 +164,8 @@ static int run(int argc, char **argv, struct cli_ctx *ctx, const char *cmd,
 	} else if (money_cost(&m, &g, &w, &est, &cost)) {
 		fprintf(ctx->err, "traincost %s: internal error: the run cannot be costed\n", cmd);
 		rc = TC_EXIT_INTERNAL;
-	} else if (ua.on && (rc = run_uncertainty(ctx, cmd, &ua, &ut, &w, &g, &cal, &cost, &unc))) {
+	} else if (!spot_warning(&w, &cost, &est) && ua.on &&
+		   (rc = run_uncertainty(ctx, cmd, &ua, &ut, &w, &g, &cal, &cost, &unc))) {
 		money_release(&m);
 		est_workspace_release(&ws);
 		return rc;

@@ -120,8 +120,12 @@ int campaign_compute(const struct campaign_in *given_in, const struct campaign_j
 	c.checkpoint_bytes = j->checkpoint_bytes;
 	c.checkpoint_write_s = j->checkpoint_bytes / in->write_bytes_per_s;
 	c.checkpoint_block_s = block_s(in, j, c.checkpoint_write_s);
+	/* An asynchronous checkpoint cannot start before the last one is
+	 * written: Young's interval, but never shorter than the write. */
 	if (c.interrupt_per_s > 0)
 		c.young_interval_s = sqrt(2 * c.checkpoint_block_s / c.interrupt_per_s);
+	if (c.interrupt_per_s > 0 && in->checkpoint == CAMP_CKPT_ASYNC)
+		c.young_interval_s = fmax(c.young_interval_s, c.checkpoint_write_s);
 	c.interval_s = given(in, CAMP_P_INTERVAL) ? in->interval_s : c.young_interval_s;
 	c.lost_per_interrupt_s = in->restart_s + c.interval_s / 2;
 	c.loss_frac = c.interrupt_per_s * c.lost_per_interrupt_s;
@@ -168,19 +172,33 @@ static double checkpoint_bytes(const struct workload *w, const struct estimate *
 	return campaign_state_bytes(e->params, w->train.precision, w->train.optimizer);
 }
 
-/* The warnings of a plan the campaign model calls fragile. */
-static void fragile_warnings(struct estimate *e)
+/* The warnings of a plan the campaign model calls fragile (the spot one
+ * when the workload states its preemptions). */
+static void loss_warning(struct estimate *e, const struct campaign *c)
 {
-	const struct campaign *c = &e->campaign;
 	if (c->loss_frac > CAMP_FRAGILE_LOSS_FRAC)
 		est_warn(e, "each interruption loses %.3g min (restart and half a checkpoint "
 			 "interval), %.0f %% of the %.3g h between interruptions (expected under "
 			 "%.0f %%): faster restarts or fewer GPUs", c->lost_per_interrupt_s / 60,
 			 100 * c->loss_frac, c->mtbi_s / 3600, 100 * CAMP_FRAGILE_LOSS_FRAC);
+}
+
+static void fragile_warnings(struct estimate *e)
+{
+	const struct campaign *c = &e->campaign;
+	loss_warning(e, c);
 	if (c->in.checkpoint == CAMP_CKPT_SYNC && c->checkpoint_block_s > CAMP_SLOW_SYNC_S)
 		est_warn(e, "a synchronous checkpoint stops training for %.3g min (expected under "
 			 "%.0f s): asynchronous checkpoints or faster storage",
 			 c->checkpoint_block_s / 60, CAMP_SLOW_SYNC_S);
+	campaign_spot_warning(e, c);
+}
+
+void campaign_spot_warning(struct estimate *e, const struct campaign *c)
+{
+	/* the loss: unless the estimate's own campaign said it already */
+	if (c != &e->campaign && !(e->campaign.loss_frac > CAMP_FRAGILE_LOSS_FRAC))
+		loss_warning(e, c);
 	if (c->in.preempt_per_h > 0 && c->checkpoint_write_s > c->in.notice_s)
 		est_warn(e, "a checkpoint takes %.3g s to write, longer than the %.0f s spot notice "
 			 "(expected a checkpoint that fits in the notice): each preemption loses the "

@@ -43,8 +43,9 @@ struct campaign {
 	double checkpoint_bytes;
 	double checkpoint_write_s;  /* the whole state to storage */
 	double checkpoint_block_s;  /* training stopped per checkpoint, C */
-	double young_interval_s;    /* sqrt(2 C / lambda), recommended; 0
-				       when nothing interrupts the job */
+	double young_interval_s;    /* sqrt(2 C / lambda), recommended (async:
+				       at least the write); 0 when nothing
+				       interrupts the job */
 	double interval_s;          /* the one used (0: no checkpoints) */
 	double lost_per_interrupt_s; /* restart + half an interval */
 	double loss_frac;           /* lambda x lost per interruption */
@@ -89,6 +90,13 @@ double campaign_state_bytes(double params, enum tc_prec p, enum optimizer o);
 struct estimate;
 int campaign_estimate(const struct workload *w, const struct gpu *g, struct estimate *e,
 		      struct plan_problem *why);
+
+/* Warn on *e when campaign *c has spot preemptions and a checkpoint takes
+ * longer to write than their notice, and (c another campaign than e's)
+ * when c's loss per interruption is fragile and e's was not: campaign_estimate
+ * does for the preemptions a workload states, the caller for those of
+ * --pricing spot. */
+void campaign_spot_warning(struct estimate *e, const struct campaign *c);
 
 /* Wall-clock seconds of a run whose steady state takes steady_s under
  * campaign *c (the same stretch and start-up). */

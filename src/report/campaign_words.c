@@ -63,7 +63,7 @@ int rep_est_checkpoints(REP_WORD_ARGS)
 		snprintf(value, REP_WORD_LEN, "every %s as given (recommended: every %s); %s %s, "
 			 "training stops %s each", every, rec, size, kind, block);
 	else
-		snprintf(value, REP_WORD_LEN, "every %s (recommended, Young's interval); %s %s, "
+		snprintf(value, REP_WORD_LEN, "every %s (recommended); %s %s, "
 			 "training stops %s each", rec, size, kind, block);
 	return 0;
 }
@@ -85,5 +85,11 @@ int rep_est_wall_cost(REP_WORD_ARGS)
 		 rep_fmt_usd(rep_rows_field(r, i, "cost", "spare_cost_usd")->num, spare,
 			     sizeof(spare)),
 		 100 * CAMP("spare_frac")->num);
+	if (CAMP("spot_preemptions_per_h")->num > 0) {
+		size_t used = strlen(value);
+		snprintf(value + used, REP_WORD_LEN - used, "\nthe spot preemptions counted as "
+			 "interruptions, checkpoints at the interval above (the spot line's "
+			 "overhead assumes its own)");
+	}
 	return 0;
 }

@@ -107,6 +107,19 @@ static void small_job(void **state)
 	assert_close(c.goodput_frac, 0.96238, 1e-5);
 	assert_close(c.interruptions, 9.080, 1e-3);
 	assert_close(c.spare_gpus, 0.64, TOL_EXACT); /* 8 % of 8 GPUs */
+	/* An asynchronous checkpoint is never taken before the last one is
+	 * written: at 0.05 GB/s the write takes 9.8e10 / 5e7 = 1960 s, which
+	 * becomes the interval; at 0.1 GB/s it takes 980 s, under Young's
+	 * 994 s, which stays. */
+	in.write_bytes_per_s = 0.05e9;
+	give(&in, CAMP_P_WRITE);
+	struct campaign slow;
+	assert_int_equal(campaign_compute(&in, &j, &slow, &why), 0);
+	assert_close(slow.checkpoint_block_s, 5, TOL_EXACT);
+	assert_close(slow.young_interval_s, 1960, TOL_EXACT);
+	in.write_bytes_per_s = 0.1e9;
+	assert_int_equal(campaign_compute(&in, &j, &slow, &why), 0);
+	assert_close(slow.young_interval_s, 994.376, 1e-6);
 	/* The parts add up to the wall clock, training to the steady state. */
 	double sum = 0;
 	for (int k = 0; k < CAMP_PART_COUNT; k++)
@@ -241,6 +254,40 @@ static void fragile_plans_warn(void **state)
 	w.campaign.write_bytes_per_s = 0.5e9;
 	assert_int_equal(campaign_estimate(&w, &g, &e, &why), 0);
 	assert_true(warned(&e, "takes 196 s to write, longer than the 120 s spot notice"));
+}
+
+/* The preemptions of --pricing spot come as another campaign: its fragile
+ * loss is warned of once, and its checkpoint against the notice.  The
+ * hand estimate's own campaign (defaults) is not fragile; with 0.05
+ * preemptions per instance-hour on 8 instances it loses 15 % (spot_job). */
+static void spot_campaign_warns(void **state)
+{
+	(void)state;
+	struct workload w;
+	struct gpu g;
+	struct estimate e, spot;
+	struct plan_problem why;
+	hand_estimate(&w, &g, &e);
+	assert_int_equal(campaign_estimate(&w, &g, &e, &why), 0);
+	assert_int_equal(e.warning_count, 0);
+	hand_estimate(&w, &g, &spot);
+	w.campaign.checkpoint = CAMP_CKPT_SYNC;
+	w.campaign.write_bytes_per_s = 0.5e9; /* 196 s to write */
+	w.campaign.preempt_per_h = 0.05;
+	give(&w.campaign, CAMP_P_CHECKPOINT);
+	give(&w.campaign, CAMP_P_WRITE);
+	give(&w.campaign, CAMP_P_PREEMPT);
+	assert_int_equal(campaign_estimate(&w, &g, &spot, &why), 0);
+	campaign_spot_warning(&e, &spot.campaign);
+	assert_int_equal(e.warning_count, 2);
+	assert_true(warned(&e, "each interruption loses"));
+	assert_true(warned(&e, "longer than the 120 s spot notice"));
+	/* an estimate that said it already hears it once */
+	e.warning_count = 0;
+	e.campaign.loss_frac = 0.2;
+	campaign_spot_warning(&e, &spot.campaign);
+	assert_int_equal(e.warning_count, 1);
+	assert_false(warned(&e, "each interruption loses"));
 }
 
 /* A restart given longer than the run, and interruptions that leave no
@@ -382,6 +429,7 @@ int main(void)
 		cmocka_unit_test(frontier_job),
 		cmocka_unit_test(spot_job),
 		cmocka_unit_test(fragile_plans_warn),
+		cmocka_unit_test(spot_campaign_warns),
 		cmocka_unit_test(hopeless_inputs_refused),
 		cmocka_unit_test(relations),
 		cmocka_unit_test(poisson_wall_draws),
