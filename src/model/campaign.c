@@ -1,7 +1,7 @@
 /*
  * campaign.c - the wall clock of a run from its steady state (campaign.h).
  *
- * First order, as goodput.md proposes (docs/model.md, "Campaign"):
+ * First order, as goodput.md proposes (docs/model.md, section 9):
  *   lambda = nodes x node rate + job rate (+ spot: preemptions x nodes)
  *   tau*   = sqrt(2 C / lambda)                  Young's interval
  *   loss   = lambda (R + tau / 2)                share of the wall clock
