@@ -45,7 +45,13 @@ static int cmd_help(int argc, char **argv, struct cli_ctx *ctx);
 	"  --memory-headroom F share of GPU memory kept free in every fit test\n" \
 	"                      (0.1 or 10%; default 0: the model's own reserve only)\n" \
 	"  --calibration FILE  efficiencies fitted by `traincost calibrate`\n"   \
-	"  --framework ID      software-stack profile (see `traincost frameworks`)\n"
+	"  --framework ID      software-stack profile (see `traincost frameworks`)\n" \
+	"Campaign (the wall clock around the steady state; docs/model.md, section 9;\n" \
+	"each replaces the workload's campaign: key):\n"                       \
+	"  --operation O       restarts automated (default) or manual\n"        \
+	"  --checkpoint-mode M async (default) or sync checkpoints\n"           \
+	"  --checkpoint-interval D   between checkpoints (default: Young's interval)\n" \
+	"  --storage-write R   checkpoint storage bandwidth, such as 100GB/s\n"
 #define UNVERIFIED_HELP                                                        \
 	"  --include-unverified  also price offers marked verified: false\n"
 
@@ -65,7 +71,8 @@ static const struct cli_cmd commands[] = {
 	  "  --assume-fabric P=NET  join provider P's instances over network NET\n"
 	  "                      (what a contract gives; the answer says so)\n"
 	  "  --pue X --power-frac F --grid G   energy assumptions\n"
-	  "  --preempt-per-h R --checkpoint D --restart D   spot assumptions\n"
+	  "  --preempt-per-h R --checkpoint D --restart D   spot assumptions (the\n"
+	  "                      preemptions are also interruptions of the wall clock)\n"
 	  "  --max-age DAYS      warn about prices older than this (default " CLI_STR(PRICE_STALE_DAYS) ")\n"
 	  UNVERIFIED_HELP
 	  "Uncertainty (Monte Carlo over the efficiency parameters):\n"
@@ -188,7 +195,9 @@ static const struct cli_cmd commands[] = {
 	  "\n"
 	  "One row per operator of a training step on one GPU: FLOPs, bytes moved,\n"
 	  "arithmetic intensity, the GPU's ridge point, whether it is compute-,\n"
-	  "memory- or latency-bound, the rate achieved and the time.\n"
+	  "memory- or latency-bound, the rate achieved and the time.  Takes the\n"
+	  "same plan and campaign overrides as `traincost estimate`, and ends with\n"
+	  "where the expected wall clock goes (docs/model.md, section 9).\n"
 	  "\n"
 	  PLAN_OVERRIDES_HELP
 	  "Output:\n"
@@ -199,6 +208,7 @@ static const struct cli_cmd commands[] = {
 	  "usage: traincost validate [--family llm] [--cases DIR] [--format F] [--verbose] [--loo]\n"
 	  "       traincost validate --cross-validate K [--gpu ID] [--cases DIR] [--format F]\n"
 	  "       traincost validate --fit-frameworks [--cases DIR] [--format F]\n"
+	  "       traincost validate --campaigns [--cases DIR] [--format F]\n"
 	  "\n"
 	  "Run the model on every measured case under tests/validation/ of the\n"
 	  "first data folder that has it (or validation/ of an installation, or\n"
@@ -216,6 +226,9 @@ static const struct cli_cmd commands[] = {
 	  "  --fit-frameworks\n"
 	  "               fit stack_frac of every framework on the runs that name it and\n"
 	  "               print the values models/framework/ ships\n"
+	  "  --campaigns  the wall clock of training campaigns whose wall clock was\n"
+	  "               observed against the campaign model (campaigns/ of the cases\n"
+	  "               folder; the table ends with its summary)\n"
 	  "  --plot FILE  also draw predicted against measured as an SVG chart into FILE\n"
 	  FORMAT_HELP
 	  "               (each mode in every format; docs/output-format.md; the fitting\n"

@@ -55,6 +55,7 @@ static int run_uncertainty(struct cli_ctx *ctx, const char *cmd, const struct un
 	if (t->budget && money_budget_arg(ctx, cmd, t->budget, &s.budget_usd))
 		return TC_EXIT_USAGE;
 	unc_spec_price(&s, cost);
+	s.wall = !cost->campaign_hopeless; /* P10-P90 of the wall clock too */
 	if ((rc = unc_args_workspace(ctx, cmd, &s, &ws)))
 		return rc;
 	struct workload *pw = malloc(sizeof(*pw)); /* the run as priced */
@@ -91,6 +92,18 @@ static int draw(struct cli_ctx *ctx, const char *cmd, const char *path,
 	else
 		plot_estimate(&s, 1, w, g, e);
 	return plot_out_write(ctx, cmd, &s, path);
+}
+
+/* The spot notice against the checkpoint write, for the preemptions of
+ * --pricing spot (the workload's own were warned of with the estimate).
+ * Returns 0, so that it can sit in a chain of conditions. */
+static int spot_warning(const struct workload *w, const struct run_cost *cost,
+			struct estimate *e)
+{
+	if (cost->spot_applied && !cost->campaign_hopeless &&
+	    !(w->campaign.set & (1u << CAMP_P_PREEMPT)))
+		campaign_spot_warning(e, &cost->campaign);
+	return 0;
 }
 
 /* Both commands load, estimate and report; they differ in the report. */
@@ -151,7 +164,8 @@ static int run(int argc, char **argv, struct cli_ctx *ctx, const char *cmd,
 	} else if (money_cost(&m, &g, &w, &est, &cost)) {
 		fprintf(ctx->err, "traincost %s: internal error: the run cannot be costed\n", cmd);
 		rc = TC_EXIT_INTERNAL;
-	} else if (ua.on && (rc = run_uncertainty(ctx, cmd, &ua, &ut, &w, &g, &cal, &cost, &unc))) {
+	} else if (!spot_warning(&w, &cost, &est) && ua.on &&
+		   (rc = run_uncertainty(ctx, cmd, &ua, &ut, &w, &g, &cal, &cost, &unc))) {
 		money_release(&m);
 		est_workspace_release(&ws);
 		return rc;

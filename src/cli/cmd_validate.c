@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "opts.h"
 #include "plot_out.h"
+#include "validate_campaigns.h"
 #include "validate_fit.h"
 #include "validate_report.h"
 
@@ -202,7 +203,7 @@ int cmd_validate(int argc, char **argv, struct cli_ctx *ctx)
 {
 	const char *family = NULL, *cases_dir = NULL, *format = "table", *cv = NULL,
 		   *gpu_id = NULL, *plot = NULL;
-	int verbose = 0, fit_fw = 0, loo = 0;
+	int verbose = 0, fit_fw = 0, loo = 0, campaigns = 0;
 	const struct cli_opt opts[] = {
 		{ "family", &family, NULL, families },
 		{ "cases", &cases_dir, NULL, NULL },
@@ -213,6 +214,7 @@ int cmd_validate(int argc, char **argv, struct cli_ctx *ctx)
 		{ "fit-frameworks", NULL, &fit_fw, NULL },
 		{ "loo", NULL, &loo, NULL },
 		{ "plot", &plot, NULL, NULL },
+		{ "campaigns", NULL, &campaigns, NULL },
 		{ NULL, NULL, NULL, NULL },
 	};
 	char *pos[CLI_MAX_POS];
@@ -227,9 +229,11 @@ int cmd_validate(int argc, char **argv, struct cli_ctx *ctx)
 		return rc;
 	/* The fitting modes use none of the summary's options: a pair that
 	 * cannot go together is refused, never silently ignored. */
-	const char *mode = cv ? "--cross-validate" : fit_fw ? "--fit-frameworks" : NULL;
+	const char *mode = cv ? "--cross-validate" : fit_fw ? "--fit-frameworks" :
+			   campaigns ? "--campaigns" : NULL;
 	const char *clash = plot ? "--plot" : loo ? "--loo" : verbose ? "--verbose" :
-			    family ? "--family" : cv && fit_fw ? "--fit-frameworks" : NULL;
+			    family ? "--family" : cv && fit_fw ? "--fit-frameworks" :
+			    campaigns && (cv || fit_fw) ? "--campaigns" : NULL;
 	if (mode && clash)
 		return cli_usage_error(ctx, "validate", "%s and %s exclude each other (expected one of them)",
 				       clash, mode);
@@ -260,6 +264,10 @@ int cmd_validate(int argc, char **argv, struct cli_ctx *ctx)
 	if (val_load_dir(cases_dir, &ctx->data, &set, &d) ||
 	    gpu_catalog_load(&ctx->data, &cat, &d) || cli_resolve_frameworks(ctx, &set, &d)) {
 		rc = cli_report(ctx, &d);
+		goto out;
+	}
+	if (campaigns) {
+		rc = cli_validate_campaigns(ctx, format, cases_dir, &cat);
 		goto out;
 	}
 	if (folds) {
@@ -297,6 +305,8 @@ int cmd_validate(int argc, char **argv, struct cli_ctx *ctx)
 	if (rc) {
 		fputs("traincost validate: internal error: a non-finite error statistic\n", ctx->err);
 		rc = TC_EXIT_INTERNAL;
+	} else if (!strcmp(format, "table") && !family) {
+		rc = cli_validate_campaigns_line(ctx, cases_dir, &cat);
 	}
 out:
 	summary_release(&sum);

@@ -309,7 +309,7 @@ int money_cost(const struct money *m, const struct gpu *g, const struct workload
 					e->plan.gpus_per_node, g->tdp_w, e->total_time_s,
 					m->network_fixed ? NULL : &timer, &in, out);
 	money_timer_release(&mt);
-	return rc;
+	return rc ? rc : run_cost_campaign(out, e->plan.count, &e->campaign);
 }
 
 void money_warn_spot(struct cli_ctx *ctx, const char *cmd, const struct price_set *set,

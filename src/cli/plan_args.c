@@ -14,6 +14,7 @@
 #include "../io/wl_load.h"
 #include "../model/memory.h"
 #include "../model/schedule.h"
+#include "../util/units.h"
 
 static const char *const recompute_names[] = { "none", "selective", "full", NULL };
 static const char *const formats[] = { "table", "json", "csv", "md", NULL };
@@ -43,6 +44,10 @@ void plan_args_opts(struct plan_args *a, struct cli_opts *t)
 		{ "calibration", &a->calibration, NULL, NULL },
 		{ "framework", &a->framework, NULL, NULL },
 		{ "memory-headroom", &a->memory_headroom, NULL, NULL },
+		{ "operation", &a->operation, NULL, camp_operation_names },
+		{ "checkpoint-mode", &a->checkpoint_mode, NULL, camp_checkpoint_names },
+		{ "checkpoint-interval", &a->checkpoint_interval, NULL, NULL },
+		{ "storage-write", &a->storage_write, NULL, NULL },
 	};
 	CLI_OPTS_ADD(t, rows);
 }
@@ -80,6 +85,7 @@ static const char *const field_flag[WLF_FIELD_COUNT] = {
 	[WLF_INTERLEAVE] = "--interleave", [WLF_RECOMPUTE] = "--recompute",
 	[WLF_PRECISION] = "--precision", [WLF_CP] = "--cp",
 	[WLF_SHARD_GROUP] = "--shard-group", [WLF_SCHEDULE] = "--schedule",
+	[WLF_CAMPAIGN_INTERVAL] = "--checkpoint-interval",
 };
 
 /* Apply one integer override; marks the field as coming from the flag. */
@@ -164,6 +170,50 @@ static int check_overrides_apply(struct cli_ctx *ctx, const char *cmd,
 	return 0;
 }
 
+/* A quantity option in [min, max] of `unit` into *out, marking parameter
+ * p of the campaign as given; TC_EXIT_USAGE (printed) when it is not
+ * valid. */
+static int campaign_quantity(struct cli_ctx *ctx, const char *cmd, const char *opt,
+			     const char *val, enum tc_unit unit, double min, double max,
+			     const char *expect, double *out, struct campaign_in *in,
+			     enum camp_param p)
+{
+	const char *bad;
+	double v;
+	if (!val)
+		return 0;
+	if (tc_parse_quantity(val, unit, &v, &bad) || !(v >= min && v <= max))
+		return cli_usage_error(ctx, cmd, "--%s '%s' is not valid (expected %s)", opt, val,
+				       expect);
+	*out = v;
+	in->set |= 1u << p;
+	return 0;
+}
+
+/* The campaign options over the workload's campaign: section (the same
+ * bounds as docs/workload-format.md gives its keys). */
+static int apply_campaign(struct cli_ctx *ctx, const char *cmd, const struct plan_args *a,
+			  struct workload *w)
+{
+	struct campaign_in *in = &w->campaign;
+	if (a->operation) {
+		in->operation = index_of(camp_operation_names, a->operation);
+		in->set |= 1u << CAMP_P_OPERATION;
+	}
+	if (a->checkpoint_mode) {
+		in->checkpoint = index_of(camp_checkpoint_names, a->checkpoint_mode);
+		in->set |= 1u << CAMP_P_CHECKPOINT;
+	}
+	if (a->checkpoint_interval)
+		w->mark[WLF_CAMPAIGN_INTERVAL] = (struct tc_mark){ 0, 0 };
+	return campaign_quantity(ctx, cmd, "checkpoint-interval", a->checkpoint_interval,
+				 TC_UNIT_SECONDS, 1, 365 * 86400.0, "a duration from 1 s to 1 y",
+				 &in->interval_s, in, CAMP_P_INTERVAL) ||
+	       campaign_quantity(ctx, cmd, "storage-write", a->storage_write, TC_UNIT_BYTE_RATE,
+				 1e6, 1e15, "a bandwidth from 1 MB/s to 1 PB/s such as 100GB/s",
+				 &in->write_bytes_per_s, in, CAMP_P_WRITE) ? TC_EXIT_USAGE : 0;
+}
+
 static int apply_overrides(struct cli_ctx *ctx, const char *cmd,
 			   const struct plan_args *a, struct workload *w)
 {
@@ -211,6 +261,8 @@ static int apply_overrides(struct cli_ctx *ctx, const char *cmd,
 	if (a->tp_comm_overlap)
 		p->tp_comm_overlap = 1;
 	if (a->framework && (rc = cli_framework_arg(ctx, a->framework, p)))
+		return rc;
+	if ((rc = apply_campaign(ctx, cmd, a, w)))
 		return rc;
 	/* A new layout on the command line makes the file's dp stale. */
 	if ((a->count || a->tp || a->pp || a->cp) && !a->dp)

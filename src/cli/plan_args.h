@@ -20,6 +20,8 @@ struct plan_args {
 	const char *calibration; /* --calibration FILE */
 	const char *framework;   /* --framework ID */
 	const char *memory_headroom; /* --memory-headroom F */
+	/* the campaign (model/campaign.h): replace the workload's */
+	const char *operation, *checkpoint_mode, *checkpoint_interval, *storage_write;
 };
 
 /* Append the plan overrides, --format, --calibration and --framework bound

@@ -40,6 +40,8 @@ void unc_spec_price(struct unc_spec *s, const struct run_cost *cost)
 {
 	s->offer = NULL;
 	s->billing = NULL;
+	/* the wall clock of the run priced: spot preemptions included */
+	s->campaign = !cost->unfit && !cost->campaign_hopeless ? &cost->campaign : NULL;
 	if (!cost->priced)
 		return;
 	s->offer = cost->range.cheapest.offer;

@@ -317,6 +317,7 @@ static int wlx_top(const struct yn_doc *doc, struct workload *w, struct tc_diag 
 		{ .key = "model", .type = FD_IGNORE, .required = 1, .offset = offsetof(struct tsec, dummy) },
 		{ .key = "training", .type = FD_IGNORE, .required = 1, .offset = offsetof(struct tsec, dummy) },
 		{ .key = "plan", .type = FD_IGNORE, .required = 1, .offset = offsetof(struct tsec, dummy) },
+		{ .key = "campaign", .type = FD_IGNORE, .offset = offsetof(struct tsec, dummy) },
 		{ 0 },
 	};
 	struct fd_ctx ctx = { .file = doc->file, .d = d };
@@ -367,6 +368,7 @@ int wlx_load_family(const struct yn_doc *doc, const struct tc_datapath *dp,
 	      f->training(doc->file, training, w, d) == 0;
 	ok &= plan && plan->type == YN_MAP &&
 	      wlx_read_plan(doc->file, dp, plan, f->kind == WL_RECSYS, w, d) == 0;
+	ok &= wl_read_campaign(doc->root, doc->file, w, d) == 0;
 	if (ok && f->check)
 		ok = f->check(doc, training, plan, w, d) == 0;
 	if (ok)

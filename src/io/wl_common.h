@@ -32,6 +32,12 @@ int wlx_read_plan(const char *file, const struct tc_datapath *dp, const struct y
 void wlx_mark(struct workload *w, enum wl_field f, const struct yn_node *map,
 	      const char *key);
 
+/* The optional `campaign:` section of the workload at root into
+ * w->campaign (its `set` bits name the keys given): 0, or -1 with the
+ * problems reported. */
+int wl_read_campaign(const struct yn_node *root, const char *file, struct workload *w,
+		     struct tc_diag *d);
+
 /* What a vision or recommender workload file holds beyond the sections
  * every family shares: how its model and training sections read, and the
  * checks (or NULL) that need the whole workload. */

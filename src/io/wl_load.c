@@ -609,6 +609,7 @@ int wl_load_doc(const struct yn_doc *doc, const struct tc_datapath *dp,
 		  .parse = need_map_training },
 		{ .key = "plan", .type = FD_CUSTOM, .required = 1, .offset = offsetof(struct top_sec, dummy),
 		  .parse = need_map_plan },
+		{ .key = "campaign", .type = FD_IGNORE, .offset = offsetof(struct top_sec, dummy) },
 		{ 0 },
 	};
 	struct workload w;
@@ -655,6 +656,8 @@ int wl_load_doc(const struct yn_doc *doc, const struct tc_datapath *dp,
 	int ok_p = plan && plan->type == YN_MAP && read_plan(&st, plan) == 0;
 	if (model)
 		mark(&st, WLF_MODEL, model);
+	if (wl_read_campaign(root, doc->file, &w, d))
+		bad = 1;
 	if (bad || !ok_t || !ok_m || !ok_p)
 		return -1;
 	if (cross_checks(&st, model, training, plan))

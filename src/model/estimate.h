@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 
+#include "campaign.h"
 #include "gpu.h"
 #include "workload.h"
 
@@ -117,6 +118,7 @@ struct estimate {
 	double embedding_bytes_per_gpu; /* recsys: tables (and their optimizer
 					   state) on one GPU, inside mem_bytes */
 	double host_bytes;           /* recsys offload: tables kept in host memory */
+	struct campaign campaign;    /* the wall clock around total_time_s */
 };
 
 /* Operator storage owned by the caller; reused across estimates. */

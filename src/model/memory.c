@@ -56,6 +56,24 @@ double mem_layer_kept_bytes(const struct llm_shape *sh,
 	       (1 - s) * mem_layer_activation_bytes(sh, RECOMP_NONE);
 }
 
+double mem_weight_bytes_per_param(double elem_bytes)
+{
+	return elem_bytes >= 4 ? 4 : 2;
+}
+
+double mem_optimizer_bytes_per_param(enum optimizer o, int mixed)
+{
+	switch (o) {
+	case OPT_SGD:
+		return (mixed ? 4 : 0) + 4; /* master + momentum */
+	case OPT_ADAFACTOR:
+		return (mixed ? 4 : 0) + 0.05; /* factored second moment */
+	case OPT_ADAMW:
+	default:
+		return (mixed ? 4 : 0) + 8; /* master + m + v */
+	}
+}
+
 /* `all` bytes sharded over dp ranks, of which `expert` only over dpx (the
  * experts' data-parallel group, dp / ep). */
 static double sharded(double all, double expert, double dp, double dpx)
@@ -69,7 +87,7 @@ static double stage_mem(const struct workload *w, const struct plan *pl,
 			double train, double inflight, int last,
 			double part[MEM_COUNT])
 {
-	double e16 = sh->e >= 4 ? 4 : 2;   /* weight and grad bytes */
+	double e16 = mem_weight_bytes_per_param(sh->e); /* weight and grad bytes */
 	/* ZeRO shards over the ranks of one shard set: shard_group (or all
 	 * of dp) x cp; an expert's copies over 1/ep of them. */
 	double dp = sh->shard;
@@ -78,18 +96,7 @@ static double stage_mem(const struct workload *w, const struct plan *pl,
 	int mixed = sh->e < 4, z = pl->zero, k;
 	double T = sh->b * sh->s;
 
-	switch (w->train.optimizer) {
-	case OPT_SGD:
-		opt = (mixed ? 4 : 0) + 4; /* master + momentum */
-		break;
-	case OPT_ADAFACTOR:
-		opt = (mixed ? 4 : 0) + 0.05; /* factored second moment */
-		break;
-	case OPT_ADAMW:
-	default:
-		opt = (mixed ? 4 : 0) + 8; /* master + m + v */
-		break;
-	}
+	opt = mem_optimizer_bytes_per_param(w->train.optimizer, mixed);
 	if (w->train.finetune == FT_FULL) {
 		w_b = params * e16;
 	} else {

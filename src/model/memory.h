@@ -28,6 +28,14 @@
  * pl->memory_headroom_frac kept free.  Every fit test uses it. */
 double mem_usable_bytes(const struct gpu *g, const struct plan *pl);
 
+/* Bytes of each weight (and of its gradient) per parameter for elements
+ * of `elem_bytes`: 16-bit below 4 bytes (1-byte formats keep 16-bit master
+ * copies of the weights), else 32-bit. */
+double mem_weight_bytes_per_param(double elem_bytes);
+/* Bytes of optimizer state per trainable parameter: the moments, plus an
+ * fp32 master copy of the weights under mixed precision (`mixed` 1). */
+double mem_optimizer_bytes_per_param(enum optimizer o, int mixed);
+
 /* Activation bytes one layer stores for one micro-batch on one GPU. */
 double mem_layer_activation_bytes(const struct llm_shape *sh,
 				  enum recompute rc);

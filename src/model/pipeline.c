@@ -368,7 +368,7 @@ int step_estimate_unbounded(const struct workload *w, const struct gpu *g,
 			    struct est_workspace *ws, struct estimate *out,
 			    struct plan_problem *why)
 {
-	if (estimate_core(w, g, ws, out, why))
+	if (estimate_core(w, g, ws, out, why) || campaign_estimate(w, g, out, why))
 		return -1;
 	add_fit_advice(w, g, out);
 	return 0;
@@ -378,8 +378,8 @@ int step_estimate_brief(const struct workload *w, const struct gpu *g,
 			struct est_workspace *ws, struct estimate *out,
 			struct plan_problem *why)
 {
-	return estimate_core(w, g, ws, out, why) ||
-	       check_run_length(w, out, why) ? -1 : 0;
+	return estimate_core(w, g, ws, out, why) || check_run_length(w, out, why) ||
+	       campaign_estimate(w, g, out, why) ? -1 : 0;
 }
 
 int step_estimate(const struct workload *w, const struct gpu *g,

@@ -3,6 +3,8 @@
  */
 #include "run_cost.h"
 
+#include "estimate.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -125,6 +127,37 @@ int run_cost_networks(const struct price_table *tables, size_t ntables, const ch
 				out[n++] = o->network;
 		}
 	return n;
+}
+
+int run_cost_campaign(struct run_cost *c, double gpus, const struct campaign *camp)
+{
+	c->campaign = *camp;
+	c->campaign_hopeless = 0;
+	c->wall_s = c->wall_usd = c->spare_usd = 0;
+	if (c->unfit)
+		return 0;
+	if (c->spot_applied && !(camp->in.set & (1u << CAMP_P_PREEMPT))) {
+		/* The provider's preemptions are interruptions like the others. */
+		struct campaign_in in = camp->in;
+		struct plan_problem why;
+		in.preempt_per_h = c->in.spot.preempt_per_h;
+		in.set |= 1u << CAMP_P_PREEMPT;
+		if (campaign_compute(&in, &camp->job, &c->campaign, &why)) {
+			c->campaign_hopeless = 1;
+			return 0;
+		}
+	}
+	c->wall_s = campaign_wall_s(&c->campaign, c->priced_base_s);
+	if (!c->priced)
+		return isfinite(c->wall_s) ? 0 : -1;
+	const struct cost_choice *ch = &c->range.cheapest;
+	struct cost_run run;
+	const char *why;
+	if (cost_cloud(ch->offer, &ch->table->billing, c->kind, gpus, c->wall_s, &run, &why))
+		return -1;
+	c->spare_usd = run.cost_usd * c->campaign.in.spare_frac;
+	c->wall_usd = run.cost_usd + c->spare_usd;
+	return isfinite(c->wall_usd) ? 0 : -1;
 }
 
 void run_cost_unfit(const struct run_cost_in *in, struct run_cost *out)

@@ -6,6 +6,7 @@
 #ifndef TC_RUN_COST_H
 #define TC_RUN_COST_H
 
+#include "campaign.h"
 #include "cost.h"
 
 /* Assumptions behind the energy figure when the user gives none.  Stated in
@@ -53,6 +54,15 @@ struct run_cost {
 	int onprem;                 /* an on-premises figure exists */
 	struct cost_onprem_result onprem_rate;
 	double onprem_usd;          /* GPUs x run hours x on-prem rate */
+	/* The expected wall clock (model/campaign.h): the estimate's campaign,
+	 * with spot preemptions as interruptions when the run is on spot
+	 * (hopeless: they leave no time to train; nothing below is set). */
+	struct campaign campaign;
+	int campaign_hopeless;
+	double wall_s;              /* the priced run on the wall clock */
+	/* The cheapest offer billed for wall_s, and the spare nodes' share
+	 * (campaign.in.spare_frac of it) included in wall_usd. */
+	double wall_usd, spare_usd;
 };
 
 /* Fill *in with the defaults above and `kind`. */
@@ -101,6 +111,16 @@ int run_cost_own_net_time(void *ctx, const char *network, double *run_s); /* cos
  */
 int run_cost_networks(const struct price_table *tables, size_t ntables, const char *gpu_id,
 		      enum cost_kind kind, const char **out, int cap);
+
+/*
+ * The wall clock and its cost under campaign *camp (the estimate's): the
+ * run priced (its base time over the cheapest offer's network) stretched
+ * as the campaign says, with the preemptions of a spot run added to its
+ * interruptions unless the workload gave its own; billed on the cheapest
+ * offer, spare nodes paid as a share of the bill.  Returns 0, or -1 on
+ * invalid input.
+ */
+int run_cost_campaign(struct run_cost *c, double gpus, const struct campaign *camp);
 
 /*
  * A plan that does not fit in GPU memory cannot run, so it has no price,

@@ -79,6 +79,7 @@ void unc_spec_default(struct unc_spec *s)
 	s->samples = UNC_DEFAULT_SAMPLES;
 	s->kind = COST_ON_DEMAND;
 	s->spot.instances = 1; /* unc_spec_price() sets the run's own */
+	s->restart_log_sd = UNC_RESTART_LOG_SD;
 }
 
 void unc_spec_zero(struct unc_spec *s)
@@ -112,7 +113,10 @@ int unc_workspace_init(struct unc_workspace *ws, size_t n)
 	ws->step_s = malloc(n * sizeof(double));
 	ws->total_s = malloc(n * sizeof(double));
 	ws->cost_usd = malloc(n * sizeof(double));
-	if (!ws->step_s || !ws->total_s || !ws->cost_usd || est_workspace_init(&ws->est, LLM_MAX_OPS)) {
+	ws->wall_s = malloc(n * sizeof(double));
+	ws->wall_usd = malloc(n * sizeof(double));
+	if (!ws->step_s || !ws->total_s || !ws->cost_usd || !ws->wall_s || !ws->wall_usd ||
+	    est_workspace_init(&ws->est, LLM_MAX_OPS)) {
 		unc_workspace_release(ws);
 		return -1;
 	}
@@ -127,6 +131,8 @@ void unc_workspace_release(struct unc_workspace *ws)
 	free(ws->step_s);
 	free(ws->total_s);
 	free(ws->cost_usd);
+	free(ws->wall_s);
+	free(ws->wall_usd);
 	est_workspace_release(&ws->est);
 	memset(ws, 0, sizeof(*ws));
 }
@@ -167,6 +173,23 @@ static double share_below(const double *v, size_t n, double limit)
 	return (double)k / (double)n;
 }
 
+/* The cost of a run of run_s seconds of `gpus` GPUs on the spec's offer
+ * into *usd: 0, or -1 with why->msg when the offer cannot price it. */
+static int price_sample(const struct unc_spec *s, double gpus, double run_s, double *usd,
+			struct plan_problem *why)
+{
+	static const struct cost_billing per_second = { COST_PER_SECOND, 0 };
+	struct cost_run cr;
+	const char *whyc = NULL;
+	if (cost_cloud(s->offer, s->billing ? s->billing : &per_second, s->kind, gpus, run_s, &cr,
+		       &whyc)) {
+		snprintf(why->msg, sizeof(why->msg), "%s", whyc ? whyc : "the offer cannot price this run");
+		return -1;
+	}
+	*usd = cr.cost_usd;
+	return 0;
+}
+
 /* Seconds lost to preemptions in a run of run_s seconds. */
 static double draw_preemption_s(gsl_rng *r, const struct cost_spot *sp, double run_s)
 {
@@ -183,6 +206,30 @@ static double draw_preemption_s(gsl_rng *r, const struct cost_spot *sp, double r
 			lost += sp->checkpoint_interval_s * gsl_rng_uniform(r);
 	}
 	return lost > 0 ? lost : 0;
+}
+
+double unc_draw_wall_s(gsl_rng *r, const struct campaign *c, double steady_s,
+		       double restart_log_sd)
+{
+	/* Without interruptions: steady x stretch; the running wall clock
+	 * expected with them is that over (1 - loss). */
+	double plain = steady_s * c->stretch * (1 - c->loss_frac);
+	double mu = c->interrupt_per_s * plain / (1 - c->loss_frac);
+	double R = c->in.restart_s, tau = c->interval_s, lost = 0;
+	if (mu > 0) {
+		unsigned int k = gsl_ran_poisson(r, mu);
+		double sd = restart_log_sd > 0 ? restart_log_sd : 0;
+		double m = log(R > 0 ? R : 1) - sd * sd / 2; /* mean R */
+		if (k > UNC_RESTARTS_EXACT) {
+			double var = R * R * (exp(sd * sd) - 1) + tau * tau / 12;
+			lost = k * (R + tau / 2) + sqrt(k * var) * gsl_ran_gaussian(r, 1.0);
+		} else {
+			for (unsigned int i = 0; i < k; i++)
+				lost += (sd > 0 && R > 0 ? exp(m + sd * gsl_ran_gaussian(r, 1.0)) : R) +
+					tau * gsl_rng_uniform(r);
+		}
+	}
+	return plain + (lost > 0 ? lost : 0) + c->in.startup_s;
 }
 
 int unc_run(const struct workload *w, const struct gpu *g, const struct unc_spec *s,
@@ -206,6 +253,10 @@ int unc_run(const struct workload *w, const struct gpu *g, const struct unc_spec
 	if (step_estimate(w, g, &ws->est, &e, why))
 		return -1;
 	res.point_step_s = e.step_time_s;
+	/* the campaign of the point estimate (or the caller's): its inputs do
+	 * not depend on the step's efficiencies */
+	struct campaign camp = s->campaign ? *s->campaign : e.campaign;
+	res.has_wall = s->wall;
 	res.samples = n;
 	res.seed = s->seed;
 	res.has_cost = s->offer != NULL;
@@ -254,18 +305,15 @@ int unc_run(const struct workload *w, const struct gpu *g, const struct unc_spec
 			total += draw_preemption_s(r, &s->spot, total);
 		ws->step_s[i] = step;
 		ws->total_s[i] = total;
-		ws->cost_usd[i] = 0;
-		if (s->offer) {
-			struct cost_run cr;
-			const char *whyc = NULL;
-			static const struct cost_billing per_second = { COST_PER_SECOND, 0 };
-			if (cost_cloud(s->offer, s->billing ? s->billing : &per_second, s->kind,
-				       e.plan.count, total, &cr, &whyc)) {
-				snprintf(why->msg, sizeof(why->msg), "%s", whyc ? whyc : "the offer cannot price this run");
-				goto out;
-			}
-			ws->cost_usd[i] = cr.cost_usd;
-		}
+		ws->cost_usd[i] = ws->wall_usd[i] = 0;
+		/* the wall clock redraws the interruptions spot adds to total */
+		ws->wall_s[i] = s->wall ? unc_draw_wall_s(r, &camp, e.total_time_s * f,
+							  s->restart_log_sd) : 0;
+		if (s->offer && (price_sample(s, e.plan.count, total, &ws->cost_usd[i], why) ||
+				 (s->wall && price_sample(s, e.plan.count, ws->wall_s[i],
+							  &ws->wall_usd[i], why))))
+			goto out;
+		ws->wall_usd[i] *= 1 + camp.in.spare_frac;
 	}
 	unc_summarise(ws->step_s, n, &res.step_s);
 	unc_summarise(ws->total_s, n, &res.total_s);
@@ -278,6 +326,14 @@ int unc_run(const struct workload *w, const struct gpu *g, const struct unc_spec
 		if (s->budget_usd > 0) {
 			res.p_budget = share_below(ws->cost_usd, n, s->budget_usd);
 			res.has_budget = 1;
+		}
+	}
+	if (s->wall) {
+		unc_summarise(ws->wall_s, n, &res.wall_s);
+		res.p_deadline_wall = share_below(ws->wall_s, n, s->deadline_s);
+		if (s->offer) {
+			unc_summarise(ws->wall_usd, n, &res.wall_usd);
+			res.p_budget_wall = share_below(ws->wall_usd, n, s->budget_usd);
 		}
 	}
 	*out = res;

@@ -19,13 +19,19 @@
  *  - network bandwidth: log-normal with sigma = network_rel_sd;
  *  - model error: the step time times exp(N(0, model_rel_sd));
  *  - preemptions (spot): Poisson(preempt_per_h x instances x run hours), each losing
- *    restart_s plus a uniform share of a checkpoint interval.
+ *    restart_s plus a uniform share of a checkpoint interval;
+ *  - the wall clock (with `wall`): the campaign's interruptions (model/campaign.h)
+ *    Poisson around its expected count, each a restart drawn log-normal around
+ *    its restart time (sigma UNC_RESTART_LOG_SD) and a uniform share of the
+ *    checkpoint interval redone (unc_draw_wall_s).
  * A spread of 0 leaves the value exactly as it is.
  */
 #ifndef TC_UNCERTAINTY_H
 #define TC_UNCERTAINTY_H
 
 #include <stddef.h>
+
+#include <gsl/gsl_rng.h>
 
 #include "calibrate.h"
 #include "cost.h"
@@ -43,6 +49,11 @@
  * resulting P10-P90 band holds. */
 #define UNC_DEFAULT_MODEL_REL_SD 0.14
 
+/* Spread of a restart's time, a log-normal sigma: Meta RSC's restart
+ * overhead u0 of 5-20 min (reference/goodput.yaml#47) read as its P10-P90,
+ * ln(20 / 5) / (2 x 1.2816) = 0.54. */
+#define UNC_RESTART_LOG_SD 0.54
+
 struct unc_spec {
 	double rel_sd[EFF_COUNT];       /* relative spread of each parameter */
 	/* Lower-triangular L with L L^T the parameters' correlation: the
@@ -59,6 +70,11 @@ struct unc_spec {
 	struct cost_spot spot;          /* used when kind == COST_SPOT */
 	double deadline_s;              /* 0: none */
 	double budget_usd;              /* 0: none */
+	/* Draw the wall clock too (unc_result.wall_s): under *campaign, or
+	 * when it is NULL under the point estimate's. */
+	int wall;
+	const struct campaign *campaign; /* borrowed */
+	double restart_log_sd;          /* UNC_RESTART_LOG_SD by default */
 };
 
 /*
@@ -92,6 +108,7 @@ void unc_spec_zero(struct unc_spec *s);
 /* Samples and the operator workspace, owned by the caller. */
 struct unc_workspace {
 	double *step_s, *total_s, *cost_usd; /* owned, cap each */
+	double *wall_s, *wall_usd;           /* owned, cap each */
 	size_t cap;
 	struct est_workspace est;
 };
@@ -117,7 +134,24 @@ struct unc_result {
 	double p_budget;    /* P(cost <= budget), when budget_usd > 0 */
 	int has_deadline, has_budget; /* p_deadline / p_budget were computed */
 	double point_step_s;/* the point estimate, for reference */
+	/* With spec.wall: the wall clock and its cost (spare nodes included),
+	 * and the chances of meeting the deadline and budget on it. */
+	int has_wall;
+	struct unc_quantiles wall_s, wall_usd;
+	double p_deadline_wall, p_budget_wall;
 };
+
+/*
+ * One draw of the wall clock of a run whose steady state takes steady_s
+ * under campaign *c: K ~ Poisson(lambda x W) interruptions, W the expected
+ * running wall clock, each costing a restart drawn log-normal with mean
+ * c's restart time and sigma restart_log_sd (0: exactly it) plus a uniform
+ * share of the checkpoint interval; the rest (checkpoints, stragglers,
+ * evaluation, start-up) as the campaign expects.  Its mean is
+ * campaign_wall_s(c, steady_s).
+ */
+double unc_draw_wall_s(gsl_rng *r, const struct campaign *c, double steady_s,
+		       double restart_log_sd);
 
 /*
  * Run s->samples samples of workload w on GPU g (g->eff is the centre).

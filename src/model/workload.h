@@ -5,6 +5,7 @@
 #ifndef TC_WORKLOAD_H
 #define TC_WORKLOAD_H
 
+#include "campaign_in.h"
 #include "gpu.h"
 #include "precision.h"
 
@@ -177,6 +178,8 @@ enum wl_field {
 	WLF_INPUT_LEN, WLF_TARGET_LEN,
 	/* uneven pipeline stages */
 	WLF_FIRST_STAGE_LAYERS, WLF_LAST_STAGE_LAYERS,
+	/* the campaign section */
+	WLF_CAMPAIGN, WLF_CAMPAIGN_RESTART, WLF_CAMPAIGN_INTERVAL,
 	WLF_FIELD_COUNT
 };
 
@@ -370,6 +373,7 @@ struct workload {
 	struct vision_training vtrain;
 	struct recsys_arch rec;      /* kind recsys */
 	struct recsys_training rtrain;
+	struct campaign_in campaign; /* failures, checkpoints, overheads */
 };
 
 #endif

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "../util/units.h"
+#include "campaign_words.h"
 #include "estimate_report.h"
 #include "estimate_words.h"
 #include "json.h"
@@ -199,6 +200,49 @@ static void part_fields(struct est_record *r, const struct estimate *e)
 		put(r, jnum(name_of(r, mem_part_names[i], "_bytes"), "memory"), val(e->mem_bytes[i]));
 }
 
+/*
+ * The campaign around the steady state (model/campaign.h): *cp is the
+ * cost's when the run was priced (spot preemptions included), else the
+ * estimate's; NULL when spot preemptions leave no time to train.  A
+ * figure that does not exist (no interruptions: no interval) is null.
+ */
+static void campaign_fields(struct est_record *r, const struct campaign *cp)
+{
+	static const char g[] = "campaign";
+	static const struct campaign none;
+	const struct campaign *c = cp ? cp : &none;
+	int any = c->interrupt_per_s > 0;
+#define HAS(x) (cp ? (x) : null_cell)
+	put(r, data6("wall_time_s", g), HAS(val(c->wall_s)));
+	say(r, "expected wall clock", rep_est_wall);
+	put(r, fixed("goodput_frac", g, REP_VIEW_DATA, 4), HAS(val(c->goodput_frac)));
+	put(r, data6("interruptions", g), HAS(val(c->interruptions)));
+	say(r, "expected interruptions", rep_est_amount);
+	put(r, data6("recommended_interval_s", g), cp && any ? val(c->young_interval_s) : null_cell);
+	say(r, "checkpoints", rep_est_checkpoints);
+	put(r, jnum("interval_s", g), cp && c->interval_s > 0 ? val(c->interval_s) : null_cell);
+	put(r, col("interval_given", g, REP_COL_BOOL, REP_VIEW_JSON, 0),
+	    val((c->in.set >> CAMP_P_INTERVAL) & 1u));
+	put(r, jtext("operation", g), txt(camp_operation_names[c->in.operation]));
+	put(r, jnum("node_interruptions_per_day", g), val(c->in.node_rate_per_day));
+	put(r, jnum("job_interruptions_per_day", g), val(c->in.job_rate_per_day));
+	put(r, jnum("spot_preemptions_per_h", g), val(c->in.preempt_per_h));
+	put(r, jnum("mtbi_s", g), cp && any ? val(c->mtbi_s) : null_cell);
+	put(r, jnum("restart_s", g), val(c->in.restart_s));
+	put(r, jtext("checkpoint", g), txt(camp_checkpoint_names[c->in.checkpoint]));
+	put(r, jnum("checkpoint_bytes", g), val(c->checkpoint_bytes));
+	put(r, jnum("checkpoint_write_s", g), val(c->checkpoint_write_s));
+	put(r, jnum("checkpoint_block_s", g), val(c->checkpoint_block_s));
+	put(r, jnum("lost_per_interruption_s", g), HAS(val(c->lost_per_interrupt_s)));
+	put(r, jnum("loss_frac", g), HAS(val(c->loss_frac)));
+	put(r, jnum("checkpoint_frac", g), HAS(val(c->checkpoint_frac)));
+	put(r, jnum("straggler_frac", g), val(c->in.straggler_frac));
+	put(r, jnum("eval_frac", g), val(c->in.eval_frac));
+	put(r, jnum("startup_s", g), val(c->in.startup_s));
+	put(r, jnum("spare_frac", g), val(c->in.spare_frac));
+#undef HAS
+}
+
 /* The plan: the GPU, the layout (REP_LAYOUT_COLS) and the cluster. */
 static void plan_fields(struct est_record *r, const struct workload *w, const struct plan *p)
 {
@@ -301,6 +345,11 @@ static void cost_fields(struct est_record *r, const struct gpu *g, const struct 
 	put(r, jnum("idle_max_usd", "cost"),
 	    only(offer && c->range.providers_idle, val(c->range.dearest_idle.run.cost_usd)));
 	put(r, jnum("billed_run_s", "cost"), only(fit, val(c->run_s)));
+	int wall = offer && !c->campaign_hopeless;
+	put(r, fixed("wall_cost_usd", "cost", REP_VIEW_DATA, 2), wall ? val(c->wall_usd) : null_cell);
+	say(r, "expected wall-clock cost", rep_est_wall_cost);
+	put(r, jnum("wall_run_s", "cost"), only(fit, wall ? val(c->wall_s) : null_cell));
+	put(r, jnum("spare_cost_usd", "cost"), only(fit, wall ? val(c->spare_usd) : null_cell));
 	spot_fields(r, c, fit && c->spot_applied);
 	/* Null, never left out, where no on-premises figure applies (the schema
 	 * makes it a field of every cost object). */
@@ -432,6 +481,8 @@ static void result_lines(struct est_record *r)
 	line(r, NULL, "tokens_per_s", "throughput", rep_est_throughput, &result);
 	line(r, NULL, "input_wait_s", "input pipeline", rep_est_input_wait, &result);
 	line(r, NULL, "total_time_s", "run", rep_est_run, &result);
+	line(r, "campaign", "wall_time_s", "wall clock", rep_est_wall, &result);
+	line(r, "campaign", "recommended_interval_s", "checkpoints", rep_est_checkpoints, &result);
 	line(r, NULL, "gpu_hours", "GPU-hours", rep_est_gpu_hours, &result);
 	line(r, NULL, "mfu_frac", "MFU / HFU", rep_est_mfu_hfu, &result);
 	line(r, NULL, "limiting", "limiting resource", rep_est_name, &result);
@@ -478,6 +529,7 @@ static void cost_lines(struct est_record *r)
 	line(r, "cost", "pricing", "", rep_est_cost_heading, &heading);
 	line(r, "cost.cheapest", "cost_usd", "cheapest", rep_est_offer, &cost);
 	line(r, "cost.dearest", "cost_usd", "range", rep_est_range, &cost);
+	line(r, "cost", "wall_cost_usd", "wall clock", rep_est_wall_cost, &cost);
 	line(r, "cost.cheapest", "network", "network", rep_est_network, &cost);
 	line(r, "cost", "not_priced", "cloud", rep_est_unpriced, &cost);
 	line(r, "sheet", "skipped_small", "", rep_est_skipped_small, &cost);
@@ -513,14 +565,28 @@ static void uncertainty_lines(struct est_record *r, const struct unc_result *u)
 	quantile_facts(r, "uncertainty.step_s", &u->step_s, 1);
 	quantile_facts(r, "uncertainty.total_s", &u->total_s, 1);
 	quantile_facts(r, "uncertainty.cost_usd", &u->cost_usd, u->has_cost);
+	quantile_facts(r, "uncertainty.wall_s", &u->wall_s, u->has_wall);
+	quantile_facts(r, "uncertainty.wall_usd", &u->wall_usd, u->has_wall && u->has_cost);
+	put(r, col("p_deadline_wall", g, REP_COL_SIG, REP_VIEW_TABLE, 0),
+	    u->has_deadline && u->has_wall ? val(u->p_deadline_wall) : null_cell);
+	put(r, col("p_budget_wall", g, REP_COL_SIG, REP_VIEW_TABLE, 0),
+	    u->has_budget && u->has_wall ? val(u->p_budget_wall) : null_cell);
 	line(r, g, "samples", "", rep_est_unc_heading, &heading);
 	line(r, "uncertainty.step_s", "p50", "step time", rep_est_unc_time, &quantiles);
 	line(r, "uncertainty.total_s", "p50", "total time", rep_est_unc_total, &quantiles);
+	line(r, "uncertainty.wall_s", "p50", "wall clock", rep_est_unc_time, &quantiles);
 	line(r, "uncertainty.cost_usd", "p50", "cost (cheapest offer)", rep_est_unc_cost,
 	     &quantiles);
-	line(r, g, "p_deadline", "probability of meeting the deadline", rep_est_unc_chance, &note);
-	line(r, g, "p_budget", "probability of staying within the budget", rep_est_unc_chance,
-	     &note);
+	line(r, "uncertainty.wall_usd", "p50", "cost on the wall clock", rep_est_unc_cost,
+	     &quantiles);
+	line(r, g, "p_deadline", "probability of meeting the deadline at steady state",
+	     rep_est_unc_chance, &note);
+	line(r, g, "p_deadline_wall", "probability of meeting the deadline on the wall clock",
+	     rep_est_unc_chance, &note);
+	line(r, g, "p_budget", "probability of staying within the budget at steady state",
+	     rep_est_unc_chance, &note);
+	line(r, g, "p_budget_wall", "probability of staying within the budget on the wall clock",
+	     rep_est_unc_chance, &note);
 }
 
 /* The table's warnings, a line each, under a heading when there are any. */
@@ -548,6 +614,8 @@ static void fields(struct est_record *r, int plan_first, const struct workload *
 		plan_fields(r, w, &e->plan);
 	result_fields(r, w, e);
 	part_fields(r, e);
+	campaign_fields(r, !c || c->unfit ? &e->campaign :
+			   c->campaign_hopeless ? NULL : &c->campaign);
 	if (!plan_first)
 		plan_fields(r, w, &e->plan);
 	put(r, jtext("efficiency_source", NULL), txt(g->eff.source));

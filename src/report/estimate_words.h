@@ -38,7 +38,7 @@ int rep_est_energy(REP_WORD_ARGS);
 int rep_est_throughput(REP_WORD_ARGS);
 /* The time a step waits for its input; nothing when it waits none. */
 int rep_est_input_wait(REP_WORD_ARGS);
-/* "5,000 steps in 2.63 d". */
+/* "5,000 steps in 2.63 d"; the table adds "at steady state". */
 int rep_est_run(REP_WORD_ARGS);
 /* GPU-hours as an amount; the table names the unit. */
 int rep_est_gpu_hours(REP_WORD_ARGS);

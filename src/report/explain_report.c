@@ -55,6 +55,28 @@ static const struct rep_col doc_cols[D_NCOLS] = {
 	  REP_CSV_EXP6, REP_VIEW_ALL, 0 },
 };
 
+/* Where the expected wall clock goes (model/campaign.h), a row per part
+ * that takes any time. */
+static const struct rep_col part_cols[] = {
+	REP_TEXT_COL("part", "wall clock, expected", REP_VIEW_ALL, 0),
+	X_SECONDS("time_s", "time"),
+	{ "share_frac", "share", REP_COL_SIG, 100, 3, " %", NULL, NULL, REP_CSV_EXP6, REP_VIEW_ALL,
+	  0 },
+};
+#define P_NCOLS (sizeof(part_cols) / sizeof(part_cols[0]))
+
+static void part_rows(struct rep_rows *r, const struct campaign *c)
+{
+	rep_rows_init(r, part_cols, P_NCOLS);
+	for (int k = 0; k < CAMP_PART_COUNT; k++) {
+		struct rep_cell v[P_NCOLS] = { { .text = camp_part_names[k] },
+					       { .num = c->part_s[k] },
+					       { .num = c->part_s[k] / c->wall_s } };
+		if (c->part_s[k] > 0)
+			rep_rows_add(r, v);
+	}
+}
+
 /* The operators of workspace *ws as rows of op_cols on GPU *g. */
 static void op_rows(struct rep_rows *r, const struct gpu *g, const struct est_workspace *ws)
 {
@@ -80,8 +102,8 @@ static void op_rows(struct rep_rows *r, const struct gpu *g, const struct est_wo
 }
 
 /* JSON: the document's fields, then the operators. */
-static int explain_json(FILE *f, const struct rep_rows *ops, const struct workload *w,
-			const struct gpu *g, const struct estimate *e)
+static int explain_json(FILE *f, const struct rep_rows *ops, const struct rep_rows *parts,
+			const struct workload *w, const struct gpu *g, const struct estimate *e)
 {
 	const struct rep_cell c[D_NCOLS] = {
 		[D_WORKLOAD] = { .text = w->name }, [D_FILE] = { .text = w->file },
@@ -95,6 +117,7 @@ static int explain_json(FILE *f, const struct rep_rows *ops, const struct worklo
 	rep_json_doc_begin(&j, f, "explain");
 	int rc = rep_record_json(&doc, &j, NULL);
 	rc |= rep_rows_json(ops, &j, "operators");
+	rc |= rep_rows_json(parts, &j, "campaign");
 	rep_json_obj_end(&j);
 	rc |= rep_json_finish(&j);
 	rep_rows_release(&doc);
@@ -105,11 +128,12 @@ int rep_explain(FILE *f, const char *fmt, const struct workload *w,
 		const struct gpu *g, const struct estimate *e,
 		const struct est_workspace *ws)
 {
-	struct rep_rows ops;
+	struct rep_rows ops, parts;
 	int rc;
 	op_rows(&ops, g, ws);
+	part_rows(&parts, &e->campaign);
 	if (!strcmp(fmt, "json")) {
-		rc = explain_json(f, &ops, w, g, e);
+		rc = explain_json(f, &ops, &parts, w, g, e);
 	} else {
 		if (strcmp(fmt, "csv")) {
 			char a[64], title[REP_TITLE_LEN], gi[REP_TITLE_LEN];
@@ -120,7 +144,16 @@ int rep_explain(FILE *f, const char *fmt, const struct workload *w,
 			      "wire)\n\n", f);
 		}
 		rc = rep_rows_print(&ops, f, fmt);
+		if (strcmp(fmt, "csv")) { /* CSV: the operators' one table */
+			char a[64], b[64];
+			fprintf(f, "\n%s at steady state, %s expected on the wall clock "
+				"(docs/model.md, \"Campaign\"):\n\n",
+				tc_fmt_duration(e->total_time_s, a, sizeof(a)),
+				tc_fmt_duration(e->campaign.wall_s, b, sizeof(b)));
+			rc |= rep_rows_print(&parts, f, fmt);
+		}
 	}
 	rep_rows_release(&ops);
+	rep_rows_release(&parts);
 	return rc;
 }

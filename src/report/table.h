@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define REP_TABLE_MAX_COLS 48
+#define REP_TABLE_MAX_COLS 64
 
 enum rep_align { REP_LEFT, REP_RIGHT };
 

@@ -27,5 +27,14 @@ void rep_unc_json(struct rep_json *j, const char *key, const struct unc_result *
 		rep_json_num(j, "p_deadline", u->p_deadline);
 	if (u->has_budget)
 		rep_json_num(j, "p_budget", u->p_budget);
+	if (u->has_wall) {
+		json_quantiles(j, "wall_time_s", &u->wall_s);
+		if (u->has_cost)
+			json_quantiles(j, "wall_cost_usd", &u->wall_usd);
+		if (u->has_deadline)
+			rep_json_num(j, "p_deadline_wall", u->p_deadline_wall);
+		if (u->has_budget)
+			rep_json_num(j, "p_budget_wall", u->p_budget_wall);
+	}
 	rep_json_obj_end(j);
 }

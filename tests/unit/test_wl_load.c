@@ -433,6 +433,41 @@ static void test_good_inline_min(void **state)
 	assert_int_equal(w.llm.max_positions, 1024); /* = seq_len */
 }
 
+/* The campaign section: each key given sets its value and its bit; the
+ * others stay unset for the model's defaults. */
+static void test_campaign_section(void **state)
+{
+	(void)state;
+	static const char text[] =
+		"kind: llm\n"
+		"model: { preset: llama2-7b }\n"
+		"training: { seq_len: 4096, global_batch: 1024, tokens: 2e12 }\n"
+		"plan: { gpu: a100-80gb-sxm, count: 64 }\n"
+		"campaign:\n"
+		"  operation: manual\n"
+		"  checkpoint: sync\n"
+		"  storage_write: 2TB/s\n"
+		"  checkpoint_interval: 30min\n"
+		"  node_interruptions_per_day: 0.0065\n";
+	struct workload w;
+	struct tc_diag d;
+	int rc = load_text(text, &w, &d);
+	if (rc)
+		show_diag(&d);
+	assert_int_equal(rc, 0);
+	const struct campaign_in *c = &w.campaign;
+	assert_int_equal(c->set, (1u << CAMP_P_OPERATION) | (1u << CAMP_P_CHECKPOINT) |
+				 (1u << CAMP_P_WRITE) | (1u << CAMP_P_INTERVAL) |
+				 (1u << CAMP_P_NODE_RATE));
+	assert_int_equal(c->operation, CAMP_MANUAL);
+	assert_int_equal(c->checkpoint, CAMP_CKPT_SYNC);
+	assert_close(c->write_bytes_per_s, 2e12, TOL_EXACT);
+	assert_close(c->interval_s, 1800, TOL_EXACT);
+	assert_close(c->node_rate_per_day, 0.0065, TOL_EXACT);
+	assert_int_equal(w.mark[WLF_CAMPAIGN_INTERVAL].line, 9);
+	assert_int_equal(w.mark[WLF_CAMPAIGN_INTERVAL].col, 24);
+}
+
 static void test_good_hf(void **state)
 {
 	(void)state;
@@ -965,6 +1000,7 @@ int main(void)
 		cmocka_unit_test(test_good_defaults),
 		cmocka_unit_test(test_good_override),
 		cmocka_unit_test(test_good_inline_min),
+		cmocka_unit_test(test_campaign_section),
 		cmocka_unit_test(test_good_hf),
 		cmocka_unit_test(test_hf_example),
 		cmocka_unit_test(test_networks),

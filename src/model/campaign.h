@@ -1,0 +1,105 @@
+/*
+ * campaign.h - what the run will take on the wall clock: interruptions,
+ * restarts, checkpoints, stragglers, evaluation and start-up on top of the
+ * steady-state time of the step estimate (docs/model.md, section 9).  The
+ * inputs and their sourced defaults are in campaign_in.h.
+ *
+ * Pure computation: no I/O, no allocation.
+ */
+#ifndef TC_CAMPAIGN_H
+#define TC_CAMPAIGN_H
+
+#include "campaign_in.h"
+#include "workload.h"
+
+/* The job the campaign runs: its steady state and its shape. */
+struct campaign_job {
+	double steady_s;            /* step time x steps */
+	double gpus, gpus_per_node;
+	double checkpoint_bytes;    /* the whole training state */
+	double host_bytes_per_s;    /* one GPU's copy to host memory */
+};
+
+/* Where the wall clock goes (they add up to campaign.wall_s). */
+enum camp_part {
+	CAMP_PART_TRAINING,    /* the steady state's useful steps */
+	CAMP_PART_STRAGGLERS,  /* the same steps slowed by slow hosts */
+	CAMP_PART_EVALUATION,  /* in-job evaluation */
+	CAMP_PART_CHECKPOINTS, /* training stopped for checkpoints */
+	CAMP_PART_RESTARTS,    /* interruption to training again */
+	CAMP_PART_REWORK,      /* steps redone since the last checkpoint */
+	CAMP_PART_STARTUP,     /* once, at the start */
+	CAMP_PART_COUNT
+};
+extern const char *const camp_part_names[CAMP_PART_COUNT];
+
+struct campaign {
+	struct campaign_in in;      /* the inputs used, defaults filled */
+	struct campaign_job job;    /* the job it was computed for */
+	double nodes;               /* ceil(gpus / gpus_per_node) */
+	double interrupt_per_s;     /* lambda: nodes x node rate + job rate
+				       (+ spot preemptions) */
+	double mtbi_s;              /* 1 / lambda; 0 when lambda is 0 */
+	double checkpoint_bytes;
+	double checkpoint_write_s;  /* the whole state to storage */
+	double checkpoint_block_s;  /* training stopped per checkpoint, C */
+	double young_interval_s;    /* sqrt(2 C / lambda), recommended (async:
+				       at least the write); 0 when nothing
+				       interrupts the job */
+	double interval_s;          /* the one used (0: no checkpoints) */
+	double lost_per_interrupt_s; /* restart + half an interval */
+	double loss_frac;           /* lambda x lost per interruption */
+	double checkpoint_frac;     /* of the time left, spent blocked */
+	double stretch;             /* wall seconds per steady second */
+	double wall_s;              /* steady x stretch + start-up */
+	double goodput_frac;        /* steady / wall */
+	double interruptions;       /* lambda x wall */
+	double lost_s;              /* wall - steady */
+	double spare_gpus;          /* paid, not computing */
+	double part_s[CAMP_PART_COUNT];
+};
+
+struct plan_problem;
+
+/* Fill the inputs not set in *in with the defaults (in->set unchanged). */
+void campaign_resolve(struct campaign_in *in);
+
+/*
+ * The campaign of job *j under inputs *in (defaults filled for what is not
+ * set).  Returns 0 with *out filled, or -1 with *why when the inputs make
+ * no sense for this job: a restart longer than the run (why->field
+ * WLF_CAMPAIGN_RESTART) or interruptions so frequent that the job loses
+ * all its time (WLF_CAMPAIGN_INTERVAL when the interval was given, else
+ * WLF_COUNT).  Never produces a non-finite number.
+ */
+int campaign_compute(const struct campaign_in *in, const struct campaign_job *j,
+		     struct campaign *out, struct plan_problem *why);
+
+/* Bytes of the training state of `params` parameters trained in precision
+ * p with optimizer o: the memory model's weight and optimizer bytes per
+ * parameter (14 for bf16 with AdamW). */
+double campaign_state_bytes(double params, enum tc_prec p, enum optimizer o);
+
+/*
+ * The campaign of estimate *e (workload *w on GPU *g): the checkpoint holds
+ * every parameter's weights and optimizer state as the memory model counts
+ * them, an asynchronous one copied over half the GPU's host bus.  Fills
+ * e->campaign and adds the warnings of a fragile plan to *e; returns 0, or
+ * -1 with *why as campaign_compute().
+ */
+struct estimate;
+int campaign_estimate(const struct workload *w, const struct gpu *g, struct estimate *e,
+		      struct plan_problem *why);
+
+/* Warn on *e when campaign *c has spot preemptions and a checkpoint takes
+ * longer to write than their notice, and (c another campaign than e's)
+ * when c's loss per interruption is fragile and e's was not: campaign_estimate
+ * does for the preemptions a workload states, the caller for those of
+ * --pricing spot. */
+void campaign_spot_warning(struct estimate *e, const struct campaign *c);
+
+/* Wall-clock seconds of a run whose steady state takes steady_s under
+ * campaign *c (the same stretch and start-up). */
+double campaign_wall_s(const struct campaign *c, double steady_s);
+
+#endif
