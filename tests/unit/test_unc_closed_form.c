@@ -11,27 +11,7 @@
  */
 #include "tc_test.h"
 
-#include "tc_vtrain.h"
-#include "../../src/model/uncertainty.h"
-
-/* A vTrain case (8 GPUs, TP 2, PP 2) run for 1000 steps. */
-static void a_run(struct workload *w, struct gpu *g)
-{
-	tc_test_vtrain_case(1, w, g);
-	w->train.steps = 1000;
-	w->train.tokens = 0;
-}
-
-static void run(const struct workload *w, const struct gpu *g, const struct unc_spec *s,
-		struct unc_result *r)
-{
-	struct unc_workspace ws;
-	struct plan_problem why;
-	assert_int_equal(unc_workspace_init(&ws, s->samples), 0);
-	if (unc_run(w, g, s, &ws, r, &why))
-		fail_msg("unc_run: %s", why.msg);
-	unc_workspace_release(&ws);
-}
+#include "tc_unc.h"
 
 /*
  * sigma 0.3: P90 / P50 = exp(1.2816 x 0.3) = 1.4689.  20,000 samples put
@@ -48,12 +28,12 @@ static void test_model_error_is_lognormal(void **state)
 	struct unc_result r;
 	double want = exp(1.2816 * 0.3);
 	(void)state;
-	a_run(&w, &g);
+	tc_unc_case(&w, &g);
 	unc_spec_default(&s);
 	unc_spec_zero(&s);
 	s.model_rel_sd = 0.3;
 	s.samples = 20000;
-	run(&w, &g, &s, &r);
+	tc_unc_run(&w, &g, &s, &r);
 	assert_close(r.step_s.p90 / r.step_s.p50, want, 0.02);
 	assert_close(r.step_s.p50 / r.step_s.p10, want, 0.02);
 	assert_close(r.step_s.p50, r.point_step_s, 0.02);
@@ -78,19 +58,14 @@ static double check_spot_mean(double mu_wanted, double restart, double interval)
 	struct price_offer o;
 	struct cost_billing bill = { COST_PER_SECOND, 0 };
 	double T, mu, lost, ex2, se;
-	a_run(&w, &g);
-	memset(&o, 0, sizeof(o));
-	strcpy(o.instance, "p4de.24xlarge");
-	strcpy(o.gpu, "a100-80gb-sxm");
-	o.gpus = 8;
-	o.price_usd_per_h[COST_ON_DEMAND] = 40.97;
-	o.price_usd_per_h[COST_SPOT] = 15.0;
+	tc_unc_case(&w, &g);
+	tc_unc_offer(&o);
 	unc_spec_default(&s);
 	unc_spec_zero(&s);
 	s.samples = 1;
 	s.offer = &o;
 	s.billing = &bill;
-	run(&w, &g, &s, &base);
+	tc_unc_run(&w, &g, &s, &base);
 	T = base.total_s.p50;
 	s.kind = COST_SPOT;
 	s.spot.instances = 1;
@@ -98,7 +73,7 @@ static double check_spot_mean(double mu_wanted, double restart, double interval)
 	s.spot.restart_s = restart;
 	s.spot.checkpoint_interval_s = interval;
 	s.samples = 4000;
-	run(&w, &g, &s, &spot);
+	tc_unc_run(&w, &g, &s, &spot);
 	mu = s.spot.preempt_per_h * T / 3600;
 	lost = mu * (restart + interval / 2);
 	ex2 = restart * restart + restart * interval + interval * interval / 3;
