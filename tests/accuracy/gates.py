@@ -2,7 +2,7 @@
 """The accuracy gates of tests/accuracy/gates.txt, and README's accuracy
 table against `traincost validate`.
 
-Usage: gates.py BINARY VALIDATE_LOO_JSON VALIDATE_TABLE
+Usage: gates.py VALIDATE_LOO_JSON VALIDATE_TABLE
   VALIDATE_LOO_JSON: the output of `traincost validate --loo --format json`
   VALIDATE_TABLE: the output of `traincost validate` (the table README quotes)
 Prints "ok NAME" or "FAIL NAME: why" per gate and per README check.
@@ -135,11 +135,11 @@ def check_readme(doc, table):
 
 
 def main():
-    if len(sys.argv) != 4:
+    if len(sys.argv) != 3:
         raise SystemExit(__doc__)
-    with open(sys.argv[2], encoding="utf-8") as f:
+    with open(sys.argv[1], encoding="utf-8") as f:
         doc = json.load(f)
-    with open(sys.argv[3], encoding="utf-8") as f:
+    with open(sys.argv[2], encoding="utf-8") as f:
         table = f.read()
     figs = figures(doc)
     gates = read_gates()

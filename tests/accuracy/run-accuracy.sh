@@ -23,5 +23,5 @@ if ! "$bin" validate --loo --format json --cases tests/validation >"$tmp/loo.jso
 	echo "FAIL accuracy: validate failed: $(head -n 3 "$tmp/err" | tr '\n' '|')"
 	exit 0
 fi
-python3 tests/accuracy/gates.py "$bin" "$tmp/loo.json" "$tmp/table.txt" ||
+python3 tests/accuracy/gates.py "$tmp/loo.json" "$tmp/table.txt" ||
 	echo "FAIL accuracy: tests/accuracy/gates.py exited with status $?"
