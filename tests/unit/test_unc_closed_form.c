@@ -3,7 +3,8 @@
  * against closed forms, so that a spread of the wrong size or shape fails,
  * not only a disorder of the quantiles:
  *  - the model-error term alone is log-normal: P90 / P50 = P50 / P10 =
- *    exp(1.2816 sigma) (1.2816: the standard normal's 90th percentile);
+ *    exp(1.2816 sigma) (1.2816: the standard normal's 90th percentile), and
+ *    a deadline of T exp(sigma z) is met with probability Phi(z);
  *  - spot preemptions alone: the mean time lost is mu x (restart_s +
  *    checkpoint_interval_s / 2), mu = preempt_per_h x instances x run hours,
  *    in the Poisson branch (few restarts, each drawn) and in the branch of
@@ -39,6 +40,39 @@ static void test_model_error_is_lognormal(void **state)
 	assert_close(r.step_s.p50, r.point_step_s, 0.02);
 	/* the mean of a log-normal: exp(sigma^2 / 2) = 1.0460 times the median */
 	assert_close(r.step_s.mean / r.point_step_s, exp(0.045), 0.02);
+}
+
+/*
+ * The chance of meeting a deadline, from the closed form rather than the
+ * sample's own quantile: with the model term alone, a deadline of T x
+ * exp(sigma z) is met with probability Phi(z): 0.9 at z = 1.2816, 0.5 at
+ * 0, 0.1 at -1.2816 (20,000 samples: binomial error sqrt(0.09 / 20000) =
+ * 0.0021, so 0.01 is nearly 5 of them).
+ */
+static void test_p_deadline_closed_form(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct unc_spec s;
+	struct unc_result r;
+	static const double z[] = { 1.2816, 0, -1.2816 }, p[] = { 0.9, 0.5, 0.1 };
+	(void)state;
+	tc_unc_case(&w, &g);
+	unc_spec_default(&s);
+	unc_spec_zero(&s);
+	s.samples = 1;
+	tc_unc_run(&w, &g, &s, &r);
+	double T = r.total_s.p50;
+	s.model_rel_sd = 0.3;
+	s.samples = 20000;
+	for (int i = 0; i < 3; i++) {
+		s.deadline_s = T * exp(0.3 * z[i]);
+		tc_unc_run(&w, &g, &s, &r);
+		assert_true(r.has_deadline);
+		if (fabs(r.p_deadline - p[i]) > 0.01)
+			fail_msg("deadline T x exp(0.3 x %g): P %.4f, closed form %.2f", z[i],
+				 r.p_deadline, p[i]);
+	}
 }
 
 /*
@@ -105,6 +139,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_model_error_is_lognormal),
+		cmocka_unit_test(test_p_deadline_closed_form),
 		cmocka_unit_test(test_spot_mean_poisson),
 		cmocka_unit_test(test_spot_mean_many),
 	};
