@@ -3,8 +3,8 @@
  * on a small Llama-style decoder (2 layers, h 1024, 8 heads, SwiGLU ffn
  * 2048, vocabulary 32000, untied, sequence 1024, global batch 8) on the
  * frozen A100 80GB SXM: the model FLOPs of a step by hand, the MFU
- * identity, the exposed data-parallel time with and without overlap, and
- * the limiter of a language model.
+ * identity, the exposed data-parallel time with and without overlap, the
+ * tied embeddings' all-reduce, and the limiter of a language model.
  */
 #include "tc_test.h"
 #include "tc_llm.h"
@@ -85,6 +85,34 @@ static void test_exposed_dp(void **state)
 }
 
 /*
+ * Tied embeddings over 2 pipeline stages: the first stage's token table
+ * and the last stage's head are one matrix, so their gradients are
+ * all-reduced between the two stages once a step: V h x 2 B = 32000 x 1024
+ * x 2 = 65,536,000 B over 2 GPUs of one node (tp 1 x dp 4 x (pp - 1) = 4
+ * ranks apart, fewer than 8 a node).  Untied, the stages hold as many
+ * parameters (the head instead of the copy), so the step's data-parallel
+ * time differs by exactly that all-reduce.
+ */
+static void test_tied_embedding_allreduce(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct estimate tied, untied;
+	struct comm_group pair = { 2, 2 };
+	(void)state;
+	small_run(&w, &g, 8);
+	w.plan.pp = 2;
+	w.plan.grad_overlap = 0;
+	w.llm.tied_embeddings = 1;
+	tc_estimate_ok(&w, &g, &tied);
+	w.llm.tied_embeddings = 0;
+	tc_estimate_ok(&w, &g, &untied);
+	assert_close(tied.breakdown_s[BRK_DP_COMM] - untied.breakdown_s[BRK_DP_COMM],
+		     comm_time_s(&g, &tied.plan, COLL_ALLREDUCE, pair, 65536000.0),
+		     TOL_TIGHT);
+}
+
+/*
  * The limiter of a language model: on one node the step is compute
  * bound; spread one GPU a node over a 1 GB/s network, the gradient
  * all-reduce (173 MB, 2 x 7 / 8 of it sent, over 0.5 GB/s a direction:
@@ -111,6 +139,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_model_flop_and_mfu),
 		cmocka_unit_test(test_exposed_dp),
+		cmocka_unit_test(test_tied_embedding_allreduce),
 		cmocka_unit_test(test_llm_limiter),
 	};
 	tc_use_test_data();
