@@ -10,7 +10,9 @@
 #include "../../src/model/validate.h"
 
 /* Largest acceptable mean error on the vTrain set (the model reaches about
- * 8 %; a flat-MFU model 58 %). */
+ * 8 %; a flat-MFU model 58 %): a bound that tells a model from a broken
+ * one on the frozen copy; the gates at today's figure plus a margin, on
+ * the shipped data README quotes, are tests/accuracy/gates.txt. */
 #define VTRAIN_MAPE_MAX 0.25
 #define MEGATRON_MAPE_MAX 0.25
 
@@ -84,6 +86,8 @@ static void test_selective_ratio(void **state)
 			full = r[i].predicted;
 	}
 	assert_true(sel > 0 && full > 0);
+	/* The measured MFU ratio, 54.2 % / 42.1 % (Korthikanti et al.), to
+	 * within 10 %: the model's error on the Megatron runs (7 % MAPE). */
 	assert_close(sel / full, 54.2 / 42.1, 0.10);
 	val_set_release(&s);
 }
