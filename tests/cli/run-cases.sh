@@ -29,7 +29,10 @@
 #                                  after the binary; the case fails if one
 #                                  fails; $CASE_STDOUT and $CASE_STDERR are the
 #                                  files holding the run's output, $CASE_BIN
-#                                  the binary, to run again for a relation)
+#                                  the binary, to run again for a relation;
+#                                  tests/cli/rel.py tests a relation between
+#                                  JSON figures, check-estimate.sh and
+#                                  check-fit-advice.sh whole sets of them)
 #   env: TRAINCOST_TODAY=2027-12-01  (optional: NAME=VALUE words added to the
 #                                  environment of the run, after
 #                                  tests/test-env.sh's)
@@ -172,7 +175,7 @@ for c in tests/cli/cases/${TC_CASES:-*}.case; do
 	fi
 	if [ -z "$why" ]; then
 		why=$(sed -n 's/^check: //p' "$c" | while IFS= read -r check; do
-			if ! sh -c "$check" </dev/null; then
+			if ! sh -c "$check" </dev/null >&2; then
 				echo "check failed: $check"
 				break
 			fi
