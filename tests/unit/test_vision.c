@@ -430,11 +430,11 @@ static void test_examples(void **state)
 	assert_true(n >= 4);
 }
 
-/* tests/validation/vision.csv: below 25 % MAPE. */
+/* The frozen copy of tests/validation/vision.csv (tests/data): below 25 % MAPE. */
 static void test_validation(void **state)
 {
 	(void)state;
-	tc_validate_set("tests/validation/vision.csv", "vision", 4, VISION_MAPE_MAX);
+	tc_validate_set(TC_TEST_DATA "/validation/vision.csv", "vision", 4, VISION_MAPE_MAX);
 }
 
 int main(void)
