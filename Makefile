@@ -1,6 +1,8 @@
 # traincost - GNU Make build.  See README.md.
 #   make            release binary at build/traincost
-#   make test       unit suites + CLI golden cases, summary "N passed, N failed"
+#   make test       unit suites + CLI golden cases, summary "N passed, N skipped, N failed"
+#                   (make test TC_CASES=GLOB: only those CLI cases; TC_CASES in
+#                   the environment is ignored, so it never narrows a run unseen)
 #   make san        the same under ASan + UBSan (build-san/)
 #   make valgrind   the same under valgrind --leak-check=full (build-vg/)
 #   make demo       run the main job on a bundled example
@@ -69,10 +71,13 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(BUILD)/libtraincost.a
 	@mkdir -p $(dir $@)
 	$(CC) $(SANFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS_ALL)
 
+# CLI cases to narrow to: only when given on make's command line.
+TEST_CASES = $(if $(filter command line,$(origin TC_CASES)),'$(TC_CASES)')
+
 # The variants re-enter make with their own build folder.
 test: deps
 	@$(MAKE) --no-print-directory $(BUILD)/traincost $(TEST_BIN)
-	@tests/run-all.sh $(BUILD) "$(RUNNER)"
+	@tests/run-all.sh $(BUILD) "$(RUNNER)" $(TEST_CASES)
 
 san: deps
 	@$(MAKE) --no-print-directory test BUILD=build-san OPT='-O1 -g -fno-omit-frame-pointer' \

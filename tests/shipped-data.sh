@@ -1,8 +1,10 @@
 #!/bin/sh
 # The data traincost ships (models/, pricing/), unlike the rest of the
 # suite, which reads the frozen copy under tests/data/: every file loads, the
-# catalog and the price list come up, and `make demo` works, on the clock's
-# own date.  Figures are not compared: refreshing the data is expected.
+# catalog and the price list come up, the GPU catalog's relations and every
+# offer's fabric hold, and `make demo` works, on the clock's own date.
+# Figures are not compared: refreshing the data is expected (the accuracy
+# gates, tests/accuracy/, compare the shipped data's validate figures).
 #
 # Prints "ok NAME" or "FAIL NAME: why" per check.
 # Usage: tests/shipped-data.sh BINARY BUILD_DIR [RUNNER]
@@ -49,4 +51,10 @@ check prices $runner "$bin" prices
 check fabric sh -c 'out=$(TC_FABRIC_DATA=. $1 "$2" 2>&1) ||
 	{ printf "%s\n" "$out" | grep -m 1 ERROR >&2; exit 1; }; printf "%s\n" "$out"' \
 	sh "$runner" "$build/tests/test_fabric_sourced"
+# The catalog's relations (tensor peaks at least FP32, FP8 at least BF16,
+# sparsity 1 or 2, MIG slices within the SMs, sources present) and key
+# order hold for the shipped GPU files too, not only the frozen copy.
+check gpu-relations sh -c 'out=$(TC_GPU_DATA=. $1 "$2" 2>&1) ||
+	{ printf "%s\n" "$out" | grep -m 1 -e ERROR -e FAILED >&2; exit 1; }; printf "%s\n" "$out"' \
+	sh "$runner" "$build/tests/test_gpu"
 check demo make --no-print-directory -s demo BUILD="$build"

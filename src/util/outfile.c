@@ -259,6 +259,28 @@ static void sync_dir(char *file)
 	}
 }
 
+/*
+ * With TRAINCOST_HOLD_OUTPUT_S=N (1 to 600) in the environment, wait N
+ * seconds before an output file is put in place, its temporary file
+ * complete and watched: the test of a signal during -o
+ * (tests/cli/run-cases.sh, `signal:`) then hits that window whatever the
+ * machine's speed.  Unset, as in any normal run, it does nothing.
+ */
+static void hold_before_rename(void)
+{
+	const char *s = getenv("TRAINCOST_HOLD_OUTPUT_S");
+	char *end;
+	long n;
+
+	if (!s)
+		return;
+	n = strtol(s, &end, 10);
+	if (end == s || *end || n < 1 || n > 600)
+		return;
+	for (unsigned left = (unsigned)n; left;)
+		left = sleep(left);
+}
+
 int outfile_commit(struct outfile *o, struct tc_diag *d)
 {
 	struct stat st;
@@ -275,6 +297,7 @@ int outfile_commit(struct outfile *o, struct tc_diag *d)
 	}
 	if (o->fd < 0)
 		return 0;
+	hold_before_rename();
 	if (!e && fsync(o->fd) != 0 && errno != EINVAL)
 		e = errno;
 	if (close(o->fd) != 0 && !e)

@@ -31,7 +31,7 @@ static int load_vtrain(void **state)
 	(void)state;
 	val_set_init(&vtrain);
 	tc_diag_init(&d);
-	return val_load_file("tests/validation/vtrain-a100.csv", tc_test_datapath(), &vtrain, &d);
+	return val_load_file(TC_TEST_DATA "/validation/vtrain-a100.csv", tc_test_datapath(), &vtrain, &d);
 }
 
 static int free_vtrain(void **state)

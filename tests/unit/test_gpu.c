@@ -1,7 +1,9 @@
 /*
  * test_gpu.c - the GPU catalog: the frozen copy of models/gpu (tests/data), MIG slices,
  * lookups, and bad files with their exact messages.  Run from the
- * repository root.
+ * repository root.  With TC_GPU_DATA=DIR it checks only the relations
+ * every entry must satisfy and the order of its keys, on DIR/models/gpu:
+ * tests/shipped-data.sh runs it so on the shipped catalog (TC_GPU_DATA=.).
  */
 #include "tc_test.h"
 
@@ -20,13 +22,15 @@
 #define MIN_GPUS 25
 #define TOL_MIG_NAME 0.03 /* MIG profile names round memory to whole GB */
 
-/* Every GPU file of the frozen copy, loaded once for the suite. */
+/* Every GPU file of the frozen copy (or of TC_GPU_DATA), loaded once for
+ * the suite. */
 static struct gpu *all;
 static size_t nall;
+static const char *gpu_dir = GPU_DIR;
 
 static int load_all(void **state)
 {
-	DIR *dir = opendir(GPU_DIR);
+	DIR *dir = opendir(gpu_dir);
 	struct dirent *e;
 	size_t cap = 0;
 
@@ -47,7 +51,7 @@ static int load_all(void **state)
 				break;
 			all = p;
 		}
-		snprintf(path, sizeof(path), "%s/%s", GPU_DIR, e->d_name);
+		snprintf(path, sizeof(path), "%s/%s", gpu_dir, e->d_name);
 		tc_diag_init(&d);
 		if (gpu_load_file(path, &all[nall], &d)) {
 			for (int i = 0; i < d.count; i++)
@@ -75,7 +79,7 @@ static const struct gpu *by_id(const char *id)
 	for (size_t i = 0; i < nall; i++)
 		if (!strcmp(all[i].id, id))
 			return &all[i];
-	fail_msg("GPU '%s' is not in %s", id, GPU_DIR);
+	fail_msg("GPU '%s' is not in %s", id, gpu_dir);
 	return NULL;
 }
 
@@ -241,7 +245,7 @@ static void test_key_order(void **state)
 		"kind", "id", "name", "vendor", "architecture", "form_factor",
 		"launch_year", "dense_tflops", "sparsity_speedup", "sparse_tflops", "memory",
 		"memory_type", "memory_bandwidth", "l2_cache", "sm_count",
-		"boost_clock", "nvlink", "pcie", "tdp", "gpus_per_node", "mig",
+		"boost_clock", "nvlink", "pcie", "topology", "nvls_gain", "tdp", "gpus_per_node", "mig",
 		"efficiency", "source", "as_of", "notes", NULL
 	};
 	(void)state;
@@ -251,7 +255,7 @@ static void test_key_order(void **state)
 		struct tc_diag d;
 		int at = 0;
 
-		snprintf(path, sizeof(path), "%s/%s.yaml", GPU_DIR, all[i].id);
+		snprintf(path, sizeof(path), "%s/%s.yaml", gpu_dir, all[i].id);
 		tc_diag_init(&d);
 		assert_int_equal(yn_load_file(path, &doc, &d), 0);
 		for (size_t k = 0; k < doc.root->count; k++) {
@@ -655,5 +659,19 @@ int main(void)
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_names_by_parts),
 	};
+	const struct CMUnitTest shipped[] = {
+		cmocka_unit_test(test_catalog_size),
+		cmocka_unit_test(test_relations),
+		cmocka_unit_test(test_key_order),
+	};
+	const char *other = getenv("TC_GPU_DATA");
+	static char dir[512];
+
+	if (other && other[0]) {
+		snprintf(dir, sizeof(dir), "%s/models/gpu", other);
+		gpu_dir = dir;
+		return cmocka_run_group_tests_name("gpu relations", shipped, load_all,
+						   free_all);
+	}
 	return cmocka_run_group_tests_name("gpu", tests, load_all, free_all);
 }

@@ -500,7 +500,7 @@ static void test_bad_inputs(void **state)
 static void test_validation(void **state)
 {
 	(void)state;
-	tc_validate_set("tests/validation/recsys.csv", "recsys", 2, RECSYS_MAPE_MAX);
+	tc_validate_set(TC_TEST_DATA "/validation/recsys.csv", "recsys", 2, RECSYS_MAPE_MAX);
 }
 
 int main(void)

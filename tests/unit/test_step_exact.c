@@ -1,0 +1,147 @@
+/*
+ * test_step_exact.c - a step's headline figures against their definitions
+ * on a small Llama-style decoder (2 layers, h 1024, 8 heads, SwiGLU ffn
+ * 2048, vocabulary 32000, untied, sequence 1024, global batch 8) on the
+ * frozen A100 80GB SXM: the model FLOPs of a step by hand, the MFU
+ * identity, the exposed data-parallel time with and without overlap, the
+ * tied embeddings' all-reduce, and the limiter of a language model.
+ */
+#include "tc_test.h"
+#include "tc_llm.h"
+
+#include "../../src/model/comm.h"
+
+/* Weights a token meets in matrix multiplies: 2 layers x (attention 4h^2
+ * + SwiGLU 3hf) + the LM head V h = 2 x 10,485,760 + 32,768,000. */
+#define MATMUL_P 53739520.0
+#define TOKENS (8 * 1024.0)
+
+/* The decoder on `count` frozen A100 80GB SXM (8 a node), ZeRO 0. */
+static void small_run(struct workload *w, struct gpu *g, int count)
+{
+	tc_test_a100(g);
+	tc_llama(w, 2, 1024, 8, 8, 2048, 32000);
+	w->train.seq_len = 1024;
+	w->train.global_batch = 8;
+	w->train.steps = 10;
+	w->plan.count = count;
+	w->plan.tp = w->plan.pp = w->plan.micro_batch = 1;
+	w->plan.zero = 0;
+}
+
+/*
+ * Model FLOPs of a step: 6 N + 12 L h s a token (Narayanan et al. SC'21,
+ * eq. 3; Chowdhery et al. 2022, appendix B: the attention's QK^T and AV,
+ * forward and backward, not halved for the causal mask):
+ * 8192 x (6 x 53,739,520 + 12 x 2 x 1024 x 1024) = 2.8475634e12.
+ * MFU = model FLOPs / (step time x GPUs x the dense bf16 peak).
+ */
+static void test_model_flop_and_mfu(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct estimate e;
+	(void)state;
+	small_run(&w, &g, 8);
+	tc_estimate_ok(&w, &g, &e);
+	assert_close(e.model_flop_per_step,
+		     TOKENS * (6 * MATMUL_P + 12 * 2 * 1024.0 * 1024), TOL_EXACT);
+	assert_close(g.peak_flop_per_s[PREC_BF16], 312e12, TOL_EXACT);
+	assert_close(e.mfu_frac,
+		     e.model_flop_per_step / (e.step_time_s * 8 * 312e12), TOL_EXACT);
+	/* no recompute: hardware FLOPs are the model's */
+	assert_close(e.hfu_frac, e.mfu_frac, TOL_EXACT);
+	assert_close(e.total_time_s, 10 * e.step_time_s, TOL_EXACT);
+	assert_close(e.gpu_hours, e.total_time_s * 8 / 3600, TOL_EXACT);
+}
+
+/*
+ * ZeRO 0 on 8 GPUs of one node: once a step, the all-reduce of every
+ * gradient, 2 B x 86,512,640 parameters (the matmul weights, the token
+ * table V h and 2 x 2 h + h norm weights).  Without overlap all of it is
+ * exposed; with it, part hides under the backward, and the step is
+ * shorter by exactly what was hidden.
+ */
+static void test_exposed_dp(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct estimate none, over;
+	struct comm_group dp8 = { 8, 8 };
+	double ar;
+	(void)state;
+	small_run(&w, &g, 8);
+	w.plan.grad_overlap = 0;
+	tc_estimate_ok(&w, &g, &none);
+	ar = comm_time_s(&g, &none.plan, COLL_ALLREDUCE, dp8,
+			 2 * (MATMUL_P + 32000.0 * 1024 + 5 * 1024));
+	assert_close(none.breakdown_s[BRK_DP_COMM], ar, TOL_EXACT);
+	w.plan.grad_overlap = 1;
+	tc_estimate_ok(&w, &g, &over);
+	assert_true(over.breakdown_s[BRK_DP_COMM] < ar);
+	assert_true(over.breakdown_s[BRK_DP_COMM] >= 0);
+	assert_close(none.step_time_s - over.step_time_s,
+		     ar - over.breakdown_s[BRK_DP_COMM], TOL_TIGHT);
+}
+
+/*
+ * Tied embeddings over 2 pipeline stages: the first stage's token table
+ * and the last stage's head are one matrix, so their gradients are
+ * all-reduced between the two stages once a step: V h x 2 B = 32000 x 1024
+ * x 2 = 65,536,000 B over 2 GPUs of one node (tp 1 x dp 4 x (pp - 1) = 4
+ * ranks apart, fewer than 8 a node).  Untied, the stages hold as many
+ * parameters (the head instead of the copy), so the step's data-parallel
+ * time differs by exactly that all-reduce.
+ */
+static void test_tied_embedding_allreduce(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct estimate tied, untied;
+	struct comm_group pair = { 2, 2 };
+	(void)state;
+	small_run(&w, &g, 8);
+	w.plan.pp = 2;
+	w.plan.grad_overlap = 0;
+	w.llm.tied_embeddings = 1;
+	tc_estimate_ok(&w, &g, &tied);
+	w.llm.tied_embeddings = 0;
+	tc_estimate_ok(&w, &g, &untied);
+	assert_close(tied.breakdown_s[BRK_DP_COMM] - untied.breakdown_s[BRK_DP_COMM],
+		     comm_time_s(&g, &tied.plan, COLL_ALLREDUCE, pair, 65536000.0),
+		     TOL_TIGHT);
+}
+
+/*
+ * The limiter of a language model: on one node the step is compute
+ * bound; spread one GPU a node over a 1 GB/s network, the gradient
+ * all-reduce (173 MB, 2 x 7 / 8 of it sent, over 0.5 GB/s a direction:
+ * over 0.6 s, against a step of about 8 ms) limits it.
+ */
+static void test_llm_limiter(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct estimate e;
+	(void)state;
+	small_run(&w, &g, 8);
+	tc_estimate_ok(&w, &g, &e);
+	assert_int_equal(e.limiting, LIM_COMPUTE);
+	w.plan.gpus_per_node = 1;
+	w.plan.network_bytes_per_s = 1e9;
+	tc_estimate_ok(&w, &g, &e);
+	assert_int_equal(e.limiting, LIM_COMMUNICATION);
+	assert_true(e.breakdown_s[BRK_DP_COMM] > 0.6);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_model_flop_and_mfu),
+		cmocka_unit_test(test_exposed_dp),
+		cmocka_unit_test(test_tied_embedding_allreduce),
+		cmocka_unit_test(test_llm_limiter),
+	};
+	tc_use_test_data();
+	return cmocka_run_group_tests(tests, tc_llm_setup, tc_llm_teardown);
+}
