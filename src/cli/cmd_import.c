@@ -170,7 +170,7 @@ int cmd_import(int argc, char **argv, struct cli_ctx *ctx)
 	if ((rc = parse_values(ctx, kind, count, tokens, seq_len, &o)))
 		goto out;
 	if (npos + (own < argc) != 1) {
-		rc = cli_usage_error(ctx, CMD, "%s", npos + (own < argc) ? "too many configs (expected one CONFIG, "
+		rc = cli_usage_error(ctx, CMD, "%s", (npos + (own < argc)) ? "too many configs (expected one CONFIG, "
 				     "or arguments after --)" : "no config given (expected CONFIG, or -- and "
 				     "Megatron-LM arguments)");
 		goto out;

@@ -120,7 +120,7 @@ static int check_adapters(const struct yn_node *item, struct price_offer *o,
 		return tc_diag_at(ctx->d, TC_EXIT_INPUT, ctx->file, net->line, net->col,
 				  "offer '%s' has both network and adapters (expected one of them: adapters x rate name the network)",
 				  o->instance);
-	if (o->adapters < 1 || !(o->adapter_gbps > 0) || !o->cluster)
+	if (o->adapters < 1 || !(o->adapter_gbps > 0) || !o->cluster || !(o->gpus > 0))
 		return 0; /* a bad value, already reported */
 	const struct net_def *d = net_for_adapters(o->fabric, o->adapters, o->adapter_gbps, o->gpus);
 	if (!d)
