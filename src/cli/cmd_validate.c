@@ -62,6 +62,12 @@ size_t cli_validate_counted(const struct val_set *set, const struct val_result *
 	return k;
 }
 
+/* The family's headline: every counted run of it, whatever its set. */
+static const char *case_family(const struct val_case *c)
+{
+	return c->family;
+}
+
 static const char *case_framework(const struct val_case *c)
 {
 	return c->framework;
@@ -102,6 +108,7 @@ static void summary_release(struct cli_validate_summary *s)
 	free(s->files);
 	free(s->gpus);
 	free(s->frameworks);
+	free(s->families);
 	free(s->ratios);
 }
 
@@ -187,7 +194,8 @@ static int summary_compute(const struct val_set *set, const struct val_result *r
 	s->nfiles = val_group_by(set->cases, res, n, case_file, &s->files);
 	s->ngpus = val_group_by(set->cases, res, n, cli_case_gpu, &s->gpus);
 	s->nframeworks = val_group_by(set->cases, res, n, case_framework, &s->frameworks);
-	if (s->nfiles < 0 || s->ngpus < 0 || s->nframeworks < 0 ||
+	s->nfamilies = val_group_by(set->cases, res, n, case_family, &s->families);
+	if (s->nfiles < 0 || s->ngpus < 0 || s->nframeworks < 0 || s->nfamilies < 0 ||
 	    val_ratios(set->cases, res, n, case_pair, &s->ratios, &s->nratios) ||
 	    val_ratio_stats(s->ratios, s->nratios, &s->ratio_st) ||
 	    (loo && band_coverage(set, res, n, cat, s)) ||

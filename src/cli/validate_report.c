@@ -53,6 +53,8 @@ static const struct rep_col gpu_cols[] = { KEY_COL("gpu", "GPU"), CASES_COL, ERR
 					   BIAS_COL };
 static const struct rep_col framework_cols[] = { KEY_COL("framework", "framework"), CASES_COL,
 						 ERROR_COLS, BIAS_COL };
+static const struct rep_col family_cols[] = { KEY_COL("family", "family"), CASES_COL, ERROR_COLS,
+					      BIAS_COL };
 /* The speed ratios: pairs rather than cases, and no bias (the first
  * RATIO_STATS of stats_cells' cells). */
 static const struct rep_col ratio_stats_cols[] = { COUNT_COL("pairs"), ERROR_COLS };
@@ -247,6 +249,7 @@ static int print_json(struct cli_ctx *ctx, const struct val_set *set,
 	rc |= json_groups(&j, "files", file_cols, s->files, s->nfiles);
 	rc |= json_groups(&j, "gpus", gpu_cols, s->gpus, s->ngpus);
 	rc |= json_groups(&j, "frameworks", framework_cols, s->frameworks, s->nframeworks);
+	rc |= json_groups(&j, "families", family_cols, s->families, s->nfamilies);
 	rep_json_obj_begin(&j, "cross_validation");
 	rc |= json_stats(&j, "leave_one_source_out", &s->loso);
 	rc |= json_stats(&j, "leave_one_gpu_type_out", &s->logo);
@@ -338,6 +341,11 @@ static int print_tables(struct cli_ctx *ctx, const char *fmt, const struct val_s
 	fputs("Predicted against measured (absolute percentage error; bias > 0: over-predicts)\n\n",
 	      ctx->out);
 	rc |= print_groups(ctx, fmt, file_cols, s->files, s->nfiles, &s->all);
+	/* One headline a family over every counted run: none is set aside. */
+	if (s->nfamilies > 1) {
+		fputc('\n', ctx->out);
+		rc |= print_groups(ctx, fmt, family_cols, s->families, s->nfamilies, NULL);
+	}
 	if (s->ngpus > 1) {
 		fputc('\n', ctx->out);
 		rc |= print_groups(ctx, fmt, gpu_cols, s->gpus, s->ngpus, NULL);

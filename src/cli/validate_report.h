@@ -17,8 +17,8 @@ struct cli_validate_summary {
 	struct val_result *kept; /* the results counted: sanity-only cases left out */
 	size_t nkept, nsanity;
 	struct val_stats all;
-	struct val_group *files, *gpus, *frameworks;
-	int nfiles, ngpus, nframeworks;
+	struct val_group *files, *gpus, *frameworks, *families;
+	int nfiles, ngpus, nframeworks, nfamilies;
 	struct val_ratio *ratios;
 	size_t nratios;
 	struct val_stats ratio_st;
