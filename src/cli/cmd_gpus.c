@@ -209,8 +209,7 @@ static void show_record(struct rep_rows *rec, const struct show_fields *s, const
 	c[F_CLOCK] = given(g->boost_clock_hz);
 	c[F_NVLINK] = (struct rep_cell){ .num = g->nvlink_bytes_per_s };
 	c[F_PCIE] = given(g->pcie_bytes_per_s);
-	enum node_topology t = g->topology != TOPO_DEFAULT ? g->topology :
-			       topo_default(g->form_factor, g->nvlink_bytes_per_s);
+	enum node_topology t = gpu_topology(g);
 	c[F_TOPOLOGY] = (struct rep_cell){ .text = topo_names[t] };
 	/* What the collective operator charges a node's all-reduce
 	 * (src/model/topology.c): the plateau, before the message-size loss. */

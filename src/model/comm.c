@@ -40,8 +40,7 @@ static int group_per_node(struct comm_group grp)
 static double node_busbw(const struct gpu *g, enum comm_coll c, int k, double S)
 {
 	const struct roof_eff *e = &g->eff;
-	enum node_topology t = g->topology != TOPO_DEFAULT ? g->topology :
-			       topo_default(g->form_factor, g->nvlink_bytes_per_s);
+	enum node_topology t = gpu_topology(g);
 	double frac = e->comm_frac > 0 ? e->comm_frac : 1.0;
 	double half = e->comm_half_bytes > 0 ? e->comm_half_bytes : 0;
 	double plateau = topo_ring_busbw(t, g->nvlink_bytes_per_s, g->pcie_bytes_per_s, frac,

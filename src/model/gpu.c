@@ -88,3 +88,9 @@ int gpu_node_size(const struct gpu *g)
 {
 	return g->gpus_per_node > 0 ? g->gpus_per_node : GPU_DEFAULT_PER_NODE;
 }
+
+enum node_topology gpu_topology(const struct gpu *g)
+{
+	return g->topology != TOPO_DEFAULT ? g->topology :
+					     topo_default(g->form_factor, g->nvlink_bytes_per_s);
+}

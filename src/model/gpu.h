@@ -83,4 +83,9 @@ double gpu_sparse_peak(const struct gpu *g, enum tc_prec p);
 #define GPU_DEFAULT_PER_NODE 8
 int gpu_node_size(const struct gpu *g);
 
+/* How the GPUs of g's node reach each other: the file's topology, else the
+ * one its form factor and NVLink figure imply (topo_default), for a GPU
+ * built in code. */
+enum node_topology gpu_topology(const struct gpu *g);
+
 #endif

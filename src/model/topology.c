@@ -10,9 +10,6 @@
 const char *const topo_names[] = { "default", "nvswitch", "mesh", "nvlink-pairs",
 				   "pcie", "pcie-no-p2p", NULL };
 
-const char *const fabric_names[] = { "infiniband", "roce", "efa", "efa-v4", "tcp",
-				     NULL };
-
 /*
  * PCIe rings, as shares of one x16 direction (the GPU file's pcie figure
  * halved).  With peer-to-peer: 24 GB/s at Gen4 and 48 at Gen5 for 8 GPUs

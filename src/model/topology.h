@@ -38,7 +38,6 @@ enum net_fabric {
 	FABRIC_COUNT
 };
 
-extern const char *const fabric_names[];
 
 /* What one fabric achieves: the share of the NICs' line rate a large
  * all-reduce reaches, and the time of the smallest all-reduce across two
