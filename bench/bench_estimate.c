@@ -59,7 +59,7 @@ int main(int argc, char **argv)
 			"(run from the repository root)\n");
 		return 1;
 	}
-	if (est_workspace_init(&ws, LLM_MAX_OPS)) {
+	if (est_workspace_init(&ws, EST_MAX_OPS)) {
 		fprintf(stderr, "bench_estimate: out of memory\n");
 		return 1;
 	}

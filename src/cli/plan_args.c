@@ -12,7 +12,7 @@
 #include "../io/fw_load.h"
 #include "../io/gpu_load.h"
 #include "../io/wl_load.h"
-#include "../model/memory.h"
+#include "../model/mem_reserve.h"
 #include "../model/schedule.h"
 #include "../util/units.h"
 

@@ -5,7 +5,7 @@
  */
 #include "plan_report.h"
 
-#include "../model/memory.h"
+#include "../model/mem_reserve.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -264,7 +264,7 @@ void *sweep_worker_main(void *arg)
 	struct worker *W = calloc(1, sizeof(*W));
 	if (W)
 		W->w_base = -1;
-	if (!W || est_workspace_init(&W->ws, LLM_MAX_OPS)) {
+	if (!W || est_workspace_init(&W->ws, EST_MAX_OPS)) {
 		free(W);
 		pthread_mutex_lock(&R->mu);
 		R->failed = 1;

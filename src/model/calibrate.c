@@ -541,7 +541,7 @@ int cal_fit(const struct val_case *cases, const double *w, size_t n,
 	pred = malloc(n * sizeof(*pred));
 	scratch = malloc(2 * n * sizeof(*scratch));
 	res = malloc(n * sizeof(*res));
-	if (!sw || !pred || !scratch || !res || est_workspace_init(&D.ws, LLM_MAX_OPS)) {
+	if (!sw || !pred || !scratch || !res || est_workspace_init(&D.ws, EST_MAX_OPS)) {
 		tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
 		goto out;
 	}

@@ -7,6 +7,24 @@
 #include <assert.h>
 #include <math.h>
 
+static int gcd(int a, int b)
+{
+	while (b) {
+		int r = a % b;
+		a = b;
+		b = r;
+	}
+	return a;
+}
+
+struct comm_group comm_group_of(int n, int node_ranks)
+{
+	struct comm_group grp;
+	grp.n = n;
+	grp.per_node = gcd(n, n < node_ranks ? n : node_ranks);
+	return grp;
+}
+
 double comm_volume(enum comm_coll c, int n, double bytes)
 {
 	if (c == COLL_P2P)

@@ -40,6 +40,11 @@ struct comm_group {
 	int per_node;
 };
 
+/* A group of n consecutive ranks on nodes of `node_ranks` of them: the
+ * ranks of a node in it are the greatest common divisor of n and
+ * min(n, node_ranks). */
+struct comm_group comm_group_of(int n, int node_ranks);
+
 /* Bytes each GPU sends for collective c over n ranks on a `bytes` buffer
  * (ring): 2(n-1)/n*bytes for all-reduce, (n-1)/n*bytes for the others,
  * bytes for p2p; 0 when n <= 1 (p2p excepted). */

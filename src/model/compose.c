@@ -11,7 +11,7 @@
 #include <math.h>
 
 #include "comm.h"
-#include "memory.h"
+#include "mem_reserve.h"
 #include "roofline.h"
 
 static double sum_brk(const double t[BRK_COUNT])

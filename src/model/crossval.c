@@ -48,7 +48,7 @@ int val_cross_validate(const struct val_case *cases, size_t n, const struct gpu 
 	fit = malloc(m * sizeof(*fit));
 	test = malloc(m * sizeof(*test));
 	res = malloc(m * sizeof(*res));
-	if (!fit || !test || !res || est_workspace_init(&ws, LLM_MAX_OPS)) {
+	if (!fit || !test || !res || est_workspace_init(&ws, EST_MAX_OPS)) {
 		tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
 		goto out;
 	}

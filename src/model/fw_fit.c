@@ -119,7 +119,7 @@ int fw_fit_stack(struct val_case *cases, size_t n, const unsigned char *use,
 	size_t nf = 0;
 	int rc = -1;
 
-	if (!idx || !gpus || est_workspace_init(&ws, LLM_MAX_OPS)) {
+	if (!idx || !gpus || est_workspace_init(&ws, EST_MAX_OPS)) {
 		free(idx);
 		free(gpus);
 		return -1;

@@ -112,15 +112,11 @@ static void coll(struct bld *B, const char *name, enum brk cat,
 	B->out->sums->net_bytes += B->out->count * comm_net_bytes(c, grp, bytes);
 }
 
-static int imin(int a, int b) { return a < b ? a : b; }
-
 /* Ranks of a group of n with stride `stride` that share a node. */
 static struct comm_group group(int n, int stride, int gpn)
 {
-	struct comm_group gr;
 	int local = stride >= gpn ? 1 : gpn / stride;
-	gr.n = n;
-	gr.per_node = est_gcd(n, imin(n, local > 0 ? local : 1));
+	struct comm_group gr = comm_group_of(n, local > 0 ? local : 1);
 	if (gr.per_node < 1)
 		gr.per_node = 1;
 	return gr;

@@ -110,15 +110,13 @@ void llm_build_cross_ops(const struct workload *w, const struct gpu *g,
 			 double enc_s, struct est_workspace *ws,
 			 struct op_sums *sums);
 
-/* Operators an LLM step lists at most (size of a workspace): one stack of
- * llm_build_ops, or an encoder-decoder's two and its cross-attention
- * (llm_encdec.c). */
-#define LLM_MAX_OPS 256
+/* Resolve the plan of w on g into *pl (defaults filled, the schedule
+ * resolved) and check it; warn of plan choices into E.  0, or -1 with *why.
+ * The first hook of the language-model family (step.c). */
+int llm_plan(const struct workload *w, const struct gpu *g, struct plan *pl,
+	     struct estimate *E, struct plan_problem *why);
 
-/* Estimate an LLM run (the step_estimate() contract without the run-length
- * limit; step.c).  pipeline.c calls it through the family table. */
-int llm_estimate(const struct workload *w, const struct gpu *g,
-		 struct est_workspace *ws, struct estimate *out,
-		 struct plan_problem *why);
+/* The field that sets a language model's amount of work: steps or tokens. */
+enum wl_field llm_work_field(const struct workload *w, const char **what);
 
 #endif

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "compose.h"
+#include "family.h"
 #include "memory.h"
 #include "opsink.h"
 
@@ -357,15 +357,54 @@ static int encdec_check(const struct workload *w, struct plan_problem *why)
 	return 0;
 }
 
-/* Counts, FLOPs and memory of an estimate whose step time is set (what
- * compose_finish() needs). */
-static void encdec_counts(const struct workload *w, const struct encdec *E,
-			  struct estimate *out)
-{
-	const struct training *tr = &w->train;
+/* The encoder-decoder family's own state: both stacks' views and shapes. */
+struct encdec_run {
+	struct encdec ed;
+};
 
-	out->params = out->active_params = E->params;
-	out->micro_batches = (int)E->sd.m;
+/* The decoder alone passes every check of a single stack and resolves the
+ * plan (its seq_len is the target's); then the model's shapes. */
+static int plan_hook(struct fam_run *r, struct plan_problem *why)
+{
+	struct encdec *ED = &((struct encdec_run *)r->st)->ed;
+
+	if (encdec_check(r->w, why))
+		return -1;
+	encdec_views(r->w, ED);
+	if (llm_plan(&ED->dec, r->g, &r->pl, r->E, why)) {
+		if (why && why->field == WLF_SEQ_LEN)
+			why->field = WLF_TARGET_LEN;
+		return -1;
+	}
+	encdec_init(r->w, &r->pl, ED);
+	return 0;
+}
+
+static void build_hook(struct fam_run *r)
+{
+	const struct encdec *ED = &((struct encdec_run *)r->st)->ed;
+	const struct plan *pl = &r->pl;
+	struct op_sums S[3];
+
+	encdec_build(ED, r->g, pl, r->ws, S);
+	encdec_sums(ED, S, &r->S);
+	r->P.m = ED->sd.m;
+	r->P.p = r->P.v = 1;
+	r->P.lps = 1; /* the layer stage holds both stacks */
+	r->P.schedule = pl->schedule;
+	r->P.dp_overlap = pl->grad_overlap && pl->zero < 3;
+	r->P.tp_overlap = pl->tp_comm_overlap && pl->tp > 1;
+	r->P.overlap_slow_frac = r->g->eff.overlap_slow_frac;
+}
+
+static void counts_hook(struct fam_run *r)
+{
+	const struct encdec *ED = &((struct encdec_run *)r->st)->ed;
+	const struct training *tr = &r->w->train;
+	struct estimate *out = r->E;
+
+	out->params = out->active_params = ED->params;
+	out->micro_batches = (int)ED->sd.m;
 	/* Input tokens, as the T5 paper counts its pre-training tokens
 	 * (docs/model.md, "Encoder-decoder models"). */
 	out->tokens_per_step = tr->global_batch * tr->input_len;
@@ -374,84 +413,47 @@ static void encdec_counts(const struct workload *w, const struct encdec *E,
 	else if (tr->tokens > 0)
 		out->steps = ceil(tr->tokens / out->tokens_per_step);
 	out->samples_per_step = tr->global_batch;
-	out->model_flop_per_step = tr->global_batch * encdec_model_flop(E, 0);
+	out->model_flop_per_step = tr->global_batch * encdec_model_flop(ED, 0);
 	out->hw_flop_per_step = out->model_flop_per_step +
-		tr->global_batch * encdec_recompute_flop(E, tr->recompute);
-	encdec_memory(E, &out->plan, out->mem_bytes);
+		tr->global_batch * encdec_recompute_flop(ED, tr->recompute);
 }
 
-/* The decoder's plan warnings (tensor parallelism across nodes, sequence
- * parallelism without it) that out does not hold yet; its utilisation is
- * not the model's. */
-static void copy_plan_warnings(const struct estimate *dec,
-			       struct estimate *out)
+static void memory_hook(struct fam_run *r)
 {
-	int i, j, have;
-
-	for (i = 0; i < dec->warning_count && i < EST_MAX_WARN; i++) {
-		if (!strncmp(dec->warning[i], "utilisation", 11))
-			continue;
-		for (have = 0, j = 0; j < out->warning_count; j++)
-			have |= !strcmp(out->warning[j], dec->warning[i]);
-		if (!have)
-			est_warn(out, "%s", dec->warning[i]);
-	}
+	const struct encdec *ED = &((struct encdec_run *)r->st)->ed;
+	encdec_memory(ED, &r->pl, r->E->mem_bytes);
 }
 
-int encdec_estimate(const struct workload *w, const struct gpu *g,
-		    struct est_workspace *ws, struct estimate *out,
-		    struct plan_problem *why)
+static void advice_hook(struct fam_run *r)
 {
-	struct estimate dec, E;
-	struct op_sums S[3], C;
-	struct step_parts P;
-	struct encdec ED;
+	struct estimate *E = r->E;
 
-	if (encdec_check(w, why))
-		return -1;
-	/* The decoder alone passes every check of a single stack and
-	 * resolves the plan; its seq_len is the target's. */
-	encdec_views(w, &ED);
-	if (llm_estimate(&ED.dec, g, ws, &dec, why)) {
-		if (why && why->field == WLF_SEQ_LEN)
-			why->field = WLF_TARGET_LEN;
-		return -1;
-	}
-	encdec_init(w, &dec.plan, &ED);
-	encdec_build(&ED, g, &dec.plan, ws, S);
-	encdec_sums(&ED, S, &C);
-	memset(&P, 0, sizeof(P));
-	P.m = ED.sd.m;
-	P.p = P.v = 1;
-	P.lps = 1; /* C's layer stage holds both stacks */
-	P.schedule = dec.plan.schedule;
-	P.dp_overlap = dec.plan.grad_overlap && dec.plan.zero < 3;
-	P.tp_overlap = dec.plan.tp_comm_overlap && dec.plan.tp > 1;
-	P.overlap_slow_frac = g->eff.overlap_slow_frac;
-	memset(&E, 0, sizeof(E));
-	E.plan = dec.plan;
-	compose_step(&C, &P, &E);
-	encdec_counts(w, &ED, &E);
-	if (compose_finish(&E, g, w->train.precision, 0, ws, why))
-		return -1;
-	copy_plan_warnings(&dec, &E);
-	if (!E.fits)
-		snprintf(E.fit_advice, sizeof(E.fit_advice),
+	if (!E->fits)
+		snprintf(E->fit_advice, sizeof(E->fit_advice),
 			 "needs %.1f GB per GPU, %.1f GB more than the %.1f GB "
 			 "available (expected recompute, zero, micro_batch or "
 			 "tp raised, or more GPUs)",
-			 E.memory_per_gpu_bytes / 1e9,
-			 (E.memory_per_gpu_bytes - E.memory_usable_bytes) / 1e9,
-			 E.memory_usable_bytes / 1e9);
-	*out = E;
-	return 0;
+			 E->memory_per_gpu_bytes / 1e9,
+			 (E->memory_per_gpu_bytes - E->memory_usable_bytes) / 1e9,
+			 E->memory_usable_bytes / 1e9);
 }
 
-int llm_form_estimate(const struct workload *w, const struct gpu *g,
-		      struct est_workspace *ws, struct estimate *out,
-		      struct plan_problem *why)
+static int run(const struct workload *w, const struct gpu *g,
+	       struct est_workspace *ws, struct estimate *out,
+	       struct plan_problem *why)
 {
-	if (w->llm.form == FORM_ENCODER_DECODER)
-		return encdec_estimate(w, g, ws, out, why);
-	return llm_estimate(w, g, ws, out, why);
+	struct encdec_run st;
+	return est_drive(&encdec_family, &st, w, g, ws, out, why);
 }
+
+const struct est_family encdec_family = {
+	.name = "encoder-decoder",
+	.plan = plan_hook,
+	.build = build_hook,
+	.counts = counts_hook,
+	.memory = memory_hook,
+	.advice = advice_hook,
+	.work_field = llm_work_field,
+	.auto_micro_batch = 1,
+	.run = run,
+};

@@ -38,14 +38,4 @@ double encdec_recompute_flop(const struct encdec *E, enum recompute rc);
 double llm_memory_bytes(const struct workload *w, const struct plan *pl,
 			double part[MEM_COUNT]);
 
-/* The step_estimate() contract for an encoder-decoder workload. */
-int encdec_estimate(const struct workload *w, const struct gpu *g,
-		    struct est_workspace *ws, struct estimate *out,
-		    struct plan_problem *why);
-
-/* llm_estimate() or encdec_estimate(), by the workload's form. */
-int llm_form_estimate(const struct workload *w, const struct gpu *g,
-		      struct est_workspace *ws, struct estimate *out,
-		      struct plan_problem *why);
-
 #endif

@@ -143,8 +143,7 @@ static double stage_mem(const struct workload *w, const struct plan *pl,
 	if (sh->experts > 1)
 		buf += 2 * sh->cf * sh->top_k * T * sh->h * sh->e;
 	part[MEM_BUFFERS] = buf;
-	part[MEM_RESERVED] = MEM_CONTEXT_BYTES +
-			     MEM_FRAGMENTATION_FRAC * (act + buf);
+	part[MEM_RESERVED] = mem_reserved_bytes(act + buf);
 	tot = 0;
 	for (k = 0; k < MEM_COUNT; k++)
 		tot += part[k];
@@ -207,12 +206,6 @@ static double try_plan(const struct workload *w, const struct plan *pl)
 		return 0;
 	llm_shape_init(w, pl, &sh);
 	return mem_estimate(w, pl, &sh, part);
-}
-
-double mem_usable_bytes(const struct gpu *g, const struct plan *pl)
-{
-	double h = pl->memory_headroom_frac;
-	return g->memory_bytes * (1 - (h > 0 ? h : 0));
 }
 
 /* Whether `w` under plan `pl` fits in cap bytes; its memory into *got. */

@@ -13,20 +13,8 @@
 #include "estimate.h"
 #include "gpu.h"
 #include "llm.h"
+#include "mem_reserve.h"
 #include "workload.h"
-
-/* CUDA context, cuBLAS workspaces and NCCL buffers, bytes (GB = 1e9): the
- * low end of the 1-3 GB formulas.md quotes; fragmentation is added apart. */
-#define MEM_CONTEXT_BYTES 1.0e9
-/* Caching-allocator fragmentation, fraction of activations and buffers. */
-#define MEM_FRAGMENTATION_FRAC 0.05
-
-/* The most --memory-headroom may keep free. */
-#define MEM_MAX_HEADROOM_FRAC 0.5
-
-/* GPU g's memory a plan may fill: its capacity less the share
- * pl->memory_headroom_frac kept free.  Every fit test uses it. */
-double mem_usable_bytes(const struct gpu *g, const struct plan *pl);
 
 /* Bytes of each weight (and of its gradient) per parameter for elements
  * of `elem_bytes`: 16-bit below 4 bytes (1-byte formats keep 16-bit master

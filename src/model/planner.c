@@ -110,7 +110,7 @@ static void *pworker(void *arg)
 	struct estimate *be = malloc(sizeof(*be));
 	int last_gpu = -1;
 	const char *last_net = NULL;
-	if (!w || !bw || !be || est_workspace_init(&ws, LLM_MAX_OPS)) {
+	if (!w || !bw || !be || est_workspace_init(&ws, EST_MAX_OPS)) {
 		queue_oom(&S->q);
 		goto out;
 	}

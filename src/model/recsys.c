@@ -36,8 +36,8 @@
 
 #include "../util/units.h"
 #include "comm.h"
-#include "compose.h"
-#include "memory.h"
+#include "family.h"
+#include "mem_reserve.h"
 #include "opsink.h"
 #include "roofline.h"
 
@@ -147,7 +147,6 @@ void recsys_summary(const struct recsys_arch *a, struct rec_summary *s)
  * and sums it for the step. */
 struct rb {
 	struct op_sink out;
-	struct op_sums S;
 	const struct gpu *g;
 	enum tc_prec pg;
 	double e;
@@ -345,8 +344,7 @@ static double dense_memory(const struct rstep *R, struct estimate *E)
 	 * themselves are activations); the rows gathered for other GPUs'
 	 * samples are added with the placement */
 	E->mem_bytes[MEM_BUFFERS] = R->b * R->S.pooled_width * R->e;
-	E->mem_bytes[MEM_RESERVED] = MEM_CONTEXT_BYTES + MEM_FRAGMENTATION_FRAC *
-				     (act + E->mem_bytes[MEM_BUFFERS]);
+	E->mem_bytes[MEM_RESERVED] = mem_reserved_bytes(act + E->mem_bytes[MEM_BUFFERS]);
 	for (k = 0; k < MEM_COUNT; k++)
 		free_b -= E->mem_bytes[k];
 	return free_b;
@@ -454,16 +452,11 @@ static int place_tables(struct rstep *R, struct estimate *E, double free_b,
 				   R->per_gpu / 1e9,
 				   rec_placement_names[R->place],
 				   free_b > 0 ? free_b / 1e9 : 0, R->g->id);
-	R->all.n = n;
-	R->all.per_node = est_gcd(n, n < pl->gpus_per_node ? n :
-				  pl->gpus_per_node);
+	R->all = comm_group_of(n, pl->gpus_per_node);
 	R->rwg = R->all;
 	if (R->place == EMB_BALANCED && R->bal.rw_group > 0 &&
 	    R->bal.rw_group < n) {
-		R->rwg.n = R->bal.rw_group;
-		R->rwg.per_node = est_gcd(R->bal.rw_group, R->bal.rw_group <
-					  pl->gpus_per_node ? R->bal.rw_group :
-					  pl->gpus_per_node);
+		R->rwg = comm_group_of(R->bal.rw_group, pl->gpus_per_node);
 	}
 	return 0;
 }
@@ -801,73 +794,120 @@ static void recsys_advice(const struct rstep *R, struct estimate *E)
 			 rec_placement_names[R->place]);
 }
 
-int recsys_estimate(const struct workload *w, const struct gpu *g,
-		    struct est_workspace *ws, struct estimate *out,
-		    struct plan_problem *why)
-{
+/* The recommender family's own state: the step's parts and the builder. */
+struct rec_run {
 	struct rstep R;
-	struct estimate E;
-	struct step_parts parts;
 	struct rb B;
+};
 
-	assert(w && g && ws && out);
-	memset(&R, 0, sizeof(R));
-	if (recsys_plan(w, g, &R.pl, why))
+/* The plan, then the placement of the tables in what the dense part
+ * leaves free: it decides the step's operators. */
+static int plan_hook(struct fam_run *r, struct plan_problem *why)
+{
+	struct rstep *R = &((struct rec_run *)r->st)->R;
+	const struct workload *w = r->w;
+
+	memset(R, 0, sizeof(*R));
+	if (recsys_plan(w, r->g, &R->pl, why))
 		return -1;
-	R.w = w;
-	R.a = &w->rec;
-	R.g = g;
-	R.n = R.pl.count;
-	recsys_summary(R.a, &R.S);
-	R.gb = w->train.global_batch;
-	R.b = R.gb / R.n;
-	R.eb = tc_prec_bytes(w->rtrain.emb_precision);
-	if (!(R.eb > 0))
-		R.eb = 4;
-	R.state = emb_state_bytes(w->train.optimizer);
-	R.e = w->train.precision == PREC_FP32 ||
-	      w->train.precision == PREC_TF32 ? 4 : 2;
-	R.dim = R.a->table[0].dim;
-	R.row_bytes = R.S.gathered_elems / R.S.lookups * R.eb; /* average */
-	R.din = 8 * ceil(R.a->dense_features / 8.0);
-	R.P = R.S.dense_params;
-
-	memset(&E, 0, sizeof(E));
+	R->w = w;
+	R->a = &w->rec;
+	R->g = r->g;
+	R->n = R->pl.count;
+	recsys_summary(R->a, &R->S);
+	R->gb = w->train.global_batch;
+	R->b = R->gb / R->n;
+	R->eb = tc_prec_bytes(w->rtrain.emb_precision);
+	if (!(R->eb > 0))
+		R->eb = 4;
+	R->state = emb_state_bytes(w->train.optimizer);
+	R->e = w->train.precision == PREC_FP32 ||
+	       w->train.precision == PREC_TF32 ? 4 : 2;
+	R->dim = R->a->table[0].dim;
+	R->row_bytes = R->S.gathered_elems / R->S.lookups * R->eb; /* average */
+	R->din = 8 * ceil(R->a->dense_features / 8.0);
+	R->P = R->S.dense_params;
+	r->pl = R->pl;
 	/* Dense memory first: it decides what is left for tables. */
-	if (place_tables(&R, &E, dense_memory(&R, &E), why))
-		return -1;
-	memset(&B, 0, sizeof(B));
-	sink_start(&B.out, ws, &B.S, 0);
-	B.g = g;
-	B.pg = w->train.precision;
-	B.e = R.e;
-	B.graphs = R.pl.cuda_graphs;
-	forward(&B, &R, &E);
-	backward(&B, &R);
-	step_work(&B, &R, &parts);
-	compose_step(&B.S, &parts, &E);
-
-	E.plan = R.pl;
-	E.params = E.active_params = R.P + R.S.emb_params;
-	E.micro_batches = 1;
-	E.samples_per_step = R.gb;
-	if (w->rtrain.samples > 0)
-		E.steps = ceil(w->rtrain.samples / R.gb);
-	else
-		E.steps = ceil(w->rtrain.dataset_size / R.gb) * w->rtrain.epochs;
-	E.model_flop_per_step = model_flop(&R);
-	E.hw_flop_per_step = E.model_flop_per_step;
-	if (R.pl.offload == OFFLOAD_NONE) {
-		E.mem_bytes[MEM_WEIGHTS] += E.embedding_bytes_per_gpu * R.eb /
-					    (R.eb + R.state);
-		E.mem_bytes[MEM_OPTIMIZER] += E.embedding_bytes_per_gpu *
-					      R.state / (R.eb + R.state);
-	} else {
-		E.embedding_bytes_per_gpu = 0;
-	}
-	if (compose_finish(&E, g, w->train.precision, 0, ws, why))
-		return -1;
-	recsys_advice(&R, &E);
-	*out = E;
-	return 0;
+	return place_tables(R, r->E, dense_memory(R, r->E), why);
 }
+
+static void build_hook(struct fam_run *r)
+{
+	struct rec_run *st = r->st;
+	struct rb *B = &st->B;
+
+	memset(B, 0, sizeof(*B));
+	sink_start(&B->out, r->ws, &r->S, 0);
+	B->g = r->g;
+	B->pg = r->w->train.precision;
+	B->e = st->R.e;
+	B->graphs = st->R.pl.cuda_graphs;
+	forward(B, &st->R, r->E);
+	backward(B, &st->R);
+	step_work(B, &st->R, &r->P);
+}
+
+static void counts_hook(struct fam_run *r)
+{
+	const struct rstep *R = &((struct rec_run *)r->st)->R;
+	const struct workload *w = r->w;
+	struct estimate *E = r->E;
+
+	E->params = E->active_params = R->P + R->S.emb_params;
+	E->micro_batches = 1;
+	E->samples_per_step = R->gb;
+	if (w->rtrain.samples > 0)
+		E->steps = ceil(w->rtrain.samples / R->gb);
+	else
+		E->steps = ceil(w->rtrain.dataset_size / R->gb) * w->rtrain.epochs;
+	E->model_flop_per_step = model_flop(R);
+	E->hw_flop_per_step = E->model_flop_per_step;
+}
+
+/* The dense part and the lookup buffers were set with the placement; the
+ * tables on the GPU split into weights and optimizer state. */
+static void memory_hook(struct fam_run *r)
+{
+	const struct rstep *R = &((struct rec_run *)r->st)->R;
+	struct estimate *E = r->E;
+
+	if (R->pl.offload == OFFLOAD_NONE) {
+		E->mem_bytes[MEM_WEIGHTS] += E->embedding_bytes_per_gpu * R->eb /
+					     (R->eb + R->state);
+		E->mem_bytes[MEM_OPTIMIZER] += E->embedding_bytes_per_gpu *
+					       R->state / (R->eb + R->state);
+	} else {
+		E->embedding_bytes_per_gpu = 0;
+	}
+}
+
+static void advice_hook(struct fam_run *r)
+{
+	recsys_advice(&((struct rec_run *)r->st)->R, r->E);
+}
+
+static enum wl_field work_field(const struct workload *w, const char **what)
+{
+	*what = w->rtrain.samples > 0 ? "samples" : "epochs";
+	return w->rtrain.samples > 0 ? WLF_SAMPLES : WLF_EPOCHS;
+}
+
+static int run(const struct workload *w, const struct gpu *g,
+	       struct est_workspace *ws, struct estimate *out,
+	       struct plan_problem *why)
+{
+	struct rec_run st;
+	return est_drive(&recsys_family, &st, w, g, ws, out, why);
+}
+
+const struct est_family recsys_family = {
+	.name = "recsys",
+	.plan = plan_hook,
+	.build = build_hook,
+	.counts = counts_hook,
+	.memory = memory_hook,
+	.advice = advice_hook,
+	.work_field = work_field,
+	.run = run,
+};

@@ -78,9 +78,4 @@ void recsys_balance(const struct recsys_arch *a, int n, int gpn, double b,
 extern const char *const rec_placement_names[];
 extern const char *const rec_offload_names[];
 
-/* Estimate a recommender training run (the step_estimate() contract). */
-int recsys_estimate(const struct workload *w, const struct gpu *g,
-		    struct est_workspace *ws, struct estimate *out,
-		    struct plan_problem *why);
-
 #endif

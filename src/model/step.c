@@ -1,9 +1,9 @@
 /*
  * step.c - one LLM training step: plan checks, the operator list, the
- * pipeline schedule, exposed communication, memory, MFU.  The entry point
- * for every family is pipeline.c.
+ * pipeline schedule, exposed communication, memory, MFU: the language-model
+ * family's row (family.h).
  */
-#include "estimate.h"
+#include "llm.h"
 
 #include <assert.h>
 #include <math.h>
@@ -13,8 +13,7 @@
 #include <string.h>
 
 #include "comm.h"
-#include "compose.h"
-#include "llm.h"
+#include "family.h"
 #include "memory.h"
 #include "roofline.h"
 #include "schedule.h"
@@ -290,86 +289,131 @@ static int check(const struct workload *w, const struct gpu *g,
 }
 
 
-/* Estimate an LLM run (the step_estimate() contract, without the run-length
- * check). */
-int llm_estimate(const struct workload *w, const struct gpu *g,
-		 struct est_workspace *ws, struct estimate *out,
-		 struct plan_problem *why)
+int llm_plan(const struct workload *w, const struct gpu *g, struct plan *pl,
+	     struct estimate *E, struct plan_problem *why)
 {
-	struct estimate E;
+	resolve(w, g, pl);
+	if (check(w, g, pl, why))
+		return -1;
+	pl->schedule = sched_resolve(pl->schedule, pl->interleave);
+	if (pl->tp > pl->gpus_per_node)
+		est_warn(E, "tp %d spans nodes of %d GPUs: tensor-parallel "
+		     "traffic crosses the network", pl->tp, pl->gpus_per_node);
+	if (pl->zero == 3 && pl->pp > 1)
+		est_warn(E, "zero 3 with pp %d: frameworks rarely combine them",
+		     pl->pp);
+	if (w->plan.sequence_parallel && w->plan.tp <= 1)
+		est_warn(E, "sequence_parallel has no effect with tp 1");
+	if (w->plan.tp_comm_overlap && w->plan.tp <= 1)
+		est_warn(E, "tp_comm_overlap has no effect with tp 1");
+	return 0;
+}
+
+enum wl_field llm_work_field(const struct workload *w, const char **what)
+{
+	*what = w->train.steps > 0 ? "steps" : "tokens";
+	return w->train.steps > 0 ? WLF_STEPS : WLF_TOKENS;
+}
+
+/* The LLM family's own state: the model's shape under the plan. */
+struct llm_run {
 	struct llm_shape sh;
-	struct op_sums S;
-	struct plan pl;
-	struct step_parts P;
+};
+
+static int plan_hook(struct fam_run *r, struct plan_problem *why)
+{
+	return llm_plan(r->w, r->g, &r->pl, r->E, why);
+}
+
+static void build_hook(struct fam_run *r)
+{
+	struct llm_shape *sh = &((struct llm_run *)r->st)->sh;
+	const struct plan *pl = &r->pl;
+	struct step_parts *P = &r->P;
+
+	llm_shape_init(r->w, pl, sh);
+	llm_build_ops(r->w, r->g, pl, sh, r->ws, &r->S);
+	P->m = sh->m;
+	P->p = sh->p;
+	P->v = sh->v;
+	P->lps = sh->lps;
+	P->lps_first = sh->lps_first;
+	P->lps_last = sh->lps_last;
+	P->schedule = pl->schedule;
+	/* ZeRO-3 gathers per layer; its exposed part is a layer operator */
+	P->dp_overlap = pl->grad_overlap && pl->zero < 3;
+	P->tp_overlap = pl->tp_comm_overlap && pl->tp > 1;
+	P->overlap_slow_frac = r->g->eff.overlap_slow_frac;
+}
+
+static void counts_hook(struct fam_run *r)
+{
+	const struct llm_shape *sh = &((struct llm_run *)r->st)->sh;
+	const struct workload *w = r->w;
+	struct estimate *E = r->E;
 	double mm, attn, tokens_mb;
 
-	resolve(w, g, &pl);
-	if (check(w, g, &pl, why))
-		return -1;
-	pl.schedule = sched_resolve(pl.schedule, pl.interleave);
-	memset(&E, 0, sizeof(E));
-	E.plan = pl;
-	if (pl.tp > pl.gpus_per_node)
-		est_warn(&E, "tp %d spans nodes of %d GPUs: tensor-parallel "
-		     "traffic crosses the network", pl.tp, pl.gpus_per_node);
-	if (pl.zero == 3 && pl.pp > 1)
-		est_warn(&E, "zero 3 with pp %d: frameworks rarely combine them",
-		     pl.pp);
-	if (w->plan.sequence_parallel && w->plan.tp <= 1)
-		est_warn(&E, "sequence_parallel has no effect with tp 1");
-	if (w->plan.tp_comm_overlap && w->plan.tp <= 1)
-		est_warn(&E, "tp_comm_overlap has no effect with tp 1");
-
-	llm_shape_init(w, &pl, &sh);
-	llm_build_ops(w, g, &pl, &sh, ws, &S);
-	memset(&P, 0, sizeof(P));
-	P.m = sh.m;
-	P.p = sh.p;
-	P.v = sh.v;
-	P.lps = sh.lps;
-	P.lps_first = sh.lps_first;
-	P.lps_last = sh.lps_last;
-	P.schedule = pl.schedule;
-	/* ZeRO-3 gathers per layer; its exposed part is a layer operator */
-	P.dp_overlap = pl.grad_overlap && pl.zero < 3;
-	P.tp_overlap = pl.tp_comm_overlap && pl.tp > 1;
-	P.overlap_slow_frac = g->eff.overlap_slow_frac;
-	compose_step(&S, &P, &E);
-
-	/* Counts. */
-	E.params = sh.params;
-	E.active_params = sh.active_params;
-	E.micro_batches = (int)sh.m;
+	E->params = sh->params;
+	E->active_params = sh->active_params;
+	E->micro_batches = (int)sh->m;
 	/* Packed or unpadded samples: only their real tokens count. */
-	E.tokens_per_step = w->train.global_batch * sh.skv;
+	E->tokens_per_step = w->train.global_batch * sh->skv;
 	if (w->train.steps > 0)
-		E.steps = w->train.steps;
+		E->steps = w->train.steps;
 	else if (w->train.tokens > 0)
-		E.steps = ceil(w->train.tokens / E.tokens_per_step);
-	E.samples_per_step = w->train.global_batch;
+		E->steps = ceil(w->train.tokens / E->tokens_per_step);
+	E->samples_per_step = w->train.global_batch;
 
 	/* Model FLOPs (PaLM convention, full attention term, no recompute):
 	 * per token 6 * matmul params + 12 * L * a * d * s; frozen weights
 	 * (LoRA) skip the weight gradient: 4 instead of 6. */
-	mm = sh.L * (sh.attn_matmul_params + sh.top_k * sh.mlp_matmul_params +
-		     (sh.experts > 1 ? sh.h * sh.experts : 0)) +
-	     sh.V * sh.h;
-	attn = 12.0 * sh.L * sh.a * sh.d * sh.skv;
-	tokens_mb = E.tokens_per_step;
-	E.model_flop_per_step = tokens_mb *
-		((sh.lora_r > 0 ? 4.0 : 6.0) * mm + attn +
-		 6.0 * sh.L * sh.adapter_params_layer);
-	E.hw_flop_per_step = E.model_flop_per_step;
+	mm = sh->L * (sh->attn_matmul_params + sh->top_k * sh->mlp_matmul_params +
+		      (sh->experts > 1 ? sh->h * sh->experts : 0)) +
+	     sh->V * sh->h;
+	attn = 12.0 * sh->L * sh->a * sh->d * sh->skv;
+	tokens_mb = E->tokens_per_step;
+	E->model_flop_per_step = tokens_mb *
+		((sh->lora_r > 0 ? 4.0 : 6.0) * mm + attn +
+		 6.0 * sh->L * sh->adapter_params_layer);
+	E->hw_flop_per_step = E->model_flop_per_step;
 	if (w->train.recompute == RECOMP_FULL)
-		E.hw_flop_per_step += train_recompute_share(&w->train) *
-				      tokens_mb * (2.0 * (mm - sh.V * sh.h) +
-						   attn / 3.0);
+		E->hw_flop_per_step += train_recompute_share(&w->train) *
+				       tokens_mb * (2.0 * (mm - sh->V * sh->h) +
+						    attn / 3.0);
 	else if (w->train.recompute == RECOMP_SELECTIVE)
-		E.hw_flop_per_step += tokens_mb * attn / 3.0;
-
-	mem_estimate(w, &pl, &sh, E.mem_bytes);
-	if (compose_finish(&E, g, w->train.precision, 0, ws, why))
-		return -1;
-	*out = E;
-	return 0;
+		E->hw_flop_per_step += tokens_mb * attn / 3.0;
 }
+
+static void memory_hook(struct fam_run *r)
+{
+	const struct llm_shape *sh = &((struct llm_run *)r->st)->sh;
+	mem_estimate(r->w, &r->pl, sh, r->E->mem_bytes);
+}
+
+/* What change of the plan would fit: mem_fit_advice(). */
+static void fit_search(const struct workload *w, const struct gpu *g,
+		       struct estimate *E)
+{
+	mem_fit_advice(w, g, &E->plan, E->memory_per_gpu_bytes, E->fit_advice,
+		       sizeof(E->fit_advice));
+}
+
+static int run(const struct workload *w, const struct gpu *g,
+	       struct est_workspace *ws, struct estimate *out,
+	       struct plan_problem *why)
+{
+	struct llm_run st;
+	return est_drive(&llm_family, &st, w, g, ws, out, why);
+}
+
+const struct est_family llm_family = {
+	.name = "llm",
+	.plan = plan_hook,
+	.build = build_hook,
+	.counts = counts_hook,
+	.memory = memory_hook,
+	.work_field = llm_work_field,
+	.fit_search = fit_search,
+	.auto_micro_batch = 1,
+	.run = run,
+};

@@ -116,7 +116,7 @@ int unc_workspace_init(struct unc_workspace *ws, size_t n)
 	ws->wall_s = malloc(n * sizeof(double));
 	ws->wall_usd = malloc(n * sizeof(double));
 	if (!ws->step_s || !ws->total_s || !ws->cost_usd || !ws->wall_s || !ws->wall_usd ||
-	    est_workspace_init(&ws->est, LLM_MAX_OPS)) {
+	    est_workspace_init(&ws->est, EST_MAX_OPS)) {
 		unc_workspace_release(ws);
 		return -1;
 	}

@@ -104,7 +104,7 @@ int val_run(const struct val_case *cases, size_t n, const char *family,
 	int have = 0;
 	size_t i, k = 0;
 
-	if (est_workspace_init(&ws, LLM_MAX_OPS))
+	if (est_workspace_init(&ws, EST_MAX_OPS))
 		return -1;
 	for (i = 0; i < n; i++) {
 		const struct val_case *c = &cases[i];

@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "comm.h"
-#include "compose.h"
-#include "memory.h"
+#include "family.h"
+#include "mem_reserve.h"
 #include "roofline.h"
 #include "vision_ops.h"
 
@@ -76,11 +76,8 @@ static void step_work(struct vb *B, const struct workload *w, double P,
 	B->out.stage = OPS_STEP;
 	B->out.count = 1;
 	if (pl->dp > 1) {
-		struct comm_group grp;
+		struct comm_group grp = comm_group_of(pl->dp, pl->gpus_per_node);
 		struct op_cost c = { 0, 4 * P, 0, 0, PREC_FP32, BOUND_NETWORK };
-		grp.n = pl->dp;
-		grp.per_node = est_gcd(pl->dp, pl->dp < pl->gpus_per_node ?
-				       pl->dp : pl->gpus_per_node);
 		c.time_s = comm_time_s(g, pl, COLL_ALLREDUCE, grp, c.bytes);
 		sink_put(&B->out, "dp.grad_allreduce", BRK_DP_COMM, &c, 1, 0);
 		parts->dp_overlap = pl->grad_overlap;
@@ -155,106 +152,149 @@ static int vision_plan(const struct workload *w, const struct gpu *g,
 	return 0;
 }
 
-int vision_estimate(const struct workload *w, const struct gpu *g,
-		    struct est_workspace *ws, struct estimate *out,
-		    struct plan_problem *why)
-{
+/* The vision family's own state: the network's shapes and the builder. */
+struct vis_run {
 	struct vis_shape sh[VIS_MAX_LAYERS];
 	struct vis_summary sum;
-	struct estimate E;
-	struct plan pl;
 	struct vb B;
-	struct step_parts parts;
-	double gb = w->train.global_batch, mb, attn_act = 0, P;
-	int k;
+	double attn_act; /* activation bytes of the transformer blocks */
+};
 
-	assert(w && g && ws && out);
-	if (vision_plan(w, g, &pl, sh, &sum, why))
-		return -1;
-	mb = (double)pl.dp * pl.micro_batch;
-	memset(&E, 0, sizeof(E));
-	memset(&B, 0, sizeof(B));
-	ws->count = 0;
-	B.g = g;
-	B.pl = &pl;
-	sink_start(&B.out, ws, &B.S, 1);
-	B.out.count = gb / mb;
-	B.pg = w->train.precision;
-	B.pa = B.pg;
-	B.e = B.pg == PREC_FP32 || B.pg == PREC_TF32 ? 4 : 2;
-	B.b = pl.micro_batch;
-	B.m = gb / mb;
-	B.graphs = pl.cuda_graphs;
-	B.frozen_bn = w->vis.frozen_bn;
-	B.vol = w->vis.dims == 3;
-	B.layout = !w->vtrain.channels_last && B.pg != PREC_FP32;
-	vis_walk(&B, w, sh, &attn_act);
-	B.out.bwd = 1;
-	vis_walk(&B, w, sh, &attn_act);
-	B.out.bwd = 0;
-	if (sum.out_map > 0) {
+static int plan_hook(struct fam_run *r, struct plan_problem *why)
+{
+	struct vis_run *V = r->st;
+	return vision_plan(r->w, r->g, &r->pl, V->sh, &V->sum, why);
+}
+
+/* The forward and backward walks, the loss, and the step's own work. */
+static void build_hook(struct fam_run *r)
+{
+	struct vis_run *V = r->st;
+	const struct workload *w = r->w;
+	struct vb *B = &V->B;
+	double gb = w->train.global_batch, mb = (double)r->pl.dp * r->pl.micro_batch;
+
+	memset(B, 0, sizeof(*B));
+	V->attn_act = 0;
+	r->ws->count = 0;
+	B->g = r->g;
+	B->pl = &r->pl;
+	sink_start(&B->out, r->ws, &r->S, 1);
+	B->out.count = gb / mb;
+	B->pg = w->train.precision;
+	B->pa = B->pg;
+	B->e = B->pg == PREC_FP32 || B->pg == PREC_TF32 ? 4 : 2;
+	B->b = r->pl.micro_batch;
+	B->m = gb / mb;
+	B->graphs = r->pl.cuda_graphs;
+	B->frozen_bn = w->vis.frozen_bn;
+	B->vol = w->vis.dims == 3;
+	B->layout = !w->vtrain.channels_last && B->pg != PREC_FP32;
+	vis_walk(B, w, V->sh, &V->attn_act);
+	B->out.bwd = 1;
+	vis_walk(B, w, V->sh, &V->attn_act);
+	B->out.bwd = 0;
+	if (V->sum.out_map > 0) {
 		/* a U-Net's prediction against its target: mean squared
 		 * error, reading both and writing per element (3 X each way) */
-		double X = B.b * sum.out_map;
-		vis_elem(&B, "loss.fwd", 3 * B.e * X, 1, 1);
-		B.out.bwd = 1;
-		vis_elem(&B, "loss.bwd", 3 * B.e * X, 1, 1);
-		B.out.bwd = 0;
-	} else if (sum.classes > 0) {
+		double X = B->b * V->sum.out_map;
+		vis_elem(B, "loss.fwd", 3 * B->e * X, 1, 1);
+		B->out.bwd = 1;
+		vis_elem(B, "loss.bwd", 3 * B->e * X, 1, 1);
+		B->out.bwd = 0;
+	} else if (V->sum.classes > 0) {
 		/* loss: fp32 softmax cross-entropy over the classes (a
 		 * detection head charges its own) */
-		double X = B.b * sum.classes;
-		vis_elem(&B, "loss.fwd", X * (B.e + 12), 3, 1);
-		B.out.bwd = 1;
-		vis_elem(&B, "loss.bwd", X * (B.e + 8), 2, 1);
-		B.out.bwd = 0;
+		double X = B->b * V->sum.classes;
+		vis_elem(B, "loss.fwd", X * (B->e + 12), 3, 1);
+		B->out.bwd = 1;
+		vis_elem(B, "loss.bwd", X * (B->e + 8), 2, 1);
+		B->out.bwd = 0;
 	}
-	P = sum.trainable_params;
-	step_work(&B, w, P, &parts);
-	compose_step(&B.S, &parts, &E);
+	step_work(B, w, V->sum.trainable_params, &r->P);
+}
 
-	/* Counts. */
-	E.plan = pl;
-	E.params = E.active_params = sum.params;
-	E.micro_batches = (int)B.m;
-	E.samples_per_step = gb;
-	E.steps = ceil(w->vtrain.dataset_size / gb) * w->vtrain.epochs;
+static void counts_hook(struct fam_run *r)
+{
+	const struct vis_run *V = r->st;
+	const struct workload *w = r->w;
+	struct estimate *E = r->E;
+	double gb = w->train.global_batch;
+
+	E->params = E->active_params = V->sum.params;
+	E->micro_batches = (int)V->B.m;
+	E->samples_per_step = gb;
+	E->steps = ceil(w->vtrain.dataset_size / gb) * w->vtrain.epochs;
 	/* 2 FLOP per multiply-add, backward twice the forward (§0.1); a
 	 * frozen prefix runs forward only */
-	E.model_flop_per_step = (2 * (sum.macs + sum.encoder_macs) +
-				 4 * sum.trainable_macs) * gb;
-	E.hw_flop_per_step = E.model_flop_per_step;
-
-	/* Memory per GPU: fp32 weights (+ 16-bit copies), fp32 gradients,
-	 * optimizer states, kept activations, DDP buckets, reserve. */
-	E.mem_bytes[MEM_WEIGHTS] = sum.params * (B.e < 4 ? 6 : 4) +
-				   sum.encoder_params * B.e;
-	E.mem_bytes[MEM_GRADS] = 4 * P;
-	E.mem_bytes[MEM_OPTIMIZER] = opt_state_bytes(w->train.optimizer) * P;
-	{
-		/* vision_infer counts transformer blocks at 16 bits per image;
-		 * memory.c's figure for the micro-batch replaces it */
-		double infer_attn = 0;
-		for (k = 0; k < w->vis.nlayers; k++)
-			if (w->vis.layer[k].kind == VL_ATTENTION)
-				infer_attn += sh[k].act_bytes;
-		E.mem_bytes[MEM_ACTIVATIONS] = B.b * B.e *
-			(sum.act_elems - infer_attn) + attn_act;
-	}
-	E.mem_bytes[MEM_BUFFERS] = (pl.dp > 1 ? 4 * P : 0) +
-				   2 * B.b * B.e * sh[0].c * sh[0].h * sh[0].w *
-				   sh[0].d;
-	E.mem_bytes[MEM_RESERVED] = MEM_CONTEXT_BYTES + MEM_FRAGMENTATION_FRAC *
-				    (E.mem_bytes[MEM_ACTIVATIONS] +
-				     E.mem_bytes[MEM_BUFFERS]);
-	if (compose_finish(&E, g, w->train.precision, 1, ws, why))
-		return -1;
-	if (!E.fits)
-		snprintf(E.fit_advice, sizeof(E.fit_advice), "needs %.1f GB of "
-			 "%.1f GB: try micro_batch %d (gradient accumulation) "
-			 "or more GPUs", E.memory_per_gpu_bytes / 1e9,
-			 E.memory_usable_bytes / 1e9,
-			 pl.micro_batch > 1 ? pl.micro_batch / 2 : 1);
-	*out = E;
-	return 0;
+	E->model_flop_per_step = (2 * (V->sum.macs + V->sum.encoder_macs) +
+				  4 * V->sum.trainable_macs) * gb;
+	E->hw_flop_per_step = E->model_flop_per_step;
 }
+
+/* Memory per GPU: fp32 weights (+ 16-bit copies), fp32 gradients,
+ * optimizer states, kept activations, DDP buckets, reserve. */
+static void memory_hook(struct fam_run *r)
+{
+	const struct vis_run *V = r->st;
+	const struct workload *w = r->w;
+	const struct vb *B = &V->B;
+	const struct vis_shape *sh = V->sh;
+	double *mem = r->E->mem_bytes, P = V->sum.trainable_params;
+	/* vision_infer counts transformer blocks at 16 bits per image;
+	 * memory.c's figure for the micro-batch replaces it */
+	double infer_attn = 0;
+
+	mem[MEM_WEIGHTS] = V->sum.params * (B->e < 4 ? 6 : 4) +
+			   V->sum.encoder_params * B->e;
+	mem[MEM_GRADS] = 4 * P;
+	mem[MEM_OPTIMIZER] = opt_state_bytes(w->train.optimizer) * P;
+	for (int k = 0; k < w->vis.nlayers; k++)
+		if (w->vis.layer[k].kind == VL_ATTENTION)
+			infer_attn += sh[k].act_bytes;
+	mem[MEM_ACTIVATIONS] = B->b * B->e * (V->sum.act_elems - infer_attn) +
+			       V->attn_act;
+	mem[MEM_BUFFERS] = (r->pl.dp > 1 ? 4 * P : 0) +
+			   2 * B->b * B->e * sh[0].c * sh[0].h * sh[0].w * sh[0].d;
+	mem[MEM_RESERVED] = mem_reserved_bytes(mem[MEM_ACTIVATIONS] +
+					       mem[MEM_BUFFERS]);
+}
+
+static void advice_hook(struct fam_run *r)
+{
+	struct estimate *E = r->E;
+
+	if (!E->fits)
+		snprintf(E->fit_advice, sizeof(E->fit_advice), "needs %.1f GB of "
+			 "%.1f GB: try micro_batch %d (gradient accumulation) "
+			 "or more GPUs", E->memory_per_gpu_bytes / 1e9,
+			 E->memory_usable_bytes / 1e9,
+			 r->pl.micro_batch > 1 ? r->pl.micro_batch / 2 : 1);
+}
+
+static enum wl_field work_field(const struct workload *w, const char **what)
+{
+	(void)w;
+	*what = "epochs";
+	return WLF_EPOCHS;
+}
+
+static int run(const struct workload *w, const struct gpu *g,
+	       struct est_workspace *ws, struct estimate *out,
+	       struct plan_problem *why)
+{
+	struct vis_run st;
+	return est_drive(&vision_family, &st, w, g, ws, out, why);
+}
+
+const struct est_family vision_family = {
+	.name = "vision",
+	.plan = plan_hook,
+	.build = build_hook,
+	.counts = counts_hook,
+	.memory = memory_hook,
+	.advice = advice_hook,
+	.work_field = work_field,
+	.images = 1,
+	.run = run,
+};

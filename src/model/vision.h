@@ -62,9 +62,4 @@ int vision_infer(const struct vision_arch *a, double image, double image_w,
 /* Names of the entry kinds as written in files ("conv", "bottleneck"). */
 extern const char *const vis_kind_names[VL_KIND_COUNT + 1];
 
-/* Estimate a vision training run (the step_estimate() contract). */
-int vision_estimate(const struct workload *w, const struct gpu *g,
-		    struct est_workspace *ws, struct estimate *out,
-		    struct plan_problem *why);
-
 #endif

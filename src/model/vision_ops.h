@@ -12,7 +12,6 @@
  * (merging the repeats of a block) and sums it per micro-batch. */
 struct vb {
 	struct op_sink out;
-	struct op_sums S;
 	const struct gpu *g;
 	const struct plan *pl;
 	enum tc_prec pg;   /* GEMM precision */

@@ -18,7 +18,7 @@ static struct est_workspace ws;
 static inline int tc_llm_setup(void **state)
 {
 	(void)state;
-	return est_workspace_init(&ws, LLM_MAX_OPS);
+	return est_workspace_init(&ws, EST_MAX_OPS);
 }
 
 static inline int tc_llm_teardown(void **state)

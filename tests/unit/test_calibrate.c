@@ -63,7 +63,7 @@ static void synthesise(struct val_case *c, size_t n, const struct roof_eff *trut
 	gsl_rng_set(r, 7);
 	tc_test_a100(&g);
 	g.eff = *truth;
-	assert_int_equal(est_workspace_init(&ws, LLM_MAX_OPS), 0);
+	assert_int_equal(est_workspace_init(&ws, EST_MAX_OPS), 0);
 	for (size_t i = 0; i < n; i++) {
 		struct plan_problem why;
 		double p;

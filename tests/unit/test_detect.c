@@ -155,7 +155,7 @@ static void test_retinanet_mlperf_step(void **state)
 	assert_close(s.macs - s.trainable_macs, frozen, TOL_EXACT);
 
 	assert_int_equal(gpu_catalog_lookup(&cat, "l40s", &g, whyg, sizeof(whyg)), 0);
-	assert_int_equal(est_workspace_init(&ws, 4 * LLM_MAX_OPS), 0);
+	assert_int_equal(est_workspace_init(&ws, 4 * EST_MAX_OPS), 0);
 	if (step_estimate(w, &g, &ws, &e, &why))
 		fail_msg("estimate failed: %s", why.msg);
 	assert_close(e.model_flop_per_step, 299230937219072.0, TOL_EXACT);
@@ -257,7 +257,7 @@ static void test_maskrcnn_step(void **state)
 	assert_close(sh[10].macs, 7352090624.0, TOL_EXACT);
 
 	assert_int_equal(gpu_catalog_lookup(&cat, "l40s", &g, whyg, sizeof(whyg)), 0);
-	assert_int_equal(est_workspace_init(&ws, 4 * LLM_MAX_OPS), 0);
+	assert_int_equal(est_workspace_init(&ws, 4 * EST_MAX_OPS), 0);
 	if (step_estimate(w, &g, &ws, &e, &why))
 		fail_msg("estimate failed: %s", why.msg);
 	assert_close(op_value(&ws, "l11.roi_align.fwd", 1), 282591232.0, TOL_EXACT);
@@ -374,7 +374,7 @@ static void test_unet3d(void **state)
 	assert_close(sh[15].d, 128.0, TOL_EXACT);
 	assert_close(s.out_map, 3.0 * 128 * 128 * 128, TOL_EXACT);
 	assert_int_equal(gpu_catalog_lookup(&cat, "l40s", &g, whyg, sizeof(whyg)), 0);
-	assert_int_equal(est_workspace_init(&ws, 4 * LLM_MAX_OPS), 0);
+	assert_int_equal(est_workspace_init(&ws, 4 * EST_MAX_OPS), 0);
 	if (step_estimate(w, &g, &ws, &e, &why))
 		fail_msg("estimate failed: %s", why.msg);
 	/* 4 patches per GPU: the first block's second convolution is a
@@ -400,7 +400,7 @@ static void test_relations(void **state)
 	char whyg[512];
 	(void)state;
 	assert_int_equal(gpu_catalog_lookup(&cat, "l40s", &g, whyg, sizeof(whyg)), 0);
-	assert_int_equal(est_workspace_init(&ws, 4 * LLM_MAX_OPS), 0);
+	assert_int_equal(est_workspace_init(&ws, 4 * EST_MAX_OPS), 0);
 	assert_int_equal(step_estimate(w, &g, &ws, &e1, &why), 0);
 	w->vtrain.image_size = 640;
 	assert_int_equal(step_estimate(w, &g, &ws, &e2, &why), 0);

@@ -16,7 +16,7 @@ static int setup(void **state)
 {
 	(void)state;
 	tc_use_test_data();
-	return est_workspace_init(&ws, LLM_MAX_OPS);
+	return est_workspace_init(&ws, EST_MAX_OPS);
 }
 
 static int teardown(void **state)
@@ -261,7 +261,7 @@ static void test_memory_grows_with_input(void **state)
 
 /* The most operators a step has (no flash attention, full recompute,
  * tensor and sequence parallelism, ZeRO-3 over data parallelism) fit in a
- * workspace of LLM_MAX_OPS. */
+ * workspace of EST_MAX_OPS. */
 static void test_workspace_holds_the_largest_step(void **state)
 {
 	struct workload w;
@@ -275,7 +275,7 @@ static void test_workspace_holds_the_largest_step(void **state)
 	w.plan.zero = 3;
 	w.plan.sequence_parallel = 1;
 	estimate_ok(&w, &e);
-	assert_true(ws.count <= LLM_MAX_OPS);
+	assert_true(ws.count <= EST_MAX_OPS);
 	assert_true(find_op("cross.recompute.attn_scores")->flop > 0);
 }
 

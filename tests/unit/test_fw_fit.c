@@ -23,7 +23,7 @@ static void load_synthetic(struct val_set *set)
 	tc_diag_init(&d);
 	assert_int_equal(val_load_file(CASES, tc_test_datapath(), set, &d), 0);
 	assert_int_equal(set->count, 4);
-	assert_int_equal(est_workspace_init(&ws, LLM_MAX_OPS), 0);
+	assert_int_equal(est_workspace_init(&ws, EST_MAX_OPS), 0);
 	tc_test_a100(&g);
 	for (size_t i = 0; i < set->count; i++) {
 		struct val_case *c = &set->cases[i];

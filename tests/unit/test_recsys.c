@@ -30,7 +30,7 @@ static int estimate(const struct workload *w, const char *gid,
 	char msg[512];
 	int rc;
 	assert_int_equal(gpu_catalog_lookup(&cat, gid, &g, msg, sizeof(msg)), 0);
-	assert_int_equal(est_workspace_init(&ws, LLM_MAX_OPS), 0);
+	assert_int_equal(est_workspace_init(&ws, EST_MAX_OPS), 0);
 	rc = step_estimate(w, &g, &ws, e, why);
 	est_workspace_release(&ws);
 	return rc;
@@ -212,7 +212,7 @@ static double op_bytes(const struct workload *w, const char *gid,
 	char msg[512];
 	double v = -1;
 	assert_int_equal(gpu_catalog_lookup(&cat, gid, &g, msg, sizeof(msg)), 0);
-	assert_int_equal(est_workspace_init(&ws, LLM_MAX_OPS), 0);
+	assert_int_equal(est_workspace_init(&ws, EST_MAX_OPS), 0);
 	assert_int_equal(step_estimate(w, &g, &ws, &e, &why), 0);
 	for (size_t i = 0; i < ws.count; i++)
 		if (!strcmp(ws.ops[i].name, name))
@@ -262,7 +262,7 @@ static int fused_op(double u, const char *name, struct op *out)
 	assert_int_equal(gpu_catalog_lookup(&cat, "a100-80gb-sxm", &g, msg,
 					    sizeof(msg)), 0);
 	g.eff.unfused_frac = u;
-	assert_int_equal(est_workspace_init(&ws, LLM_MAX_OPS), 0);
+	assert_int_equal(est_workspace_init(&ws, EST_MAX_OPS), 0);
 	assert_int_equal(step_estimate(w, &g, &ws, &e, &why), 0);
 	for (size_t i = 0; i < ws.count; i++)
 		if (!strcmp(ws.ops[i].name, name)) {
@@ -391,7 +391,7 @@ static void test_ncf(void **state)
 		double flop = -1;
 		assert_int_equal(gpu_catalog_lookup(&cat, "rtx-6000-ada", &g, msg,
 						    sizeof(msg)), 0);
-		assert_int_equal(est_workspace_init(&ws, LLM_MAX_OPS), 0);
+		assert_int_equal(est_workspace_init(&ws, EST_MAX_OPS), 0);
 		assert_int_equal(step_estimate(w, &g, &ws, &e, &why), 0);
 		for (size_t i = 0; i < ws.count; i++)
 			if (!strcmp(ws.ops[i].name, "top4.fwd"))
@@ -449,7 +449,7 @@ static void test_two_tower(void **state)
 	assert_close(S.item_width, 32.0, TOL_EXACT);
 	assert_close(S.inter_width, 32.0, TOL_EXACT);
 	assert_int_equal(gpu_catalog_lookup(&cat, "a100-80gb-sxm", &g, msg, sizeof(msg)), 0);
-	assert_int_equal(est_workspace_init(&ws, LLM_MAX_OPS), 0);
+	assert_int_equal(est_workspace_init(&ws, EST_MAX_OPS), 0);
 	assert_int_equal(step_estimate(w, &g, &ws, &e, &why), 0);
 	assert_close(find_op(&ws, "logits.fwd")->flop, 268435456.0, TOL_EXACT);
 	assert_close(find_op(&ws, "logits.fwd")->bytes, 8650752.0, TOL_EXACT);

@@ -35,7 +35,7 @@ static void estimate(const struct workload *w, const char *gid,
 	struct est_workspace ws;
 	struct plan_problem why;
 	gpu(gid, &g);
-	assert_int_equal(est_workspace_init(&ws, LLM_MAX_OPS), 0);
+	assert_int_equal(est_workspace_init(&ws, EST_MAX_OPS), 0);
 	if (step_estimate(w, &g, &ws, e, &why))
 		fail_msg("estimate failed: %s", why.msg);
 	est_workspace_release(&ws);
@@ -101,7 +101,7 @@ static void test_winograd_fp32(void **state)
 	struct plan_problem why;
 	(void)state;
 	gpu("v100-16gb-sxm2", &g);
-	assert_int_equal(est_workspace_init(&ws, LLM_MAX_OPS), 0);
+	assert_int_equal(est_workspace_init(&ws, EST_MAX_OPS), 0);
 	assert_int_equal(step_estimate(w, &g, &ws, &e, &why), 0);
 	assert_close(op_flop(&ws, "l1.conv.fwd"), 113246208.0, TOL_EXACT);
 	assert_close(op_flop(&ws, "l4.conv.fwd"), 301989888.0, TOL_EXACT);
@@ -143,7 +143,7 @@ static void test_unfused_frac(void **state)
 	struct plan_problem why;
 	(void)state;
 	gpu("a100-80gb-sxm", &g);
-	assert_int_equal(est_workspace_init(&ws, LLM_MAX_OPS), 0);
+	assert_int_equal(est_workspace_init(&ws, EST_MAX_OPS), 0);
 	assert_int_equal(step_estimate(w, &g, &ws, &e1, &why), 0);
 	assert_close(op_bytes(&ws, "l2.bn.fwd"), 12582912.0, TOL_EXACT);
 	assert_close(op_bytes(&ws, "l3.relu.fwd"), 8388608.0, TOL_EXACT);
@@ -183,7 +183,7 @@ static void test_fp32_norm_frac(void **state)
 	struct plan_problem why;
 	(void)state;
 	gpu("a100-80gb-sxm", &g);
-	assert_int_equal(est_workspace_init(&ws, LLM_MAX_OPS), 0);
+	assert_int_equal(est_workspace_init(&ws, EST_MAX_OPS), 0);
 	assert_int_equal(step_estimate(w, &g, &ws, &e0, &why), 0);
 	assert_close(op_bytes(&ws, "l2.ln.fwd"), 8388608.0, TOL_EXACT);
 	assert_true(op_bytes(&ws, "l2.ln_fp32.fwd") < 0);
@@ -288,7 +288,7 @@ static void test_vit_uses_llm_ops(void **state)
 	int found = 0;
 	(void)state;
 	gpu("a100-80gb-sxm", &g);
-	assert_int_equal(est_workspace_init(&ws, LLM_MAX_OPS), 0);
+	assert_int_equal(est_workspace_init(&ws, EST_MAX_OPS), 0);
 	assert_int_equal(step_estimate(w, &g, &ws, &e, &why), 0);
 	for (size_t i = 0; i < ws.count; i++)
 		if (!strcmp(ws.ops[i].name, "vit.attn_flash"))

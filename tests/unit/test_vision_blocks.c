@@ -83,7 +83,7 @@ static void test_mbconv_by_hand(void **state)
 	assert_close(s.macs, 71808.0, TOL_EXACT);
 	assert_close(sh[0].c, 16.0, TOL_EXACT);
 	assert_close(sh[0].h, 4.0, TOL_EXACT);
-	assert_int_equal(est_workspace_init(&ws, LLM_MAX_OPS), 0);
+	assert_int_equal(est_workspace_init(&ws, EST_MAX_OPS), 0);
 	step_ops(w, &ws);
 	assert_null(find_op(&ws, "l1.first.add.fwd"));
 	assert_close(must_op(&ws, "l1.add.fwd")->bytes, 6144.0, TOL_EXACT);
@@ -109,7 +109,7 @@ static void test_mbconv_without_se(void **state)
 	assert_int_equal(vision_infer(&w->vis, 8, 0, NULL, &s, NULL, 0), 0);
 	assert_close(s.params, 4128.0, TOL_EXACT);
 	assert_close(s.macs, 71168.0, TOL_EXACT);
-	assert_int_equal(est_workspace_init(&ws, LLM_MAX_OPS), 0);
+	assert_int_equal(est_workspace_init(&ws, EST_MAX_OPS), 0);
 	step_ops(w, &ws);
 	assert_null(find_op(&ws, "l1.first.se_scale.fwd"));
 	assert_null(find_op(&ws, "l1.se_fc1.fwd"));
@@ -173,7 +173,7 @@ static void test_swin_ops(void **state)
 	struct est_workspace ws;
 	const struct op *o;
 	(void)state;
-	assert_int_equal(est_workspace_init(&ws, LLM_MAX_OPS), 0);
+	assert_int_equal(est_workspace_init(&ws, EST_MAX_OPS), 0);
 	step_ops(w, &ws);
 	assert_close(must_op(&ws, "l1.wscore.fwd")->flop, 65536.0, TOL_EXACT);
 	assert_close(must_op(&ws, "l1.bias.fwd")->bytes, 32768.0, TOL_EXACT);

@@ -1,163 +1,35 @@
 /*
- * pipeline.c - the one entry point of an estimate: the table of workload
- * families, the run-length limit, the checks every family's result passes,
- * and the helpers the families share.
+ * estimate.c - the one entry point of an estimate: which family's row
+ * (family.h) a workload takes, and what wraps every family: the micro-batch
+ * choice, the stack's efficiencies, the warnings of what no measured run
+ * backs, the run-length limit, the campaign and the fit advice.
  */
 #include "estimate.h"
 
 #include <assert.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "llm.h"
-#include "llm_encdec.h"
-#include "memory.h"
-#include "recsys.h"
+#include "family.h"
 #include "roofline.h"
-#include "vision.h"
 #include "../util/units.h"
 
-/*
- * A workload family: how its step is estimated (the step_estimate()
- * contract without the run-length limit).  A new family is a row here
- * and a value of enum wl_kind.
- */
-struct est_family {
-	int (*estimate)(const struct workload *w, const struct gpu *g,
-			struct est_workspace *ws, struct estimate *out,
-			struct plan_problem *why);
-};
-
-static const struct est_family families[WL_KIND_COUNT] = {
-	[WL_LLM] = { llm_form_estimate },
-	[WL_VISION] = { vision_estimate },
-	[WL_RECSYS] = { recsys_estimate },
-};
-
-const char *const brk_names[BRK_COUNT] = {
-	"gemm", "attention", "memory_bound", "optimizer", "tp_comm",
-	"pp_comm", "dp_comm", "ep_comm", "bubble", "launch",
-};
-
-const char *const mem_part_names[MEM_COUNT] = {
-	"weights", "gradients", "optimizer", "activations", "buffers",
-	"reserved",
-};
-
-const char *const limiter_names[LIM_COUNT] = {
-	"compute", "memory_bandwidth", "communication", "pipeline_bubble",
-	"launch_overhead", "data_loader",
-};
-
-int est_workspace_init(struct est_workspace *ws, size_t cap)
+/* The family row of a workload.  A new family is a row here, a value of
+ * enum wl_kind and its own .c file. */
+static const struct est_family *family_of(const struct workload *w)
 {
-	ws->count = 0;
-	ws->cap = 0;
-	ws->ops = NULL;
-	if (cap == 0)
-		cap = LLM_MAX_OPS;
-	ws->ops = calloc(cap, sizeof(*ws->ops));
-	if (!ws->ops)
-		return -1;
-	ws->cap = cap;
-	return 0;
-}
-
-void est_workspace_release(struct est_workspace *ws)
-{
-	if (!ws)
-		return;
-	free(ws->ops);
-	ws->ops = NULL;
-	ws->count = ws->cap = 0;
-}
-
-int est_problem(struct plan_problem *why, enum wl_field f, const char *fmt, ...)
-{
-	va_list ap;
-	if (why) {
-		why->field = f;
-		va_start(ap, fmt);
-		vsnprintf(why->msg, sizeof(why->msg), fmt, ap);
-		va_end(ap);
+	assert((int)w->kind >= 0 && w->kind < WL_KIND_COUNT);
+	switch (w->kind) {
+	case WL_VISION:
+		return &vision_family;
+	case WL_RECSYS:
+		return &recsys_family;
+	case WL_LLM:
+	default:
+		return w->llm.form == FORM_ENCODER_DECODER ? &encdec_family :
+							     &llm_family;
 	}
-	return -1;
-}
-
-void est_warn(struct estimate *e, const char *fmt, ...)
-{
-	va_list ap;
-	if (e->warning_count >= EST_MAX_WARN)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(e->warning[e->warning_count++], sizeof(e->warning[0]), fmt, ap);
-	va_end(ap);
-}
-
-void est_data_parallel_plan(const struct plan *given, const struct gpu *g,
-			    struct plan *pl)
-{
-	*pl = *given;
-	if (pl->gpus_per_node <= 0)
-		pl->gpus_per_node = gpu_node_size(g);
-	if (pl->count <= 0)
-		pl->count = 1;
-	pl->tp = pl->pp = pl->ep = pl->interleave = 1;
-	pl->first_stage_layers = pl->last_stage_layers = 0;
-	pl->dp = pl->count;
-	pl->zero = 0;
-	pl->sequence_parallel = 0;
-}
-
-int est_check_dense_precision(const struct gpu *g, enum tc_prec p,
-			      struct plan_problem *why)
-{
-	if ((int)p < 0 || p >= PREC_COUNT || p == PREC_INT8 || p == PREC_FP8 ||
-	    p == PREC_FP4 ||
-	    !(roof_peak(g, p) > 0))
-		return est_problem(why, WLF_PRECISION, "%s has no %s training rate "
-				   "(expected fp32, tf32, bf16 or fp16 the GPU "
-				   "supports)", g->id,
-				   (int)p >= 0 && p < PREC_COUNT ?
-				   tc_prec_names[p] : "?");
-	return 0;
-}
-
-int est_check_finite(const struct estimate *e, const struct est_workspace *ws,
-		     struct plan_problem *why)
-{
-	const double chk[] = { e->step_time_s, e->tokens_per_s, e->samples_per_s,
-			       e->total_time_s, e->gpu_hours, e->mfu_frac, e->hfu_frac,
-			       e->memory_per_gpu_bytes, e->model_flop_per_step, e->params };
-	for (size_t k = 0; k < sizeof(chk) / sizeof(chk[0]); k++)
-		if (!isfinite(chk[k]) || chk[k] < 0)
-			return est_problem(why, WLF_NONE, "internal: non-finite or negative "
-					   "result (%zu) for this plan (expected finite values)", k);
-	for (int k = 0; k < BRK_COUNT; k++)
-		if (!isfinite(e->breakdown_s[k]))
-			return est_problem(why, WLF_NONE, "internal: non-finite time in '%s'",
-					   brk_names[k]);
-	for (size_t k = 0; k < ws->count; k++)
-		if (!isfinite(ws->ops[k].time_s))
-			return est_problem(why, WLF_NONE, "internal: non-finite time of "
-					   "operator '%s'", ws->ops[k].name);
-	if (!(e->step_time_s > 0))
-		return est_problem(why, WLF_NONE, "internal: zero step time (expected a "
-				   "positive time)");
-	return 0;
-}
-
-int est_gcd(int a, int b)
-{
-	while (b) {
-		int r = a % b;
-		a = b;
-		b = r;
-	}
-	return a;
 }
 
 /*
@@ -174,16 +46,7 @@ static int check_run_length(const struct workload *w, const struct estimate *e,
 
 	if (!(e->total_time_s > EST_MAX_RUN_S))
 		return 0;
-	if (w->kind == WL_VISION) {
-		f = WLF_EPOCHS;
-		what = "epochs";
-	} else if (w->kind == WL_RECSYS) {
-		f = w->rtrain.samples > 0 ? WLF_SAMPLES : WLF_EPOCHS;
-		what = w->rtrain.samples > 0 ? "samples" : "epochs";
-	} else {
-		f = w->train.steps > 0 ? WLF_STEPS : WLF_TOKENS;
-		what = w->train.steps > 0 ? "steps" : "tokens";
-	}
+	f = family_of(w)->work_field(w, &what);
 	years = e->total_time_s / EST_S_PER_YEAR;
 	if (!e->fits) {
 		/* Both limits: say that memory fails too, or the user adds
@@ -325,7 +188,7 @@ static int estimate_core(const struct workload *w, const struct gpu *g,
 			 struct plan_problem *why)
 {
 	assert(w && g && ws && out);
-	if (w->kind == WL_LLM && w->plan.micro_batch <= 0)
+	if (family_of(w)->auto_micro_batch && w->plan.micro_batch <= 0)
 		return choose_micro_batch(w, g, ws, out, why);
 	return estimate_given(w, g, ws, out, why);
 }
@@ -335,7 +198,7 @@ static int estimate_given(const struct workload *w, const struct gpu *g,
 			  struct est_workspace *ws, struct estimate *out,
 			  struct plan_problem *why)
 {
-	assert((int)w->kind >= 0 && w->kind < WL_KIND_COUNT);
+	const struct est_family *f = family_of(w);
 	const struct plan_framework *fw = &w->plan.framework;
 	int rc;
 	if (fw->set && !calibrated(&g->eff)) {
@@ -345,23 +208,24 @@ static int estimate_given(const struct workload *w, const struct gpu *g,
 		for (int p = 0; p < EFF_COUNT; p++)
 			if (fw->set & (1ULL << p))
 				eff_set(&gf.eff, p, fw->value[p], EFF_LAYER_FRAMEWORK);
-		rc = families[w->kind].estimate(w, &gf, ws, out, why);
+		rc = f->run(w, &gf, ws, out, why);
 	} else {
-		rc = families[w->kind].estimate(w, g, ws, out, why);
+		rc = f->run(w, g, ws, out, why);
 	}
 	if (rc == 0 && !step_validated(w, g))
 		unvalidated_warnings(w, g, out);
 	return rc;
 }
 
-/* What change of an LLM plan would fit: several more memory estimates, so
- * only the estimates a user may read pay for it. */
+/* What change of a plan would fit, where the family searches for it:
+ * several more memory estimates, so only the estimates a user may read pay
+ * for it. */
 static void add_fit_advice(const struct workload *w, const struct gpu *g,
 			   struct estimate *e)
 {
-	if (w->kind == WL_LLM && w->llm.form == FORM_DECODER && !e->fits)
-		mem_fit_advice(w, g, &e->plan, e->memory_per_gpu_bytes,
-			       e->fit_advice, sizeof(e->fit_advice));
+	const struct est_family *f = family_of(w);
+	if (f->fit_search && !e->fits)
+		f->fit_search(w, g, e);
 }
 
 int step_estimate_unbounded(const struct workload *w, const struct gpu *g,
