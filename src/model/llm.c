@@ -16,6 +16,7 @@
 
 #include "comm.h"
 #include "compose.h"
+#include "opkit.h"
 #include "roofline.h"
 
 const char *const op_stage_names[OPS_COUNT] = { "layer", "first", "last",
@@ -36,22 +37,22 @@ struct bld {
 	int grouped;       /* a batch of GEMMs runs as separate kernels */
 };
 
-/* A batch of GEMMs (m x n x k); frozen weight-gradient GEMMs are skipped
- * by the caller. */
+/* The kit (opkit.h) over this builder's sink. */
+static struct kit kit_of(const struct bld *B)
+{
+	struct kit K = { B->out, B->g, B->pl, B->graphs };
+	return K;
+}
+
+/* A batch of GEMMs (m x n x k) on tensor cores, grouped where the builder
+ * says so; frozen weight-gradient GEMMs are skipped by the caller. */
 static void gemm(struct bld *B, const char *name, enum brk cat, double m,
 		 double n, double k, double batch)
 {
-	struct op_cost c;
-	c.flop = 2.0 * m * n * k * batch;
-	c.bytes = batch * (B->eg * (m * k + k * n) + B->sh->e * m * n);
-	c.prec = B->pg;
-	c.time_s = roof_time_launch(B->g, B->pg, c.flop,
-				    B->grouped ?
-				    roof_grouped_gemm_eff(B->g, B->pg, m, n, k, batch) :
-				    roof_gemm_eff(B->g, B->pg, m, n, k, batch),
-				    c.bytes, B->grouped ? batch : 1, B->graphs,
-				    &c.bound, &c.launch_s);
-	sink_put(B->out, name, cat, &c, 1, c.flop);
+	struct kit K = kit_of(B);
+	kit_gemm(&K, name, cat, B->pg, m, n, k, batch, 1,
+		 batch * (B->eg * (m * k + k * n) + B->sh->e * m * n),
+		 B->grouped ? GEMM_GROUPED : GEMM_TILED, 1);
 }
 
 /* A weight-gradient GEMM: the part of a backward that a zero-bubble
@@ -68,16 +69,8 @@ static void wgemm(struct bld *B, const char *name, double m, double n,
 static void elem(struct bld *B, const char *name, enum brk cat, double bytes,
 		 double flop, double kernels)
 {
-	struct op_cost c;
-	c.flop = flop;
-	c.bytes = bytes;
-	c.prec = B->pa;
-	c.time_s = roof_time_launch(B->g, B->pa, flop, B->g->eff.elem_flop_frac,
-				    bytes, kernels, B->graphs, &c.bound,
-				    &c.launch_s);
-	if (c.bound == BOUND_COMPUTE)
-		c.bound = BOUND_MEMORY;
-	sink_put(B->out, name, cat, &c, 1, 0);
+	struct kit K = kit_of(B);
+	kit_stream(&K, name, cat, B->pa, bytes, 1, flop, kernels, 1);
 }
 
 /* A fused kernel at attn_frac of peak (flash attention); `model_flop` of
@@ -106,10 +99,8 @@ static void wire(struct bld *B, const char *name, enum brk cat, double bytes,
 static void coll(struct bld *B, const char *name, enum brk cat,
 		 enum comm_coll c, struct comm_group grp, double bytes)
 {
-	if (grp.n <= 1 && c != COLL_P2P)
-		return;
-	wire(B, name, cat, bytes, comm_time_s(B->g, B->pl, c, grp, bytes));
-	B->out->sums->net_bytes += B->out->count * comm_net_bytes(c, grp, bytes);
+	struct kit K = kit_of(B);
+	kit_coll(&K, name, cat, B->pa, c, grp, bytes);
 }
 
 /* Ranks of a group of n with stride `stride` that share a node. */

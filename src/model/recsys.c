@@ -38,6 +38,7 @@
 #include "comm.h"
 #include "family.h"
 #include "mem_reserve.h"
+#include "opkit.h"
 #include "opsink.h"
 #include "roofline.h"
 
@@ -161,36 +162,29 @@ static void put(struct rb *B, const char *name, enum brk cat, double flop,
 	sink_put(&B->out, name, cat, &c, 1, flop);
 }
 
+/* The kit (opkit.h) over this builder's sink. */
+static struct kit kit_of(struct rb *B, const struct plan *pl)
+{
+	struct kit K = { &B->out, B->g, pl, B->graphs };
+	return K;
+}
+
+/* A GEMM reading both operands and writing its result once; a thin one may
+ * run on CUDA cores. */
 static void gemm(struct rb *B, const char *name, double m, double n, double k)
 {
-	double flop = 2 * m * n * k;
-	double bytes = B->e * (m * k + k * n + m * n);
-	double eff = roof_gemm_eff(B->g, B->pg, m, n, k, 1);
-	enum op_bound bound;
-	double t = roof_time(B->g, B->pg, flop, eff, bytes, 1, B->graphs, &bound);
-	double alt = roof_skinny_time(B->g, flop, bytes, B->graphs);
-	if (alt < t) { /* a GEMV-like kernel on CUDA cores is faster */
-		t = alt;
-		bound = BOUND_MEMORY;
-		eff = B->g->eff.skinny_frac;
-		put(B, name, BRK_GEMM, flop, bytes, PREC_FP32, t,
-		    roof_launch_part(B->g, PREC_FP32, flop, eff, bytes, t), bound);
-		return;
-	}
-	put(B, name, BRK_GEMM, flop, bytes, B->pg, t,
-	    roof_launch_part(B->g, B->pg, flop, eff, bytes, t), bound);
+	struct kit K = kit_of(B, NULL);
+	kit_gemm(&K, name, BRK_GEMM, B->pg, m, n, k, 1, 1,
+		 B->e * (m * k + k * n + m * n), GEMM_OR_THIN, 1);
 }
 
 /* Memory-bound kernels; `frac` scales the streaming bandwidth. */
 static void elem(struct rb *B, const char *name, double bytes, double frac,
 		 double kernels)
 {
-	double eb = bytes / (frac > 0 ? frac : 1);
-	enum op_bound bound;
-	double t = roof_time(B->g, B->pg, 0, B->g->eff.elem_flop_frac, eb, kernels, B->graphs,
-			     &bound);
-	put(B, name, BRK_MEMBOUND, 0, bytes, B->pg, t,
-	    roof_launch_part(B->g, B->pg, 0, B->g->eff.elem_flop_frac, eb, t), BOUND_MEMORY);
+	struct kit K = kit_of(B, NULL);
+	kit_stream(&K, name, BRK_MEMBOUND, B->pg, bytes, frac > 0 ? frac : 1, 0,
+		   kernels, 1);
 }
 
 /*
@@ -210,11 +204,8 @@ static void coll(struct rb *B, const struct plan *pl, const char *name,
 		 enum brk cat, enum comm_coll c, struct comm_group grp,
 		 double bytes)
 {
-	double t;
-	if (grp.n <= 1)
-		return;
-	t = comm_time_s(B->g, pl, c, grp, bytes);
-	put(B, name, cat, 0, bytes, B->pg, t, 0, BOUND_NETWORK);
+	struct kit K = kit_of(B, pl);
+	kit_coll(&K, name, cat, B->pg, c, grp, bytes);
 }
 
 /* A linear layer (rows x in -> out) forward or backward. */

@@ -14,6 +14,7 @@
 #include "comm.h"
 #include "family.h"
 #include "mem_reserve.h"
+#include "opkit.h"
 #include "roofline.h"
 #include "vision_ops.h"
 
@@ -76,14 +77,14 @@ static void step_work(struct vb *B, const struct workload *w, double P,
 	B->out.stage = OPS_STEP;
 	B->out.count = 1;
 	if (pl->dp > 1) {
-		struct comm_group grp = comm_group_of(pl->dp, pl->gpus_per_node);
-		struct op_cost c = { 0, 4 * P, 0, 0, PREC_FP32, BOUND_NETWORK };
-		c.time_s = comm_time_s(g, pl, COLL_ALLREDUCE, grp, c.bytes);
-		sink_put(&B->out, "dp.grad_allreduce", BRK_DP_COMM, &c, 1, 0);
+		struct kit K = { &B->out, g, pl, B->graphs };
+		double bytes = 4 * P;
+		double t = kit_coll(&K, "dp.grad_allreduce", BRK_DP_COMM, PREC_FP32,
+				    COLL_ALLREDUCE, comm_group_of(pl->dp, pl->gpus_per_node),
+				    bytes);
 		parts->dp_overlap = pl->grad_overlap;
 		parts->overlap_slow_frac = g->eff.overlap_slow_frac;
-		parts->dp_tail_s = c.time_s * fmin(1.0, VIS_DDP_BUCKET_BYTES /
-						   c.bytes);
+		parts->dp_tail_s = t * fmin(1.0, VIS_DDP_BUCKET_BYTES / bytes);
 	}
 	for (k = 0; k < w->vis.nlayers; k++)
 		tensors += 2 * (w->vis.layer[k].repeat > 0 ?

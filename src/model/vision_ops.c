@@ -21,6 +21,7 @@
 #include "comm.h"
 #include "llm.h"
 #include "memory.h"
+#include "opkit.h"
 #include "roofline.h"
 
 /*
@@ -48,25 +49,22 @@ static void put(struct vb *B, const char *name, enum brk cat, double flop,
 	sink_put(&B->out, name, cat, &c, mult, flop);
 }
 
+/* The kit (opkit.h) over this builder's sink. */
+static struct kit kit_of(struct vb *B)
+{
+	struct kit K = { &B->out, B->g, B->pl, B->graphs };
+	return K;
+}
+
 /* A GEMM (batch of m x n x k) at `frac` of the GEMM model's efficiency,
- * moving `bytes` through DRAM. */
+ * moving `bytes` through DRAM; a thin one may run on CUDA cores. */
 static void gemm_moving(struct vb *B, const char *name, double m, double n,
 			double k, double batch, double frac, double bytes,
 			double mult)
 {
-	double flop = 2 * m * n * k * batch;
-	double eff = roof_gemm_eff(B->g, B->pg, m, n, k, batch) * frac;
-	enum op_bound bound;
-	double t = roof_time(B->g, B->pg, flop, eff, bytes, 1, B->graphs, &bound);
-	double alt = roof_skinny_time(B->g, flop, bytes, B->graphs);
-	if (alt < t) { /* a GEMV-like kernel on CUDA cores is faster */
-		put(B, name, BRK_GEMM, flop, bytes, PREC_FP32, alt,
-		    roof_launch_part(B->g, PREC_FP32, flop, B->g->eff.skinny_frac, bytes,
-				alt), BOUND_MEMORY, mult);
-		return;
-	}
-	put(B, name, BRK_GEMM, flop, bytes, B->pg, t,
-	    roof_launch_part(B->g, B->pg, flop, eff, bytes, t), bound, mult);
+	struct kit K = kit_of(B);
+	kit_gemm(&K, name, BRK_GEMM, B->pg, m, n, k, batch, frac, bytes,
+		 GEMM_OR_THIN, mult);
 }
 
 /* A GEMM reading both operands and writing its result once. */
@@ -82,14 +80,9 @@ static void gemm(struct vb *B, const char *name, double m, double n, double k,
 void vis_elem(struct vb *B, const char *name, double bytes, double kernels,
 		 double mult)
 {
-	double eb = bytes / B->g->eff.norm_mem_frac;
-	enum op_bound bound;
-	double t = roof_time(B->g, B->pa, 0, B->g->eff.elem_flop_frac, eb, kernels, B->graphs,
-			     &bound);
-	if (bound == BOUND_COMPUTE)
-		bound = BOUND_MEMORY;
-	put(B, name, BRK_MEMBOUND, 0, bytes, B->pa, t,
-	    roof_launch_part(B->g, B->pa, 0, B->g->eff.elem_flop_frac, eb, t), bound, mult);
+	struct kit K = kit_of(B);
+	kit_stream(&K, name, BRK_MEMBOUND, B->pa, bytes, B->g->eff.norm_mem_frac,
+		   0, kernels, mult);
 }
 
 /* A depthwise convolution pass on CUDA cores. */
