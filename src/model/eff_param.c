@@ -1,6 +1,7 @@
 /*
- * eff_param.c - the registry table, built from EFF_PARAMS, and the layered
- * setting of values.
+ * eff_param.c - the registry table, built from EFF_PARAMS, the layered
+ * setting of values and the resolution of a GPU's efficiencies under a
+ * stack.
  */
 #include "eff_param.h"
 
@@ -58,6 +59,29 @@ void eff_default(struct roof_eff *e)
 		eff_set(e, p, eff_params[p].def, EFF_LAYER_DEFAULT);
 	strcpy(e->source, "traincost defaults: fitted to vTrain A100 SXM "
 	       "measurements and NCCL all-reduce curves (docs/model.md)");
+}
+
+int eff_calibrated(const struct roof_eff *e)
+{
+	for (int p = 0; p < EFF_COUNT; p++)
+		if (e->layer[p] == EFF_LAYER_CALIBRATION)
+			return 1;
+	return 0;
+}
+
+int eff_stack_applies(const struct roof_eff *e, unsigned long long stack_set)
+{
+	return stack_set && !eff_calibrated(e);
+}
+
+void eff_resolve(struct roof_eff *e, unsigned long long stack_set,
+		 const double stack_value[EFF_COUNT])
+{
+	if (!eff_stack_applies(e, stack_set))
+		return;
+	for (int p = 0; p < EFF_COUNT; p++)
+		if (stack_set & (1ULL << p))
+			eff_set(e, p, stack_value[p], EFF_LAYER_FRAMEWORK);
 }
 
 /* GPU files parse the keys with one 64-bit mask (io/fields.h), `source`

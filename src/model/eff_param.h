@@ -13,7 +13,8 @@
  *
  * A value resolves in layers, a higher one winning whatever the order of
  * application: the registry default < the GPU file's `efficiency:` map <
- * a framework profile < a calibration file (eff_set()).
+ * a framework profile < a calibration file (eff_set()); a calibration
+ * drops the framework layer whole (eff_resolve()).
  */
 #ifndef TC_EFF_PARAM_H
 #define TC_EFF_PARAM_H
@@ -185,5 +186,26 @@ int eff_set(struct roof_eff *e, enum eff_id p, double v, enum eff_layer from);
 
 /* Every parameter at its registry default, layer EFF_LAYER_DEFAULT. */
 void eff_default(struct roof_eff *e);
+
+/* 1 when a calibration file set any value of *e. */
+int eff_calibrated(const struct roof_eff *e);
+
+/*
+ * Whether a stack profile's layer changes *e: it sets a value (bit p of
+ * stack_set) and no calibration is in *e (a calibration measured the
+ * user's own stack, so values fitted on other people's runs no longer
+ * apply: the whole framework layer drops).
+ */
+int eff_stack_applies(const struct roof_eff *e, unsigned long long stack_set);
+
+/*
+ * The efficiencies an estimate runs with: *e holds the registry defaults,
+ * the GPU file's values and any calibration (eff_set() keeps the higher
+ * layer); the stack profile's values (bit p of stack_set: stack_value[p])
+ * go in as EFF_LAYER_FRAMEWORK when eff_stack_applies().  Every precedence
+ * rule between the layers is here and in eff_set().
+ */
+void eff_resolve(struct roof_eff *e, unsigned long long stack_set,
+		 const double stack_value[EFF_COUNT]);
 
 #endif

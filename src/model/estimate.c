@@ -67,19 +67,9 @@ static int check_run_length(const struct workload *w, const struct estimate *e,
 		       EST_MAX_RUN_S / EST_S_PER_YEAR, what);
 }
 
-/* A calibration measured the user's own stack: a framework profile's
- * values, fitted on other people's runs, no longer apply. */
-static int calibrated(const struct roof_eff *e)
-{
-	for (int p = 0; p < EFF_COUNT; p++)
-		if (e->layer[p] == EFF_LAYER_CALIBRATION)
-			return 1;
-	return 0;
-}
-
 int step_validated(const struct workload *w, const struct gpu *g)
 {
-	if (calibrated(&g->eff))
+	if (eff_calibrated(&g->eff))
 		return 1;
 	const struct plan_framework *fw = &w->plan.framework;
 	if (w->kind == WL_LLM && w->train.precision == PREC_FP4)
@@ -122,7 +112,7 @@ static void unvalidated_warnings(const struct workload *w, const struct gpu *g,
 			 "%s stand in, and the uncertainty is widened to the cross-GPU "
 			 "validation error (%.0f %%)", g->id, g->eff.measured_on,
 			 100 * STEP_UNVALIDATED_REL_SD);
-	if (w->kind == WL_LLM && w->train.precision == PREC_FP4 && !calibrated(&g->eff))
+	if (w->kind == WL_LLM && w->train.precision == PREC_FP4 && !eff_calibrated(&g->eff))
 		est_warn(e, "no published measurement of FP4 GEMM rates: they are taken to reach "
 			 "the share of their peak that FP8 GEMMs reach, and the uncertainty is widened "
 			 "to the cross-GPU validation error (%.0f %%)", 100 * STEP_UNVALIDATED_REL_SD);
@@ -201,13 +191,11 @@ static int estimate_given(const struct workload *w, const struct gpu *g,
 	const struct est_family *f = family_of(w);
 	const struct plan_framework *fw = &w->plan.framework;
 	int rc;
-	if (fw->set && !calibrated(&g->eff)) {
+	if (eff_stack_applies(&g->eff, fw->set)) {
 		/* The stack's layer goes on a copy: the caller's GPU is shared
 		 * by estimates of other stacks. */
 		struct gpu gf = *g;
-		for (int p = 0; p < EFF_COUNT; p++)
-			if (fw->set & (1ULL << p))
-				eff_set(&gf.eff, p, fw->value[p], EFF_LAYER_FRAMEWORK);
+		eff_resolve(&gf.eff, fw->set, fw->value);
 		rc = f->run(w, &gf, ws, out, why);
 	} else {
 		rc = f->run(w, g, ws, out, why);
