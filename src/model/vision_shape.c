@@ -405,15 +405,16 @@ static int infer_block(struct infer *I, const struct vis_layer *L, int i,
 				    wd * out + I->bnp * (2 * wd + out);
 			o->macs += Xw1 * cin + Xw2 * wd * 9 / gr +
 				  Xo * wd;
-			/* conv inputs, bn inputs, relu outputs */
-			o->act_bytes += cin * I->h * I->w + Xw1 + Xw2 +
-				       2 * Xw1 + 2 * Xw2 + 2 * Xo;
+			/* each conv's output (its norm's input) and each
+			 * ReLU's output (the next conv's input: one tensor
+			 * for both); the block's input is the previous
+			 * block's output, kept there */
+			o->act_bytes += 2 * Xw1 + 2 * Xw2 + 2 * Xo;
 		} else if (L->kind == VL_BASIC) {
 			o->params += cin * out * 9 + out * out * 9 +
 				    2 * I->bnp * out;
 			o->macs += Xo * cin * 9 + Xo * out * 9;
-			o->act_bytes += cin * I->h * I->w + Xo +
-				       2 * Xo + 2 * Xo;
+			o->act_bytes += 2 * Xo + 2 * Xo;
 		} else {
 			int kk = L->kernel > 0 ? L->kernel : 7;
 			if (out != cin)
