@@ -109,6 +109,8 @@ static const struct fd_field gpu_fields[] = {
 	  .names = topo_names + 1 },
 	{ .key = "nvls_gain", .type = FD_NUM, .offset = G(nvls_gain),
 	  .unit = TC_UNIT_COUNT, .min = 1, .max = 2 },
+	{ .key = "collectives_measured", .type = FD_STR,
+	  .offset = G(collectives_measured), .size = GPU_ID_LEN },
 	{ .key = "tdp", .type = FD_NUM, .required = 1, .offset = G(tdp_w),
 	  .unit = TC_UNIT_WATTS, .min = 10, .max = 2000 },
 	{ .key = "gpus_per_node", .type = FD_INT, .offset = G(gpus_per_node),

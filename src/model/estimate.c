@@ -78,6 +78,13 @@ int step_validated(const struct workload *w, const struct gpu *g)
 	       !g->eff.measured_on[0] && (!fw->id[0] || fw->fitted_runs > 0);
 }
 
+int step_collectives_measured(const struct plan *pl, const struct gpu *g)
+{
+	int n = pl->count > 0 ? pl->count : 1;
+	int gpn = pl->gpus_per_node > 0 ? pl->gpus_per_node : gpu_node_size(g);
+	return (n < gpn ? n : gpn) <= 1 || g->collectives_measured[0];
+}
+
 /* Whether the GPU's file sets any kernel rate (a memory rate without a GEMM
  * rate, say). */
 static int any_rate_measured(const struct roof_eff *eff)
@@ -202,6 +209,11 @@ static int estimate_given(const struct workload *w, const struct gpu *g,
 	}
 	if (rc == 0 && !step_validated(w, g))
 		unvalidated_warnings(w, g, out);
+	if (rc == 0 && !step_collectives_measured(&out->plan, g))
+		est_warn(out, "no collective measured inside a node of %s: the %s figures of "
+			 "other GPUs stand in (docs/model.md section 3), and the uncertainty is "
+			 "widened to the cross-GPU validation error (%.0f %%)", g->id,
+			 topo_names[gpu_topology(g)], 100 * STEP_UNVALIDATED_REL_SD);
 	return rc;
 }
 

@@ -60,4 +60,9 @@ int step_estimate_unbounded(const struct workload *w, const struct gpu *g,
  * (or a calibration replaced both), else 0. */
 int step_validated(const struct workload *w, const struct gpu *g);
 
+/* 0 when the resolved plan pl runs collectives between the GPUs of one
+ * node of g and no collective was measured inside such a node (the GPU
+ * file's collectives_measured), else 1. */
+int step_collectives_measured(const struct plan *pl, const struct gpu *g);
+
 #endif

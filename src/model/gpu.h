@@ -49,6 +49,10 @@ struct gpu {
 					TOPO_DEFAULT = from the form factor */
 	double nvls_gain;          /* all-reduce bus bandwidth with NVLink SHARP
 				      over the ring's; 0 or 1 = none */
+	char collectives_measured[GPU_ID_LEN]; /* the collectives.yaml entry of
+				      an nccl-tests run inside a node of this
+				      GPU; "": none, its topology class's
+				      figures come from other GPUs */
 	double tdp_w;
 	int gpus_per_node;         /* usual server size */
 

@@ -245,7 +245,7 @@ static void test_key_order(void **state)
 		"kind", "id", "name", "vendor", "architecture", "form_factor",
 		"launch_year", "dense_tflops", "sparsity_speedup", "sparse_tflops", "memory",
 		"memory_type", "memory_bandwidth", "l2_cache", "sm_count",
-		"boost_clock", "nvlink", "pcie", "topology", "nvls_gain", "tdp", "gpus_per_node", "mig",
+		"boost_clock", "nvlink", "pcie", "topology", "nvls_gain", "collectives_measured", "tdp", "gpus_per_node", "mig",
 		"efficiency", "source", "as_of", "notes", NULL
 	};
 	(void)state;

@@ -83,6 +83,47 @@ static void test_unvalidated_gpu_is_wider(void **state)
 }
 
 /*
+ * Collectives between the GPUs of a node of a GPU on whose nodes none was
+ * measured (no collectives_measured in its file) widen the model term as
+ * an unmeasured kernel rate does, and the estimate says why; a plan of one
+ * GPU runs no collective, so the GPU's file does not matter for it.
+ */
+static void test_unmeasured_collectives_are_wider(void **state)
+{
+	struct workload w;
+	struct gpu g, u;
+	struct unc_spec s;
+	struct unc_result a, b;
+	struct estimate e;
+	struct est_workspace ws;
+	struct plan_problem why;
+	struct plan one;
+	(void)state;
+	tc_unc_case(&w, &g);
+	assert_true(g.collectives_measured[0] != 0);
+	u = g;
+	u.collectives_measured[0] = 0;
+	assert_int_equal(est_workspace_init(&ws, 256), 0);
+	assert_int_equal(step_estimate(&w, &u, &ws, &e, &why), 0);
+	est_workspace_release(&ws);
+	/* the case's plan puts 8 GPUs on a node: collectives inside it */
+	assert_true(e.plan.count > 1 && e.plan.gpus_per_node > 1);
+	assert_int_equal(step_collectives_measured(&e.plan, &g), 1);
+	assert_int_equal(step_collectives_measured(&e.plan, &u), 0);
+	assert_int_equal(e.warning_count, 1);
+	assert_non_null(strstr(e.warning[0], "no collective measured inside a node of"));
+	one = e.plan;
+	one.count = 1;
+	assert_int_equal(step_collectives_measured(&one, &u), 1);
+	unc_spec_default(&s);
+	s.samples = SAMPLES;
+	tc_unc_run(&w, &g, &s, &a);
+	tc_unc_run(&w, &u, &s, &b);
+	/* sigma 0.30 against 0.18, as for an unmeasured kernel rate */
+	assert_true(log(b.step_s.p90 / b.step_s.p10) > 1.2 * log(a.step_s.p90 / a.step_s.p10));
+}
+
+/*
  * A framework is backed by measured runs when its values were fitted on
  * some, even where the fit kept the defaults (a stack_frac at its bound of
  * 1, or the stack the defaults were fitted on); one fitted on none is not,
@@ -276,6 +317,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_zero_spread_is_the_point_estimate),
 		cmocka_unit_test(test_unvalidated_gpu_is_wider),
+		cmocka_unit_test(test_unmeasured_collectives_are_wider),
 		cmocka_unit_test(test_framework_backed_by_fitted_runs),
 		cmocka_unit_test(test_quantiles_ordered_and_deterministic),
 		cmocka_unit_test(test_wider_inputs_wider_interval),
