@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "../model/vision.h"
+#include "../model/vision_kinds.h"
 #include "fields.h"
 
 #define MAX_IMAGE_SIZE 100000   /* pixels per side */
@@ -40,35 +41,60 @@ struct layer_sec {
 	double se;
 };
 
-/*
- * The keys of the EfficientNet and Swin blocks: each only on its own
- * kind (elsewhere it would be silently ignored), and what those kinds
- * need.  Reported at the key, or at the entry for a missing one.
- */
-static int block_keys(const struct yn_node *it, const char *file,
-		      const struct vis_layer *L, struct tc_diag *d)
+/* Whether space-separated list `keys` holds `key`. */
+static int key_listed(const char *keys, const char *key)
 {
-	static const struct { const char *key; enum vis_kind kind; } own[] = {
-		{ "expand", VL_MBCONV }, { "se", VL_MBCONV },
-		{ "window", VL_SWIN },
-	};
-	for (size_t k = 0; k < sizeof(own) / sizeof(own[0]); k++) {
-		const struct yn_node *v = it->type == YN_MAP ?
-					  yn_map_get(it, own[k].key) : NULL;
-		if (v && L->kind != own[k].kind)
-			return wlx_err(d, file, v, "%s on %s (expected it on "
-				       "%s only)", own[k].key,
-				       vis_kind_names[L->kind],
-				       vis_kind_names[own[k].kind]);
+	size_t n = strlen(key);
+	for (const char *p = keys; p && *p; p += strspn(p, " ")) {
+		size_t w = strcspn(p, " ");
+		if (w == n && !strncmp(p, key, n))
+			return 1;
+		p += w;
 	}
-	if (L->kind == VL_MBCONV && (L->out <= 0 || L->expand <= 0))
-		return wlx_err(d, file, it, "mbconv needs out and expand "
-			       "(expected out: output channels, expand: the "
-			       "expansion ratio, 1 for none)");
-	if (L->kind == VL_SWIN && (L->heads <= 0 || L->window <= 0))
-		return wlx_err(d, file, it, "swin needs heads and window "
-			       "(expected heads: attention heads, window: the "
-			       "side of its attention windows)");
+	return 0;
+}
+
+/*
+ * What the entry's kind asks (vision_kinds.h): a key another kind owns is
+ * refused at the key (elsewhere it would be silently ignored), and the
+ * kind's needed keys must be positive, reported at the entry.
+ */
+static int kind_keys(const struct yn_node *it, const char *file,
+		     const struct layer_sec *ls, const struct fd_field *table,
+		     struct tc_diag *d)
+{
+	const struct vis_kind_def *def = &vis_kind_defs[ls->kind];
+	char needs[64] = "";
+
+	for (int k = 0; k < VL_KIND_COUNT; k++) {
+		const char *own = vis_kind_defs[k].own;
+		for (const char *p = own; p && *p; p += strspn(p, " ")) {
+			char key[32];
+			size_t w = strcspn(p, " ");
+			snprintf(key, sizeof(key), "%.*s", (int)w, p);
+			p += w;
+			const struct yn_node *v = it->type == YN_MAP ? yn_map_get(it, key) : NULL;
+			if (v && ls->kind != k)
+				return wlx_err(d, file, v, "%s on %s (expected it on "
+					       "%s only)", key, vis_kind_names[ls->kind],
+					       vis_kind_names[k]);
+		}
+	}
+	if (!def->needs)
+		return 0;
+	for (const struct fd_field *f = table; f->key; f++)
+		if (key_listed(def->needs, f->key) &&
+		    *(const int *)(const void *)((const char *)ls + f->offset) <= 0) {
+			/* "out and expand": the needed keys joined */
+			for (const char *p = def->needs; *p; p += strspn(p, " ")) {
+				size_t w = strcspn(p, " ");
+				snprintf(needs + strlen(needs), sizeof(needs) - strlen(needs),
+					 "%s%.*s", needs[0] ? " and " : "", (int)w, p);
+				p += w;
+			}
+			return wlx_err(d, file, it, "%s needs %s (expected %s)",
+				       vis_kind_names[ls->kind], needs, def->meaning);
+		}
 	return 0;
 }
 
@@ -152,43 +178,8 @@ static int read_layer(const struct yn_node *it, const char *file,
 	L->window = ls.window;
 	L->line = it->line;
 	L->col = it->col;
-	if (block_keys(it, file, L, d))
+	if (kind_keys(it, file, &ls, table, d))
 		return -1;
-	if (L->kind == VL_LINEAR && L->out <= 0)
-		return wlx_err(d, file, it, "linear needs out (expected out: "
-			       "output features)");
-	if (L->kind == VL_CONV && L->out <= 0)
-		return wlx_err(d, file, it, "conv needs out (expected out: "
-			       "output channels)");
-	if (L->kind == VL_CONVBLOCK && L->out <= 0)
-		return wlx_err(d, file, it, "convblock needs out (expected "
-			       "out: output channels)");
-	if (L->kind == VL_DECONV && (L->out <= 0 || L->kernel <= 0))
-		return wlx_err(d, file, it, "deconv needs out and kernel "
-			       "(expected out: output channels, kernel: the "
-			       "up-sampling factor)");
-	if (L->kind == VL_UPSAMPLE && L->out <= 0)
-		return wlx_err(d, file, it, "upsample needs out (expected out: "
-			       "output channels)");
-	if (L->kind == VL_RESBLOCK && L->out <= 0)
-		return wlx_err(d, file, it, "resblock needs out (expected out: "
-			       "output channels)");
-	if (L->kind == VL_FPN && L->out <= 0)
-		return wlx_err(d, file, it, "fpn needs out (expected out: "
-			       "pyramid channels)");
-	if (L->kind == VL_RETINA_HEAD && (L->anchors <= 0 || L->classes <= 0))
-		return wlx_err(d, file, it, "retina_head needs anchors and "
-			       "classes (expected anchors: per position, "
-			       "classes: object classes)");
-	if (L->kind == VL_RPN_HEAD && (L->anchors <= 0 || L->proposals <= 0))
-		return wlx_err(d, file, it, "rpn_head needs anchors and "
-			       "proposals (expected anchors: per position, "
-			       "proposals: regions kept per image)");
-	if ((L->kind == VL_ROI_BOX_HEAD || L->kind == VL_ROI_MASK_HEAD) &&
-	    (L->rois <= 0 || L->classes <= 0))
-		return wlx_err(d, file, it, "%s needs rois and classes "
-			       "(expected rois: regions per image, classes: "
-			       "object classes)", vis_kind_names[L->kind]);
 	return 0;
 }
 

@@ -59,7 +59,5 @@ int vision_infer(const struct vision_arch *a, double image, double image_w,
 		 struct vis_shape *sh, struct vis_summary *sum, char *msg,
 		 size_t msglen);
 
-/* Names of the entry kinds as written in files ("conv", "bottleneck"). */
-extern const char *const vis_kind_names[VL_KIND_COUNT + 1];
 
 #endif

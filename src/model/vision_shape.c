@@ -11,14 +11,6 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *const vis_kind_names[VL_KIND_COUNT + 1] = {
-	"conv", "batchnorm", "layernorm", "relu", "gelu", "silu", "maxpool",
-	"avgpool", "linear", "add", "tokens", "attention", "bottleneck",
-	"basic", "cnblock", "mbconv", "swin", "patch_merge", "groupnorm",
-	"resblock", "upsample", "deconv", "convblock", "fpn", "retina_head",
-	"rpn_head", "roi_box_head", "roi_mask_head", NULL,
-};
-
 double vis_out_side(double in, int k, int s)
 {
 	int pad = k % 2 ? (k - 1) / 2 : 0;

@@ -8,6 +8,7 @@
 #include "campaign_in.h"
 #include "gpu.h"
 #include "precision.h"
+#include "vision_kinds.h"
 
 #define WL_NAME_LEN 128
 
@@ -189,25 +190,7 @@ struct tc_mark {
 
 /* ---- Vision (kind: vision) ------------------------------------------- */
 
-/*
- * One entry of a vision network.  Plain layers act on the running tensor
- * (channels x height x width, or a sequence of tokens after `tokens`);
- * blocks (bottleneck, basic, cnblock, mbconv, swin, attention) stand for
- * `repeat` copies
- * of a residual block.  Shapes are inferred from the image size.
- */
-enum vis_kind {
-	VL_CONV, VL_BATCHNORM, VL_LAYERNORM, VL_RELU, VL_GELU, VL_SILU,
-	VL_MAXPOOL, VL_AVGPOOL, VL_LINEAR, VL_ADD, VL_TOKENS, VL_ATTENTION,
-	VL_BOTTLENECK, VL_BASIC, VL_CNBLOCK,
-	/* EfficientNet and Swin (docs/workload.md, "Vision networks") */
-	VL_MBCONV, VL_SWIN, VL_PATCH_MERGE,
-	/* U-Nets (docs/vision-recsys.md, "U-Nets") */
-	VL_GROUPNORM, VL_RESBLOCK, VL_UPSAMPLE, VL_DECONV, VL_CONVBLOCK,
-	/* detection (docs/vision-recsys.md, "Detectors") */
-	VL_FPN, VL_RETINA_HEAD, VL_RPN_HEAD, VL_ROI_BOX_HEAD, VL_ROI_MASK_HEAD,
-	VL_KIND_COUNT
-};
+/* The kinds of a vision network's entries: vision_kinds.h. */
 
 #define VIS_MAX_LEVELS 8   /* feature pyramid levels */
 #define VIS_MAX_SKIPS 32   /* U-Net outputs saved for a later concat */
