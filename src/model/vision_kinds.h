@@ -24,6 +24,8 @@
 	X(RELU, "relu", NULL, NULL, NULL) \
 	X(GELU, "gelu", NULL, NULL, NULL) \
 	X(SILU, "silu", NULL, NULL, NULL) \
+	/* x * ReLU6(x + 3) / 6, MobileNetV3 (Howard et al., ICCV 2019) */ \
+	X(HARDSWISH, "hardswish", NULL, NULL, NULL) \
 	X(MAXPOOL, "maxpool", NULL, NULL, NULL) \
 	X(AVGPOOL, "avgpool", NULL, NULL, NULL) \
 	X(LINEAR, "linear", "out", "out: output features", NULL) \

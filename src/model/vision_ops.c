@@ -733,6 +733,7 @@ static void walk_entry(struct vb *B, const struct workload *w, int i,
 	case VL_RELU:
 	case VL_GELU:
 	case VL_SILU:
+	case VL_HARDSWISH:
 		vis_op_act(B, pfx, vis_kind_names[L->kind], Xin, 1);
 		break;
 	case VL_ADD:

@@ -702,6 +702,7 @@ static int infer_entry(struct infer *I, const struct vis_layer *L, int i,
 	case VL_RELU:
 	case VL_GELU:
 	case VL_SILU:
+	case VL_HARDSWISH:
 		o->act_bytes = seq ? I->T * I->c : I->c * I->h * I->w * I->dp;
 		break;
 	case VL_ADD:

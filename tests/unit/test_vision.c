@@ -125,6 +125,40 @@ static double op_bytes(const struct est_workspace *ws, const char *name)
 }
 
 /*
+ * hardswish is an element-wise activation like relu: the small network with
+ * hard-swish in place of its two ReLUs lists its passes under its own name
+ * and moves the same bytes.  After the 3x3 conv at 32 x 32: 128 images x 16
+ * channels x 32 x 32 = 2,097,152 fp16 elements, forward read + write = 2 x
+ * 2 B x 2,097,152 = 8,388,608 B, backward 3 passes = 12,582,912 B (times
+ * the stack's unfused_frac, 1 here); the step is the same.
+ */
+static void test_hardswish_kind(void **state)
+{
+	struct workload *r = tc_load_workload("tests/unit/data/vision/small-net.yaml");
+	struct workload *h = tc_load_workload("tests/unit/data/vision/hardswish-net.yaml");
+	struct gpu g;
+	struct est_workspace ws;
+	struct estimate er, eh;
+	struct plan_problem why;
+	(void)state;
+	gpu("a100-80gb-sxm", &g);
+	assert_true(g.eff.unfused_frac == 1);
+	assert_int_equal(h->vis.layer[2].kind, VL_HARDSWISH);
+	assert_int_equal(est_workspace_init(&ws, EST_MAX_OPS), 0);
+	assert_int_equal(step_estimate(r, &g, &ws, &er, &why), 0);
+	assert_close(op_bytes(&ws, "l3.relu.fwd"), 8388608.0, TOL_EXACT);
+	assert_int_equal(step_estimate(h, &g, &ws, &eh, &why), 0);
+	assert_close(op_bytes(&ws, "l3.hardswish.fwd"), 8388608.0, TOL_EXACT);
+	assert_close(op_bytes(&ws, "l3.hardswish.bwd"), 12582912.0, TOL_EXACT);
+	assert_true(op_bytes(&ws, "l3.relu.fwd") < 0);
+	assert_close(eh.step_time_s, er.step_time_s, TOL_EXACT);
+	assert_close(eh.memory_per_gpu_bytes, er.memory_per_gpu_bytes, TOL_EXACT);
+	est_workspace_release(&ws);
+	free(r);
+	free(h);
+}
+
+/*
  * Fusion as a framework property: unfused_frac scales the bytes of the
  * batch-norm and activation passes, not pools.  Small net, fp16 (2 B),
  * 128 images: batch-norm input 128 * 16 * 32 * 32 = 2,097,152 elements,
@@ -381,7 +415,7 @@ static void test_bad_inputs(void **state)
 		{ "tests/unit/data/vision/crop-width-alone.yaml",
 		  "tests/unit/data/vision/crop-width-alone.yaml:3:42: crop_width without crop (expected crop: the crop's height)" },
 		{ "tests/unit/data/vision/bad-kind-layer.yaml",
-		  "tests/unit/data/vision/bad-kind-layer.yaml:5:7: 'layer' is 'relux' (expected one of: conv, batchnorm, layernorm, relu, gelu, silu, maxpool, avgpool, linear, add, tokens, attention, bottleneck, basic, cnblock, mbconv, swin, patch_merge, groupnorm, resblock, upsample, deconv, convblock, fpn, retina_head, rpn_head, roi_box_head, roi_mask_head; did you mean 'relu'?)" },
+		  "tests/unit/data/vision/bad-kind-layer.yaml:5:7: 'layer' is 'relux' (expected one of: conv, batchnorm, layernorm, relu, gelu, silu, hardswish, maxpool, avgpool, linear, add, tokens, attention, bottleneck, basic, cnblock, mbconv, swin, patch_merge, groupnorm, resblock, upsample, deconv, convblock, fpn, retina_head, rpn_head, roi_box_head, roi_mask_head; did you mean 'relu'?)" },
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
@@ -442,6 +476,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_small_net_flops),
 		cmocka_unit_test(test_winograd_fp32),
+		cmocka_unit_test(test_hardswish_kind),
 		cmocka_unit_test(test_unfused_frac),
 		cmocka_unit_test(test_fp32_norm_frac),
 		cmocka_unit_test(test_presets_match_torchvision),
