@@ -69,79 +69,6 @@ double recsys_gather_frac(const struct roof_eff *e, double row_bytes)
 	       row_bytes / r32;
 }
 
-/* Multiply-adds per sample of a stack of n linear layers from width in. */
-static double mlp_macs(double in, const int *w, int n)
-{
-	double f = 0;
-	for (int i = 0; i < n; i++) {
-		f += in * w[i];
-		in = w[i];
-	}
-	return f;
-}
-
-/* Parameters of that stack: its weights and a bias per output. */
-static double mlp_params(double in, const int *w, int n)
-{
-	double p = mlp_macs(in, w, n);
-	for (int i = 0; i < n; i++)
-		p += w[i];
-	return p;
-}
-
-/* neumf: the GMF product joins the last top layer's input, adding its
- * width times that layer's outputs in weights and multiply-adds. */
-static double top_gmf(const struct recsys_arch *a, const struct rec_summary *s)
-{
-	return a->ntop > 0 ? s->gmf_width * a->top[a->ntop - 1] : 0;
-}
-
-void recsys_summary(const struct recsys_arch *a, struct rec_summary *s)
-{
-	int i;
-	double prev, d = 0;
-
-	memset(s, 0, sizeof(*s));
-	for (i = 0; i < a->ntables; i++) {
-		const struct rec_table *t = &a->table[i];
-		double n = t->count > 0 ? t->count : 1;
-		s->tables += n;
-		s->rows += n * t->rows;
-		s->emb_params += n * t->rows * t->dim;
-		s->lookups += n * t->pooling;
-		s->gathered_elems += n * t->pooling * t->dim;
-		s->pooled_width += n * t->dim;
-		if (t->tower == REC_TOWER_QUERY)
-			s->query_width += n * t->dim;
-		else if (t->tower == REC_TOWER_ITEM)
-			s->item_width += n * t->dim;
-		d = t->dim;
-	}
-	s->dense_params += mlp_params(a->dense_features, a->bottom, a->nbottom);
-	prev = a->nbottom > 0 ? a->bottom[a->nbottom - 1] : a->dense_features;
-	if (a->interaction == RI_DCNV2) {
-		double w = (s->tables + 1) * d;
-		s->dense_params += a->cross_layers *
-			(2.0 * w * a->cross_rank + w);
-		s->inter_width = w;
-	} else if (a->interaction == RI_NEUMF) {
-		/* the tower reads the tables after the GMF pair */
-		s->gmf_width = a->table[0].dim;
-		s->inter_width = s->pooled_width - 2 * s->gmf_width;
-	} else if (a->interaction == RI_TWO_TOWER) {
-		/* the dense features join the query side; the width of the
-		 * two embeddings whose dot product is the logit */
-		s->query_width += a->dense_features;
-		s->dense_params += mlp_params(s->query_width, a->query, a->nquery) +
-				   mlp_params(s->item_width, a->item, a->nitem);
-		s->inter_width = a->nquery > 0 ? a->query[a->nquery - 1] : 0;
-	} else {
-		double f = s->tables + 1;
-		s->inter_width = prev + f * (f - 1) / 2;
-	}
-	s->dense_params += mlp_params(s->inter_width, a->top, a->ntop) + top_gmf(a, s);
-}
-
 /* ---------------------------------------------------------------------- */
 
 /* Builder state: how an operator's time is computed; the sink lists it
@@ -745,8 +672,8 @@ static void step_work(struct rb *B, const struct rstep *R,
 static double model_flop(const struct rstep *R)
 {
 	const struct recsys_arch *a = R->a;
-	double f = mlp_macs(a->dense_features, a->bottom, a->nbottom) +
-		   mlp_macs(R->S.inter_width, a->top, a->ntop) + top_gmf(a, &R->S);
+	double f = recsys_mlp_macs(a->dense_features, a->bottom, a->nbottom) +
+		   recsys_mlp_macs(R->S.inter_width, a->top, a->ntop) + recsys_top_gmf(a, &R->S);
 
 	/* neumf's GMF product is element-wise: no multiply-adds counted */
 	if (a->interaction == RI_DCNV2)
@@ -754,8 +681,8 @@ static double model_flop(const struct rstep *R)
 	else if (a->interaction == RI_DOT)
 		f += (R->S.tables + 1) * (R->S.tables + 1) * R->dim;
 	else if (a->interaction == RI_TWO_TOWER) /* and b logits a sample */
-		f += mlp_macs(R->S.query_width, a->query, a->nquery) +
-		     mlp_macs(R->S.item_width, a->item, a->nitem) +
+		f += recsys_mlp_macs(R->S.query_width, a->query, a->nquery) +
+		     recsys_mlp_macs(R->S.item_width, a->item, a->nitem) +
 		     R->b * R->S.inter_width;
 	return 6 * f * R->gb;
 }

@@ -3,7 +3,7 @@
  * tables onto GPUs (table-wise), or the balanced placement that keeps
  * small tables data-parallel and spreads hot or large ones row-wise.
  */
-#include "recsys.h"
+#include "recsys_place.h"
 
 #include <assert.h>
 #include <math.h>
