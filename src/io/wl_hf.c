@@ -231,22 +231,159 @@ static int hf_encdec_arch(const struct yn_node *root, const char *model_type, co
 	return 0;
 }
 
+static const char *const k_layers[] = { "num_hidden_layers", "n_layer", NULL };
+static const char *const k_hidden[] = { "hidden_size", "n_embd", NULL };
+static const char *const k_heads[] = { "num_attention_heads", "n_head", NULL };
+static const char *const k_kv[] = { "num_key_value_heads", "num_kv_heads", NULL };
+static const char *const k_ffn[] = { "intermediate_size", "n_inner", "ffn_dim", NULL };
+static const char *const k_vocab[] = { "vocab_size", NULL };
+static const char *const k_maxpos[] = { "max_position_embeddings", "n_positions", "n_ctx", NULL };
+static const char *const k_head_dim[] = { "head_dim", NULL };
+static const char *const k_experts[] = { "num_local_experts", NULL };
+static const char *const k_top_k[] = { "num_experts_per_tok", NULL };
+static const char *const k_act[] = { "hidden_act", "activation_function", NULL };
+
+/* The integer keys of a decoder's config, by their names in the families
+ * that write them. */
+static const struct {
+	const char *const *keys;
+	double min, max;
+	size_t off;        /* of the int in struct llm_arch */
+	enum arch_key ak;
+	const char *what;  /* for a missing required key, else NULL */
+} hf_ints[] = {
+	{ k_layers, 1, 10000, offsetof(struct llm_arch, layers), AK_LAYERS, "the layer count" },
+	{ k_hidden, 1, 1e6, offsetof(struct llm_arch, hidden), AK_HIDDEN, "the model width" },
+	{ k_heads, 1, 100000, offsetof(struct llm_arch, heads), AK_HEADS, "the attention head count" },
+	{ k_vocab, 1, 1e7, offsetof(struct llm_arch, vocab), AK_VOCAB, "the vocabulary size" },
+	{ k_kv, 1, 100000, offsetof(struct llm_arch, kv_heads), AK_KV_HEADS, NULL },
+	{ k_ffn, 1, 1e8, offsetof(struct llm_arch, ffn), AK_FFN, NULL },
+	{ k_maxpos, 1, 1e8, offsetof(struct llm_arch, max_positions), AK_MAX_POSITIONS, NULL },
+	{ k_head_dim, 1, 65536, offsetof(struct llm_arch, head_dim), AK_HEAD_DIM, NULL },
+	{ k_experts, 1, 65536, offsetof(struct llm_arch, experts), AK_EXPERTS, NULL },
+	{ k_top_k, 1, 65536, offsetof(struct llm_arch, top_k), AK_TOP_K, NULL },
+};
+#define HF_INT_KEYS (sizeof(hf_ints) / sizeof(hf_ints[0]))
+
+/* The counts and sizes into *a (bit ak of *has for each found), Falcon's
+ * one KV head, and the defaults of the keys a file may leave out.  0, or
+ * -1 with every bad key reported. */
+static int hf_counts(const struct yn_node *root, struct llm_arch *a, uint32_t *has,
+		     struct fd_ctx *ctx)
+{
+	int found, bad = 0;
+
+	for (size_t i = 0; i < HF_INT_KEYS; i++) {
+		int *dst = (int *)(void *)((char *)a + hf_ints[i].off);
+		if (hf_int(root, hf_ints[i].keys, hf_ints[i].min, hf_ints[i].max, dst, &found, ctx)) {
+			bad = 1;
+			continue;
+		}
+		if (found)
+			*has |= 1u << hf_ints[i].ak;
+		else if (hf_ints[i].what) {
+			if (hf_ints[i].keys[1])
+				wlx_err(ctx->d, ctx->file, root,
+					"missing required key '%s' in Hugging Face config (expected %s as %s or %s)",
+					hf_ints[i].keys[0], hf_ints[i].what, hf_ints[i].keys[0], hf_ints[i].keys[1]);
+			else
+				wlx_err(ctx->d, ctx->file, root,
+					"missing required key '%s' in Hugging Face config (expected %s)",
+					hf_ints[i].keys[0], hf_ints[i].what);
+			bad = 1;
+		}
+	}
+	/* Falcon 7B: multi_query means one KV head. */
+	const struct yn_node *mq = yn_map_get(root, "multi_query");
+	int multi_query = 0;
+	if (mq && !yn_is_null(mq) && fd_get_bool(mq, "multi_query", &multi_query, ctx))
+		bad = 1;
+	const struct yn_node *nda = yn_map_get(root, "new_decoder_architecture");
+	int new_arch = 0;
+	if (nda && !yn_is_null(nda) && fd_get_bool(nda, "new_decoder_architecture", &new_arch, ctx))
+		bad = 1;
+	if (bad)
+		return -1;
+	if (multi_query && !new_arch) {
+		a->kv_heads = 1;
+		*has |= 1u << AK_KV_HEADS;
+	}
+	if (!(*has & (1u << AK_FFN)))
+		a->ffn = 4 * a->hidden; /* GPT-2 n_inner null, BLOOM, Falcon */
+	if (!(*has & (1u << AK_MAX_POSITIONS)))
+		a->max_positions = 2048;
+	return 0;
+}
+
+/* The activation into a->act (gated where the family is).  0 or -1. */
+static int hf_activation(const struct yn_node *root, const struct hf_family *fam,
+			 struct llm_arch *a, struct fd_ctx *ctx)
+{
+	const char *act_key = "hidden_act";
+	const struct yn_node *actn = hf_get(root, k_act, &act_key);
+	char act[64] = "";
+	if (actn && fd_get_str(actn, act_key, act, sizeof(act), ctx))
+		return -1;
+	if (!actn) /* Falcon, BLOOM, MPT: GELU without a key */
+		wla_copy_str(act, sizeof(act), "gelu");
+	if (!strcmp(act, "silu") || !strcmp(act, "swish"))
+		a->act = ACT_SWIGLU;
+	else if (!strncmp(act, "gelu", 4) || !strcmp(act, "quick_gelu"))
+		a->act = fam && fam->gated ? ACT_GEGLU : ACT_GELU;
+	else if (!strcmp(act, "relu"))
+		a->act = ACT_RELU;
+	else
+		return wlx_err(ctx->d, ctx->file, actn,
+			       "activation '%s' is not supported (expected silu, gelu, gelu_new, gelu_pytorch_tanh or relu)",
+			       act);
+	return 0;
+}
+
+/* Norm, positions, bias, tying, causality: from the family (or the
+ * activation's usual decoder), then the file's own keys.  0 or -1. */
+static int hf_layout(const struct yn_node *root, const struct hf_family *fam,
+		     struct llm_arch *a, struct fd_ctx *ctx)
+{
+	if (fam) {
+		a->norm = fam->norm;
+		a->positions = fam->positions;
+		a->bias = fam->bias;
+		a->tied_embeddings = fam->tied;
+		a->causal = fam->causal;
+	} else if (a->act == ACT_SWIGLU) { /* a Llama-like decoder */
+		a->norm = NORM_RMSNORM;
+		a->positions = POS_ROPE;
+		a->bias = 0;
+		a->tied_embeddings = 0;
+		a->causal = 1;
+	} else { /* a GPT-2-like decoder */
+		a->norm = NORM_LAYERNORM;
+		a->positions = POS_LEARNED;
+		a->bias = 1;
+		a->tied_embeddings = 1;
+		a->causal = 1;
+	}
+	const struct yn_node *v;
+	if ((v = yn_map_get(root, "tie_word_embeddings")) && !yn_is_null(v) &&
+	    fd_get_bool(v, "tie_word_embeddings", &a->tied_embeddings, ctx))
+		return -1;
+	if ((v = yn_map_get(root, "bias")) && !yn_is_null(v) && fd_get_bool(v, "bias", &a->bias, ctx))
+		return -1;
+	int alibi = 0;
+	if ((v = yn_map_get(root, "alibi")) && !yn_is_null(v)) {
+		if (fd_get_bool(v, "alibi", &alibi, ctx))
+			return -1;
+		if (alibi)
+			a->positions = POS_ALIBI;
+	}
+	return 0;
+}
+
 int arch_load_hf_config(const char *path, struct llm_arch *out, struct tc_diag *d)
 {
-	static const char *const k_layers[] = { "num_hidden_layers", "n_layer", NULL };
-	static const char *const k_hidden[] = { "hidden_size", "n_embd", NULL };
-	static const char *const k_heads[] = { "num_attention_heads", "n_head", NULL };
-	static const char *const k_kv[] = { "num_key_value_heads", "num_kv_heads", NULL };
-	static const char *const k_ffn[] = { "intermediate_size", "n_inner", "ffn_dim", NULL };
-	static const char *const k_vocab[] = { "vocab_size", NULL };
-	static const char *const k_maxpos[] = { "max_position_embeddings", "n_positions", "n_ctx", NULL };
-	static const char *const k_head_dim[] = { "head_dim", NULL };
-	static const char *const k_experts[] = { "num_local_experts", NULL };
-	static const char *const k_top_k[] = { "num_experts_per_tok", NULL };
-	static const char *const k_act[] = { "hidden_act", "activation_function", NULL };
 	struct yn_doc doc = { 0 };
 	struct llm_arch a;
-	int rc = -1, found, bad = 0;
+	int rc = -1;
 	uint32_t has = 0;
 
 	assert(path && out && d);
@@ -265,8 +402,8 @@ int arch_load_hf_config(const char *path, struct llm_arch *out, struct tc_diag *
 	/* model_type decides what the file leaves implicit. */
 	char model_type[64] = "";
 	const struct yn_node *mt = yn_map_get(root, "model_type");
-	if (mt && !yn_is_null(mt) && fd_get_str(mt, "model_type", model_type, sizeof(model_type), &ctx))
-		bad = 1;
+	int bad = mt && !yn_is_null(mt) &&
+		  fd_get_str(mt, "model_type", model_type, sizeof(model_type), &ctx);
 	for (int i = 0; hf_unsupported[i]; i++)
 		if (!strcmp(model_type, hf_unsupported[i])) {
 			wlx_err(d, file, mt,
@@ -285,123 +422,14 @@ int arch_load_hf_config(const char *path, struct llm_arch *out, struct tc_diag *
 		if (!strcmp(model_type, hf_families[i].model_type))
 			fam = &hf_families[i];
 
-	struct {
-		const char *const *keys;
-		double min, max;
-		int *dst;
-		enum arch_key ak;
-		const char *what; /* for a missing required key, else NULL */
-	} ints[] = {
-		{ k_layers, 1, 10000, &a.layers, AK_LAYERS, "the layer count" },
-		{ k_hidden, 1, 1e6, &a.hidden, AK_HIDDEN, "the model width" },
-		{ k_heads, 1, 100000, &a.heads, AK_HEADS, "the attention head count" },
-		{ k_vocab, 1, 1e7, &a.vocab, AK_VOCAB, "the vocabulary size" },
-		{ k_kv, 1, 100000, &a.kv_heads, AK_KV_HEADS, NULL },
-		{ k_ffn, 1, 1e8, &a.ffn, AK_FFN, NULL },
-		{ k_maxpos, 1, 1e8, &a.max_positions, AK_MAX_POSITIONS, NULL },
-		{ k_head_dim, 1, 65536, &a.head_dim, AK_HEAD_DIM, NULL },
-		{ k_experts, 1, 65536, &a.experts, AK_EXPERTS, NULL },
-		{ k_top_k, 1, 65536, &a.top_k, AK_TOP_K, NULL },
-	};
-	for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++) {
-		if (hf_int(root, ints[i].keys, ints[i].min, ints[i].max, ints[i].dst, &found, &ctx)) {
-			bad = 1;
-			continue;
-		}
-		if (found)
-			has |= 1u << ints[i].ak;
-		else if (ints[i].what) {
-			if (ints[i].keys[1])
-				wlx_err(d, file, root,
-					"missing required key '%s' in Hugging Face config (expected %s as %s or %s)",
-					ints[i].keys[0], ints[i].what, ints[i].keys[0], ints[i].keys[1]);
-			else
-				wlx_err(d, file, root,
-					"missing required key '%s' in Hugging Face config (expected %s)",
-					ints[i].keys[0], ints[i].what);
-			bad = 1;
-		}
-	}
-	/* Falcon 7B: multi_query means one KV head. */
-	const struct yn_node *mq = yn_map_get(root, "multi_query");
-	int multi_query = 0;
-	if (mq && !yn_is_null(mq) && fd_get_bool(mq, "multi_query", &multi_query, &ctx))
-		bad = 1;
-	const struct yn_node *nda = yn_map_get(root, "new_decoder_architecture");
-	int new_arch = 0;
-	if (nda && !yn_is_null(nda) && fd_get_bool(nda, "new_decoder_architecture", &new_arch, &ctx))
-		bad = 1;
-	if (bad)
+	if (hf_counts(root, &a, &has, &ctx) || bad || hf_activation(root, fam, &a, &ctx) ||
+	    hf_layout(root, fam, &a, &ctx))
 		goto out;
-	if (multi_query && !new_arch) {
-		a.kv_heads = 1;
-		has |= 1u << AK_KV_HEADS;
-	}
-	if (!(has & (1u << AK_FFN)))
-		a.ffn = 4 * a.hidden; /* GPT-2 n_inner null, BLOOM, Falcon */
-	if (!(has & (1u << AK_MAX_POSITIONS)))
-		a.max_positions = 2048;
-
-	/* Activation. */
-	const char *act_key = "hidden_act";
-	const struct yn_node *actn = hf_get(root, k_act, &act_key);
-	char act[64] = "";
-	if (actn && fd_get_str(actn, act_key, act, sizeof(act), &ctx))
-		goto out;
-	if (!actn) /* Falcon, BLOOM, MPT: GELU without a key */
-		wla_copy_str(act, sizeof(act), "gelu");
-	if (!strcmp(act, "silu") || !strcmp(act, "swish"))
-		a.act = ACT_SWIGLU;
-	else if (!strncmp(act, "gelu", 4) || !strcmp(act, "quick_gelu"))
-		a.act = fam && fam->gated ? ACT_GEGLU : ACT_GELU;
-	else if (!strcmp(act, "relu"))
-		a.act = ACT_RELU;
-	else {
-		wlx_err(d, file, actn,
-			"activation '%s' is not supported (expected silu, gelu, gelu_new, gelu_pytorch_tanh or relu)",
-			act);
-		goto out;
-	}
-
-	/* Norm, positions, bias, tying, causality from the family. */
-	if (fam) {
-		a.norm = fam->norm;
-		a.positions = fam->positions;
-		a.bias = fam->bias;
-		a.tied_embeddings = fam->tied;
-		a.causal = fam->causal;
-	} else if (a.act == ACT_SWIGLU) { /* a Llama-like decoder */
-		a.norm = NORM_RMSNORM;
-		a.positions = POS_ROPE;
-		a.bias = 0;
-		a.tied_embeddings = 0;
-		a.causal = 1;
-	} else { /* a GPT-2-like decoder */
-		a.norm = NORM_LAYERNORM;
-		a.positions = POS_LEARNED;
-		a.bias = 1;
-		a.tied_embeddings = 1;
-		a.causal = 1;
-	}
-	const struct yn_node *v;
-	if ((v = yn_map_get(root, "tie_word_embeddings")) && !yn_is_null(v) &&
-	    fd_get_bool(v, "tie_word_embeddings", &a.tied_embeddings, &ctx))
-		goto out;
-	if ((v = yn_map_get(root, "bias")) && !yn_is_null(v) && fd_get_bool(v, "bias", &a.bias, &ctx))
-		goto out;
-	int alibi = 0;
-	if ((v = yn_map_get(root, "alibi")) && !yn_is_null(v)) {
-		if (fd_get_bool(v, "alibi", &alibi, &ctx))
-			goto out;
-		if (alibi)
-			a.positions = POS_ALIBI;
-	}
-
 	hf_name(root, model_type, path, &a);
 
 	struct arch_marks m = { .file = file, .fallback = root };
-	for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++)
-		m.at[ints[i].ak] = hf_get(root, ints[i].keys, NULL);
+	for (size_t i = 0; i < HF_INT_KEYS; i++)
+		m.at[hf_ints[i].ak] = hf_get(root, hf_ints[i].keys, NULL);
 	if (wla_finish(&a, has, &m, d))
 		goto out;
 	*out = a;
