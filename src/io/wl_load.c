@@ -290,6 +290,22 @@ static int training_lengths(struct wl_state *st, const struct yn_node *map,
 }
 
 /* Read the training section into st->w->train.  Returns 0 or -1. */
+/* Where each field of training: was written, for the estimate's errors. */
+static void mark_training(struct wl_state *st, const struct yn_node *map)
+{
+	static const struct { enum wl_field f; const char *key; } at[] = {
+		{ WLF_SEQ_LEN, "seq_len" }, { WLF_GLOBAL_BATCH, "global_batch" },
+		{ WLF_TOKENS, "tokens" }, { WLF_STEPS, "steps" },
+		{ WLF_PRECISION, "precision" }, { WLF_RECOMPUTE, "recompute" },
+		{ WLF_FINETUNE, "finetune" }, { WLF_LORA_RANK, "lora_rank" },
+		{ WLF_PACKING, "packing" }, { WLF_MEAN_SEQ_LEN, "mean_seq_len" },
+		{ WLF_CAPACITY_FACTOR, "capacity_factor" }, { WLF_INPUT_LEN, "input_len" },
+		{ WLF_TARGET_LEN, "target_len" },
+	};
+	for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++)
+		mark(st, at[i].f, yn_map_get(map, at[i].key));
+}
+
 static int read_training(struct wl_state *st, const struct yn_node *map)
 {
 #define TOFF(m) offsetof(struct training_sec, m)
@@ -331,19 +347,7 @@ static int read_training(struct wl_state *st, const struct yn_node *map)
 		bad = 1;
 	const struct yn_node *tok = yn_map_get(map, "tokens");
 	const struct yn_node *stp = yn_map_get(map, "steps");
-	mark(st, WLF_SEQ_LEN, yn_map_get(map, "seq_len"));
-	mark(st, WLF_GLOBAL_BATCH, yn_map_get(map, "global_batch"));
-	mark(st, WLF_TOKENS, tok);
-	mark(st, WLF_STEPS, stp);
-	mark(st, WLF_PRECISION, yn_map_get(map, "precision"));
-	mark(st, WLF_RECOMPUTE, yn_map_get(map, "recompute"));
-	mark(st, WLF_FINETUNE, yn_map_get(map, "finetune"));
-	mark(st, WLF_LORA_RANK, yn_map_get(map, "lora_rank"));
-	mark(st, WLF_PACKING, yn_map_get(map, "packing"));
-	mark(st, WLF_MEAN_SEQ_LEN, yn_map_get(map, "mean_seq_len"));
-	mark(st, WLF_CAPACITY_FACTOR, yn_map_get(map, "capacity_factor"));
-	mark(st, WLF_INPUT_LEN, yn_map_get(map, "input_len"));
-	mark(st, WLF_TARGET_LEN, yn_map_get(map, "target_len"));
+	mark_training(st, map);
 
 	if (st->form_known && training_lengths(st, map, &ts))
 		bad = 1;
