@@ -366,44 +366,22 @@ int sweep_load_file(const char *path, const struct tc_datapath *dp,
 	return sweep_load_file_with(path, NULL, dp, sw, d);
 }
 
-int sweep_load_file_with(const char *path, const struct sweep_overrides *ov,
-			 const struct tc_datapath *dp, struct sweep *sw, struct tc_diag *d)
+/* kind: sweep (a workload given by mistake says so), the top-level keys,
+ * name and layout.  0, or -1 with the error. */
+static int read_head(struct sweep *sw, const struct yn_node *root, struct tc_diag *d)
 {
-	struct yn_doc doc = { 0 };
-	int rc = -1;
-
-	memset(sw, 0, sizeof(*sw));
-	sw->kind = COST_ON_DEMAND;
-	if (yn_load_file(path, &doc, d))
-		return -1;
-	sw->file = sweep_dup_str(doc.file);
-	if (!sw->file) {
-		tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
-		goto out;
-	}
-	const struct yn_node *root = doc.root;
-	if (root->type != YN_MAP) {
-		sweep_err_at(d, sw->file, root->line, root->col,
-			     "the file holds %s (expected a mapping with kind: sweep, base and vary)",
-			     yn_type_name(root));
-		goto out;
-	}
 	/* The kind first: a workload given by mistake gets one line saying
 	 * so, not one "unknown key" per section. */
 	const struct yn_node *kind = yn_map_get(root, "kind");
 	if (kind && kind->type == YN_SCALAR &&
 	    (!strcmp(kind->str, "llm") || !strcmp(kind->str, "vision") ||
-	     !strcmp(kind->str, "recsys"))) {
-		sweep_err_at(d, sw->file, kind->line, kind->col,
-			     "kind '%s' is a workload, not a sweep (expected kind: sweep, with the "
-			     "workload as its base; `traincost estimate` takes a workload)", kind->str);
-		goto out;
-	}
-	if (!kind || kind->type != YN_SCALAR || strcmp(kind->str, "sweep")) {
-		sweep_err_at(d, sw->file, kind ? kind->line : root->line, kind ? kind->col : root->col,
-			     "%s (expected kind: sweep)", kind ? "kind is not sweep" : "missing required key 'kind' in sweep");
-		goto out;
-	}
+	     !strcmp(kind->str, "recsys")))
+		return sweep_err_at(d, sw->file, kind->line, kind->col,
+				    "kind '%s' is a workload, not a sweep (expected kind: sweep, with the "
+				    "workload as its base; `traincost estimate` takes a workload)", kind->str);
+	if (!kind || kind->type != YN_SCALAR || strcmp(kind->str, "sweep"))
+		return sweep_err_at(d, sw->file, kind ? kind->line : root->line, kind ? kind->col : root->col,
+				    "%s (expected kind: sweep)", kind ? "kind is not sweep" : "missing required key 'kind' in sweep");
 	/* Top-level keys. */
 	static const char *const top_keys[] = { "kind", "name", "base", "vary", "zip", "pricing",
 						"layout", NULL };
@@ -426,7 +404,7 @@ int sweep_load_file_with(const char *path, const struct sweep_overrides *ov,
 		}
 	}
 	if (bad)
-		goto out;
+		return -1;
 	const struct yn_node *nm = yn_map_get(root, "name");
 	if (nm && nm->type == YN_SCALAR)
 		snprintf(sw->name, sizeof(sw->name), "%s", nm->str);
@@ -434,52 +412,56 @@ int sweep_load_file_with(const char *path, const struct sweep_overrides *ov,
 	/* layout: fixed (the base's, with the varied values) or auto. */
 	const struct yn_node *lay = yn_map_get(root, "layout");
 	if (lay) {
-		if (lay->type != YN_SCALAR || (strcmp(lay->str, "fixed") && strcmp(lay->str, "auto"))) {
-			sweep_err_at(d, sw->file, lay->line, lay->col, "layout is '%s' (expected fixed or auto)",
-				     lay->type == YN_SCALAR ? lay->str : yn_type_name(lay));
-			goto out;
-		}
+		if (lay->type != YN_SCALAR || (strcmp(lay->str, "fixed") && strcmp(lay->str, "auto")))
+			return sweep_err_at(d, sw->file, lay->line, lay->col, "layout is '%s' (expected fixed or auto)",
+					    lay->type == YN_SCALAR ? lay->str : yn_type_name(lay));
 		sw->layout_auto = !strcmp(lay->str, "auto");
 	}
+	return 0;
+}
 
-	/* pricing: {kind, provider} */
+/* pricing: {kind, provider}.  0 or -1. */
+static int read_pricing(struct sweep *sw, const struct yn_node *root, struct tc_diag *d)
+{
 	const struct yn_node *pr = yn_map_get(root, "pricing");
-	if (pr) {
-		struct pr_sec { char kind[32]; char provider[PRICE_ID_LEN]; } ps = { "", "" };
-		static const struct fd_field pt[] = {
-			{ .key = "kind", .type = FD_STR, .offset = offsetof(struct pr_sec, kind), .size = 32 },
-			{ .key = "provider", .type = FD_STR, .offset = offsetof(struct pr_sec, provider),
-			  .size = PRICE_ID_LEN },
-			{ 0 },
-		};
-		struct fd_ctx ctx = { sw->file, d };
-		if (pr->type != YN_MAP) {
-			fd_type_error(pr, "pricing", "a mapping", &ctx);
-			goto out;
+	if (!pr)
+		return 0;
+	struct pr_sec { char kind[32]; char provider[PRICE_ID_LEN]; } ps = { "", "" };
+	static const struct fd_field pt[] = {
+		{ .key = "kind", .type = FD_STR, .offset = offsetof(struct pr_sec, kind), .size = 32 },
+		{ .key = "provider", .type = FD_STR, .offset = offsetof(struct pr_sec, provider),
+		  .size = PRICE_ID_LEN },
+		{ 0 },
+	};
+	struct fd_ctx ctx = { sw->file, d };
+	if (pr->type != YN_MAP)
+		return fd_type_error(pr, "pricing", "a mapping", &ctx);
+	if (fd_parse_map(pr, pt, &ps, "pricing", &ctx, NULL))
+		return -1;
+	if (ps.kind[0]) {
+		int kk = cost_kind_parse(ps.kind);
+		if (kk < 0) {
+			const struct yn_node *kv = yn_map_get(pr, "kind");
+			return sweep_err_at(d, sw->file, kv->line, kv->col,
+					    "pricing kind '%s' is not known (expected on-demand or spot)",
+					    ps.kind);
 		}
-		if (fd_parse_map(pr, pt, &ps, "pricing", &ctx, NULL))
-			goto out;
-		if (ps.kind[0]) {
-			int kk = cost_kind_parse(ps.kind);
-			if (kk < 0) {
-				const struct yn_node *kv = yn_map_get(pr, "kind");
-				sweep_err_at(d, sw->file, kv->line, kv->col,
-					     "pricing kind '%s' is not known (expected on-demand or spot)",
-					     ps.kind);
-				goto out;
-			}
-			sw->kind = (enum cost_kind)kk;
-		}
-		memcpy(sw->provider, ps.provider, sizeof(sw->provider));
+		sw->kind = (enum cost_kind)kk;
 	}
+	memcpy(sw->provider, ps.provider, sizeof(sw->provider));
+	return 0;
+}
 
-	/* base: a path (relative to the sweep file) or an inline workload. */
+/* base: a path (relative to the sweep file) or an inline workload, not a
+ * sweep.  Sets *basep to its node.  0 or -1. */
+static int read_base(struct sweep *sw, const struct yn_node *root,
+		     const struct yn_node **basep, struct tc_diag *d)
+{
 	const struct yn_node *base = yn_map_get(root, "base");
-	if (!base) {
-		sweep_err_at(d, sw->file, root->line, root->col,
-			     "missing required key 'base' in sweep (expected a workload file or an inline workload)");
-		goto out;
-	}
+	*basep = base;
+	if (!base)
+		return sweep_err_at(d, sw->file, root->line, root->col,
+				    "missing required key 'base' in sweep (expected a workload file or an inline workload)");
 	if (base->type == YN_SCALAR) {
 		char p2[2 * DP_PATH_LEN];
 		const char *slash = strrchr(sw->file, '/');
@@ -487,137 +469,143 @@ int sweep_load_file_with(const char *path, const struct sweep_overrides *ov,
 			snprintf(p2, sizeof(p2), "%s", base->str);
 		else
 			snprintf(p2, sizeof(p2), "%.*s%s", (int)(slash - sw->file + 1), sw->file, base->str);
-		if (yn_load_file(p2, &sw->base, d)) {
-			sweep_err_at(d, sw->file, base->line, base->col, "base '%s' could not be loaded", base->str);
-			goto out;
-		}
+		if (yn_load_file(p2, &sw->base, d))
+			return sweep_err_at(d, sw->file, base->line, base->col, "base '%s' could not be loaded", base->str);
 	} else if (base->type == YN_MAP) {
 		sw->base.root = yn_node_copy(base);
 		sw->base.file = sweep_dup_str(sw->file);
-		if (!sw->base.root || !sw->base.file) {
-			tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
-			goto out;
-		}
+		if (!sw->base.root || !sw->base.file)
+			return tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
 	} else {
-		sweep_err_at(d, sw->file, base->line, base->col,
-			     "base is %s (expected a workload file name or a mapping)", yn_type_name(base));
-		goto out;
+		return sweep_err_at(d, sw->file, base->line, base->col,
+				    "base is %s (expected a workload file name or a mapping)", yn_type_name(base));
 	}
-	{
-		const struct yn_node *bk = yn_map_get(sw->base.root, "kind");
-		if (bk && bk->type == YN_SCALAR && !strcmp(bk->str, "sweep")) {
-			sweep_err_at(d, sw->file, base->line, base->col,
-				     "base is a sweep (expected a workload: a sweep cannot vary another sweep)");
-			goto out;
-		}
-	}
-	{
-		const struct yn_node *plan = yn_map_get(sw->base.root, "plan");
-		if (plan && yn_map_get(plan, "sequence_parallel"))
-			sw->sp_explicit = 1;
-	}
+	const struct yn_node *bk = yn_map_get(sw->base.root, "kind");
+	if (bk && bk->type == YN_SCALAR && !strcmp(bk->str, "sweep"))
+		return sweep_err_at(d, sw->file, base->line, base->col,
+				    "base is a sweep (expected a workload: a sweep cannot vary another sweep)");
+	const struct yn_node *plan = yn_map_get(sw->base.root, "plan");
+	if (plan && yn_map_get(plan, "sequence_parallel"))
+		sw->sp_explicit = 1;
+	return 0;
+}
 
-	/* vary: and zip: */
+/* vary: and zip: into the keys and dimensions, within the row and value
+ * limits.  0 or -1. */
+static int read_vary(struct sweep *sw, const struct yn_node *root, struct tc_diag *d)
+{
 	const struct yn_node *vary = yn_map_get(root, "vary");
 	const struct yn_node *zip = yn_map_get(root, "zip");
-	if (!vary && !zip) {
-		sweep_err_at(d, sw->file, root->line, root->col,
-			     "missing required key 'vary' in sweep (expected dotted paths with lists of values)");
-		goto out;
-	}
-	if (vary && vary->type != YN_MAP) {
-		sweep_err_at(d, sw->file, vary->line, vary->col,
-			     "vary is %s (expected a mapping of dotted paths to lists)", yn_type_name(vary));
-		goto out;
-	}
+	if (!vary && !zip)
+		return sweep_err_at(d, sw->file, root->line, root->col,
+				    "missing required key 'vary' in sweep (expected dotted paths with lists of values)");
+	if (vary && vary->type != YN_MAP)
+		return sweep_err_at(d, sw->file, vary->line, vary->col,
+				    "vary is %s (expected a mapping of dotted paths to lists)", yn_type_name(vary));
 	if (sweep_count_rows(sw, root, vary, zip, d))
-		goto out;
+		return -1;
 	for (size_t i = 0; vary && i < vary->count; i++) {
 		if (sweep_read_key(sw, vary->keys[i], vary->items[i], sw->ndims, d))
-			goto out;
+			return -1;
 		sw->dim[sw->ndims++].len = sw->key[sw->nkeys - 1].count;
 	}
-	if (zip && zip->type != YN_SEQ) {
-		sweep_err_at(d, sw->file, zip->line, zip->col,
-			     "zip is %s (expected a list of mappings whose lists move together)", yn_type_name(zip));
-		goto out;
-	}
+	if (zip && zip->type != YN_SEQ)
+		return sweep_err_at(d, sw->file, zip->line, zip->col,
+				    "zip is %s (expected a list of mappings whose lists move together)", yn_type_name(zip));
 	for (size_t g = 0; zip && g < zip->count; g++) {
 		const struct yn_node *grp = zip->items[g];
-		if (grp->type != YN_MAP || !grp->count) {
-			sweep_err_at(d, sw->file, grp->line, grp->col,
-				     "zip entry is %s (expected a mapping of paths to lists of equal length)",
-				     grp->type == YN_MAP ? "empty" : yn_type_name(grp));
-			goto out;
-		}
+		if (grp->type != YN_MAP || !grp->count)
+			return sweep_err_at(d, sw->file, grp->line, grp->col,
+					    "zip entry is %s (expected a mapping of paths to lists of equal length)",
+					    grp->type == YN_MAP ? "empty" : yn_type_name(grp));
 		int first = sw->nkeys;
 		for (size_t i = 0; i < grp->count; i++) {
 			if (sweep_read_key(sw, grp->keys[i], grp->items[i], sw->ndims, d))
-				goto out;
+				return -1;
 			const struct sweep_key *k = &sw->key[sw->nkeys - 1];
-			if (k->count != sw->key[first].count) {
-				sweep_err_at(d, sw->file, grp->items[i]->line, grp->items[i]->col,
-					     "'%s' has %zu values but '%s' has %zu (expected lists of equal length in a zip)",
-					     k->path, k->count, sw->key[first].path, sw->key[first].count);
-				goto out;
-			}
+			if (k->count != sw->key[first].count)
+				return sweep_err_at(d, sw->file, grp->items[i]->line, grp->items[i]->col,
+						    "'%s' has %zu values but '%s' has %zu (expected lists of equal length in a zip)",
+						    k->path, k->count, sw->key[first].path, sw->key[first].count);
 		}
 		sw->dim[sw->ndims++].len = sw->key[first].count;
 	}
 	if (sw->layout_auto && check_auto_keys(sw, d))
-		goto out;
+		return -1;
 	double rows = 1;
 	for (int j = 0; j < sw->ndims; j++)
 		rows *= (double)sw->dim[j].len;
-	if (rows > SWEEP_MAX_ROWS) {
-		sweep_err_at(d, sw->file, root->line, root->col,
-			     "the sweep has %.3g configurations (expected at most %.0e)", rows, SWEEP_MAX_ROWS);
+	if (rows > SWEEP_MAX_ROWS)
+		return sweep_err_at(d, sw->file, root->line, root->col,
+				    "the sweep has %.3g configurations (expected at most %.0e)", rows, SWEEP_MAX_ROWS);
+	sw->rows = (uint64_t)rows;
+	size_t values = 0;
+	for (int k = 0; k < sw->nkeys; k++) {
+		values += sw->key[k].count;
+		if (values > SWEEP_MAX_VALUES)
+			return sweep_err_at(d, sw->file, sw->key[k].line, sw->key[k].col,
+					    "the sweep lists more than %d values with '%s' (expected at "
+					    "most %d in all keys together: each is checked on its own)",
+					    SWEEP_MAX_VALUES, sw->key[k].path, SWEEP_MAX_VALUES);
+	}
+	return 0;
+}
+
+/* The base alone, then each value alone: a base that fails whatever single
+ * value is set fails in a key the sweep does not vary, and every row would
+ * repeat it.  0 or -1. */
+static int check_base(struct sweep *sw, const struct yn_node *base,
+		      const struct tc_datapath *dp, struct tc_diag *d)
+{
+	struct tc_diag bd;
+	tc_diag_init(&bd);
+	struct yn_node *copy = yn_node_copy(sw->base.root);
+	if (!copy)
+		return tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
+	int loads = load_tree(sw, copy, dp, &sw->base_w, &bd) == 0;
+	sw->base_ok = loads && sw->base_w.kind == WL_LLM;
+	yn_node_free(copy);
+	const char *base_err = !loads && bd.count ? bd.entry[0].msg : NULL;
+	int varies = 0;
+	for (int k = 0; k < sw->nkeys; k++)
+		if (probe_key(sw, k, dp, base_err, &varies, d))
+			return -1;
+	if (base_err && !varies)
+		return sweep_err_at(d, sw->file, base->line, base->col,
+				    "base is invalid in a key the sweep does not vary: %s", base_err);
+	return 0;
+}
+
+int sweep_load_file_with(const char *path, const struct sweep_overrides *ov,
+			 const struct tc_datapath *dp, struct sweep *sw, struct tc_diag *d)
+{
+	struct yn_doc doc = { 0 };
+	const struct yn_node *base = NULL;
+	int rc = -1;
+
+	memset(sw, 0, sizeof(*sw));
+	sw->kind = COST_ON_DEMAND;
+	if (yn_load_file(path, &doc, d))
+		return -1;
+	sw->file = sweep_dup_str(doc.file);
+	if (!sw->file) {
+		tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
 		goto out;
 	}
-	sw->rows = (uint64_t)rows;
-	{
-		size_t values = 0;
-		for (int k = 0; k < sw->nkeys; k++) {
-			values += sw->key[k].count;
-			if (values > SWEEP_MAX_VALUES) {
-				sweep_err_at(d, sw->file, sw->key[k].line, sw->key[k].col,
-					     "the sweep lists more than %d values with '%s' (expected at "
-					     "most %d in all keys together: each is checked on its own)",
-					     SWEEP_MAX_VALUES, sw->key[k].path, SWEEP_MAX_VALUES);
-				goto out;
-			}
-		}
+	const struct yn_node *root = doc.root;
+	if (root->type != YN_MAP) {
+		sweep_err_at(d, sw->file, root->line, root->col,
+			     "the file holds %s (expected a mapping with kind: sweep, base and vary)",
+			     yn_type_name(root));
+		goto out;
 	}
+	if (read_head(sw, root, d) || read_pricing(sw, root, d) || read_base(sw, root, &base, d) ||
+	    read_vary(sw, root, d))
+		goto out;
 	if (ov && ov->framework && override_framework(sw, ov->framework, d))
 		goto out;
-	if (lookup_init(sw, dp, d))
+	if (lookup_init(sw, dp, d) || check_base(sw, base, dp, d))
 		goto out;
-
-	/* The base alone, then each value alone. */
-	{
-		struct tc_diag bd;
-		tc_diag_init(&bd);
-		struct yn_node *copy = yn_node_copy(sw->base.root);
-		if (!copy) {
-			tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
-			goto out;
-		}
-		int loads = load_tree(sw, copy, dp, &sw->base_w, &bd) == 0;
-		sw->base_ok = loads && sw->base_w.kind == WL_LLM;
-		yn_node_free(copy);
-		/* A base that fails whatever single value is set fails in a
-		 * key the sweep does not vary: every row would repeat it. */
-		const char *base_err = !loads && bd.count ? bd.entry[0].msg : NULL;
-		int varies = 0;
-		for (int k = 0; k < sw->nkeys; k++)
-			if (probe_key(sw, k, dp, base_err, &varies, d))
-				goto out;
-		if (base_err && !varies) {
-			sweep_err_at(d, sw->file, base->line, base->col,
-				     "base is invalid in a key the sweep does not vary: %s", base_err);
-			goto out;
-		}
-	}
 	for (int k = 0; k < sw->nkeys; k++)
 		if (sw->key[k].target == SWT_WORKLOAD && sw->key[k].field < 0)
 			sw->dim[sw->key[k].dim].slow = 1;
