@@ -284,10 +284,40 @@ static void enter_family(struct val_case *c, const char *family)
 }
 
 /* Store value `v` of key k into case c (or the measurement state). */
-static int set_key(struct vstate *st, struct val_case *c, int k,
-		   const char *v, int line, int col)
+/* emb_rows: the rows of every table, separated by ';', in table order.
+ * 0, or -1 with the error. */
+static int read_emb_rows(struct vstate *st, struct workload *w, const char *v,
+			 int line, int col)
 {
-	struct workload *w = &c->w;
+	char *end;
+	const char *p = v;
+	int n = 0;
+
+	if (w->kind != WL_RECSYS)
+		return bad(st, line, col, "emb_rows before a "
+			   "recommender network (expected the network "
+			   "column first)");
+	while (*p && n < REC_MAX_TABLES) {
+		double r = strtod(p, &end);
+		if (end == p || !(r >= 1) || (*end && *end != ';'))
+			return bad(st, line, col, "bad emb_rows '%s' "
+				   "(expected row counts separated by "
+				   "';')", v);
+		w->rec.table[n++].rows = r;
+		p = *end ? end + 1 : end;
+	}
+	if (n != w->rec.ntables)
+		return bad(st, line, col, "emb_rows has %d tables, the "
+			   "network %d (expected one count per table)",
+			   n, w->rec.ntables);
+	return 0;
+}
+
+/* Check value v of key k against its type into *iv, *dv or *ev.  0, or
+ * -1 with the error. */
+static int parse_value(struct vstate *st, int k, const char *v, int line, int col,
+		       long *ivp, double *dvp, int *evp)
+{
 	const struct vkey *K = &keys[k];
 	char *end;
 	long iv = 0;
@@ -359,6 +389,20 @@ static int set_key(struct vstate *st, struct val_case *c, int k,
 		break;
 	}
 
+	*ivp = iv;
+	*dvp = dv;
+	*evp = ev;
+	return 0;
+}
+
+/* Store the checked value of key k (iv, dv or ev, or the text v) in the
+ * case.  0, or -1 with the error of a value only its key can judge. */
+static int store_value(struct vstate *st, struct val_case *c, int k, const char *v,
+		       int line, int col, long iv, double dv, int ev)
+{
+	struct workload *w = &c->w;
+	const struct vkey *K = &keys[k];
+
 	switch ((enum vk_id)k) {
 	case K_ID: snprintf(c->id, sizeof(c->id), "%s", v); break;
 	case K_FAMILY: enter_family(c, v); break;
@@ -416,29 +460,10 @@ static int set_key(struct vstate *st, struct val_case *c, int k,
 	case K_IMAGE: w->vtrain.image_size = (double)iv; break;
 	case K_IMAGE_W: w->vtrain.image_width = (double)iv; break;
 	case K_CHLAST: w->vtrain.channels_last = (int)iv; break;
-	case K_EMB_ROWS: {
-		/* rows of every table, separated by ';', in table order */
-		const char *p = v;
-		int n = 0;
-		if (w->kind != WL_RECSYS)
-			return bad(st, line, col, "emb_rows before a "
-				   "recommender network (expected the network "
-				   "column first)");
-		while (*p && n < REC_MAX_TABLES) {
-			double r = strtod(p, &end);
-			if (end == p || !(r >= 1) || (*end && *end != ';'))
-				return bad(st, line, col, "bad emb_rows '%s' "
-					   "(expected row counts separated by "
-					   "';')", v);
-			w->rec.table[n++].rows = r;
-			p = *end ? end + 1 : end;
-		}
-		if (n != w->rec.ntables)
-			return bad(st, line, col, "emb_rows has %d tables, the "
-				   "network %d (expected one count per table)",
-				   n, w->rec.ntables);
+	case K_EMB_ROWS:
+		if (read_emb_rows(st, w, v, line, col))
+			return -1;
 		break;
-	}
 	case K_EMB_PREC: w->rtrain.emb_precision = emb_prec_map[ev]; break;
 	case K_UNIQUE:
 		if (!(dv > 0 && dv <= 1))
@@ -492,6 +517,18 @@ static int set_key(struct vstate *st, struct val_case *c, int k,
 		break;
 	}
 	return 0;
+}
+
+static int set_key(struct vstate *st, struct val_case *c, int k,
+		   const char *v, int line, int col)
+{
+	long iv = 0;
+	double dv = 0;
+	int ev = -1;
+
+	if (parse_value(st, k, v, line, col, &iv, &dv, &ev))
+		return -1;
+	return store_value(st, c, k, v, line, col, iv, dv, ev);
 }
 
 /* Built-in defaults: a GPT-style decoder in fp16 with Adam. */
