@@ -641,16 +641,182 @@ static int check_layout(struct vstate *st, const struct workload *w,
 	return 0;
 }
 
+/* What a case file's lines share as they are read. */
+struct vfile {
+	struct vstate st;
+	const char *path;
+	char stem[64];                  /* the file's name, for ids */
+	int hdr[VAL_MAX_COLS], ncol;    /* the header's keys */
+	int hdr_col[K_N];               /* column where each key was named,
+					   0 = not yet */
+};
+
+/* A line as text: not cut short, no NUL, valid UTF-8, a leading byte order
+ * mark dropped.  1 when usable, 0 when reported (and skipped). */
+static int clean_line(struct vfile *vf, FILE *fp, char *line, size_t len, int lineno)
+{
+	char *nul;
+	size_t badpos;
+
+	if (len == VAL_MAX_LINE - 1 && line[len - 1] != '\n') {
+		int ch;
+		bad(&vf->st, lineno, VAL_MAX_LINE, "line too long "
+		    "(expected at most %d bytes)", VAL_MAX_LINE - 2);
+		while ((ch = fgetc(fp)) != EOF && ch != '\n')
+			;
+		return 0;
+	}
+	/* a UTF-8 byte order mark is allowed; columns count after it */
+	if (lineno == 1 && len >= 3 && !memcmp(line, "\xEF\xBB\xBF", 3)) {
+		len -= 3;
+		memmove(line, line + 3, len + 1);
+	}
+	nul = memchr(line, '\0', len);
+	if (nul) {
+		bad(&vf->st, lineno, (int)(nul - line) + 1, "NUL byte "
+		    "in file (expected text)");
+		return 0;
+	}
+	badpos = tc_utf8_check((const unsigned char *)line, len);
+	if (badpos < len) {
+		bad(&vf->st, lineno, (int)badpos + 1, "invalid UTF-8 "
+		    "byte 0x%02X (expected UTF-8 text)",
+		    (unsigned)(unsigned char)line[badpos]);
+		return 0;
+	}
+	return 1;
+}
+
+/* "#! key = value": a default for the rows below.  0 or -1. */
+static int read_directive(struct vfile *vf, char *s, const char *line, int lineno)
+{
+	char *eq = strchr(s, '=');
+	char *key, *val;
+	int k;
+
+	if (!eq)
+		return bad(&vf->st, lineno, 1, "directive without "
+			   "'=' (expected '#! key = value')");
+	*eq = '\0';
+	key = trim(s + 2);
+	val = trim(eq + 1);
+	k = find_key(key);
+	if (k < 0)
+		return bad(&vf->st, lineno, (int)(key - line) + 1,
+			   "unknown key '%s' (expected a key "
+			   "listed in tests/validation/README.md)", key);
+	return set_key(&vf->st, &vf->st.dflt, k, val, lineno, (int)(val - line) + 1);
+}
+
+/* The header: one known key a column, none twice.  0 or -1 (the file
+ * stops there). */
+static int read_header(struct vfile *vf, char *s, const char *line, int lineno)
+{
+	char *f[VAL_MAX_COLS + 1];
+	int colpos[VAL_MAX_COLS + 1];
+	int n = split(s, f, colpos, VAL_MAX_COLS);
+
+	if (n < 0)
+		return bad(&vf->st, lineno, 1, "too many columns "
+			   "(expected at most %d)", VAL_MAX_COLS);
+	for (int i = 0; i < n; i++) {
+		char *name = trim(f[i]);
+		int at = (int)(f[i] - line) + 1;
+		vf->hdr[i] = find_key(name);
+		if (vf->hdr[i] < 0)
+			return bad(&vf->st, lineno, at,
+				   "unknown column '%s' (expected "
+				   "a key listed in "
+				   "tests/validation/README.md)", name);
+		if (vf->hdr_col[vf->hdr[i]])
+			return bad(&vf->st, lineno, at,
+				   "duplicate column '%s' (first "
+				   "given at column %d)", name,
+				   vf->hdr_col[vf->hdr[i]]);
+		vf->hdr_col[vf->hdr[i]] = at;
+	}
+	vf->ncol = n;
+	return 0;
+}
+
+/* A row's measured value and its metric, as the row or the file gives
+ * them.  0 or -1. */
+static int row_measured(struct vfile *vf, const struct vstate *rs, struct val_case *c,
+			int lineno)
+{
+	if (rs->have_measured == 1) {
+		if (rs->metric_file < 0)
+			return bad(&vf->st, lineno, 1, "'measured' "
+				   "without 'metric' (expected a "
+				   "metric such as iter_time_ms)");
+		c->metric = keys[K_ITER_MS + rs->metric_file].metric;
+		c->measured = rs->raw_measured * metric_scale[rs->metric_file];
+	} else if (!rs->have_measured) {
+		return bad(&vf->st, lineno, 1, "no measured value "
+			   "(expected a column such as "
+			   "iter_time_ms or measured)");
+	}
+	return 0;
+}
+
+/* One row: a case on the file's defaults, checked, added to set.  0, -1
+ * for a row reported (the file goes on), -2 when out of memory. */
+static int read_row(struct vfile *vf, struct val_set *set, char *s, const char *line,
+		    int lineno)
+{
+	struct val_case c = vf->st.dflt;
+	struct vstate rs = vf->st;
+	char *f[VAL_MAX_COLS + 1];
+	int colpos[VAL_MAX_COLS + 1];
+	int n = split(s, f, colpos, VAL_MAX_COLS), bad_row = 0;
+	int vcol[K_N] = { 0 }; /* where each key's value is */
+
+	if (n != vf->ncol)
+		return bad(&vf->st, lineno, 1, "%d fields (expected "
+			   "%d, as in the header)", n < 0 ?
+			   VAL_MAX_COLS + 1 : n, vf->ncol);
+	for (int i = 0; i < n; i++) {
+		char *v = trim(f[i]);
+		vcol[vf->hdr[i]] = (int)(v - line) + 1;
+		if (set_key(&rs, &c, vf->hdr[i], v, lineno, (int)(v - line) + 1))
+			bad_row = 1;
+	}
+	if (bad_row || check_layout(&vf->st, &c.w, lineno, vcol))
+		return -1;
+	/* LoRA needs its rank; full training has none. */
+	if (c.w.train.finetune == FT_FULL && c.w.train.lora_rank > 0)
+		return bad(&vf->st, lineno, 1, "lora_rank without "
+			   "LoRA (expected finetune lora or "
+			   "qlora)");
+	if (c.w.train.finetune != FT_FULL && c.w.train.lora_rank < 1)
+		return bad(&vf->st, lineno, 1, "finetune %s without "
+			   "lora_rank (expected lora_rank 1 to "
+			   "%d)", finetune_names[c.w.train.finetune],
+			   VAL_MAX_LORA_RANK);
+	if (row_measured(vf, &rs, &c, lineno))
+		return -1;
+	if (!c.id[0])
+		snprintf(c.id, sizeof(c.id), "%.40s:%d", vf->stem, lineno);
+	if (!c.gpu_id[0])
+		return bad(&vf->st, lineno, 1, "no GPU (expected a "
+			   "'gpu' column or '#! gpu = id')");
+	snprintf(c.file, sizeof(c.file), "%s", vf->path);
+	c.line = lineno;
+	if (val_set_add(set, &c)) {
+		tc_diag_at(vf->st.d, TC_EXIT_INTERNAL, vf->path, lineno, 1,
+			   "out of memory (expected fewer cases)");
+		return -2;
+	}
+	return 0;
+}
+
 int val_load_file(const char *path, const struct tc_datapath *dp, struct val_set *set,
 		  struct tc_diag *d)
 {
 	FILE *fp;
-	char line[VAL_MAX_LINE], stem[64];
-	char *f[VAL_MAX_COLS + 1];
-	int colpos[VAL_MAX_COLS + 1], hdr[VAL_MAX_COLS], ncol = 0;
-	int hdr_col[K_N]; /* column where each key was named, 0 = not yet */
-	int lineno = 0, rc = 0, i;
-	struct vstate st;
+	char line[VAL_MAX_LINE];
+	int lineno = 0, rc = 0;
+	struct vfile vf;
 
 	int fd = tc_input_open(path, "a validation case file", d);
 	if (fd < 0)
@@ -660,187 +826,51 @@ int val_load_file(const char *path, const struct tc_datapath *dp, struct val_set
 		close(fd);
 		return tc_diag_at(d, TC_EXIT_INTERNAL, path, 0, 0, "out of memory");
 	}
-	memset(&st, 0, sizeof(st));
-	st.file = path;
-	st.dp = dp;
-	st.d = d;
-	st.metric_file = -1;
-	case_defaults(&st.dflt);
-	base_name(path, stem, sizeof(stem));
+	memset(&vf, 0, sizeof(vf));
+	vf.path = path;
+	vf.st.file = path;
+	vf.st.dp = dp;
+	vf.st.d = d;
+	vf.st.metric_file = -1;
+	case_defaults(&vf.st.dflt);
+	base_name(path, vf.stem, sizeof(vf.stem));
 
-	memset(hdr_col, 0, sizeof(hdr_col));
 	for (;;) {
-		char *s, *nul;
-		size_t len, badpos;
+		size_t len;
+		char *s;
 		if (!read_line(fp, line, sizeof(line), &len))
 			break;
 		lineno++;
-		if (len == sizeof(line) - 1 && line[len - 1] != '\n') {
-			int ch;
-			rc = bad(&st, lineno, VAL_MAX_LINE, "line too long "
-				 "(expected at most %d bytes)",
-				 VAL_MAX_LINE - 2);
-			while ((ch = fgetc(fp)) != EOF && ch != '\n')
-				;
-			continue;
-		}
-		/* a UTF-8 byte order mark is allowed; columns count after it */
-		if (lineno == 1 && len >= 3 && !memcmp(line, "\xEF\xBB\xBF", 3)) {
-			len -= 3;
-			memmove(line, line + 3, len + 1);
-		}
-		nul = memchr(line, '\0', len);
-		if (nul) {
-			rc = bad(&st, lineno, (int)(nul - line) + 1, "NUL byte "
-				 "in file (expected text)");
-			continue;
-		}
-		badpos = tc_utf8_check((const unsigned char *)line, len);
-		if (badpos < len) {
-			rc = bad(&st, lineno, (int)badpos + 1, "invalid UTF-8 "
-				 "byte 0x%02X (expected UTF-8 text)",
-				 (unsigned)(unsigned char)line[badpos]);
+		if (!clean_line(&vf, fp, line, len, lineno)) {
+			rc = -1;
 			continue;
 		}
 		s = trim(line);
 		if (!strncmp(s, "#!", 2)) {
-			char *eq = strchr(s, '=');
-			char *key, *val;
-			int k;
-			if (!eq) {
-				rc = bad(&st, lineno, 1, "directive without "
-					 "'=' (expected '#! key = value')");
-				continue;
-			}
-			*eq = '\0';
-			key = trim(s + 2);
-			val = trim(eq + 1);
-			k = find_key(key);
-			if (k < 0) {
-				rc = bad(&st, lineno, (int)(key - line) + 1,
-					 "unknown key '%s' (expected a key "
-					 "listed in tests/validation/README.md)",
-					 key);
-				continue;
-			}
-			if (set_key(&st, &st.dflt, k, val, lineno,
-				    (int)(val - line) + 1))
+			if (read_directive(&vf, s, line, lineno))
 				rc = -1;
 			continue;
 		}
 		if (!*s || *s == '#')
 			continue;
-		if (!ncol) {
-			int n = split(s, f, colpos, VAL_MAX_COLS);
-			if (n < 0) {
-				rc = bad(&st, lineno, 1, "too many columns "
-					 "(expected at most %d)", VAL_MAX_COLS);
+		if (!vf.ncol) {
+			if (read_header(&vf, s, line, lineno)) {
+				rc = -1;
 				break;
 			}
-			for (i = 0; i < n; i++) {
-				char *name = trim(f[i]);
-				int at = (int)(f[i] - line) + 1;
-				hdr[i] = find_key(name);
-				if (hdr[i] < 0) {
-					rc = bad(&st, lineno, at,
-						 "unknown column '%s' (expected "
-						 "a key listed in "
-						 "tests/validation/README.md)",
-						 name);
-					break;
-				}
-				if (hdr_col[hdr[i]]) {
-					rc = bad(&st, lineno, at,
-						 "duplicate column '%s' (first "
-						 "given at column %d)", name,
-						 hdr_col[hdr[i]]);
-					break;
-				}
-				hdr_col[hdr[i]] = at;
-			}
-			if (i < n)
-				break;
-			ncol = n;
 			continue;
 		}
-		{
-			struct val_case c = st.dflt;
-			struct vstate rs = st;
-			int n = split(s, f, colpos, VAL_MAX_COLS), bad_row = 0;
-			int vcol[K_N] = { 0 }; /* where each key's value is */
-			if (n != ncol) {
-				rc = bad(&st, lineno, 1, "%d fields (expected "
-					 "%d, as in the header)", n < 0 ?
-					 VAL_MAX_COLS + 1 : n, ncol);
-				continue;
-			}
-			for (i = 0; i < n; i++) {
-				char *v = trim(f[i]);
-				vcol[hdr[i]] = (int)(v - line) + 1;
-				if (set_key(&rs, &c, hdr[i], v, lineno,
-					    (int)(v - line) + 1))
-					bad_row = 1;
-			}
-			if (bad_row || check_layout(&st, &c.w, lineno, vcol)) {
-				rc = -1;
-				continue;
-			}
-			/* LoRA needs its rank; full training has none. */
-			if (c.w.train.finetune == FT_FULL &&
-			    c.w.train.lora_rank > 0) {
-				rc = bad(&st, lineno, 1, "lora_rank without "
-					 "LoRA (expected finetune lora or "
-					 "qlora)");
-				continue;
-			}
-			if (c.w.train.finetune != FT_FULL &&
-			    c.w.train.lora_rank < 1) {
-				rc = bad(&st, lineno, 1, "finetune %s without "
-					 "lora_rank (expected lora_rank 1 to "
-					 "%d)", finetune_names[c.w.train.finetune],
-					 VAL_MAX_LORA_RANK);
-				continue;
-			}
-			if (rs.have_measured == 1) {
-				if (rs.metric_file < 0) {
-					rc = bad(&st, lineno, 1, "'measured' "
-						 "without 'metric' (expected a "
-						 "metric such as iter_time_ms)");
-					continue;
-				}
-				c.metric = keys[K_ITER_MS + rs.metric_file]
-						   .metric;
-				c.measured = rs.raw_measured *
-					     metric_scale[rs.metric_file];
-			} else if (!rs.have_measured) {
-				rc = bad(&st, lineno, 1, "no measured value "
-					 "(expected a column such as "
-					 "iter_time_ms or measured)");
-				continue;
-			}
-			if (!c.id[0])
-				snprintf(c.id, sizeof(c.id), "%.40s:%d", stem,
-					 lineno);
-			if (!c.gpu_id[0]) {
-				rc = bad(&st, lineno, 1, "no GPU (expected a "
-					 "'gpu' column or '#! gpu = id')");
-				continue;
-			}
-			snprintf(c.file, sizeof(c.file), "%s", path);
-			c.line = lineno;
-			if (val_set_add(set, &c)) {
-				rc = tc_diag_at(d, TC_EXIT_INTERNAL, path,
-						lineno, 1, "out of memory "
-						"(expected fewer cases)");
-				break;
-			}
-		}
+		int r = read_row(&vf, set, s, line, lineno);
+		if (r)
+			rc = -1;
+		if (r == -2)
+			break;
 	}
 	if (ferror(fp))
-		rc = bad(&st, lineno, 0, "read error (expected a readable "
+		rc = bad(&vf.st, lineno, 0, "read error (expected a readable "
 			 "file)");
-	else if (!ncol && rc == 0)
-		rc = bad(&st, lineno > 0 ? lineno : 1, 1, "no header line "
+	else if (!vf.ncol && rc == 0)
+		rc = bad(&vf.st, lineno > 0 ? lineno : 1, 1, "no header line "
 			 "(expected column names)");
 	fclose(fp);
 	return rc;
