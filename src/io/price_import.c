@@ -378,137 +378,145 @@ static int price_cell(struct import_ctx *ic, int line, const char *col,
 	return 0;
 }
 
-int price_import_skypilot(const char *path, const char *provider,
-			  const char *today, struct price_table *out,
-			  struct tc_diag *warn, struct tc_diag *d)
-{
-	enum { C_INST, C_ACC, C_COUNT, C_INFO, C_REGION, C_ZONE, C_PRICE, C_SPOT, C_N };
-	static const char *const names[C_N] = { "InstanceType", "AcceleratorName",
-		"AcceleratorCount", "GpuInfo", "Region", "AvailabilityZone",
-		"Price", "SpotPrice" };
-	static const int required[C_N] = { 1, 1, 1, 0, 1, 0, 1, 0 };
-	struct price_table t = { 0 };
-	struct import_ctx ic = { .file = path, .t = &t, .d = d };
-	struct sky_row *rows = NULL;
-	size_t nrows = 0, len = 0;
-	int col[C_N], line = 1, rc = -1, bad = 0;
-	struct csv_rec rec;
-	char *buf, *pos;
+/* The columns of SkyPilot's vms.csv the import reads. */
+enum { C_INST, C_ACC, C_COUNT, C_INFO, C_REGION, C_ZONE, C_PRICE, C_SPOT, C_N };
+static const char *const sky_names[C_N] = { "InstanceType", "AcceleratorName",
+	"AcceleratorCount", "GpuInfo", "Region", "AvailabilityZone",
+	"Price", "SpotPrice" };
+static const int sky_required[C_N] = { 1, 1, 1, 0, 1, 0, 1, 0 };
 
-	assert(path && provider && today && out && d);
-	if (!(buf = read_file(path, &len, d)))
-		return -1;
-	pos = buf;
-	snprintf(t.provider, sizeof(t.provider), "%s", provider);
-	snprintf(t.currency, sizeof(t.currency), "USD");
-	snprintf(t.as_of, sizeof(t.as_of), "%s", today);
+/* The table's provider, date, source, billing and notes. */
+static void sky_table_init(struct price_table *t, const char *path, const char *provider,
+			   const char *today)
+{
+	snprintf(t->provider, sizeof(t->provider), "%s", provider);
+	snprintf(t->currency, sizeof(t->currency), "USD");
+	snprintf(t->as_of, sizeof(t->as_of), "%s", today);
 	const char *base = strrchr(path, '/');
-	snprintf(t.source, sizeof(t.source), "SkyPilot catalog %s", base ? base + 1 : path);
+	snprintf(t->source, sizeof(t->source), "SkyPilot catalog %s", base ? base + 1 : path);
 	/* AWS and GCP bill per second with a 1 minute minimum (their documented
 	 * rule); other providers are not known here: per hour, conservative. */
 	int fine = !strcmp(provider, "aws") || !strcmp(provider, "gcp");
-	t.billing.granularity = fine ? COST_PER_SECOND : COST_PER_HOUR;
-	t.billing.minimum_s = fine ? 60 : COST_S_PER_H;
-	snprintf(t.notes, sizeof(t.notes),
+	t->billing.granularity = fine ? COST_PER_SECOND : COST_PER_HOUR;
+	t->billing.minimum_s = fine ? 60 : COST_S_PER_H;
+	snprintf(t->notes, sizeof(t->notes),
 		 "Imported from %s on %s by `traincost prices import skypilot`: the catalog has no date, so as_of is the import date.  One offer per instance and region, the cheapest zone.%s",
 		 base ? base + 1 : path, today,
 		 fine ? "" : "  Billing granularity is not in the catalog: per_hour is assumed; edit it.");
+}
 
-	int got = csv_next(&pos, buf + len, &line, &rec);
-	if (got <= 0) {
-		tc_diag_at(d, TC_EXIT_INPUT, path, 1, 0,
-			   "no header line (expected a SkyPilot vms.csv header such as InstanceType,AcceleratorName,...)");
-		goto out;
-	}
+/* The header's position of each column into col (-1: absent); every
+ * required one missing is reported.  0 or -1. */
+static int sky_columns(const struct csv_rec *rec, int col[C_N], const char *path,
+		       struct tc_diag *d)
+{
+	int bad = 0;
 	for (int c = 0; c < C_N; c++) {
 		col[c] = -1;
-		for (int i = 0; i < rec.n; i++)
-			if (!strcmp(rec.f[i], names[c]))
+		for (int i = 0; i < rec->n; i++)
+			if (!strcmp(rec->f[i], sky_names[c]))
 				col[c] = i;
-		if (col[c] < 0 && required[c]) {
+		if (col[c] < 0 && sky_required[c]) {
 			tc_diag_at(d, TC_EXIT_INPUT, path, 1, 0,
 				   "no '%s' column (expected a SkyPilot vms.csv header with InstanceType, AcceleratorName, AcceleratorCount, Region and Price)",
-				   names[c]);
+				   sky_names[c]);
 			bad = 1;
 		}
 	}
-	if (bad)
-		goto out;
-	int ncols = rec.n;
+	return bad ? -1 : 0;
+}
+
+/* One record into *r (its fields point into the record).  0, or -1 with
+ * each bad cell reported. */
+static int sky_row_read(struct import_ctx *ic, const struct csv_rec *rec, const int col[C_N],
+			struct sky_row *r)
+{
+	r->line = rec->line;
+	r->used = 0;
+	r->inst = rec->f[col[C_INST]];
+	r->acc = rec->f[col[C_ACC]];
+	r->info = col[C_INFO] >= 0 ? rec->f[col[C_INFO]] : "";
+	r->region = rec->f[col[C_REGION]];
+	r->zone = col[C_ZONE] >= 0 ? rec->f[col[C_ZONE]] : "";
+	int rowbad = price_cell(ic, rec->line, "Price", rec->f[col[C_PRICE]], &r->price);
+	if (col[C_SPOT] >= 0 &&
+	    price_cell(ic, rec->line, "SpotPrice", rec->f[col[C_SPOT]], &r->spot))
+		rowbad = -1;
+	else if (col[C_SPOT] < 0)
+		r->spot = 0;
+	const char *cs = rec->f[col[C_COUNT]];
+	char *endp;
+	r->count = *cs ? strtod(cs, &endp) : 0;
+	if (*cs && (*endp || !isfinite(r->count) || r->count <= 0 || r->count > 64)) {
+		tc_diag_at(ic->d, TC_EXIT_INPUT, ic->file, rec->line, 0,
+			   "AcceleratorCount is '%s' (expected a GPU count above 0, at most 64)", cs);
+		rowbad = -1;
+	}
+	if (*r->acc && !*cs) {
+		tc_diag_at(ic->d, TC_EXIT_INPUT, ic->file, rec->line, 0,
+			   "AcceleratorCount is empty for accelerator '%s' (expected a GPU count)",
+			   r->acc);
+		rowbad = -1;
+	}
+	if (!*r->region) {
+		tc_diag_at(ic->d, TC_EXIT_INPUT, ic->file, rec->line, 0,
+			   "Region is empty (expected a region name)");
+		rowbad = -1;
+	}
+	return rowbad;
+}
+
+/* Every record after the header into *rows (*nrows of them, grown as
+ * needed).  0; -1 with the errors reported; -2 out of memory. */
+static int sky_rows(struct import_ctx *ic, char **pos, char *end, int *line,
+		    int ncols, const int col[C_N], struct sky_row **rows, size_t *nrows)
+{
+	struct csv_rec rec;
 	size_t rcap = 0;
-	while ((got = csv_next(&pos, buf + len, &line, &rec)) != 0) {
+	int got, bad = 0;
+
+	while ((got = csv_next(pos, end, line, &rec)) != 0) {
 		if (got < 0) {
-			tc_diag_at(d, TC_EXIT_INPUT, path, rec.line, 0,
+			tc_diag_at(ic->d, TC_EXIT_INPUT, ic->file, rec.line, 0,
 				   "unclosed quote or more than %d fields (expected a CSV record)",
 				   CSV_MAX_FIELDS);
-			bad = 1;
-			break;
+			return -1;
 		}
 		if (rec.n == 1 && !rec.f[0][0])
 			continue; /* blank line */
 		if (rec.n != ncols) {
-			tc_diag_at(d, TC_EXIT_INPUT, path, rec.line, 0,
+			tc_diag_at(ic->d, TC_EXIT_INPUT, ic->file, rec.line, 0,
 				   "%d fields (expected %d, as in the header)", rec.n, ncols);
 			bad = 1;
 			continue;
 		}
-		if (nrows == IMPORT_MAX_ROWS) {
-			tc_diag_at(d, TC_EXIT_INPUT, path, rec.line, 0,
+		if (*nrows == IMPORT_MAX_ROWS) {
+			tc_diag_at(ic->d, TC_EXIT_INPUT, ic->file, rec.line, 0,
 				   "more than %d rows (expected a SkyPilot vms.csv)", IMPORT_MAX_ROWS);
-			bad = 1;
-			break;
+			return -1;
 		}
-		if (nrows == rcap) {
+		if (*nrows == rcap) {
 			size_t ncap = rcap ? rcap * 2 : 256;
-			struct sky_row *n = realloc(rows, ncap * sizeof(*n));
+			struct sky_row *n = realloc(*rows, ncap * sizeof(*n));
 			if (!n) {
-				tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory importing '%s'", path);
-				goto out;
+				tc_diag_msg(ic->d, TC_EXIT_INTERNAL, "out of memory importing '%s'", ic->file);
+				return -2;
 			}
-			rows = n;
+			*rows = n;
 			rcap = ncap;
 		}
-		struct sky_row *r = &rows[nrows];
-		r->line = rec.line;
-		r->used = 0;
-		r->inst = rec.f[col[C_INST]];
-		r->acc = rec.f[col[C_ACC]];
-		r->info = col[C_INFO] >= 0 ? rec.f[col[C_INFO]] : "";
-		r->region = rec.f[col[C_REGION]];
-		r->zone = col[C_ZONE] >= 0 ? rec.f[col[C_ZONE]] : "";
-		int rowbad = price_cell(&ic, rec.line, "Price", rec.f[col[C_PRICE]], &r->price);
-		if (col[C_SPOT] >= 0 &&
-		    price_cell(&ic, rec.line, "SpotPrice", rec.f[col[C_SPOT]], &r->spot))
-			rowbad = -1;
-		else if (col[C_SPOT] < 0)
-			r->spot = 0;
-		const char *cs = rec.f[col[C_COUNT]];
-		char *endp;
-		r->count = *cs ? strtod(cs, &endp) : 0;
-		if (*cs && (*endp || !isfinite(r->count) || r->count <= 0 || r->count > 64)) {
-			tc_diag_at(d, TC_EXIT_INPUT, path, rec.line, 0,
-				   "AcceleratorCount is '%s' (expected a GPU count above 0, at most 64)", cs);
-			rowbad = -1;
-		}
-		if (*r->acc && !*cs) {
-			tc_diag_at(d, TC_EXIT_INPUT, path, rec.line, 0,
-				   "AcceleratorCount is empty for accelerator '%s' (expected a GPU count)",
-				   r->acc);
-			rowbad = -1;
-		}
-		if (!*r->region) {
-			tc_diag_at(d, TC_EXIT_INPUT, path, rec.line, 0,
-				   "Region is empty (expected a region name)");
-			rowbad = -1;
-		}
-		if (rowbad)
+		if (sky_row_read(ic, &rec, col, &(*rows)[*nrows]))
 			bad = 1;
 		else
-			nrows++;
+			(*nrows)++;
 	}
-	if (bad)
-		goto out;
+	return bad ? -1 : 0;
+}
 
+/* The offers of the rows: plain rows, then GCP host rows joined with the
+ * accelerator row of their zone and count.  0 or -1 (out of memory). */
+static int sky_offers(struct import_ctx *ic, struct sky_row *rows, size_t nrows)
+{
 	/* Plain rows: an instance with its accelerators and one price. */
 	for (size_t i = 0; i < nrows; i++) {
 		const struct sky_row *r = &rows[i];
@@ -518,11 +526,11 @@ int price_import_skypilot(const char *path, const char *provider,
 		if (!(r->price > 0) && !(r->spot > 0))
 			continue;
 		if (!(gpu = deduce_gpu(r->acc, gpuinfo_mib(r->info), r->inst, &why))) {
-			note_skip(&ic, r->acc, why ? why : "no catalog GPU of that size", r->line);
+			note_skip(ic, r->acc, why ? why : "no catalog GPU of that size", r->line);
 			continue;
 		}
-		if (add_offer(&ic, r, gpu, 0, 0, 0, 0))
-			goto out;
+		if (add_offer(ic, r, gpu, 0, 0, 0, 0))
+			return -1;
 	}
 	/* GCP: a host row plus the accelerator row of its zone and count. */
 	for (size_t i = 0; i < nrows; i++) {
@@ -543,7 +551,7 @@ int price_import_skypilot(const char *path, const char *provider,
 			continue;
 		a->used = 1;
 		if (!(gpu = deduce_gpu(a->acc, gpuinfo_mib(a->info), h->inst, &why))) {
-			note_skip(&ic, a->acc, why ? why : "no catalog GPU of that size", a->line);
+			note_skip(ic, a->acc, why ? why : "no catalog GPU of that size", a->line);
 			continue;
 		}
 		if (!(h->price > 0 && a->price > 0))
@@ -552,15 +560,44 @@ int price_import_skypilot(const char *path, const char *provider,
 		joined.count = n;
 		joined.price = 0; /* the parts carry the prices */
 		joined.spot = 0;
-		if (add_offer(&ic, &joined, gpu, a->price, h->price, a->spot, h->spot))
-			goto out;
+		if (add_offer(ic, &joined, gpu, a->price, h->price, a->spot, h->spot))
+			return -1;
 	}
 	/* GCP accelerator rows that no host row took (N1 attachments, TPUs). */
 	for (size_t j = 0; j < nrows; j++)
 		if (!*rows[j].inst && *rows[j].acc && !rows[j].used)
-			note_skip(&ic, rows[j].acc,
+			note_skip(ic, rows[j].acc,
 				  "accelerator rows without a matching GCP host shape (N1 attachments are not imported)",
 				  rows[j].line);
+	return 0;
+}
+
+int price_import_skypilot(const char *path, const char *provider,
+			  const char *today, struct price_table *out,
+			  struct tc_diag *warn, struct tc_diag *d)
+{
+	struct price_table t = { 0 };
+	struct import_ctx ic = { .file = path, .t = &t, .d = d };
+	struct sky_row *rows = NULL;
+	size_t nrows = 0, len = 0;
+	int col[C_N], line = 1, rc = -1;
+	struct csv_rec rec;
+	char *buf, *pos;
+
+	assert(path && provider && today && out && d);
+	if (!(buf = read_file(path, &len, d)))
+		return -1;
+	pos = buf;
+	sky_table_init(&t, path, provider, today);
+	if (csv_next(&pos, buf + len, &line, &rec) <= 0) {
+		tc_diag_at(d, TC_EXIT_INPUT, path, 1, 0,
+			   "no header line (expected a SkyPilot vms.csv header such as InstanceType,AcceleratorName,...)");
+		goto out;
+	}
+	if (sky_columns(&rec, col, path, d) ||
+	    sky_rows(&ic, &pos, buf + len, &line, rec.n, col, &rows, &nrows) ||
+	    sky_offers(&ic, rows, nrows))
+		goto out;
 	for (int i = 0; warn && i < ic.nskip; i++)
 		tc_diag_at(warn, TC_EXIT_OK, path, ic.skip[i].first_line, 0,
 			   "warning: skipped %d row%s of accelerator '%s': %s",
