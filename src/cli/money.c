@@ -21,6 +21,33 @@ void money_spot_opts(struct money_args *a, struct cli_opts *t)
 	CLI_OPTS_ADD(t, rows);
 }
 
+void money_basis_opts(int *steady_state, struct cli_opts *t)
+{
+	const struct cli_opt rows[] = { { "steady-state", NULL, steady_state, NULL } };
+	CLI_OPTS_ADD(t, rows);
+}
+
+const char *money_basis_name(int steady_state)
+{
+	return steady_state ? "steady_state" : "wall_clock";
+}
+
+double money_judged_s(int steady_state, const struct estimate *e, const struct run_cost *c)
+{
+	if (steady_state)
+		return e->total_time_s;
+	if (!c || c->unfit)
+		return e->campaign.wall_s;
+	return c->campaign_hopeless ? HUGE_VAL : c->wall_s;
+}
+
+double money_judged_usd(int steady_state, const struct run_cost *c)
+{
+	if (steady_state)
+		return c->range.cheapest.run.cost_usd;
+	return c->campaign_hopeless ? HUGE_VAL : c->wall_usd;
+}
+
 void money_opts(struct money_args *a, struct cli_opts *t)
 {
 	const struct cli_opt rows[] = {
