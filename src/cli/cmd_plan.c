@@ -57,8 +57,9 @@ static int price_cb(void *vctx, const struct gpu *g, const struct workload *w,
 				   e->plan.gpus_per_node, g->tdp_w, e->total_time_s,
 				   c->network_fixed ? NULL : &timer, &c->in, &cost))
 		return -1;
-	/* A spot run that loses work as fast as it makes it never finishes. */
-	if (cost.spot_applied && cost_spot_loss_per_h(&cost.in.spot) >= 1) {
+	/* A spot run that loses work as fast as it makes it never finishes
+	 * (on the wall clock the campaign decides, below). */
+	if (c->steady_state && cost.spot_applied && cost_spot_loss_per_h(&cost.in.spot) >= 1) {
 		pthread_mutex_lock(&c->mu);
 		c->spot_unfinished++;
 		pthread_mutex_unlock(&c->mu);

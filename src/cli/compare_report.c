@@ -163,7 +163,9 @@ static void cost_cells(struct rep_cell *c, struct row_text *t, const struct cli_
 	c[C_INSTANCE] = (struct rep_cell){ .text = ch->offer->instance };
 	c[C_REGION] = (struct rep_cell){ .text = ch->offer->region };
 	/* billed as judged: on the wall clock (spare nodes included) unless
-	 * --steady-state; the dearest offer for the same time */
+	 * --steady-state; the dearest offer scaled by the same ratio to its
+	 * steady bill (the same stretch and spare share; its billing rounding
+	 * is the steady one's) */
 	int judged = isfinite(r->judged_usd);
 	double dearest = r->cost.range.dearest.run.cost_usd;
 	if (judged && ch->run.cost_usd > 0)

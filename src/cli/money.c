@@ -114,6 +114,14 @@ int money_parse(struct cli_ctx *ctx, const char *cmd, const struct money_args *a
 	    time_arg(ctx, cmd, "restart", a->restart, &m->in.spot.restart_s))
 		return TC_EXIT_USAGE;
 	m->max_age_days = (int)max_age;
+	/* No source gives a spot preemption rate (reference/goodput.md lists
+	 * measured rates among its gaps): the default is an assumption, and
+	 * every spot answer that uses it says so. */
+	if (m->in.kind == COST_SPOT && !a->preempt)
+		fprintf(ctx->err, "traincost %s: warning: no provider publishes a spot preemption rate "
+			"and none is sourced here: the %.3g per instance-hour assumed is no measurement "
+			"(expected --preempt-per-h R from your own history)\n", cmd,
+			m->in.spot.preempt_per_h);
 	return money_assume_check(ctx, cmd, a->assume_fabric);
 }
 
