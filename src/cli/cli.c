@@ -54,6 +54,12 @@ static int cmd_help(int argc, char **argv, struct cli_ctx *ctx);
 	"  --storage-write R   checkpoint storage bandwidth, such as 100GB/s\n"
 #define UNVERIFIED_HELP                                                        \
 	"  --include-unverified  also price offers marked verified: false\n"
+/* compare, plan and sweep (money_basis_opts) */
+#define STEADY_HELP                                                            \
+	"  --steady-state    judge deadlines and budgets, and bill the cost, at steady\n" \
+	"                    state (default: on the expected wall clock, with the\n" \
+	"                    campaign's interruptions, restarts, checkpoints and spare\n" \
+	"                    nodes; docs/model.md, section 9)\n"
 
 static const struct cli_cmd commands[] = {
 	{ "estimate", cmd_estimate, "time, GPU-hours, MFU and memory of one training run",
@@ -99,6 +105,7 @@ static const struct cli_cmd commands[] = {
 	  "  --deadline D       find the fewest GPUs that finish within D (e.g. 14d),\n"
 	  "                     or the whole instances they are priced on if cheaper\n"
 	  "  --max-gpus N       largest count tried with --deadline (default " CLI_STR(CLI_DEFAULT_MAX_GPUS) ")\n"
+	  STEADY_HELP
 	  "  --network NAME     between nodes, for every plan and offer (without it the\n"
 	  "                     layouts are searched, timed and priced over each network\n"
 	  "                     the GPU's offers join instances by, each on its offers)\n"
@@ -139,6 +146,7 @@ static const struct cli_cmd commands[] = {
 	  "  --budget USD    dollars such as 50000, $50,000, 2.5k or 3M\n"
 	  "  --gpus ID,...   GPU types to consider (default: every GPU with an offer)\n"
 	  "  --max-gpus N    largest GPU count (default " CLI_STR(CLI_DEFAULT_MAX_GPUS) ")\n"
+	  STEADY_HELP
 	  "  --network NAME  between nodes, for every plan and offer (without it the\n"
 	  "                  layouts are searched, timed and priced over each network\n"
 	  "                  the GPU's offers join instances by, each on its offers)\n"
@@ -169,8 +177,9 @@ static const struct cli_cmd commands[] = {
 	  "dotted paths to vary (plan.gpu, plan.count, training.precision, model.preset,\n"
 	  "pricing.provider, ...), each a list or a range {from: 8, to: 512, times: 2};\n"
 	  "the product of all keys, zip: to pair lists.  Each row: the varied values,\n"
-	  "step time, total time, GPU-hours, MFU, memory per GPU, fits, limiting\n"
-	  "resource, cheapest offer and cost; invalid rows carry their reason.\n"
+	  "step time, total time, expected wall clock, GPU-hours, MFU, memory per GPU,\n"
+	  "fits, limiting resource, cheapest offer and cost (billed on the wall clock\n"
+	  "unless --steady-state); invalid rows carry their reason.\n"
 	  "\n"
 	  "  -o, --output OUT  write to OUT (a temporary file renamed at the end)\n"
 	  "  --format F        csv (default), json, table or md\n"
@@ -183,6 +192,7 @@ static const struct cli_cmd commands[] = {
 	  "  --framework ID    software-stack profile of every row, as if the base named\n"
 	  "                    it (see `traincost frameworks`; not with a varied\n"
 	  "                    plan.framework)\n"
+	  STEADY_HELP
 	  UNVERIFIED_HELP
 	  "  --plot FILE       also draw a metric against one varied key as an SVG\n"
 	  "                    chart into FILE, a line per combination of the others\n"

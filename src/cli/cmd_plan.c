@@ -33,6 +33,7 @@ struct price_ctx {
 	enum cost_kind kind;
 	struct run_cost_in in; /* kind and the spot assumptions */
 	int network_fixed; /* --network: every offer timed over the plan's */
+	int steady_state;  /* --steady-state: judged and billed without the campaign */
 	/* Written by the planner's threads, under mu. */
 	pthread_mutex_t mu;
 	int unhosted; /* plans left unpriced: no offer could join their instances */
@@ -56,8 +57,9 @@ static int price_cb(void *vctx, const struct gpu *g, const struct workload *w,
 				   e->plan.gpus_per_node, g->tdp_w, e->total_time_s,
 				   c->network_fixed ? NULL : &timer, &c->in, &cost))
 		return -1;
-	/* A spot run that loses work as fast as it makes it never finishes. */
-	if (cost.spot_applied && cost_spot_loss_per_h(&cost.in.spot) >= 1) {
+	/* A spot run that loses work as fast as it makes it never finishes
+	 * (on the wall clock the campaign decides, below). */
+	if (c->steady_state && cost.spot_applied && cost_spot_loss_per_h(&cost.in.spot) >= 1) {
 		pthread_mutex_lock(&c->mu);
 		c->spot_unfinished++;
 		pthread_mutex_unlock(&c->mu);
@@ -74,9 +76,20 @@ static int price_cb(void *vctx, const struct gpu *g, const struct workload *w,
 		pthread_mutex_unlock(&c->mu);
 		return -1;
 	}
-	/* On spot the run includes its expected restarts. */
-	out->cost_usd = cost.range.cheapest.run.cost_usd;
-	out->total_time_s = cost.range.cheapest.run_s;
+	/* On the expected wall clock (spot preemptions among its
+	 * interruptions) unless --steady-state; a run they leave no time to
+	 * train never finishes. */
+	if (!c->steady_state && run_cost_campaign(&cost, e->plan.count, &e->campaign))
+		return -1;
+	if (!c->steady_state && cost.campaign_hopeless) {
+		pthread_mutex_lock(&c->mu);
+		c->spot_unfinished++;
+		pthread_mutex_unlock(&c->mu);
+		return -1;
+	}
+	/* At steady state a spot run includes its expected restarts. */
+	out->cost_usd = money_judged_usd(c->steady_state, &cost);
+	out->total_time_s = c->steady_state ? cost.range.cheapest.run_s : cost.wall_s;
 	out->net_time_s = cost.priced_base_s;
 	out->provider = cost.range.cheapest.table->provider;
 	out->instance = cost.range.cheapest.offer->instance;
@@ -274,7 +287,7 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 		   *max_s = NULL, *pricing = "on-demand", *fmt = "table",
 		   *calibration = NULL, *risk_s = "p50", *plot = NULL,
 		   *network = NULL, *framework = NULL, *headroom = NULL;
-	int include_unverified = 0;
+	int include_unverified = 0, pc_steady = 0;
 	struct unc_args ua = { 0 };
 	struct money_args ma = { 0 }; /* the spot assumptions */
 	const struct cli_opt mine[] = {
@@ -300,6 +313,7 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	int npos, rc;
 	CLI_OPTS_ADD(&opts, mine);
 	money_spot_opts(&ma, &opts); /* plan loads its own prices */
+	money_basis_opts(&pc_steady, &opts);
 	CLI_OPTS_ADD(&opts, stack);
 	unc_args_opts(&ua, &opts);
 	rc = cli_parse(ctx, "plan", argc, argv, opts.row, pos, &npos);
@@ -352,6 +366,7 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 		return cli_report(ctx, &d);
 	pthread_mutex_init(&pc.mu, NULL); /* destroyed at out */
 	pc.network_fixed = network != NULL;
+	pc.steady_state = pc_steady;
 	if (network)
 		wl_set_network(&w.plan, net_find(network)); /* a choice of net_names */
 	if (framework && (rc = cli_framework_arg(ctx, framework, &w.plan)))
@@ -399,6 +414,7 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	if (ua.on) {
 		us.kind = pc.kind; /* the offers of in.offer are bought this way */
 		us.spot = pc.in.spot; /* planner_sample sets each plan's instances */
+		us.wall = !pc.steady_state; /* ranked and judged as the point estimate */
 		if (sample_candidates(&in, pts, npts, front, risk, best, deadline, budget, &us))
 			goto oom;
 		for (size_t i = 0; i < npts; i++)
@@ -418,6 +434,7 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 		.spot = pc.in.kind == COST_SPOT ? &pc.in.spot : NULL,
 		.spot_unfinished = pc.spot_unfinished, .cal = &cal, .risk = risk,
 		.deadline_s = deadline, .budget_usd = budget, .best = best, .nboth = nboth,
+		.steady_state = pc.steady_state,
 		.unc = ua.on ? &us : NULL, .nsampled = nsampled,
 	};
 	if (cli_plan_report(ctx, fmt, &report)) {

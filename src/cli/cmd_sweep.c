@@ -357,7 +357,7 @@ static int plot_setup(struct cli_ctx *ctx, struct run *R, const char *plot_x,
 struct sweep_args {
 	const char *file, *out, *fmt, *jobs_s, *shard, *calibration, *plot, *plot_x, *plot_y,
 		*framework, *headroom;
-	int tree, include_unverified, jobs;
+	int tree, include_unverified, jobs, steady_state;
 };
 
 /*
@@ -369,7 +369,7 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct sweep_a
 		      struct run *R)
 {
 	*a = (struct sweep_args){ .fmt = "csv", .plot_y = "total_time_s" };
-	const struct cli_opt opts[] = {
+	const struct cli_opt mine[] = {
 		{ "output", &a->out, NULL, NULL },
 		{ "format", &a->fmt, NULL, formats },
 		{ "calibration", &a->calibration, NULL, NULL },
@@ -382,8 +382,10 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct sweep_a
 		{ "include-unverified", NULL, &a->include_unverified, NULL },
 		{ "framework", &a->framework, NULL, NULL },
 		{ "memory-headroom", &a->headroom, NULL, NULL },
-		{ NULL, NULL, NULL, NULL },
 	};
+	struct cli_opts opts = { 0 };
+	CLI_OPTS_ADD(&opts, mine);
+	money_basis_opts(&a->steady_state, &opts);
 	char *pos[CLI_MAX_POS];
 	int npos, rc;
 	char **av = calloc((size_t)argc + 1, sizeof(*av));
@@ -395,7 +397,7 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct sweep_a
 	static char output_opt[] = "--output";
 	for (int i = 0; i < argc; i++)
 		av[i] = !strcmp(argv[i], "-o") ? output_opt : argv[i];
-	rc = cli_parse(ctx, "sweep", argc, av, opts, pos, &npos);
+	rc = cli_parse(ctx, "sweep", argc, av, opts.row, pos, &npos);
 	free(av);
 	if (rc)
 		return rc;
@@ -418,6 +420,7 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct sweep_a
 		return TC_EXIT_USAGE;
 	if (cli_headroom_arg(ctx, "sweep", a->headroom, &R->memory_headroom_frac))
 		return TC_EXIT_USAGE;
+	R->steady_state = a->steady_state;
 	return 0;
 }
 

@@ -6,6 +6,7 @@
 #include "compare_report.h"
 #include "money.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -28,7 +29,7 @@
  * of each row (rep_unc_json) and of these columns only the error.
  */
 enum { C_GPU, C_OK, C_REASON, C_LAYOUT, C_FREE = C_LAYOUT + REP_LAYOUT_NCOLS, C_STEP, C_TOTAL,
-       C_GPU_HOURS, C_MFU, C_MEMORY, C_FITS, C_MEETS, C_PRICED, C_PRICING, C_OFFER, C_PROVIDER,
+       C_WALL, C_GPU_HOURS, C_MFU, C_MEMORY, C_FITS, C_BASIS, C_MEETS, C_PRICED, C_PRICING, C_OFFER, C_PROVIDER,
        C_INSTANCE, C_REGION, C_COST, C_COST_MAX, C_COST_RUN, C_COST_NETWORK, C_ENERGY, C_NOTE,
        MAIN_COLS,
        U_GPU = MAIN_COLS, U_TIME_P10, U_TIME_P50, U_TIME_P90, U_COST_P10, U_COST_P50, U_COST_P90,
@@ -52,13 +53,18 @@ static const struct rep_col compare_cols[ALL_COLS] = {
 	 * in CSV and JSON terms), in words for people. */
 	[C_FREE] = REP_TEXT_COL("memory_free", "free", REP_VIEW_TEXT, 0),
 	[C_STEP] = TIME_COL("step_time_s", "step", REP_VIEW_ALL),
-	[C_TOTAL] = TIME_COL("total_time_s", "total time", REP_VIEW_ALL),
+	[C_TOTAL] = TIME_COL("total_time_s", "total time, steady", REP_VIEW_ALL),
+	/* the expected wall clock (docs/model.md, section 9); null where spot
+	 * preemptions leave no time to train */
+	[C_WALL] = TIME_COL("wall_time_s", "wall clock", REP_VIEW_ALL),
 	[C_GPU_HOURS] = PLAN_COL("gpu_hours", "GPU-hours", REP_COL_AMOUNT, 0, NULL, REP_CSV_EXP6,
 				 REP_VIEW_ALL),
 	[C_MFU] = PLAN_COL("mfu_frac", "MFU", REP_COL_NUM, 4, NULL, REP_CSV_DECIMALS, REP_VIEW_DATA),
 	[C_MEMORY] = PLAN_COL("memory_per_gpu_bytes", "memory per GPU", REP_COL_NUM, 0, NULL,
 			      REP_CSV_EXP6, REP_VIEW_DATA),
 	[C_FITS] = BOOL_COL("fits", REP_VIEW_DATA),
+	/* what the deadline and the cost are judged on (money_basis_name) */
+	[C_BASIS] = REP_TEXT_COL("basis", "basis", REP_VIEW_DATA, 1),
 	[C_MEETS] = BOOL_COL("meets_deadline", REP_VIEW_JSON),
 	[C_PRICED] = BOOL_COL("priced", REP_VIEW_JSON),
 	[C_PRICING] = REP_TEXT_COL("pricing", "pricing", REP_VIEW_CSV, 1),
@@ -156,9 +162,17 @@ static void cost_cells(struct rep_cell *c, struct row_text *t, const struct cli_
 	c[C_PROVIDER] = (struct rep_cell){ .text = ch->table->provider };
 	c[C_INSTANCE] = (struct rep_cell){ .text = ch->offer->instance };
 	c[C_REGION] = (struct rep_cell){ .text = ch->offer->region };
-	c[C_COST] = (struct rep_cell){ .num = ch->run.cost_usd };
-	c[C_COST_MAX] = (struct rep_cell){ .num = r->cost.range.dearest.run.cost_usd };
-	c[C_COST_RUN] = (struct rep_cell){ .num = ch->run_s };
+	/* billed as judged: on the wall clock (spare nodes included) unless
+	 * --steady-state; the dearest offer scaled by the same ratio to its
+	 * steady bill (the same stretch and spare share; its billing rounding
+	 * is the steady one's) */
+	int judged = isfinite(r->judged_usd);
+	double dearest = r->cost.range.dearest.run.cost_usd;
+	if (judged && ch->run.cost_usd > 0)
+		dearest *= r->judged_usd / ch->run.cost_usd;
+	c[C_COST] = (struct rep_cell){ .num = r->judged_usd, .missing = !judged };
+	c[C_COST_MAX] = (struct rep_cell){ .num = dearest, .missing = !judged };
+	c[C_COST_RUN] = (struct rep_cell){ .num = r->judged_s, .missing = !isfinite(r->judged_s) };
 	c[C_COST_NETWORK] = (struct rep_cell){ .text = net, .missing = !net };
 }
 
@@ -174,16 +188,18 @@ static void quantile_cells(struct rep_cell *c, const struct unc_quantiles *q, in
 /* The cells of row r's uncertainty, from U_TIME_P10 on: its quantiles,
  * or why it has none. */
 static void unc_cells(struct rep_cell *c, struct row_text *t, const struct cli_compare_row *r,
-		      double deadline_s)
+		      double deadline_s, int steady)
 {
 	const struct unc_result *u = &r->unc;
 	c[U_ERROR] = (struct rep_cell){ .text = r->unc_why, .missing = r->unc_ok };
 	c[U_NOTE] = (struct rep_cell){ .text = r->unc_why };
 	if (!r->unc_ok)
 		return;
-	quantile_cells(c + U_TIME_P10, &u->total_s, 0);
-	quantile_cells(c + U_COST_P10, &u->cost_usd, !u->has_cost);
-	c[U_P_DEADLINE] = (struct rep_cell){ .num = u->p_deadline,
+	/* judged as the main table: the wall clock drawn unless --steady-state */
+	int wall = !steady && u->has_wall;
+	quantile_cells(c + U_TIME_P10, wall ? &u->wall_s : &u->total_s, 0);
+	quantile_cells(c + U_COST_P10, wall ? &u->wall_usd : &u->cost_usd, !u->has_cost);
+	c[U_P_DEADLINE] = (struct rep_cell){ .num = wall ? u->p_deadline_wall : u->p_deadline,
 					     .missing = !(deadline_s > 0 && u->has_deadline) };
 	t->unc_note[0] = '\0';
 	if (!u->has_cost)
@@ -193,7 +209,7 @@ static void unc_cells(struct rep_cell *c, struct row_text *t, const struct cli_c
 
 /* Row r's cells of every column (ALL_COLS of them), their texts in t. */
 static void row_cells(struct rep_cell *c, struct row_text *t, const struct cli_compare_row *r,
-		      double deadline_s)
+		      double deadline_s, int steady)
 {
 	for (int k = 0; k < ALL_COLS; k++)
 		c[k] = (struct rep_cell){ .missing = 1 };
@@ -212,13 +228,18 @@ static void row_cells(struct rep_cell *c, struct row_text *t, const struct cli_c
 							     t->free, sizeof(t->free)) };
 	c[C_STEP] = (struct rep_cell){ .num = r->e.step_time_s };
 	c[C_TOTAL] = (struct rep_cell){ .num = r->e.total_time_s };
+	const struct campaign *camp = r->cost.unfit ? &r->e.campaign : &r->cost.campaign;
+	int hopeless = !r->cost.unfit && r->cost.campaign_hopeless;
+	double wall = r->cost.unfit ? camp->wall_s : r->cost.wall_s;
+	c[C_WALL] = (struct rep_cell){ .num = wall, .missing = hopeless };
+	c[C_BASIS] = (struct rep_cell){ .text = money_basis_name(steady) };
 	c[C_GPU_HOURS] = (struct rep_cell){ .num = r->e.gpu_hours };
 	c[C_MFU] = (struct rep_cell){ .num = r->e.mfu_frac };
 	c[C_MEMORY] = (struct rep_cell){ .num = r->e.memory_per_gpu_bytes };
 	c[C_FITS] = (struct rep_cell){ .num = r->e.fits };
 	c[C_MEETS] = (struct rep_cell){ .num = r->meets, .missing = !(deadline_s > 0) };
 	cost_cells(c, t, r);
-	unc_cells(c, t, r, deadline_s);
+	unc_cells(c, t, r, deadline_s, steady);
 }
 
 /* The GPU types of res (only those with a plan when `planned`) as rows
@@ -233,7 +254,7 @@ static void compare_rows(struct rep_rows *out, const struct rep_col *cols, int f
 		struct row_text t;
 		if (planned && !res->rows[i].ok)
 			continue;
-		row_cells(c, &t, &res->rows[i], res->deadline_s);
+		row_cells(c, &t, &res->rows[i], res->deadline_s, res->m->steady_state);
 		rep_rows_add(out, c + first);
 	}
 }
@@ -250,9 +271,11 @@ static int print_unc_table(struct cli_ctx *ctx, const char *fmt,
 	if (!(res->deadline_s > 0))
 		cols[U_P_DEADLINE - U_GPU].view = REP_VIEW_CSV;
 	compare_rows(&r, cols, U_GPU, UNC_COLS, res, 1);
-	fprintf(ctx->out, "\nUncertainty (%zu samples, seed %lu): total time%s and cost on the cheapest "
+	fprintf(ctx->out, "\nUncertainty (%zu samples, seed %lu): %s and cost on the cheapest "
 		"offer\n\n", res->unc->samples, res->unc->seed,
-		res->m->in.kind == COST_SPOT ? " with the spot restarts drawn" : " at the steady rate");
+		!res->m->steady_state ? "wall clock with its interruptions drawn" :
+		res->m->in.kind == COST_SPOT ? "total time with the spot restarts drawn"
+					     : "total time at the steady rate");
 	int rc = rep_rows_print(&r, ctx->out, fmt);
 	rep_rows_release(&r);
 	return rc;
@@ -266,9 +289,11 @@ static void trade_off(struct cli_ctx *ctx, const struct cli_compare_row *rows, i
 		const struct cli_compare_row *r = &rows[i];
 		if (!r->ok || !r->cost.priced)
 			continue;
-		if (!cheap || r->cost.range.cheapest.run.cost_usd < cheap->cost.range.cheapest.run.cost_usd)
+		if (!isfinite(r->judged_usd))
+			continue;
+		if (!cheap || r->judged_usd < cheap->judged_usd)
 			cheap = r;
-		if (!fast || r->e.total_time_s < fast->e.total_time_s)
+		if (!fast || r->judged_s < fast->judged_s)
 			fast = r;
 	}
 	if (!cheap)
@@ -277,9 +302,8 @@ static void trade_off(struct cli_ctx *ctx, const struct cli_compare_row *rows, i
 		fprintf(ctx->out, "\n%s is both the cheapest and the fastest.\n", cheap->g.id);
 		return;
 	}
-	double saving = 1 - cheap->cost.range.cheapest.run.cost_usd /
-			    fast->cost.range.cheapest.run.cost_usd;
-	double slower = cheap->e.total_time_s / fast->e.total_time_s;
+	double saving = 1 - cheap->judged_usd / fast->judged_usd;
+	double slower = cheap->judged_s / fast->judged_s;
 	fprintf(ctx->out, "\n%s: %.0f%% cheaper, %.3gx slower than %s.\n", cheap->g.id,
 		100 * saving, slower, fast->g.id);
 }
@@ -295,6 +319,7 @@ static int print_json(struct cli_ctx *ctx, const struct cli_compare_results *res
 	rep_json_str(&j, "file", res->w->file);
 	rep_json_str(&j, "kind", rep_kind_name(res->w));
 	rep_json_str(&j, "pricing", cost_kind_names[res->m->in.kind]);
+	rep_json_str(&j, "basis", money_basis_name(res->m->steady_state));
 	if (res->deadline_s > 0)
 		rep_json_num(&j, "deadline_s", res->deadline_s);
 	if (res->unc) {
@@ -350,8 +375,12 @@ static int print_text(struct cli_ctx *ctx, const char *fmt, const struct cli_com
 			 tc_fmt_duration(res->deadline_s, dur, sizeof(dur)));
 	else
 		snprintf(how, sizeof(how), "at %d GPUs", res->count);
-	fprintf(ctx->out, "%s: each GPU type with its fastest plan that fits, %s, %s prices\n\n",
-		rep_title(title, res->w, fmt), how, cost_kind_names[res->m->in.kind]);
+	fprintf(ctx->out, "%s: each GPU type with its fastest plan that fits, %s, %s prices\n"
+		"%s\n\n", rep_title(title, res->w, fmt), how, cost_kind_names[res->m->in.kind],
+		res->m->steady_state ? "Deadline and cost on the steady state (--steady-state): "
+				       "no interruptions, restarts or checkpoints."
+				     : "Deadline and cost on the expected wall clock: interruptions, "
+				       "restarts, checkpoints and spare nodes included.");
 	if (cal->measurements)
 		fprintf(ctx->out, "Efficiencies calibrated from %s (%zu measurements on %s).\n\n",
 			cal->fitted_from, cal->measurements, cal->gpu);
@@ -368,9 +397,11 @@ static int print_text(struct cli_ctx *ctx, const char *fmt, const struct cli_com
 		trade_off(ctx, res->rows, res->n);
 	if (!rc && res->m->in.kind == COST_SPOT) {
 		fputc('\n', ctx->out);
-		rep_spot_assumptions(ctx->out, &res->m->in.spot,
-				     res->unc ? "costs and the sampled times" : "costs");
-		fputs("The total time of the table is the steady run, without restarts.\n", ctx->out);
+		rep_spot_assumptions(ctx->out, &res->m->in.spot, res->m->steady_state ?
+				     (res->unc ? "costs and the sampled times" : "costs") :
+				     "the steady-state costs (--steady-state)");
+		fputs("The total time of the table is the steady run, without restarts; the wall "
+		      "clock counts the preemptions as interruptions.\n", ctx->out);
 	}
 	return rc;
 }

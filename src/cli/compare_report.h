@@ -21,6 +21,10 @@ struct cli_compare_row {
 	struct estimate e;
 	struct run_cost cost;
 	int meets;              /* meets the deadline, when one is given */
+	/* What the row is judged and ranked on (money_judged_s/_usd): the
+	 * expected wall clock and its bill, or the steady state with
+	 * --steady-state; judged_usd only when priced. */
+	double judged_s, judged_usd;
 	int unc_ok;             /* --uncertainty: unc holds its samples */
 	struct unc_result unc;
 	char unc_why[256];      /* --uncertainty: why not, when not */

@@ -21,6 +21,33 @@ void money_spot_opts(struct money_args *a, struct cli_opts *t)
 	CLI_OPTS_ADD(t, rows);
 }
 
+void money_basis_opts(int *steady_state, struct cli_opts *t)
+{
+	const struct cli_opt rows[] = { { "steady-state", NULL, steady_state, NULL } };
+	CLI_OPTS_ADD(t, rows);
+}
+
+const char *money_basis_name(int steady_state)
+{
+	return steady_state ? "steady_state" : "wall_clock";
+}
+
+double money_judged_s(int steady_state, const struct estimate *e, const struct run_cost *c)
+{
+	if (steady_state)
+		return e->total_time_s;
+	if (!c || c->unfit)
+		return e->campaign.wall_s;
+	return c->campaign_hopeless ? HUGE_VAL : c->wall_s;
+}
+
+double money_judged_usd(int steady_state, const struct run_cost *c)
+{
+	if (steady_state)
+		return c->range.cheapest.run.cost_usd;
+	return c->campaign_hopeless ? HUGE_VAL : c->wall_usd;
+}
+
 void money_opts(struct money_args *a, struct cli_opts *t)
 {
 	const struct cli_opt rows[] = {
@@ -87,6 +114,14 @@ int money_parse(struct cli_ctx *ctx, const char *cmd, const struct money_args *a
 	    time_arg(ctx, cmd, "restart", a->restart, &m->in.spot.restart_s))
 		return TC_EXIT_USAGE;
 	m->max_age_days = (int)max_age;
+	/* No source gives a spot preemption rate (reference/goodput.md lists
+	 * measured rates among its gaps): the default is an assumption, and
+	 * every spot answer that uses it says so. */
+	if (m->in.kind == COST_SPOT && !a->preempt)
+		fprintf(ctx->err, "traincost %s: warning: no provider publishes a spot preemption rate "
+			"and none is sourced here: the %.3g per instance-hour assumed is no measurement "
+			"(expected --preempt-per-h R from your own history)\n", cmd,
+			m->in.spot.preempt_per_h);
 	return money_assume_check(ctx, cmd, a->assume_fabric);
 }
 

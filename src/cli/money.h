@@ -22,6 +22,15 @@ struct money_args {
  * age, energy and spot assumptions, --include-unverified. */
 void money_opts(struct money_args *a, struct cli_opts *t);
 
+/* Append --steady-state bound to *steady_state: the one declaration of
+ * the option compare, plan and sweep share (their deadlines, budgets and
+ * cost on the steady state instead of the expected wall clock). */
+void money_basis_opts(int *steady_state, struct cli_opts *t);
+
+/* The basis a run is judged on, as the outputs name it: "steady_state"
+ * or "wall_clock" (their `basis` field). */
+const char *money_basis_name(int steady_state);
+
 /* Append only the spot assumptions (--preempt-per-h, --checkpoint,
  * --restart) bound to *a, for a command that loads its own prices. */
 void money_spot_opts(struct money_args *a, struct cli_opts *t);
@@ -39,6 +48,10 @@ struct money {
 	 * it: offers joining instances over another network are left out
 	 * (run_cost_own_net), so the time shown is the time priced. */
 	int network_own;
+	/* --steady-state (money_basis_opts): deadlines and budgets judged,
+	 * and cost billed, at steady state instead of on the expected wall
+	 * clock. */
+	int steady_state;
 };
 
 /*
@@ -91,6 +104,21 @@ int money_assume_apply(struct cli_ctx *ctx, const char *cmd, const char *spec,
  * input, out of memory). */
 int money_cost(const struct money *m, const struct gpu *g, const struct workload *w,
 	       const struct estimate *e, struct run_cost *out);
+
+/*
+ * The run time estimate *e is judged on by a deadline: its steady state
+ * with steady_state, else its expected wall clock: the campaign of the
+ * run priced (*c, money_cost's; spot preemptions included) or, with c
+ * NULL or not fitting, the estimate's own.  HUGE_VAL when the spot
+ * preemptions leave no time to train (never printed: such a run misses
+ * every deadline).
+ */
+double money_judged_s(int steady_state, const struct estimate *e, const struct run_cost *c);
+
+/* What priced run *c costs on its cheapest offer: billed for its steady
+ * run with steady_state, else for its expected wall clock with the
+ * spare nodes (HUGE_VAL when spot preemptions leave no time to train). */
+double money_judged_usd(int steady_state, const struct run_cost *c);
 
 /* *w as the cost *c was timed: over its cheapest offer's own network when
  * that set the time (for drawing the samples of that run), else *w. */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../report/estimate_report.h"
+#include "money.h"
 #include "../report/json.h"
 #include "../report/layout_text.h"
 #include "../report/numfmt.h"
@@ -33,7 +34,7 @@ static const char *const rec_names[] = { "none", "selective", "full" };
  */
 enum {
 	PC_SECTION, PC_GPU, PC_LAYOUT, PC_FREE = PC_LAYOUT + REP_LAYOUT_NCOLS, PC_STEP, PC_TOTAL,
-	PC_COST,
+	PC_COST, PC_BASIS,
 	PC_PROVIDER, PC_INSTANCE, PC_OFFER,
 	PC_TOTAL_P10, PC_TOTAL_P50, PC_TOTAL_P90, PC_COST_P10, PC_COST_P50, PC_COST_P90,
 	PC_TIME_RANGE, PC_COST_RANGE, PC_P_DEADLINE, PC_P_BUDGET, PC_NETWORK, PC_COLS
@@ -58,6 +59,8 @@ static const struct rep_col plan_cols[PC_COLS] = {
 		       REP_CSV_EXP6, REP_VIEW_ALL, 0 },
 	[PC_COST] = { "cost_usd", "cost", REP_COL_USD, 0, 2, NULL, NULL, NULL, REP_CSV_DECIMALS,
 		      REP_VIEW_ALL, 0 },
+	/* what total_time_s and cost_usd are (money_basis_name) */
+	[PC_BASIS] = REP_TEXT_COL("basis", "", REP_VIEW_DATA, 0),
 	[PC_PROVIDER] = REP_TEXT_COL("provider", "", REP_VIEW_DATA, 0),
 	[PC_INSTANCE] = REP_TEXT_COL("instance", "", REP_VIEW_DATA, 0),
 	[PC_OFFER] = REP_TEXT_COL("offer", "offer", REP_VIEW_TEXT, 0),
@@ -102,6 +105,8 @@ static void pick_cols(struct plan_cols *pc, const struct plan_report *r, const c
 		    (c == PC_P_BUDGET && !csv && !(r->budget_usd > 0)))
 			continue;
 		pc->col[pc->n] = plan_cols[c];
+		if (c == PC_TOTAL)
+			pc->col[pc->n].title = r->steady_state ? "total time, steady" : "wall clock";
 		pc->which[pc->n++] = c;
 	}
 }
@@ -165,6 +170,7 @@ static void point_cells(struct rep_cell *c, struct plan_texts *t, const struct p
 	c[PC_STEP].num = p->step_time_s;
 	c[PC_TOTAL].num = p->total_time_s;
 	c[PC_COST].num = p->cost_usd;
+	c[PC_BASIS].text = money_basis_name(r->steady_state);
 	c[PC_PROVIDER].text = p->provider;
 	c[PC_INSTANCE].text = p->instance;
 	/* A time taken over the offer's own network says so. */
@@ -176,18 +182,22 @@ static void point_cells(struct rep_cell *c, struct plan_texts *t, const struct p
 		 p->network ? " over " : "", p->network ? p->network : "",
 		 p->caveat ? ", " : "", p->caveat ? p->caveat : "", idle);
 	c[PC_OFFER].text = t->offer;
-	const double q[] = { u->total_s.p10, u->total_s.p50, u->total_s.p90,
-			     u->cost_usd.p10, u->cost_usd.p50, u->cost_usd.p90 };
+	/* the samples of what the plan is judged on (planner_ranked) */
+	const struct unc_quantiles *qt = u->has_wall ? &u->wall_s : &u->total_s;
+	const struct unc_quantiles *qc = u->has_wall ? &u->wall_usd : &u->cost_usd;
+	const double q[] = { qt->p10, qt->p50, qt->p90, qc->p10, qc->p50, qc->p90 };
 	for (int k = 0; k < 6; k++)
 		c[PC_TOTAL_P10 + k] = (struct rep_cell){ .num = q[k], .missing = k < 3 ? !s : !cost };
 	c[PC_TIME_RANGE] = (struct rep_cell){ .missing = !s };
 	if (s)
-		c[PC_TIME_RANGE].text = range_words(t->time_range, sizeof(t->time_range), &u->total_s, 0);
+		c[PC_TIME_RANGE].text = range_words(t->time_range, sizeof(t->time_range), qt, 0);
 	c[PC_COST_RANGE] = (struct rep_cell){ .missing = !cost };
 	if (cost)
-		c[PC_COST_RANGE].text = range_words(t->cost_range, sizeof(t->cost_range), &u->cost_usd, 1);
-	c[PC_P_DEADLINE] = (struct rep_cell){ .num = u->p_deadline, .missing = !s || !u->has_deadline };
-	c[PC_P_BUDGET] = (struct rep_cell){ .num = u->p_budget, .missing = !s || !u->has_budget };
+		c[PC_COST_RANGE].text = range_words(t->cost_range, sizeof(t->cost_range), qc, 1);
+	c[PC_P_DEADLINE] = (struct rep_cell){ .num = u->has_wall ? u->p_deadline_wall : u->p_deadline,
+					      .missing = !s || !u->has_deadline };
+	c[PC_P_BUDGET] = (struct rep_cell){ .num = u->has_wall ? u->p_budget_wall : u->p_budget,
+					    .missing = !s || !u->has_budget };
 	c[PC_NETWORK] = (struct rep_cell){ .text = p->network, .missing = !p->network };
 }
 
@@ -395,6 +405,7 @@ static int print_json(struct cli_ctx *ctx, const struct plan_report *r, const st
 	rep_json_str(&j, "file", r->w->file);
 	rep_json_str(&j, "kind", rep_kind_name(r->w));
 	rep_json_str(&j, "pricing", cost_kind_names[r->kind]);
+	rep_json_str(&j, "basis", money_basis_name(r->steady_state));
 	if (r->deadline_s > 0)
 		rep_json_num(&j, "deadline_s", r->deadline_s);
 	if (r->budget_usd > 0)
@@ -452,6 +463,10 @@ static void print_search(struct cli_ctx *ctx, const char *fmt, const struct plan
 	fprintf(f, "%zu plan%s that fit%s over %d GPU type%s, up to %d GPUs, %s prices%s\n\n", n,
 		n == 1 ? "" : "s", n == 1 ? "s" : "", r->ngpus, r->ngpus == 1 ? "" : "s",
 		r->max_gpus, cost_kind_names[r->kind], md ? "." : "");
+	fputs(r->steady_state ? "Times and costs at steady state (--steady-state): no "
+				"interruptions, restarts or checkpoints.\n\n"
+			      : "Times and costs on the expected wall clock: interruptions, "
+				"restarts, checkpoints and spare nodes included.\n\n", f);
 	if (r->w->plan.memory_headroom_frac > 0)
 		fprintf(f, "Every plan fits with %.3g %% of each GPU's memory kept free (--memory-headroom); "
 			"\"free\" is what is left.\n\n", 100 * r->w->plan.memory_headroom_frac);
@@ -460,7 +475,11 @@ static void print_search(struct cli_ctx *ctx, const char *fmt, const struct plan
 			rep_show(esc, sizeof(esc), r->cal->fitted_from, fmt), r->cal->measurements,
 			r->cal->gpu);
 	if (r->spot) {
-		rep_spot_assumptions(f, r->spot, "times and costs");
+		rep_spot_assumptions(f, r->spot, r->steady_state ? "times and costs" :
+				     "the steady-state figures (--steady-state)");
+		if (!r->steady_state)
+			fputs("The wall clock counts the same preemptions as interruptions, with "
+			      "checkpoints at the recommended interval (docs/model.md, section 9).\n", f);
 		if (r->spot_unfinished)
 			fprintf(f, "%d plan%s left out: %s restarts would lose work as fast as the run "
 				"makes it.\n", r->spot_unfinished, r->spot_unfinished == 1 ? "" : "s",

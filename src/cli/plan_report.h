@@ -29,6 +29,8 @@ struct plan_report {
 	size_t nboth;                  /* plans meeting both targets */
 	const struct unc_spec *unc;    /* the sampling; NULL without --uncertainty */
 	size_t nsampled;               /* plans sampled */
+	int steady_state;              /* --steady-state: times and costs at steady
+					  state, else on the expected wall clock */
 };
 
 /*

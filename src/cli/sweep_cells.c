@@ -15,7 +15,8 @@
 	{ name, title, kind, 0, 0, NULL, NULL, NULL, 0, REP_VIEW_ALL, 0 }
 static const struct rep_col result_cols[SR_COLS] = {
 	[SR_STEP] = VALUE_COL("step_time_s", "step time", REP_COL_DURATION),
-	[SR_TOTAL] = VALUE_COL("total_time_s", "total time", REP_COL_DURATION),
+	[SR_TOTAL] = VALUE_COL("total_time_s", "total time, steady", REP_COL_DURATION),
+	[SR_WALL] = VALUE_COL("wall_time_s", "wall clock", REP_COL_DURATION),
 	[SR_GPU_HOURS] = VALUE_COL("gpu_hours", "GPU-hours", REP_COL_AMOUNT),
 	[SR_MFU] = { "mfu_frac", "MFU", REP_COL_NUM, 100, 1, " %", NULL, NULL, 0, REP_VIEW_ALL, 0 },
 	[SR_MEMORY] = { "memory_per_gpu_bytes", "", REP_COL_NUM, 0, 0, NULL, NULL, NULL, 0,
@@ -28,6 +29,8 @@ static const struct rep_col result_cols[SR_COLS] = {
 	[SR_INSTANCE] = REP_TEXT_COL("instance", "instance", REP_VIEW_ALL, 0),
 	[SR_REGION] = REP_TEXT_COL("region", "region", REP_VIEW_ALL, 0),
 	[SR_COST] = VALUE_COL("cost_usd", "cost", REP_COL_USD),
+	/* what the cost is billed on (money_basis_name) */
+	[SR_BASIS] = REP_TEXT_COL("basis", "basis", REP_VIEW_DATA, 0),
 	/* Most rows have nothing to say: no "-" at the end of their line. */
 	[SR_REASON] = { "reason", "reason", REP_COL_TEXT, 0, 0, NULL, "", NULL, 0, REP_VIEW_ALL, 0 },
 };
@@ -67,12 +70,13 @@ void sweep_result_cells(struct rep_cell *c, const struct sweep_result *res, int 
 	memset(c, 0, SR_COLS * sizeof(*c));
 	for (int k = SR_STEP; k <= SR_LIMITING; k++)
 		c[k].missing = !e;
-	for (int k = SR_PROVIDER; k <= SR_COST; k++)
+	for (int k = SR_PROVIDER; k <= SR_BASIS; k++)
 		c[k].missing = !ch;
 	c[SR_REASON] = (struct rep_cell){ .text = res->reason, .missing = !res->reason[0] };
 	if (e) {
 		c[SR_STEP].num = e->step_time_s;
 		c[SR_TOTAL].num = e->total_time_s;
+		c[SR_WALL].num = e->campaign.wall_s;
 		c[SR_GPU_HOURS].num = e->gpu_hours;
 		c[SR_MFU].num = e->mfu_frac;
 		c[SR_MEMORY].num = e->memory_per_gpu_bytes;
@@ -87,6 +91,7 @@ void sweep_result_cells(struct rep_cell *c, const struct sweep_result *res, int 
 		c[SR_PROVIDER].text = ch->table->provider;
 		c[SR_INSTANCE].text = ch->offer->instance;
 		c[SR_REGION].text = ch->offer->region;
-		c[SR_COST].num = ch->run.cost_usd;
+		c[SR_COST].num = res->cost_usd;
+		c[SR_BASIS].text = res->basis;
 	}
 }

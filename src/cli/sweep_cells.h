@@ -14,8 +14,8 @@
 /* The result columns, after `config` and the varied keys (the memory a
  * value CSV and JSON carry, and next to it its words for people). */
 enum sweep_result_col {
-	SR_STEP, SR_TOTAL, SR_GPU_HOURS, SR_MFU, SR_MEMORY, SR_MEMORY_WORDS, SR_FITS,
-	SR_LIMITING, SR_PROVIDER, SR_INSTANCE, SR_REGION, SR_COST, SR_REASON, SR_COLS
+	SR_STEP, SR_TOTAL, SR_WALL, SR_GPU_HOURS, SR_MFU, SR_MEMORY, SR_MEMORY_WORDS, SR_FITS,
+	SR_LIMITING, SR_PROVIDER, SR_INSTANCE, SR_REGION, SR_COST, SR_BASIS, SR_REASON, SR_COLS
 };
 
 /* The most columns of a row: config, the keys, the results, the layout
@@ -35,11 +35,15 @@ struct sweep_words {
 };
 
 /* What one configuration gave: its estimate when it has one (e NULL:
- * none), the offer it is priced on (cheapest NULL: none) and why a value
- * is missing ("": nothing to say). */
+ * none), the offer it is priced on (cheapest NULL: none), what that bills
+ * on the basis named (money_basis_name: the expected wall clock with the
+ * spare nodes, or the steady state) and why a value is missing ("":
+ * nothing to say). */
 struct sweep_result {
 	const struct estimate *e;
 	const struct cost_choice *cheapest;
+	double cost_usd;
+	const char *basis;
 	const char *reason;
 };
 

@@ -16,6 +16,7 @@
 #include "../report/estimate_report.h"
 #include "../report/layout_text.h"
 #include "../report/rowfmt.h"
+#include "money.h"
 
 /* The GPU entry of `id`, or NULL when not resolved up front. */
 const struct gpu_entry *sweep_find_gpu(const struct run *R, const char *id)
@@ -72,6 +73,7 @@ struct outcome {
 	int ok;                       /* an estimate: W->e */
 	int priced;                   /* an offer: cr.cheapest */
 	struct cost_range cr;
+	double cost_usd;              /* the cheapest offer billed on the run's basis */
 	const struct workload *used;  /* the workload W->e ran (layout: auto: its choice) */
 	char reason[512];             /* why a value is missing, or "" */
 };
@@ -130,14 +132,18 @@ static void row_price(const struct run *R, const struct gpu *g, const struct gpu
 		no_fit_reason(o->reason, e);
 		return;
 	}
+	/* billed for the expected wall clock, spare nodes paid on top, unless
+	 * --steady-state (money_judged_usd, for the workload's own campaign) */
+	double run_s = R->steady_state ? e->total_time_s : e->campaign.wall_s;
 	if (ge)
 		o->priced = price_row(ge->tables, ge->ntables, pr->provider, g->id, pr->kind,
-				      e->plan.count, e->plan.gpus_per_node, e->total_time_s,
-				      &o->cr) == 0;
+				      e->plan.count, e->plan.gpus_per_node, run_s, &o->cr) == 0;
 	else
 		o->priced = price_row(R->prices->tables, R->prices->count, pr->provider, g->id,
-				      pr->kind, e->plan.count, e->plan.gpus_per_node,
-				      e->total_time_s, &o->cr) == 0;
+				      pr->kind, e->plan.count, e->plan.gpus_per_node, run_s,
+				      &o->cr) == 0;
+	o->cost_usd = o->priced ? o->cr.cheapest.run.cost_usd *
+				  (R->steady_state ? 1 : 1 + e->campaign.in.spare_frac) : 0;
 	if (!o->priced) {
 		char why_text[REP_UNPRICED_LEN];
 		snprintf(o->reason, sizeof(o->reason), "%s%s%s",
@@ -191,7 +197,7 @@ static void plot_value(struct run *R, uint64_t row, const struct estimate *e,
 {
 	const double v[] = { e->total_time_s / 86400, e->step_time_s, e->gpu_hours,
 			     100 * e->mfu_frac, e->memory_per_gpu_bytes / 1e9,
-			     o->priced ? o->cr.cheapest.run.cost_usd : 0 };
+			     o->priced ? o->cost_usd : 0 };
 	uint64_t i = (row - R->shard_k) / R->shard_n;
 	R->plot_have[i] = o->ok && e->fits && (R->plot_metric != 5 || o->priced);
 	R->plot_y[i] = R->plot_have[i] ? v[R->plot_metric] : 0;
@@ -219,7 +225,7 @@ static int eval_row(struct run *R, struct worker *W, uint64_t row, int first,
 	for (int k = 0; k < sw->nkeys; k++)
 		c[n++] = (struct rep_cell){ .text = sweep_value_text(sw, k, di) };
 	const struct sweep_result res = { o.ok ? &W->e : NULL, o.priced ? &o.cr.cheapest : NULL,
-					  o.reason };
+					  o.cost_usd, money_basis_name(R->steady_state), o.reason };
 	sweep_result_cells(c + n, &res, rep_stream_words(&R->st), &words);
 	n += SR_COLS;
 	if (sw->layout_auto)

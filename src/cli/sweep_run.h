@@ -40,6 +40,8 @@ struct run {
 	const struct gpu_catalog *cat;
 	const struct price_set *prices;
 	double memory_headroom_frac; /* --memory-headroom: every row's fit test */
+	int steady_state;         /* --steady-state: cost billed on the steady
+				     state, not the expected wall clock */
 	struct gpu_entry *gpus;   /* owned */
 	size_t ngpus;
 	struct rep_col cols[SWEEP_MAX_COLS]; /* the rows' columns (sweep_cells.h) */

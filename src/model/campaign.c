@@ -149,6 +149,19 @@ int campaign_compute(const struct campaign_in *given_in, const struct campaign_j
 	return 0;
 }
 
+int campaign_with_preemptions(const struct campaign *c, double preempt_per_h,
+			      struct campaign *out, struct plan_problem *why)
+{
+	if (given(&c->in, CAMP_P_PREEMPT)) {
+		*out = *c;
+		return 0;
+	}
+	struct campaign_in in = c->in;
+	in.preempt_per_h = preempt_per_h;
+	in.set |= 1u << CAMP_P_PREEMPT;
+	return campaign_compute(&in, &c->job, out, why);
+}
+
 double campaign_wall_s(const struct campaign *c, double steady_s)
 {
 	return steady_s * c->stretch + c->in.startup_s;

@@ -134,7 +134,7 @@ int planner_sample(const struct planner_in *in, struct plan_point *p, size_t n,
 
 /*
  * The time and cost point p is ranked by under `risk`: its point estimate,
- * or the P90 of its samples.  Returns 0, or -1 when risk is PLAN_RISK_P90
+ * or the P90 of its samples (of its wall clock when they drew it).  Returns 0, or -1 when risk is PLAN_RISK_P90
  * and p was not sampled with a cost (it is then no candidate).
  */
 int planner_ranked(const struct plan_point *p, enum plan_risk risk, double *time_s,

@@ -136,16 +136,11 @@ int run_cost_campaign(struct run_cost *c, double gpus, const struct campaign *ca
 	c->wall_s = c->wall_usd = c->spare_usd = 0;
 	if (c->unfit)
 		return 0;
-	if (c->spot_applied && !(camp->in.set & (1u << CAMP_P_PREEMPT))) {
-		/* The provider's preemptions are interruptions like the others. */
-		struct campaign_in in = camp->in;
-		struct plan_problem why;
-		in.preempt_per_h = c->in.spot.preempt_per_h;
-		in.set |= 1u << CAMP_P_PREEMPT;
-		if (campaign_compute(&in, &camp->job, &c->campaign, &why)) {
-			c->campaign_hopeless = 1;
-			return 0;
-		}
+	struct plan_problem hopeless;
+	if (c->spot_applied &&
+	    campaign_with_preemptions(camp, c->in.spot.preempt_per_h, &c->campaign, &hopeless)) {
+		c->campaign_hopeless = 1;
+		return 0;
 	}
 	c->wall_s = campaign_wall_s(&c->campaign, c->priced_base_s);
 	if (!c->priced)

@@ -256,6 +256,12 @@ int unc_run(const struct workload *w, const struct gpu *g, const struct unc_spec
 	/* the campaign of the point estimate (or the caller's): its inputs do
 	 * not depend on the step's efficiencies */
 	struct campaign camp = s->campaign ? *s->campaign : e.campaign;
+	struct plan_problem camp_why;
+	/* On spot without the caller's campaign (a plan's samples) the
+	 * preemptions are interruptions of the wall clock too, as priced. */
+	if (!s->campaign && s->offer && s->kind == COST_SPOT && s->wall &&
+	    campaign_with_preemptions(&e.campaign, s->spot.preempt_per_h, &camp, &camp_why))
+		camp = e.campaign;
 	res.has_wall = s->wall;
 	res.samples = n;
 	res.seed = s->seed;

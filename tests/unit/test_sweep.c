@@ -118,7 +118,7 @@ static void test_invalid_row_reason(void **state)
 	const char *a[] = { "sweep", "examples/sweep-7b.yaml" };
 	struct run_out r = run(2, a);
 	assert_int_equal(r.rc, 0);
-	assert_non_null(strstr(r.out, "\n1,a100-80gb-sxm,32,fp8,,,,,,,,,,,,a100-80gb-sxm has no fp8 rate "
+	assert_non_null(strstr(r.out, "\n1,a100-80gb-sxm,32,fp8,,,,,,,,,,,,,,a100-80gb-sxm has no fp8 rate "
 				      "(expected a precision the GPU supports)\n"));
 	assert_non_null(strstr(r.out, "\n0,a100-80gb-sxm,32,bf16,"));
 	done(&r);
@@ -300,7 +300,7 @@ static void test_layout_auto_matches_compare(void **state)
 	const char *a[] = { "sweep", DATA "auto.yaml" };
 	struct run_out s = run(2, a);
 	assert_int_equal(s.rc, 0);
-	assert_non_null(strstr(s.out, ",cost_usd,reason,layout\n"));
+	assert_non_null(strstr(s.out, ",cost_usd,basis,reason,layout\n"));
 	const char *b[] = { "compare", "examples/llama2-7b-a100.yaml", "--count", "64", "--gpus",
 			    "a100-80gb-sxm,h100-sxm,l40s", "--format", "csv" };
 	struct run_out c = run(8, b);
@@ -310,18 +310,19 @@ static void test_layout_auto_matches_compare(void **state)
 		char sp[64], cp[64], sl[96], cl[256], sc[32], cc[32], si[64], ci[96];
 		snprintf(sp, sizeof(sp), "\n%d,%s,", i, gpus[i]);
 		snprintf(cp, sizeof(cp), "\n%s,64,", gpus[i]);
-		/* sweep: config,gpu,step,total,gpu_h,mfu,mem,fits,limiting,provider,
-		 * instance,region,cost,reason (quoted: may hold commas),layout;
-		 * compare: gpu,count,tp,pp,dp,ep,zero,micro_batch,recompute,...,
-		 * instance (19),region,cost_usd (21),... */
+		/* sweep: config,gpu,step,total,wall,gpu_h,mfu,mem,fits,limiting,
+		 * provider,instance (11),region,cost (13),basis,reason (quoted: may
+		 * hold commas),layout; compare: gpu,count,tp,pp,dp,ep,zero,
+		 * micro_batch,recompute,...,instance (21),region,cost_usd (23),...
+		 * Both bill the expected wall clock with the spare nodes. */
 		char f[7][32];
 		csv_last(s.out, sp, sl, sizeof(sl));
 		for (int k = 0; k < 7; k++)
 			csv_field(c.out, cp, 2 + k, f[k], sizeof(f[k]));
 		snprintf(cl, sizeof(cl), "tp%s pp%s dp%s z%s mb%s %s", f[0], f[1], f[2], f[4], f[5], f[6]);
 		assert_string_equal(sl, cl);
-		csv_field(s.out, sp, 12, sc, sizeof(sc));
-		csv_field(c.out, cp, 21, cc, sizeof(cc));
+		csv_field(s.out, sp, 13, sc, sizeof(sc));
+		csv_field(c.out, cp, 23, cc, sizeof(cc));
 		/* The same cost: the sweep's CSV has six significant digits
 		 * (src/report/rowfmt.c, %.6g), so they agree to within half a
 		 * unit of the sixth, 5e-6 of the value at most. */
@@ -329,8 +330,8 @@ static void test_layout_auto_matches_compare(void **state)
 			assert_close(strtod(sc, NULL), strtod(cc, NULL), 5e-6);
 		else
 			assert_string_equal(sc, "");
-		csv_field(s.out, sp, 10, si, sizeof(si));
-		csv_field(c.out, cp, 19, ci, sizeof(ci));
+		csv_field(s.out, sp, 11, si, sizeof(si));
+		csv_field(c.out, cp, 21, ci, sizeof(ci));
 		if (cc[0])
 			assert_string_equal(ci, si);
 	}
