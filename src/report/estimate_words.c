@@ -699,6 +699,28 @@ int rep_est_unc_cost(REP_WORD_ARGS)
 	return percentiles(r, i, c, value, rep_fmt_usd);
 }
 
+/* The spot price the costs above drew per sample: split uniform around
+ * the zones' median, or uniform when the source gives none (docs/pricing.md,
+ * "Spot across zones"); nothing when the price was not drawn. */
+int rep_est_unc_price(REP_WORD_ARGS)
+{
+	char lo[48], med[48], hi[48];
+	if (CELL->missing)
+		return 1;
+	rep_fmt_usd(CELL->num, lo, sizeof(lo));
+	rep_fmt_usd(FIELD("uncertainty", "price_median")->num, med, sizeof(med));
+	rep_fmt_usd(FIELD("uncertainty", "price_high")->num, hi, sizeof(hi));
+	if (FIELD("uncertainty", "price_median_sourced")->num)
+		snprintf(value, REP_WORD_LEN, "across its zones, for the costs above: half uniform "
+			 "from %s to the median %s, half from there to %s per instance-hour",
+			 lo, med, hi);
+	else
+		snprintf(value, REP_WORD_LEN, "across its zones, for the costs above: uniform from "
+			 "%s to %s per instance-hour (the source gives no median)",
+			 lo, hi);
+	return 0;
+}
+
 /* A chance (of meeting the deadline, of staying within the budget) after
  * the line's title, as a note; nothing without one. */
 int rep_est_unc_chance(REP_WORD_ARGS)
