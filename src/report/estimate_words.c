@@ -516,6 +516,15 @@ int rep_est_range(REP_WORD_ARGS)
 		append(value, "; %.0f more leave paid GPUs idle%s%s", idle,
 		       idle_max->missing ? "" : ", up to ",
 		       idle_max->missing ? "" : rep_fmt_usd(idle_max->num, most, sizeof(most)));
+	/* Each end is timed over its own offer's network: name the dearest's
+	 * (the cheapest's has the network line). */
+	const struct rep_cell *net = FIELD("cost.dearest", "network");
+	if (!net->missing && net->text[0] && providers > 1) {
+		char t[48];
+		append(value, "; the dearest, %s %s, timed over %s: %s",
+		       FIELD("cost.dearest", "provider")->text, FIELD("cost.dearest", "instance")->text,
+		       net->text, tc_fmt_duration(FIELD("cost.dearest", "run_s")->num, t, sizeof(t)));
+	}
 	return 0;
 }
 
