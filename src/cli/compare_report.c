@@ -7,6 +7,7 @@
 #include "money.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../report/estimate_report.h"
@@ -339,6 +340,23 @@ static int print_data(struct cli_ctx *ctx, const char *fmt, const struct cli_com
 
 /* The formats for people: a sentence on what is compared, the table, the
  * uncertainty's table, the trade-off and the spot assumptions. */
+/* The cluster products the price tables leave out for lack of a sourced
+ * price or fabric, of the GPUs whose plan spans several nodes (where a
+ * cluster would have mattered): one line each. */
+static void unjoinable_note(struct cli_ctx *ctx, const struct cli_compare_results *res)
+{
+	const char **ids = res->n > 0 ? malloc((size_t)res->n * sizeof(*ids)) : NULL;
+	int n = 0;
+	for (int i = 0; ids && i < res->n; i++) {
+		const struct cli_compare_row *r = &res->rows[i];
+		if (r->ok && r->e.plan.count > r->e.plan.gpus_per_node)
+			ids[n++] = r->g.id;
+	}
+	if (n) /* out of memory: the note is left out, the table stands */
+		money_print_unjoinable(ctx->out, res->m->set.unjoin, ids, n, NULL);
+	free(ids);
+}
+
 static int print_text(struct cli_ctx *ctx, const char *fmt, const struct cli_compare_results *res)
 {
 	const struct cal_overlay *cal = res->cal;
@@ -366,6 +384,8 @@ static int print_text(struct cli_ctx *ctx, const char *fmt, const struct cli_com
 		rc = print_unc_table(ctx, fmt, res);
 	if (!rc)
 		trade_off(ctx, res->rows, res->n);
+	if (!rc)
+		unjoinable_note(ctx, res);
 	if (!rc && res->m->in.kind == COST_SPOT) {
 		fputc('\n', ctx->out);
 		rep_spot_assumptions(ctx->out, &res->m->in.spot,

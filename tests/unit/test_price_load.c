@@ -338,8 +338,8 @@ static void test_fabric_everywhere(void **state)
 		struct price_table t = { 0 };
 		struct tc_diag d;
 		tc_diag_init(&d);
-		if (strstr(g.gl_pathv[i], "onprem.yaml"))
-			continue;
+		if (strstr(g.gl_pathv[i], "onprem.yaml") || strstr(g.gl_pathv[i], "unjoinable.yaml"))
+			continue; /* no offers */
 		/* No date check here: only the fabric is under test. */
 		int rc = price_load_file(g.gl_pathv[i], "9999-12-31", &t, NULL, &d);
 		for (int k = 0; k < d.count; k++)
