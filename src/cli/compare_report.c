@@ -256,6 +256,19 @@ static int print_unc_table(struct cli_ctx *ctx, const char *fmt,
 		res->m->in.kind == COST_SPOT ? " with the spot restarts drawn" : " at the steady rate");
 	int rc = rep_rows_print(&r, ctx->out, fmt);
 	rep_rows_release(&r);
+	/* the costs of a spot offer whose source sampled zones draw its price */
+	for (int i = 0; !rc && i < res->n; i++) {
+		const struct cli_compare_row *row = &res->rows[i];
+		const struct unc_result *u = &row->unc;
+		if (!row->unc_ok || !u->price_drawn)
+			continue;
+		fprintf(ctx->out, "%s: the costs draw the spot price of %s %s across its zones, "
+			"$%.2f to $%.2f per instance-hour (%s $%.2f; docs/pricing.md)\n", row->g.id,
+			row->cost.range.cheapest.table->provider, row->cost.range.cheapest.offer->instance,
+			u->price_low_usd_per_h, u->price_high_usd_per_h,
+			u->price_median_sourced ? "split at the median" : "uniform, no median sourced; midpoint",
+			u->price_median_usd_per_h);
+	}
 	return rc;
 }
 
