@@ -19,13 +19,14 @@
 #include "opts.h"
 
 enum file_kind { FK_UNKNOWN, FK_LLM, FK_GPU, FK_ARCH, FK_VISION, FK_RECSYS,
-		 FK_PRICING, FK_ONPREM, FK_MEASUREMENTS, FK_CALIBRATION, FK_SWEEP };
+		 FK_PRICING, FK_ONPREM, FK_MEASUREMENTS, FK_CALIBRATION, FK_SWEEP,
+		 FK_UNJOINABLE };
 
 static const char *const kind_names[] = { "llm", "gpu", "arch", "vision", "recsys",
 					  "pricing", "onprem", "measurements",
-					  "calibration", "sweep", NULL };
+					  "calibration", "sweep", "unjoinable", NULL };
 
-#define KIND_LIST "llm, vision, recsys, gpu, arch, pricing, onprem, measurements, calibration, sweep"
+#define KIND_LIST "llm, vision, recsys, gpu, arch, pricing, onprem, measurements, calibration, sweep, unjoinable"
 
 /* The folder a file lives in says what it is when `kind:` is absent. */
 static enum file_kind kind_from_path(const char *path)
@@ -89,10 +90,13 @@ static const char **catalog_ids(const struct gpu_catalog *cat)
 	return ids;
 }
 
-/* A price file: its own checks, then its GPU ids against the catalog. */
-static int check_prices(struct cli_ctx *ctx, const char *path, int onprem,
+/* A price file of kind FK_PRICING, FK_ONPREM or FK_UNJOINABLE: its own
+ * checks, then its GPU ids against the catalog. */
+static int check_prices(struct cli_ctx *ctx, const char *path, enum file_kind kind,
 			struct tc_diag *d)
 {
+	int onprem = kind == FK_ONPREM, unjoin = kind == FK_UNJOINABLE;
+	struct price_unjoin u = { 0 };
 	const char *today = ctx->today;
 	struct tc_diag warn;
 	struct gpu_catalog cat = { 0 };
@@ -102,8 +106,9 @@ static int check_prices(struct cli_ctx *ctx, const char *path, int onprem,
 	int rc = -1;
 
 	tc_diag_init(&warn);
-	if (onprem ? price_onprem_load_file(path, today, &op, &warn, d)
-		   : price_load_file(path, today, &t, &warn, d))
+	if (onprem ? price_onprem_load_file(path, today, &op, &warn, d) :
+	    unjoin ? price_unjoin_load_file(path, today, &u, &warn, d) :
+	    price_load_file(path, today, &t, &warn, d))
 		goto out;
 	if (gpu_catalog_load(&ctx->data, &cat, d))
 		goto out;
@@ -111,8 +116,9 @@ static int check_prices(struct cli_ctx *ctx, const char *path, int onprem,
 		tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
 		goto out;
 	}
-	rc = onprem ? price_onprem_check_gpus(&op, ids, d) : price_check_gpus(&t, ids, d);
-	if (!onprem)
+	rc = onprem ? price_onprem_check_gpus(&op, ids, d) :
+	     unjoin ? price_unjoin_check_gpus(&u, ids, d) : price_check_gpus(&t, ids, d);
+	if (!onprem && !unjoin)
 		price_check_stale(&t, today, PRICE_STALE_DAYS, &warn);
 out:
 	for (int i = 0; i < warn.count; i++)
@@ -121,6 +127,7 @@ out:
 	gpu_catalog_release(&cat);
 	price_table_release(&t);
 	price_onprem_release(&op);
+	price_unjoin_release(&u);
 	return rc;
 }
 
@@ -230,7 +237,8 @@ static int check_one(struct cli_ctx *ctx, const char *path, struct tc_diag *d)
 	}
 	case FK_PRICING:
 	case FK_ONPREM:
-		rc = check_prices(ctx, path, kind == FK_ONPREM, d);
+	case FK_UNJOINABLE:
+		rc = check_prices(ctx, path, kind, d);
 		break;
 	case FK_MEASUREMENTS: {
 		struct meas_set m;

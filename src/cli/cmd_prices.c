@@ -12,6 +12,7 @@
 #include "../report/json.h"
 #include "../report/rows.h"
 #include "cli.h"
+#include "money.h"
 #include "opts.h"
 
 #define ONPREM "onprem"
@@ -231,11 +232,40 @@ static void print_notes(struct cli_ctx *ctx, const struct source_notes *sn, cons
 		      " (docs/pricing.md)\n", ctx->out);
 }
 
-/* The offers in `fmt`.  Returns 0, or -1 (out of memory, or a value that
- * cannot be written: said on stderr). */
-static int print_offers(struct cli_ctx *ctx, const struct row *rows, size_t n, const char *fmt,
-			const char *pricing, int max_age, const struct price_onprem *op)
+/* The products of u that cannot join instances, as the JSON array
+ * "not_joinable" (only those of `gpu` and `provider` when not NULL). */
+static void unjoin_json(struct rep_json *j, const struct price_unjoin *u, const char *gpu,
+			const char *provider)
 {
+	rep_json_arr_begin(j, "not_joinable");
+	for (size_t i = 0; u && i < u->count; i++) {
+		const struct price_unjoinable *p = &u->items[i];
+		if (!money_unjoin_wanted(p, gpu ? &gpu : NULL, 1, provider))
+			continue;
+		rep_json_obj_begin(j, NULL);
+		rep_json_str(j, "provider", p->provider);
+		rep_json_str(j, "product", p->product);
+		if (p->gpu[0])
+			rep_json_str(j, "gpu", p->gpu);
+		rep_json_str(j, "lacks", price_lack_names[p->lacks]);
+		rep_json_str(j, "fabric", p->fabric);
+		rep_json_str(j, "price", p->price);
+		rep_json_str(j, "source", p->source);
+		rep_json_str(j, "as_of", u->as_of);
+		rep_json_obj_end(j);
+	}
+	rep_json_arr_end(j);
+}
+
+/* The offers in `fmt`, and after them the products that cannot join
+ * instances (set->unjoin) of `gpu` and `provider` (NULL: all).  Returns 0,
+ * or -1 (out of memory, or a value that cannot be written: said on
+ * stderr). */
+static int print_offers(struct cli_ctx *ctx, const struct row *rows, size_t n, const char *fmt,
+			const char *pricing, int max_age, const struct price_set *set,
+			const char *gpu, const char *provider)
+{
+	const struct price_onprem *op = set->onprem;
 	struct rep_rows rr;
 	struct source_notes sn = { { 0 }, 0 };
 	int rc;
@@ -254,6 +284,7 @@ static int print_offers(struct cli_ctx *ctx, const struct row *rows, size_t n, c
 		rep_json_str(&j, "pricing", pricing);
 		rep_json_int(&j, "max_age_days", max_age);
 		rc = rep_rows_json(&rr, &j, "offers");
+		unjoin_json(&j, set->unjoin, gpu, provider);
 		rep_json_obj_end(&j);
 		if (rep_json_finish(&j)) {
 			fprintf(ctx->err, "traincost prices: internal error: non-finite value in '%s'\n",
@@ -264,6 +295,8 @@ static int print_offers(struct cli_ctx *ctx, const struct row *rows, size_t n, c
 		rc = rep_rows_print(&rr, ctx->out, fmt);
 		if (!rc && strcmp(fmt, "csv") && sn.n)
 			print_notes(ctx, &sn, rows, n, fmt, op);
+		if (!rc && strcmp(fmt, "csv"))
+			money_print_unjoinable(ctx->out, set->unjoin, gpu ? &gpu : NULL, 1, provider);
 	}
 	if (rc && rr.failed)
 		fputs("traincost prices: out of memory\n", ctx->err);
@@ -308,6 +341,10 @@ static int check_provider(struct cli_ctx *ctx, const struct price_set *set, cons
 		return 0;
 	for (size_t i = 0; i < set->count; i++)
 		if (!strcmp(set->tables[i].provider, provider))
+			return 0;
+	/* a provider with no offer but a product that cannot join */
+	for (size_t i = 0; set->unjoin && i < set->unjoin->count; i++)
+		if (!strcmp(set->unjoin->items[i].provider, provider))
 			return 0;
 	char list[512];
 	size_t used = 0;
@@ -366,6 +403,8 @@ static int load_checked(struct cli_ctx *ctx, struct gpu_catalog *cat, struct pri
 		if (price_check_gpus(&set->tables[i], *ids, &d))
 			bad = 1;
 	if (set->onprem && price_onprem_check_gpus(set->onprem, *ids, &d))
+		bad = 1;
+	if (set->unjoin && price_unjoin_check_gpus(set->unjoin, *ids, &d))
 		bad = 1;
 	return bad ? cli_report(ctx, &d) : 0;
 }
@@ -465,12 +504,14 @@ int cmd_prices(int argc, char **argv, struct cli_ctx *ctx)
 			rc = TC_EXIT_INTERNAL;
 			goto out;
 		}
-	if (n == 0 && strcmp(format, "csv") && strcmp(format, "json"))
+	if (n == 0 && strcmp(format, "csv") && strcmp(format, "json")) {
 		fprintf(ctx->out, "no %s offers%s%s%s%s\n", pricing,
 			gpu ? " of " : "", gpu ? gpu : "",
 			provider ? " from " : "", provider ? provider : "");
-	else if (print_offers(ctx, rows, n, format, pricing, max_age, set.onprem))
+		money_print_unjoinable(ctx->out, set.unjoin, gpu ? &gpu : NULL, 1, provider);
+	} else if (print_offers(ctx, rows, n, format, pricing, max_age, &set, gpu, provider)) {
 		rc = TC_EXIT_INTERNAL;
+	}
 out:
 	free(rows);
 	free(ids);

@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../report/estimate_report.h"
@@ -278,6 +279,19 @@ static int print_unc_table(struct cli_ctx *ctx, const char *fmt,
 					     : "total time at the steady rate");
 	int rc = rep_rows_print(&r, ctx->out, fmt);
 	rep_rows_release(&r);
+	/* the costs of a spot offer whose source sampled zones draw its price */
+	for (int i = 0; !rc && i < res->n; i++) {
+		const struct cli_compare_row *row = &res->rows[i];
+		const struct unc_result *u = &row->unc;
+		if (!row->unc_ok || !u->price_drawn)
+			continue;
+		fprintf(ctx->out, "%s: the costs draw the spot price of %s %s across its zones, "
+			"$%.2f to $%.2f per instance-hour (%s $%.2f; docs/pricing.md)\n", row->g.id,
+			row->cost.range.cheapest.table->provider, row->cost.range.cheapest.offer->instance,
+			u->price_low_usd_per_h, u->price_high_usd_per_h,
+			u->price_median_sourced ? "split at the median" : "uniform, no median sourced; midpoint",
+			u->price_median_usd_per_h);
+	}
 	return rc;
 }
 
@@ -364,6 +378,23 @@ static int print_data(struct cli_ctx *ctx, const char *fmt, const struct cli_com
 
 /* The formats for people: a sentence on what is compared, the table, the
  * uncertainty's table, the trade-off and the spot assumptions. */
+/* The cluster products the price tables leave out for lack of a sourced
+ * price or fabric, of the GPUs whose plan spans several nodes (where a
+ * cluster would have mattered): one line each. */
+static void unjoinable_note(struct cli_ctx *ctx, const struct cli_compare_results *res)
+{
+	const char **ids = res->n > 0 ? malloc((size_t)res->n * sizeof(*ids)) : NULL;
+	int n = 0;
+	for (int i = 0; ids && i < res->n; i++) {
+		const struct cli_compare_row *r = &res->rows[i];
+		if (r->ok && r->e.plan.count > r->e.plan.gpus_per_node)
+			ids[n++] = r->g.id;
+	}
+	if (n) /* out of memory: the note is left out, the table stands */
+		money_print_unjoinable(ctx->out, res->m->set.unjoin, ids, n, NULL);
+	free(ids);
+}
+
 static int print_text(struct cli_ctx *ctx, const char *fmt, const struct cli_compare_results *res)
 {
 	const struct cal_overlay *cal = res->cal;
@@ -395,6 +426,8 @@ static int print_text(struct cli_ctx *ctx, const char *fmt, const struct cli_com
 		rc = print_unc_table(ctx, fmt, res);
 	if (!rc)
 		trade_off(ctx, res->rows, res->n);
+	if (!rc)
+		unjoinable_note(ctx, res);
 	if (!rc && res->m->in.kind == COST_SPOT) {
 		fputc('\n', ctx->out);
 		rep_spot_assumptions(ctx->out, &res->m->in.spot, res->m->steady_state ?

@@ -382,6 +382,42 @@ const char *money_caveat(const struct cost_choice *ch)
 	return NULL;
 }
 
+int money_unjoin_wanted(const struct price_unjoinable *p, const char *const *gpus, int ngpus,
+			const char *provider)
+{
+	if (provider && strcmp(provider, p->provider))
+		return 0;
+	if (!gpus || !p->gpu[0])
+		return 1;
+	for (int k = 0; k < ngpus; k++)
+		if (!strcmp(gpus[k], p->gpu))
+			return 1;
+	return 0;
+}
+
+int money_print_unjoinable(FILE *out, const struct price_unjoin *u, const char *const *gpus,
+			   int ngpus, const char *provider)
+{
+	static const char *const lack[] = {
+		[PRICE_LACKS_PRICE] = "no sourced price of an instance",
+		[PRICE_LACKS_FABRIC] = "no sourced fabric the model can time",
+		[PRICE_LACKS_BOTH] = "neither a sourced price nor a fabric the model can time",
+	};
+	int shown = 0;
+	for (size_t i = 0; u && i < u->count; i++) {
+		const struct price_unjoinable *p = &u->items[i];
+		if (!money_unjoin_wanted(p, gpus, ngpus, provider))
+			continue;
+		if (!shown++)
+			fprintf(out, "\nNot joinable into clusters (pricing/unjoinable.yaml, as of %s; "
+				"docs/pricing.md):\n", u->as_of);
+		fprintf(out, "  %s %s%s%s%s: %s (fabric: %s; price: %s)\n", p->provider, p->product,
+			p->gpu[0] ? " [" : "", p->gpu, p->gpu[0] ? "]" : "", lack[p->lacks],
+			p->fabric, p->price);
+	}
+	return shown;
+}
+
 void money_release(struct money *m)
 {
 	price_set_release(&m->set);

@@ -163,6 +163,20 @@ void money_warn_spot(struct cli_ctx *ctx, const char *cmd, const struct price_se
  * string). */
 const char *money_caveat(const struct cost_choice *ch);
 
+/*
+ * Under a heading, one line each on `out`: the cluster products of *u (may
+ * be NULL) that cannot join instances for lack of a sourced price or
+ * fabric, those of the GPUs gpus[0..ngpus-1] (gpus NULL: of every GPU; a
+ * product that names no GPU is always shown) and of `provider` (NULL:
+ * every provider).  Prints nothing when none matches.  Returns how many it
+ * printed.
+ */
+int money_print_unjoinable(FILE *out, const struct price_unjoin *u, const char *const *gpus,
+			   int ngpus, const char *provider);
+/* Whether money_print_unjoinable shows product p for those filters. */
+int money_unjoin_wanted(const struct price_unjoinable *p, const char *const *gpus, int ngpus,
+			const char *provider);
+
 void money_release(struct money *m);
 
 #endif

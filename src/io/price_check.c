@@ -386,3 +386,17 @@ int price_check_stale(const struct price_table *t, const char *today,
 	}
 	return warned;
 }
+
+int price_unjoin_check_gpus(const struct price_unjoin *u, const char *const *known_ids,
+			    struct tc_diag *d)
+{
+	int rc = 0;
+
+	assert(u && known_ids && d);
+	for (size_t i = 0; i < u->count; i++)
+		if (u->items[i].gpu[0] && check_id(u->file, u->items[i].gpu_line,
+						    u->items[i].gpu_col, u->items[i].gpu,
+						    known_ids, d))
+			rc = -1;
+	return rc;
+}

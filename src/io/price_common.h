@@ -34,4 +34,9 @@ int price_check_offer(const struct yn_node *item, struct price_offer *o,
 int price_check_duplicates(const struct yn_node *offers,
 			   const struct price_table *t, const struct fd_ctx *ctx);
 
+/* Parse a loaded `kind: unjoinable` document into *out (owned by the
+ * caller).  Returns 0 or -1 (messages in d). */
+int price_unjoin_from_doc(const struct yn_doc *doc, const char *today,
+			  struct price_unjoin *out, struct tc_diag *warn, struct tc_diag *d);
+
 #endif

@@ -579,6 +579,27 @@ static int cmp_provider(const void *a, const void *b)
 		      ((const struct price_table *)b)->provider);
 }
 
+/* The unjoinable products of doc into set->unjoin (kind: its `kind:`
+ * node): one such file at most.  Returns 0 or -1 (messages in d). */
+static int set_unjoin(struct price_set *set, const struct yn_doc *doc,
+		      const struct yn_node *kind, const char *today, struct tc_diag *warn,
+		      struct tc_diag *d)
+{
+	struct price_unjoin u;
+	if (set->unjoin)
+		return tc_diag_at(d, TC_EXIT_INPUT, doc->file, kind->line, kind->col,
+				  "a second unjoinable file (expected one kind: unjoinable file, the first is '%s')",
+				  set->unjoin->file);
+	if (price_unjoin_from_doc(doc, today, &u, warn, d))
+		return -1;
+	if (!(set->unjoin = malloc(sizeof(*set->unjoin)))) {
+		price_unjoin_release(&u);
+		return tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory loading prices");
+	}
+	*set->unjoin = u;
+	return 0;
+}
+
 int price_load_all(const struct tc_datapath *dp, const char *today,
 		   struct price_set *set, struct tc_diag *warn, struct tc_diag *d)
 {
@@ -622,6 +643,8 @@ int price_load_all(const struct tc_datapath *dp, const char *today,
 			} else {
 				*set->onprem = op;
 			}
+		} else if (kind && kind->type == YN_SCALAR && !strcmp(kind->str, "unjoinable")) {
+			bad |= set_unjoin(set, &doc, kind, today, warn, d) != 0;
 		} else if (table_from_doc(&doc, today, &set->tables[set->count], warn, d)) {
 			bad = 1;
 		} else {

@@ -65,11 +65,38 @@ struct price_onprem {
 	size_t count;
 };
 
+/* What keeps a cluster product the sources name from being priced as
+ * joined instances (pricing/unjoinable.yaml). */
+enum price_lack { PRICE_LACKS_PRICE, PRICE_LACKS_FABRIC, PRICE_LACKS_BOTH };
+extern const char *const price_lack_names[]; /* "price", "fabric", "price_and_fabric", NULL */
+
+/* One cluster product that cannot join instances in traincost. */
+struct price_unjoinable {
+	char provider[PRICE_ID_LEN];
+	char product[PRICE_ID_LEN];
+	char gpu[PRICE_ID_LEN];          /* catalog id; "" when the sources name none */
+	int lacks;                       /* enum price_lack */
+	char fabric[PRICE_TEXT_LEN];     /* what the sources state of its fabric */
+	char price[PRICE_TEXT_LEN];      /* what they state of its price */
+	char source[PRICE_TEXT_LEN];
+	int gpu_line, gpu_col;           /* its `gpu:` value, 0 when none */
+};
+
+/* The file of them (kind: unjoinable, docs/pricing.md). */
+struct price_unjoin {
+	char *file;                      /* owned */
+	char as_of[PRICE_DATE_LEN];
+	char source[PRICE_TEXT_LEN];
+	struct price_unjoinable *items;  /* owned, file order */
+	size_t count;
+};
+
 /* Every price file of the data path. */
 struct price_set {
 	struct price_table *tables; /* owned, sorted by provider */
 	size_t count;
 	struct price_onprem *onprem; /* owned; NULL without onprem.yaml */
+	struct price_unjoin *unjoin; /* owned; NULL without unjoinable.yaml */
 };
 
 /*
@@ -156,7 +183,18 @@ int price_table_write_yaml(const struct price_table *t, FILE *f);
  */
 size_t price_set_drop_unverified(struct price_set *set);
 
+/* Load one `kind: unjoinable` file (release with price_unjoin_release).
+ * Returns 0 or -1 (messages in d). */
+int price_unjoin_load_file(const char *path, const char *today, struct price_unjoin *out,
+			   struct tc_diag *warn, struct tc_diag *d);
+
+/* Check each unjoinable product's GPU against `known_ids` as
+ * price_check_gpus does.  Returns 0 or -1. */
+int price_unjoin_check_gpus(const struct price_unjoin *u, const char *const *known_ids,
+			    struct tc_diag *d);
+
 /* Free what the struct owns; safe on zeroed or released structs. */
+void price_unjoin_release(struct price_unjoin *u);
 void price_table_release(struct price_table *t);
 void price_onprem_release(struct price_onprem *op);
 void price_set_release(struct price_set *set);

@@ -87,5 +87,9 @@ void price_set_release(struct price_set *set)
 		price_onprem_release(set->onprem);
 		free(set->onprem);
 	}
+	if (set->unjoin) {
+		price_unjoin_release(set->unjoin);
+		free(set->unjoin);
+	}
 	memset(set, 0, sizeof(*set));
 }

@@ -19,6 +19,9 @@
 /* Seed offset of the stream of the parameters calibrate cannot fit (any
  * constant that makes it differ from the main stream). */
 #define UNC_OWN_STREAM 0x9e3779b9UL
+/* Seed offset of the spot price's stream (another constant): drawing the
+ * price leaves the draws of time as they were. */
+#define UNC_PRICE_STREAM 0x85ebca6bUL
 
 /* Above this many restarts the sum of uniform lost shares is drawn from its
  * normal approximation instead of one draw per restart. */
@@ -173,15 +176,40 @@ static double share_below(const double *v, size_t n, double limit)
 	return (double)k / (double)n;
 }
 
-/* The cost of a run of run_s seconds of `gpus` GPUs on the spec's offer
- * into *usd: 0, or -1 with why->msg when the offer cannot price it. */
-static int price_sample(const struct unc_spec *s, double gpus, double run_s, double *usd,
-			struct plan_problem *why)
+double unc_zone_price(double u, double low, double median, double high)
+{
+	assert(low <= median && median <= high);
+	if (u <= 0.5)
+		return low + 2 * u * (median - low);
+	return median + (2 * u - 1) * (high - median);
+}
+
+/* Whether the spec's spot price is drawn across zones, and the split
+ * uniform it is drawn from, into *res. */
+static void zone_spread(const struct unc_spec *s, struct unc_result *res)
+{
+	const struct price_offer *o = s->offer;
+	if (!o || s->kind != COST_SPOT || !(o->spot_low_usd_per_h > 0) ||
+	    !(o->spot_high_usd_per_h > o->spot_low_usd_per_h))
+		return;
+	res->price_drawn = 1;
+	res->price_low_usd_per_h = o->spot_low_usd_per_h;
+	res->price_high_usd_per_h = o->spot_high_usd_per_h;
+	res->price_median_sourced = o->spot_median_usd_per_h > 0;
+	res->price_median_usd_per_h = res->price_median_sourced ? o->spot_median_usd_per_h :
+		(o->spot_low_usd_per_h + o->spot_high_usd_per_h) / 2;
+}
+
+/* The cost of a run of run_s seconds of `gpus` GPUs on offer *o (the
+ * spec's, its price perhaps drawn) into *usd: 0, or -1 with why->msg when
+ * the offer cannot price it. */
+static int price_sample(const struct unc_spec *s, const struct price_offer *o, double gpus,
+			double run_s, double *usd, struct plan_problem *why)
 {
 	static const struct cost_billing per_second = { COST_PER_SECOND, 0 };
 	struct cost_run cr;
 	const char *whyc = NULL;
-	if (cost_cloud(s->offer, s->billing ? s->billing : &per_second, s->kind, gpus, run_s, &cr,
+	if (cost_cloud(o, s->billing ? s->billing : &per_second, s->kind, gpus, run_s, &cr,
 		       &whyc)) {
 		snprintf(why->msg, sizeof(why->msg), "%s", whyc ? whyc : "the offer cannot price this run");
 		return -1;
@@ -232,6 +260,35 @@ double unc_draw_wall_s(gsl_rng *r, const struct campaign *c, double steady_s,
 	return plain + (lost > 0 ? lost : 0) + c->in.startup_s;
 }
 
+/* The quantiles and chances of the samples of ws into *res (its samples
+ * set). */
+static void summarise_samples(const struct unc_spec *s, struct unc_workspace *ws,
+			      struct unc_result *res)
+{
+	size_t n = res->samples;
+	unc_summarise(ws->step_s, n, &res->step_s);
+	unc_summarise(ws->total_s, n, &res->total_s);
+	if (s->deadline_s > 0) {
+		res->p_deadline = share_below(ws->total_s, n, s->deadline_s);
+		res->has_deadline = 1;
+	}
+	if (s->offer) {
+		unc_summarise(ws->cost_usd, n, &res->cost_usd);
+		if (s->budget_usd > 0) {
+			res->p_budget = share_below(ws->cost_usd, n, s->budget_usd);
+			res->has_budget = 1;
+		}
+	}
+	if (s->wall) {
+		unc_summarise(ws->wall_s, n, &res->wall_s);
+		res->p_deadline_wall = share_below(ws->wall_s, n, s->deadline_s);
+		if (s->offer) {
+			unc_summarise(ws->wall_usd, n, &res->wall_usd);
+			res->p_budget_wall = share_below(ws->wall_usd, n, s->budget_usd);
+		}
+	}
+}
+
 int unc_run(const struct workload *w, const struct gpu *g, const struct unc_spec *s,
 	    struct unc_workspace *ws, struct unc_result *out, struct plan_problem *why)
 {
@@ -239,7 +296,8 @@ int unc_run(const struct workload *w, const struct gpu *g, const struct unc_spec
 	struct gpu gs;
 	struct estimate e;
 	struct unc_result res;
-	gsl_rng *r = NULL, *r_own = NULL;
+	gsl_rng *r = NULL, *r_own = NULL, *r_price = NULL;
+	struct price_offer priced; /* the spec's offer, its spot price drawn per sample */
 	size_t n = s->samples;
 	int rc = -1;
 
@@ -266,16 +324,19 @@ int unc_run(const struct workload *w, const struct gpu *g, const struct unc_spec
 	res.samples = n;
 	res.seed = s->seed;
 	res.has_cost = s->offer != NULL;
+	if (s->offer)
+		priced = *s->offer;
+	zone_spread(s, &res);
 	r = gsl_rng_alloc(gsl_rng_mt19937);
 	r_own = gsl_rng_alloc(gsl_rng_mt19937);
-	if (!r || !r_own) {
-		gsl_rng_free(r);
-		gsl_rng_free(r_own);
+	r_price = gsl_rng_alloc(gsl_rng_mt19937);
+	if (!r || !r_own || !r_price) {
 		snprintf(why->msg, sizeof(why->msg), "out of memory");
-		return -1;
+		goto out;
 	}
 	gsl_rng_set(r, s->seed);
 	gsl_rng_set(r_own, s->seed ^ UNC_OWN_STREAM);
+	gsl_rng_set(r_price, s->seed ^ UNC_PRICE_STREAM);
 	ws_w = *w;
 	ws_w.plan.micro_batch = e.plan.micro_batch; /* chosen once, if the plan gave none */
 	gs = *g;
@@ -317,37 +378,22 @@ int unc_run(const struct workload *w, const struct gpu *g, const struct unc_spec
 		/* the wall clock redraws the interruptions spot adds to total */
 		ws->wall_s[i] = s->wall ? unc_draw_wall_s(r, &camp, e.total_time_s * f,
 							  s->restart_log_sd) : 0;
-		if (s->offer && (price_sample(s, e.plan.count, total, &ws->cost_usd[i], why) ||
-				 (s->wall && price_sample(s, e.plan.count, ws->wall_s[i],
+		if (res.price_drawn)
+			priced.price_usd_per_h[COST_SPOT] = unc_zone_price(
+				gsl_rng_uniform(r_price), res.price_low_usd_per_h,
+				res.price_median_usd_per_h, res.price_high_usd_per_h);
+		if (s->offer && (price_sample(s, &priced, e.plan.count, total, &ws->cost_usd[i], why) ||
+				 (s->wall && price_sample(s, &priced, e.plan.count, ws->wall_s[i],
 							  &ws->wall_usd[i], why))))
 			goto out;
 		ws->wall_usd[i] *= 1 + camp.in.spare_frac;
 	}
-	unc_summarise(ws->step_s, n, &res.step_s);
-	unc_summarise(ws->total_s, n, &res.total_s);
-	if (s->deadline_s > 0) {
-		res.p_deadline = share_below(ws->total_s, n, s->deadline_s);
-		res.has_deadline = 1;
-	}
-	if (s->offer) {
-		unc_summarise(ws->cost_usd, n, &res.cost_usd);
-		if (s->budget_usd > 0) {
-			res.p_budget = share_below(ws->cost_usd, n, s->budget_usd);
-			res.has_budget = 1;
-		}
-	}
-	if (s->wall) {
-		unc_summarise(ws->wall_s, n, &res.wall_s);
-		res.p_deadline_wall = share_below(ws->wall_s, n, s->deadline_s);
-		if (s->offer) {
-			unc_summarise(ws->wall_usd, n, &res.wall_usd);
-			res.p_budget_wall = share_below(ws->wall_usd, n, s->budget_usd);
-		}
-	}
+	summarise_samples(s, ws, &res);
 	*out = res;
 	rc = 0;
 out:
 	gsl_rng_free(r);
 	gsl_rng_free(r_own);
+	gsl_rng_free(r_price);
 	return rc;
 }

@@ -20,6 +20,11 @@
  *  - model error: the step time times exp(N(0, model_rel_sd));
  *  - preemptions (spot): Poisson(preempt_per_h x instances x run hours), each losing
  *    restart_s plus a uniform share of a checkpoint interval;
+ *  - the spot price (spot, on an offer whose source sampled zones: spot_low
+ *    and spot_high): split uniform, half the draws uniform on [low, median]
+ *    and half on [median, high] (unc_zone_price), median = spot_median when
+ *    the source gives it, else (low + high) / 2 (plain uniform); from a
+ *    stream of its own, so the time draws stay as they are;
  *  - the wall clock (with `wall`): the campaign's interruptions (model/campaign.h)
  *    Poisson around its expected count, each a restart drawn log-normal around
  *    its restart time (sigma UNC_RESTART_LOG_SD) and a uniform share of the
@@ -125,6 +130,18 @@ struct unc_quantiles {
  * interpolated quantiles), mean and standard deviation into *q. */
 void unc_summarise(double *v, size_t n, struct unc_quantiles *q);
 
+/*
+ * The price at cumulative probability u (0..1) of the split uniform of the
+ * spot price across zones: low + 2u (median - low) for u <= 1/2, median +
+ * (2u - 1)(high - median) above.  Its median is `median`, its mean (low + 2
+ * median + high) / 4.  Why this shape: the source gives three order
+ * statistics of its zones (lowest, median, highest) and nothing in between;
+ * the split uniform honours all three and assumes nothing more (the
+ * largest-entropy density with that support and median).  Needs low <=
+ * median <= high.
+ */
+double unc_zone_price(double u, double low, double median, double high);
+
 struct unc_result {
 	size_t samples;
 	unsigned long seed;
@@ -134,6 +151,11 @@ struct unc_result {
 	double p_budget;    /* P(cost <= budget), when budget_usd > 0 */
 	int has_deadline, has_budget; /* p_deadline / p_budget were computed */
 	double point_step_s;/* the point estimate, for reference */
+	/* The spot price drawn across zones (per instance-hour): its low,
+	 * median (spot_median, or the midpoint when price_median_sourced is 0)
+	 * and high; price_drawn 0 when the price stayed the point price. */
+	int price_drawn, price_median_sourced;
+	double price_low_usd_per_h, price_median_usd_per_h, price_high_usd_per_h;
 	/* With spec.wall: the wall clock and its cost (spare nodes included),
 	 * and the chances of meeting the deadline and budget on it. */
 	int has_wall;

@@ -391,6 +391,7 @@ static const struct rep_sheet_look share = { 0, 18, 19 };
 static const struct rep_sheet_look cost = { 0, 13, 0 };
 static const struct rep_sheet_look quantiles = { 0, 24, 35 };
 static const struct rep_sheet_look note = { 0, 0, 0 };
+static const struct rep_sheet_look price = { 0, 24, 0 };
 static const struct rep_sheet_look bullet = { 0, 1, 0 };
 
 /* A heading of the table without a field: a title, or a blank line. */
@@ -567,6 +568,14 @@ static void uncertainty_lines(struct est_record *r, const struct unc_result *u)
 	quantile_facts(r, "uncertainty.cost_usd", &u->cost_usd, u->has_cost);
 	quantile_facts(r, "uncertainty.wall_s", &u->wall_s, u->has_wall);
 	quantile_facts(r, "uncertainty.wall_usd", &u->wall_usd, u->has_wall && u->has_cost);
+	put(r, col("price_low", g, REP_COL_SIG, REP_VIEW_TABLE, 0),
+	    u->price_drawn ? val(u->price_low_usd_per_h) : null_cell);
+	put(r, col("price_median", g, REP_COL_SIG, REP_VIEW_TABLE, 0),
+	    u->price_drawn ? val(u->price_median_usd_per_h) : null_cell);
+	put(r, col("price_high", g, REP_COL_SIG, REP_VIEW_TABLE, 0),
+	    u->price_drawn ? val(u->price_high_usd_per_h) : null_cell);
+	put(r, col("price_median_sourced", g, REP_COL_SIG, REP_VIEW_TABLE, 0),
+	    val(u->price_median_sourced));
 	put(r, col("p_deadline_wall", g, REP_COL_SIG, REP_VIEW_TABLE, 0),
 	    u->has_deadline && u->has_wall ? val(u->p_deadline_wall) : null_cell);
 	put(r, col("p_budget_wall", g, REP_COL_SIG, REP_VIEW_TABLE, 0),
@@ -579,6 +588,7 @@ static void uncertainty_lines(struct est_record *r, const struct unc_result *u)
 	     &quantiles);
 	line(r, "uncertainty.wall_usd", "p50", "cost on the wall clock", rep_est_unc_cost,
 	     &quantiles);
+	line(r, g, "price_low", "spot price drawn", rep_est_unc_price, &price);
 	line(r, g, "p_deadline", "probability of meeting the deadline at steady state",
 	     rep_est_unc_chance, &note);
 	line(r, g, "p_deadline_wall", "probability of meeting the deadline on the wall clock",

@@ -516,6 +516,15 @@ int rep_est_range(REP_WORD_ARGS)
 		append(value, "; %.0f more leave paid GPUs idle%s%s", idle,
 		       idle_max->missing ? "" : ", up to ",
 		       idle_max->missing ? "" : rep_fmt_usd(idle_max->num, most, sizeof(most)));
+	/* Each end is timed over its own offer's network: name the dearest's
+	 * (the cheapest's has the network line). */
+	const struct rep_cell *net = FIELD("cost.dearest", "network");
+	if (!net->missing && net->text[0] && providers > 1) {
+		char t[48];
+		append(value, "; the dearest, %s %s, timed over %s: %s",
+		       FIELD("cost.dearest", "provider")->text, FIELD("cost.dearest", "instance")->text,
+		       net->text, tc_fmt_duration(FIELD("cost.dearest", "run_s")->num, t, sizeof(t)));
+	}
 	return 0;
 }
 
@@ -697,6 +706,28 @@ int rep_est_unc_total(REP_WORD_ARGS)
 int rep_est_unc_cost(REP_WORD_ARGS)
 {
 	return percentiles(r, i, c, value, rep_fmt_usd);
+}
+
+/* The spot price the costs above drew per sample: split uniform around
+ * the zones' median, or uniform when the source gives none (docs/pricing.md,
+ * "Spot across zones"); nothing when the price was not drawn. */
+int rep_est_unc_price(REP_WORD_ARGS)
+{
+	char lo[48], med[48], hi[48];
+	if (CELL->missing)
+		return 1;
+	rep_fmt_usd(CELL->num, lo, sizeof(lo));
+	rep_fmt_usd(FIELD("uncertainty", "price_median")->num, med, sizeof(med));
+	rep_fmt_usd(FIELD("uncertainty", "price_high")->num, hi, sizeof(hi));
+	if (FIELD("uncertainty", "price_median_sourced")->num)
+		snprintf(value, REP_WORD_LEN, "across its zones, for the costs above: half uniform "
+			 "from %s to the median %s, half from there to %s per instance-hour",
+			 lo, med, hi);
+	else
+		snprintf(value, REP_WORD_LEN, "across its zones, for the costs above: uniform from "
+			 "%s to %s per instance-hour (the source gives no median)",
+			 lo, hi);
+	return 0;
 }
 
 /* A chance (of meeting the deadline, of staying within the budget) after

@@ -101,6 +101,9 @@ int rep_est_unc_heading(REP_WORD_ARGS);
 int rep_est_unc_time(REP_WORD_ARGS);
 /* The P10, P50 and P90 of a cost. */
 int rep_est_unc_cost(REP_WORD_ARGS);
+/* How the costs drew the spot price across zones; nothing when they did
+ * not. */
+int rep_est_unc_price(REP_WORD_ARGS);
 /* The chance of meeting the deadline or the budget. */
 int rep_est_unc_chance(REP_WORD_ARGS);
 

@@ -23,6 +23,15 @@ void rep_unc_json(struct rep_json *j, const char *key, const struct unc_result *
 	json_quantiles(j, "total_time_s", &u->total_s);
 	if (u->has_cost)
 		json_quantiles(j, "cost_usd", &u->cost_usd);
+	if (u->price_drawn) {
+		/* the spot price drawn across the source's zones */
+		rep_json_obj_begin(j, "spot_price_usd_per_h");
+		rep_json_num(j, "low", u->price_low_usd_per_h);
+		rep_json_num(j, "median", u->price_median_usd_per_h);
+		rep_json_num(j, "high", u->price_high_usd_per_h);
+		rep_json_bool(j, "median_sourced", u->price_median_sourced);
+		rep_json_obj_end(j);
+	}
 	if (u->has_deadline)
 		rep_json_num(j, "p_deadline", u->p_deadline);
 	if (u->has_budget)

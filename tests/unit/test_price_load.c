@@ -338,8 +338,8 @@ static void test_fabric_everywhere(void **state)
 		struct price_table t = { 0 };
 		struct tc_diag d;
 		tc_diag_init(&d);
-		if (strstr(g.gl_pathv[i], "onprem.yaml"))
-			continue;
+		if (strstr(g.gl_pathv[i], "onprem.yaml") || strstr(g.gl_pathv[i], "unjoinable.yaml"))
+			continue; /* no offers */
 		/* No date check here: only the fabric is under test. */
 		int rc = price_load_file(g.gl_pathv[i], "9999-12-31", &t, NULL, &d);
 		for (int k = 0; k < d.count; k++)
@@ -368,6 +368,42 @@ static void test_fabric_everywhere(void **state)
 	assert_true(g.gl_pathc >= 20);
 	assert_true(offers >= 200);
 	globfree(&g);
+}
+
+/*
+ * The products that cannot join instances (the frozen copy) load, each with a
+ * source, a fabric and a price text and what it lacks; those the brief of
+ * the fabric sources names are all there (GCP A4: fabric sourced, no
+ * 8-GPU price; CoreWeave H100: an 8-GPU price, no adapters), and none of
+ * them is also an offer that joins instances (the one place for the fact).
+ */
+static void test_unjoinable(void **state)
+{
+	struct price_unjoin u;
+	struct price_table t = { 0 };
+	struct tc_diag d;
+	int a4 = 0, cw = 0;
+	(void)state;
+	tc_diag_init(&d);
+	assert_int_equal(price_unjoin_load_file(TC_TEST_DATA "/pricing/unjoinable.yaml", "9999-12-31", &u, NULL,
+						&d), 0);
+	assert_true(u.count >= 13);
+	for (size_t i = 0; i < u.count; i++) {
+		const struct price_unjoinable *p = &u.items[i];
+		assert_true(p->source[0] && p->fabric[0] && p->price[0]);
+		assert_in_range(p->lacks, PRICE_LACKS_PRICE, PRICE_LACKS_BOTH);
+		a4 |= !strcmp(p->provider, "gcp") && strstr(p->product, "a4-highgpu-8g") &&
+		      p->lacks == PRICE_LACKS_PRICE;
+		cw |= !strcmp(p->provider, "coreweave") && !strcmp(p->gpu, "h100-sxm") &&
+		      p->lacks == PRICE_LACKS_FABRIC;
+	}
+	assert_true(a4 && cw);
+	assert_int_equal(price_load_file(TC_TEST_DATA "/pricing/coreweave.yaml", "9999-12-31", &t, NULL, &d), 0);
+	for (size_t i = 0; i < t.count; i++)
+		assert_true(t.offers[i].max_instances == 1);
+	price_table_release(&t);
+	price_unjoin_release(&u);
+	price_unjoin_release(&u); /* released twice: a no-op */
 }
 
 static void test_onprem(void **state)
@@ -631,6 +667,7 @@ int main(void)
 		cmocka_unit_test(test_fabric_adapters),
 		cmocka_unit_test(test_spot_zones),
 		cmocka_unit_test(test_fabric_everywhere),
+		cmocka_unit_test(test_unjoinable),
 		cmocka_unit_test(test_onprem),
 		cmocka_unit_test(test_frozen_tables),
 		cmocka_unit_test(test_import_aws),

@@ -8,7 +8,9 @@
  *  - spot preemptions alone: the mean time lost is mu x (restart_s +
  *    checkpoint_interval_s / 2), mu = preempt_per_h x instances x run hours,
  *    in the Poisson branch (few restarts, each drawn) and in the branch of
- *    many (more than 1000: their sum drawn from its normal approximation).
+ *    many (more than 1000: their sum drawn from its normal approximation);
+ *  - the spot price drawn across zones: the split uniform's quantiles and
+ *    mean (unc_zone_price), and the cost's, with every other spread 0.
  */
 #include "tc_test.h"
 
@@ -135,6 +137,117 @@ static void test_spot_mean_many(void **state)
 	assert_close(check_spot_mean(5000, 30, 60), 5000, TOL_TIGHT);
 }
 
+/*
+ * The split uniform by hand, low 8, median 9, high 20 ($ per instance-hour):
+ * u 0.1 -> 8 + 2 x 0.1 x (9 - 8) = 8.2; u 0.5 -> 9; u 0.9 -> 9 + (2 x 0.9
+ * - 1) x (20 - 9) = 17.8; the ends 8 and 20.  Without a median the midpoint
+ * 14 makes it uniform: u 0.25 -> 8 + 0.5 x 6 = 11.
+ */
+static void test_zone_price_by_hand(void **state)
+{
+	(void)state;
+	assert_close(unc_zone_price(0, 8, 9, 20), 8, TOL_EXACT);
+	assert_close(unc_zone_price(0.1, 8, 9, 20), 8.2, TOL_EXACT);
+	assert_close(unc_zone_price(0.5, 8, 9, 20), 9, TOL_EXACT);
+	assert_close(unc_zone_price(0.9, 8, 9, 20), 17.8, TOL_EXACT);
+	assert_close(unc_zone_price(1, 8, 9, 20), 20, TOL_EXACT);
+	assert_close(unc_zone_price(0.25, 8, 14, 20), 11, TOL_EXACT);
+}
+
+/* The spot run of tc_unc_case on tc_unc_offer with spot zones low, median
+ * (0: not given) and high, every spread and preemption 0, into *r; the
+ * spot price point to price the run at is `point`. */
+static void run_zones(double low, double median, double high, double point, size_t n,
+		      struct unc_result *r)
+{
+	struct workload w;
+	struct gpu g;
+	struct unc_spec s;
+	struct price_offer o;
+	struct cost_billing bill = { COST_PER_SECOND, 0 };
+	tc_unc_case(&w, &g);
+	tc_unc_offer(&o);
+	o.price_usd_per_h[COST_SPOT] = point;
+	o.spot_low_usd_per_h = low;
+	o.spot_median_usd_per_h = median;
+	o.spot_high_usd_per_h = high;
+	unc_spec_default(&s);
+	unc_spec_zero(&s);
+	s.offer = &o;
+	s.billing = &bill;
+	s.kind = COST_SPOT;
+	s.samples = n;
+	tc_unc_run(&w, &g, &s, r);
+}
+
+/*
+ * With every spread 0 the run's time is fixed, so each sample's cost is
+ * that time's cost per dollar of hourly price (the run on one 8-GPU
+ * instance: unit = cost at $9 / 9) times the drawn price.  Low 8, median 9,
+ * high 20: P10 8.2, P50 9, P90 17.8 (test_zone_price_by_hand) and mean (8 +
+ * 2 x 9 + 20) / 4 = 11.5.  20,000 samples: a quantile's standard error is
+ * sqrt(0.1 x 0.9 / 20000) / density, density 0.5 / (9 - 8) below the median
+ * and 0.5 / (20 - 9) above: 0.004 at P10, 0.05 at P90 (0.3 %); the mean's,
+ * sd / sqrt(20000) with sd = 3.6, 0.025 (0.2 %): 1 % holds on any seed.  A
+ * triangular draw with mode 9 (median 20 - sqrt(0.5 x 12 x 11) = 11.9) or
+ * a uniform one from 8 to 20 (median 14) fails.  The time figures are
+ * those of the run without zones, exactly: the price has its own stream.
+ */
+static void test_cost_draws_zone_price(void **state)
+{
+	struct unc_result fixed, drawn;
+	(void)state;
+	run_zones(0, 0, 0, 9, 1, &fixed);
+	assert_false(fixed.price_drawn);
+	double unit = fixed.cost_usd.p50 / 9;
+	run_zones(8, 9, 20, 9, 20000, &drawn);
+	assert_true(drawn.price_drawn);
+	assert_true(drawn.price_median_sourced);
+	assert_close(drawn.cost_usd.p10 / unit, 8.2, 0.01);
+	assert_close(drawn.cost_usd.p50 / unit, 9, 0.01);
+	assert_close(drawn.cost_usd.p90 / unit, 17.8, 0.01);
+	assert_close(drawn.cost_usd.mean / unit, 11.5, 0.01);
+	assert_close(drawn.total_s.p50, fixed.total_s.p50, TOL_EXACT);
+	/* no median given: uniform from 8 to 20, P50 14, the point price 8 its
+	 * lowest zone's (the shipped AWS rows) */
+	run_zones(8, 0, 20, 8, 20000, &drawn);
+	assert_false(drawn.price_median_sourced);
+	assert_close(drawn.price_median_usd_per_h, 14, TOL_EXACT);
+	assert_close(drawn.cost_usd.p50 / unit, 14, 0.01);
+	assert_close(drawn.cost_usd.p10 / unit, 8 + 0.1 * 12, 0.01);
+}
+
+/* Drawing the price leaves every time draw as it was: the default spreads,
+ * the same seed, with and without zones, give the same step and total
+ * quantiles to the last bit. */
+static void test_price_stream_apart(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct unc_spec s;
+	struct price_offer o;
+	struct cost_billing bill = { COST_PER_SECOND, 0 };
+	struct unc_result plain, zoned;
+	(void)state;
+	tc_unc_case(&w, &g);
+	tc_unc_offer(&o);
+	unc_spec_default(&s);
+	s.offer = &o;
+	s.billing = &bill;
+	s.kind = COST_SPOT;
+	s.samples = 300;
+	tc_unc_run(&w, &g, &s, &plain);
+	o.spot_low_usd_per_h = 12;
+	o.spot_high_usd_per_h = 30;
+	tc_unc_run(&w, &g, &s, &zoned);
+	assert_false(plain.price_drawn);
+	assert_true(zoned.price_drawn);
+	assert_true(plain.step_s.p10 == zoned.step_s.p10 && plain.step_s.p90 == zoned.step_s.p90);
+	assert_true(plain.total_s.p50 == zoned.total_s.p50 && plain.total_s.sd == zoned.total_s.sd);
+	/* the zones (12 to 30) lie around the point price 15: more spread */
+	assert_true(zoned.cost_usd.p90 - zoned.cost_usd.p10 > plain.cost_usd.p90 - plain.cost_usd.p10);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -142,6 +255,9 @@ int main(void)
 		cmocka_unit_test(test_p_deadline_closed_form),
 		cmocka_unit_test(test_spot_mean_poisson),
 		cmocka_unit_test(test_spot_mean_many),
+		cmocka_unit_test(test_zone_price_by_hand),
+		cmocka_unit_test(test_cost_draws_zone_price),
+		cmocka_unit_test(test_price_stream_apart),
 	};
 	tc_use_test_data();
 	return cmocka_run_group_tests(tests, NULL, NULL);
