@@ -17,7 +17,6 @@
 
 #include "fields.h"
 #include "fw_load.h"
-#include "../model/recsys.h"
 #include "network.h"
 
 #define MAX_COUNT 1e6 /* GPUs */

@@ -74,8 +74,4 @@ struct rec_balance {
 void recsys_balance(const struct recsys_arch *a, int n, int gpn, double b,
 		    double e, double sb, struct rec_balance *out);
 
-/* Names of the placements and offload modes as written in files. */
-extern const char *const rec_placement_names[];
-extern const char *const rec_offload_names[];
-
 #endif

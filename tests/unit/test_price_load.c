@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "../../src/model/cost.h"
 #include "../../src/io/network.h"
 #include "../../src/io/price_load.h"
 
