@@ -15,8 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../io/network.h"
-#include "../io/wl_load.h"
+#include "network.h"
 #include "llm.h"
 
 static int cmp_int(const void *a, const void *b)

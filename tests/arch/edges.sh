@@ -43,6 +43,7 @@ function norm(p,    n, i, k, part, out, o) { # fold "dir/../" and "./"
 find "$build/src" -name '*.o' | sort | while read -r obj; do
 	u=${obj#"$build"/}
 	u=${u%.o}
+	[ -f "$u.c" ] || continue # a stale object of a source moved or removed
 	nm -P "$obj" | awk -v u="$u" '{ print u, $1, $2 }'
 done | awk '
 $3 == "U" { use[++n] = $1 " " $2; next }

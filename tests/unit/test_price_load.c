@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "../../src/model/cost.h"
-#include "../../src/io/network.h"
+#include "../../src/model/network.h"
 #include "../../src/io/price_load.h"
 
 #define DATA "tests/unit/data/pricing/"
