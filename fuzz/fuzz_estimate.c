@@ -15,6 +15,7 @@
 #include "../src/io/wl_load.h"
 #include "../src/io/yaml_node.h"
 #include "../src/model/estimate.h"
+#include "../src/report/estimate_record.h"
 #include "../src/report/estimate_report.h"
 
 static const char *const formats[] = { "table", "json", "csv", "md" };
@@ -92,7 +93,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!ready) {
 		fz_datapath(&dp);
 		tc_diag_init(&d);
-		if (gpu_catalog_load(&dp, &cat, &d) || est_workspace_init(&ws, 256)) {
+		if (gpu_catalog_load(&dp, &cat, &d) || est_workspace_init(&ws, EST_MAX_OPS)) {
 			fprintf(stderr, "fuzz_estimate: run from the repository root\n");
 			abort();
 		}

@@ -2,7 +2,8 @@
 # Run every unit suite, the CLI golden cases, the broken-input corpus
 # (tests/bad/run-bad.sh), the pictures (tests/plots/run-plots.sh), the
 # output contract (tests/schema/run-schema.sh; not under a RUNNER), the
-# shell completions (tests/completion/run-completion.sh) and the accuracy
+# shell completions (tests/completion/run-completion.sh), the dependency
+# check of src/ (tests/arch/run-arch.sh) and the accuracy
 # gates (tests/accuracy/run-accuracy.sh; not under a RUNNER), all on the
 # frozen data of tests/data/ (tests/test-env.sh) except the accuracy gates
 # and the checks of the shipped data (tests/shipped-data.sh), which read
@@ -163,6 +164,9 @@ if [ -z "$runner" ]; then
 	run "schema:" "output checks" "" tests/schema/run-schema.sh "$build/traincost"
 	run "accuracy:" gates "" tests/accuracy/run-accuracy.sh "$build/traincost"
 fi
+# The walls of src/: no loops, no upward uses (docs/architecture.md); reads
+# the objects, so not under a RUNNER.
+run "arch:" "dependency checks" "" tests/arch/run-arch.sh "$build"
 run "completion:" checks "" tests/completion/run-completion.sh "$build/traincost" "$runner"
 [ -z "$runner" ] &&
 	run "install:" checks "" tests/install/run-install.sh "$build"

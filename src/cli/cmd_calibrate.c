@@ -225,7 +225,7 @@ static int check_plans(struct cli_ctx *ctx, const struct val_case *cases, size_t
 	struct tc_diag d;
 	int bad = 0;
 	tc_diag_init(&d);
-	if (est_workspace_init(&ws, 256))
+	if (est_workspace_init(&ws, EST_MAX_OPS))
 		return TC_EXIT_INTERNAL;
 	for (size_t i = 0; i < n; i++) {
 		struct plan_problem pp;

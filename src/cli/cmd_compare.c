@@ -372,7 +372,7 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 	m.network_fixed = network != NULL;
 	m.network_own = 1;
 	rows = calloc(cat.count + COMPARE_MAX_GPUS, sizeof(*rows));
-	if (!rows || est_workspace_init(&ws, 256)) {
+	if (!rows || est_workspace_init(&ws, EST_MAX_OPS)) {
 		fputs("traincost compare: out of memory\n", ctx->err);
 		rc = TC_EXIT_INTERNAL;
 		goto out;

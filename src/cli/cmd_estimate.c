@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "../report/estimate_record.h"
 #include "../report/estimate_report.h"
 #include <stdlib.h>
 

@@ -23,6 +23,7 @@
 #include "../report/json.h"
 #include "../report/plot.h"
 #include "../util/outfile.h"
+#include "../util/pool.h"
 #include "cli.h"
 #include "money.h"
 #include "plan_args.h"
@@ -30,8 +31,6 @@
 #include "plot_out.h"
 #include "sweep_cells.h"
 #include "sweep_run.h"
-
-#define MAX_JOBS 256
 
 static const char *const formats[] = { "csv", "json", "table", "md", NULL };
 
@@ -261,13 +260,9 @@ static int write_rows(struct cli_ctx *ctx, struct run *R, struct outfile *of, in
 {
 	pthread_mutex_init(&R->mu, NULL);
 	pthread_cond_init(&R->cv, NULL);
-	pthread_t th[MAX_JOBS];
-	int nth = 0;
-	for (int i = 0; i < jobs && (uint64_t)i < R->nchunks; i++) {
-		if (pthread_create(&th[nth], NULL, sweep_worker_main, R))
-			break;
-		nth++;
-	}
+	struct tc_pool pool;
+	int nth = tc_pool_start(&pool, (uint64_t)jobs < R->nchunks ? jobs : (int)R->nchunks,
+				sweep_worker_main, R);
 	int tty = isatty(fileno(ctx->err));
 	double t0 = now_s(), tlast = t0;
 	int werr = 0;
@@ -299,8 +294,7 @@ static int write_rows(struct cli_ctx *ctx, struct run *R, struct outfile *of, in
 			progress(ctx->err, done < R->nrows ? done : R->nrows, R->nrows, t0, 0);
 		}
 	}
-	for (int i = 0; i < nth; i++)
-		pthread_join(th[i], NULL);
+	tc_pool_join(&pool);
 	pthread_cond_destroy(&R->cv);
 	pthread_mutex_destroy(&R->mu);
 	if (tty && R->nrows)
@@ -407,12 +401,8 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct sweep_a
 	a->file = pos[0];
 	if ((rc = plot_out_check(ctx, "sweep", a->plot)))
 		return rc;
-	a->jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	if (a->jobs < 1)
-		a->jobs = 1;
-	if (a->jobs > MAX_JOBS)
-		a->jobs = MAX_JOBS;
-	if (a->jobs_s && cli_int_arg(ctx, "sweep", "jobs", a->jobs_s, 1, MAX_JOBS, &a->jobs))
+	a->jobs = tc_pool_size(0, TC_POOL_MAX);
+	if (a->jobs_s && cli_int_arg(ctx, "sweep", "jobs", a->jobs_s, 1, TC_POOL_MAX, &a->jobs))
 		return TC_EXIT_USAGE;
 	R->shard_k = 0;
 	R->shard_n = 1;

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../io/network.h"
+#include "../model/network.h"
 #include "../io/wl_load.h"
 #include "../util/units.h"
 
@@ -284,7 +284,7 @@ int money_timer_time(void *ctx, const char *network, double *run_s)
 			*run_s = t->seen[i].run_s;
 			return t->seen[i].ok ? 0 : -1;
 		}
-	if (!n || t->nseen == MONEY_TIMER_NETS || (!t->ws.ops && est_workspace_init(&t->ws, 256)))
+	if (!n || t->nseen == MONEY_TIMER_NETS || (!t->ws.ops && est_workspace_init(&t->ws, EST_MAX_OPS)))
 		return -1;
 	/* The same layout, its instances joined by the offer's network. */
 	struct workload *w = malloc(sizeof(*w));

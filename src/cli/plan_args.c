@@ -397,7 +397,7 @@ int plan_args_run(struct cli_ctx *ctx, const char *cmd, const char *file,
 		return rc;
 	}
 
-	if (est_workspace_init(ws, 256)) {
+	if (est_workspace_init(ws, EST_MAX_OPS)) {
 		fprintf(ctx->err, "traincost %s: out of memory\n", cmd);
 		return TC_EXIT_INTERNAL;
 	}

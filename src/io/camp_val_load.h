@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "../model/campaign.h"
+#include "../model/campaign_in.h"
 #include "../model/gpu.h"
 #include "../util/diag.h"
 

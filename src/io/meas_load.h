@@ -24,7 +24,7 @@
 #define TC_MEAS_LOAD_H
 
 #include "../model/calibrate.h"
-#include "../model/validate.h"
+#include "../model/val_case.h"
 #include "../util/diag.h"
 #include "datapath.h"
 

@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "../model/cost.h"
+#include "../model/offer.h"
 #include "../util/diag.h"
 #include "datapath.h"
 

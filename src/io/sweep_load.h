@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../model/cost.h"
+#include "../model/offer.h"
 #include "../model/workload.h"
 #include "../util/diag.h"
 #include "datapath.h"

@@ -13,9 +13,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../model/recsys.h"
-#include "../model/schedule.h"
-#include "../model/vision.h"
 #include "../util/infile.h"
 #include "wl_load.h"
 #include "yaml_node.h"

@@ -10,7 +10,7 @@
 #ifndef TC_VAL_LOAD_H
 #define TC_VAL_LOAD_H
 
-#include "../model/validate.h"
+#include "../model/val_case.h"
 #include "../util/diag.h"
 #include "datapath.h"
 

@@ -17,8 +17,7 @@
 
 #include "fields.h"
 #include "fw_load.h"
-#include "../model/recsys.h"
-#include "network.h"
+#include "../model/network.h"
 
 #define MAX_COUNT 1e6 /* GPUs */
 
@@ -74,18 +73,6 @@ int wl_read_network(const struct yn_node *v, const char *file, struct plan *p,
 	return wlx_err(d, file, v,
 		      "unknown network '%s' (expected one of %sor a bandwidth such as 25GB/s)",
 		      v->str, names);
-}
-
-void wl_set_network(struct plan *p, const struct net_def *n)
-{
-	p->network_bytes_per_s = 2 * n->bytes_per_s_one_way;
-	p->network_fabric = n->fabric;
-	snprintf(p->network, sizeof(p->network), "%s", n->name);
-}
-
-void wl_default_network(struct plan *p)
-{
-	wl_set_network(p, net_default());
 }
 
 /* Report at node n; returns -1. */

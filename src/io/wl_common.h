@@ -7,11 +7,10 @@
 
 #include "wl_load.h"
 
-/* Shared plan pieces: plan.network (a name or a bandwidth) at node v, the
- * default network, and the catalog-id check.  Return 0 or -1 / truth. */
+/* Shared plan pieces: plan.network (a name or a bandwidth) at node v and
+ * the catalog-id check.  Return 0 or -1 / truth. */
 int wl_read_network(const struct yn_node *v, const char *file, struct plan *p,
 		    struct tc_diag *d);
-void wl_default_network(struct plan *p);
 int wl_gpu_id_ok(const char *id);
 
 /* Shared by the vision and recommender loaders. */

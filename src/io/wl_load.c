@@ -20,7 +20,6 @@
 
 #include "fields.h"
 #include "fw_load.h"
-#include "../model/schedule.h"
 
 /* Names in the order of the enums they map to (workload.h, precision.h). */
 static const char *const optimizer_names[] = { "adamw", "sgd", "adafactor", NULL };

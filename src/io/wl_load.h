@@ -8,7 +8,7 @@
 #include "../model/workload.h"
 #include "../util/diag.h"
 #include "datapath.h"
-#include "network.h"
+#include "../model/network.h"
 #include "yaml_node.h"
 
 /*
@@ -52,9 +52,6 @@ int wl_recsys_arch_load_file(const char *path, struct recsys_arch *out,
 
 /* The family ("llm", "vision", "recsys") an architecture file declares,
  * into buf; "" when it has none.  For dispatch in `traincost check`. */
-/* Set the plan's inter-node network to the named network `n`. */
-void wl_set_network(struct plan *p, const struct net_def *n);
-
 void wl_arch_family(const struct yn_doc *doc, char *buf, size_t len);
 
 #endif

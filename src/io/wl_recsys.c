@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../model/recsys.h"
 #include "fields.h"
 
 #define MAX_ROWS 1e13

@@ -2,7 +2,8 @@
  * yaml_build.c - the node tree built from libyaml's event stream: nodes
  * counted against YN_MAX_NODES, collections nested at most YN_MAX_DEPTH,
  * scalar keys, tags, anchors and aliases (expanded by a bounded deep copy),
- * and keys unique within each mapping.
+ * keys unique within each mapping, and libyaml's own errors turned into
+ * one positioned message.
  */
 #include "yaml_build.h"
 
@@ -10,6 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "../util/utf8.h"
+
+#define YAML_KEY_MAX 1024 /* libyaml: longest simple (implicit) key */
 
 /* Report a content problem at a libyaml mark; returns -1. */
 static int err_mark(struct builder *b, yaml_mark_t m, const char *fmt, ...)
@@ -442,6 +447,162 @@ void yn_builder_release(struct builder *b)
 	b->nanchors = b->anchors_cap = 0;
 }
 
+/* ---- libyaml's errors -------------------------------------------------- */
+
+/* Byte offset of code point number `index` in the text (clamped). */
+static size_t char_offset(const struct builder *b, size_t index)
+{
+	size_t i = 0, k = 0;
+
+	while (i < b->len && k < index) {
+		i++;
+		while (i < b->len && (b->text[i] & 0xC0) == 0x80)
+			i++;
+		k++;
+	}
+	return i;
+}
+
+/* ---- libyaml errors --------------------------------------------------- */
+
+/* Copy libyaml's phrase with a lower-case first letter, no final stop. */
+static void tidy_phrase(const char *in, char *out, size_t size)
+{
+	size_t n;
+
+	snprintf(out, size, "%s", in ? in : "syntax error");
+	if (out[0] >= 'A' && out[0] <= 'Z')
+		out[0] = (char)(out[0] - 'A' + 'a');
+	n = strlen(out);
+	if (n > 0 && out[n - 1] == '.')
+		out[n - 1] = '\0';
+}
+
+/*
+ * If the line holding byte `off` is indented with a tab, or `off` is a tab,
+ * report it in words and return -1; else return 0.
+ */
+static int tab_error(struct builder *b, size_t off)
+{
+	const unsigned char *t = b->text;
+	size_t start = off, i;
+	int line;
+
+	if (off > b->len)
+		return 0;
+	while (start > 0 && t[start - 1] != '\n' && t[start - 1] != '\r')
+		start--;
+	line = 1;
+	for (i = 0; i < start; i++) {
+		if (t[i] == '\n' || (t[i] == '\r' &&
+				     (i + 1 >= b->len || t[i + 1] != '\n')))
+			line++;
+	}
+	for (i = start; i < b->len && (t[i] == ' ' || t[i] == '\t'); i++) {
+		if (t[i] == '\t') {
+			b->failed = 1;
+			return tc_diag_at(b->d, TC_EXIT_INPUT, b->file, line,
+					  (int)(i - start) + 1,
+					  "tab character used for indentation (expected spaces)");
+		}
+	}
+	if (off < b->len && t[off] == '\t')
+		return -2; /* a tab elsewhere: the caller words it */
+	return 0;
+}
+
+/* The innermost open flow collection, or NULL. */
+static const struct frame *open_flow(const struct builder *b)
+{
+	int i;
+
+	for (i = b->depth - 1; i >= 0; i--) {
+		if (b->stack[i].flow)
+			return &b->stack[i];
+	}
+	return NULL;
+}
+
+/* Turn the parser's error into one positioned message; returns -1. */
+static int report_yaml_error(struct builder *b, const yaml_parser_t *p)
+{
+	char problem[200], context[200];
+	const struct frame *f;
+	size_t off;
+	int line = (int)p->problem_mark.line + 1;
+	int col = (int)p->problem_mark.column + 1;
+	int cl = (int)p->context_mark.line + 1;
+	int cc = (int)p->context_mark.column + 1;
+	int rc;
+	char q;
+
+	b->failed = 1;
+	if (p->error == YAML_MEMORY_ERROR)
+		return yn_err_nomem(b);
+	tidy_phrase(p->problem, problem, sizeof(problem));
+	if (p->error == YAML_READER_ERROR) {
+		/* check_text normally catches these first */
+		return tc_diag_at(b->d, TC_EXIT_INPUT, b->file, 0, 0,
+				  "%s (at byte %zu)", problem,
+				  p->problem_offset);
+	}
+	if (p->error != YAML_SCANNER_ERROR && p->error != YAML_PARSER_ERROR)
+		return tc_diag_at(b->d, TC_EXIT_INPUT, b->file, line, col,
+				  "%s", problem);
+	tidy_phrase(p->context, context, sizeof(context));
+
+	if (p->problem_mark.index >= b->nchars) {
+		/* end of file inside something still open */
+		if (p->context && strstr(p->context, "quoted scalar")) {
+			off = char_offset(b, p->context_mark.index);
+			q = off < b->len ? (char)b->text[off] : '"';
+			return tc_diag_at(b->d, TC_EXIT_INPUT, b->file, line,
+					  col,
+					  "unexpected end of file: quoted text started at line %d, column %d is not closed (expected a closing %c)",
+					  cl, cc, q);
+		}
+		f = open_flow(b);
+		if (f)
+			return tc_diag_at(b->d, TC_EXIT_INPUT, b->file, line,
+					  col,
+					  "unexpected end of file: '%c' at line %d, column %d is not closed (expected '%c')",
+					  f->flow, f->node->line, f->node->col,
+					  f->flow == '[' ? ']' : '}');
+		if (p->context)
+			return tc_diag_at(b->d, TC_EXIT_INPUT, b->file, line,
+					  col,
+					  "unexpected end of file: %s (%s started at line %d, column %d)",
+					  problem, context, cl, cc);
+		return tc_diag_at(b->d, TC_EXIT_INPUT, b->file, line, col,
+				  "unexpected end of file: %s", problem);
+	}
+
+	off = char_offset(b, p->problem_mark.index);
+	rc = tab_error(b, off);
+	if (rc == -1)
+		return -1;
+	if (rc == -2)
+		return tc_diag_at(b->d, TC_EXIT_INPUT, b->file, line, col,
+				  "tab character is not allowed here (expected spaces)");
+	if (!p->context)
+		return tc_diag_at(b->d, TC_EXIT_INPUT, b->file, line, col,
+				  "%s", problem);
+	/* libyaml gives up on a key of more than 1024 characters with "could
+	 * not find expected ':'" although the ':' is there. */
+	if (strstr(p->context, "simple key") && cl == line &&
+	    p->problem_mark.index - p->context_mark.index > YAML_KEY_MAX)
+		return tc_diag_at(b->d, TC_EXIT_INPUT, b->file, cl, cc,
+				  "key is longer than %d characters (expected a "
+				  "key of at most %d characters)", YAML_KEY_MAX,
+				  YAML_KEY_MAX);
+	if (cl == line && cc == col)
+		return tc_diag_at(b->d, TC_EXIT_INPUT, b->file, line, col,
+				  "%s (%s)", problem, context);
+	return tc_diag_at(b->d, TC_EXIT_INPUT, b->file, line, col,
+			  "%s (%s started at line %d, column %d)", problem,
+			  context, cl, cc);
+}
+
 /* Run the libyaml event loop over b->text; returns 0 or -1. */
 int yn_build(struct builder *b)
 {
@@ -455,7 +616,7 @@ int yn_build(struct builder *b)
 	yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING);
 	while (!done) {
 		if (!yaml_parser_parse(&parser, &ev)) {
-			yn_report_yaml_error(b, &parser);
+			report_yaml_error(b, &parser);
 			goto out;
 		}
 		switch (ev.type) {

@@ -1,7 +1,7 @@
 /*
  * yaml_build.h - what the YAML reader's parts share: the builder that turns
- * libyaml's events into a node tree (yaml_build.c), fed and reported on by
- * the loaders (yaml_load.c), and the bounded tree copy (yaml_node.c).
+ * libyaml's events into a node tree (yaml_build.c), fed by the loaders
+ * (yaml_load.c).
  * Internal to src/io: only yaml_*.c include it.
  */
 #ifndef TC_YAML_BUILD_H
@@ -56,15 +56,5 @@ int yn_build(struct builder *b);
 
 /* Free what the builder still owns. */
 void yn_builder_release(struct builder *b);
-
-/* Turn the parser's error into one positioned message; returns -1. */
-int yn_report_yaml_error(struct builder *b, const yaml_parser_t *p);
-
-/*
- * Deep copy of `src` placed at nesting `depth` (collections above it).
- * Returns NULL on failure with *why = 1 (out of memory) or 2 (too deep).
- */
-struct yn_node *yn_node_copy_at(const struct yn_node *src, int depth,
-				int *why);
 
 #endif

@@ -11,7 +11,6 @@
  * "file:line:col: what is wrong (what was expected)".
  */
 #include "yaml_node.h"
-#include "yaml_build.h"
 
 #include <assert.h>
 #include <stdint.h>

@@ -108,4 +108,12 @@ struct yn_node *yn_scalar_new(const char *s, enum yn_style style, int line,
 int yn_set_path(struct yn_node *root, const char *const *seg, int nseg,
 		const struct yn_node *value, int line, int col, int *bad_seg);
 
+/*
+ * Deep copy of `src` placed at nesting `depth` (collections above it), for
+ * the builder's alias expansion.  Returns NULL on failure with *why = 1
+ * (out of memory) or 2 (too deep).
+ */
+struct yn_node *yn_node_copy_at(const struct yn_node *src, int depth,
+				int *why);
+
 #endif

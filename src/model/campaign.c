@@ -20,10 +20,6 @@
 #define S_PER_DAY 86400.0
 #define S_PER_H 3600.0
 
-const char *const camp_operation_names[CAMP_OPERATION_COUNT + 1] = { "automated", "manual",
-								     NULL };
-const char *const camp_checkpoint_names[CAMP_CKPT_COUNT + 1] = { "async", "sync", NULL };
-
 const char *const camp_part_names[CAMP_PART_COUNT] = {
 	"training", "stragglers", "evaluation", "checkpoints", "restarts", "rework", "startup",
 };

@@ -11,22 +11,6 @@
  * 3600.0000000001 s must not become 2 h. */
 #define ROUND_SLACK 1e-9
 
-const char *const cost_gran_names[] = { "per_second", "per_minute", "per_hour",
-					NULL };
-const char *const cost_link_names[] = { "none", "pcie", "nvlink", NULL };
-const char *const cost_cluster_names[] = { "none", "placement_group", "scale_set",
-					   "cluster_network", "capacity_block",
-					   "one_click_cluster", "instant_cluster", NULL };
-const char *const cost_kind_names[] = { "on-demand", "spot", NULL };
-
-int cost_kind_parse(const char *name)
-{
-	for (int i = 0; cost_kind_names[i]; i++)
-		if (!strcmp(cost_kind_names[i], name))
-			return i;
-	return -1;
-}
-
 /* Smallest whole multiple of `unit` >= x (x >= 0), forgiving rounding noise. */
 static double round_up(double x, double unit)
 {
@@ -118,12 +102,6 @@ double cost_energy_kwh(double gpus, double tdp_w, double util_frac,
 double cost_co2_kg(double energy_kwh, double grid_g_per_kwh)
 {
 	return energy_kwh * grid_g_per_kwh / 1000.0;
-}
-
-double cost_onprem_capex_usd(double card_usd, double server_share_usd,
-			     double networking_frac)
-{
-	return (card_usd + server_share_usd) * (1 + networking_frac);
 }
 
 int cost_onprem_per_gpu_h(const struct cost_onprem *p, double tdp_w,

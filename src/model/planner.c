@@ -13,10 +13,9 @@
 #include <stdlib.h>
 #include <pthread.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "../io/network.h"
-#include "../io/wl_load.h"
+#include "../util/pool.h"
+#include "network.h"
 #include "llm.h"
 
 static int cmp_int(const void *a, const void *b)
@@ -179,31 +178,20 @@ static int by_count_desc(const void *a, const void *b)
 
 /*
  * Run worker(arg), which takes its work from queue q, on the planner's
- * --jobs threads (0: one per online processor), at most `most` and
- * PLANNER_MAX_JOBS, this thread one of them; return when all are done.  A
- * thread that fails to start leaves its share of the items to the others.
+ * --jobs threads (tc_pool_size(): 0 is one per online processor), at most
+ * `most`, this thread one of them; return when all are done.  A thread
+ * that fails to start leaves its share of the items to the others.
  */
 static void run_workers(const struct planner_in *in, int most,
 			void *(*worker)(void *), void *arg,
 			struct work_queue *q)
 {
-	pthread_t th[PLANNER_MAX_JOBS];
-	int nth = 0;
-	int jobs = in->jobs > 0 ? in->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	struct tc_pool pool;
 
 	pthread_mutex_init(&q->mu, NULL);
-	if (jobs > most)
-		jobs = most;
-	if (jobs < 1)
-		jobs = 1;
-	if (jobs > PLANNER_MAX_JOBS)
-		jobs = PLANNER_MAX_JOBS;
-	for (int i = 1; i < jobs; i++)
-		if (pthread_create(&th[nth], NULL, worker, arg) == 0)
-			nth++;
+	tc_pool_start(&pool, tc_pool_size(in->jobs, most) - 1, worker, arg);
 	worker(arg);
-	for (int i = 0; i < nth; i++)
-		pthread_join(th[i], NULL);
+	tc_pool_join(&pool);
 	pthread_mutex_destroy(&q->mu);
 }
 
@@ -259,7 +247,7 @@ int planner_run(const struct planner_in *in, struct plan_point **pts,
 	for (size_t i = 0; i < S.q.n; i++)
 		S.order[i] = po[i].index;
 	free(po);
-	run_workers(in, PLANNER_MAX_JOBS, pworker, &S, &S.q);
+	run_workers(in, TC_POOL_MAX, pworker, &S, &S.q);
 	if (S.q.oom)
 		goto out;
 	size_t n = 0;
@@ -365,7 +353,7 @@ int planner_sample(const struct planner_in *in, struct plan_point *p, size_t n,
 	}
 	if (!nwant)
 		return 0;
-	run_workers(in, nwant < PLANNER_MAX_JOBS ? (int)nwant : PLANNER_MAX_JOBS,
+	run_workers(in, nwant < TC_POOL_MAX ? (int)nwant : TC_POOL_MAX,
 		    sworker, &S, &S.q);
 	return S.q.oom ? -1 : 0;
 }

@@ -38,7 +38,6 @@ struct plan_priced {
 typedef int (*plan_price_fn)(void *ctx, const struct gpu *g, const struct workload *w,
 			     const struct estimate *e, struct plan_priced *out);
 
-#define PLANNER_MAX_JOBS 256
 #define PLANNER_MAX_NETS 8 /* networks searched per GPU type besides the plan's */
 
 struct plan_point {

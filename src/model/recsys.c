@@ -42,10 +42,6 @@
 #include "opsink.h"
 #include "roofline.h"
 
-const char *const rec_placement_names[] = { "auto", "replicated",
-	"table_wise", "row_wise", "column_wise", "balanced", NULL };
-const char *const rec_offload_names[] = { "none", "uvm", "host", NULL };
-
 /*
  * Random-gather efficiency: a row of R bytes costs whole 32-byte sectors
  * plus a fixed per-row cost (address generation, the index read, DRAM

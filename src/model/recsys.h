@@ -22,8 +22,4 @@
  */
 double recsys_gather_frac(const struct roof_eff *e, double row_bytes);
 
-/* Names of the placements and offload modes as written in files. */
-extern const char *const rec_placement_names[];
-extern const char *const rec_offload_names[];
-
 #endif

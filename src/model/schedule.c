@@ -7,12 +7,6 @@
 #include <assert.h>
 #include <math.h>
 
-const char *const sched_names[SCHED_COUNT + 1] = {
-	[SCHED_DEFAULT] = "default", [SCHED_1F1B] = "1f1b",
-	[SCHED_INTERLEAVED] = "interleaved",
-	[SCHED_ZERO_BUBBLE] = "zero-bubble", [SCHED_COUNT] = NULL,
-};
-
 enum pp_schedule sched_resolve(enum pp_schedule named, int interleave)
 {
 	if (named != SCHED_DEFAULT)

@@ -9,10 +9,6 @@
 
 #include "workload.h"
 
-/* Names as written in plan.schedule and --schedule, by enum value;
- * NULL-terminated, SCHED_DEFAULT has none. */
-extern const char *const sched_names[SCHED_COUNT + 1];
-
 /* The schedule a plan runs: the one named, or interleaved 1F1B when
  * interleave > 1 and 1F1B otherwise. */
 enum pp_schedule sched_resolve(enum pp_schedule named, int interleave);

@@ -118,6 +118,9 @@ enum pp_schedule {
 	SCHED_ZERO_BUBBLE, /* ZB-H1, Qi et al. ICLR'24 */
 	SCHED_COUNT
 };
+/* Names as written in plan.schedule and --schedule, by enum value;
+ * NULL-terminated (workload.c). */
+extern const char *const sched_names[SCHED_COUNT + 1];
 
 struct plan {
 	char gpu[GPU_ID_LEN];
@@ -320,6 +323,9 @@ enum rec_interaction { RI_DOT, RI_DCNV2, RI_NEUMF, RI_TWO_TOWER };
 enum rec_placement { EMB_AUTO, EMB_REPLICATED, EMB_TABLE_WISE, EMB_ROW_WISE,
 		     EMB_COLUMN_WISE, EMB_BALANCED };
 enum rec_offload { OFFLOAD_NONE, OFFLOAD_UVM, OFFLOAD_HOST };
+/* Names of the placements and offload modes as written in files (workload.c). */
+extern const char *const rec_placement_names[];
+extern const char *const rec_offload_names[];
 
 struct recsys_arch {
 	char name[WL_NAME_LEN];

@@ -761,3 +761,16 @@ int rep_estimate_table(FILE *f, const struct workload *w, const struct gpu *g,
 	rep_rows_release(&rows);
 	return rc;
 }
+
+int rep_estimate(FILE *f, const char *fmt, const struct workload *w,
+		 const struct gpu *g, const struct estimate *e, const struct run_cost *c,
+		 const struct unc_result *u)
+{
+	if (!strcmp(fmt, "json"))
+		return rep_estimate_json(f, w, g, e, c, u);
+	if (!strcmp(fmt, "csv"))
+		return rep_estimate_csv(f, w, g, e, c);
+	if (!strcmp(fmt, "md"))
+		return rep_estimate_md(f, w, g, e, c);
+	return rep_estimate_table(f, w, g, e, c, u);
+}

@@ -13,6 +13,13 @@
 #include "../model/run_cost.h"
 #include "../model/uncertainty.h"
 
+/* Write the estimate, its cost and its uncertainty (either NULL: none) in
+ * `fmt` (table, json, csv, md).  Returns 0, or -1 if a non-finite number
+ * reached the report (an internal error). */
+int rep_estimate(FILE *f, const char *fmt, const struct workload *w,
+		 const struct gpu *g, const struct estimate *e,
+		 const struct run_cost *c, const struct unc_result *u);
+
 /* Write the estimate and its cost (NULL: none) as CSV: a fixed header with
  * units in the names, then one row.  Returns 0, or -1 on a failed
  * allocation or a non-finite number. */

@@ -1,5 +1,6 @@
 /*
- * estimate_report.c - estimate and explain reports (estimate_report.h).
+ * estimate_report.c - what the estimate, explain, compare and plan reports
+ * share (estimate_report.h): names, titles, the unpriced reasons.
  */
 #include "estimate_report.h"
 
@@ -7,7 +8,6 @@
 #include <string.h>
 
 #include "../util/units.h"
-#include "estimate_record.h"
 #include "layout_text.h"
 #include "numfmt.h"
 #include "table.h"
@@ -78,17 +78,4 @@ void rep_spot_assumptions(FILE *f, const struct cost_spot *sp, const char *what)
 const char *rep_title(char *buf, const struct workload *w, const char *fmt)
 {
 	return rep_show(buf, REP_TITLE_LEN, w->name[0] ? w->name : w->file, fmt);
-}
-
-int rep_estimate(FILE *f, const char *fmt, const struct workload *w,
-		 const struct gpu *g, const struct estimate *e, const struct run_cost *c,
-		 const struct unc_result *u)
-{
-	if (!strcmp(fmt, "json"))
-		return rep_estimate_json(f, w, g, e, c, u);
-	if (!strcmp(fmt, "csv"))
-		return rep_estimate_csv(f, w, g, e, c);
-	if (!strcmp(fmt, "md"))
-		return rep_estimate_md(f, w, g, e, c);
-	return rep_estimate_table(f, w, g, e, c, u);
 }

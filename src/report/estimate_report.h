@@ -1,5 +1,8 @@
 /*
- * estimate_report.h - how an estimate is shown: text, JSON, CSV, Markdown.
+ * estimate_report.h - what the reports of an estimate share: the names and
+ * title of its workload, the network a priced choice assumes, the spot
+ * assumptions and why a run got no price; and the operator rows of explain
+ * (explain_report.c).  The estimate itself is written by estimate_record.h.
  * Formats only; every number comes computed from the model.
  */
 #ifndef TC_ESTIMATE_REPORT_H
@@ -10,13 +13,6 @@
 #include "../model/estimate.h"
 #include "../model/run_cost.h"
 #include "../model/uncertainty.h"
-
-/* Write the estimate, its cost and its uncertainty (either NULL: none) in
- * `fmt` (table, json, csv, md).  Returns 0, or -1 if a non-finite number
- * reached the report (an internal error). */
-int rep_estimate(FILE *f, const char *fmt, const struct workload *w,
-		 const struct gpu *g, const struct estimate *e,
-		 const struct run_cost *c, const struct unc_result *u);
 
 /* The workload's kind as the JSON and CSV outputs name it: "llm",
  * "vision" or "recsys". */

@@ -72,7 +72,7 @@ static void test_scale_is_median_over_predicted(void **state)
 	memset(&c.w.plan.framework, 0, sizeof(c.w.plan.framework));
 	c.metric = VAL_ITER_TIME;
 	tc_test_a100(&g);
-	assert_int_equal(est_workspace_init(&ws, 256), 0);
+	assert_int_equal(est_workspace_init(&ws, EST_MAX_OPS), 0);
 	assert_int_equal(val_predict(&c, &g, &ws, &predicted, &why), 0);
 	est_workspace_release(&ws);
 	/* The log's median by hand: (14458 + 14461) / 2 = 14459.5 ms. */

@@ -99,7 +99,7 @@ static void test_megatron_2021_row(void **state)
 	assert_close(w.plan.network_bytes_per_s, s.cases[i].w.plan.network_bytes_per_s, TOL_EXACT);
 	assert_int_equal(w.plan.network_fabric, s.cases[i].w.plan.network_fabric);
 	tc_test_a100(&g);
-	assert_int_equal(est_workspace_init(&ws, 256), 0);
+	assert_int_equal(est_workspace_init(&ws, EST_MAX_OPS), 0);
 	assert_int_equal(val_predict(&s.cases[i], &g, &ws, &from_row, &why), 0);
 	assert_int_equal(val_predict(&imported, &g, &ws, &from_import, &why), 0);
 	assert_true(from_row > 0);
@@ -129,7 +129,7 @@ static void test_megatron_2021_all_rows(void **state)
 	assert_int_equal(val_load_file("tests/validation/megatron-2021.csv", tc_test_datapath(), &s, &d), 0);
 	assert_int_equal(s.count, 7);
 	tc_test_a100(&g);
-	assert_int_equal(est_workspace_init(&ws, 256), 0);
+	assert_int_equal(est_workspace_init(&ws, EST_MAX_OPS), 0);
 	for (size_t i = 0; i < s.count; i++) {
 		const struct workload *row = &s.cases[i].w;
 		char args[2048];
@@ -279,7 +279,7 @@ static double step_of(const struct workload *w)
 	c.w = *w;
 	c.metric = VAL_ITER_TIME;
 	tc_test_gpu(w->plan.gpu, &g);
-	assert_int_equal(est_workspace_init(&ws, 256), 0);
+	assert_int_equal(est_workspace_init(&ws, EST_MAX_OPS), 0);
 	if (val_predict(&c, &g, &ws, &t, &why))
 		fail_msg("the imported plan is refused: %s", why.msg);
 	est_workspace_release(&ws);

@@ -6,7 +6,7 @@
 #include "tc_test.h"
 
 #include "../../src/cli/money.h"
-#include "../../src/io/network.h"
+#include "../../src/model/network.h"
 #include "../../src/io/wl_load.h"
 
 /* Two providers of the same 8-GPU A100 80GB instance at $20/h, billed per
@@ -59,7 +59,7 @@ static void estimate_7b(int count, const char *network, struct workload *w,
 	w->plan.dp = 0;
 	if (network)
 		wl_set_network(&w->plan, net_find(network));
-	assert_int_equal(est_workspace_init(&ws, 256), 0);
+	assert_int_equal(est_workspace_init(&ws, EST_MAX_OPS), 0);
 	assert_int_equal(step_estimate(w, g, &ws, e, &why), 0);
 	est_workspace_release(&ws);
 }

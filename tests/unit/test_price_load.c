@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "../../src/io/network.h"
+#include "../../src/model/cost.h"
+#include "../../src/model/network.h"
 #include "../../src/io/price_load.h"
 
 #define DATA "tests/unit/data/pricing/"

@@ -28,7 +28,7 @@ static void test_zero_spread_is_the_point_estimate(void **state)
 	unc_spec_zero(&s);
 	s.samples = 1;
 	tc_unc_run(&w, &g, &s, &r);
-	assert_int_equal(est_workspace_init(&ws, 256), 0);
+	assert_int_equal(est_workspace_init(&ws, EST_MAX_OPS), 0);
 	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
 	est_workspace_release(&ws);
 	assert_true(r.step_s.p10 == e.step_time_s);
@@ -66,7 +66,7 @@ static void test_unvalidated_gpu_is_wider(void **state)
 	tc_unc_run(&w, &g, &s, &a);
 	tc_unc_run(&w, &u, &s, &b);
 	assert_true(log(b.step_s.p90 / b.step_s.p10) > 1.2 * log(a.step_s.p90 / a.step_s.p10));
-	assert_int_equal(est_workspace_init(&ws, 256), 0);
+	assert_int_equal(est_workspace_init(&ws, EST_MAX_OPS), 0);
 	assert_int_equal(step_estimate(&w, &u, &ws, &e, &why), 0);
 	est_workspace_release(&ws);
 	assert_int_equal(e.warning_count, 1);
@@ -75,7 +75,7 @@ static void test_unvalidated_gpu_is_wider(void **state)
 	u = g;
 	snprintf(u.eff.measured_on, sizeof(u.eff.measured_on), "%s", "l40s");
 	assert_int_equal(step_validated(&w, &u), 0);
-	assert_int_equal(est_workspace_init(&ws, 256), 0);
+	assert_int_equal(est_workspace_init(&ws, EST_MAX_OPS), 0);
 	assert_int_equal(step_estimate(&w, &u, &ws, &e, &why), 0);
 	est_workspace_release(&ws);
 	assert_int_equal(e.warning_count, 1);
@@ -144,7 +144,7 @@ static void test_framework_backed_by_fitted_runs(void **state)
 	assert_int_equal(step_validated(&w, &g), 1);
 	w.plan.framework.fitted_runs = 0;
 	assert_int_equal(step_validated(&w, &g), 0);
-	assert_int_equal(est_workspace_init(&ws, 256), 0);
+	assert_int_equal(est_workspace_init(&ws, EST_MAX_OPS), 0);
 	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
 	est_workspace_release(&ws);
 	assert_int_equal(e.warning_count, 1);

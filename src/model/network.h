@@ -1,13 +1,14 @@
 /*
  * network.h - the named inter-node networks (network.c): the one table
  * that workload plans (plan.network), price offers (an offer's `network`)
- * and the --network option read.  Bandwidth and latency: see
- * docs/workload-format.md, "Networks".
+ * and the --network option read, and setting a plan's network from it.
+ * Bandwidth and latency: see docs/workload-format.md, "Networks".
  */
 #ifndef TC_NETWORK_H
 #define TC_NETWORK_H
 
-#include "../model/topology.h"
+#include "topology.h"
+#include "workload.h"
 
 struct net_def {
 	const char *name;
@@ -41,5 +42,10 @@ const struct net_def *net_for_adapters(int fabric, int adapters, double gbps, do
 
 /* The network a plan gets when it names none (ib-hdr). */
 const struct net_def *net_default(void);
+
+/* Set the plan's inter-node network to the named network `n`; the
+ * default one (net_default()). */
+void wl_set_network(struct plan *p, const struct net_def *n);
+void wl_default_network(struct plan *p);
 
 #endif

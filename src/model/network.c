@@ -9,6 +9,7 @@
 #include "network.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 static const struct net_def networks[] = {
@@ -66,4 +67,16 @@ const struct net_def *net_for_adapters(int fabric, int adapters, double gbps, do
 const struct net_def *net_default(void)
 {
 	return &networks[0];
+}
+
+void wl_set_network(struct plan *p, const struct net_def *n)
+{
+	p->network_bytes_per_s = 2 * n->bytes_per_s_one_way;
+	p->network_fabric = n->fabric;
+	snprintf(p->network, sizeof(p->network), "%s", n->name);
+}
+
+void wl_default_network(struct plan *p)
+{
+	wl_set_network(p, net_default());
 }

@@ -1,0 +1,18 @@
+/*
+ * workload.c - the names of workload.h's enums as written in files and on
+ * the command line, next to the enums they name, so that a loader reads
+ * them without depending on the computation that uses the values.
+ */
+#include "workload.h"
+
+#include <stddef.h>
+
+const char *const sched_names[SCHED_COUNT + 1] = {
+	[SCHED_DEFAULT] = "default", [SCHED_1F1B] = "1f1b",
+	[SCHED_INTERLEAVED] = "interleaved",
+	[SCHED_ZERO_BUBBLE] = "zero-bubble", [SCHED_COUNT] = NULL,
+};
+
+const char *const rec_placement_names[] = { "auto", "replicated",
+	"table_wise", "row_wise", "column_wise", "balanced", NULL };
+const char *const rec_offload_names[] = { "none", "uvm", "host", NULL };

@@ -1,0 +1,27 @@
+#!/bin/sh
+# tests/arch/run-arch.sh BUILD_DIR: the dependency check of src/
+# (tests/arch/check-deps.sh against docs/architecture.md and
+# tests/arch/known.txt), then the same check with one use added that breaks
+# each rule, to show it fails: an include that closes a loop (fields.h
+# including wl_load.h, whose loaders include fields.h) and one that goes up
+# (util/units.c including io/wl_load.h).  Prints "ok NAME" / "FAIL NAME: why".
+build=${1:-build}
+here=$(dirname "$0")
+tmp=${TMPDIR:-/tmp}/tc-arch-run.$$
+trap 'rm -f "$tmp".*' EXIT INT TERM
+
+"$here/check-deps.sh" "$build"
+
+# mutant NAME WANT EDGE: the check with EDGE added must print a FAIL line of WANT.
+mutant() {
+	printf '%s\n' "$3" >"$tmp.edge"
+	out=$("$here/check-deps.sh" "$build" docs/architecture.md tests/arch/known.txt "$tmp.edge")
+	if printf '%s\n' "$out" | grep -q "^FAIL $2: "; then
+		echo "ok $1"
+	else
+		echo "FAIL $1: adding '$3' did not fail with $2; the check said:"
+		printf '%s\n' "$out" | sed 's/^/    /'
+	fi
+}
+mutant arch-mutant-loop arch-loop 'include src/io/fields src/io/wl_load src/io/fields.h:1'
+mutant arch-mutant-upward arch-upward 'include src/util/units src/io/wl_load src/util/units.c:1'
