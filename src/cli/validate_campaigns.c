@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../io/camp_val_load.h"
+#include "../model/campaign.h"
 #include "../model/estimate.h"
 #include "../report/json.h"
 #include "../report/rows.h"

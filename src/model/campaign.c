@@ -13,7 +13,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "estimate.h"
+#include "estimate_types.h"
 #include "memory.h"
 #include "precision.h"
 

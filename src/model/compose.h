@@ -11,7 +11,7 @@
 #ifndef TC_COMPOSE_H
 #define TC_COMPOSE_H
 
-#include "estimate.h"
+#include "estimate_types.h"
 #include "gpu.h"
 #include "opsink.h"
 #include "schedule.h"

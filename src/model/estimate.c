@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "campaign.h"
 #include "family.h"
 #include "roofline.h"
 #include "../util/units.h"

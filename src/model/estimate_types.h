@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "campaign.h"
+#include "campaign_types.h"
 #include "gpu.h"
 #include "workload.h"
 

@@ -14,7 +14,7 @@
 #define TC_FAMILY_H
 
 #include "compose.h"
-#include "estimate.h"
+#include "estimate_types.h"
 #include "gpu.h"
 #include "opsink.h"
 #include "workload.h"

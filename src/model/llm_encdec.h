@@ -7,7 +7,7 @@
 #ifndef TC_LLM_ENCDEC_H
 #define TC_LLM_ENCDEC_H
 
-#include "estimate.h"
+#include "estimate_types.h"
 #include "llm.h"
 
 /* The two stacks, each as the single-stack model llm.c builds. */

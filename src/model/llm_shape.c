@@ -4,7 +4,7 @@
  * widths, heads, the layout's degrees and groups, parameter counts per
  * layer and per stage).
  */
-#include "llm.h"
+#include "llm_shape.h"
 
 #include <math.h>
 #include <string.h>

@@ -10,7 +10,7 @@
 #ifndef TC_OPSINK_H
 #define TC_OPSINK_H
 
-#include "estimate.h"
+#include "estimate_types.h"
 
 /* Seconds of one execution of each stage (a layer, the first or last
  * stage's extra work, the step's own work), one GPU. */

@@ -9,7 +9,7 @@
 #ifndef TC_RECSYS_H
 #define TC_RECSYS_H
 
-#include "estimate.h"
+#include "estimate_types.h"
 #include "gpu.h"
 #include "recsys_place.h"
 #include "recsys_shape.h"

@@ -12,7 +12,7 @@
 #ifndef TC_ROOFLINE_H
 #define TC_ROOFLINE_H
 
-#include "estimate.h"
+#include "estimate_types.h"
 #include "gpu.h"
 #include "precision.h"
 

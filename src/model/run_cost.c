@@ -3,7 +3,7 @@
  */
 #include "run_cost.h"
 
-#include "estimate.h"
+#include "estimate_types.h"
 
 #include <math.h>
 #include <string.h>

@@ -14,6 +14,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "campaign.h"
 #include "llm.h"
 
 /* Seed offset of the stream of the parameters calibrate cannot fit (any

@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "estimate.h"
+#include "estimate_types.h"
 #include "gpu.h"
 #include "workload.h"
 
