@@ -293,16 +293,23 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct compare
 	memset(a, 0, sizeof(*a));
 	a->format = "table";
 	const struct cli_opt mine[] = {
-		{ "gpus", &a->gpus, NULL, NULL },
-		{ "count", &a->count_s, NULL, NULL },
-		{ "deadline", &a->deadline, NULL, NULL },
-		{ "max-gpus", &a->max_s, NULL, NULL },
-		{ "format", &a->format, NULL, formats },
-		{ "calibration", &a->calibration, NULL, NULL },
-		{ "network", &a->network, NULL, net_names },
-		{ "plot", &a->plot, NULL, NULL },
-		{ "framework", &a->framework, NULL, NULL },
-		{ "memory-headroom", &a->headroom, NULL, NULL },
+		CLI_VALUE("gpus", &a->gpus, "LIST", "catalog ids, comma-separated"),
+		CLI_VALUE("count", &a->count_s, "N", "GPUs per type (default: the file's plan)"),
+		CLI_VALUE("deadline", &a->deadline, "D",
+			  "find the fewest GPUs that finish within D (e.g. 14d), or the whole "
+			  "instances they are priced on if cheaper"),
+		CLI_VALUE("max-gpus", &a->max_s, "N",
+			  "largest count tried with --deadline (default " CLI_STR(CLI_DEFAULT_MAX_GPUS) ")"),
+		CLI_CHOICE("network", &a->network, net_names, "NAME", NETWORK_SEARCH_HELP),
+		CLI_VALUE("memory-headroom", &a->headroom, "F", MEMORY_HEADROOM_HELP),
+		CLI_VALUE("calibration", &a->calibration, "FILE", CALIBRATION_HELP),
+		CLI_VALUE("framework", &a->framework, "ID",
+			  "software-stack profile for every GPU type (see `traincost frameworks`; "
+			  "default: the file's)"),
+		CLI_CHOICE("format", &a->format, formats, "F", "output format"),
+		CLI_VALUE("plot", &a->plot, "FILE",
+			  "also draw total time and cost per GPU type (P10-P90 whiskers with "
+			  "--uncertainty) as an SVG chart into FILE"),
 	};
 	struct cli_opts opts = { 0 };
 	char *pos[CLI_MAX_POS];
@@ -310,6 +317,9 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct compare
 	CLI_OPTS_ADD(&opts, mine);
 	money_opts(&a->ma, &opts);
 	unc_args_opts(&a->ua, &opts);
+	cli_opts_help(&opts, "uncertainty",
+		      "Monte Carlo of N samples (default " CLI_STR(UNC_DEFAULT_SAMPLES) ") per GPU "
+		      "type: P10, P50, P90 of total time and cost, and the chance of meeting --deadline");
 	if ((rc = cli_parse(ctx, "compare", argc, argv, opts.row, pos, &npos)))
 		return rc;
 	if ((rc = plot_out_check(ctx, "compare", a->plot)))

@@ -296,30 +296,48 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct plan_cl
 	a->fmt = "table";
 	a->risk_s = "p50";
 	const struct cli_opt mine[] = {
-		{ "deadline", &a->deadline_s, NULL, NULL },
-		{ "budget", &a->budget_s, NULL, NULL },
-		{ "gpus", &a->gpus_s, NULL, NULL },
-		{ "max-gpus", &a->max_s, NULL, NULL },
-		{ "pricing", &a->pricing, NULL, cost_kind_names },
-		{ "format", &a->fmt, NULL, formats },
-		{ "calibration", &a->calibration, NULL, NULL },
-		{ "network", &a->network, NULL, net_names },
-		{ "include-unverified", NULL, &a->include_unverified, NULL },
-		{ "risk", &a->risk_s, NULL, risks },
-		{ "plot", &a->plot, NULL, NULL },
-		{ "assume-fabric", &a->ma.assume_fabric, NULL, NULL },
-		{ "memory-headroom", &a->headroom, NULL, NULL },
+		CLI_VALUE("deadline", &a->deadline_s, "D", "a duration such as 14d or 36h"),
+		CLI_VALUE("budget", &a->budget_s, "USD", "dollars such as 50000, $50,000, 2.5k or 3M"),
+		CLI_VALUE("gpus", &a->gpus_s, "LIST",
+			  "GPU types to consider, comma-separated (default: every GPU with an offer)"),
+		CLI_VALUE("max-gpus", &a->max_s, "N",
+			  "largest GPU count (default " CLI_STR(CLI_DEFAULT_MAX_GPUS) ")"),
+		CLI_CHOICE("network", &a->network, net_names, "NAME", NETWORK_SEARCH_HELP),
+		CLI_CHOICE("risk", &a->risk_s, risks, "R",
+			   "p50: rank by the point estimate; p90: rank by P90 cost and time, sampling "
+			   "the Pareto front and the plans whose point estimate meets the targets "
+			   "(implies --uncertainty)"),
+		CLI_VALUE("memory-headroom", &a->headroom, "F", MEMORY_HEADROOM_HELP),
+		CLI_VALUE("calibration", &a->calibration, "FILE", CALIBRATION_HELP),
+		CLI_CHOICE("format", &a->fmt, formats, "F", "output format"),
+		CLI_VALUE("plot", &a->plot, "FILE",
+			  "also draw every plan's time against cost, the Pareto front and the "
+			  "chosen plans as an SVG chart into FILE"),
+	};
+	const struct cli_opt prices[] = {
+		CLI_CHOICE("pricing", &a->pricing, cost_kind_names, "P", "the kind of price"),
+		CLI_FLAG("include-unverified", &a->include_unverified,
+			 "also price offers marked verified: false"),
+		CLI_VALUE("assume-fabric", &a->ma.assume_fabric, "P=NET",
+			  "join provider P's instances over network NET (what a contract gives; "
+			  "the answer says so)"),
 	};
 	const struct cli_opt stack[] = {
-		{ "framework", &a->framework, NULL, NULL },
+		CLI_VALUE("framework", &a->framework, "ID",
+			  "software-stack profile of every plan (see `traincost frameworks`; "
+			  "default: the file's)"),
 	};
 	struct cli_opts opts = { 0 };
 	char *pos[CLI_MAX_POS];
 	int npos, rc;
 	CLI_OPTS_ADD(&opts, mine);
-	money_spot_opts(&a->ma, &opts); /* plan loads its own prices */
 	CLI_OPTS_ADD(&opts, stack);
+	CLI_OPTS_ADD_GROUP(&opts, MONEY_OPTS_GROUP, prices);
+	money_spot_opts(&a->ma, &opts); /* plan loads its own prices */
 	unc_args_opts(&a->ua, &opts);
+	cli_opts_help(&opts, "uncertainty",
+		      "P10, P50, P90 of time and cost (N samples, default " CLI_STR(UNC_DEFAULT_SAMPLES)
+		      ") for the plans shown and the Pareto front");
 	rc = cli_parse(ctx, "plan", argc, argv, opts.row, pos, &npos);
 	if (rc)
 		return rc;

@@ -356,35 +356,36 @@ int cmd_report(int argc, char **argv, struct cli_ctx *ctx)
 		   *max_gpus = NULL, *pricing = NULL, *unc = NULL, *framework = NULL;
 	int unc_on = 0;
 	struct cli_opt opts[] = {
-		{ "output", &output, NULL, NULL },
-		{ "deadline", &deadline, NULL, NULL },
-		{ "budget", &budget, NULL, NULL },
-		{ "gpus", &gpus, NULL, NULL },
-		{ "max-gpus", &max_gpus, NULL, NULL },
-		{ "pricing", &pricing, NULL, cost_kind_names },
-		{ "uncertainty", &unc, &unc_on, NULL },
-		{ "framework", &framework, NULL, NULL },
-		{ NULL, NULL, NULL, NULL },
+		{ .name = "output", .value = &output, .short_name = 'o', .arg = "FILE",
+		  .help = "the page (a temporary file renamed at the end)" },
+		CLI_VALUE("deadline", &deadline, "D", "the plan: cheapest plan finishing within D"),
+		CLI_VALUE("budget", &budget, "USD",
+			  "the plan: fastest plan costing at most USD (50000, 3M)"),
+		CLI_VALUE("gpus", &gpus, "LIST", "GPU types compared and planned over, comma-separated"),
+		CLI_VALUE("max-gpus", &max_gpus, "N",
+			  "the plan: largest GPU count (default " CLI_STR(CLI_DEFAULT_MAX_GPUS) ")"),
+		CLI_CHOICE("pricing", &pricing, cost_kind_names, "P",
+			   "the kind of price, on-demand unless given"),
+		CLI_OPTIONAL("uncertainty", &unc, &unc_on, "N",
+			     "P10-P90 of the comparison from N samples (default "
+			     CLI_STR(UNC_DEFAULT_SAMPLES) ")"),
+		CLI_VALUE("framework", &framework, "ID",
+			  "software-stack profile of every section (see `traincost frameworks`; "
+			  "default: the file's)"),
+		{ 0 },
 	};
 	char *pos[CLI_MAX_POS];
 	int npos, rc;
-	/* "-o FILE" is "--output FILE"; --data folders go on to each section. */
-	char **av = calloc((size_t)argc + 1, sizeof(*av));
+	/* --data folders go on to each section. */
 	const char *data[REPORT_MAX_DATA];
 	int ndata = 0;
-	if (!av) {
-		fputs("traincost report: out of memory\n", ctx->err);
-		return TC_EXIT_INTERNAL;
-	}
 	for (int i = 0; i < argc; i++) {
-		av[i] = !strcmp(argv[i], "-o") ? (char *)(uintptr_t)"--output" : argv[i];
 		if (ndata < REPORT_MAX_DATA && !strcmp(argv[i], "--data") && i + 1 < argc)
 			data[ndata++] = argv[i + 1];
 		else if (ndata < REPORT_MAX_DATA && !strncmp(argv[i], "--data=", 7))
 			data[ndata++] = argv[i] + 7;
 	}
-	rc = cli_parse(ctx, "report", argc, av, opts, pos, &npos);
-	free(av);
+	rc = cli_parse(ctx, "report", argc, argv, opts, pos, &npos);
 	if (rc)
 		return rc == CLI_HELP_SHOWN ? TC_EXIT_OK : rc;
 	if (npos != 1)
