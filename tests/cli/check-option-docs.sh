@@ -7,8 +7,8 @@
 #     --data and --help apart, and those its OPTIONS section describes;
 #   - the options `traincost completion bash` offers for it;
 # and every choice of an option is in its help and in the completion.
-# Then the commands' man pages and traincost(1) render with `man -l`
-# without a warning.
+# Then every man page (the commands', traincost(1), traincost-workload(5))
+# renders with `man -l` without a warning.
 # Prints "checked N commands, M pages"; on a difference, what differs, and
 # exits 1.
 # The man pages are made as `make install` makes them (make man, into the
@@ -66,7 +66,7 @@ done
 
 # Every page renders without a warning.
 pages=0
-for page in docs/traincost.1 "$build"/man/traincost-*.1; do
+for page in docs/traincost.1 "$build"/man/traincost-*.[15]; do
 	pages=$((pages + 1))
 	if ! LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$page" >/dev/null 2>"$tmp/warn" || [ -s "$tmp/warn" ]; then
 		echo "$(basename "$page"): man -l warns: $(head -n 3 "$tmp/warn" | tr '\n' '|')"
