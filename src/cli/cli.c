@@ -122,7 +122,9 @@ static const struct cli_cmd commands[] = {
 	  "estimate, the comparison of GPU types, the plan and how the model fared on\n"
 	  "measured runs of the GPUs involved, each with its table and its chart.\n"
 	  "Style and charts are inline and the page has no script: it reads the same\n"
-	  "offline.  Each section is what its command prints for the same options.\n" },
+	  "offline.  Each section is what its command prints for the same options\n"
+	  "with --format md, its tables as HTML tables: numbers right-aligned, and a\n"
+	  "unit every row of a column shares in the column's header.\n" },
 	{ "completion", cmd_completion, "shell completion script for bash, zsh or fish", "bash|zsh|fish",
 	  NULL,
 	  "Print a completion script for the shell, made from the command and option\n"

@@ -20,6 +20,7 @@
 #include "../model/cost.h"
 #include "../model/val_groups.h"
 #include "../model/validate.h"
+#include "../report/md_html.h"
 #include "../report/svg.h"
 #include "../report/xmlbuf.h"
 #include "../util/outfile.h"
@@ -42,6 +43,13 @@ static const char page_style[] =
 	"max-width:1000px;padding:0 1em;color:#111;background:#fff}\n"
 	"h1{font-size:1.6em}h2{font-size:1.25em;margin-top:2em;border-bottom:1px solid #ccc}\n"
 	"pre{background:#f6f6f6;padding:0.8em;overflow-x:auto;font-size:12px;line-height:1.35}\n"
+	"h3{font-size:1.05em}\n"
+	"div.table{overflow-x:auto;margin:0.8em 0}\n"
+	"table.data{border-collapse:collapse;font-size:13px}\n"
+	"table.data th,table.data td{border:1px solid #ccc;padding:0.25em 0.6em;text-align:left;"
+	"vertical-align:top}\n"
+	"table.data th{background:#f2f2f2}\n"
+	"table.data .num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
 	"nav a{margin-right:1em}\n"
 	"figure{margin:1em 0;overflow-x:auto}\n"
 	"figure svg{max-width:100%;height:auto}\n"
@@ -154,9 +162,7 @@ static void put_section(struct xmlbuf *b, const struct section *s)
 	}
 	if (s->svg)
 		put_svg(b, s->svg);
-	xmlbuf_raw(b, "<pre>");
-	xmlbuf_text(b, s->out ? s->out : "");
-	xmlbuf_raw(b, "</pre>\n");
+	rep_md_html(b, s->out ? s->out : ""); /* the command's --format md */
 	if (s->err && s->err[0]) { /* warnings, such as old prices */
 		xmlbuf_raw(b, "<pre class=\"failed\">");
 		xmlbuf_text(b, s->err);
@@ -424,6 +430,7 @@ int cmd_report(int argc, char **argv, struct cli_ctx *ctx)
 		args[n++] = pos[0];
 		snprintf(svg_path[k], sizeof(svg_path[k]), "%s/%s.svg", dir, cmds[k]);
 		add_opt(args, &n, "--plot", svg_path[k]);
+		add_opt(args, &n, "--format", "md");
 		add_opt(args, &n, "--pricing", pricing);
 		add_opt(args, &n, "--framework", framework);
 		if (k > 0)
