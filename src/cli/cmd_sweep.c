@@ -185,14 +185,20 @@ static int write_plot(struct cli_ctx *ctx, const struct run *R, int xk, const ch
 	for (size_t k = 0; k < nser; k++)
 		if (!names[k] && !(names[k] = strdup("(no result)")))
 			goto out;
-	char title[WL_NAME_LEN + 64];
+	char title[WL_NAME_LEN + 64], keys[256] = "";
 	snprintf(title, sizeof(title), "%s: %s", sw->name[0] ? sw->name : sw->file,
 		 plot_metric_labels[R->plot_metric]);
+	/* The legend's title: the keys each line's name gives the values of. */
+	for (int k = 0, used = 0; k < sw->nkeys; k++)
+		if (sw->key[k].dim != xkey->dim && used < (int)sizeof(keys))
+			used += snprintf(keys + used, sizeof(keys) - (size_t)used, "%s%s",
+					 used ? ", " : "", sw->key[k].path);
 	struct plot_sweep ps = {
 		.title = title, .x_label = xkey->path, .y_label = plot_metric_labels[R->plot_metric],
 		.x = x, .y = y, .series = ser, .n = n,
 		.x_names = numeric ? NULL : (const char *const *)xkey->text,
 		.nx = xkey->count, .series_names = (const char *const *)names, .nseries = nser,
+		.legend_title = keys[0] ? keys : NULL,
 		.log_x = numeric && positive && hi >= 10 * lo, /* a decade or more */
 	};
 	struct svg s;

@@ -305,14 +305,47 @@ void chart_stack(struct chart *c, size_t i, double base, double v, int series,
 		 series_cls(series, cls, sizeof(cls), "bar"), tip);
 }
 
+/*
+ * The marker of `series` at (px, py) in pixels: its colour is series modulo
+ * SVG_NSERIES, its shape (circle, square, triangle, diamond) the next digit,
+ * so CHART_NMARKERS series never share a colour-and-shape pair.
+ */
+static void marker(struct svg *s, double px, double py, int series, const char *tip)
+{
+	static const double tri_x[] = { 0, 5, -5 }, tri_y[] = { -5.5, 3.5, 3.5 };
+	static const double dia_x[] = { 0, 5.5, 0, -5.5 }, dia_y[] = { -5.5, 0, 5.5, 0 };
+	char cls[16];
+	double x[4], y[4];
+	int shape = (series < 0 ? 0 : series / SVG_NSERIES) % (CHART_NMARKERS / SVG_NSERIES);
+	series_cls(series, cls, sizeof(cls), "pt");
+	switch (shape) {
+	case 0:
+		svg_circle(s, px, py, 4, cls, tip);
+		break;
+	case 1:
+		svg_rect(s, px - 4, py - 4, 8, 8, cls, tip);
+		break;
+	case 2:
+		for (int k = 0; k < 3; k++) {
+			x[k] = px + tri_x[k];
+			y[k] = py + tri_y[k];
+		}
+		svg_polygon(s, 3, x, y, cls, tip);
+		break;
+	default:
+		for (int k = 0; k < 4; k++) {
+			x[k] = px + dia_x[k];
+			y[k] = py + dia_y[k];
+		}
+		svg_polygon(s, 4, x, y, cls, tip);
+	}
+}
+
 void chart_points(struct chart *c, size_t n, const double *x, const double *y,
 		  int series, const char *const *tips)
 {
-	char cls[16];
-	series_cls(series, cls, sizeof(cls), "pt");
 	for (size_t j = 0; j < n; j++)
-		svg_circle(c->svg, chart_px(c, x[j]), chart_py(c, y[j]), 4, cls,
-			   tips ? tips[j] : NULL);
+		marker(c->svg, chart_px(c, x[j]), chart_py(c, y[j]), series, tips ? tips[j] : NULL);
 }
 
 void chart_line(struct chart *c, size_t n, const double *x, const double *y,
@@ -365,4 +398,33 @@ void chart_legend(struct chart *c, int series, const char *label)
 		svg_rect(c->svg, x, y, 12, 12, series_cls(series, cls, sizeof(cls), "bar"), NULL);
 	svg_text(c->svg, x + 18, y + 10, SVG_START, 0, "label", label);
 	c->legend_y += 18;
+}
+
+void chart_legend_marker(struct chart *c, int series, const char *label)
+{
+	marker(c->svg, c->legend_x + 6, c->legend_y + 6, series, NULL);
+	svg_text(c->svg, c->legend_x + 18, c->legend_y + 10, SVG_START, 0, "label", label);
+	c->legend_y += 18;
+}
+
+int chart_legend_room(const struct chart *c)
+{
+	double room = (c->box_bottom - 8 - c->legend_y) / 18;
+	return room > 0 ? (int)room : 0;
+}
+
+void chart_legend_title(struct chart *c, const char *title)
+{
+	/* A line a name of "a, b, c": the legend is CHART_LEGEND_W wide. */
+	char part[128];
+	for (const char *p = title; *p;) {
+		size_t len = strcspn(p, ",");
+		snprintf(part, sizeof(part), "%.*s%s", (int)len, p, p[len] ? "," : "");
+		svg_text(c->svg, c->legend_x, c->legend_y + 10, SVG_START, 0, "legend-title", part);
+		c->legend_y += 16;
+		p += len;
+		while (*p == ',' || *p == ' ')
+			p++;
+	}
+	c->legend_y += 2;
 }

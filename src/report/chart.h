@@ -75,7 +75,13 @@ void chart_whisker(struct chart *c, size_t i, size_t k, size_t nk, double lo,
 void chart_stack(struct chart *c, size_t i, double base, double v, int series,
 		 const char *tip);
 
-/* Points (tips[j] may be NULL, or tips itself) and a line through them. */
+/* Series of points that never share a colour-and-shape pair: colours
+ * repeat every SVG_NSERIES series, each time with another marker shape. */
+#define CHART_NMARKERS (4 * SVG_NSERIES)
+
+/* Points (tips[j] may be NULL, or tips itself) and a line through them;
+ * the points of series k have k's colour and shape (CHART_NMARKERS), the
+ * line k's colour. */
 void chart_points(struct chart *c, size_t n, const double *x, const double *y,
 		  int series, const char *const *tips);
 void chart_line(struct chart *c, size_t n, const double *x, const double *y,
@@ -92,5 +98,12 @@ void chart_ref_diagonal(struct chart *c, const char *label);
 /* One legend entry: a swatch of the series (or of "mark" for series < 0)
  * and its label. */
 void chart_legend(struct chart *c, int series, const char *label);
+/* One legend entry with the marker of chart_points' series. */
+void chart_legend_marker(struct chart *c, int series, const char *label);
+/* How many more legend entries fit above the panel's lower edge. */
+int chart_legend_room(const struct chart *c);
+/* The legend's title (what its entries are values of), above them; a
+ * line for each name of a list "a, b". */
+void chart_legend_title(struct chart *c, const char *title);
 
 #endif

@@ -162,7 +162,7 @@ void plot_plan(struct svg *s, int standalone, const char *workload,
 			 front[i] ? ", on the Pareto front" : "", chosen && chosen[i] ? ", chosen" : "");
 		double xt = t / u.per_s;
 		const char *tips[1] = { tip };
-		chart_points(&ch, 1, &xt, &c, p[i].gpu % SVG_NSERIES, tips);
+		chart_points(&ch, 1, &xt, &c, p[i].gpu % CHART_NMARKERS, tips);
 		if (chosen && chosen[i])
 			chart_mark(&ch, xt, c, tip);
 	}
@@ -181,11 +181,18 @@ void plot_plan(struct svg *s, int standalone, const char *workload,
 		snprintf(lab, sizeof(lab), "budget %s", rep_fmt_usd(budget_usd, d, sizeof(d)));
 		chart_ref_y(&ch, budget_usd, lab);
 	}
-	/* Colours repeat after SVG_NSERIES types: the legend says so. */
-	for (int k = 0; k < ngpus && k < 12; k++)
-		chart_legend(&ch, k % SVG_NSERIES, gpus[k].id);
-	if (ngpus > 12)
-		chart_legend(&ch, 7, "...");
+	/* Each GPU type its colour and marker shape (CHART_NMARKERS pairs),
+	 * the legend naming every type drawn. */
+	chart_legend_title(&ch, "GPU type");
+	int room = chart_legend_room(&ch) - 3; /* the front, "chosen", a count */
+	for (int k = 0; k < ngpus && (k < room || ngpus <= room + 1); k++)
+		chart_legend_marker(&ch, k % CHART_NMARKERS, gpus[k].id);
+	if (ngpus > room + 1) {
+		char more[64];
+		snprintf(more, sizeof(more), "and %d more types", ngpus - room);
+		svg_text(s, ch.legend_x, ch.legend_y + 10, SVG_START, 0, "note", more);
+		ch.legend_y += 18;
+	}
 	chart_legend(&ch, 7, "Pareto front");
 	chart_legend(&ch, -1, "chosen");
 }
