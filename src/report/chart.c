@@ -207,6 +207,14 @@ static void x_cat_axis(struct chart *c, const char *const *cat)
 			 "label", c->x.label);
 }
 
+/* Top edge and height of the bar of row i of a horizontal panel. */
+static void row_slot(const struct chart *c, size_t i, double *top, double *h)
+{
+	double rh = c->plot.h / (double)(c->nrows ? c->nrows : 1);
+	*h = rh * 0.7;
+	*top = c->plot.y + (double)i * rh + (rh - *h) / 2;
+}
+
 void chart_panel(struct chart *c, struct svg *s, struct chart_box box,
 		 const char *title, const struct chart_axis *x,
 		 const struct chart_axis *y, size_t ncat,
@@ -244,6 +252,40 @@ void chart_panel(struct chart *c, struct svg *s, struct chart_box box,
 		x_cat_axis(c, cat);
 	else
 		x_value_axis(c);
+	double bx = c->plot.x, by = c->plot.y + c->plot.h;
+	svg_line(s, bx, c->plot.y, bx, by, "axis");
+	svg_line(s, bx, by, bx + c->plot.w, by, "axis");
+	svg_group_end(s);
+}
+
+void chart_hpanel(struct chart *c, struct svg *s, struct chart_box box,
+		  const char *title, const struct chart_axis *x, size_t nrows,
+		  const char *const *cat)
+{
+	memset(c, 0, sizeof(*c));
+	c->svg = s;
+	c->x = *x;
+	c->nrows = nrows;
+	double names = (double)longest_name(cat, nrows) * CHAR_W + TICK_LEN + 10;
+	double left = fmin(fmax(names, 40), box.w / 2);
+	c->plot.x = box.x + left;
+	c->plot.y = box.y + TITLE_H;
+	c->plot.w = fmax(box.w - left - RIGHT_W - 16, 10); /* the last tick label */
+	c->plot.h = fmax(box.h - TITLE_H - BOTTOM_VALUE_H, 10);
+	c->box_bottom = box.y + box.h;
+	c->legend_x = c->plot.x + c->plot.w + 14;
+	c->legend_y = c->plot.y + 4;
+
+	svg_group_begin(s, "panel");
+	svg_text(s, box.x + 8, box.y + 18, SVG_START, 0, "title", title);
+	x_value_axis(c);
+	for (size_t i = 0; i < nrows; i++) {
+		double top, h;
+		row_slot(c, i, &top, &h);
+		double y = top + h / 2;
+		svg_line(s, c->plot.x - TICK_LEN, y, c->plot.x, y, "axis");
+		svg_text(s, c->plot.x - TICK_LEN - 3, y + 4, SVG_END, 0, "tick", cat[i]);
+	}
 	double bx = c->plot.x, by = c->plot.y + c->plot.h;
 	svg_line(s, bx, c->plot.y, bx, by, "axis");
 	svg_line(s, bx, by, bx + c->plot.w, by, "axis");
@@ -291,6 +333,32 @@ void chart_whisker(struct chart *c, size_t i, size_t k, size_t nk, double lo,
 	svg_line(c->svg, x - cap, yhi, x + cap, yhi, "whisker");
 	if (tip) /* a transparent hit area carries the tooltip */
 		svg_rect(c->svg, x - cap, fmin(ylo, yhi), 2 * cap, fabs(ylo - yhi), "hit", tip);
+	svg_group_end(c->svg);
+}
+
+void chart_hbar(struct chart *c, size_t i, double v, int series, const char *tip)
+{
+	double top, h;
+	char cls[16];
+	row_slot(c, i, &top, &h);
+	double x0 = chart_px(c, c->x.scale == CHART_LOG || c->x.min > 0 ? c->x.min : 0);
+	double x1 = chart_px(c, v);
+	svg_rect(c->svg, fmin(x0, x1), top, fabs(x1 - x0), h,
+		 series_cls(series, cls, sizeof(cls), "bar"), tip);
+}
+
+void chart_hwhisker(struct chart *c, size_t i, double lo, double hi, const char *tip)
+{
+	double top, h;
+	row_slot(c, i, &top, &h);
+	double y = top + h / 2, cap = h * 0.3;
+	double xlo = chart_px(c, lo), xhi = chart_px(c, hi);
+	svg_group_begin(c->svg, "whiskers");
+	svg_line(c->svg, xlo, y, xhi, y, "whisker");
+	svg_line(c->svg, xlo, y - cap, xlo, y + cap, "whisker");
+	svg_line(c->svg, xhi, y - cap, xhi, y + cap, "whisker");
+	if (tip) /* a transparent hit area carries the tooltip */
+		svg_rect(c->svg, fmin(xlo, xhi), y - cap, fabs(xhi - xlo), 2 * cap, "hit", tip);
 	svg_group_end(c->svg);
 }
 

@@ -40,6 +40,7 @@ struct chart {
 	struct chart_box plot;        /* the plot area inside the panel */
 	struct chart_axis x, y;
 	size_t ncat;                  /* categories along x (0: a value axis) */
+	size_t nrows;                 /* categories down y (chart_hpanel), or 0 */
 	double legend_x, legend_y;    /* where the next legend entry goes */
 	double box_bottom;            /* the panel's lower edge */
 };
@@ -55,6 +56,20 @@ void chart_panel(struct chart *c, struct svg *s, struct chart_box box,
 		 const char *title, const struct chart_axis *x,
 		 const struct chart_axis *y, size_t ncat,
 		 const char *const *cat, int legend);
+
+/*
+ * A panel of horizontal bars (chart_hbar): the categories cat[0..nrows)
+ * down the y axis, the first at the top, their names left of it in a
+ * margin as wide as the longest; values along x.
+ */
+void chart_hpanel(struct chart *c, struct svg *s, struct chart_box box,
+		  const char *title, const struct chart_axis *x, size_t nrows,
+		  const char *const *cat);
+
+/* The bar of row i of a horizontal panel, from 0 (or the axis minimum)
+ * to v; whiskers from lo to hi. */
+void chart_hbar(struct chart *c, size_t i, double v, int series, const char *tip);
+void chart_hwhisker(struct chart *c, size_t i, double lo, double hi, const char *tip);
 
 /* Pixel position of a value on each axis; on a category axis the value
  * is the category's index (its middle). */
