@@ -16,7 +16,9 @@ static void list_options(char *buf, size_t len, const struct cli_opt *opts)
 	size_t used = 0;
 	buf[0] = '\0';
 	for (int i = 0; opts && opts[i].name; i++) {
-		int n = snprintf(buf + used, len - used, "%s--%s", i ? ", " : "",
+		if (opts[i].hidden)
+			continue;
+		int n = snprintf(buf + used, len - used, "%s--%s", used ? ", " : "",
 				 opts[i].name);
 		if (n < 0 || (size_t)n >= len - used)
 			return;
