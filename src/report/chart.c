@@ -207,6 +207,27 @@ static void x_cat_axis(struct chart *c, const char *const *cat)
 			 "label", c->x.label);
 }
 
+/* A panel whose plot area is placed: the legend's place, the panel's
+ * group and its title. */
+static void panel_open(struct chart *c, struct chart_box box, const char *title)
+{
+	c->box_bottom = box.y + box.h;
+	c->legend_x = c->plot.x + c->plot.w + 14;
+	c->legend_y = c->plot.y + 4;
+	svg_group_begin(c->svg, "panel");
+	svg_text(c->svg, box.x + 8, box.y + 18, SVG_START, 0, "title", title);
+}
+
+/* The axis lines along the plot area's left and lower edges; the group
+ * closed. */
+static void panel_close(struct chart *c)
+{
+	double bx = c->plot.x, by = c->plot.y + c->plot.h;
+	svg_line(c->svg, bx, c->plot.y, bx, by, "axis");
+	svg_line(c->svg, bx, by, bx + c->plot.w, by, "axis");
+	svg_group_end(c->svg);
+}
+
 /* Top edge and height of the bar of row i of a horizontal panel. */
 static void row_slot(const struct chart *c, size_t i, double *top, double *h)
 {
@@ -241,21 +262,13 @@ void chart_panel(struct chart *c, struct svg *s, struct chart_box box,
 		c->plot.w = 10;
 	if (c->plot.h < 10)
 		c->plot.h = 10;
-	c->box_bottom = box.y + box.h;
-	c->legend_x = c->plot.x + c->plot.w + 14;
-	c->legend_y = c->plot.y + 4;
-
-	svg_group_begin(s, "panel");
-	svg_text(s, box.x + 8, box.y + 18, SVG_START, 0, "title", title);
+	panel_open(c, box, title);
 	y_axis(c);
 	if (ncat)
 		x_cat_axis(c, cat);
 	else
 		x_value_axis(c);
-	double bx = c->plot.x, by = c->plot.y + c->plot.h;
-	svg_line(s, bx, c->plot.y, bx, by, "axis");
-	svg_line(s, bx, by, bx + c->plot.w, by, "axis");
-	svg_group_end(s);
+	panel_close(c);
 }
 
 void chart_hpanel(struct chart *c, struct svg *s, struct chart_box box,
@@ -272,12 +285,7 @@ void chart_hpanel(struct chart *c, struct svg *s, struct chart_box box,
 	c->plot.y = box.y + TITLE_H;
 	c->plot.w = fmax(box.w - left - RIGHT_W - 16, 10); /* the last tick label */
 	c->plot.h = fmax(box.h - TITLE_H - BOTTOM_VALUE_H, 10);
-	c->box_bottom = box.y + box.h;
-	c->legend_x = c->plot.x + c->plot.w + 14;
-	c->legend_y = c->plot.y + 4;
-
-	svg_group_begin(s, "panel");
-	svg_text(s, box.x + 8, box.y + 18, SVG_START, 0, "title", title);
+	panel_open(c, box, title);
 	x_value_axis(c);
 	for (size_t i = 0; i < nrows; i++) {
 		double top, h;
@@ -286,10 +294,7 @@ void chart_hpanel(struct chart *c, struct svg *s, struct chart_box box,
 		svg_line(s, c->plot.x - TICK_LEN, y, c->plot.x, y, "axis");
 		svg_text(s, c->plot.x - TICK_LEN - 3, y + 4, SVG_END, 0, "tick", cat[i]);
 	}
-	double bx = c->plot.x, by = c->plot.y + c->plot.h;
-	svg_line(s, bx, c->plot.y, bx, by, "axis");
-	svg_line(s, bx, by, bx + c->plot.w, by, "axis");
-	svg_group_end(s);
+	panel_close(c);
 }
 
 /* Left edge and width of bar k of nk in category i. */
