@@ -143,8 +143,10 @@ else
 	fail hosting "$script exited non-zero"
 fi
 # report's validation table is validate's per-GPU table, figure by figure;
-# without its data every command says which folders it searched.
-for check in report-validate no-data; do
+# without its data every command says which folders it searched; help, man
+# pages and completion name the options of the tables, and the pages render
+# without warnings.
+for check in report-validate no-data option-docs; do
 	script=tests/cli/check-$check.sh
 	if [ ! -x "$script" ]; then
 		fail "$script" "the runner is missing or not executable"

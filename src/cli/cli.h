@@ -29,11 +29,18 @@ struct cli_ctx {
 	char today[PRICE_DATE_LEN]; /* YYYY-MM-DD, read once per run (today.h) */
 };
 
+/*
+ * A row of the command table.  The help of a command is made from it and
+ * the command's option table (help.c): the usage line (the arguments, then
+ * every option), the other forms, the description, then the options.
+ */
 struct cli_cmd {
 	const char *name;
 	int (*run)(int argc, char **argv, struct cli_ctx *ctx); /* enum tc_exit */
 	const char *summary;    /* one line for `traincost --help` */
-	const char *usage;      /* full help text for `traincost help NAME` */
+	const char *args;       /* the positional arguments of the usage line, or NULL */
+	const char *forms;      /* other whole usage lines ("traincost gpus show ID\n"), or NULL */
+	const char *about;      /* the description, paragraphs ending in "\n" */
 };
 
 /* Entry point: dispatches argv[1] through the command table. */
@@ -47,8 +54,14 @@ int cli_report(struct cli_ctx *ctx, const struct tc_diag *d);
 int cli_usage_error(struct cli_ctx *ctx, const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* Print the help of command `cmd` (or the general help for NULL) on ctx->out. */
-void cli_print_help(struct cli_ctx *ctx, const char *cmd);
+/*
+ * Print on ctx->out the help of command `cmd`, made from its row of the
+ * command table and its option table `opts` (NULL for a command without
+ * options: usage and description only), or the general help for a NULL
+ * cmd (help.c).
+ */
+struct cli_opt;
+void cli_print_help(struct cli_ctx *ctx, const char *cmd, const struct cli_opt *opts);
 
 /* The commands, one file each (src/cli/cmd_<name>.c). */
 int cmd_frameworks(int argc, char **argv, struct cli_ctx *ctx);

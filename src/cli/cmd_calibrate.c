@@ -245,18 +245,26 @@ int cmd_calibrate(int argc, char **argv, struct cli_ctx *ctx)
 	struct calib_log_args la = { 0 };
 	struct calib_log_summary sum = { 0 };
 	const struct cli_opt opts[] = {
-		{ "from-log", &la.log, NULL, NULL },
-		{ "workload", &la.workload, NULL, NULL },
-		{ "warmup", &la.warmup, NULL, NULL },
-		{ "log-kind", &la.kind, NULL, slog_kind_names },
-		{ "gpu", &gpu_id, NULL, NULL },
-		{ "output", &output, NULL, NULL },
-		{ "fit", &fit, NULL, NULL },
-		{ "format", &format, NULL, formats },
-		{ NULL, NULL, NULL, NULL },
+		CLI_VALUE("gpu", &gpu_id, "ID",
+			  "calibrate the runs on this GPU (needed when the file has several)"),
+		{ .name = "output", .value = &output, .short_name = 'o', .arg = "FILE",
+		  .help = "write the calibration for `estimate --calibration FILE`" },
+		CLI_VALUE("fit", &fit, "LIST",
+			  "fit exactly these parameters (comma-separated), or 'scale'"),
+		CLI_CHOICE("format", &format, formats, "F", "output format (csv: the parameters alone)"),
+		CLI_VALUE("from-log", &la.log, "LOG",
+			  "the measurement is the median step time (or throughput) of a training "
+			  "log: Megatron-LM, NeMo, torchtitan, Hugging Face Trainer, llm-foundry or "
+			  "DeepSpeed (docs/import.md)"),
+		CLI_VALUE("workload", &la.workload, "FILE", "the run the log is of (with --from-log)"),
+		CLI_VALUE("warmup", &la.warmup, "N",
+			  "step lines skipped at the start of each run segment (default "
+			  CLI_STR(SLOG_DEFAULT_WARMUP) ")"),
+		CLI_CHOICE("log-kind", &la.kind, slog_kind_names, "K",
+			   "the log's kind (default: recognised from the log)"),
+		{ 0 },
 	};
 	char *pos[CLI_MAX_POS];
-	char **av = NULL;
 	int npos, rc;
 	struct meas_set m;
 	struct gpu_catalog cat = { 0 };
@@ -265,14 +273,7 @@ int cmd_calibrate(int argc, char **argv, struct cli_ctx *ctx)
 	double *w = NULL;
 	struct cal_options o;
 
-	/* "-o FILE" is "--output FILE". */
-	av = malloc(((size_t)argc + 1) * sizeof(*av));
-	if (!av)
-		return TC_EXIT_INTERNAL;
-	for (int i = 0; i < argc; i++)
-		av[i] = !strcmp(argv[i], "-o") ? (char *)(uintptr_t)"--output" : argv[i];
-	av[argc] = NULL;
-	rc = cli_parse(ctx, CMD, argc, av, opts, pos, &npos);
+	rc = cli_parse(ctx, CMD, argc, argv, opts, pos, &npos);
 	meas_set_init(&m);
 	tc_diag_init(&d);
 	memset(&o, 0, sizeof(o));
@@ -345,7 +346,6 @@ int cmd_calibrate(int argc, char **argv, struct cli_ctx *ctx)
 	}
 	rc = emit(ctx, &r, gpu_id, pos[0], output, format, &sum);
 out:
-	free(av);
 	free(cases);
 	free(w);
 	meas_set_release(&m);

@@ -264,7 +264,7 @@ static int check_one(struct cli_ctx *ctx, const char *path, struct tc_diag *d)
 
 int cmd_check(int argc, char **argv, struct cli_ctx *ctx)
 {
-	const struct cli_opt opts[] = { { NULL, NULL, NULL, NULL } };
+	const struct cli_opt opts[] = { { 0 } };
 	char *pos[CLI_MAX_POS];
 	int npos;
 	int rc = cli_parse(ctx, "check", argc, argv, opts, pos, &npos);

@@ -284,60 +284,152 @@ static int cmp_rows(const void *a, const void *b)
 	return (cx > cy) - (cx < cy);
 }
 
-int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
+/* The command line of compare, checked: the options as given, and the
+ * values parsed from them. */
+struct compare_args {
+	const char *gpus, *count_s, *deadline, *max_s, *format, *calibration, *plot,
+		*network, *framework, *headroom;
+	struct money_args ma;
+	struct unc_args ua;
+	char *file; /* the workload file: argv's */
+	int count, max_count;
+	int steady;  /* --steady-state: judge and bill at steady state */
+	double deadline_s, headroom_frac;
+};
+
+/* Parse and check compare's command line into *a, the money options into
+ * *m.  Returns 0, an exit code after printing the problem, or
+ * CLI_HELP_SHOWN after --help. */
+static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct compare_args *a,
+		      struct money *m)
 {
-	const char *gpus = NULL, *count_s = NULL, *deadline = NULL, *max_s = NULL,
-		   *format = "table", *calibration = NULL, *plot = NULL,
-		   *network = NULL, *framework = NULL, *headroom = NULL;
-	struct money_args ma = { 0 };
-	struct unc_args ua = { 0 };
+	memset(a, 0, sizeof(*a));
+	a->format = "table";
 	const struct cli_opt mine[] = {
-		{ "gpus", &gpus, NULL, NULL },
-		{ "count", &count_s, NULL, NULL },
-		{ "deadline", &deadline, NULL, NULL },
-		{ "max-gpus", &max_s, NULL, NULL },
-		{ "format", &format, NULL, formats },
-		{ "calibration", &calibration, NULL, NULL },
-		{ "network", &network, NULL, net_names },
-		{ "plot", &plot, NULL, NULL },
-		{ "framework", &framework, NULL, NULL },
-		{ "memory-headroom", &headroom, NULL, NULL },
+		CLI_VALUE("gpus", &a->gpus, "LIST", "catalog ids, comma-separated"),
+		CLI_VALUE("count", &a->count_s, "N", "GPUs per type (default: the file's plan)"),
+		CLI_VALUE("deadline", &a->deadline, "D",
+			  "find the fewest GPUs that finish within D (e.g. 14d), or the whole "
+			  "instances they are priced on if cheaper"),
+		CLI_VALUE("max-gpus", &a->max_s, "N",
+			  "largest count tried with --deadline (default " CLI_STR(CLI_DEFAULT_MAX_GPUS) ")"),
+		CLI_CHOICE("network", &a->network, net_names, "NAME", NETWORK_SEARCH_HELP),
+		CLI_VALUE("memory-headroom", &a->headroom, "F", MEMORY_HEADROOM_HELP),
+		CLI_VALUE("calibration", &a->calibration, "FILE", CALIBRATION_HELP),
+		CLI_VALUE("framework", &a->framework, "ID",
+			  "software-stack profile for every GPU type (see `traincost frameworks`; "
+			  "default: the file's)"),
+		CLI_CHOICE("format", &a->format, formats, "F", "output format"),
+		CLI_VALUE("plot", &a->plot, "FILE",
+			  "also draw total time and cost per GPU type (P10-P90 whiskers with "
+			  "--uncertainty) as an SVG chart into FILE"),
 	};
 	struct cli_opts opts = { 0 };
 	char *pos[CLI_MAX_POS];
 	int npos, rc;
 	CLI_OPTS_ADD(&opts, mine);
-	int steady = 0;
-	money_opts(&ma, &opts);
-	money_basis_opts(&steady, &opts);
-	unc_args_opts(&ua, &opts);
+	money_opts(&a->ma, &opts);
+	money_basis_opts(&a->steady, &opts);
+	unc_args_opts(&a->ua, &opts);
+	cli_opts_help(&opts, "uncertainty",
+		      "Monte Carlo of N samples (default " CLI_STR(UNC_DEFAULT_SAMPLES) ") per GPU "
+		      "type: P10, P50, P90 of total time and cost, and the chance of meeting --deadline");
 	if ((rc = cli_parse(ctx, "compare", argc, argv, opts.row, pos, &npos)))
-		return rc == CLI_HELP_SHOWN ? TC_EXIT_OK : rc;
-	if ((rc = plot_out_check(ctx, "compare", plot)))
+		return rc;
+	if ((rc = plot_out_check(ctx, "compare", a->plot)))
 		return rc;
 	if (npos != 1)
 		return cli_usage_error(ctx, "compare", "%s", npos ? "too many files (expected one workload file)"
 								  : "no workload file given (expected FILE)");
-	if (count_s && deadline)
+	a->file = pos[0];
+	if (a->count_s && a->deadline)
 		return cli_usage_error(ctx, "compare", "--count and --deadline exclude each other (expected one of them)");
-	int count = 0, max_count = CLI_DEFAULT_MAX_GPUS;
-	double deadline_s = 0;
+	a->max_count = CLI_DEFAULT_MAX_GPUS;
 	const char *why;
-	if (count_s && cli_int_arg(ctx, "compare", "count", count_s, 1, 1000000, &count))
+	if (a->count_s && cli_int_arg(ctx, "compare", "count", a->count_s, 1, 1000000, &a->count))
 		return TC_EXIT_USAGE;
-	if (max_s && cli_int_arg(ctx, "compare", "max-gpus", max_s, 1, 1000000, &max_count))
+	if (a->max_s && cli_int_arg(ctx, "compare", "max-gpus", a->max_s, 1, 1000000, &a->max_count))
 		return TC_EXIT_USAGE;
-	if (deadline && (tc_parse_quantity(deadline, TC_UNIT_SECONDS, &deadline_s, &why) ||
-			 deadline_s <= 0))
+	if (a->deadline && (tc_parse_quantity(a->deadline, TC_UNIT_SECONDS, &a->deadline_s, &why) ||
+			    a->deadline_s <= 0))
 		return cli_usage_error(ctx, "compare", "--deadline '%s' is not valid (expected a duration such as 14d)",
-				       deadline);
-	double headroom_frac = 0;
-	if (cli_headroom_arg(ctx, "compare", headroom, &headroom_frac))
+				       a->deadline);
+	if (cli_headroom_arg(ctx, "compare", a->headroom, &a->headroom_frac))
 		return TC_EXIT_USAGE;
-	struct money m;
-	if ((rc = money_parse(ctx, "compare", &ma, &m)))
+	if ((rc = money_parse(ctx, "compare", &a->ma, m)))
 		return rc;
-	m.steady_state = steady;
+	m->steady_state = a->steady;
+	return 0;
+}
+
+/*
+ * The GPU types to compare into rows[] (room for the catalog and
+ * COMPARE_MAX_GPUS), *n of them: those --gpus lists, or the whole catalog.
+ * Returns 0, or an exit code after printing the problem.
+ */
+static int choose_rows(struct cli_ctx *ctx, const char *gpus, const struct gpu_catalog *cat,
+		       struct cli_compare_row *rows, int *n)
+{
+	*n = 0;
+	if (!gpus) {
+		for (size_t i = 0; i < cat->count; i++)
+			rows[(*n)++].g = cat->gpus[i];
+		return 0;
+	}
+	char *ids[COMPARE_MAX_GPUS];
+	char *idbuf = strdup(gpus);
+	int k = idbuf ? split_ids(ctx, idbuf, ids, COMPARE_MAX_GPUS) : -1;
+	int rc = 0;
+	if (k < 0)
+		rc = idbuf ? TC_EXIT_USAGE : TC_EXIT_INTERNAL;
+	for (int i = 0; i < k; i++) {
+		char msg[1024];
+		if (gpu_catalog_lookup(cat, ids[i], &rows[*n].g, msg, sizeof(msg))) {
+			fprintf(ctx->err, "traincost compare: --gpus: %s\n", msg);
+			rc = TC_EXIT_INPUT;
+			break;
+		}
+		(*n)++;
+	}
+	free(idbuf);
+	return rc;
+}
+
+/*
+ * The search: each row's plan and price (at a->count GPUs, or the fewest
+ * that meet the deadline), without --gpus only the GPUs the workload fits
+ * on, the spot warnings, the samples when `us` is given, then cost order.
+ * *n is the rows kept.
+ */
+static void search_rows(struct cli_ctx *ctx, const struct workload *w, const struct compare_args *a,
+			int count, const struct money *m, struct cli_compare_row *rows, int *n,
+			struct est_workspace *ws, const struct unc_spec *us, struct unc_workspace *uws)
+{
+	for (int i = 0; i < *n; i++)
+		evaluate(w, &rows[i], count, a->deadline_s, a->max_count, m, ws);
+	/* Without --gpus, show only the GPUs the workload fits on. */
+	if (!a->gpus) {
+		int kept = 0;
+		for (int i = 0; i < *n; i++)
+			if (rows[i].ok)
+				rows[kept++] = rows[i];
+		*n = kept;
+	}
+	for (int i = 0; m->in.kind == COST_SPOT && i < *n; i++)
+		if (rows[i].ok)
+			money_warn_spot(ctx, "compare", &m->set, m->tables, m->ntables, &rows[i].g);
+	if (us)
+		sample_rows(rows, *n, us, uws);
+	qsort(rows, (size_t)*n, sizeof(*rows), cmp_rows);
+}
+
+int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
+{
+	struct compare_args a;
+	struct money m;
+	int rc;
+	if ((rc = parse_args(ctx, argc, argv, &a, &m)))
+		return rc == CLI_HELP_SHOWN ? TC_EXIT_OK : rc;
 
 	struct tc_diag d;
 	struct workload w;
@@ -346,30 +438,29 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 	struct cli_compare_row *rows = NULL;
 	struct unc_spec us;
 	struct unc_workspace uws = { 0 };
-	char *idbuf = NULL;
 	int n = 0;
 	tc_diag_init(&d);
 	struct cal_overlay cal;
-	if (wl_load_file(pos[0], &ctx->data, &w, &d)) {
+	if (wl_load_file(a.file, &ctx->data, &w, &d)) {
 		rc = cli_report(ctx, &d);
 		goto out;
 	}
-	if (network)
-		wl_set_network(&w.plan, net_find(network)); /* a choice of net_names */
-	if (framework && (rc = cli_framework_arg(ctx, framework, &w.plan)))
+	if (a.network)
+		wl_set_network(&w.plan, net_find(a.network)); /* a choice of net_names */
+	if (a.framework && (rc = cli_framework_arg(ctx, a.framework, &w.plan)))
 		goto out;
-	w.plan.memory_headroom_frac = headroom_frac;
-	if ((rc = cli_load_catalog(ctx, calibration, &cat, &cal)))
+	w.plan.memory_headroom_frac = a.headroom_frac;
+	if ((rc = cli_load_catalog(ctx, a.calibration, &cat, &cal)))
 		goto out;
-	if (ua.on && (rc = unc_args_spec(ctx, "compare", &ua, &cal, &us)))
+	if (a.ua.on && (rc = unc_args_spec(ctx, "compare", &a.ua, &cal, &us)))
 		goto out;
-	us.deadline_s = deadline_s;
-	us.wall = !steady; /* the quantiles and the chance judged as the table is */
-	if (ua.on && (rc = unc_args_workspace(ctx, "compare", &us, &uws)))
+	us.deadline_s = a.deadline_s;
+	us.wall = !a.steady; /* the quantiles and the chance judged as the table is */
+	if (a.ua.on && (rc = unc_args_workspace(ctx, "compare", &us, &uws)))
 		goto out;
-	if ((rc = money_load(ctx, "compare", &ma, &m)))
+	if ((rc = money_load(ctx, "compare", &a.ma, &m)))
 		goto out;
-	m.network_fixed = network != NULL;
+	m.network_fixed = a.network != NULL;
 	m.network_own = 1;
 	rows = calloc(cat.count + COMPARE_MAX_GPUS, sizeof(*rows));
 	if (!rows || est_workspace_init(&ws, EST_MAX_OPS)) {
@@ -377,55 +468,21 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 		rc = TC_EXIT_INTERNAL;
 		goto out;
 	}
-	if (gpus) {
-		char *ids[COMPARE_MAX_GPUS];
-		idbuf = strdup(gpus);
-		int k = idbuf ? split_ids(ctx, idbuf, ids, COMPARE_MAX_GPUS) : -1;
-		if (k < 0) {
-			rc = idbuf ? TC_EXIT_USAGE : TC_EXIT_INTERNAL;
-			goto out;
-		}
-		for (int i = 0; i < k; i++) {
-			char msg[1024];
-			if (gpu_catalog_lookup(&cat, ids[i], &rows[n].g, msg, sizeof(msg))) {
-				fprintf(ctx->err, "traincost compare: --gpus: %s\n", msg);
-				rc = TC_EXIT_INPUT;
-				goto out;
-			}
-			n++;
-		}
-	} else {
-		for (size_t i = 0; i < cat.count; i++)
-			rows[n++].g = cat.gpus[i];
-	}
-	if (!count && !deadline_s)
-		count = w.plan.count;
-	for (int i = 0; i < n; i++)
-		evaluate(&w, &rows[i], count, deadline_s, max_count, &m, &ws);
-	/* Without --gpus, show only the GPUs the workload fits on. */
-	if (!gpus) {
-		int kept = 0;
-		for (int i = 0; i < n; i++)
-			if (rows[i].ok)
-				rows[kept++] = rows[i];
-		n = kept;
-	}
-	for (int i = 0; m.in.kind == COST_SPOT && i < n; i++)
-		if (rows[i].ok)
-			money_warn_spot(ctx, "compare", &m.set, m.tables, m.ntables, &rows[i].g);
-	if (ua.on)
-		sample_rows(rows, n, &us, &uws);
-	qsort(rows, (size_t)n, sizeof(*rows), cmp_rows);
-	if (plot && (rc = write_plot(ctx, plot, &w, rows, n)))
+	if ((rc = choose_rows(ctx, a.gpus, &cat, rows, &n)))
 		goto out;
-	const struct cli_compare_results res = { &w, &m, &cal, rows, n, count, deadline_s,
-						 ua.on ? &us : NULL };
-	if ((rc = cli_compare_report(ctx, format, &res))) {
+	int count = a.count;
+	if (!count && !a.deadline_s)
+		count = w.plan.count;
+	search_rows(ctx, &w, &a, count, &m, rows, &n, &ws, a.ua.on ? &us : NULL, &uws);
+	if (a.plot && (rc = write_plot(ctx, a.plot, &w, rows, n)))
+		goto out;
+	const struct cli_compare_results res = { &w, &m, &cal, rows, n, count, a.deadline_s,
+						 a.ua.on ? &us : NULL };
+	if ((rc = cli_compare_report(ctx, a.format, &res))) {
 		fputs("traincost compare: internal error: a non-finite value in the report\n", ctx->err);
 		rc = TC_EXIT_INTERNAL;
 	}
 out:
-	free(idbuf);
 	free(rows);
 	unc_workspace_release(&uws);
 	est_workspace_release(&ws);

@@ -347,7 +347,7 @@ static void emit_fish(FILE *f, const struct comp_cmd *cmds, size_t n)
 int cmd_completion(int argc, char **argv, struct cli_ctx *ctx)
 {
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		cli_print_help(ctx, "completion");
+		cli_print_help(ctx, "completion", NULL);
 		return TC_EXIT_OK;
 	}
 	if (argc != 2 || (strcmp(argv[1], shells[0]) && strcmp(argv[1], shells[1]) &&

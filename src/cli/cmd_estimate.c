@@ -26,10 +26,12 @@ struct unc_targets {
 static void target_opts(struct unc_targets *u, struct cli_opts *t)
 {
 	const struct cli_opt rows[] = {
-		{ "deadline", &u->deadline, NULL, NULL },
-		{ "budget", &u->budget, NULL, NULL },
+		CLI_VALUE("deadline", &u->deadline, "D",
+			  "report the probability of finishing within D (with --uncertainty)"),
+		CLI_VALUE("budget", &u->budget, "USD",
+			  "report the probability of costing at most USD (50000, $50,000, 2.5k or 3M)"),
 	};
-	CLI_OPTS_ADD(t, rows);
+	CLI_OPTS_ADD_GROUP(t, "Uncertainty:", rows);
 }
 
 /*
@@ -117,7 +119,10 @@ static int run(int argc, char **argv, struct cli_ctx *ctx, const char *cmd,
 	struct unc_targets ut = { 0 };
 	const char *plot = NULL;
 	const struct cli_opt mine[] = {
-		{ "plot", &plot, NULL, NULL },
+		CLI_VALUE("plot", &plot, "FILE", per_operator ?
+			  "also draw the operators on the GPU's roofline as an SVG chart into FILE" :
+			  "also draw where the step time goes and the memory per GPU as an SVG "
+			  "chart into FILE"),
 	};
 	struct cli_opts opts = { 0 };
 	char *pos[CLI_MAX_POS];

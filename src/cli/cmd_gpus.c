@@ -312,8 +312,8 @@ int cmd_gpus(int argc, char **argv, struct cli_ctx *ctx)
 {
 	const char *format = "table";
 	const struct cli_opt opts[] = {
-		{ "format", &format, NULL, formats },
-		{ NULL, NULL, NULL, NULL },
+		CLI_CHOICE("format", &format, formats, "F", "output format"),
+		{ 0 },
 	};
 	char *pos[CLI_MAX_POS];
 	int npos;

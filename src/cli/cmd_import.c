@@ -5,7 +5,6 @@
  * the workload loader before it is kept, so what is written is a valid
  * workload or nothing is.
  */
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,19 +130,21 @@ int cmd_import(int argc, char **argv, struct cli_ctx *ctx)
 	const char *output = NULL, *kind = NULL, *count = NULL, *tokens = NULL, *seq_len = NULL;
 	struct imp_options o = { 0 };
 	const struct cli_opt opts[] = {
-		{ "output", &output, NULL, NULL },
-		{ "kind", &kind, NULL, imp_kind_names },
-		{ "hf-config", &o.hf_config, NULL, NULL },
-		{ "preset", &o.preset, NULL, NULL },
-		{ "gpu", &o.gpu, NULL, NULL },
-		{ "count", &count, NULL, NULL },
-		{ "tokens", &tokens, NULL, NULL },
-		{ "seq-len", &seq_len, NULL, NULL },
-		{ "framework", &o.framework, NULL, NULL },
-		{ "name", &o.name, NULL, NULL },
-		{ NULL, NULL, NULL, NULL },
+		{ .name = "output", .value = &output, .short_name = 'o', .arg = "FILE",
+		  .help = "write to FILE (a temporary file renamed at the end)" },
+		CLI_CHOICE("kind", &kind, imp_kind_names, "K",
+			   "the config's kind (default: recognised from the content)"),
+		CLI_VALUE("hf-config", &o.hf_config, "FILE", "the model's Hugging Face config.json"),
+		CLI_VALUE("preset", &o.preset, "NAME", "or a preset of models/arch (llama2-70b, ...)"),
+		CLI_VALUE("gpu", &o.gpu, "ID", "the GPU, which no config states"),
+		CLI_VALUE("count", &count, "N", "GPUs in total, where the config does not state it"),
+		CLI_VALUE("tokens", &tokens, "N", "tokens to train on, where the config does not state it"),
+		CLI_VALUE("seq-len", &seq_len, "N", "sequence length, where the config does not state it"),
+		CLI_VALUE("framework", &o.framework, "ID", "the stack profile (default: the config's kind)"),
+		CLI_VALUE("name", &o.name, "TEXT", "the workload's name"),
+		{ 0 },
 	};
-	char *pos[CLI_MAX_POS], **av, *args = NULL;
+	char *pos[CLI_MAX_POS], *args = NULL;
 	int npos, rc, own = argc;
 	size_t alen = 0;
 	struct tc_diag d;
@@ -155,14 +156,8 @@ int cmd_import(int argc, char **argv, struct cli_ctx *ctx)
 			own = i;
 			break;
 		}
-	av = malloc(((size_t)own + 1) * sizeof(*av));
-	if (!av)
-		return TC_EXIT_INTERNAL;
-	for (int i = 0; i < own; i++)
-		av[i] = !strcmp(argv[i], "-o") ? (char *)(uintptr_t)"--output" : argv[i];
-	av[own] = NULL;
 	tc_diag_init(&d);
-	rc = cli_parse(ctx, CMD, own, av, opts, pos, &npos);
+	rc = cli_parse(ctx, CMD, own, argv, opts, pos, &npos);
 	if (rc) {
 		rc = rc == CLI_HELP_SHOWN ? TC_EXIT_OK : rc;
 		goto out;
@@ -198,7 +193,6 @@ int cmd_import(int argc, char **argv, struct cli_ctx *ctx)
 		fprintf(ctx->err, "traincost import: warning: %s\n", r->warning[i]);
 	rc = write_result(ctx, r, output);
 out:
-	free(av);
 	free(args);
 	free(r);
 	return rc;

@@ -281,177 +281,247 @@ static int sample_candidates(const struct planner_in *in, struct plan_point *pts
 	return rc;
 }
 
-int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
+/* The command line of plan, checked: the options as given, and the values
+ * parsed from them. */
+struct plan_cli_args {
+	const char *deadline_s, *budget_s, *gpus_s, *max_s, *pricing, *fmt, *calibration,
+		*risk_s, *plot, *network, *framework, *headroom;
+	int include_unverified;
+	int steady; /* --steady-state: judge and bill at steady state */
+	struct unc_args ua;
+	struct money_args ma; /* the spot assumptions */
+	char *file; /* the workload file: argv's */
+	double deadline, budget, headroom_frac;
+	int max_gpus;
+	enum plan_risk risk;
+};
+
+/*
+ * Parse and check plan's command line into *a, the spot assumptions into
+ * *spot and, with --uncertainty or --risk p90, the spec without a
+ * calibration into *us.  Returns 0, or an exit code after printing the
+ * problem, or CLI_HELP_SHOWN after --help.
+ */
+static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct plan_cli_args *a,
+		      struct money *spot, struct unc_spec *us)
 {
-	const char *deadline_s = NULL, *budget_s = NULL, *gpus_s = NULL,
-		   *max_s = NULL, *pricing = "on-demand", *fmt = "table",
-		   *calibration = NULL, *risk_s = "p50", *plot = NULL,
-		   *network = NULL, *framework = NULL, *headroom = NULL;
-	int include_unverified = 0, pc_steady = 0;
-	struct unc_args ua = { 0 };
-	struct money_args ma = { 0 }; /* the spot assumptions */
+	memset(a, 0, sizeof(*a));
+	a->pricing = "on-demand";
+	a->fmt = "table";
+	a->risk_s = "p50";
 	const struct cli_opt mine[] = {
-		{ "deadline", &deadline_s, NULL, NULL },
-		{ "budget", &budget_s, NULL, NULL },
-		{ "gpus", &gpus_s, NULL, NULL },
-		{ "max-gpus", &max_s, NULL, NULL },
-		{ "pricing", &pricing, NULL, cost_kind_names },
-		{ "format", &fmt, NULL, formats },
-		{ "calibration", &calibration, NULL, NULL },
-		{ "network", &network, NULL, net_names },
-		{ "include-unverified", NULL, &include_unverified, NULL },
-		{ "risk", &risk_s, NULL, risks },
-		{ "plot", &plot, NULL, NULL },
-		{ "assume-fabric", &ma.assume_fabric, NULL, NULL },
-		{ "memory-headroom", &headroom, NULL, NULL },
+		CLI_VALUE("deadline", &a->deadline_s, "D", "a duration such as 14d or 36h"),
+		CLI_VALUE("budget", &a->budget_s, "USD", "dollars such as 50000, $50,000, 2.5k or 3M"),
+		CLI_VALUE("gpus", &a->gpus_s, "LIST",
+			  "GPU types to consider, comma-separated (default: every GPU with an offer)"),
+		CLI_VALUE("max-gpus", &a->max_s, "N",
+			  "largest GPU count (default " CLI_STR(CLI_DEFAULT_MAX_GPUS) ")"),
+		CLI_CHOICE("network", &a->network, net_names, "NAME", NETWORK_SEARCH_HELP),
+		CLI_CHOICE("risk", &a->risk_s, risks, "R",
+			   "p50: rank by the point estimate; p90: rank by P90 cost and time, sampling "
+			   "the Pareto front and the plans whose point estimate meets the targets "
+			   "(implies --uncertainty)"),
+		CLI_VALUE("memory-headroom", &a->headroom, "F", MEMORY_HEADROOM_HELP),
+		CLI_VALUE("calibration", &a->calibration, "FILE", CALIBRATION_HELP),
+		CLI_CHOICE("format", &a->fmt, formats, "F", "output format"),
+		CLI_VALUE("plot", &a->plot, "FILE",
+			  "also draw every plan's time against cost, the Pareto front and the "
+			  "chosen plans as an SVG chart into FILE"),
+	};
+	const struct cli_opt prices[] = {
+		CLI_CHOICE("pricing", &a->pricing, cost_kind_names, "P", "the kind of price"),
+		CLI_FLAG("include-unverified", &a->include_unverified,
+			 "also price offers marked verified: false"),
+		CLI_VALUE("assume-fabric", &a->ma.assume_fabric, "P=NET",
+			  "join provider P's instances over network NET (what a contract gives; "
+			  "the answer says so)"),
 	};
 	const struct cli_opt stack[] = {
-		{ "framework", &framework, NULL, NULL },
+		CLI_VALUE("framework", &a->framework, "ID",
+			  "software-stack profile of every plan (see `traincost frameworks`; "
+			  "default: the file's)"),
 	};
 	struct cli_opts opts = { 0 };
 	char *pos[CLI_MAX_POS];
 	int npos, rc;
 	CLI_OPTS_ADD(&opts, mine);
-	money_spot_opts(&ma, &opts); /* plan loads its own prices */
-	money_basis_opts(&pc_steady, &opts);
 	CLI_OPTS_ADD(&opts, stack);
-	unc_args_opts(&ua, &opts);
+	CLI_OPTS_ADD_GROUP(&opts, MONEY_OPTS_GROUP, prices);
+	money_spot_opts(&a->ma, &opts); /* plan loads its own prices */
+	money_basis_opts(&a->steady, &opts);
+	unc_args_opts(&a->ua, &opts);
+	cli_opts_help(&opts, "uncertainty",
+		      "P10, P50, P90 of time and cost (N samples, default " CLI_STR(UNC_DEFAULT_SAMPLES)
+		      ") for the plans shown and the Pareto front");
 	rc = cli_parse(ctx, "plan", argc, argv, opts.row, pos, &npos);
 	if (rc)
-		return rc == CLI_HELP_SHOWN ? TC_EXIT_OK : rc;
-	if ((rc = plot_out_check(ctx, "plan", plot)))
+		return rc;
+	if ((rc = plot_out_check(ctx, "plan", a->plot)))
 		return rc;
 	if (npos != 1)
 		return cli_usage_error(ctx, "plan", "%s", npos ? "too many files (expected one workload file)"
 							      : "no workload file given (expected FILE)");
-	double deadline = 0, budget = 0;
+	a->file = pos[0];
 	const char *why = NULL;
-	if (deadline_s && (tc_parse_quantity(deadline_s, TC_UNIT_SECONDS, &deadline, &why) || !(deadline > 0)))
+	if (a->deadline_s && (tc_parse_quantity(a->deadline_s, TC_UNIT_SECONDS, &a->deadline, &why) ||
+			      !(a->deadline > 0)))
 		return cli_usage_error(ctx, "plan", "--deadline '%s' is not valid (expected a duration such as 14d or 36h)",
-				       deadline_s);
-	if (budget_s && money_budget_arg(ctx, "plan", budget_s, &budget))
+				       a->deadline_s);
+	if (a->budget_s && money_budget_arg(ctx, "plan", a->budget_s, &a->budget))
 		return TC_EXIT_USAGE;
-	double headroom_frac = 0;
-	if (cli_headroom_arg(ctx, "plan", headroom, &headroom_frac))
+	if (cli_headroom_arg(ctx, "plan", a->headroom, &a->headroom_frac))
 		return TC_EXIT_USAGE;
-	int max_gpus = CLI_DEFAULT_MAX_GPUS;
-	if (max_s && cli_int_arg(ctx, "plan", "max-gpus", max_s, 1, PLAN_MAX_GPUS, &max_gpus))
+	a->max_gpus = CLI_DEFAULT_MAX_GPUS;
+	if (a->max_s && cli_int_arg(ctx, "plan", "max-gpus", a->max_s, 1, PLAN_MAX_GPUS, &a->max_gpus))
 		return TC_EXIT_USAGE;
-	struct money spot; /* only its assumptions: plan loads its own prices */
-	ma.pricing = pricing;
-	if ((rc = money_parse(ctx, "plan", &ma, &spot)))
+	a->ma.pricing = a->pricing;
+	if ((rc = money_parse(ctx, "plan", &a->ma, spot)))
 		return rc;
 	/* --risk p90 ranks by samples: it implies --uncertainty. */
-	enum plan_risk risk = strcmp(risk_s, "p90") ? PLAN_RISK_P50 : PLAN_RISK_P90;
-	if (risk == PLAN_RISK_P90)
-		ua.on = 1;
-	struct unc_spec us;
+	a->risk = strcmp(a->risk_s, "p90") ? PLAN_RISK_P50 : PLAN_RISK_P90;
+	if (a->risk == PLAN_RISK_P90)
+		a->ua.on = 1;
 	struct cal_overlay nocal;
 	memset(&nocal, 0, sizeof(nocal));
 	/* Checked before the search; the spreads are set once the calibration is read. */
-	if (ua.on && (rc = unc_args_spec(ctx, "plan", &ua, &nocal, &us)))
+	if (a->ua.on && (rc = unc_args_spec(ctx, "plan", &a->ua, &nocal, us)))
 		return rc;
+	return 0;
+}
+
+/* What the search found: every plan, its Pareto front, and the answer. */
+struct plan_found {
+	struct plan_point *pts; /* owned */
+	size_t npts;
+	int *front; /* owned: npts flags */
+	long best;
+	size_t nboth, nsampled;
+};
+
+/*
+ * The search of `in`: every plan into *f, sorted by time (by P90 time with
+ * --risk p90), its Pareto front, the answer (cheapest by the deadline,
+ * fastest within the budget, or every plan meeting both), and with `us`
+ * the samples of the candidates.  Returns 0, or an exit code after
+ * printing the problem (no plan, out of memory); free f's arrays either way.
+ */
+static int search_plans(struct cli_ctx *ctx, const struct planner_in *in,
+			const struct plan_cli_args *a, const struct price_ctx *pc,
+			struct unc_spec *us, struct plan_found *f)
+{
+	struct plan_problem closest = { WLF_NONE, "" };
+	memset(f, 0, sizeof(*f));
+	if (planner_run(in, &f->pts, &f->npts, &closest))
+		goto oom;
+	if (!f->npts)
+		return no_plan(ctx, pc, &closest, a->max_gpus, in->ngpus);
+	qsort(f->pts, f->npts, sizeof(*f->pts), by_time);
+	f->front = calloc(f->npts, sizeof(*f->front));
+	if (!f->front)
+		goto oom;
+	planner_pareto(f->pts, f->npts, f->front);
+
+	/* The answer: cheapest by the deadline, fastest within the budget, or
+	 * every plan meeting both. */
+	f->best = planner_select(f->pts, f->npts, PLAN_RISK_P50, a->deadline, a->budget, &f->nboth);
+	if (us) {
+		us->kind = pc->kind; /* the offers of in.offer are bought this way */
+		us->spot = pc->in.spot; /* planner_sample sets each plan's instances */
+		us->wall = !pc->steady_state; /* ranked and judged as the point estimate */
+		if (sample_candidates(in, f->pts, f->npts, f->front, a->risk, f->best, a->deadline,
+				      a->budget, us))
+			goto oom;
+		for (size_t i = 0; i < f->npts; i++)
+			f->nsampled += f->pts[i].sampled;
+	}
+	if (a->risk == PLAN_RISK_P90) {
+		qsort(f->pts, f->npts, sizeof(*f->pts), by_p90_time);
+		planner_pareto_ranked(f->pts, f->npts, a->risk, f->front);
+		f->best = planner_select(f->pts, f->npts, a->risk, a->deadline, a->budget, &f->nboth);
+	}
+	return 0;
+oom:
+	fprintf(ctx->err, "traincost plan: out of memory\n");
+	return TC_EXIT_INTERNAL;
+}
+
+int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
+{
+	struct plan_cli_args a;
+	struct money spot; /* only its assumptions: plan loads its own prices */
+	struct unc_spec us;
+	int rc;
+	if ((rc = parse_args(ctx, argc, argv, &a, &spot, &us)))
+		return rc == CLI_HELP_SHOWN ? TC_EXIT_OK : rc;
 
 	struct tc_diag d;
 	struct workload w;
 	struct gpu_catalog cat = { 0 };
 	struct price_set prices = { 0 };
 	struct gpu *gpus = NULL;
-	struct plan_point *pts = NULL;
-	size_t npts = 0;
-	int *front = NULL;
+	struct plan_found f = { 0 };
 	struct price_ctx pc = { .prices = &prices, .kind = spot.in.kind, .in = spot.in };
 	tc_diag_init(&d);
-	if (wl_load_file(pos[0], &ctx->data, &w, &d))
+	if (wl_load_file(a.file, &ctx->data, &w, &d))
 		return cli_report(ctx, &d);
 	pthread_mutex_init(&pc.mu, NULL); /* destroyed at out */
-	pc.network_fixed = network != NULL;
-	pc.steady_state = pc_steady;
-	if (network)
-		wl_set_network(&w.plan, net_find(network)); /* a choice of net_names */
-	if (framework && (rc = cli_framework_arg(ctx, framework, &w.plan)))
+	pc.network_fixed = a.network != NULL;
+	pc.steady_state = a.steady;
+	if (a.network)
+		wl_set_network(&w.plan, net_find(a.network)); /* a choice of net_names */
+	if (a.framework && (rc = cli_framework_arg(ctx, a.framework, &w.plan)))
 		goto out;
-	w.plan.memory_headroom_frac = headroom_frac;
+	w.plan.memory_headroom_frac = a.headroom_frac;
 	struct cal_overlay cal;
-	if ((rc = cli_load_catalog(ctx, calibration, &cat, &cal)))
+	if ((rc = cli_load_catalog(ctx, a.calibration, &cat, &cal)))
 		return rc;
-	if (ua.on && cal.measurements && (rc = unc_args_spec(ctx, "plan", &ua, &cal, &us)))
+	if (a.ua.on && cal.measurements && (rc = unc_args_spec(ctx, "plan", &a.ua, &cal, &us)))
 		goto out;
-	if ((rc = money_load_prices(ctx, NULL, PRICE_STALE_DAYS, include_unverified, &prices)) ||
-	    (rc = money_assume_apply(ctx, "plan", ma.assume_fabric, &prices)))
+	if ((rc = money_load_prices(ctx, NULL, PRICE_STALE_DAYS, a.include_unverified, &prices)) ||
+	    (rc = money_assume_apply(ctx, "plan", a.ma.assume_fabric, &prices)))
 		goto out;
 	gpus = calloc(PLAN_MAX_TYPES, sizeof(*gpus));
-	if (!gpus)
-		goto oom;
+	if (!gpus) {
+		fprintf(ctx->err, "traincost plan: out of memory\n");
+		rc = TC_EXIT_INTERNAL;
+		goto out;
+	}
 	int ngpus = 0;
-	if ((rc = choose_gpus(ctx, gpus_s, &cat, &prices, pc.kind, gpus, &ngpus)))
+	if ((rc = choose_gpus(ctx, a.gpus_s, &cat, &prices, pc.kind, gpus, &ngpus)))
 		goto out;
 	const char *nets[PLAN_MAX_TYPES][PLANNER_MAX_NETS];
 	int nnets[PLAN_MAX_TYPES];
 	gpu_offers(ctx, &prices, pc.kind, gpus, ngpus, nets, nnets);
-	struct planner_in in = { .w = &w, .gpus = gpus, .ngpus = ngpus, .max_gpus = max_gpus,
+	struct planner_in in = { .w = &w, .gpus = gpus, .ngpus = ngpus, .max_gpus = a.max_gpus,
 				 .price = price_cb, .price_ctx = &pc, .offer = offer_cb,
-				 .nets = network ? NULL : (const char *const (*)[PLANNER_MAX_NETS])nets,
+				 .nets = a.network ? NULL : (const char *const (*)[PLANNER_MAX_NETS])nets,
 				 .nnets = nnets };
 	search_knobs_all(&in.knobs);
-	struct plan_problem closest = { WLF_NONE, "" };
-	if (planner_run(&in, &pts, &npts, &closest))
-		goto oom;
-	if (!npts) {
-		rc = no_plan(ctx, &pc, &closest, max_gpus, ngpus);
+	if ((rc = search_plans(ctx, &in, &a, &pc, a.ua.on ? &us : NULL, &f)))
 		goto out;
-	}
-	qsort(pts, npts, sizeof(*pts), by_time);
-	front = calloc(npts, sizeof(*front));
-	if (!front)
-		goto oom;
-	planner_pareto(pts, npts, front);
-
-	/* The answer: cheapest by the deadline, fastest within the budget, or
-	 * every plan meeting both. */
-	size_t nboth = 0, nsampled = 0;
-	long best = planner_select(pts, npts, PLAN_RISK_P50, deadline, budget, &nboth);
-	if (ua.on) {
-		us.kind = pc.kind; /* the offers of in.offer are bought this way */
-		us.spot = pc.in.spot; /* planner_sample sets each plan's instances */
-		us.wall = !pc.steady_state; /* ranked and judged as the point estimate */
-		if (sample_candidates(&in, pts, npts, front, risk, best, deadline, budget, &us))
-			goto oom;
-		for (size_t i = 0; i < npts; i++)
-			nsampled += pts[i].sampled;
-	}
-	if (risk == PLAN_RISK_P90) {
-		qsort(pts, npts, sizeof(*pts), by_p90_time);
-		planner_pareto_ranked(pts, npts, risk, front);
-		best = planner_select(pts, npts, risk, deadline, budget, &nboth);
-	}
-	if (plot && (rc = write_plot(ctx, plot, &w, pts, npts, front, gpus, ngpus, risk, best,
-				     deadline, budget)))
+	if (a.plot && (rc = write_plot(ctx, a.plot, &w, f.pts, f.npts, f.front, gpus, ngpus, a.risk,
+				       f.best, a.deadline, a.budget)))
 		goto out;
 	struct plan_report report = {
-		.w = &w, .gpus = gpus, .ngpus = ngpus, .max_gpus = max_gpus, .pts = pts,
-		.npts = npts, .front = front, .kind = pc.kind,
+		.w = &w, .gpus = gpus, .ngpus = ngpus, .max_gpus = a.max_gpus, .pts = f.pts,
+		.npts = f.npts, .front = f.front, .kind = pc.kind,
 		.spot = pc.in.kind == COST_SPOT ? &pc.in.spot : NULL,
-		.spot_unfinished = pc.spot_unfinished, .cal = &cal, .risk = risk,
-		.deadline_s = deadline, .budget_usd = budget, .best = best, .nboth = nboth,
+		.spot_unfinished = pc.spot_unfinished, .cal = &cal, .risk = a.risk,
+		.deadline_s = a.deadline, .budget_usd = a.budget, .best = f.best, .nboth = f.nboth,
 		.steady_state = pc.steady_state,
-		.unc = ua.on ? &us : NULL, .nsampled = nsampled,
+		.unc = a.ua.on ? &us : NULL, .nsampled = f.nsampled,
 	};
-	if (cli_plan_report(ctx, fmt, &report)) {
+	if (cli_plan_report(ctx, a.fmt, &report)) {
 		fputs("traincost plan: internal error: out of memory or a non-finite value\n", ctx->err);
 		rc = TC_EXIT_INTERNAL;
 	}
 	/* Nothing meeting the targets is an answer ("closest"), not an error. */
 	if (rc != TC_EXIT_INTERNAL)
 		rc = TC_EXIT_OK;
-	goto out;
-oom:
-	fprintf(ctx->err, "traincost plan: out of memory\n");
-	rc = TC_EXIT_INTERNAL;
 out:
 	pthread_mutex_destroy(&pc.mu);
-	free(front);
-	free(pts);
+	free(f.front);
+	free(f.pts);
 	free(gpus);
 	price_set_release(&prices);
 	gpu_catalog_release(&cat);

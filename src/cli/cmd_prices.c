@@ -414,12 +414,14 @@ int cmd_prices(int argc, char **argv, struct cli_ctx *ctx)
 	const char *gpu = NULL, *provider = NULL, *pricing = "on-demand";
 	const char *max_age_arg = NULL, *format = "table";
 	const struct cli_opt opts[] = {
-		{ "gpu", &gpu, NULL, NULL },
-		{ "provider", &provider, NULL, NULL },
-		{ "pricing", &pricing, NULL, cost_kind_names },
-		{ "max-age", &max_age_arg, NULL, NULL },
-		{ "format", &format, NULL, formats },
-		{ NULL, NULL, NULL, NULL },
+		CLI_VALUE("gpu", &gpu, "ID", "only offers of this catalog GPU"),
+		CLI_VALUE("provider", &provider, "NAME",
+			  "only this provider (aws, gcp, azure, lambda, ...)"),
+		CLI_CHOICE("pricing", &pricing, cost_kind_names, "P", "the kind of price"),
+		CLI_VALUE("max-age", &max_age_arg, "DAYS",
+			  "warn about prices older than this (default " CLI_STR(PRICE_STALE_DAYS) ")"),
+		CLI_CHOICE("format", &format, formats, "F", "output format"),
+		{ 0 },
 	};
 	char *pos[CLI_MAX_POS];
 	int npos, max_age = PRICE_STALE_DAYS;

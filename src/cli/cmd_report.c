@@ -20,6 +20,7 @@
 #include "../model/cost.h"
 #include "../model/val_groups.h"
 #include "../model/validate.h"
+#include "../report/md_html.h"
 #include "../report/svg.h"
 #include "../report/xmlbuf.h"
 #include "../util/outfile.h"
@@ -42,6 +43,13 @@ static const char page_style[] =
 	"max-width:1000px;padding:0 1em;color:#111;background:#fff}\n"
 	"h1{font-size:1.6em}h2{font-size:1.25em;margin-top:2em;border-bottom:1px solid #ccc}\n"
 	"pre{background:#f6f6f6;padding:0.8em;overflow-x:auto;font-size:12px;line-height:1.35}\n"
+	"h3{font-size:1.05em}\n"
+	"div.table{overflow-x:auto;margin:0.8em 0}\n"
+	"table.data{border-collapse:collapse;font-size:13px}\n"
+	"table.data th,table.data td{border:1px solid #ccc;padding:0.25em 0.6em;text-align:left;"
+	"vertical-align:top}\n"
+	"table.data th{background:#f2f2f2}\n"
+	"table.data .num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
 	"nav a{margin-right:1em}\n"
 	"figure{margin:1em 0;overflow-x:auto}\n"
 	"figure svg{max-width:100%;height:auto}\n"
@@ -154,9 +162,7 @@ static void put_section(struct xmlbuf *b, const struct section *s)
 	}
 	if (s->svg)
 		put_svg(b, s->svg);
-	xmlbuf_raw(b, "<pre>");
-	xmlbuf_text(b, s->out ? s->out : "");
-	xmlbuf_raw(b, "</pre>\n");
+	rep_md_html(b, s->out ? s->out : ""); /* the command's --format md */
 	if (s->err && s->err[0]) { /* warnings, such as old prices */
 		xmlbuf_raw(b, "<pre class=\"failed\">");
 		xmlbuf_text(b, s->err);
@@ -356,35 +362,36 @@ int cmd_report(int argc, char **argv, struct cli_ctx *ctx)
 		   *max_gpus = NULL, *pricing = NULL, *unc = NULL, *framework = NULL;
 	int unc_on = 0;
 	struct cli_opt opts[] = {
-		{ "output", &output, NULL, NULL },
-		{ "deadline", &deadline, NULL, NULL },
-		{ "budget", &budget, NULL, NULL },
-		{ "gpus", &gpus, NULL, NULL },
-		{ "max-gpus", &max_gpus, NULL, NULL },
-		{ "pricing", &pricing, NULL, cost_kind_names },
-		{ "uncertainty", &unc, &unc_on, NULL },
-		{ "framework", &framework, NULL, NULL },
-		{ NULL, NULL, NULL, NULL },
+		{ .name = "output", .value = &output, .short_name = 'o', .arg = "FILE",
+		  .help = "the page (a temporary file renamed at the end)" },
+		CLI_VALUE("deadline", &deadline, "D", "the plan: cheapest plan finishing within D"),
+		CLI_VALUE("budget", &budget, "USD",
+			  "the plan: fastest plan costing at most USD (50000, 3M)"),
+		CLI_VALUE("gpus", &gpus, "LIST", "GPU types compared and planned over, comma-separated"),
+		CLI_VALUE("max-gpus", &max_gpus, "N",
+			  "the plan: largest GPU count (default " CLI_STR(CLI_DEFAULT_MAX_GPUS) ")"),
+		CLI_CHOICE("pricing", &pricing, cost_kind_names, "P",
+			   "the kind of price, on-demand unless given"),
+		CLI_OPTIONAL("uncertainty", &unc, &unc_on, "N",
+			     "P10-P90 of the comparison from N samples (default "
+			     CLI_STR(UNC_DEFAULT_SAMPLES) ")"),
+		CLI_VALUE("framework", &framework, "ID",
+			  "software-stack profile of every section (see `traincost frameworks`; "
+			  "default: the file's)"),
+		{ 0 },
 	};
 	char *pos[CLI_MAX_POS];
 	int npos, rc;
-	/* "-o FILE" is "--output FILE"; --data folders go on to each section. */
-	char **av = calloc((size_t)argc + 1, sizeof(*av));
+	/* --data folders go on to each section. */
 	const char *data[REPORT_MAX_DATA];
 	int ndata = 0;
-	if (!av) {
-		fputs("traincost report: out of memory\n", ctx->err);
-		return TC_EXIT_INTERNAL;
-	}
 	for (int i = 0; i < argc; i++) {
-		av[i] = !strcmp(argv[i], "-o") ? (char *)(uintptr_t)"--output" : argv[i];
 		if (ndata < REPORT_MAX_DATA && !strcmp(argv[i], "--data") && i + 1 < argc)
 			data[ndata++] = argv[i + 1];
 		else if (ndata < REPORT_MAX_DATA && !strncmp(argv[i], "--data=", 7))
 			data[ndata++] = argv[i] + 7;
 	}
-	rc = cli_parse(ctx, "report", argc, av, opts, pos, &npos);
-	free(av);
+	rc = cli_parse(ctx, "report", argc, argv, opts, pos, &npos);
 	if (rc)
 		return rc == CLI_HELP_SHOWN ? TC_EXIT_OK : rc;
 	if (npos != 1)
@@ -423,6 +430,7 @@ int cmd_report(int argc, char **argv, struct cli_ctx *ctx)
 		args[n++] = pos[0];
 		snprintf(svg_path[k], sizeof(svg_path[k]), "%s/%s.svg", dir, cmds[k]);
 		add_opt(args, &n, "--plot", svg_path[k]);
+		add_opt(args, &n, "--format", "md");
 		add_opt(args, &n, "--pricing", pricing);
 		add_opt(args, &n, "--framework", framework);
 		if (k > 0)

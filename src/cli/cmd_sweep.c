@@ -184,14 +184,20 @@ static int write_plot(struct cli_ctx *ctx, const struct run *R, int xk, const ch
 	for (size_t k = 0; k < nser; k++)
 		if (!names[k] && !(names[k] = strdup("(no result)")))
 			goto out;
-	char title[WL_NAME_LEN + 64];
+	char title[WL_NAME_LEN + 64], keys[256] = "";
 	snprintf(title, sizeof(title), "%s: %s", sw->name[0] ? sw->name : sw->file,
 		 plot_metric_labels[R->plot_metric]);
+	/* The legend's title: the keys each line's name gives the values of. */
+	for (int k = 0, used = 0; k < sw->nkeys; k++)
+		if (sw->key[k].dim != xkey->dim && used < (int)sizeof(keys))
+			used += snprintf(keys + used, sizeof(keys) - (size_t)used, "%s%s",
+					 used ? ", " : "", sw->key[k].path);
 	struct plot_sweep ps = {
 		.title = title, .x_label = xkey->path, .y_label = plot_metric_labels[R->plot_metric],
 		.x = x, .y = y, .series = ser, .n = n,
 		.x_names = numeric ? NULL : (const char *const *)xkey->text,
 		.nx = xkey->count, .series_names = (const char *const *)names, .nseries = nser,
+		.legend_title = keys[0] ? keys : NULL,
 		.log_x = numeric && positive && hi >= 10 * lo, /* a decade or more */
 	};
 	struct svg s;
@@ -364,35 +370,34 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct sweep_a
 {
 	*a = (struct sweep_args){ .fmt = "csv", .plot_y = "total_time_s" };
 	const struct cli_opt mine[] = {
-		{ "output", &a->out, NULL, NULL },
-		{ "format", &a->fmt, NULL, formats },
-		{ "calibration", &a->calibration, NULL, NULL },
-		{ "jobs", &a->jobs_s, NULL, NULL },
-		{ "shard", &a->shard, NULL, NULL },
-		{ "through-tree", NULL, &a->tree, NULL }, /* tests: no direct path */
-		{ "plot", &a->plot, NULL, NULL },
-		{ "plot-x", &a->plot_x, NULL, NULL },
-		{ "plot-y", &a->plot_y, NULL, plot_metrics },
-		{ "include-unverified", NULL, &a->include_unverified, NULL },
-		{ "framework", &a->framework, NULL, NULL },
-		{ "memory-headroom", &a->headroom, NULL, NULL },
+		{ .name = "output", .value = &a->out, .short_name = 'o', .arg = "OUT",
+		  .help = "write to OUT (a temporary file renamed at the end)" },
+		CLI_CHOICE("format", &a->fmt, formats, "F", "output format"),
+		CLI_VALUE("jobs", &a->jobs_s, "N",
+			  "threads (default: the machine's cores); the output is the same"),
+		CLI_VALUE("shard", &a->shard, "K/N",
+			  "only configurations K, K+N, K+2N, ... (0 <= K < N); shard 0 writes the "
+			  "CSV header, so the shards concatenate"),
+		CLI_HIDDEN_FLAG("through-tree", &a->tree), /* tests: no direct path */
+		CLI_VALUE("memory-headroom", &a->headroom, "F", MEMORY_HEADROOM_HELP),
+		CLI_VALUE("calibration", &a->calibration, "FILE", CALIBRATION_HELP),
+		CLI_VALUE("framework", &a->framework, "ID",
+			  "software-stack profile of every row, as if the base named it (see "
+			  "`traincost frameworks`; not with a varied plan.framework)"),
+		CLI_FLAG("include-unverified", &a->include_unverified,
+			 "also price offers marked verified: false"),
+		CLI_VALUE("plot", &a->plot, "FILE",
+			  "also draw a metric against one varied key as an SVG chart into FILE, a "
+			  "line per combination of the others"),
+		CLI_VALUE("plot-x", &a->plot_x, "PATH", "the varied key along x (default: the first)"),
+		CLI_CHOICE("plot-y", &a->plot_y, plot_metrics, "M", "the metric along y"),
 	};
 	struct cli_opts opts = { 0 };
 	CLI_OPTS_ADD(&opts, mine);
 	money_basis_opts(&a->steady_state, &opts);
 	char *pos[CLI_MAX_POS];
 	int npos, rc;
-	char **av = calloc((size_t)argc + 1, sizeof(*av));
-	if (!av) {
-		fprintf(ctx->err, "traincost sweep: out of memory\n");
-		return TC_EXIT_INTERNAL;
-	}
-	/* -o OUT is --output OUT. */
-	static char output_opt[] = "--output";
-	for (int i = 0; i < argc; i++)
-		av[i] = !strcmp(argv[i], "-o") ? output_opt : argv[i];
-	rc = cli_parse(ctx, "sweep", argc, av, opts.row, pos, &npos);
-	free(av);
+	rc = cli_parse(ctx, "sweep", argc, argv, opts.row, pos, &npos);
 	if (rc)
 		return rc;
 	if (npos != 1)

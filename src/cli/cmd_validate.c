@@ -207,50 +207,77 @@ static int summary_compute(const struct val_set *set, const struct val_result *r
 	return 0;
 }
 
-int cmd_validate(int argc, char **argv, struct cli_ctx *ctx)
+/* The command line of validate, checked. */
+struct validate_args {
+	const char *family, *cases_dir, *format, *cv, *gpu_id, *plot;
+	int verbose, fit_fw, loo, campaigns;
+	int folds; /* --cross-validate's K, or 0 */
+};
+
+/* Parse and check validate's command line into *a.  Returns 0, an exit
+ * code after printing the problem, or CLI_HELP_SHOWN after --help. */
+static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct validate_args *a)
 {
-	const char *family = NULL, *cases_dir = NULL, *format = "table", *cv = NULL,
-		   *gpu_id = NULL, *plot = NULL;
-	int verbose = 0, fit_fw = 0, loo = 0, campaigns = 0;
+	memset(a, 0, sizeof(*a));
+	a->format = "table";
 	const struct cli_opt opts[] = {
-		{ "family", &family, NULL, families },
-		{ "cases", &cases_dir, NULL, NULL },
-		{ "format", &format, NULL, formats },
-		{ "verbose", NULL, &verbose, NULL },
-		{ "cross-validate", &cv, NULL, NULL },
-		{ "gpu", &gpu_id, NULL, NULL },
-		{ "fit-frameworks", NULL, &fit_fw, NULL },
-		{ "loo", NULL, &loo, NULL },
-		{ "plot", &plot, NULL, NULL },
-		{ "campaigns", NULL, &campaigns, NULL },
-		{ NULL, NULL, NULL, NULL },
+		CLI_CHOICE("family", &a->family, families, "F", "only cases of this family"),
+		CLI_VALUE("cases", &a->cases_dir, "DIR", "the folder of measured cases"),
+		CLI_CHOICE("format", &a->format, formats, "F", "output format"),
+		CLI_FLAG("verbose", &a->verbose, "one row per case, not only per case file"),
+		CLI_VALUE("cross-validate", &a->cv, "K",
+			  "calibrate on K-1 folds of one GPU's cases, report the error on the fold "
+			  "held out (see `traincost calibrate`)"),
+		CLI_VALUE("gpu", &a->gpu_id, "ID",
+			  "the GPU whose cases are cross-validated (default: the first case's)"),
+		CLI_FLAG("fit-frameworks", &a->fit_fw,
+			 "fit stack_frac of every framework on the runs that name it and print "
+			 "the values models/framework/ ships"),
+		CLI_FLAG("loo", &a->loo,
+			 "also cross-validate the framework fit: leave one source out and leave "
+			 "one GPU type out, refitting stack_frac each time"),
+		CLI_VALUE("plot", &a->plot, "FILE",
+			  "also draw predicted against measured as an SVG chart into FILE"),
+		CLI_FLAG("campaigns", &a->campaigns,
+			 "the wall clock of training campaigns whose wall clock was observed "
+			 "against the campaign model (campaigns/ of the cases folder)"),
+		{ 0 },
 	};
 	char *pos[CLI_MAX_POS];
 	int npos;
 	int rc = cli_parse(ctx, "validate", argc, argv, opts, pos, &npos);
 	if (rc)
-		return rc == CLI_HELP_SHOWN ? TC_EXIT_OK : rc;
+		return rc;
 	if (npos)
 		return cli_usage_error(ctx, "validate", "unexpected argument '%s' (expected options only)",
 				       pos[0]);
-	if ((rc = plot_out_check(ctx, "validate", plot)))
+	if ((rc = plot_out_check(ctx, "validate", a->plot)))
 		return rc;
 	/* The fitting modes use none of the summary's options: a pair that
 	 * cannot go together is refused, never silently ignored. */
-	const char *mode = cv ? "--cross-validate" : fit_fw ? "--fit-frameworks" :
-			   campaigns ? "--campaigns" : NULL;
-	const char *clash = plot ? "--plot" : loo ? "--loo" : verbose ? "--verbose" :
-			    family ? "--family" : cv && fit_fw ? "--fit-frameworks" :
-			    campaigns && (cv || fit_fw) ? "--campaigns" : NULL;
+	const char *mode = a->cv ? "--cross-validate" : a->fit_fw ? "--fit-frameworks" :
+			   a->campaigns ? "--campaigns" : NULL;
+	const char *clash = a->plot ? "--plot" : a->loo ? "--loo" : a->verbose ? "--verbose" :
+			    a->family ? "--family" : a->cv && a->fit_fw ? "--fit-frameworks" :
+			    a->campaigns && (a->cv || a->fit_fw) ? "--campaigns" : NULL;
 	if (mode && clash)
 		return cli_usage_error(ctx, "validate", "%s and %s exclude each other (expected one of them)",
 				       clash, mode);
-	if (gpu_id && !cv)
+	if (a->gpu_id && !a->cv)
 		return cli_usage_error(ctx, "validate", "--gpu needs --cross-validate (it names the GPU "
 				       "whose cases are cross-validated)");
-	int folds = 0;
-	if (cv && cli_int_arg(ctx, "validate", "cross-validate", cv, 2, 100, &folds))
+	if (a->cv && cli_int_arg(ctx, "validate", "cross-validate", a->cv, 2, 100, &a->folds))
 		return TC_EXIT_USAGE;
+	return 0;
+}
+
+int cmd_validate(int argc, char **argv, struct cli_ctx *ctx)
+{
+	struct validate_args a;
+	int rc = parse_args(ctx, argc, argv, &a);
+	if (rc)
+		return rc == CLI_HELP_SHOWN ? TC_EXIT_OK : rc;
+	const char *cases_dir = a.cases_dir, *format = a.format, *family = a.family;
 
 	struct tc_diag d;
 	struct val_set set;
@@ -274,15 +301,15 @@ int cmd_validate(int argc, char **argv, struct cli_ctx *ctx)
 		rc = cli_report(ctx, &d);
 		goto out;
 	}
-	if (campaigns) {
+	if (a.campaigns) {
 		rc = cli_validate_campaigns(ctx, format, cases_dir, &cat);
 		goto out;
 	}
-	if (folds) {
-		rc = cli_validate_cross(ctx, format, &set, &cat, gpu_id, folds);
+	if (a.folds) {
+		rc = cli_validate_cross(ctx, format, &set, &cat, a.gpu_id, a.folds);
 		goto out;
 	}
-	if (fit_fw) {
+	if (a.fit_fw) {
 		rc = cli_validate_fit_frameworks(ctx, format, &set, &cat);
 		goto out;
 	}
@@ -298,18 +325,18 @@ int cmd_validate(int argc, char **argv, struct cli_ctx *ctx)
 		rc = TC_EXIT_INPUT;
 		goto out;
 	}
-	if (summary_compute(&set, res, n, family, loo, &cat, &sum)) {
+	if (summary_compute(&set, res, n, family, a.loo, &cat, &sum)) {
 		fputs("traincost validate: out of memory\n", ctx->err);
 		rc = TC_EXIT_INTERNAL;
 		goto out;
 	}
-	if (plot) {
+	if (a.plot) {
 		struct svg s;
 		plot_validate(&s, 1, set.cases, res, n);
-		if ((rc = plot_out_write(ctx, "validate", &s, plot)))
+		if ((rc = plot_out_write(ctx, "validate", &s, a.plot)))
 			goto out;
 	}
-	rc = cli_validate_report(ctx, format, &set, res, n, &sum, verbose);
+	rc = cli_validate_report(ctx, format, &set, res, n, &sum, a.verbose);
 	if (rc) {
 		fputs("traincost validate: internal error: a non-finite error statistic\n", ctx->err);
 		rc = TC_EXIT_INTERNAL;

@@ -14,16 +14,24 @@
 void money_spot_opts(struct money_args *a, struct cli_opts *t)
 {
 	const struct cli_opt rows[] = {
-		{ "preempt-per-h", &a->preempt, NULL, NULL },
-		{ "checkpoint", &a->checkpoint, NULL, NULL },
-		{ "restart", &a->restart, NULL, NULL },
+		CLI_VALUE("preempt-per-h", &a->preempt, "R",
+			  "spot: preemptions per instance-hour (the preemptions are also "
+			  "interruptions of the wall clock)"),
+		CLI_VALUE("checkpoint", &a->checkpoint, "D", "spot: time between checkpoints"),
+		CLI_VALUE("restart", &a->restart, "D", "spot: time a restart takes"),
 	};
-	CLI_OPTS_ADD(t, rows);
+	CLI_OPTS_ADD_GROUP(t, MONEY_OPTS_GROUP, rows);
 }
 
 void money_basis_opts(int *steady_state, struct cli_opts *t)
 {
-	const struct cli_opt rows[] = { { "steady-state", NULL, steady_state, NULL } };
+	const struct cli_opt rows[] = {
+		CLI_FLAG("steady-state", steady_state,
+			 "judge deadlines and budgets, and bill the cost, at steady state "
+			 "(default: on the expected wall clock, with the campaign's "
+			 "interruptions, restarts, checkpoints and spare nodes; "
+			 "docs/model.md, section 9)"),
+	};
 	CLI_OPTS_ADD(t, rows);
 }
 
@@ -51,20 +59,25 @@ double money_judged_usd(int steady_state, const struct run_cost *c)
 void money_opts(struct money_args *a, struct cli_opts *t)
 {
 	const struct cli_opt rows[] = {
-		{ "provider", &a->provider, NULL, NULL },
-		{ "pricing", &a->pricing, NULL, cost_kind_names },
-		{ "max-age", &a->max_age, NULL, NULL },
-		{ "pue", &a->pue, NULL, NULL },
-		{ "power-frac", &a->power_frac, NULL, NULL },
-		{ "grid", &a->grid, NULL, NULL },
+		CLI_VALUE("provider", &a->provider, "NAME", "one provider's offers only"),
+		CLI_CHOICE("pricing", &a->pricing, cost_kind_names, "P",
+			   "the kind of price, on-demand unless given"),
+		CLI_VALUE("max-age", &a->max_age, "DAYS",
+			  "warn about prices older than this (default " CLI_STR(PRICE_STALE_DAYS) ")"),
+		CLI_VALUE("pue", &a->pue, "X", "energy: the data centre's power usage effectiveness"),
+		CLI_VALUE("power-frac", &a->power_frac, "F", "energy: mean share of each GPU's TDP drawn"),
+		CLI_VALUE("grid", &a->grid, "G", "energy: kg CO2 per kWh of the grid"),
 	};
 	const struct cli_opt unverified[] = {
-		{ "include-unverified", NULL, &a->include_unverified, NULL },
-		{ "assume-fabric", &a->assume_fabric, NULL, NULL },
+		CLI_FLAG("include-unverified", &a->include_unverified,
+			 "also price offers marked verified: false"),
+		CLI_VALUE("assume-fabric", &a->assume_fabric, "P=NET",
+			  "join provider P's instances over network NET (what a contract gives; "
+			  "the answer says so)"),
 	};
-	CLI_OPTS_ADD(t, rows);
+	CLI_OPTS_ADD_GROUP(t, MONEY_OPTS_GROUP, rows);
 	money_spot_opts(a, t);
-	CLI_OPTS_ADD(t, unverified);
+	CLI_OPTS_ADD_GROUP(t, MONEY_OPTS_GROUP, unverified);
 }
 
 /* A plain number option within [min, max]; TC_EXIT_USAGE when not. */

@@ -18,6 +18,9 @@ struct money_args {
 	int include_unverified; /* --include-unverified */
 };
 
+/* The help's heading of the pricing options. */
+#define MONEY_OPTS_GROUP "Cost and energy (docs/pricing.md):"
+
 /* Append the pricing options bound to *a to *t: the provider, price kind,
  * age, energy and spot assumptions, --include-unverified. */
 void money_opts(struct money_args *a, struct cli_opts *t);

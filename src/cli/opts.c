@@ -16,7 +16,9 @@ static void list_options(char *buf, size_t len, const struct cli_opt *opts)
 	size_t used = 0;
 	buf[0] = '\0';
 	for (int i = 0; opts && opts[i].name; i++) {
-		int n = snprintf(buf + used, len - used, "%s--%s", i ? ", " : "",
+		if (opts[i].hidden)
+			continue;
+		int n = snprintf(buf + used, len - used, "%s--%s", used ? ", " : "",
 				 opts[i].name);
 		if (n < 0 || (size_t)n >= len - used)
 			return;
@@ -30,6 +32,14 @@ static const struct cli_opt *find_opt(const struct cli_opt *opts, const char *na
 {
 	for (int i = 0; opts && opts[i].name; i++)
 		if (strlen(opts[i].name) == len && !strncmp(opts[i].name, name, len))
+			return &opts[i];
+	return NULL;
+}
+
+static const struct cli_opt *find_short(const struct cli_opt *opts, char c)
+{
+	for (int i = 0; opts && opts[i].name; i++)
+		if (opts[i].short_name == c)
 			return &opts[i];
 	return NULL;
 }
@@ -55,18 +65,22 @@ static int check_choice(struct cli_ctx *ctx, const char *cmd,
 
 /* The option table on ctx->out, one option a line: its name, "flag",
  * "value" or "optional", then its choices, tab-separated; the options
- * every command knows last. */
+ * every command knows last.  Hidden switches are left out. */
 static void list_table(struct cli_ctx *ctx, const struct cli_opt *opts)
 {
-	for (int i = 0; opts && opts[i].name; i++) {
-		const struct cli_opt *o = &opts[i];
-		fprintf(ctx->out, "%s\t%s", o->name,
-			o->value && o->flag ? "optional" : o->value ? "value" : "flag");
-		for (int k = 0; o->choices && o->choices[k]; k++)
-			fprintf(ctx->out, "\t%s", o->choices[k]);
-		fputc('\n', ctx->out);
+	for (int pass = 0; pass < 2; pass++) {
+		const struct cli_opt *t = pass ? cli_common_opts() : opts;
+		for (int i = 0; t && t[i].name; i++) {
+			const struct cli_opt *o = &t[i];
+			if (o->hidden)
+				continue;
+			fprintf(ctx->out, "%s\t%s", o->name,
+				o->value && o->flag ? "optional" : o->value ? "value" : "flag");
+			for (int k = 0; o->choices && o->choices[k]; k++)
+				fprintf(ctx->out, "\t%s", o->choices[k]);
+			fputc('\n', ctx->out);
+		}
 	}
-	fputs("data\tvalue\nhelp\tflag\n", ctx->out);
 }
 
 void cli_opts_add(struct cli_opts *t, const struct cli_opt *rows, size_t n)
@@ -75,6 +89,25 @@ void cli_opts_add(struct cli_opts *t, const struct cli_opt *rows, size_t n)
 	memcpy(t->row + t->n, rows, n * sizeof(*rows));
 	t->n += (int)n;
 	memset(&t->row[t->n], 0, sizeof(t->row[t->n]));
+}
+
+void cli_opts_add_group(struct cli_opts *t, const char *group, const struct cli_opt *rows,
+			size_t n)
+{
+	int first = t->n;
+	cli_opts_add(t, rows, n);
+	for (int i = first; i < t->n; i++)
+		t->row[i].group = group;
+}
+
+void cli_opts_help(struct cli_opts *t, const char *name, const char *help)
+{
+	for (int i = 0; i < t->n; i++)
+		if (!strcmp(t->row[i].name, name)) {
+			t->row[i].help = help;
+			return;
+		}
+	assert(!"cli_opts_help: no such option");
 }
 
 int cli_parse(struct cli_ctx *ctx, const char *cmd, int argc, char **argv,
@@ -90,6 +123,13 @@ int cli_parse(struct cli_ctx *ctx, const char *cmd, int argc, char **argv,
 		return CLI_HELP_SHOWN;
 	}
 
+	/* Help wins over every other argument, and shows the defaults. */
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			cli_print_help(ctx, cmd, opts);
+			return CLI_HELP_SHOWN;
+		}
+
 	for (int i = 1; i < argc; i++) {
 		char *a = argv[i];
 		if (only_pos || a[0] != '-' || !strcmp(a, "-")) {
@@ -103,18 +143,16 @@ int cli_parse(struct cli_ctx *ctx, const char *cmd, int argc, char **argv,
 			only_pos = 1;
 			continue;
 		}
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			cli_print_help(ctx, cmd);
-			return CLI_HELP_SHOWN;
-		}
-		if (a[1] != '-') {
+		const struct cli_opt *short_opt = a[1] != '-' && !a[2] ? find_short(opts, a[1]) : NULL;
+		if (a[1] != '-' && !short_opt) {
 			char list[512];
 			list_options(list, sizeof(list), opts);
 			return cli_usage_error(ctx, cmd, "unknown option '%s' (expected one of: %s)",
 					       a, list);
 		}
-		const char *name = a + 2;
-		const char *eq = strchr(name, '=');
+		/* -X is --name of the row whose short name X is. */
+		const char *name = short_opt ? short_opt->name : a + 2;
+		const char *eq = short_opt ? NULL : strchr(name, '=');
 		size_t len = eq ? (size_t)(eq - name) : strlen(name);
 		const char *val = eq ? eq + 1 : NULL;
 

@@ -11,13 +11,40 @@
 
 #include "cli.h"
 
+/*
+ * One row of a command's option table: how it parses and how it is
+ * described.  The usage line, --help (and from it the man page,
+ * scripts/man-command) and the shell completions (`traincost completion`,
+ * through CLI_LIST_OPTIONS) are all made from these rows.
+ */
 struct cli_opt {
 	const char *name;           /* without the leading "--" */
-	const char **value;         /* set for options that take a value */
+	const char **value;         /* set for options that take a value; what it
+				       points to on entry is the default shown */
 	int *flag;                  /* set to 1 for flags; with `value` too, the
 				       value is optional and given as --name=V */
-	const char *const *choices; /* NULL-terminated valid values, or NULL */
+	const char *const *choices; /* NULL-terminated valid values, or NULL;
+				       listed after the help */
+	const char *arg;            /* the value's name in help (N, FILE), or NULL */
+	const char *help;           /* one sentence, wrapped by the help printer */
+	const char *group;          /* the help's heading of the row (set by
+				       cli_opts_add_group); NULL: "Options:" */
+	char short_name;            /* -X the same as --name, or 0 */
+	int hidden;                 /* a switch for the tests: in no help or
+				       completion */
 };
+
+/* Rows of the kinds there are: a value, one of a list of choices, a
+ * flag, a flag with an optional =value; and the hidden switch. */
+#define CLI_VALUE(n, v, a, h) { .name = (n), .value = (v), .arg = (a), .help = (h) }
+#define CLI_CHOICE(n, v, c, a, h) \
+	{ .name = (n), .value = (v), .choices = (c), .arg = (a), .help = (h) }
+#define CLI_FLAG(n, f, h) { .name = (n), .flag = (f), .help = (h) }
+#define CLI_OPTIONAL(n, v, f, a, h) { .name = (n), .value = (v), .flag = (f), .arg = (a), .help = (h) }
+#define CLI_HIDDEN_FLAG(n, f) { .name = (n), .flag = (f), .hidden = 1 }
+
+/* The options every command's parser knows (--data, --help), as rows. */
+const struct cli_opt *cli_common_opts(void);
 
 #define CLI_MAX_POS 64
 #define CLI_MAX_OPTS 64 /* rows of one command's option table */
@@ -38,6 +65,17 @@ void cli_opts_add(struct cli_opts *t, const struct cli_opt *rows, size_t n);
 
 /* cli_opts_add of a whole array. */
 #define CLI_OPTS_ADD(t, rows) cli_opts_add((t), (rows), sizeof(rows) / sizeof((rows)[0]))
+
+/* cli_opts_add with every row under the help heading `group` ("Cost and
+ * energy:"). */
+void cli_opts_add_group(struct cli_opts *t, const char *group, const struct cli_opt *rows,
+			size_t n);
+#define CLI_OPTS_ADD_GROUP(t, group, rows) \
+	cli_opts_add_group((t), (group), (rows), sizeof(rows) / sizeof((rows)[0]))
+
+/* Word a shared option for this command: the row `name` of *t gets `help`
+ * (a program error, asserted, when there is no such row). */
+void cli_opts_help(struct cli_opts *t, const char *name, const char *help);
 #define CLI_HELP_SHOWN (-1) /* help was printed: exit 0 */
 
 /* The one argument that makes a command print its option table instead

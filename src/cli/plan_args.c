@@ -22,34 +22,47 @@ static const char *const formats[] = { "table", "json", "csv", "md", NULL };
 void plan_args_opts(struct plan_args *a, struct cli_opts *t)
 {
 	const struct cli_opt rows[] = {
-		{ "gpu", &a->gpu, NULL, NULL },
-		{ "count", &a->count, NULL, NULL },
-		{ "gpus-per-node", &a->gpus_per_node, NULL, NULL },
-		{ "tp", &a->tp, NULL, NULL },
-		{ "pp", &a->pp, NULL, NULL },
-		{ "dp", &a->dp, NULL, NULL },
-		{ "ep", &a->ep, NULL, NULL },
-		{ "cp", &a->cp, NULL, NULL },
-		{ "zero", &a->zero, NULL, NULL },
-		{ "shard-group", &a->shard_group, NULL, NULL },
-		{ "micro-batch", &a->micro_batch, NULL, NULL },
-		{ "interleave", &a->interleave, NULL, NULL },
-		{ "schedule", &a->schedule, NULL, sched_names + 1 },
-		{ "recompute", &a->recompute, NULL, recompute_names },
-		{ "precision", &a->precision, NULL, tc_llm_train_prec_names },
-		{ "network", &a->network, NULL, net_names },
-		{ "cuda-graphs", NULL, &a->cuda_graphs, NULL },
-		{ "tp-comm-overlap", NULL, &a->tp_comm_overlap, NULL },
-		{ "format", &a->format, NULL, formats },
-		{ "calibration", &a->calibration, NULL, NULL },
-		{ "framework", &a->framework, NULL, NULL },
-		{ "memory-headroom", &a->memory_headroom, NULL, NULL },
-		{ "operation", &a->operation, NULL, camp_operation_names },
-		{ "checkpoint-mode", &a->checkpoint_mode, NULL, camp_checkpoint_names },
-		{ "checkpoint-interval", &a->checkpoint_interval, NULL, NULL },
-		{ "storage-write", &a->storage_write, NULL, NULL },
+		CLI_VALUE("gpu", &a->gpu, "ID", "catalog GPU id (see `traincost gpus`), MIG: ID:PROFILE"),
+		CLI_VALUE("count", &a->count, "N", "GPUs in total"),
+		CLI_VALUE("gpus-per-node", &a->gpus_per_node, "N", "GPUs per server"),
+		CLI_VALUE("tp", &a->tp, "N", "tensor-parallel size"),
+		CLI_VALUE("pp", &a->pp, "N", "pipeline-parallel size"),
+		CLI_VALUE("dp", &a->dp, "N", "data-parallel size"),
+		CLI_VALUE("ep", &a->ep, "N", "expert-parallel size"),
+		CLI_VALUE("cp", &a->cp, "N", "context parallel: GPUs splitting each sequence"),
+		CLI_VALUE("zero", &a->zero, "N", "ZeRO stage 0..3"),
+		CLI_VALUE("shard-group", &a->shard_group, "N",
+			  "ZeRO shards inside groups of N data-parallel ranks"),
+		CLI_VALUE("micro-batch", &a->micro_batch, "N", "sequences per micro-batch"),
+		CLI_VALUE("interleave", &a->interleave, "N", "virtual pipeline stages per GPU"),
+		CLI_CHOICE("schedule", &a->schedule, sched_names + 1, "S", "pipeline schedule"),
+		CLI_CHOICE("recompute", &a->recompute, recompute_names, "R", "activation recomputation"),
+		CLI_CHOICE("precision", &a->precision, tc_llm_train_prec_names, "P", "training precision"),
+		CLI_CHOICE("network", &a->network, net_names, "NAME",
+			   "between nodes, for the plan and every offer (without it each offer "
+			   "of several instances is timed over its own)"),
+		CLI_FLAG("cuda-graphs", &a->cuda_graphs, "launch kernels through CUDA graphs"),
+		CLI_FLAG("tp-comm-overlap", &a->tp_comm_overlap,
+			 "tensor-parallel collectives under the GEMMs"),
+		CLI_VALUE("memory-headroom", &a->memory_headroom, "F", MEMORY_HEADROOM_HELP),
+		CLI_VALUE("calibration", &a->calibration, "FILE", CALIBRATION_HELP),
+		CLI_VALUE("framework", &a->framework, "ID",
+			  "software-stack profile (see `traincost frameworks`; default: the file's)"),
+		CLI_CHOICE("format", &a->format, formats, "F", "output format"),
 	};
-	CLI_OPTS_ADD(t, rows);
+	const struct cli_opt campaign[] = {
+		CLI_CHOICE("operation", &a->operation, camp_operation_names, "O",
+			   "how restarts are made (default: the workload's, else automated)"),
+		CLI_CHOICE("checkpoint-mode", &a->checkpoint_mode, camp_checkpoint_names, "M",
+			   "how checkpoints are written (default: the workload's, else async)"),
+		CLI_VALUE("checkpoint-interval", &a->checkpoint_interval, "D",
+			  "between checkpoints (default: Young's interval)"),
+		CLI_VALUE("storage-write", &a->storage_write, "R",
+			  "checkpoint storage bandwidth, such as 100GB/s"),
+	};
+	CLI_OPTS_ADD_GROUP(t, "Plan overrides (they replace the file's plan: values):", rows);
+	CLI_OPTS_ADD_GROUP(t, "Campaign (the wall clock around the steady state; docs/model.md, "
+			   "section 9; each replaces the workload's campaign: key):", campaign);
 }
 
 int cli_framework_arg(struct cli_ctx *ctx, const char *id, struct plan *p)

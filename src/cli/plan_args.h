@@ -24,6 +24,16 @@ struct plan_args {
 	const char *operation, *checkpoint_mode, *checkpoint_interval, *storage_write;
 };
 
+/* The help of options several commands take and word alike. */
+#define MEMORY_HEADROOM_HELP \
+	"share of GPU memory kept free in every fit test (0.1 or 10%; default 0: the " \
+	"model's own reserve only)"
+#define CALIBRATION_HELP "efficiencies fitted by `traincost calibrate`"
+#define NETWORK_SEARCH_HELP \
+	"between nodes, for every plan and offer (without it the layouts are searched, " \
+	"timed and priced over each network the GPU's offers join instances by, each on " \
+	"its offers)"
+
 /* Append the plan overrides, --format, --calibration and --framework bound
  * to *a to *t. */
 void plan_args_opts(struct plan_args *a, struct cli_opts *t);

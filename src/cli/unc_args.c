@@ -13,10 +13,13 @@
 void unc_args_opts(struct unc_args *u, struct cli_opts *t)
 {
 	const struct cli_opt rows[] = {
-		{ "uncertainty", &u->samples, &u->on, NULL },
-		{ "seed", &u->seed, NULL, NULL },
+		CLI_OPTIONAL("uncertainty", &u->samples, &u->on, "N",
+			     "Monte Carlo over the efficiency parameters: N samples (default "
+			     CLI_STR(UNC_DEFAULT_SAMPLES) "), P10, P50 and P90 of time and cost"),
+		CLI_VALUE("seed", &u->seed, "S",
+			  "random seed (default " CLI_STR(UNC_DEFAULT_SEED) "; same seed, same output)"),
 	};
-	CLI_OPTS_ADD(t, rows);
+	CLI_OPTS_ADD_GROUP(t, "Uncertainty:", rows);
 }
 
 int unc_args_spec(struct cli_ctx *ctx, const char *cmd, const struct unc_args *u,

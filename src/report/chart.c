@@ -207,6 +207,35 @@ static void x_cat_axis(struct chart *c, const char *const *cat)
 			 "label", c->x.label);
 }
 
+/* A panel whose plot area is placed: the legend's place, the panel's
+ * group and its title. */
+static void panel_open(struct chart *c, struct chart_box box, const char *title)
+{
+	c->box_bottom = box.y + box.h;
+	c->legend_x = c->plot.x + c->plot.w + 14;
+	c->legend_y = c->plot.y + 4;
+	svg_group_begin(c->svg, "panel");
+	svg_text(c->svg, box.x + 8, box.y + 18, SVG_START, 0, "title", title);
+}
+
+/* The axis lines along the plot area's left and lower edges; the group
+ * closed. */
+static void panel_close(struct chart *c)
+{
+	double bx = c->plot.x, by = c->plot.y + c->plot.h;
+	svg_line(c->svg, bx, c->plot.y, bx, by, "axis");
+	svg_line(c->svg, bx, by, bx + c->plot.w, by, "axis");
+	svg_group_end(c->svg);
+}
+
+/* Top edge and height of the bar of row i of a horizontal panel. */
+static void row_slot(const struct chart *c, size_t i, double *top, double *h)
+{
+	double rh = c->plot.h / (double)(c->nrows ? c->nrows : 1);
+	*h = rh * 0.7;
+	*top = c->plot.y + (double)i * rh + (rh - *h) / 2;
+}
+
 void chart_panel(struct chart *c, struct svg *s, struct chart_box box,
 		 const char *title, const struct chart_axis *x,
 		 const struct chart_axis *y, size_t ncat,
@@ -233,21 +262,39 @@ void chart_panel(struct chart *c, struct svg *s, struct chart_box box,
 		c->plot.w = 10;
 	if (c->plot.h < 10)
 		c->plot.h = 10;
-	c->box_bottom = box.y + box.h;
-	c->legend_x = c->plot.x + c->plot.w + 14;
-	c->legend_y = c->plot.y + 4;
-
-	svg_group_begin(s, "panel");
-	svg_text(s, box.x + 8, box.y + 18, SVG_START, 0, "title", title);
+	panel_open(c, box, title);
 	y_axis(c);
 	if (ncat)
 		x_cat_axis(c, cat);
 	else
 		x_value_axis(c);
-	double bx = c->plot.x, by = c->plot.y + c->plot.h;
-	svg_line(s, bx, c->plot.y, bx, by, "axis");
-	svg_line(s, bx, by, bx + c->plot.w, by, "axis");
-	svg_group_end(s);
+	panel_close(c);
+}
+
+void chart_hpanel(struct chart *c, struct svg *s, struct chart_box box,
+		  const char *title, const struct chart_axis *x, size_t nrows,
+		  const char *const *cat)
+{
+	memset(c, 0, sizeof(*c));
+	c->svg = s;
+	c->x = *x;
+	c->nrows = nrows;
+	double names = (double)longest_name(cat, nrows) * CHAR_W + TICK_LEN + 10;
+	double left = fmin(fmax(names, 40), box.w / 2);
+	c->plot.x = box.x + left;
+	c->plot.y = box.y + TITLE_H;
+	c->plot.w = fmax(box.w - left - RIGHT_W - 16, 10); /* the last tick label */
+	c->plot.h = fmax(box.h - TITLE_H - BOTTOM_VALUE_H, 10);
+	panel_open(c, box, title);
+	x_value_axis(c);
+	for (size_t i = 0; i < nrows; i++) {
+		double top, h;
+		row_slot(c, i, &top, &h);
+		double y = top + h / 2;
+		svg_line(s, c->plot.x - TICK_LEN, y, c->plot.x, y, "axis");
+		svg_text(s, c->plot.x - TICK_LEN - 3, y + 4, SVG_END, 0, "tick", cat[i]);
+	}
+	panel_close(c);
 }
 
 /* Left edge and width of bar k of nk in category i. */
@@ -294,6 +341,32 @@ void chart_whisker(struct chart *c, size_t i, size_t k, size_t nk, double lo,
 	svg_group_end(c->svg);
 }
 
+void chart_hbar(struct chart *c, size_t i, double v, int series, const char *tip)
+{
+	double top, h;
+	char cls[16];
+	row_slot(c, i, &top, &h);
+	double x0 = chart_px(c, c->x.scale == CHART_LOG || c->x.min > 0 ? c->x.min : 0);
+	double x1 = chart_px(c, v);
+	svg_rect(c->svg, fmin(x0, x1), top, fabs(x1 - x0), h,
+		 series_cls(series, cls, sizeof(cls), "bar"), tip);
+}
+
+void chart_hwhisker(struct chart *c, size_t i, double lo, double hi, const char *tip)
+{
+	double top, h;
+	row_slot(c, i, &top, &h);
+	double y = top + h / 2, cap = h * 0.3;
+	double xlo = chart_px(c, lo), xhi = chart_px(c, hi);
+	svg_group_begin(c->svg, "whiskers");
+	svg_line(c->svg, xlo, y, xhi, y, "whisker");
+	svg_line(c->svg, xlo, y - cap, xlo, y + cap, "whisker");
+	svg_line(c->svg, xhi, y - cap, xhi, y + cap, "whisker");
+	if (tip) /* a transparent hit area carries the tooltip */
+		svg_rect(c->svg, fmin(xlo, xhi), y - cap, fabs(xhi - xlo), 2 * cap, "hit", tip);
+	svg_group_end(c->svg);
+}
+
 void chart_stack(struct chart *c, size_t i, double base, double v, int series,
 		 const char *tip)
 {
@@ -305,14 +378,47 @@ void chart_stack(struct chart *c, size_t i, double base, double v, int series,
 		 series_cls(series, cls, sizeof(cls), "bar"), tip);
 }
 
+/*
+ * The marker of `series` at (px, py) in pixels: its colour is series modulo
+ * SVG_NSERIES, its shape (circle, square, triangle, diamond) the next digit,
+ * so CHART_NMARKERS series never share a colour-and-shape pair.
+ */
+static void marker(struct svg *s, double px, double py, int series, const char *tip)
+{
+	static const double tri_x[] = { 0, 5, -5 }, tri_y[] = { -5.5, 3.5, 3.5 };
+	static const double dia_x[] = { 0, 5.5, 0, -5.5 }, dia_y[] = { -5.5, 0, 5.5, 0 };
+	char cls[16];
+	double x[4], y[4];
+	int shape = (series < 0 ? 0 : series / SVG_NSERIES) % (CHART_NMARKERS / SVG_NSERIES);
+	series_cls(series, cls, sizeof(cls), "pt");
+	switch (shape) {
+	case 0:
+		svg_circle(s, px, py, 4, cls, tip);
+		break;
+	case 1:
+		svg_rect(s, px - 4, py - 4, 8, 8, cls, tip);
+		break;
+	case 2:
+		for (int k = 0; k < 3; k++) {
+			x[k] = px + tri_x[k];
+			y[k] = py + tri_y[k];
+		}
+		svg_polygon(s, 3, x, y, cls, tip);
+		break;
+	default:
+		for (int k = 0; k < 4; k++) {
+			x[k] = px + dia_x[k];
+			y[k] = py + dia_y[k];
+		}
+		svg_polygon(s, 4, x, y, cls, tip);
+	}
+}
+
 void chart_points(struct chart *c, size_t n, const double *x, const double *y,
 		  int series, const char *const *tips)
 {
-	char cls[16];
-	series_cls(series, cls, sizeof(cls), "pt");
 	for (size_t j = 0; j < n; j++)
-		svg_circle(c->svg, chart_px(c, x[j]), chart_py(c, y[j]), 4, cls,
-			   tips ? tips[j] : NULL);
+		marker(c->svg, chart_px(c, x[j]), chart_py(c, y[j]), series, tips ? tips[j] : NULL);
 }
 
 void chart_line(struct chart *c, size_t n, const double *x, const double *y,
@@ -365,4 +471,33 @@ void chart_legend(struct chart *c, int series, const char *label)
 		svg_rect(c->svg, x, y, 12, 12, series_cls(series, cls, sizeof(cls), "bar"), NULL);
 	svg_text(c->svg, x + 18, y + 10, SVG_START, 0, "label", label);
 	c->legend_y += 18;
+}
+
+void chart_legend_marker(struct chart *c, int series, const char *label)
+{
+	marker(c->svg, c->legend_x + 6, c->legend_y + 6, series, NULL);
+	svg_text(c->svg, c->legend_x + 18, c->legend_y + 10, SVG_START, 0, "label", label);
+	c->legend_y += 18;
+}
+
+int chart_legend_room(const struct chart *c)
+{
+	double room = (c->box_bottom - 8 - c->legend_y) / 18;
+	return room > 0 ? (int)room : 0;
+}
+
+void chart_legend_title(struct chart *c, const char *title)
+{
+	/* A line a name of "a, b, c": the legend is CHART_LEGEND_W wide. */
+	char part[128];
+	for (const char *p = title; *p;) {
+		size_t len = strcspn(p, ",");
+		snprintf(part, sizeof(part), "%.*s%s", (int)len, p, p[len] ? "," : "");
+		svg_text(c->svg, c->legend_x, c->legend_y + 10, SVG_START, 0, "legend-title", part);
+		c->legend_y += 16;
+		p += len;
+		while (*p == ',' || *p == ' ')
+			p++;
+	}
+	c->legend_y += 2;
 }

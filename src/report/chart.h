@@ -40,6 +40,7 @@ struct chart {
 	struct chart_box plot;        /* the plot area inside the panel */
 	struct chart_axis x, y;
 	size_t ncat;                  /* categories along x (0: a value axis) */
+	size_t nrows;                 /* categories down y (chart_hpanel), or 0 */
 	double legend_x, legend_y;    /* where the next legend entry goes */
 	double box_bottom;            /* the panel's lower edge */
 };
@@ -55,6 +56,20 @@ void chart_panel(struct chart *c, struct svg *s, struct chart_box box,
 		 const char *title, const struct chart_axis *x,
 		 const struct chart_axis *y, size_t ncat,
 		 const char *const *cat, int legend);
+
+/*
+ * A panel of horizontal bars (chart_hbar): the categories cat[0..nrows)
+ * down the y axis, the first at the top, their names left of it in a
+ * margin as wide as the longest; values along x.
+ */
+void chart_hpanel(struct chart *c, struct svg *s, struct chart_box box,
+		  const char *title, const struct chart_axis *x, size_t nrows,
+		  const char *const *cat);
+
+/* The bar of row i of a horizontal panel, from 0 (or the axis minimum)
+ * to v; whiskers from lo to hi. */
+void chart_hbar(struct chart *c, size_t i, double v, int series, const char *tip);
+void chart_hwhisker(struct chart *c, size_t i, double lo, double hi, const char *tip);
 
 /* Pixel position of a value on each axis; on a category axis the value
  * is the category's index (its middle). */
@@ -75,7 +90,13 @@ void chart_whisker(struct chart *c, size_t i, size_t k, size_t nk, double lo,
 void chart_stack(struct chart *c, size_t i, double base, double v, int series,
 		 const char *tip);
 
-/* Points (tips[j] may be NULL, or tips itself) and a line through them. */
+/* Series of points that never share a colour-and-shape pair: colours
+ * repeat every SVG_NSERIES series, each time with another marker shape. */
+#define CHART_NMARKERS (4 * SVG_NSERIES)
+
+/* Points (tips[j] may be NULL, or tips itself) and a line through them;
+ * the points of series k have k's colour and shape (CHART_NMARKERS), the
+ * line k's colour. */
 void chart_points(struct chart *c, size_t n, const double *x, const double *y,
 		  int series, const char *const *tips);
 void chart_line(struct chart *c, size_t n, const double *x, const double *y,
@@ -92,5 +113,12 @@ void chart_ref_diagonal(struct chart *c, const char *label);
 /* One legend entry: a swatch of the series (or of "mark" for series < 0)
  * and its label. */
 void chart_legend(struct chart *c, int series, const char *label);
+/* One legend entry with the marker of chart_points' series. */
+void chart_legend_marker(struct chart *c, int series, const char *label);
+/* How many more legend entries fit above the panel's lower edge. */
+int chart_legend_room(const struct chart *c);
+/* The legend's title (what its entries are values of), above them; a
+ * line for each name of a list "a, b". */
+void chart_legend_title(struct chart *c, const char *title);
 
 #endif

@@ -714,11 +714,15 @@ int rep_estimate_md(FILE *f, const struct workload *w, const struct gpu *g,
 	fprintf(f, "## %s\n\n", rep_title(t, w, "md"));
 	fprintf(f, "%d x %s, ", p->count, rep_show(t, sizeof(t), g->name, "md"));
 	if (w->kind == WL_LLM)
-		fprintf(f, "tp %d, pp %d, dp %d, ZeRO %d, micro-batch %d\n\n", p->tp, p->pp, p->dp,
+		fprintf(f, "tp %d, pp %d, dp %d, ZeRO %d, micro-batch %d", p->tp, p->pp, p->dp,
 			p->zero, p->micro_batch);
 	else /* data parallel only: the samples each GPU takes per step */
-		fprintf(f, "data parallel %d, %.0f %s per GPU per step\n\n", p->dp,
+		fprintf(f, "data parallel %d, %.0f %s per GPU per step", p->dp,
 			e->samples_per_step / p->dp, w->kind == WL_VISION ? "images" : "samples");
+	/* The software stack, as the table's header names it. */
+	if (p->framework.id[0])
+		fprintf(f, ", framework %s", rep_show(t, sizeof(t), p->framework.id, "md"));
+	fputs("\n\n", f);
 	build(&rows, &r, 0, w, g, e, c);
 	int rc = rep_record_print_as(&rows, f, "md", &look);
 	rep_rows_release(&rows);

@@ -78,6 +78,7 @@ struct plot_sweep {
 	const char *const *x_names;        /* NULL: a value axis */
 	size_t nx;
 	const char *const *series_names;   /* nseries of them */
+	const char *legend_title;          /* the keys the names are values of, or NULL */
 	size_t nseries;
 	int log_x;
 };

@@ -36,7 +36,10 @@ void plot_compare(struct svg *s, int standalone, const char *workload,
 	snprintf(title, sizeof(title), "%s: total time and cost on each GPU type", workload);
 	snprintf(desc, sizeof(desc), "Bars: the point estimate of each of %zu GPU types%s.", n,
 		 unc ? "; whiskers: P10 to P90 of the Monte Carlo samples" : "");
-	svg_begin(s, 960, 440, title, desc, standalone);
+	/* Horizontal bars in compare's order (cheapest first), the same in both
+	 * panels; 22 px a GPU type so many types keep readable labels. */
+	double height = fmax(440, 28 + 48 + 22 * (double)n);
+	svg_begin(s, 960, height, title, desc, standalone);
 	if (!n)
 		names[0] = "none";
 
@@ -48,10 +51,10 @@ void plot_compare(struct svg *s, int standalone, const char *workload,
 	chart_axis_nice(&ty);
 	chart_axis_nice(&cy);
 	struct chart ct, cc;
-	chart_panel(&ct, s, (struct chart_box){ 0, 0, 480, 440 }, "Total time", NULL, &ty,
-		    n ? n : 1, names, 0);
-	chart_panel(&cc, s, (struct chart_box){ 480, 0, 480, 440 }, "Cost on the cheapest offer",
-		    NULL, &cy, n ? n : 1, names, 0);
+	chart_hpanel(&ct, s, (struct chart_box){ 0, 0, 480, height }, "Total time", &ty,
+		     n ? n : 1, names);
+	chart_hpanel(&cc, s, (struct chart_box){ 480, 0, 480, height },
+		     "Cost on the cheapest offer", &cy, n ? n : 1, names);
 	for (size_t i = 0; i < n; i++) {
 		char tip[160], a[32], b[32], c[32];
 		if (r[i].has_unc)
@@ -62,13 +65,14 @@ void plot_compare(struct svg *s, int standalone, const char *workload,
 		else
 			snprintf(tip, sizeof(tip), "%s: %s", names[i],
 				 tc_fmt_duration(r[i].total_s, a, sizeof(a)));
-		chart_bar(&ct, i, 0, 1, r[i].total_s / u.per_s, 0, tip);
+		chart_hbar(&ct, i, r[i].total_s / u.per_s, 0, tip);
 		if (r[i].has_unc)
-			chart_whisker(&ct, i, 0, 1, r[i].total_q.p10 / u.per_s,
-				      r[i].total_q.p90 / u.per_s, tip);
+			chart_hwhisker(&ct, i, r[i].total_q.p10 / u.per_s, r[i].total_q.p90 / u.per_s,
+				       tip);
 		if (!r[i].priced) {
-			svg_text(s, chart_cat_x(&cc, i) + 4, chart_py(&cc, 0) - 6, SVG_START, -90, "note",
-				 "no offer");
+			double row = cc.plot.h / (double)n;
+			svg_text(s, cc.plot.x + 6, cc.plot.y + ((double)i + 0.5) * row + 4, SVG_START, 0,
+				 "note", "no offer");
 			continue;
 		}
 		if (r[i].has_unc)
@@ -79,9 +83,9 @@ void plot_compare(struct svg *s, int standalone, const char *workload,
 		else
 			snprintf(tip, sizeof(tip), "%s: %s", names[i],
 				 rep_fmt_usd(r[i].cost_usd, a, sizeof(a)));
-		chart_bar(&cc, i, 0, 1, r[i].cost_usd, 1, tip);
+		chart_hbar(&cc, i, r[i].cost_usd, 1, tip);
 		if (r[i].has_unc)
-			chart_whisker(&cc, i, 0, 1, r[i].cost_q.p10, r[i].cost_q.p90, tip);
+			chart_hwhisker(&cc, i, r[i].cost_q.p10, r[i].cost_q.p90, tip);
 	}
 }
 
@@ -162,7 +166,7 @@ void plot_plan(struct svg *s, int standalone, const char *workload,
 			 front[i] ? ", on the Pareto front" : "", chosen && chosen[i] ? ", chosen" : "");
 		double xt = t / u.per_s;
 		const char *tips[1] = { tip };
-		chart_points(&ch, 1, &xt, &c, p[i].gpu % SVG_NSERIES, tips);
+		chart_points(&ch, 1, &xt, &c, p[i].gpu % CHART_NMARKERS, tips);
 		if (chosen && chosen[i])
 			chart_mark(&ch, xt, c, tip);
 	}
@@ -181,11 +185,18 @@ void plot_plan(struct svg *s, int standalone, const char *workload,
 		snprintf(lab, sizeof(lab), "budget %s", rep_fmt_usd(budget_usd, d, sizeof(d)));
 		chart_ref_y(&ch, budget_usd, lab);
 	}
-	/* Colours repeat after SVG_NSERIES types: the legend says so. */
-	for (int k = 0; k < ngpus && k < 12; k++)
-		chart_legend(&ch, k % SVG_NSERIES, gpus[k].id);
-	if (ngpus > 12)
-		chart_legend(&ch, 7, "...");
+	/* Each GPU type its colour and marker shape (CHART_NMARKERS pairs),
+	 * the legend naming every type drawn. */
+	chart_legend_title(&ch, "GPU type");
+	int room = chart_legend_room(&ch) - 3; /* the front, "chosen", a count */
+	for (int k = 0; k < ngpus && (k < room || ngpus <= room + 1); k++)
+		chart_legend_marker(&ch, k % CHART_NMARKERS, gpus[k].id);
+	if (ngpus > room + 1) {
+		char more[64];
+		snprintf(more, sizeof(more), "and %d more types", ngpus - room);
+		svg_text(s, ch.legend_x, ch.legend_y + 10, SVG_START, 0, "note", more);
+		ch.legend_y += 18;
+	}
 	chart_legend(&ch, 7, "Pareto front");
 	chart_legend(&ch, -1, "chosen");
 }

@@ -10,7 +10,7 @@
 
 #include "chart.h"
 
-#define LEGEND_MAX 14 /* legend entries; more lines share the last */
+#define LEGEND_MAX 14 /* legend entries; the other lines are counted */
 
 /* Order of the points of one line: by x. */
 static const double *sort_x;
@@ -51,6 +51,8 @@ void plot_sweep(struct svg *s, int standalone, const struct plot_sweep *p)
 		goto out;
 	}
 	size_t drawn = 0; /* lines with a point: colours and legend go by these */
+	if (p->legend_title)
+		chart_legend_title(&ch, p->legend_title);
 	for (size_t k = 0; k < p->nseries; k++) {
 		size_t m = 0;
 		for (size_t i = 0; i < p->n; i++)
@@ -64,7 +66,7 @@ void plot_sweep(struct svg *s, int standalone, const struct plot_sweep *p)
 			lx[j] = p->x[idx[j]];
 			ly[j] = p->y[idx[j]];
 		}
-		int colour = (int)(drawn % SVG_NSERIES);
+		int colour = (int)(drawn % CHART_NMARKERS); /* and marker shape */
 		chart_line(&ch, m, lx, ly, colour);
 		for (size_t j = 0; j < m; j++) {
 			char tip[300], xt[32];
@@ -77,11 +79,14 @@ void plot_sweep(struct svg *s, int standalone, const struct plot_sweep *p)
 			chart_points(&ch, 1, &lx[j], &ly[j], colour, tips);
 		}
 		if (drawn < LEGEND_MAX)
-			chart_legend(&ch, colour, p->series_names[k]);
+			chart_legend_marker(&ch, colour, p->series_names[k]);
 		drawn++;
 	}
-	if (drawn > LEGEND_MAX)
-		chart_legend(&ch, 7, "... (colours repeat)");
+	if (drawn > LEGEND_MAX) {
+		char more[64];
+		snprintf(more, sizeof(more), "and %zu more lines", drawn - LEGEND_MAX);
+		svg_text(s, ch.legend_x, ch.legend_y + 10, SVG_START, 0, "note", more);
+	}
 out:
 	free(idx);
 	free(lx);

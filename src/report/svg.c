@@ -21,7 +21,7 @@ const char svg_style[] =
 	".s7{fill:#555555;stroke:#555555}\n"
 	"polyline.line{fill:none;stroke-width:2}\n"
 	"rect.bar{stroke:none}\n"
-	"circle.pt{fill-opacity:0.8;stroke:#ffffff;stroke-width:0.5}\n"
+	".pt{fill-opacity:0.8;stroke:#ffffff;stroke-width:0.5}\n"
 	".axis{stroke:#333333;stroke-width:1;fill:none}\n"
 	".grid{stroke:#dddddd;stroke-width:1;fill:none}\n"
 	".ref{stroke:#333333;stroke-width:1;stroke-dasharray:4 3;fill:none}\n"
@@ -30,6 +30,7 @@ const char svg_style[] =
 	".mark{fill:none;stroke:#000000;stroke-width:2}\n"
 	".tick{fill:#333333;font-size:11px}\n"
 	".label{fill:#000000;font-size:12px}\n"
+	".legend-title{fill:#000000;font-size:12px;font-weight:bold}\n"
 	".title{fill:#000000;font-size:15px;font-weight:bold}\n"
 	".note{fill:#555555;font-size:11px}\n";
 
@@ -145,10 +146,11 @@ void svg_circle(struct svg *s, double cx, double cy, double r, const char *cls,
 	close_elem(s, "circle", tip);
 }
 
-void svg_polyline(struct svg *s, size_t n, const double *x, const double *y,
-		  const char *cls)
+/* A <polyline> or <polygon> (`elem`) through the n points. */
+static void points_elem(struct svg *s, const char *elem, size_t n, const double *x,
+			const double *y, const char *cls, const char *tip)
 {
-	xmlbuf_raw(&s->x, "<polyline points=\"");
+	xmlbuf_printf(&s->x, "<%s points=\"", elem);
 	for (size_t i = 0; i < n; i++) {
 		double px = x[i], py = y[i];
 		if (!isfinite(px) || !isfinite(py)) {
@@ -159,7 +161,19 @@ void svg_polyline(struct svg *s, size_t n, const double *x, const double *y,
 	}
 	xmlbuf_raw(&s->x, "\"");
 	cls_attr(s, cls);
-	close_elem(s, "polyline", NULL);
+	close_elem(s, elem, tip);
+}
+
+void svg_polyline(struct svg *s, size_t n, const double *x, const double *y,
+		  const char *cls)
+{
+	points_elem(s, "polyline", n, x, y, cls, NULL);
+}
+
+void svg_polygon(struct svg *s, size_t n, const double *x, const double *y,
+		 const char *cls, const char *tip)
+{
+	points_elem(s, "polygon", n, x, y, cls, tip);
 }
 
 void svg_text(struct svg *s, double x, double y, enum svg_anchor anchor,

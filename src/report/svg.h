@@ -55,6 +55,9 @@ void svg_circle(struct svg *s, double cx, double cy, double r, const char *cls,
 		const char *tip);
 void svg_polyline(struct svg *s, size_t n, const double *x, const double *y,
 		  const char *cls);
+/* A closed shape through the n points. */
+void svg_polygon(struct svg *s, size_t n, const double *x, const double *y,
+		 const char *cls, const char *tip);
 
 /* Text at (x, y) (its baseline), anchored at its start, middle or end,
  * turned by `rotate` degrees about (x, y). */

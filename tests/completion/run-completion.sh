@@ -3,6 +3,8 @@
 # its shell, and the bash and fish ones complete commands, options and the
 # values of an option from the command tables, and GPU and framework ids
 # from the catalog (the frozen one of tests/data, tests/test-env.sh).
+# That help, man pages and completions name the same options is
+# tests/cli/check-option-docs.sh.
 # Prints "ok NAME" or "FAIL NAME: why" per check.
 # Usage: tests/completion/run-completion.sh BINARY [RUNNER]
 bin=$1
@@ -76,22 +78,3 @@ if command -v bash >/dev/null 2>&1; then
 	expect bash completion-gpus-sub "show" "$bindir/traincost" gpus s
 	expect bash completion-gpus-show "a100-80gb-pcie a100-80gb-sxm" "$bindir/traincost" gpus show a100-80
 fi
-
-# The completions come from each command's option table (--list-options);
-# its --help (and so its man page, scripts/man-command) must name every
-# option of that table.  sweep --through-tree is a switch for the tests,
-# in no help.
-for cmd in $($runner "$bin" --help | awk '/^Commands:/ { on = 1; next } on && /^$/ { exit } on { print $1 }'); do
-	$runner "$bin" "$cmd" --list-options >"$tmp/opts" 2>/dev/null || continue
-	$runner "$bin" help "$cmd" >"$tmp/help" 2>&1
-	missing=""
-	for opt in $(cut -f1 "$tmp/opts"); do
-		case "$cmd $opt" in *" help" | "sweep through-tree") continue ;; esac
-		grep -q -- "--$opt\([^a-z-]\|$\)" "$tmp/help" || missing="$missing --$opt"
-	done
-	if [ -z "$missing" ]; then
-		echo "ok help-lists-options-$cmd"
-	else
-		echo "FAIL help-lists-options-$cmd: \`traincost help $cmd\` does not name$missing, which the option table (and so the completion) has"
-	fi
-done

@@ -1,6 +1,7 @@
 /*
  * test_plot.c - the commands' charts drawn from numbers built here: the
- * unit of a time axis, bars in proportion to their values, whiskers only
+ * unit of a time axis, bars in proportion to their values (compare's
+ * horizontal, a row a GPU type in one order in both panels), whiskers only
  * with samples, a panel per validation metric and a colour per GPU.
  */
 #include "tc_test.h"
@@ -17,20 +18,22 @@ static int count(const char *hay, const char *needle)
 	return n;
 }
 
-/* Height of the n-th rect of class cls (from 0). */
-static double rect_height(const char *doc, const char *cls, int nth)
+/* Attribute `attr` (x, y, width, height) of the n-th rect of class cls
+ * (from 0). */
+static double rect_attr(const char *doc, const char *cls, int nth, const char *attr)
 {
-	char want[64];
+	char want[64], key[32];
 	snprintf(want, sizeof(want), "class=\"%s\"", cls);
+	snprintf(key, sizeof(key), " %s=\"", attr);
 	const char *p = doc;
 	for (int i = 0; i <= nth; i++) {
 		p = strstr(p, want);
 		assert_non_null(p);
 		p += strlen(want);
 	}
-	while (p > doc && strncmp(p, "height=\"", 8))
+	while (p > doc && strncmp(p, key, strlen(key)))
 		p--;
-	return strtod(p + 8, NULL);
+	return strtod(p + strlen(key), NULL);
 }
 
 static void test_time_unit(void **state)
@@ -57,12 +60,16 @@ static void test_compare_bars(void **state)
 	plot_compare(&s, 1, "w", r, 3);
 	assert_int_equal(svg_end(&s), 0);
 	const char *d = s.x.buf;
-	/* time bars (s0) 10 : 20 : 5 days, cost bars (s1) 1000 : 3000 */
-	double t0 = rect_height(d, "bar s0", 0), t1 = rect_height(d, "bar s0", 1),
-	       t2 = rect_height(d, "bar s0", 2);
+	/* Horizontal bars: time (s0) 10 : 20 : 5 days, cost (s1) 1000 : 3000 */
+	double t0 = rect_attr(d, "bar s0", 0, "width"), t1 = rect_attr(d, "bar s0", 1, "width"),
+	       t2 = rect_attr(d, "bar s0", 2, "width");
 	assert_close(t1, 2 * t0, 1e-3);
 	assert_close(t2, 0.5 * t0, 1e-3);
-	assert_close(rect_height(d, "bar s1", 1), 3 * rect_height(d, "bar s1", 0), 1e-3);
+	assert_close(rect_attr(d, "bar s1", 1, "width"), 3 * rect_attr(d, "bar s1", 0, "width"),
+		     1e-3);
+	/* The rows in the order given, top down, the same in both panels. */
+	assert_true(rect_attr(d, "bar s0", 0, "y") < rect_attr(d, "bar s0", 1, "y"));
+	assert_close(rect_attr(d, "bar s1", 1, "y"), rect_attr(d, "bar s0", 1, "y"), TOL_EXACT);
 	assert_int_equal(count(d, "class=\"bar s1\""), 2); /* c has no offer */
 	assert_int_equal(count(d, ">no offer</text>"), 1);
 	assert_int_equal(count(d, "class=\"whisker\""), 0); /* no samples, no whiskers */

@@ -219,6 +219,38 @@ static void test_tick_labels_large(void **state)
 	svg_release(&s);
 }
 
+/* The markers of CHART_NMARKERS series: no two share a colour (class sK)
+ * and a shape (element, and for polygons the number of corners). */
+static void test_markers_distinct(void **state)
+{
+	struct svg s;
+	struct chart c;
+	char seen[CHART_NMARKERS][64];
+	(void)state;
+	svg_begin(&s, 400, 300, "t", NULL, 1);
+	struct chart_axis x = { "x", CHART_LINEAR, 0, 1 }, y = { "y", CHART_LINEAR, 0, 1 };
+	chart_panel(&c, &s, (struct chart_box){ 0, 0, 400, 300 }, "panel", &x, &y, 0, NULL, 0);
+	for (int k = 0; k < CHART_NMARKERS; k++) {
+		double px = 0.5, py = 0.5;
+		size_t from = s.x.len;
+		chart_points(&c, 1, &px, &py, k, NULL);
+		const char *m = s.x.buf + from, *cls = strstr(m, "class=\"pt s");
+		assert_non_null(cls);
+		int corners = 0;
+		for (const char *q = m; q < cls; q++)
+			corners += *q == ',';
+		/* "<circle s0", "<rect s0", "<polygon 3 s0", "<polygon 4 s0" */
+		snprintf(seen[k], sizeof(seen[k]), "%.*s %d %c", (int)strcspn(m, " "), m, corners,
+			 cls[11]);
+		for (int j = 0; j < k; j++)
+			assert_string_not_equal(seen[j], seen[k]);
+	}
+	/* Eight of each shape: 8 colours x circle, square, triangle, diamond. */
+	assert_int_equal(count(s.x.buf, "class=\"pt s3\""), 4);
+	assert_int_equal(svg_end(&s), 0);
+	svg_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -230,6 +262,7 @@ int main(void)
 		cmocka_unit_test(test_axis_nice_linear),
 		cmocka_unit_test(test_axis_nice_log),
 		cmocka_unit_test(test_panel_maps_values),
+		cmocka_unit_test(test_markers_distinct),
 		cmocka_unit_test(test_bars_grow_with_value),
 		cmocka_unit_test(test_tick_labels_large),
 	};
