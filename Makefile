@@ -2,7 +2,8 @@
 #   make            release binary at build/traincost
 #   make test       unit suites + CLI golden cases, summary "N passed, N skipped, N failed"
 #                   (make test TC_CASES=GLOB: only those CLI cases; TC_CASES in
-#                   the environment is ignored, so it never narrows a run unseen)
+#                   the environment is ignored, so it never narrows a run unseen;
+#                   make test JOBS=N: N suites at a time, the same checks)
 #   make san        the same under ASan + UBSan (build-san/)
 #   make valgrind   the same under valgrind --leak-check=full (build-vg/)
 #   make demo       run the main job on a bundled example
@@ -70,6 +71,10 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libtraincost.a
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(BUILD)/libtraincost.a
 	@mkdir -p $(dir $@)
 	$(CC) $(SANFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS_ALL)
+
+# Suites run at a time by tests/run-all.sh, and fuzzers by make fuzz.
+JOBS ?= 1
+export JOBS
 
 # CLI cases to narrow to: only when given on make's command line.
 TEST_CASES = $(if $(filter command line,$(origin TC_CASES)),'$(TC_CASES)')
