@@ -190,22 +190,18 @@ fuzz:
 	@$(MAKE) --no-print-directory fuzz-build BUILD=build-fuzz CC=$(FUZZ_CC) \
 		OPT='-O1 -g -fno-omit-frame-pointer' \
 		SANFLAGS='-fsanitize=fuzzer-no-link $(FUZZ_SAN)'
-	@for h in $(FUZZ_NAMES); do \
-		mkdir -p build-fuzz/corpus/$$h fuzz/corpus/$$h || exit 1; \
-		echo "fuzz_$$h: $(FUZZ_SECONDS) s"; \
-		build-fuzz/fuzz_$$h -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
-			-max_len=65536 -rss_limit_mb=2048 -print_final_stats=1 \
-			-artifact_prefix=build-fuzz/$$h- build-fuzz/corpus/$$h \
-			fuzz/corpus/$$h \
-			$$(case $$h in yaml) echo $(FUZZ_SEEDS_yaml);; \
-			workload) echo $(FUZZ_SEEDS_workload);; \
-			estimate) echo $(FUZZ_SEEDS_estimate);; \
-			gpu) echo $(FUZZ_SEEDS_gpu);; price) echo $(FUZZ_SEEDS_price);; \
-			escape) echo $(FUZZ_SEEDS_escape);; sweep) echo $(FUZZ_SEEDS_sweep);; \
-			*) echo $(FUZZ_SEEDS_valcsv);; esac) </dev/null \
-			2>build-fuzz/$$h.log || { tail -n 40 build-fuzz/$$h.log; exit 1; }; \
-		grep -E '^stat::number_of_executed_units|^Done' build-fuzz/$$h.log; \
-	done
+	@$(MAKE) --no-print-directory -j$(JOBS) --output-sync=target $(FUZZ_NAMES:%=fuzz-run-%)
+
+# One harness for FUZZ_SECONDS (JOBS of them at a time, each on its own core).
+fuzz-run-%:
+	@mkdir -p build-fuzz/corpus/$* fuzz/corpus/$*
+	@echo "fuzz_$*: $(FUZZ_SECONDS) s"
+	@build-fuzz/fuzz_$* -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+		-max_len=65536 -rss_limit_mb=2048 -print_final_stats=1 \
+		-artifact_prefix=build-fuzz/$*- build-fuzz/corpus/$* fuzz/corpus/$* \
+		$(FUZZ_SEEDS_$*) </dev/null \
+		2>build-fuzz/$*.log || { tail -n 40 build-fuzz/$*.log; exit 1; }
+	@grep -E '^stat::number_of_executed_units|^Done' build-fuzz/$*.log
 
 fuzz-merge:
 	@for h in $(FUZZ_NAMES); do \
