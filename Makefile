@@ -2,7 +2,8 @@
 #   make            release binary at build/traincost
 #   make test       unit suites + CLI golden cases, summary "N passed, N skipped, N failed"
 #                   (make test TC_CASES=GLOB: only those CLI cases; TC_CASES in
-#                   the environment is ignored, so it never narrows a run unseen)
+#                   the environment is ignored, so it never narrows a run unseen;
+#                   make test JOBS=N: N suites at a time, the same checks)
 #   make san        the same under ASan + UBSan (build-san/)
 #   make valgrind   the same under valgrind --leak-check=full (build-vg/)
 #   make demo       run the main job on a bundled example
@@ -70,6 +71,10 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libtraincost.a
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(BUILD)/libtraincost.a
 	@mkdir -p $(dir $@)
 	$(CC) $(SANFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS_ALL)
+
+# Suites run at a time by tests/run-all.sh, and fuzzers by make fuzz.
+JOBS ?= 1
+export JOBS
 
 # CLI cases to narrow to: only when given on make's command line.
 TEST_CASES = $(if $(filter command line,$(origin TC_CASES)),'$(TC_CASES)')
@@ -185,22 +190,18 @@ fuzz:
 	@$(MAKE) --no-print-directory fuzz-build BUILD=build-fuzz CC=$(FUZZ_CC) \
 		OPT='-O1 -g -fno-omit-frame-pointer' \
 		SANFLAGS='-fsanitize=fuzzer-no-link $(FUZZ_SAN)'
-	@for h in $(FUZZ_NAMES); do \
-		mkdir -p build-fuzz/corpus/$$h fuzz/corpus/$$h || exit 1; \
-		echo "fuzz_$$h: $(FUZZ_SECONDS) s"; \
-		build-fuzz/fuzz_$$h -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
-			-max_len=65536 -rss_limit_mb=2048 -print_final_stats=1 \
-			-artifact_prefix=build-fuzz/$$h- build-fuzz/corpus/$$h \
-			fuzz/corpus/$$h \
-			$$(case $$h in yaml) echo $(FUZZ_SEEDS_yaml);; \
-			workload) echo $(FUZZ_SEEDS_workload);; \
-			estimate) echo $(FUZZ_SEEDS_estimate);; \
-			gpu) echo $(FUZZ_SEEDS_gpu);; price) echo $(FUZZ_SEEDS_price);; \
-			escape) echo $(FUZZ_SEEDS_escape);; sweep) echo $(FUZZ_SEEDS_sweep);; \
-			*) echo $(FUZZ_SEEDS_valcsv);; esac) </dev/null \
-			2>build-fuzz/$$h.log || { tail -n 40 build-fuzz/$$h.log; exit 1; }; \
-		grep -E '^stat::number_of_executed_units|^Done' build-fuzz/$$h.log; \
-	done
+	@$(MAKE) --no-print-directory -j$(JOBS) --output-sync=target $(FUZZ_NAMES:%=fuzz-run-%)
+
+# One harness for FUZZ_SECONDS (JOBS of them at a time, each on its own core).
+fuzz-run-%:
+	@mkdir -p build-fuzz/corpus/$* fuzz/corpus/$*
+	@echo "fuzz_$*: $(FUZZ_SECONDS) s"
+	@build-fuzz/fuzz_$* -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+		-max_len=65536 -rss_limit_mb=2048 -print_final_stats=1 \
+		-artifact_prefix=build-fuzz/$*- build-fuzz/corpus/$* fuzz/corpus/$* \
+		$(FUZZ_SEEDS_$*) </dev/null \
+		2>build-fuzz/$*.log || { tail -n 40 build-fuzz/$*.log; exit 1; }
+	@grep -E '^stat::number_of_executed_units|^Done' build-fuzz/$*.log
 
 fuzz-merge:
 	@for h in $(FUZZ_NAMES); do \

@@ -19,6 +19,8 @@
 # Prints "ok NAME" or "FAIL NAME: why" per row.  With TC_BAD_RECORD=1 it
 # prints each row as it is now instead (to review before changing cases.txt).
 # Usage: tests/bad/run-bad.sh BINARY [RUNNER]
+#        (TC_SHARD=K/N: only the K-th of every N rows, from 0, for
+#        tests/run-all.sh's JOBS)
 bin=$1
 runner=${2:-}
 dir=tests/bad
@@ -27,6 +29,7 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
 grep -v '^#' "$dir/cases.txt" | grep -v '^[[:space:]]*$' |
+awk -v shard="${TC_SHARD:-0/1}" 'BEGIN { split(shard, s, "/") } (NR - 1) % s[2] == s[1]' |
 while IFS='|' read -r file how want_rc want_err; do
 	file=$(printf '%s' "$file" | sed 's/^ *//; s/ *$//')
 	how=$(printf '%s' "$how" | sed 's/^ *//; s/ *$//')

@@ -1,16 +1,22 @@
 #!/usr/bin/env python3
-"""Check a relation between figures of JSON outputs, for `check:` lines of
-tests/cli/cases: rel.py EXPR FILE...
+"""Check a relation between figures of JSON or CSV outputs, for `check:`
+lines of tests/cli/cases: rel.py EXPR FILE...
 
-Each FILE is read as JSON into a, b, c, ... in order; EXPR is a Python
-expression over them that must be true, with close(x, y, tol=1e-9) (x
-within tol of y, relative), row(rows, gpu) (the row of that GPU) and
-prev_count(count, per_node) (the count `compare --deadline` tries before
-count) at hand.  On failure it prints the expression and exits 1.
+Each FILE is read into a, b, c, ... in order: JSON as it is, anything else
+as CSV, a list of rows keyed by the header, numbers as floats and empty
+fields as None.  EXPR is a Python expression over them that must be true,
+with close(x, y, tol=1e-9) (x within tol of y, relative), row(rows, gpu)
+(the row of that GPU), prev_count(count, per_node) (the count `compare
+--deadline` tries before count) and, for Monte Carlo output (--uncertainty),
+ordered(u), share_agrees(q, share, limit, samples), brackets(q, x) and
+front(rows) at hand.  On failure it prints the expression and exits 1.
 With --print, EXPR is printed instead of tested (for a later command).
 """
+import csv
 import json
 import sys
+
+QUANTILES = ("p10", "p50", "p90")
 
 
 def close(x, y, tol=1e-9):
@@ -43,6 +49,58 @@ def prev_count(count, per_node):
     return tried[-1] if tried else 0
 
 
+def ordered(u):
+    """Every quantile object of uncertainty object u (each key holding p10,
+    p50 and p90) has P10 <= P50 <= P90, and there is at least one."""
+    qs = [q for q in u.values() if isinstance(q, dict) and "p50" in q]
+    return len(qs) > 0 and all(q["p10"] <= q["p50"] <= q["p90"] for q in qs)
+
+
+def share_agrees(q, share, limit, samples):
+    """The share of samples at or below `limit` agrees with their quantiles
+    q: at least 0.1, 0.5, 0.9 where P10, P50, P90 is at or below the limit,
+    at most that where it is above.  GSL's quantile interpolates between
+    the sorted samples (n - 1) x p and the next, so the share can sit 1/n
+    beyond the quantile's level and no further."""
+    slack = 1.0 / samples
+    return 0 <= share <= 1 and all(
+        share >= p - slack if q[k] <= limit else share <= p + slack
+        for k, p in zip(QUANTILES, (0.1, 0.5, 0.9)))
+
+
+def brackets(q, x):
+    """The point estimate x lies between P10 and P90 of its samples: the
+    model's errors are centred on it, so with a few hundred samples it
+    falls outside only if the draws are biased."""
+    return q["p10"] <= x <= q["p90"]
+
+
+def front(rows):
+    """No row of plan's JSON is beaten at P90 on both its time and its cost
+    by another: a Pareto front of P90 time against P90 cost."""
+    p90 = [(r["uncertainty"]["total_time_s"]["p90"], r["uncertainty"]["cost_usd"]["p90"]) for r in rows]
+    return all(not (t2 < t1 and c2 < c1) for t1, c1 in p90 for t2, c2 in p90)
+
+
+def number(field):
+    """A CSV field as a float where it is one, None where empty."""
+    if field == "":
+        return None
+    try:
+        return float(field)
+    except ValueError:
+        return field
+
+
+def load(path):
+    """A JSON document, or CSV rows as dictionaries."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    if text.lstrip().startswith(("{", "[")):
+        return json.loads(text)
+    return [{k: number(v) for k, v in r.items()} for r in csv.DictReader(text.splitlines())]
+
+
 def main():
     show = len(sys.argv) > 1 and sys.argv[1] == "--print"
     if show:
@@ -50,11 +108,12 @@ def main():
     if len(sys.argv) < 3:
         raise SystemExit(__doc__)
     names = "abcdefgh"
-    env = {"close": close, "row": row, "prev_count": prev_count, "__builtins__": {"abs": abs, "min": min, "max": max,
-                                            "all": all, "len": len, "sum": sum}}
+    env = {"close": close, "row": row, "prev_count": prev_count, "ordered": ordered,
+           "share_agrees": share_agrees, "brackets": brackets, "front": front, "Q": QUANTILES,
+           "__builtins__": {"abs": abs, "min": min, "max": max, "all": all, "any": any,
+                            "len": len, "str": str, "sum": sum, "zip": zip}}
     for name, path in zip(names, sys.argv[2:]):
-        with open(path, encoding="utf-8") as f:
-            env[name] = json.load(f)
+        env[name] = load(path)
     if show:
         print(eval(sys.argv[1], env))
     elif not eval(sys.argv[1], env):

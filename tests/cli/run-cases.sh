@@ -49,7 +49,9 @@
 # args: or exit: fails the case: a misspelt key never turns a check off.
 #
 # Prints "ok NAME", "skip NAME: why" or "FAIL NAME: why" per case.
-# Usage: tests/cli/run-cases.sh BINARY [RUNNER]   (TC_CASES=GLOB: only those)
+# Usage: tests/cli/run-cases.sh BINARY [RUNNER]   (TC_CASES=GLOB: only those;
+#        TC_SHARD=K/N: only the K-th of every N of them, from 0, for
+#        tests/run-all.sh's JOBS)
 bin=$1
 runner=${2:-}
 # For `needs:` lines: the command the binary runs under ("" when none).
@@ -60,7 +62,11 @@ export CASE_RUNNER CASE_BIN
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
+shard=${TC_SHARD:-0/1}
+i=-1
 for c in tests/cli/cases/${TC_CASES:-*}.case; do
+	i=$((i + 1))
+	[ $((i % ${shard#*/})) -eq "${shard%/*}" ] || continue
 	name=$(basename "$c" .case)
 	# The form of the case file itself.
 	bad=$(awk '
