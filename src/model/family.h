@@ -34,7 +34,6 @@ struct fam_run {
 };
 
 struct est_family {
-	const char *name;
 	/* Resolve and check the plan into r->pl; warn of plan choices into
 	 * r->E.  0, or -1 with *why. */
 	int (*plan)(struct fam_run *r, struct plan_problem *why);

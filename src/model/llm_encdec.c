@@ -447,7 +447,6 @@ static int run(const struct workload *w, const struct gpu *g,
 }
 
 const struct est_family encdec_family = {
-	.name = "encoder-decoder",
 	.plan = plan_hook,
 	.build = build_hook,
 	.counts = counts_hook,

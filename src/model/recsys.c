@@ -816,7 +816,6 @@ static int run(const struct workload *w, const struct gpu *g,
 }
 
 const struct est_family recsys_family = {
-	.name = "recsys",
 	.plan = plan_hook,
 	.build = build_hook,
 	.counts = counts_hook,

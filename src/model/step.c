@@ -407,7 +407,6 @@ static int run(const struct workload *w, const struct gpu *g,
 }
 
 const struct est_family llm_family = {
-	.name = "llm",
 	.plan = plan_hook,
 	.build = build_hook,
 	.counts = counts_hook,

@@ -289,7 +289,6 @@ static int run(const struct workload *w, const struct gpu *g,
 }
 
 const struct est_family vision_family = {
-	.name = "vision",
 	.plan = plan_hook,
 	.build = build_hook,
 	.counts = counts_hook,
