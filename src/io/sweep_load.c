@@ -241,6 +241,7 @@ static void apply_field(struct workload *w, int f, const struct sweep_probe *p)
 	case FF_OVERLAP: pl->grad_overlap = q->grad_overlap; break;
 	case FF_NETWORK:
 		pl->network_bytes_per_s = q->network_bytes_per_s;
+		pl->network_nics = q->network_nics;
 		pl->network_fabric = q->network_fabric;
 		memcpy(pl->network, q->network, sizeof(pl->network));
 		break;

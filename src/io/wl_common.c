@@ -11,6 +11,7 @@
 
 #include <assert.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,12 +45,46 @@ int wl_gpu_id_ok(const char *id)
 	return 1;
 }
 
+/*
+ * `network: {fabric: infiniband, nics: 8, speed: 400Gb/s}`: a node's
+ * adapters as a server's datasheet or a cloud page states them; each GPU's
+ * share is resolved once the node's GPU count is known
+ * (net_gpu_bytes_per_s).
+ */
+static int read_node_adapters(const struct yn_node *v, const struct fd_ctx *ctx,
+			      struct plan *p)
+{
+	struct adapters { int fabric, nics; double speed; } a = { 0 };
+	static const struct fd_field table[] = {
+		{ .key = "fabric", .type = FD_ENUM, .required = 1,
+		  .offset = offsetof(struct adapters, fabric), .names = net_fabric_names },
+		{ .key = "nics", .type = FD_INT, .required = 1,
+		  .offset = offsetof(struct adapters, nics), .min = 1, .max = 64,
+		  .expect = "the network adapters of one node, 1 to 64" },
+		{ .key = "speed", .type = FD_NUM, .required = 1, .unit = TC_UNIT_BYTE_RATE,
+		  .offset = offsetof(struct adapters, speed), .min = 1.25e8, .max = 1e11,
+		  .expect = "one adapter's rate in one direction, 1Gb/s to 800Gb/s" },
+		{ 0 },
+	};
+	if (fd_parse_map(v, table, &a, "network", ctx, NULL))
+		return -1;
+	p->network_nics = a.nics;
+	p->network_bytes_per_s = 2 * a.nics * a.speed;
+	p->network_fabric = net_fabric_of(a.fabric, a.nics * a.speed * 8 / 1e9);
+	snprintf(p->network, sizeof(p->network), "%d x %g Gb/s %s", a.nics, a.speed * 8 / 1e9,
+		 net_fabric_names[a.fabric]);
+	return 0;
+}
+
 int wl_read_network(const struct yn_node *v, const char *file, struct plan *p,
 		    struct tc_diag *d)
 {
 	const struct fd_ctx ctx = { .file = file, .d = d };
+	if (v->type == YN_MAP)
+		return read_node_adapters(v, &ctx, p);
 	if (v->type != YN_SCALAR)
-		return fd_type_error(v, "network", "a network name or a bandwidth such as 25GB/s", &ctx);
+		return fd_type_error(v, "network", "a network name, a bandwidth such as 25GB/s, "
+				     "or a node's adapters {fabric, nics, speed}", &ctx);
 	const struct net_def *n = net_find(v->str);
 	if (n) {
 		wl_set_network(p, n);
@@ -60,6 +95,7 @@ int wl_read_network(const struct yn_node *v, const char *file, struct plan *p,
 		if (fd_get_num(v, "network", TC_UNIT_BYTE_RATE, 1e7, 1e13, &bw, &ctx))
 			return -1;
 		p->network_bytes_per_s = 2 * bw;
+		p->network_nics = 0;
 		p->network_fabric = FABRIC_IB;
 		p->network[0] = '\0';
 		return 0;

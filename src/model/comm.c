@@ -3,6 +3,7 @@
  * topology class and fabric, message size and node count.
  */
 #include "comm.h"
+#include "network.h"
 
 #include <assert.h>
 #include <math.h>
@@ -71,7 +72,7 @@ static double node_busbw(const struct gpu *g, enum comm_coll c, int k, double S)
 /* One direction of one GPU's share of the node's NICs, bytes/s. */
 static double nic_bytes_per_s(const struct plan *p)
 {
-	double net = p->network_bytes_per_s > 0 ? p->network_bytes_per_s :
+	double net = p->network_bytes_per_s > 0 ? net_gpu_bytes_per_s(p) :
 						  COMM_DEFAULT_NETWORK_BYTES_PER_S;
 	return net / 2;
 }

@@ -64,6 +64,22 @@ const struct net_def *net_for_adapters(int fabric, int adapters, double gbps, do
 	return NULL;
 }
 
+double net_gpu_bytes_per_s(const struct plan *p)
+{
+	if (p->network_nics > 0 && p->gpus_per_node > 0)
+		return p->network_bytes_per_s / p->gpus_per_node;
+	return p->network_bytes_per_s;
+}
+
+enum net_fabric net_fabric_of(int fabric, double node_gbps)
+{
+	/* index into net_fabric_names: efa, infiniband, roce, ethernet */
+	static const enum net_fabric of[] = { FABRIC_EFA, FABRIC_IB, FABRIC_ROCE, FABRIC_TCP };
+	if (fabric == 0 && node_gbps > 400 * 1.01)
+		return FABRIC_EFA_V4;
+	return (unsigned)fabric < sizeof(of) / sizeof(of[0]) ? of[fabric] : FABRIC_IB;
+}
+
 const struct net_def *net_default(void)
 {
 	return &networks[0];
@@ -72,6 +88,7 @@ const struct net_def *net_default(void)
 void wl_set_network(struct plan *p, const struct net_def *n)
 {
 	p->network_bytes_per_s = 2 * n->bytes_per_s_one_way;
+	p->network_nics = 0;
 	p->network_fabric = n->fabric;
 	snprintf(p->network, sizeof(p->network), "%s", n->name);
 }

@@ -40,6 +40,22 @@ const struct net_def *net_for_adapters(int fabric, int adapters, double gbps, do
 #define NET_FABRIC_TIERS \
 	"efa 50 or 400, infiniband 200 or 400, roce 100, 200 or 400, ethernet 25 Gb/s"
 
+/*
+ * One GPU's share of the inter-node network, both directions, bytes/s: the
+ * plan's figure, or, when the plan gives the node's adapters (nics x rate),
+ * their sum over the node's GPUs, as every GPU of a node sends at once in a
+ * collective.  The one place that reads network_nics.
+ */
+double net_gpu_bytes_per_s(const struct plan *p);
+
+/*
+ * The fabric of a node's adapters as a workload names it (one of
+ * net_fabric_names): EFA of 400 Gb/s a node or less is the p4d generation
+ * measured at that rate, more the later generation (as the named networks
+ * efa-400g and efa-3200g).  `node_gbps` is the node's rate, one way.
+ */
+enum net_fabric net_fabric_of(int fabric, double node_gbps);
+
 /* The network a plan gets when it names none (ib-hdr). */
 const struct net_def *net_default(void);
 

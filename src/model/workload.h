@@ -149,7 +149,11 @@ struct plan {
 	int tp_comm_overlap;    /* 1: tensor-parallel collectives run under
 				   the layer's GEMMs (Transformer Engine
 				   userbuffers, NeMo's tp_comm_overlap) */
-	double network_bytes_per_s; /* inter-node, per GPU, both directions */
+	double network_bytes_per_s; /* inter-node, both directions: per GPU,
+				       or the node's adapters when
+				       network_nics > 0 (net_gpu_bytes_per_s) */
+	int network_nics;       /* adapters a node has (`network: {nics:}`);
+				   0: network_bytes_per_s is one GPU's */
 	enum net_fabric network_fabric; /* topology.h: its latency floor and
 					   achieved share; a bare bandwidth
 					   is taken as InfiniBand */

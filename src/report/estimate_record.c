@@ -19,6 +19,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "../model/network.h"
 #include "../util/units.h"
 #include "campaign_words.h"
 #include "estimate_report.h"
@@ -261,7 +262,7 @@ static void plan_fields(struct est_record *r, const struct workload *w, const st
 	}
 	put(r, col("gpus_per_node", "plan", REP_COL_COUNT, REP_VIEW_JSON, 0), val(p->gpus_per_node));
 	put(r, col("cuda_graphs", "plan", REP_COL_BOOL, REP_VIEW_JSON, 0), val(p->cuda_graphs));
-	put(r, jnum("network_bytes_per_s", "plan"), val(p->network_bytes_per_s));
+	put(r, jnum("network_bytes_per_s", "plan"), val(net_gpu_bytes_per_s(p)));
 }
 
 /*

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../../src/model/comm.h"
+#include "../../src/model/network.h"
 #include "../../src/model/topology.h"
 
 /* A GPU with round links: NVLink 900 GB/s and PCIe 64 GB/s (both
@@ -153,6 +154,42 @@ static void test_alltoall_bound(void **state)
 	assert_close(comm_time_s(&g, &pl, COLL_P2P, grp, 64e6), 46e-6 + 64e6 / 22.5e9, TOL_TIGHT);
 }
 
+/* A node's adapters (`network: {fabric, nics, speed}`): every GPU of the
+ * node sends at once, so each gets nics x speed / GPUs of the node.  A
+ * p4d-like node of 4 x 100 Gb/s EFA for 8 GPUs: 4 * 12.5e9 = 50e9 B/s one
+ * way, 100e9 both, 12.5e9 a GPU both ways; the all-to-all of the test
+ * above then sends 62e6 bytes at 6.25e9 * 0.60 = 3.75 GB/s a GPU (EFA of the
+ * p4d generation, as 400 Gb/s a node is), 16.533 ms, plus EFA's 167 us. */
+static void test_node_adapters(void **state)
+{
+	struct gpu g;
+	struct plan pl;
+	struct comm_group grp = { 32, 8 };
+	(void)state;
+	round_gpu(&g, TOPO_NVSWITCH, "sxm");
+	memset(&pl, 0, sizeof(pl));
+	pl.network_nics = 4;
+	pl.network_bytes_per_s = 2 * 4 * 12.5e9;
+	pl.gpus_per_node = 8;
+	pl.network_fabric = net_fabric_of(0, 4 * 100); /* efa, 400 Gb/s a node */
+	assert_int_equal(pl.network_fabric, FABRIC_EFA);
+	assert_close(net_gpu_bytes_per_s(&pl), 12.5e9, TOL_EXACT);
+	assert_close(comm_time_s(&g, &pl, COLL_ALLTOALL, grp, 64e6), 167e-6 + 62e6 / 3.75e9,
+		     TOL_TIGHT);
+	/* 32 x 100 Gb/s EFA (p5): 3,200 Gb/s a node, the later generation;
+	 * 8 x 400 Gb/s InfiniBand over 8 GPUs is ib-ndr's 50 GB/s a GPU one way */
+	assert_int_equal(net_fabric_of(0, 3200), FABRIC_EFA_V4);
+	assert_int_equal(net_fabric_of(1, 3200), FABRIC_IB);
+	pl.network_nics = 8;
+	pl.network_bytes_per_s = 2 * 8 * 50e9;
+	assert_close(net_gpu_bytes_per_s(&pl), 2 * net_find("ib-ndr")->bytes_per_s_one_way,
+		     TOL_EXACT);
+	/* the per-GPU form is taken as given */
+	pl.network_nics = 0;
+	pl.network_bytes_per_s = 50e9;
+	assert_close(net_gpu_bytes_per_s(&pl), 50e9, TOL_EXACT);
+}
+
 /* The fabric's floor is paid once per collective across nodes, on top
  * of the bandwidth term: an 8-byte all-reduce over 2 RoCE nodes takes
  * 93 us plus 2 * 15/16 * 8 = 15 bytes at 8 * 25e9 * 0.90 * 8 / (8 +
@@ -203,6 +240,7 @@ int main(void)
 		cmocka_unit_test(test_multi_node_ring),
 		cmocka_unit_test(test_alltoall_bound),
 		cmocka_unit_test(test_latency_floor),
+		cmocka_unit_test(test_node_adapters),
 		cmocka_unit_test(test_default_topology),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
