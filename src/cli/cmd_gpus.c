@@ -129,6 +129,9 @@ static const struct rep_col show_tail[] = {
 	{ "node_topology", "node topology", REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
 	{ "node_allreduce_busbw_bytes_per_s", "node all-reduce", REP_COL_SIG, 1e-9, 4,
 	  " GB/s bus bandwidth, all GPUs of a node, large messages", NULL, NULL, REP_CSV_WHOLE, 0, 0 },
+	{ "collectives_measured", "node collectives", REP_COL_TEXT, 0, 0, NULL,
+	  "none: the topology class's measured fractions stand in, and estimates say so", NULL, 0,
+	  0, 0 },
 	{ "tdp_w", "TDP", REP_COL_SIG, 0, 4, " W", NULL, NULL, 0, 0, 0 },
 	{ "gpus_per_node", "GPUs per node", REP_COL_COUNT, 0, 0, NULL, NULL, NULL, 0, 0, 0 },
 	{ "mig_max_instances", "MIG", REP_COL_COUNT, 0, 0, "x", "no", NULL, 0, 0, 0 },
@@ -143,7 +146,7 @@ static const struct rep_col show_tail[] = {
 enum { F_GPU, F_NAME, F_VENDOR, F_ARCH, F_FORM, F_YEAR, F_DENSE,
        F_SPEEDUP = F_DENSE + PREC_COUNT, F_SPARSE,
        F_MEMORY = F_SPARSE + PREC_COUNT, F_MEMORY_TYPE, F_BANDWIDTH, F_L2, F_SMS, F_CLOCK,
-       F_NVLINK, F_PCIE, F_TOPOLOGY, F_NODE_BUSBW, F_TDP, F_PER_NODE, F_MIG, F_MIG_OF, F_SOURCE, F_AS_OF, F_NOTES,
+       F_NVLINK, F_PCIE, F_TOPOLOGY, F_NODE_BUSBW, F_COLL_MEASURED, F_TDP, F_PER_NODE, F_MIG, F_MIG_OF, F_SOURCE, F_AS_OF, F_NOTES,
        SHOW_FIELDS };
 _Static_assert(F_DENSE == NSHOW_HEAD && SHOW_FIELDS == F_MEMORY + NSHOW_TAIL,
 	       "show_head, show_tail and the fields' positions");
@@ -216,6 +219,8 @@ static void show_record(struct rep_rows *rec, const struct show_fields *s, const
 	c[F_NODE_BUSBW] = (struct rep_cell){ .num = topo_ring_busbw(
 		t, g->nvlink_bytes_per_s, g->pcie_bytes_per_s, g->eff.comm_frac, g->nvls_gain,
 		gpu_node_size(g), 1) };
+	c[F_COLL_MEASURED] = (struct rep_cell){ .text = g->collectives_measured,
+						.missing = !g->collectives_measured[0] };
 	c[F_TDP] = (struct rep_cell){ .num = g->tdp_w };
 	c[F_PER_NODE] = (struct rep_cell){ .num = g->gpus_per_node };
 	c[F_MIG] = (struct rep_cell){ .num = mig_max_instances(g) };

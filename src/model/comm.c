@@ -7,6 +7,7 @@
 
 #include <assert.h>
 #include <math.h>
+#include <stdio.h>
 
 static int gcd(int a, int b)
 {
@@ -132,6 +133,22 @@ double comm_time_s(const struct gpu *g, const struct plan *p,
 		bw = fmin(bw, node_busbw(g, c, k, bytes));
 	assert(bw > 0);
 	return lat + vol / bw;
+}
+
+void comm_route(const struct gpu *g, const struct plan *p, enum comm_coll c,
+		struct comm_group grp, char *buf, size_t size)
+{
+	int k = c == COLL_P2P ? (grp.per_node >= 2 ? 2 : 1) : group_per_node(grp);
+	int nodes = c == COLL_P2P ? (k >= 2 ? 1 : 2) : grp.n / k;
+	const char *inside = topo_names[gpu_topology(g)];
+
+	if (nodes <= 1)
+		snprintf(buf, size, "%s", inside);
+	else if (k > 1)
+		snprintf(buf, size, "%s, %d nodes (%s inside)",
+			 fabric_names[p->network_fabric], nodes, inside);
+	else
+		snprintf(buf, size, "%s, %d nodes", fabric_names[p->network_fabric], nodes);
 }
 
 double comm_net_bytes(enum comm_coll c, struct comm_group grp, double bytes)

@@ -26,19 +26,9 @@
 #include "gpu.h"
 #include "workload.h"
 
-enum comm_coll { COLL_ALLREDUCE, COLL_REDUCE_SCATTER, COLL_ALLGATHER,
-		 COLL_ALLTOALL, COLL_P2P };
-
 /* Default inter-node bandwidth when a multi-node plan gives none:
  * 200 Gb/s HDR InfiniBand per GPU, both directions (bytes/s). */
 #define COMM_DEFAULT_NETWORK_BYTES_PER_S 50e9
-
-/* A group of `n` ranks, `per_node` of them on each node (1 <= per_node <= n,
- * per_node divides n). */
-struct comm_group {
-	int n;
-	int per_node;
-};
 
 /* A group of n consecutive ranks on nodes of `node_ranks` of them: the
  * ranks of a node in it are the greatest common divisor of n and
@@ -68,5 +58,13 @@ double comm_time_s(const struct gpu *g, const struct plan *p,
  * of the buffer; 0 when the group stays inside a node.
  */
 double comm_net_bytes(enum comm_coll c, struct comm_group grp, double bytes);
+
+/*
+ * In words, the links collective c over grp crosses, into buf: the node's
+ * topology class ("nvswitch", "pcie") inside one node, else the fabric and
+ * the node count ("infiniband, 4 nodes (nvswitch inside)").
+ */
+void comm_route(const struct gpu *g, const struct plan *p, enum comm_coll c,
+		struct comm_group grp, char *buf, size_t size);
 
 #endif

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "campaign_types.h"
+#include "topology.h"
 #include "gpu.h"
 #include "workload.h"
 
@@ -57,6 +58,13 @@ enum op_stage {
 extern const char *const op_stage_names[OPS_COUNT];
 
 /* One operator as executed on one GPU, for `traincost explain`. */
+/* The collective an operator times, for `explain`: grp.n = 0 where the
+ * operator is none (or only the exposed rest of one). */
+struct op_coll {
+	enum comm_coll kind;
+	struct comm_group grp;
+};
+
 struct op {
 	char name[40];        /* "layer.qkv.fwd", "lm_head.bwd_w", "dp.allreduce" */
 	enum brk category;
@@ -68,6 +76,7 @@ struct op {
 	enum op_bound bound;
 	double launch_s;      /* the launch-overhead part of time_s */
 	enum op_stage stage;  /* where in the step it runs */
+	struct op_coll coll;  /* the collective it times, if any */
 };
 
 #define EST_MAX_WARN 8

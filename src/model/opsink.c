@@ -50,6 +50,7 @@ static void fill(struct op *o, const char *name, enum brk cat,
 	o->bound = c->bound;
 	o->launch_s = c->launch_s;
 	o->stage = stage;
+	o->coll = (struct op_coll){ 0 }; /* sink_coll() marks a collective */
 }
 
 /* The row of an operator executed `count` times per step. */
@@ -89,13 +90,20 @@ static struct op *row(struct op_sink *s, const char *name, enum brk cat,
 		static const struct op_cost none = { 0, 0, 0, 0, PREC_FP32,
 						     BOUND_MEMORY };
 		ws->count = ws->cap;
-		fill(o, "other", BRK_MEMBOUND, &none, 1, s->stage);
+		fill(o, SINK_OVERFLOW_NAME, BRK_MEMBOUND, &none, 1, s->stage);
 	}
 	o->flop += c->flop * count;
 	o->bytes += c->bytes * count;
 	o->time_s += c->time_s * count;
 	o->launch_s += c->launch_s * count;
 	return o;
+}
+
+void sink_coll(struct op *o, enum comm_coll kind, struct comm_group grp)
+{
+	/* not the catch-all row of what overflowed the workspace */
+	if (o && strcmp(o->name, SINK_OVERFLOW_NAME))
+		o->coll = (struct op_coll){ kind, grp };
 }
 
 struct op *sink_list(struct op_sink *s, const char *name, enum brk cat,

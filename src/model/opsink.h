@@ -74,6 +74,13 @@ struct op *sink_put(struct op_sink *s, const char *name, enum brk cat,
 struct op *sink_list(struct op_sink *s, const char *name, enum brk cat,
 		     const struct op_cost *c, double count);
 
+/* The row that sums what did not fit in the workspace. */
+#define SINK_OVERFLOW_NAME "other"
+
+/* Mark row o, just put, as timing collective `kind` over `grp` (what
+ * `explain` shows of it); nothing for the overflow row or NULL. */
+void sink_coll(struct op *o, enum comm_coll kind, struct comm_group grp);
+
 /* The limiter an operator's roof time counts against. */
 enum limiter op_limiter(enum op_bound bound, enum brk cat, double flop);
 

@@ -68,6 +68,14 @@ static const struct fabric_def fabrics[FABRIC_COUNT] = {
 #define NET_HALF_BYTES_4_NODES 50e6
 #define NET_HALF_NODE_EXPONENT 0.24
 
+const char *const comm_coll_names[] = { "all-reduce", "reduce-scatter", "all-gather",
+					"all-to-all", "send-recv", NULL };
+
+const char *const fabric_names[FABRIC_COUNT] = {
+	[FABRIC_IB] = "infiniband", [FABRIC_ROCE] = "roce", [FABRIC_EFA] = "efa",
+	[FABRIC_EFA_V4] = "efa-v4", [FABRIC_TCP] = "ethernet",
+};
+
 const struct fabric_def *fabric_get(enum net_fabric f)
 {
 	return &fabrics[(unsigned)f < FABRIC_COUNT ? f : FABRIC_IB];

@@ -28,6 +28,20 @@ enum node_topology {
  * (TOPO_DEFAULT) is not a name a file may write. */
 extern const char *const topo_names[];
 
+/* The collectives (comm.h times them). */
+enum comm_coll { COLL_ALLREDUCE, COLL_REDUCE_SCATTER, COLL_ALLGATHER,
+		 COLL_ALLTOALL, COLL_P2P };
+
+/* Names of the collectives in enum order ("all-reduce", ...). */
+extern const char *const comm_coll_names[];
+
+/* A group of `n` ranks, `per_node` of them on each node (1 <= per_node <= n,
+ * per_node divides n). */
+struct comm_group {
+	int n;
+	int per_node;
+};
+
 /* The fabric between nodes. */
 enum net_fabric {
 	FABRIC_IB,    /* InfiniBand (also a bare bandwidth: the usual fabric) */
@@ -50,6 +64,9 @@ struct fabric_def {
 };
 
 const struct fabric_def *fabric_get(enum net_fabric f);
+
+/* Names of the fabrics in enum order, for outputs ("infiniband", ...). */
+extern const char *const fabric_names[FABRIC_COUNT];
 
 /*
  * Message size (bytes) at which a collective across `nodes` nodes reaches

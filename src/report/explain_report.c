@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "../model/comm.h"
 #include "../util/units.h"
 #include "json.h"
 #include "record.h"
@@ -41,6 +42,23 @@ static const struct rep_col op_cols[X_NCOLS] = {
 	X_SIG4("achieved_flop_per_s", "TFLOP/s", 1e-12),
 	X_SECONDS("time_s", "time"),
 	X_SECONDS("time_per_step_s", "per step total"),
+};
+
+/*
+ * The collectives among the operators: what each is, the links it crosses
+ * (model/comm.h, comm_route), its group, its message (the buffer each GPU
+ * holds before it) and the bus bandwidth it gets, as nccl-tests reports
+ * it: the bytes each GPU sends over the time, latency included.
+ */
+enum { C_OPERATOR, C_COLL, C_ROUTE, C_GPUS, C_BYTES, C_BUSBW, C_TIME, C_NCOLS };
+static const struct rep_col coll_cols[C_NCOLS] = {
+	REP_TEXT_COL("operator", "collective operator", REP_VIEW_ALL, 0),
+	REP_TEXT_COL("collective", "kind", REP_VIEW_ALL, 0),
+	REP_TEXT_COL("links", "links", REP_VIEW_ALL, 0),
+	{ "group_gpus", "GPUs", REP_COL_SIG, 0, 6, NULL, NULL, NULL, REP_CSV_EXP6, REP_VIEW_ALL, 0 },
+	X_SIG4("message_bytes", "message MB", 1e-6),
+	X_SIG4("bus_bytes_per_s", "bus GB/s", 1e-9),
+	X_SECONDS("time_s", "time"),
 };
 
 /* The fields of the document around the operators (JSON's alone). */
@@ -101,8 +119,36 @@ static void op_rows(struct rep_rows *r, const struct gpu *g, const struct est_wo
 	}
 }
 
+/* The collective operators of *ws as rows of coll_cols (the rows copy
+ * their texts). */
+static void coll_rows(struct rep_rows *r, const struct gpu *g, const struct plan *p,
+		      const struct est_workspace *ws)
+{
+	rep_rows_init(r, coll_cols, C_NCOLS);
+	for (size_t i = 0; i < ws->count; i++) {
+		const struct op *o = &ws->ops[i];
+		char route[64];
+		if (o->coll.grp.n <= 0 || !(o->time_s > 0))
+			continue;
+		comm_route(g, p, o->coll.kind, o->coll.grp, route, sizeof(route));
+		struct rep_cell c[C_NCOLS] = {
+			[C_OPERATOR] = { .text = o->name },
+			[C_COLL] = { .text = comm_coll_names[o->coll.kind] },
+			[C_ROUTE] = { .text = route },
+			[C_GPUS] = { .num = o->coll.grp.n },
+			[C_BYTES] = { .num = o->bytes },
+			[C_BUSBW] = { .num = (o->coll.kind == COLL_P2P ? o->bytes :
+					      comm_volume(o->coll.kind, o->coll.grp.n, o->bytes)) /
+					     o->time_s },
+			[C_TIME] = { .num = o->time_s },
+		};
+		rep_rows_add(r, c);
+	}
+}
+
 /* JSON: the document's fields, then the operators. */
-static int explain_json(FILE *f, const struct rep_rows *ops, const struct rep_rows *parts,
+static int explain_json(FILE *f, const struct rep_rows *ops, const struct rep_rows *colls,
+			const struct rep_rows *parts,
 			const struct workload *w, const struct gpu *g, const struct estimate *e)
 {
 	const struct rep_cell c[D_NCOLS] = {
@@ -117,6 +163,7 @@ static int explain_json(FILE *f, const struct rep_rows *ops, const struct rep_ro
 	rep_json_doc_begin(&j, f, "explain");
 	int rc = rep_record_json(&doc, &j, NULL);
 	rc |= rep_rows_json(ops, &j, "operators");
+	rc |= rep_rows_json(colls, &j, "collectives");
 	rc |= rep_rows_json(parts, &j, "campaign");
 	rep_json_obj_end(&j);
 	rc |= rep_json_finish(&j);
@@ -128,12 +175,13 @@ int rep_explain(FILE *f, const char *fmt, const struct workload *w,
 		const struct gpu *g, const struct estimate *e,
 		const struct est_workspace *ws)
 {
-	struct rep_rows ops, parts;
+	struct rep_rows ops, colls, parts;
 	int rc;
 	op_rows(&ops, g, ws);
+	coll_rows(&colls, g, &e->plan, ws);
 	part_rows(&parts, &e->campaign);
 	if (!strcmp(fmt, "json")) {
-		rc = explain_json(f, &ops, &parts, w, g, e);
+		rc = explain_json(f, &ops, &colls, &parts, w, g, e);
 	} else {
 		if (strcmp(fmt, "csv")) {
 			char a[64], title[REP_TITLE_LEN], gi[REP_TITLE_LEN];
@@ -144,6 +192,11 @@ int rep_explain(FILE *f, const char *fmt, const struct workload *w,
 			      "wire)\n\n", f);
 		}
 		rc = rep_rows_print(&ops, f, fmt);
+		if (strcmp(fmt, "csv") && colls.rows > 0) {
+			fputs("\nCollectives: the links each crosses and the bus bandwidth it gets "
+			      "(docs/model.md, section 3):\n\n", f);
+			rc |= rep_rows_print(&colls, f, fmt);
+		}
 		if (strcmp(fmt, "csv")) { /* CSV: the operators' one table */
 			char a[64], b[64];
 			fprintf(f, "\n%s at steady state, %s expected on the wall clock "
@@ -154,6 +207,7 @@ int rep_explain(FILE *f, const char *fmt, const struct workload *w,
 		}
 	}
 	rep_rows_release(&ops);
+	rep_rows_release(&colls);
 	rep_rows_release(&parts);
 	return rc;
 }

@@ -190,6 +190,32 @@ static void test_node_adapters(void **state)
 	assert_close(net_gpu_bytes_per_s(&pl), 50e9, TOL_EXACT);
 }
 
+/* What `explain` says of a collective's links: the node's class inside a
+ * node; the fabric and the node count across nodes, with the class where a
+ * node holds more than one GPU of the group (32 over 4 nodes of 8). */
+static void test_route_words(void **state)
+{
+	struct gpu g;
+	struct plan pl;
+	char buf[64];
+	(void)state;
+	round_gpu(&g, TOPO_PCIE, "pcie");
+	memset(&pl, 0, sizeof(pl));
+	pl.network_fabric = FABRIC_ROCE;
+	comm_route(&g, &pl, COLL_ALLREDUCE, (struct comm_group){ 8, 8 }, buf, sizeof(buf));
+	assert_string_equal(buf, "pcie");
+	g.topology = TOPO_NVSWITCH;
+	comm_route(&g, &pl, COLL_ALLGATHER, (struct comm_group){ 32, 8 }, buf, sizeof(buf));
+	assert_string_equal(buf, "roce, 4 nodes (nvswitch inside)");
+	comm_route(&g, &pl, COLL_ALLREDUCE, (struct comm_group){ 16, 1 }, buf, sizeof(buf));
+	assert_string_equal(buf, "roce, 16 nodes");
+	/* a send: per_node 2 stays inside the node, 1 crosses to the next */
+	comm_route(&g, &pl, COLL_P2P, (struct comm_group){ 2, 2 }, buf, sizeof(buf));
+	assert_string_equal(buf, "nvswitch");
+	comm_route(&g, &pl, COLL_P2P, (struct comm_group){ 2, 1 }, buf, sizeof(buf));
+	assert_string_equal(buf, "roce, 2 nodes");
+}
+
 /* The fabric's floor is paid once per collective across nodes, on top
  * of the bandwidth term: an 8-byte all-reduce over 2 RoCE nodes takes
  * 93 us plus 2 * 15/16 * 8 = 15 bytes at 8 * 25e9 * 0.90 * 8 / (8 +
@@ -241,6 +267,7 @@ int main(void)
 		cmocka_unit_test(test_alltoall_bound),
 		cmocka_unit_test(test_latency_floor),
 		cmocka_unit_test(test_node_adapters),
+		cmocka_unit_test(test_route_words),
 		cmocka_unit_test(test_default_topology),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
