@@ -2,6 +2,7 @@
  * cmd_compare.c - `traincost compare FILE`: the same training run on each
  * GPU type, with its best layout, time and dollars side by side.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,9 +23,11 @@
 
 static const char *const formats[] = { "table", "csv", "json", "md", NULL };
 
-/* The chart of --plot: the rows that have a plan, as the table shows them. */
+/* The chart of --plot: the rows that have a plan, as the table judges
+ * them (the expected wall clock and its cost, or with steady the steady
+ * state), with the quantiles of the same. */
 static int write_plot(struct cli_ctx *ctx, const char *path, const struct workload *w,
-		      const struct cli_compare_row *rows, int n)
+		      const struct cli_compare_row *rows, int n, int steady)
 {
 	struct plot_compare_row *pr = calloc(n ? (size_t)n : 1, sizeof(*pr));
 	struct svg s;
@@ -37,17 +40,21 @@ static int write_plot(struct cli_ctx *ctx, const char *path, const struct worklo
 		const struct cli_compare_row *r = &rows[i];
 		if (!r->ok)
 			continue;
+		int wall = !steady && r->unc.has_wall;
 		pr[k] = (struct plot_compare_row){
-			.gpu = r->g.id, .count = r->e.plan.count, .total_s = r->e.total_time_s,
-			.priced = r->cost.priced, .has_unc = r->unc_ok,
-			.total_q = r->unc.total_s, .cost_q = r->unc.cost_usd,
+			.gpu = r->g.id, .count = r->e.plan.count, .total_s = r->judged_s,
+			.unfinished = !isfinite(r->judged_s), .has_unc = r->unc_ok,
+			.total_q = wall ? r->unc.wall_s : r->unc.total_s,
+			.cost_q = wall ? r->unc.wall_usd : r->unc.cost_usd,
 		};
 		if (r->cost.priced)
-			pr[k].cost_usd = r->cost.range.cheapest.run.cost_usd;
-		pr[k].priced = r->cost.priced && (!r->unc_ok || r->unc.has_cost);
+			pr[k].cost_usd = r->judged_usd;
+		pr[k].priced = r->cost.priced && isfinite(r->judged_usd) &&
+			       (!r->unc_ok || r->unc.has_cost);
 		k++;
 	}
-	plot_compare(&s, 1, w->name[0] ? w->name : w->file, pr, k);
+	plot_compare(&s, 1, w->name[0] ? w->name : w->file,
+		     steady ? "steady state" : "expected wall clock", pr, k);
 	free(pr);
 	return plot_out_write(ctx, "compare", &s, path);
 }
@@ -474,7 +481,7 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 	if (!count && !a.deadline_s)
 		count = w.plan.count;
 	search_rows(ctx, &w, &a, count, &m, rows, &n, &ws, a.ua.on ? &us : NULL, &uws);
-	if (a.plot && (rc = write_plot(ctx, a.plot, &w, rows, n)))
+	if (a.plot && (rc = write_plot(ctx, a.plot, &w, rows, n, m.steady_state)))
 		goto out;
 	const struct cli_compare_results res = { &w, &m, &cal, rows, n, count, a.deadline_s,
 						 a.ua.on ? &us : NULL };

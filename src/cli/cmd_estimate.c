@@ -103,7 +103,7 @@ static int draw(struct cli_ctx *ctx, const char *cmd, const char *path,
 static int spot_warning(const struct workload *w, const struct run_cost *cost,
 			struct estimate *e)
 {
-	if (cost->spot_applied && !cost->campaign_hopeless &&
+	if (cost->spot_counted && !cost->campaign_hopeless &&
 	    !(w->campaign.set & (1u << CAMP_P_PREEMPT)))
 		campaign_spot_warning(e, &cost->campaign);
 	return 0;

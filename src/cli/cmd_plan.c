@@ -57,14 +57,6 @@ static int price_cb(void *vctx, const struct gpu *g, const struct workload *w,
 				   e->plan.gpus_per_node, g->tdp_w, e->total_time_s,
 				   c->network_fixed ? NULL : &timer, &c->in, &cost))
 		return -1;
-	/* A spot run that loses work as fast as it makes it never finishes
-	 * (on the wall clock the campaign decides, below). */
-	if (c->steady_state && cost.spot_applied && cost_spot_loss_per_h(&cost.in.spot) >= 1) {
-		pthread_mutex_lock(&c->mu);
-		c->spot_unfinished++;
-		pthread_mutex_unlock(&c->mu);
-		return -1;
-	}
 	if (!cost.priced) {
 		const struct cost_range *r = &cost.range;
 		pthread_mutex_lock(&c->mu);
@@ -87,7 +79,7 @@ static int price_cb(void *vctx, const struct gpu *g, const struct workload *w,
 		pthread_mutex_unlock(&c->mu);
 		return -1;
 	}
-	/* At steady state a spot run includes its expected restarts. */
+	/* At steady state a run, spot or not, has no interruptions. */
 	out->cost_usd = money_judged_usd(c->steady_state, &cost);
 	out->total_time_s = c->steady_state ? cost.range.cheapest.run_s : cost.wall_s;
 	out->net_time_s = cost.priced_base_s;
@@ -426,7 +418,7 @@ static int search_plans(struct cli_ctx *ctx, const struct planner_in *in,
 	f->best = planner_select(f->pts, f->npts, PLAN_RISK_P50, a->deadline, a->budget, &f->nboth);
 	if (us) {
 		us->kind = pc->kind; /* the offers of in.offer are bought this way */
-		us->spot = pc->in.spot; /* planner_sample sets each plan's instances */
+		us->preempt_per_h = pc->in.preempt_per_h;
 		us->wall = !pc->steady_state; /* ranked and judged as the point estimate */
 		if (sample_candidates(in, f->pts, f->npts, f->front, a->risk, f->best, a->deadline,
 				      a->budget, us))
@@ -505,7 +497,7 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	struct plan_report report = {
 		.w = &w, .gpus = gpus, .ngpus = ngpus, .max_gpus = a.max_gpus, .pts = f.pts,
 		.npts = f.npts, .front = f.front, .kind = pc.kind,
-		.spot = pc.in.kind == COST_SPOT ? &pc.in.spot : NULL,
+		.spot = pc.in.kind == COST_SPOT ? &pc.in : NULL,
 		.spot_unfinished = pc.spot_unfinished, .cal = &cal, .risk = a.risk,
 		.deadline_s = a.deadline, .budget_usd = a.budget, .best = f.best, .nboth = f.nboth,
 		.steady_state = pc.steady_state,

@@ -122,8 +122,8 @@ static const char *row_note(const struct cli_compare_row *r, double deadline_s, 
 	else if (!r->cost.priced && r->cost.range.largest.offer) {
 		double most = cost_offer_capacity(r->cost.range.largest.offer);
 		snprintf(buf, size, "one order holds at most %.4g GPU%s", most, most == 1 ? "" : "s");
-	} else if (r->cost.spot_applied && cost_spot_loss_per_h(&r->cost.in.spot) >= 1) {
-		snprintf(buf, size, "spot cannot finish: restarts lose work as fast as it is made");
+	} else if (r->cost.campaign_hopeless && !isfinite(r->judged_s)) {
+		snprintf(buf, size, "spot cannot finish: preemptions lose work as fast as it is made");
 	} else if (r->cost.priced) {
 		/* Paid-for GPUs the plan leaves idle, and what the offer's
 		 * order is not known to give. */
@@ -275,8 +275,7 @@ static int print_unc_table(struct cli_ctx *ctx, const char *fmt,
 	fprintf(ctx->out, "\nUncertainty (%zu samples, seed %lu): %s and cost on the cheapest "
 		"offer\n\n", res->unc->samples, res->unc->seed,
 		!res->m->steady_state ? "wall clock with its interruptions drawn" :
-		res->m->in.kind == COST_SPOT ? "total time with the spot restarts drawn"
-					     : "total time at the steady rate");
+					"total time at the steady rate");
 	int rc = rep_rows_print(&r, ctx->out, fmt);
 	rep_rows_release(&r);
 	/* the costs of a spot offer whose source sampled zones draw its price */
@@ -430,11 +429,7 @@ static int print_text(struct cli_ctx *ctx, const char *fmt, const struct cli_com
 		unjoinable_note(ctx, res);
 	if (!rc && res->m->in.kind == COST_SPOT) {
 		fputc('\n', ctx->out);
-		rep_spot_assumptions(ctx->out, &res->m->in.spot, res->m->steady_state ?
-				     (res->unc ? "costs and the sampled times" : "costs") :
-				     "the steady-state costs (--steady-state)");
-		fputs("The total time of the table is the steady run, without restarts; the wall "
-		      "clock counts the preemptions as interruptions.\n", ctx->out);
+		rep_spot_assumptions(ctx->out, res->m->in.preempt_per_h, res->m->steady_state);
 	}
 	return rc;
 }

@@ -15,10 +15,8 @@ void money_spot_opts(struct money_args *a, struct cli_opts *t)
 {
 	const struct cli_opt rows[] = {
 		CLI_VALUE("preempt-per-h", &a->preempt, "R",
-			  "spot: preemptions per instance-hour (the preemptions are also "
-			  "interruptions of the wall clock)"),
-		CLI_VALUE("checkpoint", &a->checkpoint, "D", "spot: time between checkpoints"),
-		CLI_VALUE("restart", &a->restart, "D", "spot: time a restart takes"),
+			  "spot: preemptions per instance-hour, interruptions of the wall clock "
+			  "(their restart and checkpoint interval are the campaign's)"),
 	};
 	CLI_OPTS_ADD_GROUP(t, MONEY_OPTS_GROUP, rows);
 }
@@ -95,21 +93,6 @@ static int num_arg(struct cli_ctx *ctx, const char *cmd, const char *opt, const 
 	return 0;
 }
 
-/* A duration option ("1h", "10min"); TC_EXIT_USAGE when not. */
-static int time_arg(struct cli_ctx *ctx, const char *cmd, const char *opt, const char *val,
-		    double *out)
-{
-	const char *why;
-	double v;
-	if (!val)
-		return 0;
-	if (tc_parse_quantity(val, TC_UNIT_SECONDS, &v, &why) || v < 0 || v > 1e9)
-		return cli_usage_error(ctx, cmd, "--%s '%s' is not valid (expected a duration such as 30min or 2h)",
-				       opt, val);
-	*out = v;
-	return 0;
-}
-
 int money_parse(struct cli_ctx *ctx, const char *cmd, const struct money_args *a,
 		struct money *m)
 {
@@ -122,9 +105,7 @@ int money_parse(struct cli_ctx *ctx, const char *cmd, const struct money_args *a
 	    num_arg(ctx, cmd, "pue", a->pue, 1, 3, &m->in.pue) ||
 	    num_arg(ctx, cmd, "power-frac", a->power_frac, 0.01, 1.5, &m->in.power_frac) ||
 	    num_arg(ctx, cmd, "grid", a->grid, 0, 2000, &m->in.grid_g_per_kwh) ||
-	    num_arg(ctx, cmd, "preempt-per-h", a->preempt, 0, 100, &m->in.spot.preempt_per_h) ||
-	    time_arg(ctx, cmd, "checkpoint", a->checkpoint, &m->in.spot.checkpoint_interval_s) ||
-	    time_arg(ctx, cmd, "restart", a->restart, &m->in.spot.restart_s))
+	    num_arg(ctx, cmd, "preempt-per-h", a->preempt, 0, 100, &m->in.preempt_per_h))
 		return TC_EXIT_USAGE;
 	m->max_age_days = (int)max_age;
 	/* No source gives a spot preemption rate (reference/goodput.md lists
@@ -134,7 +115,7 @@ int money_parse(struct cli_ctx *ctx, const char *cmd, const struct money_args *a
 		fprintf(ctx->err, "traincost %s: warning: no provider publishes a spot preemption rate "
 			"and none is sourced here: the %.3g per instance-hour assumed is no measurement "
 			"(expected --preempt-per-h R from your own history)\n", cmd,
-			m->in.spot.preempt_per_h);
+			m->in.preempt_per_h);
 	return money_assume_check(ctx, cmd, a->assume_fabric);
 }
 

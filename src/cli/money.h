@@ -13,7 +13,7 @@
 
 struct money_args {
 	const char *provider, *pricing, *max_age, *pue, *power_frac, *grid,
-		*preempt, *checkpoint, *restart;
+		*preempt;
 	const char *assume_fabric; /* --assume-fabric PROVIDER=NETWORK[,...] */
 	int include_unverified; /* --include-unverified */
 };
@@ -34,8 +34,8 @@ void money_basis_opts(int *steady_state, struct cli_opts *t);
  * or "wall_clock" (their `basis` field). */
 const char *money_basis_name(int steady_state);
 
-/* Append only the spot assumptions (--preempt-per-h, --checkpoint,
- * --restart) bound to *a, for a command that loads its own prices. */
+/* Append only the spot assumption (--preempt-per-h) bound to *a, for a
+ * command that loads its own prices. */
 void money_spot_opts(struct money_args *a, struct cli_opts *t);
 
 struct money {

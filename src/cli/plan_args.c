@@ -57,6 +57,9 @@ void plan_args_opts(struct plan_args *a, struct cli_opts *t)
 			   "how checkpoints are written (default: the workload's, else async)"),
 		CLI_VALUE("checkpoint-interval", &a->checkpoint_interval, "D",
 			  "between checkpoints (default: Young's interval)"),
+		CLI_VALUE("restart", &a->restart, "D",
+			  "from an interruption (a spot preemption too) to training again "
+			  "(default: the operation's)"),
 		CLI_VALUE("storage-write", &a->storage_write, "R",
 			  "checkpoint storage bandwidth, such as 100GB/s"),
 	};
@@ -98,7 +101,7 @@ static const char *const field_flag[WLF_FIELD_COUNT] = {
 	[WLF_INTERLEAVE] = "--interleave", [WLF_RECOMPUTE] = "--recompute",
 	[WLF_PRECISION] = "--precision", [WLF_CP] = "--cp",
 	[WLF_SHARD_GROUP] = "--shard-group", [WLF_SCHEDULE] = "--schedule",
-	[WLF_CAMPAIGN_INTERVAL] = "--checkpoint-interval",
+	[WLF_CAMPAIGN_INTERVAL] = "--checkpoint-interval", [WLF_CAMPAIGN_RESTART] = "--restart",
 };
 
 /* Apply one integer override; marks the field as coming from the flag. */
@@ -219,9 +222,14 @@ static int apply_campaign(struct cli_ctx *ctx, const char *cmd, const struct pla
 	}
 	if (a->checkpoint_interval)
 		w->mark[WLF_CAMPAIGN_INTERVAL] = (struct tc_mark){ 0, 0 };
+	if (a->restart)
+		w->mark[WLF_CAMPAIGN_RESTART] = (struct tc_mark){ 0, 0 };
 	return campaign_quantity(ctx, cmd, "checkpoint-interval", a->checkpoint_interval,
 				 TC_UNIT_SECONDS, 1, 365 * 86400.0, "a duration from 1 s to 1 y",
 				 &in->interval_s, in, CAMP_P_INTERVAL) ||
+	       campaign_quantity(ctx, cmd, "restart", a->restart, TC_UNIT_SECONDS, 0,
+				 30 * 86400.0, "a duration from 0 s to 30 d such as 10min",
+				 &in->restart_s, in, CAMP_P_RESTART) ||
 	       campaign_quantity(ctx, cmd, "storage-write", a->storage_write, TC_UNIT_BYTE_RATE,
 				 1e6, 1e15, "a bandwidth from 1 MB/s to 1 PB/s such as 100GB/s",
 				 &in->write_bytes_per_s, in, CAMP_P_WRITE) ? TC_EXIT_USAGE : 0;

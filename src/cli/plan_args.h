@@ -21,7 +21,7 @@ struct plan_args {
 	const char *framework;   /* --framework ID */
 	const char *memory_headroom; /* --memory-headroom F */
 	/* the campaign (model/campaign.h): replace the workload's */
-	const char *operation, *checkpoint_mode, *checkpoint_interval, *storage_write;
+	const char *operation, *checkpoint_mode, *checkpoint_interval, *storage_write, *restart;
 };
 
 /* The help of options several commands take and word alike. */

@@ -475,14 +475,10 @@ static void print_search(struct cli_ctx *ctx, const char *fmt, const struct plan
 			rep_show(esc, sizeof(esc), r->cal->fitted_from, fmt), r->cal->measurements,
 			r->cal->gpu);
 	if (r->spot) {
-		rep_spot_assumptions(f, r->spot, r->steady_state ? "times and costs" :
-				     "the steady-state figures (--steady-state)");
-		if (!r->steady_state)
-			fputs("The wall clock counts the same preemptions as interruptions, with "
-			      "checkpoints at the recommended interval (docs/model.md, section 9).\n", f);
+		rep_spot_assumptions(f, r->spot->preempt_per_h, r->steady_state);
 		if (r->spot_unfinished)
-			fprintf(f, "%d plan%s left out: %s restarts would lose work as fast as the run "
-				"makes it.\n", r->spot_unfinished, r->spot_unfinished == 1 ? "" : "s",
+			fprintf(f, "%d plan%s left out: %s interruptions would lose work as fast as the "
+				"run makes it.\n", r->spot_unfinished, r->spot_unfinished == 1 ? "" : "s",
 				r->spot_unfinished == 1 ? "its" : "their");
 		fputc('\n', f);
 	}

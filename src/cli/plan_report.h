@@ -20,7 +20,7 @@ struct plan_report {
 	size_t npts;
 	const int *front;              /* front[i]: pts[i] is on the Pareto front */
 	enum cost_kind kind;           /* how the offers are bought */
-	const struct cost_spot *spot;  /* the spot assumptions; NULL off spot */
+	const struct run_cost_in *spot; /* the spot assumptions; NULL off spot */
 	int spot_unfinished;           /* spot plans left out: they never finish */
 	const struct cal_overlay *cal; /* the calibration (no measurements: none) */
 	enum plan_risk risk;

@@ -50,7 +50,7 @@ void unc_spec_price(struct unc_spec *s, const struct run_cost *cost)
 	s->offer = cost->range.cheapest.offer;
 	s->billing = &cost->range.cheapest.table->billing;
 	s->kind = cost->kind;
-	s->spot = cost->in.spot;
+	s->preempt_per_h = cost->in.preempt_per_h;
 }
 
 int unc_args_workspace(struct cli_ctx *ctx, const char *cmd, const struct unc_spec *s,

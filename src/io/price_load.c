@@ -52,6 +52,8 @@ static int parse_billing(const struct yn_node *v, void *target,
 			 const struct fd_ctx *ctx);
 static int parse_offers(const struct yn_node *v, void *target,
 			const struct fd_ctx *ctx);
+static int parse_spot_notice(const struct yn_node *v, void *target,
+			     const struct fd_ctx *ctx);
 static int parse_defaults(const struct yn_node *v, void *target,
 			  const struct fd_ctx *ctx);
 static int parse_network(const struct yn_node *v, void *target,
@@ -79,6 +81,7 @@ static const struct fd_field table_fields[] = {
 	  .size = PRICE_TEXT_LEN },
 	{ .key = "billing", .type = FD_CUSTOM, .required = 1, .offset = T(billing),
 	  .parse = parse_billing },
+	{ .key = "spot_notice", .type = FD_CUSTOM, .offset = 0, .parse = parse_spot_notice },
 	{ .key = "notes", .type = FD_STR, .offset = T(notes), .size = PRICE_TEXT_LEN },
 	{ .key = "fabric_source", .type = FD_STR, .offset = TD(fabric_source),
 	  .size = PRICE_TEXT_LEN },
@@ -249,6 +252,49 @@ static int parse_billing(const struct yn_node *v, void *target,
 		return -1;
 	b->granularity = (enum cost_gran)bd.granularity;
 	b->minimum_s = bd.minimum_s;
+	return 0;
+}
+
+/* The spot notice as read: its own source and date, like an offer's. */
+struct notice_doc {
+	double seconds;
+	char source[PRICE_TEXT_LEN];
+	char as_of[PRICE_DATE_LEN];
+};
+
+static const struct fd_field notice_fields[] = {
+	{ .key = "seconds", .type = FD_NUM, .required = 1,
+	  .offset = offsetof(struct notice_doc, seconds), .unit = TC_UNIT_SECONDS,
+	  .min = 0, .max = 3600, .expect = "a duration from 0 s to 1 h" },
+	{ .key = "source", .type = FD_STR, .required = 1,
+	  .offset = offsetof(struct notice_doc, source), .size = PRICE_TEXT_LEN },
+	{ .key = "as_of", .type = FD_CUSTOM, .required = 1,
+	  .offset = offsetof(struct notice_doc, as_of), .parse = parse_date,
+	  .expect = DATE_EXPECT },
+	{ .key = NULL },
+};
+
+/* `spot_notice`: { seconds, source, as_of } from the provider's documents,
+ * or `unknown` where the provider states none (the answer then says so). */
+static int parse_spot_notice(const struct yn_node *v, void *target,
+			     const struct fd_ctx *ctx)
+{
+	struct table_doc *td = target;
+	struct notice_doc nd;
+	memset(&nd, 0, sizeof(nd));
+	if (v->type == YN_SCALAR && v->style == YN_PLAIN && !strcmp(v->str, "unknown")) {
+		td->t.spot_notice_known = 0;
+		return 0;
+	}
+	if (v->type != YN_MAP)
+		return fd_type_error(v, "spot_notice", "a mapping such as { seconds: 2min, "
+				     "source: URL, as_of: 2026-12-05 }, or unknown", ctx);
+	if (fd_parse_map(v, notice_fields, &nd, "spot_notice", ctx, NULL))
+		return -1;
+	td->t.spot_notice_known = 1;
+	td->t.spot_notice_s = nd.seconds;
+	memcpy(td->t.spot_notice_source, nd.source, sizeof(nd.source));
+	memcpy(td->t.spot_notice_as_of, nd.as_of, sizeof(nd.as_of));
 	return 0;
 }
 

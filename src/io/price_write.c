@@ -35,6 +35,11 @@ int price_table_write_yaml(const struct price_table *t, FILE *f)
 	yaml_str(f, t->source);
 	fprintf(f, "\nbilling: { granularity: %s, minimum: %.10gs }\n",
 		cost_gran_names[t->billing.granularity], t->billing.minimum_s);
+	if (t->spot_notice_known) {
+		fprintf(f, "spot_notice: { seconds: %.10gs, source: ", t->spot_notice_s);
+		yaml_str(f, t->spot_notice_source);
+		fprintf(f, ", as_of: %s }\n", t->spot_notice_as_of);
+	}
 	if (t->notes[0]) {
 		fputs("notes: ", f);
 		yaml_str(f, t->notes);

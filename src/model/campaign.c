@@ -145,16 +145,15 @@ int campaign_compute(const struct campaign_in *given_in, const struct campaign_j
 	return 0;
 }
 
-int campaign_with_preemptions(const struct campaign *c, double preempt_per_h,
+int campaign_with_preemptions(const struct campaign *c, double preempt_per_h, double notice_s,
 			      struct campaign *out, struct plan_problem *why)
 {
-	if (given(&c->in, CAMP_P_PREEMPT)) {
-		*out = *c;
-		return 0;
-	}
 	struct campaign_in in = c->in;
-	in.preempt_per_h = preempt_per_h;
-	in.set |= 1u << CAMP_P_PREEMPT;
+	if (!given(&in, CAMP_P_PREEMPT))
+		in.preempt_per_h = preempt_per_h;
+	if (!given(&in, CAMP_P_NOTICE))
+		in.notice_s = notice_s;
+	in.set |= 1u << CAMP_P_PREEMPT | 1u << CAMP_P_NOTICE;
 	return campaign_compute(&in, &c->job, out, why);
 }
 

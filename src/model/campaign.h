@@ -57,12 +57,13 @@ void campaign_spot_warning(struct estimate *e, const struct campaign *c);
 
 /*
  * Campaign *c again with spot preemptions of `preempt_per_h` per instance
- * (node) and hour among its interruptions, unless its workload gave its
- * own (then a copy of *c): the provider's preemptions are interruptions
- * like the others.  Returns 0 with *out, or -1 with *why as
- * campaign_compute() (they leave no time to train).
+ * (node) and hour among its interruptions, each announced `notice_s`
+ * ahead (the provider's), unless its workload gave its own rate or notice
+ * (those are kept): the provider's preemptions are interruptions like the
+ * others.  Returns 0 with *out, or -1 with *why as campaign_compute()
+ * (they leave no time to train).
  */
-int campaign_with_preemptions(const struct campaign *c, double preempt_per_h,
+int campaign_with_preemptions(const struct campaign *c, double preempt_per_h, double notice_s,
 			      struct campaign *out, struct plan_problem *why);
 
 /* Wall-clock seconds of a run whose steady state takes steady_s under

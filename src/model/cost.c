@@ -67,31 +67,6 @@ int cost_cloud(const struct price_offer *o, const struct cost_billing *b,
 	return 0;
 }
 
-int cost_spot_overhead(double run_s, const struct cost_spot *in,
-		       struct cost_spot_result *out)
-{
-	assert(in && out);
-	if (!(run_s >= 0) || !isfinite(run_s) || !(in->preempt_per_h >= 0) ||
-	    !isfinite(in->preempt_per_h) || !(in->checkpoint_interval_s >= 0) ||
-	    !isfinite(in->checkpoint_interval_s) || !(in->restart_s >= 0) ||
-	    !isfinite(in->restart_s) || !(in->instances >= 1) || !isfinite(in->instances))
-		return -1;
-	struct cost_spot_result r;
-	r.expected_restarts = in->preempt_per_h * in->instances * run_s / COST_S_PER_H;
-	r.lost_s_per_restart = in->restart_s + in->checkpoint_interval_s / 2;
-	r.overhead_s = r.expected_restarts * r.lost_s_per_restart;
-	r.run_s = run_s + r.overhead_s;
-	*out = r;
-	return 0;
-}
-
-double cost_spot_loss_per_h(const struct cost_spot *in)
-{
-	assert(in);
-	return in->preempt_per_h * in->instances *
-	       (in->restart_s + in->checkpoint_interval_s / 2) / COST_S_PER_H;
-}
-
 double cost_energy_kwh(double gpus, double tdp_w, double util_frac,
 		       double run_s, double pue)
 {

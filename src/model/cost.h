@@ -4,8 +4,8 @@
  * Prices are US dollars per INSTANCE-hour as the price tables store them
  * (pricing/<provider>.yaml, loaded by src/io/price_load.h); the functions
  * here turn a run (GPUs, seconds) into instances, billed time and dollars,
- * add the spot interruption overhead, and give energy, CO2 and the
- * on-premises cost per GPU-hour.  Formulas and sources: docs/pricing.md.
+ * and give energy, CO2 and the on-premises cost per GPU-hour (spot
+ * preemptions are interruptions of the wall clock: model/campaign.h).  Formulas and sources: docs/pricing.md.
  */
 #ifndef TC_COST_H
 #define TC_COST_H
@@ -23,22 +23,6 @@ struct cost_run {
 	double price_usd_per_h;  /* per instance-hour, of the chosen kind */
 	double price_usd_per_gpu_h; /* price / GPUs per instance */
 	double cost_usd;         /* instances x billed hours x price */
-};
-
-/* Spot interruption assumptions (what the report prints back). */
-struct cost_spot {
-	double preempt_per_h;         /* preemptions per instance-hour of the job */
-	double checkpoint_interval_s; /* time between checkpoints */
-	double restart_s;             /* from preemption to training again */
-	double instances;             /* instances the job spans, >= 1: a synchronous
-				       * job stops when any one is preempted */
-};
-
-struct cost_spot_result {
-	double expected_restarts;  /* preempt_per_h x instances x run hours */
-	double lost_s_per_restart; /* restart_s + checkpoint_interval_s / 2 */
-	double overhead_s;         /* expected_restarts x lost_s_per_restart */
-	double run_s;              /* the run including the overhead */
 };
 
 struct cost_onprem_result {
@@ -111,23 +95,6 @@ double cost_billed_s(const struct cost_billing *b, double run_s);
 int cost_cloud(const struct price_offer *o, const struct cost_billing *b,
 	       enum cost_kind kind, double gpus, double run_s,
 	       struct cost_run *out, const char **why);
-
-/*
- * Spot overhead: restarts = preempt_per_h x instances x run_s / 3600 (first
- * order: the overhead's own preemptions are not counted); each costs
- * restart_s plus on average half a checkpoint interval of lost work.
- * Returns 0, or -1 for a negative or non-finite input or fewer than one
- * instance.
- */
-int cost_spot_overhead(double run_s, const struct cost_spot *in,
-		       struct cost_spot_result *out);
-
-/*
- * Restarts per hour of work x hours lost per restart: the work a spot job
- * loses per hour it makes.  At 1 or more it never finishes (the first-order
- * overhead of cost_spot_overhead is then meaningless).
- */
-double cost_spot_loss_per_h(const struct cost_spot *in);
 
 /* Energy in kWh: gpus x tdp_w x util_frac x run_s / 3600 x pue / 1000. */
 double cost_energy_kwh(double gpus, double tdp_w, double util_frac,

@@ -111,6 +111,13 @@ struct price_table {
 	char source[PRICE_TEXT_LEN];
 	char notes[PRICE_TEXT_LEN];
 	struct cost_billing billing;
+	/* The warning before a spot preemption, as the provider documents it
+	 * (the file's spot_notice, with its own source and date);
+	 * spot_notice_known 0 when the file says unknown or gives none. */
+	int spot_notice_known;
+	double spot_notice_s;
+	char spot_notice_source[PRICE_TEXT_LEN];
+	char spot_notice_as_of[PRICE_DATE_LEN];
 	struct price_offer *offers;  /* owned, file order */
 	size_t count;
 };

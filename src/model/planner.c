@@ -137,7 +137,7 @@ static void *pworker(void *arg)
 		struct plan_point *q = &it->pt;
 		/* Over the offer's network the steps are as many and do as much
 		 * work, each in time / steps: step time and MFU scale with it
-		 * (spot restarts redo steps; they do not slow them). */
+		 * (interruptions redo steps; they do not slow them). */
 		double scale = be->total_time_s > 0 ? pr.net_time_s / be->total_time_s : 1;
 		q->gpu = it->gpu;
 		q->plan = be->plan;
@@ -328,9 +328,6 @@ static void *sworker(void *arg)
 			s.offer = NULL;
 			s.billing = NULL;
 		}
-		/* A synchronous job stops when any of its nodes is preempted. */
-		int gpn = q->plan.gpus_per_node > 0 ? q->plan.gpus_per_node : 1;
-		s.spot.instances = q->plan.count > gpn ? ceil((double)q->plan.count / gpn) : 1;
 		planner_point_workload(in, q, w);
 		q->sampled = unc_run(w, g, &s, &ws, &q->unc, &why) == 0;
 	}

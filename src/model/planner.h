@@ -20,9 +20,9 @@
 /* What a plan costs on the offer it is bought on. */
 struct plan_priced {
 	double cost_usd;
-	double total_time_s;       /* the run on that offer: its network's time,
-				    * spot restarts included */
-	double net_time_s;         /* the same before spot restarts */
+	double total_time_s;       /* the run on that offer as judged: its
+				    * network's steady time, or its wall clock */
+	double net_time_s;         /* its network's steady time */
 	const char *provider, *instance; /* static or caller-owned strings */
 	/* The network total_time_s assumes between instances when it is the
 	 * offer's own, not the plan's (caller-owned); NULL otherwise. */

@@ -15,27 +15,7 @@ void run_cost_defaults(struct run_cost_in *in, enum cost_kind kind)
 	in->power_frac = RUN_COST_POWER_FRAC;
 	in->pue = RUN_COST_PUE;
 	in->grid_g_per_kwh = RUN_COST_GRID_G_PER_KWH;
-	in->spot.preempt_per_h = RUN_COST_PREEMPT_PER_H;
-	in->spot.checkpoint_interval_s = RUN_COST_CHECKPOINT_S;
-	in->spot.restart_s = RUN_COST_RESTART_S;
-	in->spot.instances = 1;
-}
-
-/* A cost_timer that adds the spot overhead to another timer's time. */
-struct spot_timer {
-	const struct cost_timer *base;
-	const struct cost_spot *spot;
-};
-
-static int spot_time(void *ctx, const char *network, double *run_s)
-{
-	const struct spot_timer *st = ctx;
-	struct cost_spot_result r;
-	double s;
-	if (st->base->fn(st->base->ctx, network, &s) || cost_spot_overhead(s, st->spot, &r))
-		return -1;
-	*run_s = r.run_s;
-	return 0;
+	in->preempt_per_h = RUN_COST_PREEMPT_PER_H;
 }
 
 int run_cost_compute(const struct price_table *tables, size_t ntables,
@@ -58,44 +38,19 @@ int run_cost_compute_timed(const struct price_table *tables, size_t ntables,
 	out->kind = in->kind;
 	out->run_s = run_s;
 	double shape = gpus < node_gpus ? gpus : node_gpus;
-	/* Interrupted work is redone: it costs time, dollars and energy.  The
-	 * job spans the plan's nodes, one instance each. */
-	if (in->kind == COST_SPOT) {
-		out->in.spot.instances = ceil(gpus / shape);
-		if (cost_spot_overhead(run_s, &out->in.spot, &out->spot))
-			return -1;
-		out->spot_applied = 1;
-		out->run_s = out->spot.run_s;
-	}
-	struct spot_timer st = { timer, &out->in.spot };
-	struct cost_timer spot_timer = { spot_time, &st };
-	const struct cost_timer *t = timer && out->spot_applied ? &spot_timer : timer;
 	out->priced = cost_range_timed(tables, ntables, gpu_id, in->kind, gpus, shape,
-				       out->run_s, t, &out->range) == 0;
-	/* The spot line describes the run priced: redo it over the cheapest
-	 * offer's network when that set its time. */
+				       run_s, timer, &out->range) == 0;
+	/* The wall clock stretches the run priced: its time over the
+	 * cheapest offer's network when that set it. */
 	const char *net = out->priced ? out->range.cheapest.network : NULL;
 	out->priced_base_s = run_s;
 	if (net && timer->fn(timer->ctx, net, &out->priced_base_s))
 		return -1;
-	if (out->spot_applied && net &&
-	    cost_spot_overhead(out->priced_base_s, &out->in.spot, &out->spot))
-		return -1;
-	if (out->spot_applied && out->priced) {
-		/* Every instance of the job waits through a restart and redoes
-		 * the lost work, at the cheapest offer's price. */
-		const struct cost_run *r = &out->range.cheapest.run;
-		out->restart_usd = r->instances * out->spot.lost_s_per_restart / COST_S_PER_H *
-				   r->price_usd_per_h;
-		out->overhead_usd = r->instances * out->spot.overhead_s / COST_S_PER_H *
-				    r->price_usd_per_h;
-	}
 	out->energy_kwh = cost_energy_kwh(gpus, tdp_w, in->power_frac, out->run_s, in->pue);
 	out->co2_kg = cost_co2_kg(out->energy_kwh, in->grid_g_per_kwh);
 	if (in->have_onprem &&
 	    cost_onprem_per_gpu_h(&in->onprem, tdp_w, &out->onprem_rate) == 0) {
 		out->onprem = 1;
-		/* Owned GPUs run the job without preemptions. */
 		out->onprem_usd = gpus * run_s / COST_S_PER_H * out->onprem_rate.total_usd_per_gpu_h;
 	}
 	return isfinite(out->energy_kwh) && isfinite(out->co2_kg) ? 0 : -1;
@@ -129,16 +84,44 @@ int run_cost_networks(const struct price_table *tables, size_t ntables, const ch
 	return n;
 }
 
+/* The spot preemptions of campaign *camp (its own, or those of in's
+ * rate with the notice of the cheapest offer's provider) into c->campaign
+ * and c->spot; -1 when they leave no time to train. */
+static int spot_campaign(struct run_cost *c, const struct campaign *camp)
+{
+	struct run_cost_spot *sp = &c->spot;
+	const struct price_table *t = c->priced ? c->range.cheapest.table : NULL;
+	struct plan_problem hopeless;
+	memset(sp, 0, sizeof(*sp));
+	c->spot_counted = 1;
+	sp->notice_known = t && t->spot_notice_known;
+	sp->notice_given = (camp->in.set >> CAMP_P_NOTICE) & 1u;
+	sp->notice_s = sp->notice_given ? camp->in.notice_s :
+		       sp->notice_known ? t->spot_notice_s : CAMP_SPOT_NOTICE_S;
+	sp->preempt_per_h = (camp->in.set >> CAMP_P_PREEMPT) & 1u ? camp->in.preempt_per_h :
+								      c->in.preempt_per_h;
+	sp->instances = camp->nodes;
+	if (campaign_with_preemptions(camp, c->in.preempt_per_h, sp->notice_s, &c->campaign,
+				      &hopeless))
+		return -1;
+	const struct campaign *k = &c->campaign;
+	double per_s = k->nodes * k->in.preempt_per_h / COST_S_PER_H;
+	sp->lost_s_each = k->lost_per_interrupt_s;
+	sp->expected = per_s * k->wall_s;
+	/* their share of the restarts and rework of the running time */
+	sp->lost_s = per_s * (k->wall_s - k->in.startup_s) * k->lost_per_interrupt_s;
+	return 0;
+}
+
 int run_cost_campaign(struct run_cost *c, double gpus, const struct campaign *camp)
 {
 	c->campaign = *camp;
 	c->campaign_hopeless = 0;
+	c->spot_counted = 0;
 	c->wall_s = c->wall_usd = c->spare_usd = 0;
 	if (c->unfit)
 		return 0;
-	struct plan_problem hopeless;
-	if (c->spot_applied &&
-	    campaign_with_preemptions(camp, c->in.spot.preempt_per_h, &c->campaign, &hopeless)) {
+	if (c->kind == COST_SPOT && spot_campaign(c, camp)) {
 		c->campaign_hopeless = 1;
 		return 0;
 	}
@@ -152,6 +135,13 @@ int run_cost_campaign(struct run_cost *c, double gpus, const struct campaign *ca
 		return -1;
 	c->spare_usd = run.cost_usd * c->campaign.in.spare_frac;
 	c->wall_usd = run.cost_usd + c->spare_usd;
+	if (c->spot_counted) {
+		/* every instance waits through a preemption's restart and redoes
+		 * its lost work, at the cheapest offer's price */
+		double usd_per_s = ch->run.instances * ch->run.price_usd_per_h / COST_S_PER_H;
+		c->spot.each_usd = c->spot.lost_s_each * usd_per_s;
+		c->spot.lost_usd = c->spot.lost_s * usd_per_s;
+	}
 	return isfinite(c->wall_usd) ? 0 : -1;
 }
 

@@ -1,6 +1,7 @@
 /*
  * run_cost.h - what one estimated run costs: the cheapest offer and the
- * range across providers, spot overhead, on-premises cost, energy and CO2.
+ * range across providers, the wall clock with spot preemptions among its
+ * interruptions, on-premises cost, energy and CO2.
  * Pure computation over cost.h; the caller loads the price tables.
  */
 #ifndef TC_RUN_COST_H
@@ -15,19 +16,39 @@
 #define RUN_COST_PUE 1.2          /* facility overhead of a cloud data centre */
 #define RUN_COST_GRID_G_PER_KWH 400 /* grid carbon intensity, g CO2 per kWh */
 
-/* Spot assumptions when the user gives none (docs/pricing.md). */
+/* The spot preemption rate when the user gives none (docs/pricing.md):
+ * an assumption, no provider publishes one. */
 #define RUN_COST_PREEMPT_PER_H 0.05      /* one preemption per 20 h */
-#define RUN_COST_CHECKPOINT_S 3600.0     /* a checkpoint every hour */
-#define RUN_COST_RESTART_S 600.0         /* 10 min to get training again */
 
 struct run_cost_in {
 	enum cost_kind kind;        /* on-demand or spot */
 	double power_frac;          /* average power / TDP */
 	double pue;
 	double grid_g_per_kwh;
-	struct cost_spot spot;      /* used when kind is COST_SPOT */
+	double preempt_per_h;       /* spot: preemptions per instance-hour */
 	int have_onprem;            /* onprem holds this GPU's inputs */
 	struct cost_onprem onprem;
+};
+
+/*
+ * A spot run's preemptions, which the campaign counts among its
+ * interruptions (model/campaign.h): the steady state has none.
+ */
+struct run_cost_spot {
+	double preempt_per_h;       /* per instance-hour, as used */
+	double instances;           /* the campaign's nodes: any one stops the job */
+	/* The warning before a preemption: the cheapest offer's provider's
+	 * (notice_known) or, where it states none or nothing is priced, the
+	 * shortest a provider documents (CAMP_SPOT_NOTICE_S); the workload's
+	 * spot_notice replaces either (notice_given). */
+	double notice_s;
+	int notice_known, notice_given;
+	double expected;            /* preemptions over the wall clock */
+	double lost_s;              /* wall clock they cost: restarts and rework */
+	double lost_s_each;         /* restart + half a checkpoint interval */
+	/* On the cheapest offer: one preemption on every instance, and all of
+	 * them (0 when not priced). */
+	double each_usd, lost_usd;
 };
 
 struct run_cost {
@@ -36,19 +57,11 @@ struct run_cost {
 	int unfit;                  /* the plan does not fit in memory: nothing below is set */
 	int priced;                 /* an offer of this GPU and kind exists */
 	struct cost_range range;    /* cheapest and dearest offers */
-	int spot_applied;
-	/* Spot overhead of the run priced on the cheapest offer (of run_s
-	 * when no offer is priced). */
-	struct cost_spot_result spot;
-	/* Spot, priced: what one restart (restart time plus the lost work) and
-	 * all expected restarts cost on the cheapest offer, before billing
-	 * rounds the run up. */
-	double restart_usd, overhead_usd;
-	/* The cheapest offer's run before any spot overhead: over its own
-	 * network when that set the time, else the run_s passed in. */
+	/* The cheapest offer's steady run: over its own network when that
+	 * set the time, else the run_s passed in. */
 	double priced_base_s;
-	double run_s;               /* the run over the plan's own network, spot
-				     * overhead included: energy and on-premises */
+	double run_s;               /* the steady run over the plan's own
+				     * network: energy and on-premises */
 	double energy_kwh;
 	double co2_kg;
 	int onprem;                 /* an on-premises figure exists */
@@ -59,6 +72,8 @@ struct run_cost {
 	 * (hopeless: they leave no time to train; nothing below is set). */
 	struct campaign campaign;
 	int campaign_hopeless;
+	int spot_counted;           /* kind is spot: `spot` below is set */
+	struct run_cost_spot spot;
 	double wall_s;              /* the priced run on the wall clock */
 	/* The cheapest offer billed for wall_s, and the spare nodes' share
 	 * (campaign.in.spare_frac of it) included in wall_usd. */
@@ -72,9 +87,10 @@ void run_cost_defaults(struct run_cost_in *in, enum cost_kind kind);
  * Cost a run of `gpus` GPUs of `gpu_id` (TDP `tdp_w`) lasting `run_s`
  * seconds over the `ntables` price tables, on instances of at least
  * min(gpus, node_gpus) GPUs: the shape the performance model assumed.
- * Always fills energy; `priced` tells whether any offer matched.  Returns
- * 0, or -1 on invalid inputs (non-finite or negative times, a spot model
- * that fails).
+ * The steady run is priced, spot or not: spot preemptions are
+ * interruptions of the wall clock (run_cost_campaign).  Always fills
+ * energy; `priced` tells whether any offer matched.  Returns 0, or -1 on
+ * invalid inputs (non-finite or negative times).
  */
 int run_cost_compute(const struct price_table *tables, size_t ntables,
 		     const char *gpu_id, double gpus, double node_gpus, double tdp_w,
@@ -82,8 +98,8 @@ int run_cost_compute(const struct price_table *tables, size_t ntables,
 
 /*
  * run_cost_compute() where each offer that joins several instances is
- * priced for the time `timer` gives over its own network (the spot
- * overhead added to it); run_s stays the time of energy and on-premises,
+ * priced for the time `timer` gives over its own network; run_s stays
+ * the time of energy and on-premises,
  * which run over the plan's own network.  A NULL timer is
  * run_cost_compute().
  */
@@ -115,10 +131,10 @@ int run_cost_networks(const struct price_table *tables, size_t ntables, const ch
 /*
  * The wall clock and its cost under campaign *camp (the estimate's): the
  * run priced (its base time over the cheapest offer's network) stretched
- * as the campaign says, with the preemptions of a spot run added to its
- * interruptions unless the workload gave its own; billed on the cheapest
- * offer, spare nodes paid as a share of the bill.  Returns 0, or -1 on
- * invalid input.
+ * as the campaign says, with the preemptions of a spot run (c->in's rate,
+ * the cheapest offer's provider's notice) added to its interruptions
+ * unless the workload gave its own; billed on the cheapest offer, spare
+ * nodes paid as a share of the bill.  Returns 0, or -1 on invalid input.
  */
 int run_cost_campaign(struct run_cost *c, double gpus, const struct campaign *camp);
 

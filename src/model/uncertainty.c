@@ -1,5 +1,5 @@
 /*
- * uncertainty.c - Monte Carlo over efficiencies, network and preemptions
+ * uncertainty.c - Monte Carlo over efficiencies, network and interruptions
  * (gsl_rng, gsl_stats); see uncertainty.h for the distributions.
  */
 #include "uncertainty.h"
@@ -82,7 +82,6 @@ void unc_spec_default(struct unc_spec *s)
 	s->seed = UNC_DEFAULT_SEED;
 	s->samples = UNC_DEFAULT_SAMPLES;
 	s->kind = COST_ON_DEMAND;
-	s->spot.instances = 1; /* unc_spec_price() sets the run's own */
 	s->restart_log_sd = UNC_RESTART_LOG_SD;
 }
 
@@ -92,7 +91,7 @@ void unc_spec_zero(struct unc_spec *s)
 		s->rel_sd[p] = 0;
 	s->network_rel_sd = 0;
 	s->model_rel_sd = 0;
-	s->spot.preempt_per_h = 0;
+	s->preempt_per_h = 0;
 }
 
 void unc_spec_from_calibration(struct unc_spec *s, const struct cal_overlay *o)
@@ -219,24 +218,6 @@ static int price_sample(const struct unc_spec *s, const struct price_offer *o, d
 	return 0;
 }
 
-/* Seconds lost to preemptions in a run of run_s seconds. */
-static double draw_preemption_s(gsl_rng *r, const struct cost_spot *sp, double run_s)
-{
-	double mu = sp->preempt_per_h * sp->instances * run_s / COST_S_PER_H;
-	if (!(mu > 0))
-		return 0;
-	unsigned int k = gsl_ran_poisson(r, mu);
-	double lost = k * sp->restart_s;
-	if (k > UNC_RESTARTS_EXACT) {
-		lost += sp->checkpoint_interval_s *
-			(k / 2.0 + sqrt(k / 12.0) * gsl_ran_gaussian(r, 1.0));
-	} else {
-		for (unsigned int i = 0; i < k; i++)
-			lost += sp->checkpoint_interval_s * gsl_rng_uniform(r);
-	}
-	return lost > 0 ? lost : 0;
-}
-
 double unc_draw_wall_s(gsl_rng *r, const struct campaign *c, double steady_s,
 		       double restart_log_sd)
 {
@@ -319,7 +300,8 @@ int unc_run(const struct workload *w, const struct gpu *g, const struct unc_spec
 	/* On spot without the caller's campaign (a plan's samples) the
 	 * preemptions are interruptions of the wall clock too, as priced. */
 	if (!s->campaign && s->offer && s->kind == COST_SPOT && s->wall &&
-	    campaign_with_preemptions(&e.campaign, s->spot.preempt_per_h, &camp, &camp_why))
+	    campaign_with_preemptions(&e.campaign, s->preempt_per_h, e.campaign.in.notice_s, &camp,
+				      &camp_why))
 		camp = e.campaign;
 	res.has_wall = s->wall;
 	res.samples = n;
@@ -371,12 +353,9 @@ int unc_run(const struct workload *w, const struct gpu *g, const struct unc_spec
 			goto out;
 		double f = model_sd > 0 ? exp(model_sd * zm) : 1;
 		double step = e.step_time_s * f, total = e.total_time_s * f;
-		if (s->offer && s->kind == COST_SPOT)
-			total += draw_preemption_s(r, &s->spot, total);
 		ws->step_s[i] = step;
 		ws->total_s[i] = total;
 		ws->cost_usd[i] = ws->wall_usd[i] = 0;
-		/* the wall clock redraws the interruptions spot adds to total */
 		ws->wall_s[i] = s->wall ? unc_draw_wall_s(r, &camp, e.total_time_s * f,
 							  s->restart_log_sd) : 0;
 		if (res.price_drawn)

@@ -3,7 +3,8 @@
  *
  * Each sample draws the efficiency parameters (struct roof_eff), the
  * inter-node network bandwidth and a model-error factor, runs the step
- * model, and, for spot pricing, draws the preemptions of the run.  The
+ * model, and, with `wall`, draws the interruptions of the wall clock (spot
+ * preemptions among them).  The
  * spreads come from a calibration (standard errors and the residual error
  * of its fit) or from the documented defaults (docs/calibration.md).
  * Summaries use gsl_stats; quantiles are read from the sorted samples.
@@ -18,8 +19,6 @@
  *  - a scale (EFF_SCALE): log-normal with sigma = sd;
  *  - network bandwidth: log-normal with sigma = network_rel_sd;
  *  - model error: the step time times exp(N(0, model_rel_sd));
- *  - preemptions (spot): Poisson(preempt_per_h x instances x run hours), each losing
- *    restart_s plus a uniform share of a checkpoint interval;
  *  - the spot price (spot, on an offer whose source sampled zones: spot_low
  *    and spot_high): split uniform, half the draws uniform on [low, median]
  *    and half on [median, high] (unc_zone_price), median = spot_median when
@@ -28,7 +27,9 @@
  *  - the wall clock (with `wall`): the campaign's interruptions (model/campaign.h)
  *    Poisson around its expected count, each a restart drawn log-normal around
  *    its restart time (sigma UNC_RESTART_LOG_SD) and a uniform share of the
- *    checkpoint interval redone (unc_draw_wall_s).
+ *    checkpoint interval redone (unc_draw_wall_s); on spot the preemptions
+ *    are among those interruptions.  The total time is the steady state:
+ *    it draws no interruption, spot or not.
  * A spread of 0 leaves the value exactly as it is.
  */
 #ifndef TC_UNCERTAINTY_H
@@ -72,7 +73,9 @@ struct unc_spec {
 	const struct price_offer *offer;     /* borrowed */
 	const struct cost_billing *billing;  /* borrowed */
 	enum cost_kind kind;
-	struct cost_spot spot;          /* used when kind == COST_SPOT */
+	/* Spot preemptions per instance-hour, counted among the wall clock's
+	 * interruptions when the caller gives no campaign (kind COST_SPOT). */
+	double preempt_per_h;
 	double deadline_s;              /* 0: none */
 	double budget_usd;              /* 0: none */
 	/* Draw the wall clock too (unc_result.wall_s): under *campaign, or

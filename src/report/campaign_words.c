@@ -88,8 +88,7 @@ int rep_est_wall_cost(REP_WORD_ARGS)
 	if (CAMP("spot_preemptions_per_h")->num > 0) {
 		size_t used = strlen(value);
 		snprintf(value + used, REP_WORD_LEN - used, "\nthe spot preemptions counted as "
-			 "interruptions, checkpoints at the interval above (the spot line's "
-			 "overhead assumes its own)");
+			 "interruptions, checkpoints at the interval above (the spot line)");
 	}
 	return 0;
 }

@@ -296,22 +296,28 @@ static void choice_fields(struct est_record *r, const char *key, const char *gro
 #undef ON
 }
 
-/* The spot assumptions and what the restarts cost (spot: they apply;
- * c is never NULL). */
+/* The spot preemptions among the wall clock's interruptions and what they
+ * cost (spot: counted; c is never NULL). */
 static void spot_fields(struct est_record *r, const struct run_cost *c, int spot)
 {
 	static const char g[] = "cost.spot";
-	int priced = spot && c->priced;
-	put(r, jnum("preempt_per_h", g), only(spot, val(c->in.spot.preempt_per_h)));
-	put(r, jnum("instances", g), only(spot, val(c->in.spot.instances)));
-	put(r, jnum("checkpoint_interval_s", g),
-	    only(spot, val(c->in.spot.checkpoint_interval_s)));
-	put(r, jnum("restart_s", g), only(spot, val(c->in.spot.restart_s)));
-	put(r, jnum("expected_restarts", g), only(spot, val(c->spot.expected_restarts)));
-	put(r, jnum("overhead_s", g), only(spot, val(c->spot.overhead_s)));
-	put(r, jnum("lost_s_per_restart", g), only(spot, val(c->spot.lost_s_per_restart)));
-	put(r, jnum("restart_cost_usd", g), !spot ? gone : priced ? val(c->restart_usd) : null_cell);
-	put(r, jnum("overhead_cost_usd", g), !spot ? gone : priced ? val(c->overhead_usd) : null_cell);
+	const struct run_cost_spot *sp = &c->spot;
+	int priced = spot && c->priced && !c->campaign_hopeless;
+	/* what the preemptions cost: none when they leave no time to train */
+	struct rep_cell none = c->campaign_hopeless ? null_cell : gone;
+	put(r, jnum("preempt_per_h", g), only(spot, val(sp->preempt_per_h)));
+	put(r, jnum("instances", g), only(spot, val(sp->instances)));
+	int lost = spot && !c->campaign_hopeless;
+	put(r, jnum("checkpoint_interval_s", g), lost ? val(c->campaign.interval_s) : only(spot, none));
+	put(r, jnum("restart_s", g), only(spot, val(c->campaign.in.restart_s)));
+	put(r, jnum("notice_s", g), only(spot, val(sp->notice_s)));
+	put(r, col("notice_known", g, REP_COL_BOOL, REP_VIEW_JSON, 0),
+	    only(spot, val(sp->notice_known || sp->notice_given)));
+	put(r, jnum("expected_restarts", g), lost ? val(sp->expected) : only(spot, none));
+	put(r, jnum("overhead_s", g), lost ? val(sp->lost_s) : only(spot, none));
+	put(r, jnum("lost_s_per_restart", g), lost ? val(sp->lost_s_each) : only(spot, none));
+	put(r, jnum("restart_cost_usd", g), !spot ? gone : priced ? val(sp->each_usd) : null_cell);
+	put(r, jnum("overhead_cost_usd", g), !spot ? gone : priced ? val(sp->lost_usd) : null_cell);
 }
 
 /*
@@ -351,7 +357,7 @@ static void cost_fields(struct est_record *r, const struct gpu *g, const struct 
 	say(r, "expected wall-clock cost", rep_est_wall_cost);
 	put(r, jnum("wall_run_s", "cost"), only(fit, wall ? val(c->wall_s) : null_cell));
 	put(r, jnum("spare_cost_usd", "cost"), only(fit, wall ? val(c->spare_usd) : null_cell));
-	spot_fields(r, c, fit && c->spot_applied);
+	spot_fields(r, c, fit && c->spot_counted);
 	/* Null, never left out, where no on-premises figure applies (the schema
 	 * makes it a field of every cost object). */
 	put(r, jnum("onprem_usd", "cost"),
@@ -517,14 +523,16 @@ static void cost_facts(struct est_record *r, const struct gpu *g, const struct p
 	fact(r, "offer_own_network", val(ch->network != NULL));
 	fact(r, "offer_network", txt(ch->offer ? ch->offer->network : ""));
 	fact(r, "plan_network", txt(p->network));
-	fact(r, "spot_hopeless", val(c->spot_applied && cost_spot_loss_per_h(&c->in.spot) >= 1));
+	fact(r, "spot_hopeless", val(c->spot_counted && c->campaign_hopeless));
+	fact(r, "notice_provider", txt(c->spot.notice_known && ch->table ? ch->table->provider : ""));
+	fact(r, "notice_given", val(c->spot.notice_given));
 	fact(r, "capital_usd_per_gpu_h", val(rate->capital_usd_per_gpu_h));
 	fact(r, "power_usd_per_gpu_h", val(rate->power_usd_per_gpu_h));
 	fact(r, "colo_usd_per_gpu_h", val(rate->colo_usd_per_gpu_h));
 	fact(r, "tdp_w", val(g->tdp_w));
 }
 
-/* The table's lines of the cost: the offers, the spot restarts, the cost
+/* The table's lines of the cost: the offers, the spot preemptions, the cost
  * on premises and the energy, each over the field it words. */
 static void cost_lines(struct est_record *r)
 {

@@ -63,16 +63,15 @@ const char *rep_choice_network(const struct cost_choice *ch, const struct plan *
 	return ch->network ? ch->network : p->network;
 }
 
-void rep_spot_assumptions(FILE *f, const struct cost_spot *sp, const char *what)
+void rep_spot_assumptions(FILE *f, double preempt_per_h, int steady_state)
 {
-	char a[48], b[48], c[48];
 	fprintf(f, "Spot: assumed %.3g preemptions per instance-hour on each instance of a run (any one "
-		"stops it), a checkpoint every %s and %s to get training again, so each restart loses %s "
-		"on every instance (the restart and half a checkpoint interval of work); %s include the "
-		"expected restarts (--preempt-per-h, --checkpoint, --restart; docs/pricing.md).\n",
-		sp->preempt_per_h, tc_fmt_duration(sp->checkpoint_interval_s, a, sizeof(a)),
-		tc_fmt_duration(sp->restart_s, b, sizeof(b)),
-		tc_fmt_duration(sp->restart_s + sp->checkpoint_interval_s / 2, c, sizeof(c)), what);
+		"stops it; --preempt-per-h), counted among the interruptions of the expected wall clock, "
+		"each losing the campaign's restart and half its checkpoint interval (docs/model.md, "
+		"section 9; docs/pricing.md).  %s\n", preempt_per_h,
+		steady_state ? "At steady state (--steady-state) a run has no interruptions, preemptions "
+			       "included: its times and costs are the uninterrupted run at spot prices."
+			     : "The steady state counts none.");
 }
 
 const char *rep_title(char *buf, const struct workload *w, const char *fmt)

@@ -36,9 +36,10 @@ const char *rep_title(char *buf, const struct workload *w, const char *fmt);
  */
 const char *rep_choice_network(const struct cost_choice *ch, const struct plan *p);
 
-/* The spot assumptions of compare and plan, as a paragraph; `what` names
- * the figures that include the restarts ("costs", "times and costs"). */
-void rep_spot_assumptions(FILE *f, const struct cost_spot *sp, const char *what);
+/* The spot assumptions of compare and plan, as a paragraph: preempt_per_h
+ * preemptions per instance-hour among the wall clock's interruptions, and
+ * what the steady state (steady_state: the basis) counts of them. */
+void rep_spot_assumptions(FILE *f, double preempt_per_h, int steady_state);
 
 /* Room for a rep_unpriced() line. */
 #define REP_UNPRICED_LEN 640

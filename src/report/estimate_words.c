@@ -182,27 +182,14 @@ static void append(char *buf, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* True if the run is priced at spot rates with its expected restarts:
- * its times then come in two kinds, steady and with restarts. */
-static int spot_applied(const struct rep_rows *r, size_t i)
-{
-	const struct rep_cell *o = FIELD("cost.spot", "overhead_s");
-	return o && !o->missing;
-}
-
-/* "5,000 steps in 2.63 d (steady state)", and on spot the time with the
- * expected restarts: each time says what it counts. */
+/* "5,000 steps in 2.63 d (steady state)": no interruption counted, spot
+ * preemptions included (the wall clock counts them). */
 int rep_est_run(REP_WORD_ARGS)
 {
-	char a[48], b[48], c2[48], n[48];
+	char a[48], b[48];
 	snprintf(value, REP_WORD_LEN, "%s steps in %s (steady state)",
 		 rep_fmt_count(FIELD(NULL, "steps")->num, a, sizeof(a)),
 		 tc_fmt_duration(CELL->num, b, sizeof(b)));
-	const struct rep_cell *billed = FIELD("cost", "billed_run_s");
-	if (spot_applied(r, i) && billed && !billed->missing)
-		append(value, "; %s with the %s expected spot restarts",
-		       tc_fmt_duration(billed->num, c2, sizeof(c2)),
-		       rep_fmt_count(FIELD("cost.spot", "expected_restarts")->num, n, sizeof(n)));
 	return 0;
 }
 
@@ -487,7 +474,7 @@ int rep_est_offer(REP_WORD_ARGS)
 		 OFFER("instance")->text, region[0] ? region : "any region",
 		 rep_fmt_count(OFFER("instances")->num, inst, sizeof(inst)), gpus, plural(gpus),
 		 tc_fmt_duration(OFFER("billed_s")->num, dur, sizeof(dur)),
-		 spot_applied(r, i) ? "the run with its expected restarts" : "the steady run",
+		 "the steady run",
 		 rep_fmt_usd(OFFER("price_usd_per_instance_h")->num, rate, sizeof(rate)),
 		 OFFER("as_of")->text, OFFER("verified")->num ? "" : " (unverified price)");
 	if (idle > 0)
@@ -600,25 +587,48 @@ int rep_est_skipped_fabric(REP_WORD_ARGS)
 /* A field of the spot assumptions and what the restarts cost. */
 #define SPOT(name) FIELD("cost.spot", name)->num
 
-/* The spot assumptions and the time the expected restarts add; nothing
- * without spot prices. */
+/* Where the spot notice comes from, appended to value. */
+static void notice_words(const struct rep_rows *r, size_t i, char *value)
+{
+	char a[48], b[48];
+	const char *provider = FACT("notice_provider")->text;
+	tc_fmt_duration(SPOT("notice_s"), a, sizeof(a));
+	if (FACT("notice_given")->num)
+		append(value, "; notice %s (the workload's spot_notice)", a);
+	else if (provider && provider[0])
+		append(value, "; notice %s, %s's documented (pricing/%s.yaml)", a, provider, provider);
+	else
+		append(value, "; notice unknown%s%s: %s assumed, the shortest a provider documents",
+		       FIELD("cost.cheapest", "provider")->missing ? "" : " for ",
+		       FIELD("cost.cheapest", "provider")->missing ? "" :
+		       FIELD("cost.cheapest", "provider")->text, tc_fmt_duration(SPOT("notice_s"), b,
+										 sizeof(b)));
+}
+
+/* The spot assumptions and the wall clock the expected preemptions cost
+ * among its interruptions; nothing without spot prices. */
 int rep_est_spot(REP_WORD_ARGS)
 {
-	char a[48], b[48], x[48];
+	char x[48], k[48];
 	double instances = SPOT("instances");
 	if (CELL->missing)
 		return 1;
 	snprintf(value, REP_WORD_LEN, "assumed %.3g preemptions per instance-hour on each of "
-		 "%.0f instance%s (any one stops the job), a checkpoint every %s and %s per "
-		 "restart: %.3g restarts add %s", CELL->num, instances, plural(instances),
-		 tc_fmt_duration(SPOT("checkpoint_interval_s"), a, sizeof(a)),
-		 tc_fmt_duration(SPOT("restart_s"), b, sizeof(b)), SPOT("expected_restarts"),
-		 tc_fmt_duration(SPOT("overhead_s"), x, sizeof(x)));
+		 "%.0f instance%s (any one stops the job), counted among the interruptions of the "
+		 "wall clock: ", CELL->num, instances, plural(instances));
+	if (FACT("spot_hopeless")->num)
+		append(value, "each losing a restart and half a checkpoint interval, they leave "
+		       "no time to train: spot cannot finish this run");
+	else
+		append(value, "%s expected, costing %s of it",
+		       rep_fmt_count(round(SPOT("expected_restarts")), k, sizeof(k)),
+		       tc_fmt_duration(SPOT("overhead_s"), x, sizeof(x)));
+	append(value, "; the steady state has none");
+	notice_words(r, i, value);
 	return 0;
 }
 
-/* What one spot restart costs, and whether the job can finish at all;
- * nothing without a priced spot run. */
+/* What one spot preemption costs; nothing without a priced spot run. */
 int rep_est_restart(REP_WORD_ARGS)
 {
 	char a[48], b[48], x[48], y[48], z[48], n[48], w[48], k[48], t[48];
@@ -626,9 +636,9 @@ int rep_est_restart(REP_WORD_ARGS)
 	double instances = OFFER("instances")->num;
 	if (CELL->missing)
 		return 1;
-	snprintf(value, REP_WORD_LEN, "each costs %s to get training again plus on average %s "
-		 "of work lost since the last checkpoint (half the %s interval): %s on %s "
-		 "instance%s at %s/h, %s; all %s expected: %s",
+	snprintf(value, REP_WORD_LEN, "each preemption costs %s to get training again plus on "
+		 "average %s of work lost since the last checkpoint (half the %s interval): %s on %s "
+		 "instance%s at %s/h, %s; all %s expected: %s, in the wall-clock cost",
 		 tc_fmt_duration(SPOT("restart_s"), a, sizeof(a)),
 		 tc_fmt_duration(ckpt / 2, b, sizeof(b)), tc_fmt_duration(ckpt, x, sizeof(x)),
 		 tc_fmt_duration(lost, y, sizeof(y)), rep_fmt_count(instances, n, sizeof(n)),
@@ -637,11 +647,6 @@ int rep_est_restart(REP_WORD_ARGS)
 		 rep_fmt_usd(CELL->num, w, sizeof(w)),
 		 rep_fmt_count(round(SPOT("expected_restarts")), k, sizeof(k)),
 		 rep_fmt_usd(SPOT("overhead_cost_usd"), t, sizeof(t)));
-	if (FACT("spot_hopeless")->num)
-		append(value, "\nat %.3g restarts per hour of work, each losing %s, the job loses "
-		       "work as fast as it makes it: spot cannot finish this run (the first-order "
-		       "figures above understate that)", SPOT("preempt_per_h") * SPOT("instances"),
-		       tc_fmt_duration(lost, y, sizeof(y)));
 	return 0;
 }
 
@@ -693,12 +698,11 @@ int rep_est_unc_time(REP_WORD_ARGS)
 	return percentiles(r, i, c, value, tc_fmt_duration);
 }
 
-/* The percentiles of the run's time, titled with what it counts: the
- * samples draw the spot restarts when the run is priced at spot rates. */
+/* The percentiles of the run's time at steady state: no interruption
+ * drawn, spot or not (the wall clock's line draws them). */
 int rep_est_unc_total(REP_WORD_ARGS)
 {
-	snprintf(title, REP_WORD_LEN, "%s", spot_applied(r, i) ? "total, with restarts"
-							       : "total time, steady");
+	snprintf(title, REP_WORD_LEN, "%s", "total time, steady");
 	return percentiles(r, i, c, value, tc_fmt_duration);
 }
 

@@ -35,20 +35,23 @@ void plot_explain(struct svg *s, int standalone, const struct workload *w,
 		  const struct gpu *g, const struct estimate *e,
 		  const struct est_workspace *ws);
 
-/* compare: one GPU type's outcome. */
+/* compare: one GPU type's outcome, on the basis the table judges it. */
 struct plot_compare_row {
 	const char *gpu;       /* borrowed */
 	int count;             /* GPUs */
 	double total_s;        /* point estimate */
 	double cost_usd;       /* cheapest offer; valid when priced */
 	int priced;
+	int unfinished;        /* it never finishes (spot preemptions leave no
+				  time to train): no bars */
 	int has_unc;           /* P10-P90 below are valid (cost only when priced) */
 	struct unc_quantiles total_q, cost_q;
 };
 
-/* compare: total time and cost per GPU type side by side, with P10-P90
- * whiskers where sampled. */
-void plot_compare(struct svg *s, int standalone, const char *workload,
+/* compare: time and cost per GPU type side by side, with P10-P90 whiskers
+ * where sampled; `basis` names what the times and costs are ("expected
+ * wall clock", "steady state") in the titles and the time axis. */
+void plot_compare(struct svg *s, int standalone, const char *workload, const char *basis,
 		  const struct plot_compare_row *r, size_t n);
 
 /* plan: every (GPU type, count) point as time against cost (log-log),

@@ -15,10 +15,10 @@
 
 #define MAX_BARS 256 /* GPU types drawn; compare caps its list far lower */
 
-void plot_compare(struct svg *s, int standalone, const char *workload,
+void plot_compare(struct svg *s, int standalone, const char *workload, const char *basis,
 		  const struct plot_compare_row *r, size_t n)
 {
-	char title[256], desc[256];
+	char title[256], desc[256], tpanel[96], cpanel[96];
 	if (n > MAX_BARS)
 		n = MAX_BARS;
 	int unc = 0;
@@ -29,13 +29,18 @@ void plot_compare(struct svg *s, int standalone, const char *workload,
 		snprintf(labels[i], sizeof(labels[i]), "%d x %s", r[i].count, r[i].gpu);
 		names[i] = labels[i];
 		unc |= r[i].has_unc;
-		tmax = fmax(tmax, r[i].has_unc ? fmax(r[i].total_s, r[i].total_q.p90) : r[i].total_s);
+		if (!r[i].unfinished)
+			tmax = fmax(tmax, r[i].has_unc ? fmax(r[i].total_s, r[i].total_q.p90) : r[i].total_s);
+		if (r[i].unfinished)
+			continue;
 		if (r[i].priced)
 			cmax = fmax(cmax, r[i].has_unc ? fmax(r[i].cost_usd, r[i].cost_q.p90) : r[i].cost_usd);
 	}
-	snprintf(title, sizeof(title), "%s: total time and cost on each GPU type", workload);
-	snprintf(desc, sizeof(desc), "Bars: the point estimate of each of %zu GPU types%s.", n,
-		 unc ? "; whiskers: P10 to P90 of the Monte Carlo samples" : "");
+	snprintf(title, sizeof(title), "%s: time and cost on each GPU type (%s)", workload, basis);
+	snprintf(desc, sizeof(desc), "Bars: the point estimate of each of %zu GPU types on the %s%s.",
+		 n, basis, unc ? "; whiskers: P10 to P90 of the Monte Carlo samples" : "");
+	snprintf(tpanel, sizeof(tpanel), "Time (%s)", basis);
+	snprintf(cpanel, sizeof(cpanel), "Cost on the cheapest offer (%s)", basis);
 	/* Horizontal bars in compare's order (cheapest first), the same in both
 	 * panels; 22 px a GPU type so many types keep readable labels. */
 	double height = fmax(440, 28 + 48 + 22 * (double)n);
@@ -45,18 +50,27 @@ void plot_compare(struct svg *s, int standalone, const char *workload,
 
 	struct plot_time_unit u = plot_time_unit(tmax);
 	char ylab[64];
-	snprintf(ylab, sizeof(ylab), "total time (%s)", u.name);
+	snprintf(ylab, sizeof(ylab), "%s (%s)", basis, u.name);
 	struct chart_axis ty = { ylab, CHART_LINEAR, 0, tmax / u.per_s };
 	struct chart_axis cy = { "cost (USD)", CHART_LINEAR, 0, cmax };
 	chart_axis_nice(&ty);
 	chart_axis_nice(&cy);
 	struct chart ct, cc;
-	chart_hpanel(&ct, s, (struct chart_box){ 0, 0, 480, height }, "Total time", &ty,
+	chart_hpanel(&ct, s, (struct chart_box){ 0, 0, 480, height }, tpanel, &ty,
 		     n ? n : 1, names);
-	chart_hpanel(&cc, s, (struct chart_box){ 480, 0, 480, height },
-		     "Cost on the cheapest offer", &cy, n ? n : 1, names);
+	chart_hpanel(&cc, s, (struct chart_box){ 480, 0, 480, height }, cpanel, &cy, n ? n : 1,
+		     names);
 	for (size_t i = 0; i < n; i++) {
 		char tip[160], a[32], b[32], c[32];
+		double row = (n ? ct.plot.h / (double)n : 0);
+		if (r[i].unfinished) {
+			/* the table's "spot cannot finish": no time, no cost */
+			svg_text(s, ct.plot.x + 6, ct.plot.y + ((double)i + 0.5) * row + 4, SVG_START, 0,
+				 "note", "never finishes");
+			svg_text(s, cc.plot.x + 6, cc.plot.y + ((double)i + 0.5) * row + 4, SVG_START, 0,
+				 "note", "never finishes");
+			continue;
+		}
 		if (r[i].has_unc)
 			snprintf(tip, sizeof(tip), "%s: %s (P10 %s, P90 %s)", names[i],
 				 tc_fmt_duration(r[i].total_s, a, sizeof(a)),
@@ -70,7 +84,6 @@ void plot_compare(struct svg *s, int standalone, const char *workload,
 			chart_hwhisker(&ct, i, r[i].total_q.p10 / u.per_s, r[i].total_q.p90 / u.per_s,
 				       tip);
 		if (!r[i].priced) {
-			double row = cc.plot.h / (double)n;
 			svg_text(s, cc.plot.x + 6, cc.plot.y + ((double)i + 0.5) * row + 4, SVG_START, 0,
 				 "note", "no offer");
 			continue;

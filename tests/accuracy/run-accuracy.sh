@@ -25,3 +25,16 @@ if ! "$bin" validate --loo --format json --cases tests/validation >"$tmp/loo.jso
 fi
 python3 tests/accuracy/gates.py "$tmp/loo.json" "$tmp/table.txt" ||
 	echo "FAIL accuracy: tests/accuracy/gates.py exited with status $?"
+# README's first example is what `make demo` prints on the shipped data:
+# every line of its block (after "`make demo` prints") must be in the output.
+"$bin" estimate examples/llama2-7b-a100.yaml >"$tmp/demo.txt" 2>"$tmp/err" ||
+	{ echo "FAIL readme-demo: the demo failed: $(head -n 1 "$tmp/err")"; exit 0; }
+awk '/`make demo` prints/ { want = 1 } want && /^```/ { if (inside) exit; inside = 1; next }
+     inside' README.md >"$tmp/readme.txt"
+if ! [ -s "$tmp/readme.txt" ]; then
+	echo "FAIL readme-demo: README has no example block after \"\`make demo\` prints\""
+elif missing=$(grep -v -x -F -f "$tmp/demo.txt" "$tmp/readme.txt"); then
+	echo "FAIL readme-demo: README's first example differs from \`make demo\`: $(printf '%s' "$missing" | head -n 1)"
+else
+	echo "ok readme-demo"
+fi

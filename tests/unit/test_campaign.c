@@ -192,6 +192,28 @@ static void spot_job(void **state)
 	assert_close(c.loss_frac, 0.150089, 1e-5);
 	assert_close(c.wall_s / 3600, 155.4996, 1e-6);
 	assert_close(c.interruptions, 68.034, 1e-4);
+	assert_close(c.in.notice_s, CAMP_SPOT_NOTICE_S, TOL_EXACT); /* none given */
+
+	/* The same preemptions from a provider (--pricing spot) on the job's
+	 * own campaign: the same wall clock, with the provider's notice. */
+	struct campaign base, spot;
+	in.set &= ~(1u << CAMP_P_PREEMPT);
+	in.preempt_per_h = 0;
+	assert_int_equal(campaign_compute(&in, &j, &base, &why), 0);
+	assert_true(base.wall_s < c.wall_s);
+	assert_int_equal(campaign_with_preemptions(&base, 0.05, 120, &spot, &why), 0);
+	assert_close(spot.wall_s, c.wall_s, TOL_EXACT);
+	assert_close(spot.in.notice_s, 120, TOL_EXACT);
+	/* the workload's own rate and notice are kept */
+	in.preempt_per_h = 0.1;
+	in.notice_s = 45;
+	give(&in, CAMP_P_PREEMPT);
+	give(&in, CAMP_P_NOTICE);
+	assert_int_equal(campaign_compute(&in, &j, &base, &why), 0);
+	assert_int_equal(campaign_with_preemptions(&base, 0.05, 120, &spot, &why), 0);
+	assert_close(spot.in.preempt_per_h, 0.1, TOL_EXACT);
+	assert_close(spot.in.notice_s, 45, TOL_EXACT);
+	assert_close(spot.wall_s, base.wall_s, TOL_EXACT);
 }
 
 /* An estimate built by hand for campaign_estimate: 7e9 parameters on 64
@@ -223,8 +245,8 @@ static int warned(const struct estimate *e, const char *words)
  * 14, goodput.yaml#31): 9.8e10 B.  Synchronous at 1 GB/s it blocks 98 s
  * (over a minute: a warning); with 0.05 preemptions per instance-hour the
  * loss is 15 % of the time between interruptions (spot_job: a warning),
- * and its 98 s write fits the 120 s notice (none).  At 0.5 GB/s the write
- * takes 196 s: it does not. */
+ * and its 98 s write fits a 120 s notice the workload gives (none).  At
+ * 0.5 GB/s the write takes 196 s: it does not. */
 static void fragile_plans_warn(void **state)
 {
 	(void)state;
@@ -241,9 +263,11 @@ static void fragile_plans_warn(void **state)
 	w.campaign.checkpoint = CAMP_CKPT_SYNC;
 	w.campaign.write_bytes_per_s = 1e9;
 	w.campaign.preempt_per_h = 0.05;
+	w.campaign.notice_s = 120;
 	give(&w.campaign, CAMP_P_CHECKPOINT);
 	give(&w.campaign, CAMP_P_WRITE);
 	give(&w.campaign, CAMP_P_PREEMPT);
+	give(&w.campaign, CAMP_P_NOTICE);
 	assert_int_equal(campaign_estimate(&w, &g, &e, &why), 0);
 	assert_close(e.campaign.checkpoint_block_s, 98, TOL_EXACT);
 	assert_true(warned(&e, "synchronous checkpoint stops training for 1.63 min"));
@@ -281,7 +305,8 @@ static void spot_campaign_warns(void **state)
 	campaign_spot_warning(&e, &spot.campaign);
 	assert_int_equal(e.warning_count, 2);
 	assert_true(warned(&e, "each interruption loses"));
-	assert_true(warned(&e, "longer than the 120 s spot notice"));
+	/* no notice given: the shortest a provider documents, 30 s */
+	assert_true(warned(&e, "longer than the 30 s spot notice"));
 	/* an estimate that said it already hears it once */
 	e.warning_count = 0;
 	e.campaign.loss_frac = 0.2;

@@ -157,55 +157,6 @@ static void test_not_sold(void **state)
 	assert_int_equal(cost_kind_parse("ondemand"), -1);
 }
 
-static void test_spot_overhead(void **state)
-{
-	(void)state;
-	/* 0.1 preemptions per instance-hour on 1 instance over 100 h = 10
-	 * restarts; each loses 600 s of restart + 1800/2 = 900 s of work =
-	 * 1500 s; 10 x 1500 = 15000 s.  Run: 360000 + 15000 = 375000 s =
-	 * 104.1666... h. */
-	struct cost_spot s = { .preempt_per_h = 0.1, .checkpoint_interval_s = 1800,
-			       .restart_s = 600, .instances = 1 };
-	struct cost_spot_result sr;
-
-	assert_int_equal(cost_spot_overhead(360000, &s, &sr), 0);
-	assert_close(sr.expected_restarts, 10, TOL_EXACT);
-	assert_close(sr.lost_s_per_restart, 1500, TOL_EXACT);
-	assert_close(sr.overhead_s, 15000, TOL_EXACT);
-	assert_close(sr.run_s, 375000, TOL_EXACT);
-
-	/* On p4de spot (8 GPUs, 8.65 USD/h): 375000 s = 104.1666... h x 8.65
-	 * = 901.0416666... USD. */
-	struct price_offer o = offer("a100-80gb-sxm", 8, 27.44705, 8.65);
-	struct cost_run r;
-	const char *why = NULL;
-	assert_int_equal(cost_cloud(&o, &per_second_60, COST_SPOT, 8, sr.run_s, &r, &why), 0);
-	assert_close(r.cost_usd, 375000.0 / 3600.0 * 8.65, TOL_EXACT);
-	assert_close(r.cost_usd, 901.0416666666667, TOL_TIGHT);
-
-	/* Any instance's preemption stops a synchronous job: 8 instances for
-	 * the same 100 h see 0.1 x 8 x 100 = 80 restarts, 80 x 1500 = 120000 s. */
-	s.instances = 8;
-	assert_int_equal(cost_spot_overhead(360000, &s, &sr), 0);
-	assert_close(sr.expected_restarts, 80, TOL_EXACT);
-	assert_close(sr.overhead_s, 120000, TOL_EXACT);
-	/* Work lost per hour of work: 0.1 x 8 restarts x 1500 / 3600 h =
-	 * 1/3 h; at 24 instances 0.1 x 24 x 1500 / 3600 = 1 h: never done. */
-	assert_close(cost_spot_loss_per_h(&s), 1.0 / 3, TOL_TIGHT);
-	s.instances = 24;
-	assert_close(cost_spot_loss_per_h(&s), 1, TOL_TIGHT);
-	s.instances = 0.5; /* a job spans at least one instance */
-	assert_int_equal(cost_spot_overhead(360000, &s, &sr), -1);
-	s.instances = 1;
-
-	/* No preemptions: no overhead. */
-	s.preempt_per_h = 0;
-	assert_int_equal(cost_spot_overhead(360000, &s, &sr), 0);
-	assert_close(sr.run_s, 360000, TOL_EXACT);
-	s.restart_s = -1;
-	assert_int_equal(cost_spot_overhead(360000, &s, &sr), -1);
-}
-
 static void test_onprem(void **state)
 {
 	(void)state;
@@ -297,13 +248,6 @@ static void test_relations(void **state)
 	/* Energy grows with every input. */
 	assert_true(cost_energy_kwh(9, 400, 0.8, 36000, 1.2) > cost_energy_kwh(8, 400, 0.8, 36000, 1.2));
 	assert_true(cost_energy_kwh(8, 400, 0.8, 36001, 1.2) > cost_energy_kwh(8, 400, 0.8, 36000, 1.2));
-	/* Spot overhead grows with the preemption rate. */
-	struct cost_spot s = { 0.01, 1800, 600, 1 };
-	struct cost_spot_result a, c;
-	assert_int_equal(cost_spot_overhead(36000, &s, &a), 0);
-	s.preempt_per_h = 0.02;
-	assert_int_equal(cost_spot_overhead(36000, &s, &c), 0);
-	assert_true(c.run_s > a.run_s);
 }
 
 static void test_range(void **state)
@@ -489,7 +433,6 @@ int main(void)
 		cmocka_unit_test(test_fractional_gpus),
 		cmocka_unit_test(test_gcp_host_plus_gpu),
 		cmocka_unit_test(test_not_sold),
-		cmocka_unit_test(test_spot_overhead),
 		cmocka_unit_test(test_onprem),
 		cmocka_unit_test(test_energy_co2),
 		cmocka_unit_test(test_relations),

@@ -57,7 +57,7 @@ static void test_compare_bars(void **state)
 		{ .gpu = "b", .count = 8, .total_s = 20 * 86400.0, .cost_usd = 3000, .priced = 1 },
 		{ .gpu = "c<&>", .count = 8, .total_s = 5 * 86400.0, .priced = 0 },
 	};
-	plot_compare(&s, 1, "w", r, 3);
+	plot_compare(&s, 1, "w", "expected wall clock", r, 3);
 	assert_int_equal(svg_end(&s), 0);
 	const char *d = s.x.buf;
 	/* Horizontal bars: time (s0) 10 : 20 : 5 days, cost (s1) 1000 : 3000 */
@@ -73,7 +73,9 @@ static void test_compare_bars(void **state)
 	assert_int_equal(count(d, "class=\"bar s1\""), 2); /* c has no offer */
 	assert_int_equal(count(d, ">no offer</text>"), 1);
 	assert_int_equal(count(d, "class=\"whisker\""), 0); /* no samples, no whiskers */
-	assert_non_null(strstr(d, ">total time (days)</text>"));
+	/* the axis and the panels name the basis the table judges on */
+	assert_non_null(strstr(d, ">expected wall clock (days)</text>"));
+	assert_non_null(strstr(d, ">Time (expected wall clock)</text>"));
 	assert_non_null(strstr(d, ">8 x c&lt;&amp;&gt;</text>"));
 	svg_release(&s);
 
@@ -83,9 +85,22 @@ static void test_compare_bars(void **state)
 	r[1].total_q = (struct unc_quantiles){ .p10 = 18 * 86400.0, .p90 = 25 * 86400.0 };
 	r[0].cost_q = (struct unc_quantiles){ .p10 = 900, .p90 = 1200 };
 	r[1].cost_q = (struct unc_quantiles){ .p10 = 2700, .p90 = 3800 };
-	plot_compare(&s, 1, "w", r, 3);
+	plot_compare(&s, 1, "w", "steady state", r, 3);
 	assert_int_equal(svg_end(&s), 0);
 	assert_int_equal(count(s.x.buf, "class=\"whisker\""), 4 * 3);
+	assert_non_null(strstr(s.x.buf, ">steady state (days)</text>"));
+	svg_release(&s);
+
+	/* A row that never finishes (spot preemptions leave no time to
+	 * train) has no bar in either panel and says so in both. */
+	r[1].unfinished = 1;
+	r[1].total_s = HUGE_VAL;
+	r[1].has_unc = 0;
+	plot_compare(&s, 1, "w", "expected wall clock", r, 3);
+	assert_int_equal(svg_end(&s), 0);
+	assert_int_equal(count(s.x.buf, "class=\"bar s0\""), 2);
+	assert_int_equal(count(s.x.buf, "class=\"bar s1\""), 1);
+	assert_int_equal(count(s.x.buf, ">never finishes</text>"), 2);
 	svg_release(&s);
 }
 

@@ -248,6 +248,36 @@ static void test_bad_files(void **state)
 	expect_bad(DATA "bad-future-date.yaml", 0, future);
 	expect_bad(DATA "bad-unknown-key.yaml", 0, unknown_key);
 	expect_bad(DATA "bad-parts.yaml", 0, parts);
+	static const char *const notice[] = {
+		DATA "bad-spot-notice.yaml:7:25: 'seconds' is 2h (expected a duration from 0 s to 1 h)",
+		DATA "bad-spot-notice.yaml:7:14: missing required key 'source' in spot_notice",
+		NULL
+	};
+	static const char *const notice_type[] = {
+		DATA "bad-spot-notice-type.yaml:7:14: 'spot_notice' must be a mapping such as { seconds: 2min, source: URL, as_of: 2026-12-05 }, or unknown, got '2min'",
+		NULL
+	};
+	expect_bad(DATA "bad-spot-notice.yaml", 0, notice);
+	expect_bad(DATA "bad-spot-notice-type.yaml", 0, notice_type);
+}
+
+/* A provider's spot notice with its own source and date; none given is
+ * unknown, never a default. */
+static void test_spot_notice(void **state)
+{
+	(void)state;
+	struct price_table t = { 0 };
+	struct tc_diag d;
+	tc_diag_init(&d);
+	assert_int_equal(price_load_file(DATA "spot-notice.yaml", TODAY, &t, NULL, &d), 0);
+	assert_true(t.spot_notice_known);
+	assert_close(t.spot_notice_s, 120, TOL_EXACT);
+	assert_string_equal(t.spot_notice_source, "hand-written notice");
+	assert_string_equal(t.spot_notice_as_of, "2026-05-01");
+	price_table_release(&t);
+	assert_int_equal(price_load_file(DATA "good.yaml", TODAY, &t, NULL, &d), 0);
+	assert_false(t.spot_notice_known);
+	price_table_release(&t);
 }
 
 /* A network stated as adapters x rate per instance becomes the named
@@ -496,6 +526,13 @@ static void test_frozen_tables(void **state)
 			assert_true(o->source[0] != '\0');
 		}
 	}
+	/* The providers' documented spot notices: AWS 2 min, Google Cloud and
+	 * Azure 30 s; OCI and CoreWeave state none. */
+	assert_true(set.tables[0].spot_notice_known && set.tables[0].spot_notice_s == 120);
+	assert_true(set.tables[1].spot_notice_known && set.tables[1].spot_notice_s == 30);
+	assert_true(set.tables[3].spot_notice_known && set.tables[3].spot_notice_s == 30);
+	assert_false(set.tables[2].spot_notice_known);
+	assert_false(set.tables[7].spot_notice_known);
 	/* The GCP host-plus-GPU sum as the reference prints it. */
 	assert_string_equal(set.tables[3].provider, "gcp");
 	assert_string_equal(set.tables[3].offers[0].instance, "a2-highgpu-1g");
@@ -664,6 +701,7 @@ int main(void)
 		cmocka_unit_test(test_future_warning),
 		cmocka_unit_test(test_dates),
 		cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_spot_notice),
 		cmocka_unit_test(test_fabric_default),
 		cmocka_unit_test(test_fabric_adapters),
 		cmocka_unit_test(test_spot_zones),

@@ -1,9 +1,11 @@
 /*
- * test_run_cost.c - one run priced end to end: offers, spot, on-premises,
+ * test_run_cost.c - one run priced end to end: offers, spot preemptions on
+ * the wall clock, on-premises,
  * energy and CO2, with the arithmetic written out.
  */
 #include "tc_test.h"
 
+#include "../../src/model/estimate_types.h"
 #include "../../src/model/run_cost.h"
 
 /* One provider, one 8-GPU instance of GPU "x": $16/h on demand, $8/h spot,
@@ -52,7 +54,7 @@ static void on_demand_energy_and_co2(void **state)
 	 * CO2 at 400 g/kWh: 3.6864 kg. */
 	assert_close(c.energy_kwh, 9.216, TOL_TIGHT);
 	assert_close(c.co2_kg, 3.6864, TOL_TIGHT);
-	assert_false(c.spot_applied);
+	assert_false(c.spot_counted);
 	assert_false(c.onprem);
 
 	/* A GPU nobody sells: energy still, no price. */
@@ -61,39 +63,100 @@ static void on_demand_energy_and_co2(void **state)
 	assert_close(c.energy_kwh, 9.216, TOL_TIGHT);
 }
 
-static void spot_adds_lost_work(void **state)
+/* A campaign built by hand: only restarts of 600 s and no checkpoint to
+ * write (no interval, no rework), nothing else; `steady_s` steady on
+ * `gpus` GPUs of 8 per node. */
+static void plain_campaign(struct campaign *c, double steady_s, double gpus)
+{
+	struct campaign_in in = { 0 };
+	struct plan_problem why;
+	const enum camp_param given[] = { CAMP_P_NODE_RATE, CAMP_P_JOB_RATE, CAMP_P_RESTART,
+					  CAMP_P_CHECKPOINT, CAMP_P_STRAGGLER, CAMP_P_EVAL,
+					  CAMP_P_STARTUP, CAMP_P_SPARE };
+	in.restart_s = 600;
+	in.checkpoint = CAMP_CKPT_SYNC;
+	for (size_t k = 0; k < sizeof(given) / sizeof(given[0]); k++)
+		in.set |= 1u << given[k];
+	struct campaign_job j = { .steady_s = steady_s, .gpus = gpus, .gpus_per_node = 8 };
+	assert_int_equal(campaign_compute(&in, &j, c, &why), 0);
+	assert_close(c->wall_s, steady_s, TOL_EXACT); /* nothing interrupts it */
+}
+
+/* Spot preemptions are interruptions of the wall clock, not an overhead
+ * of the steady run: the steady run is priced as it is. */
+static void spot_preemptions_are_interruptions(void **state)
 {
 	(void)state;
 	struct price_table t;
 	struct price_offer o;
 	struct run_cost_in in;
 	struct run_cost c;
+	struct campaign camp;
 	one_table(&t, &o);
 	run_cost_defaults(&in, COST_SPOT);
+	plain_campaign(&camp, 5400, 16);
 
-	/* 16 GPUs on 8-GPU nodes span 2 instances: 0.05 preemptions per
-	 * instance-hour x 2 x 1.5 h = 0.15 restarts, each losing the 600 s
-	 * restart plus half the 3,600 s checkpoint interval: 0.15 x 2,400 s =
-	 * 360 s.  The run takes 5,760 s, billed 2 h: 2 x 2 x $8 = $32. */
+	/* 16 GPUs for 1.5 h steady: 2 instances billed 2 h: 2 x 2 x $8 = $32. */
 	assert_int_equal(run_cost_compute(&t, 1, "x", 16, 8, 400, 5400, &in, &c), 0);
-	assert_true(c.spot_applied);
-	assert_close(c.in.spot.instances, 2, TOL_EXACT);
-	assert_close(c.spot.expected_restarts, 0.15, TOL_TIGHT);
-	assert_close(c.spot.overhead_s, 360, TOL_TIGHT);
-	assert_close(c.run_s, 5760, TOL_TIGHT);
+	assert_close(c.run_s, 5400, TOL_EXACT);
 	assert_close(c.range.cheapest.run.cost_usd, 32, TOL_EXACT);
-	/* One restart idles both instances for its 2,400 s at $8/h:
-	 * 2 x 2,400 / 3,600 x $8 = $10.67; the 0.15 expected restarts,
-	 * 2 x 360 / 3,600 x $8 = $1.60. */
-	assert_close(c.restart_usd, 2 * 2400.0 / 3600 * 8, TOL_TIGHT);
-	assert_close(c.overhead_usd, 1.6, TOL_TIGHT);
-	assert_close(c.priced_base_s, 5400, TOL_EXACT);
-	/* The redone work draws power too: 9.216 kWh x 5760 / 5400. */
-	assert_close(c.energy_kwh, 9.216 * 5760 / 5400, TOL_TIGHT);
-	/* More instances for the same time never mean fewer restarts. */
-	struct run_cost wide;
-	assert_int_equal(run_cost_compute(&t, 1, "x", 16, 4, 400, 5400, &in, &wide), 0);
-	assert_true(wide.spot.expected_restarts > c.spot.expected_restarts);
+	assert_close(c.energy_kwh, 9.216, TOL_TIGHT);
+	assert_false(c.spot_counted);
+
+	/* 0.05 preemptions per instance-hour on 2 instances: lambda = 0.1/h,
+	 * each losing the 600 s restart: loss = 0.1 x 600 / 3,600 = 1/60, so
+	 * the wall clock is 5,400 x 60 / 59 = 5,491.525 s, with 0.1 x
+	 * 5,491.525 / 3,600 = 0.152542 preemptions costing 0.152542 x 600 =
+	 * 91.525 s (the whole difference).  Billed 2 h: $32 again; one
+	 * preemption idles 2 instances for 600 s at $8/h = $2.667, all of
+	 * them 2 x 91.525 / 3,600 x $8 = $0.40678. */
+	assert_int_equal(run_cost_campaign(&c, 16, &camp), 0);
+	assert_true(c.spot_counted);
+	assert_false(c.campaign_hopeless);
+	assert_close(c.spot.instances, 2, TOL_EXACT);
+	assert_close(c.campaign.interrupt_per_s * 3600, 0.1, TOL_TIGHT);
+	assert_close(c.wall_s, 5400.0 * 60 / 59, TOL_TIGHT);
+	assert_close(c.spot.expected, 0.1 * 5400.0 * 60 / 59 / 3600, TOL_TIGHT);
+	assert_close(c.spot.lost_s, c.wall_s - 5400, TOL_TIGHT);
+	assert_close(c.spot.lost_s_each, 600, TOL_EXACT);
+	assert_close(c.wall_usd, 32, TOL_EXACT);
+	assert_close(c.spot.each_usd, 2 * 600.0 / 3600 * 8, TOL_TIGHT);
+	assert_close(c.spot.lost_usd, 2 * (c.wall_s - 5400) / 3600 * 8, TOL_TIGHT);
+	/* the provider states no notice: the shortest documented, said so */
+	assert_false(c.spot.notice_known);
+	assert_close(c.spot.notice_s, CAMP_SPOT_NOTICE_S, TOL_EXACT);
+	double wall_at_005 = c.wall_s;
+
+	/* A provider's documented notice is its own. */
+	t.spot_notice_known = 1;
+	t.spot_notice_s = 120;
+	assert_int_equal(run_cost_compute(&t, 1, "x", 16, 8, 400, 5400, &in, &c), 0);
+	assert_int_equal(run_cost_campaign(&c, 16, &camp), 0);
+	assert_true(c.spot.notice_known);
+	assert_close(c.spot.notice_s, 120, TOL_EXACT);
+
+	/* The workload's own rate and notice win over the provider's. */
+	camp.in.preempt_per_h = 0.2;
+	camp.in.notice_s = 45;
+	camp.in.set |= 1u << CAMP_P_PREEMPT | 1u << CAMP_P_NOTICE;
+	assert_int_equal(run_cost_campaign(&c, 16, &camp), 0);
+	assert_close(c.spot.preempt_per_h, 0.2, TOL_EXACT);
+	assert_close(c.spot.notice_s, 45, TOL_EXACT);
+	assert_true(c.spot.notice_given);
+
+	/* More preemptions never shorten the wall clock; enough of them leave
+	 * no time to train (0.5/h x 12 instances x 600 s = 1). */
+	struct run_cost more;
+	plain_campaign(&camp, 5400, 16);
+	in.preempt_per_h = 0.1;
+	assert_int_equal(run_cost_compute(&t, 1, "x", 16, 8, 400, 5400, &in, &more), 0);
+	assert_int_equal(run_cost_campaign(&more, 16, &camp), 0);
+	assert_true(more.wall_s > wall_at_005);
+	in.preempt_per_h = 0.5;
+	plain_campaign(&camp, 5400, 96);
+	assert_int_equal(run_cost_compute(&t, 1, "x", 96, 8, 400, 5400, &in, &more), 0);
+	assert_int_equal(run_cost_campaign(&more, 96, &camp), 0);
+	assert_true(more.campaign_hopeless);
 }
 
 /* A timer standing for the performance model: 2 h over ib-ndr. */
@@ -106,8 +169,9 @@ static int two_hours_over_ib_ndr(void *ctx, const char *network, double *run_s)
 	return 0;
 }
 
-/* Spot on an offer timed over its own network: the overhead and the spot
- * line follow that time; energy keeps the plan's own. */
+/* Spot on an offer timed over its own network: the steady time priced
+ * and stretched by the campaign is that network's; energy keeps the
+ * plan's own. */
 static void spot_over_the_offers_network(void **state)
 {
 	(void)state;
@@ -115,33 +179,34 @@ static void spot_over_the_offers_network(void **state)
 	struct price_offer o;
 	struct run_cost_in in;
 	struct run_cost c;
+	struct campaign camp;
 	struct cost_timer timer = { two_hours_over_ib_ndr, NULL };
 	one_table(&t, &o);
 	run_cost_defaults(&in, COST_SPOT);
+	plain_campaign(&camp, 5400, 16);
 
-	/* 16 GPUs on 8-GPU nodes, two instances: 2 h over the offer's ib-ndr.
-	 * 0.05 x 2 instances x 2 h = 0.2 restarts of 600 + 3,600 / 2 = 2,400 s:
-	 * 480 s, so 7,680 s, billed 3 h: 2 x 3 x $8 = $48. */
+	/* 16 GPUs on 8-GPU nodes, two instances: 2 h over the offer's ib-ndr,
+	 * billed 2 h: 2 x 2 x $8 = $32. */
 	assert_int_equal(run_cost_compute_timed(&t, 1, "x", 16, 8, 400, 5400, &timer, &in, &c), 0);
 	assert_true(c.priced);
 	assert_string_equal(c.range.cheapest.network, "ib-ndr");
-	assert_close(c.range.cheapest.run_s, 7680, TOL_TIGHT);
-	assert_close(c.range.cheapest.run.cost_usd, 48, TOL_EXACT);
-	assert_close(c.spot.expected_restarts, 0.2, TOL_TIGHT);
-	assert_close(c.spot.overhead_s, 480, TOL_TIGHT);
+	assert_close(c.range.cheapest.run_s, 7200, TOL_EXACT);
+	assert_close(c.range.cheapest.run.cost_usd, 32, TOL_EXACT);
 	assert_close(c.priced_base_s, 7200, TOL_EXACT);
-	/* 2 instances x 480 s / 3,600 x $8 = $2.13. */
-	assert_close(c.overhead_usd, 2 * 480.0 / 3600 * 8, TOL_TIGHT);
-	/* The plan's own 1.5 h with its 360 s of restarts (spot_adds_lost_work)
-	 * stays the time of energy: 9.216 kWh x 5,760 / 5,400. */
-	assert_close(c.run_s, 5760, TOL_TIGHT);
-	assert_close(c.energy_kwh, 9.216 * 5760 / 5400, TOL_TIGHT);
+	/* The plan's own 1.5 h stays the time of energy: 9.216 kWh. */
+	assert_close(c.run_s, 5400, TOL_EXACT);
+	assert_close(c.energy_kwh, 9.216, TOL_TIGHT);
+	/* The wall clock stretches the 7,200 s: 7,200 x 60 / 59 (as in
+	 * spot_preemptions_are_interruptions), billed 3 h: 2 x 3 x $8. */
+	assert_int_equal(run_cost_campaign(&c, 16, &camp), 0);
+	assert_close(c.wall_s, 7200.0 * 60 / 59, TOL_TIGHT);
+	assert_close(c.wall_usd, 48, TOL_EXACT);
 
-	/* 8 GPUs, one instance: the timer plays no part; 0.05 x 1 x 1.5 h =
-	 * 0.075 restarts x 2,400 s = 180 s, 5,580 s billed 2 h: 1 x 2 x $8. */
+	/* 8 GPUs, one instance: the timer plays no part, 5,400 s billed 2 h:
+	 * 1 x 2 x $8. */
 	assert_int_equal(run_cost_compute_timed(&t, 1, "x", 8, 8, 400, 5400, &timer, &in, &c), 0);
 	assert_null(c.range.cheapest.network);
-	assert_close(c.range.cheapest.run_s, 5580, TOL_TIGHT);
+	assert_close(c.range.cheapest.run_s, 5400, TOL_EXACT);
 	assert_close(c.range.cheapest.run.cost_usd, 16, TOL_EXACT);
 }
 
@@ -208,7 +273,7 @@ static void unfit_is_never_priced(void **state)
 	assert_true(c.unfit);
 	assert_false(c.priced);
 	assert_false(c.onprem);
-	assert_false(c.spot_applied);
+	assert_false(c.spot_counted);
 	assert_int_equal(c.kind, COST_SPOT);
 	assert_true(c.energy_kwh == 0 && c.onprem_usd == 0);
 }
@@ -315,7 +380,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(on_demand_energy_and_co2),
-		cmocka_unit_test(spot_adds_lost_work),
+		cmocka_unit_test(spot_preemptions_are_interruptions),
 		cmocka_unit_test(spot_over_the_offers_network),
 		cmocka_unit_test(onprem_rate),
 		cmocka_unit_test(relations_and_bad_input),

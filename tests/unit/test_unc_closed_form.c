@@ -5,16 +5,18 @@
  *  - the model-error term alone is log-normal: P90 / P50 = P50 / P10 =
  *    exp(1.2816 sigma) (1.2816: the standard normal's 90th percentile), and
  *    a deadline of T exp(sigma z) is met with probability Phi(z);
- *  - spot preemptions alone: the mean time lost is mu x (restart_s +
- *    checkpoint_interval_s / 2), mu = preempt_per_h x instances x run hours,
- *    in the Poisson branch (few restarts, each drawn) and in the branch of
- *    many (more than 1000: their sum drawn from its normal approximation);
+ *  - spot preemptions alone among the wall clock's interruptions: the mean
+ *    wall clock is T + mu x (restart + checkpoint interval / 2), mu the
+ *    expected preemptions, in the Poisson branch (few, each drawn) and in
+ *    the branch of many (more than 1000: their sum drawn from its normal
+ *    approximation);
  *  - the spot price drawn across zones: the split uniform's quantiles and
  *    mean (unc_zone_price), and the cost's, with every other spread 0.
  */
 #include "tc_test.h"
 
 #include "tc_unc.h"
+#include "../../src/model/campaign.h"
 
 /*
  * sigma 0.3: P90 / P50 = exp(1.2816 x 0.3) = 1.4689.  20,000 samples put
@@ -78,12 +80,17 @@ static void test_p_deadline_closed_form(void **state)
 }
 
 /*
- * Spot alone (every other spread 0, so the run without preemptions is the
- * point estimate T): mean lost time mu x (restart + interval / 2); its
- * variance, a compound Poisson's, mu x E[X^2] with X = restart + interval
- * x U, E[X^2] = r^2 + r i + i^2 / 3.  The sample mean of N runs must lie
- * within 4 standard errors, sqrt(mu E[X^2] / N), of it (a fixed seed; 4
- * standard errors: a correct draw fails one seed in 15,000).  Returns mu.
+ * Spot preemptions alone among the wall clock's interruptions (every other
+ * spread 0, so the steady run is the point estimate T; no other
+ * interruption, no checkpoint to write, restarts not spread): each loses X
+ * = restart + interval x U, so the mean wall clock is T + mu (restart +
+ * interval / 2) with mu = lambda x wall the preemptions, lambda =
+ * preempt_per_h x instances / 3600; its variance, a compound Poisson's, mu
+ * x E[X^2], E[X^2] = r^2 + r i + i^2 / 3.  lambda = mu / (T + mu a), a =
+ * restart + interval / 2, makes mu the expected count.  The sample mean
+ * of N runs must lie within 4 standard errors, sqrt(mu E[X^2] / N), of it
+ * (a fixed seed; 4 standard errors: a correct draw fails one seed in
+ * 15,000).  The steady total draws no preemption.  Returns mu.
  */
 static double check_spot_mean(double mu_wanted, double restart, double interval)
 {
@@ -93,7 +100,10 @@ static double check_spot_mean(double mu_wanted, double restart, double interval)
 	struct unc_result base, spot;
 	struct price_offer o;
 	struct cost_billing bill = { COST_PER_SECOND, 0 };
-	double T, mu, lost, ex2, se;
+	struct campaign_in in = { 0 };
+	struct campaign camp;
+	struct plan_problem why;
+	double T, mu, a = restart + interval / 2, ex2, se;
 	tc_unc_case(&w, &g);
 	tc_unc_offer(&o);
 	unc_spec_default(&s);
@@ -103,21 +113,32 @@ static double check_spot_mean(double mu_wanted, double restart, double interval)
 	s.billing = &bill;
 	tc_unc_run(&w, &g, &s, &base);
 	T = base.total_s.p50;
+	const enum camp_param given[] = { CAMP_P_NODE_RATE, CAMP_P_JOB_RATE, CAMP_P_RESTART,
+					  CAMP_P_CHECKPOINT, CAMP_P_INTERVAL, CAMP_P_STRAGGLER,
+					  CAMP_P_EVAL, CAMP_P_STARTUP, CAMP_P_SPARE, CAMP_P_PREEMPT };
+	for (size_t k = 0; k < sizeof(given) / sizeof(given[0]); k++)
+		in.set |= 1u << given[k];
+	in.restart_s = restart;
+	in.checkpoint = CAMP_CKPT_SYNC;
+	in.interval_s = interval;
+	in.preempt_per_h = mu_wanted / (T + mu_wanted * a) * 3600; /* one instance */
+	struct campaign_job j = { .steady_s = T, .gpus = 8, .gpus_per_node = 8 };
+	assert_int_equal(campaign_compute(&in, &j, &camp, &why), 0);
+	assert_close(camp.wall_s, T + mu_wanted * a, TOL_TIGHT);
 	s.kind = COST_SPOT;
-	s.spot.instances = 1;
-	s.spot.preempt_per_h = mu_wanted * 3600 / T;
-	s.spot.restart_s = restart;
-	s.spot.checkpoint_interval_s = interval;
+	s.wall = 1;
+	s.campaign = &camp;
+	s.restart_log_sd = 0;
 	s.samples = 4000;
 	tc_unc_run(&w, &g, &s, &spot);
-	mu = s.spot.preempt_per_h * T / 3600;
-	lost = mu * (restart + interval / 2);
+	mu = camp.interrupt_per_s * camp.wall_s;
 	ex2 = restart * restart + restart * interval + interval * interval / 3;
 	se = sqrt(mu * ex2 / (double)s.samples);
-	if (fabs(spot.total_s.mean - (T + lost)) > 4 * se)
-		fail_msg("mean run %.6g s, closed form %.6g s (T %.6g + lost %.6g), "
-			 "4 standard errors %.3g s", spot.total_s.mean, T + lost, T, lost,
+	if (fabs(spot.wall_s.mean - (T + mu * a)) > 4 * se)
+		fail_msg("mean wall clock %.6g s, closed form %.6g s (T %.6g + lost %.6g), "
+			 "4 standard errors %.3g s", spot.wall_s.mean, T + mu * a, T, mu * a,
 			 4 * se);
+	assert_close(spot.total_s.mean, T, TOL_TIGHT); /* steady: no preemption */
 	return mu;
 }
 
