@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../model/vision.h"
+#include "../model/vision_shape.h"
 #include "../model/vision_kinds.h"
 #include "fields.h"
 
