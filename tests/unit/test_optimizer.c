@@ -18,17 +18,20 @@
  * moment bounded at 0.05; sparse table rows under SGD keep no momentum. */
 static void test_registry_rows(void **state)
 {
+	static const struct {
+		enum optimizer o;
+		double state, table; /* B per dense parameter, per table element */
+	} want[] = {
+		{ OPT_ADAMW, 8, 8 }, { OPT_SGD, 4, 0 }, { OPT_ADAFACTOR, 0.05, 0.05 },
+		{ OPT_LARS, 4, 4 }, { OPT_ADAGRAD, 4, 4 },
+	};
 	(void)state;
-	assert_close(opt_state_bytes(OPT_ADAMW), 8, TOL_EXACT);
-	assert_close(opt_state_bytes(OPT_SGD), 4, TOL_EXACT);
-	assert_close(opt_state_bytes(OPT_ADAFACTOR), 0.05, TOL_EXACT);
-	assert_close(opt_state_bytes(OPT_LARS), 4, TOL_EXACT);
-	assert_close(opt_state_bytes(OPT_ADAGRAD), 4, TOL_EXACT);
-	assert_close(opt_table_state_bytes(OPT_SGD), 0, TOL_EXACT);
-	assert_close(opt_table_state_bytes(OPT_ADAGRAD), 4, TOL_EXACT);
-	assert_close(opt_table_state_bytes(OPT_ADAMW), 8, TOL_EXACT);
-	for (int o = 0; o < OPT_COUNT; o++)
-		assert_string_equal(opt_name((enum optimizer)o), opt_names[o]);
+	assert_int_equal(sizeof(want) / sizeof(want[0]), OPT_COUNT);
+	for (size_t i = 0; i < OPT_COUNT; i++) {
+		assert_close(opt_state_bytes(want[i].o), want[i].state, TOL_EXACT);
+		assert_close(opt_table_state_bytes(want[i].o), want[i].table, TOL_EXACT);
+		assert_string_equal(opt_name(want[i].o), opt_names[want[i].o]);
+	}
 	assert_null(opt_names[OPT_COUNT]);
 	assert_string_equal(opt_name(OPT_COUNT), "optimizer");
 }
