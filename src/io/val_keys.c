@@ -39,8 +39,6 @@ static const char *const act_names[] = { "gelu", "swiglu", "relu", "geglu",
 static const char *const pos_names[] = { "learned", "rope", "alibi", NULL };
 static const char *const norm_names[] = { "layernorm", "rmsnorm", NULL };
 static const char *const rc_names[] = { "none", "selective", "full", NULL };
-static const char *const opt_names[] = { "adamw", "sgd", "adafactor", "lars",
-					  "adagrad", NULL };
 static const char *const family_names[] = { "llm", "vision", "recsys",
 					    NULL };
 static const char *const metric_names[] = { "iter_time_ms",

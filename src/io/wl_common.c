@@ -399,3 +399,17 @@ int wlx_load_family(const struct yn_doc *doc, const struct tc_datapath *dp,
 	free(w);
 	return ok ? 0 : -1;
 }
+
+int wlx_get_optimizer(const struct yn_node *v, enum wl_kind kind,
+		      enum optimizer *out, const struct fd_ctx *ctx)
+{
+	const char *names[OPT_COUNT + 1];
+	enum optimizer ids[OPT_COUNT];
+	int i;
+
+	opt_names_of_family((int)kind, names, ids);
+	if (fd_get_enum(v, "optimizer", names, &i, ctx))
+		return -1;
+	*out = ids[i];
+	return 0;
+}

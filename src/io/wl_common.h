@@ -27,6 +27,12 @@ int wlx_arch_head(const struct yn_doc *doc, const char *want,
 		  const char *family, struct tc_diag *d);
 int wlx_read_plan(const char *file, const struct tc_datapath *dp, const struct yn_node *map,
 		  int recsys, struct workload *w, struct tc_diag *d);
+/* The optimizer named at node v, one of those the registry lets family
+ * `kind` use (model/optimizer.h), into *out: 0, or -1 with the problem
+ * reported as fd_get_enum() does. */
+struct fd_ctx;
+int wlx_get_optimizer(const struct yn_node *v, enum wl_kind kind,
+		      enum optimizer *out, const struct fd_ctx *ctx);
 /* Mark field f of w at the node of `key` in map, when it is there. */
 void wlx_mark(struct workload *w, enum wl_field f, const struct yn_node *map,
 	      const char *key);

@@ -21,8 +21,8 @@
 #include "fields.h"
 #include "fw_load.h"
 
-/* Names in the order of the enums they map to (workload.h, precision.h). */
-static const char *const optimizer_names[] = { "adamw", "sgd", "adafactor", NULL };
+/* Names in the order of the enums they map to (workload.h, precision.h);
+ * the optimizers' come from their registry (model/optimizer.h). */
 static const char *const recompute_names[] = { "none", "selective", "full", NULL };
 static const char *const finetune_names[] = { "full", "lora", "qlora", NULL };
 #define DEFAULT_PRECISION 2 /* bf16 */
@@ -245,10 +245,17 @@ static int read_model(struct wl_state *st, const struct yn_node *map)
 struct training_sec {
 	int seq_len, global_batch, input_len, target_len;
 	double tokens, steps;
-	int precision, optimizer, recompute, flash_attention, finetune, lora_rank;
+	int precision, recompute, flash_attention, finetune, lora_rank;
+	enum optimizer optimizer;
 	int packing;
 	double mean_seq_len, capacity_factor, recompute_frac;
 };
+
+/* FD_CUSTOM: the optimizers a language model's file may name. */
+static int parse_optimizer(const struct yn_node *v, void *at, const struct fd_ctx *ctx)
+{
+	return wlx_get_optimizer(v, WL_LLM, at, ctx);
+}
 
 /*
  * The lengths a model's form needs: seq_len for a single stack, input_len
@@ -316,7 +323,7 @@ static int read_training(struct wl_state *st, const struct yn_node *map)
 		{ .key = "tokens", .type = FD_NUM, .offset = TOFF(tokens), .unit = TC_UNIT_COUNT, .min = 1, .max = MAX_TOKENS },
 		{ .key = "steps", .type = FD_NUM, .offset = TOFF(steps), .unit = TC_UNIT_COUNT, .min = 1, .max = MAX_STEPS },
 		{ .key = "precision", .type = FD_ENUM, .offset = TOFF(precision), .names = tc_llm_train_prec_names },
-		{ .key = "optimizer", .type = FD_ENUM, .offset = TOFF(optimizer), .names = optimizer_names },
+		{ .key = "optimizer", .type = FD_CUSTOM, .offset = TOFF(optimizer), .parse = parse_optimizer },
 		{ .key = "recompute", .type = FD_ENUM, .offset = TOFF(recompute), .names = recompute_names },
 		{ .key = "recompute_frac", .type = FD_NUM, .offset = TOFF(recompute_frac), .unit = TC_UNIT_COUNT,
 		  .min = 0.01, .max = 1, .expect = "the share of the layers recomputed, 0.01 to 1" },
@@ -389,7 +396,7 @@ static int read_training(struct wl_state *st, const struct yn_node *map)
 	w->train.tokens = tok ? ts.tokens : 0;
 	w->train.steps = stp ? ts.steps : 0;
 	w->train.precision = tc_llm_train_precs[ts.precision];
-	w->train.optimizer = (enum optimizer)ts.optimizer;
+	w->train.optimizer = ts.optimizer;
 	w->train.recompute = (enum recompute)ts.recompute;
 	const struct yn_node *rf = yn_map_get(map, "recompute_frac");
 	if (rf && ts.recompute != RECOMP_FULL)

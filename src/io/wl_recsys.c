@@ -24,8 +24,6 @@ static const char *const r_precision_names[] = { "fp32", "tf32", "bf16", "fp16",
 static const enum tc_prec r_prec_map[] = { PREC_FP32, PREC_TF32, PREC_BF16, PREC_FP16 };
 static const char *const emb_prec_names[] = { "fp32", "fp16", "bf16", NULL };
 static const enum tc_prec emb_prec_map[] = { PREC_FP32, PREC_FP16, PREC_BF16 };
-static const char *const r_optimizer_names[] = { "sgd", "adagrad", "adamw", NULL };
-static const enum optimizer r_opt_map[] = { OPT_SGD, OPT_ADAGRAD, OPT_ADAMW };
 static const char *const inter_names[] = { "dot", "dcnv2", "neumf", "two_tower", NULL };
 static const char *const tower_names[] = { "query", "item", NULL };
 static const enum rec_tower tower_map[] = { REC_TOWER_QUERY, REC_TOWER_ITEM };
@@ -343,9 +341,16 @@ static int read_rmodel(const char *file, const struct yn_node *map,
 	return 0;
 }
 
+/* FD_CUSTOM: the optimizers a recommender file may name. */
+static int parse_optimizer(const struct yn_node *v, void *at, const struct fd_ctx *ctx)
+{
+	return wlx_get_optimizer(v, WL_RECSYS, at, ctx);
+}
+
 struct rtrain_sec {
 	double samples, dataset_size, epochs, unique_rows;
-	int global_batch, precision, emb_precision, optimizer;
+	int global_batch, precision, emb_precision;
+	enum optimizer optimizer;
 };
 
 static int read_rtraining(const char *file, const struct yn_node *map,
@@ -359,14 +364,14 @@ static int read_rtraining(const char *file, const struct yn_node *map,
 		{ .key = "global_batch", .type = FD_INT, .required = 1, .offset = TOFF(global_batch), .min = 1, .max = 1e9 },
 		{ .key = "precision", .type = FD_ENUM, .offset = TOFF(precision), .names = r_precision_names },
 		{ .key = "embedding_precision", .type = FD_ENUM, .offset = TOFF(emb_precision), .names = emb_prec_names },
-		{ .key = "optimizer", .type = FD_ENUM, .offset = TOFF(optimizer), .names = r_optimizer_names },
+		{ .key = "optimizer", .type = FD_CUSTOM, .offset = TOFF(optimizer), .parse = parse_optimizer },
 		{ .key = "unique_rows", .type = FD_NUM, .offset = TOFF(unique_rows), .min = 1e-6, .max = 1,
 		  .expect = "the share of a step's lookups that hit distinct rows, above 0 and at most 1" },
 		{ 0 },
 	};
 #undef TOFF
 	struct fd_ctx ctx = { .file = file, .d = d };
-	struct rtrain_sec ts = { .precision = 2, .emb_precision = 0, .optimizer = 0 };
+	struct rtrain_sec ts = { .precision = 2, .emb_precision = 0, .optimizer = OPT_SGD };
 	const struct yn_node *sn, *dn, *en;
 
 	if (fd_parse_map(map, table, &ts, "training", &ctx, NULL))
@@ -382,7 +387,7 @@ static int read_rtraining(const char *file, const struct yn_node *map,
 			       dn ? "epochs" : en ? "dataset_size" : "samples");
 	w->train.global_batch = ts.global_batch;
 	w->train.precision = r_prec_map[ts.precision];
-	w->train.optimizer = r_opt_map[ts.optimizer];
+	w->train.optimizer = ts.optimizer;
 	w->train.seq_len = 1;
 	w->rtrain.samples = sn ? ts.samples : 0;
 	w->rtrain.dataset_size = ts.dataset_size;

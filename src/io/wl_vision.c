@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../model/vision.h"
+#include "../model/vision_shape.h"
 #include "../model/vision_kinds.h"
 #include "fields.h"
 
@@ -28,8 +28,6 @@
 
 static const char *const v_precision_names[] = { "fp32", "tf32", "bf16", "fp16", NULL };
 static const enum tc_prec v_prec_map[] = { PREC_FP32, PREC_TF32, PREC_BF16, PREC_FP16 };
-static const char *const v_optimizer_names[] = { "sgd", "lars", "adamw", NULL };
-static const enum optimizer v_opt_map[] = { OPT_SGD, OPT_LARS, OPT_ADAMW };
 
 /* --- layers ------------------------------------------------------------ */
 
@@ -337,9 +335,16 @@ int wl_vision_arch_load_file(const char *path, struct vision_arch *out,
 
 /* --- the workload ---------------------------------------------------------- */
 
+/* FD_CUSTOM: the optimizers a vision file may name. */
+static int parse_optimizer(const struct yn_node *v, void *at, const struct fd_ctx *ctx)
+{
+	return wlx_get_optimizer(v, WL_VISION, at, ctx);
+}
+
 struct vtrain_sec {
 	int image_size, image_width, crop, crop_width, global_batch;
-	int precision, optimizer;
+	int precision;
+	enum optimizer optimizer;
 	int channels_last;
 	double dataset_size, epochs;
 	int dummy;
@@ -397,7 +402,7 @@ static int read_vtraining(const char *file, const struct yn_node *map,
 		{ .key = "epochs", .type = FD_NUM, .required = 1, .offset = TOFF(epochs), .unit = TC_UNIT_COUNT, .min = 1e-6, .max = MAX_EPOCHS },
 		{ .key = "global_batch", .type = FD_INT, .required = 1, .offset = TOFF(global_batch), .min = 1, .max = MAX_GLOBAL_BATCH },
 		{ .key = "precision", .type = FD_ENUM, .offset = TOFF(precision), .names = v_precision_names },
-		{ .key = "optimizer", .type = FD_ENUM, .offset = TOFF(optimizer), .names = v_optimizer_names },
+		{ .key = "optimizer", .type = FD_CUSTOM, .offset = TOFF(optimizer), .parse = parse_optimizer },
 		{ .key = "channels_last", .type = FD_BOOL, .offset = TOFF(channels_last) },
 		{ .key = "data_loader", .type = FD_IGNORE, .offset = TOFF(dummy) },
 		{ 0 },
@@ -410,7 +415,7 @@ static int read_vtraining(const char *file, const struct yn_node *map,
 		{ 0 },
 	};
 	struct fd_ctx ctx = { .file = file, .d = d };
-	struct vtrain_sec ts = { .image_size = 224, .precision = 2, .optimizer = 0 };
+	struct vtrain_sec ts = { .image_size = 224, .precision = 2, .optimizer = OPT_SGD };
 	struct loader_sec ls = { 0, 0 };
 	const struct yn_node *dl = yn_map_get(map, "data_loader");
 	int bad = 0;
@@ -427,7 +432,7 @@ static int read_vtraining(const char *file, const struct yn_node *map,
 		return -1;
 	w->train.global_batch = ts.global_batch;
 	w->train.precision = v_prec_map[ts.precision];
-	w->train.optimizer = v_opt_map[ts.optimizer];
+	w->train.optimizer = ts.optimizer;
 	w->train.seq_len = 1;
 	w->vtrain.image_size = ts.image_size;
 	w->vtrain.image_width = ts.image_width;

@@ -9,21 +9,13 @@
 #include <math.h>
 #include <stdio.h>
 
-static int gcd(int a, int b)
-{
-	while (b) {
-		int r = a % b;
-		a = b;
-		b = r;
-	}
-	return a;
-}
+#include "../util/intmath.h"
 
 struct comm_group comm_group_of(int n, int node_ranks)
 {
 	struct comm_group grp;
 	grp.n = n;
-	grp.per_node = gcd(n, n < node_ranks ? n : node_ranks);
+	grp.per_node = (int)tc_gcd(n, n < node_ranks ? n : node_ranks);
 	return grp;
 }
 

@@ -63,15 +63,7 @@ double mem_weight_bytes_per_param(double elem_bytes)
 
 double mem_optimizer_bytes_per_param(enum optimizer o, int mixed)
 {
-	switch (o) {
-	case OPT_SGD:
-		return (mixed ? 4 : 0) + 4; /* master + momentum */
-	case OPT_ADAFACTOR:
-		return (mixed ? 4 : 0) + 0.05; /* factored second moment */
-	case OPT_ADAMW:
-	default:
-		return (mixed ? 4 : 0) + 8; /* master + m + v */
-	}
+	return (mixed ? 4 : 0) + opt_state_bytes(o);
 }
 
 /* `all` bytes sharded over dp ranks, of which `expert` only over dpx (the

@@ -20,8 +20,9 @@
  * of `elem_bytes`: 16-bit below 4 bytes (1-byte formats keep 16-bit master
  * copies of the weights), else 32-bit. */
 double mem_weight_bytes_per_param(double elem_bytes);
-/* Bytes of optimizer state per trainable parameter: the moments, plus an
- * fp32 master copy of the weights under mixed precision (`mixed` 1). */
+/* Bytes of optimizer state per trainable parameter: the registry's state
+ * (optimizer.h), plus an fp32 master copy of the weights under mixed
+ * precision (`mixed` 1). */
 double mem_optimizer_bytes_per_param(enum optimizer o, int mixed);
 
 /* Activation bytes one layer stores for one micro-batch on one GPU. */

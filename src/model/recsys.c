@@ -149,16 +149,6 @@ static void linear(struct rb *B, const char *pfx, double rows, double in,
 	}
 }
 
-/* Optimizer state bytes per embedding element (sparse updates). */
-static double emb_state_bytes(enum optimizer o)
-{
-	switch (o) {
-	case OPT_ADAGRAD: return 4;
-	case OPT_ADAMW: return 8;
-	default: return 0;
-	}
-}
-
 /* Resolve and check the plan and the model against the GPU.  0 or -1 with
  * *why. */
 static int recsys_plan(const struct workload *w, const struct gpu *g,
@@ -250,9 +240,7 @@ static double dense_memory(const struct rstep *R, struct estimate *E)
 		act += R->b * R->b * (R->e + 4);
 	E->mem_bytes[MEM_WEIGHTS] = 4 * R->P;
 	E->mem_bytes[MEM_GRADS] = 4 * R->P;
-	E->mem_bytes[MEM_OPTIMIZER] = (R->w->train.optimizer == OPT_ADAMW ? 8 :
-				       R->w->train.optimizer == OPT_SGD ? 0 :
-				       4) * R->P;
+	E->mem_bytes[MEM_OPTIMIZER] = opt_state_bytes(R->w->train.optimizer) * R->P;
 	E->mem_bytes[MEM_ACTIVATIONS] = act;
 	/* the gradients of the local batch's pooled vectors (the vectors
 	 * themselves are activations); the rows gathered for other GPUs'
@@ -735,7 +723,7 @@ static int plan_hook(struct fam_run *r, struct plan_problem *why)
 	R->eb = tc_prec_bytes(w->rtrain.emb_precision);
 	if (!(R->eb > 0))
 		R->eb = 4;
-	R->state = emb_state_bytes(w->train.optimizer);
+	R->state = opt_table_state_bytes(w->train.optimizer);
 	R->e = w->train.precision == PREC_FP32 ||
 	       w->train.precision == PREC_TF32 ? 4 : 2;
 	R->dim = R->a->table[0].dim;

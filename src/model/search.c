@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../util/intmath.h"
 #include "llm.h"
 #include "llm_encdec.h"
 #include "memory.h"
@@ -60,17 +61,6 @@ int search_divisors(long n, long limit, int *out, int cap)
 	for (int i = nhi - 1; i >= 0 && lo < cap; i--)
 		out[lo++] = (int)hi[i];
 	return lo;
-}
-
-/* Greatest common divisor of two positive ints. */
-static long gcd_l(long a, long b)
-{
-	while (b) {
-		long t = a % b;
-		a = b;
-		b = t;
-	}
-	return a;
 }
 
 /* Per-call state of one search. */
@@ -234,7 +224,7 @@ static void llm_axes_init(const struct workload *w, int count, int node,
 
 	memset(x, 0, sizeof(*x));
 	if (knobs->tp)
-		x->ntp = search_divisors(gcd_l(A->heads, kv), node < count ? node : count,
+		x->ntp = search_divisors(tc_gcd(A->heads, kv), node < count ? node : count,
 					 x->tp, 64);
 	else
 		x->tp[x->ntp++] = w->plan.tp > 0 ? w->plan.tp : 1;

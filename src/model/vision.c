@@ -41,17 +41,6 @@ static double opt_bytes(enum optimizer o, double e)
 	}
 }
 
-/* Optimizer state bytes per parameter (fp32). */
-static double opt_state_bytes(enum optimizer o)
-{
-	switch (o) {
-	case OPT_SGD: case OPT_LARS: case OPT_ADAGRAD: return 4;
-	case OPT_ADAFACTOR: return 1;
-	case OPT_ADAMW:
-	default: return 8;
-	}
-}
-
 /*
  * Once per step, over the P trainable parameters: the gradient all-reduce
  * (fp32 gradients, overlapped with the backward by DDP buckets) and the
@@ -249,7 +238,7 @@ static void memory_hook(struct fam_run *r)
 	mem[MEM_WEIGHTS] = V->sum.params * (B->e < 4 ? 6 : 4) +
 			   V->sum.encoder_params * B->e;
 	mem[MEM_GRADS] = 4 * P;
-	mem[MEM_OPTIMIZER] = opt_state_bytes(w->train.optimizer) * P;
+	mem[MEM_OPTIMIZER] = opt_state_bytes(w->train.optimizer) * P; /* optimizer.h */
 	for (int k = 0; k < w->vis.nlayers; k++)
 		if (w->vis.layer[k].kind == VL_ATTENTION)
 			infer_attn += sh[k].act_bytes;

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "vision.h"
+#include "vision_types.h"
 
 /* The FPN of entry L on the n feature maps fc x fh x fw, largest first:
  * its parameters, multiply-adds and kept activations added to *o, the

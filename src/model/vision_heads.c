@@ -4,7 +4,7 @@
  * what their losses and proposal steps do per anchor or region.
  * docs/vision-recsys.md gives the formulas and sources.
  */
-#include "vision_ops.h"
+#include "vision_heads.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -3,19 +3,14 @@
  * network's layer list at one image size, and the checks that the list
  * can run (vision_infer()).
  */
-#include "vision.h"
-#include "vision_detect.h"
+#include "vision_shape.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-double vis_out_side(double in, int k, int s)
-{
-	int pad = k % 2 ? (k - 1) / 2 : 0;
-	return floor((in + 2.0 * pad - k) / s) + 1;
-}
+#include "vision_detect.h"
 
 /* Bytes kept for backward by one transformer layer per image (16-bit),
  * Korthikanti et al. generalised as in memory.c, flash attention. */

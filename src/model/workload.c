@@ -7,6 +7,11 @@
 
 #include <stddef.h>
 
+/* The optimizer registry names families by bit (optimizer.h). */
+_Static_assert(OPT_FOR_LLM == 1u << WL_LLM && OPT_FOR_VISION == 1u << WL_VISION &&
+	       OPT_FOR_RECSYS == 1u << WL_RECSYS,
+	       "OPT_FOR_* bits follow enum wl_kind");
+
 const char *const sched_names[SCHED_COUNT + 1] = {
 	[SCHED_DEFAULT] = "default", [SCHED_1F1B] = "1f1b",
 	[SCHED_INTERLEAVED] = "interleaved",

@@ -7,6 +7,7 @@
 
 #include "campaign_in.h"
 #include "gpu.h"
+#include "optimizer.h"
 #include "precision.h"
 #include "vision_kinds.h"
 
@@ -47,7 +48,6 @@ struct llm_arch {
 	char source[GPU_TEXT_LEN];
 };
 
-enum optimizer { OPT_ADAMW, OPT_SGD, OPT_ADAFACTOR, OPT_LARS, OPT_ADAGRAD };
 enum recompute { RECOMP_NONE, RECOMP_SELECTIVE, RECOMP_FULL };
 enum finetune { FT_FULL, FT_LORA, FT_QLORA };
 

@@ -409,12 +409,6 @@ static void section(struct est_record *r, const char *title)
 	r->looks[r->n - 1] = &heading;
 }
 
-static const char *optimizer_name(int opt)
-{
-	static const char *const names[] = { "adamw", "sgd", "adafactor", "lars", "adagrad" };
-	return opt >= 0 && opt < (int)(sizeof(names) / sizeof(names[0])) ? names[opt] : "optimizer";
-}
-
 /* A fact the table's wordings draw on that no other view shows: the
  * field `name` of the group "sheet". */
 static void fact(struct est_record *r, const char *name, struct rep_cell v)
@@ -449,7 +443,7 @@ static void header_facts(struct est_record *r, const struct workload *w, const s
 	fact(r, "target_len", val(t->target_len));
 	fact(r, "seq_len", val(t->seq_len));
 	fact(r, "global_batch", val(t->global_batch));
-	fact(r, "optimizer", txt(optimizer_name(t->optimizer)));
+	fact(r, "optimizer", txt(opt_name(t->optimizer)));
 	fact(r, "recompute_share", val(train_recompute_share(t)));
 	fact(r, "finetune", t->finetune != FT_FULL ? txt(finetune_text[t->finetune]) : null_cell);
 	fact(r, "lora_rank", val(t->lora_rank));

@@ -1,0 +1,31 @@
+/*
+ * test_intmath.c - the one greatest common divisor (util/intmath.h), with
+ * values worked by hand.
+ */
+#include "tc_test.h"
+
+#include "../../src/util/intmath.h"
+
+static void test_gcd(void **state)
+{
+	(void)state;
+	assert_int_equal(tc_gcd(12, 18), 6);  /* 12 = 2^2*3, 18 = 2*3^2 */
+	assert_int_equal(tc_gcd(18, 12), 6);  /* symmetric */
+	assert_int_equal(tc_gcd(64, 8), 8);   /* 8 divides 64 */
+	assert_int_equal(tc_gcd(7, 5), 1);    /* coprime */
+	assert_int_equal(tc_gcd(7, 0), 7);    /* gcd(a, 0) = a */
+	assert_int_equal(tc_gcd(0, 7), 7);
+	assert_int_equal(tc_gcd(0, 0), 0);
+	/* 96 heads, 8 KV heads (GQA): tensor parallelism divides both */
+	assert_int_equal(tc_gcd(96, 8), 8);
+	/* beyond int: 6e12 = 2^13 * 3 * 5^12, 4e12 = 2^14 * 5^12 */
+	assert_true(tc_gcd(6000000000000L, 4000000000000L) == 2000000000000L);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_gcd),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
