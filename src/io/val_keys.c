@@ -130,6 +130,10 @@ static const struct vkey keys[K_N] = {
 	[K_LAST_STAGE] = { "last_stage_layers", VK_INT, NULL, 0, 0, 0, 0 },
 	[K_TP_OVERLAP] = { "tp_comm_overlap", VK_BOOL, NULL, 0, 0, 0, 0 },
 	[K_RECOMPUTE_FRAC] = { "recompute_frac", VK_NUM, NULL, 0, 0, 0, 0 },
+	/* 0 = a steady-state figure */
+	[K_FIG_STEPS] = { "figure_steps", VK_INT, NULL, 0, 0, 0, 0 },
+	[K_FIG_WARMUP] = { "figure_warmup", VK_BOOL, NULL, 0, 0, 0, 0 },
+	[K_FIG_MEAN] = { "figure_mean", VK_ENUM, val_mean_names, 0, 0, 0, 0 },
 };
 
 
@@ -449,6 +453,9 @@ static int store_value(struct vstate *st, struct val_case *c, int k, const char 
 				   v, K->name);
 		w->train.capacity_factor = dv;
 		break;
+	case K_FIG_STEPS: c->figure.steps = (int)iv; break;
+	case K_FIG_WARMUP: c->figure.warmup = (int)iv; break;
+	case K_FIG_MEAN: c->figure.mean = (enum val_mean)ev; break;
 	case K_ITER_MS: case K_MTFLOPS: case K_MFU: case K_TOKS:
 	case K_SAMPLES_S: case K_IMAGES_S:
 		c->metric = K->metric;
@@ -533,6 +540,11 @@ int val_check_layout(struct vstate *st, const struct workload *w,
 
 int val_finish_case(struct vstate *st, const struct vstate *rs, struct val_case *c, int lineno)
 {
+	/* a start-up inside the figure is spread over its steps */
+	if (c->figure.warmup && c->figure.steps < 1)
+		return val_bad(st, lineno, 1, "figure_warmup without "
+			   "figure_steps (expected the number of steps "
+			   "the figure averages)");
 	/* LoRA needs its rank; full training has none. */
 	if (c->w.train.finetune == FT_FULL && c->w.train.lora_rank > 0)
 		return val_bad(st, lineno, 1, "lora_rank without "

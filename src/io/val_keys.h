@@ -33,6 +33,8 @@ enum vk_id {
 	K_TP_OVERLAP,
 	/* full recompute of some of the layers */
 	K_RECOMPUTE_FRAC,
+	/* how the figure averages a short run */
+	K_FIG_STEPS, K_FIG_WARMUP, K_FIG_MEAN,
 	K_N
 };
 

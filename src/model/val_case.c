@@ -1,6 +1,6 @@
 /*
- * val_case.c - the names of the measured quantities and the list of
- * measured runs (val_case.h).
+ * val_case.c - the names of the measured quantities and of the ways a
+ * figure averages its run, and the list of measured runs (val_case.h).
  */
 #include "val_case.h"
 
@@ -10,6 +10,8 @@ const char *const val_metric_names[VAL_METRIC_COUNT] = {
 	"iter_time_s", "megatron_flop_per_s_per_gpu", "mfu", "tokens_per_s",
 	"samples_per_s", "images_per_s",
 };
+
+const char *const val_mean_names[VAL_MEAN_COUNT] = { "time", "rate" };
 
 void val_set_init(struct val_set *s)
 {

@@ -31,6 +31,22 @@ enum val_metric {
  * "samples_per_s", "images_per_s" */
 extern const char *const val_metric_names[VAL_METRIC_COUNT];
 
+/* How a published figure averages the steps of its run (docs/model.md,
+ * "Figures of short runs"). */
+enum val_mean {
+	VAL_MEAN_TIME,  /* the work of the steps over their whole time */
+	VAL_MEAN_RATE,  /* the mean of the per-step rates */
+	VAL_MEAN_COUNT
+};
+/* "time", "rate" */
+extern const char *const val_mean_names[VAL_MEAN_COUNT];
+
+struct val_figure {
+	int steps;           /* steps the figure averages; 0: a steady rate */
+	int warmup;          /* 1: the run's one-off start-up is inside it */
+	enum val_mean mean;
+};
+
 #define VAL_ID_LEN 64
 #define VAL_SOURCE_LEN 256
 
@@ -47,6 +63,7 @@ struct val_case {
 	struct workload w;           /* model, training and plan */
 	enum val_metric metric;
 	double measured;             /* in the metric's SI unit */
+	struct val_figure figure;    /* how `measured` averages its run */
 	char file[GPU_TEXT_LEN];     /* where it was read, "" if built */
 	int line;
 };

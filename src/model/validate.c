@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "llm.h"
+#include "short_run.h"
 
 double val_metric_value(enum val_metric m, const struct workload *w,
 			const struct estimate *e)
@@ -42,14 +43,28 @@ double val_metric_value(enum val_metric m, const struct workload *w,
 	return 0;
 }
 
-/* Case c on GPU g into *e and its metric into *predicted. */
+/*
+ * Case c on GPU g into *e and its metric into *predicted: the steady step,
+ * or, for a figure averaged over a short run with its start-up inside,
+ * what that run reports (a rate lower by short_run_rate_frac, a step time
+ * longer by its inverse).
+ */
 static int predict(const struct val_case *c, const struct gpu *g, struct est_workspace *ws,
 		   struct estimate *e, double *predicted, struct plan_problem *why)
 {
+	double frac;
+
 	/* one step is compared, not the run: no run-length limit */
 	if (step_estimate_unbounded(&c->w, g, ws, e, why))
 		return -1;
 	*predicted = val_metric_value(c->metric, &c->w, e);
+	if (!(e->step_time_s > 0))
+		return 0;
+	frac = short_run_rate_frac(&c->figure, e->step_time_s, SHORT_RUN_STARTUP_S);
+	if (c->metric == VAL_ITER_TIME)
+		*predicted /= frac;
+	else
+		*predicted *= frac;
 	return 0;
 }
 

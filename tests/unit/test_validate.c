@@ -140,6 +140,15 @@ static void test_bad_lines(void **state)
 		{ "#! gpu = x\nlayers,measured\n2,3\n",
 		  "3:1: 'measured' without 'metric' (expected a metric such as "
 		  "iter_time_ms)" },
+		{ "#! gpu = x\nlayers,figure_warmup,iter_time_ms\n2,true,10\n",
+		  "3:1: figure_warmup without figure_steps (expected the "
+		  "number of steps the figure averages)" },
+		{ "#! figure_mean = median\n",
+		  "1:18: unknown figure_mean 'median' (expected one of time, "
+		  "rate)" },
+		{ "#! gpu = x\nlayers,figure_steps,iter_time_ms\n2,-5,10\n",
+		  "3:3: bad value '-5' for 'figure_steps' (expected a "
+		  "non-negative integer)" },
 	};
 	size_t i;
 	(void)state;
@@ -278,6 +287,49 @@ static void test_family_directive(void **state)
 	val_set_release(&s);
 }
 
+/*
+ * A figure averaged over a short run with its start-up inside: the same
+ * run, stated three ways.  Averaged over time, the mean step of 100 is the
+ * steady one plus the start-up spread over them, 20.4 s / 100 = 0.204 s;
+ * as a mean of per-step rates, the steady step over
+ * (99 + t / (t + 20.4)) / 100; a figure with the start-up outside is the
+ * steady step.
+ */
+static void test_short_run_figure(void **state)
+{
+	static const char text[] =
+		"#! gpu = a100-80gb-sxm\n#! vocab = 51200\n#! seq_len = 2048\n"
+		"id,layers,hidden,heads,gpus,global_batch,iter_time_ms\n"
+		"steady,24,2048,16,8,64,1500\n"
+		"#! figure_steps = 100\n#! figure_warmup = true\n"
+		"time,24,2048,16,8,64,1500\n"
+		"#! figure_mean = rate\n"
+		"rates,24,2048,16,8,64,1500\n"
+		"#! figure_warmup = false\n"
+		"outside,24,2048,16,8,64,1500\n";
+	struct val_set s;
+	struct val_result r[4];
+	size_t n;
+	double t;
+	(void)state;
+	load_text(text, &s);
+	assert_int_equal(s.count, 4);
+	assert_int_equal(s.cases[0].figure.steps, 0);
+	assert_int_equal(s.cases[1].figure.steps, 100);
+	assert_int_equal(s.cases[1].figure.warmup, 1);
+	assert_int_equal(s.cases[1].figure.mean, VAL_MEAN_TIME);
+	assert_int_equal(s.cases[2].figure.mean, VAL_MEAN_RATE);
+	assert_int_equal(val_run(s.cases, s.count, NULL, 1, 0,
+				 tc_test_gpu_for, NULL, r, &n), 0);
+	assert_int_equal(n, 4);
+	t = r[0].predicted;
+	assert_true(r[0].ok && t > 0);
+	assert_close(r[1].predicted, t + 0.204, TOL_TIGHT);
+	assert_close(r[2].predicted, t * 100 / (99 + t / (t + 20.4)), TOL_TIGHT);
+	assert_close(r[3].predicted, t, TOL_EXACT);
+	val_set_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -289,6 +341,7 @@ int main(void)
 		cmocka_unit_test(test_lora_columns),
 		cmocka_unit_test(test_network_directive),
 		cmocka_unit_test(test_family_directive),
+		cmocka_unit_test(test_short_run_figure),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
