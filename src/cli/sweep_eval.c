@@ -232,7 +232,7 @@ static int eval_row(struct run *R, struct worker *W, uint64_t row, int first,
 	for (int k = 0; k < sw->nkeys; k++)
 		c[n++] = (struct rep_cell){ .text = sweep_value_text(sw, k, di) };
 	const struct sweep_result res = { o.ok ? &W->e : NULL, o.priced ? &o.cr.cheapest : NULL,
-					  o.cost_usd, money_basis_name(R->steady_state), o.reason };
+					  o.cost_usd, rep_basis_name(R->steady_state), o.reason };
 	sweep_result_cells(c + n, &res, rep_stream_words(&R->st), &words);
 	n += SR_COLS;
 	if (sw->layout_auto)
