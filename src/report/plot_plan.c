@@ -54,17 +54,19 @@ struct plan_view {
 	int *slot;             /* per GPU type: its legend entry, or -1; owned */
 	int *whole;            /* per GPU type: every plan drawn (a best type); owned */
 	int nshown;            /* legend entries */
+	int nwhole;            /* types with every plan drawn */
 	size_t placed, nfront;
 };
 
 /* The axes' ends: a few times the deadline and the budget, else a few
  * times the front's slowest time and dearest cost (a plan past the
- * front's slowest end is slower and no cheaper than it), never cutting
- * off a chosen plan. */
+ * front's slowest end is slower and no cheaper than it), never short of
+ * a few times the fastest time and the lowest cost, never cutting off a
+ * chosen plan. */
 static void view_caps(struct plan_view *v, const struct plan_point *p, size_t n, const int *front,
 		      const char *chosen, enum plan_risk risk, double deadline_s, double budget_usd)
 {
-	double ft = 0, fc = 0, at = 0, ac = 0;
+	double ft = 0, fc = 0, at = 0, ac = 0, tmin = HUGE_VAL, cmin = HUGE_VAL;
 	for (size_t i = 0; i < n; i++) {
 		double t, c;
 		if (planner_ranked(&p[i], risk, &t, &c))
@@ -72,6 +74,8 @@ static void view_caps(struct plan_view *v, const struct plan_point *p, size_t n,
 		v->placed++;
 		at = fmax(at, t);
 		ac = fmax(ac, c);
+		tmin = fmin(tmin, t);
+		cmin = fmin(cmin, c);
 		if (front[i]) {
 			v->nfront++;
 			ft = fmax(ft, t);
@@ -80,6 +84,12 @@ static void view_caps(struct plan_view *v, const struct plan_point *p, size_t n,
 	}
 	v->tcap = deadline_s > 0 ? TARGET_SPAN * deadline_s : v->nfront ? FRONT_SPAN * ft : at;
 	v->ccap = budget_usd > 0 ? TARGET_SPAN * budget_usd : v->nfront ? FRONT_SPAN * fc : ac;
+	/* A target no plan comes near still leaves the fastest and the
+	 * cheapest plans (the front's ends) on the axes. */
+	if (v->placed) {
+		v->tcap = fmax(v->tcap, FRONT_SPAN * tmin);
+		v->ccap = fmax(v->ccap, FRONT_SPAN * cmin);
+	}
 	for (size_t i = 0; chosen && i < n; i++) {
 		double t, c;
 		if (chosen[i] && !planner_ranked(&p[i], risk, &t, &c)) {
@@ -141,6 +151,7 @@ static int view_types(struct plan_view *v, const struct plan_point *p, size_t n,
 	qsort(r, (size_t)ngpus, sizeof(*r), by_rank);
 	for (int k = 0; k < ngpus && r[k].has; k++) {
 		v->whole[r[k].gpu] = k < PLAN_PLOT_TYPES;
+		v->nwhole += k < PLAN_PLOT_TYPES;
 		if (k < PLAN_PLOT_TYPES || picked[r[k].gpu])
 			v->slot[r[k].gpu] = v->nshown++;
 	}
@@ -266,10 +277,9 @@ void plot_plan(struct svg *s, int standalone, const char *workload,
 	snprintf(desc, sizeof(desc),
 		 "%zu of %zu plans (one per GPU type and count, its fastest layout): the %zu of the "
 		 "Pareto front (none both faster and cheaper), joined by the line, the chosen plans, "
-		 "ringed, and every plan of the %d GPU types with the cheapest plan%s, up to %s and %s; "
-		 "%d of %d GPU types shown.", ndrawn, v.placed, v.nfront,
-		 ngpus < PLAN_PLOT_TYPES ? ngpus : PLAN_PLOT_TYPES,
-		 deadline_s > 0 ? " within the deadline" : "",
+		 "ringed, and every plan of the %d GPU type%s whose best plan is cheapest%s, up to %s "
+		 "and %s; %d of %d GPU types shown.", ndrawn, v.placed, v.nfront, v.nwhole,
+		 v.nwhole == 1 ? "" : "s", deadline_s > 0 ? " (those meeting the deadline first)" : "",
 		 tc_fmt_duration(v.tcap, a, sizeof(a)), rep_fmt_usd(v.ccap, b, sizeof(b)),
 		 v.nshown, ngpus);
 	svg_begin(s, 900, 520, title, desc, standalone);
@@ -278,13 +288,14 @@ void plot_plan(struct svg *s, int standalone, const char *workload,
 		goto out;
 	}
 
-	struct plot_time_unit u = plot_time_unit(ndrawn ? tmax : 1);
+	/* With no plan drawn the deadline and budget still set the axes. */
+	int hx = tmax > 0, hy = cmax > 0;
+	struct plot_time_unit u = plot_time_unit(hx ? tmax : 1);
 	char xlab[64], ylab[64];
 	snprintf(xlab, sizeof(xlab), "%stotal time (%s)", at, u.name);
 	snprintf(ylab, sizeof(ylab), "%scost (USD)", at);
-	struct chart_axis x = { xlab, CHART_LOG, ndrawn ? tmin / u.per_s : 0.1,
-				ndrawn ? tmax / u.per_s : 1 };
-	struct chart_axis y = { ylab, CHART_LOG, ndrawn ? cmin : 1, ndrawn ? cmax : 10 };
+	struct chart_axis x = { xlab, CHART_LOG, hx ? tmin / u.per_s : 0.1, hx ? tmax / u.per_s : 1 };
+	struct chart_axis y = { ylab, CHART_LOG, hy ? cmin : 1, hy ? cmax : 10 };
 	chart_axis_nice(&x);
 	chart_axis_nice(&y);
 	struct chart ch;
