@@ -9,10 +9,10 @@
 #include "../io/gpu_load.h"
 #include "../io/wl_load.h"
 #include "../model/search.h"
+#include "../report/compare_report.h"
 #include "../report/plot.h"
 #include "../util/units.h"
 #include "cli.h"
-#include "compare_report.h"
 #include "money.h"
 #include "plan_args.h"
 #include "opts.h"
@@ -27,7 +27,7 @@ static const char *const formats[] = { "table", "csv", "json", "md", NULL };
  * them (the expected wall clock and its cost, or with steady the steady
  * state), with the quantiles of the same. */
 static int write_plot(struct cli_ctx *ctx, const char *path, const struct workload *w,
-		      const struct cli_compare_row *rows, int n, int steady)
+		      const struct rep_compare_row *rows, int n, int steady)
 {
 	struct plot_compare_row *pr = calloc(n ? (size_t)n : 1, sizeof(*pr));
 	struct svg s;
@@ -37,7 +37,7 @@ static int write_plot(struct cli_ctx *ctx, const char *path, const struct worklo
 		return TC_EXIT_INTERNAL;
 	}
 	for (int i = 0; i < n; i++) {
-		const struct cli_compare_row *r = &rows[i];
+		const struct rep_compare_row *r = &rows[i];
 		if (!r->ok)
 			continue;
 		int wall = !steady && r->unc.has_wall;
@@ -98,7 +98,7 @@ static int next_count(int count, int per_node)
 }
 
 /* The best plan of one GPU type at `count` GPUs: 0, or -1 with r->why. */
-static int try_count(const struct workload *w, struct cli_compare_row *r, int count,
+static int try_count(const struct workload *w, struct rep_compare_row *r, int count,
 		     struct est_workspace *ws)
 {
 	struct search_knobs k;
@@ -113,7 +113,7 @@ static int try_count(const struct workload *w, struct cli_compare_row *r, int co
 
 /* Row r's judged time and cost (its plan priced) and whether it meets
  * the deadline on them. */
-static void judge(struct cli_compare_row *r, const struct money *m, double deadline_s)
+static void judge(struct rep_compare_row *r, const struct money *m, double deadline_s)
 {
 	r->judged_s = money_judged_s(m->steady_state, &r->e, &r->cost);
 	r->judged_usd = r->cost.priced ? money_judged_usd(m->steady_state, &r->cost) : 0;
@@ -126,7 +126,7 @@ static void judge(struct cli_compare_row *r, const struct money *m, double deadl
  * kept (the idle GPUs are paid for anyway, and more GPUs are never slower
  * here).  Ties keep the plan as it was.
  */
-static void whole_instances(const struct workload *w, struct cli_compare_row *r, int max_count,
+static void whole_instances(const struct workload *w, struct rep_compare_row *r, int max_count,
 			    double deadline_s, const struct money *m, struct est_workspace *ws)
 {
 	if (!r->ok || !r->cost.priced || !(r->cost.range.cheapest.run.idle_gpus > 0))
@@ -134,7 +134,7 @@ static void whole_instances(const struct workload *w, struct cli_compare_row *r,
 	double paid = r->cost.range.cheapest.run.gpus_paid;
 	if (paid > max_count || paid > 1e6)
 		return;
-	struct cli_compare_row *c = malloc(sizeof(*c));
+	struct rep_compare_row *c = malloc(sizeof(*c));
 	if (!c)
 		return;
 	*c = *r;
@@ -151,7 +151,7 @@ static void whole_instances(const struct workload *w, struct cli_compare_row *r,
  * or with a deadline the fewest GPUs from `first` on that finish in time
  * (the fastest plan when none does), then its price.
  */
-static void evaluate_on(const struct workload *w, struct cli_compare_row *r, int count,
+static void evaluate_on(const struct workload *w, struct rep_compare_row *r, int count,
 			int first, double deadline_s, int max_count, const struct money *m,
 			struct est_workspace *ws)
 {
@@ -161,7 +161,7 @@ static void evaluate_on(const struct workload *w, struct cli_compare_row *r, int
 	} else {
 		int per_node = r->g.gpus_per_node > 0 ? r->g.gpus_per_node : 1;
 		int best_seen = 0;
-		struct cli_compare_row keep;
+		struct rep_compare_row keep;
 		for (int c = first; c <= max_count; c = next_count(c, per_node)) {
 			if (try_count(w, r, c, ws))
 				continue;
@@ -196,7 +196,7 @@ static void evaluate_on(const struct workload *w, struct cli_compare_row *r, int
 
 /* 1 when candidate a is a better answer than b: it has a plan, meets the
  * deadline, has a price, then costs less (unpriced ties keep b). */
-static int better(const struct cli_compare_row *a, const struct cli_compare_row *b)
+static int better(const struct rep_compare_row *a, const struct rep_compare_row *b)
 {
 	if (a->ok != b->ok)
 		return a->ok;
@@ -217,7 +217,7 @@ static int better(const struct cli_compare_row *a, const struct cli_compare_row 
  * by (only the offers on it).  The cheapest candidate that meets the
  * deadline wins.  With --network (m->network_fixed) w's network alone.
  */
-static void evaluate(const struct workload *w, struct cli_compare_row *r, int count,
+static void evaluate(const struct workload *w, struct rep_compare_row *r, int count,
 		     double deadline_s, int max_count, const struct money *m,
 		     struct est_workspace *ws)
 {
@@ -229,7 +229,7 @@ static void evaluate(const struct workload *w, struct cli_compare_row *r, int co
 	if (!nn || (deadline_s <= 0 && count <= per_node))
 		return;
 	struct workload *wn = malloc(sizeof(*wn));
-	struct cli_compare_row *c = malloc(sizeof(*c));
+	struct rep_compare_row *c = malloc(sizeof(*c));
 	int first = 1;
 	while (first <= per_node)
 		first = next_count(first, per_node);
@@ -254,12 +254,12 @@ static void evaluate(const struct workload *w, struct cli_compare_row *r, int co
  * row draws from the same seed, so the GPU types meet the same luck.  A row
  * whose samples cannot be drawn keeps the reason in unc_why.
  */
-static void sample_rows(struct cli_compare_row *rows, int n, const struct unc_spec *base,
+static void sample_rows(struct rep_compare_row *rows, int n, const struct unc_spec *base,
 			struct unc_workspace *uws)
 {
 	struct workload *pw = malloc(sizeof(*pw)); /* the row's run as priced */
 	for (int i = 0; i < n; i++) {
-		struct cli_compare_row *r = &rows[i];
+		struct rep_compare_row *r = &rows[i];
 		struct unc_spec s = *base;
 		struct plan_problem why = { WLF_NONE, "" };
 		if (!r->ok)
@@ -279,7 +279,7 @@ static void sample_rows(struct cli_compare_row *rows, int n, const struct unc_sp
 /* Cost order, unpriced after priced, failures last; then time. */
 static int cmp_rows(const void *a, const void *b)
 {
-	const struct cli_compare_row *x = a, *y = b;
+	const struct rep_compare_row *x = a, *y = b;
 	if (x->ok != y->ok)
 		return y->ok - x->ok;
 	if (x->meets != y->meets)
@@ -375,7 +375,7 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct compare
  * Returns 0, or an exit code after printing the problem.
  */
 static int choose_rows(struct cli_ctx *ctx, const char *gpus, const struct gpu_catalog *cat,
-		       struct cli_compare_row *rows, int *n)
+		       struct rep_compare_row *rows, int *n)
 {
 	*n = 0;
 	if (!gpus) {
@@ -409,7 +409,7 @@ static int choose_rows(struct cli_ctx *ctx, const char *gpus, const struct gpu_c
  * *n is the rows kept.
  */
 static void search_rows(struct cli_ctx *ctx, const struct workload *w, const struct compare_args *a,
-			int count, const struct money *m, struct cli_compare_row *rows, int *n,
+			int count, const struct money *m, struct rep_compare_row *rows, int *n,
 			struct est_workspace *ws, const struct unc_spec *us, struct unc_workspace *uws)
 {
 	for (int i = 0; i < *n; i++)
@@ -442,7 +442,7 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 	struct workload w;
 	struct gpu_catalog cat = { 0 };
 	struct est_workspace ws = { 0 };
-	struct cli_compare_row *rows = NULL;
+	struct rep_compare_row *rows = NULL;
 	struct unc_spec us;
 	struct unc_workspace uws = { 0 };
 	int n = 0;
@@ -483,9 +483,12 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 	search_rows(ctx, &w, &a, count, &m, rows, &n, &ws, a.ua.on ? &us : NULL, &uws);
 	if (a.plot && (rc = write_plot(ctx, a.plot, &w, rows, n, m.steady_state)))
 		goto out;
-	const struct cli_compare_results res = { &w, &m, &cal, rows, n, count, a.deadline_s,
-						 a.ua.on ? &us : NULL };
-	if ((rc = cli_compare_report(ctx, a.format, &res))) {
+	const struct rep_compare_results res = {
+		.w = &w, .kind = m.in.kind, .preempt_per_h = m.in.preempt_per_h, .steady_state = m.steady_state,
+		.unjoin = m.set.unjoin, .cal = &cal, .rows = rows, .n = n, .count = count,
+		.deadline_s = a.deadline_s, .unc = a.ua.on ? &us : NULL,
+	};
+	if ((rc = rep_compare_report(ctx->out, a.format, &res))) {
 		fputs("traincost compare: internal error: a non-finite value in the report\n", ctx->err);
 		rc = TC_EXIT_INTERNAL;
 	}

@@ -13,11 +13,11 @@
 #include "../io/wl_load.h"
 #include "../model/planner.h"
 #include "../util/units.h"
+#include "../report/plan_report.h"
 #include "../report/plot.h"
 #include "cli.h"
 #include "money.h"
 #include "plan_args.h"
-#include "plan_report.h"
 #include "opts.h"
 #include "plot_out.h"
 #include "unc_args.h"
@@ -86,7 +86,7 @@ static int price_cb(void *vctx, const struct gpu *g, const struct workload *w,
 	out->provider = cost.range.cheapest.table->provider;
 	out->instance = cost.range.cheapest.offer->instance;
 	out->network = cost.range.cheapest.network;
-	out->caveat = money_caveat(&cost.range.cheapest);
+	out->caveat = rep_offer_caveat(&cost.range.cheapest);
 	out->idle_gpus = cost.range.cheapest.run.idle_gpus;
 	return 0;
 }
@@ -503,7 +503,7 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 		.steady_state = pc.steady_state,
 		.unc = a.ua.on ? &us : NULL, .nsampled = f.nsampled,
 	};
-	if (cli_plan_report(ctx, a.fmt, &report)) {
+	if (rep_plan_report(ctx->out, a.fmt, &report)) {
 		fputs("traincost plan: internal error: out of memory or a non-finite value\n", ctx->err);
 		rc = TC_EXIT_INTERNAL;
 	}

@@ -240,7 +240,7 @@ static void unjoin_json(struct rep_json *j, const struct price_unjoin *u, const 
 	rep_json_arr_begin(j, "not_joinable");
 	for (size_t i = 0; u && i < u->count; i++) {
 		const struct price_unjoinable *p = &u->items[i];
-		if (!money_unjoin_wanted(p, gpu ? &gpu : NULL, 1, provider))
+		if (!rep_unjoin_wanted(p, gpu ? &gpu : NULL, 1, provider))
 			continue;
 		rep_json_obj_begin(j, NULL);
 		rep_json_str(j, "provider", p->provider);
@@ -296,7 +296,7 @@ static int print_offers(struct cli_ctx *ctx, const struct row *rows, size_t n, c
 		if (!rc && strcmp(fmt, "csv") && sn.n)
 			print_notes(ctx, &sn, rows, n, fmt, op);
 		if (!rc && strcmp(fmt, "csv"))
-			money_print_unjoinable(ctx->out, set->unjoin, gpu ? &gpu : NULL, 1, provider);
+			rep_print_unjoinable(ctx->out, set->unjoin, gpu ? &gpu : NULL, 1, provider);
 	}
 	if (rc && rr.failed)
 		fputs("traincost prices: out of memory\n", ctx->err);
@@ -510,7 +510,7 @@ int cmd_prices(int argc, char **argv, struct cli_ctx *ctx)
 		fprintf(ctx->out, "no %s offers%s%s%s%s\n", pricing,
 			gpu ? " of " : "", gpu ? gpu : "",
 			provider ? " from " : "", provider ? provider : "");
-		money_print_unjoinable(ctx->out, set.unjoin, gpu ? &gpu : NULL, 1, provider);
+		rep_print_unjoinable(ctx->out, set.unjoin, gpu ? &gpu : NULL, 1, provider);
 	} else if (print_offers(ctx, rows, n, format, pricing, max_age, &set, gpu, provider)) {
 		rc = TC_EXIT_INTERNAL;
 	}

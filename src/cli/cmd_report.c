@@ -232,9 +232,10 @@ static void put_validation(struct xmlbuf *b, struct cli_ctx *ctx, char **ids, in
 		b->oom = 1;
 		goto out;
 	}
-	xmlbuf_raw(b, "<table class=\"status\">\n<tr><th>GPU</th><th>cases</th>"
-		      "<th>mean error (MAPE)</th><th>median error</th><th>worst error</th>"
-		      "<th>bias</th></tr>\n");
+	/* Units in the headers, numbers in the cells, as the other tables. */
+	xmlbuf_raw(b, "<table class=\"status\">\n<tr><th>GPU</th><th class=\"num\">cases</th>"
+		      "<th class=\"num\">mean error, MAPE (%)</th><th class=\"num\">median error (%)</th>"
+		      "<th class=\"num\">worst error (%)</th><th class=\"num\">bias (%)</th></tr>\n");
 	for (int g = 0; g < nids; g++) {
 		const struct val_stats *st = NULL;
 		for (int k = 0; k < ngroups && !st; k++)
@@ -247,9 +248,9 @@ static void put_validation(struct xmlbuf *b, struct cli_ctx *ctx, char **ids, in
 				      "against measurements</td></tr>\n");
 			continue;
 		}
-		xmlbuf_printf(b, "</td><td class=\"num\">%zu</td><td class=\"num\">%.2f %%</td>"
-			      "<td class=\"num\">%.2f %%</td><td class=\"num\">%.1f %%</td>"
-			      "<td class=\"num\">%+.1f %%</td></tr>\n",
+		xmlbuf_printf(b, "</td><td class=\"num\">%zu</td><td class=\"num\">%.2f</td>"
+			      "<td class=\"num\">%.2f</td><td class=\"num\">%.1f</td>"
+			      "<td class=\"num\">%+.1f</td></tr>\n",
 			      st->n, 100 * st->mape, 100 * st->median_ape, 100 * st->worst_ape,
 			      100 * st->bias);
 	}

@@ -39,9 +39,13 @@ static const char *const plot_metrics[] = {
 	"total_time_s", "step_time_s", "gpu_hours", "mfu_frac", "memory_per_gpu_bytes",
 	"cost_usd", NULL,
 };
-static const char *const plot_metric_labels[] = {
-	"total time (days)", "step time (s)", "GPU-hours (h)", "MFU (%)",
-	"memory per GPU (GB)", "cost (USD)",
+/* Each metric's axis: its name and unit (NULL: a time in seconds, shown
+ * in a unit chosen from the data). */
+static const struct {
+	const char *name, *unit;
+} plot_metric_axes[] = {
+	{ "total time", NULL }, { "step time", NULL }, { "GPU-hours", "h" }, { "MFU", "%" },
+	{ "memory per GPU", "GB" }, { "cost", "USD" },
 };
 #define PLOT_MAX_ROWS 100000 /* configurations one chart can show */
 
@@ -124,6 +128,20 @@ static void release_gpus(struct run *R)
 	R->ngpus = 0;
 }
 
+/* A varied key as a legend names it: the last part of its path ("tp" for
+ * plan.tp), or the whole path where another key ends the same. */
+static const char *key_name(const struct sweep *sw, int k)
+{
+	const char *path = sw->key[k].path, *dot = strrchr(path, '.');
+	const char *tail = dot ? dot + 1 : path;
+	for (int j = 0; j < sw->nkeys; j++) {
+		const char *o = strrchr(sw->key[j].path, '.');
+		if (j != k && !strcmp(o ? o + 1 : sw->key[j].path, tail))
+			return path;
+	}
+	return tail;
+}
+
 /*
  * --plot: the metric of every row that has it against key xk, one line per
  * combination of the values of the other dimensions.  Returns 0 or an
@@ -156,8 +174,21 @@ static int write_plot(struct cli_ctx *ctx, const struct run *R, int xk, const ch
 		lo = fmin(lo, t);
 		hi = fmax(hi, t);
 	}
+	/* The default metric: cost where any row has one, else total time. */
+	int metric = R->plot_metric, have = SWEEP_PLOT_HAVE_Y;
+	if (metric == SWEEP_PLOT_DEFAULT) {
+		metric = 0;
+		have = SWEEP_PLOT_HAVE_TIME;
+		for (uint64_t i = 0; i < R->nrows; i++)
+			if (R->plot_have[i] & SWEEP_PLOT_HAVE_Y) {
+				metric = SWEEP_PLOT_COST;
+				have = SWEEP_PLOT_HAVE_Y;
+				break;
+			}
+	}
+	const double *val = have == SWEEP_PLOT_HAVE_Y ? R->plot_y : R->plot_time;
 	for (uint64_t i = 0; i < R->nrows; i++) {
-		if (!R->plot_have[i])
+		if (!(R->plot_have[i] & have))
 			continue;
 		sweep_row_index(sw, R->shard_k + i * R->shard_n, di);
 		size_t v = di[xkey->dim], sid = 0;
@@ -165,16 +196,17 @@ static int write_plot(struct cli_ctx *ctx, const struct run *R, int xk, const ch
 			if (d != xkey->dim)
 				sid = sid * sw->dim[d].len + di[d];
 		x[n] = numeric ? strtod(xkey->text[v], NULL) : (double)v;
-		y[n] = R->plot_y[i];
+		y[n] = val[i];
 		ser[n++] = sid;
 		if (!names[sid]) {
-			/* "a100-80gb-sxm, bf16": the other keys' values */
+			/* "gpu=a100-80gb-sxm, precision=bf16": the other keys
+			 * with their values */
 			char buf[256] = "";
 			size_t used = 0;
 			for (int k = 0; k < sw->nkeys; k++)
 				if (sw->key[k].dim != xkey->dim && used < sizeof(buf))
-					used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s",
-								 used ? ", " : "",
+					used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s=%s",
+								 used ? ", " : "", key_name(sw, k),
 								 sweep_value_text(sw, k, di));
 			names[sid] = strdup(used ? buf : "all");
 			if (!names[sid])
@@ -184,16 +216,27 @@ static int write_plot(struct cli_ctx *ctx, const struct run *R, int xk, const ch
 	for (size_t k = 0; k < nser; k++)
 		if (!names[k] && !(names[k] = strdup("(no result)")))
 			goto out;
-	char title[WL_NAME_LEN + 64], keys[256] = "";
-	snprintf(title, sizeof(title), "%s: %s", sw->name[0] ? sw->name : sw->file,
-		 plot_metric_labels[R->plot_metric]);
+	/* Times in the unit that suits the largest. */
+	const char *unit = plot_metric_axes[metric].unit;
+	if (!unit) {
+		double top = 0;
+		for (size_t i = 0; i < n; i++)
+			top = fmax(top, y[i]);
+		struct plot_time_unit u = plot_time_unit(top);
+		for (size_t i = 0; i < n; i++)
+			y[i] /= u.per_s;
+		unit = u.name;
+	}
+	char title[WL_NAME_LEN + 128], keys[256] = "", ylab[64];
+	snprintf(ylab, sizeof(ylab), "%s (%s)", plot_metric_axes[metric].name, unit);
+	snprintf(title, sizeof(title), "%s: %s", sw->name[0] ? sw->name : sw->file, ylab);
 	/* The legend's title: the keys each line's name gives the values of. */
 	for (int k = 0, used = 0; k < sw->nkeys; k++)
 		if (sw->key[k].dim != xkey->dim && used < (int)sizeof(keys))
 			used += snprintf(keys + used, sizeof(keys) - (size_t)used, "%s%s",
 					 used ? ", " : "", sw->key[k].path);
 	struct plot_sweep ps = {
-		.title = title, .x_label = xkey->path, .y_label = plot_metric_labels[R->plot_metric],
+		.title = title, .x_label = xkey->path, .y_label = ylab,
 		.x = x, .y = y, .series = ser, .n = n,
 		.x_names = numeric ? NULL : (const char *const *)xkey->text,
 		.nx = xkey->count, .series_names = (const char *const *)names, .nseries = nser,
@@ -342,11 +385,14 @@ static int plot_setup(struct cli_ctx *ctx, struct run *R, const char *plot_x,
 	if (R->nrows > PLOT_MAX_ROWS)
 		return cli_usage_error(ctx, "sweep", "--plot draws at most %d configurations, not %llu (expected a smaller sweep or --shard)",
 				       PLOT_MAX_ROWS, (unsigned long long)R->nrows);
-	while (strcmp(plot_metrics[R->plot_metric], plot_y))
+	R->plot_metric = plot_y ? 0 : SWEEP_PLOT_DEFAULT;
+	while (plot_y && strcmp(plot_metrics[R->plot_metric], plot_y))
 		R->plot_metric++;
 	R->plot_y = calloc(R->nrows ? R->nrows : 1, sizeof(*R->plot_y));
 	R->plot_have = calloc(R->nrows ? R->nrows : 1, 1);
-	if (!R->plot_y || !R->plot_have) {
+	if (!plot_y)
+		R->plot_time = calloc(R->nrows ? R->nrows : 1, sizeof(*R->plot_time));
+	if (!R->plot_y || !R->plot_have || (!plot_y && !R->plot_time)) {
 		fprintf(ctx->err, "traincost sweep: out of memory\n");
 		return TC_EXIT_INTERNAL;
 	}
@@ -368,7 +414,7 @@ struct sweep_args {
 static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct sweep_args *a,
 		      struct run *R)
 {
-	*a = (struct sweep_args){ .fmt = "csv", .plot_y = "total_time_s" };
+	*a = (struct sweep_args){ .fmt = "csv" };
 	const struct cli_opt mine[] = {
 		{ .name = "output", .value = &a->out, .short_name = 'o', .arg = "OUT",
 		  .help = "write to OUT (a temporary file renamed at the end)" },
@@ -390,7 +436,8 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct sweep_a
 			  "also draw a metric against one varied key as an SVG chart into FILE, a "
 			  "line per combination of the others"),
 		CLI_VALUE("plot-x", &a->plot_x, "PATH", "the varied key along x (default: the first)"),
-		CLI_CHOICE("plot-y", &a->plot_y, plot_metrics, "M", "the metric along y"),
+		CLI_CHOICE("plot-y", &a->plot_y, plot_metrics, "M",
+			   "the metric along y (default: cost, else total time)"),
 	};
 	struct cli_opts opts = { 0 };
 	CLI_OPTS_ADD(&opts, mine);
@@ -520,6 +567,7 @@ out:
 	free(R.slots);
 	release_gpus(&R);
 	free(R.plot_y);
+	free(R.plot_time);
 	free(R.plot_have);
 	price_set_release(&prices);
 	gpu_catalog_release(&cat);

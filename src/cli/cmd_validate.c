@@ -15,12 +15,12 @@
 #include "../model/val_groups.h"
 #include "../model/validate.h"
 #include "../report/plot.h"
+#include "../report/validate_report.h"
 #include "cli.h"
 #include "opts.h"
 #include "plot_out.h"
 #include "validate_campaigns.h"
 #include "validate_fit.h"
-#include "validate_report.h"
 
 static const char *const families[] = { "llm", "vision", "recsys", NULL };
 static const char *const formats[] = { "table", "csv", "json", "md", NULL };
@@ -102,7 +102,7 @@ int cli_resolve_frameworks(struct cli_ctx *ctx, struct val_set *set, struct tc_d
 	return rc;
 }
 
-static void summary_release(struct cli_validate_summary *s)
+static void summary_release(struct rep_validate_summary *s)
 {
 	free(s->kept);
 	free(s->files);
@@ -150,7 +150,7 @@ static int cv_stats(const struct val_set *set, const char *family, fw_group_fn k
  * step time it implies: the point estimate over the speed error.
  */
 static int band_coverage(const struct val_set *set, const struct val_result *res, size_t n,
-			 struct gpu_catalog *cat, struct cli_validate_summary *s)
+			 struct gpu_catalog *cat, struct rep_validate_summary *s)
 {
 	struct unc_spec spec;
 	struct unc_workspace uw;
@@ -179,7 +179,7 @@ static int band_coverage(const struct val_set *set, const struct val_result *res
 }
 
 static int summary_compute(const struct val_set *set, const struct val_result *res, size_t n,
-			   const char *family, int loo, struct gpu_catalog *cat, struct cli_validate_summary *s)
+			   const char *family, int loo, struct gpu_catalog *cat, struct rep_validate_summary *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->kept = malloc((n ? n : 1) * sizeof(*s->kept));
@@ -283,7 +283,7 @@ int cmd_validate(int argc, char **argv, struct cli_ctx *ctx)
 	struct val_set set;
 	struct gpu_catalog cat = { 0 };
 	struct val_result *res = NULL;
-	struct cli_validate_summary sum = { 0 };
+	struct rep_validate_summary sum = { 0 };
 	size_t n = 0;
 	char found[DP_PATH_LEN + 32];
 	if (!cases_dir) {
@@ -336,7 +336,7 @@ int cmd_validate(int argc, char **argv, struct cli_ctx *ctx)
 		if ((rc = plot_out_write(ctx, "validate", &s, a.plot)))
 			goto out;
 	}
-	rc = cli_validate_report(ctx, format, &set, res, n, &sum, a.verbose);
+	rc = rep_validate_report(ctx->out, format, &set, res, n, &sum, a.verbose);
 	if (rc) {
 		fputs("traincost validate: internal error: a non-finite error statistic\n", ctx->err);
 		rc = TC_EXIT_INTERNAL;

@@ -9,6 +9,7 @@
 #include "../model/estimate.h"
 #include "../model/gpu.h"
 #include "../model/run_cost.h"
+#include "../report/offer_words.h"
 #include "opts.h"
 
 struct money_args {
@@ -29,10 +30,6 @@ void money_opts(struct money_args *a, struct cli_opts *t);
  * the option compare, plan and sweep share (their deadlines, budgets and
  * cost on the steady state instead of the expected wall clock). */
 void money_basis_opts(int *steady_state, struct cli_opts *t);
-
-/* The basis a run is judged on, as the outputs name it: "steady_state"
- * or "wall_clock" (their `basis` field). */
-const char *money_basis_name(int steady_state);
 
 /* Append only the spot assumption (--preempt-per-h) bound to *a, for a
  * command that loads its own prices. */
@@ -159,26 +156,6 @@ int money_budget_arg(struct cli_ctx *ctx, const char *cmd, const char *s, double
  */
 void money_warn_spot(struct cli_ctx *ctx, const char *cmd, const struct price_set *set,
 		     const struct price_table *tables, size_t ntables, const struct gpu *g);
-
-/* What the answer must say of choice *ch's offer when its run joins
- * instances: "fabric assumed" (--assume-fabric) or "cluster size
- * unconfirmed" (max_instances: unknown); NULL when nothing (a static
- * string). */
-const char *money_caveat(const struct cost_choice *ch);
-
-/*
- * Under a heading, one line each on `out`: the cluster products of *u (may
- * be NULL) that cannot join instances for lack of a sourced price or
- * fabric, those of the GPUs gpus[0..ngpus-1] (gpus NULL: of every GPU; a
- * product that names no GPU is always shown) and of `provider` (NULL:
- * every provider).  Prints nothing when none matches.  Returns how many it
- * printed.
- */
-int money_print_unjoinable(FILE *out, const struct price_unjoin *u, const char *const *gpus,
-			   int ngpus, const char *provider);
-/* Whether money_print_unjoinable shows product p for those filters. */
-int money_unjoin_wanted(const struct price_unjoinable *p, const char *const *gpus, int ngpus,
-			const char *provider);
 
 void money_release(struct money *m);
 

@@ -29,7 +29,7 @@ static const struct rep_col result_cols[SR_COLS] = {
 	[SR_INSTANCE] = REP_TEXT_COL("instance", "instance", REP_VIEW_ALL, 0),
 	[SR_REGION] = REP_TEXT_COL("region", "region", REP_VIEW_ALL, 0),
 	[SR_COST] = VALUE_COL("cost_usd", "cost", REP_COL_USD),
-	/* what the cost is billed on (money_basis_name) */
+	/* what the cost is billed on (rep_basis_name) */
 	[SR_BASIS] = REP_TEXT_COL("basis", "basis", REP_VIEW_DATA, 0),
 	/* Most rows have nothing to say: no "-" at the end of their line. */
 	[SR_REASON] = { "reason", "reason", REP_COL_TEXT, 0, 0, NULL, "", NULL, 0, REP_VIEW_ALL, 0 },

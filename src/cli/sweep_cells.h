@@ -36,7 +36,7 @@ struct sweep_words {
 
 /* What one configuration gave: its estimate when it has one (e NULL:
  * none), the offer it is priced on (cheapest NULL: none), what that bills
- * on the basis named (money_basis_name: the expected wall clock with the
+ * on the basis named (rep_basis_name: the expected wall clock with the
  * spare nodes, or the steady state) and why a value is missing ("":
  * nothing to say). */
 struct sweep_result {

@@ -190,17 +190,24 @@ static int eval_config(struct run *R, struct worker *W, uint64_t row, const size
 	return 0;
 }
 
-/* --plot: the chosen metric of row `row`, in the units of
- * plot_metric_labels; only runs that fit have one. */
+/* --plot: the chosen metric of row `row`, in the unit of its column
+ * (times in seconds: the chart picks their unit); only runs that fit
+ * have one. */
 static void plot_value(struct run *R, uint64_t row, const struct estimate *e,
 		       const struct outcome *o)
 {
-	const double v[] = { e->total_time_s / 86400, e->step_time_s, e->gpu_hours,
+	const double v[] = { e->total_time_s, e->step_time_s, e->gpu_hours,
 			     100 * e->mfu_frac, e->memory_per_gpu_bytes / 1e9,
 			     o->priced ? o->cost_usd : 0 };
 	uint64_t i = (row - R->shard_k) / R->shard_n;
-	R->plot_have[i] = o->ok && e->fits && (R->plot_metric != 5 || o->priced);
-	R->plot_y[i] = R->plot_have[i] ? v[R->plot_metric] : 0;
+	int metric = R->plot_metric == SWEEP_PLOT_DEFAULT ? SWEEP_PLOT_COST : R->plot_metric;
+	int fits = o->ok && e->fits;
+	R->plot_have[i] = fits && (metric != SWEEP_PLOT_COST || o->priced) ? SWEEP_PLOT_HAVE_Y : 0;
+	R->plot_y[i] = R->plot_have[i] ? v[metric] : 0;
+	if (R->plot_time && fits) {
+		R->plot_have[i] |= SWEEP_PLOT_HAVE_TIME;
+		R->plot_time[i] = e->total_time_s;
+	}
 }
 
 /* Append one configuration's row to b.  Returns 0, or -1 on an internal
@@ -225,7 +232,7 @@ static int eval_row(struct run *R, struct worker *W, uint64_t row, int first,
 	for (int k = 0; k < sw->nkeys; k++)
 		c[n++] = (struct rep_cell){ .text = sweep_value_text(sw, k, di) };
 	const struct sweep_result res = { o.ok ? &W->e : NULL, o.priced ? &o.cr.cheapest : NULL,
-					  o.cost_usd, money_basis_name(R->steady_state), o.reason };
+					  o.cost_usd, rep_basis_name(R->steady_state), o.reason };
 	sweep_result_cells(c + n, &res, rep_stream_words(&R->st), &words);
 	n += SR_COLS;
 	if (sw->layout_auto)

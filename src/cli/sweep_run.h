@@ -59,8 +59,13 @@ struct run {
 	char fail_msg[256];
 	/* --plot: each row's metric, by its place in the shard (owned) */
 	double *plot_y;
-	char *plot_have;          /* the row has the metric */
-	int plot_metric;          /* index into plot_metrics */
+	double *plot_time;        /* total time, when plot_metric is the default (owned) */
+	char *plot_have;          /* SWEEP_PLOT_HAVE_* bits of each row */
+	int plot_metric;          /* index into plot_metrics, or SWEEP_PLOT_DEFAULT */
+#define SWEEP_PLOT_COST 5         /* plot_metric of cost_usd */
+#define SWEEP_PLOT_DEFAULT (-1)   /* cost where a row is priced, else total time */
+#define SWEEP_PLOT_HAVE_Y 1       /* plot_y holds the row's metric */
+#define SWEEP_PLOT_HAVE_TIME 2    /* plot_time holds the row's total time */
 };
 
 /* The GPU entry of `id`, or NULL when not resolved up front. */

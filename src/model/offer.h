@@ -122,6 +122,31 @@ struct price_table {
 	size_t count;
 };
 
+/* What keeps a cluster product the sources name from being priced as
+ * joined instances (pricing/unjoinable.yaml). */
+enum price_lack { PRICE_LACKS_PRICE, PRICE_LACKS_FABRIC, PRICE_LACKS_BOTH };
+
+/* One cluster product that cannot join instances in traincost. */
+struct price_unjoinable {
+	char provider[PRICE_ID_LEN];
+	char product[PRICE_ID_LEN];
+	char gpu[PRICE_ID_LEN];          /* catalog id; "" when the sources name none */
+	int lacks;                       /* enum price_lack */
+	char fabric[PRICE_TEXT_LEN];     /* what the sources state of its fabric */
+	char price[PRICE_TEXT_LEN];      /* what they state of its price */
+	char source[PRICE_TEXT_LEN];
+	int gpu_line, gpu_col;           /* its `gpu:` value, 0 when none */
+};
+
+/* The file of them (kind: unjoinable, docs/pricing.md). */
+struct price_unjoin {
+	char *file;                      /* owned */
+	char as_of[PRICE_DATE_LEN];
+	char source[PRICE_TEXT_LEN];
+	struct price_unjoinable *items;  /* owned, file order */
+	size_t count;
+};
+
 /* On-premises inputs; capex is per GPU, networking already added. */
 struct cost_onprem {
 	double capex_usd;             /* per GPU: card + server share + network */

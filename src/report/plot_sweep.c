@@ -7,10 +7,12 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "chart.h"
 
 #define LEGEND_MAX 14 /* legend entries; the other lines are counted */
+#define LABEL_W 7.0   /* px: mean width of a character of a 12 px label */
 
 /* Order of the points of one line: by x. */
 static const double *sort_x;
@@ -26,7 +28,14 @@ void plot_sweep(struct svg *s, int standalone, const struct plot_sweep *p)
 	snprintf(desc, sizeof(desc), "%zu configurations with a result, %s against %s, "
 		 "one line per combination of the other swept keys (%zu).", p->n, p->y_label,
 		 p->x_label, p->nseries);
-	svg_begin(s, 900, 480, p->title, desc, standalone);
+	/* Legend entries name each key ("tp=8, pp=1"): the picture widens
+	 * past the panel's legend room to hold the longest in full. */
+	size_t longest = 0;
+	for (size_t k = 0; k < p->nseries && k < LEGEND_MAX; k++)
+		if (strlen(p->series_names[k]) > longest)
+			longest = strlen(p->series_names[k]);
+	double width = fmax(900, 900 - CHART_LEGEND_W + 18 + LABEL_W * (double)longest + 8);
+	svg_begin(s, width, 480, p->title, desc, standalone);
 	double xmin = HUGE_VAL, xmax = -HUGE_VAL, ymax = 0;
 	for (size_t i = 0; i < p->n; i++) {
 		xmin = fmin(xmin, p->x[i]);

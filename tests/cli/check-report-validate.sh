@@ -2,9 +2,9 @@
 # `traincost report` says its validation table is what `traincost validate`
 # shows: for every GPU of validate's per-GPU table, and one without measured
 # runs, the report's cases, MAPE, median, worst error and bias must be
-# validate's JSON figures as the page rounds them (sanity-only cases counted
-# in neither).  Prints "checked N GPUs"; on a difference, what differs, and
-# exits 1.
+# validate's JSON figures as the page rounds them, in percent with the unit
+# in the header (sanity-only cases counted in neither).  Prints "checked N
+# GPUs"; on a difference, what differs, and exits 1.
 # Usage: tests/cli/check-report-validate.sh BINARY
 bin=$1
 tmp=$(mktemp -d) || exit 1
@@ -30,9 +30,9 @@ for tr in re.findall(r"<tr>(.*?)</tr>", section, re.S):
         rows[cells[0]] = cells[1:]
 bad = []
 for gpu, g in groups.items():
-    want = [str(g["cases"]), "%.2f %%" % (100 * g["mape_frac"]),
-            "%.2f %%" % (100 * g["median_ape_frac"]), "%.1f %%" % (100 * g["worst_ape_frac"]),
-            "%+.1f %%" % (100 * g["bias_frac"])]
+    want = [str(g["cases"]), "%.2f" % (100 * g["mape_frac"]),
+            "%.2f" % (100 * g["median_ape_frac"]), "%.1f" % (100 * g["worst_ape_frac"]),
+            "%+.1f" % (100 * g["bias_frac"])]
     if rows.get(gpu) != want:
         bad.append("%s: report %s, validate %s" % (gpu, rows.get(gpu), want))
 if rows.get("t4", [""])[0] != "0":

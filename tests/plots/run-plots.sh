@@ -71,6 +71,26 @@ check validate "$tmp/v.svg" validate --cases tests/cli/data --plot "$tmp/v.svg"
 check sweep "$tmp/s.svg" sweep --data tests/cli/data/cluster examples/sweep-7b.yaml -o "$tmp/s.csv" --plot "$tmp/s.svg" \
 	--plot-x plan.count --plot-y cost_usd
 check sweep-categories "$tmp/s2.svg" sweep examples/sweep-7b.yaml -o "$tmp/s.csv" --plot "$tmp/s2.svg"
+# What a chart says, beyond its structure: NAME FILE TEXT (a text element).
+says() {
+	if grep -q ">$3</text>" "$2"; then
+		echo "ok $1"
+	else
+		echo "FAIL $1: no text '$3' in the chart"
+	fi
+}
+# sweep's y axis is cost unless --plot-y says otherwise, and each legend
+# entry names the keys it gives the values of.
+says sweep-default-cost "$tmp/s2.svg" "cost (USD)"
+says sweep-legend-keys "$tmp/s2.svg" "count=32, precision=bf16"
+# plan over every GPU type of the catalog: the six best in the legend,
+# counted in its title.
+if $runner "$bin" plan examples/plan-70b-finetune.yaml --deadline 7d --plot "$tmp/pa.svg" \
+	>/dev/null 2>"$tmp/stderr" </dev/null; then
+	says plan-all-types "$tmp/pa.svg" "GPU type (6 of [0-9]*)"
+else
+	echo "FAIL plan-all-types: $(head -c 300 "$tmp/stderr")"
+fi
 check report "$tmp/r.html" report --data tests/cli/data/cluster examples/llama2-7b-a100.yaml -o "$tmp/r.html" \
 	--gpus a100-80gb-sxm,h100-sxm --max-gpus 64 --deadline 60d
 

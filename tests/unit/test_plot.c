@@ -133,12 +133,62 @@ static void test_validate_panels(void **state)
 	svg_release(&s);
 }
 
+/*
+ * plan over ten GPU types "g0".."g9", three plans each: type k's plans take
+ * t = (k + 1) x {1, 2, 40} days at c = $1,000 x (1 + k / 10) x {1, 0.9, 0.8}.
+ * g0's 1-day plan is the fastest and none is cheaper than its others, so
+ * the Pareto front is g0's three plans (dearest $1,000: the cost axis ends
+ * at 2 x $1,000, above every plan).  Deadline 3 days: the time axis ends at
+ * 4 x 3 = 12 days.  Ranked by their best plan on the axes, those meeting
+ * the deadline first: g0 ($900 in 2 d), g1 ($1,100 in 2 d), g2 ($1,200 in
+ * 3 d), then by cost g3 ($1,170 in 8 d), g4 ($1,260 in 10 d), g5 ($1,350 in
+ * 12 d), g6 ($1,600 in 7 d)...: g0..g5 are drawn.
+ */
+static void test_plan_view(void **state)
+{
+	struct svg s;
+	(void)state;
+	struct gpu g[10];
+	struct plan_point p[30];
+	int front[30] = { 0 };
+	memset(g, 0, sizeof(g));
+	memset(p, 0, sizeof(p));
+	static const double tf[3] = { 1, 2, 40 }, cf[3] = { 1, 0.9, 0.8 };
+	for (int k = 0; k < 10; k++) {
+		snprintf(g[k].id, sizeof(g[k].id), "g%d", k);
+		for (int j = 0; j < 3; j++) {
+			struct plan_point *q = &p[3 * k + j];
+			q->gpu = k;
+			q->plan.count = 8;
+			q->total_time_s = (k + 1) * tf[j] * 86400.0;
+			q->cost_usd = 1000.0 * (1 + k / 10.0) * cf[j];
+		}
+	}
+	front[0] = front[1] = front[2] = 1;
+	plot_plan(&s, 1, "w", p, 30, front, NULL, g, 10, PLAN_RISK_P50, 3 * 86400.0, 0);
+	assert_int_equal(svg_end(&s), 0);
+	const char *d = s.x.buf;
+	/* The six cheapest types g0..g5 in the legend, not g6..g9. */
+	assert_non_null(strstr(d, ">GPU type (6 of 10)</text>"));
+	assert_non_null(strstr(d, ">g5</text>"));
+	assert_null(strstr(d, ">g6</text>"));
+	/* Drawn: the 1- and 2-day plans of g0..g5 (g5's at 6 and 12 days),
+	 * not the 40-day ones past the axis: 12 points and 6 legend markers. */
+	assert_int_equal(count(d, "class=\"pt "), 12 + 6);
+	/* g0's colour-and-shape pair is its own: its 2 points and its entry. */
+	assert_int_equal(count(d, "class=\"pt s0\""), 3);
+	assert_null(strstr(d, "40.0 d"));
+	assert_non_null(strstr(d, ">total time (days)</text>"));
+	svg_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_time_unit),
 		cmocka_unit_test(test_compare_bars),
 		cmocka_unit_test(test_validate_panels),
+		cmocka_unit_test(test_plan_view),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

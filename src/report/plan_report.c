@@ -5,21 +5,20 @@
  */
 #include "plan_report.h"
 
-#include "../model/mem_reserve.h"
-
 #include <stdlib.h>
 #include <string.h>
 
-#include "../report/estimate_report.h"
-#include "money.h"
-#include "../report/json.h"
-#include "../report/layout_text.h"
-#include "../report/numfmt.h"
-#include "../report/rows.h"
-#include "../report/table.h"
-#include "../report/unc_json.h"
+#include "../model/mem_reserve.h"
 #include "../util/units.h"
 #include "../util/utf8.h"
+#include "estimate_report.h"
+#include "json.h"
+#include "layout_text.h"
+#include "numfmt.h"
+#include "offer_words.h"
+#include "rows.h"
+#include "table.h"
+#include "unc_json.h"
 
 static const char *const rec_names[] = { "none", "selective", "full" };
 
@@ -59,7 +58,7 @@ static const struct rep_col plan_cols[PC_COLS] = {
 		       REP_CSV_EXP6, REP_VIEW_ALL, 0 },
 	[PC_COST] = { "cost_usd", "cost", REP_COL_USD, 0, 2, NULL, NULL, NULL, REP_CSV_DECIMALS,
 		      REP_VIEW_ALL, 0 },
-	/* what total_time_s and cost_usd are (money_basis_name) */
+	/* what total_time_s and cost_usd are (rep_basis_name) */
 	[PC_BASIS] = REP_TEXT_COL("basis", "", REP_VIEW_DATA, 0),
 	[PC_PROVIDER] = REP_TEXT_COL("provider", "", REP_VIEW_DATA, 0),
 	[PC_INSTANCE] = REP_TEXT_COL("instance", "", REP_VIEW_DATA, 0),
@@ -170,7 +169,7 @@ static void point_cells(struct rep_cell *c, struct plan_texts *t, const struct p
 	c[PC_STEP].num = p->step_time_s;
 	c[PC_TOTAL].num = p->total_time_s;
 	c[PC_COST].num = p->cost_usd;
-	c[PC_BASIS].text = money_basis_name(r->steady_state);
+	c[PC_BASIS].text = rep_basis_name(r->steady_state);
 	c[PC_PROVIDER].text = p->provider;
 	c[PC_INSTANCE].text = p->instance;
 	/* A time taken over the offer's own network says so. */
@@ -393,19 +392,19 @@ static int json_points(struct rep_json *j, const char *key, const struct plan_co
 
 /* The document: the search, the plans meeting the targets, how close
  * the others come, the Pareto front. */
-static int print_json(struct cli_ctx *ctx, const struct plan_report *r, const struct plan_cols *pc,
+static int print_json(FILE *out, const struct plan_report *r, const struct plan_cols *pc,
 		      size_t *idx)
 {
 	struct rep_json j;
 	char miss[MISS_LEN];
 	int rc;
 
-	rep_json_doc_begin(&j, ctx->out, "plan");
+	rep_json_doc_begin(&j, out, "plan");
 	rep_json_str(&j, "workload", r->w->name);
 	rep_json_str(&j, "file", r->w->file);
 	rep_json_str(&j, "kind", rep_kind_name(r->w));
 	rep_json_str(&j, "pricing", cost_kind_names[r->kind]);
-	rep_json_str(&j, "basis", money_basis_name(r->steady_state));
+	rep_json_str(&j, "basis", rep_basis_name(r->steady_state));
 	if (r->deadline_s > 0)
 		rep_json_num(&j, "deadline_s", r->deadline_s);
 	if (r->budget_usd > 0)
@@ -427,34 +426,34 @@ static int print_json(struct cli_ctx *ctx, const struct plan_report *r, const st
 
 /* One table: the answer's plans and the front under one header, each
  * row saying which it belongs to. */
-static int print_csv(struct cli_ctx *ctx, const struct plan_report *r, const struct plan_cols *pc,
+static int print_csv(FILE *out, const struct plan_report *r, const struct plan_cols *pc,
 		     size_t *idx)
 {
 	struct rep_rows rows;
 	rep_rows_init(&rows, pc->col, pc->n);
 	add_points(&rows, pc, r, idx, chosen_points(r, 0, idx), chosen_section(r));
 	add_points(&rows, pc, r, idx, front_points(r, idx), "pareto");
-	int rc = rep_rows_print(&rows, ctx->out, "csv");
+	int rc = rep_rows_print(&rows, out, "csv");
 	rep_rows_release(&rows);
 	return rc;
 }
 
 /* The plans idx[0..n-1] as a table in fmt ("table" or "md"). */
-static int print_points(struct cli_ctx *ctx, const char *fmt, const struct plan_report *r,
+static int print_points(FILE *out, const char *fmt, const struct plan_report *r,
 			const struct plan_cols *pc, const size_t *idx, size_t n)
 {
 	struct rep_rows rows;
 	rep_rows_init(&rows, pc->col, pc->n);
 	add_points(&rows, pc, r, idx, n, "");
-	int rc = rep_rows_print(&rows, ctx->out, fmt);
+	int rc = rep_rows_print(&rows, out, fmt);
 	rep_rows_release(&rows);
 	return rc;
 }
 
 /* What was searched and how it was priced and ranked, as paragraphs. */
-static void print_search(struct cli_ctx *ctx, const char *fmt, const struct plan_report *r)
+static void print_search(FILE *out, const char *fmt, const struct plan_report *r)
 {
-	FILE *f = ctx->out;
+	FILE *f = out;
 	char title[REP_TITLE_LEN], esc[TC_ESC_SIZE(CAL_TEXT_LEN)];
 	int md = !strcmp(fmt, "md");
 	size_t n = r->npts;
@@ -511,10 +510,10 @@ static void print_headroom(FILE *f, const struct plan_report *r, const size_t *i
 
 /* The answer: what the targets ask, the plans that meet them and what
  * they leave, or how close the others come. */
-static int print_answer(struct cli_ctx *ctx, const char *fmt, const struct plan_report *r,
+static int print_answer(FILE *out, const char *fmt, const struct plan_report *r,
 			const struct plan_cols *pc, size_t *idx)
 {
-	FILE *f = ctx->out;
+	FILE *f = out;
 	const char *at = r->risk == PLAN_RISK_P90 ? " at P90" : "";
 	int both = r->deadline_s > 0 && r->budget_usd > 0, rc = 0;
 	char dl[32], bu[32], miss[MISS_LEN], esc[TC_ESC_SIZE(MISS_LEN)];
@@ -532,7 +531,7 @@ static int print_answer(struct cli_ctx *ctx, const char *fmt, const struct plan_
 	size_t n = chosen_points(r, 1, idx);
 	if (n) {
 		fputc('\n', f);
-		rc = print_points(ctx, fmt, r, pc, idx, n);
+		rc = print_points(out, fmt, r, pc, idx, n);
 	}
 	if (n && both) {
 		fputc('\n', f);
@@ -546,21 +545,21 @@ static int print_answer(struct cli_ctx *ctx, const char *fmt, const struct plan_
 }
 
 /* The table view, or Markdown: the search, the answer, the front. */
-static int print_text(struct cli_ctx *ctx, const char *fmt, const struct plan_report *r,
+static int print_text(FILE *out, const char *fmt, const struct plan_report *r,
 		      const struct plan_cols *pc, size_t *idx)
 {
-	print_search(ctx, fmt, r);
-	int rc = print_answer(ctx, fmt, r, pc, idx);
+	print_search(out, fmt, r);
+	int rc = print_answer(out, fmt, r, pc, idx);
 	if (r->risk == PLAN_RISK_P90)
-		fprintf(ctx->out, "Pareto front of the candidates, P90 time against P90 cost:\n\n");
+		fprintf(out, "Pareto front of the candidates, P90 time against P90 cost:\n\n");
 	else
-		fprintf(ctx->out, "Pareto front, time against cost (no plan is both faster and cheaper; a "
+		fprintf(out, "Pareto front, time against cost (no plan is both faster and cheaper; a "
 			"faster plan is shown only if it saves more than %.0f %% of a cheaper one's "
 			"time):\n\n", 100 * PLAN_PARETO_TOL);
-	return rc | print_points(ctx, fmt, r, pc, idx, front_points(r, idx));
+	return rc | print_points(out, fmt, r, pc, idx, front_points(r, idx));
 }
 
-int cli_plan_report(struct cli_ctx *ctx, const char *fmt, const struct plan_report *r)
+int rep_plan_report(FILE *out, const char *fmt, const struct plan_report *r)
 {
 	struct plan_cols pc;
 	size_t *idx = malloc((r->npts ? r->npts : 1) * sizeof(*idx));
@@ -570,11 +569,11 @@ int cli_plan_report(struct cli_ctx *ctx, const char *fmt, const struct plan_repo
 		return -1;
 	pick_cols(&pc, r, fmt);
 	if (!strcmp(fmt, "json"))
-		rc = print_json(ctx, r, &pc, idx);
+		rc = print_json(out, r, &pc, idx);
 	else if (!strcmp(fmt, "csv"))
-		rc = print_csv(ctx, r, &pc, idx);
+		rc = print_csv(out, r, &pc, idx);
 	else
-		rc = print_text(ctx, fmt, r, &pc, idx);
+		rc = print_text(out, fmt, r, &pc, idx);
 	free(idx);
 	return rc;
 }

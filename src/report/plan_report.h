@@ -1,15 +1,15 @@
 /*
  * plan_report.h - what `traincost plan` found, in every format
- * (plan_report.c).  Internal to the plan command.
+ * (plan_report.c).
  */
-#ifndef TC_CLI_PLAN_REPORT_H
-#define TC_CLI_PLAN_REPORT_H
+#ifndef TC_PLAN_REPORT_H
+#define TC_PLAN_REPORT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "../model/calibrate.h"
 #include "../model/planner.h"
-#include "cli.h"
 
 /* The answer of a plan search, computed once for every format. */
 struct plan_report {
@@ -41,6 +41,6 @@ struct plan_report {
  * table each, with what they need said in words.  Returns 0, or -1 on a
  * failed allocation or a non-finite number (never printed).
  */
-int cli_plan_report(struct cli_ctx *ctx, const char *fmt, const struct plan_report *r);
+int rep_plan_report(FILE *out, const char *fmt, const struct plan_report *r);
 
 #endif

@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../report/json.h"
-#include "../report/record.h"
-#include "../report/rows.h"
+#include "json.h"
+#include "record.h"
+#include "rows.h"
 
 /* A measured or predicted value in the unit a person reads its metric
  * in, into buf.  Returns buf. */
@@ -176,7 +176,7 @@ static void case_rows(struct rep_rows *r, const struct val_set *set, const struc
 /* The speed-ratio pairs of s as rows of ratio_cols; a pair without a
  * measured ratio has no measured or predicted one. */
 static void ratio_rows(struct rep_rows *r, const struct val_set *set,
-		       const struct cli_validate_summary *s)
+		       const struct rep_validate_summary *s)
 {
 	rep_rows_init(r, ratio_cols, RT_COLS);
 	for (size_t k = 0; k < s->nratios; k++) {
@@ -233,15 +233,15 @@ static int json_groups(struct rep_json *j, const char *key, const struct rep_col
 
 /* The document: overall, groups, cross-validation, speed ratios, cases.
  * Returns 0, or -1 on a failed allocation or a non-finite number. */
-static int print_json(struct cli_ctx *ctx, const struct val_set *set,
-		      const struct val_result *res, size_t n, const struct cli_validate_summary *s)
+static int print_json(FILE *out, const struct val_set *set,
+		      const struct val_result *res, size_t n, const struct rep_validate_summary *s)
 {
 	struct rep_json j;
 	struct rep_rows ratios, cases;
 	struct rep_cell c[ST_COLS + 2];
 	int rc = 0;
 
-	rep_json_doc_begin(&j, ctx->out, "validate");
+	rep_json_doc_begin(&j, out, "validate");
 	stats_cells(&s->all, c);
 	c[ST_COLS] = (struct rep_cell){ .num = (double)s->all.failed };
 	c[ST_COLS + 1] = (struct rep_cell){ .num = (double)s->nsanity };
@@ -273,32 +273,32 @@ static int print_json(struct cli_ctx *ctx, const struct val_set *set,
 }
 
 /* Rows r written in fmt and released.  Returns what rep_rows_print does. */
-static int print_rows(struct cli_ctx *ctx, struct rep_rows *r, const char *fmt)
+static int print_rows(FILE *out, struct rep_rows *r, const char *fmt)
 {
-	int rc = rep_rows_print(r, ctx->out, fmt);
+	int rc = rep_rows_print(r, out, fmt);
 	rep_rows_release(r);
 	return rc;
 }
 
 /* One group table: a row per group, and the total when `all` is given. */
-static int print_groups(struct cli_ctx *ctx, const char *fmt, const struct rep_col *cols,
+static int print_groups(FILE *out, const char *fmt, const struct rep_col *cols,
 			const struct val_group *g, int ng, const struct val_stats *all)
 {
 	struct rep_rows r;
 	group_rows(&r, cols, g, ng, all);
-	return print_rows(ctx, &r, fmt);
+	return print_rows(out, &r, fmt);
 }
 
 /* The A/B speed ratios of the same benchmark on two GPU types. */
-static int print_ratios(struct cli_ctx *ctx, const char *fmt, const struct val_set *set,
-			const struct cli_validate_summary *s)
+static int print_ratios(FILE *out, const char *fmt, const struct val_set *set,
+			const struct rep_validate_summary *s)
 {
 	struct rep_rows r;
 	fputs("\nSpeed ratios: the same benchmark and stack on two GPU types (error of the "
-	      "predicted A/B speed ratio)\n\n", ctx->out);
+	      "predicted A/B speed ratio)\n\n", out);
 	ratio_rows(&r, set, s);
-	int rc = print_rows(ctx, &r, fmt);
-	fprintf(ctx->out, "\nratio error over %zu pairs: mean %.1f %%, median %.1f %%, worst %.1f %%\n",
+	int rc = print_rows(out, &r, fmt);
+	fprintf(out, "\nratio error over %zu pairs: mean %.1f %%, median %.1f %%, worst %.1f %%\n",
 		s->ratio_st.n, 100 * s->ratio_st.mape, 100 * s->ratio_st.median_ape,
 		100 * s->ratio_st.worst_ape);
 	return rc;
@@ -307,60 +307,60 @@ static int print_ratios(struct cli_ctx *ctx, const char *fmt, const struct val_s
 /* The measured runs the memory model says could not have run: each one is
  * a miss of the memory model (a published run is proof that it fit).
  * Said even when there are none. */
-static void print_unfit(struct cli_ctx *ctx, const struct val_set *set,
-			const struct cli_validate_summary *s)
+static void print_unfit(FILE *out, const struct val_set *set,
+			const struct rep_validate_summary *s)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < s->nkept; i++)
 		n += s->kept[i].ok && !s->kept[i].fits;
-	fprintf(ctx->out, "\n%zu measured run%s predicted not to fit in memory%s\n", n,
+	fprintf(out, "\n%zu measured run%s predicted not to fit in memory%s\n", n,
 		n == 1 ? "" : "s", n ? " (each ran, so each is a miss of the memory model):" : "");
 	for (size_t i = 0; i < s->nkept; i++) {
 		const struct val_result *r = &s->kept[i];
 		if (r->ok && !r->fits)
-			fprintf(ctx->out, "  %s: %.1f GB a GPU of %.0f\n", set->cases[r->index].id,
+			fprintf(out, "  %s: %.1f GB a GPU of %.0f\n", set->cases[r->index].id,
 				r->mem_bytes / 1e9, r->capacity_bytes / 1e9);
 	}
 }
 
 /* The flat formats: CSV one row per case; the table and Markdown the
  * summary, after every case with --verbose. */
-static int print_tables(struct cli_ctx *ctx, const char *fmt, const struct val_set *set,
-			const struct val_result *res, size_t n, const struct cli_validate_summary *s,
+static int print_tables(FILE *out, const char *fmt, const struct val_set *set,
+			const struct val_result *res, size_t n, const struct rep_validate_summary *s,
 			int verbose)
 {
 	struct rep_rows cases;
 	int rc = 0;
 	if (!strcmp(fmt, "csv") || verbose) {
 		case_rows(&cases, set, res, n);
-		rc = print_rows(ctx, &cases, fmt);
+		rc = print_rows(out, &cases, fmt);
 		if (!strcmp(fmt, "csv"))
 			return rc;
-		fputc('\n', ctx->out);
+		fputc('\n', out);
 	}
 	fputs("Predicted against measured (absolute percentage error; bias > 0: over-predicts)\n\n",
-	      ctx->out);
-	rc |= print_groups(ctx, fmt, file_cols, s->files, s->nfiles, &s->all);
+	      out);
+	rc |= print_groups(out, fmt, file_cols, s->files, s->nfiles, &s->all);
 	/* One headline a family over every counted run: none is set aside. */
 	if (s->nfamilies > 1) {
-		fputc('\n', ctx->out);
-		rc |= print_groups(ctx, fmt, family_cols, s->families, s->nfamilies, NULL);
+		fputc('\n', out);
+		rc |= print_groups(out, fmt, family_cols, s->families, s->nfamilies, NULL);
 	}
 	if (s->ngpus > 1) {
-		fputc('\n', ctx->out);
-		rc |= print_groups(ctx, fmt, gpu_cols, s->gpus, s->ngpus, NULL);
+		fputc('\n', out);
+		rc |= print_groups(out, fmt, gpu_cols, s->gpus, s->ngpus, NULL);
 	}
 	if (s->nframeworks) {
-		fputc('\n', ctx->out);
-		rc |= print_groups(ctx, fmt, framework_cols, s->frameworks, s->nframeworks, NULL);
+		fputc('\n', out);
+		rc |= print_groups(out, fmt, framework_cols, s->frameworks, s->nframeworks, NULL);
 	}
 	if (s->nratios)
-		rc |= print_ratios(ctx, fmt, set, s);
+		rc |= print_ratios(out, fmt, set, s);
 	if (!s->loso.n && s->nframeworks)
 		fputs("\nCross-validation of the framework fit (leave one source out, leave one GPU "
-		      "type out): traincost validate --loo\n", ctx->out);
+		      "type out): traincost validate --loo\n", out);
 	if (s->loso.n)
-		fprintf(ctx->out, "\nCross-validation of the framework fit over the %zu runs that name "
+		fprintf(out, "\nCross-validation of the framework fit over the %zu runs that name "
 			"a framework (docs/model.md section 7):\n"
 			"  leave one source out:   MAPE %.1f %%, median %.1f %%, worst %.1f %%\n"
 			"  leave one GPU type out: MAPE %.1f %%, median %.1f %%, worst %.1f %%\n",
@@ -368,12 +368,12 @@ static int print_tables(struct cli_ctx *ctx, const char *fmt, const struct val_s
 			100 * s->loso.worst_ape, 100 * s->logo.mape, 100 * s->logo.median_ape,
 			100 * s->logo.worst_ape);
 	if (s->band_n)
-		fprintf(ctx->out, "  the P10-P90 band of `estimate --uncertainty` holds %zu of %zu runs "
+		fprintf(out, "  the P10-P90 band of `estimate --uncertainty` holds %zu of %zu runs "
 			"(%.0f %%; an honest band holds about 80 %%)\n", s->band_in, s->band_n,
 			100.0 * (double)s->band_in / (double)s->band_n);
 	/* Only where the cases shown hold language models (not --family vision). */
 	if (s->loso_llm.n && s->loso_llm.n != s->loso.n && s->band_llm_n)
-		fprintf(ctx->out, "  language models alone (%zu runs): leave one source out %.1f %%, "
+		fprintf(out, "  language models alone (%zu runs): leave one source out %.1f %%, "
 			"leave one GPU type out %.1f %%, P10-P90 band holds %zu of %zu\n",
 			s->loso_llm.n, 100 * s->loso_llm.mape, 100 * s->logo_llm.mape, s->band_llm_in,
 			s->band_llm_n);
@@ -381,26 +381,26 @@ static int print_tables(struct cli_ctx *ctx, const char *fmt, const struct val_s
 		const struct val_result *r = &s->kept[s->all.worst];
 		const struct val_case *w = &set->cases[r->index];
 		char m[48], p[48];
-		fprintf(ctx->out, "\nworst case: %s, measured %s, predicted %s\n", w->id,
+		fprintf(out, "\nworst case: %s, measured %s, predicted %s\n", w->id,
 			metric_unit_text(w->metric, r->measured, m, sizeof(m)),
 			metric_unit_text(w->metric, r->predicted, p, sizeof(p)));
 	}
-	print_unfit(ctx, set, s);
+	print_unfit(out, set, s);
 	/* Said even when none, so a reader knows every run was counted. */
-	fprintf(ctx->out, "%zu sanity-only case%s left out of the figures above%s\n", s->nsanity,
+	fprintf(out, "%zu sanity-only case%s left out of the figures above%s\n", s->nsanity,
 		s->nsanity == 1 ? "" : "s",
 		s->nsanity ? " (--verbose lists them; the case files say why)" : "");
 	if (s->all.failed)
-		fprintf(ctx->out, "%zu case%s could not be estimated (see --verbose)\n",
+		fprintf(out, "%zu case%s could not be estimated (see --verbose)\n",
 			s->all.failed, s->all.failed == 1 ? "" : "s");
 	return rc;
 }
 
-int cli_validate_report(struct cli_ctx *ctx, const char *fmt, const struct val_set *set,
+int rep_validate_report(FILE *out, const char *fmt, const struct val_set *set,
 			const struct val_result *res, size_t n,
-			const struct cli_validate_summary *s, int verbose)
+			const struct rep_validate_summary *s, int verbose)
 {
 	if (!strcmp(fmt, "json"))
-		return print_json(ctx, set, res, n, s);
-	return print_tables(ctx, fmt, set, res, n, s, verbose);
+		return print_json(out, set, res, n, s);
+	return print_tables(out, fmt, set, res, n, s, verbose);
 }

@@ -4,19 +4,19 @@
  * description (compare_report.h).
  */
 #include "compare_report.h"
-#include "money.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../report/estimate_report.h"
-#include "../report/json.h"
-#include "../report/layout_text.h"
-#include "../report/rows.h"
-#include "../report/unc_json.h"
 #include "../util/units.h"
+#include "estimate_report.h"
+#include "json.h"
+#include "layout_text.h"
+#include "offer_words.h"
+#include "rows.h"
+#include "unc_json.h"
 
 /*
  * The columns of compare, each described once for every format, in the
@@ -64,7 +64,7 @@ static const struct rep_col compare_cols[ALL_COLS] = {
 	[C_MEMORY] = PLAN_COL("memory_per_gpu_bytes", "memory per GPU", REP_COL_NUM, 0, NULL,
 			      REP_CSV_EXP6, REP_VIEW_DATA),
 	[C_FITS] = BOOL_COL("fits", REP_VIEW_DATA),
-	/* what the deadline and the cost are judged on (money_basis_name) */
+	/* what the deadline and the cost are judged on (rep_basis_name) */
 	[C_BASIS] = REP_TEXT_COL("basis", "basis", REP_VIEW_DATA, 1),
 	[C_MEETS] = BOOL_COL("meets_deadline", REP_VIEW_JSON),
 	[C_PRICED] = BOOL_COL("priced", REP_VIEW_JSON),
@@ -109,7 +109,7 @@ struct row_text {
 
 /* Why row r has no price, or misses its target, in words ("" when
  * nothing is to be said), into buf. */
-static const char *row_note(const struct cli_compare_row *r, double deadline_s, char *buf,
+static const char *row_note(const struct rep_compare_row *r, double deadline_s, char *buf,
 			    size_t size)
 {
 	buf[0] = '\0';
@@ -128,7 +128,7 @@ static const char *row_note(const struct cli_compare_row *r, double deadline_s, 
 		/* Paid-for GPUs the plan leaves idle, and what the offer's
 		 * order is not known to give. */
 		const struct cost_choice *ch = &r->cost.range.cheapest;
-		const char *caveat = money_caveat(ch);
+		const char *caveat = rep_offer_caveat(ch);
 		size_t n = 0;
 		if (ch->run.idle_gpus > 0)
 			n = (size_t)snprintf(buf, size, "%.4g idle GPU%s paid for (%.4g-GPU instances)",
@@ -143,7 +143,7 @@ static const char *row_note(const struct cli_compare_row *r, double deadline_s, 
 
 /* The cells of row r's offer and price, from C_PRICED to C_ENERGY: the
  * cheapest offer and the dearest one's cost, or no offer. */
-static void cost_cells(struct rep_cell *c, struct row_text *t, const struct cli_compare_row *r)
+static void cost_cells(struct rep_cell *c, struct row_text *t, const struct rep_compare_row *r)
 {
 	const struct cost_choice *ch = &r->cost.range.cheapest;
 	const char *kind = cost_kind_names[r->cost.kind];
@@ -188,7 +188,7 @@ static void quantile_cells(struct rep_cell *c, const struct unc_quantiles *q, in
 
 /* The cells of row r's uncertainty, from U_TIME_P10 on: its quantiles,
  * or why it has none. */
-static void unc_cells(struct rep_cell *c, struct row_text *t, const struct cli_compare_row *r,
+static void unc_cells(struct rep_cell *c, struct row_text *t, const struct rep_compare_row *r,
 		      double deadline_s, int steady)
 {
 	const struct unc_result *u = &r->unc;
@@ -209,7 +209,7 @@ static void unc_cells(struct rep_cell *c, struct row_text *t, const struct cli_c
 }
 
 /* Row r's cells of every column (ALL_COLS of them), their texts in t. */
-static void row_cells(struct rep_cell *c, struct row_text *t, const struct cli_compare_row *r,
+static void row_cells(struct rep_cell *c, struct row_text *t, const struct rep_compare_row *r,
 		      double deadline_s, int steady)
 {
 	for (int k = 0; k < ALL_COLS; k++)
@@ -233,7 +233,7 @@ static void row_cells(struct rep_cell *c, struct row_text *t, const struct cli_c
 	int hopeless = !r->cost.unfit && r->cost.campaign_hopeless;
 	double wall = r->cost.unfit ? camp->wall_s : r->cost.wall_s;
 	c[C_WALL] = (struct rep_cell){ .num = wall, .missing = hopeless };
-	c[C_BASIS] = (struct rep_cell){ .text = money_basis_name(steady) };
+	c[C_BASIS] = (struct rep_cell){ .text = rep_basis_name(steady) };
 	c[C_GPU_HOURS] = (struct rep_cell){ .num = r->e.gpu_hours };
 	c[C_MFU] = (struct rep_cell){ .num = r->e.mfu_frac };
 	c[C_MEMORY] = (struct rep_cell){ .num = r->e.memory_per_gpu_bytes };
@@ -247,7 +247,7 @@ static void row_cells(struct rep_cell *c, struct row_text *t, const struct cli_c
  * of cols: ncols columns, the cells of each row's columns from `first`
  * on. */
 static void compare_rows(struct rep_rows *out, const struct rep_col *cols, int first, int ncols,
-			 const struct cli_compare_results *res, int planned)
+			 const struct rep_compare_results *res, int planned)
 {
 	rep_rows_init(out, cols, ncols);
 	for (int i = 0; i < res->n; i++) {
@@ -255,15 +255,15 @@ static void compare_rows(struct rep_rows *out, const struct rep_col *cols, int f
 		struct row_text t;
 		if (planned && !res->rows[i].ok)
 			continue;
-		row_cells(c, &t, &res->rows[i], res->deadline_s, res->m->steady_state);
+		row_cells(c, &t, &res->rows[i], res->deadline_s, res->steady_state);
 		rep_rows_add(out, c + first);
 	}
 }
 
 /* The uncertainty table of table and md output: P10, P50 and P90 of total
  * time and cost, and with a deadline the chance of meeting it. */
-static int print_unc_table(struct cli_ctx *ctx, const char *fmt,
-			   const struct cli_compare_results *res)
+static int print_unc_table(FILE *out, const char *fmt,
+			   const struct rep_compare_results *res)
 {
 	struct rep_col cols[UNC_COLS];
 	struct rep_rows r;
@@ -272,19 +272,19 @@ static int print_unc_table(struct cli_ctx *ctx, const char *fmt,
 	if (!(res->deadline_s > 0))
 		cols[U_P_DEADLINE - U_GPU].view = REP_VIEW_CSV;
 	compare_rows(&r, cols, U_GPU, UNC_COLS, res, 1);
-	fprintf(ctx->out, "\nUncertainty (%zu samples, seed %lu): %s and cost on the cheapest "
+	fprintf(out, "\nUncertainty (%zu samples, seed %lu): %s and cost on the cheapest "
 		"offer\n\n", res->unc->samples, res->unc->seed,
-		!res->m->steady_state ? "wall clock with its interruptions drawn" :
-					"total time at the steady rate");
-	int rc = rep_rows_print(&r, ctx->out, fmt);
+		!res->steady_state ? "wall clock with its interruptions drawn" :
+				     "total time at the steady rate");
+	int rc = rep_rows_print(&r, out, fmt);
 	rep_rows_release(&r);
 	/* the costs of a spot offer whose source sampled zones draw its price */
 	for (int i = 0; !rc && i < res->n; i++) {
-		const struct cli_compare_row *row = &res->rows[i];
+		const struct rep_compare_row *row = &res->rows[i];
 		const struct unc_result *u = &row->unc;
 		if (!row->unc_ok || !u->price_drawn)
 			continue;
-		fprintf(ctx->out, "%s: the costs draw the spot price of %s %s across its zones, "
+		fprintf(out, "%s: the costs draw the spot price of %s %s across its zones, "
 			"$%.2f to $%.2f per instance-hour (%s $%.2f; docs/pricing.md)\n", row->g.id,
 			row->cost.range.cheapest.table->provider, row->cost.range.cheapest.offer->instance,
 			u->price_low_usd_per_h, u->price_high_usd_per_h,
@@ -295,11 +295,11 @@ static int print_unc_table(struct cli_ctx *ctx, const char *fmt,
 }
 
 /* "l40s: 31% cheaper, 1.83x slower than a100-80gb-sxm", in words. */
-static void trade_off(struct cli_ctx *ctx, const struct cli_compare_row *rows, int n)
+static void trade_off(FILE *out, const struct rep_compare_row *rows, int n)
 {
-	const struct cli_compare_row *cheap = NULL, *fast = NULL;
+	const struct rep_compare_row *cheap = NULL, *fast = NULL;
 	for (int i = 0; i < n; i++) {
-		const struct cli_compare_row *r = &rows[i];
+		const struct rep_compare_row *r = &rows[i];
 		if (!r->ok || !r->cost.priced)
 			continue;
 		if (!isfinite(r->judged_usd))
@@ -312,27 +312,27 @@ static void trade_off(struct cli_ctx *ctx, const struct cli_compare_row *rows, i
 	if (!cheap)
 		return;
 	if (cheap == fast) {
-		fprintf(ctx->out, "\n%s is both the cheapest and the fastest.\n", cheap->g.id);
+		fprintf(out, "\n%s is both the cheapest and the fastest.\n", cheap->g.id);
 		return;
 	}
 	double saving = 1 - cheap->judged_usd / fast->judged_usd;
 	double slower = cheap->judged_s / fast->judged_s;
-	fprintf(ctx->out, "\n%s: %.0f%% cheaper, %.3gx slower than %s.\n", cheap->g.id,
+	fprintf(out, "\n%s: %.0f%% cheaper, %.3gx slower than %s.\n", cheap->g.id,
 		100 * saving, slower, fast->g.id);
 }
 
 /* The document: the workload and the assumptions, then a row per GPU
  * type with, where it has a plan, its uncertainty and warnings. */
-static int print_json(struct cli_ctx *ctx, const struct cli_compare_results *res,
+static int print_json(FILE *out, const struct rep_compare_results *res,
 		      const struct rep_rows *r)
 {
 	struct rep_json j;
-	rep_json_doc_begin(&j, ctx->out, "compare");
+	rep_json_doc_begin(&j, out, "compare");
 	rep_json_str(&j, "workload", res->w->name);
 	rep_json_str(&j, "file", res->w->file);
 	rep_json_str(&j, "kind", rep_kind_name(res->w));
-	rep_json_str(&j, "pricing", cost_kind_names[res->m->in.kind]);
-	rep_json_str(&j, "basis", money_basis_name(res->m->steady_state));
+	rep_json_str(&j, "pricing", cost_kind_names[res->kind]);
+	rep_json_str(&j, "basis", rep_basis_name(res->steady_state));
 	if (res->deadline_s > 0)
 		rep_json_num(&j, "deadline_s", res->deadline_s);
 	if (res->unc) {
@@ -342,7 +342,7 @@ static int print_json(struct cli_ctx *ctx, const struct cli_compare_results *res
 	rep_json_arr_begin(&j, "gpus");
 	/* The rows are res's, in its order, unless an allocation failed. */
 	for (size_t i = 0; i < r->rows && !r->failed; i++) {
-		const struct cli_compare_row *row = &res->rows[i];
+		const struct rep_compare_row *row = &res->rows[i];
 		rep_json_obj_begin(&j, NULL);
 		rep_rows_json_fields(r, i, &j);
 		if (row->ok && res->unc && row->unc_ok)
@@ -362,15 +362,15 @@ static int print_json(struct cli_ctx *ctx, const struct cli_compare_results *res
 
 /* The data formats: CSV and JSON from the same rows, the uncertainty's
  * columns only with --uncertainty. */
-static int print_data(struct cli_ctx *ctx, const char *fmt, const struct cli_compare_results *res)
+static int print_data(FILE *out, const char *fmt, const struct rep_compare_results *res)
 {
 	struct rep_rows r;
 	int rc;
 	compare_rows(&r, compare_cols, 0, res->unc ? ALL_COLS : MAIN_COLS, res, 0);
 	if (!strcmp(fmt, "json"))
-		rc = print_json(ctx, res, &r);
+		rc = print_json(out, res, &r);
 	else
-		rc = rep_rows_print(&r, ctx->out, fmt);
+		rc = rep_rows_print(&r, out, fmt);
 	rep_rows_release(&r);
 	return rc;
 }
@@ -380,21 +380,21 @@ static int print_data(struct cli_ctx *ctx, const char *fmt, const struct cli_com
 /* The cluster products the price tables leave out for lack of a sourced
  * price or fabric, of the GPUs whose plan spans several nodes (where a
  * cluster would have mattered): one line each. */
-static void unjoinable_note(struct cli_ctx *ctx, const struct cli_compare_results *res)
+static void unjoinable_note(FILE *out, const struct rep_compare_results *res)
 {
 	const char **ids = res->n > 0 ? malloc((size_t)res->n * sizeof(*ids)) : NULL;
 	int n = 0;
 	for (int i = 0; ids && i < res->n; i++) {
-		const struct cli_compare_row *r = &res->rows[i];
+		const struct rep_compare_row *r = &res->rows[i];
 		if (r->ok && r->e.plan.count > r->e.plan.gpus_per_node)
 			ids[n++] = r->g.id;
 	}
 	if (n) /* out of memory: the note is left out, the table stands */
-		money_print_unjoinable(ctx->out, res->m->set.unjoin, ids, n, NULL);
+		rep_print_unjoinable(out, res->unjoin, ids, n, NULL);
 	free(ids);
 }
 
-static int print_text(struct cli_ctx *ctx, const char *fmt, const struct cli_compare_results *res)
+static int print_text(FILE *out, const char *fmt, const struct rep_compare_results *res)
 {
 	const struct cal_overlay *cal = res->cal;
 	char dur[48], how[160], title[REP_TITLE_LEN];
@@ -405,38 +405,38 @@ static int print_text(struct cli_ctx *ctx, const char *fmt, const struct cli_com
 			 tc_fmt_duration(res->deadline_s, dur, sizeof(dur)));
 	else
 		snprintf(how, sizeof(how), "at %d GPUs", res->count);
-	fprintf(ctx->out, "%s: each GPU type with its fastest plan that fits, %s, %s prices\n"
-		"%s\n\n", rep_title(title, res->w, fmt), how, cost_kind_names[res->m->in.kind],
-		res->m->steady_state ? "Deadline and cost on the steady state (--steady-state): "
+	fprintf(out, "%s: each GPU type with its fastest plan that fits, %s, %s prices\n"
+		"%s\n\n", rep_title(title, res->w, fmt), how, cost_kind_names[res->kind],
+		res->steady_state ? "Deadline and cost on the steady state (--steady-state): "
 				       "no interruptions, restarts or checkpoints."
 				     : "Deadline and cost on the expected wall clock: interruptions, "
 				       "restarts, checkpoints and spare nodes included.");
 	if (cal->measurements)
-		fprintf(ctx->out, "Efficiencies calibrated from %s (%zu measurements on %s).\n\n",
+		fprintf(out, "Efficiencies calibrated from %s (%zu measurements on %s).\n\n",
 			cal->fitted_from, cal->measurements, cal->gpu);
 	if (res->w->plan.memory_headroom_frac > 0)
-		fprintf(ctx->out, "Every plan fits with %.3g %% of each GPU's memory kept free "
+		fprintf(out, "Every plan fits with %.3g %% of each GPU's memory kept free "
 			"(--memory-headroom); \"free\" is what is left.\n\n",
 			100 * res->w->plan.memory_headroom_frac);
 	compare_rows(&r, compare_cols, 0, MAIN_COLS, res, 0);
-	int rc = rep_rows_print(&r, ctx->out, fmt);
+	int rc = rep_rows_print(&r, out, fmt);
 	rep_rows_release(&r);
 	if (!rc && res->unc)
-		rc = print_unc_table(ctx, fmt, res);
+		rc = print_unc_table(out, fmt, res);
 	if (!rc)
-		trade_off(ctx, res->rows, res->n);
+		trade_off(out, res->rows, res->n);
 	if (!rc)
-		unjoinable_note(ctx, res);
-	if (!rc && res->m->in.kind == COST_SPOT) {
-		fputc('\n', ctx->out);
-		rep_spot_assumptions(ctx->out, res->m->in.preempt_per_h, res->m->steady_state);
+		unjoinable_note(out, res);
+	if (!rc && res->kind == COST_SPOT) {
+		fputc('\n', out);
+		rep_spot_assumptions(out, res->preempt_per_h, res->steady_state);
 	}
 	return rc;
 }
 
-int cli_compare_report(struct cli_ctx *ctx, const char *fmt, const struct cli_compare_results *res)
+int rep_compare_report(FILE *out, const char *fmt, const struct rep_compare_results *res)
 {
 	if (!strcmp(fmt, "json") || !strcmp(fmt, "csv"))
-		return print_data(ctx, fmt, res);
-	return print_text(ctx, fmt, res);
+		return print_data(out, fmt, res);
+	return print_text(out, fmt, res);
 }

@@ -1,19 +1,19 @@
 /*
  * compare_report.h - what `traincost compare` found, in every format
- * (compare_report.c).  Internal to the compare command.
+ * (compare_report.c).
  */
-#ifndef TC_CLI_COMPARE_REPORT_H
-#define TC_CLI_COMPARE_REPORT_H
+#ifndef TC_COMPARE_REPORT_H
+#define TC_COMPARE_REPORT_H
+
+#include <stdio.h>
 
 #include "../model/calibrate.h"
 #include "../model/estimate.h"
 #include "../model/run_cost.h"
 #include "../model/uncertainty.h"
-#include "cli.h"
-#include "money.h"
 
 /* One GPU type's outcome. */
-struct cli_compare_row {
+struct rep_compare_row {
 	struct gpu g;
 	int ok;                 /* a plan fits */
 	char why[256];          /* when not */
@@ -21,7 +21,7 @@ struct cli_compare_row {
 	struct estimate e;
 	struct run_cost cost;
 	int meets;              /* meets the deadline, when one is given */
-	/* What the row is judged and ranked on (money_judged_s/_usd): the
+	/* What the row is judged and ranked on (the command's): the
 	 * expected wall clock and its bill, or the steady state with
 	 * --steady-state; judged_usd only when priced. */
 	double judged_s, judged_usd;
@@ -32,11 +32,14 @@ struct cli_compare_row {
 
 /* What compare reports: the GPU types' outcomes, sorted, and what they
  * were asked for. */
-struct cli_compare_results {
+struct rep_compare_results {
 	const struct workload *w;
-	const struct money *m;
+	enum cost_kind kind;           /* how the offers are bought */
+	double preempt_per_h;          /* spot preemptions a node-hour (kind COST_SPOT) */
+	int steady_state;              /* --steady-state: judged at steady state */
+	const struct price_unjoin *unjoin; /* cluster products that cannot join, or NULL */
 	const struct cal_overlay *cal; /* the calibration, if any */
-	const struct cli_compare_row *rows;
+	const struct rep_compare_row *rows;
 	int n;
 	int count;                     /* GPUs per type, without a deadline */
 	double deadline_s;             /* 0: none */
@@ -48,6 +51,6 @@ struct cli_compare_results {
  * compared, the table, the uncertainty's table with --uncertainty, the
  * trade-off in words and the spot assumptions.  Returns 0, or -1 on a
  * failed allocation or a non-finite number (never printed). */
-int cli_compare_report(struct cli_ctx *ctx, const char *fmt, const struct cli_compare_results *res);
+int rep_compare_report(FILE *out, const char *fmt, const struct rep_compare_results *res);
 
 #endif

@@ -1,19 +1,19 @@
 /*
  * validate_report.h - the summary of `traincost validate` in every format
- * (validate_report.c).  Internal to the validate command.
+ * (validate_report.c).
  */
-#ifndef TC_CLI_VALIDATE_REPORT_H
-#define TC_CLI_VALIDATE_REPORT_H
+#ifndef TC_VALIDATE_REPORT_H
+#define TC_VALIDATE_REPORT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
-#include "../io/val_load.h"
+#include "../model/val_case.h"
 #include "../model/val_groups.h"
 #include "../model/validate.h"
-#include "cli.h"
 
 /* Everything the summary shows, computed once for every format. */
-struct cli_validate_summary {
+struct rep_validate_summary {
 	struct val_result *kept; /* the results counted: sanity-only cases left out */
 	size_t nkept, nsanity;
 	struct val_stats all;
@@ -33,8 +33,8 @@ struct cli_validate_summary {
  * the table and Markdown the summary tables (after one row per case with
  * verbose).  Returns 0, or -1 on a failed allocation or a non-finite
  * number (never printed). */
-int cli_validate_report(struct cli_ctx *ctx, const char *fmt, const struct val_set *set,
+int rep_validate_report(FILE *out, const char *fmt, const struct val_set *set,
 			const struct val_result *res, size_t n,
-			const struct cli_validate_summary *s, int verbose);
+			const struct rep_validate_summary *s, int verbose);
 
 #endif
