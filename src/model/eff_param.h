@@ -117,7 +117,10 @@ enum eff_role {
 	  "0 where not measured; H100 and H200 SXM files 0.20: the SM clock falls from 1980 to 1575 MHz on H800/H100 SXM at 700 W when GEMMs overlap communication (achievable.md section 4, S10), a level the maintainers say depends on the part") \
 	X(stack_frac, "fraction of the kernel rates", EFF_FRAC, 0.01, 1, 1.0, 0, 0, EFF_RATE, 0.08, \
 	  "compute rate a software stack sustains over a whole step (synchronisation, unfused work, kernels sharing SMs with communication)", \
-	  "1 for the stack the defaults were fitted on; fitted per framework profile on the published runs (models/framework/, docs/model.md)")
+	  "1 for the stack the defaults were fitted on; fitted per framework profile on the published runs (models/framework/, docs/model.md)") \
+	X(measured_tdp_w, "W", EFF_SCALE, 0, 5000, 0, 1, 0, EFF_SHAPE, 0, \
+	  "power limit of the part the file's compute rates were measured on, when that is a sibling of the same die and SM count run at a higher limit: compute rates scale by the clock ratio (tdp / measured_tdp)^(1/3), at most 1", \
+	  "0 = measured on this part; dynamic power goes as clock x voltage^2 with voltage about proportional to clock, so clock goes as power^(1/3); checked on the measured clocks of H100 PCIe and H200 NVL (achievable.md section 4, S13; docs/model.md)")
 
 /* One id per row, eff_id_<name>, in the order of the table. */
 enum eff_id {

@@ -146,6 +146,15 @@ double roof_launch_s(const struct gpu *g, int graphs)
 	return l > 0 ? l : 0;
 }
 
+double roof_power_clock_frac(const struct gpu *g)
+{
+	double ref = g->eff.measured_tdp_w;
+
+	if (!(ref > 0) || !(g->tdp_w > 0) || g->tdp_w >= ref)
+		return 1.0;
+	return cbrt(g->tdp_w / ref);
+}
+
 /*
  * The arithmetic rate of work at peak_frac of precision p's peak: FP8 work
  * reaches a smaller share of its peak than 16-bit work, and a software stack
@@ -155,7 +164,8 @@ double roof_launch_s(const struct gpu *g, int graphs)
  */
 static double compute_rate(const struct gpu *g, enum tc_prec p, double peak_frac)
 {
-	double r = roof_peak(g, p) * peak_frac * g->eff.stack_frac;
+	double r = roof_peak(g, p) * peak_frac * g->eff.stack_frac *
+		   roof_power_clock_frac(g);
 	return p == PREC_FP8 || p == PREC_FP4 ? r * g->eff.fp8_gemm_frac : r;
 }
 
