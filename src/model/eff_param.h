@@ -112,6 +112,9 @@ enum eff_role {
 	X(fp8_gemm_frac, "fraction of the 16-bit GEMM efficiency", EFF_FRAC, 0.01, 1, 0.88, 0, 0, EFF_RATE, 0.05, \
 	  "FP8 tensor-core work against its own (doubled) peak", \
 	  "measured FP8/BF16 best-shape ceilings, H100 SXM 70.9 %/80.3 % (ml-engineering MAMF table, achievable.md section 1); set per GPU") \
+	X(fp32_gemm_frac, "fraction of fp32 peak", EFF_FRAC, 0, 1, 0, 0, 0, EFF_RATE, 0, \
+	  "large FP32 GEMM on CUDA cores (no tensor cores: FP32 work with TF32 off), in place of gemm_max_frac; 0 = gemm_max_frac", \
+	  "0 where not measured; per GPU 0.85 / 0.869 x the measured SGEMM fraction of the FP32 peak, the A100 anchoring of gemm_max_frac: A100 SXM 98 %, V100 SXM2 90 %, H100 SXM 77 %, L40S and L4 51 % (achievable.md section 1; docs/model.md)") \
 	X(overlap_slow_frac, "fraction of the clock", EFF_FRAC, 0, 0.5, 0, 0, 0, EFF_SHAPE, 0, \
 	  "clock lost by compute that runs under overlapped communication (NCCL kernels take SMs, power and memory bandwidth): a window of overlap W costs W x f / (1 - f) more", \
 	  "0 where not measured; H100 and H200 SXM files 0.20: the SM clock falls from 1980 to 1575 MHz on H800/H100 SXM at 700 W when GEMMs overlap communication (achievable.md section 4, S10), a level the maintainers say depends on the part") \

@@ -1077,6 +1077,38 @@ static void test_gemm_eff_one_model(void **state)
 		     (f + h) / (f + h / 2), 1e-12);
 }
 
+/* FP32 work runs on CUDA cores at their own measured ceiling where the GPU
+ * file states one; the tensor-core ceiling otherwise, and 16-bit work
+ * keeps the tensor-core one. */
+static void test_fp32_gemm_ceiling(void **state)
+{
+	struct gpu g;
+	(void)state;
+	tc_test_a100(&g);
+	/* 128*12 x 128*9 output on 108 SMs: 108 tiles, one full wave, util 1;
+	 * K = 4096.  The fixed per-GEMM cost at the FP32 peak (19.5 of 312
+	 * TFLOP/s) holds h x 19.5 / 312 FLOPs. */
+	double m = 128 * 12, n = 128 * 9, k = 4096;
+	double f = 2.0 * m * n * k;
+	double h = g.eff.gemm_half_flop * g.peak_flop_per_s[PREC_FP32] / 312e12;
+	g.eff.fp32_gemm_frac = 0; /* not measured: the tensor-core ceiling */
+	assert_close(roof_gemm_eff(&g, PREC_FP32, m, n, k, 1),
+		     g.eff.gemm_max_frac * f / (f + h), 1e-12);
+	g.eff.fp32_gemm_frac = 0.96; /* A100 SXM: 0.85 / 0.869 x 19.2 / 19.5 */
+	assert_close(roof_gemm_eff(&g, PREC_FP32, m, n, k, 1), 0.96 * f / (f + h),
+		     1e-12);
+	/* BF16 keeps gemm_max_frac: h at its own peak, 312 TFLOP/s. */
+	h = g.eff.gemm_half_flop;
+	assert_close(roof_gemm_eff(&g, PREC_BF16, m, n, k, 1),
+		     g.eff.gemm_max_frac * f / (f + h), 1e-12);
+	/* The same for the grouped GEMM of MoE experts: 2 groups of a 128*6 x
+	 * 128*9 output, 108 tiles, util 1. */
+	f = 2.0 * (128 * 6) * n * k;
+	h = g.eff.gemm_half_flop * g.peak_flop_per_s[PREC_FP32] / 312e12;
+	assert_close(roof_grouped_gemm_eff(&g, PREC_FP32, 128 * 6, n, k, 2),
+		     0.96 * f / (f + h), 1e-12);
+}
+
 /* A part whose rates were measured on a sibling at a higher power limit
  * runs its compute at the clock its own limit allows: (tdp / measured)^(1/3),
  * memory traffic untouched, never faster than measured, and a MIG slice
@@ -1178,6 +1210,7 @@ int main(void)
 		cmocka_unit_test(test_gemm_eff_one_model),
 		cmocka_unit_test(test_narrow_gemm),
 		cmocka_unit_test(test_power_clock),
+		cmocka_unit_test(test_fp32_gemm_ceiling),
 	};
 	return cmocka_run_group_tests(tests, tc_llm_setup, tc_llm_teardown);
 }
