@@ -112,12 +112,18 @@ enum eff_role {
 	X(fp8_gemm_frac, "fraction of the 16-bit GEMM efficiency", EFF_FRAC, 0.01, 1, 0.88, 0, 0, EFF_RATE, 0.05, \
 	  "FP8 tensor-core work against its own (doubled) peak", \
 	  "measured FP8/BF16 best-shape ceilings, H100 SXM 70.9 %/80.3 % (ml-engineering MAMF table, achievable.md section 1); set per GPU") \
+	X(fp32_gemm_frac, "fraction of fp32 peak", EFF_FRAC, 0, 1, 0, 0, 0, EFF_RATE, 0, \
+	  "large FP32 GEMM on CUDA cores (no tensor cores: FP32 work with TF32 off), in place of gemm_max_frac; 0 = gemm_max_frac", \
+	  "0 where not measured; per GPU 0.85 / 0.869 x the measured SGEMM fraction of the FP32 peak, the A100 anchoring of gemm_max_frac: A100 SXM 98 %, V100 SXM2 90 %, H100 SXM 77 %, L40S and L4 51 % (achievable.md section 1; docs/model.md)") \
 	X(overlap_slow_frac, "fraction of the clock", EFF_FRAC, 0, 0.5, 0, 0, 0, EFF_SHAPE, 0, \
 	  "clock lost by compute that runs under overlapped communication (NCCL kernels take SMs, power and memory bandwidth): a window of overlap W costs W x f / (1 - f) more", \
 	  "0 where not measured; H100 and H200 SXM files 0.20: the SM clock falls from 1980 to 1575 MHz on H800/H100 SXM at 700 W when GEMMs overlap communication (achievable.md section 4, S10), a level the maintainers say depends on the part") \
 	X(stack_frac, "fraction of the kernel rates", EFF_FRAC, 0.01, 1, 1.0, 0, 0, EFF_RATE, 0.08, \
 	  "compute rate a software stack sustains over a whole step (synchronisation, unfused work, kernels sharing SMs with communication)", \
-	  "1 for the stack the defaults were fitted on; fitted per framework profile on the published runs (models/framework/, docs/model.md)")
+	  "1 for the stack the defaults were fitted on; fitted per framework profile on the published runs (models/framework/, docs/model.md)") \
+	X(measured_tdp_w, "W", EFF_SCALE, 0, 5000, 0, 1, 0, EFF_SHAPE, 0, \
+	  "power limit of the part the file's compute rates were measured on, when that is a sibling of the same die and SM count run at a higher limit: compute rates scale by the clock ratio (tdp / measured_tdp)^(1/3), at most 1", \
+	  "0 = measured on this part; dynamic power goes as clock x voltage^2 with voltage about proportional to clock, so clock goes as power^(1/3); checked on the measured clocks of H100 PCIe and H200 NVL (achievable.md section 4, S13; docs/model.md)")
 
 /* One id per row, eff_id_<name>, in the order of the table. */
 enum eff_id {

@@ -13,7 +13,8 @@
 /*
  * Derive the MIG slice `profile` of `parent` into *out (which may not alias
  * parent).  The slice is a GPU of its own:
- *  - peaks, SM count and TDP scale with the slice's share of the SMs
+ *  - peaks, SM count and TDP (and the power limit its rates were measured
+ *    at, if another part's) scale with the slice's share of the SMs
  *    (TDP is an attribution for cost, not a measured draw);
  *  - memory is the profile's; bandwidth and L2 scale with its memory
  *    slices out of 8;
@@ -64,6 +65,9 @@ int gpu_mig_slice(const struct gpu *parent, const char *profile,
 	}
 	out->sm_count = m->sms;
 	out->tdp_w = parent->tdp_w * sm_frac;
+	/* The sibling's limit is a whole die's: scaled alike, the slice keeps
+	 * the parent's power per SM and so its clock (roof_power_clock_frac). */
+	out->eff.measured_tdp_w = parent->eff.measured_tdp_w * sm_frac;
 	out->memory_bytes = m->memory_bytes;
 	out->mem_bytes_per_s = parent->mem_bytes_per_s * mem_frac;
 	out->l2_bytes = parent->l2_bytes * mem_frac;

@@ -95,6 +95,19 @@ static double split_k_util(int sm_count, double m, double n, double k,
 }
 
 /*
+ * The large-GEMM ceiling of precision p: FP32 work runs on CUDA cores, whose
+ * measured SGEMM share of their peak is not the tensor cores' (A100 98 %
+ * against 87 %, L40S 51 % against 74 %: docs/model.md), where the GPU's file
+ * states it.
+ */
+static double gemm_ceiling(const struct gpu *g, enum tc_prec p)
+{
+	if (p == PREC_FP32 && g->eff.fp32_gemm_frac > 0)
+		return g->eff.fp32_gemm_frac;
+	return g->eff.gemm_max_frac;
+}
+
+/*
  * The GEMM size at which efficiency halves, for precision p on this GPU.
  * The fixed per-GEMM cost (pipeline fill, epilogue, the stack's work
  * around each GEMM) is a time: gemm_half_flop is stated at a peak of
@@ -120,7 +133,7 @@ double roof_gemm_eff(const struct gpu *g, enum tc_prec p, double m, double n,
 		util = split_k_util(g->sm_count, m, n, k, batch, util);
 	/* Small GEMMs do not reach the large-GEMM rate (fitted, docs/model.md). */
 	double size = flop > 0 ? flop / (flop + half) : 1.0;
-	return g->eff.gemm_max_frac * util * size;
+	return gemm_ceiling(g, p) * util * size;
 }
 
 double roof_grouped_gemm_eff(const struct gpu *g, enum tc_prec p, double m,
@@ -129,7 +142,7 @@ double roof_grouped_gemm_eff(const struct gpu *g, enum tc_prec p, double m,
 	double one = 2.0 * m * n * k;
 	double half = half_flop(g, p);
 
-	return g->eff.gemm_max_frac * roof_gemm_util(g->sm_count, m, n, groups) *
+	return gemm_ceiling(g, p) * roof_gemm_util(g->sm_count, m, n, groups) *
 	       (one > 0 ? one / (one + half) : 1.0);
 }
 
@@ -146,6 +159,15 @@ double roof_launch_s(const struct gpu *g, int graphs)
 	return l > 0 ? l : 0;
 }
 
+double roof_power_clock_frac(const struct gpu *g)
+{
+	double ref = g->eff.measured_tdp_w;
+
+	if (!(ref > 0) || !(g->tdp_w > 0) || g->tdp_w >= ref)
+		return 1.0;
+	return cbrt(g->tdp_w / ref);
+}
+
 /*
  * The arithmetic rate of work at peak_frac of precision p's peak: FP8 work
  * reaches a smaller share of its peak than 16-bit work, and a software stack
@@ -155,7 +177,8 @@ double roof_launch_s(const struct gpu *g, int graphs)
  */
 static double compute_rate(const struct gpu *g, enum tc_prec p, double peak_frac)
 {
-	double r = roof_peak(g, p) * peak_frac * g->eff.stack_frac;
+	double r = roof_peak(g, p) * peak_frac * g->eff.stack_frac *
+		   roof_power_clock_frac(g);
 	return p == PREC_FP8 || p == PREC_FP4 ? r * g->eff.fp8_gemm_frac : r;
 }
 

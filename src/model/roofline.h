@@ -62,6 +62,16 @@ double roof_grouped_gemm_eff(const struct gpu *g, enum tc_prec p, double m,
 double roof_peak(const struct gpu *g, enum tc_prec p);
 
 /*
+ * The share of its compute rates a part sustains against the sibling its
+ * file's rates were measured on (eff.measured_tdp_w: the same die and SM
+ * count at a higher power limit): clock goes as power^(1/3) under the
+ * limit, so (tdp_w / measured_tdp_w)^(1/3).  1 when the rates are the
+ * part's own or its limit is not lower (never faster than measured).
+ * Every compute rate of roof_time() includes it.
+ */
+double roof_power_clock_frac(const struct gpu *g);
+
+/*
  * Seconds of one kernel sequence: `flop` at `peak_frac` of peak[p] and `bytes`
  * at mem_frac of bandwidth, whichever is larger (the roof), plus `kernels`
  * launches (launch_graph_s with CUDA graphs), less launch_overlap_frac of

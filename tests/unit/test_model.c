@@ -9,6 +9,7 @@
 
 #include "../../src/model/comm.h"
 #include "../../src/model/estimate.h"
+#include "../../src/model/gpu.h"
 #include "../../src/model/llm.h"
 #include "../../src/model/memory.h"
 #include "../../src/model/roofline.h"
@@ -1076,6 +1077,76 @@ static void test_gemm_eff_one_model(void **state)
 		     (f + h) / (f + h / 2), 1e-12);
 }
 
+/* FP32 work runs on CUDA cores at their own measured ceiling where the GPU
+ * file states one; the tensor-core ceiling otherwise, and 16-bit work
+ * keeps the tensor-core one. */
+static void test_fp32_gemm_ceiling(void **state)
+{
+	struct gpu g;
+	(void)state;
+	tc_test_a100(&g);
+	/* 128*12 x 128*9 output on 108 SMs: 108 tiles, one full wave, util 1;
+	 * K = 4096.  The fixed per-GEMM cost at the FP32 peak (19.5 of 312
+	 * TFLOP/s) holds h x 19.5 / 312 FLOPs. */
+	double m = 128 * 12, n = 128 * 9, k = 4096;
+	double f = 2.0 * m * n * k;
+	double h = g.eff.gemm_half_flop * g.peak_flop_per_s[PREC_FP32] / 312e12;
+	g.eff.fp32_gemm_frac = 0; /* not measured: the tensor-core ceiling */
+	assert_close(roof_gemm_eff(&g, PREC_FP32, m, n, k, 1),
+		     g.eff.gemm_max_frac * f / (f + h), 1e-12);
+	g.eff.fp32_gemm_frac = 0.96; /* A100 SXM: 0.85 / 0.869 x 19.2 / 19.5 */
+	assert_close(roof_gemm_eff(&g, PREC_FP32, m, n, k, 1), 0.96 * f / (f + h),
+		     1e-12);
+	/* BF16 keeps gemm_max_frac: h at its own peak, 312 TFLOP/s. */
+	h = g.eff.gemm_half_flop;
+	assert_close(roof_gemm_eff(&g, PREC_BF16, m, n, k, 1),
+		     g.eff.gemm_max_frac * f / (f + h), 1e-12);
+	/* The same for the grouped GEMM of MoE experts: 2 groups of a 128*6 x
+	 * 128*9 output, 108 tiles, util 1. */
+	f = 2.0 * (128 * 6) * n * k;
+	h = g.eff.gemm_half_flop * g.peak_flop_per_s[PREC_FP32] / 312e12;
+	assert_close(roof_grouped_gemm_eff(&g, PREC_FP32, 128 * 6, n, k, 2),
+		     0.96 * f / (f + h), 1e-12);
+}
+
+/* A part whose rates were measured on a sibling at a higher power limit
+ * runs its compute at the clock its own limit allows: (tdp / measured)^(1/3),
+ * memory traffic untouched, never faster than measured, and a MIG slice
+ * keeps the whole card's clock. */
+static void test_power_clock(void **state)
+{
+	struct gpu g, slice;
+	(void)state;
+	tc_test_a100(&g); /* 400 W, 108 SMs, MIG 1g.10gb = 14 SMs */
+	assert_close(roof_power_clock_frac(&g), 1.0, TOL_EXACT); /* own rates */
+
+	/* Rates measured at 3200 W: 400 / 3200 = 1/8, cube root 1/2. */
+	g.eff.measured_tdp_w = 3200;
+	assert_close(roof_power_clock_frac(&g), 0.5, TOL_EXACT);
+	/* 1e12 FLOP at bf16 peak 312e12 x 0.5 of peak x clock 0.5:
+	 * 1e12 / 78e12 s; no bytes, no kernels to launch. */
+	double peak = g.peak_flop_per_s[PREC_BF16];
+	assert_close(roof_time(&g, PREC_BF16, 1e12, 0.5, 0, 0, 0, NULL),
+		     1e12 / (peak * 0.5 * g.eff.stack_frac * 0.5), 1e-12);
+	/* Bytes: 2039e9 x mem_frac moves mem_frac x 2039e9 bytes in 1 s,
+	 * whatever the clock. */
+	double bw = g.mem_bytes_per_s * g.eff.mem_frac;
+	assert_close(roof_time(&g, PREC_BF16, 0, 0.5, bw, 0, 0, NULL), 1.0,
+		     1e-12);
+
+	/* 700 W measured, 400 W here: (4/7)^(1/3) = 0.8298 (0.8298^3 = 0.5714). */
+	g.eff.measured_tdp_w = 700;
+	assert_close(roof_power_clock_frac(&g), 0.829827, 1e-6);
+	/* A MIG slice: 14/108 of the TDP and of the sibling's limit, the same
+	 * ratio, the same clock. */
+	assert_int_equal(gpu_mig_slice(&g, "1g.10gb", &slice), 0);
+	assert_close(roof_power_clock_frac(&slice), 0.829827, 1e-6);
+
+	/* A sibling at a lower limit does not make this part faster. */
+	g.eff.measured_tdp_w = 300;
+	assert_close(roof_power_clock_frac(&g), 1.0, TOL_EXACT);
+}
+
 /* Narrow linear layers (LoRA adapters) use thin tiles and split-K. */
 static void test_narrow_gemm(void **state)
 {
@@ -1138,6 +1209,8 @@ int main(void)
 		cmocka_unit_test(test_gemm_util),
 		cmocka_unit_test(test_gemm_eff_one_model),
 		cmocka_unit_test(test_narrow_gemm),
+		cmocka_unit_test(test_power_clock),
+		cmocka_unit_test(test_fp32_gemm_ceiling),
 	};
 	return cmocka_run_group_tests(tests, tc_llm_setup, tc_llm_teardown);
 }
