@@ -38,7 +38,6 @@ static const char *const act_names[] = { "gelu", "swiglu", "relu", "geglu",
 					 NULL };
 static const char *const pos_names[] = { "learned", "rope", "alibi", NULL };
 static const char *const norm_names[] = { "layernorm", "rmsnorm", NULL };
-static const char *const rc_names[] = { "none", "selective", "full", NULL };
 static const char *const opt_names[] = { "adamw", "sgd", "adafactor", "lars",
 					  "adagrad", NULL };
 static const char *const family_names[] = { "llm", "vision", "recsys",
@@ -87,7 +86,7 @@ static const struct vkey keys[K_N] = {
 	[K_INTERLEAVE] = { "interleave", VK_INT, NULL, 0, 0, 0, 0 },
 	[K_SP] = { "sequence_parallel", VK_BOOL, NULL, 0, 0, 0, 0 },
 	[K_ZERO] = { "zero", VK_INT, NULL, 0, 0, 0, 0 },
-	[K_RECOMPUTE] = { "recompute", VK_ENUM, rc_names, 0, 0, 0, 0 },
+	[K_RECOMPUTE] = { "recompute", VK_ENUM, recompute_names, 0, 0, 0, 0 },
 	[K_PREC] = { "precision", VK_ENUM, tc_llm_train_prec_names, 0, 0, 0, 0 },
 	[K_OPT] = { "optimizer", VK_ENUM, opt_names, 0, 0, 0, 0 },
 	[K_FLASH] = { "flash_attention", VK_BOOL, NULL, 0, 0, 0, 0 },
@@ -132,6 +131,7 @@ static const struct vkey keys[K_N] = {
 	[K_LAST_STAGE] = { "last_stage_layers", VK_INT, NULL, 0, 0, 0, 0 },
 	[K_TP_OVERLAP] = { "tp_comm_overlap", VK_BOOL, NULL, 0, 0, 0, 0 },
 	[K_RECOMPUTE_FRAC] = { "recompute_frac", VK_NUM, NULL, 0, 0, 0, 0 },
+	[K_DROPOUT] = { "dropout", VK_BOOL, NULL, 0, 0, 0, 0 },
 };
 
 
@@ -369,6 +369,7 @@ static int store_value(struct vstate *st, struct val_case *c, int k, const char 
 	case K_BIAS: w->llm.bias = (int)iv; break;
 	case K_TIED: w->llm.tied_embeddings = (int)iv; break;
 	case K_CAUSAL: w->llm.causal = (int)iv; break;
+	case K_DROPOUT: w->llm.no_dropout = !iv; break;
 	case K_SEQ: w->train.seq_len = (double)iv; break;
 	case K_GB: w->train.global_batch = (double)iv; break;
 	case K_MB: w->plan.micro_batch = (int)iv; break;

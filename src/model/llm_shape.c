@@ -60,6 +60,7 @@ void llm_shape_of(const struct llm_arch *A, const struct training *tr,
 	sh->causal = A->causal;
 	sh->rope = A->positions == POS_ROPE;
 	sh->flash = tr->flash_attention;
+	sh->no_dropout = A->no_dropout;
 
 	ffn_in = sh->gated ? 2 * sh->f : sh->f;
 	norm = A->norm == NORM_RMSNORM ? sh->h : 2 * sh->h;

@@ -382,6 +382,11 @@ static void counts_hook(struct fam_run *r)
 						    attn / 3.0);
 	else if (w->train.recompute == RECOMP_SELECTIVE)
 		E->hw_flop_per_step += tokens_mb * attn / 3.0;
+	else if (w->train.recompute == RECOMP_SELECTIVE_OP)
+		/* wk, wo and w3 (ungated: FC2) again: llm.c layer_op_replay */
+		E->hw_flop_per_step += tokens_mb * 2.0 * sh->L *
+			(sh->g * sh->d * sh->h + sh->a * sh->d * sh->h +
+			 sh->top_k * sh->f * sh->h);
 }
 
 static void memory_hook(struct fam_run *r)
