@@ -132,6 +132,7 @@ static const struct vkey keys[K_N] = {
 	[K_TP_OVERLAP] = { "tp_comm_overlap", VK_BOOL, NULL, 0, 0, 0, 0 },
 	[K_RECOMPUTE_FRAC] = { "recompute_frac", VK_NUM, NULL, 0, 0, 0, 0 },
 	[K_DROPOUT] = { "dropout", VK_BOOL, NULL, 0, 0, 0, 0 },
+	[K_LM_HEAD] = { "lm_head", VK_BOOL, NULL, 0, 0, 0, 0 },
 };
 
 
@@ -370,6 +371,7 @@ static int store_value(struct vstate *st, struct val_case *c, int k, const char 
 	case K_TIED: w->llm.tied_embeddings = (int)iv; break;
 	case K_CAUSAL: w->llm.causal = (int)iv; break;
 	case K_DROPOUT: w->llm.no_dropout = !iv; break;
+	case K_LM_HEAD: w->llm.no_lm_head = !iv; break;
 	case K_SEQ: w->train.seq_len = (double)iv; break;
 	case K_GB: w->train.global_batch = (double)iv; break;
 	case K_MB: w->plan.micro_batch = (int)iv; break;

@@ -33,8 +33,8 @@ enum vk_id {
 	K_TP_OVERLAP,
 	/* full recompute of some of the layers */
 	K_RECOMPUTE_FRAC,
-	/* a model trained without dropout */
-	K_DROPOUT,
+	/* a model trained without dropout, one without a vocabulary head */
+	K_DROPOUT, K_LM_HEAD,
 	K_N
 };
 

@@ -667,6 +667,12 @@ static void build_last(struct bld *B)
 
 	B->out->stage = OPS_LAST;
 	elem(B, "final_norm.fwd", BRK_MEMBOUND, 2 * Tn * h * e, 0, 1);
+	if (sh->no_lm_head) { /* a task head of a few outputs: negligible */
+		B->out->bwd = 1;
+		elem(B, "final_norm.bwd", BRK_MEMBOUND, 4 * Tn * h * e, 0, 2);
+		B->out->bwd = 0;
+		return;
+	}
 	if (sh->sp)
 		coll(B, "head.tp_allgather", BRK_TP_COMM, COLL_ALLGATHER, tpg,
 		     T * h * e);
@@ -724,7 +730,8 @@ static void build_step(struct bld *B, const struct workload *w)
 			coll(B, "dp.param_allgather", BRK_DP_COMM,
 			     COLL_ALLGATHER, shg, train_params * e);
 	}
-	if (sh->p > 1 && w->llm.tied_embeddings && sh->lora_r <= 0) {
+	if (sh->p > 1 && w->llm.tied_embeddings && !sh->no_lm_head &&
+	    sh->lora_r <= 0) {
 		/* Tied word embeddings live on the first and last stage. */
 		struct comm_group eg = { 2, sh->t * sh->dp * (sh->p - 1) <
 						    sh->gpn ? 2 : 1 };

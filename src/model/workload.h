@@ -41,6 +41,9 @@ struct llm_arch {
 	int no_dropout;      /* the model trains without dropout (key dropout:
 				false): no masks are kept; 0, the default,
 				keeps Korthikanti et al.'s masks */
+	int no_lm_head;      /* no vocabulary projection (key lm_head: false):
+				a task head of a few outputs instead (span or
+				class), neither computed nor stored */
 	enum llm_form form;  /* arch: decoder (one stack of `layers`, causal or
 				not) or encoder-decoder */
 	int encoder_layers;  /* encoder-decoder: layers of each stack */

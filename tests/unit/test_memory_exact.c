@@ -372,6 +372,35 @@ static void test_selective_op_time(void **state)
 	assert_true(op.step_time_s > none.step_time_s);
 }
 
+/*
+ * lm_head false (a span or class head, as BERT for SQuAD): no logits, so
+ * the last stage's activations lose 1024 x 32000 x (2 + 4) = 196,608,000 B
+ * (2 x 31,490,048 B of layers are left); the untied head's V x h =
+ * 32,768,000 parameters go, and with them 6 x 32,768,000 x 8,192 tokens =
+ * 1,610,612,736,000 model FLOPs a step; the step is faster.
+ */
+static void test_no_lm_head(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct llm_shape sh;
+	struct estimate with, without;
+	double part[MEM_COUNT];
+	(void)state;
+	setup_run(&w, &w.plan, 1);
+	tc_test_gpu("h100-sxm", &g);
+	tc_estimate_ok(&w, &g, &with);
+	w.llm.no_lm_head = 1;
+	llm_shape_init(&w, &w.plan, &sh);
+	assert_close(sh.params, MODEL_P - 32768000.0, TOL_EXACT);
+	mem_estimate(&w, &w.plan, &sh, part);
+	assert_close(part[MEM_ACTIVATIONS], 2 * LAYER_BF16, TOL_EXACT);
+	tc_estimate_ok(&w, &g, &without);
+	assert_close(with.model_flop_per_step - without.model_flop_per_step,
+		     1610612736000.0, TOL_TIGHT);
+	assert_true(without.step_time_s < with.step_time_s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -386,6 +415,7 @@ int main(void)
 		cmocka_unit_test(test_selective_op),
 		cmocka_unit_test(test_selective_op_still_too_big),
 		cmocka_unit_test(test_selective_op_time),
+		cmocka_unit_test(test_no_lm_head),
 	};
 	tc_use_test_data();
 	return cmocka_run_group_tests(tests, tc_llm_setup, tc_llm_teardown);
