@@ -16,7 +16,6 @@
 #include "../model/schedule.h"
 #include "../util/units.h"
 
-static const char *const recompute_names[] = { "none", "selective", "full", NULL };
 static const char *const formats[] = { "table", "json", "csv", "md", NULL };
 
 void plan_args_opts(struct plan_args *a, struct cli_opts *t)

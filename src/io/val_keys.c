@@ -38,7 +38,6 @@ static const char *const act_names[] = { "gelu", "swiglu", "relu", "geglu",
 					 NULL };
 static const char *const pos_names[] = { "learned", "rope", "alibi", NULL };
 static const char *const norm_names[] = { "layernorm", "rmsnorm", NULL };
-static const char *const rc_names[] = { "none", "selective", "full", NULL };
 static const char *const family_names[] = { "llm", "vision", "recsys",
 					    NULL };
 static const char *const metric_names[] = { "iter_time_ms",
@@ -85,7 +84,7 @@ static const struct vkey keys[K_N] = {
 	[K_INTERLEAVE] = { "interleave", VK_INT, NULL, 0, 0, 0, 0 },
 	[K_SP] = { "sequence_parallel", VK_BOOL, NULL, 0, 0, 0, 0 },
 	[K_ZERO] = { "zero", VK_INT, NULL, 0, 0, 0, 0 },
-	[K_RECOMPUTE] = { "recompute", VK_ENUM, rc_names, 0, 0, 0, 0 },
+	[K_RECOMPUTE] = { "recompute", VK_ENUM, recompute_names, 0, 0, 0, 0 },
 	[K_PREC] = { "precision", VK_ENUM, tc_llm_train_prec_names, 0, 0, 0, 0 },
 	[K_OPT] = { "optimizer", VK_ENUM, opt_names, 0, 0, 0, 0 },
 	[K_FLASH] = { "flash_attention", VK_BOOL, NULL, 0, 0, 0, 0 },
@@ -134,6 +133,8 @@ static const struct vkey keys[K_N] = {
 	[K_FIG_STEPS] = { "figure_steps", VK_INT, NULL, 0, 0, 0, 0 },
 	[K_FIG_WARMUP] = { "figure_warmup", VK_BOOL, NULL, 0, 0, 0, 0 },
 	[K_FIG_MEAN] = { "figure_mean", VK_ENUM, val_mean_names, 0, 0, 0, 0 },
+	[K_DROPOUT] = { "dropout", VK_BOOL, NULL, 0, 0, 0, 0 },
+	[K_LM_HEAD] = { "lm_head", VK_BOOL, NULL, 0, 0, 0, 0 },
 };
 
 
@@ -371,6 +372,8 @@ static int store_value(struct vstate *st, struct val_case *c, int k, const char 
 	case K_BIAS: w->llm.bias = (int)iv; break;
 	case K_TIED: w->llm.tied_embeddings = (int)iv; break;
 	case K_CAUSAL: w->llm.causal = (int)iv; break;
+	case K_DROPOUT: w->llm.no_dropout = !iv; break;
+	case K_LM_HEAD: w->llm.no_lm_head = !iv; break;
 	case K_SEQ: w->train.seq_len = (double)iv; break;
 	case K_GB: w->train.global_batch = (double)iv; break;
 	case K_MB: w->plan.micro_batch = (int)iv; break;

@@ -35,6 +35,8 @@ enum vk_id {
 	K_RECOMPUTE_FRAC,
 	/* how the figure averages a short run */
 	K_FIG_STEPS, K_FIG_WARMUP, K_FIG_MEAN,
+	/* a model trained without dropout, one without a vocabulary head */
+	K_DROPOUT, K_LM_HEAD,
 	K_N
 };
 

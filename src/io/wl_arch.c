@@ -58,6 +58,10 @@ void wla_stem(const char *path, char *buf, size_t n)
 /* ---------------------------------------------------------------------- */
 /* Architecture fields                                                     */
 
+/* `dropout` and `lm_head`: true (index 0, the default of a zeroed struct)
+ * or false; the struct keeps the index in no_dropout, no_lm_head. */
+static const char *const on_off_names[] = { "true", "false", NULL };
+
 #define AOFF(m) offsetof(struct llm_arch, m)
 const struct fd_field wla_fields[AK_COUNT] = {
 	[AK_LAYERS] = { .key = "layers", .type = FD_INT, .offset = AOFF(layers), .min = 1, .max = 10000 },
@@ -80,6 +84,8 @@ const struct fd_field wla_fields[AK_COUNT] = {
 	[AK_ENC_LAYERS] = { .key = "encoder_layers", .type = FD_INT, .offset = AOFF(encoder_layers), .min = 1, .max = 10000 },
 	[AK_DEC_LAYERS] = { .key = "decoder_layers", .type = FD_INT, .offset = AOFF(decoder_layers), .min = 1, .max = 10000 },
 	[AK_REL_BUCKETS] = { .key = "relative_buckets", .type = FD_INT, .offset = AOFF(rel_buckets), .min = 1, .max = 65536 },
+	[AK_DROPOUT] = { .key = "dropout", .type = FD_ENUM, .offset = AOFF(no_dropout), .names = on_off_names },
+	[AK_LM_HEAD] = { .key = "lm_head", .type = FD_ENUM, .offset = AOFF(no_lm_head), .names = on_off_names },
 };
 
 /* Keys an architecture file must have (kv_heads, head_dim, experts and

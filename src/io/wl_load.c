@@ -23,7 +23,6 @@
 
 /* Names in the order of the enums they map to (workload.h, precision.h);
  * the optimizers' come from their registry (model/optimizer.h). */
-static const char *const recompute_names[] = { "none", "selective", "full", NULL };
 static const char *const finetune_names[] = { "full", "lora", "qlora", NULL };
 #define DEFAULT_PRECISION 2 /* bf16 */
 

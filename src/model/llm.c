@@ -338,6 +338,45 @@ static void layer_fwd(struct bld *B, int core_only)
 }
 
 /*
+ * The replay of a block under RECOMP_SELECTIVE_OP (torchtitan's per-op
+ * checkpointing; what it keeps: mem_layer_op_saved_bytes(), memory.c):
+ * the norms, RoPE, the activation and the residual adds again, and every
+ * second matmul: wk (the K share of the fused QKV GEMM), wo and w3 (the up
+ * half of a gated FC1) or, ungated, FC2.  Collectives are not replayed:
+ * torchtitan's _save_list keeps reduce-scatter outputs, and its runs with
+ * this policy are FSDP without TP.
+ */
+static void layer_op_replay(struct bld *B)
+{
+	const struct llm_shape *sh = B->sh;
+	double T = sh->b * sh->s, t = sh->t, e = sh->e, h = sh->h, d = sh->d;
+	double Tn = sh->sp ? T / t : T;
+	double Tf = T * sh->top_k * sh->cf, lexp = sh->experts / sh->ep;
+
+	elem(B, "layer.recompute.norm1", BRK_MEMBOUND, 2 * Tn * h * e, 0, 1);
+	gemm(B, "layer.recompute.qkv_k", BRK_GEMM, T, sh->g * d / t, h, 1);
+	if (sh->rope)
+		elem(B, "layer.recompute.rope", BRK_MEMBOUND,
+		     2 * T * (sh->a + sh->g) * d / t * e, 0, 1);
+	gemm(B, "layer.recompute.attn_out", BRK_GEMM, T, h, sh->a * d / t, 1);
+	elem(B, "layer.recompute.residual1", BRK_MEMBOUND,
+	     Tn * h * (3 * e + 1), 0, 1);
+	elem(B, "layer.recompute.norm2", BRK_MEMBOUND, 2 * Tn * h * e, 0, 1);
+	B->grouped = lexp > 1;
+	if (sh->gated)
+		gemm(B, "layer.recompute.mlp_fc1_up", BRK_GEMM, Tf / lexp,
+		     sh->f / t, h, lexp);
+	else
+		gemm(B, "layer.recompute.mlp_fc2", BRK_GEMM, Tf / lexp, h,
+		     sh->f / t, lexp);
+	B->grouped = 0;
+	elem(B, "layer.recompute.mlp_act", BRK_MEMBOUND,
+	     Tf * sh->f / t * e * (sh->gated ? 3 : 2), 0, lexp);
+	elem(B, "layer.recompute.residual2", BRK_MEMBOUND,
+	     Tn * h * (3 * e + 1), 0, 1);
+}
+
+/*
  * The input gradient of a tensor-parallel block summed over the TP ranks:
  * with sequence parallelism reduce-scattered (`rs`) and gathered again for
  * the norm's backward (`ag`), else all-reduced (`ar`).
@@ -532,6 +571,10 @@ static void build_layers(struct bld *B, enum recompute rc, double share)
 		layer_fwd(B, rc == RECOMP_SELECTIVE);
 		B->out->mult = 1;
 		B->out->recompute = 0;
+	} else if (rc == RECOMP_SELECTIVE_OP) {
+		B->out->recompute = 1;
+		layer_op_replay(B);
+		B->out->recompute = 0;
 	}
 	layer_bwd(B);
 	B->out->bwd = 0;
@@ -624,6 +667,12 @@ static void build_last(struct bld *B)
 
 	B->out->stage = OPS_LAST;
 	elem(B, "final_norm.fwd", BRK_MEMBOUND, 2 * Tn * h * e, 0, 1);
+	if (sh->no_lm_head) { /* a task head of a few outputs: negligible */
+		B->out->bwd = 1;
+		elem(B, "final_norm.bwd", BRK_MEMBOUND, 4 * Tn * h * e, 0, 2);
+		B->out->bwd = 0;
+		return;
+	}
 	if (sh->sp)
 		coll(B, "head.tp_allgather", BRK_TP_COMM, COLL_ALLGATHER, tpg,
 		     T * h * e);
@@ -681,7 +730,8 @@ static void build_step(struct bld *B, const struct workload *w)
 			coll(B, "dp.param_allgather", BRK_DP_COMM,
 			     COLL_ALLGATHER, shg, train_params * e);
 	}
-	if (sh->p > 1 && w->llm.tied_embeddings && sh->lora_r <= 0) {
+	if (sh->p > 1 && w->llm.tied_embeddings && !sh->no_lm_head &&
+	    sh->lora_r <= 0) {
 		/* Tied word embeddings live on the first and last stage. */
 		struct comm_group eg = { 2, sh->t * sh->dp * (sh->p - 1) <
 						    sh->gpn ? 2 : 1 };

@@ -340,6 +340,14 @@ static int encdec_check(const struct workload *w, struct plan_problem *why)
 		return est_problem(why, WLF_FINETUNE, "LoRA is not modelled for "
 			       "encoder-decoder models (expected finetune: "
 			       "full)");
+	if (A->no_lm_head)
+		return est_problem(why, WLF_MODEL, "lm_head false is not "
+			       "modelled for encoder-decoder models (expected "
+			       "lm_head: true)");
+	if (tr->recompute == RECOMP_SELECTIVE_OP)
+		return est_problem(why, WLF_RECOMPUTE, "recompute selective_op "
+			       "is not modelled for encoder-decoder models "
+			       "(expected none, selective or full)");
 	if (tr->packing)
 		return est_problem(why, WLF_PACKING, "packing is not modelled for "
 			       "encoder-decoder models (expected input_len and "

@@ -60,6 +60,8 @@ void llm_shape_of(const struct llm_arch *A, const struct training *tr,
 	sh->causal = A->causal;
 	sh->rope = A->positions == POS_ROPE;
 	sh->flash = tr->flash_attention;
+	sh->no_dropout = A->no_dropout;
+	sh->no_lm_head = A->no_lm_head;
 
 	ffn_in = sh->gated ? 2 * sh->f : sh->f;
 	norm = A->norm == NORM_RMSNORM ? sh->h : 2 * sh->h;
@@ -90,7 +92,8 @@ void llm_shape_of(const struct llm_arch *A, const struct training *tr,
 	if (A->positions == POS_LEARNED)
 		sh->embed_params += (A->max_positions > 0 ? A->max_positions :
 				     tr->seq_len) * sh->h;
-	sh->head_params = A->tied_embeddings ? 0 : sh->V * sh->h;
+	sh->head_params = A->tied_embeddings || A->no_lm_head ? 0 :
+			  sh->V * sh->h;
 	sh->final_norm_params = norm;
 	sh->params = sh->L * sh->layer_params + sh->embed_params +
 		     sh->head_params + norm;
@@ -111,8 +114,8 @@ void llm_shape_of(const struct llm_arch *A, const struct training *tr,
 				 sh->embed_params / sh->t;
 	sh->stage_params_mid = sh->lps * per_gpu_layer;
 	sh->stage_params_last = sh->lps_last * per_gpu_layer + norm +
-				(A->tied_embeddings ? sh->V * sh->h :
-				 sh->head_params) / sh->t;
+				(A->tied_embeddings && !A->no_lm_head ?
+				 sh->V * sh->h : sh->head_params) / sh->t;
 	if (sh->p == 1)
 		sh->stage_params_first = sh->stage_params_last =
 			sh->stage_params_first + norm + sh->head_params / sh->t;

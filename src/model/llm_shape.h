@@ -37,6 +37,8 @@ struct llm_shape {
 	int causal;                       /* causal attention mask */
 	int rope;                         /* rotary position embeddings */
 	int flash;                        /* fused (flash) attention */
+	int no_dropout;                   /* no dropout masks kept */
+	int no_lm_head;                   /* no vocabulary projection */
 	double layer_params;              /* one layer, whole (all experts) */
 	double layer_active_params;       /* one layer, per token */
 	double layer_matmul_params;       /* one layer's linear weights */

@@ -17,6 +17,15 @@ static double dmax(double a, double b) { return a > b ? a : b; }
  * FC1 inputs, dropout masks) stays whole under TP without sequence
  * parallelism.  Generalised: K and V are g*d wide (GQA), the MLP keeps its
  * input, the activation input (f, or 2f gated) and the FC2 input (f).
+ *
+ * Under fp8 (and fp4) GEMMs the inputs a linear layer keeps for its weight
+ * gradient are kept as the GEMM consumed them, in sh->eg bytes, not in 16
+ * bits: Transformer Engine's _Linear / _LayerNormLinear / _LayerNormMLP
+ * forward save the fp8-cast input (transformer_engine/pytorch/module/
+ * linear.py, "saved_inputmat" is the fp8 tensor when fp8 is on).  That is
+ * the QKV and FC1 inputs (the norm outputs) and the FC2 input; the
+ * attention output stays 16-bit where flash attention keeps it for its own
+ * backward, and the projection keeps an fp8 copy besides.
  */
 double mem_layer_activation_bytes(const struct llm_shape *sh,
 				  enum recompute rc)
@@ -24,25 +33,67 @@ double mem_layer_activation_bytes(const struct llm_shape *sh,
 	double sb = sh->s * sh->b, h = sh->h, d = sh->d, t = sh->t;
 	double ffn_in = sh->gated ? 2 * sh->f : sh->f;
 	double scale = sh->e / 2; /* 16-bit baseline */
-	double repl, split, core, masks;
+	double lin = mem_saved_input_bytes(sh); /* a kept GEMM input */
+	double repl, split, core, masks, attn_out;
 
 	if (rc == RECOMP_FULL) /* the layer input only */
 		return 2 * sb * h * scale / (sh->sp ? t : 1);
-	masks = 2 * sb * h; /* two dropout masks, 1 byte */
-	repl = (8 * sb * h) * scale + masks;
+	if (rc == RECOMP_SELECTIVE_OP)
+		return mem_layer_op_saved_bytes(sh);
+	/* two dropout masks, 1 byte, unless the model has no dropout */
+	masks = sh->no_dropout ? 0 : 2 * sb * h;
+	/* norm inputs (4sbh) in 16 bits, QKV and FC1 inputs as kept */
+	repl = 4 * sb * h * scale + 2 * sb * h * lin + masks;
+	attn_out = sh->flash ? 2 * scale + (lin < 2 * scale ? lin : 0) : lin;
 	/* MoE: the experts' share grows with the capacity factor (the
 	 * busiest rank's pairs over the mean). */
-	split = sb * (2 * sh->a * d + 4 * sh->g * d + 2 * sh->a * d) * scale +
-		sh->cf * sh->top_k * sb * (2 * ffn_in + 2 * sh->f) * scale;
+	split = sb * ((2 * sh->a * d + 4 * sh->g * d) * scale +
+		      sh->a * d * attn_out) +
+		sh->cf * sh->top_k * sb * (2 * ffn_in * scale + sh->f * lin);
 	if (sh->flash)
 		core = 4 * sh->a * sh->s * sh->b; /* fp32 softmax statistics */
 	else if (rc == RECOMP_SELECTIVE)
 		core = 0;
-	else
-		core = sh->a * sh->s * sh->skv * sh->b * (4 * scale + 1);
+	else /* softmax output, and without dropout no mask nor output */
+		core = sh->a * sh->s * sh->skv * sh->b *
+		       (sh->no_dropout ? 2 * scale : 4 * scale + 1);
 	if (sh->sp)
 		return (repl + split + core) / t;
 	return repl + (split + core) / t;
+}
+
+/*
+ * torchtitan's per-op selective checkpointing (torchtitan/models/llama/
+ * parallelize_llama.py, _apply_ac_to_transformer_block, selective_ac_option
+ * "op"): of the ops in _save_list it keeps the outputs of attention (flash
+ * or memory-efficient SDPA: the output and its fp32 log-sum-exp) and of
+ * every other aten.mm ("Saves output of all compute ops, except every
+ * second mm"), and replays the rest: norms, RoPE, activations, dropout and
+ * the even matmuls.  In a block's forward order (wq, wk, wv, wo, then w1,
+ * w3, w2 gated or fc1, fc2) the kept matmul outputs are Q, V, the first FFN
+ * matmul's and, gated, w2's (a row-parallel output: whole h on each TP
+ * rank, a partial sum before its reduce-scatter).  The block's input stays
+ * as checkpoint's input.  Attention in eager matmuls (no flash) uses bmm,
+ * not in the list: replayed.
+ */
+double mem_layer_op_saved_bytes(const struct llm_shape *sh)
+{
+	double sb = sh->s * sh->b, h = sh->h, d = sh->d, t = sh->t;
+	double scale = sh->e / 2; /* 16-bit baseline */
+	double input, split, repl;
+
+	input = 2 * sb * h * scale / (sh->sp ? t : 1);
+	split = sb * (2 * sh->a * d + 2 * sh->g * d) * scale +
+		sh->cf * sh->top_k * sb * 2 * sh->f * scale;
+	if (sh->flash) /* output and fp32 log-sum-exp */
+		split += sb * 2 * sh->a * d * scale + 4 * sh->a * sb;
+	repl = sh->gated ? sh->cf * sh->top_k * sb * 2 * h * scale : 0;
+	return input + repl + split / t;
+}
+
+double mem_saved_input_bytes(const struct llm_shape *sh)
+{
+	return sh->eg < sh->e ? sh->eg : sh->e;
 }
 
 double mem_layer_kept_bytes(const struct llm_shape *sh,
@@ -113,23 +164,24 @@ static double stage_mem(const struct workload *w, const struct plan *pl,
 				       train * opt;
 
 	act = mem_layer_kept_bytes(sh, &w->train) * lps * inflight;
-	if (w->train.recompute == RECOMP_FULL)
+	if (w->train.recompute == RECOMP_FULL ||
+	    w->train.recompute == RECOMP_SELECTIVE_OP)
 		/* one layer recomputed in full during its backward */
 		act += mem_layer_activation_bytes(sh, RECOMP_NONE);
 	if (last) /* logits and their fp32 softmax, one micro-batch */
-		act += T * sh->V / sh->t * (sh->e + 4);
+		act += sh->no_lm_head ? 0 : T * sh->V / sh->t * (sh->e + 4);
 	else
 		act += T * sh->h * sh->e * inflight; /* embedding output */
 	part[MEM_ACTIVATIONS] = act;
 
 	/* TP/PP communication buffers and gradients of activations (about
 	 * two layer outputs), the largest weight gradient in flight;
-	 * ZeRO-3 keeps about 4 gathered layers (DeepSpeed docs). */
+	 * ZeRO-3 at its peak holds MEM_ZERO3_LAYERS layers. */
 	buf = 4 * T * sh->h * sh->e +
 	      dmax(sh->h * (sh->gated ? 2 * sh->f : sh->f), sh->V * sh->h) /
 		      sh->t * e16;
 	if (z >= 3)
-		buf += 4 * sh->layer_params / sh->t * e16;
+		buf += MEM_ZERO3_LAYERS * sh->layer_params / sh->t * e16;
 	/* MoE: the all-to-all's send and receive buffers of the busiest
 	 * rank's token-expert pairs. */
 	if (sh->experts > 1)

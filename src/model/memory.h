@@ -25,6 +25,24 @@ double mem_weight_bytes_per_param(double elem_bytes);
  * precision (`mixed` 1). */
 double mem_optimizer_bytes_per_param(enum optimizer o, int mixed);
 
+/* Layers' worth of weights and gradients ZeRO-3 holds whole at the peak
+ * of the backward: the current unit's gathered weights, the next unit's
+ * (prefetched) and the current unit's unsharded gradients.  PyTorch FSDP,
+ * BackwardPrefetch.BACKWARD_PRE: "at the peak, it holds the current set
+ * of parameters, next set of parameters, and current set of gradients in
+ * memory"; its limit_all_gathers keeps "only two consecutive FSDP
+ * instances" gathered (torch/distributed/fsdp/api.py, fully_sharded_
+ * data_parallel.py). */
+#define MEM_ZERO3_LAYERS 3
+
+/* Bytes a linear layer keeps of each element of its input for the weight
+ * gradient: the GEMM's input format under fp8 or fp4 (Transformer Engine
+ * saves the cast input), else the activations' 16 or 32 bits. */
+double mem_saved_input_bytes(const struct llm_shape *sh);
+
+/* Activation bytes one layer keeps under RECOMP_SELECTIVE_OP. */
+double mem_layer_op_saved_bytes(const struct llm_shape *sh);
+
 /* Activation bytes one layer stores for one micro-batch on one GPU. */
 double mem_layer_activation_bytes(const struct llm_shape *sh,
 				  enum recompute rc);

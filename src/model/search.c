@@ -34,7 +34,6 @@
 #include "memory.h"
 #include "schedule.h"
 
-static const char *const rec_names[] = { "none", "selective", "full" };
 
 void search_knobs_all(struct search_knobs *k)
 {
@@ -337,7 +336,7 @@ static void explain_none(const struct sstate *s, int count, const struct gpu *g,
 			 "pp %d, dp %d, zero %d, micro-batch %d, recompute %s) "
 			 "needs %.1f GB of %.1f GB, %.1f GB too much",
 			 count, g->id, m->tp, m->pp, m->dp, m->zero,
-			 m->micro_batch, rec_names[s->min_rec], s->min_mem / 1e9,
+			 m->micro_batch, recompute_names[s->min_rec], s->min_mem / 1e9,
 			 mem_usable_bytes(g, m) / 1e9, (s->min_mem - mem_usable_bytes(g, m)) / 1e9);
 	} else if (s->invalid) {
 		*why = s->last;

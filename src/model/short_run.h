@@ -13,9 +13,9 @@
  * One-off start-up inside a short PyTorch benchmark's timed run, seconds:
  * fitted (least squares on the log error) on the four Lambda BERT-large
  * SQuAD runs whose figure is 100 steps over the whole training time; the
- * runs imply 12.1 to 32.2 s (docs/model.md, "Figures of short runs").
+ * runs imply 16.6 to 37.2 s (docs/model.md, "Figures of short runs").
  */
-#define SHORT_RUN_STARTUP_S 20.4
+#define SHORT_RUN_STARTUP_S 23.6
 
 /*
  * The rate such a figure reports over the steady rate, in (0, 1]: a run of

@@ -351,7 +351,7 @@ static void counts_hook(struct fam_run *r)
 	const struct llm_shape *sh = &((struct llm_run *)r->st)->sh;
 	const struct workload *w = r->w;
 	struct estimate *E = r->E;
-	double mm, attn, tokens_mb;
+	double mm, attn, tokens_mb, head;
 
 	E->params = sh->params;
 	E->active_params = sh->active_params;
@@ -367,9 +367,10 @@ static void counts_hook(struct fam_run *r)
 	/* Model FLOPs (PaLM convention, full attention term, no recompute):
 	 * per token 6 * matmul params + 12 * L * a * d * s; frozen weights
 	 * (LoRA) skip the weight gradient: 4 instead of 6. */
+	head = sh->no_lm_head ? 0 : sh->V * sh->h;
 	mm = sh->L * (sh->attn_matmul_params + sh->top_k * sh->mlp_matmul_params +
 		      (sh->experts > 1 ? sh->h * sh->experts : 0)) +
-	     sh->V * sh->h;
+	     head;
 	attn = 12.0 * sh->L * sh->a * sh->d * sh->skv;
 	tokens_mb = E->tokens_per_step;
 	E->model_flop_per_step = tokens_mb *
@@ -378,10 +379,15 @@ static void counts_hook(struct fam_run *r)
 	E->hw_flop_per_step = E->model_flop_per_step;
 	if (w->train.recompute == RECOMP_FULL)
 		E->hw_flop_per_step += train_recompute_share(&w->train) *
-				       tokens_mb * (2.0 * (mm - sh->V * sh->h) +
+				       tokens_mb * (2.0 * (mm - head) +
 						    attn / 3.0);
 	else if (w->train.recompute == RECOMP_SELECTIVE)
 		E->hw_flop_per_step += tokens_mb * attn / 3.0;
+	else if (w->train.recompute == RECOMP_SELECTIVE_OP)
+		/* wk, wo and w3 (ungated: FC2) again: llm.c layer_op_replay */
+		E->hw_flop_per_step += tokens_mb * 2.0 * sh->L *
+			(sh->g * sh->d * sh->h + sh->a * sh->d * sh->h +
+			 sh->top_k * sh->f * sh->h);
 }
 
 static void memory_hook(struct fam_run *r)

@@ -18,6 +18,9 @@ const char *const sched_names[SCHED_COUNT + 1] = {
 	[SCHED_ZERO_BUBBLE] = "zero-bubble", [SCHED_COUNT] = NULL,
 };
 
+const char *const recompute_names[RECOMP_COUNT + 1] = {
+	"none", "selective", "full", "selective_op", NULL
+};
 const char *const rec_placement_names[] = { "auto", "replicated",
 	"table_wise", "row_wise", "column_wise", "balanced", NULL };
 const char *const rec_offload_names[] = { "none", "uvm", "host", NULL };

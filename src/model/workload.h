@@ -39,6 +39,12 @@ struct llm_arch {
 	int causal;          /* decoder (1) or encoder (0) */
 	int bias;            /* linear layers carry biases */
 	int max_positions;   /* learned position table size */
+	int no_dropout;      /* the model trains without dropout (key dropout:
+				false): no masks are kept; 0, the default,
+				keeps Korthikanti et al.'s masks */
+	int no_lm_head;      /* no vocabulary projection (key lm_head: false):
+				a task head of a few outputs instead (span or
+				class), neither computed nor stored */
 	enum llm_form form;  /* arch: decoder (one stack of `layers`, causal or
 				not) or encoder-decoder */
 	int encoder_layers;  /* encoder-decoder: layers of each stack */
@@ -48,7 +54,14 @@ struct llm_arch {
 	char source[GPU_TEXT_LEN];
 };
 
-enum recompute { RECOMP_NONE, RECOMP_SELECTIVE, RECOMP_FULL };
+/* RECOMP_SELECTIVE replays the attention core (Megatron-LM, Korthikanti
+ * et al. sec. 5); RECOMP_SELECTIVE_OP keeps the outputs of every other
+ * matmul and of attention and replays the rest of each block (torchtitan's
+ * selective_ac_option "op", docs/model.md section 4). */
+enum recompute { RECOMP_NONE, RECOMP_SELECTIVE, RECOMP_FULL,
+		 RECOMP_SELECTIVE_OP, RECOMP_COUNT };
+/* "none", "selective", "full", "selective_op", NULL */
+extern const char *const recompute_names[RECOMP_COUNT + 1];
 enum finetune { FT_FULL, FT_LORA, FT_QLORA };
 
 struct training {

@@ -5,7 +5,6 @@
 
 #include <stdio.h>
 
-static const char *const recompute_text[] = { "none", "selective", "full" };
 
 const char *rep_layout_text(char *buf, size_t len, const struct workload *w,
 			    const struct estimate *e)
@@ -15,7 +14,7 @@ const char *rep_layout_text(char *buf, size_t len, const struct workload *w,
 		snprintf(buf, len, "dp%d, %.0f per GPU", p->dp, e->samples_per_step / p->dp);
 	else
 		snprintf(buf, len, "tp%d pp%d dp%d z%d mb%d %s", p->tp, p->pp, p->dp, p->zero,
-			 p->micro_batch, recompute_text[w->train.recompute]);
+			 p->micro_batch, recompute_names[w->train.recompute]);
 	return buf;
 }
 
@@ -42,7 +41,7 @@ void rep_layout_plan_row(struct rep_cell *c, const char *summary, const struct p
 	c[1] = (struct rep_cell){ .text = summary };
 	for (int k = 0; k < 6; k++)
 		c[2 + k] = (struct rep_cell){ .num = v[k] };
-	c[8] = (struct rep_cell){ .text = recompute_text[recompute] };
+	c[8] = (struct rep_cell){ .text = recompute_names[recompute] };
 	c[9] = (struct rep_cell){ .num = p->interleave };
 	c[10] = (struct rep_cell){ .num = p->first_stage_layers, .missing = !uneven };
 	c[11] = (struct rep_cell){ .num = p->last_stage_layers, .missing = !uneven };

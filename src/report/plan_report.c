@@ -20,7 +20,6 @@
 #include "table.h"
 #include "unc_json.h"
 
-static const char *const rec_names[] = { "none", "selective", "full" };
 
 /*
  * One plan per row.  CSV and JSON carry the layout field by field, times
@@ -132,7 +131,7 @@ static const char *layout_words(char *buf, size_t len, const struct workload *w,
 		return buf;
 	}
 	size_t n = (size_t)snprintf(buf, len, "tp %d pp %d dp %d zero %d mb %d rec %s", l->tp, l->pp,
-				    l->dp, l->zero, l->micro_batch, rec_names[p->recompute]);
+				    l->dp, l->zero, l->micro_batch, recompute_names[p->recompute]);
 	if (l->interleave > 1 && n < len)
 		n += (size_t)snprintf(buf + n, len - n, " v %d", l->interleave);
 	/* Sequence parallelism splits the tensor-parallel group: none with tp 1. */

@@ -2,7 +2,9 @@
  * test_memory_exact.c - the memory model's parts worked out by hand on a
  * small Llama-style decoder: buffers (ZeRO-3's gathered layers included),
  * the reserve (MEM_CONTEXT_BYTES, MEM_FRAGMENTATION_FRAC), and the bytes per
- * parameter of each optimizer, of fp32 training and of QLoRA's 4-bit weights.
+ * parameter of each optimizer, of fp32 training and of QLoRA's 4-bit weights;
+ * a layer's activations in bf16 and fp8, without dropout, and under
+ * torchtitan's per-op selective recompute.
  *
  * The decoder: 2 layers, h = 1024, 8 heads (no GQA), SwiGLU ffn 2048,
  * vocabulary 32000, untied embeddings, RMSNorm, no biases; sequence 1024,
@@ -86,8 +88,10 @@ static void test_buffers_and_reserve(void **state)
 }
 
 /*
- * ZeRO-3 keeps about 4 gathered layers: 4 x LAYER_P x 2 B = 83,902,464 B
- * more buffers than ZeRO-1, and weights sharded 8 ways (2 x MODEL_P / 8).
+ * ZeRO-3 holds 3 layers whole at its peak (MEM_ZERO3_LAYERS: the current
+ * and the prefetched layer's weights, the current one's gradients):
+ * 3 x LAYER_P x 2 B = 62,926,848 B more buffers than ZeRO-1, and weights
+ * sharded 8 ways (2 x MODEL_P / 8).
  */
 static void test_zero3_gathered_layers(void **state)
 {
@@ -102,8 +106,8 @@ static void test_zero3_gathered_layers(void **state)
 	pl.zero = 3;
 	llm_shape_init(&w, &pl, &sh);
 	mem_estimate(&w, &pl, &sh, z3);
-	assert_close(z3[MEM_BUFFERS], 73924608.0 + 83902464.0, TOL_EXACT);
-	assert_close(z3[MEM_BUFFERS] - z1[MEM_BUFFERS], 4 * LAYER_P * 2,
+	assert_close(z3[MEM_BUFFERS], 73924608.0 + 62926848.0, TOL_EXACT);
+	assert_close(z3[MEM_BUFFERS] - z1[MEM_BUFFERS], 3 * LAYER_P * 2,
 		     TOL_EXACT);
 	assert_close(z3[MEM_WEIGHTS], 2 * MODEL_P / 8, TOL_EXACT);
 	assert_close(z3[MEM_GRADS], 2 * MODEL_P / 8, TOL_EXACT);
@@ -208,6 +212,195 @@ static void test_qlora_weights(void **state)
 		     mm * (2 - 0.5 - 0.127 / 8), TOL_TIGHT);
 }
 
+/*
+ * One layer of the decoder (s b = 1024 tokens, h = 1024, a = g = 8, d =
+ * 128, gated f = 2048, flash attention), bf16, per token:
+ *   norm inputs 4h + QKV and FC1 inputs 2 x 2h + masks 2h   = 10,240
+ *   Q 2ad + K, V 4gd + attention output 2ad                  =  8,192
+ *   SwiGLU input 2 x 2f + FC2 input 2f                       = 12,288
+ * = 30,720 B x 1024 = 31,457,280 B, + flash statistics 4 a s b = 32,768:
+ * 31,490,048 B.  fp8 GEMMs keep the QKV, FC1 and FC2 inputs in 1 byte (h +
+ * h + f saved a token) and the projection an fp8 copy of the attention
+ * output (+ad): 3,072 B a token less, 28,344,320 B.  Without dropout the
+ * masks (2h a token) go: 29,392,896 B.
+ */
+#define LAYER_BF16 31490048.0
+#define LAYER_FP8 28344320.0
+#define MASKS (2 * T_TOKENS * 1024)
+
+static void test_layer_activations(void **state)
+{
+	struct workload w;
+	struct plan pl;
+	struct llm_shape sh;
+	(void)state;
+	setup_run(&w, &pl, 1);
+	llm_shape_init(&w, &pl, &sh);
+	assert_close(mem_layer_activation_bytes(&sh, RECOMP_NONE), LAYER_BF16,
+		     TOL_EXACT);
+	w.train.precision = PREC_FP8;
+	llm_shape_init(&w, &pl, &sh);
+	assert_close(mem_saved_input_bytes(&sh), 1, TOL_EXACT);
+	assert_close(mem_layer_activation_bytes(&sh, RECOMP_NONE), LAYER_FP8,
+		     TOL_EXACT);
+	/* full recompute keeps the 16-bit layer input either way: 2 s b h */
+	assert_close(mem_layer_activation_bytes(&sh, RECOMP_FULL),
+		     2 * T_TOKENS * 1024, TOL_EXACT);
+	w.train.precision = PREC_BF16;
+	w.llm.no_dropout = 1;
+	llm_shape_init(&w, &pl, &sh);
+	assert_close(mem_layer_activation_bytes(&sh, RECOMP_NONE),
+		     LAYER_BF16 - MASKS, TOL_EXACT);
+}
+
+/*
+ * Attention without flash: softmax output 2, dropout mask 1 and dropout
+ * output 2 bytes a score (Korthikanti's 5 a s^2 b): 8 x 1024^2 x 5 =
+ * 41,943,040 B; without dropout the softmax output alone, 2 bytes:
+ * 16,777,216 B.  The rest of the layer is the flash case's less its
+ * statistics.
+ */
+static void test_attention_without_dropout(void **state)
+{
+	struct workload w;
+	struct plan pl;
+	struct llm_shape sh;
+	double rest = LAYER_BF16 - 32768;
+	(void)state;
+	setup_run(&w, &pl, 1);
+	w.train.flash_attention = 0;
+	llm_shape_init(&w, &pl, &sh);
+	assert_close(mem_layer_activation_bytes(&sh, RECOMP_NONE),
+		     rest + 41943040.0, TOL_EXACT);
+	w.llm.no_dropout = 1;
+	llm_shape_init(&w, &pl, &sh);
+	assert_close(mem_layer_activation_bytes(&sh, RECOMP_NONE),
+		     rest - MASKS + 16777216.0, TOL_EXACT);
+}
+
+/*
+ * torchtitan's per-op selective recompute, per token: the block input 2h,
+ * Q 2ad and V 2gd (wq, wv: odd matmuls), the flash output 2ad and its
+ * fp32 log-sum-exp 4a, w1's output 2f, w2's output 2h = 2,048 + 2,048 +
+ * 2,048 + 2,048 + 32 + 4,096 + 2,048 = 14,368 B x 1024 = 14,712,832 B a
+ * layer.  The stage: 2 layers, one layer's full activations while it is
+ * replayed, the logits and their fp32 softmax 1024 x 32000 x 6 =
+ * 196,608,000 B: 2 x 14,712,832 + 31,490,048 + 196,608,000 = 257,523,712 B.
+ */
+static void test_selective_op(void **state)
+{
+	struct workload w;
+	struct plan pl;
+	struct llm_shape sh;
+	double part[MEM_COUNT];
+	(void)state;
+	setup_run(&w, &pl, 1);
+	w.train.recompute = RECOMP_SELECTIVE_OP;
+	llm_shape_init(&w, &pl, &sh);
+	assert_close(mem_layer_op_saved_bytes(&sh), 14712832.0, TOL_EXACT);
+	assert_close(mem_layer_kept_bytes(&sh, &w.train), 14712832.0,
+		     TOL_EXACT);
+	mem_estimate(&w, &pl, &sh, part);
+	assert_close(part[MEM_ACTIVATIONS], 257523712.0, TOL_EXACT);
+	/* less than selective (which keeps all but the attention core) */
+	w.train.recompute = RECOMP_SELECTIVE;
+	assert_true(mem_layer_kept_bytes(&sh, &w.train) > 14712832.0);
+}
+
+/*
+ * What must still not fit: Llama 3.1 8B (32 layers, h 4096, 32 heads, 8 KV
+ * heads, f 14336, V 128256) at 8192 tokens, FSDP over 8, per-op
+ * recompute.  A token keeps 2h + 2h + 2ad + 2gd + 2f + 2ad + 4a = 8,192 +
+ * 8,192 + 8,192 + 2,048 + 28,672 + 8,192 + 128 = 63,616 B a layer; at
+ * micro-batch 4 (32,768 tokens) the 32 layers keep 66,706,210,816 B and
+ * the logits 32,768 x 128,256 x 6 = 25,216,598,016 B: 91.9 GB before
+ * anything else, more than an 80 GB H100.  Micro-batch 2, the published
+ * torchtitan run, fits.
+ */
+static void test_selective_op_still_too_big(void **state)
+{
+	struct workload w;
+	struct plan pl;
+	struct llm_shape sh;
+	double part[MEM_COUNT], total;
+	(void)state;
+	tc_llama(&w, 32, 4096, 32, 8, 14336, 128256);
+	w.train.seq_len = 8192;
+	w.train.global_batch = 32;
+	w.train.steps = 1;
+	w.train.recompute = RECOMP_SELECTIVE_OP;
+	w.llm.no_dropout = 1;
+	memset(&pl, 0, sizeof(pl));
+	pl.tp = pl.pp = pl.interleave = pl.ep = 1;
+	pl.dp = pl.count = pl.gpus_per_node = 8;
+	pl.zero = 3;
+	pl.micro_batch = 4;
+	llm_shape_init(&w, &pl, &sh);
+	assert_close(mem_layer_op_saved_bytes(&sh), 32768 * 63616.0,
+		     TOL_EXACT);
+	total = mem_estimate(&w, &pl, &sh, part);
+	assert_true(part[MEM_ACTIVATIONS] >
+		    66706210816.0 + 25216598016.0);
+	assert_true(total > 80e9);
+	pl.micro_batch = 2;
+	llm_shape_init(&w, &pl, &sh);
+	total = mem_estimate(&w, &pl, &sh, part);
+	assert_true(total < 80e9);
+}
+
+/*
+ * The replay's time: per token 2 x (wk g d h + wo a d h + w3 f h) FLOPs a
+ * layer = 2 x (1024^2 + 1024^2 + 2048 x 1024) = 8,388,608, x 2 layers x
+ * 8,192 tokens a step = 137,438,953,472 more hardware FLOPs than no
+ * recompute; model FLOPs unchanged, the step slower.
+ */
+static void test_selective_op_time(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct estimate none, op;
+	(void)state;
+	setup_run(&w, &w.plan, 1);
+	tc_test_gpu("h100-sxm", &g);
+	tc_estimate_ok(&w, &g, &none);
+	w.train.recompute = RECOMP_SELECTIVE_OP;
+	tc_estimate_ok(&w, &g, &op);
+	assert_close(op.model_flop_per_step, none.model_flop_per_step,
+		     TOL_EXACT);
+	assert_close(op.hw_flop_per_step - none.hw_flop_per_step,
+		     137438953472.0, TOL_TIGHT);
+	assert_true(op.step_time_s > none.step_time_s);
+}
+
+/*
+ * lm_head false (a span or class head, as BERT for SQuAD): no logits, so
+ * the last stage's activations lose 1024 x 32000 x (2 + 4) = 196,608,000 B
+ * (2 x 31,490,048 B of layers are left); the untied head's V x h =
+ * 32,768,000 parameters go, and with them 6 x 32,768,000 x 8,192 tokens =
+ * 1,610,612,736,000 model FLOPs a step; the step is faster.
+ */
+static void test_no_lm_head(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct llm_shape sh;
+	struct estimate with, without;
+	double part[MEM_COUNT];
+	(void)state;
+	setup_run(&w, &w.plan, 1);
+	tc_test_gpu("h100-sxm", &g);
+	tc_estimate_ok(&w, &g, &with);
+	w.llm.no_lm_head = 1;
+	llm_shape_init(&w, &w.plan, &sh);
+	assert_close(sh.params, MODEL_P - 32768000.0, TOL_EXACT);
+	mem_estimate(&w, &w.plan, &sh, part);
+	assert_close(part[MEM_ACTIVATIONS], 2 * LAYER_BF16, TOL_EXACT);
+	tc_estimate_ok(&w, &g, &without);
+	assert_close(with.model_flop_per_step - without.model_flop_per_step,
+		     1610612736000.0, TOL_TIGHT);
+	assert_true(without.step_time_s < with.step_time_s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -217,6 +410,12 @@ int main(void)
 		cmocka_unit_test(test_optimizer_bytes),
 		cmocka_unit_test(test_fp32_adam),
 		cmocka_unit_test(test_qlora_weights),
+		cmocka_unit_test(test_layer_activations),
+		cmocka_unit_test(test_attention_without_dropout),
+		cmocka_unit_test(test_selective_op),
+		cmocka_unit_test(test_selective_op_still_too_big),
+		cmocka_unit_test(test_selective_op_time),
+		cmocka_unit_test(test_no_lm_head),
 	};
 	tc_use_test_data();
 	return cmocka_run_group_tests(tests, tc_llm_setup, tc_llm_teardown);
