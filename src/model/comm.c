@@ -57,6 +57,8 @@ static double node_busbw(const struct gpu *g, enum comm_coll c, int k, double S)
 	double half = e->comm_half_bytes > 0 ? e->comm_half_bytes : 0;
 	double plateau = topo_ring_busbw(t, g->nvlink_bytes_per_s, g->pcie_bytes_per_s, frac,
 					 g->nvls_gain, k, c == COLL_ALLREDUCE);
+	if (c == COLL_ALLTOALL)
+		plateau = topo_alltoall_busbw(t, plateau, g->pcie_bytes_per_s, k);
 	if (!(plateau > 0))
 		plateau = 1e9; /* no link figure: 1 GB/s, never reached with valid data */
 	return plateau * S / (S + half);

@@ -123,12 +123,14 @@ static void fusable(struct rb *B, const char *name, double bytes,
 		elem(B, name, bytes * u, 1, kernels * u);
 }
 
+/* Collective c of `bytes` over grp; nothing when there are none. */
 static void coll(struct rb *B, const struct plan *pl, const char *name,
 		 enum brk cat, enum comm_coll c, struct comm_group grp,
 		 double bytes)
 {
 	struct kit K = kit_of(B, pl);
-	kit_coll(&K, name, cat, B->pg, c, grp, bytes);
+	if (bytes > 0)
+		kit_coll(&K, name, cat, B->pg, c, grp, bytes);
 }
 
 /* A linear layer (rows x in -> out) forward or backward. */
@@ -192,7 +194,10 @@ struct rstep {
 	struct rec_summary S;
 	struct rec_balance bal;
 	enum rec_placement place;
-	struct comm_group all, rwg; /* all GPUs; a row-wise group */
+	struct comm_group all;      /* all GPUs */
+	struct comm_group rwg[REC_RS_COUNT]; /* groups of the row-wise
+					       reduce-scatters: one node,
+					       several */
 	int n;                      /* GPUs */
 	double gb, b;               /* samples per step, per GPU */
 	double eb, state;           /* bytes per table element, and of its
@@ -206,7 +211,7 @@ struct rstep {
 	/* The placement's work on one GPU per step. */
 	double per_gpu;             /* table bytes (with optimizer state) */
 	double gathered_rows, gathered_elems;
-	double a2a, rs;             /* bytes of the all-to-all and of the
+	double a2a, rs[REC_RS_COUNT]; /* bytes of the all-to-all and of the
 				       row-wise reduce-scatter */
 	double upd_rows, upd_elems; /* rows the sparse backward updates */
 };
@@ -252,6 +257,56 @@ static double dense_memory(const struct rstep *R, struct estimate *E)
 	return free_b;
 }
 
+/* Seconds of the embedding exchanges of one step, forward and backward:
+ * an all-to-all of a2a bytes over all GPUs each way, a reduce-scatter of
+ * rs[i] bytes over row-wise group i and its all-gather backward. */
+static double exchange_s(const struct rstep *R, double a2a, const double *rs)
+{
+	double t = 2 * comm_time_s(R->g, &R->pl, COLL_ALLTOALL, R->all, a2a);
+	for (int i = 0; i < REC_RS_COUNT; i++)
+		t += comm_time_s(R->g, &R->pl, COLL_REDUCE_SCATTER, R->rwg[i],
+				 rs[i]) +
+		     comm_time_s(R->g, &R->pl, COLL_ALLGATHER, R->rwg[i], rs[i]);
+	return t;
+}
+
+/*
+ * The exchanges of a balanced placement.  Row-wise partial sums are
+ * reduce-scattered inside their group, and across nodes travel on with
+ * the whole tables' pooled vectors by the all-to-all; or, for the tables
+ * whose non-zero partial sums are fewer bytes (recsys_balance()), only
+ * those go, straight to the samples' GPUs by the all-to-all.  The
+ * faster of the two is taken, as a planner that weighs communication
+ * would (HugeCTR's sharding plan takes the ratio of memory to
+ * communication bandwidth, calibration-cases.yaml mem_comm_bw_ratio): on
+ * NVSwitch the all-to-all of a one-hot table's sums, on PCIe across two
+ * sockets (all-to-all at 0.19 of a link) often the reduce-scatter.
+ */
+static void balanced_exchange(struct rstep *R)
+{
+	const struct rec_balance *bal = &R->bal;
+	double v = R->b * R->dim * R->e, rwv = R->gb * R->dim * R->e;
+	int onward = bal->rw_group > 0 && bal->rw_group < R->n;
+	double a2a_dense = v * (bal->tables[REC_TW] +
+				(onward ? bal->tables[REC_RW] : 0));
+	double rs_dense[REC_RS_COUNT], rs_split[REC_RS_COUNT];
+	double a2a_split = v * (bal->tables[REC_TW] + bal->rw_sparse_hits +
+				(onward ? bal->tables[REC_RW] -
+				 bal->tables[REC_RW_SPARSE] : 0));
+	int split, i;
+
+	for (i = 0; i < REC_RS_COUNT; i++) {
+		rs_dense[i] = rwv * bal->rs_all[i];
+		rs_split[i] = rwv * bal->rs_tables[i];
+	}
+	split = bal->tables[REC_RW_SPARSE] > 0 &&
+		exchange_s(R, a2a_split, rs_split) <
+		exchange_s(R, a2a_dense, rs_dense);
+	R->a2a = split ? a2a_split : a2a_dense;
+	for (i = 0; i < REC_RS_COUNT; i++)
+		R->rs[i] = split ? rs_split[i] : rs_dense[i];
+}
+
 /* The lookups, exchanges and updates of placement R->place. */
 static void placement_work(struct rstep *R)
 {
@@ -260,7 +315,7 @@ static void placement_work(struct rstep *R)
 	double tab_bytes, tab_elems, tab_rows, gb = R->gb, b = R->b, n = R->n;
 	double row = R->eb + R->state;
 
-	R->a2a = R->rs = 0;
+	R->a2a = R->rs[REC_RS_NODE] = R->rs[REC_RS_WIDE] = 0;
 	switch (R->place) {
 	case EMB_REPLICATED:
 		R->per_gpu = S->emb_params * row;
@@ -278,20 +333,14 @@ static void placement_work(struct rstep *R)
 		R->per_gpu = S->emb_params * row / n;
 		R->gathered_rows = gb * S->lookups / n;
 		R->gathered_elems = gb * S->gathered_elems / n;
-		R->rs = gb * S->tables * R->dim * R->e;
+		R->rs[REC_RS_NODE] = gb * S->tables * R->dim * R->e;
 		break;
 	case EMB_BALANCED:
 		R->per_gpu = bal->bytes_per_gpu;
 		R->gathered_rows = gb * bal->global_rows + b * bal->local_rows;
 		R->gathered_elems = gb * bal->global_elems +
 				    b * bal->local_elems;
-		/* row-wise partial sums are reduce-scattered inside their
-		 * group; across nodes they then travel with the whole tables'
-		 * pooled vectors */
-		R->a2a = b * (bal->tables[REC_TW] + (bal->rw_group > 0 &&
-			      bal->rw_group < R->n ?
-			      bal->tables[REC_RW] : 0)) * R->dim * R->e;
-		R->rs = gb * bal->rw_tables_node * R->dim * R->e;
+		balanced_exchange(R);
 		/* data-parallel tables: all-reduced and updated with the
 		 * dense parameters */
 		R->Pdp = bal->dp_params;
@@ -333,6 +382,17 @@ static int place_tables(struct rstep *R, struct estimate *E, double free_b,
 		R->place = n == 1 ? EMB_REPLICATED :
 			   R->bal.bytes_per_gpu <= free_b ? EMB_BALANCED :
 							    EMB_ROW_WISE;
+	R->all = comm_group_of(n, pl->gpus_per_node);
+	/* row_wise: every table over all GPUs; balanced: over one node's
+	 * GPUs, or the widest group of nodes */
+	R->rwg[REC_RS_NODE] = R->rwg[REC_RS_WIDE] = R->all;
+	if (R->place == EMB_BALANCED) {
+		R->rwg[REC_RS_NODE] = comm_group_of(R->bal.rw_node_group,
+						    pl->gpus_per_node);
+		if (R->bal.rw_group > 0)
+			R->rwg[REC_RS_WIDE] = comm_group_of(R->bal.rw_group,
+							    pl->gpus_per_node);
+	}
 	placement_work(R);
 	/* lookup buffers: the rows this GPU gathers for the samples of other
 	 * GPUs (model-parallel tables) and their gradients */
@@ -354,12 +414,6 @@ static int place_tables(struct rstep *R, struct estimate *E, double free_b,
 				   R->per_gpu / 1e9,
 				   rec_placement_names[R->place],
 				   free_b > 0 ? free_b / 1e9 : 0, R->g->id);
-	R->all = comm_group_of(n, pl->gpus_per_node);
-	R->rwg = R->all;
-	if (R->place == EMB_BALANCED && R->bal.rw_group > 0 &&
-	    R->bal.rw_group < n) {
-		R->rwg = comm_group_of(R->bal.rw_group, pl->gpus_per_node);
-	}
 	return 0;
 }
 
@@ -484,9 +538,10 @@ static void forward(struct rb *B, struct rstep *R, struct estimate *E)
 		elem(B, "emb.gather.fwd", R->gathered_elems * R->eb +
 		     R->gathered_rows * 8, gather_frac(R), 1);
 	}
-	if (R->rs > 0)
-		coll(B, &R->pl, "emb.reducescatter.fwd", BRK_EP_COMM,
-		     COLL_REDUCE_SCATTER, R->rwg, R->rs);
+	coll(B, &R->pl, "emb.reducescatter.fwd", BRK_EP_COMM,
+	     COLL_REDUCE_SCATTER, R->rwg[REC_RS_NODE], R->rs[REC_RS_NODE]);
+	coll(B, &R->pl, "emb.reducescatter_nodes.fwd", BRK_EP_COMM,
+	     COLL_REDUCE_SCATTER, R->rwg[REC_RS_WIDE], R->rs[REC_RS_WIDE]);
 	if (R->a2a > 0)
 		coll(B, &R->pl, "emb.alltoall.fwd", BRK_EP_COMM, COLL_ALLTOALL,
 		     R->all, R->a2a);
@@ -542,7 +597,7 @@ static void sparse_update(struct rb *B, const struct rstep *R)
 	double ge = R->upd_elems, eb = R->eb, state = R->state;
 	double held = R->per_gpu / (eb + state);
 	double distinct = fmin(uniq * ge, held);
-	double bytes = ge * 4 + distinct * (2 * eb + 2 * state) +
+	double bytes = ge * R->e + distinct * (2 * eb + 2 * state) +
 		       R->upd_rows * 16;
 
 	if (R->pl.offload != OFFLOAD_NONE) {
@@ -601,9 +656,10 @@ static void backward(struct rb *B, const struct rstep *R)
 		snprintf(nm, sizeof(nm), "bottom%d", i + 1);
 		linear(B, nm, b, in, a->bottom[i], i == 0);
 	}
-	if (R->rs > 0)
-		coll(B, &R->pl, "emb.allgather.bwd", BRK_EP_COMM, COLL_ALLGATHER,
-		     R->rwg, R->rs / R->rwg.n);
+	coll(B, &R->pl, "emb.allgather.bwd", BRK_EP_COMM, COLL_ALLGATHER,
+	     R->rwg[REC_RS_NODE], R->rs[REC_RS_NODE]);
+	coll(B, &R->pl, "emb.allgather_nodes.bwd", BRK_EP_COMM, COLL_ALLGATHER,
+	     R->rwg[REC_RS_WIDE], R->rs[REC_RS_WIDE]);
 	if (R->a2a > 0)
 		coll(B, &R->pl, "emb.alltoall.bwd", BRK_EP_COMM, COLL_ALLTOALL,
 		     R->all, R->a2a);

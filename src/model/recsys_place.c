@@ -72,6 +72,26 @@ void recsys_table_wise(const struct recsys_arch *a, int n, double eb,
 }
 
 /*
+ * A table cut row-wise over g GPUs: the sample's `pooling` lookups hit a
+ * given GPU's shard with probability q = 1 - (1 - 1/g)^pooling (rows taken
+ * as spread evenly over the shards), so a sample has g q partial sums that
+ * are not zero.  Sent alone to the sample's GPU by the all-to-all, they
+ * are q g / (g - 1) of the reduce-scatter's volume, (g - 1) / g of its
+ * dense buffer: fewer bytes where that is below 1 (one-hot and other
+ * low-pooling tables: a one-hot table over 8 GPUs sends 1/7 of them).
+ * Returns g q, the vectors a sample receives, when the all-to-all is the
+ * smaller; 0 when the reduce-scatter is.
+ */
+static double rw_sparse_hits(double pooling, int g)
+{
+	double q;
+	if (g <= 1)
+		return 0;
+	q = 1 - pow(1 - 1.0 / g, pooling);
+	return q * g / (g - 1) < 1 ? q * g : 0;
+}
+
+/*
  * Balanced placement, as TorchRec's planner and HugeCTR's sharding plans
  * place tables (the rule is ours, stated in docs/vision-recsys.md):
  *  - a table is data-parallel when all-reducing its fp32 gradient moves no
@@ -90,11 +110,54 @@ void recsys_table_wise(const struct recsys_arch *a, int n, double eb,
  * the GPUs per node.  Beyond REC_MAX_GPUS_BALANCED GPUs the whole tables
  * are spread over that many (an upper bound on the busiest GPU's load).
  */
+/* What the balanced placement has put on each tallied GPU. */
+struct gpu_tally {
+	double load[REC_MAX_GPUS_BALANCED];  /* elements gathered per sample */
+	double rows[REC_MAX_GPUS_BALANCED];  /* rows gathered per sample */
+	double bytes[REC_MAX_GPUS_BALANCED]; /* table bytes */
+	/* row-wise tables whose partial sums are reduce-scattered, inside
+	 * one node or over several ([REC_RS_NODE], [REC_RS_WIDE]): those the
+	 * split exchange keeps (split), every row-wise one (all) */
+	double split[REC_RS_COUNT][REC_MAX_GPUS_BALANCED];
+	double all[REC_RS_COUNT][REC_MAX_GPUS_BALANCED];
+};
+
+/*
+ * Put table t, sb bytes a stored element (row-wise over `span` nodes of r
+ * GPUs, or whole onto one of the m GPUs), onto the least loaded places of
+ * *T (ties: fewer bytes); `sparse`: its partial sums go by all-to-all, not
+ * reduce-scatter.
+ */
+static void place_table(const struct rec_table *t, double sb, int rw, int span,
+			int r, int nodes, int m, int sparse, struct gpu_tally *T)
+{
+	unsigned char took[REC_MAX_GPUS_BALANCED];
+	int step = rw ? r : 1, lim = rw ? nodes * r : m, wide = span > 1;
+	double div = rw ? (double)span * r : 1;
+
+	memset(took, 0, sizeof(took));
+	for (int q = 0; q < span; q++) {
+		int j = -1;
+		for (int k = 0; k < lim; k += step)
+			if (!took[k] && (j < 0 || T->load[k] < T->load[j] ||
+			    (T->load[k] == T->load[j] && T->bytes[k] < T->bytes[j])))
+				j = k;
+		assert(j >= 0); /* span <= nodes: one is free */
+		took[j] = 1;
+		for (int k = j; k < j + step; k++) {
+			T->load[k] += t->pooling * t->dim / div;
+			T->rows[k] += t->pooling / div;
+			T->bytes[k] += t->rows * t->dim * sb / div;
+			T->split[wide][k] += rw && !sparse;
+			T->all[wide][k] += rw;
+		}
+	}
+}
+
 void recsys_balance(const struct recsys_arch *a, int n, int gpn, double b,
 		    double e, double sb, struct rec_balance *out)
 {
-	double load[REC_MAX_GPUS_BALANCED], bytes[REC_MAX_GPUS_BALANCED];
-	double rows[REC_MAX_GPUS_BALANCED], rwt[REC_MAX_GPUS_BALANCED];
+	struct gpu_tally T;
 	double mp_load = 0, mp_bytes = 0;
 	int used[REC_MAX_TABLES], kind[REC_MAX_TABLES];
 	int i, k, m;
@@ -108,6 +171,8 @@ void recsys_balance(const struct recsys_arch *a, int n, int gpn, double b,
 		r = m;
 	nodes = m / r;
 	memset(&R, 0, sizeof(R));
+	memset(&T, 0, sizeof(T));
+	R.rw_node_group = r;
 	for (i = 0; i < a->ntables; i++) {
 		const struct rec_table *t = &a->table[i];
 		double c = t->count > 0 ? t->count : 1;
@@ -130,8 +195,6 @@ void recsys_balance(const struct recsys_arch *a, int n, int gpn, double b,
 		     t->rows * t->dim * sb > mp_bytes / n))
 			kind[i] = EMB_ROW_WISE;
 	}
-	for (k = 0; k < m; k++)
-		load[k] = bytes[k] = rows[k] = rwt[k] = 0;
 	/* Row-wise tables first, heaviest first, onto the least loaded nodes
 	 * (a node is its first GPU's tally): as many nodes as bring the
 	 * table's lookups per GPU down to the even share; then whole tables
@@ -141,8 +204,8 @@ void recsys_balance(const struct recsys_arch *a, int n, int gpn, double b,
 		memset(used, 0, sizeof(used));
 		for (;;) {
 			const struct rec_table *t;
-			unsigned char took[REC_MAX_GPUS_BALANCED];
-			int best = -1, span = 1, q;
+			int best = -1, span = 1;
+			double sparse = 0;
 			for (i = 0; i < a->ntables; i++) {
 				t = &a->table[i];
 				if (kind[i] != pass ||
@@ -164,34 +227,23 @@ void recsys_balance(const struct recsys_arch *a, int n, int gpn, double b,
 				span = span < 1 ? 1 : span > nodes ? nodes : span;
 				R.rw_group = R.rw_group > span * r ? R.rw_group :
 					     span * r;
+				sparse = rw_sparse_hits(t->pooling, span * r);
+				R.rw_sparse_hits += sparse;
+				R.tables[REC_RW_SPARSE] += sparse > 0;
 			}
-			memset(took, 0, sizeof(took));
-			for (q = 0; q < span; q++) {
-				int step = rw ? r : 1, lim = rw ? nodes * r : m;
-				int j = -1;
-				double div = rw ? (double)span * r : 1;
-				for (k = 0; k < lim; k += step)
-					if (!took[k] && (j < 0 || load[k] < load[j] ||
-					    (load[k] == load[j] && bytes[k] < bytes[j])))
-						j = k;
-				assert(j >= 0); /* span <= nodes: one is free */
-				took[j] = 1;
-				for (k = j; k < j + step; k++) {
-					load[k] += t->pooling * t->dim / div;
-					rows[k] += t->pooling / div;
-					bytes[k] += t->rows * t->dim * sb / div;
-					rwt[k] += rw;
-				}
-			}
+			place_table(t, sb, rw, span, r, nodes, m, sparse > 0, &T);
 		}
 	}
 	for (k = 0; k < m; k++) {
-		if (load[k] > R.global_elems) {
-			R.global_elems = load[k];
-			R.global_rows = rows[k];
+		if (T.load[k] > R.global_elems) {
+			R.global_elems = T.load[k];
+			R.global_rows = T.rows[k];
 		}
-		R.bytes_per_gpu = fmax(R.bytes_per_gpu, bytes[k]);
-		R.rw_tables_node = fmax(R.rw_tables_node, rwt[k]);
+		R.bytes_per_gpu = fmax(R.bytes_per_gpu, T.bytes[k]);
+		for (i = 0; i < REC_RS_COUNT; i++) {
+			R.rs_tables[i] = fmax(R.rs_tables[i], T.split[i][k]);
+			R.rs_all[i] = fmax(R.rs_all[i], T.all[i][k]);
+		}
 	}
 	R.bytes_per_gpu += R.dp_params * sb;
 	*out = R;

@@ -9,7 +9,11 @@
 #include "workload.h"
 
 /* The three kinds of table in a balanced placement. */
-enum rec_share { REC_DP, REC_TW, REC_RW, REC_SHARE_COUNT };
+enum rec_share { REC_DP, REC_TW, REC_RW, REC_RW_SPARSE, REC_SHARE_COUNT };
+
+/* Where a row-wise table's reduce-scatter runs: inside one node, or over
+ * several. */
+enum rec_rs_span { REC_RS_NODE, REC_RS_WIDE, REC_RS_COUNT };
 
 /*
  * Table-wise placement (recsys_place.c): the most loaded GPU's table bytes
@@ -22,15 +26,26 @@ void recsys_table_wise(const struct recsys_arch *a, int n, double eb,
 
 /* What a balanced placement puts on the busiest GPU (recsys_balance()). */
 struct rec_balance {
-	double tables[REC_SHARE_COUNT]; /* tables data-parallel, whole, row-wise */
+	double tables[REC_SHARE_COUNT]; /* tables data-parallel, whole, row-wise,
+					   and of the row-wise ones those whose
+					   partial sums go by all-to-all */
 	double global_elems; /* elements gathered per sample of the global batch */
 	double global_rows;  /* rows gathered per sample of the global batch */
 	double local_elems;  /* elements per local sample (data-parallel tables) */
 	double local_rows;   /* rows per local sample (data-parallel tables) */
 	double dp_params;    /* elements of the data-parallel tables */
 	double bytes_per_gpu; /* table bytes with optimizer state, fullest GPU */
-	double rw_tables_node; /* row-wise tables of the busiest node */
-	int rw_group;        /* GPUs a row-wise table is cut over */
+	/* Row-wise tables of the busiest GPU whose partial sums are
+	 * reduce-scattered, cut inside one node (over rw_node_group GPUs) or
+	 * over several (over at most rw_group): with the exchange split
+	 * (rs_tables: the others' non-zero sums go by all-to-all) or all
+	 * reduce-scattered (rs_all). */
+	double rs_tables[REC_RS_COUNT];
+	double rs_all[REC_RS_COUNT];
+	double rw_sparse_hits; /* non-zero partial sums a sample receives by
+				  all-to-all in the split exchange */
+	int rw_group;        /* most GPUs a row-wise table is cut over */
+	int rw_node_group;   /* GPUs of a table cut inside one node */
 };
 
 /*

@@ -127,6 +127,32 @@ double topo_ring_busbw(enum node_topology t, double nvlink_Bps, double pcie_Bps,
 	return pcie_ring(pcie_Bps, k, 1);
 }
 
+/*
+ * An all-to-all inside a node (gtc25-s72583-alltoall against the
+ * all-reduce ring of gtc25-s72583-allreduce, both nccl-tests busbw at
+ * large messages, 8 GPUs): on NVSwitch A100 210 of 232, H100 320 of 370,
+ * B200 640 of 700, 0.905, 0.865 and 0.914 of the ring, 0.89 taken (every
+ * GPU sends to seven peers at once; the ring streams to one).  On PCIe
+ * with the 8 GPUs on two CPU sockets (2 x 4) it is 12 GB/s at Gen5 and 24
+ * at Gen6, 0.19 of one x16 direction (63 and 126 GB/s) in both: most of
+ * its traffic crosses the socket link, which a ring crosses twice.  No
+ * measurement inside one socket or on a mesh: the ring's rate stands.
+ */
+#define NVSWITCH_ALLTOALL_FRAC 0.89
+#define PCIE_ALLTOALL_CROSS_FRAC 0.19
+
+double topo_alltoall_busbw(enum node_topology t, double ring_Bps, double pcie_Bps,
+			   int k)
+{
+	int pcie = t == TOPO_PCIE || t == TOPO_PCIE_NO_P2P || t == TOPO_DEFAULT ||
+		   (t == TOPO_NVLINK_PAIRS && k > 2);
+	if (t == TOPO_NVSWITCH)
+		return NVSWITCH_ALLTOALL_FRAC * ring_Bps;
+	if (pcie && k > PCIE_SOCKET_GPUS)
+		return fmin(ring_Bps, PCIE_ALLTOALL_CROSS_FRAC * pcie_Bps / 2);
+	return ring_Bps;
+}
+
 enum node_topology topo_default(const char *form_factor, double nvlink_Bps)
 {
 	if (nvlink_Bps > 0 && !strcmp(form_factor, "oam"))

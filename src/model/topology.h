@@ -94,6 +94,16 @@ double net_latency_s(double floor_s, int nodes);
 double topo_ring_busbw(enum node_topology t, double nvlink_Bps, double pcie_Bps,
 		       double ring_frac, double nvls_gain, int k, int allreduce);
 
+/*
+ * The plateau bus bandwidth (bytes/s) of an all-to-all among `k` GPUs of a
+ * node of topology t whose ring (topo_ring_busbw, no NVLS) reaches ring_Bps:
+ * 0.89 of the ring on NVSwitch; on PCIe across two CPU sockets (more than
+ * 4 GPUs) at most 0.19 of one x16 direction of pcie_Bps (both directions
+ * added); the ring's rate elsewhere (no measurement).
+ */
+double topo_alltoall_busbw(enum node_topology t, double ring_Bps, double pcie_Bps,
+			   int k);
+
 /* The topology a GPU that states none gets: mesh for an OAM part with
  * links, NVSwitch for any other part with NVLink that is not a PCIe card,
  * PCIe otherwise. */

@@ -153,8 +153,12 @@ static void five_tables(struct recsys_arch *a)
  * 4 GPUs (8 lookups, 2 rows, 4,000 B each); T3 over one node, the first
  * (tie): GPUs 0 and 1 + 4 lookups, 1 row, 8,000 B -> 12, 3, 12,000.  T4
  * onto GPU2 -> 16 lookups, 2 + 2 = 4 rows, 12,000 B; T5 onto GPU3 -> 12.
- * Busiest GPU 16 lookups, 4 rows; fullest 12,000 + 160 = 12,160 B; the first
- * node holds 2 row-wise tables; the widest row-wise group is 4 GPUs.
+ * Busiest GPU 16 lookups, 4 rows; fullest 12,000 + 160 = 12,160 B; GPU0
+ * holds a slice of T2 (over two nodes) and of T3 (over its node); the
+ * widest row-wise group is 4 GPUs.  No table's non-zero partial sums are
+ * fewer bytes than its reduce-scatter: T2 (pooling 8) over 2 GPUs hits a
+ * shard with q = 1 - 0.5^8 = 0.996, q g / (g - 1) = 1.99; over 4 GPUs
+ * q = 1 - 0.75^8 = 0.900, 1.20; T3 (pooling 2) over 2: q = 0.75, 1.5.
  */
 static void test_balance(void **state)
 {
@@ -172,8 +176,11 @@ static void test_balance(void **state)
 	assert_close(r.global_elems, 28, TOL_EXACT);
 	assert_close(r.global_rows, 7, TOL_EXACT);
 	assert_close(r.bytes_per_gpu, 24160, TOL_EXACT);
-	assert_close(r.rw_tables_node, 1, TOL_EXACT);
+	assert_close(r.rs_tables[REC_RS_NODE], 1, TOL_EXACT);
+	assert_close(r.rs_tables[REC_RS_WIDE], 0, TOL_EXACT);
+	assert_close(r.tables[REC_RW_SPARSE], 0, TOL_EXACT);
 	assert_int_equal(r.rw_group, 2);
+	assert_int_equal(r.rw_node_group, 2);
 
 	recsys_balance(&a, 4, 2, 100, 2, 4, &r);
 	assert_close(r.tables[REC_DP], 1, TOL_EXACT);
@@ -182,8 +189,13 @@ static void test_balance(void **state)
 	assert_close(r.global_elems, 16, TOL_EXACT);
 	assert_close(r.global_rows, 4, TOL_EXACT);
 	assert_close(r.bytes_per_gpu, 12160, TOL_EXACT);
-	assert_close(r.rw_tables_node, 2, TOL_EXACT);
+	assert_close(r.rs_tables[REC_RS_NODE], 1, TOL_EXACT);
+	assert_close(r.rs_tables[REC_RS_WIDE], 1, TOL_EXACT);
+	assert_close(r.rs_all[REC_RS_NODE], 1, TOL_EXACT);
+	assert_close(r.rs_all[REC_RS_WIDE], 1, TOL_EXACT);
+	assert_close(r.tables[REC_RW_SPARSE], 0, TOL_EXACT);
 	assert_int_equal(r.rw_group, 4);
+	assert_int_equal(r.rw_node_group, 2);
 
 	/* 4,000 GPUs, 3 per node (not a divisor): beyond the 1,024 tallied
 	 * GPUs, one group; T1 still data-parallel (local batch 100), the
@@ -199,6 +211,45 @@ static void test_balance(void **state)
 	assert_close(r.tables[REC_RW], 5, TOL_EXACT);
 	assert_close(r.global_elems, 56, TOL_EXACT);
 	assert_close(r.bytes_per_gpu, 43360, TOL_EXACT);
+}
+
+/*
+ * A one-hot table cut row-wise: 4 GPUs on one node, local batch 100, e =
+ * 2, 4 B a stored element; T1 1e6 rows, pooling 1, T2 1e6 rows, pooling
+ * 16, both 4 wide.  Neither is data-parallel (4e6 B > 200); lookups 4 and
+ * 64 of 68 (share 17), bytes 16e6 each of 32e6 (share 8e6): both row-wise
+ * over the 4 GPUs.  T1's one lookup hits a shard with q = 1/4: its
+ * non-zero partial sums are q g / (g - 1) = 1/3 of the reduce-scatter's
+ * volume, g q = 1 a sample, so they go by all-to-all; T2's 16 hit one
+ * with q = 1 - 0.75^16 = 0.990, 1.32 of it: reduce-scattered.
+ */
+static void test_sparse_rowwise(void **state)
+{
+	struct recsys_arch a;
+	struct rec_balance r;
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	a.ntables = 2;
+	for (int i = 0; i < 2; i++) {
+		a.table[i].rows = 1e6;
+		a.table[i].dim = 4;
+		a.table[i].count = 1;
+	}
+	a.table[0].pooling = 1;
+	a.table[1].pooling = 16;
+	recsys_balance(&a, 4, 8, 100, 2, 4, &r);
+	assert_close(r.tables[REC_RW], 2, TOL_EXACT);
+	assert_close(r.tables[REC_RW_SPARSE], 1, TOL_EXACT);
+	assert_close(r.rw_sparse_hits, 1, TOL_TIGHT);
+	assert_close(r.rs_tables[REC_RS_NODE], 1, TOL_EXACT);
+	assert_close(r.rs_all[REC_RS_NODE], 2, TOL_EXACT);
+	assert_close(r.rs_all[REC_RS_WIDE], 0, TOL_EXACT);
+	assert_int_equal(r.rw_node_group, 4);
+	/* pooling 2 over 4 GPUs: q = 1 - 0.75^2 = 0.4375, 0.583 of the
+	 * volume, 1.75 partial sums a sample */
+	a.table[0].pooling = 2;
+	recsys_balance(&a, 4, 8, 100, 2, 4, &r);
+	assert_close(r.rw_sparse_hits, 1.75, TOL_TIGHT);
 }
 
 /* Bytes per execution of the op named `name` on GPU gid. */
@@ -225,26 +276,64 @@ static double op_bytes(const struct workload *w, const char *gid,
  * Unique-row updates, small.yaml table-wise on 2 GPUs (fp32 rows, Adagrad
  * 4 B of state): the busier GPU holds the 1000-row table (pooling 2) and
  * one 500-row table: 48 elements, 3 rows per sample, x 1024 samples =
- * 49,152 elements, 3,072 rows.  Each lookup's gradient is read (4 B); the
+ * 49,152 elements, 3,072 rows.  Each lookup's gradient is read at the
+ * precision it was exchanged in (fp16 training: 2 B); the
  * distinct rows are read and written with their state (2 x 4 + 2 x 4 =
  * 16 B per element, times unique_rows, but never more elements than the
  * GPU holds: 16,000 + 8,000 = 24,000); 16 B of index work per row.
- * unique_rows 1 and 0.5 (49,152 and 24,576 > 24,000): 49,152 x 4
- * + 24,000 x 16 + 3,072 x 16 = 196,608 + 384,000 + 49,152 = 629,760 B;
- * 0.25 (12,288): 196,608 + 12,288 x 16 + 49,152 = 442,368 B.
+ * unique_rows 1 and 0.5 (49,152 and 24,576 > 24,000): 49,152 x 2
+ * + 24,000 x 16 + 3,072 x 16 = 98,304 + 384,000 + 49,152 = 531,456 B;
+ * 0.25 (12,288): 98,304 + 12,288 x 16 + 49,152 = 344,064 B.
  */
 static void test_unique_rows(void **state)
 {
 	struct workload *w = tc_load_workload("tests/unit/data/recsys/small.yaml");
 	(void)state;
 	assert_close(op_bytes(w, "a100-80gb-sxm", "emb.scatter_update.bwd"),
-		     629760.0, TOL_EXACT);
+		     531456.0, TOL_EXACT);
 	w->rtrain.unique_rows = 0.5;
 	assert_close(op_bytes(w, "a100-80gb-sxm", "emb.scatter_update.bwd"),
-		     629760.0, TOL_EXACT);
+		     531456.0, TOL_EXACT);
 	w->rtrain.unique_rows = 0.25;
 	assert_close(op_bytes(w, "a100-80gb-sxm", "emb.scatter_update.bwd"),
-		     442368.0, TOL_EXACT);
+		     344064.0, TOL_EXACT);
+	free(w);
+}
+
+/*
+ * The exchanges of a balanced placement: small.yaml on 8 A100 (one node)
+ * with its tables grown to 1e6 rows and a global batch of 1,048,576
+ * (131,072 samples a GPU, e = 2 B), so that bandwidth, not the message-
+ * size floor, sets the exchanges' times.  No table is data-parallel (1e6
+ * x 4 > 131,072 x 2); lookups 32, 16, 16, 16 of 80 (share 10): all four
+ * row-wise over the 8 GPUs.  The pooling-2 table hits a shard with q = 1
+ * - (7/8)^2 = 0.234, 0.268 of its reduce-scatter's volume; the one-hot
+ * ones 1/8, 1/7 of it: all four send their non-zero partial sums by
+ * all-to-all, g q = 1.875 + 3 x 1 = 4.875 a sample, 131,072 x 4.875 x 16
+ * x 2 = 20,447,232 B each way, against a reduce-scatter and an all-gather
+ * of 1,048,576 x 4 x 16 x 2 = 134,217,728 B: the all-to-all is taken.
+ * With pooling 16 every table hits a shard with q = 1 - (7/8)^16 = 0.882,
+ * 1.008 of the volume: the partial sums are reduce-scattered, 134,217,728
+ * B, and their gradients all-gathered backward, the same bytes.
+ */
+static void test_exchange_choice(void **state)
+{
+	struct workload *w = tc_load_workload("tests/unit/data/recsys/small.yaml");
+	(void)state;
+	w->plan.count = 8;
+	w->plan.embeddings = EMB_BALANCED;
+	w->train.global_batch = 1048576;
+	w->rec.table[0].rows = w->rec.table[1].rows = 1e6;
+	assert_close(op_bytes(w, "a100-80gb-sxm", "emb.alltoall.fwd"), 20447232.0,
+		     TOL_EXACT);
+	assert_close(op_bytes(w, "a100-80gb-sxm", "emb.reducescatter.fwd"), -1,
+		     TOL_EXACT);
+	w->rec.table[0].pooling = w->rec.table[1].pooling = 16;
+	assert_close(op_bytes(w, "a100-80gb-sxm", "emb.alltoall.fwd"), -1, TOL_EXACT);
+	assert_close(op_bytes(w, "a100-80gb-sxm", "emb.reducescatter.fwd"),
+		     134217728.0, TOL_EXACT);
+	assert_close(op_bytes(w, "a100-80gb-sxm", "emb.allgather.bwd"), 134217728.0,
+		     TOL_EXACT);
 	free(w);
 }
 
@@ -512,6 +601,8 @@ int main(void)
 		cmocka_unit_test(test_offload),
 		cmocka_unit_test(test_placements),
 		cmocka_unit_test(test_balance),
+		cmocka_unit_test(test_sparse_rowwise),
+		cmocka_unit_test(test_exchange_choice),
 		cmocka_unit_test(test_unique_rows),
 		cmocka_unit_test(test_fused_passes),
 		cmocka_unit_test(test_ncf),

@@ -216,6 +216,43 @@ static void test_route_words(void **state)
 	assert_string_equal(buf, "roce, 2 nodes");
 }
 
+/*
+ * An all-to-all inside a node (gtc25-s72583-alltoall): on NVSwitch 0.89 of
+ * the ring, 0.89 * 0.8 * 450e9 = 320.4 GB/s, so 64 MB over 8 GPUs (7/8 *
+ * 64e6 = 56e6 bytes) takes 56e6 / 320.4e9 = 174.8 us; an all-reduce keeps
+ * the ring (and NVLS).  On PCIe across two sockets (8 GPUs) 0.19 of one
+ * x16 direction, 0.19 * 32e9 = 6.08 GB/s (the ring: 0.63 * 32e9 = 20.16):
+ * 56e6 / 6.08e9 = 9.21 ms; inside one socket (4 GPUs: 3/4 * 64e6 = 48e6
+ * bytes) no measurement, the ring's 0.76 * 32e9 = 24.32 GB/s.
+ */
+static void test_node_alltoall(void **state)
+{
+	struct gpu g;
+	struct plan pl;
+	struct comm_group grp = { 8, 8 };
+	(void)state;
+	memset(&pl, 0, sizeof(pl));
+	round_gpu(&g, TOPO_NVSWITCH, "sxm");
+	assert_close(topo_alltoall_busbw(TOPO_NVSWITCH, 360e9, 128e9, 8), 0.89 * 360e9,
+		     TOL_EXACT);
+	assert_close(comm_time_s(&g, &pl, COLL_ALLTOALL, grp, 64e6), 56e6 / 320.4e9,
+		     TOL_TIGHT);
+	assert_close(comm_time_s(&g, &pl, COLL_ALLGATHER, grp, 64e6), 56e6 / 360e9,
+		     TOL_TIGHT);
+	round_gpu(&g, TOPO_PCIE, "pcie");
+	assert_close(topo_alltoall_busbw(TOPO_PCIE, 20.16e9, 64e9, 8), 6.08e9, TOL_EXACT);
+	assert_close(comm_time_s(&g, &pl, COLL_ALLTOALL, grp, 64e6), 56e6 / 6.08e9,
+		     TOL_TIGHT);
+	grp.n = grp.per_node = 4;
+	assert_close(comm_time_s(&g, &pl, COLL_ALLTOALL, grp, 64e6), 48e6 / 24.32e9,
+		     TOL_TIGHT);
+	/* NVLink pairs beyond a pair are PCIe; a mesh keeps its ring */
+	assert_close(topo_alltoall_busbw(TOPO_NVLINK_PAIRS, 20.16e9, 64e9, 8), 6.08e9,
+		     TOL_EXACT);
+	assert_close(topo_alltoall_busbw(TOPO_NVLINK_PAIRS, 360e9, 64e9, 2), 360e9, TOL_EXACT);
+	assert_close(topo_alltoall_busbw(TOPO_MESH, 300e9, 64e9, 8), 300e9, TOL_EXACT);
+}
+
 /* The fabric's floor is paid once per collective across nodes, on top
  * of the bandwidth term: an 8-byte all-reduce over 2 RoCE nodes takes
  * 93 us plus 2 * 15/16 * 8 = 15 bytes at 8 * 25e9 * 0.90 * 8 / (8 +
@@ -265,6 +302,7 @@ int main(void)
 		cmocka_unit_test(test_node_count_falloff),
 		cmocka_unit_test(test_multi_node_ring),
 		cmocka_unit_test(test_alltoall_bound),
+		cmocka_unit_test(test_node_alltoall),
 		cmocka_unit_test(test_latency_floor),
 		cmocka_unit_test(test_node_adapters),
 		cmocka_unit_test(test_route_words),
