@@ -117,6 +117,7 @@ static const struct vkey keys[K_N] = {
 	[K_SANITY] = { "sanity_only", VK_BOOL, NULL, 0, 0, 0, 0 },
 	[K_PAIR] = { "pair", VK_STR, NULL, 0, 0, 0, 0 },
 	[K_UNIQUE] = { "unique_rows", VK_NUM, NULL, 0, 0, 0, 0 },
+	[K_HOST_INPUT] = { "input_on_host", VK_BOOL, NULL, 0, 0, 0, 0 },
 	[K_CP] = { "cp", VK_INT, NULL, 0, 0, 1, 65536 },
 	[K_SHARD] = { "shard_group", VK_INT, NULL, 0, 0, 0, 0 }, /* 0 = dp */
 	[K_PACKING] = { "packing", VK_BOOL, NULL, 0, 0, 0, 0 },
@@ -423,6 +424,7 @@ static int store_value(struct vstate *st, struct val_case *c, int k, const char 
 		w->rtrain.unique_rows = dv;
 		break;
 	case K_EMB_PLACE: w->plan.embeddings = ev; break;
+	case K_HOST_INPUT: w->rtrain.input_on_host = (int)iv; break;
 	case K_FRAMEWORK:
 		/* "none": a stack no profile describes (the registry's values) */
 		snprintf(c->framework, sizeof(c->framework), "%s", strcmp(v, "none") ? v : "");

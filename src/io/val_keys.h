@@ -37,6 +37,8 @@ enum vk_id {
 	K_FIG_STEPS, K_FIG_WARMUP, K_FIG_MEAN,
 	/* a model trained without dropout, one without a vocabulary head */
 	K_DROPOUT, K_LM_HEAD,
+	/* a recommender's batch read and assembled on the host each step */
+	K_HOST_INPUT,
 	K_N
 };
 

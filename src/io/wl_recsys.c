@@ -349,7 +349,7 @@ static int parse_optimizer(const struct yn_node *v, void *at, const struct fd_ct
 
 struct rtrain_sec {
 	double samples, dataset_size, epochs, unique_rows;
-	int global_batch, precision, emb_precision;
+	int global_batch, precision, emb_precision, input_on_host;
 	enum optimizer optimizer;
 };
 
@@ -367,6 +367,7 @@ static int read_rtraining(const char *file, const struct yn_node *map,
 		{ .key = "optimizer", .type = FD_CUSTOM, .offset = TOFF(optimizer), .parse = parse_optimizer },
 		{ .key = "unique_rows", .type = FD_NUM, .offset = TOFF(unique_rows), .min = 1e-6, .max = 1,
 		  .expect = "the share of a step's lookups that hit distinct rows, above 0 and at most 1" },
+		{ .key = "input_on_host", .type = FD_BOOL, .offset = TOFF(input_on_host) },
 		{ 0 },
 	};
 #undef TOFF
@@ -394,6 +395,7 @@ static int read_rtraining(const char *file, const struct yn_node *map,
 	w->rtrain.epochs = ts.epochs;
 	w->rtrain.emb_precision = emb_prec_map[ts.emb_precision];
 	w->rtrain.unique_rows = ts.unique_rows;
+	w->rtrain.input_on_host = ts.input_on_host;
 	wlx_mark(w, WLF_SAMPLES, map, "samples");
 	wlx_mark(w, WLF_DATASET_SIZE, map, "dataset_size");
 	wlx_mark(w, WLF_EPOCHS, map, "epochs");

@@ -365,6 +365,9 @@ struct recsys_training {
 	enum tc_prec emb_precision;  /* storage of the tables */
 	double unique_rows;          /* share of a step's lookups that hit
 				      * distinct rows (0: every lookup, 1) */
+	int input_on_host;           /* the training loop reads and assembles
+				      * each batch on the host and waits for
+				      * it (recsys.c, REC_HOST_INPUT_S) */
 };
 
 struct workload {

@@ -337,28 +337,38 @@ static void test_exchange_choice(void **state)
 	free(w);
 }
 
-/* Operator `name` of small.yaml on the A100 with unfused_frac u; 0 when
- * the step has no such operator, else 1 with it in *out. */
-static int fused_op(double u, const char *name, struct op *out)
+/* Operator `name` of workload w on GPU g into *out: 1, or 0 when the
+ * step has no such operator. */
+static int op_find(const struct workload *w, const struct gpu *g,
+		   const char *name, struct op *out)
 {
-	struct workload *w = tc_load_workload("tests/unit/data/recsys/small.yaml");
-	struct gpu g;
 	struct est_workspace ws;
 	struct estimate e;
 	struct plan_problem why;
-	char msg[512];
 	int found = 0;
-	assert_int_equal(gpu_catalog_lookup(&cat, "a100-80gb-sxm", &g, msg,
-					    sizeof(msg)), 0);
-	g.eff.unfused_frac = u;
 	assert_int_equal(est_workspace_init(&ws, EST_MAX_OPS), 0);
-	assert_int_equal(step_estimate(w, &g, &ws, &e, &why), 0);
+	assert_int_equal(step_estimate(w, g, &ws, &e, &why), 0);
 	for (size_t i = 0; i < ws.count; i++)
 		if (!strcmp(ws.ops[i].name, name)) {
 			*out = ws.ops[i];
 			found = 1;
 		}
 	est_workspace_release(&ws);
+	return found;
+}
+
+/* Operator `name` of small.yaml on the A100 with unfused_frac u; 0 when
+ * the step has no such operator, else 1 with it in *out. */
+static int fused_op(double u, const char *name, struct op *out)
+{
+	struct workload *w = tc_load_workload("tests/unit/data/recsys/small.yaml");
+	struct gpu g;
+	char msg[512];
+	int found;
+	assert_int_equal(gpu_catalog_lookup(&cat, "a100-80gb-sxm", &g, msg,
+					    sizeof(msg)), 0);
+	g.eff.unfused_frac = u;
+	found = op_find(w, &g, name, out);
 	free(w);
 	return found;
 }
@@ -586,6 +596,38 @@ static void test_bad_inputs(void **state)
 	}
 }
 
+
+/*
+ * A batch read and assembled on the host (training.input_on_host):
+ * small.yaml on 2 GPUs, 1024 / 2 = 512 samples a GPU, at the fitted
+ * 100 ns a sample (recsys.c REC_HOST_INPUT_S): 512 x 100e-9 = 51.2 us,
+ * added to the step, not hidden under it.  Without the key there is no
+ * such operator.  The key as a workload file writes it is read as well.
+ */
+static void test_host_input(void **state)
+{
+	struct workload *w = tc_load_workload("tests/unit/data/recsys/small.yaml");
+	struct estimate off, on;
+	struct plan_problem why;
+	struct gpu g;
+	struct op o;
+	char msg[512];
+	(void)state;
+	assert_int_equal(gpu_catalog_lookup(&cat, "a100-80gb-sxm", &g, msg, sizeof(msg)), 0);
+	assert_int_equal(w->rtrain.input_on_host, 0);
+	assert_int_equal(estimate(w, "a100-80gb-sxm", &off, &why), 0);
+	assert_int_equal(op_find(w, &g, "input.host_batch", &o), 0);
+	w->rtrain.input_on_host = 1;
+	assert_int_equal(estimate(w, "a100-80gb-sxm", &on, &why), 0);
+	assert_int_equal(op_find(w, &g, "input.host_batch", &o), 1);
+	assert_close(o.time_s, 51.2e-6, TOL_EXACT);
+	assert_close(on.step_time_s - off.step_time_s, 51.2e-6, 1e-9);
+	free(w);
+	w = tc_load_workload("tests/unit/data/recsys/host-input.yaml");
+	assert_int_equal(w->rtrain.input_on_host, 1);
+	free(w);
+}
+
 static void test_validation(void **state)
 {
 	(void)state;
@@ -604,6 +646,7 @@ int main(void)
 		cmocka_unit_test(test_sparse_rowwise),
 		cmocka_unit_test(test_exchange_choice),
 		cmocka_unit_test(test_unique_rows),
+		cmocka_unit_test(test_host_input),
 		cmocka_unit_test(test_fused_passes),
 		cmocka_unit_test(test_ncf),
 		cmocka_unit_test(test_two_tower),
