@@ -73,16 +73,19 @@ static void elem(struct bld *B, const char *name, enum brk cat, double bytes,
 	kit_stream(&K, name, cat, B->pa, bytes, 1, flop, kernels, 1);
 }
 
-/* A fused kernel at attn_frac of peak (flash attention); `model_flop` of
- * its work count (a causal mask skips the rest). */
+/* A fused kernel (flash attention) at attn_frac of peak, less at short
+ * sequences: `keys` a query attends to on average in one kernel call
+ * (roof_attn_len_frac); `model_flop` of its work count (a causal mask skips
+ * the rest). */
 static void fused(struct bld *B, const char *name, double flop, double bytes,
-		  double model_flop)
+		  double model_flop, double keys)
 {
 	struct op_cost c;
+	double frac = B->g->eff.attn_frac * roof_attn_len_frac(keys);
 	c.flop = flop;
 	c.bytes = bytes;
 	c.prec = B->pa;
-	c.time_s = roof_time_launch(B->g, B->pa, flop, B->g->eff.attn_frac,
+	c.time_s = roof_time_launch(B->g, B->pa, flop, frac,
 				    bytes, 1, B->graphs, &c.bound, &c.launch_s);
 	sink_put(B->out, name, BRK_ATTN, &c, 1, model_flop);
 }
@@ -281,7 +284,7 @@ static void layer_fwd(struct bld *B, int core_only)
 		double cf = sh->causal ? 0.5 : 1.0;
 		double mf = 4 * s * skv * d * bh;
 		fused(B, NM(".attn_flash"), cf * mf,
-		      e * bh * d * (2 * s + 2 * skv) + 4 * bh * s, mf);
+		      e * bh * d * (2 * s + 2 * skv) + 4 * bh * s, mf, cf * s);
 	} else {
 		gemm(B, NM(".attn_scores"), BRK_ATTN, s, skv, d, bh);
 		elem(B, NM(".attn_softmax"), BRK_ATTN, 2 * bh * s * skv * e, 0,
@@ -456,7 +459,8 @@ static void layer_bwd(struct bld *B)
 		double mf = 4 * s * skv * d * bh;
 		/* 5 GEMMs of the fwd's 2 (scores recomputed): 2.5x. */
 		fused(B, "layer.attn_flash.bwd", 2.5 * cf * mf,
-		      e * bh * d * (4 * s + 4 * skv) + 8 * bh * s, 2 * mf);
+		      e * bh * d * (4 * s + 4 * skv) + 8 * bh * s, 2 * mf,
+		      cf * s);
 	} else {
 		elem(B, "layer.attn_reshape.bwd", BRK_MEMBOUND,
 		     2 * T * sh->a * d / t * e, 0, 1);
@@ -791,7 +795,8 @@ static void cross_fwd(struct bld *B, double enc_s, int core_only)
 	if (sh->flash) {
 		double mf = 4 * s * enc_s * d * bh;
 		fused(B, NM(".attn_flash"), mf,
-		      e * bh * d * (2 * s + 2 * enc_s) + 4 * bh * s, mf);
+		      e * bh * d * (2 * s + 2 * enc_s) + 4 * bh * s, mf,
+		      enc_s);
 	} else {
 		gemm(B, NM(".attn_scores"), BRK_ATTN, s, enc_s, d, bh);
 		elem(B, NM(".attn_softmax"), BRK_ATTN,
@@ -830,7 +835,8 @@ static void cross_bwd(struct bld *B, double enc_s)
 	if (sh->flash) {
 		double mf = 4 * s * enc_s * d * bh;
 		fused(B, "cross.attn_flash.bwd", 2.5 * mf,
-		      e * bh * d * (4 * s + 4 * enc_s) + 8 * bh * s, 2 * mf);
+		      e * bh * d * (4 * s + 4 * enc_s) + 8 * bh * s, 2 * mf,
+		      enc_s);
 	} else {
 		gemm(B, "cross.attn_context.bwd_d", BRK_ATTN, s, enc_s, d, bh);
 		gemm(B, "cross.attn_context.bwd_w", BRK_ATTN, enc_s, d, s, bh);

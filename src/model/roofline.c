@@ -159,6 +159,13 @@ double roof_launch_s(const struct gpu *g, int graphs)
 	return l > 0 ? l : 0;
 }
 
+double roof_attn_len_frac(double keys)
+{
+	if (!(keys > 0))
+		return 1;
+	return keys / (keys + ROOF_ATTN_HALF_KEYS);
+}
+
 double roof_power_clock_frac(const struct gpu *g)
 {
 	double ref = g->eff.measured_tdp_w;

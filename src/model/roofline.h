@@ -72,6 +72,25 @@ double roof_peak(const struct gpu *g, enum tc_prec p);
 double roof_power_clock_frac(const struct gpu *g);
 
 /*
+ * Keys a query attends to at which a fused attention kernel reaches half of
+ * its long-sequence rate (eff.attn_frac): FlashAttention-2's forward and
+ * backward (Dao-AILab/flash-attention @0251105 README plots, in
+ * reference/achievable.md section 6) go from 132 to 176 TFLOP/s on A100 and
+ * from 215 to 296 on H100 at head dim 64, and from 248 to 338 on H100 at
+ * head dim 128, between 512 and 16k tokens; 187 to 203 on A100 (head dim
+ * 128) between 2k and 16k.  k / (k + half) through each pair of points
+ * gives half = 178, 202, 194 and 203 keys (docs/model.md, "Attention").
+ */
+#define ROOF_ATTN_HALF_KEYS 200.0 /* keys (tokens) */
+
+/*
+ * The share of its long-sequence rate a fused attention kernel reaches when
+ * each query attends to `keys` keys: keys / (keys + ROOF_ATTN_HALF_KEYS),
+ * in (0, 1); 1 for keys <= 0 (no length known).
+ */
+double roof_attn_len_frac(double keys);
+
+/*
  * Seconds of one kernel sequence: `flop` at `peak_frac` of peak[p] and `bytes`
  * at mem_frac of bandwidth, whichever is larger (the roof), plus `kernels`
  * launches (launch_graph_s with CUDA graphs), less launch_overlap_frac of

@@ -9,6 +9,7 @@
 #include "../../src/model/estimate.h"
 #include "../../src/model/llm.h"
 #include "../../src/model/memory.h"
+#include "../../src/model/roofline.h"
 #include "../../src/model/validate.h"
 
 /* A small Llama-style model: SwiGLU, RoPE, RMSNorm, GQA, no biases. */
@@ -255,6 +256,64 @@ static void test_packing_counts_real_tokens(void **state)
 	assert_true(ep.tokens_per_step < epad.tokens_per_step);
 }
 
+/* The compute-bound flash forward of w on g, after checking it is one;
+ * *rate: its FLOP/s without the launch. */
+static const struct op *flash_fwd(const struct workload *w,
+				  const struct gpu *g, double *rate)
+{
+	struct plan pl;
+	struct llm_shape sh;
+	struct op_sums S;
+	const struct op *a;
+	build(w, g, &pl, &sh, &S);
+	a = find_op("layer.attn_flash");
+	assert_non_null(a);
+	assert_int_equal(a->bound, BOUND_COMPUTE);
+	*rate = a->flop / (a->time_s - a->launch_s);
+	return a;
+}
+
+/* The flash kernel's rate against its long-sequence plateau:
+ * keys / (keys + 200), the keys a query attends to on average.  Hand
+ * values: 200 keys give half; 600 give 600/800 = 0.75; no length, 1.  The
+ * anchor the constant was read from: FA2 on A100 at head dim 64 runs at
+ * 132 TFLOP/s at 512 tokens and 176 at 16k (achievable.md section 6), a
+ * ratio of 0.750; the curve gives (512/712) / (16384/16584) = 0.728. */
+static void test_flash_rate_by_length(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	const struct op *a;
+	double l, rate_long, rate_short;
+	(void)state;
+	assert_close(roof_attn_len_frac(200), 0.5, TOL_EXACT);
+	assert_close(roof_attn_len_frac(600), 0.75, TOL_EXACT);
+	assert_close(roof_attn_len_frac(0), 1, TOL_EXACT);
+	assert_close(roof_attn_len_frac(512) / roof_attn_len_frac(16384),
+		     132.0 / 176.0, 0.03);
+	tc_test_a100(&g);
+	/* A causal sequence of 2048: a query sees 1024 keys on average, so
+	 * the kernel runs at attn_frac x 1024 / 1224 = 0.8366 attn_frac. */
+	tc_llama(&w, 2, 4096, 32, 32, 11008, 32000);
+	w.train.seq_len = 2048;
+	w.train.global_batch = 64;
+	w.plan.count = 8;
+	w.plan.micro_batch = 8;
+	a = flash_fwd(&w, &g, &rate_long);
+	assert_close(a->time_s,
+		     roof_time_launch(&g, a->prec, a->flop,
+				      g.eff.attn_frac * 1024.0 / 1224.0,
+				      a->bytes, 1, 0, NULL, &l),
+		     TOL_TIGHT);
+	/* Packed samples of 512 real tokens: 256 keys a query, 256 / 456 =
+	 * 0.5614 of the plateau: the rate falls by 0.5614 / 0.8366 = 0.671. */
+	w.train.packing = 1;
+	w.train.mean_seq_len = 512;
+	flash_fwd(&w, &g, &rate_short);
+	assert_close(rate_short / rate_long,
+		     (256.0 / 456.0) / (1024.0 / 1224.0), TOL_TIGHT);
+}
+
 struct bad_layout {
 	const char *what;
 	enum wl_field field;
@@ -316,6 +375,7 @@ int main(void)
 		cmocka_unit_test(test_hsdp_traffic_and_memory),
 		cmocka_unit_test(test_shard_group_of_dp_is_zero),
 		cmocka_unit_test(test_packing_counts_real_tokens),
+		cmocka_unit_test(test_flash_rate_by_length),
 		cmocka_unit_test(test_invalid_layouts),
 	};
 	return cmocka_run_group_tests(tests, tc_llm_setup, tc_llm_teardown);
