@@ -102,9 +102,7 @@ static const struct rep_col compare_spec[ALL_COLS] = {
 
 int rep_compare_cols(struct rep_col *cols)
 {
-	memcpy(cols, compare_spec, sizeof(compare_spec));
-	rep_fields_apply(cols, ALL_COLS);
-	return ALL_COLS;
+	return rep_fields_copy(cols, compare_spec, ALL_COLS);
 }
 
 /* The texts a row's cells point to. */

@@ -161,8 +161,7 @@ static int explain_json(FILE *f, const struct rep_rows *ops, const struct rep_ro
 	struct rep_col cols[D_NCOLS];
 	struct rep_rows doc;
 	struct rep_json j;
-	memcpy(cols, doc_cols, sizeof(cols));
-	rep_fields_apply(cols, D_NCOLS);
+	rep_fields_copy(cols, doc_cols, D_NCOLS);
 	rep_rows_init(&doc, cols, D_NCOLS);
 	rep_rows_add(&doc, c);
 	rep_json_doc_begin(&j, f, "explain");

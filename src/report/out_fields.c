@@ -47,3 +47,10 @@ void rep_fields_apply(struct rep_col *cols, int n)
 	for (int i = 0; i < n; i++)
 		rep_field_apply(&cols[i]);
 }
+
+int rep_fields_copy(struct rep_col *dst, const struct rep_col *src, int n)
+{
+	memcpy(dst, src, (size_t)n * sizeof(*src));
+	rep_fields_apply(dst, n);
+	return n;
+}

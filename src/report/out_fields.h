@@ -67,5 +67,8 @@ const struct rep_field *rep_fields(int *n);
 void rep_field_apply(struct rep_col *col);
 /* rep_field_apply on cols[0..n). */
 void rep_fields_apply(struct rep_col *cols, int n);
+/* Copy src[0..n) to dst and apply the catalog to the copy: a command's
+ * columns, described by a table of REP_FIELD_COLs and its own.  Returns n. */
+int rep_fields_copy(struct rep_col *dst, const struct rep_col *src, int n);
 
 #endif

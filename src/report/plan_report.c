@@ -85,9 +85,7 @@ static const struct rep_col plan_spec[PC_COLS] = {
 
 int rep_plan_cols(struct rep_col *cols)
 {
-	memcpy(cols, plan_spec, sizeof(plan_spec));
-	rep_fields_apply(cols, PC_COLS);
-	return PC_COLS;
+	return rep_fields_copy(cols, plan_spec, PC_COLS);
 }
 
 /* The columns of plan_cols one output shows, in their order. */
