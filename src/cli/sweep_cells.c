@@ -8,33 +8,33 @@
 
 #include <string.h>
 
+#include "../report/out_fields.h"
 #include "../util/units.h"
 
-/* A number in the unit its name says, shown as people read it. */
-#define VALUE_COL(name, title, kind) \
-	{ name, title, kind, 0, 0, NULL, NULL, NULL, 0, REP_VIEW_ALL, 0 }
+/* A field of the catalog (out_fields.h), in every format. */
+#define FIELD_COL(name) REP_FIELD_COL(name, REP_VIEW_ALL, 0)
 static const struct rep_col result_cols[SR_COLS] = {
-	[SR_STEP] = VALUE_COL("step_time_s", "step time", REP_COL_DURATION),
-	[SR_TOTAL] = VALUE_COL("total_time_s", "total time, steady", REP_COL_DURATION),
-	[SR_WALL] = VALUE_COL("wall_time_s", "wall clock", REP_COL_DURATION),
-	[SR_GPU_HOURS] = VALUE_COL("gpu_hours", "GPU-hours", REP_COL_AMOUNT),
-	[SR_MFU] = { "mfu_frac", "MFU", REP_COL_NUM, 100, 1, " %", NULL, NULL, 0, REP_VIEW_ALL, 0 },
-	[SR_MEMORY] = { "memory_per_gpu_bytes", "", REP_COL_NUM, 0, 0, NULL, NULL, NULL, 0,
-			REP_VIEW_DATA, 0 },
-	[SR_MEMORY_WORDS] = { "memory_per_gpu_bytes", "memory per GPU", REP_COL_FIGURE, 0, 0, NULL,
+	[SR_STEP] = FIELD_COL("step_time_s"),
+	[SR_TOTAL] = FIELD_COL("total_time_s"),
+	[SR_WALL] = FIELD_COL("wall_time_s"),
+	[SR_GPU_HOURS] = FIELD_COL("gpu_hours"),
+	[SR_MFU] = FIELD_COL("mfu_frac"),
+	[SR_MEMORY] = REP_FIELD_COL("memory_per_gpu_bytes", REP_VIEW_DATA, 0),
+	/* the same field in words for people (tc_fmt_bytes), under its title */
+	[SR_MEMORY_WORDS] = { "memory_per_gpu_bytes", NULL, REP_COL_FIGURE, 0, 0, NULL,
 			      NULL, NULL, 0, REP_VIEW_TEXT, 0 },
-	[SR_FITS] = { "fits", "fits", REP_COL_BOOL, 0, 0, NULL, NULL, NULL, 0, REP_VIEW_ALL, 0 },
-	[SR_LIMITING] = REP_TEXT_COL("limiting", "limiting", REP_VIEW_ALL, 0),
-	[SR_PROVIDER] = REP_TEXT_COL("provider", "provider", REP_VIEW_ALL, 0),
-	[SR_INSTANCE] = REP_TEXT_COL("instance", "instance", REP_VIEW_ALL, 0),
-	[SR_REGION] = REP_TEXT_COL("region", "region", REP_VIEW_ALL, 0),
-	[SR_COST] = VALUE_COL("cost_usd", "cost", REP_COL_USD),
+	[SR_FITS] = FIELD_COL("fits"),
+	[SR_LIMITING] = FIELD_COL("limiting"),
+	[SR_PROVIDER] = FIELD_COL("provider"),
+	[SR_INSTANCE] = FIELD_COL("instance"),
+	[SR_REGION] = FIELD_COL("region"),
+	[SR_COST] = FIELD_COL("cost_usd"),
 	/* what the cost is billed on (rep_basis_name) */
 	[SR_BASIS] = REP_TEXT_COL("basis", "basis", REP_VIEW_DATA, 0),
 	/* Most rows have nothing to say: no "-" at the end of their line. */
 	[SR_REASON] = { "reason", "reason", REP_COL_TEXT, 0, 0, NULL, "", NULL, 0, REP_VIEW_ALL, 0 },
 };
-#undef VALUE_COL
+#undef FIELD_COL
 
 static const struct rep_col config_col =
 	{ "config", "config", REP_COL_COUNT, 0, 0, NULL, NULL, NULL, 0, REP_VIEW_ALL, 0 };
@@ -53,6 +53,9 @@ int sweep_cols(const struct sweep *sw, int calibration, struct rep_col *cols)
 	for (int k = 0; k < sw->nkeys; k++)
 		cols[1 + k].group = "inputs";
 	memcpy(cols + n, result_cols, sizeof(result_cols));
+	rep_fields_apply(cols + n, SR_COLS);
+	/* the words keep their kind: only the title is the field's */
+	cols[n + SR_MEMORY_WORDS].kind = REP_COL_FIGURE;
 	n += SR_COLS;
 	if (sw->layout_auto)
 		cols[n++] = layout_col;

@@ -15,6 +15,7 @@
 #include "json.h"
 #include "layout_text.h"
 #include "offer_words.h"
+#include "out_fields.h"
 #include "rows.h"
 #include "unc_json.h"
 
@@ -37,66 +38,72 @@ enum { C_GPU, C_OK, C_REASON, C_LAYOUT, C_FREE = C_LAYOUT + REP_LAYOUT_NCOLS, C_
        U_P_DEADLINE, U_ERROR, U_NOTE, ALL_COLS };
 #define UNC_COLS (ALL_COLS - U_GPU)
 _Static_assert(ALL_COLS <= REP_TABLE_MAX_COLS, "compare's CSV is one table");
-/* A number of a row with a plan: left out of JSON for one without. */
-#define PLAN_COL(name, title, kind, decimals, suffix, csv, view) \
-	{ name, title, kind, 0, decimals, suffix, NULL, NULL, csv, view, 1 }
-#define TIME_COL(name, title, view) \
-	PLAN_COL(name, title, REP_COL_DURATION, 0, NULL, REP_CSV_EXP6, view)
-#define USD_COL(name, title, view) \
-	PLAN_COL(name, title, REP_COL_USD, 2, NULL, REP_CSV_DECIMALS, view)
-#define BOOL_COL(name, view) PLAN_COL(name, name, REP_COL_BOOL, 0, NULL, 0, view)
-static const struct rep_col compare_cols[ALL_COLS] = {
-	[C_GPU] = REP_TEXT_COL("gpu", "GPU", REP_VIEW_ALL, 0),
+/* A field of a row with a plan, from the catalog (out_fields.h): left
+ * out of JSON for a row without one. */
+#define PLAN_FIELD(name, view) REP_FIELD_COL(name, view, 1)
+/* A quantile of the uncertainty: a table's column of its own, shown as
+ * the field it samples is (the field's kind and CSV format). */
+#define QUANTILE_COL(name, title, kind, decimals, csv) \
+	{ name, title, kind, 0, decimals, NULL, NULL, NULL, csv, REP_VIEW_FLAT, 1 }
+#define TIME_Q(name, title) QUANTILE_COL(name, title, REP_COL_DURATION, 0, REP_CSV_SIG6)
+#define USD_Q(name, title) QUANTILE_COL(name, title, REP_COL_USD, 2, REP_CSV_DECIMALS)
+#define BOOL_COL(name, view) { name, name, REP_COL_BOOL, 0, 0, NULL, NULL, NULL, 0, view, 1 }
+static const struct rep_col compare_spec[ALL_COLS] = {
+	[C_GPU] = REP_FIELD_COL("gpu", REP_VIEW_ALL, 0),
 	[C_OK] = { "ok", "ok", REP_COL_BOOL, 0, 0, NULL, NULL, NULL, 0, REP_VIEW_JSON, 0 },
 	[C_REASON] = REP_TEXT_COL("reason", "note", REP_VIEW_JSON, 0),
 	[C_LAYOUT] = REP_LAYOUT_COLS,
 	/* The layout's memory margin (memory_usable_bytes - memory_per_gpu_bytes
 	 * in CSV and JSON terms), in words for people. */
 	[C_FREE] = REP_TEXT_COL("memory_free", "free", REP_VIEW_TEXT, 0),
-	[C_STEP] = TIME_COL("step_time_s", "step", REP_VIEW_ALL),
-	[C_TOTAL] = TIME_COL("total_time_s", "total time, steady", REP_VIEW_ALL),
+	[C_STEP] = PLAN_FIELD("step_time_s", REP_VIEW_ALL),
+	[C_TOTAL] = PLAN_FIELD("total_time_s", REP_VIEW_ALL),
 	/* the expected wall clock (docs/model.md, section 9); null where spot
 	 * preemptions leave no time to train */
-	[C_WALL] = TIME_COL("wall_time_s", "wall clock", REP_VIEW_ALL),
-	[C_GPU_HOURS] = PLAN_COL("gpu_hours", "GPU-hours", REP_COL_AMOUNT, 0, NULL, REP_CSV_EXP6,
-				 REP_VIEW_ALL),
-	[C_MFU] = PLAN_COL("mfu_frac", "MFU", REP_COL_NUM, 4, NULL, REP_CSV_DECIMALS, REP_VIEW_DATA),
-	[C_MEMORY] = PLAN_COL("memory_per_gpu_bytes", "memory per GPU", REP_COL_NUM, 0, NULL,
-			      REP_CSV_EXP6, REP_VIEW_DATA),
-	[C_FITS] = BOOL_COL("fits", REP_VIEW_DATA),
+	[C_WALL] = PLAN_FIELD("wall_time_s", REP_VIEW_ALL),
+	[C_GPU_HOURS] = PLAN_FIELD("gpu_hours", REP_VIEW_ALL),
+	[C_MFU] = PLAN_FIELD("mfu_frac", REP_VIEW_DATA),
+	[C_MEMORY] = PLAN_FIELD("memory_per_gpu_bytes", REP_VIEW_DATA),
+	[C_FITS] = PLAN_FIELD("fits", REP_VIEW_DATA),
 	/* what the deadline and the cost are judged on (rep_basis_name) */
 	[C_BASIS] = REP_TEXT_COL("basis", "basis", REP_VIEW_DATA, 1),
 	[C_MEETS] = BOOL_COL("meets_deadline", REP_VIEW_JSON),
 	[C_PRICED] = BOOL_COL("priced", REP_VIEW_JSON),
-	[C_PRICING] = REP_TEXT_COL("pricing", "pricing", REP_VIEW_CSV, 1),
+	[C_PRICING] = PLAN_FIELD("pricing", REP_VIEW_CSV),
 	[C_OFFER] = REP_TEXT_COL("offer", "cheapest offer", REP_VIEW_TEXT, 1),
-	[C_PROVIDER] = REP_TEXT_COL("provider", "provider", REP_VIEW_DATA, 1),
-	[C_INSTANCE] = REP_TEXT_COL("instance", "instance", REP_VIEW_DATA, 1),
-	[C_REGION] = REP_TEXT_COL("region", "region", REP_VIEW_DATA, 1),
-	[C_COST] = USD_COL("cost_usd", "cost", REP_VIEW_ALL),
-	[C_COST_MAX] = USD_COL("cost_max_usd", "up to", REP_VIEW_ALL),
-	[C_COST_RUN] = TIME_COL("cost_run_s", "run on the offer", REP_VIEW_JSON),
+	[C_PROVIDER] = PLAN_FIELD("provider", REP_VIEW_DATA),
+	[C_INSTANCE] = PLAN_FIELD("instance", REP_VIEW_DATA),
+	[C_REGION] = PLAN_FIELD("region", REP_VIEW_DATA),
+	[C_COST] = PLAN_FIELD("cost_usd", REP_VIEW_ALL),
+	[C_COST_MAX] = PLAN_FIELD("cost_max_usd", REP_VIEW_ALL),
+	[C_COST_RUN] = { "cost_run_s", "run on the offer", REP_COL_DURATION, 0, 0, NULL, NULL, NULL,
+			 REP_CSV_SIG6, REP_VIEW_JSON, 1 },
 	/* null where no network plays a part; left out where no offer does */
 	[C_COST_NETWORK] = REP_TEXT_COL("cost_network", "network", REP_VIEW_JSON, 0),
-	[C_ENERGY] = PLAN_COL("energy_kwh", "energy", REP_COL_AMOUNT, 0, " kWh", REP_CSV_EXP6,
-			      REP_VIEW_ALL),
+	[C_ENERGY] = PLAN_FIELD("energy_kwh", REP_VIEW_ALL),
 	[C_NOTE] = REP_TEXT_COL("reason", "note", REP_VIEW_FLAT, 0),
-	[U_GPU] = REP_TEXT_COL("gpu", "GPU", REP_VIEW_TEXT, 0),
-	[U_TIME_P10] = TIME_COL("total_time_p10_s", "time P10", REP_VIEW_FLAT),
-	[U_TIME_P50] = TIME_COL("total_time_p50_s", "time P50", REP_VIEW_FLAT),
-	[U_TIME_P90] = TIME_COL("total_time_p90_s", "time P90", REP_VIEW_FLAT),
-	[U_COST_P10] = USD_COL("cost_p10_usd", "cost P10", REP_VIEW_FLAT),
-	[U_COST_P50] = USD_COL("cost_p50_usd", "cost P50", REP_VIEW_FLAT),
-	[U_COST_P90] = USD_COL("cost_p90_usd", "cost P90", REP_VIEW_FLAT),
+	[U_GPU] = REP_FIELD_COL("gpu", REP_VIEW_TEXT, 0),
+	[U_TIME_P10] = TIME_Q("total_time_p10_s", "time P10"),
+	[U_TIME_P50] = TIME_Q("total_time_p50_s", "time P50"),
+	[U_TIME_P90] = TIME_Q("total_time_p90_s", "time P90"),
+	[U_COST_P10] = USD_Q("cost_p10_usd", "cost P10"),
+	[U_COST_P50] = USD_Q("cost_p50_usd", "cost P50"),
+	[U_COST_P90] = USD_Q("cost_p90_usd", "cost P90"),
 	[U_P_DEADLINE] = { "p_deadline", "P(deadline)", REP_COL_NUM, 100, 0, " %", NULL, NULL,
 			   REP_CSV_SIG4, REP_VIEW_FLAT, 0 },
 	[U_ERROR] = REP_TEXT_COL("uncertainty_error", "uncertainty error", REP_VIEW_DATA, 1),
 	[U_NOTE] = REP_TEXT_COL("note", "note", REP_VIEW_TEXT, 0),
 };
 #undef BOOL_COL
-#undef USD_COL
-#undef TIME_COL
-#undef PLAN_COL
+#undef USD_Q
+#undef TIME_Q
+#undef QUANTILE_COL
+#undef PLAN_FIELD
+
+int rep_compare_cols(struct rep_col *cols)
+{
+	return rep_fields_copy(cols, compare_spec, ALL_COLS);
+}
 
 /* The texts a row's cells point to. */
 struct row_text {
@@ -267,7 +274,9 @@ static int print_unc_table(FILE *out, const char *fmt,
 {
 	struct rep_col cols[UNC_COLS];
 	struct rep_rows r;
-	memcpy(cols, compare_cols + U_GPU, sizeof(cols));
+	struct rep_col all[ALL_COLS];
+	rep_compare_cols(all);
+	memcpy(cols, all + U_GPU, sizeof(cols));
 	/* Without a deadline the column would be empty: CSV alone keeps it. */
 	if (!(res->deadline_s > 0))
 		cols[U_P_DEADLINE - U_GPU].view = REP_VIEW_CSV;
@@ -364,9 +373,11 @@ static int print_json(FILE *out, const struct rep_compare_results *res,
  * columns only with --uncertainty. */
 static int print_data(FILE *out, const char *fmt, const struct rep_compare_results *res)
 {
+	struct rep_col cols[ALL_COLS];
 	struct rep_rows r;
 	int rc;
-	compare_rows(&r, compare_cols, 0, res->unc ? ALL_COLS : MAIN_COLS, res, 0);
+	rep_compare_cols(cols);
+	compare_rows(&r, cols, 0, res->unc ? ALL_COLS : MAIN_COLS, res, 0);
 	if (!strcmp(fmt, "json"))
 		rc = print_json(out, res, &r);
 	else
@@ -418,7 +429,9 @@ static int print_text(FILE *out, const char *fmt, const struct rep_compare_resul
 		fprintf(out, "Every plan fits with %.3g %% of each GPU's memory kept free "
 			"(--memory-headroom); \"free\" is what is left.\n\n",
 			100 * res->w->plan.memory_headroom_frac);
-	compare_rows(&r, compare_cols, 0, MAIN_COLS, res, 0);
+	struct rep_col cols[ALL_COLS];
+	rep_compare_cols(cols);
+	compare_rows(&r, cols, 0, MAIN_COLS, res, 0);
 	int rc = rep_rows_print(&r, out, fmt);
 	rep_rows_release(&r);
 	if (!rc && res->unc)

@@ -53,4 +53,10 @@ struct rep_compare_results {
  * failed allocation or a non-finite number (never printed). */
 int rep_compare_report(FILE *out, const char *fmt, const struct rep_compare_results *res);
 
+struct rep_col;
+/* compare's columns, those of the catalog's fields as it describes them
+ * (out_fields.h), into cols (room for REP_ROWS_MAX_COLS).  Returns their
+ * count. */
+int rep_compare_cols(struct rep_col *cols);
+
 #endif

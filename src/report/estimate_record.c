@@ -27,6 +27,7 @@
 #include "json.h"
 #include "layout_text.h"
 #include "numfmt.h"
+#include "out_fields.h"
 #include "record.h"
 #include "rows.h"
 #include "unc_json.h"
@@ -55,12 +56,14 @@ static void put(struct est_record *r, struct rep_col col, struct rep_cell v)
 	r->cells[r->n++] = v;
 }
 
-/* Show the field put last to people, under `title`, worded by `word`. */
+/* Show the field put last to people, under `title` (NULL: the catalog's,
+ * out_fields.h), worded by `word`. */
 static void say(struct est_record *r, const char *title, rep_word_fn word)
 {
 	struct rep_col *c = &r->cols[r->n - 1];
-	assert(c->view == REP_VIEW_DATA);
-	c->title = title;
+	assert(c->view == REP_VIEW_DATA && (title || rep_field_find(c->name)));
+	if (title)
+		c->title = title;
 	c->view = REP_VIEW_ALL;
 	r->words[r->n - 1] = word;
 }
@@ -83,8 +86,9 @@ static struct rep_col col(const char *name, const char *group, enum rep_col_kind
 				 .csv = csv, .view = view };
 }
 
-/* The usual columns: JSON's alone, or CSV's and JSON's (CSV numbers to 6
- * significant digits, "%.6g"). */
+/* The usual columns: JSON's alone, or CSV's and JSON's (CSV numbers as
+ * the catalog's measurements are written: 6 significant digits, every
+ * digit of the whole part, no exponent; out_fields.h). */
 static struct rep_col jnum(const char *name, const char *group)
 {
 	return col(name, group, REP_COL_SIG, REP_VIEW_JSON, 0);
@@ -95,7 +99,7 @@ static struct rep_col jtext(const char *name, const char *group)
 }
 static struct rep_col data6(const char *name, const char *group)
 {
-	return col(name, group, REP_COL_SIG, REP_VIEW_DATA, REP_CSV_EXP6);
+	return col(name, group, REP_COL_SIG, REP_VIEW_DATA, REP_CSV_SIG6);
 }
 static struct rep_col dtext(const char *name, const char *group)
 {
@@ -106,6 +110,16 @@ static struct rep_col fixed(const char *name, const char *group, enum rep_view v
 {
 	struct rep_col c = col(name, group, REP_COL_SIG, view, REP_CSV_DECIMALS);
 	c.decimals = decimals;
+	return c;
+}
+
+/* A field of the catalog (out_fields.h) in JSON group `group` (NULL:
+ * none), in the formats of `view`. */
+static struct rep_col field(const char *name, const char *group, enum rep_view view)
+{
+	struct rep_col c = REP_FIELD_COL(name, view, 0);
+	rep_field_apply(&c);
+	c.group = group;
 	return c;
 }
 
@@ -150,13 +164,13 @@ static void result_fields(struct est_record *r, const struct workload *w,
 {
 	int vision = w->kind == WL_VISION, recsys = w->kind == WL_RECSYS;
 	int llm = !vision && !recsys;
-	put(r, data6("step_time_s", NULL), val(e->step_time_s));
-	say(r, "step time", rep_est_duration);
+	put(r, field("step_time_s", NULL, REP_VIEW_DATA), val(e->step_time_s));
+	say(r, NULL, rep_est_duration);
 	/* People read a language model's rate in tokens, the others' in
 	 * what a sample is (rep_est_throughput's units) */
-	put(r, data6("tokens_per_s", NULL), val(e->tokens_per_s));
+	put(r, field("tokens_per_s", NULL, REP_VIEW_DATA), val(e->tokens_per_s));
 	if (llm)
-		say(r, "tokens/s (all GPUs)", rep_est_amount);
+		say(r, NULL, rep_est_amount);
 	put(r, data6("tokens_per_s_per_gpu", NULL), val(e->tokens_per_s_per_gpu));
 	if (llm)
 		say(r, "tokens/s per GPU", rep_est_amount);
@@ -171,25 +185,25 @@ static void result_fields(struct est_record *r, const struct workload *w,
 	put(r, jnum("input_wait_s", NULL), only(vision, val(e->input_wait_s)));
 	put(r, jnum("embedding_bytes_per_gpu", NULL), only(recsys, val(e->embedding_bytes_per_gpu)));
 	put(r, jnum("host_bytes", NULL), only(recsys, val(e->host_bytes)));
-	put(r, data6("total_time_s", NULL), val(e->total_time_s));
-	say(r, "total time", rep_est_duration);
-	put(r, data6("gpu_hours", NULL), val(e->gpu_hours));
-	say(r, "GPU-hours", rep_est_amount);
+	put(r, field("total_time_s", NULL, REP_VIEW_DATA), val(e->total_time_s));
+	say(r, NULL, rep_est_duration);
+	put(r, field("gpu_hours", NULL, REP_VIEW_DATA), val(e->gpu_hours));
+	say(r, NULL, rep_est_amount);
 	put(r, jnum("model_flop_per_step", NULL), val(e->model_flop_per_step));
 	put(r, jnum("hw_flop_per_step", NULL), val(e->hw_flop_per_step));
-	put(r, fixed("mfu_frac", NULL, REP_VIEW_DATA, 4), val(e->mfu_frac));
-	say(r, "MFU", rep_est_percent);
-	put(r, fixed("hfu_frac", NULL, REP_VIEW_DATA, 4), val(e->hfu_frac));
-	say(r, "HFU", rep_est_percent);
-	put(r, data6("memory_per_gpu_bytes", NULL), val(e->memory_per_gpu_bytes));
-	say(r, "memory per GPU", rep_est_memory);
+	put(r, field("mfu_frac", NULL, REP_VIEW_DATA), val(e->mfu_frac));
+	say(r, NULL, rep_est_percent);
+	put(r, field("hfu_frac", NULL, REP_VIEW_DATA), val(e->hfu_frac));
+	say(r, NULL, rep_est_percent);
+	put(r, field("memory_per_gpu_bytes", NULL, REP_VIEW_DATA), val(e->memory_per_gpu_bytes));
+	say(r, NULL, rep_est_memory);
 	put(r, data6("memory_capacity_bytes", NULL), val(e->memory_capacity_bytes));
 	/* What fits is compared with: the capacity less --memory-headroom. */
 	put(r, jnum("memory_usable_bytes", NULL), val(e->memory_usable_bytes));
-	put(r, col("fits", NULL, REP_COL_BOOL, REP_VIEW_DATA, 0), val(e->fits));
+	put(r, field("fits", NULL, REP_VIEW_DATA), val(e->fits));
 	put(r, jtext("fit_advice", NULL), only(!e->fits, txt(e->fit_advice)));
-	put(r, dtext("limiting", NULL), txt(limiter_names[e->limiting]));
-	say(r, "limiting resource", rep_est_name);
+	put(r, field("limiting", NULL, REP_VIEW_DATA), txt(limiter_names[e->limiting]));
+	say(r, NULL, rep_est_name);
 }
 
 /* Where the step's time goes and what the memory holds, by part. */
@@ -214,8 +228,8 @@ static void campaign_fields(struct est_record *r, const struct campaign *cp)
 	const struct campaign *c = cp ? cp : &none;
 	int any = c->interrupt_per_s > 0;
 #define HAS(x) (cp ? (x) : null_cell)
-	put(r, data6("wall_time_s", g), HAS(val(c->wall_s)));
-	say(r, "expected wall clock", rep_est_wall);
+	put(r, field("wall_time_s", g, REP_VIEW_DATA), HAS(val(c->wall_s)));
+	say(r, NULL, rep_est_wall);
 	put(r, fixed("goodput_frac", g, REP_VIEW_DATA, 4), HAS(val(c->goodput_frac)));
 	put(r, data6("interruptions", g), HAS(val(c->interruptions)));
 	say(r, "expected interruptions", rep_est_amount);
@@ -249,7 +263,7 @@ static void plan_fields(struct est_record *r, const struct workload *w, const st
 {
 	static const struct rep_col layout[REP_LAYOUT_NCOLS] = { REP_LAYOUT_COLS };
 	struct rep_cell c[REP_LAYOUT_NCOLS];
-	put(r, dtext("gpu", "plan"), txt(p->gpu));
+	put(r, field("gpu", "plan", REP_VIEW_DATA), txt(p->gpu));
 	rep_layout_plan_row(c, "", p, w->train.recompute);
 	for (int k = 0; k < REP_LAYOUT_NCOLS; k++) {
 		struct rep_col lc = layout[k];
@@ -277,18 +291,18 @@ static void choice_fields(struct est_record *r, const char *key, const char *gro
 	const char *net = ch ? rep_choice_network(ch, p) : NULL;
 #define ON(x) (ch ? (x) : gone)
 	put(r, jtext(key, "cost"), has_cost && !ch ? null_cell : gone);
-	put(r, col("provider", group, REP_COL_TEXT, v, 0), ON(txt(ch->table->provider)));
-	put(r, col("instance", group, REP_COL_TEXT, v, 0), ON(txt(ch->offer->instance)));
-	put(r, col("region", group, REP_COL_TEXT, v, 0), ON(txt(ch->offer->region)));
+	put(r, field("provider", group, v), ON(txt(ch->table->provider)));
+	put(r, field("instance", group, v), ON(txt(ch->offer->instance)));
+	put(r, field("region", group, v), ON(txt(ch->offer->region)));
 	put(r, jnum("gpus_per_instance", group), ON(val(ch->offer->gpus)));
 	put(r, jnum("instances", group), ON(val(ch->run.instances)));
 	put(r, jnum("idle_gpus", group), ON(val(ch->run.idle_gpus)));
 	put(r, jnum("billed_s", group), ON(val(ch->run.billed_s)));
 	put(r, jnum("price_usd_per_instance_h", group), ON(val(ch->run.price_usd_per_h)));
 	put(r, jnum("price_usd_per_gpu_h", group), ON(val(ch->run.price_usd_per_gpu_h)));
-	put(r, fixed("cost_usd", group, v, 2), ON(val(ch->run.cost_usd)));
+	put(r, field("cost_usd", group, v), ON(val(ch->run.cost_usd)));
 	if (csv)
-		say(r, "cost", rep_est_cost);
+		say(r, NULL, rep_est_cost);
 	put(r, jtext("as_of", group), ON(txt(ch->offer->as_of)));
 	put(r, col("verified", group, REP_COL_BOOL, REP_VIEW_JSON, 0), ON(val(ch->offer->verified)));
 	put(r, jnum("run_s", group), ON(val(ch->run_s)));
@@ -335,13 +349,13 @@ static void cost_fields(struct est_record *r, const struct gpu *g, const struct 
 		snprintf(why, REP_UNPRICED_LEN, "%s", "does not fit in GPU memory");
 	else if (has_cost && !c->priced)
 		rep_unpriced(why, &c->range, c->kind, g->id, p->count);
-	put(r, dtext("pricing", "cost"), only(has_cost, txt(cost_kind_names[c->kind])));
+	put(r, field("pricing", "cost", REP_VIEW_DATA), only(has_cost, txt(cost_kind_names[c->kind])));
 	put(r, col("priced", "cost", REP_COL_BOOL, REP_VIEW_JSON, 0), only(has_cost, val(c->priced)));
 	put(r, jtext("not_priced", "cost"), only(has_cost && !offer, txt(why)));
 	choice_fields(r, "cheapest", "cost.cheapest", offer ? &c->range.cheapest : NULL, p,
 		      has_cost, 1);
 	choice_fields(r, "dearest", "cost.dearest", offer ? &c->range.dearest : NULL, p, has_cost, 0);
-	put(r, fixed("cost_max_usd", NULL, REP_VIEW_CSV, 2),
+	put(r, field("cost_max_usd", NULL, REP_VIEW_CSV),
 	    offer ? val(c->range.dearest.run.cost_usd) : null_cell);
 	put(r, col("providers", "cost", REP_COL_COUNT, REP_VIEW_JSON, 0),
 	    only(offer, val(c->range.providers)));
@@ -353,8 +367,8 @@ static void cost_fields(struct est_record *r, const struct gpu *g, const struct 
 	    only(offer && c->range.providers_idle, val(c->range.dearest_idle.run.cost_usd)));
 	put(r, jnum("billed_run_s", "cost"), only(fit, val(c->run_s)));
 	int wall = offer && !c->campaign_hopeless;
-	put(r, fixed("wall_cost_usd", "cost", REP_VIEW_DATA, 2), wall ? val(c->wall_usd) : null_cell);
-	say(r, "expected wall-clock cost", rep_est_wall_cost);
+	put(r, field("wall_cost_usd", "cost", REP_VIEW_DATA), wall ? val(c->wall_usd) : null_cell);
+	say(r, NULL, rep_est_wall_cost);
 	put(r, jnum("wall_run_s", "cost"), only(fit, wall ? val(c->wall_s) : null_cell));
 	put(r, jnum("spare_cost_usd", "cost"), only(fit, wall ? val(c->spare_usd) : null_cell));
 	spot_fields(r, c, fit && c->spot_counted);
@@ -364,15 +378,16 @@ static void cost_fields(struct est_record *r, const struct gpu *g, const struct 
 	    only(has_cost, fit && c->onprem ? val(c->onprem_usd) : null_cell));
 	put(r, jnum("onprem_usd_per_gpu_h", "cost"),
 	    only(fit && c->onprem, val(c->onprem_rate.total_usd_per_gpu_h)));
-	put(r, data6("energy_kwh", "energy"), unfit ? null_cell : only(fit, val(c->energy_kwh)));
-	say(r, "energy", rep_est_energy);
+	put(r, field("energy_kwh", "energy", REP_VIEW_DATA),
+	    unfit ? null_cell : only(fit, val(c->energy_kwh)));
+	say(r, NULL, rep_est_energy);
 	put(r, data6("co2_kg", "energy"), unfit ? null_cell : only(fit, val(c->co2_kg)));
 	put(r, jnum("power_frac", "energy"), only(fit, val(c->in.power_frac)));
 	put(r, jnum("pue", "energy"), only(fit, val(c->in.pue)));
 	put(r, jnum("grid_g_per_kwh", "energy"), only(fit, val(c->in.grid_g_per_kwh)));
 	/* CSV: the time and the network the cheapest offer was priced over. */
 	const char *net = offer ? rep_choice_network(&c->range.cheapest, p) : NULL;
-	put(r, col("offer_run_s", NULL, REP_COL_SIG, REP_VIEW_CSV, REP_CSV_EXP6),
+	put(r, col("offer_run_s", NULL, REP_COL_SIG, REP_VIEW_CSV, REP_CSV_SIG6),
 	    offer ? val(c->range.cheapest.run_s) : null_cell);
 	put(r, col("offer_network", NULL, REP_COL_TEXT, REP_VIEW_CSV, 0),
 	    offer ? txt(net ? net : "") : null_cell);

@@ -10,6 +10,7 @@
 #include "../model/comm.h"
 #include "../util/units.h"
 #include "json.h"
+#include "out_fields.h"
 #include "record.h"
 #include "rows.h"
 #include "table.h"
@@ -67,8 +68,9 @@ static const struct rep_col doc_cols[D_NCOLS] = {
 	REP_TEXT_COL("workload", "workload", REP_VIEW_ALL, 0),
 	REP_TEXT_COL("file", "file", REP_VIEW_ALL, 0),
 	REP_TEXT_COL("kind", "kind", REP_VIEW_ALL, 0),
-	REP_TEXT_COL("gpu", "GPU", REP_VIEW_ALL, 0),
-	X_SECONDS("step_time_s", "step time"),
+	/* fields of the catalog (out_fields.h) */
+	REP_FIELD_COL("gpu", REP_VIEW_ALL, 0),
+	REP_FIELD_COL("step_time_s", REP_VIEW_ALL, 0),
 	{ "memory_bytes_per_s", "memory bandwidth", REP_COL_SIG, 1e-9, 4, " GB/s", NULL, NULL,
 	  REP_CSV_EXP6, REP_VIEW_ALL, 0 },
 };
@@ -156,9 +158,11 @@ static int explain_json(FILE *f, const struct rep_rows *ops, const struct rep_ro
 		[D_KIND] = { .text = rep_kind_name(w) }, [D_GPU] = { .text = g->id },
 		[D_STEP] = { .num = e->step_time_s }, [D_MEM_RATE] = { .num = g->mem_bytes_per_s },
 	};
+	struct rep_col cols[D_NCOLS];
 	struct rep_rows doc;
 	struct rep_json j;
-	rep_rows_init(&doc, doc_cols, D_NCOLS);
+	rep_fields_copy(cols, doc_cols, D_NCOLS);
+	rep_rows_init(&doc, cols, D_NCOLS);
 	rep_rows_add(&doc, c);
 	rep_json_doc_begin(&j, f, "explain");
 	int rc = rep_record_json(&doc, &j, NULL);

@@ -16,6 +16,7 @@
 #include "layout_text.h"
 #include "numfmt.h"
 #include "offer_words.h"
+#include "out_fields.h"
 #include "rows.h"
 #include "table.h"
 #include "unc_json.h"
@@ -37,30 +38,33 @@ enum {
 	PC_TOTAL_P10, PC_TOTAL_P50, PC_TOTAL_P90, PC_COST_P10, PC_COST_P50, PC_COST_P90,
 	PC_TIME_RANGE, PC_COST_RANGE, PC_P_DEADLINE, PC_P_BUDGET, PC_NETWORK, PC_COLS
 };
+/* A quantile of the uncertainty, written as the field it samples is
+ * (the catalog's CSV format: out_fields.h). */
 #define TIME_COL(name, view) \
-	{ name, "", REP_COL_NUM, 0, 0, NULL, NULL, NULL, REP_CSV_EXP6, view, 0 }
+	{ name, "", REP_COL_NUM, 0, 0, NULL, NULL, NULL, REP_CSV_SIG6, view, 0 }
 #define USD_COL(name, view) \
 	{ name, "", REP_COL_NUM, 0, 2, NULL, NULL, NULL, REP_CSV_DECIMALS, view, 0 }
 #define FIGURE_COL(name, title) \
 	{ name, title, REP_COL_FIGURE, 0, 0, NULL, NULL, NULL, 0, REP_VIEW_TEXT, 0 }
 #define CHANCE_COL(name, title) \
 	{ name, title, REP_COL_NUM, 100, 0, " %", NULL, NULL, REP_CSV_SIG4, REP_VIEW_FLAT, 0 }
-static const struct rep_col plan_cols[PC_COLS] = {
+static const struct rep_col plan_spec[PC_COLS] = {
 	[PC_SECTION] = REP_TEXT_COL("section", "", REP_VIEW_CSV, 0),
-	[PC_GPU] = REP_TEXT_COL("gpu", "GPU", REP_VIEW_ALL, 0),
+	[PC_GPU] = REP_FIELD_COL("gpu", REP_VIEW_ALL, 0),
 	[PC_LAYOUT] = REP_LAYOUT_COLS,
 	/* The layout's memory margin: what fits is compared with, less what
 	 * it needs (the table's words; CSV and JSON have neither). */
 	[PC_FREE] = REP_TEXT_COL("memory_free", "free", REP_VIEW_TEXT, 0),
-	[PC_STEP] = TIME_COL("step_time_s", REP_VIEW_DATA),
+	[PC_STEP] = REP_FIELD_COL("step_time_s", REP_VIEW_DATA, 0),
+	/* Not the catalog's total_time_s (the steady run): the time on the
+	 * plan's basis, the expected wall clock unless --steady-state. */
 	[PC_TOTAL] = { "total_time_s", "total time", REP_COL_DURATION, 0, 0, NULL, NULL, NULL,
-		       REP_CSV_EXP6, REP_VIEW_ALL, 0 },
-	[PC_COST] = { "cost_usd", "cost", REP_COL_USD, 0, 2, NULL, NULL, NULL, REP_CSV_DECIMALS,
-		      REP_VIEW_ALL, 0 },
+		       REP_CSV_SIG6, REP_VIEW_ALL, 0 },
+	[PC_COST] = REP_FIELD_COL("cost_usd", REP_VIEW_ALL, 0),
 	/* what total_time_s and cost_usd are (rep_basis_name) */
 	[PC_BASIS] = REP_TEXT_COL("basis", "", REP_VIEW_DATA, 0),
-	[PC_PROVIDER] = REP_TEXT_COL("provider", "", REP_VIEW_DATA, 0),
-	[PC_INSTANCE] = REP_TEXT_COL("instance", "", REP_VIEW_DATA, 0),
+	[PC_PROVIDER] = REP_FIELD_COL("provider", REP_VIEW_DATA, 0),
+	[PC_INSTANCE] = REP_FIELD_COL("instance", REP_VIEW_DATA, 0),
 	[PC_OFFER] = REP_TEXT_COL("offer", "offer", REP_VIEW_TEXT, 0),
 	[PC_TOTAL_P10] = TIME_COL("total_time_p10_s", REP_VIEW_CSV),
 	[PC_TOTAL_P50] = TIME_COL("total_time_p50_s", REP_VIEW_CSV),
@@ -79,10 +83,15 @@ static const struct rep_col plan_cols[PC_COLS] = {
 #undef USD_COL
 #undef TIME_COL
 
+int rep_plan_cols(struct rep_col *cols)
+{
+	return rep_fields_copy(cols, plan_spec, PC_COLS);
+}
+
 /* The columns of plan_cols one output shows, in their order. */
 struct plan_cols {
 	struct rep_col col[PC_COLS];
-	int which[PC_COLS]; /* the plan_cols index of col[k] */
+	int which[PC_COLS]; /* the plan_spec index of col[k] */
 	int n;
 };
 
@@ -94,6 +103,8 @@ struct plan_cols {
 static void pick_cols(struct plan_cols *pc, const struct plan_report *r, const char *fmt)
 {
 	int csv = !strcmp(fmt, "csv");
+	struct rep_col all[PC_COLS];
+	rep_plan_cols(all);
 	pc->n = 0;
 	for (int c = 0; c < PC_COLS; c++) {
 		int sampled = c >= PC_TOTAL_P10 && c <= PC_P_BUDGET;
@@ -102,7 +113,7 @@ static void pick_cols(struct plan_cols *pc, const struct plan_report *r, const c
 		if ((c == PC_P_DEADLINE && !csv && !(r->deadline_s > 0)) ||
 		    (c == PC_P_BUDGET && !csv && !(r->budget_usd > 0)))
 			continue;
-		pc->col[pc->n] = plan_cols[c];
+		pc->col[pc->n] = all[c];
 		if (c == PC_TOTAL)
 			pc->col[pc->n].title = r->steady_state ? "total time, steady" : "wall clock";
 		pc->which[pc->n++] = c;

@@ -43,4 +43,10 @@ struct plan_report {
  */
 int rep_plan_report(FILE *out, const char *fmt, const struct plan_report *r);
 
+struct rep_col;
+/* plan's columns, those of the catalog's fields as it describes them
+ * (out_fields.h), into cols (room for REP_ROWS_MAX_COLS).  Returns their
+ * count. */
+int rep_plan_cols(struct rep_col *cols);
+
 #endif

@@ -28,6 +28,14 @@ else
 	echo "FAIL output-format-doc: $why"
 fi
 
+# The shared fields are described once, in src/report/out_fields.h: the
+# schemas must say what the catalog says.
+if why=$(python3 tests/schema/fields-check.py 2>&1); then
+	echo "ok fields-described-once"
+else
+	echo "FAIL fields-described-once: $why"
+fi
+
 # One uncertainty object (src/report/unc_json.c writes it for every
 # command): every schema must describe it the same way.
 if why=$(python3 - <<'PY' 2>&1

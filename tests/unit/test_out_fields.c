@@ -1,0 +1,168 @@
+/*
+ * test_out_fields.c - the catalog of shared output fields
+ * (report/out_fields.c): every command that writes a field of the catalog
+ * writes it as the catalog says, under one title and one CSV format.
+ */
+#include "tc_test.h"
+
+#include <string.h>
+
+#include "../../src/cli/sweep_cells.h"
+#include "../../src/report/compare_report.h"
+#include "../../src/report/out_fields.h"
+#include "../../src/report/plan_report.h"
+#include "../../src/report/rows.h"
+
+/* Whether column c of `command` is a field that keeps its own description
+ * on purpose: plan's total_time_s is the time on the plan's basis (the
+ * expected wall clock unless --steady-state), not the catalog's steady
+ * run, and plan titles it by that basis. */
+static int own_field(const char *command, const struct rep_col *c)
+{
+	return !strcmp(command, "plan") && !strcmp(c->name, "total_time_s");
+}
+
+/* Each column of cols[0..n) whose name is in the catalog shows as the
+ * catalog says; a column of words (REP_COL_FIGURE) keeps its kind and
+ * takes the catalog's title, unless it words a range of samples (plan's
+ * "time P10 / P50 / P90").  Returns how many columns were catalog fields. */
+static int check_cols(const char *command, const struct rep_col *cols, int n)
+{
+	int found = 0;
+	for (int i = 0; i < n; i++) {
+		const struct rep_col *c = &cols[i];
+		const struct rep_field *f = rep_field_find(c->name);
+		if (!f || own_field(command, c))
+			continue;
+		found++;
+		if (c->kind == REP_COL_FIGURE) {
+			if (!strstr(c->title, "P10"))
+				assert_string_equal(c->title, f->title);
+			continue;
+		}
+		assert_non_null(c->title);
+		assert_string_equal(c->title, f->title);
+		assert_int_equal(c->kind, f->kind);
+		assert_true(c->scale == f->scale);
+		assert_int_equal(c->decimals, f->decimals);
+		if (f->suffix)
+			assert_string_equal(c->suffix, f->suffix);
+		else
+			assert_null(c->suffix);
+		if (f->kind != REP_COL_TEXT && f->kind != REP_COL_BOOL)
+			assert_int_equal(c->csv, f->csv);
+	}
+	return found;
+}
+
+static void compare_takes_the_catalog(void **state)
+{
+	(void)state;
+	struct rep_col cols[REP_ROWS_MAX_COLS];
+	int n = rep_compare_cols(cols);
+	/* gpu (twice), step, total, wall, GPU-hours, MFU, memory, fits,
+	 * pricing, provider, instance, region, cost, up to, energy: 16 */
+	assert_int_equal(check_cols("compare", cols, n), 16);
+}
+
+static void plan_takes_the_catalog(void **state)
+{
+	(void)state;
+	struct rep_col cols[REP_ROWS_MAX_COLS];
+	int n = rep_plan_cols(cols);
+	/* gpu, step, cost, provider, instance and the cost's range of
+	 * samples (a column of words): 6; total_time_s is plan's own */
+	assert_int_equal(check_cols("plan", cols, n), 6);
+}
+
+static void sweep_takes_the_catalog(void **state)
+{
+	(void)state;
+	struct sweep sw;
+	struct rep_col cols[SWEEP_MAX_COLS];
+	memset(&sw, 0, sizeof(sw));
+	int n = sweep_cols(&sw, 0, cols);
+	/* step, total, wall, GPU-hours, MFU, memory and its words, fits,
+	 * limiting, provider, instance, region, cost: 13 */
+	assert_int_equal(check_cols("sweep", cols, n), 13);
+}
+
+/* One title per field across the commands: the titles the previous
+ * columns differed by ("step" and "step time") now agree. */
+static void one_title_across_commands(void **state)
+{
+	(void)state;
+	struct rep_col c[REP_ROWS_MAX_COLS], p[REP_ROWS_MAX_COLS], s[SWEEP_MAX_COLS];
+	struct sweep sw;
+	memset(&sw, 0, sizeof(sw));
+	int nc = rep_compare_cols(c), np = rep_plan_cols(p), ns = sweep_cols(&sw, 0, s);
+	for (int i = 0; i < nc; i++) {
+		if (!rep_field_find(c[i].name) || c[i].kind == REP_COL_FIGURE)
+			continue;
+		for (int k = 0; k < ns; k++)
+			if (!strcmp(s[k].name, c[i].name) && s[k].kind != REP_COL_FIGURE)
+				assert_string_equal(s[k].title, c[i].title);
+		for (int k = 0; k < np; k++)
+			if (!strcmp(p[k].name, c[i].name) && p[k].kind != REP_COL_FIGURE &&
+			    !own_field("plan", &p[k]))
+				assert_string_equal(p[k].title, c[i].title);
+	}
+}
+
+/* The catalog itself: names unique, each with a title and a meaning. */
+static void catalog_is_whole(void **state)
+{
+	(void)state;
+	int n;
+	const struct rep_field *f = rep_fields(&n);
+	assert_true(n >= 15);
+	for (int i = 0; i < n; i++) {
+		assert_true(f[i].title[0] && f[i].description[0]);
+		assert_ptr_equal(rep_field_find(f[i].name), &f[i]);
+	}
+	assert_null(rep_field_find("no_such_field_s"));
+}
+
+/* CSV writes a long time with every digit of its whole part and no
+ * exponent: 12,345,678.9 s to 6 significant digits leaves no fraction,
+ * and the whole part rounds to 12345679 ("%.6g" would write 1.23457e+07,
+ * losing two digits); money to the cent. */
+static void csv_keeps_whole_digits(void **state)
+{
+	(void)state;
+	struct rep_col t = REP_FIELD_COL("total_time_s", REP_VIEW_ALL, 0);
+	struct rep_col u = REP_FIELD_COL("cost_usd", REP_VIEW_ALL, 0);
+	struct rep_cell v = { .num = 12345678.9 }, m = { .num = 1234567.891 };
+	char buf[64];
+	rep_field_apply(&t);
+	rep_field_apply(&u);
+	assert_string_equal(rep_cell_text(&t, &v, "csv", buf, sizeof(buf)), "12345679");
+	assert_string_equal(rep_cell_text(&u, &m, "csv", buf, sizeof(buf)), "1234567.89");
+	/* 0.0586796 s keeps its six digits */
+	v.num = 0.05867964;
+	assert_string_equal(rep_cell_text(&t, &v, "csv", buf, sizeof(buf)), "0.0586796");
+}
+
+/* A column with a title of its own is left as it is. */
+static void own_title_kept(void **state)
+{
+	(void)state;
+	struct rep_col c = { "total_time_s", "total time", REP_COL_DURATION, 0, 0, NULL, NULL, NULL,
+			     REP_CSV_SIG6, REP_VIEW_ALL, 0 };
+	rep_field_apply(&c);
+	assert_string_equal(c.title, "total time");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(compare_takes_the_catalog),
+		cmocka_unit_test(plan_takes_the_catalog),
+		cmocka_unit_test(sweep_takes_the_catalog),
+		cmocka_unit_test(one_title_across_commands),
+		cmocka_unit_test(catalog_is_whole),
+		cmocka_unit_test(csv_keeps_whole_digits),
+		cmocka_unit_test(own_title_kept),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
