@@ -11,7 +11,7 @@ const char *const val_metric_names[VAL_METRIC_COUNT] = {
 	"samples_per_s", "images_per_s",
 };
 
-const char *const val_mean_names[VAL_MEAN_COUNT] = { "time", "rate" };
+const char *const val_mean_names[VAL_MEAN_COUNT + 1] = { "time", "rate", NULL };
 
 void val_set_init(struct val_set *s)
 {

@@ -39,7 +39,7 @@ enum val_mean {
 	VAL_MEAN_COUNT
 };
 /* "time", "rate" */
-extern const char *const val_mean_names[VAL_MEAN_COUNT];
+extern const char *const val_mean_names[VAL_MEAN_COUNT + 1]; /* NULL-terminated */
 
 struct val_figure {
 	int steps;           /* steps the figure averages; 0: a steady rate */
