@@ -35,7 +35,21 @@ struct worker {
 	struct workload auto_w; /* layout: auto: w with the layout chosen */
 	struct estimate e;
 	struct gpu g;         /* for GPUs outside the cache */
+	struct gpu resolved;  /* the last row's GPU with its stack (gpu_resolve) */
+	const struct gpu *resolved_from; /* the GPU it was resolved from, or NULL */
 };
+
+/* GPU g resolved for the stack of W->w: again only when the GPU or the
+ * stack differs from the last row's (rows of a sweep mostly share both). */
+static const struct gpu *row_resolved(struct worker *W, const struct gpu *g)
+{
+	if (W->resolved_from != g || strcmp(W->resolved.id, g->id) ||
+	    !eff_stack_same(&W->resolved.stack, &W->w.plan.framework)) {
+		gpu_resolve(&W->resolved, g, &W->w.plan.framework);
+		W->resolved_from = g;
+	}
+	return &W->resolved;
+}
 
 /* Cheapest offer over `tables` for provider filter `prov`, on instances of
  * at least a node of the plan (or the whole job when it is smaller). */
@@ -178,7 +192,10 @@ static int eval_config(struct run *R, struct worker *W, uint64_t row, const size
 	if (rc < 0)
 		return -1;
 	W->w.plan.memory_headroom_frac = R->memory_headroom_frac;
-	if (rc || row_gpu(R, W, &g, &ge, o) || row_estimate(R->sw, W, g, o))
+	if (rc || row_gpu(R, W, &g, &ge, o))
+		return 0;
+	g = row_resolved(W, g);
+	if (row_estimate(R->sw, W, g, o))
 		return 0;
 	const double v[] = { e->step_time_s, e->total_time_s, e->gpu_hours, e->mfu_frac,
 			     e->memory_per_gpu_bytes };
