@@ -35,20 +35,22 @@ struct worker {
 	struct workload auto_w; /* layout: auto: w with the layout chosen */
 	struct estimate e;
 	struct gpu g;         /* for GPUs outside the cache */
-	struct gpu resolved;  /* the last row's GPU with its stack (gpu_resolve) */
-	const struct gpu *resolved_from; /* the GPU it was resolved from, or NULL */
+	/* Each GPU of the sweep resolved for the stack of the last row that ran
+	 * on it (gpu_resolve), R->ngpus of them in the order of R->gpus, then
+	 * one for a GPU outside the cache; owned. */
+	struct gpu *resolved;
 };
 
-/* GPU g resolved for the stack of W->w: again only when the GPU or the
- * stack differs from the last row's (rows of a sweep mostly share both). */
-static const struct gpu *row_resolved(struct worker *W, const struct gpu *g)
+/* GPU g (entry ge of the sweep's, or NULL) resolved for the stack of W->w:
+ * again only when the stack, or the GPU outside the cache, differs from
+ * the last row's on that GPU (rows of a sweep mostly share the stack). */
+static const struct gpu *row_resolved(const struct run *R, struct worker *W, const struct gpu *g,
+				      const struct gpu_entry *ge)
 {
-	if (W->resolved_from != g || strcmp(W->resolved.id, g->id) ||
-	    !eff_stack_same(&W->resolved.stack, &W->w.plan.framework)) {
-		gpu_resolve(&W->resolved, g, &W->w.plan.framework);
-		W->resolved_from = g;
-	}
-	return &W->resolved;
+	struct gpu *r = &W->resolved[ge ? (size_t)(ge - R->gpus) : R->ngpus];
+	if (strcmp(r->id, g->id) || !eff_stack_same(&r->stack, &W->w.plan.framework))
+		gpu_resolve(r, g, &W->w.plan.framework);
+	return r;
 }
 
 /* Cheapest offer over `tables` for provider filter `prov`, on instances of
@@ -194,7 +196,7 @@ static int eval_config(struct run *R, struct worker *W, uint64_t row, const size
 	W->w.plan.memory_headroom_frac = R->memory_headroom_frac;
 	if (rc || row_gpu(R, W, &g, &ge, o))
 		return 0;
-	g = row_resolved(W, g);
+	g = row_resolved(R, W, g, ge);
 	if (row_estimate(R->sw, W, g, o))
 		return 0;
 	const double v[] = { e->step_time_s, e->total_time_s, e->gpu_hours, e->mfu_frac,
@@ -292,9 +294,13 @@ void *sweep_worker_main(void *arg)
 {
 	struct run *R = arg;
 	struct worker *W = calloc(1, sizeof(*W));
-	if (W)
+	if (W) {
 		W->w_base = -1;
-	if (!W || est_workspace_init(&W->ws, EST_MAX_OPS)) {
+		W->resolved = calloc(R->ngpus + 1, sizeof(*W->resolved));
+	}
+	if (!W || !W->resolved || est_workspace_init(&W->ws, EST_MAX_OPS)) {
+		if (W)
+			free(W->resolved);
 		free(W);
 		pthread_mutex_lock(&R->mu);
 		R->failed = 1;
@@ -328,6 +334,7 @@ void *sweep_worker_main(void *arg)
 			break;
 	}
 	est_workspace_release(&W->ws);
+	free(W->resolved);
 	free(W);
 	return NULL;
 }
