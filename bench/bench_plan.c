@@ -86,6 +86,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "bench_plan: %s\n", why);
 			return 1;
 		}
+		gpu_resolve(&gpus[i], &gpus[i], &w.plan.framework);
 	}
 	struct pctx pc = { &ps };
 	struct planner_in in = { .w = &w, .gpus = gpus, .ngpus = 6, .max_gpus = 4096,

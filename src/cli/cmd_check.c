@@ -168,6 +168,7 @@ static int check_plan(struct cli_ctx *ctx, struct workload *w, struct tc_diag *d
 		return at_field(d, w, WLF_GPU, TC_EXIT_INPUT, msg);
 	if (est_workspace_init(&ws, EST_MAX_OPS))
 		return tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
+	gpu_resolve(&g, &g, &w->plan.framework);
 	rc = step_estimate(w, &g, &ws, &e, &why);
 	est_workspace_release(&ws);
 	if (rc)

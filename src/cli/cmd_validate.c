@@ -162,8 +162,10 @@ static int band_coverage(const struct val_set *set, const struct val_result *res
 		struct unc_result u;
 		struct plan_problem why;
 		struct gpu g;
-		if (!res[i].ok || !c->framework[0] || cli_catalog_gpu(c->gpu_id, &g, cat) ||
-		    unc_run(&c->w, &g, &spec, &uw, &u, &why))
+		if (!res[i].ok || !c->framework[0] || cli_catalog_gpu(c->gpu_id, &g, cat))
+			continue;
+		gpu_resolve(&g, &g, &c->w.plan.framework);
+		if (unc_run(&c->w, &g, &spec, &uw, &u, &why))
 			continue;
 		double t = u.point_step_s / val_speed_factor(c, &res[i]);
 		int in = t >= u.step_s.p10 && t <= u.step_s.p90;

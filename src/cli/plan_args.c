@@ -417,6 +417,8 @@ int plan_args_run(struct cli_ctx *ctx, const char *cmd, const char *file,
 		return rc;
 	}
 
+	/* every estimate of this run takes the one GPU with its stack */
+	gpu_resolve(g, g, &w->plan.framework);
 	if (est_workspace_init(ws, EST_MAX_OPS)) {
 		fprintf(ctx->err, "traincost %s: out of memory\n", cmd);
 		return TC_EXIT_INTERNAL;

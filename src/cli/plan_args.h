@@ -65,8 +65,8 @@ int cli_load_catalog(struct cli_ctx *ctx, const char *calibration,
 /*
  * Load FILE, apply the overrides, find the GPU, apply a calibration
  * (written to *cal when given; cal->measurements is 0 otherwise), run
- * step_estimate.  On success returns 0 with *w, *g, *ws and *est filled
- * (release ws); else prints the problem and returns an exit code.
+ * step_estimate.  On success returns 0 with *w, *g (resolved for the
+ * workload's stack: gpu_resolve()), *ws and *est filled (release ws); else prints the problem and returns an exit code.
  */
 int plan_args_run(struct cli_ctx *ctx, const char *cmd, const char *file,
 		  const struct plan_args *a, struct workload *w, struct gpu *g,

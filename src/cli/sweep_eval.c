@@ -35,7 +35,23 @@ struct worker {
 	struct workload auto_w; /* layout: auto: w with the layout chosen */
 	struct estimate e;
 	struct gpu g;         /* for GPUs outside the cache */
+	/* Each GPU of the sweep resolved for the stack of the last row that ran
+	 * on it (gpu_resolve), R->ngpus of them in the order of R->gpus, then
+	 * one for a GPU outside the cache; owned. */
+	struct gpu *resolved;
 };
+
+/* GPU g (entry ge of the sweep's, or NULL) resolved for the stack of W->w:
+ * again only when the stack, or the GPU outside the cache, differs from
+ * the last row's on that GPU (rows of a sweep mostly share the stack). */
+static const struct gpu *row_resolved(const struct run *R, struct worker *W, const struct gpu *g,
+				      const struct gpu_entry *ge)
+{
+	struct gpu *r = &W->resolved[ge ? (size_t)(ge - R->gpus) : R->ngpus];
+	if (strcmp(r->id, g->id) || !eff_stack_same(&r->stack, &W->w.plan.framework))
+		gpu_resolve(r, g, &W->w.plan.framework);
+	return r;
+}
 
 /* Cheapest offer over `tables` for provider filter `prov`, on instances of
  * at least a node of the plan (or the whole job when it is smaller). */
@@ -178,7 +194,10 @@ static int eval_config(struct run *R, struct worker *W, uint64_t row, const size
 	if (rc < 0)
 		return -1;
 	W->w.plan.memory_headroom_frac = R->memory_headroom_frac;
-	if (rc || row_gpu(R, W, &g, &ge, o) || row_estimate(R->sw, W, g, o))
+	if (rc || row_gpu(R, W, &g, &ge, o))
+		return 0;
+	g = row_resolved(R, W, g, ge);
+	if (row_estimate(R->sw, W, g, o))
 		return 0;
 	const double v[] = { e->step_time_s, e->total_time_s, e->gpu_hours, e->mfu_frac,
 			     e->memory_per_gpu_bytes };
@@ -275,9 +294,13 @@ void *sweep_worker_main(void *arg)
 {
 	struct run *R = arg;
 	struct worker *W = calloc(1, sizeof(*W));
-	if (W)
+	if (W) {
 		W->w_base = -1;
-	if (!W || est_workspace_init(&W->ws, EST_MAX_OPS)) {
+		W->resolved = calloc(R->ngpus + 1, sizeof(*W->resolved));
+	}
+	if (!W || !W->resolved || est_workspace_init(&W->ws, EST_MAX_OPS)) {
+		if (W)
+			free(W->resolved);
 		free(W);
 		pthread_mutex_lock(&R->mu);
 		R->failed = 1;
@@ -311,6 +334,7 @@ void *sweep_worker_main(void *arg)
 			break;
 	}
 	est_workspace_release(&W->ws);
+	free(W->resolved);
 	free(W);
 	return NULL;
 }

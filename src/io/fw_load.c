@@ -150,11 +150,11 @@ static void inherit_pooled(struct fw_catalog *cat)
 {
 	const unsigned long long bit = 1ULL << eff_id_stack_frac;
 	for (size_t i = 0; i < cat->count; i++) {
-		struct plan_framework *f = &cat->fws[i].layer;
+		struct eff_stack *f = &cat->fws[i].layer;
 		if (f->fitted_runs > 0 || (f->set & bit))
 			continue;
 		for (size_t j = 0; j < cat->count; j++) {
-			const struct plan_framework *g = &cat->fws[j].layer;
+			const struct eff_stack *g = &cat->fws[j].layer;
 			if (!(cat->fws[j].default_for & cat->fws[i].families) ||
 			    g->fitted_runs <= 0 || !(g->set & bit))
 				continue;
@@ -255,7 +255,7 @@ static const struct fw_catalog *catalog_of(const struct tc_datapath *dp, struct 
 }
 
 /* Look id up into *out; the message (without position) into why. */
-static int resolve(const struct tc_datapath *dp, const char *id, struct plan_framework *out,
+static int resolve(const struct tc_datapath *dp, const char *id, struct eff_stack *out,
 		   char *why, size_t whylen, struct tc_diag *d)
 {
 	struct fw_catalog own;
@@ -270,7 +270,7 @@ static int resolve(const struct tc_datapath *dp, const char *id, struct plan_fra
 }
 
 int fw_resolve(const struct tc_datapath *dp, const char *file, const struct yn_node *v,
-	       struct plan_framework *out, struct tc_diag *d)
+	       struct eff_stack *out, struct tc_diag *d)
 {
 	char why[512];
 	if (v->type != YN_SCALAR || !v->len)
@@ -284,7 +284,7 @@ int fw_resolve(const struct tc_datapath *dp, const char *file, const struct yn_n
 }
 
 int fw_resolve_id(const struct tc_datapath *dp, const char *what, const char *id,
-		  struct plan_framework *out, struct tc_diag *d)
+		  struct eff_stack *out, struct tc_diag *d)
 {
 	char why[512];
 	int rc = resolve(dp, id, out, why, sizeof(why), d);
@@ -294,7 +294,7 @@ int fw_resolve_id(const struct tc_datapath *dp, const char *what, const char *id
 }
 
 int fw_resolve_default(const struct tc_datapath *dp, enum wl_kind kind,
-		       struct plan_framework *out, struct tc_diag *d)
+		       struct eff_stack *out, struct tc_diag *d)
 {
 	struct fw_catalog own;
 	const struct fw_catalog *cat = catalog_of(dp, &own, d);

@@ -18,7 +18,7 @@
 #define FW_TEXT_LEN 1024
 
 struct framework {
-	struct plan_framework layer; /* id and efficiency values */
+	struct eff_stack layer; /* id and efficiency values */
 	char name[GPU_TEXT_LEN];     /* "Megatron-LM (Megatron-Core)" */
 	unsigned families;           /* bit k: workload kind k is run with it */
 	unsigned default_for;        /* bit k: used when a workload of kind k
@@ -58,7 +58,7 @@ void fw_catalog_release(struct fw_catalog *cat);
  */
 struct yn_node;
 int fw_resolve(const struct tc_datapath *dp, const char *file, const struct yn_node *v,
-	       struct plan_framework *out, struct tc_diag *d);
+	       struct eff_stack *out, struct tc_diag *d);
 
 /*
  * The profile a workload of kind `kind` gets when it names none, into *out
@@ -66,10 +66,10 @@ int fw_resolve(const struct tc_datapath *dp, const char *file, const struct yn_n
  * Returns 0, or -1 when the catalog cannot be loaded (messages in d).
  */
 int fw_resolve_default(const struct tc_datapath *dp, enum wl_kind kind,
-		       struct plan_framework *out, struct tc_diag *d);
+		       struct eff_stack *out, struct tc_diag *d);
 
 /* The same for an id without a position (a command-line option): the
  * message names `what`, e.g. "--framework".  Returns 0 or -1. */
 int fw_resolve_id(const struct tc_datapath *dp, const char *what, const char *id,
-		  struct plan_framework *out, struct tc_diag *d);
+		  struct eff_stack *out, struct tc_diag *d);
 #endif

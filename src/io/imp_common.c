@@ -512,7 +512,7 @@ int imp_load_text(const char *name, const char *text, size_t len, const struct i
 	}
 	apply_options(r, o);
 	const struct imp_value *fw = imp_get(r, IMP_PLAN, "framework");
-	struct plan_framework layer;
+	struct eff_stack layer;
 	if (fw && fw_resolve_id(dp, "--framework", fw->text, &layer, d))
 		return -1;
 	if (batch_per_gpu(r, d))

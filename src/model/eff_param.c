@@ -61,6 +61,23 @@ void eff_default(struct roof_eff *e)
 	       "measurements and NCCL all-reduce curves (docs/model.md)");
 }
 
+int eff_measured(const struct roof_eff *e, enum eff_id p)
+{
+	assert((int)p >= 0 && p < EFF_COUNT);
+	return e->layer[p] == EFF_LAYER_GPU || e->layer[p] == EFF_LAYER_CALIBRATION;
+}
+
+int eff_stack_same(const struct eff_stack *a, const struct eff_stack *b)
+{
+	if (strcmp(a->id, b->id) || a->set != b->set || a->fitted_runs != b->fitted_runs ||
+	    strcmp(a->pooled_from, b->pooled_from))
+		return 0;
+	for (int p = 0; p < EFF_COUNT; p++)
+		if ((a->set & (1ULL << p)) && a->value[p] != b->value[p])
+			return 0;
+	return 1;
+}
+
 int eff_calibrated(const struct roof_eff *e)
 {
 	for (int p = 0; p < EFF_COUNT; p++)

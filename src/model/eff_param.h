@@ -157,6 +157,24 @@ struct roof_eff {
 	char measured_on[EFF_ID_LEN];
 };
 
+#define FW_ID_LEN 32
+
+/* A software stack's layer: the values its framework profile sets
+ * (models/framework/<id>.yaml, io/fw_load.h). */
+struct eff_stack {
+	char id[FW_ID_LEN];       /* "" = none named: the registry and GPU values */
+	unsigned long long set;   /* bit p: value[p] is the profile's */
+	double value[EFF_COUNT];
+	int fitted_runs;          /* published runs its values were fitted
+				     on; 0: none measured */
+	char pooled_from[FW_ID_LEN]; /* a stack with no measured run: the
+					profile whose pooled stack_frac it
+					takes ("" when its own) */
+};
+
+/* 1 when stacks a and b are the same profile with the same values. */
+int eff_stack_same(const struct eff_stack *a, const struct eff_stack *b);
+
 /* One row of the registry. */
 struct eff_param {
 	const char *name;      /* key in GPU files and calibration files */
@@ -192,6 +210,10 @@ int eff_set(struct roof_eff *e, enum eff_id p, double v, enum eff_layer from);
 
 /* Every parameter at its registry default, layer EFF_LAYER_DEFAULT. */
 void eff_default(struct roof_eff *e);
+
+/* 1 when parameter p of *e was measured on the GPU: set by its file or a
+ * calibration, not a default or a stack profile's value. */
+int eff_measured(const struct roof_eff *e, enum eff_id p);
 
 /* 1 when a calibration file set any value of *e. */
 int eff_calibrated(const struct roof_eff *e);

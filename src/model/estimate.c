@@ -72,10 +72,10 @@ int step_validated(const struct workload *w, const struct gpu *g)
 {
 	if (eff_calibrated(&g->eff))
 		return 1;
-	const struct plan_framework *fw = &w->plan.framework;
+	const struct eff_stack *fw = &g->stack;
 	if (w->kind == WL_LLM && w->train.precision == PREC_FP4)
 		return 0; /* no FP4 GEMM rate measured on any GPU */
-	return g->eff.layer[eff_id_gemm_max_frac] >= EFF_LAYER_GPU &&
+	return eff_measured(&g->eff, eff_id_gemm_max_frac) &&
 	       !g->eff.measured_on[0] && (!fw->id[0] || fw->fitted_runs > 0);
 }
 
@@ -91,7 +91,7 @@ int step_collectives_measured(const struct plan *pl, const struct gpu *g)
 static int any_rate_measured(const struct roof_eff *eff)
 {
 	for (int i = 0; i < EFF_COUNT; i++)
-		if (eff_params[i].role == EFF_RATE && eff->layer[i] >= EFF_LAYER_GPU)
+		if (eff_params[i].role == EFF_RATE && eff_measured(eff, i))
 			return 1;
 	return 0;
 }
@@ -100,8 +100,8 @@ static int any_rate_measured(const struct roof_eff *eff)
 static void unvalidated_warnings(const struct workload *w, const struct gpu *g,
 				 struct estimate *e)
 {
-	const struct plan_framework *fw = &w->plan.framework;
-	int gemm_default = g->eff.layer[eff_id_gemm_max_frac] < EFF_LAYER_GPU;
+	const struct eff_stack *fw = &g->stack;
+	int gemm_default = !eff_measured(&g->eff, eff_id_gemm_max_frac);
 	if (gemm_default && g->eff.measured_on[0])
 		est_warn(e, "no published measurement of %s's GEMM rate: the A100-fitted default "
 			 "applies, the rates its file has were measured on %s, and the uncertainty "
@@ -181,11 +181,15 @@ static int choose_micro_batch(const struct workload *w, const struct gpu *g,
 	return 0;
 }
 
+
 static int estimate_core(const struct workload *w, const struct gpu *g,
 			 struct est_workspace *ws, struct estimate *out,
 			 struct plan_problem *why)
 {
 	assert(w && g && ws && out);
+	/* g is the GPU resolved for w's stack (gpu_resolve()): one passed as
+	 * loaded, or resolved for another stack, has the wrong efficiencies */
+	assert(eff_stack_same(&w->plan.framework, &g->stack));
 	if (family_of(w)->auto_micro_batch && w->plan.micro_batch <= 0)
 		return choose_micro_batch(w, g, ws, out, why);
 	return estimate_given(w, g, ws, out, why);
@@ -196,18 +200,7 @@ static int estimate_given(const struct workload *w, const struct gpu *g,
 			  struct est_workspace *ws, struct estimate *out,
 			  struct plan_problem *why)
 {
-	const struct est_family *f = family_of(w);
-	const struct plan_framework *fw = &w->plan.framework;
-	int rc;
-	if (eff_stack_applies(&g->eff, fw->set)) {
-		/* The stack's layer goes on a copy: the caller's GPU is shared
-		 * by estimates of other stacks. */
-		struct gpu gf = *g;
-		eff_resolve(&gf.eff, fw->set, fw->value);
-		rc = f->run(w, &gf, ws, out, why);
-	} else {
-		rc = f->run(w, g, ws, out, why);
-	}
+	int rc = family_of(w)->run(w, g, ws, out, why);
 	if (rc == 0 && !step_validated(w, g))
 		unvalidated_warnings(w, g, out);
 	if (rc == 0 && !step_collectives_measured(&out->plan, g))

@@ -98,3 +98,13 @@ enum node_topology gpu_topology(const struct gpu *g)
 	return g->topology != TOPO_DEFAULT ? g->topology :
 					     topo_default(g->form_factor, g->nvlink_bytes_per_s);
 }
+
+void gpu_resolve(struct gpu *out, const struct gpu *g, const struct eff_stack *stack)
+{
+	assert(out && g && stack && !g->stack.id[0] && !g->stack.set);
+	if (out != g)
+		*out = *g;
+	eff_resolve(&out->eff, stack->set, stack->value);
+	out->stack = *stack;
+}
+

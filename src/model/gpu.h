@@ -61,6 +61,8 @@ struct gpu {
 	char mig_of[GPU_ID_LEN];   /* set for a MIG slice: the parent id */
 
 	struct roof_eff eff;       /* achievable rates (eff_param.h) */
+	struct eff_stack stack;    /* the stack profile gpu_resolve() put into
+				      eff; id "" on a GPU as loaded */
 
 	char source[GPU_TEXT_LEN]; /* URL(s) of the datasheet figures */
 	char as_of[16];            /* YYYY-MM-DD */
@@ -91,5 +93,15 @@ int gpu_node_size(const struct gpu *g);
  * one its form factor and NVLink figure imply (topo_default), for a GPU
  * built in code. */
 enum node_topology gpu_topology(const struct gpu *g);
+
+/*
+ * The GPU an estimate of a workload run with stack profile `stack` takes:
+ * *g (registry defaults, its file's values, any calibration) with the
+ * stack's layer resolved into its efficiencies (eff_resolve()) and the
+ * stack's identity kept in out->stack.  Callers resolve once per (GPU,
+ * stack) pair and pass the result to the estimator (estimate.h); *g must
+ * be one no stack was resolved into.  out may be g.
+ */
+void gpu_resolve(struct gpu *out, const struct gpu *g, const struct eff_stack *stack);
 
 #endif

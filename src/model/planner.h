@@ -69,7 +69,8 @@ typedef int (*plan_offer_fn)(void *ctx, const struct gpu *g, const struct plan_p
 
 struct planner_in {
 	const struct workload *w;
-	const struct gpu *gpus;    /* borrowed, ngpus of them */
+	const struct gpu *gpus;    /* borrowed, ngpus of them, each resolved
+				      for w's stack (gpu_resolve) */
 	int ngpus;
 	int max_gpus;
 	int all_counts;            /* 1: every count 1..max_gpus (brute force) */

@@ -271,6 +271,13 @@ static void summarise_samples(const struct unc_spec *s, struct unc_workspace *ws
 	}
 }
 
+/* Whether g's stack profile set parameter p: a stack's value is taken as
+ * the stack's, not varied by the draws. */
+static int stack_set(const struct gpu *g, enum eff_id p)
+{
+	return g->eff.layer[p] == EFF_LAYER_FRAMEWORK;
+}
+
 int unc_run(const struct workload *w, const struct gpu *g, const struct unc_spec *s,
 	    struct unc_workspace *ws, struct unc_result *out, struct plan_problem *why)
 {
@@ -338,12 +345,17 @@ int unc_run(const struct workload *w, const struct gpu *g, const struct unc_spec
 			double z = 0;
 			for (int k = 0; k <= p; k++)
 				z += s->mix[p][k] * u[k];
-			cal_set(&gs.eff, p, draw_param(p, cal_get(&g->eff, p), s->rel_sd[p], z));
+			if (!stack_set(g, p))
+				cal_set(&gs.eff, p, draw_param(p, cal_get(&g->eff, p), s->rel_sd[p], z));
 		}
-		for (int p = CAL_PARAM_COUNT; p < EFF_COUNT; p++)
-			if (s->rel_sd[p] > 0)
-				*eff_ref(&gs.eff, p) = draw_param(p, eff_get(&g->eff, p), s->rel_sd[p],
-								   gsl_ran_gaussian(r_own, 1.0));
+		for (int p = CAL_PARAM_COUNT; p < EFF_COUNT; p++) {
+			if (!(s->rel_sd[p] > 0))
+				continue;
+			double z = gsl_ran_gaussian(r_own, 1.0); /* drawn either way: the
+								    stream stays aligned */
+			if (!stack_set(g, p))
+				*eff_ref(&gs.eff, p) = draw_param(p, eff_get(&g->eff, p), s->rel_sd[p], z);
+		}
 		double zn = gsl_ran_gaussian(r, 1.0), zm = gsl_ran_gaussian(r, 1.0);
 		ws_w.plan.network_bytes_per_s = s->network_rel_sd > 0 ?
 			w->plan.network_bytes_per_s * exp(s->network_rel_sd * zn) : w->plan.network_bytes_per_s;

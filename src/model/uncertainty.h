@@ -179,7 +179,9 @@ double unc_draw_wall_s(gsl_rng *r, const struct campaign *c, double steady_s,
 		       double restart_log_sd);
 
 /*
- * Run s->samples samples of workload w on GPU g (g->eff is the centre).
+ * Run s->samples samples of workload w on GPU g, resolved for w's stack
+ * (gpu_resolve(); g->eff is the centre, the values the stack profile set
+ * are not varied).
  * Returns 0 and fills *out; -1 with *why set when the plan is invalid
  * (checked once, on the point estimate) or the offer cannot price the run
  * (why->msg says so), or ws is smaller than s->samples.

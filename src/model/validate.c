@@ -44,7 +44,8 @@ double val_metric_value(enum val_metric m, const struct workload *w,
 }
 
 /*
- * Case c on GPU g into *e and its metric into *predicted: the steady step,
+ * Case c on GPU g (as loaded: the case's stack is resolved here, as each
+ * case is its own pair of GPU and stack) into *e and its metric into *predicted: the steady step,
  * or, for a figure averaged over a short run with its start-up inside,
  * what that run reports (a rate lower by short_run_rate_frac, a step time
  * longer by its inverse).
@@ -53,9 +54,11 @@ static int predict(const struct val_case *c, const struct gpu *g, struct est_wor
 		   struct estimate *e, double *predicted, struct plan_problem *why)
 {
 	double frac;
+	struct gpu rg;
 
+	gpu_resolve(&rg, g, &c->w.plan.framework);
 	/* one step is compared, not the run: no run-length limit */
-	if (step_estimate_unbounded(&c->w, g, ws, e, why))
+	if (step_estimate_unbounded(&c->w, &rg, ws, e, why))
 		return -1;
 	*predicted = val_metric_value(c->metric, &c->w, e);
 	if (!(e->step_time_s > 0))

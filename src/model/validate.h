@@ -52,7 +52,8 @@ double val_metric_value(enum val_metric m, const struct workload *w,
 			const struct estimate *e);
 
 /*
- * Predict case c on GPU g.  Returns 0 and writes *predicted, or -1 with the
+ * Predict case c on GPU g as loaded (the case's stack profile is resolved
+ * into it here).  Returns 0 and writes *predicted, or -1 with the
  * reason in *why (an invalid plan).
  */
 int val_predict(const struct val_case *c, const struct gpu *g,

@@ -90,8 +90,6 @@ struct training {
 				   mean (1 balanced; 0 = 1) */
 };
 
-#define FW_ID_LEN 32
-
 /*
  * The software stack a run uses (models/framework/<id>.yaml), resolved when
  * the workload is read: its layer of efficiency values, above the GPU's and
@@ -110,17 +108,6 @@ static inline double train_recompute_share(const struct training *t)
 {
 	return recompute_share(t->recompute, t->recompute_frac);
 }
-
-struct plan_framework {
-	char id[FW_ID_LEN];       /* "" = none named: the registry and GPU values */
-	unsigned long long set;   /* bit p: value[p] is the profile's */
-	double value[EFF_COUNT];
-	int fitted_runs;          /* published runs its values were fitted
-				     on; 0: none measured */
-	char pooled_from[FW_ID_LEN]; /* a stack with no measured run: the
-					profile whose pooled stack_frac it
-					takes ("" when its own) */
-};
 
 /* Pipeline schedules (model/schedule.c). */
 enum pp_schedule {
@@ -177,7 +164,9 @@ struct plan {
 	double memory_headroom_frac;
 	int embeddings;         /* recsys: enum rec_placement */
 	int offload;            /* recsys: enum rec_offload */
-	struct plan_framework framework;
+	struct eff_stack framework; /* the stack profile named (its id) and
+				      its values; estimates read the values
+				      from the resolved GPU (gpu_resolve) */
 };
 
 /* Fields a model-level check can blame, so the CLI can point at them. */

@@ -469,7 +469,7 @@ static void header_facts(struct est_record *r, const struct workload *w, const s
 	fact(r, "image_size", vision ? val(w->vtrain.image_size) : null_cell);
 	fact(r, "image_width", val(w->vtrain.image_width > 0 ? w->vtrain.image_width
 					: w->vtrain.image_size));
-	const struct plan_framework *fw = &p->framework;
+	const struct eff_stack *fw = &p->framework;
 	fact(r, "stack_frac", fw->set & (1ULL << eff_id_stack_frac) ?
 	     val(fw->value[eff_id_stack_frac]) : null_cell);
 	fact(r, "fitted_runs", val(fw->fitted_runs));

@@ -59,6 +59,45 @@ static void test_layers(void **state)
 	assert_close(eff_get(&e, eff_id_mem_frac), 0.65, TOL_EXACT);
 }
 
+/*
+ * gpu_resolve() puts a stack's values into a GPU's efficiencies and keeps
+ * the stack's identity; the GPU it starts from is left as it was; a
+ * calibrated GPU keeps its values, and counts as measured where the stack
+ * layer does not.
+ */
+static void test_gpu_resolve(void **state)
+{
+	struct gpu base, g;
+	struct eff_stack st = { .id = "stack", .fitted_runs = 3 };
+	(void)state;
+	tc_test_a100(&base);
+	st.set = 1ULL << eff_id_stack_frac | 1ULL << eff_id_launch_s;
+	st.value[eff_id_stack_frac] = 0.8;
+	st.value[eff_id_launch_s] = 5e-6;
+	gpu_resolve(&g, &base, &st);
+	assert_close(g.eff.stack_frac, 0.8, TOL_EXACT);
+	assert_close(g.eff.launch_s, 5e-6, TOL_EXACT);
+	assert_int_equal(g.eff.layer[eff_id_stack_frac], EFF_LAYER_FRAMEWORK);
+	assert_int_equal(eff_measured(&g.eff, eff_id_stack_frac), 0);
+	assert_string_equal(g.stack.id, "stack");
+	assert_int_equal(g.stack.fitted_runs, 3);
+	assert_true(eff_stack_same(&g.stack, &st));
+	assert_close(base.eff.stack_frac, eff_params[eff_id_stack_frac].def, TOL_EXACT);
+	assert_string_equal(base.stack.id, "");
+
+	/* a stack with another value is another stack */
+	struct eff_stack other = st;
+	other.value[eff_id_stack_frac] = 0.7;
+	assert_false(eff_stack_same(&g.stack, &other));
+
+	/* a calibration drops the stack's layer, the identity stays */
+	eff_set(&base.eff, eff_id_gemm_max_frac, 0.8, EFF_LAYER_CALIBRATION);
+	gpu_resolve(&g, &base, &st);
+	assert_close(g.eff.stack_frac, eff_params[eff_id_stack_frac].def, TOL_EXACT);
+	assert_int_equal(eff_measured(&g.eff, eff_id_gemm_max_frac), 1);
+	assert_string_equal(g.stack.id, "stack");
+}
+
 /* A GPU file may set any registry key; it becomes the GPU layer. */
 static void test_gpu_file_keys(void **state)
 {
@@ -115,6 +154,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_registry_rows),
 		cmocka_unit_test(test_layers),
+		cmocka_unit_test(test_gpu_resolve),
 		cmocka_unit_test(test_gpu_file_keys),
 		cmocka_unit_test(test_doc_table),
 	};

@@ -45,9 +45,10 @@ static void two_nets(struct two_nets *t, struct money *m)
 }
 
 /* The Llama 2 7B example on `count` A100 80GB with pp 2, over `network`
- * (NULL: the file's ib-hdr): its workload and estimate. */
+ * (NULL: the file's ib-hdr): its workload, the GPU resolved for its stack
+ * from *base, and its estimate. */
 static void estimate_7b(int count, const char *network, struct workload *w,
-			const struct gpu *g, struct estimate *e)
+			const struct gpu *base, struct gpu *g, struct estimate *e)
 {
 	struct tc_diag d;
 	struct est_workspace ws = { 0 };
@@ -59,6 +60,7 @@ static void estimate_7b(int count, const char *network, struct workload *w,
 	w->plan.dp = 0;
 	if (network)
 		wl_set_network(&w->plan, net_find(network));
+	gpu_resolve(g, base, &w->plan.framework);
 	assert_int_equal(est_workspace_init(&ws, EST_MAX_OPS), 0);
 	assert_int_equal(step_estimate(w, g, &ws, e, &why), 0);
 	est_workspace_release(&ws);
@@ -71,15 +73,15 @@ static void two_nodes_take_each_offers_network(void **state)
 	(void)state;
 	struct two_nets t;
 	struct money m;
-	struct gpu g;
+	struct gpu base, g;
 	struct workload w, wn;
 	struct estimate e, fast, slow;
 	struct run_cost c;
 	two_nets(&t, &m);
-	tc_test_a100(&g);
-	estimate_7b(16, NULL, &w, &g, &e);
-	estimate_7b(16, "ib-ndr", &wn, &g, &fast);
-	estimate_7b(16, "eth-25g", &wn, &g, &slow);
+	tc_test_a100(&base);
+	estimate_7b(16, NULL, &w, &base, &g, &e);
+	estimate_7b(16, "ib-ndr", &wn, &base, &g, &fast);
+	estimate_7b(16, "eth-25g", &wn, &base, &g, &slow);
 	/* pp 2 sends activations between the two nodes every micro-batch: the
 	 * network shows in the step. */
 	assert_true(slow.total_time_s > 1.01 * fast.total_time_s);
@@ -116,13 +118,13 @@ static void one_node_takes_no_network(void **state)
 	(void)state;
 	struct two_nets t;
 	struct money m;
-	struct gpu g;
+	struct gpu base, g;
 	struct workload w;
 	struct estimate e;
 	struct run_cost c;
 	two_nets(&t, &m);
-	tc_test_a100(&g);
-	estimate_7b(8, NULL, &w, &g, &e);
+	tc_test_a100(&base);
+	estimate_7b(8, NULL, &w, &base, &g, &e);
 	assert_int_equal(money_cost(&m, &g, &w, &e, &c), 0);
 	assert_true(c.priced);
 	assert_close(c.range.cheapest.run.instances, 1, TOL_EXACT);

@@ -173,7 +173,7 @@ static void test_preloaded_frameworks(void **state)
 	(void)state;
 	struct tc_datapath dp;
 	struct tc_diag d;
-	struct plan_framework out;
+	struct eff_stack out;
 	struct framework only;
 	tc_diag_init(&d);
 	assert_int_equal(dp_init(&dp, NULL, 0, &d), 0);
@@ -509,6 +509,8 @@ static void test_planner_brute_force(void **state)
 	assert_int_equal(gpu_catalog_lookup(&cat, "l4", &g[0], why, sizeof(why)), 0);
 	assert_int_equal(gpu_catalog_lookup(&cat, "a100-80gb-sxm", &g[1], why, sizeof(why)), 0);
 	gpu_catalog_release(&cat);
+	for (int k = 0; k < 2; k++)
+		gpu_resolve(&g[k], &g[k], &w.plan.framework);
 	w.train.global_batch = 48;
 	struct planner_in in = { .w = &w, .gpus = g, .ngpus = 2, .max_gpus = 24,
 				 .price = flat_price, .jobs = 2 };
@@ -573,6 +575,7 @@ static void test_planner_offer_network_time(void **state)
 	assert_int_equal(gpu_catalog_load(&dp, &cat, &d), 0);
 	assert_int_equal(gpu_catalog_lookup(&cat, "a100-80gb-sxm", &g[0], why, sizeof(why)), 0);
 	gpu_catalog_release(&cat);
+	gpu_resolve(&g[0], &g[0], &w.plan.framework);
 	w.train.global_batch = 48;
 	struct planner_in in = { .w = &w, .gpus = g, .ngpus = 1, .max_gpus = 24,
 				 .price = flat_price, .jobs = 1 };
@@ -646,6 +649,8 @@ static void test_planner_risk(void **state)
 	assert_int_equal(gpu_catalog_lookup(&cat, "l4", &g[0], why, sizeof(why)), 0);
 	assert_int_equal(gpu_catalog_lookup(&cat, "a100-80gb-sxm", &g[1], why, sizeof(why)), 0);
 	gpu_catalog_release(&cat);
+	for (int k = 0; k < 2; k++)
+		gpu_resolve(&g[k], &g[k], &w.plan.framework);
 	for (int k = 0; k < 2; k++) {
 		memset(&test_offers[k], 0, sizeof(test_offers[k]));
 		test_offers[k].gpus = 1;

@@ -132,17 +132,19 @@ static void test_unmeasured_collectives_are_wider(void **state)
 static void test_framework_backed_by_fitted_runs(void **state)
 {
 	struct workload w;
-	struct gpu g;
+	struct gpu base, g;
 	struct estimate e;
 	struct est_workspace ws;
 	struct plan_problem why;
 	(void)state;
-	tc_unc_case(&w, &g);
+	tc_unc_case(&w, &base);
 	snprintf(w.plan.framework.id, sizeof(w.plan.framework.id), "%s", "stack");
 	w.plan.framework.set = 0;
 	w.plan.framework.fitted_runs = 7;
+	gpu_resolve(&g, &base, &w.plan.framework);
 	assert_int_equal(step_validated(&w, &g), 1);
 	w.plan.framework.fitted_runs = 0;
+	gpu_resolve(&g, &base, &w.plan.framework);
 	assert_int_equal(step_validated(&w, &g), 0);
 	assert_int_equal(est_workspace_init(&ws, EST_MAX_OPS), 0);
 	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
