@@ -109,7 +109,7 @@ bench: deps
 defaults: deps
 	@$(MAKE) --no-print-directory $(BUILD)/traincost
 	$(BUILD)/traincost calibrate tests/unit/data/meas/defaults-a100.yaml -o $(BUILD)/defaults-a100.yaml
-	@echo "compare $(BUILD)/defaults-a100.yaml with roof_eff_default() in src/model/roofline.c"
+	@echo "compare $(BUILD)/defaults-a100.yaml with roof_eff_default() in src/model/core/roofline.c"
 
 # Man pages: one per command, written from the command's own help, and
 # traincost-workload(5) from docs/workload-format.md (scripts/man-command,

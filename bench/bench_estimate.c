@@ -8,8 +8,8 @@
 
 #include "bench.h"
 #include "../src/io/gpu_load.h"
-#include "../src/model/estimate.h"
-#include "../src/model/llm.h"
+#include "../src/model/families/estimate.h"
+#include "../src/model/families/llm.h"
 
 #define TARGET_PER_S 200000.0
 

@@ -15,7 +15,7 @@
 #include "../src/io/gpu_load.h"
 #include "../src/io/price_load.h"
 #include "../src/io/wl_load.h"
-#include "../src/model/planner.h"
+#include "../src/model/analyses/planner.h"
 
 int mkstemps(char *template, int suffixlen);
 

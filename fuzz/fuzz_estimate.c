@@ -14,7 +14,7 @@
 #include "../src/io/gpu_load.h"
 #include "../src/io/wl_load.h"
 #include "../src/io/yaml_node.h"
-#include "../src/model/estimate.h"
+#include "../src/model/families/estimate.h"
 #include "../src/report/estimate_record.h"
 #include "../src/report/estimate_report.h"
 

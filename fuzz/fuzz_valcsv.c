@@ -11,7 +11,7 @@
 #include "../src/io/gpu_load.h"
 #include "../src/io/price_load.h"
 #include "../src/io/val_load.h"
-#include "../src/model/validate.h"
+#include "../src/model/analyses/validate.h"
 
 #define FZ_MAX_PREDICT 4 /* cases predicted per input: keeps runs fast */
 

@@ -30,9 +30,9 @@
 
 #include "io/gpu_load.h"
 #include "io/val_load.h"
-#include "model/comm.h"
-#include "model/roofline.h"
-#include "model/validate.h"
+#include "model/core/comm.h"
+#include "model/core/roofline.h"
+#include "model/analyses/validate.h"
 
 #define MAX_PTS 4096
 

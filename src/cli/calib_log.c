@@ -10,7 +10,7 @@
 
 #include "../io/steplog.h"
 #include "../io/wl_load.h"
-#include "../model/uncertainty.h"
+#include "../model/analyses/uncertainty.h"
 
 #define CMD "calibrate"
 

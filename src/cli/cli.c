@@ -11,7 +11,7 @@
 #include "../io/fields.h"
 #include "../io/price_load.h"
 #include "../io/steplog.h"
-#include "../model/uncertainty.h"
+#include "../model/analyses/uncertainty.h"
 #include "today.h"
 
 #ifndef TC_VERSION

@@ -11,7 +11,7 @@
 #include <stdio.h>
 
 #include "../io/datapath.h"
-#include "../model/cost.h"
+#include "../model/money/cost.h"
 #include "../util/diag.h"
 
 /* The largest GPU count plan and compare try unless --max-gpus says. */

@@ -12,7 +12,7 @@
 #include "../io/gpu_load.h"
 #include "../io/meas_load.h"
 #include "../io/steplog.h"
-#include "../model/calibrate.h"
+#include "../model/analyses/calibrate.h"
 #include "../report/json.h"
 #include "../report/rows.h"
 #include "calib_log.h"

@@ -13,7 +13,7 @@
 #include "../io/sweep_load.h"
 #include "../io/wl_load.h"
 #include "../io/yaml_node.h"
-#include "../model/estimate.h"
+#include "../model/families/estimate.h"
 #include "../util/units.h"
 #include "cli.h"
 #include "opts.h"

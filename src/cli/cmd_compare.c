@@ -8,7 +8,7 @@
 
 #include "../io/gpu_load.h"
 #include "../io/wl_load.h"
-#include "../model/search.h"
+#include "../model/analyses/search.h"
 #include "../report/compare_report.h"
 #include "../report/plot.h"
 #include "../util/units.h"

@@ -10,7 +10,7 @@
 
 #include "../report/plot.h"
 
-#include "../model/uncertainty.h"
+#include "../model/analyses/uncertainty.h"
 #include "../util/units.h"
 #include "cli.h"
 #include "money.h"

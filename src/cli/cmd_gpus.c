@@ -215,7 +215,7 @@ static void show_record(struct rep_rows *rec, const struct show_fields *s, const
 	enum node_topology t = gpu_topology(g);
 	c[F_TOPOLOGY] = (struct rep_cell){ .text = topo_names[t] };
 	/* What the collective operator charges a node's all-reduce
-	 * (src/model/topology.c): the plateau, before the message-size loss. */
+	 * (src/model/types/topology.c): the plateau, before the message-size loss. */
 	c[F_NODE_BUSBW] = (struct rep_cell){ .num = topo_ring_busbw(
 		t, g->nvlink_bytes_per_s, g->pcie_bytes_per_s, g->eff.comm_frac, g->nvls_gain,
 		gpu_node_size(g), 1) };

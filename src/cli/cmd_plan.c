@@ -11,7 +11,7 @@
 #include "../io/gpu_load.h"
 #include "../io/price_load.h"
 #include "../io/wl_load.h"
-#include "../model/planner.h"
+#include "../model/analyses/planner.h"
 #include "../util/units.h"
 #include "../report/plan_report.h"
 #include "../report/plot.h"

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "../io/gpu_load.h"
-#include "../model/network.h"
+#include "../model/types/network.h"
 #include "../io/price_load.h"
 #include "../report/json.h"
 #include "../report/rows.h"

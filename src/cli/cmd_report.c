@@ -17,9 +17,9 @@
 
 #include "../io/gpu_load.h"
 #include "../io/val_load.h"
-#include "../model/cost.h"
-#include "../model/val_groups.h"
-#include "../model/validate.h"
+#include "../model/money/cost.h"
+#include "../model/analyses/val_groups.h"
+#include "../model/analyses/validate.h"
 #include "../report/md_html.h"
 #include "../report/svg.h"
 #include "../report/xmlbuf.h"

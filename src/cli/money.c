@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/network.h"
+#include "../model/types/network.h"
 #include "../io/wl_load.h"
 #include "../util/units.h"
 

@@ -6,9 +6,9 @@
 #define TC_CLI_MONEY_H
 
 #include "../io/price_load.h"
-#include "../model/estimate.h"
-#include "../model/gpu.h"
-#include "../model/run_cost.h"
+#include "../model/families/estimate.h"
+#include "../model/types/gpu.h"
+#include "../model/money/run_cost.h"
 #include "../report/offer_words.h"
 #include "opts.h"
 

@@ -12,8 +12,8 @@
 #include "../io/fw_load.h"
 #include "../io/gpu_load.h"
 #include "../io/wl_load.h"
-#include "../model/mem_reserve.h"
-#include "../model/schedule.h"
+#include "../model/core/mem_reserve.h"
+#include "../model/core/schedule.h"
 #include "../util/units.h"
 
 static const char *const formats[] = { "table", "json", "csv", "md", NULL };

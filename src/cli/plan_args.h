@@ -7,8 +7,8 @@
 #define TC_CLI_PLAN_ARGS_H
 
 #include "../io/gpu_load.h"
-#include "../model/calibrate.h"
-#include "../model/estimate.h"
+#include "../model/analyses/calibrate.h"
+#include "../model/families/estimate.h"
 #include "opts.h"
 
 struct plan_args {
@@ -20,7 +20,7 @@ struct plan_args {
 	const char *calibration; /* --calibration FILE */
 	const char *framework;   /* --framework ID */
 	const char *memory_headroom; /* --memory-headroom F */
-	/* the campaign (model/campaign.h): replace the workload's */
+	/* the campaign (model/families/campaign.h): replace the workload's */
 	const char *operation, *checkpoint_mode, *checkpoint_interval, *storage_write, *restart;
 };
 

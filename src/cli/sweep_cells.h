@@ -7,8 +7,8 @@
 #define TC_CLI_SWEEP_CELLS_H
 
 #include "../io/sweep_load.h"
-#include "../model/cost.h"
-#include "../model/estimate.h"
+#include "../model/money/cost.h"
+#include "../model/families/estimate.h"
 #include "../report/stream.h"
 
 /* The result columns, after `config` and the varied keys (the memory a

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/llm.h"
-#include "../model/search.h"
+#include "../model/families/llm.h"
+#include "../model/analyses/search.h"
 #include "../report/estimate_report.h"
 #include "../report/layout_text.h"
 #include "../report/rowfmt.h"

@@ -13,7 +13,7 @@
 #include "../io/gpu_load.h"
 #include "../io/price_load.h"
 #include "../io/sweep_load.h"
-#include "../model/calibrate.h"
+#include "../model/analyses/calibrate.h"
 #include "sweep_cells.h"
 
 #define CHUNK_ROWS 512      /* rows per unit of work */

@@ -7,9 +7,9 @@
 #ifndef TC_CLI_UNC_ARGS_H
 #define TC_CLI_UNC_ARGS_H
 
-#include "../model/calibrate.h"
-#include "../model/run_cost.h"
-#include "../model/uncertainty.h"
+#include "../model/analyses/calibrate.h"
+#include "../model/money/run_cost.h"
+#include "../model/analyses/uncertainty.h"
 #include "opts.h"
 
 struct unc_args {

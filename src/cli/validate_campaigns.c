@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "../io/camp_val_load.h"
-#include "../model/campaign.h"
-#include "../model/estimate.h"
+#include "../model/families/campaign.h"
+#include "../model/families/estimate.h"
 #include "../report/json.h"
 #include "../report/rows.h"
 

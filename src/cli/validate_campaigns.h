@@ -8,7 +8,7 @@
 
 #include "../io/camp_val_load.h"
 #include "../io/gpu_load.h"
-#include "../model/estimate.h"
+#include "../model/families/estimate.h"
 #include "cli.h"
 
 /* One run of the set as the model sees it. */

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "../io/gpu_load.h"
-#include "../model/crossval.h"
-#include "../model/fw_fit.h"
+#include "../model/analyses/crossval.h"
+#include "../model/analyses/fw_fit.h"
 #include "../report/json.h"
 #include "../report/rows.h"
 #include "cli.h"

@@ -25,7 +25,7 @@
 
 #include <stdio.h>
 
-#include "../model/calibrate.h"
+#include "../model/analyses/calibrate.h"
 #include "../util/diag.h"
 
 #define CALIB_FORMAT_VERSION 1

@@ -9,8 +9,8 @@
 
 #include <stddef.h>
 
-#include "../model/campaign_in.h"
-#include "../model/gpu.h"
+#include "../model/types/campaign_in.h"
+#include "../model/types/gpu.h"
 #include "../util/diag.h"
 
 #define CAMP_VAL_TEXT_LEN 256

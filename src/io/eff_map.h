@@ -1,12 +1,12 @@
 /*
  * eff_map.h - the `efficiency:` mapping of GPU files and framework profiles:
- * one key per row of the parameter registry (model/eff_param.h), plus
+ * one key per row of the parameter registry (model/types/eff_param.h), plus
  * `source`, and in GPU files `measured_on`.
  */
 #ifndef TC_EFF_MAP_H
 #define TC_EFF_MAP_H
 
-#include "../model/eff_param.h"
+#include "../model/types/eff_param.h"
 #include "fields.h"
 
 /*

@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "../model/workload.h"
+#include "../model/types/workload.h"
 #include "../util/diag.h"
 #include "datapath.h"
 

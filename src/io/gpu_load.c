@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/gpu_alias.h"
+#include "../model/types/gpu_alias.h"
 #include "fields.h"
 #include "yaml_node.h"
 

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "../model/gpu.h"
+#include "../model/types/gpu.h"
 #include "../util/diag.h"
 #include "datapath.h"
 

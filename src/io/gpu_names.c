@@ -10,7 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../model/gpu_alias.h"
+#include "../model/types/gpu_alias.h"
 
 /* The parts of a name: "H100 80GB SXM5" is family "H100", 80 GB, "SXM". */
 struct name_parts {

@@ -15,7 +15,7 @@
 
 #include <stdio.h>
 
-#include "../model/workload.h"
+#include "../model/types/workload.h"
 #include "../util/diag.h"
 #include "datapath.h"
 

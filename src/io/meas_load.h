@@ -23,8 +23,8 @@
 #ifndef TC_MEAS_LOAD_H
 #define TC_MEAS_LOAD_H
 
-#include "../model/calibrate.h"
-#include "../model/val_case.h"
+#include "../model/analyses/calibrate.h"
+#include "../model/types/val_case.h"
 #include "../util/diag.h"
 #include "datapath.h"
 

@@ -6,7 +6,7 @@
  * once the catalog is known, the GPU ids and the age of the prices.
  */
 #include "price_common.h"
-#include "../model/network.h"
+#include "../model/types/network.h"
 
 #include <assert.h>
 #include <math.h>

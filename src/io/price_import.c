@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../model/gpu_alias.h"
+#include "../model/types/gpu_alias.h"
 #include "../util/infile.h"
 
 #define CSV_MAX_FIELDS 64

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "fields.h"
-#include "../model/network.h"
+#include "../model/types/network.h"
 #include "yaml_node.h"
 
 #define MAX_OFFERS 10000      /* offers per file */

@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "../model/offer.h"
+#include "../model/types/offer.h"
 #include "../util/diag.h"
 #include "datapath.h"
 

@@ -17,8 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../model/offer.h"
-#include "../model/workload.h"
+#include "../model/types/offer.h"
+#include "../model/types/workload.h"
 #include "../util/diag.h"
 #include "datapath.h"
 #include "yaml_node.h"

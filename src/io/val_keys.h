@@ -6,7 +6,7 @@
 #ifndef TC_VAL_KEYS_H
 #define TC_VAL_KEYS_H
 
-#include "../model/val_case.h"
+#include "../model/types/val_case.h"
 #include "../util/diag.h"
 #include "datapath.h"
 

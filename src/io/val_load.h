@@ -10,7 +10,7 @@
 #ifndef TC_VAL_LOAD_H
 #define TC_VAL_LOAD_H
 
-#include "../model/val_case.h"
+#include "../model/types/val_case.h"
 #include "../util/diag.h"
 #include "datapath.h"
 

@@ -1,7 +1,7 @@
 /*
  * wl_campaign.c - a workload's optional `campaign:` section: failures,
  * restarts, checkpoints and the overheads around the steady state
- * (docs/workload-format.md, "Campaign"; the model in model/campaign.h).
+ * (docs/workload-format.md, "Campaign"; the model in model/families/campaign.h).
  */
 #include <stddef.h>
 

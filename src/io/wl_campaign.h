@@ -6,7 +6,7 @@
 #ifndef TC_WL_CAMPAIGN_H
 #define TC_WL_CAMPAIGN_H
 
-#include "../model/campaign_in.h"
+#include "../model/types/campaign_in.h"
 #include "../util/diag.h"
 #include "yaml_node.h"
 

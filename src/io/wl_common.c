@@ -18,7 +18,7 @@
 
 #include "fields.h"
 #include "fw_load.h"
-#include "../model/network.h"
+#include "../model/types/network.h"
 
 #define MAX_COUNT 1e6 /* GPUs */
 

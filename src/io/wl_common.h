@@ -28,7 +28,7 @@ int wlx_arch_head(const struct yn_doc *doc, const char *want,
 int wlx_read_plan(const char *file, const struct tc_datapath *dp, const struct yn_node *map,
 		  int recsys, struct workload *w, struct tc_diag *d);
 /* The optimizer named at node v, one of those the registry lets family
- * `kind` use (model/optimizer.h), into *out: 0, or -1 with the problem
+ * `kind` use (model/types/optimizer.h), into *out: 0, or -1 with the problem
  * reported as fd_get_enum() does. */
 struct fd_ctx;
 int wlx_get_optimizer(const struct yn_node *v, enum wl_kind kind,

@@ -22,7 +22,7 @@
 #include "fw_load.h"
 
 /* Names in the order of the enums they map to (workload.h, precision.h);
- * the optimizers' come from their registry (model/optimizer.h). */
+ * the optimizers' come from their registry (model/types/optimizer.h). */
 static const char *const finetune_names[] = { "full", "lora", "qlora", NULL };
 #define DEFAULT_PRECISION 2 /* bf16 */
 

@@ -5,10 +5,10 @@
 #ifndef TC_WL_LOAD_H
 #define TC_WL_LOAD_H
 
-#include "../model/workload.h"
+#include "../model/types/workload.h"
 #include "../util/diag.h"
 #include "datapath.h"
-#include "../model/network.h"
+#include "../model/types/network.h"
 #include "yaml_node.h"
 
 /*

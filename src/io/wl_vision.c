@@ -15,8 +15,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../model/vision_shape.h"
-#include "../model/vision_kinds.h"
+#include "../model/families/vision_shape.h"
+#include "../model/types/vision_kinds.h"
 #include "fields.h"
 
 #define MAX_IMAGE_SIZE 100000   /* pixels per side */

@@ -1,6 +1,6 @@
 /*
  * campaign_words.c - the campaign's fields of an estimate's record as
- * people read them (campaign_words.h; the model in model/campaign.h).
+ * people read them (campaign_words.h; the model in model/families/campaign.h).
  */
 #include "campaign_words.h"
 

@@ -7,10 +7,10 @@
 
 #include <stdio.h>
 
-#include "../model/calibrate.h"
-#include "../model/estimate.h"
-#include "../model/run_cost.h"
-#include "../model/uncertainty.h"
+#include "../model/analyses/calibrate.h"
+#include "../model/families/estimate.h"
+#include "../model/money/run_cost.h"
+#include "../model/analyses/uncertainty.h"
 
 /* One GPU type's outcome. */
 struct rep_compare_row {

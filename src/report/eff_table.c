@@ -3,7 +3,7 @@
  */
 #include "eff_table.h"
 
-#include "../model/eff_param.h"
+#include "../model/types/eff_param.h"
 
 void rep_eff_table_md(FILE *f)
 {

@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 /* The markers around the generated table in docs/model.md. */
-#define REP_EFF_TABLE_BEGIN "<!-- efficiency parameters: generated from src/model/eff_param.h -->"
+#define REP_EFF_TABLE_BEGIN "<!-- efficiency parameters: generated from src/model/types/eff_param.h -->"
 #define REP_EFF_TABLE_END "<!-- end of efficiency parameters -->"
 
 /* Write the table (header and one row per parameter) to f. */

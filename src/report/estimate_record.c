@@ -19,7 +19,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "../model/network.h"
+#include "../model/types/network.h"
 #include "../util/units.h"
 #include "campaign_words.h"
 #include "estimate_report.h"
@@ -216,7 +216,7 @@ static void part_fields(struct est_record *r, const struct estimate *e)
 }
 
 /*
- * The campaign around the steady state (model/campaign.h): *cp is the
+ * The campaign around the steady state (model/families/campaign.h): *cp is the
  * cost's when the run was priced (spot preemptions included), else the
  * estimate's; NULL when spot preemptions leave no time to train.  A
  * figure that does not exist (no interruptions: no interval) is null.

@@ -9,9 +9,9 @@
 
 #include <stdio.h>
 
-#include "../model/estimate.h"
-#include "../model/run_cost.h"
-#include "../model/uncertainty.h"
+#include "../model/families/estimate.h"
+#include "../model/money/run_cost.h"
+#include "../model/analyses/uncertainty.h"
 
 /* Write the estimate, its cost and its uncertainty (either NULL: none) in
  * `fmt` (table, json, csv, md).  Returns 0, or -1 if a non-finite number

@@ -10,9 +10,9 @@
 
 #include <stdio.h>
 
-#include "../model/estimate.h"
-#include "../model/run_cost.h"
-#include "../model/uncertainty.h"
+#include "../model/families/estimate.h"
+#include "../model/money/run_cost.h"
+#include "../model/analyses/uncertainty.h"
 
 /* The workload's kind as the JSON and CSV outputs name it: "llm",
  * "vision" or "recsys". */

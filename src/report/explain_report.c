@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "../model/comm.h"
+#include "../model/core/comm.h"
 #include "../util/units.h"
 #include "json.h"
 #include "out_fields.h"
@@ -47,7 +47,7 @@ static const struct rep_col op_cols[X_NCOLS] = {
 
 /*
  * The collectives among the operators: what each is, the links it crosses
- * (model/comm.h, comm_route), its group, its message (the buffer each GPU
+ * (model/core/comm.h, comm_route), its group, its message (the buffer each GPU
  * holds before it) and the bus bandwidth it gets, as nccl-tests reports
  * it: the bytes each GPU sends over the time, latency included.
  */
@@ -75,7 +75,7 @@ static const struct rep_col doc_cols[D_NCOLS] = {
 	  REP_CSV_EXP6, REP_VIEW_ALL, 0 },
 };
 
-/* Where the expected wall clock goes (model/campaign.h), a row per part
+/* Where the expected wall clock goes (model/families/campaign.h), a row per part
  * that takes any time. */
 static const struct rep_col part_cols[] = {
 	REP_TEXT_COL("part", "wall clock, expected", REP_VIEW_ALL, 0),

@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "../model/estimate.h"
+#include "../model/families/estimate.h"
 #include "rows.h"
 
 /* Write the layout estimate *e ran for workload *w into buf; returns buf. */

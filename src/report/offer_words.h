@@ -8,8 +8,8 @@
 
 #include <stdio.h>
 
-#include "../model/offer.h"
-#include "../model/run_cost.h"
+#include "../model/types/offer.h"
+#include "../model/money/run_cost.h"
 
 /* The basis a run is judged on, as the outputs name it: "steady_state"
  * or "wall_clock" (their `basis` field). */

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/mem_reserve.h"
+#include "../model/core/mem_reserve.h"
 #include "../util/units.h"
 #include "../util/utf8.h"
 #include "estimate_report.h"

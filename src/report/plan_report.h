@@ -8,8 +8,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "../model/calibrate.h"
-#include "../model/planner.h"
+#include "../model/analyses/calibrate.h"
+#include "../model/analyses/planner.h"
 
 /* The answer of a plan search, computed once for every format. */
 struct plan_report {

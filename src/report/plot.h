@@ -10,10 +10,10 @@
 
 #include <stddef.h>
 
-#include "../model/estimate.h"
-#include "../model/planner.h"
-#include "../model/uncertainty.h"
-#include "../model/validate.h"
+#include "../model/families/estimate.h"
+#include "../model/analyses/planner.h"
+#include "../model/analyses/uncertainty.h"
+#include "../model/analyses/validate.h"
 #include "svg.h"
 
 /* A time axis in a unit that suits its largest value. */

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "../model/precision.h"
+#include "../model/types/precision.h"
 #include "../util/units.h"
 #include "chart.h"
 

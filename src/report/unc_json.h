@@ -4,7 +4,7 @@
 #ifndef TC_UNC_JSON_H
 #define TC_UNC_JSON_H
 
-#include "../model/uncertainty.h"
+#include "../model/analyses/uncertainty.h"
 #include "json.h"
 
 /*

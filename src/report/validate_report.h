@@ -8,9 +8,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "../model/val_case.h"
-#include "../model/val_groups.h"
-#include "../model/validate.h"
+#include "../model/types/val_case.h"
+#include "../model/analyses/val_groups.h"
+#include "../model/analyses/validate.h"
 
 /* Everything the summary shows, computed once for every format. */
 struct rep_validate_summary {

@@ -3,7 +3,7 @@
 #   include FROM TO WHERE   FROM's WHERE (file:line) includes a header of TO
 #   call    FROM TO SYMBOL  FROM's object uses SYMBOL, which TO's object defines
 # FROM and TO are units: a path under src/ without its extension, so that a
-# .c file and its own .h are one unit (src/model/cost is cost.c + cost.h).
+# .c file and its own .h are one unit (src/model/money/cost is cost.c + cost.h).
 # Calls come from `nm` on BUILD_DIR/src/**.o: a symbol an object leaves
 # undefined (U) is a use of the object that defines it (T, D, B, R, ...);
 # symbols no object of src/ defines (libc, libyaml, GSL) are not uses.

@@ -4,7 +4,9 @@
 # tests/arch/known.txt), then the same check with one use added that breaks
 # each rule, to show it fails: an include that closes a loop (fields.h
 # including wl_load.h, whose loaders include fields.h) and one that goes up
-# (util/units.c including io/wl_load.h).  Prints "ok NAME" / "FAIL NAME: why".
+# (util/units.c including io/wl_load.h), and one across the walls of
+# src/model's folders (core/roofline.c including families/llm.h).  Prints
+# "ok NAME" / "FAIL NAME: why".
 build=${1:-build}
 here=$(dirname "$0")
 tmp=${TMPDIR:-/tmp}/tc-arch-run.$$
@@ -25,3 +27,4 @@ mutant() {
 }
 mutant arch-mutant-loop arch-loop 'include src/io/fields src/io/wl_load src/io/fields.h:1'
 mutant arch-mutant-upward arch-upward 'include src/util/units src/io/wl_load src/util/units.c:1'
+mutant arch-mutant-folder-wall arch-upward 'include src/model/core/roofline src/model/families/llm src/model/core/roofline.c:1'

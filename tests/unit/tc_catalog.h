@@ -13,7 +13,7 @@
 #include "../../src/io/gpu_load.h"
 #include "../../src/io/val_load.h"
 #include "../../src/io/wl_load.h"
-#include "../../src/model/validate.h"
+#include "../../src/model/analyses/validate.h"
 #include "tc_arch.h"
 
 static struct gpu_catalog cat;

@@ -7,9 +7,9 @@
 
 #include <string.h>
 
-#include "../../src/model/estimate.h"
-#include "../../src/model/llm.h"
-#include "../../src/model/workload.h"
+#include "../../src/model/families/estimate.h"
+#include "../../src/model/families/llm.h"
+#include "../../src/model/types/workload.h"
 
 /* The suite's operator workspace, made before its tests and released
  * after them (cmocka group setup and teardown). */

@@ -6,7 +6,7 @@
 #define TC_TEST_UNC_H
 
 #include "tc_vtrain.h"
-#include "../../src/model/uncertainty.h"
+#include "../../src/model/analyses/uncertainty.h"
 
 /* A vTrain case (8 GPUs, TP 2, PP 2) run for 1000 steps. */
 static inline void tc_unc_case(struct workload *w, struct gpu *g)

@@ -7,13 +7,13 @@
 
 #include "../../src/cli/cli.h"
 #include "../../src/io/wl_load.h"
-#include "../../src/model/validate.h"
+#include "../../src/model/analyses/validate.h"
 
 #define LOG "tests/import/logs/megatron-39b.log"
 #define RUN "tests/import/configs/megatron-2021-39b.yaml"
 #define MEAS "tests/import/logs/megatron-39b-measured.yaml"
 /* The scale fit is iterative (GSL trust region) and scales the GPU's own
- * rates and times; the network's measured share (src/model/topology.c)
+ * rates and times; the network's measured share (src/model/types/topology.c)
  * does not move with it, and the 512 GPUs of this run spend a little of
  * the step in collectives across nodes: the scale meets measured /
  * predicted to about this, not exactly. */

@@ -15,9 +15,9 @@
 #include "../../src/io/calib_file.h"
 #include "../../src/io/meas_load.h"
 #include "../../src/io/val_load.h"
-#include "../../src/model/calibrate.h"
-#include "../../src/model/crossval.h"
-#include "../../src/model/llm.h"
+#include "../../src/model/analyses/calibrate.h"
+#include "../../src/model/analyses/crossval.h"
+#include "../../src/model/families/llm.h"
 
 #define NOISE_REL_SD 0.01   /* synthetic measurement noise */
 #define RECOVER_SE 3.0      /* recovered within this many standard errors */

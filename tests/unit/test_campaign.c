@@ -5,9 +5,9 @@
  */
 #include "tc_test.h"
 
-#include "../../src/model/campaign.h"
-#include "../../src/model/estimate.h"
-#include "../../src/model/uncertainty.h"
+#include "../../src/model/families/campaign.h"
+#include "../../src/model/families/estimate.h"
+#include "../../src/model/analyses/uncertainty.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>

@@ -1,10 +1,10 @@
 /*
  * test_comm_exact.c - collective times worked out by hand, through the
- * public functions of src/model/comm.h only, on a GPU of round numbers:
+ * public functions of src/model/core/comm.h only, on a GPU of round numbers:
  * NVLink 400 GB/s on a switch (200 GB/s a direction), comm_frac 0.8,
  * comm_half_bytes 1 MB, comm_latency_s 10 us; a network of 100 GB/s a GPU
  * (50 GB/s a direction) of InfiniBand (0.90 of the line rate, a 46 us
- * floor, h(N) = 50 MB x (N / 4)^0.24: src/model/topology.c).
+ * floor, h(N) = 50 MB x (N / 4)^0.24: src/model/types/topology.c).
  *
  * Kept apart from the other model suites so that a new collective model
  * changes this one file: inside a node t = latency x steps + volume /
@@ -15,7 +15,7 @@
 
 #include <math.h>
 
-#include "../../src/model/comm.h"
+#include "../../src/model/core/comm.h"
 
 static void round_gpu(struct gpu *g, struct plan *p)
 {

@@ -3,7 +3,7 @@
  */
 #include "tc_test.h"
 
-#include "../../src/model/cost.h"
+#include "../../src/model/money/cost.h"
 
 static const struct cost_billing per_second_60 = { COST_PER_SECOND, 60 };
 static const struct cost_billing per_minute_60 = { COST_PER_MINUTE, 60 };

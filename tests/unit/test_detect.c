@@ -13,9 +13,9 @@
 
 #include "../../src/io/gpu_load.h"
 #include "../../src/io/wl_load.h"
-#include "../../src/model/estimate.h"
-#include "../../src/model/llm.h"
-#include "../../src/model/vision.h"
+#include "../../src/model/families/estimate.h"
+#include "../../src/model/families/llm.h"
+#include "../../src/model/families/vision.h"
 
 /*
  * ResNeXt-50 32x4d at 224 (torchvision: 25,028,904 parameters, 4.23

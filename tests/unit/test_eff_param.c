@@ -8,8 +8,8 @@
 #include <stdlib.h>
 
 #include "../../src/io/gpu_load.h"
-#include "../../src/model/calibrate.h"
-#include "../../src/model/eff_param.h"
+#include "../../src/model/analyses/calibrate.h"
+#include "../../src/model/types/eff_param.h"
 #include "../../src/report/eff_table.h"
 
 /* Calibration files and masks index the calibrated rows from 0: they come

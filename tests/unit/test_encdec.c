@@ -6,9 +6,9 @@
 
 #include <stdlib.h>
 
-#include "../../src/model/estimate.h"
-#include "../../src/model/llm.h"
-#include "../../src/model/llm_encdec.h"
+#include "../../src/model/families/estimate.h"
+#include "../../src/model/families/llm.h"
+#include "../../src/model/families/llm_encdec.h"
 
 static struct est_workspace ws;
 

@@ -12,7 +12,7 @@
  */
 #include "tc_test.h"
 
-#include "../../src/model/network.h"
+#include "../../src/model/types/network.h"
 #include "../../src/io/price_load.h"
 
 /* The offers the walk saw, for the relation "at least one per file". */

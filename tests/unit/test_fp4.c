@@ -6,9 +6,9 @@
 #include "tc_test.h"
 #include "tc_llm.h"
 
-#include "../../src/model/estimate.h"
-#include "../../src/model/llm.h"
-#include "../../src/model/roofline.h"
+#include "../../src/model/families/estimate.h"
+#include "../../src/model/families/llm.h"
+#include "../../src/model/core/roofline.h"
 
 /*
  * 1 TFLOP of compute-bound work (no bytes, no launch) at half of peak on

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 
 #include "../../src/io/val_load.h"
-#include "../../src/model/fw_fit.h"
-#include "../../src/model/llm.h"
+#include "../../src/model/analyses/fw_fit.h"
+#include "../../src/model/families/llm.h"
 
 #define CASES "tests/unit/data/val/fw-fit.csv"
 

@@ -13,9 +13,9 @@
 #include "../../src/io/fw_load.h"
 #include "../../src/io/gpu_load.h"
 #include "../../src/io/yaml_node.h"
-#include "../../src/model/gpu.h"
-#include "../../src/model/gpu_alias.h"
-#include "../../src/model/precision.h"
+#include "../../src/model/types/gpu.h"
+#include "../../src/model/types/gpu_alias.h"
+#include "../../src/model/types/precision.h"
 
 #define GPU_DIR TC_TEST_DATA "/models/gpu"
 #define BAD_DIR "tests/unit/data/gpu"

@@ -9,7 +9,7 @@
 #include "../../src/io/imp.h"
 #include "../../src/io/val_load.h"
 #include "../../src/io/wl_load.h"
-#include "../../src/model/validate.h"
+#include "../../src/model/analyses/validate.h"
 
 #define CONF "tests/import/configs/"
 

@@ -5,12 +5,12 @@
 #include "tc_test.h"
 #include "tc_llm.h"
 
-#include "../../src/model/comm.h"
-#include "../../src/model/estimate.h"
-#include "../../src/model/llm.h"
-#include "../../src/model/memory.h"
-#include "../../src/model/roofline.h"
-#include "../../src/model/validate.h"
+#include "../../src/model/core/comm.h"
+#include "../../src/model/families/estimate.h"
+#include "../../src/model/families/llm.h"
+#include "../../src/model/families/memory.h"
+#include "../../src/model/core/roofline.h"
+#include "../../src/model/analyses/validate.h"
 
 /* A small Llama-style model: SwiGLU, RoPE, RMSNorm, GQA, no biases. */
 static void small_llama(struct workload *w)

@@ -13,7 +13,7 @@
 #include "tc_test.h"
 #include "tc_llm.h"
 
-#include "../../src/model/memory.h"
+#include "../../src/model/families/memory.h"
 
 /* Hand counts of the decoder's parameters. */
 /* attention: Q, K, V, O, each h x h = 4 x 1024^2 */

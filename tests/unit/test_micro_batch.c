@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "tc_vtrain.h"
-#include "../../src/model/estimate.h"
+#include "../../src/model/families/estimate.h"
 
 static void test_fastest_that_fits(void **state)
 {

@@ -7,14 +7,14 @@
 
 #include <stdlib.h>
 
-#include "../../src/model/comm.h"
-#include "../../src/model/estimate.h"
-#include "../../src/model/gpu.h"
-#include "../../src/model/llm.h"
-#include "../../src/model/memory.h"
-#include "../../src/model/roofline.h"
-#include "../../src/model/schedule.h"
-#include "../../src/model/validate.h"
+#include "../../src/model/core/comm.h"
+#include "../../src/model/families/estimate.h"
+#include "../../src/model/types/gpu.h"
+#include "../../src/model/families/llm.h"
+#include "../../src/model/families/memory.h"
+#include "../../src/model/core/roofline.h"
+#include "../../src/model/core/schedule.h"
+#include "../../src/model/analyses/validate.h"
 
 /* A GPT-style workload: fp16, Adam, learned positions, biases. */
 static void gpt(struct workload *w, int L, int h, int a, int V, double s)

@@ -6,7 +6,7 @@
 #include "tc_test.h"
 
 #include "../../src/cli/money.h"
-#include "../../src/model/network.h"
+#include "../../src/model/types/network.h"
 #include "../../src/io/wl_load.h"
 
 /* Two providers of the same 8-GPU A100 80GB instance at $20/h, billed per

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 
 #include "../../src/io/wl_load.h"
-#include "../../src/model/campaign.h"
-#include "../../src/model/estimate.h"
-#include "../../src/model/optimizer.h"
+#include "../../src/model/families/campaign.h"
+#include "../../src/model/families/estimate.h"
+#include "../../src/model/types/optimizer.h"
 
 /* The state of each row (optimizer.h's sources): Adam's two fp32 moments,
  * one fp32 buffer for momentum SGD, LARS and Adagrad, Adafactor's factored

@@ -6,9 +6,9 @@
 #include "tc_test.h"
 #include "tc_llm.h"
 
-#include "../../src/model/compose.h"
-#include "../../src/model/estimate.h"
-#include "../../src/model/llm.h"
+#include "../../src/model/core/compose.h"
+#include "../../src/model/families/estimate.h"
+#include "../../src/model/families/llm.h"
 
 /* W seconds hidden at a clock loss f cost W f / (1 - f): 1 s at 0.2 is
  * 0.25 s; nothing without a loss or without a window. */

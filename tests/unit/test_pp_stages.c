@@ -6,10 +6,10 @@
 #include "tc_test.h"
 #include "tc_llm.h"
 
-#include "../../src/model/compose.h"
-#include "../../src/model/estimate.h"
-#include "../../src/model/llm.h"
-#include "../../src/model/memory.h"
+#include "../../src/model/core/compose.h"
+#include "../../src/model/families/estimate.h"
+#include "../../src/model/families/llm.h"
+#include "../../src/model/families/memory.h"
 
 /*
  * Four stages of 7, 9, 9 and 7 layers; a layer takes 1 ms of GEMM, the

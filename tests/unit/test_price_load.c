@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "../../src/model/cost.h"
-#include "../../src/model/network.h"
+#include "../../src/model/money/cost.h"
+#include "../../src/model/types/network.h"
 #include "../../src/io/price_load.h"
 
 #define DATA "tests/unit/data/pricing/"

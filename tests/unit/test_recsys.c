@@ -11,10 +11,10 @@
 #include "../../src/io/gpu_load.h"
 #include "../../src/io/val_load.h"
 #include "../../src/io/wl_load.h"
-#include "../../src/model/estimate.h"
-#include "../../src/model/llm.h"
-#include "../../src/model/recsys.h"
-#include "../../src/model/validate.h"
+#include "../../src/model/families/estimate.h"
+#include "../../src/model/families/llm.h"
+#include "../../src/model/families/recsys.h"
+#include "../../src/model/analyses/validate.h"
 
 /* A guard against regressions on recsys.csv (25.8 % since the fixed
  * per-GEMM time scales with the GPU's peak: the one-GPU DLE "small" runs,

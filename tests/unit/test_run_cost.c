@@ -5,8 +5,8 @@
  */
 #include "tc_test.h"
 
-#include "../../src/model/estimate_types.h"
-#include "../../src/model/run_cost.h"
+#include "../../src/model/types/estimate_types.h"
+#include "../../src/model/money/run_cost.h"
 
 /* One provider, one 8-GPU instance of GPU "x": $16/h on demand, $8/h spot,
  * billed per started hour. */

@@ -7,10 +7,10 @@
 
 #include <stdlib.h>
 
-#include "../../src/model/estimate.h"
-#include "../../src/model/llm.h"
-#include "../../src/model/search.h"
-#include "../../src/model/validate.h"
+#include "../../src/model/families/estimate.h"
+#include "../../src/model/families/llm.h"
+#include "../../src/model/analyses/search.h"
+#include "../../src/model/analyses/validate.h"
 
 /* A small GPT-style decoder with `a` heads and `kv` kv heads. */
 static void small(struct workload *w, int L, int h, int a, int kv, double gb)

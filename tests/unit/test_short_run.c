@@ -5,7 +5,7 @@
  */
 #include "tc_test.h"
 
-#include "../../src/model/short_run.h"
+#include "../../src/model/analyses/short_run.h"
 
 /* Averaged over time: N t / (N t + W). */
 static void test_time_mean(void **state)

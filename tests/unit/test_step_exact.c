@@ -9,7 +9,7 @@
 #include "tc_test.h"
 #include "tc_llm.h"
 
-#include "../../src/model/comm.h"
+#include "../../src/model/core/comm.h"
 
 /* Weights a token meets in matrix multiplies: 2 layers x (attention 4h^2
  * + SwiGLU 3hf) + the LM head V h = 2 x 10,485,760 + 32,768,000. */

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "../../src/io/steplog.h"
-#include "../../src/model/uncertainty.h"
+#include "../../src/model/analyses/uncertainty.h"
 
 #define LOGS "tests/import/logs/"
 

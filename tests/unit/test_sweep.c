@@ -18,7 +18,7 @@
 #include "../../src/io/fw_load.h"
 #include "../../src/io/gpu_load.h"
 #include "../../src/io/wl_load.h"
-#include "../../src/model/planner.h"
+#include "../../src/model/analyses/planner.h"
 
 #define DATA "tests/unit/data/sweep/"
 #define MAX_OUT (4u << 20)

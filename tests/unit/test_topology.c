@@ -1,6 +1,6 @@
 /*
  * test_topology.c - the collective operator by topology class and fabric
- * (src/model/topology.c, src/model/comm.c), each figure by hand from the
+ * (src/model/types/topology.c, src/model/core/comm.c), each figure by hand from the
  * measured fractions the code cites (collectives.yaml entry ids there).
  */
 #include "tc_test.h"
@@ -8,9 +8,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "../../src/model/comm.h"
-#include "../../src/model/network.h"
-#include "../../src/model/topology.h"
+#include "../../src/model/core/comm.h"
+#include "../../src/model/types/network.h"
+#include "../../src/model/types/topology.h"
 
 /* A GPU with round links: NVLink 900 GB/s and PCIe 64 GB/s (both
  * directions), ring efficiency 0.8, no message-size loss inside the node

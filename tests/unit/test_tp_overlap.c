@@ -5,9 +5,9 @@
 #include "tc_test.h"
 #include "tc_llm.h"
 
-#include "../../src/model/compose.h"
-#include "../../src/model/estimate.h"
-#include "../../src/model/llm.h"
+#include "../../src/model/core/compose.h"
+#include "../../src/model/families/estimate.h"
+#include "../../src/model/families/llm.h"
 
 /* One stage of one layer, one micro-batch: GEMMs 1 ms, norms 0.2 ms and
  * tensor-parallel collectives `tp` ms. */

@@ -1,5 +1,5 @@
 /*
- * test_unc_closed_form.c - the Monte Carlo of src/model/uncertainty.c
+ * test_unc_closed_form.c - the Monte Carlo of src/model/analyses/uncertainty.c
  * against closed forms, so that a spread of the wrong size or shape fails,
  * not only a disorder of the quantiles:
  *  - the model-error term alone is log-normal: P90 / P50 = P50 / P10 =
@@ -16,7 +16,7 @@
 #include "tc_test.h"
 
 #include "tc_unc.h"
-#include "../../src/model/campaign.h"
+#include "../../src/model/families/campaign.h"
 
 /*
  * sigma 0.3: P90 / P50 = exp(1.2816 x 0.3) = 1.4689.  20,000 samples put

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/model/val_groups.h"
+#include "../../src/model/analyses/val_groups.h"
 
 static void set_case(struct val_case *c, const char *id, const char *gpu, const char *pair,
 		     enum val_metric m, double global_batch)

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "../../src/io/val_load.h"
-#include "../../src/model/validate.h"
+#include "../../src/model/analyses/validate.h"
 
 /* Largest acceptable mean error on the vTrain set (the model reaches about
  * 8 %; a flat-MFU model 58 %): a bound that tells a model from a broken

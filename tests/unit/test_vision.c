@@ -13,10 +13,10 @@
 #include "../../src/io/gpu_load.h"
 #include "../../src/io/val_load.h"
 #include "../../src/io/wl_load.h"
-#include "../../src/model/estimate.h"
-#include "../../src/model/llm.h"
-#include "../../src/model/validate.h"
-#include "../../src/model/vision.h"
+#include "../../src/model/families/estimate.h"
+#include "../../src/model/families/llm.h"
+#include "../../src/model/analyses/validate.h"
+#include "../../src/model/families/vision.h"
 
 /* A bound that tells a model from a broken one (the model reaches about
  * 8 %); the gate at today's figure is tests/accuracy/gates.txt. */

@@ -12,9 +12,9 @@
 
 #include "../../src/io/gpu_load.h"
 #include "../../src/io/wl_load.h"
-#include "../../src/model/estimate.h"
-#include "../../src/model/llm.h"
-#include "../../src/model/vision.h"
+#include "../../src/model/families/estimate.h"
+#include "../../src/model/families/llm.h"
+#include "../../src/model/families/vision.h"
 
 /* The operators of one step of w on its plan's GPU into ws. */
 static void step_ops(const struct workload *w, struct est_workspace *ws)

@@ -1,0 +1,161 @@
+/*
+ * calibrate.h - fit the achievable-rate parameters (struct roof_eff) to
+ * measured training steps, and the calibration overlay other commands apply.
+ *
+ * Method (docs/calibration.md): bounded non-linear least squares with GSL's
+ * gsl_multifit_nlinear (trust region, Levenberg-Marquardt steps,
+ * finite-difference Jacobian).  Residual i is sqrt(w_i) * (predicted_i -
+ * measured_i) / measured_i.  Bounds by reparameterisation: a fraction x in
+ * [lo, hi] is lo + (hi - lo) * sigmoid(y), a scale is exp(y).  The fit
+ * starts from the GPU's efficiencies (the catalog defaults unless a start
+ * is given).  Only what the data determine is fitted: one measurement fits
+ * one global time scale; otherwise the parameters the measurements do not
+ * depend on, or cannot tell apart (column-pivoted QR of the sensitivity
+ * matrix), are held fixed and named.  Standard errors come from the
+ * covariance (J^T J)^-1 s^2 at the solution, carried to the parameters by
+ * the derivative of the reparameterisation.
+ *
+ * Pure computation: GPUs come from a val_gpu_fn, no file is read.
+ */
+#ifndef TC_CALIBRATE_H
+#define TC_CALIBRATE_H
+
+#include <stddef.h>
+
+#include "../../util/diag.h"
+#include "../types/gpu.h"
+#include "validate.h"
+
+/*
+ * The parameters calibrate can fit: the registry rows marked calibrated,
+ * which come first (eff_param.h; a unit test checks the order).  Their
+ * enum eff_id values index the arrays below.  A constant expression.
+ */
+#define CAL_X_COUNT(n, unit, kind, lo, hi, def, floor, cal, ...) + (cal)
+#define CAL_PARAM_COUNT (0 EFF_PARAMS(CAL_X_COUNT))
+
+/* Index of calibratable parameter `name`, or -1. */
+int cal_param_find(const char *name);
+
+/* Read and write parameter p of *e. */
+double cal_get(const struct roof_eff *e, enum eff_id p);
+void cal_set(struct roof_eff *e, enum eff_id p, double v);
+
+/* Bit of parameter p in the masks below. */
+#define CAL_BIT(p) (1u << (p))
+#define CAL_ALL ((1u << CAL_PARAM_COUNT) - 1)
+
+/* What to fit.  A zeroed struct means "choose from the data". */
+struct cal_options {
+	int scale_only;       /* 1: fit one global time scale only */
+	unsigned fit_mask;    /* > 0: exactly these parameters (no selection) */
+	unsigned fixed_mask;  /* never fit these (selection only) */
+	const struct roof_eff *start; /* starting point; NULL: the GPU's */
+	int max_iter;         /* 0: 200 */
+};
+
+/* Below this reciprocal condition number of J the fit is ill-conditioned. */
+#define CAL_RCOND_WARN 1e-5
+/* Parameters whose sensitivity (RMS of d log t / d log x over the
+ * measurements) is below this are "not determined by the data". */
+#define CAL_SENS_MIN 0.01
+/* Column-pivoted QR: a parameter whose |R_kk| is below this fraction of
+ * the largest cannot be told apart from those before it. */
+#define CAL_PIVOT_MIN 0.03
+
+/* Why a parameter was not fitted. */
+enum cal_held {
+	CAL_FITTED,
+	CAL_HELD_ASKED,      /* not in the requested list, or fixed by request */
+	CAL_HELD_NO_EFFECT,  /* the measurements do not depend on it */
+	CAL_HELD_COLLINEAR,  /* not separable from the fitted ones */
+	CAL_HELD_TOO_FEW,    /* more parameters than the measurements allow */
+	CAL_HELD_SCALED,     /* scale mode: moved with the global scale */
+};
+extern const char *const cal_held_names[]; /* "fitted", "held: ..." */
+
+/* How far above the GPU's own figure a fitted rate may go before the fit
+ * says so: 5 %, the spread of best-shape GEMM rates between the GPUs of
+ * one node (achievable.md section 4, S1: "5 %+"), so a fast part is not
+ * taken for a doubtful fit. */
+#define CAL_CEILING_MARGIN 0.05
+
+struct cal_result {
+	struct roof_eff before;       /* starting point */
+	struct roof_eff after;        /* fitted (held parameters unchanged,
+					 or moved with the scale) */
+	double se[CAL_PARAM_COUNT];   /* standard error of each fitted value;
+					 0 when held or not available */
+	/* Correlation of the fitted estimates (on the fit's log / logit
+	 * scale): 1 on the diagonal, 0 for held parameters; in scale mode
+	 * 1 among the rates, which move with the one scale. */
+	double corr[CAL_PARAM_COUNT][CAL_PARAM_COUNT];
+	enum cal_held held[CAL_PARAM_COUNT];
+	unsigned fitted_mask;
+	int scale_mode;               /* 1: one global time scale was fitted */
+	double scale, scale_se;       /* time multiplier and its error */
+	size_t n;                     /* measurements used */
+	size_t p;                     /* parameters fitted */
+	int se_available;             /* 0 when n <= p (no residual dof) */
+	double rcond;                 /* reciprocal condition number of J */
+	int ill_conditioned;          /* rcond < CAL_RCOND_WARN or a
+					 parameter at its bound */
+	int at_bound;                 /* a fitted value ended at a bound */
+	size_t iterations;
+	struct val_stats err_before, err_after; /* unweighted */
+	double rms_before, rms_after; /* weighted RMS relative error */
+	char warning[256];            /* "" or why the fit is doubtful */
+};
+
+/*
+ * Fit the efficiencies of GPU *g (its eff is the catalog value; opt->start
+ * overrides the starting point) to the n cases (all measured on that GPU:
+ * callers filter by c->gpu_id), with weights w (NULL: all 1).  Returns 0
+ * and fills *out; -1 with a message in d when no case can be estimated, a
+ * case's plan is invalid, or GSL fails (the message names its status).
+ */
+int cal_fit(const struct val_case *cases, const double *w, size_t n,
+	    const struct gpu *g, const struct cal_options *opt,
+	    struct cal_result *out, struct tc_diag *d);
+
+/* ---- The overlay: what `--calibration FILE` applies ------------------- */
+
+#define CAL_TEXT_LEN 256
+
+struct cal_overlay {
+	char gpu[GPU_ID_LEN];         /* the GPU the measurements ran on */
+	char fitted_from[CAL_TEXT_LEN]; /* the measurements file */
+	size_t measurements;
+	int scale_mode;
+	double scale;                 /* scale mode: the time multiplier */
+	unsigned fitted_mask;
+	struct roof_eff before;       /* the catalog values it started from */
+	struct roof_eff after;        /* the fitted values */
+	double se[CAL_PARAM_COUNT];   /* standard errors, 0 = none */
+	double corr[CAL_PARAM_COUNT][CAL_PARAM_COUNT]; /* as cal_result's;
+					 the identity when the file has none */
+	double residual_sd;           /* RMS relative error after the fit:
+					 model error the parameters miss */
+	double error_before, error_after; /* MAPE on the measurements */
+};
+
+/* The identity correlation: estimates independent. */
+void cal_corr_identity(double c[CAL_PARAM_COUNT][CAL_PARAM_COUNT]);
+
+/* Fill *o from a fit (fitted_from is the measurements file name). */
+void cal_overlay_from_result(struct cal_overlay *o, const struct cal_result *r,
+			     const char *gpu, const char *fitted_from);
+
+/*
+ * Apply overlay *o to GPU *g.  On the calibrated GPU the fitted values
+ * replace the catalog's.  On another GPU what was learned is carried as a
+ * ratio: each fitted parameter becomes catalog x after / before (fractions
+ * capped at 1), so "10 % slower than the defaults" carries over.  Writes a
+ * line for reports into note ("calibrated from FILE (N measurements on
+ * GPU)") when note is not NULL.  Returns 1 when transferred as ratios, 0
+ * when applied directly.
+ */
+int cal_apply(const struct cal_overlay *o, struct gpu *g, char *note,
+	      size_t notelen);
+
+#endif

@@ -1,0 +1,87 @@
+/*
+ * opsink.h - where the builders of every workload family put their
+ * operators, and the sums of time the step composer reads.
+ *
+ * A builder states each operator once, with the time one execution takes;
+ * the sink lists it for `traincost explain` and adds its time to the sums
+ * of its stage.  The sums never lose an operator: past the workspace's
+ * last slot, operators are listed together as one "other" row.
+ */
+#ifndef TC_OPSINK_H
+#define TC_OPSINK_H
+
+#include "../types/estimate_types.h"
+
+/* Seconds of one execution of each stage (a layer, the first or last
+ * stage's extra work, the step's own work), one GPU. */
+struct op_sums {
+	double t[OPS_COUNT][BRK_COUNT];   /* launch overhead under BRK_LAUNCH */
+	double lim[OPS_COUNT][LIM_COUNT]; /* the same seconds by limiter */
+	double bwd_s;                     /* of t[OPS_LAYER], the backward
+					     (with recompute) */
+	double wgrad_s[OPS_COUNT];        /* of t, the weight-gradient GEMMs */
+	double hw_flop[OPS_COUNT];        /* FLOP incl. recompute */
+	double model_flop[OPS_COUNT];     /* FLOP excl. recompute */
+	double p2p_s;                     /* pipeline transfers of a stage */
+	double net_bytes;                 /* bytes sent between nodes in a
+					     step, all operators */
+};
+
+/* What one execution of an operator costs. */
+struct op_cost {
+	double flop, bytes;
+	double time_s, launch_s; /* launch_s: the launch part of time_s */
+	enum tc_prec prec;
+	enum op_bound bound;
+};
+
+struct op_sink {
+	struct est_workspace *ws;
+	struct op_sums *sums;
+	int merge;           /* fold an operator into an identical earlier one
+				(same name, FLOPs and bytes): a CNN repeats
+				its blocks */
+	enum op_stage stage; /* where the operators added now run */
+	double count;        /* executions per step of one unit of the stage */
+	double mult;         /* executions per unit of the operators added
+				now (a block repeated in a network), 1 */
+	const char *prefix;  /* when set, names "layer.x" are listed as
+				"<prefix>.x": another family's blocks built
+				by the LLM builder */
+	int bwd;             /* adding backward operators */
+	int recompute;       /* adding recomputed forward operators */
+	int wgrad;           /* adding weight-gradient GEMMs */
+};
+
+/* Empty ws and *sums and point the sink at them (stage OPS_LAYER, count
+ * and mult 1, no prefix). */
+void sink_start(struct op_sink *s, struct est_workspace *ws,
+		struct op_sums *sums, int merge);
+
+/*
+ * Add an operator executed `mult` (times s->mult) times per unit of the
+ * current stage:
+ * list it and add mult times its time to the sums; `flop` of it count as
+ * hardware FLOPs (and as model FLOPs unless recomputed).  Returns its row
+ * (the "other" row once the workspace is full; NULL only for a workspace
+ * without a slot).
+ */
+struct op *sink_put(struct op_sink *s, const char *name, enum brk cat,
+		    const struct op_cost *c, double mult, double flop);
+
+/* List an operator `count` times per step without adding it to the sums
+ * (a caller that accounts for it otherwise, e.g. pipeline transfers). */
+struct op *sink_list(struct op_sink *s, const char *name, enum brk cat,
+		     const struct op_cost *c, double count);
+
+/* The row that sums what did not fit in the workspace. */
+#define SINK_OVERFLOW_NAME "other"
+
+/* Mark row o, just put, as timing collective `kind` over `grp` (what
+ * `explain` shows of it); nothing for the overflow row or NULL. */
+void sink_coll(struct op *o, enum comm_coll kind, struct comm_group grp);
+
+/* The limiter an operator's roof time counts against. */
+enum limiter op_limiter(enum op_bound bound, enum brk cat, double flop);
+
+#endif

@@ -1,0 +1,133 @@
+/*
+ * roofline.h - time of one kernel on one GPU against achievable rates.
+ *
+ * t = max(flop / (peak * eta_c), bytes / (bw * eta_m)) + kernels * launch
+ * (Williams, Waterman, Patterson, "Roofline", CACM 2009).  eta_c of a GEMM
+ * falls for small and badly shaped matrices: tile and wave quantisation over
+ * the SM count (NVIDIA, "Matrix Multiplication Background User's Guide") and a
+ * fixed per-GEMM cost expressed as the size at which efficiency halves.
+ * The parameters live in struct roof_eff; their bounds, defaults and
+ * sources in the registry of eff_param.h (docs/model.md, section 6).
+ */
+#ifndef TC_ROOFLINE_H
+#define TC_ROOFLINE_H
+
+#include "../types/estimate_types.h"
+#include "../types/gpu.h"
+#include "../types/precision.h"
+
+/* Output tile edges (elements) the GEMM model chooses between. */
+#define ROOF_TILE_M_LARGE 256
+#define ROOF_TILE_M 128
+#define ROOF_TILE_N 128
+#define ROOF_TILE_NARROW 32   /* thin tiles for outputs this wide or less */
+#define ROOF_SPLIT_K_SLICE 512 /* shortest K slice a split-K kernel takes */
+
+/* The peak at which gemm_half_flop is stated: A100 SXM's dense 16-bit
+ * peak, 312 TFLOP/s (NVIDIA A100 datasheet), the GPU it was fitted on. */
+#define ROOF_HALF_REF_PEAK 312e12
+
+/*
+ * Fraction of the SMs' tile slots doing useful work for a batch of `batch`
+ * GEMMs with an (m x n) output: tile quantisation (partial edge tiles) times
+ * wave quantisation (tiles / (waves * sm_count)), for the better of a 256x128
+ * and a 128x128 tile.  Returns a value in (0, 1]; 1 when sm_count <= 0.
+ */
+double roof_gemm_util(int sm_count, double m, double n, double batch);
+
+/* The same for one tile shape (tm x tn). */
+double roof_gemm_util_tile(int sm_count, double m, double n, double batch,
+			   double tm, double tn);
+
+/*
+ * Compute efficiency (fraction of precision p's dense peak) of a GEMM
+ * (m x k) * (k x n), `batch` of them, for every workload family:
+ * gemm_max_frac * util * flop / (flop + half).  util: tile and wave
+ * quantisation, with split-K where the output's tiles cannot fill the
+ * SMs and thin tiles for outputs at most ROOF_TILE_NARROW wide.  half:
+ * gemm_half_flop x peak[p] / ROOF_HALF_REF_PEAK, a fixed time per GEMM.
+ */
+double roof_gemm_eff(const struct gpu *g, enum tc_prec p, double m, double n,
+		     double k, double batch);
+
+/*
+ * The same for `groups` GEMMs issued as separate kernels (a grouped linear
+ * layer of MoE experts): the SMs fill by the groups together, but each
+ * pays the fixed per-GEMM cost on its own m x n x k.
+ */
+double roof_grouped_gemm_eff(const struct gpu *g, enum tc_prec p, double m,
+			     double n, double k, double groups);
+
+/* Dense peak for GEMMs in precision p (FLOP/s); 0 if unsupported. */
+double roof_peak(const struct gpu *g, enum tc_prec p);
+
+/*
+ * The share of its compute rates a part sustains against the sibling its
+ * file's rates were measured on (eff.measured_tdp_w: the same die and SM
+ * count at a higher power limit): clock goes as power^(1/3) under the
+ * limit, so (tdp_w / measured_tdp_w)^(1/3).  1 when the rates are the
+ * part's own or its limit is not lower (never faster than measured).
+ * Every compute rate of roof_time() includes it.
+ */
+double roof_power_clock_frac(const struct gpu *g);
+
+/*
+ * Keys a query attends to at which a fused attention kernel reaches half of
+ * its long-sequence rate (eff.attn_frac): FlashAttention-2's forward and
+ * backward (Dao-AILab/flash-attention @0251105 README plots, in
+ * reference/achievable.md section 6) go from 132 to 176 TFLOP/s on A100 and
+ * from 215 to 296 on H100 at head dim 64, and from 248 to 338 on H100 at
+ * head dim 128, between 512 and 16k tokens; 187 to 203 on A100 (head dim
+ * 128) between 2k and 16k.  k / (k + half) through each pair of points
+ * gives half = 178, 202, 194 and 203 keys (docs/model.md, "Attention").
+ */
+#define ROOF_ATTN_HALF_KEYS 200.0 /* keys (tokens) */
+
+/*
+ * The share of its long-sequence rate a fused attention kernel reaches when
+ * each query attends to `keys` keys: keys / (keys + ROOF_ATTN_HALF_KEYS),
+ * in (0, 1); 1 for keys <= 0 (no length known).
+ */
+double roof_attn_len_frac(double keys);
+
+/*
+ * Seconds of one kernel sequence: `flop` at `peak_frac` of peak[p] and `bytes`
+ * at mem_frac of bandwidth, whichever is larger (the roof), plus `kernels`
+ * launches (launch_graph_s with CUDA graphs), less launch_overlap_frac of
+ * the shorter of roof and launch (asynchronous dispatch hides it).  Writes
+ * the bound to *bound when not NULL.  Returns a finite value >= 0 for valid inputs (peak of p > 0).
+ */
+double roof_time(const struct gpu *g, enum tc_prec p, double flop,
+		 double peak_frac, double bytes, double kernels, int graphs,
+		 enum op_bound *bound);
+
+/* roof_time(), also writing to *launch_s the part of the time that is launch
+ * overhead: the time less the roof, never negative. */
+double roof_time_launch(const struct gpu *g, enum tc_prec p, double flop,
+			double peak_frac, double bytes, double kernels,
+			int graphs, enum op_bound *bound, double *launch_s);
+
+/*
+ * The part of `time` that is launch overhead: time less the roof of `flop`
+ * at `peak_frac` of peak[p] and `bytes` at mem_frac of bandwidth, never
+ * negative.  For a time roof_time() gave with the same arguments this is
+ * what roof_time_launch() returns; builders that pick the time among
+ * several kernels (a skinny GEMM or a tensor-core one) state the roof here.
+ */
+double roof_launch_part(const struct gpu *g, enum tc_prec p, double flop,
+			double peak_frac, double bytes, double time);
+
+/* Launch cost of one kernel for this GPU and CUDA-graph setting. */
+double roof_launch_s(const struct gpu *g, int graphs);
+
+/*
+ * Seconds of a degenerate GEMM (one side of a few elements: GEMV-like,
+ * tiny batched products) run as a CUDA-core kernel: `flop` at skinny_frac
+ * (eff_param.h) of the fp32 peak or `bytes` at the streaming rate.  The GEMM
+ * model's tile quantisation makes such shapes look far slower than
+ * libraries run them; callers take the smaller of both times.
+ */
+double roof_skinny_time(const struct gpu *g, double flop, double bytes,
+			int graphs);
+
+#endif

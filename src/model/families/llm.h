@@ -1,0 +1,57 @@
+/*
+ * llm.h - a decoder (or encoder) transformer as a compact operator list.
+ *
+ * One layer's operators are built once, their `count` set to layers per
+ * stage times micro-batches; the first stage adds the embedding, the last
+ * stage the final norm, LM head and loss, and the step adds gradient
+ * reduction and the optimizer.  Per-operator FLOPs and bytes follow
+ * Narayanan et al. SC'21 and Korthikanti et al. MLSys'23 (docs/model.md).
+ */
+#ifndef TC_LLM_H
+#define TC_LLM_H
+
+#include "../types/estimate_types.h"
+#include "../types/gpu.h"
+#include "llm_shape.h"
+#include "../core/opsink.h"
+#include "../types/workload.h"
+
+/*
+ * Build the operators of one training step of an LLM on GPU g into ws
+ * (ws->count reset first; past ws->cap they are listed as one row) and
+ * fill *sums, per execution of each stage; no allocation.
+ */
+void llm_build_ops(const struct workload *w, const struct gpu *g,
+		  const struct plan *pl, const struct llm_shape *sh,
+		  struct est_workspace *ws, struct op_sums *sums);
+
+/*
+ * The operators of one layer of shape sh, its forward or (out->bwd) its
+ * backward without recompute, into `out` at its stage, count, mult and
+ * prefix: the transformer blocks of other families (vision).
+ */
+void llm_layer_ops(struct op_sink *out, const struct gpu *g,
+		   const struct plan *pl, const struct llm_shape *sh,
+		   enum tc_prec prec);
+
+/*
+ * Build the cross-attention operators of one decoder layer of an
+ * encoder-decoder model (forward, recompute, backward; stage OPS_LAYER) into
+ * ws (ws->count reset first; past ws->cap they are listed as one row) and
+ * fill *sums.  enc_s: the encoder's tokens a sample.
+ */
+void llm_build_cross_ops(const struct workload *w, const struct gpu *g,
+			 const struct plan *pl, const struct llm_shape *sh,
+			 double enc_s, struct est_workspace *ws,
+			 struct op_sums *sums);
+
+/* Resolve the plan of w on g into *pl (defaults filled, the schedule
+ * resolved) and check it; warn of plan choices into E.  0, or -1 with *why.
+ * The first hook of the language-model family (step.c). */
+int llm_plan(const struct workload *w, const struct gpu *g, struct plan *pl,
+	     struct estimate *E, struct plan_problem *why);
+
+/* The field that sets a language model's amount of work: steps or tokens. */
+enum wl_field llm_work_field(const struct workload *w, const char **what);
+
+#endif
