@@ -84,7 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static int ready;
 	struct yn_doc doc;
 	struct workload w;
-	struct gpu g;
+	struct gpu found, g;
 	struct estimate est;
 	struct plan_problem why;
 	struct tc_diag d;
@@ -106,8 +106,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	yn_doc_release(&doc);
 	if (rc || !w.plan.gpu[0])
 		return 0;
-	if (gpu_catalog_lookup(&cat, w.plan.gpu, &g, msg, sizeof(msg)))
+	if (gpu_catalog_lookup(&cat, w.plan.gpu, &found, msg, sizeof(msg)))
 		return 0;
+	gpu_resolve(&g, &found, &w.plan.framework); /* as every caller does */
 	why.field = WLF_NONE;
 	why.msg[0] = '\0';
 	if (step_estimate(&w, &g, &ws, &est, &why)) {
