@@ -97,15 +97,31 @@ static int draw(struct cli_ctx *ctx, const char *cmd, const char *path,
 	return plot_out_write(ctx, cmd, &s, path);
 }
 
-/* The spot notice against the checkpoint write, for the preemptions of
- * --pricing spot (the workload's own were warned of with the estimate).
- * Returns 0, so that it can sit in a chain of conditions. */
+/* The spot notice against the checkpoint write where the estimate could
+ * not judge it (a workload that states its notice was warned of with the
+ * estimate): the preemptions of --pricing spot against their provider's
+ * notice, or a workload's own rate against the assumed one when nothing
+ * spot is priced.  Returns 0, so that it can sit in a chain of conditions. */
 static int spot_warning(const struct workload *w, const struct run_cost *cost,
 			struct estimate *e)
 {
-	if (cost->spot_counted && !cost->campaign_hopeless &&
-	    !(w->campaign.set & (1u << CAMP_P_PREEMPT)))
-		campaign_spot_warning(e, &cost->campaign);
+	unsigned both = 1u << CAMP_P_PREEMPT | 1u << CAMP_P_NOTICE;
+	const struct price_table *t = cost->range.cheapest.table;
+	char whose[PRICE_ID_LEN + 48];
+	if ((w->campaign.set & both) == both)
+		return 0;
+	if (cost->spot_counted && !cost->campaign_hopeless) {
+		if (cost->spot.notice_given)
+			snprintf(whose, sizeof(whose), "the workload states it");
+		else if (cost->spot.notice_known)
+			snprintf(whose, sizeof(whose), "%s states it", t->provider);
+		else
+			snprintf(whose, sizeof(whose), "assumed: %s states none",
+				 t ? t->provider : "no offer");
+		campaign_spot_warning(e, &cost->campaign, whose);
+	} else if (!cost->spot_counted && (w->campaign.set & both) == 1u << CAMP_P_PREEMPT) {
+		campaign_spot_warning(e, &e->campaign, "assumed: nothing spot is priced");
+	}
 	return 0;
 }
 

@@ -191,6 +191,19 @@ static void loss_warning(struct estimate *e, const struct campaign *c)
 			 100 * c->loss_frac, c->mtbi_s / 3600, 100 * CAMP_FRAGILE_LOSS_FRAC);
 }
 
+/* The checkpoint against the spot notice, naming whose notice it is. */
+static void notice_warning(struct estimate *e, const struct campaign *c, const char *whose)
+{
+	if (c->in.preempt_per_h > 0 && c->checkpoint_write_s > c->in.notice_s)
+		est_warn(e, "a checkpoint takes %.3g s to write, longer than the %.0f s spot notice "
+			 "(%s; expected a checkpoint that fits in the notice): each preemption "
+			 "loses the work since the last one", c->checkpoint_write_s, c->in.notice_s,
+			 whose);
+}
+
+/* The notice is judged here only when the workload states it: a rate
+ * without one takes the notice of the provider it is priced on, which
+ * only pricing knows (campaign_spot_warning). */
 static void fragile_warnings(struct estimate *e)
 {
 	const struct campaign *c = &e->campaign;
@@ -199,18 +212,16 @@ static void fragile_warnings(struct estimate *e)
 		est_warn(e, "a synchronous checkpoint stops training for %.3g min (expected under "
 			 "%.0f s): asynchronous checkpoints or faster storage",
 			 c->checkpoint_block_s / 60, CAMP_SLOW_SYNC_S);
-	campaign_spot_warning(e, c);
+	if (given(&c->in, CAMP_P_NOTICE))
+		notice_warning(e, c, "the workload states it");
 }
 
-void campaign_spot_warning(struct estimate *e, const struct campaign *c)
+void campaign_spot_warning(struct estimate *e, const struct campaign *c, const char *whose)
 {
 	/* the loss: unless the estimate's own campaign said it already */
 	if (c != &e->campaign && !(e->campaign.loss_frac > CAMP_FRAGILE_LOSS_FRAC))
 		loss_warning(e, c);
-	if (c->in.preempt_per_h > 0 && c->checkpoint_write_s > c->in.notice_s)
-		est_warn(e, "a checkpoint takes %.3g s to write, longer than the %.0f s spot notice "
-			 "(expected a checkpoint that fits in the notice): each preemption loses the "
-			 "work since the last one", c->checkpoint_write_s, c->in.notice_s);
+	notice_warning(e, c, whose);
 }
 
 int campaign_estimate(const struct workload *w, const struct gpu *g, struct estimate *e,

@@ -49,11 +49,12 @@ int campaign_estimate(const struct workload *w, const struct gpu *g, struct esti
 		      struct plan_problem *why);
 
 /* Warn on *e when campaign *c has spot preemptions and a checkpoint takes
- * longer to write than their notice, and (c another campaign than e's)
- * when c's loss per interruption is fragile and e's was not: campaign_estimate
- * does for the preemptions a workload states, the caller for those of
- * --pricing spot. */
-void campaign_spot_warning(struct estimate *e, const struct campaign *c);
+ * longer to write than their notice (`whose`: where the notice comes
+ * from, as the warning names it), and (c another campaign than e's) when
+ * c's loss per interruption is fragile and e's was not.  campaign_estimate
+ * does it for a workload that states its notice; the caller, once pricing
+ * knows the provider, for the others. */
+void campaign_spot_warning(struct estimate *e, const struct campaign *c, const char *whose);
 
 /*
  * Campaign *c again with spot preemptions of `preempt_per_h` per instance
