@@ -10,11 +10,6 @@
 #include "../util/diag.h"
 #include "datapath.h"
 
-struct gpu_catalog {
-	struct gpu *gpus; /* owned, sorted by id */
-	size_t count;
-};
-
 /* Load and validate one GPU file into *out.  Returns 0 or -1 (messages in d). */
 int gpu_load_file(const char *path, struct gpu *out, struct tc_diag *d);
 

@@ -12,7 +12,7 @@
 #ifndef TC_GPU_NAMES_H
 #define TC_GPU_NAMES_H
 
-#include "gpu_load.h"
+#include "../model/types/gpu.h"
 
 /*
  * The index of the one catalog GPU whose family, memory and form factor

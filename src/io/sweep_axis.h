@@ -6,7 +6,9 @@
 #ifndef TC_SWEEP_AXIS_H
 #define TC_SWEEP_AXIS_H
 
-#include "sweep_load.h"
+#include "../util/diag.h"
+#include "sweep_types.h"
+#include "yaml_node.h"
 
 /* A copy of s (malloc), or NULL when out of memory. */
 char *sweep_dup_str(const char *s);

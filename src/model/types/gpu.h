@@ -8,6 +8,8 @@
 #ifndef TC_GPU_H
 #define TC_GPU_H
 
+#include <stddef.h>
+
 #include "eff_param.h"
 #include "precision.h"
 #include "topology.h"
@@ -67,6 +69,12 @@ struct gpu {
 	char source[GPU_TEXT_LEN]; /* URL(s) of the datasheet figures */
 	char as_of[16];            /* YYYY-MM-DD */
 	char notes[GPU_TEXT_LEN];  /* recalled figures, caveats */
+};
+
+/* The GPUs of the catalog (models/gpu/), as the loader gives them. */
+struct gpu_catalog {
+	struct gpu *gpus; /* owned, sorted by id */
+	size_t count;
 };
 
 /*
