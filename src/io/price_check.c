@@ -5,12 +5,13 @@
  * with at least one price and a consistent fabric, each offer once; and,
  * once the catalog is known, the GPU ids and the age of the prices.
  */
-#include "price_common.h"
+#include "price_check.h"
 #include "../model/types/network.h"
 
 #include <assert.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #define PART_SUM_TOL 1e-6     /* relative: gpu_part + host_part vs the price */
@@ -241,7 +242,7 @@ int price_check_offer(const struct yn_node *item, struct price_offer *o,
 					positive_keys[k], n->str);
 	}
 	for (int k = 0; k < COST_KIND_COUNT; k++)
-		if (yn_map_get(item, price_keys[k]))
+		if (yn_map_get(item, cost_kind_keys[k]))
 			priced = 1;
 	if (yn_map_get(item, "spot_median"))
 		priced = 1;

@@ -4,7 +4,10 @@
  * instance names, and the merging of zones and GCP accelerator rows into
  * one offer per (instance, region).
  */
-#include "price_common.h"
+#include "price_import.h"
+
+#include "price_check.h"
+#include "price_table.h"
 
 #include <assert.h>
 #include <math.h>

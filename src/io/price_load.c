@@ -7,7 +7,6 @@
  * afterwards at the position of the offending value (price_check.c).
  */
 #include "price_load.h"
-#include "price_common.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -27,9 +26,6 @@
 static const char *const pricing_kind[] = { "pricing", NULL };
 static const char *const onprem_kind[] = { "onprem", NULL };
 static const char *const currencies[] = { "USD", NULL };
-
-/* The YAML keys of the pricing kinds, in enum cost_kind order. */
-const char *const price_keys[COST_KIND_COUNT] = { "on_demand", "spot" };
 
 /* A pricing file while it is parsed. */
 struct table_doc {

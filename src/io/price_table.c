@@ -3,7 +3,9 @@
  * GPU-hour of an offer, the cost inputs of an on-premises GPU, dropping
  * unverified offers, and releasing what the loaders allocated.
  */
-#include "price_load.h"
+#include "price_table.h"
+
+#include "price_unjoin.h"
 
 #include <assert.h>
 #include <stdlib.h>

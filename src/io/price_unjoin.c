@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "price_common.h"
+#include "price_unjoin.h"
+
+#include "price_check.h"
 
 #define MAX_UNJOINABLE 1000 /* products per file */
 

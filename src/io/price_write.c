@@ -2,7 +2,7 @@
  * price_write.c - a price table written back as a pricing YAML file, the
  * format price_load.c reads.
  */
-#include "price_common.h"
+#include "price_write.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -57,7 +57,7 @@ int price_table_write_yaml(const struct price_table *t, FILE *f)
 		yaml_str(f, o->region);
 		for (int k = 0; k < COST_KIND_COUNT; k++)
 			if (o->price_usd_per_h[k] > 0)
-				fprintf(f, ", %s: %.10g", price_keys[k], o->price_usd_per_h[k]);
+				fprintf(f, ", %s: %.10g", cost_kind_keys[k], o->price_usd_per_h[k]);
 		for (int k = 0; k < 4; k++)
 			if (parts[k] > 0)
 				fprintf(f, ", %s: %.10g", part_keys[k], parts[k]);

@@ -13,6 +13,7 @@ const char *const cost_cluster_names[] = { "none", "placement_group", "scale_set
 					   "cluster_network", "capacity_block",
 					   "one_click_cluster", "instant_cluster", NULL };
 const char *const cost_kind_names[] = { "on-demand", "spot", NULL };
+const char *const cost_kind_keys[COST_KIND_COUNT] = { "on_demand", "spot" };
 
 int cost_kind_parse(const char *name)
 {

@@ -33,6 +33,8 @@ enum cost_kind {
 };
 /* "on-demand", "spot", NULL (CLI spelling). */
 extern const char *const cost_kind_names[];
+/* The YAML keys of a price file's prices, in enum cost_kind order. */
+extern const char *const cost_kind_keys[COST_KIND_COUNT];
 
 /* What links the GPUs inside one instance.  The order is that of
  * cost_link_names. */
