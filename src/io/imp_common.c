@@ -16,7 +16,7 @@
 #include "../util/infile.h"
 #include "fw_load.h"
 #include "../model/types/network.h"
-#include "wl_arch.h"
+#include "wl_load.h"
 
 #define IMP_MAX_TEXT_BYTES (1u << 20) /* an argument list longer than 1 MiB is refused */
 

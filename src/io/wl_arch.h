@@ -10,8 +10,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../model/types/workload.h"
+#include "../util/diag.h"
+#include "datapath.h"
 #include "fields.h"
-#include "wl_load.h"
+#include "yaml_node.h"
 
 /* Keys of an architecture, in this order in every table built from it. */
 enum arch_key {
@@ -54,5 +57,12 @@ int wla_form_finish(struct llm_arch *a, uint32_t has, const struct arch_marks *m
 int wla_preset_at(const struct tc_datapath *dp, const char *name,
 		  const char *file, const struct yn_node *at,
 		  struct llm_arch *out, struct tc_diag *d);
+
+/* Load models/arch/<name>.yaml.  Returns 0 or -1. */
+int arch_load_preset(const struct tc_datapath *dp, const char *name,
+		     struct llm_arch *out, struct tc_diag *d);
+
+/* Load an architecture file by path (used by `traincost check`). */
+int arch_load_file(const char *path, struct llm_arch *out, struct tc_diag *d);
 
 #endif

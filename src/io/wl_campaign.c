@@ -8,7 +8,7 @@
 #include "wl_campaign.h"
 
 #include "fields.h"
-#include "wl_common.h"
+#include "wl_util.h"
 
 #define COFF(m) offsetof(struct campaign_in, m)
 

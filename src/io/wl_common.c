@@ -17,11 +17,11 @@
 #include <string.h>
 
 #include "fields.h"
+#include "wl_campaign.h"
 #include "fw_load.h"
 #include "../model/types/network.h"
 
 #define MAX_COUNT 1e6 /* GPUs */
-
 
 /* True if id looks like a catalog id: [a-z0-9._-]+, optionally
  * ":" and a MIG profile of the same characters. */
@@ -109,35 +109,6 @@ int wl_read_network(const struct yn_node *v, const char *file, struct plan *p,
 	return wlx_err(d, file, v,
 		      "unknown network '%s' (expected one of %sor a bandwidth such as 25GB/s)",
 		      v->str, names);
-}
-
-/* Report at node n; returns -1. */
-int wlx_err(struct tc_diag *d, const char *file, const struct yn_node *n,
-	    const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	tc_diag_vat(d, TC_EXIT_INPUT, file, n ? n->line : 0, n ? n->col : 0,
-		    fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-/* The file name of `path` without folder and ".yaml". */
-void wlx_stem(const char *path, char *buf, size_t n)
-{
-	const char *slash = strrchr(path, '/');
-	snprintf(buf, n, "%s", slash ? slash + 1 : path);
-	char *dot = strrchr(buf, '.');
-	if (dot && (!strcmp(dot, ".yaml") || !strcmp(dot, ".yml")))
-		*dot = '\0';
-}
-
-void wl_arch_family(const struct yn_doc *doc, char *buf, size_t len)
-{
-	const struct yn_node *f = doc && doc->root ?
-		yn_map_get(doc->root, "family") : NULL;
-	snprintf(buf, len, "%s", f && f->type == YN_SCALAR ? f->str : "");
 }
 
 /* True if s is a file-name-safe preset name. */
@@ -320,14 +291,6 @@ int wlx_read_plan(const char *file, const struct tc_datapath *dp, const struct y
 	wlx_mark(w, WLF_EMBEDDINGS, map, "embeddings");
 	wlx_mark(w, WLF_OFFLOAD, map, "offload");
 	return 0;
-}
-
-void wlx_mark(struct workload *w, enum wl_field f, const struct yn_node *map,
-	      const char *key)
-{
-	const struct yn_node *x = yn_map_get(map, key);
-	if (x)
-		w->mark[f] = (struct tc_mark){ x->line, x->col };
 }
 
 /* Top-level keys of a vision or recommender workload; 0 or -1. */

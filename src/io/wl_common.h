@@ -5,7 +5,14 @@
 #ifndef TC_WL_COMMON_H
 #define TC_WL_COMMON_H
 
-#include "wl_load.h"
+#include <stddef.h>
+
+#include "../model/types/optimizer.h"
+#include "../model/types/workload.h"
+#include "../util/diag.h"
+#include "datapath.h"
+#include "wl_util.h"
+#include "yaml_node.h"
 
 /* Shared plan pieces: plan.network (a name or a bandwidth) at node v and
  * the catalog-id check.  Return 0 or -1 / truth. */
@@ -14,10 +21,6 @@ int wl_read_network(const struct yn_node *v, const char *file, struct plan *p,
 int wl_gpu_id_ok(const char *id);
 
 /* Shared by the vision and recommender loaders. */
-/* The file name of `path` without folder and ".yaml", into buf. */
-void wlx_stem(const char *path, char *buf, size_t n);
-int wlx_err(struct tc_diag *d, const char *file, const struct yn_node *n,
-	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* The preset of models/arch closest to `name` into buf; 1 if there is one. */
 int wlx_closest_preset(const struct tc_datapath *dp, const char *name, char *buf, size_t len);
 int wlx_open_preset(const struct tc_datapath *dp, const char *name,
@@ -33,15 +36,6 @@ int wlx_read_plan(const char *file, const struct tc_datapath *dp, const struct y
 struct fd_ctx;
 int wlx_get_optimizer(const struct yn_node *v, enum wl_kind kind,
 		      enum optimizer *out, const struct fd_ctx *ctx);
-/* Mark field f of w at the node of `key` in map, when it is there. */
-void wlx_mark(struct workload *w, enum wl_field f, const struct yn_node *map,
-	      const char *key);
-
-/* The optional `campaign:` section of the workload at root into
- * w->campaign (its `set` bits name the keys given): 0, or -1 with the
- * problems reported. */
-int wl_read_campaign(const struct yn_node *root, const char *file, struct workload *w,
-		     struct tc_diag *d);
 
 /* What a vision or recommender workload file holds beyond the sections
  * every family shares: how its model and training sections read, and the

@@ -4,6 +4,8 @@
  * decoders): what the file spells out and what its model_type implies
  * (docs/workload-format.md, "Hugging Face config.json").
  */
+#include "wl_hf.h"
+
 #include "wl_arch.h"
 #include "wl_common.h"
 

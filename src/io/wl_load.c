@@ -8,7 +8,9 @@
  * Every loader fills a local copy and writes its out-parameter only when no
  * problem was found; problems accumulate in the caller's struct tc_diag.
  */
-#include "wl_arch.h"
+#include "wl_load.h"
+
+#include "wl_campaign.h"
 #include "wl_common.h"
 
 #include <assert.h>
@@ -685,4 +687,12 @@ int wl_load_file(const char *path, const struct tc_datapath *dp, struct workload
 	int rc = wl_load_doc(&doc, dp, w, d);
 	yn_doc_release(&doc);
 	return rc;
+}
+
+/* The scalar `family` at the document's root, else "". */
+void wl_arch_family(const struct yn_doc *doc, char *buf, size_t len)
+{
+	const struct yn_node *f = doc && doc->root ?
+		yn_map_get(doc->root, "family") : NULL;
+	snprintf(buf, len, "%s", f && f->type == YN_SCALAR ? f->str : "");
 }

@@ -1,6 +1,8 @@
 /*
  * wl_load.h - workload files (kind: llm), architecture presets
- * (models/arch/<name>.yaml) and Hugging Face config.json files.
+ * (models/arch/<name>.yaml) and Hugging Face config.json files.  It also
+ * brings the headers of the architecture, vision, recommender and Hugging
+ * Face readers, which wl_load_doc dispatches to.
  */
 #ifndef TC_WL_LOAD_H
 #define TC_WL_LOAD_H
@@ -9,6 +11,10 @@
 #include "../util/diag.h"
 #include "datapath.h"
 #include "../model/types/network.h"
+#include "wl_arch.h"
+#include "wl_hf.h"
+#include "wl_recsys.h"
+#include "wl_vision.h"
 #include "yaml_node.h"
 
 /*
@@ -22,33 +28,6 @@ int wl_load_file(const char *path, const struct tc_datapath *dp,
 /* The same from an already parsed document (used by `check` and sweeps). */
 int wl_load_doc(const struct yn_doc *doc, const struct tc_datapath *dp,
 		struct workload *w, struct tc_diag *d);
-
-/* Load models/arch/<name>.yaml.  Returns 0 or -1. */
-int arch_load_preset(const struct tc_datapath *dp, const char *name,
-		     struct llm_arch *out, struct tc_diag *d);
-
-/* Load an architecture file by path (used by `traincost check`). */
-int arch_load_file(const char *path, struct llm_arch *out, struct tc_diag *d);
-
-/* Load a Hugging Face config.json (read as YAML).  Returns 0 or -1. */
-int arch_load_hf_config(const char *path, struct llm_arch *out,
-			struct tc_diag *d);
-
-/* --- vision and recommender workloads (wl_vision.c, wl_recsys.c) --- */
-
-/* Load a `kind: vision` / `kind: recsys` workload (wl_load_doc calls them
- * on the kind).  Returns 0 or -1 (messages in d). */
-int wl_vision_load_doc(const struct yn_doc *doc, const struct tc_datapath *dp,
-		       struct workload *w, struct tc_diag *d);
-int wl_recsys_load_doc(const struct yn_doc *doc, const struct tc_datapath *dp,
-		       struct workload *w, struct tc_diag *d);
-
-/* Load a vision / recommender architecture file by path (`traincost
- * check`, tests).  Returns 0 or -1. */
-int wl_vision_arch_load_file(const char *path, struct vision_arch *out,
-			     struct tc_diag *d);
-int wl_recsys_arch_load_file(const char *path, struct recsys_arch *out,
-			     struct tc_diag *d);
 
 /* The family ("llm", "vision", "recsys") an architecture file declares,
  * into buf; "" when it has none.  For dispatch in `traincost check`. */

@@ -4,7 +4,8 @@
  * docs/workload-format.md ("Recommender workloads").  Out-parameters are
  * written only on success; problems go to the struct tc_diag.
  */
-#include "wl_load.h"
+#include "wl_recsys.h"
+
 #include "wl_common.h"
 
 #include <assert.h>

@@ -6,7 +6,8 @@
  * As everywhere in src/io, out-parameters are written only on success and
  * every problem goes to the caller's struct tc_diag at its position.
  */
-#include "wl_load.h"
+#include "wl_vision.h"
+
 #include "wl_common.h"
 
 #include <assert.h>
