@@ -16,7 +16,8 @@ import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 CATALOG = os.path.join(ROOT, "src", "report", "out_fields.h")
-SCHEMAS = ["estimate", "explain", "compare", "plan", "sweep"]
+SCHEMAS = ["estimate", "explain", "compare", "plan", "sweep", "validate", "validate-campaigns",
+           "validate-cross", "validate-fit"]
 # (schema, field): the field keeps a meaning of its own there.
 EXCEPTIONS = {
     ("plan", "total_time_s"): "the time on the plan's basis, the wall clock unless --steady-state",
@@ -42,7 +43,9 @@ def walk(s, path, cat, schema, bad, write):
         p = path + name
         if name == "uncertainty":
             continue
-        if name in cat and (schema, name) not in EXCEPTIONS and isinstance(sub, dict):
+        # an array or object of a document is no field: its entries are
+        if name in cat and (schema, name) not in EXCEPTIONS and isinstance(sub, dict) \
+                and sub.get("type") not in ("array", "object"):
             if sub.get("description") != cat[name]:
                 if write:
                     sub["description"] = cat[name]

@@ -12,6 +12,7 @@
 #include "../../src/report/out_fields.h"
 #include "../../src/report/plan_report.h"
 #include "../../src/report/rows.h"
+#include "../../src/report/validate_report.h"
 
 /* Whether column c of `command` is a field that keeps its own description
  * on purpose: plan's total_time_s is the time on the plan's basis (the
@@ -87,6 +88,26 @@ static void sweep_takes_the_catalog(void **state)
 	assert_int_equal(check_cols("sweep", cols, n), 13);
 }
 
+static void validate_takes_the_catalog(void **state)
+{
+	(void)state;
+	struct rep_col cols[REP_ROWS_MAX_COLS];
+	int n = rep_validate_cols(cols);
+	/* overall (cases, MAPE, median, worst, bias, failed, sanity-only
+	 * cases): 7; the band: 2; the keys of the group tables (file, gpu,
+	 * framework, family): 4; the ratios' statistics (pairs, MAPE, median,
+	 * worst): 4; a case (case, source, gpu, framework, sanity_only,
+	 * metric, measured and its words, predicted and its words, error_frac,
+	 * error; not the table's note): 12; a pair (pair, case A, case B,
+	 * GPU A, GPU B, measured, predicted, error_frac): 8.  7 + 2 + 4 + 4 +
+	 * 12 + 8 = 37 */
+	assert_int_equal(check_cols("validate", cols, n), 37);
+	/* a column in words takes the catalog's title and keeps its kind */
+	for (int i = 0; i < n; i++)
+		if (!strcmp(cols[i].name, "measured") && cols[i].kind == REP_COL_FIGURE)
+			assert_string_equal(cols[i].title, "measured");
+}
+
 /* One title per field across the commands: the titles the previous
  * columns differed by ("step" and "step time") now agree. */
 static void one_title_across_commands(void **state)
@@ -159,6 +180,7 @@ int main(void)
 		cmocka_unit_test(compare_takes_the_catalog),
 		cmocka_unit_test(plan_takes_the_catalog),
 		cmocka_unit_test(sweep_takes_the_catalog),
+		cmocka_unit_test(validate_takes_the_catalog),
 		cmocka_unit_test(one_title_across_commands),
 		cmocka_unit_test(catalog_is_whole),
 		cmocka_unit_test(csv_keeps_whole_digits),
