@@ -26,6 +26,7 @@
 	X(step_time_s, "step time", REP_COL_DURATION, 0, 0, NULL, REP_CSV_SIG6, "time of one training step") \
 	X(tokens_per_s, "tokens/s (all GPUs)", REP_COL_AMOUNT, 0, 0, NULL, REP_CSV_SIG6, "tokens per second, all GPUs") \
 	X(total_time_s, "total time, steady", REP_COL_DURATION, 0, 0, NULL, REP_CSV_SIG6, "time of the whole run at the steady rate, without interruptions (spot preemptions among them)") \
+	X(basis_time_s, "time on the basis", REP_COL_DURATION, 0, 0, NULL, REP_CSV_SIG6, "time of the run on its basis (the basis field), what deadlines are judged on and cost_usd is billed for: the expected wall clock (the campaign model, spot preemptions among its interruptions), or with --steady-state the steady run; over the chosen offer's own network when it takes several instances") \
 	X(wall_time_s, "wall clock", REP_COL_DURATION, 0, 0, NULL, REP_CSV_SIG6, "expected wall clock of the run (docs/model.md, section 9): the steady state with interruptions, restarts, checkpoints, stragglers, evaluation and start-up, spot preemptions among the interruptions where they are counted; null where they leave no time to train") \
 	X(gpu_hours, "GPU-hours", REP_COL_AMOUNT, 0, 0, NULL, REP_CSV_SIG6, "GPU-hours of the run (GPUs x total time)") \
 	X(mfu_frac, "MFU", REP_COL_NUM, 100, 1, " %", REP_CSV_SIG6, "model FLOP utilisation: model FLOP per second over the dense peak of all GPUs") \
@@ -39,6 +40,8 @@
 	X(region, "region", REP_COL_TEXT, 0, 0, NULL, REP_CSV_SIG6, "region of the chosen offer") \
 	X(cost_usd, "cost", REP_COL_USD, 0, 2, NULL, REP_CSV_DECIMALS, "cost of the run on the chosen offer, billed on its basis: the expected wall clock with the spare nodes, or the steady run with --steady-state (no interruption, spot or not)") \
 	X(cost_max_usd, "up to", REP_COL_USD, 0, 2, NULL, REP_CSV_DECIMALS, "cost of the run on the dearest offer that can host it, on the same basis as cost_usd") \
+	X(steady_cost_usd, "cost, steady", REP_COL_USD, 0, 2, NULL, REP_CSV_DECIMALS, "cost of the steady run on the offer: no interruption, spot or not (the wall clock's is wall_cost_usd)") \
+	X(steady_cost_max_usd, "up to, steady", REP_COL_USD, 0, 2, NULL, REP_CSV_DECIMALS, "cost of the steady run on the dearest offer that can host it") \
 	X(wall_cost_usd, "expected wall-clock cost", REP_COL_USD, 0, 2, NULL, REP_CSV_DECIMALS, "expected cost on the wall clock, on the cheapest offer, spare nodes included (null: not priced)") \
 	X(energy_kwh, "energy", REP_COL_AMOUNT, 0, 0, " kWh", REP_CSV_SIG6, "energy of the run at the wall (GPU power x PUE)") \
 	X(framework, "framework", REP_COL_TEXT, 0, 0, NULL, REP_CSV_SIG6, "framework profile (models/framework/ID.yaml; generic: none named; generic-FAMILY in validate --fit: the pooled stack of a family)") \
