@@ -7,8 +7,9 @@
 #     --data and --help apart, and those its OPTIONS section describes;
 #   - the options `traincost completion bash` offers for it;
 # and every choice of an option is in its help and in the completion.
-# Then every man page (the commands', traincost(1), traincost-workload(5))
-# renders with `man -l` without a warning.
+# Then the copies under man/ are current, and every man page (the
+# commands', traincost(1), traincost-workload(5)) renders with `man -l`
+# without a warning.
 # Prints "checked N commands, M pages"; on a difference, what differs, and
 # exits 1.
 # The man pages are made as `make install` makes them (make man, into the
@@ -62,6 +63,13 @@ for cmd in $("$bin" --help | awk '/^Commands:/ { on = 1; next } on && /^$/ { exi
 			on && index($0, "[ \"$prev\" = " o " ]") { sub(/.*words="/, ""); sub(/".*/, ""); print }' "$tmp/bash")
 		[ "$offered" = "$choices" ] || differ "$cmd: the bash completion of --$name" "$choices" "$offered"
 	done <"$tmp/table"
+done
+
+# The pages kept under man/ (read where the sources are browsed) are the
+# ones make man writes.
+for page in "$build"/man/traincost-*.[15]; do
+	cmp -s "$page" "man/$(basename "$page")" ||
+		{ echo "man/$(basename "$page") is not what make man writes (make man; cp $build/man/* man/)"; bad=1; }
 done
 
 # Every page renders without a warning.
