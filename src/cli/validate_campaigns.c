@@ -73,7 +73,22 @@ static int load_and_run(struct cli_ctx *ctx, const char *dir, const struct gpu_c
 struct camp_val_work {
 	struct camp_val_set set;
 	struct camp_val_result res[CAMP_VAL_MAX_RUNS];
+	struct rep_campaign_run shown[CAMP_VAL_MAX_RUNS]; /* what the report shows of each */
 };
+
+/* The runs of wk as the report shows them, into wk->shown (pointing into
+ * wk). */
+static void show_runs(struct camp_val_work *wk)
+{
+	for (size_t i = 0; i < wk->set.count; i++) {
+		const struct camp_val_run *r = &wk->set.run[i];
+		wk->shown[i] = (struct rep_campaign_run){
+			.id = r->id, .gpus = r->gpus, .steady_s = r->steady_s, .wall_s = r->wall_s,
+			.source = r->source, .note = r->note, .c = &wk->res[i].c,
+			.error_frac = wk->res[i].error_frac,
+		};
+	}
+}
 
 int cli_validate_campaigns(struct cli_ctx *ctx, const char *format, const char *dir,
 			   const struct gpu_catalog *cat)
@@ -89,9 +104,14 @@ int cli_validate_campaigns(struct cli_ctx *ctx, const char *format, const char *
 		fprintf(ctx->err, "traincost validate: no campaigns in %s (expected %s/%s)\n", dir,
 			dir, CAMP_VAL_FILE);
 		rc = TC_EXIT_IO;
-	} else if (rc == 0 && rep_validate_campaigns(ctx->out, format, &wk->set, wk->res)) {
-		fputs("traincost validate: internal error: a non-finite campaign figure\n", ctx->err);
-		rc = TC_EXIT_INTERNAL;
+	} else if (rc == 0) {
+		show_runs(wk);
+		if (rep_validate_campaigns(ctx->out, format, wk->set.source, wk->set.as_of, wk->shown,
+					   wk->set.count)) {
+			fputs("traincost validate: internal error: a non-finite campaign figure\n",
+			      ctx->err);
+			rc = TC_EXIT_INTERNAL;
+		}
 	}
 	free(wk);
 	return rc;
@@ -106,8 +126,10 @@ int cli_validate_campaigns_line(struct cli_ctx *ctx, const char *dir,
 		return TC_EXIT_INTERNAL;
 	}
 	int rc = load_and_run(ctx, dir, cat, &wk->set, wk->res);
-	if (rc == 0)
-		rep_validate_campaigns_line(ctx->out, &wk->set, wk->res);
+	if (rc == 0) {
+		show_runs(wk);
+		rep_validate_campaigns_line(ctx->out, wk->shown, wk->set.count);
+	}
 	free(wk);
 	return rc == 1 ? 0 : rc;
 }

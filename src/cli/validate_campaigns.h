@@ -9,8 +9,13 @@
 #include "../io/camp_val_load.h"
 #include "../io/gpu_load.h"
 #include "../model/families/estimate.h"
-#include "../report/validate_campaigns_report.h"
 #include "cli.h"
+
+/* One run of the set as the model sees it. */
+struct camp_val_result {
+	struct campaign c;
+	double error_frac;          /* predicted wall / observed - 1 */
+};
 
 /* The campaign of run *r (16-bit mixed precision with Adam, on its GPU's
  * host bus from catalog *cat): 0 with *out, or -1 with *why. */

@@ -37,48 +37,47 @@ static const struct rep_col spec[V_NCOLS] = {
 	[V_NOTE] = REP_TEXT_COL("note", "note", REP_VIEW_DATA, 0),
 };
 
-/* The set's rows into *rows under cols (spec as the catalog describes
- * it, V_NCOLS of them, which must outlive the rows), and its mean and
+/* The runs r[0..n) into *rows under cols (spec as the catalog describes
+ * it, V_NCOLS of them, which must outlive the rows), and their mean and
  * worst absolute error. */
-static void set_rows(const struct camp_val_set *set, const struct camp_val_result *res,
-		     struct rep_col *cols, struct rep_rows *rows, double *mean, double *worst)
+static void set_rows(const struct rep_campaign_run *r, size_t n, struct rep_col *cols,
+		     struct rep_rows *rows, double *mean, double *worst)
 {
 	rep_rows_init(rows, cols, rep_fields_copy(cols, spec, V_NCOLS));
 	*mean = *worst = 0;
-	for (size_t i = 0; i < set->count; i++) {
-		const struct camp_val_run *r = &set->run[i];
-		const struct campaign *c = &res[i].c;
+	for (size_t i = 0; i < n; i++) {
+		const struct campaign *c = r[i].c;
 		struct rep_cell v[V_NCOLS] = {
-			[V_ID] = { .text = r->id }, [V_GPUS] = { .num = r->gpus },
+			[V_ID] = { .text = r[i].id }, [V_GPUS] = { .num = r[i].gpus },
 			[V_OPERATION] = { .text = camp_operation_names[c->in.operation] },
-			[V_STEADY] = { .num = r->steady_s }, [V_PREDICTED] = { .num = c->wall_s },
-			[V_OBSERVED] = { .num = r->wall_s }, [V_ERROR] = { .num = res[i].error_frac },
+			[V_STEADY] = { .num = r[i].steady_s }, [V_PREDICTED] = { .num = c->wall_s },
+			[V_OBSERVED] = { .num = r[i].wall_s }, [V_ERROR] = { .num = r[i].error_frac },
 			[V_GOODPUT] = { .num = c->goodput_frac },
-			[V_OBSERVED_RATIO] = { .num = r->steady_s / r->wall_s },
+			[V_OBSERVED_RATIO] = { .num = r[i].steady_s / r[i].wall_s },
 			[V_INTERRUPTIONS] = { .num = c->interruptions },
 			[V_INTERVAL] = { .num = c->interval_s },
-			[V_SOURCE] = { .text = r->source }, [V_NOTE] = { .text = r->note },
+			[V_SOURCE] = { .text = r[i].source }, [V_NOTE] = { .text = r[i].note },
 		};
 		rep_rows_add(rows, v);
-		*mean += fabs(res[i].error_frac) / (double)set->count;
-		*worst = fmax(*worst, fabs(res[i].error_frac));
+		*mean += fabs(r[i].error_frac) / (double)n;
+		*worst = fmax(*worst, fabs(r[i].error_frac));
 	}
 }
 
-int rep_validate_campaigns(FILE *out, const char *fmt, const struct camp_val_set *set,
-			   const struct camp_val_result *res)
+int rep_validate_campaigns(FILE *out, const char *fmt, const char *source, const char *as_of,
+			   const struct rep_campaign_run *r, size_t n)
 {
 	struct rep_col cols[V_NCOLS];
 	struct rep_rows rows;
 	double mean, worst;
 	int rc;
-	set_rows(set, res, cols, &rows, &mean, &worst);
+	set_rows(r, n, cols, &rows, &mean, &worst);
 	if (!strcmp(fmt, "json")) {
 		struct rep_json j;
 		rep_json_doc_begin(&j, out, "validate");
 		rep_json_str(&j, "set", "campaigns");
-		rep_json_str(&j, "source", set->source);
-		rep_json_str(&j, "as_of", set->as_of);
+		rep_json_str(&j, "source", source);
+		rep_json_str(&j, "as_of", as_of);
 		rc = rep_rows_json(&rows, &j, "cases");
 		rep_json_num(&j, "mean_abs_error_frac", mean);
 		rep_json_num(&j, "worst_abs_error_frac", worst);
@@ -89,24 +88,23 @@ int rep_validate_campaigns(FILE *out, const char *fmt, const struct camp_val_set
 		if (!flat)
 			fprintf(out, "Wall clock of training campaigns: the campaign model "
 				"(docs/model.md, section 9) on each run's stated steady state and "
-				"operation, against its observed wall clock (%s)\n\n", set->source);
+				"operation, against its observed wall clock (%s)\n\n", source);
 		rc = rep_rows_print(&rows, out, fmt);
 		if (!flat)
 			fprintf(out, "\nwall-clock error over %zu campaigns: mean %.1f %%, "
-				"worst %.1f %%\n", set->count, 100 * mean, 100 * worst);
+				"worst %.1f %%\n", n, 100 * mean, 100 * worst);
 	}
 	rep_rows_release(&rows);
 	return rc ? -1 : 0;
 }
 
-void rep_validate_campaigns_line(FILE *out, const struct camp_val_set *set,
-				 const struct camp_val_result *res)
+void rep_validate_campaigns_line(FILE *out, const struct rep_campaign_run *r, size_t n)
 {
 	struct rep_col cols[V_NCOLS];
 	struct rep_rows rows;
 	double mean, worst;
-	set_rows(set, res, cols, &rows, &mean, &worst);
+	set_rows(r, n, cols, &rows, &mean, &worst);
 	rep_rows_release(&rows);
 	fprintf(out, "\nwall clock of %zu training campaigns: mean error %.1f %%, worst %.1f %% "
-		"(traincost validate --campaigns)\n", set->count, 100 * mean, 100 * worst);
+		"(traincost validate --campaigns)\n", n, 100 * mean, 100 * worst);
 }
