@@ -154,11 +154,12 @@ static void stats_cells(const struct val_stats *st, struct rep_cell *c)
 	c[ST_BIAS] = (struct rep_cell){ .num = st->bias };
 }
 
-/* The error statistics of st as a sentence reads them, each under its
- * catalog title and as the tables show it ("MAPE 9.61 %, median 7.00 %,
- * worst 30.1 %"), into buf of len bytes.  Returns buf, or NULL for a
- * non-finite number. */
-static const char *stats_words(const struct val_stats *st, char *buf, size_t len)
+/* The error statistics st[first..last] (ST_MAPE to ST_WORST) as a
+ * sentence reads them, each under its catalog title and as the tables
+ * show it ("MAPE 9.61 %, median 7.00 %, worst 30.1 %"), into buf of len
+ * bytes.  Returns buf, or NULL for a non-finite number. */
+static const char *stats_words(const struct val_stats *st, int first, int last, char *buf,
+			       size_t len)
 {
 	struct rep_cell c[ST_COLS];
 	struct rep_col col[ST_COLS];
@@ -166,13 +167,13 @@ static const char *stats_words(const struct val_stats *st, char *buf, size_t len
 	stats_cells(st, c);
 	rep_fields_copy(col, stats_cols, ST_COLS);
 	buf[0] = '\0';
-	for (int k = ST_MAPE; k <= ST_WORST; k++) {
+	for (int k = first; k <= last; k++) {
 		char num[64];
 		const char *v = rep_cell_text(&col[k], &c[k], "table", num, sizeof(num));
 		if (!v)
 			return NULL;
 		at += (size_t)snprintf(buf + at, at < len ? len - at : 0, "%s%s %s",
-				       k > ST_MAPE ? ", " : "", col[k].title, v);
+				       k > first ? ", " : "", col[k].title, v);
 	}
 	return buf;
 }
@@ -358,7 +359,7 @@ static int print_ratios(FILE *out, const char *fmt, const struct val_set *set,
 	ratio_rows(&r, &vc, set, s);
 	int rc = print_rows(out, &r, fmt);
 	char w[160];
-	if (!stats_words(&s->ratio_st, w, sizeof(w)))
+	if (!stats_words(&s->ratio_st, ST_MAPE, ST_WORST, w, sizeof(w)))
 		return -1;
 	fprintf(out, "\nratio error over %zu pairs: %s\n", s->ratio_st.n, w);
 	return rc;
@@ -422,7 +423,8 @@ static int print_tables(FILE *out, const char *fmt, const struct val_set *set,
 		      "type out): traincost validate --loo\n", out);
 	if (s->loso.n) {
 		char so[160], go[160];
-		if (!stats_words(&s->loso, so, sizeof(so)) || !stats_words(&s->logo, go, sizeof(go)))
+		if (!stats_words(&s->loso, ST_MAPE, ST_WORST, so, sizeof(so)) ||
+		    !stats_words(&s->logo, ST_MAPE, ST_WORST, go, sizeof(go)))
 			return -1;
 		fprintf(out, "\nCross-validation of the framework fit over the %zu runs that name "
 			"a framework (docs/model.md section 7):\n"
@@ -434,11 +436,15 @@ static int print_tables(FILE *out, const char *fmt, const struct val_set *set,
 			"(%.0f %%; an honest band holds about 80 %%)\n", s->band_in, s->band_n,
 			100.0 * (double)s->band_in / (double)s->band_n);
 	/* Only where the cases shown hold language models (not --family vision). */
-	if (s->loso_llm.n && s->loso_llm.n != s->loso.n && s->band_llm_n)
-		fprintf(out, "  language models alone (%zu runs): leave one source out %.1f %%, "
-			"leave one GPU type out %.1f %%, P10-P90 band holds %zu of %zu\n",
-			s->loso_llm.n, 100 * s->loso_llm.mape, 100 * s->logo_llm.mape, s->band_llm_in,
-			s->band_llm_n);
+	if (s->loso_llm.n && s->loso_llm.n != s->loso.n && s->band_llm_n) {
+		char so[64], go[64];
+		if (!stats_words(&s->loso_llm, ST_MAPE, ST_MAPE, so, sizeof(so)) ||
+		    !stats_words(&s->logo_llm, ST_MAPE, ST_MAPE, go, sizeof(go)))
+			return -1;
+		fprintf(out, "  language models alone (%zu runs): leave one source out %s, "
+			"leave one GPU type out %s, P10-P90 band holds %zu of %zu\n",
+			s->loso_llm.n, so, go, s->band_llm_in, s->band_llm_n);
+	}
 	if (s->all.n) {
 		const struct val_result *r = &s->kept[s->all.worst];
 		const struct val_case *w = &set->cases[r->index];
