@@ -140,8 +140,9 @@ static int by_p90_time(const void *a, const void *b)
 }
 
 /* --plot: every plan, the front, and the plans the answer shows (those
- * meeting both targets, or the one best plan) ringed. */
-static int write_plot(struct cli_ctx *ctx, const char *path, const struct workload *w,
+ * meeting both targets, or the one best plan) ringed; at steady state with
+ * --steady-state (steady), else on the expected wall clock. */
+static int write_plot(struct cli_ctx *ctx, const char *path, const struct workload *w, int steady,
 		      const struct plan_point *pts, size_t npts, const int *front,
 		      const struct gpu *gpus, int ngpus, enum plan_risk risk, long best,
 		      double deadline, double budget)
@@ -155,8 +156,9 @@ static int write_plot(struct cli_ctx *ctx, const char *path, const struct worklo
 	for (size_t i = 0; i < npts; i++)
 		chosen[i] = deadline > 0 && budget > 0 ? planner_meets(&pts[i], risk, deadline, budget)
 						       : (long)i == best;
-	plot_plan(&s, 1, w->name[0] ? w->name : w->file, pts, npts, front, chosen, gpus, ngpus,
-		  risk, deadline, budget);
+	plot_plan(&s, 1, w->name[0] ? w->name : w->file,
+		  steady ? "steady state" : "expected wall clock", pts, npts, front, chosen, gpus,
+		  ngpus, risk, deadline, budget);
 	free(chosen);
 	return plot_out_write(ctx, "plan", &s, path);
 }
@@ -493,7 +495,7 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	search_knobs_all(&in.knobs);
 	if ((rc = search_plans(ctx, &in, &a, &pc, a.ua.on ? &us : NULL, &f)))
 		goto out;
-	if (a.plot && (rc = write_plot(ctx, a.plot, &w, f.pts, f.npts, f.front, gpus, ngpus, a.risk,
+	if (a.plot && (rc = write_plot(ctx, a.plot, &w, a.steady, f.pts, f.npts, f.front, gpus, ngpus, a.risk,
 				       f.best, a.deadline, a.budget)))
 		goto out;
 	struct plan_report report = {

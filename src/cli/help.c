@@ -125,6 +125,14 @@ static void print_option(FILE *f, const struct cli_opt *o)
 	wrap(f, text, HELP_INDENT, HELP_INDENT);
 }
 
+/* Whether headings a and b (NULL: none) are the same.  By their text: the
+ * same heading written in two files may be two strings, or one where the
+ * linker merges them (not under ASan), so the addresses say nothing. */
+static int same_group(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
 /* The options of opts under their headings, in the order each heading
  * first appears, then the options every command knows. */
 static void print_options(FILE *f, const struct cli_opt *opts)
@@ -134,14 +142,14 @@ static void print_options(FILE *f, const struct cli_opt *opts)
 	for (int i = 0; opts[i].name; i++) {
 		int seen = 0;
 		for (int g = 0; g < ngroups; g++)
-			seen |= groups[g] == opts[i].group;
+			seen |= same_group(groups[g], opts[i].group);
 		if (!seen && !opts[i].hidden)
 			groups[ngroups++] = opts[i].group;
 	}
 	for (int g = 0; g < ngroups; g++) {
 		wrap(f, groups[g] ? groups[g] : "Options:", 0, 0);
 		for (int i = 0; opts[i].name; i++)
-			if (opts[i].group == groups[g] && !opts[i].hidden)
+			if (same_group(opts[i].group, groups[g]) && !opts[i].hidden)
 				print_option(f, &opts[i]);
 	}
 	fputs("Every command:\n", f);

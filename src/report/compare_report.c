@@ -32,7 +32,7 @@
  */
 enum { C_GPU, C_OK, C_REASON, C_LAYOUT, C_FREE = C_LAYOUT + REP_LAYOUT_NCOLS, C_STEP, C_TOTAL,
        C_WALL, C_GPU_HOURS, C_MFU, C_MEMORY, C_FITS, C_BASIS, C_MEETS, C_PRICED, C_PRICING, C_OFFER, C_PROVIDER,
-       C_INSTANCE, C_REGION, C_COST, C_COST_MAX, C_COST_RUN, C_COST_NETWORK, C_ENERGY, C_NOTE,
+       C_INSTANCE, C_REGION, C_COST, C_COST_MAX, C_BASIS_TIME, C_COST_NETWORK, C_ENERGY, C_NOTE,
        MAIN_COLS,
        U_GPU = MAIN_COLS, U_TIME_P10, U_TIME_P50, U_TIME_P90, U_COST_P10, U_COST_P50, U_COST_P90,
        U_P_DEADLINE, U_ERROR, U_NOTE, ALL_COLS };
@@ -76,16 +76,15 @@ static const struct rep_col compare_spec[ALL_COLS] = {
 	[C_REGION] = PLAN_FIELD("region", REP_VIEW_DATA),
 	[C_COST] = PLAN_FIELD("cost_usd", REP_VIEW_ALL),
 	[C_COST_MAX] = PLAN_FIELD("cost_max_usd", REP_VIEW_ALL),
-	[C_COST_RUN] = { "cost_run_s", "run on the offer", REP_COL_DURATION, 0, 0, NULL, NULL, NULL,
-			 REP_CSV_SIG6, REP_VIEW_JSON, 1 },
+	[C_BASIS_TIME] = PLAN_FIELD("basis_time_s", REP_VIEW_JSON),
 	/* null where no network plays a part; left out where no offer does */
 	[C_COST_NETWORK] = REP_TEXT_COL("cost_network", "network", REP_VIEW_JSON, 0),
 	[C_ENERGY] = PLAN_FIELD("energy_kwh", REP_VIEW_ALL),
 	[C_NOTE] = REP_TEXT_COL("reason", "note", REP_VIEW_FLAT, 0),
 	[U_GPU] = REP_FIELD_COL("gpu", REP_VIEW_TEXT, 0),
-	[U_TIME_P10] = TIME_Q("total_time_p10_s", "time P10"),
-	[U_TIME_P50] = TIME_Q("total_time_p50_s", "time P50"),
-	[U_TIME_P90] = TIME_Q("total_time_p90_s", "time P90"),
+	[U_TIME_P10] = TIME_Q("basis_time_p10_s", "time P10"),
+	[U_TIME_P50] = TIME_Q("basis_time_p50_s", "time P50"),
+	[U_TIME_P90] = TIME_Q("basis_time_p90_s", "time P90"),
 	[U_COST_P10] = USD_Q("cost_p10_usd", "cost P10"),
 	[U_COST_P50] = USD_Q("cost_p50_usd", "cost P50"),
 	[U_COST_P90] = USD_Q("cost_p90_usd", "cost P90"),
@@ -180,7 +179,7 @@ static void cost_cells(struct rep_cell *c, struct row_text *t, const struct rep_
 		dearest *= r->judged_usd / ch->run.cost_usd;
 	c[C_COST] = (struct rep_cell){ .num = r->judged_usd, .missing = !judged };
 	c[C_COST_MAX] = (struct rep_cell){ .num = dearest, .missing = !judged };
-	c[C_COST_RUN] = (struct rep_cell){ .num = r->judged_s, .missing = !isfinite(r->judged_s) };
+	c[C_BASIS_TIME] = (struct rep_cell){ .num = r->judged_s, .missing = !isfinite(r->judged_s) };
 	c[C_COST_NETWORK] = (struct rep_cell){ .text = net, .missing = !net };
 }
 

@@ -300,7 +300,7 @@ static void choice_fields(struct est_record *r, const char *key, const char *gro
 	put(r, jnum("billed_s", group), ON(val(ch->run.billed_s)));
 	put(r, jnum("price_usd_per_instance_h", group), ON(val(ch->run.price_usd_per_h)));
 	put(r, jnum("price_usd_per_gpu_h", group), ON(val(ch->run.price_usd_per_gpu_h)));
-	put(r, field("cost_usd", group, v), ON(val(ch->run.cost_usd)));
+	put(r, field("steady_cost_usd", group, v), ON(val(ch->run.cost_usd)));
 	if (csv)
 		say(r, NULL, rep_est_cost);
 	put(r, jtext("as_of", group), ON(txt(ch->offer->as_of)));
@@ -355,7 +355,7 @@ static void cost_fields(struct est_record *r, const struct gpu *g, const struct 
 	choice_fields(r, "cheapest", "cost.cheapest", offer ? &c->range.cheapest : NULL, p,
 		      has_cost, 1);
 	choice_fields(r, "dearest", "cost.dearest", offer ? &c->range.dearest : NULL, p, has_cost, 0);
-	put(r, field("cost_max_usd", NULL, REP_VIEW_CSV),
+	put(r, field("steady_cost_max_usd", NULL, REP_VIEW_CSV),
 	    offer ? val(c->range.dearest.run.cost_usd) : null_cell);
 	put(r, col("providers", "cost", REP_COL_COUNT, REP_VIEW_JSON, 0),
 	    only(offer, val(c->range.providers)));
@@ -546,8 +546,8 @@ static void cost_facts(struct est_record *r, const struct gpu *g, const struct p
 static void cost_lines(struct est_record *r)
 {
 	line(r, "cost", "pricing", "", rep_est_cost_heading, &heading);
-	line(r, "cost.cheapest", "cost_usd", "cheapest", rep_est_offer, &cost);
-	line(r, "cost.dearest", "cost_usd", "range", rep_est_range, &cost);
+	line(r, "cost.cheapest", "steady_cost_usd", "cheapest", rep_est_offer, &cost);
+	line(r, "cost.dearest", "steady_cost_usd", "range", rep_est_range, &cost);
 	line(r, "cost", "wall_cost_usd", "wall clock", rep_est_wall_cost, &cost);
 	line(r, "cost.cheapest", "network", "network", rep_est_network, &cost);
 	line(r, "cost", "not_priced", "cloud", rep_est_unpriced, &cost);

@@ -495,7 +495,7 @@ int rep_est_range(REP_WORD_ARGS)
 	const struct rep_cell *idle_max = FIELD("cost", "idle_max_usd");
 	char most[48];
 	snprintf(value, REP_WORD_LEN, "%s to %s across %.0f provider%s (%.0f offer%s)",
-		 rep_fmt_usd(OFFER("cost_usd")->num, a, sizeof(a)),
+		 rep_fmt_usd(OFFER("steady_cost_usd")->num, a, sizeof(a)),
 		 rep_fmt_usd(CELL->num, b, sizeof(b)),
 		 providers, plural(providers), offers, plural(offers));
 	/* Offers that leave paid GPUs idle are listed apart. */

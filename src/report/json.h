@@ -17,7 +17,7 @@
  * columns (docs/output-format.md, docs/schema/).  One number for all of
  * them; it changes whenever a field is renamed, removed or changes meaning.
  */
-#define REP_FORMAT_VERSION 5
+#define REP_FORMAT_VERSION 6
 
 struct rep_json {
 	FILE *f;

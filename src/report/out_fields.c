@@ -35,6 +35,8 @@ void rep_field_apply(struct rep_col *col)
 	if (!f)
 		return;
 	col->title = f->title;
+	if (col->kind == REP_COL_FIGURE)
+		return;
 	col->kind = f->kind;
 	col->scale = f->scale;
 	col->decimals = f->decimals;

@@ -57,8 +57,9 @@ void plot_compare(struct svg *s, int standalone, const char *workload, const cha
 /* plan: every (GPU type, count) point as time against cost (log-log),
  * by GPU type, the Pareto front as a line, the chosen plans ringed;
  * deadline_s and budget_usd (0: none) as reference lines.  Points are
- * placed at planner_ranked() under `risk`. */
-void plot_plan(struct svg *s, int standalone, const char *workload,
+ * placed at planner_ranked() under `risk`; `basis` names what the times
+ * and costs are ("expected wall clock", "steady state") in the axes. */
+void plot_plan(struct svg *s, int standalone, const char *workload, const char *basis,
 	       const struct plan_point *p, size_t n, const int *front,
 	       const char *chosen, const struct gpu *gpus, int ngpus,
 	       enum plan_risk risk, double deadline_s, double budget_usd);

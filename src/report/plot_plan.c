@@ -243,7 +243,7 @@ static void draw_legend(struct chart *ch, const struct plan_view *v, const struc
 	chart_legend(ch, -1, "chosen");
 }
 
-void plot_plan(struct svg *s, int standalone, const char *workload,
+void plot_plan(struct svg *s, int standalone, const char *workload, const char *basis,
 	       const struct plan_point *p, size_t n, const int *front,
 	       const char *chosen, const struct gpu *gpus, int ngpus,
 	       enum plan_risk risk, double deadline_s, double budget_usd)
@@ -291,9 +291,9 @@ void plot_plan(struct svg *s, int standalone, const char *workload,
 	/* With no plan drawn the deadline and budget still set the axes. */
 	int hx = tmax > 0, hy = cmax > 0;
 	struct plot_time_unit u = plot_time_unit(hx ? tmax : 1);
-	char xlab[64], ylab[64];
-	snprintf(xlab, sizeof(xlab), "%stotal time (%s)", at, u.name);
-	snprintf(ylab, sizeof(ylab), "%scost (USD)", at);
+	char xlab[96], ylab[96];
+	snprintf(xlab, sizeof(xlab), "%stime, %s (%s)", at, basis, u.name);
+	snprintf(ylab, sizeof(ylab), "%scost, %s (USD)", at, basis);
 	struct chart_axis x = { xlab, CHART_LOG, hx ? tmin / u.per_s : 0.1, hx ? tmax / u.per_s : 1 };
 	struct chart_axis y = { ylab, CHART_LOG, hy ? cmin : 1, hy ? cmax : 10 };
 	chart_axis_nice(&x);

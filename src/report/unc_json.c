@@ -22,7 +22,7 @@ void rep_unc_json(struct rep_json *j, const char *key, const struct unc_result *
 	json_quantiles(j, "step_time_s", &u->step_s);
 	json_quantiles(j, "total_time_s", &u->total_s);
 	if (u->has_cost)
-		json_quantiles(j, "cost_usd", &u->cost_usd);
+		json_quantiles(j, "steady_cost_usd", &u->cost_usd);
 	if (u->price_drawn) {
 		/* the spot price drawn across the source's zones */
 		rep_json_obj_begin(j, "spot_price_usd_per_h");

@@ -5,10 +5,12 @@
  */
 #include "validate_report.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "json.h"
+#include "out_fields.h"
 #include "record.h"
 #include "rows.h"
 
@@ -29,37 +31,32 @@ static const char *metric_unit_text(enum val_metric m, double v, char *buf, size
 }
 
 /*
- * The tables, each described once for every format.  The statistics of a
- * set of cases: as the columns of a group table (after its key), as the
- * fields of "overall" and of each cross-validation object in JSON.
+ * The tables, each described once for every format, of fields of the
+ * catalog (out_fields.h) so that each reads the same in every format and
+ * wherever validate writes it.  The statistics of a set of cases: as the
+ * columns of a group table (after its key), as the fields of "overall" and
+ * of each cross-validation object in JSON.
  */
-#define CASES_COL { "cases", "cases", REP_COL_COUNT, 0, 0, NULL, NULL, NULL, 0, 0, 0 }
-#define ERROR_COLS \
-	{ "mape_frac", "MAPE", REP_COL_NUM, 100, 2, " %", NULL, NULL, 0, 0, 0 }, \
-	{ "median_ape_frac", "median", REP_COL_NUM, 100, 2, " %", NULL, NULL, 0, 0, 0 }, \
-	{ "worst_ape_frac", "worst", REP_COL_NUM, 100, 1, " %", NULL, NULL, 0, 0, 0 }
-#define BIAS_COL { "bias_frac", "bias", REP_COL_DELTA, 100, 1, " %", NULL, NULL, 0, 0, 0 }
-#define KEY_COL(name, title) { name, title, REP_COL_TEXT, 0, 0, NULL, NULL, NULL, 0, 0, 0 }
-#define COUNT_COL(name) { name, name, REP_COL_COUNT, 0, 0, NULL, NULL, NULL, 0, 0, 0 }
+#define FIELD(name) REP_FIELD_COL(name, REP_VIEW_ALL, 0)
+#define ERROR_COLS FIELD("mape_frac"), FIELD("median_ape_frac"), FIELD("worst_ape_frac")
 
 /* The cells of stats_cells, in this order. */
 enum { ST_CASES, ST_MAPE, ST_MEDIAN, ST_WORST, ST_BIAS, ST_COLS };
-static const struct rep_col stats_cols[] = { CASES_COL, ERROR_COLS, BIAS_COL };
-static const struct rep_col overall_cols[] = { CASES_COL, ERROR_COLS, BIAS_COL,
-					       COUNT_COL("failed"), COUNT_COL("sanity_only") };
-static const struct rep_col file_cols[] = { KEY_COL("file", "case file"), CASES_COL, ERROR_COLS,
-					    BIAS_COL };
-static const struct rep_col gpu_cols[] = { KEY_COL("gpu", "GPU"), CASES_COL, ERROR_COLS,
-					   BIAS_COL };
-static const struct rep_col framework_cols[] = { KEY_COL("framework", "framework"), CASES_COL,
-						 ERROR_COLS, BIAS_COL };
-static const struct rep_col family_cols[] = { KEY_COL("family", "family"), CASES_COL, ERROR_COLS,
-					      BIAS_COL };
+static const struct rep_col stats_cols[] = { FIELD("cases"), ERROR_COLS, FIELD("bias_frac") };
+static const struct rep_col overall_cols[] = { FIELD("cases"), ERROR_COLS, FIELD("bias_frac"),
+					       FIELD("failed"), FIELD("sanity_only_cases") };
+static const struct rep_col band_cols[] = { FIELD("band_runs"), FIELD("band_inside") };
+/* The key of each group table, before the statistics. */
+static const struct rep_col file_key = FIELD("file");
+static const struct rep_col gpu_key = FIELD("gpu");
+static const struct rep_col framework_key = FIELD("framework");
+static const struct rep_col family_key = FIELD("family");
 /* The speed ratios: pairs rather than cases, and no bias (the first
  * RATIO_STATS of stats_cells' cells). */
-static const struct rep_col ratio_stats_cols[] = { COUNT_COL("pairs"), ERROR_COLS };
+static const struct rep_col ratio_stats_cols[] = { FIELD("pairs"), ERROR_COLS };
 #define RATIO_STATS ((int)(sizeof(ratio_stats_cols) / sizeof(ratio_stats_cols[0])))
 _Static_assert(sizeof(stats_cols) / sizeof(stats_cols[0]) == ST_COLS, "stats_cols");
+#define NCOLS(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 /*
  * One case per row.  CSV and JSON carry measured and predicted in the
@@ -72,24 +69,19 @@ enum { CS_CASE, CS_SOURCE, CS_GPU, CS_FRAMEWORK, CS_SANITY, CS_METRIC, CS_MEASUR
        CS_MEASURED_SHOWN, CS_PREDICTED, CS_PREDICTED_SHOWN, CS_ERROR_FRAC, CS_ERROR, CS_NOTE,
        CS_COLS };
 static const struct rep_col case_cols[CS_COLS] = {
-	[CS_CASE] = REP_TEXT_COL("case", "case", REP_VIEW_ALL, 0),
-	[CS_SOURCE] = REP_TEXT_COL("source", "source", REP_VIEW_DATA, 0),
-	[CS_GPU] = REP_TEXT_COL("gpu", "gpu", REP_VIEW_ALL, 0),
-	[CS_FRAMEWORK] = REP_TEXT_COL("framework", "framework", REP_VIEW_DATA, 0),
-	[CS_SANITY] = { "sanity_only", "sanity only", REP_COL_BOOL, 0, 0, NULL, NULL, NULL, 0,
-			REP_VIEW_DATA, 0 },
-	[CS_METRIC] = REP_TEXT_COL("metric", "metric", REP_VIEW_ALL, 0),
-	[CS_MEASURED] = { "measured", "measured", REP_COL_NUM, 0, 0, NULL, NULL, NULL, REP_CSV_EXP6,
-			  REP_VIEW_DATA, 0 },
-	[CS_MEASURED_SHOWN] = { "measured", "measured", REP_COL_FIGURE, 0, 0, NULL, NULL, NULL, 0,
-				REP_VIEW_TEXT, 0 },
-	[CS_PREDICTED] = { "predicted", "predicted", REP_COL_NUM, 0, 0, NULL, NULL, NULL,
-			   REP_CSV_EXP6, REP_VIEW_DATA, 1 },
-	[CS_PREDICTED_SHOWN] = { "predicted", "predicted", REP_COL_FIGURE, 0, 0, NULL, "failed",
-				 NULL, 0, REP_VIEW_TEXT, 0 },
-	[CS_ERROR_FRAC] = { "error_frac", "error", REP_COL_DELTA, 100, 1, " %", NULL, NULL,
-			    REP_CSV_EXP6, REP_VIEW_ALL, 1 },
-	[CS_ERROR] = REP_TEXT_COL("error", "error", REP_VIEW_DATA, 1),
+	[CS_CASE] = FIELD("case"),
+	[CS_SOURCE] = REP_FIELD_COL("source", REP_VIEW_DATA, 0),
+	[CS_GPU] = FIELD("gpu"),
+	[CS_FRAMEWORK] = REP_FIELD_COL("framework", REP_VIEW_DATA, 0),
+	[CS_SANITY] = REP_FIELD_COL("sanity_only", REP_VIEW_DATA, 0),
+	[CS_METRIC] = FIELD("metric"),
+	[CS_MEASURED] = REP_FIELD_COL("measured", REP_VIEW_DATA, 0),
+	[CS_MEASURED_SHOWN] = REP_FIELD_WORDS("measured", REP_VIEW_TEXT, NULL),
+	[CS_PREDICTED] = REP_FIELD_COL("predicted", REP_VIEW_DATA, 1),
+	[CS_PREDICTED_SHOWN] = REP_FIELD_WORDS("predicted", REP_VIEW_TEXT, "failed"),
+	[CS_ERROR_FRAC] = REP_FIELD_COL("error_frac", REP_VIEW_ALL, 1),
+	[CS_ERROR] = REP_FIELD_COL("error", REP_VIEW_DATA, 1),
+	/* the table's words after the error: not a field of the contract */
 	[CS_NOTE] = REP_TEXT_COL("note", "", REP_VIEW_TEXT, 0),
 };
 
@@ -98,23 +90,59 @@ static const struct rep_col case_cols[CS_COLS] = {
 enum { RT_PAIR, RT_CASE_A, RT_CASE_B, RT_GPU_A, RT_GPU_B, RT_MEASURED, RT_PREDICTED,
        RT_ERROR_FRAC, RT_COLS };
 static const struct rep_col ratio_cols[RT_COLS] = {
-	[RT_PAIR] = REP_TEXT_COL("pair", "benchmark", REP_VIEW_ALL, 0),
-	[RT_CASE_A] = REP_TEXT_COL("case_a", "case A", REP_VIEW_JSON, 0),
-	[RT_CASE_B] = REP_TEXT_COL("case_b", "case B", REP_VIEW_JSON, 0),
-	[RT_GPU_A] = REP_TEXT_COL("gpu_a", "GPU A", REP_VIEW_TEXT, 0),
-	[RT_GPU_B] = REP_TEXT_COL("gpu_b", "GPU B", REP_VIEW_TEXT, 0),
-	[RT_MEASURED] = { "measured_speed_ratio", "measured A/B per GPU", REP_COL_NUM, 0, 2, "x",
-			  NULL, NULL, 0, REP_VIEW_ALL, 1 },
-	[RT_PREDICTED] = { "predicted_speed_ratio", "predicted", REP_COL_NUM, 0, 2, "x", NULL, NULL,
-			   0, REP_VIEW_TEXT, 0 },
-	[RT_ERROR_FRAC] = { "error_frac", "error", REP_COL_DELTA, 100, 1, " %", NULL, NULL, 0,
-			    REP_VIEW_ALL, 0 },
+	[RT_PAIR] = FIELD("pair"),
+	[RT_CASE_A] = REP_FIELD_COL("case_a", REP_VIEW_JSON, 0),
+	[RT_CASE_B] = REP_FIELD_COL("case_b", REP_VIEW_JSON, 0),
+	[RT_GPU_A] = REP_FIELD_COL("gpu_a", REP_VIEW_TEXT, 0),
+	[RT_GPU_B] = REP_FIELD_COL("gpu_b", REP_VIEW_TEXT, 0),
+	[RT_MEASURED] = REP_FIELD_COL("measured_speed_ratio", REP_VIEW_ALL, 1),
+	[RT_PREDICTED] = REP_FIELD_COL("predicted_speed_ratio", REP_VIEW_TEXT, 0),
+	[RT_ERROR_FRAC] = FIELD("error_frac"),
 };
-#undef COUNT_COL
-#undef KEY_COL
-#undef BIAS_COL
 #undef ERROR_COLS
-#undef CASES_COL
+#undef FIELD
+
+/* The columns of one of validate's tables, as the catalog describes them:
+ * they must outlive the rows written under them. */
+#define VAL_COLS_MAX 16
+struct val_cols {
+	struct rep_col col[VAL_COLS_MAX];
+	int n;
+};
+_Static_assert((int)CS_COLS <= VAL_COLS_MAX && (int)RT_COLS <= VAL_COLS_MAX &&
+	       1 + (int)ST_COLS <= VAL_COLS_MAX, "val_cols holds every table of validate");
+
+/* spec[0..n) as the catalog describes it, into c.  Returns c's columns. */
+static const struct rep_col *val_cols_set(struct val_cols *c, const struct rep_col *spec, int n)
+{
+	c->n = rep_fields_copy(c->col, spec, n);
+	return c->col;
+}
+
+/* A group table's columns: its key, then the statistics. */
+static const struct rep_col *group_cols(struct val_cols *c, const struct rep_col *key)
+{
+	c->col[0] = *key;
+	memcpy(c->col + 1, stats_cols, sizeof(stats_cols));
+	c->n = 1 + ST_COLS;
+	rep_fields_apply(c->col, c->n);
+	return c->col;
+}
+
+int rep_validate_cols(struct rep_col *cols)
+{
+	int n = 0;
+	n += rep_fields_copy(cols + n, overall_cols, NCOLS(overall_cols));
+	n += rep_fields_copy(cols + n, band_cols, NCOLS(band_cols));
+	n += rep_fields_copy(cols + n, &file_key, 1);
+	n += rep_fields_copy(cols + n, &gpu_key, 1);
+	n += rep_fields_copy(cols + n, &framework_key, 1);
+	n += rep_fields_copy(cols + n, &family_key, 1);
+	n += rep_fields_copy(cols + n, ratio_stats_cols, RATIO_STATS);
+	n += rep_fields_copy(cols + n, case_cols, CS_COLS);
+	n += rep_fields_copy(cols + n, ratio_cols, RT_COLS);
+	return n;
+}
 
 /* The statistics st as cells of stats_cols (ST_COLS of them). */
 static void stats_cells(const struct val_stats *st, struct rep_cell *c)
@@ -126,12 +154,36 @@ static void stats_cells(const struct val_stats *st, struct rep_cell *c)
 	c[ST_BIAS] = (struct rep_cell){ .num = st->bias };
 }
 
-/* Groups g as rows of cols (a key, then the statistics), and the row
- * "all cases" when `all` is given. */
-static void group_rows(struct rep_rows *r, const struct rep_col *cols, const struct val_group *g,
-		       int ng, const struct val_stats *all)
+/* The error statistics st[first..last] (ST_MAPE to ST_WORST) as a
+ * sentence reads them, each under its catalog title and as the tables
+ * show it ("MAPE 9.61 %, median 7.00 %, worst 30.1 %"), into buf of len
+ * bytes.  Returns buf, or NULL for a non-finite number. */
+static const char *stats_words(const struct val_stats *st, int first, int last, char *buf,
+			       size_t len)
 {
-	rep_rows_init(r, cols, 1 + ST_COLS);
+	struct rep_cell c[ST_COLS];
+	struct rep_col col[ST_COLS];
+	size_t at = 0;
+	stats_cells(st, c);
+	rep_fields_copy(col, stats_cols, ST_COLS);
+	buf[0] = '\0';
+	for (int k = first; k <= last; k++) {
+		char num[64];
+		const char *v = rep_cell_text(&col[k], &c[k], "table", num, sizeof(num));
+		if (!v)
+			return NULL;
+		at += (size_t)snprintf(buf + at, at < len ? len - at : 0, "%s%s %s",
+				       k > first ? ", " : "", col[k].title, v);
+	}
+	return buf;
+}
+
+/* Groups g as rows under the column key and the statistics (their
+ * columns in vc), and the row "all cases" when `all` is given. */
+static void group_rows(struct rep_rows *r, struct val_cols *vc, const struct rep_col *key,
+		       const struct val_group *g, int ng, const struct val_stats *all)
+{
+	rep_rows_init(r, group_cols(vc, key), 1 + ST_COLS);
 	for (int k = 0; k < ng + (all != NULL); k++) {
 		struct rep_cell c[1 + ST_COLS];
 		c[0] = (struct rep_cell){ .text = k < ng ? g[k].key : "all cases" };
@@ -140,12 +192,12 @@ static void group_rows(struct rep_rows *r, const struct rep_col *cols, const str
 	}
 }
 
-/* The cases of res (n of them) as rows of case_cols (which copy the
- * worded measured and predicted values). */
-static void case_rows(struct rep_rows *r, const struct val_set *set, const struct val_result *res,
-		      size_t n)
+/* The cases of res (n of them) as rows of case_cols, their columns in vc
+ * (the rows copy the worded measured and predicted values). */
+static void case_rows(struct rep_rows *r, struct val_cols *vc, const struct val_set *set,
+		      const struct val_result *res, size_t n)
 {
-	rep_rows_init(r, case_cols, CS_COLS);
+	rep_rows_init(r, val_cols_set(vc, case_cols, CS_COLS), CS_COLS);
 	for (size_t i = 0; i < n; i++) {
 		const struct val_case *c = &set->cases[res[i].index];
 		int ok = res[i].ok;
@@ -173,12 +225,12 @@ static void case_rows(struct rep_rows *r, const struct val_set *set, const struc
 	}
 }
 
-/* The speed-ratio pairs of s as rows of ratio_cols; a pair without a
- * measured ratio has no measured or predicted one. */
-static void ratio_rows(struct rep_rows *r, const struct val_set *set,
+/* The speed-ratio pairs of s as rows of ratio_cols, their columns in vc;
+ * a pair without a measured ratio has no measured or predicted one. */
+static void ratio_rows(struct rep_rows *r, struct val_cols *vc, const struct val_set *set,
 		       const struct rep_validate_summary *s)
 {
-	rep_rows_init(r, ratio_cols, RT_COLS);
+	rep_rows_init(r, val_cols_set(vc, ratio_cols, RT_COLS), RT_COLS);
 	for (size_t k = 0; k < s->nratios; k++) {
 		const struct val_ratio *v = &s->ratios[k];
 		const struct val_case *a = &set->cases[s->kept[v->a].index];
@@ -205,7 +257,9 @@ static int json_record(struct rep_json *j, const char *key, const struct rep_col
 		       const struct rep_cell *cells)
 {
 	struct rep_rows r;
-	rep_rows_init(&r, cols, ncols);
+	struct rep_col col[NCOLS(overall_cols)];
+	assert(ncols <= NCOLS(col));
+	rep_rows_init(&r, col, rep_fields_copy(col, cols, ncols));
 	rep_rows_add(&r, cells);
 	int rc = rep_record_json(&r, j, key);
 	rep_rows_release(&r);
@@ -220,12 +274,13 @@ static int json_stats(struct rep_json *j, const char *key, const struct val_stat
 	return json_record(j, key, stats_cols, ST_COLS, c);
 }
 
-/* Groups g as the array `key` of j, rows of cols. */
-static int json_groups(struct rep_json *j, const char *key, const struct rep_col *cols,
+/* Groups g as the array `key` of j, each under the column `by`. */
+static int json_groups(struct rep_json *j, const char *key, const struct rep_col *by,
 		       const struct val_group *g, int ng)
 {
 	struct rep_rows r;
-	group_rows(&r, cols, g, ng, NULL);
+	struct val_cols vc;
+	group_rows(&r, &vc, by, g, ng, NULL);
 	int rc = rep_rows_json(&r, j, key);
 	rep_rows_release(&r);
 	return rc;
@@ -238,6 +293,7 @@ static int print_json(FILE *out, const struct val_set *set,
 {
 	struct rep_json j;
 	struct rep_rows ratios, cases;
+	struct val_cols vc;
 	struct rep_cell c[ST_COLS + 2];
 	int rc = 0;
 
@@ -246,26 +302,27 @@ static int print_json(FILE *out, const struct val_set *set,
 	c[ST_COLS] = (struct rep_cell){ .num = (double)s->all.failed };
 	c[ST_COLS + 1] = (struct rep_cell){ .num = (double)s->nsanity };
 	rc |= json_record(&j, "overall", overall_cols, ST_COLS + 2, c);
-	rc |= json_groups(&j, "files", file_cols, s->files, s->nfiles);
-	rc |= json_groups(&j, "gpus", gpu_cols, s->gpus, s->ngpus);
-	rc |= json_groups(&j, "frameworks", framework_cols, s->frameworks, s->nframeworks);
-	rc |= json_groups(&j, "families", family_cols, s->families, s->nfamilies);
+	rc |= json_groups(&j, "files", &file_key, s->files, s->nfiles);
+	rc |= json_groups(&j, "gpus", &gpu_key, s->gpus, s->ngpus);
+	rc |= json_groups(&j, "frameworks", &framework_key, s->frameworks, s->nframeworks);
+	rc |= json_groups(&j, "families", &family_key, s->families, s->nfamilies);
 	rep_json_obj_begin(&j, "cross_validation");
 	rc |= json_stats(&j, "leave_one_source_out", &s->loso);
 	rc |= json_stats(&j, "leave_one_gpu_type_out", &s->logo);
-	rep_json_int(&j, "band_runs", (long long)s->band_n);
-	rep_json_int(&j, "band_inside", (long long)s->band_in);
+	c[0] = (struct rep_cell){ .num = (double)s->band_n };
+	c[1] = (struct rep_cell){ .num = (double)s->band_in };
+	rc |= json_record(&j, NULL, band_cols, NCOLS(band_cols), c);
 	rc |= json_stats(&j, "llm_leave_one_source_out", &s->loso_llm);
 	rc |= json_stats(&j, "llm_leave_one_gpu_type_out", &s->logo_llm);
 	rep_json_obj_end(&j);
 	rep_json_obj_begin(&j, "speed_ratios");
 	stats_cells(&s->ratio_st, c);
 	rc |= json_record(&j, NULL, ratio_stats_cols, RATIO_STATS, c);
-	ratio_rows(&ratios, set, s);
+	ratio_rows(&ratios, &vc, set, s);
 	rc |= rep_rows_json(&ratios, &j, "pairs_list");
 	rep_rows_release(&ratios);
 	rep_json_obj_end(&j);
-	case_rows(&cases, set, res, n);
+	case_rows(&cases, &vc, set, res, n);
 	rc |= rep_rows_json(&cases, &j, "cases");
 	rep_rows_release(&cases);
 	rep_json_obj_end(&j);
@@ -280,12 +337,14 @@ static int print_rows(FILE *out, struct rep_rows *r, const char *fmt)
 	return rc;
 }
 
-/* One group table: a row per group, and the total when `all` is given. */
-static int print_groups(FILE *out, const char *fmt, const struct rep_col *cols,
+/* One group table, each group under the column `by`: a row per group,
+ * and the total when `all` is given. */
+static int print_groups(FILE *out, const char *fmt, const struct rep_col *by,
 			const struct val_group *g, int ng, const struct val_stats *all)
 {
 	struct rep_rows r;
-	group_rows(&r, cols, g, ng, all);
+	struct val_cols vc;
+	group_rows(&r, &vc, by, g, ng, all);
 	return print_rows(out, &r, fmt);
 }
 
@@ -294,13 +353,15 @@ static int print_ratios(FILE *out, const char *fmt, const struct val_set *set,
 			const struct rep_validate_summary *s)
 {
 	struct rep_rows r;
+	struct val_cols vc;
 	fputs("\nSpeed ratios: the same benchmark and stack on two GPU types (error of the "
 	      "predicted A/B speed ratio)\n\n", out);
-	ratio_rows(&r, set, s);
+	ratio_rows(&r, &vc, set, s);
 	int rc = print_rows(out, &r, fmt);
-	fprintf(out, "\nratio error over %zu pairs: mean %.1f %%, median %.1f %%, worst %.1f %%\n",
-		s->ratio_st.n, 100 * s->ratio_st.mape, 100 * s->ratio_st.median_ape,
-		100 * s->ratio_st.worst_ape);
+	char w[160];
+	if (!stats_words(&s->ratio_st, ST_MAPE, ST_WORST, w, sizeof(w)))
+		return -1;
+	fprintf(out, "\nratio error over %zu pairs: %s\n", s->ratio_st.n, w);
 	return rc;
 }
 
@@ -330,9 +391,10 @@ static int print_tables(FILE *out, const char *fmt, const struct val_set *set,
 			int verbose)
 {
 	struct rep_rows cases;
+	struct val_cols vc;
 	int rc = 0;
 	if (!strcmp(fmt, "csv") || verbose) {
-		case_rows(&cases, set, res, n);
+		case_rows(&cases, &vc, set, res, n);
 		rc = print_rows(out, &cases, fmt);
 		if (!strcmp(fmt, "csv"))
 			return rc;
@@ -340,43 +402,49 @@ static int print_tables(FILE *out, const char *fmt, const struct val_set *set,
 	}
 	fputs("Predicted against measured (absolute percentage error; bias > 0: over-predicts)\n\n",
 	      out);
-	rc |= print_groups(out, fmt, file_cols, s->files, s->nfiles, &s->all);
+	rc |= print_groups(out, fmt, &file_key, s->files, s->nfiles, &s->all);
 	/* One headline a family over every counted run: none is set aside. */
 	if (s->nfamilies > 1) {
 		fputc('\n', out);
-		rc |= print_groups(out, fmt, family_cols, s->families, s->nfamilies, NULL);
+		rc |= print_groups(out, fmt, &family_key, s->families, s->nfamilies, NULL);
 	}
 	if (s->ngpus > 1) {
 		fputc('\n', out);
-		rc |= print_groups(out, fmt, gpu_cols, s->gpus, s->ngpus, NULL);
+		rc |= print_groups(out, fmt, &gpu_key, s->gpus, s->ngpus, NULL);
 	}
 	if (s->nframeworks) {
 		fputc('\n', out);
-		rc |= print_groups(out, fmt, framework_cols, s->frameworks, s->nframeworks, NULL);
+		rc |= print_groups(out, fmt, &framework_key, s->frameworks, s->nframeworks, NULL);
 	}
 	if (s->nratios)
 		rc |= print_ratios(out, fmt, set, s);
 	if (!s->loso.n && s->nframeworks)
 		fputs("\nCross-validation of the framework fit (leave one source out, leave one GPU "
 		      "type out): traincost validate --loo\n", out);
-	if (s->loso.n)
+	if (s->loso.n) {
+		char so[160], go[160];
+		if (!stats_words(&s->loso, ST_MAPE, ST_WORST, so, sizeof(so)) ||
+		    !stats_words(&s->logo, ST_MAPE, ST_WORST, go, sizeof(go)))
+			return -1;
 		fprintf(out, "\nCross-validation of the framework fit over the %zu runs that name "
 			"a framework (docs/model.md section 7):\n"
-			"  leave one source out:   MAPE %.1f %%, median %.1f %%, worst %.1f %%\n"
-			"  leave one GPU type out: MAPE %.1f %%, median %.1f %%, worst %.1f %%\n",
-			s->loso.n, 100 * s->loso.mape, 100 * s->loso.median_ape,
-			100 * s->loso.worst_ape, 100 * s->logo.mape, 100 * s->logo.median_ape,
-			100 * s->logo.worst_ape);
+			"  leave one source out:   %s\n"
+			"  leave one GPU type out: %s\n", s->loso.n, so, go);
+	}
 	if (s->band_n)
 		fprintf(out, "  the P10-P90 band of `estimate --uncertainty` holds %zu of %zu runs "
 			"(%.0f %%; an honest band holds about 80 %%)\n", s->band_in, s->band_n,
 			100.0 * (double)s->band_in / (double)s->band_n);
 	/* Only where the cases shown hold language models (not --family vision). */
-	if (s->loso_llm.n && s->loso_llm.n != s->loso.n && s->band_llm_n)
-		fprintf(out, "  language models alone (%zu runs): leave one source out %.1f %%, "
-			"leave one GPU type out %.1f %%, P10-P90 band holds %zu of %zu\n",
-			s->loso_llm.n, 100 * s->loso_llm.mape, 100 * s->logo_llm.mape, s->band_llm_in,
-			s->band_llm_n);
+	if (s->loso_llm.n && s->loso_llm.n != s->loso.n && s->band_llm_n) {
+		char so[64], go[64];
+		if (!stats_words(&s->loso_llm, ST_MAPE, ST_MAPE, so, sizeof(so)) ||
+		    !stats_words(&s->logo_llm, ST_MAPE, ST_MAPE, go, sizeof(go)))
+			return -1;
+		fprintf(out, "  language models alone (%zu runs): leave one source out %s, "
+			"leave one GPU type out %s, P10-P90 band holds %zu of %zu\n",
+			s->loso_llm.n, so, go, s->band_llm_in, s->band_llm_n);
+	}
 	if (s->all.n) {
 		const struct val_result *r = &s->kept[s->all.worst];
 		const struct val_case *w = &set->cases[r->index];

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "rows.h"
 #include "../model/types/val_case.h"
 #include "../model/analyses/val_groups.h"
 #include "../model/analyses/validate.h"
@@ -36,5 +37,10 @@ struct rep_validate_summary {
 int rep_validate_report(FILE *out, const char *fmt, const struct val_set *set,
 			const struct val_result *res, size_t n,
 			const struct rep_validate_summary *s, int verbose);
+
+/* The columns validate writes, each of the catalog (out_fields.h) as it
+ * describes it, into cols (REP_ROWS_MAX_COLS at most): for a test that
+ * they take the catalog's words.  Returns how many. */
+int rep_validate_cols(struct rep_col *cols);
 
 #endif

@@ -7,8 +7,10 @@
 #     --data and --help apart, and those its OPTIONS section describes;
 #   - the options `traincost completion bash` offers for it;
 # and every choice of an option is in its help and in the completion.
-# Then every man page (the commands', traincost(1), traincost-workload(5))
-# renders with `man -l` without a warning.
+# Then traincost(1) names every command (SYNOPSIS, COMMANDS, SEE ALSO), the
+# copies under man/ are current, and every man page (the
+# commands', traincost(1), traincost-workload(5)) renders with `man -l`
+# without a warning.
 # Prints "checked N commands, M pages"; on a difference, what differs, and
 # exits 1.
 # The man pages are made as `make install` makes them (make man, into the
@@ -62,6 +64,27 @@ for cmd in $("$bin" --help | awk '/^Commands:/ { on = 1; next } on && /^$/ { exi
 			on && index($0, "[ \"$prev\" = " o " ]") { sub(/.*words="/, ""); sub(/".*/, ""); print }' "$tmp/bash")
 		[ "$offered" = "$choices" ] || differ "$cmd: the bash completion of --$name" "$choices" "$offered"
 	done <"$tmp/table"
+done
+
+# traincost(1) names every command: in its SYNOPSIS, with an entry of its
+# COMMANDS section, and its page in SEE ALSO.
+LC_ALL=C.UTF-8 MANWIDTH=200 man -l docs/traincost.1 2>/dev/null | col -b >"$tmp/main" ||
+	{ echo "man -l docs/traincost.1 failed"; bad=1; }
+for cmd in $("$bin" --help | awk '/^Commands:/ { on = 1; next } on && /^$/ { exit } on { print $1 }'); do
+	[ "$cmd" = help ] && continue
+	awk '/^SYNOPSIS/ { on = 1; next } /^[A-Z]/ { on = 0 } on' "$tmp/main" | grep -q "^ *traincost $cmd\( \|$\)" ||
+		{ echo "traincost(1): SYNOPSIS lacks traincost $cmd"; bad=1; }
+	awk '/^COMMANDS/ { on = 1; next } /^[A-Z]/ { on = 0 } on' "$tmp/main" | grep -q "^       $cmd\( \|$\)" ||
+		{ echo "traincost(1): COMMANDS has no entry for $cmd"; bad=1; }
+	grep -q "^\.BR traincost\\\\-$cmd (1)" docs/traincost.1 ||
+		{ echo "traincost(1): SEE ALSO lacks traincost-$cmd(1)"; bad=1; }
+done
+
+# The pages kept under man/ (read where the sources are browsed) are the
+# ones make man writes.
+for page in "$build"/man/traincost-*.[15]; do
+	cmp -s "$page" "man/$(basename "$page")" ||
+		{ echo "man/$(basename "$page") is not what make man writes (make man; cp $build/man/* man/)"; bad=1; }
 done
 
 # Every page renders without a warning.

@@ -78,7 +78,7 @@ def brackets(q, x):
 def front(rows):
     """No row of plan's JSON is beaten at P90 on both its time and its cost
     by another: a Pareto front of P90 time against P90 cost."""
-    p90 = [(r["uncertainty"]["total_time_s"]["p90"], r["uncertainty"]["cost_usd"]["p90"]) for r in rows]
+    p90 = [(r["uncertainty"]["total_time_s"]["p90"], r["uncertainty"]["steady_cost_usd"]["p90"]) for r in rows]
     return all(not (t2 < t1 and c2 < c1) for t1, c1 in p90 for t2, c2 in p90)
 
 

@@ -144,3 +144,30 @@ elif [ -s "$tmp/console" ]; then
 else
 	echo "ok browser"
 fi
+
+# The README's plan and sweep charts (examples/pictures.sh), plan over every
+# GPU type and sweep's default chart of ten series, in the browser as
+# above: each chart renders its series; and each legend gives every entry
+# its own colour and marker and cuts no text short.
+charts="$tmp/pictures/plan.svg $tmp/pictures/sweep.svg $tmp/pa.svg $tmp/s2.svg"
+# shellcheck disable=SC2086 # the chart files are words
+if ! tests/plots/shot-check.py page "$tmp/charts.html" $charts ||
+	! tests/plots/shot-check.py mark "$tmp/charts.html" "$tmp/charts-marked.html"; then
+	echo "FAIL browser-charts: tests/plots/shot-check.py could not make the page of charts"
+	exit 0
+fi
+timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run --hide-scrollbars \
+	--user-data-dir="$tmp/profile" --enable-logging=stderr --v=0 \
+	--force-device-scale-factor=0.5 --window-size=1000,4000 \
+	--screenshot="$tmp/charts.png" "file://$tmp/charts-marked.html" </dev/null \
+	2>"$tmp/browser.log" >/dev/null
+if ! [ -s "$tmp/charts.png" ]; then
+	echo "FAIL browser-charts: $browser made no screenshot"
+elif ! seen=$(tests/plots/shot-check.py judge "$tmp/charts.png" "$tmp/charts-marked.html" 2>&1); then
+	echo "FAIL browser-charts: $seen"
+# shellcheck disable=SC2086 # the chart files are words
+elif ! seen=$(tests/plots/shot-check.py legend $charts 2>&1); then
+	echo "FAIL browser-charts: $(echo "$seen" | grep -v 'each its own' | head -n 3 | tr '\n' '|')"
+else
+	echo "ok browser-charts"
+fi

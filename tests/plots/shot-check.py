@@ -1,12 +1,19 @@
 #!/usr/bin/env python3
-"""Judge a browser screenshot of the HTML report by what it shows, for
-tests/plots/run-plots.sh:
+"""Judge a browser screenshot of the HTML report (or of a page of charts)
+by what it shows, for tests/plots/run-plots.sh:
 
   shot-check.py mark REPORT.html MARKED.html
       a copy of the report with a full-width bar of MARK_RGB above and
       below each <svg> element, to be opened in the browser;
   shot-check.py judge SCREENSHOT.png MARKED.html
-      the screenshot of that copy, judged.
+      the screenshot of that copy, judged;
+  shot-check.py page PAGE.html CHART.svg...
+      an HTML page of the charts, inline, to be marked and judged as a
+      report is;
+  shot-check.py legend CHART.svg...
+      each chart's legend: no two entries share a colour and a marker
+      shape (the class sN of the marker and its element), and no text of
+      the chart is cut short with an ellipsis.
 
 The PNG is decoded here (zlib from Python's standard library; 8-bit RGB or
 RGBA, not interlaced, as Chromium writes them) and judged on two things:
@@ -21,6 +28,7 @@ Exits 0 and prints what it saw, or exits 1 and says what is missing.
 """
 import re
 import struct
+from html import escape as html_escape
 import sys
 import zlib
 
@@ -177,7 +185,60 @@ def judge(png, marked):
     return 0
 
 
+def page(out, charts):
+    """Write an HTML page holding the charts inline, one after another, each
+    under a line naming its file."""
+    body = []
+    for path in charts:
+        with open(path, encoding="utf-8") as f:
+            svg = f.read()
+        # a line of text between charts keeps their marker bars apart
+        body.append("<p>%s</p>\n" % html_escape(path) + re.sub(r"^<\?xml[^>]*\?>\s*", "", svg))
+    with open(out, "w", encoding="utf-8") as f:
+        f.write("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>charts</title>"
+                "</head><body>\n" + "\n".join(body) + "\n</body></html>\n")
+    return 0
+
+
+# A legend's marker: a point element (circle, rect, path, ...) of class
+# "pt sN" with no <title> of its own (the plotted points carry one).
+LEGEND_MARKER = re.compile(r'<(\w+) [^>]*class="pt (s[0-9]+)"\s*/>')
+
+
+def legend(charts):
+    """0 when every chart's legend markers are distinct colour-and-shape
+    pairs and no text is cut short; 1 with each fault printed."""
+    bad = 0
+    for path in charts:
+        with open(path, encoding="utf-8") as f:
+            svg = f.read()
+        pairs = LEGEND_MARKER.findall(svg)
+        fault = 0
+        seen = {}
+        for pair in pairs:
+            seen[pair] = seen.get(pair, 0) + 1
+        for pair, n in sorted(seen.items()):
+            if n > 1:
+                print(f"{path}: {n} legend entries share colour {pair[1]} and marker <{pair[0]}>")
+                fault = 1
+        if not pairs:
+            print(f"{path}: no legend marker found")
+            fault = 1
+        cut = [t for t in re.findall(r">([^<]*)</text>", svg) if "..." in t or "\u2026" in t]
+        if cut:
+            print(f"{path}: text cut short: {cut[:3]}")
+            fault = 1
+        if not fault:
+            print(f"{path}: {len(pairs)} legend entries, each its own colour and marker")
+        bad |= fault
+    return bad
+
+
 def main():
+    if len(sys.argv) >= 3 and sys.argv[1] == "legend":
+        return legend(sys.argv[2:])
+    if len(sys.argv) >= 4 and sys.argv[1] == "page":
+        return page(sys.argv[2], sys.argv[3:])
     if len(sys.argv) != 4 or sys.argv[1] not in ("mark", "judge"):
         raise SystemExit(__doc__)
     return (mark if sys.argv[1] == "mark" else judge)(sys.argv[2], sys.argv[3])

@@ -12,27 +12,19 @@
 #include "../../src/report/out_fields.h"
 #include "../../src/report/plan_report.h"
 #include "../../src/report/rows.h"
-
-/* Whether column c of `command` is a field that keeps its own description
- * on purpose: plan's total_time_s is the time on the plan's basis (the
- * expected wall clock unless --steady-state), not the catalog's steady
- * run, and plan titles it by that basis. */
-static int own_field(const char *command, const struct rep_col *c)
-{
-	return !strcmp(command, "plan") && !strcmp(c->name, "total_time_s");
-}
+#include "../../src/report/validate_report.h"
 
 /* Each column of cols[0..n) whose name is in the catalog shows as the
  * catalog says; a column of words (REP_COL_FIGURE) keeps its kind and
  * takes the catalog's title, unless it words a range of samples (plan's
  * "time P10 / P50 / P90").  Returns how many columns were catalog fields. */
-static int check_cols(const char *command, const struct rep_col *cols, int n)
+static int check_cols(const struct rep_col *cols, int n)
 {
 	int found = 0;
 	for (int i = 0; i < n; i++) {
 		const struct rep_col *c = &cols[i];
 		const struct rep_field *f = rep_field_find(c->name);
-		if (!f || own_field(command, c))
+		if (!f)
 			continue;
 		found++;
 		if (c->kind == REP_COL_FIGURE) {
@@ -61,8 +53,9 @@ static void compare_takes_the_catalog(void **state)
 	struct rep_col cols[REP_ROWS_MAX_COLS];
 	int n = rep_compare_cols(cols);
 	/* gpu (twice), step, total, wall, GPU-hours, MFU, memory, fits,
-	 * pricing, provider, instance, region, cost, up to, energy: 16 */
-	assert_int_equal(check_cols("compare", cols, n), 16);
+	 * pricing, provider, instance, region, cost, up to, the time on the
+	 * basis, energy: 17 */
+	assert_int_equal(check_cols(cols, n), 17);
 }
 
 static void plan_takes_the_catalog(void **state)
@@ -70,9 +63,9 @@ static void plan_takes_the_catalog(void **state)
 	(void)state;
 	struct rep_col cols[REP_ROWS_MAX_COLS];
 	int n = rep_plan_cols(cols);
-	/* gpu, step, cost, provider, instance and the cost's range of
-	 * samples (a column of words): 6; total_time_s is plan's own */
-	assert_int_equal(check_cols("plan", cols, n), 6);
+	/* gpu, step, the time on the basis, cost, provider, instance and the
+	 * time's and the cost's ranges of samples (columns of words): 8 */
+	assert_int_equal(check_cols(cols, n), 8);
 }
 
 static void sweep_takes_the_catalog(void **state)
@@ -84,7 +77,27 @@ static void sweep_takes_the_catalog(void **state)
 	int n = sweep_cols(&sw, 0, cols);
 	/* step, total, wall, GPU-hours, MFU, memory and its words, fits,
 	 * limiting, provider, instance, region, cost: 13 */
-	assert_int_equal(check_cols("sweep", cols, n), 13);
+	assert_int_equal(check_cols(cols, n), 13);
+}
+
+static void validate_takes_the_catalog(void **state)
+{
+	(void)state;
+	struct rep_col cols[REP_ROWS_MAX_COLS];
+	int n = rep_validate_cols(cols);
+	/* overall (cases, MAPE, median, worst, bias, failed, sanity-only
+	 * cases): 7; the band: 2; the keys of the group tables (file, gpu,
+	 * framework, family): 4; the ratios' statistics (pairs, MAPE, median,
+	 * worst): 4; a case (case, source, gpu, framework, sanity_only,
+	 * metric, measured and its words, predicted and its words, error_frac,
+	 * error; not the table's note): 12; a pair (pair, case A, case B,
+	 * GPU A, GPU B, measured, predicted, error_frac): 8.  7 + 2 + 4 + 4 +
+	 * 12 + 8 = 37 */
+	assert_int_equal(check_cols(cols, n), 37);
+	/* a column in words takes the catalog's title and keeps its kind */
+	for (int i = 0; i < n; i++)
+		if (!strcmp(cols[i].name, "measured") && cols[i].kind == REP_COL_FIGURE)
+			assert_string_equal(cols[i].title, "measured");
 }
 
 /* One title per field across the commands: the titles the previous
@@ -103,8 +116,7 @@ static void one_title_across_commands(void **state)
 			if (!strcmp(s[k].name, c[i].name) && s[k].kind != REP_COL_FIGURE)
 				assert_string_equal(s[k].title, c[i].title);
 		for (int k = 0; k < np; k++)
-			if (!strcmp(p[k].name, c[i].name) && p[k].kind != REP_COL_FIGURE &&
-			    !own_field("plan", &p[k]))
+			if (!strcmp(p[k].name, c[i].name) && p[k].kind != REP_COL_FIGURE)
 				assert_string_equal(p[k].title, c[i].title);
 	}
 }
@@ -159,6 +171,7 @@ int main(void)
 		cmocka_unit_test(compare_takes_the_catalog),
 		cmocka_unit_test(plan_takes_the_catalog),
 		cmocka_unit_test(sweep_takes_the_catalog),
+		cmocka_unit_test(validate_takes_the_catalog),
 		cmocka_unit_test(one_title_across_commands),
 		cmocka_unit_test(catalog_is_whole),
 		cmocka_unit_test(csv_keeps_whole_digits),

@@ -165,7 +165,7 @@ static void test_plan_view(void **state)
 		}
 	}
 	front[0] = front[1] = front[2] = 1;
-	plot_plan(&s, 1, "w", p, 30, front, NULL, g, 10, PLAN_RISK_P50, 3 * 86400.0, 0);
+	plot_plan(&s, 1, "w", "expected wall clock", p, 30, front, NULL, g, 10, PLAN_RISK_P50, 3 * 86400.0, 0);
 	assert_int_equal(svg_end(&s), 0);
 	const char *d = s.x.buf;
 	/* The six cheapest types g0..g5 in the legend, not g6..g9. */
@@ -178,7 +178,9 @@ static void test_plan_view(void **state)
 	/* g0's colour-and-shape pair is its own: its 2 points and its entry. */
 	assert_int_equal(count(d, "class=\"pt s0\""), 3);
 	assert_null(strstr(d, "40.0 d"));
-	assert_non_null(strstr(d, ">total time (days)</text>"));
+	/* the axes say what the times and costs are: the basis given */
+	assert_non_null(strstr(d, ">time, expected wall clock (days)</text>"));
+	assert_non_null(strstr(d, ">cost, expected wall clock (USD)</text>"));
 	svg_release(&s);
 }
 

@@ -105,7 +105,7 @@ static void test_row_count(void **state)
 	const char *c[] = { "sweep", DATA "inline.yaml", "--format", "json" };
 	r = run(4, c);
 	assert_int_equal(r.rc, 0);
-	assert_non_null(strstr(r.out, "\"format_version\":5,\"command\":\"sweep\""));
+	assert_non_null(strstr(r.out, "\"format_version\":6,\"command\":\"sweep\""));
 	assert_non_null(strstr(r.out, "\"configurations\":20"));
 	assert_non_null(strstr(r.out, "{\"config\":19,\"inputs\":{\"plan.count\":\"16\",\"plan.zero\":\"3\"}"));
 	done(&r);
