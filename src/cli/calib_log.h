@@ -7,7 +7,7 @@
 #define TC_CALIB_LOG_H
 
 #include "../io/meas_load.h"
-#include "cli.h"
+#include "cli_ctx.h"
 
 struct calib_log_args {
 	const char *log;      /* the log file */

@@ -12,6 +12,21 @@
 #include "../io/price_load.h"
 #include "../io/steplog.h"
 #include "../model/analyses/uncertainty.h"
+#include "cli_ctx.h"
+#include "cmd_calibrate.h"
+#include "cmd_check.h"
+#include "cmd_compare.h"
+#include "cmd_completion.h"
+#include "cmd_estimate.h"
+#include "cmd_frameworks.h"
+#include "cmd_gpus.h"
+#include "cmd_import.h"
+#include "cmd_plan.h"
+#include "cmd_prices.h"
+#include "cmd_report.h"
+#include "cmd_sweep.h"
+#include "cmd_validate.h"
+#include "help.h"
 #include "today.h"
 
 #ifndef TC_VERSION
@@ -139,12 +154,6 @@ static const struct cli_cmd commands[] = {
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
-const struct cli_cmd *cli_commands(size_t *n)
-{
-	*n = NCOMMANDS;
-	return commands;
-}
-
 static const struct cli_cmd *find_command(const char *name)
 {
 	for (size_t i = 0; i < NCOMMANDS; i++)
@@ -186,30 +195,11 @@ static int cmd_help(int argc, char **argv, struct cli_ctx *ctx)
 	return TC_EXIT_OK;
 }
 
-int cli_report(struct cli_ctx *ctx, const struct tc_diag *d)
-{
-	for (int i = 0; i < d->count; i++)
-		fprintf(ctx->err, "%s\n", d->entry[i].msg);
-	if (d->dropped)
-		fprintf(ctx->err, "traincost: %d more error%s not shown\n", d->dropped,
-			d->dropped == 1 ? "" : "s");
-	return d->severity != TC_EXIT_OK ? (int)d->severity : TC_EXIT_INPUT;
-}
-
-int cli_usage_error(struct cli_ctx *ctx, const char *cmd, const char *fmt, ...)
-{
-	va_list ap;
-	fprintf(ctx->err, "traincost %s: ", cmd);
-	va_start(ap, fmt);
-	vfprintf(ctx->err, fmt, ap);
-	va_end(ap);
-	fputc('\n', ctx->err);
-	return TC_EXIT_USAGE;
-}
 
 int cli_main(int argc, char **argv, FILE *out, FILE *err)
 {
-	struct cli_ctx ctx = { .out = out, .err = err };
+	struct cli_ctx ctx = { .out = out, .err = err, .commands = commands,
+			       .ncommands = NCOMMANDS, .main = cli_main };
 	struct tc_diag d;
 
 	/* GSL must report through return codes, never abort the process. */

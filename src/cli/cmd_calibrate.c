@@ -16,7 +16,8 @@
 #include "../report/json.h"
 #include "../report/rows.h"
 #include "calib_log.h"
-#include "cli.h"
+#include "cmd_calibrate.h"
+#include "cli_ctx.h"
 #include "opts.h"
 
 #define CMD "calibrate"

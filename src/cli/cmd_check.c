@@ -15,7 +15,8 @@
 #include "../io/yaml_node.h"
 #include "../model/families/estimate.h"
 #include "../util/units.h"
-#include "cli.h"
+#include "cmd_check.h"
+#include "cli_ctx.h"
 #include "opts.h"
 
 enum file_kind { FK_UNKNOWN, FK_LLM, FK_GPU, FK_ARCH, FK_VISION, FK_RECSYS,

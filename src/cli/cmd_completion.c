@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cmd_completion.h"
+#include "cli_ctx.h"
+#include "help.h"
 #include "opts.h"
 
 #define COMP_MAX_CMDS 32
@@ -121,8 +123,8 @@ static int read_options(struct cli_ctx *ctx, const struct cli_cmd *c, struct com
 /* Every command's options, in the order of the command table. */
 static int gather(struct cli_ctx *ctx, struct comp_cmd *cmds, size_t *n)
 {
-	size_t total;
-	const struct cli_cmd *table = cli_commands(&total);
+	size_t total = ctx->ncommands;
+	const struct cli_cmd *table = ctx->commands;
 	*n = 0;
 	for (size_t i = 0; i < total && *n < COMP_MAX_CMDS; i++) {
 		struct comp_cmd *cc = &cmds[(*n)++];

@@ -12,7 +12,8 @@
 
 #include "../model/analyses/uncertainty.h"
 #include "../util/units.h"
-#include "cli.h"
+#include "cmd_estimate.h"
+#include "cli_ctx.h"
 #include "money.h"
 #include "plan_args.h"
 #include "plot_out.h"

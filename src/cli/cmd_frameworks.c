@@ -7,7 +7,8 @@
 
 #include "../io/fw_load.h"
 #include "../report/rows.h"
-#include "cli.h"
+#include "cmd_frameworks.h"
+#include "cli_ctx.h"
 #include "opts.h"
 
 static const char *const formats[] = { "table", "csv", "json", "md", NULL };

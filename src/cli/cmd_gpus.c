@@ -8,7 +8,8 @@
 #include "../report/json.h"
 #include "../report/record.h"
 #include "../report/rows.h"
-#include "cli.h"
+#include "cmd_gpus.h"
+#include "cli_ctx.h"
 #include "opts.h"
 
 static const char *const formats[] = { "table", "csv", "json", "md", NULL };

@@ -12,7 +12,8 @@
 #include "../io/wl_load.h"
 #include "../util/outfile.h"
 #include "../util/units.h"
-#include "cli.h"
+#include "cmd_import.h"
+#include "cli_ctx.h"
 #include "opts.h"
 
 #define CMD "import"

@@ -11,7 +11,8 @@
 #include "../io/price_load.h"
 #include "../report/json.h"
 #include "../report/rows.h"
-#include "cli.h"
+#include "cmd_prices.h"
+#include "cli_ctx.h"
 #include "money.h"
 #include "opts.h"
 

@@ -24,7 +24,9 @@
 #include "../report/svg.h"
 #include "../report/xmlbuf.h"
 #include "../util/outfile.h"
-#include "cli.h"
+#include "cmd_report.h"
+#include "cli_ctx.h"
+#include "val_cases.h"
 #include "opts.h"
 
 #ifndef TC_VERSION
@@ -103,11 +105,12 @@ fail:
 
 /* Run `traincost argv...` in-process, its output and diagnostics kept in
  * s; the chart at svg_path (NULL: none) read in and removed. */
-static void run_section(struct section *s, char **argv, int argc, const char *svg_path)
+static void run_section(const struct cli_ctx *ctx, struct section *s, char **argv, int argc,
+			const char *svg_path)
 {
 	FILE *out = open_memstream(&s->out, &s->out_len);
 	FILE *err = open_memstream(&s->err, &s->err_len);
-	if (!out || !err) {
+	if (!out || !err || !ctx->main) {
 		if (out)
 			fclose(out);
 		if (err)
@@ -115,7 +118,7 @@ static void run_section(struct section *s, char **argv, int argc, const char *sv
 		s->rc = TC_EXIT_INTERNAL;
 		return;
 	}
-	s->rc = cli_main(argc, argv, out, err);
+	s->rc = ctx->main(argc, argv, out, err);
 	fclose(out);
 	fclose(err);
 	if (svg_path) {
@@ -295,8 +298,9 @@ static void add_opt(char **args, int *n, const char *name, const char *value)
 
 /* The GPU types `compare` lists for the same options, into ids[] (at
  * most REPORT_MAX_GPUS, pointing into run->out).  Returns how many. */
-static int compared_gpus(char *file, const char *pricing, const char *gpus,
-			 const char *const *data, int ndata, struct section *run, char **ids)
+static int compared_gpus(const struct cli_ctx *ctx, char *file, const char *pricing,
+			 const char *gpus, const char *const *data, int ndata, struct section *run,
+			 char **ids)
 {
 	char *args[REPORT_MAX_ARGS];
 	int n = 0;
@@ -309,7 +313,7 @@ static int compared_gpus(char *file, const char *pricing, const char *gpus,
 	for (int i = 0; i < ndata; i++)
 		add_opt(args, &n, "--data", data[i]);
 	args[n] = NULL;
-	run_section(run, args, n, NULL);
+	run_section(ctx, run, args, n, NULL);
 	return !run->rc && run->out ? csv_gpus(run->out, ids, REPORT_MAX_GPUS) : 0;
 }
 
@@ -446,7 +450,7 @@ int cmd_report(int argc, char **argv, struct cli_ctx *ctx)
 		for (int i = 0; i < ndata; i++)
 			add_opt(args, &n, "--data", data[i]);
 		args[n] = NULL;
-		run_section(&sec[k], args, n, svg_path[k]);
+		run_section(ctx, &sec[k], args, n, svg_path[k]);
 		if (k == 0 && sec[0].rc) {
 			/* The workload itself is wrong: no page, its diagnostics. */
 			fputs(sec[0].err ? sec[0].err : "", ctx->err);
@@ -458,7 +462,7 @@ int cmd_report(int argc, char **argv, struct cli_ctx *ctx)
 	/* The GPU types of the comparison, for the validation section. */
 	struct section ids_run = { 0 };
 	char *ids[REPORT_MAX_GPUS];
-	int nids = compared_gpus(pos[0], pricing, gpus, data, ndata, &ids_run, ids);
+	int nids = compared_gpus(ctx, pos[0], pricing, gpus, data, ndata, &ids_run, ids);
 
 	struct xmlbuf b = { 0 };
 	put_page(&b, ctx, pos[0], sec, ids, nids);

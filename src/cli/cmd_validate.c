@@ -16,7 +16,9 @@
 #include "../model/analyses/validate.h"
 #include "../report/plot.h"
 #include "../report/validate_report.h"
-#include "cli.h"
+#include "cmd_validate.h"
+#include "val_cases.h"
+#include "cli_ctx.h"
 #include "opts.h"
 #include "plot_out.h"
 #include "validate_campaigns.h"
@@ -25,41 +27,11 @@
 static const char *const families[] = { "llm", "vision", "recsys", NULL };
 static const char *const formats[] = { "table", "csv", "json", "md", NULL };
 
-/* Validation cases are found like the catalog (datapath.h): in each data
- * root, a source tree's tests/validation or an installation's validation. */
-int cli_validation_dir(const struct cli_ctx *ctx, char *out, size_t outlen)
-{
-	static const char *const subs[] = { "tests/validation", "validation", NULL };
-	return dp_find_dir(&ctx->data, subs, out, outlen);
-}
-
-/* GPUs come from the catalog, with its efficiency parameters. */
-int cli_catalog_gpu(const char *id, struct gpu *out, void *ctx)
-{
-	char why[512];
-	return gpu_catalog_lookup(ctx, id, out, why, sizeof(why));
-}
-
 /* Cases are grouped by the file they come from, shown without folders. */
 static const char *case_file(const struct val_case *c)
 {
 	const char *slash = strrchr(c->file, '/');
 	return c->file[0] ? (slash ? slash + 1 : c->file) : c->source;
-}
-
-const char *cli_case_gpu(const struct val_case *c)
-{
-	return c->gpu_id;
-}
-
-size_t cli_validate_counted(const struct val_set *set, const struct val_result *res, size_t n,
-			    struct val_result *kept)
-{
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++)
-		if (!set->cases[res[i].index].sanity_only)
-			kept[k++] = res[i];
-	return k;
 }
 
 /* The family's headline: every counted run of it, whatever its set. */
@@ -77,29 +49,6 @@ static const char *case_framework(const struct val_case *c)
 static const char *case_pair(const struct val_case *c)
 {
 	return c->pair;
-}
-
-/* Each case's software stack, from models/framework/. */
-int cli_resolve_frameworks(struct cli_ctx *ctx, struct val_set *set, struct tc_diag *d)
-{
-	struct fw_catalog fws;
-	char why[512];
-	int rc = 0;
-
-	if (fw_catalog_load(&ctx->data, &fws, d))
-		return -1;
-	for (size_t i = 0; i < set->count; i++) {
-		struct val_case *c = &set->cases[i];
-		if (!c->framework[0])
-			continue;
-		const struct framework *f = fw_catalog_find(&fws, c->framework, why, sizeof(why));
-		if (f)
-			c->w.plan.framework = f->layer;
-		else
-			rc = tc_diag_at(d, TC_EXIT_INPUT, c->file, c->line, 1, "%s", why);
-	}
-	fw_catalog_release(&fws);
-	return rc;
 }
 
 static void summary_release(struct rep_validate_summary *s)

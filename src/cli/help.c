@@ -8,8 +8,10 @@
 #include <assert.h>
 #include <string.h>
 
-#include "cli.h"
-#include "opts.h"
+#include "help.h"
+
+#include "cli_ctx.h"
+#include "opt_table.h"
 
 #define HELP_WIDTH 79 /* columns of a line */
 #define HELP_INDENT 24 /* column of an option's description */
@@ -158,10 +160,8 @@ static void print_options(FILE *f, const struct cli_opt *opts)
 }
 
 /* The general help: the commands and what every command shares. */
-static void print_general(FILE *f)
+static void print_general(FILE *f, const struct cli_cmd *cmds, size_t n)
 {
-	size_t n;
-	const struct cli_cmd *cmds = cli_commands(&n);
 	fputs("usage: traincost <command> [options] [files]\n"
 	      "\n"
 	      "Estimate how long a training job takes and what it costs on each GPU.\n"
@@ -185,13 +185,16 @@ static void print_general(FILE *f)
 
 void cli_print_help(struct cli_ctx *ctx, const char *cmd, const struct cli_opt *opts)
 {
-	size_t n;
-	const struct cli_cmd *cmds = cli_commands(&n), *c = NULL;
+	const struct cli_cmd *cmds = ctx->commands, *c = NULL;
+	struct cli_cmd bare = { .name = cmd };
+	size_t n = cmds ? ctx->ncommands : 0;
 	for (size_t i = 0; cmd && i < n; i++)
 		if (!strcmp(cmds[i].name, cmd))
 			c = &cmds[i];
+	if (!c && cmd && !cmds)
+		c = &bare; /* outside cli_main: the usage and options alone */
 	if (!c) {
-		print_general(ctx->out);
+		print_general(ctx->out, cmds, n);
 		return;
 	}
 	print_usage(ctx->out, c, opts);

@@ -3,6 +3,8 @@
  */
 #include "opts.h"
 
+#include "help.h"
+
 #include <assert.h>
 
 #include <errno.h>

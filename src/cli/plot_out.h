@@ -7,7 +7,7 @@
 #define TC_CLI_PLOT_OUT_H
 
 #include "../report/svg.h"
-#include "cli.h"
+#include "cli_ctx.h"
 
 /* Check the --plot value before any work: a file name, not "-" or "".
  * Returns 0 or TC_EXIT_USAGE (printed).  NULL (no --plot) is fine. */

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli_ctx.h"
 
 void unc_args_opts(struct unc_args *u, struct cli_opts *t)
 {

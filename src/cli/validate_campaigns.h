@@ -9,7 +9,7 @@
 #include "../io/camp_val_load.h"
 #include "../io/gpu_load.h"
 #include "../model/families/estimate.h"
-#include "cli.h"
+#include "cli_ctx.h"
 
 /* One run of the set as the model sees it. */
 struct camp_val_result {

@@ -11,7 +11,8 @@
 #include "../model/analyses/crossval.h"
 #include "../model/analyses/fw_fit.h"
 #include "../report/validate_fit_report.h"
-#include "cli.h"
+#include "cli_ctx.h"
+#include "val_cases.h"
 #include "validate_fit.h"
 
 static int out_of_memory(struct cli_ctx *ctx)

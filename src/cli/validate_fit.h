@@ -7,7 +7,7 @@
 
 #include "../io/gpu_load.h"
 #include "../io/val_load.h"
-#include "cli.h"
+#include "cli_ctx.h"
 
 /* K-fold cross-validation of calibration on the cases of GPU gpu_id (NULL:
  * the first case's), written in `fmt` (table, csv, json, md).  Returns

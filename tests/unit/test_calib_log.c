@@ -6,6 +6,7 @@
 #include "tc_test.h"
 
 #include "../../src/cli/cli.h"
+#include "../../src/cli/cli_ctx.h"
 #include "../../src/io/wl_load.h"
 #include "../../src/model/analyses/validate.h"
 

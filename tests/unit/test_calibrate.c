@@ -11,7 +11,8 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "../../src/cli/cli.h"
+#include "../../src/cli/cmd_calibrate.h"
+#include "../../src/cli/cli_ctx.h"
 #include "../../src/io/calib_file.h"
 #include "../../src/io/meas_load.h"
 #include "../../src/io/val_load.h"

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "../../src/cli/cli.h"
+#include "../../src/cli/cli_ctx.h"
 #include "../../src/io/datapath.h"
 #include "../../src/report/json.h"
 #include "../../src/report/table.h"

@@ -14,7 +14,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../src/cli/cli.h"
+#include "../../src/cli/cmd_sweep.h"
+#include "../../src/cli/cmd_compare.h"
+#include "../../src/cli/cmd_plan.h"
+#include "../../src/cli/cli_ctx.h"
 #include "../../src/io/fw_load.h"
 #include "../../src/io/gpu_load.h"
 #include "../../src/io/wl_load.h"
