@@ -77,9 +77,15 @@ struct op *sink_list(struct op_sink *s, const char *name, enum brk cat,
 /* The row that sums what did not fit in the workspace. */
 #define SINK_OVERFLOW_NAME "other"
 
-/* Mark row o, just put, as timing collective `kind` over `grp` (what
- * `explain` shows of it); nothing for the overflow row or NULL. */
-void sink_coll(struct op *o, enum comm_coll kind, struct comm_group grp);
+/* Mark row o, just put into s, as timing collective `kind` over `grp` (what
+ * `explain` shows of it); nothing for NULL or the overflow row, the last
+ * slot, which holds no other row.  Inline: every collective passes here. */
+static inline void sink_coll(const struct op_sink *s, struct op *o,
+			     enum comm_coll kind, struct comm_group grp)
+{
+	if (o && o != &s->ws->ops[s->ws->cap - 1])
+		o->coll = (struct op_coll){ kind, grp };
+}
 
 /* The limiter an operator's roof time counts against. */
 enum limiter op_limiter(enum op_bound bound, enum brk cat, double flop);

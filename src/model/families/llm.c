@@ -647,7 +647,8 @@ static void build_first(struct bld *B, const struct workload *w)
 				     BOUND_NETWORK };
 		double n = 2 * sh->m * sh->v;
 		c.time_s = comm_time_s(g, pl, COLL_P2P, pg, c.bytes);
-		sink_coll(sink_list(B->out, "pp.send_recv", BRK_PP_COMM, &c, n), COLL_P2P, pg);
+		sink_coll(B->out, sink_list(B->out, "pp.send_recv", BRK_PP_COMM, &c, n),
+			  COLL_P2P, pg);
 		sums->p2p_s = 2 * sh->v * c.time_s;
 		sums->net_bytes += n * comm_net_bytes(COLL_P2P, pg, c.bytes);
 	}
