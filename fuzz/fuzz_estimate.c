@@ -120,9 +120,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* Names are echoed verbatim ("8inf1" is a fine name): blank them so
 	 * that check_text() sees only numbers and fixed words. */
 	snprintf(w.name, sizeof(w.name), "fuzz");
-	snprintf(w.llm.name, sizeof(w.llm.name), "fuzz");
-	snprintf(w.vis.name, sizeof(w.vis.name), "fuzz");
-	snprintf(w.rec.name, sizeof(w.rec.name), "fuzz");
+	if (w.kind == WL_VISION) /* the family's part alone (workload.h) */
+		snprintf(w.vis.name, sizeof(w.vis.name), "fuzz");
+	else if (w.kind == WL_RECSYS)
+		snprintf(w.rec.name, sizeof(w.rec.name), "fuzz");
+	else
+		snprintf(w.llm.name, sizeof(w.llm.name), "fuzz");
 	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
 		report(0, formats[i], &w, &g, &est, &ws);
 		report(1, formats[i], &w, &g, &est, &ws);

@@ -444,7 +444,7 @@ static void header_facts(struct est_record *r, const struct workload *w, const s
 	fact(r, "gpu_flag", val(!w->mark[WLF_GPU].line));
 	fact(r, "count_flag", val(!w->mark[WLF_COUNT].line));
 	fact(r, "gpu_id", txt(g->id));
-	fact(r, "experts", val(w->llm.experts));
+	fact(r, "experts", val(llm ? w->llm.experts : 0));
 	fact(r, "cp", val(p->cp));
 	/* A language model's plan alone has micro-batches (the others' is 0). */
 	double batches = llm ? (double)llround(t->global_batch / ((double)p->dp * p->micro_batch))
@@ -453,7 +453,7 @@ static void header_facts(struct est_record *r, const struct workload *w, const s
 	fact(r, "shard_group", val(p->shard_group));
 	fact(r, "zero_bubble", val(llm && p->schedule == SCHED_ZERO_BUBBLE));
 	fact(r, "tp_comm_overlap", val(llm && p->tp_comm_overlap && p->tp > 1));
-	fact(r, "encoder_decoder", val(w->llm.form == FORM_ENCODER_DECODER));
+	fact(r, "encoder_decoder", val(llm && w->llm.form == FORM_ENCODER_DECODER));
 	fact(r, "input_len", val(t->input_len));
 	fact(r, "target_len", val(t->target_len));
 	fact(r, "seq_len", val(t->seq_len));
@@ -462,13 +462,15 @@ static void header_facts(struct est_record *r, const struct workload *w, const s
 	fact(r, "recompute_share", val(train_recompute_share(t)));
 	fact(r, "finetune", t->finetune != FT_FULL ? txt(finetune_text[t->finetune]) : null_cell);
 	fact(r, "lora_rank", val(t->lora_rank));
-	vtrain_input(&w->vtrain, &in_h, &in_w);
-	fact(r, "crop", val(w->vtrain.crop > 0));
+	/* another family has no vision part (workload.h): its facts are 0 */
+	static const struct vision_training no_vtrain;
+	const struct vision_training *vt = vision ? &w->vtrain : &no_vtrain;
+	vtrain_input(vt, &in_h, &in_w);
+	fact(r, "crop", val(vt->crop > 0));
 	fact(r, "input_h", val(in_h));
 	fact(r, "input_w", val(in_w));
-	fact(r, "image_size", vision ? val(w->vtrain.image_size) : null_cell);
-	fact(r, "image_width", val(w->vtrain.image_width > 0 ? w->vtrain.image_width
-					: w->vtrain.image_size));
+	fact(r, "image_size", vision ? val(vt->image_size) : null_cell);
+	fact(r, "image_width", val(vt->image_width > 0 ? vt->image_width : vt->image_size));
 	const struct eff_stack *fw = &p->framework;
 	fact(r, "stack_frac", fw->set & (1ULL << eff_id_stack_frac) ?
 	     val(fw->value[eff_id_stack_frac]) : null_cell);

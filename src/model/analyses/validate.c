@@ -3,6 +3,7 @@
  */
 #include "validate.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +21,9 @@ double val_metric_value(enum val_metric m, const struct workload *w,
 	case VAL_ITER_TIME:
 		return e->step_time_s;
 	case VAL_MEGATRON_TFLOPS:
-		/* Narayanan et al. SC'21 sec. 5.1, with recompute. */
+		/* Narayanan et al. SC'21 sec. 5.1, with recompute; the
+		 * loader takes it for language models only */
+		assert(w->kind == WL_LLM);
 		B = w->train.global_batch;
 		s = w->train.seq_len;
 		L = w->llm.layers;

@@ -360,18 +360,34 @@ struct recsys_training {
 };
 
 struct workload {
-	enum wl_kind kind;
+	enum wl_kind kind;         /* selects the family's part below */
 	char name[WL_NAME_LEN];
 	char file[GPU_TEXT_LEN];   /* where it was loaded from, for messages */
-	struct llm_arch llm;
 	struct training train;
 	struct plan plan;
 	struct tc_mark mark[WLF_FIELD_COUNT]; /* where each field was set */
-	struct vision_arch vis;      /* kind vision */
-	struct vision_training vtrain;
-	struct recsys_arch rec;      /* kind recsys */
-	struct recsys_training rtrain;
 	struct campaign_in campaign; /* failures, checkpoints, overheads */
+	/*
+	 * The family's own part: only the member of `kind` is ever read or
+	 * written (the others share its bytes), so a workload is the size of
+	 * its largest family, not of all three.  Whoever sets `kind` to
+	 * another family clears the part (wl_set_kind()).
+	 */
+	union {
+		struct llm_arch llm;                 /* kind llm */
+		struct {
+			struct vision_arch vis;      /* kind vision */
+			struct vision_training vtrain;
+		};
+		struct {
+			struct recsys_arch rec;      /* kind recsys */
+			struct recsys_training rtrain;
+		};
+	};
 };
+
+/* Make w a workload of family `kind`, its family part cleared (zero, as a
+ * workload of that family starts); nothing when it is one already. */
+void wl_set_kind(struct workload *w, enum wl_kind kind);
 
 #endif
