@@ -9,9 +9,15 @@
 void sink_start(struct op_sink *s, struct est_workspace *ws,
 		struct op_sums *sums, int merge)
 {
+	ws->count = 0;
+	sink_continue(s, ws, sums, merge);
+}
+
+void sink_continue(struct op_sink *s, struct est_workspace *ws,
+		   struct op_sums *sums, int merge)
+{
 	memset(s, 0, sizeof(*s));
 	memset(sums, 0, sizeof(*sums));
-	ws->count = 0;
 	s->ws = ws;
 	s->sums = sums;
 	s->merge = merge;
@@ -60,10 +66,10 @@ static struct op *row(struct op_sink *s, const char *name, enum brk cat,
 /*
  * The row of an operator that a sink which renames or merges its rows
  * lists (a prefixed sink's "layer." rows take the prefix in place of
- * "layer.", a longer name cut: it only labels a report row; a merging sink
- * adds a repeat to the row of the same stage, cost and name).  Apart from
- * row(), so that the common path pays for neither the buffer nor the
- * search.
+ * "layer.", the rows named as prefix_also says take it in front, a longer
+ * name cut: it only labels a report row; a merging sink adds a repeat to
+ * the row of the same stage, cost and name).  Apart from row(), so that the
+ * common path pays for neither the buffer nor the search.
  */
 static __attribute__((noinline)) struct op *
 row_special(struct op_sink *s, const char *name, enum brk cat,
@@ -76,6 +82,10 @@ row_special(struct op_sink *s, const char *name, enum brk cat,
 	if (s->prefix && !strncmp(name, "layer.", 6)) {
 		snprintf(renamed, sizeof(renamed), "%.8s.%.30s", s->prefix,
 			 name + 6);
+		name = renamed;
+	} else if (s->prefix && s->prefix_also &&
+		   !strncmp(name, s->prefix_also, strlen(s->prefix_also))) {
+		snprintf(renamed, sizeof(renamed), "%.8s.%.30s", s->prefix, name);
 		name = renamed;
 	}
 	if (s->merge)

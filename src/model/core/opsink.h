@@ -47,7 +47,11 @@ struct op_sink {
 				now (a block repeated in a network), 1 */
 	const char *prefix;  /* when set, names "layer.x" are listed as
 				"<prefix>.x": another family's blocks built
-				by the LLM builder */
+				by the LLM builder, an encoder-decoder's
+				stacks */
+	const char *prefix_also; /* with prefix: other names that begin with
+				    it are listed as "<prefix>.<name>" ("":
+				    every name); NULL: none */
 	int bwd;             /* adding backward operators */
 	int recompute;       /* adding recomputed forward operators */
 	int wgrad;           /* adding weight-gradient GEMMs */
@@ -57,6 +61,11 @@ struct op_sink {
  * and mult 1, no prefix). */
 void sink_start(struct op_sink *s, struct est_workspace *ws,
 		struct op_sums *sums, int merge);
+
+/* As sink_start(), but the rows ws lists already stay: a second sink over
+ * the same workspace, summing into sums of its own (emptied). */
+void sink_continue(struct op_sink *s, struct est_workspace *ws,
+		   struct op_sums *sums, int merge);
 
 /*
  * Add an operator executed `mult` (times s->mult) times per unit of the
