@@ -93,9 +93,11 @@ int cli_resolve_frameworks(struct cli_ctx *ctx, struct val_set *set, struct tc_d
 		if (!c->framework[0])
 			continue;
 		const struct framework *f = fw_catalog_find(&fws, c->framework, why, sizeof(why));
-		if (f)
-			c->w.plan.framework = f->layer;
-		else
+		if (f) { /* the case owns the values; its workload names the id */
+			c->stack = f->layer;
+			snprintf(c->w.plan.framework.id, sizeof(c->w.plan.framework.id), "%s",
+				 f->layer.id);
+		} else
 			rc = tc_diag_at(d, TC_EXIT_INPUT, c->file, c->line, 1, "%s", why);
 	}
 	fw_catalog_release(&fws);
@@ -164,7 +166,7 @@ static int band_coverage(const struct val_set *set, const struct val_result *res
 		struct gpu g;
 		if (!res[i].ok || !c->framework[0] || cli_catalog_gpu(c->gpu_id, &g, cat))
 			continue;
-		gpu_resolve(&g, &g, &c->w.plan.framework);
+		gpu_resolve(&g, &g, &c->stack);
 		if (unc_run(&c->w, &g, &spec, &uw, &u, &why))
 			continue;
 		double t = u.point_step_s / val_speed_factor(c, &res[i]);

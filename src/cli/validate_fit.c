@@ -172,7 +172,7 @@ static int fit_rows(struct val_set *set, struct gpu_catalog *cat, struct rep_row
 		goto out;
 	memset(use, 1, set->count);
 	for (size_t i = 0; i < set->count; i++)
-		set->cases[i].w.plan.framework.set &= ~(1ULL << eff_id_stack_frac);
+		set->cases[i].stack.set &= ~(1ULL << eff_id_stack_frac);
 	if ((nf = fw_fit_shrunk(set->cases, set->count, use, cli_catalog_gpu, cat, fits,
 				FW_FIT_MAX)) < 0)
 		goto out;
@@ -183,6 +183,7 @@ static int fit_rows(struct val_set *set, struct gpu_catalog *cat, struct rep_row
 		if (c->framework[0])
 			snprintf(c->framework, sizeof(c->framework), "generic-%s", c->family);
 		memset(&c->w.plan.framework, 0, sizeof(c->w.plan.framework));
+		memset(&c->stack, 0, sizeof(c->stack));
 	}
 	if ((nf = fw_fit_stack(pool, set->count, use, cli_catalog_gpu, cat, fits, FW_FIT_MAX)) < 0)
 		goto out;

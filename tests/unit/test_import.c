@@ -277,6 +277,7 @@ static double step_of(const struct workload *w)
 	double t = 0;
 	memset(&c, 0, sizeof(c));
 	c.w = *w;
+	c.stack = w->plan.framework; /* a case owns the stack it is run on */
 	c.metric = VAL_ITER_TIME;
 	tc_test_gpu(w->plan.gpu, &g);
 	assert_int_equal(est_workspace_init(&ws, EST_MAX_OPS), 0);
