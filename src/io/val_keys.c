@@ -218,12 +218,7 @@ static void enter_family(struct val_case *c, const char *family)
 	snprintf(c->family, sizeof(c->family), "%s", family);
 	if (!strcmp(family, "llm")) {
 		wl_set_kind(w, WL_LLM);
-		w->llm.act = ACT_GELU;
-		w->llm.positions = POS_LEARNED;
-		w->llm.norm = NORM_LAYERNORM;
-		w->llm.bias = 1;
-		w->llm.tied_embeddings = 1;
-		w->llm.causal = 1;
+		llm_arch_gpt_style(&w->llm);
 		w->train.optimizer = OPT_ADAMW;
 		w->plan.grad_overlap = 0;
 		return;

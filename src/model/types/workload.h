@@ -386,6 +386,11 @@ struct workload {
 	};
 };
 
+/* The architecture choices of a GPT-style decoder (GPT-2, GPT-3, Megatron's
+ * GPT): GELU, learned positions, LayerNorm, biases, tied embeddings, causal
+ * attention; the sizes are left as they are. */
+void llm_arch_gpt_style(struct llm_arch *a);
+
 /* Make w a workload of family `kind`, its family part cleared (zero, as a
  * workload of that family starts); nothing when it is one already. */
 void wl_set_kind(struct workload *w, enum wl_kind kind);
