@@ -711,6 +711,12 @@ int sweep_row_workload(const struct sweep *sw, const size_t *di,
 	return row_by_tree(sw, di, dp, w, reason, len);
 }
 
+const struct tc_datapath *sweep_datapath(const struct sweep *sw,
+					 const struct tc_datapath *dp)
+{
+	return sw->lookup ? &sw->lookup->dp : dp;
+}
+
 void sweep_release(struct sweep *sw)
 {
 	if (!sw)

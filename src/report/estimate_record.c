@@ -150,7 +150,7 @@ static void head_fields(struct est_record *r, const struct workload *w, const st
 	put(r, jtext("model", NULL), txt(rep_model_name(w)));
 	put(r, jtext("gpu_name", NULL), txt(g->name));
 	put(r, jtext("precision", NULL), txt(tc_prec_names[w->train.precision]));
-	put(r, jtext("framework", NULL), txt(e->plan.framework.id));
+	put(r, jtext("framework", NULL), txt(e->plan.framework));
 	put(r, col("micro_batch_chosen", NULL, REP_COL_BOOL, REP_VIEW_JSON, 0),
 	    val(e->micro_batch_chosen));
 	put(r, jnum("params", NULL), val(e->params));
@@ -471,7 +471,7 @@ static void header_facts(struct est_record *r, const struct workload *w, const s
 	fact(r, "input_w", val(in_w));
 	fact(r, "image_size", vision ? val(vt->image_size) : null_cell);
 	fact(r, "image_width", val(vt->image_width > 0 ? vt->image_width : vt->image_size));
-	const struct eff_stack *fw = &p->framework;
+	const struct eff_stack *fw = &g->stack; /* resolved for the plan's */
 	fact(r, "stack_frac", fw->set & (1ULL << eff_id_stack_frac) ?
 	     val(fw->value[eff_id_stack_frac]) : null_cell);
 	fact(r, "fitted_runs", val(fw->fitted_runs));
@@ -740,8 +740,8 @@ int rep_estimate_md(FILE *f, const struct workload *w, const struct gpu *g,
 		fprintf(f, "data parallel %d, %.0f %s per GPU per step", p->dp,
 			e->samples_per_step / p->dp, w->kind == WL_VISION ? "images" : "samples");
 	/* The software stack, as the table's header names it. */
-	if (p->framework.id[0])
-		fprintf(f, ", framework %s", rep_show(t, sizeof(t), p->framework.id, "md"));
+	if (p->framework[0])
+		fprintf(f, ", framework %s", rep_show(t, sizeof(t), p->framework, "md"));
 	fputs("\n\n", f);
 	build(&rows, &r, 0, w, g, e, c);
 	int rc = rep_record_print_as(&rows, f, "md", &look);

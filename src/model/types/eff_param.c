@@ -79,13 +79,6 @@ int eff_stack_same(const struct eff_stack *a, const struct eff_stack *b)
 	return 1;
 }
 
-int eff_stack_is(const struct eff_stack *named, const struct eff_stack *b)
-{
-	if (!named->set && !named->fitted_runs && !named->pooled_from[0])
-		return !strcmp(named->id, b->id);
-	return eff_stack_same(named, b);
-}
-
 int eff_calibrated(const struct roof_eff *e)
 {
 	for (int p = 0; p < EFF_COUNT; p++)

@@ -175,11 +175,6 @@ struct eff_stack {
 /* 1 when stacks a and b are the same profile with the same values. */
 int eff_stack_same(const struct eff_stack *a, const struct eff_stack *b);
 
-/* 1 when stack b is the one `named` names: the same id, and the same
- * values where `named` holds any (a workload that names its stack by id
- * alone, as a validation case's does, holds none). */
-int eff_stack_is(const struct eff_stack *named, const struct eff_stack *b);
-
 /* One row of the registry. */
 struct eff_param {
 	const char *name;      /* key in GPU files and calibration files */

@@ -164,9 +164,12 @@ struct plan {
 	double memory_headroom_frac;
 	int embeddings;         /* recsys: enum rec_placement */
 	int offload;            /* recsys: enum rec_offload */
-	struct eff_stack framework; /* the stack profile named (its id) and
-				      its values; estimates read the values
-				      from the resolved GPU (gpu_resolve) */
+	char framework[FW_ID_LEN]; /* the software stack's profile
+				      (models/framework/<id>.yaml), "" for
+				      none; its values are the caller's to
+				      resolve a GPU for (io fw_stack(),
+				      gpu_resolve()): estimates read them
+				      from the resolved GPU (g->stack) */
 };
 
 /* Fields a model-level check can blame, so the CLI can point at them. */
