@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "../src/io/fw_load.h"
 #include "../src/cli/money.h"
 #include "../src/cli/today.h"
 #include "../src/io/gpu_load.h"
@@ -86,7 +87,12 @@ int main(int argc, char **argv)
 			fprintf(stderr, "bench_plan: %s\n", why);
 			return 1;
 		}
-		gpu_resolve(&gpus[i], &gpus[i], &w.plan.framework);
+		struct eff_stack stack;
+		if (fw_stack(&dp, w.plan.framework, &stack, &d)) {
+			fprintf(stderr, "bench_plan: %s\n", d.count ? d.entry[0].msg : "?");
+			return 1;
+		}
+		gpu_resolve(&gpus[i], &gpus[i], &stack);
 	}
 	struct pctx pc = { &ps };
 	struct planner_in in = { .w = &w, .gpus = gpus, .ngpus = 6, .max_gpus = 4096,

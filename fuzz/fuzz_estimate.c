@@ -11,6 +11,7 @@
 #include <math.h>
 #include <strings.h>
 
+#include "../src/io/fw_load.h"
 #include "../src/io/gpu_load.h"
 #include "../src/io/wl_load.h"
 #include "../src/io/yaml_node.h"
@@ -108,7 +109,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	if (gpu_catalog_lookup(&cat, w.plan.gpu, &found, msg, sizeof(msg)))
 		return 0;
-	gpu_resolve(&g, &found, &w.plan.framework); /* as every caller does */
+	struct eff_stack stack;
+	if (fw_stack(&dp, w.plan.framework, &stack, &d))
+		abort(); /* the id was checked when the workload loaded */
+	gpu_resolve(&g, &found, &stack); /* as every caller does */
 	why.field = WLF_NONE;
 	why.msg[0] = '\0';
 	if (step_estimate(&w, &g, &ws, &est, &why)) {
@@ -120,9 +124,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* Names are echoed verbatim ("8inf1" is a fine name): blank them so
 	 * that check_text() sees only numbers and fixed words. */
 	snprintf(w.name, sizeof(w.name), "fuzz");
-	snprintf(w.llm.name, sizeof(w.llm.name), "fuzz");
-	snprintf(w.vis.name, sizeof(w.vis.name), "fuzz");
-	snprintf(w.rec.name, sizeof(w.rec.name), "fuzz");
+	if (w.kind == WL_VISION) /* the family's part alone (workload.h) */
+		snprintf(w.vis.name, sizeof(w.vis.name), "fuzz");
+	else if (w.kind == WL_RECSYS)
+		snprintf(w.rec.name, sizeof(w.rec.name), "fuzz");
+	else
+		snprintf(w.llm.name, sizeof(w.llm.name), "fuzz");
 	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
 		report(0, formats[i], &w, &g, &est, &ws);
 		report(1, formats[i], &w, &g, &est, &ws);

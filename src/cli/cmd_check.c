@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../io/calib_file.h"
+#include "../io/fw_load.h"
 #include "../io/fields.h"
 #include "../io/gpu_load.h"
 #include "../io/meas_load.h"
@@ -169,7 +170,12 @@ static int check_plan(struct cli_ctx *ctx, struct workload *w, struct tc_diag *d
 		return at_field(d, w, WLF_GPU, TC_EXIT_INPUT, msg);
 	if (est_workspace_init(&ws, EST_MAX_OPS))
 		return tc_diag_msg(d, TC_EXIT_INTERNAL, "out of memory");
-	gpu_resolve(&g, &g, &w->plan.framework);
+	struct eff_stack stack;
+	if (fw_stack(&ctx->data, w->plan.framework, &stack, d)) {
+		est_workspace_release(&ws);
+		return -1;
+	}
+	gpu_resolve(&g, &g, &stack);
 	rc = step_estimate(w, &g, &ws, &e, &why);
 	est_workspace_release(&ws);
 	if (rc)

@@ -478,8 +478,11 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 	}
 	if ((rc = choose_rows(ctx, a.gpus, &cat, rows, &n)))
 		goto out;
+	struct eff_stack stack;
+	if ((rc = cli_stack(ctx, &w, &stack)))
+		goto out;
 	for (int i = 0; i < n; i++) /* each GPU type with the one stack */
-		gpu_resolve(&rows[i].g, &rows[i].g, &w.plan.framework);
+		gpu_resolve(&rows[i].g, &rows[i].g, &stack);
 	int count = a.count;
 	if (!count && !a.deadline_s)
 		count = w.plan.count;

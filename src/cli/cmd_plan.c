@@ -484,8 +484,11 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	int ngpus = 0;
 	if ((rc = choose_gpus(ctx, a.gpus_s, &cat, &prices, pc.kind, gpus, &ngpus)))
 		goto out;
+	struct eff_stack stack;
+	if ((rc = cli_stack(ctx, &w, &stack)))
+		goto out;
 	for (int i = 0; i < ngpus; i++) /* each GPU type with the one stack */
-		gpu_resolve(&gpus[i], &gpus[i], &w.plan.framework);
+		gpu_resolve(&gpus[i], &gpus[i], &stack);
 	const char *nets[PLAN_MAX_TYPES][PLANNER_MAX_NETS];
 	int nnets[PLAN_MAX_TYPES];
 	gpu_offers(ctx, &prices, pc.kind, gpus, ngpus, nets, nnets);

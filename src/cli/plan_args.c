@@ -70,8 +70,19 @@ void plan_args_opts(struct plan_args *a, struct cli_opts *t)
 int cli_framework_arg(struct cli_ctx *ctx, const char *id, struct plan *p)
 {
 	struct tc_diag d;
+	struct eff_stack stack;
 	tc_diag_init(&d);
-	return fw_resolve_id(&ctx->data, "--framework", id, &p->framework, &d) ? cli_report(ctx, &d) : 0;
+	if (fw_resolve_id(&ctx->data, "--framework", id, &stack, &d))
+		return cli_report(ctx, &d);
+	snprintf(p->framework, sizeof(p->framework), "%s", stack.id);
+	return 0;
+}
+
+int cli_stack(struct cli_ctx *ctx, const struct workload *w, struct eff_stack *out)
+{
+	struct tc_diag d;
+	tc_diag_init(&d);
+	return fw_stack(&ctx->data, w->plan.framework, out, &d) ? cli_report(ctx, &d) : 0;
 }
 
 int cli_headroom_arg(struct cli_ctx *ctx, const char *cmd, const char *val, double *frac)
@@ -418,7 +429,10 @@ int plan_args_run(struct cli_ctx *ctx, const char *cmd, const char *file,
 	}
 
 	/* every estimate of this run takes the one GPU with its stack */
-	gpu_resolve(g, g, &w->plan.framework);
+	struct eff_stack stack;
+	if ((rc = cli_stack(ctx, w, &stack)))
+		return rc;
+	gpu_resolve(g, g, &stack);
 	if (est_workspace_init(ws, EST_MAX_OPS)) {
 		fprintf(ctx->err, "traincost %s: out of memory\n", cmd);
 		return TC_EXIT_INTERNAL;

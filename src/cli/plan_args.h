@@ -39,12 +39,18 @@ struct plan_args {
 void plan_args_opts(struct plan_args *a, struct cli_opts *t);
 
 /*
- * --framework ID: the profile's layer into plan p, looked up on the data
+ * --framework ID: the profile's id into plan p, looked up on the data
  * path, as a workload's plan.framework would be.  Returns 0, or an exit
  * code after printing the problem (an unknown id names --framework).
  */
 struct plan;
 int cli_framework_arg(struct cli_ctx *ctx, const char *id, struct plan *p);
+
+/* The profile of the stack workload w names into *out (fw_stack()), for
+ * resolving its GPUs.  Returns 0, or an exit code after printing the
+ * problem. */
+struct eff_stack;
+int cli_stack(struct cli_ctx *ctx, const struct workload *w, struct eff_stack *out);
 
 /*
  * --memory-headroom VAL of `cmd` into *frac: a share of each GPU's memory

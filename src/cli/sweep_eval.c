@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../io/fw_load.h"
 #include "../model/families/llm.h"
 #include "../model/analyses/search.h"
 #include "../report/estimate_report.h"
@@ -41,15 +42,25 @@ struct worker {
 	struct gpu *resolved;
 };
 
-/* GPU g (entry ge of the sweep's, or NULL) resolved for the stack of W->w:
- * again only when the stack, or the GPU outside the cache, differs from
- * the last row's on that GPU (rows of a sweep mostly share the stack). */
+/* GPU g (entry ge of the sweep's, or NULL) resolved for the stack W->w
+ * names: again only when the stack, or the GPU outside the cache, differs
+ * from the last row's on that GPU (rows of a sweep mostly share the
+ * stack).  NULL, with the reason in `reason`, when the profile is missing. */
 static const struct gpu *row_resolved(const struct run *R, struct worker *W, const struct gpu *g,
-				      const struct gpu_entry *ge)
+				      const struct gpu_entry *ge, char *reason, size_t len)
 {
 	struct gpu *r = &W->resolved[ge ? (size_t)(ge - R->gpus) : R->ngpus];
-	if (strcmp(r->id, g->id) || !eff_stack_same(&r->stack, &W->w.plan.framework))
-		gpu_resolve(r, g, &W->w.plan.framework);
+	if (strcmp(r->id, g->id) || strcmp(r->stack.id, W->w.plan.framework)) {
+		struct eff_stack stack;
+		struct tc_diag d;
+		tc_diag_init(&d);
+		if (fw_stack(sweep_datapath(R->sw, R->dp), W->w.plan.framework, &stack, &d)) {
+			snprintf(reason, len, "%s", d.count ? d.entry[0].msg : "framework not read");
+			r->id[0] = '\0'; /* resolved for nothing */
+			return NULL;
+		}
+		gpu_resolve(r, g, &stack);
+	}
 	return r;
 }
 
@@ -196,7 +207,8 @@ static int eval_config(struct run *R, struct worker *W, uint64_t row, const size
 	W->w.plan.memory_headroom_frac = R->memory_headroom_frac;
 	if (rc || row_gpu(R, W, &g, &ge, o))
 		return 0;
-	g = row_resolved(R, W, g, ge);
+	if (!(g = row_resolved(R, W, g, ge, o->reason, sizeof(o->reason))))
+		return 0;
 	if (row_estimate(R->sw, W, g, o))
 		return 0;
 	const double v[] = { e->step_time_s, e->total_time_s, e->gpu_hours, e->mfu_frac,

@@ -55,9 +55,11 @@ int cli_resolve_frameworks(struct cli_ctx *ctx, struct val_set *set, struct tc_d
 		if (!c->framework[0])
 			continue;
 		const struct framework *f = fw_catalog_find(&fws, c->framework, why, sizeof(why));
-		if (f)
-			c->w.plan.framework = f->layer;
-		else
+		if (f) { /* the case owns the values; its workload names the id */
+			c->stack = f->layer;
+			snprintf(c->w.plan.framework, sizeof(c->w.plan.framework), "%s",
+				 f->layer.id);
+		} else
 			rc = tc_diag_at(d, TC_EXIT_INPUT, c->file, c->line, 1, "%s", why);
 	}
 	fw_catalog_release(&fws);

@@ -66,7 +66,7 @@ static int fit_all(struct val_set *set, struct gpu_catalog *cat, struct fw_fit *
 		goto out;
 	memset(use, 1, set->count);
 	for (size_t i = 0; i < set->count; i++)
-		set->cases[i].w.plan.framework.set &= ~(1ULL << eff_id_stack_frac);
+		set->cases[i].stack.set &= ~(1ULL << eff_id_stack_frac);
 	if ((*nnamed = fw_fit_shrunk(set->cases, set->count, use, cli_catalog_gpu, cat, named,
 				     FW_FIT_MAX)) < 0)
 		goto out;
@@ -76,6 +76,7 @@ static int fit_all(struct val_set *set, struct gpu_catalog *cat, struct fw_fit *
 		if (c->framework[0])
 			snprintf(c->framework, sizeof(c->framework), "generic-%s", c->family);
 		memset(&c->w.plan.framework, 0, sizeof(c->w.plan.framework));
+		memset(&c->stack, 0, sizeof(c->stack));
 	}
 	if ((*npooled = fw_fit_stack(pool, set->count, use, cli_catalog_gpu, cat, pooled,
 				     FW_FIT_MAX)) < 0)

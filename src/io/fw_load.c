@@ -293,6 +293,13 @@ int fw_resolve_id(const struct tc_datapath *dp, const char *what, const char *id
 	return rc;
 }
 
+int fw_stack(const struct tc_datapath *dp, const char *id, struct eff_stack *out,
+	     struct tc_diag *d)
+{
+	memset(out, 0, sizeof(*out));
+	return id[0] ? fw_resolve_id(dp, "framework", id, out, d) : 0;
+}
+
 int fw_resolve_default(const struct tc_datapath *dp, enum wl_kind kind,
 		       struct eff_stack *out, struct tc_diag *d)
 {

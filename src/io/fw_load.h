@@ -72,4 +72,15 @@ int fw_resolve_default(const struct tc_datapath *dp, enum wl_kind kind,
  * message names `what`, e.g. "--framework".  Returns 0 or -1. */
 int fw_resolve_id(const struct tc_datapath *dp, const char *what, const char *id,
 		  struct eff_stack *out, struct tc_diag *d);
+
+/*
+ * The profile of the stack a workload names (plan.framework) into *out,
+ * all zero for "" (no profile: the registry's and the GPU file's values):
+ * what its caller resolves each GPU for (gpu_resolve()).  The id was
+ * checked when the workload was read; dp's preloaded catalog is used where
+ * it has one (a sweep's: no file is read then).  Returns 0, or -1 with the
+ * problem in d.
+ */
+int fw_stack(const struct tc_datapath *dp, const char *id, struct eff_stack *out,
+	     struct tc_diag *d);
 #endif

@@ -259,8 +259,12 @@ static void apply_field(struct workload *w, int f, const struct sweep_probe *p)
  * cross_checks): true when the workload surely loads. */
 static int loads_cleanly(const struct workload *w)
 {
+	/* another family has no language model's part: its checks see none
+	 * (no experts, learned positions of length 0, so that any length
+	 * sends the row to the loader) */
+	static const struct llm_arch no_llm;
 	const struct plan *p = &w->plan;
-	const struct llm_arch *a = &w->llm;
+	const struct llm_arch *a = w->kind == WL_LLM ? &w->llm : &no_llm;
 	double mp = (double)p->tp * p->pp;
 	if (p->dp > 0 && mp * p->dp != p->count)
 		return 0;
@@ -705,6 +709,12 @@ int sweep_row_workload(const struct sweep *sw, const size_t *di,
 	}
 	*w_base = -1;
 	return row_by_tree(sw, di, dp, w, reason, len);
+}
+
+const struct tc_datapath *sweep_datapath(const struct sweep *sw,
+					 const struct tc_datapath *dp)
+{
+	return sw->lookup ? &sw->lookup->dp : dp;
 }
 
 void sweep_release(struct sweep *sw)

@@ -70,6 +70,11 @@ int sweep_row_workload(const struct sweep *sw, const size_t *di,
 		       long *w_base, struct sweep_pricing *pr, char *reason,
 		       size_t len);
 
+/* The search path of sweep sw's rows with the framework profiles read
+ * once (fw_stack() reads no file then), or dp when they did not load. */
+const struct tc_datapath *sweep_datapath(const struct sweep *sw,
+					 const struct tc_datapath *dp);
+
 /* The printable value of key k in the configuration di[]. */
 const char *sweep_value_text(const struct sweep *sw, int k, const size_t *di);
 

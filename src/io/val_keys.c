@@ -158,15 +158,19 @@ int val_bad(struct vstate *st, int line, int col, const char *fmt, ...)
 	return -1;
 }
 
+static void enter_family(struct val_case *c, const char *family);
+
 /*
  * The vision or recommender architecture `name` of the catalog
- * (models/arch/<name>.yaml on the data path), into w with its kind.
+ * (models/arch/<name>.yaml on the data path), into case c, which enters
+ * its family first (the family's part is cleared when the family changes).
  * Returns 0, or -1 with the problem at the case file's (line, col).
  */
 
-static int network_preset(struct vstate *st, const char *name, struct workload *w,
+static int network_preset(struct vstate *st, const char *name, struct val_case *c,
 			  int line, int col)
 {
+	struct workload *w = &c->w;
 	char path[DP_PATH_LEN], fname[WL_NAME_LEN + 8], family[16];
 	struct yn_doc doc = { 0 };
 	int rc;
@@ -183,10 +187,10 @@ static int network_preset(struct vstate *st, const char *name, struct workload *
 	wl_arch_family(&doc, family, sizeof(family));
 	yn_doc_release(&doc);
 	if (!strcmp(family, "vision")) {
-		w->kind = WL_VISION;
+		enter_family(c, family);
 		rc = wl_vision_arch_load_file(path, &w->vis, st->d);
 	} else if (!strcmp(family, "recsys")) {
-		w->kind = WL_RECSYS;
+		enter_family(c, family);
 		rc = wl_recsys_arch_load_file(path, &w->rec, st->d);
 	} else {
 		return val_bad(st, line, col, "network '%s' is a %s architecture (expected a "
@@ -200,9 +204,10 @@ static int network_preset(struct vstate *st, const char *name, struct workload *
 
 /*
  * Into the family `family` (a `family` key, or a `network` of another
- * family): its defaults, set only when the family changes, so that a
- * directive given after the family was declared (an optimizer, a
- * placement) holds for its rows, as every other directive does.
+ * family): its part of the workload cleared and its defaults set, only
+ * when the family changes, so that a directive given after the family was
+ * declared (an optimizer, a placement) holds for its rows, as every other
+ * directive does.  The language models' defaults: a GPT-style decoder.
  */
 static void enter_family(struct val_case *c, const char *family)
 {
@@ -212,17 +217,19 @@ static void enter_family(struct val_case *c, const char *family)
 		return;
 	snprintf(c->family, sizeof(c->family), "%s", family);
 	if (!strcmp(family, "llm")) {
-		w->kind = WL_LLM;
+		wl_set_kind(w, WL_LLM);
+		llm_arch_gpt_style(&w->llm);
 		w->train.optimizer = OPT_ADAMW;
 		w->plan.grad_overlap = 0;
 		return;
 	}
 	if (!strcmp(family, "vision")) {
-		if (!w->vtrain.image_size)
-			w->vtrain.image_size = 224;
+		wl_set_kind(w, WL_VISION);
+		w->vtrain.image_size = 224;
 		w->vtrain.dataset_size = 1;
 		w->vtrain.epochs = 1;
 	} else {
+		wl_set_kind(w, WL_RECSYS);
 		w->rtrain.samples = 1;
 		w->plan.embeddings = EMB_TABLE_WISE;
 		w->rtrain.emb_precision = PREC_FP32;
@@ -343,6 +350,25 @@ static int parse_value(struct vstate *st, int k, const char *v, int line, int co
 	return 0;
 }
 
+/* The family whose part of the workload key k sets; WL_KIND_COUNT for a
+ * key of the parts every family has (and emb_rows, which says more). */
+static enum wl_kind key_family(int k)
+{
+	switch ((enum vk_id)k) {
+	case K_LAYERS: case K_HIDDEN: case K_HEADS: case K_KV: case K_FFN:
+	case K_VOCAB: case K_ACT: case K_POS: case K_NORM: case K_BIAS:
+	case K_TIED: case K_CAUSAL: case K_DROPOUT: case K_LM_HEAD:
+	case K_EXPERTS: case K_TOPK: case K_HEAD_DIM:
+		return WL_LLM;
+	case K_IMAGE: case K_IMAGE_W: case K_CHLAST:
+		return WL_VISION;
+	case K_EMB_PREC: case K_UNIQUE: case K_HOST_INPUT:
+		return WL_RECSYS;
+	default:
+		return WL_KIND_COUNT;
+	}
+}
+
 /* Store the checked value of key k (iv, dv or ev, or the text v) in the
  * case.  0, or -1 with the error of a value only its key can judge. */
 static int store_value(struct vstate *st, struct val_case *c, int k, const char *v,
@@ -350,7 +376,13 @@ static int store_value(struct vstate *st, struct val_case *c, int k, const char 
 {
 	struct workload *w = &c->w;
 	const struct vkey *K = &keys[k];
+	enum wl_kind fam = key_family(k);
 
+	/* a workload holds the part of its own family only */
+	if (fam != WL_KIND_COUNT && fam != w->kind)
+		return val_bad(st, line, col, "'%s' is a key of the %s family, and the "
+			   "case is of the %s family (expected the family or network "
+			   "first)", K->name, family_names[fam], family_names[w->kind]);
 	switch ((enum vk_id)k) {
 	case K_ID: snprintf(c->id, sizeof(c->id), "%s", v); break;
 	case K_FAMILY: enter_family(c, v); break;
@@ -403,9 +435,8 @@ static int store_value(struct vstate *st, struct val_case *c, int k, const char 
 		break;
 	case K_NETWORK:
 		/* the preset's family sets the kind */
-		if (network_preset(st, v, w, line, col))
+		if (network_preset(st, v, c, line, col))
 			return -1;
-		enter_family(c, w->kind == WL_VISION ? "vision" : "recsys");
 		break;
 	case K_IMAGE: w->vtrain.image_size = (double)iv; break;
 	case K_IMAGE_W: w->vtrain.image_width = (double)iv; break;
@@ -490,12 +521,6 @@ void val_case_defaults(struct val_case *c)
 {
 	memset(c, 0, sizeof(*c));
 	enter_family(c, "llm");
-	c->w.llm.act = ACT_GELU;
-	c->w.llm.positions = POS_LEARNED;
-	c->w.llm.norm = NORM_LAYERNORM;
-	c->w.llm.bias = 1;
-	c->w.llm.tied_embeddings = 1;
-	c->w.llm.causal = 1;
 	c->w.train.precision = PREC_FP16;
 	c->w.train.recompute = RECOMP_NONE;
 	c->w.train.steps = 1;
@@ -572,5 +597,10 @@ int val_finish_case(struct vstate *st, const struct vstate *rs, struct val_case 
 			       "(expected a column such as "
 			       "iter_time_ms or measured)");
 	}
+	/* Narayanan et al.'s formula counts a language model's layers */
+	if (c->metric == VAL_MEGATRON_TFLOPS && c->w.kind != WL_LLM)
+		return val_bad(st, lineno, 1, "megatron_tflops for a case of the %s "
+			       "family (expected a language model: the formula counts "
+			       "its layers, width and vocabulary)", family_names[c->w.kind]);
 	return 0;
 }

@@ -266,9 +266,11 @@ int wlx_read_plan(const char *file, const struct tc_datapath *dp, const struct y
 	if (nn && wl_read_network(nn, file, p, d))
 		bad = 1;
 	const struct yn_node *fn = yn_map_get(map, "framework");
-	if (fn ? fw_resolve(dp, file, fn, &p->framework, d) :
-		 fw_resolve_default(dp, recsys ? WL_RECSYS : WL_VISION, &p->framework, d))
+	struct eff_stack stack = { 0 }; /* the workload keeps its id */
+	if (fn ? fw_resolve(dp, file, fn, &stack, d) :
+		 fw_resolve_default(dp, recsys ? WL_RECSYS : WL_VISION, &stack, d))
 		bad = 1;
+	snprintf(p->framework, sizeof(p->framework), "%s", stack.id);
 	if (bad)
 		return -1;
 	snprintf(p->gpu, sizeof(p->gpu), "%s", ps.gpu);

@@ -528,9 +528,11 @@ static int read_plan(struct wl_state *st, const struct yn_node *map)
 	if (nn && wl_read_network(nn, st->file, p, st->d))
 		bad = 1;
 	const struct yn_node *fn = yn_map_get(map, "framework");
-	if (fn ? fw_resolve(st->dp, st->file, fn, &p->framework, st->d) :
-		 fw_resolve_default(st->dp, WL_LLM, &p->framework, st->d))
+	struct eff_stack stack = { 0 }; /* the workload keeps its id */
+	if (fn ? fw_resolve(st->dp, st->file, fn, &stack, st->d) :
+		 fw_resolve_default(st->dp, WL_LLM, &stack, st->d))
 		bad = 1;
+	snprintf(p->framework, sizeof(p->framework), "%s", stack.id);
 	if (bad)
 		return -1;
 

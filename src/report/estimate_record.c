@@ -150,7 +150,7 @@ static void head_fields(struct est_record *r, const struct workload *w, const st
 	put(r, jtext("model", NULL), txt(rep_model_name(w)));
 	put(r, jtext("gpu_name", NULL), txt(g->name));
 	put(r, jtext("precision", NULL), txt(tc_prec_names[w->train.precision]));
-	put(r, jtext("framework", NULL), txt(e->plan.framework.id));
+	put(r, jtext("framework", NULL), txt(e->plan.framework));
 	put(r, col("micro_batch_chosen", NULL, REP_COL_BOOL, REP_VIEW_JSON, 0),
 	    val(e->micro_batch_chosen));
 	put(r, jnum("params", NULL), val(e->params));
@@ -444,7 +444,7 @@ static void header_facts(struct est_record *r, const struct workload *w, const s
 	fact(r, "gpu_flag", val(!w->mark[WLF_GPU].line));
 	fact(r, "count_flag", val(!w->mark[WLF_COUNT].line));
 	fact(r, "gpu_id", txt(g->id));
-	fact(r, "experts", val(w->llm.experts));
+	fact(r, "experts", val(llm ? w->llm.experts : 0));
 	fact(r, "cp", val(p->cp));
 	/* A language model's plan alone has micro-batches (the others' is 0). */
 	double batches = llm ? (double)llround(t->global_batch / ((double)p->dp * p->micro_batch))
@@ -453,7 +453,7 @@ static void header_facts(struct est_record *r, const struct workload *w, const s
 	fact(r, "shard_group", val(p->shard_group));
 	fact(r, "zero_bubble", val(llm && p->schedule == SCHED_ZERO_BUBBLE));
 	fact(r, "tp_comm_overlap", val(llm && p->tp_comm_overlap && p->tp > 1));
-	fact(r, "encoder_decoder", val(w->llm.form == FORM_ENCODER_DECODER));
+	fact(r, "encoder_decoder", val(llm && w->llm.form == FORM_ENCODER_DECODER));
 	fact(r, "input_len", val(t->input_len));
 	fact(r, "target_len", val(t->target_len));
 	fact(r, "seq_len", val(t->seq_len));
@@ -462,14 +462,16 @@ static void header_facts(struct est_record *r, const struct workload *w, const s
 	fact(r, "recompute_share", val(train_recompute_share(t)));
 	fact(r, "finetune", t->finetune != FT_FULL ? txt(finetune_text[t->finetune]) : null_cell);
 	fact(r, "lora_rank", val(t->lora_rank));
-	vtrain_input(&w->vtrain, &in_h, &in_w);
-	fact(r, "crop", val(w->vtrain.crop > 0));
+	/* another family has no vision part (workload.h): its facts are 0 */
+	static const struct vision_training no_vtrain;
+	const struct vision_training *vt = vision ? &w->vtrain : &no_vtrain;
+	vtrain_input(vt, &in_h, &in_w);
+	fact(r, "crop", val(vt->crop > 0));
 	fact(r, "input_h", val(in_h));
 	fact(r, "input_w", val(in_w));
-	fact(r, "image_size", vision ? val(w->vtrain.image_size) : null_cell);
-	fact(r, "image_width", val(w->vtrain.image_width > 0 ? w->vtrain.image_width
-					: w->vtrain.image_size));
-	const struct eff_stack *fw = &p->framework;
+	fact(r, "image_size", vision ? val(vt->image_size) : null_cell);
+	fact(r, "image_width", val(vt->image_width > 0 ? vt->image_width : vt->image_size));
+	const struct eff_stack *fw = &g->stack; /* resolved for the plan's */
 	fact(r, "stack_frac", fw->set & (1ULL << eff_id_stack_frac) ?
 	     val(fw->value[eff_id_stack_frac]) : null_cell);
 	fact(r, "fitted_runs", val(fw->fitted_runs));
@@ -738,8 +740,8 @@ int rep_estimate_md(FILE *f, const struct workload *w, const struct gpu *g,
 		fprintf(f, "data parallel %d, %.0f %s per GPU per step", p->dp,
 			e->samples_per_step / p->dp, w->kind == WL_VISION ? "images" : "samples");
 	/* The software stack, as the table's header names it. */
-	if (p->framework.id[0])
-		fprintf(f, ", framework %s", rep_show(t, sizeof(t), p->framework.id, "md"));
+	if (p->framework[0])
+		fprintf(f, ", framework %s", rep_show(t, sizeof(t), p->framework, "md"));
 	fputs("\n\n", f);
 	build(&rows, &r, 0, w, g, e, c);
 	int rc = rep_record_print_as(&rows, f, "md", &look);

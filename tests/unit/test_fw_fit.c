@@ -29,10 +29,10 @@ static void load_synthetic(struct val_set *set)
 		struct val_case *c = &set->cases[i];
 		struct plan_problem why;
 		double s = c->framework[0] == 'x' ? 0.8 : 0.6;
-		c->w.plan.framework.value[eff_id_stack_frac] = s;
-		c->w.plan.framework.set = 1ULL << eff_id_stack_frac;
+		c->stack.value[eff_id_stack_frac] = s;
+		c->stack.set = 1ULL << eff_id_stack_frac;
 		assert_int_equal(val_predict(c, &g, &ws, &c->measured, &why), 0);
-		c->w.plan.framework.set = 0;
+		c->stack.set = 0;
 	}
 	est_workspace_release(&ws);
 }
@@ -60,7 +60,7 @@ static void test_recovers_stack(void **state)
 	assert_string_equal(fits[1].id, "y");
 	assert_close(fits[1].stack_frac, 0.6, 1e-3);
 	/* The fitted value is written into every case of the framework. */
-	assert_close(set.cases[2].w.plan.framework.value[eff_id_stack_frac], 0.8, 1e-3);
+	assert_close(set.cases[2].stack.value[eff_id_stack_frac], 0.8, 1e-3);
 	val_set_release(&set);
 }
 

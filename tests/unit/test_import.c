@@ -6,6 +6,7 @@
  */
 #include "tc_test.h"
 
+#include "../../src/io/fw_load.h"
 #include "../../src/io/imp.h"
 #include "../../src/io/val_load.h"
 #include "../../src/io/wl_load.h"
@@ -76,7 +77,7 @@ static void test_megatron_2021_row(void **state)
 	assert_string_equal(text_of(r, IMP_PLAN, "count"), "512"); /* 64 nodes x 8 */
 	assert_int_equal(imp_get(r, IMP_PLAN, "count")->line, 12);
 	load_written(r, &w);
-	assert_string_equal(w.plan.framework.id, "megatron");
+	assert_string_equal(w.plan.framework, "megatron");
 	memset(&w.plan.framework, 0, sizeof(w.plan.framework));
 
 	val_set_init(&s);
@@ -284,9 +285,13 @@ static double step_of(const struct workload *w)
 	struct gpu g;
 	struct est_workspace ws;
 	struct plan_problem why;
+	struct tc_diag d;
 	double t = 0;
 	memset(&c, 0, sizeof(c));
 	c.w = *w;
+	tc_diag_init(&d);
+	/* a case owns the profile of the stack it is run on */
+	assert_int_equal(fw_stack(tc_test_datapath(), w->plan.framework, &c.stack, &d), 0);
 	c.metric = VAL_ITER_TIME;
 	tc_test_gpu(w->plan.gpu, &g);
 	assert_int_equal(est_workspace_init(&ws, EST_MAX_OPS), 0);

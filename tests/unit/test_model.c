@@ -25,12 +25,7 @@ static void gpt(struct workload *w, int L, int h, int a, int V, double s)
 	w->llm.hidden = h;
 	w->llm.heads = a;
 	w->llm.vocab = V;
-	w->llm.act = ACT_GELU;
-	w->llm.positions = POS_LEARNED;
-	w->llm.norm = NORM_LAYERNORM;
-	w->llm.bias = 1;
-	w->llm.tied_embeddings = 1;
-	w->llm.causal = 1;
+	llm_arch_gpt_style(&w->llm);
 	w->train.seq_len = s;
 	w->train.global_batch = 8;
 	w->train.steps = 10;

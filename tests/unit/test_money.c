@@ -5,6 +5,7 @@
  */
 #include "tc_test.h"
 
+#include "../../src/io/fw_load.h"
 #include "../../src/cli/money.h"
 #include "../../src/model/types/network.h"
 #include "../../src/io/wl_load.h"
@@ -60,7 +61,9 @@ static void estimate_7b(int count, const char *network, struct workload *w,
 	w->plan.dp = 0;
 	if (network)
 		wl_set_network(&w->plan, net_find(network));
-	gpu_resolve(g, base, &w->plan.framework);
+	struct eff_stack stack;
+	assert_int_equal(fw_stack(tc_test_datapath(), w->plan.framework, &stack, &d), 0);
+	gpu_resolve(g, base, &stack);
 	assert_int_equal(est_workspace_init(&ws, EST_MAX_OPS), 0);
 	assert_int_equal(step_estimate(w, g, &ws, e, &why), 0);
 	est_workspace_release(&ws);

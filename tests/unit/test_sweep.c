@@ -512,8 +512,10 @@ static void test_planner_brute_force(void **state)
 	assert_int_equal(gpu_catalog_lookup(&cat, "l4", &g[0], why, sizeof(why)), 0);
 	assert_int_equal(gpu_catalog_lookup(&cat, "a100-80gb-sxm", &g[1], why, sizeof(why)), 0);
 	gpu_catalog_release(&cat);
+	struct eff_stack stack;
+	assert_int_equal(fw_stack(&dp, w.plan.framework, &stack, &d), 0);
 	for (int k = 0; k < 2; k++)
-		gpu_resolve(&g[k], &g[k], &w.plan.framework);
+		gpu_resolve(&g[k], &g[k], &stack);
 	w.train.global_batch = 48;
 	struct planner_in in = { .w = &w, .gpus = g, .ngpus = 2, .max_gpus = 24,
 				 .price = flat_price, .jobs = 2 };
@@ -578,7 +580,9 @@ static void test_planner_offer_network_time(void **state)
 	assert_int_equal(gpu_catalog_load(&dp, &cat, &d), 0);
 	assert_int_equal(gpu_catalog_lookup(&cat, "a100-80gb-sxm", &g[0], why, sizeof(why)), 0);
 	gpu_catalog_release(&cat);
-	gpu_resolve(&g[0], &g[0], &w.plan.framework);
+	struct eff_stack stack;
+	assert_int_equal(fw_stack(&dp, w.plan.framework, &stack, &d), 0);
+	gpu_resolve(&g[0], &g[0], &stack);
 	w.train.global_batch = 48;
 	struct planner_in in = { .w = &w, .gpus = g, .ngpus = 1, .max_gpus = 24,
 				 .price = flat_price, .jobs = 1 };
@@ -652,8 +656,10 @@ static void test_planner_risk(void **state)
 	assert_int_equal(gpu_catalog_lookup(&cat, "l4", &g[0], why, sizeof(why)), 0);
 	assert_int_equal(gpu_catalog_lookup(&cat, "a100-80gb-sxm", &g[1], why, sizeof(why)), 0);
 	gpu_catalog_release(&cat);
+	struct eff_stack stack;
+	assert_int_equal(fw_stack(&dp, w.plan.framework, &stack, &d), 0);
 	for (int k = 0; k < 2; k++)
-		gpu_resolve(&g[k], &g[k], &w.plan.framework);
+		gpu_resolve(&g[k], &g[k], &stack);
 	for (int k = 0; k < 2; k++) {
 		memset(&test_offers[k], 0, sizeof(test_offers[k]));
 		test_offers[k].gpus = 1;

@@ -149,6 +149,23 @@ static void test_bad_lines(void **state)
 		{ "#! gpu = x\nlayers,figure_steps,iter_time_ms\n2,-5,10\n",
 		  "3:3: bad value '-5' for 'figure_steps' (expected a "
 		  "non-negative integer)" },
+		/* a workload holds its own family's part only */
+		{ "#! family = vision\n#! layers = 12\n",
+		  "2:13: 'layers' is a key of the llm family, and the case is of "
+		  "the vision family (expected the family or network first)" },
+		{ "#! gpu = x\nimage_size,network,images_per_s\n"
+		  "224,resnet50,100\n",
+		  "3:1: 'image_size' is a key of the vision family, and the case "
+		  "is of the llm family (expected the family or network first)" },
+		{ "#! family = recsys\n#! network = resnet50\n"
+		  "#! unique_rows = 0.5\n",
+		  "3:18: 'unique_rows' is a key of the recsys family, and the case "
+		  "is of the vision family (expected the family or network "
+		  "first)" },
+		{ "#! gpu = x\n#! network = resnet50\nmegatron_tflops\n100\n",
+		  "4:1: megatron_tflops for a case of the vision family (expected "
+		  "a language model: the formula counts its layers, width and "
+		  "vocabulary)" },
 	};
 	size_t i;
 	(void)state;
@@ -283,6 +300,11 @@ static void test_family_directive(void **state)
 	assert_string_equal(s.cases[0].family, "llm");
 	assert_int_equal(s.cases[0].w.kind, WL_LLM);
 	assert_int_equal(s.cases[0].w.train.optimizer, OPT_ADAMW);
+	/* the vision part it left shared the bytes: the GPT defaults again */
+	assert_int_equal(s.cases[0].w.llm.bias, 1);
+	assert_int_equal(s.cases[0].w.llm.tied_embeddings, 1);
+	assert_int_equal(s.cases[0].w.llm.causal, 1);
+	assert_int_equal(s.cases[0].w.llm.layers, 24);
 	assert_int_equal(s.cases[0].w.plan.grad_overlap, 0);
 	val_set_release(&s);
 }

@@ -33,8 +33,8 @@ static double log_speed_error(const struct val_case *c, double predicted)
 
 static void set_stack(struct val_case *c, double s)
 {
-	c->w.plan.framework.value[eff_id_stack_frac] = s;
-	c->w.plan.framework.set |= 1ULL << eff_id_stack_frac;
+	c->stack.value[eff_id_stack_frac] = s;
+	c->stack.set |= 1ULL << eff_id_stack_frac;
 }
 
 /* Sum of squared log speed errors at stack_frac s (a failed estimate
@@ -199,7 +199,7 @@ static int fit_pools(const struct val_case *cases, size_t n, const unsigned char
 		if (pool[i].framework[0]) {
 			snprintf(pool[i].framework, sizeof(pool[i].framework), "pool-%s",
 				 pool[i].family);
-			pool[i].w.plan.framework.set &= ~(1ULL << eff_id_stack_frac);
+			pool[i].stack.set &= ~(1ULL << eff_id_stack_frac);
 		}
 	int np = fw_fit_stack(pool, n, use, gpu_for, ctx, pf, FW_FIT_MAX);
 	free(pool);
@@ -304,7 +304,7 @@ int fw_cross_validate(const struct val_case *cases, size_t n, fw_group_fn group,
 		/* Fold: every counted case of this group is held out. */
 		memcpy(work, cases, n * sizeof(*work));
 		for (size_t j = 0; j < n; j++) {
-			work[j].w.plan.framework.set &= ~(1ULL << eff_id_stack_frac);
+			work[j].stack.set &= ~(1ULL << eff_id_stack_frac);
 			use[j] = strcmp(group(&cases[j]), gname) != 0;
 		}
 		if (fw_fit_shrunk(work, n, use, gpu_for, ctx, fits, FW_FIT_MAX) < 0)

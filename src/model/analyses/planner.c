@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <string.h>
 
+#include "../../util/intmath.h"
 #include "../../util/pool.h"
 #include "../types/network.h"
 #include "../families/llm.h"
@@ -30,13 +31,9 @@ int planner_counts(const struct workload *w, int gpus_per_node, int max,
 	int tps[64], pps[256], dps[2048], ntp = 1, npp = 1, ndp, n = 0;
 	tps[0] = pps[0] = 1;
 	if (w->kind == WL_LLM) {
-		long a = w->llm.heads, b = w->llm.kv_heads > 0 ? w->llm.kv_heads : a;
-		while (b) {
-			long t = a % b;
-			a = b;
-			b = t;
-		}
-		ntp = search_divisors(a, gpus_per_node, tps, 64);
+		long a = w->llm.heads, kv = w->llm.kv_heads > 0 ? w->llm.kv_heads : a;
+		/* tensor parallelism splits both the heads and the KV heads */
+		ntp = search_divisors(tc_gcd(a, kv), gpus_per_node, tps, 64);
 		npp = search_divisors(w->llm.layers, max, pps, 256);
 	}
 	ndp = search_divisors((long)w->train.global_batch, max, dps, 2048);

@@ -3,6 +3,7 @@
  */
 #include "validate.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +21,9 @@ double val_metric_value(enum val_metric m, const struct workload *w,
 	case VAL_ITER_TIME:
 		return e->step_time_s;
 	case VAL_MEGATRON_TFLOPS:
-		/* Narayanan et al. SC'21 sec. 5.1, with recompute. */
+		/* Narayanan et al. SC'21 sec. 5.1, with recompute; the
+		 * loader takes it for language models only */
+		assert(w->kind == WL_LLM);
 		B = w->train.global_batch;
 		s = w->train.seq_len;
 		L = w->llm.layers;
@@ -56,7 +59,7 @@ static int predict(const struct val_case *c, const struct gpu *g, struct est_wor
 	double frac;
 	struct gpu rg;
 
-	gpu_resolve(&rg, g, &c->w.plan.framework);
+	gpu_resolve(&rg, g, &c->stack);
 	/* one step is compared, not the run: no run-length limit */
 	if (step_estimate_unbounded(&c->w, &rg, ws, e, why))
 		return -1;

@@ -62,6 +62,6 @@ double kit_coll(const struct kit *K, const char *name, enum brk cat,
 		return 0;
 	o.time_s = comm_time_s(K->g, K->pl, c, grp, bytes);
 	K->out->sums->net_bytes += K->out->count * comm_net_bytes(c, grp, bytes);
-	sink_coll(sink_put(K->out, name, cat, &o, 1, 0), c, grp);
+	sink_coll(K->out, sink_put(K->out, name, cat, &o, 1, 0), c, grp);
 	return o.time_s;
 }

@@ -9,9 +9,15 @@
 void sink_start(struct op_sink *s, struct est_workspace *ws,
 		struct op_sums *sums, int merge)
 {
+	ws->count = 0;
+	sink_continue(s, ws, sums, merge);
+}
+
+void sink_continue(struct op_sink *s, struct est_workspace *ws,
+		   struct op_sums *sums, int merge)
+{
 	memset(s, 0, sizeof(*s));
 	memset(sums, 0, sizeof(*sums));
-	ws->count = 0;
 	s->ws = ws;
 	s->sums = sums;
 	s->merge = merge;
@@ -39,7 +45,6 @@ static void fill(struct op *o, const char *name, enum brk cat,
 {
 	/* Field by field: workspaces are reused, and a memset of the op
 	 * compiled to `rep stos`, once the costliest line of an estimate. */
-	strncpy(o->name, name, sizeof(o->name) - 1); /* pads with NULs */
 	o->name[sizeof(o->name) - 1] = '\0';
 	o->category = cat;
 	o->flop = c->flop;
@@ -51,6 +56,50 @@ static void fill(struct op *o, const char *name, enum brk cat,
 	o->launch_s = c->launch_s;
 	o->stage = stage;
 	o->coll = (struct op_coll){ 0 }; /* sink_coll() marks a collective */
+	/* last, so that nothing of the row waits in a register across it */
+	strncpy(o->name, name, sizeof(o->name) - 1); /* pads with NULs */
+}
+
+static struct op *row(struct op_sink *s, const char *name, enum brk cat,
+		      const struct op_cost *c, double count);
+
+/*
+ * The row of an operator that a sink which renames or merges its rows
+ * lists (a prefixed sink's "layer." rows take the prefix in place of
+ * "layer.", the rows named as prefix_also says take it in front, a longer
+ * name cut: it only labels a report row; a merging sink adds a repeat to
+ * the row of the same stage, cost and name).  Apart from row(), so that the
+ * common path pays for neither the buffer nor the search.
+ */
+static __attribute__((noinline)) struct op *
+row_special(struct op_sink *s, const char *name, enum brk cat,
+	    const struct op_cost *c, double count)
+{
+	struct est_workspace *ws = s->ws;
+	char renamed[sizeof(ws->ops[0].name)];
+	struct op_sink plain = *s;
+
+	if (s->prefix && !strncmp(name, "layer.", 6)) {
+		snprintf(renamed, sizeof(renamed), "%.8s.%.30s", s->prefix,
+			 name + 6);
+		name = renamed;
+	} else if (s->prefix && s->prefix_also &&
+		   !strncmp(name, s->prefix_also, strlen(s->prefix_also))) {
+		snprintf(renamed, sizeof(renamed), "%.8s.%.30s", s->prefix, name);
+		name = renamed;
+	}
+	if (s->merge)
+		for (size_t i = 0; i < ws->count && i + 1 < ws->cap; i++) {
+			struct op *o = &ws->ops[i];
+			if (o->stage == s->stage && o->flop == c->flop &&
+			    o->bytes == c->bytes && !strcmp(o->name, name)) {
+				o->count += count;
+				return o;
+			}
+		}
+	plain.prefix = NULL;
+	plain.merge = 0;
+	return row(&plain, name, cat, c, count);
 }
 
 /* The row of an operator executed `count` times per step. */
@@ -59,24 +108,9 @@ static struct op *row(struct op_sink *s, const char *name, enum brk cat,
 {
 	struct est_workspace *ws = s->ws;
 	struct op *o;
-	char renamed[sizeof(o->name)];
-	size_t i;
 
-	if (s->prefix && !strncmp(name, "layer.", 6)) {
-		/* a longer name is cut: it only labels a report row */
-		snprintf(renamed, sizeof(renamed), "%.8s.%.30s", s->prefix,
-			 name + 6);
-		name = renamed;
-	}
-	if (s->merge)
-		for (i = 0; i < ws->count && i + 1 < ws->cap; i++) {
-			o = &ws->ops[i];
-			if (o->stage == s->stage && o->flop == c->flop &&
-			    o->bytes == c->bytes && !strcmp(o->name, name)) {
-				o->count += count;
-				return o;
-			}
-		}
+	if (s->prefix || s->merge)
+		return row_special(s, name, cat, c, count);
 	if (ws->count + 1 < ws->cap) {
 		o = &ws->ops[ws->count++];
 		fill(o, name, cat, c, count, s->stage);
@@ -97,13 +131,6 @@ static struct op *row(struct op_sink *s, const char *name, enum brk cat,
 	o->time_s += c->time_s * count;
 	o->launch_s += c->launch_s * count;
 	return o;
-}
-
-void sink_coll(struct op *o, enum comm_coll kind, struct comm_group grp)
-{
-	/* not the catch-all row of what overflowed the workspace */
-	if (o && strcmp(o->name, SINK_OVERFLOW_NAME))
-		o->coll = (struct op_coll){ kind, grp };
 }
 
 struct op *sink_list(struct op_sink *s, const char *name, enum brk cat,

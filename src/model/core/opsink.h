@@ -47,7 +47,11 @@ struct op_sink {
 				now (a block repeated in a network), 1 */
 	const char *prefix;  /* when set, names "layer.x" are listed as
 				"<prefix>.x": another family's blocks built
-				by the LLM builder */
+				by the LLM builder, an encoder-decoder's
+				stacks */
+	const char *prefix_also; /* with prefix: other names that begin with
+				    it are listed as "<prefix>.<name>" ("":
+				    every name); NULL: none */
 	int bwd;             /* adding backward operators */
 	int recompute;       /* adding recomputed forward operators */
 	int wgrad;           /* adding weight-gradient GEMMs */
@@ -57,6 +61,11 @@ struct op_sink {
  * and mult 1, no prefix). */
 void sink_start(struct op_sink *s, struct est_workspace *ws,
 		struct op_sums *sums, int merge);
+
+/* As sink_start(), but the rows ws lists already stay: a second sink over
+ * the same workspace, summing into sums of its own (emptied). */
+void sink_continue(struct op_sink *s, struct est_workspace *ws,
+		   struct op_sums *sums, int merge);
 
 /*
  * Add an operator executed `mult` (times s->mult) times per unit of the
@@ -77,9 +86,15 @@ struct op *sink_list(struct op_sink *s, const char *name, enum brk cat,
 /* The row that sums what did not fit in the workspace. */
 #define SINK_OVERFLOW_NAME "other"
 
-/* Mark row o, just put, as timing collective `kind` over `grp` (what
- * `explain` shows of it); nothing for the overflow row or NULL. */
-void sink_coll(struct op *o, enum comm_coll kind, struct comm_group grp);
+/* Mark row o, just put into s, as timing collective `kind` over `grp` (what
+ * `explain` shows of it); nothing for NULL or the overflow row, the last
+ * slot, which holds no other row.  Inline: every collective passes here. */
+static inline void sink_coll(const struct op_sink *s, struct op *o,
+			     enum comm_coll kind, struct comm_group grp)
+{
+	if (o && o != &s->ws->ops[s->ws->cap - 1])
+		o->coll = (struct op_coll){ kind, grp };
+}
 
 /* The limiter an operator's roof time counts against. */
 enum limiter op_limiter(enum op_bound bound, enum brk cat, double flop);

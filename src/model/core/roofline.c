@@ -166,7 +166,7 @@ double roof_attn_len_frac(double keys)
 	return keys / (keys + ROOF_ATTN_HALF_KEYS);
 }
 
-double roof_power_clock_frac(const struct gpu *g)
+__attribute__((noinline, cold)) double roof_power_clock_frac(const struct gpu *g)
 {
 	double ref = g->eff.measured_tdp_w;
 
@@ -182,10 +182,15 @@ double roof_power_clock_frac(const struct gpu *g)
  * been measured: FP4 work is taken to reach the share of its peak that FP8
  * work reaches of its own (docs/model.md, "FP4").
  */
-static double compute_rate(const struct gpu *g, enum tc_prec p, double peak_frac)
+static inline __attribute__((always_inline)) double
+compute_rate(const struct gpu *g, enum tc_prec p, double peak_frac)
 {
-	double r = roof_peak(g, p) * peak_frac * g->eff.stack_frac *
-		   roof_power_clock_frac(g);
+	double r = roof_peak(g, p) * peak_frac * g->eff.stack_frac;
+
+	/* the cube root is paid by power-limited parts only: the test before
+	 * the call keeps the common path of every roof time free of it */
+	if (g->eff.measured_tdp_w > g->tdp_w)
+		r *= roof_power_clock_frac(g);
 	return p == PREC_FP8 || p == PREC_FP4 ? r * g->eff.fp8_gemm_frac : r;
 }
 

@@ -189,7 +189,7 @@ static int estimate_core(const struct workload *w, const struct gpu *g,
 	assert(w && g && ws && out);
 	/* g is the GPU resolved for w's stack (gpu_resolve()): one passed as
 	 * loaded, or resolved for another stack, has the wrong efficiencies */
-	assert(eff_stack_same(&w->plan.framework, &g->stack));
+	assert(!strcmp(w->plan.framework, g->stack.id));
 	if (family_of(w)->auto_micro_batch && w->plan.micro_batch <= 0)
 		return choose_micro_batch(w, g, ws, out, why);
 	return estimate_given(w, g, ws, out, why);

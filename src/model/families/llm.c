@@ -647,14 +647,16 @@ static void build_first(struct bld *B, const struct workload *w)
 				     BOUND_NETWORK };
 		double n = 2 * sh->m * sh->v;
 		c.time_s = comm_time_s(g, pl, COLL_P2P, pg, c.bytes);
-		sink_coll(sink_list(B->out, "pp.send_recv", BRK_PP_COMM, &c, n), COLL_P2P, pg);
+		sink_coll(B->out, sink_list(B->out, "pp.send_recv", BRK_PP_COMM, &c, n),
+			  COLL_P2P, pg);
 		sums->p2p_s = 2 * sh->v * c.time_s;
 		sums->net_bytes += n * comm_net_bytes(COLL_P2P, pg, c.bytes);
 	}
 }
 
-/* The last stage's own work: final norm, LM head, loss. */
-static void build_last(struct bld *B)
+/* The last stage's own work: final norm, LM head, loss, filed under
+ * `stage`; without the head and loss, the final norm alone. */
+static void build_last(struct bld *B, enum op_stage stage, int with_head)
 {
 	const struct llm_shape *sh = B->sh;
 	double T = sh->b * sh->s, t = sh->t, e = sh->e, h = sh->h;
@@ -669,9 +671,10 @@ static void build_last(struct bld *B)
 	head.pg = B->pa;
 	head.eg = sh->e;
 
-	B->out->stage = OPS_LAST;
+	B->out->stage = stage;
 	elem(B, "final_norm.fwd", BRK_MEMBOUND, 2 * Tn * h * e, 0, 1);
-	if (sh->no_lm_head) { /* a task head of a few outputs: negligible */
+	/* no head, or a task head of a few outputs: negligible */
+	if (!with_head || sh->no_lm_head) {
 		B->out->bwd = 1;
 		elem(B, "final_norm.bwd", BRK_MEMBOUND, 4 * Tn * h * e, 0, 2);
 		B->out->bwd = 0;
@@ -751,20 +754,34 @@ static void build_step(struct bld *B, const struct workload *w)
 	}
 }
 
+void llm_build_stack(struct op_sink *out, const struct workload *w,
+		     const struct gpu *g, const struct plan *pl,
+		     const struct llm_shape *sh, unsigned parts)
+{
+	struct bld B;
+
+	bld_init(&B, out, g, pl, sh, w->train.precision);
+	if (parts & LLM_PART_LAYERS)
+		build_layers(&B, w->train.recompute,
+			     train_recompute_share(&w->train));
+	if (parts & LLM_PART_FIRST)
+		build_first(&B, w);
+	if (parts & LLM_PART_LAST)
+		build_last(&B, OPS_LAST, 1);
+	else if (parts & LLM_PART_FINAL_NORM_FIRST)
+		build_last(&B, OPS_FIRST, 0);
+	if (parts & LLM_PART_STEP)
+		build_step(&B, w);
+}
+
 void llm_build_ops(const struct workload *w, const struct gpu *g,
 		  const struct plan *pl, const struct llm_shape *sh,
 		  struct est_workspace *ws, struct op_sums *sums)
 {
-	struct bld B;
 	struct op_sink sink;
 
 	sink_start(&sink, ws, sums, 0);
-	bld_init(&B, &sink, g, pl, sh, w->train.precision);
-	build_layers(&B, w->train.recompute,
-		     train_recompute_share(&w->train));
-	build_first(&B, w);
-	build_last(&B);
-	build_step(&B, w);
+	llm_build_stack(&sink, w, g, pl, sh, LLM_PART_ALL);
 }
 
 /*
@@ -857,17 +874,14 @@ static void cross_bwd(struct bld *B, double enc_s)
 	elem(B, "cross.norm.bwd", BRK_MEMBOUND, 4 * Tn * h * e, 0, 2);
 }
 
-void llm_build_cross_ops(const struct workload *w, const struct gpu *g,
-			 const struct plan *pl, const struct llm_shape *sh,
-			 double enc_s, struct est_workspace *ws,
-			 struct op_sums *sums)
+void llm_build_cross_ops(struct op_sink *out, const struct workload *w,
+			 const struct gpu *g, const struct plan *pl,
+			 const struct llm_shape *sh, double enc_s)
 {
 	struct bld B;
-	struct op_sink sink;
 	enum recompute rc = w->train.recompute;
 
-	sink_start(&sink, ws, sums, 0);
-	bld_init(&B, &sink, g, pl, sh, w->train.precision);
+	bld_init(&B, out, g, pl, sh, w->train.precision);
 	B.out->stage = OPS_LAYER;
 	B.out->count = llm_busiest_stage_layers(sh) * sh->m;
 	cross_fwd(&B, enc_s, 0);

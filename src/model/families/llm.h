@@ -34,16 +34,37 @@ void llm_layer_ops(struct op_sink *out, const struct gpu *g,
 		   const struct plan *pl, const struct llm_shape *sh,
 		   enum tc_prec prec);
 
+/* The parts of a step llm_build_stack() builds. */
+enum llm_part {
+	LLM_PART_LAYERS = 1 << 0, /* every layer: forward, recompute, backward */
+	LLM_PART_FIRST = 1 << 1,  /* the first stage's own: the embedding */
+	LLM_PART_LAST = 1 << 2,   /* the last stage's own: final norm, head, loss */
+	LLM_PART_STEP = 1 << 3,   /* once a step: gradient reduction, optimizer */
+	/* instead of LLM_PART_LAST, the final norm alone, with the first
+	 * stage's work: an encoder's, whose output the decoder reads */
+	LLM_PART_FINAL_NORM_FIRST = 1 << 4,
+	LLM_PART_ALL = LLM_PART_LAYERS | LLM_PART_FIRST | LLM_PART_LAST |
+		       LLM_PART_STEP,
+};
+
 /*
- * Build the cross-attention operators of one decoder layer of an
- * encoder-decoder model (forward, recompute, backward; stage OPS_LAYER) into
- * ws (ws->count reset first; past ws->cap they are listed as one row) and
- * fill *sums.  enc_s: the encoder's tokens a sample.
+ * The operators of `parts` (enum llm_part) of one training step of a
+ * single-stack model w of shape sh into `out`, which sums them at their
+ * stages and names them with its prefix: llm_build_ops() builds them all;
+ * an encoder-decoder builds each stack's into a sink of its own.
  */
-void llm_build_cross_ops(const struct workload *w, const struct gpu *g,
-			 const struct plan *pl, const struct llm_shape *sh,
-			 double enc_s, struct est_workspace *ws,
-			 struct op_sums *sums);
+void llm_build_stack(struct op_sink *out, const struct workload *w,
+		     const struct gpu *g, const struct plan *pl,
+		     const struct llm_shape *sh, unsigned parts);
+
+/*
+ * The cross-attention operators of one decoder layer of an encoder-decoder
+ * model (forward, recompute, backward; stage OPS_LAYER) into `out`.
+ * enc_s: the encoder's tokens a sample.
+ */
+void llm_build_cross_ops(struct op_sink *out, const struct workload *w,
+			 const struct gpu *g, const struct plan *pl,
+			 const struct llm_shape *sh, double enc_s);
 
 /* Resolve the plan of w on g into *pl (defaults filled, the schedule
  * resolved) and check it; warn of plan choices into E.  0, or -1 with *why.

@@ -3,8 +3,9 @@
  *
  * Each stack is built by llm.c as a single-stack model (the encoder
  * bidirectional over input_len tokens, the decoder causal over target_len
- * tokens) and the decoder's layers get their cross-attention on top; the
- * encoder's LM head, loss and step operators are dropped, the decoder's
+ * tokens) into a sink of its own, which prefixes its rows, and the
+ * decoder's layers get their cross-attention on top; the encoder has no LM
+ * head, loss or step operators (llm_build_stack()'s parts), the decoder's
  * step operators carry the whole model's parameters.  Stages run one after
  * the other on every GPU: pipeline and context parallelism are refused
  * (docs/model.md, "Encoder-decoder models").
@@ -185,73 +186,31 @@ double llm_memory_bytes(const struct workload *w, const struct plan *pl,
 	return mem_estimate(w, pl, &sh, part);
 }
 
-/* Prefix the names of ops[0..n) with the stack's: "layer.qkv" becomes
- * "encoder.qkv"; other names too when `all`, else only "embed.*". */
-static void name_stack(struct op *ops, size_t n, const char *stack, int all)
-{
-	char buf[2 * sizeof(ops->name)];
-	size_t k;
-
-	for (k = 0; k < n; k++) {
-		const char *name = ops[k].name;
-		int layer = !strncmp(name, "layer.", 6);
-		if (!layer && !all && strncmp(name, "embed.", 6))
-			continue;
-		snprintf(buf, sizeof(buf), "%s.%s", stack, layer ? name + 6 : name);
-		memcpy(ops[k].name, buf, sizeof(ops->name) - 1);
-		ops[k].name[sizeof(ops->name) - 1] = '\0';
-	}
-}
-
-/* Add the time of op o (listed under stage st) to S, as the sink files
- * it. */
-static void sum_op(struct op_sums *S, enum op_stage st, const struct op *o)
-{
-	double roof = o->time_s - o->launch_s;
-
-	S->t[st][o->category] += roof;
-	S->t[st][BRK_LAUNCH] += o->launch_s;
-	S->lim[st][op_limiter(o->bound, o->category, o->flop)] += roof;
-	S->lim[st][LIM_LAUNCH] += o->launch_s;
-}
-
 /*
- * Build a step's operators into ws: the encoder's layers, embedding and
- * final norm (its head, loss and step operators dropped; the final norm
- * filed with the embedding), then the decoder as a single stack, then its
- * layers' cross-attentions.  Fills S[0] (encoder), S[1] (decoder), S[2]
- * (one cross-attention).
+ * Build a step's operators into ws, each stack into a prefixed sink of its
+ * own: the encoder's layers, embedding and final norm (filed with the
+ * embedding: the decoder reads its output; no head, loss or step
+ * operators), as "encoder.*"; the decoder as a single stack, its layers and
+ * embedding as "decoder.*"; then its layers' cross-attentions.  Fills S[0]
+ * (encoder), S[1] (decoder), S[2] (one cross-attention).
  */
 static void encdec_build(const struct encdec *E, const struct gpu *g,
 			 const struct plan *pl, struct est_workspace *ws,
 			 struct op_sums S[3])
 {
-	struct est_workspace sub;
-	size_t k, n = 0;
+	struct op_sink enc, dec, cross;
 
-	llm_build_ops(&E->enc, g, pl, &E->se, ws, &S[0]);
-	for (k = 0; k < ws->count; k++) {
-		struct op o = ws->ops[k];
-		int norm = o.stage == OPS_LAST &&
-			   !strncmp(o.name, "final_norm.", 11);
-		if (o.stage != OPS_LAYER && o.stage != OPS_FIRST && !norm)
-			continue;
-		if (norm) {
-			o.stage = OPS_FIRST;
-			sum_op(&S[0], OPS_FIRST, &o);
-		}
-		ws->ops[n++] = o;
-	}
-	name_stack(ws->ops, n, "encoder", 1);
-	sub.ops = ws->ops + n;
-	sub.cap = ws->cap - n;
-	llm_build_ops(&E->dec, g, pl, &E->sd, &sub, &S[1]);
-	name_stack(sub.ops, sub.count, "decoder", 0);
-	n += sub.count;
-	sub.ops = ws->ops + n;
-	sub.cap = ws->cap - n;
-	llm_build_cross_ops(&E->dec, g, pl, &E->sd, E->se.s, &sub, &S[2]);
-	ws->count = n + sub.count;
+	sink_start(&enc, ws, &S[0], 0);
+	enc.prefix = "encoder";
+	enc.prefix_also = "";
+	llm_build_stack(&enc, &E->enc, g, pl, &E->se, LLM_PART_LAYERS |
+			LLM_PART_FIRST | LLM_PART_FINAL_NORM_FIRST);
+	sink_continue(&dec, ws, &S[1], 0);
+	dec.prefix = "decoder";
+	dec.prefix_also = "embed.";
+	llm_build_stack(&dec, &E->dec, g, pl, &E->sd, LLM_PART_ALL);
+	sink_continue(&cross, ws, &S[2], 0);
+	llm_build_cross_ops(&cross, &E->dec, g, pl, &E->sd, E->se.s);
 }
 
 /* One figure of the combined stage st from those of the encoder (e), the

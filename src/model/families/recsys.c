@@ -700,7 +700,8 @@ static void step_work(struct rb *B, const struct rstep *R,
 		c.time_s = comm_time_s(g, &R->pl, COLL_ALLREDUCE, R->all,
 				       c.bytes);
 		B->out.stage = OPS_STEP;
-		sink_coll(sink_put(&B->out, "dp.grad_allreduce", BRK_DP_COMM, &c, 1, 0),
+		sink_coll(&B->out,
+			  sink_put(&B->out, "dp.grad_allreduce", BRK_DP_COMM, &c, 1, 0),
 			  COLL_ALLREDUCE, R->all);
 		B->out.stage = OPS_LAYER;
 		parts->dp_overlap = R->pl.grad_overlap;

@@ -72,7 +72,8 @@ int eff_stack_same(const struct eff_stack *a, const struct eff_stack *b)
 	if (strcmp(a->id, b->id) || a->set != b->set || a->fitted_runs != b->fitted_runs ||
 	    strcmp(a->pooled_from, b->pooled_from))
 		return 0;
-	for (int p = 0; p < EFF_COUNT; p++)
+	/* up to the highest value set: every estimate asserts this */
+	for (int p = 0; p < EFF_COUNT && (a->set >> p); p++)
 		if ((a->set & (1ULL << p)) && a->value[p] != b->value[p])
 			return 0;
 	return 1;

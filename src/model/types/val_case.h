@@ -58,6 +58,11 @@ struct val_case {
 	char pair[VAL_ID_LEN];       /* benchmark and stack shared with runs on
 					other GPU types, "" if none */
 	char framework[32];          /* software stack as published, "" unknown */
+	struct eff_stack stack;      /* that stack's profile, which validation
+					resolves the case's GPU for (its id;
+					none where the run is the user's own
+					stack: measurements, logs); the
+					workload names it by id alone */
 	int sanity_only;             /* 1: shown, but kept out of the error
 					statistics (the figure is doubtful) */
 	struct workload w;           /* model, training and plan */

@@ -1,11 +1,14 @@
 /*
  * workload.c - the names of workload.h's enums as written in files and on
  * the command line, next to the enums they name, so that a loader reads
- * them without depending on the computation that uses the values.
+ * them without depending on the computation that uses the values; and
+ * the change of a workload's family (wl_set_kind()) and the choices of a
+ * GPT-style decoder (llm_arch_gpt_style()).
  */
 #include "workload.h"
 
 #include <stddef.h>
+#include <string.h>
 
 /* The optimizer registry names families by bit (optimizer.h). */
 _Static_assert(OPT_FOR_LLM == 1u << WL_LLM && OPT_FOR_VISION == 1u << WL_VISION &&
@@ -24,3 +27,24 @@ const char *const recompute_names[RECOMP_COUNT + 1] = {
 const char *const rec_placement_names[] = { "auto", "replicated",
 	"table_wise", "row_wise", "column_wise", "balanced", NULL };
 const char *const rec_offload_names[] = { "none", "uvm", "host", NULL };
+
+void llm_arch_gpt_style(struct llm_arch *a)
+{
+	a->act = ACT_GELU;
+	a->positions = POS_LEARNED;
+	a->norm = NORM_LAYERNORM;
+	a->bias = 1;
+	a->tied_embeddings = 1;
+	a->causal = 1;
+}
+
+/* The family part is the struct's last member (workload.h). */
+void wl_set_kind(struct workload *w, enum wl_kind kind)
+{
+	size_t part = offsetof(struct workload, llm);
+
+	if (w->kind == kind)
+		return;
+	w->kind = kind;
+	memset((char *)w + part, 0, sizeof(*w) - part);
+}

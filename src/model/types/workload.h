@@ -164,9 +164,12 @@ struct plan {
 	double memory_headroom_frac;
 	int embeddings;         /* recsys: enum rec_placement */
 	int offload;            /* recsys: enum rec_offload */
-	struct eff_stack framework; /* the stack profile named (its id) and
-				      its values; estimates read the values
-				      from the resolved GPU (gpu_resolve) */
+	char framework[FW_ID_LEN]; /* the software stack's profile
+				      (models/framework/<id>.yaml), "" for
+				      none; its values are the caller's to
+				      resolve a GPU for (io fw_stack(),
+				      gpu_resolve()): estimates read them
+				      from the resolved GPU (g->stack) */
 };
 
 /* Fields a model-level check can blame, so the CLI can point at them. */
@@ -360,18 +363,39 @@ struct recsys_training {
 };
 
 struct workload {
-	enum wl_kind kind;
+	enum wl_kind kind;         /* selects the family's part below */
 	char name[WL_NAME_LEN];
 	char file[GPU_TEXT_LEN];   /* where it was loaded from, for messages */
-	struct llm_arch llm;
 	struct training train;
 	struct plan plan;
 	struct tc_mark mark[WLF_FIELD_COUNT]; /* where each field was set */
-	struct vision_arch vis;      /* kind vision */
-	struct vision_training vtrain;
-	struct recsys_arch rec;      /* kind recsys */
-	struct recsys_training rtrain;
 	struct campaign_in campaign; /* failures, checkpoints, overheads */
+	/*
+	 * The family's own part: only the member of `kind` is ever read or
+	 * written (the others share its bytes), so a workload is the size of
+	 * its largest family, not of all three.  Whoever sets `kind` to
+	 * another family clears the part (wl_set_kind()).
+	 */
+	union {
+		struct llm_arch llm;                 /* kind llm */
+		struct {
+			struct vision_arch vis;      /* kind vision */
+			struct vision_training vtrain;
+		};
+		struct {
+			struct recsys_arch rec;      /* kind recsys */
+			struct recsys_training rtrain;
+		};
+	};
 };
+
+/* The architecture choices of a GPT-style decoder (GPT-2, GPT-3, Megatron's
+ * GPT): GELU, learned positions, LayerNorm, biases, tied embeddings, causal
+ * attention; the sizes are left as they are. */
+void llm_arch_gpt_style(struct llm_arch *a);
+
+/* Make w a workload of family `kind`, its family part cleared (zero, as a
+ * workload of that family starts); nothing when it is one already. */
+void wl_set_kind(struct workload *w, enum wl_kind kind);
 
 #endif
