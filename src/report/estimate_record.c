@@ -105,14 +105,6 @@ static struct rep_col dtext(const char *name, const char *group)
 {
 	return col(name, group, REP_COL_TEXT, REP_VIEW_DATA, 0);
 }
-/* CSV with `decimals` ("%.4f" for fractions, "%.2f" for dollars). */
-static struct rep_col fixed(const char *name, const char *group, enum rep_view view, int decimals)
-{
-	struct rep_col c = col(name, group, REP_COL_SIG, view, REP_CSV_DECIMALS);
-	c.decimals = decimals;
-	return c;
-}
-
 /* A field of the catalog (out_fields.h) in JSON group `group` (NULL:
  * none), in the formats of `view`. */
 static struct rep_col field(const char *name, const char *group, enum rep_view view)
@@ -230,15 +222,16 @@ static void campaign_fields(struct est_record *r, const struct campaign *cp)
 #define HAS(x) (cp ? (x) : null_cell)
 	put(r, field("wall_time_s", g, REP_VIEW_DATA), HAS(val(c->wall_s)));
 	say(r, NULL, rep_est_wall);
-	put(r, fixed("goodput_frac", g, REP_VIEW_DATA, 4), HAS(val(c->goodput_frac)));
-	put(r, data6("interruptions", g), HAS(val(c->interruptions)));
+	put(r, field("goodput_frac", g, REP_VIEW_DATA), HAS(val(c->goodput_frac)));
+	put(r, field("interruptions", g, REP_VIEW_DATA), HAS(val(c->interruptions)));
 	say(r, "expected interruptions", rep_est_amount);
 	put(r, data6("recommended_interval_s", g), cp && any ? val(c->young_interval_s) : null_cell);
 	say(r, "checkpoints", rep_est_checkpoints);
-	put(r, jnum("interval_s", g), cp && c->interval_s > 0 ? val(c->interval_s) : null_cell);
+	put(r, field("interval_s", g, REP_VIEW_JSON),
+	    cp && c->interval_s > 0 ? val(c->interval_s) : null_cell);
 	put(r, col("interval_given", g, REP_COL_BOOL, REP_VIEW_JSON, 0),
 	    val((c->in.set >> CAMP_P_INTERVAL) & 1u));
-	put(r, jtext("operation", g), txt(camp_operation_names[c->in.operation]));
+	put(r, field("operation", g, REP_VIEW_JSON), txt(camp_operation_names[c->in.operation]));
 	put(r, jnum("node_interruptions_per_day", g), val(c->in.node_rate_per_day));
 	put(r, jnum("job_interruptions_per_day", g), val(c->in.job_rate_per_day));
 	put(r, jnum("spot_preemptions_per_h", g), val(c->in.preempt_per_h));

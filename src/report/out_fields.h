@@ -43,6 +43,10 @@
 	X(steady_cost_usd, "cost, steady", REP_COL_USD, 0, 2, NULL, REP_CSV_DECIMALS, "cost of the steady run on the offer: no interruption, spot or not (the wall clock's is wall_cost_usd)") \
 	X(steady_cost_max_usd, "up to, steady", REP_COL_USD, 0, 2, NULL, REP_CSV_DECIMALS, "cost of the steady run on the dearest offer that can host it") \
 	X(wall_cost_usd, "expected wall-clock cost", REP_COL_USD, 0, 2, NULL, REP_CSV_DECIMALS, "expected cost on the wall clock, on the cheapest offer, spare nodes included (null: not priced)") \
+	X(goodput_frac, "goodput", REP_COL_NUM, 100, 1, " %", REP_CSV_SIG6, "steady-state time over expected wall-clock time, as the campaign model predicts them") \
+	X(interruptions, "interruptions", REP_COL_AMOUNT, 0, 0, NULL, REP_CSV_SIG6, "expected interruptions over the wall clock") \
+	X(interval_s, "checkpoints", REP_COL_DURATION, 0, 0, NULL, REP_CSV_SIG6, "checkpoint interval used: the one given, else the recommended one, Young's (null: no checkpoints)") \
+	X(operation, "restarts", REP_COL_TEXT, 0, 0, NULL, REP_CSV_SIG6, "how restarts are run: automated or manual") \
 	X(energy_kwh, "energy", REP_COL_AMOUNT, 0, 0, " kWh", REP_CSV_SIG6, "energy of the run at the wall (GPU power x PUE)") \
 	X(framework, "framework", REP_COL_TEXT, 0, 0, NULL, REP_CSV_SIG6, "framework profile (models/framework/ID.yaml; generic: none named; generic-FAMILY in validate --fit: the pooled stack of a family)") \
 	X(family, "family", REP_COL_TEXT, 0, 0, NULL, REP_CSV_SIG6, "workload family: llm, vision or recsys") \
