@@ -11,7 +11,8 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "../src/cli/cli.h"
+#include "../src/cli/cli_ctx.h"
+#include "../src/cli/cmd_sweep.h"
 #include "../src/cli/today.h"
 
 int mkstemps(char *template, int suffixlen);
