@@ -20,6 +20,7 @@
 #include "../model/money/cost.h"
 #include "../model/analyses/val_groups.h"
 #include "../model/analyses/validate.h"
+#include "../model/types/network.h"
 #include "../report/md_html.h"
 #include "../report/svg.h"
 #include "../report/xmlbuf.h"
@@ -299,8 +300,8 @@ static void add_opt(char **args, int *n, const char *name, const char *value)
 /* The GPU types `compare` lists for the same options, into ids[] (at
  * most REPORT_MAX_GPUS, pointing into run->out).  Returns how many. */
 static int compared_gpus(const struct cli_ctx *ctx, char *file, const char *pricing,
-			 const char *gpus, const char *const *data, int ndata, struct section *run,
-			 char **ids)
+			 const char *framework, const char *network, const char *gpus,
+			 const char *const *data, int ndata, struct section *run, char **ids)
 {
 	char *args[REPORT_MAX_ARGS];
 	int n = 0;
@@ -310,6 +311,8 @@ static int compared_gpus(const struct cli_ctx *ctx, char *file, const char *pric
 	add_opt(args, &n, "--format", "csv");
 	add_opt(args, &n, "--pricing", pricing);
 	add_opt(args, &n, "--gpus", gpus);
+	add_opt(args, &n, "--framework", framework);
+	add_opt(args, &n, "--network", network);
 	for (int i = 0; i < ndata; i++)
 		add_opt(args, &n, "--data", data[i]);
 	args[n] = NULL;
@@ -364,7 +367,8 @@ static int write_page(struct cli_ctx *ctx, const char *path, const struct xmlbuf
 int cmd_report(int argc, char **argv, struct cli_ctx *ctx)
 {
 	const char *output = NULL, *deadline = NULL, *budget = NULL, *gpus = NULL,
-		   *max_gpus = NULL, *pricing = NULL, *unc = NULL, *framework = NULL;
+		   *max_gpus = NULL, *pricing = NULL, *unc = NULL, *framework = NULL,
+		   *network = NULL;
 	int unc_on = 0;
 	struct cli_opt opts[] = {
 		{ .name = "output", .value = &output, .short_name = 'o', .arg = "FILE",
@@ -383,6 +387,9 @@ int cmd_report(int argc, char **argv, struct cli_ctx *ctx)
 		CLI_VALUE("framework", &framework, "ID",
 			  "software-stack profile of every section (see `traincost frameworks`; "
 			  "default: the file's)"),
+		CLI_CHOICE("network", &network, net_names, "NAME",
+			   "between nodes in every section, for the plan and every offer (default: "
+			   "the file's, and each offer of several instances over its own)"),
 		{ 0 },
 	};
 	char *pos[CLI_MAX_POS];
@@ -438,6 +445,7 @@ int cmd_report(int argc, char **argv, struct cli_ctx *ctx)
 		add_opt(args, &n, "--format", "md");
 		add_opt(args, &n, "--pricing", pricing);
 		add_opt(args, &n, "--framework", framework);
+		add_opt(args, &n, "--network", network);
 		if (k > 0)
 			add_opt(args, &n, "--gpus", gpus);
 		if (k == 1 && unc_on)
@@ -462,7 +470,8 @@ int cmd_report(int argc, char **argv, struct cli_ctx *ctx)
 	/* The GPU types of the comparison, for the validation section. */
 	struct section ids_run = { 0 };
 	char *ids[REPORT_MAX_GPUS];
-	int nids = compared_gpus(ctx, pos[0], pricing, gpus, data, ndata, &ids_run, ids);
+	int nids = compared_gpus(ctx, pos[0], pricing, framework, network, gpus, data, ndata,
+				  &ids_run, ids);
 
 	struct xmlbuf b = { 0 };
 	put_page(&b, ctx, pos[0], sec, ids, nids);
