@@ -175,7 +175,7 @@ static int check_plan(struct cli_ctx *ctx, struct workload *w, struct tc_diag *d
 		est_workspace_release(&ws);
 		return -1;
 	}
-	gpu_resolve(&g, &g, &stack);
+	gpu_resolve(&g, &g, &stack, NULL);
 	rc = step_estimate(w, &g, &ws, &e, &why);
 	est_workspace_release(&ws);
 	if (rc)

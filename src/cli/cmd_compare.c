@@ -482,7 +482,7 @@ int cmd_compare(int argc, char **argv, struct cli_ctx *ctx)
 	if ((rc = cli_stack(ctx, &w, &stack)))
 		goto out;
 	for (int i = 0; i < n; i++) /* each GPU type with the one stack */
-		gpu_resolve(&rows[i].g, &rows[i].g, &stack);
+		gpu_resolve(&rows[i].g, &rows[i].g, &stack, cal_layer(&cal));
 	int count = a.count;
 	if (!count && !a.deadline_s)
 		count = w.plan.count;

@@ -470,7 +470,7 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	struct cal_overlay cal;
 	if ((rc = cli_load_catalog(ctx, a.calibration, &cat, &cal)))
 		return rc;
-	if (a.ua.on && cal.measurements && (rc = unc_args_spec(ctx, "plan", &a.ua, &cal, &us)))
+	if (a.ua.on && cal.eff.measurements && (rc = unc_args_spec(ctx, "plan", &a.ua, &cal, &us)))
 		goto out;
 	if ((rc = money_load_prices(ctx, NULL, PRICE_STALE_DAYS, a.include_unverified, &prices)) ||
 	    (rc = money_assume_apply(ctx, "plan", a.ma.assume_fabric, &prices)))
@@ -488,7 +488,7 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 	if ((rc = cli_stack(ctx, &w, &stack)))
 		goto out;
 	for (int i = 0; i < ngpus; i++) /* each GPU type with the one stack */
-		gpu_resolve(&gpus[i], &gpus[i], &stack);
+		gpu_resolve(&gpus[i], &gpus[i], &stack, cal_layer(&cal));
 	const char *nets[PLAN_MAX_TYPES][PLANNER_MAX_NETS];
 	int nnets[PLAN_MAX_TYPES];
 	gpu_offers(ctx, &prices, pc.kind, gpus, ngpus, nets, nnets);

@@ -498,9 +498,10 @@ int cmd_sweep(int argc, char **argv, struct cli_ctx *ctx)
 	struct cal_overlay cal;
 	if ((rc = cli_load_catalog(ctx, a.calibration, &cat, &cal)))
 		goto out;
+	R.cal = cal_layer(&cal);
 	if (a.calibration) /* every row says which efficiencies it used */
 		snprintf(R.calibration, sizeof(R.calibration), "%s (fitted on %s)",
-			 a.calibration, cal.gpu);
+			 a.calibration, cal.eff.gpu);
 	if ((rc = money_load_prices(ctx, NULL, PRICE_STALE_DAYS, a.include_unverified, &prices)))
 		goto out;
 	rep_stream_init(&R.st, R.cols, sweep_cols(&sw, R.calibration[0] != 0, R.cols), a.fmt);

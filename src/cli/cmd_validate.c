@@ -113,7 +113,7 @@ static int band_coverage(const struct val_set *set, const struct val_result *res
 		struct gpu g;
 		if (!res[i].ok || !c->framework[0] || cli_catalog_gpu(c->gpu_id, &g, cat))
 			continue;
-		gpu_resolve(&g, &g, &c->stack);
+		gpu_resolve(&g, &g, &c->stack, NULL);
 		if (unc_run(&c->w, &g, &spec, &uw, &u, &why))
 			continue;
 		double t = u.point_step_s / val_speed_factor(c, &res[i]);

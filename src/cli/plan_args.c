@@ -353,15 +353,13 @@ int cli_load_catalog(struct cli_ctx *ctx, const char *calibration,
 		gpu_catalog_release(cat);
 		return cli_report(ctx, &d);
 	}
-	for (size_t i = 0; i < cat->count; i++)
-		cal_apply(cal, &cat->gpus[i], NULL, 0);
 	return 0;
 }
 
 /*
  * One GPU by its file, models/gpu/<id>.yaml (or the parent's for a MIG
- * slice "id:profile"), with the calibration applied: the whole catalog
- * costs more than the rest of an estimate.  Returns 0, -1 when the file or
+ * slice "id:profile"), and the calibration file read into *cal: the whole
+ * catalog costs more than the rest of an estimate.  Returns 0, -1 when the file or
  * profile is not there (the caller falls back to the catalog), or an exit
  * code after printing a problem.
  */
@@ -387,11 +385,8 @@ static int load_one_gpu(struct cli_ctx *ctx, const char *id, const char *calibra
 		return cli_report(ctx, &d);
 	if (colon ? gpu_mig_slice(&parent, colon + 1, g) : (*g = parent, 0))
 		return -1;
-	if (calibration) {
-		if (calib_read_file(calibration, cal, &d))
-			return cli_report(ctx, &d);
-		cal_apply(cal, g, NULL, 0);
-	}
+	if (calibration && calib_read_file(calibration, cal, &d))
+		return cli_report(ctx, &d);
 	return 0;
 }
 
@@ -432,7 +427,7 @@ int plan_args_run(struct cli_ctx *ctx, const char *cmd, const char *file,
 	struct eff_stack stack;
 	if ((rc = cli_stack(ctx, w, &stack)))
 		return rc;
-	gpu_resolve(g, g, &stack);
+	gpu_resolve(g, g, &stack, cal_layer(cal));
 	if (est_workspace_init(ws, EST_MAX_OPS)) {
 		fprintf(ctx->err, "traincost %s: out of memory\n", cmd);
 		return TC_EXIT_INTERNAL;

@@ -61,18 +61,20 @@ int cli_stack(struct cli_ctx *ctx, const struct workload *w, struct eff_stack *o
 int cli_headroom_arg(struct cli_ctx *ctx, const char *cmd, const char *val, double *frac);
 
 /*
- * Load the GPU catalog and, when `calibration` names a file, apply it to
- * every GPU (the calibrated GPU directly, the others as ratios; see
- * cal_apply).  Returns 0, or an exit code after printing the problem.
+ * Load the GPU catalog and, when `calibration` names a file, read it into
+ * *cal (zeroed when none): callers pass its layer, cal_layer(), to
+ * gpu_resolve() with each GPU.  Returns 0, or an exit code after printing
+ * the problem.
  */
 int cli_load_catalog(struct cli_ctx *ctx, const char *calibration,
 		     struct gpu_catalog *cat, struct cal_overlay *cal);
 
 /*
- * Load FILE, apply the overrides, find the GPU, apply a calibration
- * (written to *cal when given; cal->measurements is 0 otherwise), run
- * step_estimate.  On success returns 0 with *w, *g (resolved for the
- * workload's stack: gpu_resolve()), *ws and *est filled (release ws); else prints the problem and returns an exit code.
+ * Load FILE, apply the overrides, find the GPU, read a calibration
+ * (written to *cal when given; zeroed otherwise), run step_estimate.  On
+ * success returns 0 with *w, *g (resolved for the calibration and the
+ * workload's stack: gpu_resolve()), *ws and *est filled (release ws); else
+ * prints the problem and returns an exit code.
  */
 int plan_args_run(struct cli_ctx *ctx, const char *cmd, const char *file,
 		  const struct plan_args *a, struct workload *w, struct gpu *g,

@@ -59,7 +59,7 @@ static const struct gpu *row_resolved(const struct run *R, struct worker *W, con
 			r->id[0] = '\0'; /* resolved for nothing */
 			return NULL;
 		}
-		gpu_resolve(r, g, &stack);
+		gpu_resolve(r, g, &stack, R->cal);
 	}
 	return r;
 }

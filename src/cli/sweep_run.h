@@ -48,6 +48,8 @@ struct run {
 	struct rep_stream st;     /* the format the rows are written in */
 	char calibration[CAL_TEXT_LEN + GPU_ID_LEN + 32]; /* "" or the
 							     overlay applied */
+	const struct eff_calibration *cal; /* its layer, resolved into
+					      each GPU; NULL: none */
 	uint64_t shard_k, shard_n, nrows, nchunks;
 	/* threads */
 	pthread_mutex_t mu;

@@ -32,7 +32,7 @@ int unc_args_spec(struct cli_ctx *ctx, const char *cmd, const struct unc_args *u
 	    (u->seed && cli_int_arg(ctx, cmd, "seed", u->seed, 0, 2147483647, &seed)))
 		return TC_EXIT_USAGE;
 	unc_spec_default(s);
-	if (cal->measurements)
+	if (cal->eff.measurements)
 		unc_spec_from_calibration(s, cal);
 	s->samples = (size_t)samples;
 	s->seed = (unsigned long)seed;

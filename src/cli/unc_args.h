@@ -23,7 +23,7 @@ void unc_args_opts(struct unc_args *u, struct cli_opts *t);
 
 /*
  * The spec the options describe: spreads from `cal` when it holds a
- * calibration (cal->measurements > 0), else the defaults; N (default
+ * calibration (cal->eff.measurements > 0), else the defaults; N (default
  * UNC_DEFAULT_SAMPLES) and the seed (default 1).  No cost, deadline or
  * budget.  Returns 0, or TC_EXIT_USAGE after printing the problem.
  */

@@ -77,22 +77,22 @@ int calib_write(FILE *f, const struct cal_overlay *o)
 	      "# Apply with: traincost estimate WORKLOAD --calibration THIS_FILE\n", f);
 	fputs("kind: calibration\n", f);
 	fprintf(f, "format_version: %d\n", CALIB_FORMAT_VERSION);
-	fprintf(f, "gpu: %s\n", o->gpu);
+	fprintf(f, "gpu: %s\n", o->eff.gpu);
 	fputs("fitted_from: ", f);
-	put_quoted(f, o->fitted_from);
-	fprintf(f, "\nmeasurements: %zu\n", o->measurements);
-	fprintf(f, "mode: %s\n", o->scale_mode ? "scale" : "parameters");
-	fprintf(f, "scale: %.6g\n", o->scale_mode ? o->scale : 1.0);
+	put_quoted(f, o->eff.fitted_from);
+	fprintf(f, "\nmeasurements: %zu\n", o->eff.measurements);
+	fprintf(f, "mode: %s\n", o->eff.scale_mode ? "scale" : "parameters");
+	fprintf(f, "scale: %.6g\n", o->eff.scale_mode ? o->eff.scale : 1.0);
 	fputs("fitted: [", f);
 	for (int p = 0, k = 0; p < CAL_PARAM_COUNT; p++)
-		if (o->fitted_mask & CAL_BIT(p))
+		if (o->eff.fitted_mask & CAL_BIT(p))
 			fprintf(f, "%s%s", k++ ? ", " : "", eff_params[p].name);
 	fputs("]\n", f);
 	fprintf(f, "error_before: %.6g\n", o->error_before);
 	fprintf(f, "error_after: %.6g\n", o->error_after);
 	fprintf(f, "residual_sd: %.6g\n", o->residual_sd);
-	put_params(f, "efficiency", &o->after, NULL);
-	put_params(f, "before", &o->before, NULL);
+	put_params(f, "efficiency", &o->eff.after, NULL);
+	put_params(f, "before", &o->eff.before, NULL);
 	put_params(f, "std_error", NULL, o->se);
 	put_corr(f, o);
 	return ferror(f) ? -1 : 0;
@@ -287,10 +287,10 @@ int calib_read_file(const char *path, struct cal_overlay *o, struct tc_diag *d)
 				 "kind '%s' is not a calibration (expected kind: calibration)", ts.kind);
 		goto out;
 	}
-	eff_default(&r.after);
-	eff_default(&r.before);
-	if (read_params(yn_map_get(root, "efficiency"), "efficiency", &r.after, -1, &seen_e, &ctx) ||
-	    read_params(yn_map_get(root, "before"), "before", &r.before, -1, &seen_b, &ctx))
+	eff_default(&r.eff.after);
+	eff_default(&r.eff.before);
+	if (read_params(yn_map_get(root, "efficiency"), "efficiency", &r.eff.after, -1, &seen_e, &ctx) ||
+	    read_params(yn_map_get(root, "before"), "before", &r.eff.before, -1, &seen_b, &ctx))
 		bad = 1;
 	const struct yn_node *sn = yn_map_get(root, "std_error");
 	struct roof_eff se;
@@ -311,7 +311,7 @@ int calib_read_file(const char *path, struct cal_overlay *o, struct tc_diag *d)
 			bad |= tc_diag_at(d, TC_EXIT_INPUT, doc.file, it->line, it->col,
 					  "unknown parameter in fitted (expected names such as mem_frac)");
 		else
-			r.fitted_mask |= CAL_BIT(p);
+			r.eff.fitted_mask |= CAL_BIT(p);
 	}
 	if (!bad && (seen_e != ((UINT64_C(1) << CAL_PARAM_COUNT) - 1) ||
 		     seen_b != ((UINT64_C(1) << CAL_PARAM_COUNT) - 1))) {
@@ -325,19 +325,19 @@ int calib_read_file(const char *path, struct cal_overlay *o, struct tc_diag *d)
 		goto out;
 	for (int p = 0; p < CAL_PARAM_COUNT; p++)
 		r.se[p] = cal_get(&se, p);
-	snprintf(r.gpu, sizeof(r.gpu), "%s", ts.gpu);
-	snprintf(r.fitted_from, sizeof(r.fitted_from), "%s", ts.fitted_from);
-	r.measurements = (size_t)ts.measurements;
-	r.scale_mode = ts.mode == 1;
-	r.scale = ts.scale;
+	snprintf(r.eff.gpu, sizeof(r.eff.gpu), "%s", ts.gpu);
+	snprintf(r.eff.fitted_from, sizeof(r.eff.fitted_from), "%s", ts.fitted_from);
+	r.eff.measurements = (size_t)ts.measurements;
+	r.eff.scale_mode = ts.mode == 1;
+	r.eff.scale = ts.scale;
 	r.error_before = ts.error_before;
 	r.error_after = ts.error_after;
 	r.residual_sd = ts.residual_sd;
 	{
 		struct roof_eff def;
 		eff_default(&def);
-		r.before.launch_graph_s = def.launch_graph_s;
-		r.after.launch_graph_s = def.launch_graph_s;
+		r.eff.before.launch_graph_s = def.launch_graph_s;
+		r.eff.after.launch_graph_s = def.launch_graph_s;
 	}
 	*o = r;
 out:

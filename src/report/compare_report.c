@@ -421,9 +421,9 @@ static int print_text(FILE *out, const char *fmt, const struct rep_compare_resul
 				       "no interruptions, restarts or checkpoints."
 				     : "Deadline and cost on the expected wall clock: interruptions, "
 				       "restarts, checkpoints and spare nodes included.");
-	if (cal->measurements)
+	if (cal->eff.measurements)
 		fprintf(out, "Efficiencies calibrated from %s (%zu measurements on %s).\n\n",
-			cal->fitted_from, cal->measurements, cal->gpu);
+			cal->eff.fitted_from, cal->eff.measurements, cal->eff.gpu);
 	if (res->w->plan.memory_headroom_frac > 0)
 		fprintf(out, "Every plan fits with %.3g %% of each GPU's memory kept free "
 			"(--memory-headroom); \"free\" is what is left.\n\n",

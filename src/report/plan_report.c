@@ -478,10 +478,10 @@ static void print_search(FILE *out, const char *fmt, const struct plan_report *r
 	if (r->w->plan.memory_headroom_frac > 0)
 		fprintf(f, "Every plan fits with %.3g %% of each GPU's memory kept free (--memory-headroom); "
 			"\"free\" is what is left.\n\n", 100 * r->w->plan.memory_headroom_frac);
-	if (r->cal->measurements)
+	if (r->cal->eff.measurements)
 		fprintf(f, "Efficiencies calibrated from %s (%zu measurements on %s).\n\n",
-			rep_show(esc, sizeof(esc), r->cal->fitted_from, fmt), r->cal->measurements,
-			r->cal->gpu);
+			rep_show(esc, sizeof(esc), r->cal->eff.fitted_from, fmt), r->cal->eff.measurements,
+			r->cal->eff.gpu);
 	if (r->spot) {
 		rep_spot_assumptions(f, r->spot->preempt_per_h, r->steady_state);
 		if (r->spot_unfinished)

@@ -291,13 +291,13 @@ static void test_overlay_round_trip_and_apply(void **state)
 	close(fd);
 	tc_diag_init(&d);
 	assert_int_equal(calib_read_file("examples/calibration-a100.yaml", &o, &d), 0);
-	assert_string_equal(o.gpu, "a100-80gb-sxm");
-	assert_int_equal(o.measurements, 6);
+	assert_string_equal(o.eff.gpu, "a100-80gb-sxm");
+	assert_int_equal(o.eff.measurements, 6);
 	assert_int_equal(calib_write_file(path, stdout, &o, &d), 0);
 	assert_int_equal(calib_read_file(path, &back, &d), 0);
 	unlink(path);
 	for (int p = 0; p < CAL_PARAM_COUNT; p++) {
-		assert_close(cal_get(&back.after, p), cal_get(&o.after, p), 1e-5);
+		assert_close(cal_get(&back.eff.after, p), cal_get(&o.eff.after, p), 1e-5);
 		assert_close(back.se[p], o.se[p], 1e-5);
 		for (int q = 0; q < CAL_PARAM_COUNT; q++)
 			assert_true(fabs(back.corr[p][q] - o.corr[p][q]) < 1e-4 &&
@@ -306,17 +306,24 @@ static void test_overlay_round_trip_and_apply(void **state)
 	/* The example's two fitted parameters trade off (file: -0.9269). */
 	assert_close(o.corr[eff_id_gemm_max_frac][eff_id_mem_frac], -0.9269, TOL_EXACT);
 	assert_close(o.corr[eff_id_gemm_half_flop][eff_id_gemm_half_flop], 1, TOL_EXACT);
-	assert_int_equal(back.fitted_mask, o.fitted_mask);
+	assert_int_equal(back.eff.fitted_mask, o.eff.fitted_mask);
 	/* Same GPU: the fitted values. */
+	struct eff_stack none = { .id = "" };
 	tc_test_a100(&g);
-	assert_int_equal(cal_apply(&o, &g, NULL, 0), 0);
-	assert_close(g.eff.mem_frac, o.after.mem_frac, TOL_EXACT);
+	gpu_resolve(&g, &g, &none, cal_layer(&o));
+	assert_close(g.eff.mem_frac, o.eff.after.mem_frac, TOL_EXACT);
+	assert_int_equal(g.eff.layer[eff_id_mem_frac], EFF_LAYER_CALIBRATION);
+	assert_null(strstr(g.eff.source, "carried over"));
 	/* Another GPU: the ratio to the defaults. */
 	tc_test_a100(&h);
 	strcpy(h.id, "h100-sxm");
 	h.eff.mem_frac = 0.9;
-	assert_int_equal(cal_apply(&o, &h, NULL, 0), 1);
-	assert_close(h.eff.mem_frac, 0.9 * o.after.mem_frac / o.before.mem_frac, TOL_EXACT);
+	gpu_resolve(&h, &h, &none, cal_layer(&o));
+	assert_close(h.eff.mem_frac, 0.9 * o.eff.after.mem_frac / o.eff.before.mem_frac, TOL_EXACT);
+	assert_non_null(strstr(h.eff.source, "carried over as ratios"));
+	/* A zeroed overlay is no calibration. */
+	memset(&back, 0, sizeof(back));
+	assert_null(cal_layer(&back));
 }
 
 /* The command in-process (it is not in the command table yet). */

@@ -74,7 +74,7 @@ static void test_gpu_resolve(void **state)
 	st.set = 1ULL << eff_id_stack_frac | 1ULL << eff_id_launch_s;
 	st.value[eff_id_stack_frac] = 0.8;
 	st.value[eff_id_launch_s] = 5e-6;
-	gpu_resolve(&g, &base, &st);
+	gpu_resolve(&g, &base, &st, NULL);
 	assert_close(g.eff.stack_frac, 0.8, TOL_EXACT);
 	assert_close(g.eff.launch_s, 5e-6, TOL_EXACT);
 	assert_int_equal(g.eff.layer[eff_id_stack_frac], EFF_LAYER_FRAMEWORK);
@@ -90,12 +90,30 @@ static void test_gpu_resolve(void **state)
 	other.value[eff_id_stack_frac] = 0.7;
 	assert_false(eff_stack_same(&g.stack, &other));
 
-	/* a calibration drops the stack's layer, the identity stays */
-	eff_set(&base.eff, eff_id_gemm_max_frac, 0.8, EFF_LAYER_CALIBRATION);
-	gpu_resolve(&g, &base, &st);
+	/* a calibration drops the stack's layer, the identity stays: fitted on
+	 * this GPU, gemm_max_frac from 0.85 to 0.8 */
+	struct eff_calibration cal = { .measurements = 2, .fitted_mask = CAL_BIT(eff_id_gemm_max_frac) };
+	strcpy(cal.gpu, base.id);
+	strcpy(cal.fitted_from, "m.yaml");
+	cal.before = base.eff;
+	cal.before.gemm_max_frac = 0.85;
+	cal.after = cal.before;
+	cal.after.gemm_max_frac = 0.8;
+	gpu_resolve(&g, &base, &st, &cal);
 	assert_close(g.eff.stack_frac, eff_params[eff_id_stack_frac].def, TOL_EXACT);
+	assert_close(g.eff.launch_s, base.eff.launch_s, TOL_EXACT);
+	assert_close(g.eff.gemm_max_frac, 0.8, TOL_EXACT);
 	assert_int_equal(eff_measured(&g.eff, eff_id_gemm_max_frac), 1);
 	assert_string_equal(g.stack.id, "stack");
+	assert_string_equal(g.eff.source, "calibrated from m.yaml (2 measurements on a100-80gb-sxm)");
+	assert_int_equal(eff_calibrated(&base.eff), 0);
+
+	/* on another GPU the fit is carried as a ratio: 0.9 x 0.8 / 0.85 */
+	strcpy(base.id, "h100-sxm");
+	base.eff.gemm_max_frac = 0.9;
+	gpu_resolve(&g, &base, &st, &cal);
+	assert_close(g.eff.gemm_max_frac, 0.9 * 0.8 / 0.85, TOL_EXACT);
+	assert_close(g.eff.stack_frac, eff_params[eff_id_stack_frac].def, TOL_EXACT);
 }
 
 /* A GPU file may set any registry key; it becomes the GPU layer. */

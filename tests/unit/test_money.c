@@ -63,7 +63,7 @@ static void estimate_7b(int count, const char *network, struct workload *w,
 		wl_set_network(&w->plan, net_find(network));
 	struct eff_stack stack;
 	assert_int_equal(fw_stack(tc_test_datapath(), w->plan.framework, &stack, &d), 0);
-	gpu_resolve(g, base, &stack);
+	gpu_resolve(g, base, &stack, NULL);
 	assert_int_equal(est_workspace_init(&ws, EST_MAX_OPS), 0);
 	assert_int_equal(step_estimate(w, g, &ws, e, &why), 0);
 	est_workspace_release(&ws);

@@ -515,7 +515,7 @@ static void test_planner_brute_force(void **state)
 	struct eff_stack stack;
 	assert_int_equal(fw_stack(&dp, w.plan.framework, &stack, &d), 0);
 	for (int k = 0; k < 2; k++)
-		gpu_resolve(&g[k], &g[k], &stack);
+		gpu_resolve(&g[k], &g[k], &stack, NULL);
 	w.train.global_batch = 48;
 	struct planner_in in = { .w = &w, .gpus = g, .ngpus = 2, .max_gpus = 24,
 				 .price = flat_price, .jobs = 2 };
@@ -582,7 +582,7 @@ static void test_planner_offer_network_time(void **state)
 	gpu_catalog_release(&cat);
 	struct eff_stack stack;
 	assert_int_equal(fw_stack(&dp, w.plan.framework, &stack, &d), 0);
-	gpu_resolve(&g[0], &g[0], &stack);
+	gpu_resolve(&g[0], &g[0], &stack, NULL);
 	w.train.global_batch = 48;
 	struct planner_in in = { .w = &w, .gpus = g, .ngpus = 1, .max_gpus = 24,
 				 .price = flat_price, .jobs = 1 };
@@ -659,7 +659,7 @@ static void test_planner_risk(void **state)
 	struct eff_stack stack;
 	assert_int_equal(fw_stack(&dp, w.plan.framework, &stack, &d), 0);
 	for (int k = 0; k < 2; k++)
-		gpu_resolve(&g[k], &g[k], &stack);
+		gpu_resolve(&g[k], &g[k], &stack, NULL);
 	for (int k = 0; k < 2; k++) {
 		memset(&test_offers[k], 0, sizeof(test_offers[k]));
 		test_offers[k].gpus = 1;

@@ -141,10 +141,10 @@ static void test_framework_backed_by_fitted_runs(void **state)
 	struct eff_stack stack = { .fitted_runs = 7 };
 	snprintf(stack.id, sizeof(stack.id), "%s", "stack");
 	snprintf(w.plan.framework, sizeof(w.plan.framework), "%s", "stack");
-	gpu_resolve(&g, &base, &stack);
+	gpu_resolve(&g, &base, &stack, NULL);
 	assert_int_equal(step_validated(&w, &g), 1);
 	stack.fitted_runs = 0;
-	gpu_resolve(&g, &base, &stack);
+	gpu_resolve(&g, &base, &stack, NULL);
 	assert_int_equal(step_validated(&w, &g), 0);
 	assert_int_equal(est_workspace_init(&ws, EST_MAX_OPS), 0);
 	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);

@@ -84,26 +84,6 @@ static double dxdy(enum eff_id p, double y)
 	return (c->hi - c->lo) * s * (1 - s);
 }
 
-/*
- * Scale every time of *base by s: rate fractions calibrate can fit divided
- * by s, times multiplied; sizes (half-efficiency points) and the overlap
- * share kept.  Exact for the roofline and the collectives: each term is a
- * time over a rate fraction, or a time.  The rates of the other families
- * (gathers, depthwise convolutions, ...) stay: a scale fitted on measured
- * steps says nothing about kernels those steps did not run.
- */
-static void eff_scaled(const struct roof_eff *base, double s, struct roof_eff *out)
-{
-	*out = *base;
-	for (int p = 0; p < EFF_COUNT; p++) {
-		double *x = eff_ref(out, p);
-		if (eff_params[p].role == EFF_RATE && p < CAL_PARAM_COUNT)
-			*x /= s;
-		else if (eff_params[p].role == EFF_TIME)
-			*x *= s;
-	}
-}
-
 /* Smallest scale that keeps every scaled rate fraction at most 1. */
 static double scale_floor(const struct roof_eff *e)
 {
@@ -592,14 +572,14 @@ void cal_overlay_from_result(struct cal_overlay *o, const struct cal_result *r,
 			     const char *gpu, const char *fitted_from)
 {
 	memset(o, 0, sizeof(*o));
-	snprintf(o->gpu, sizeof(o->gpu), "%s", gpu ? gpu : "");
-	snprintf(o->fitted_from, sizeof(o->fitted_from), "%s", fitted_from ? fitted_from : "");
-	o->measurements = r->n;
-	o->scale_mode = r->scale_mode;
-	o->scale = r->scale_mode ? r->scale : 1;
-	o->fitted_mask = r->scale_mode ? 0 : r->fitted_mask;
-	o->before = r->before;
-	o->after = r->after;
+	snprintf(o->eff.gpu, sizeof(o->eff.gpu), "%s", gpu ? gpu : "");
+	snprintf(o->eff.fitted_from, sizeof(o->eff.fitted_from), "%s", fitted_from ? fitted_from : "");
+	o->eff.measurements = r->n;
+	o->eff.scale_mode = r->scale_mode;
+	o->eff.scale = r->scale_mode ? r->scale : 1;
+	o->eff.fitted_mask = r->scale_mode ? 0 : r->fitted_mask;
+	o->eff.before = r->before;
+	o->eff.after = r->after;
 	memcpy(o->se, r->se, sizeof(o->se));
 	memcpy(o->corr, r->corr, sizeof(o->corr));
 	o->residual_sd = r->rms_after;
@@ -607,32 +587,7 @@ void cal_overlay_from_result(struct cal_overlay *o, const struct cal_result *r,
 	o->error_after = r->err_after.mape;
 }
 
-int cal_apply(const struct cal_overlay *o, struct gpu *g, char *note, size_t notelen)
+const struct eff_calibration *cal_layer(const struct cal_overlay *o)
 {
-	int transfer = strcmp(o->gpu, g->id) != 0;
-	struct roof_eff e = g->eff;
-
-	if (o->scale_mode) /* what the fit did not name moves with the scale */
-		eff_scaled(&g->eff, o->scale, &e);
-	for (int p = 0; p < EFF_COUNT; p++) {
-		double v = eff_get(&e, p);
-		if (p < CAL_PARAM_COUNT && !transfer) {
-			v = cal_get(&o->after, p);
-		} else if (p < CAL_PARAM_COUNT && !o->scale_mode) {
-			if (!(o->fitted_mask & CAL_BIT(p)))
-				continue;
-			double b = cal_get(&o->before, p), a = cal_get(&o->after, p);
-			v = b > 0 ? eff_get(&g->eff, p) * a / b : a;
-		}
-		if (transfer && eff_params[p].kind == EFF_FRAC && v > eff_params[p].hi)
-			v = eff_params[p].hi;
-		if (v != eff_get(&g->eff, p))
-			eff_set(&g->eff, p, v, EFF_LAYER_CALIBRATION);
-	}
-	snprintf(g->eff.source, sizeof(g->eff.source), "calibrated from %s (%zu measurement%s on %s%s)",
-		 o->fitted_from, o->measurements, o->measurements == 1 ? "" : "s", o->gpu,
-		 transfer ? ", carried over as ratios to the defaults" : "");
-	if (note)
-		snprintf(note, notelen, "%s", g->eff.source);
-	return transfer;
+	return o && o->eff.measurements ? &o->eff : NULL;
 }

@@ -26,14 +26,6 @@
 #include "../types/gpu.h"
 #include "validate.h"
 
-/*
- * The parameters calibrate can fit: the registry rows marked calibrated,
- * which come first (eff_param.h; a unit test checks the order).  Their
- * enum eff_id values index the arrays below.  A constant expression.
- */
-#define CAL_X_COUNT(n, unit, kind, lo, hi, def, floor, cal, ...) + (cal)
-#define CAL_PARAM_COUNT (0 EFF_PARAMS(CAL_X_COUNT))
-
 /* Index of calibratable parameter `name`, or -1. */
 int cal_param_find(const char *name);
 
@@ -41,8 +33,7 @@ int cal_param_find(const char *name);
 double cal_get(const struct roof_eff *e, enum eff_id p);
 void cal_set(struct roof_eff *e, enum eff_id p, double v);
 
-/* Bit of parameter p in the masks below. */
-#define CAL_BIT(p) (1u << (p))
+/* Every calibratable parameter (CAL_BIT, eff_param.h). */
 #define CAL_ALL ((1u << CAL_PARAM_COUNT) - 1)
 
 /* What to fit.  A zeroed struct means "choose from the data". */
@@ -120,17 +111,10 @@ int cal_fit(const struct val_case *cases, const double *w, size_t n,
 
 /* ---- The overlay: what `--calibration FILE` applies ------------------- */
 
-#define CAL_TEXT_LEN 256
-
+/* A calibration file's content: the efficiency layer (eff_param.h) and
+ * the fit's statistics for the uncertainty draws and reports. */
 struct cal_overlay {
-	char gpu[GPU_ID_LEN];         /* the GPU the measurements ran on */
-	char fitted_from[CAL_TEXT_LEN]; /* the measurements file */
-	size_t measurements;
-	int scale_mode;
-	double scale;                 /* scale mode: the time multiplier */
-	unsigned fitted_mask;
-	struct roof_eff before;       /* the catalog values it started from */
-	struct roof_eff after;        /* the fitted values */
+	struct eff_calibration eff;   /* what gpu_resolve() applies */
 	double se[CAL_PARAM_COUNT];   /* standard errors, 0 = none */
 	double corr[CAL_PARAM_COUNT][CAL_PARAM_COUNT]; /* as cal_result's;
 					 the identity when the file has none */
@@ -146,16 +130,8 @@ void cal_corr_identity(double c[CAL_PARAM_COUNT][CAL_PARAM_COUNT]);
 void cal_overlay_from_result(struct cal_overlay *o, const struct cal_result *r,
 			     const char *gpu, const char *fitted_from);
 
-/*
- * Apply overlay *o to GPU *g.  On the calibrated GPU the fitted values
- * replace the catalog's.  On another GPU what was learned is carried as a
- * ratio: each fitted parameter becomes catalog x after / before (fractions
- * capped at 1), so "10 % slower than the defaults" carries over.  Writes a
- * line for reports into note ("calibrated from FILE (N measurements on
- * GPU)") when note is not NULL.  Returns 1 when transferred as ratios, 0
- * when applied directly.
- */
-int cal_apply(const struct cal_overlay *o, struct gpu *g, char *note,
-	      size_t notelen);
+/* The efficiency layer of *o for gpu_resolve(): NULL when *o is zeroed
+ * (no calibration given). */
+const struct eff_calibration *cal_layer(const struct cal_overlay *o);
 
 #endif

@@ -97,11 +97,11 @@ void unc_spec_zero(struct unc_spec *s)
 void unc_spec_from_calibration(struct unc_spec *s, const struct cal_overlay *o)
 {
 	for (int p = 0; p < CAL_PARAM_COUNT; p++) {
-		double x = cal_get(&o->after, p);
-		int fitted = o->scale_mode ? eff_params[p].role != EFF_SHAPE : (o->fitted_mask & CAL_BIT(p)) != 0;
+		double x = cal_get(&o->eff.after, p);
+		int fitted = o->eff.scale_mode ? eff_params[p].role != EFF_SHAPE : (o->eff.fitted_mask & CAL_BIT(p)) != 0;
 		if (fitted && x > 0 && o->se[p] > 0)
 			s->rel_sd[p] = o->se[p] / x;
-		else if (fitted && o->scale_mode && o->scale > 0)
+		else if (fitted && o->eff.scale_mode && o->eff.scale > 0)
 			s->rel_sd[p] = 0; /* no residual dof: the model term carries it */
 	}
 	s->model_rel_sd = o->residual_sd > UNC_MIN_MODEL_SD ? o->residual_sd : UNC_MIN_MODEL_SD;

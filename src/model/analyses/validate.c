@@ -59,7 +59,7 @@ static int predict(const struct val_case *c, const struct gpu *g, struct est_wor
 	double frac;
 	struct gpu rg;
 
-	gpu_resolve(&rg, g, &c->stack);
+	gpu_resolve(&rg, g, &c->stack, NULL);
 	/* one step is compared, not the run: no run-length limit */
 	if (step_estimate_unbounded(&c->w, &rg, ws, e, why))
 		return -1;

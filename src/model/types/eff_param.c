@@ -1,11 +1,12 @@
 /*
  * eff_param.c - the registry table, built from EFF_PARAMS, the layered
  * setting of values and the resolution of a GPU's efficiencies under a
- * stack.
+ * calibration and a stack.
  */
 #include "eff_param.h"
 
 #include <assert.h>
+#include <stdio.h>
 #include <string.h>
 
 const char *const eff_layer_names[] = { "default", "gpu", "framework",
@@ -87,19 +88,57 @@ int eff_calibrated(const struct roof_eff *e)
 	return 0;
 }
 
-int eff_stack_applies(const struct roof_eff *e, unsigned long long stack_set)
+void eff_scaled(const struct roof_eff *base, double s, struct roof_eff *out)
 {
-	return stack_set && !eff_calibrated(e);
+	*out = *base;
+	for (int p = 0; p < EFF_COUNT; p++) {
+		double *x = eff_ref(out, p);
+		if (eff_params[p].role == EFF_RATE && p < CAL_PARAM_COUNT)
+			*x /= s;
+		else if (eff_params[p].role == EFF_TIME)
+			*x *= s;
+	}
 }
 
-void eff_resolve(struct roof_eff *e, unsigned long long stack_set,
-		 const double stack_value[EFF_COUNT])
+/* The calibration layer of eff_resolve(). */
+static void eff_calibrate(struct roof_eff *e, const char *gpu_id, const struct eff_calibration *c)
 {
-	if (!eff_stack_applies(e, stack_set))
+	int transfer = strcmp(c->gpu, gpu_id) != 0;
+	struct roof_eff s = *e;
+
+	if (c->scale_mode) /* what the fit did not name moves with the scale */
+		eff_scaled(e, c->scale, &s);
+	for (int p = 0; p < EFF_COUNT; p++) {
+		double v = eff_get(&s, p);
+		if (p < CAL_PARAM_COUNT && !transfer) {
+			v = eff_get(&c->after, p);
+		} else if (p < CAL_PARAM_COUNT && !c->scale_mode) {
+			if (!(c->fitted_mask & CAL_BIT(p)))
+				continue;
+			double b = eff_get(&c->before, p), a = eff_get(&c->after, p);
+			v = b > 0 ? eff_get(e, p) * a / b : a;
+		}
+		if (transfer && eff_params[p].kind == EFF_FRAC && v > eff_params[p].hi)
+			v = eff_params[p].hi;
+		if (v != eff_get(e, p))
+			eff_set(e, p, v, EFF_LAYER_CALIBRATION);
+	}
+	snprintf(e->source, sizeof(e->source), "calibrated from %s (%zu measurement%s on %s%s)",
+		 c->fitted_from, c->measurements, c->measurements == 1 ? "" : "s", c->gpu,
+		 transfer ? ", carried over as ratios to the defaults" : "");
+}
+
+void eff_resolve(struct roof_eff *e, const char *gpu_id, const struct eff_stack *stack,
+		 const struct eff_calibration *cal)
+{
+	assert(e && gpu_id);
+	if (cal)
+		eff_calibrate(e, gpu_id, cal);
+	if (!stack || eff_calibrated(e)) /* the framework layer drops whole */
 		return;
 	for (int p = 0; p < EFF_COUNT; p++)
-		if (stack_set & (1ULL << p))
-			eff_set(e, p, stack_value[p], EFF_LAYER_FRAMEWORK);
+		if (stack->set & (1ULL << p))
+			eff_set(e, p, stack->value[p], EFF_LAYER_FRAMEWORK);
 }
 
 /* GPU files parse the keys with one 64-bit mask (io/fields.h), `source`

@@ -14,7 +14,9 @@
  * A value resolves in layers, a higher one winning whatever the order of
  * application: the registry default < the GPU file's `efficiency:` map <
  * a framework profile < a calibration file (eff_set()); a calibration
- * drops the framework layer whole (eff_resolve()).
+ * drops the framework layer whole.  eff_resolve() puts the last two
+ * layers on a GPU's values: every precedence rule is there and in
+ * eff_set().
  */
 #ifndef TC_EFF_PARAM_H
 #define TC_EFF_PARAM_H
@@ -172,6 +174,34 @@ struct eff_stack {
 					takes ("" when its own) */
 };
 
+/*
+ * The rows `traincost calibrate` may fit: those marked calibrated, which
+ * come first (a unit test checks the order).  Their enum eff_id values
+ * index the calibration arrays and masks (bit CAL_BIT(p)).  A constant
+ * expression.
+ */
+#define CAL_X_COUNT(n, unit, kind, lo, hi, def, floor, cal, ...) + (cal)
+#define CAL_PARAM_COUNT (0 EFF_PARAMS(CAL_X_COUNT))
+#define CAL_BIT(p) (1u << (p))
+
+#define CAL_TEXT_LEN 256
+
+/*
+ * A calibration's layer: the values `traincost calibrate` fitted on one
+ * GPU's measurements (a calibration file, io/calib_file.h; the fit's
+ * statistics stay beside it in struct cal_overlay, analyses/calibrate.h).
+ */
+struct eff_calibration {
+	char gpu[EFF_ID_LEN];         /* the GPU the measurements ran on */
+	char fitted_from[CAL_TEXT_LEN]; /* the measurements file */
+	size_t measurements;          /* > 0 */
+	int scale_mode;               /* 1: one global time scale was fitted */
+	double scale;                 /* scale mode: the time multiplier */
+	unsigned fitted_mask;         /* parameter mode: CAL_BIT of each fitted one */
+	struct roof_eff before;       /* the catalog values the fit started from */
+	struct roof_eff after;        /* the fitted values */
+};
+
 /* 1 when stacks a and b are the same profile with the same values. */
 int eff_stack_same(const struct eff_stack *a, const struct eff_stack *b);
 
@@ -219,21 +249,31 @@ int eff_measured(const struct roof_eff *e, enum eff_id p);
 int eff_calibrated(const struct roof_eff *e);
 
 /*
- * Whether a stack profile's layer changes *e: it sets a value (bit p of
- * stack_set) and no calibration is in *e (a calibration measured the
- * user's own stack, so values fitted on other people's runs no longer
- * apply: the whole framework layer drops).
+ * *out = *base with every time scaled by s (a one-scale calibration):
+ * rate fractions calibrate can fit divided by s, times multiplied; sizes
+ * (half-efficiency points) and the overlap share kept.  Exact for the
+ * roofline and the collectives: each term is a time over a rate fraction,
+ * or a time.  The rates of the other families (gathers, depthwise
+ * convolutions, ...) stay: a scale fitted on measured steps says nothing
+ * about kernels those steps did not run.
  */
-int eff_stack_applies(const struct roof_eff *e, unsigned long long stack_set);
+void eff_scaled(const struct roof_eff *base, double s, struct roof_eff *out);
 
 /*
- * The efficiencies an estimate runs with: *e holds the registry defaults,
- * the GPU file's values and any calibration (eff_set() keeps the higher
- * layer); the stack profile's values (bit p of stack_set: stack_value[p])
- * go in as EFF_LAYER_FRAMEWORK when eff_stack_applies().  Every precedence
- * rule between the layers is here and in eff_set().
+ * The efficiencies an estimate runs with, for the GPU `gpu_id` whose *e
+ * holds the registry defaults and its file's values.  A calibration (cal,
+ * NULL: none) goes in as EFF_LAYER_CALIBRATION: on the GPU it was measured
+ * on the fitted values replace the file's; on another GPU what was learned
+ * is carried as a ratio, each fitted parameter file value x after / before
+ * (fractions capped at their bound), and a one-scale fit scales every rate
+ * and time; e->source then names the calibration.  The stack profile's
+ * values (stack, NULL: none) go in as EFF_LAYER_FRAMEWORK after that,
+ * unless a calibration set a value: it measured the user's own stack, so
+ * values fitted on other people's runs no longer apply and the whole
+ * framework layer drops.  Every precedence rule between the layers is here
+ * and in eff_set() (a higher layer's value is kept).
  */
-void eff_resolve(struct roof_eff *e, unsigned long long stack_set,
-		 const double stack_value[EFF_COUNT]);
+void eff_resolve(struct roof_eff *e, const char *gpu_id, const struct eff_stack *stack,
+		 const struct eff_calibration *cal);
 
 #endif

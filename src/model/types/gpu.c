@@ -99,12 +99,13 @@ enum node_topology gpu_topology(const struct gpu *g)
 					     topo_default(g->form_factor, g->nvlink_bytes_per_s);
 }
 
-void gpu_resolve(struct gpu *out, const struct gpu *g, const struct eff_stack *stack)
+void gpu_resolve(struct gpu *out, const struct gpu *g, const struct eff_stack *stack,
+		 const struct eff_calibration *cal)
 {
-	assert(out && g && stack && !g->stack.id[0] && !g->stack.set);
+	assert(out && g && stack && !g->stack.id[0] && !g->stack.set && !eff_calibrated(&g->eff));
 	if (out != g)
 		*out = *g;
-	eff_resolve(&out->eff, stack->set, stack->value);
+	eff_resolve(&out->eff, out->id, stack, cal);
 	out->stack = *stack;
 }
 

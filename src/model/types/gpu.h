@@ -103,13 +103,15 @@ int gpu_node_size(const struct gpu *g);
 enum node_topology gpu_topology(const struct gpu *g);
 
 /*
- * The GPU an estimate of a workload run with stack profile `stack` takes:
- * *g (registry defaults, its file's values, any calibration) with the
- * stack's layer resolved into its efficiencies (eff_resolve()) and the
- * stack's identity kept in out->stack.  Callers resolve once per (GPU,
- * stack) pair and pass the result to the estimator (estimate.h); *g must
- * be one no stack was resolved into.  out may be g.
+ * The GPU an estimate of a workload run with stack profile `stack` takes,
+ * under calibration `cal` (NULL: none): *g (registry defaults and its
+ * file's values) with the calibration's and the stack's layers resolved
+ * into its efficiencies (eff_resolve(), which holds every precedence rule)
+ * and the stack's identity kept in out->stack.  Callers resolve once per
+ * (GPU, stack) pair and pass the result to the estimator (estimate.h); *g
+ * must be one nothing was resolved into.  out may be g.
  */
-void gpu_resolve(struct gpu *out, const struct gpu *g, const struct eff_stack *stack);
+void gpu_resolve(struct gpu *out, const struct gpu *g, const struct eff_stack *stack,
+		 const struct eff_calibration *cal);
 
 #endif
