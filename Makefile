@@ -80,8 +80,14 @@ export JOBS
 TEST_CASES = $(if $(filter command line,$(origin TC_CASES)),'$(TC_CASES)')
 
 # The variants re-enter make with their own build folder.
+# The benchmarks are built and the fuzz harnesses compiled (they need
+# clang's libFuzzer to link, `make fuzz`), so a change of the library's
+# interface that leaves them behind fails here, not in a later stage.
 test: deps
-	@$(MAKE) --no-print-directory $(BUILD)/traincost $(TEST_BIN)
+	@$(MAKE) --no-print-directory $(BUILD)/traincost $(TEST_BIN) $(BENCH_BIN)
+	@for f in fuzz/fuzz_*.c; do \
+		$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(WERROR) $(PKG_CFLAGS) \
+			-fsyntax-only $$f || exit 1; done
 	@tests/run-all.sh $(BUILD) "$(RUNNER)" $(TEST_CASES)
 
 san: deps

@@ -92,7 +92,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "bench_plan: %s\n", d.count ? d.entry[0].msg : "?");
 			return 1;
 		}
-		gpu_resolve(&gpus[i], &gpus[i], &stack);
+		gpu_resolve(&gpus[i], &gpus[i], &stack, NULL);
 	}
 	struct pctx pc = { &ps };
 	struct planner_in in = { .w = &w, .gpus = gpus, .ngpus = 6, .max_gpus = 4096,

@@ -112,7 +112,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct eff_stack stack;
 	if (fw_stack(&dp, w.plan.framework, &stack, &d))
 		abort(); /* the id was checked when the workload loaded */
-	gpu_resolve(&g, &found, &stack); /* as every caller does */
+	gpu_resolve(&g, &found, &stack, NULL); /* as every caller does */
 	why.field = WLF_NONE;
 	why.msg[0] = '\0';
 	if (step_estimate(&w, &g, &ws, &est, &why)) {
