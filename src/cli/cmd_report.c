@@ -364,6 +364,20 @@ static int write_page(struct cli_ctx *ctx, const char *path, const struct xmlbuf
 	return outfile_commit(&of, &d) ? cli_report(ctx, &d) : TC_EXIT_OK;
 }
 
+/* The --data folders of argv into data[] (at most REPORT_MAX_DATA), to go
+ * on to each section.  Returns how many. */
+static int data_folders(int argc, char **argv, const char **data)
+{
+	int n = 0;
+	for (int i = 0; i < argc && n < REPORT_MAX_DATA; i++) {
+		if (!strcmp(argv[i], "--data") && i + 1 < argc)
+			data[n++] = argv[i + 1];
+		else if (!strncmp(argv[i], "--data=", 7))
+			data[n++] = argv[i] + 7;
+	}
+	return n;
+}
+
 int cmd_report(int argc, char **argv, struct cli_ctx *ctx)
 {
 	const char *output = NULL, *deadline = NULL, *budget = NULL, *gpus = NULL,
@@ -394,15 +408,8 @@ int cmd_report(int argc, char **argv, struct cli_ctx *ctx)
 	};
 	char *pos[CLI_MAX_POS];
 	int npos, rc;
-	/* --data folders go on to each section. */
 	const char *data[REPORT_MAX_DATA];
-	int ndata = 0;
-	for (int i = 0; i < argc; i++) {
-		if (ndata < REPORT_MAX_DATA && !strcmp(argv[i], "--data") && i + 1 < argc)
-			data[ndata++] = argv[i + 1];
-		else if (ndata < REPORT_MAX_DATA && !strncmp(argv[i], "--data=", 7))
-			data[ndata++] = argv[i] + 7;
-	}
+	int ndata = data_folders(argc, argv, data);
 	rc = cli_parse(ctx, "report", argc, argv, opts, pos, &npos);
 	if (rc)
 		return rc == CLI_HELP_SHOWN ? TC_EXIT_OK : rc;
