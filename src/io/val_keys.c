@@ -369,6 +369,42 @@ static enum wl_kind key_family(int k)
 	}
 }
 
+/* Store a value of key k that only its key can judge (a share, a
+ * factor) in workload *w: 0, or -1 with the error. */
+static int store_judged(struct vstate *st, struct workload *w, int k, const char *v,
+			int line, int col, double dv)
+{
+	const struct vkey *K = &keys[k];
+	switch ((enum vk_id)k) {
+	case K_UNIQUE:
+		if (!(dv > 0 && dv <= 1))
+			return val_bad(st, line, col, "bad value '%s' for '%s' "
+				   "(expected the share of lookups that hit "
+				   "distinct rows, above 0 and at most 1)", v,
+				   K->name);
+		w->rtrain.unique_rows = dv;
+		break;
+	case K_RECOMPUTE_FRAC:
+		if (!(dv >= 0.01 && dv <= 1))
+			return val_bad(st, line, col, "bad value '%s' for '%s' "
+				   "(expected the share of the layers "
+				   "recomputed, 0.01 to 1)", v, K->name);
+		w->train.recompute_frac = dv;
+		break;
+	case K_CAPACITY:
+		if (!(dv >= 1 && dv <= 65536))
+			return val_bad(st, line, col, "bad value '%s' for '%s' "
+				   "(expected the busiest expert-parallel "
+				   "rank's tokens over the mean, 1 to 65536)",
+				   v, K->name);
+		w->train.capacity_factor = dv;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
 /* Store the checked value of key k (iv, dv or ev, or the text v) in the
  * case.  0, or -1 with the error of a value only its key can judge. */
 static int store_value(struct vstate *st, struct val_case *c, int k, const char *v,
@@ -446,14 +482,8 @@ static int store_value(struct vstate *st, struct val_case *c, int k, const char 
 			return -1;
 		break;
 	case K_EMB_PREC: w->rtrain.emb_precision = emb_prec_map[ev]; break;
-	case K_UNIQUE:
-		if (!(dv > 0 && dv <= 1))
-			return val_bad(st, line, col, "bad value '%s' for '%s' "
-				   "(expected the share of lookups that hit "
-				   "distinct rows, above 0 and at most 1)", v,
-				   K->name);
-		w->rtrain.unique_rows = dv;
-		break;
+	case K_UNIQUE: case K_RECOMPUTE_FRAC: case K_CAPACITY:
+		return store_judged(st, w, k, v, line, col, dv);
 	case K_EMB_PLACE: w->plan.embeddings = ev; break;
 	case K_HOST_INPUT: w->rtrain.input_on_host = (int)iv; break;
 	case K_FRAMEWORK:
@@ -474,21 +504,6 @@ static int store_value(struct vstate *st, struct val_case *c, int k, const char 
 	case K_FIRST_STAGE: w->plan.first_stage_layers = (int)iv; break;
 	case K_LAST_STAGE: w->plan.last_stage_layers = (int)iv; break;
 	case K_TP_OVERLAP: w->plan.tp_comm_overlap = (int)iv; break;
-	case K_RECOMPUTE_FRAC:
-		if (!(dv >= 0.01 && dv <= 1))
-			return val_bad(st, line, col, "bad value '%s' for '%s' "
-				   "(expected the share of the layers "
-				   "recomputed, 0.01 to 1)", v, K->name);
-		w->train.recompute_frac = dv;
-		break;
-	case K_CAPACITY:
-		if (!(dv >= 1 && dv <= 65536))
-			return val_bad(st, line, col, "bad value '%s' for '%s' "
-				   "(expected the busiest expert-parallel "
-				   "rank's tokens over the mean, 1 to 65536)",
-				   v, K->name);
-		w->train.capacity_factor = dv;
-		break;
 	case K_FIG_STEPS: c->figure.steps = (int)iv; break;
 	case K_FIG_WARMUP: c->figure.warmup = (int)iv; break;
 	case K_FIG_MEAN: c->figure.mean = (enum val_mean)ev; break;

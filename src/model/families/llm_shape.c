@@ -17,12 +17,11 @@ void llm_shape_init(const struct workload *w, const struct plan *pl,
 	llm_shape_of(&w->llm, &w->train, pl, sh);
 }
 
-void llm_shape_of(const struct llm_arch *A, const struct training *tr,
-		  const struct plan *pl, struct llm_shape *sh)
+/* The sizes, layout and switches of *sh that come straight from the
+ * architecture, the training settings and the plan. */
+static void dims_of(const struct llm_arch *A, const struct training *tr,
+		    const struct plan *pl, struct llm_shape *sh)
 {
-	double norm, attn, mlp, router, ffn_in;
-	double per_gpu_layer, lin;
-
 	memset(sh, 0, sizeof(*sh));
 	sh->b = pl->micro_batch;
 	sh->skv = tr->packing ? tr->mean_seq_len : tr->seq_len;
@@ -62,6 +61,15 @@ void llm_shape_of(const struct llm_arch *A, const struct training *tr,
 	sh->flash = tr->flash_attention;
 	sh->no_dropout = A->no_dropout;
 	sh->no_lm_head = A->no_lm_head;
+}
+
+void llm_shape_of(const struct llm_arch *A, const struct training *tr,
+		  const struct plan *pl, struct llm_shape *sh)
+{
+	double norm, attn, mlp, router, ffn_in;
+	double per_gpu_layer, lin;
+
+	dims_of(A, tr, pl, sh);
 
 	ffn_in = sh->gated ? 2 * sh->f : sh->f;
 	norm = A->norm == NORM_RMSNORM ? sh->h : 2 * sh->h;
