@@ -5,8 +5,9 @@
 # each rule, to show it fails: an include that closes a loop (fields.h
 # including wl_load.h, whose loaders include fields.h) and one that goes up
 # (util/units.c including io/wl_load.h), and one across the walls of
-# src/model's folders (core/roofline.c including families/llm.h).  Prints
-# "ok NAME" / "FAIL NAME: why".
+# src/model's folders (core/roofline.c including families/llm.h); then the
+# sizes of functions and files (check-sizes.sh), with a function one line
+# too long to show that check fails too.  Prints "ok NAME" / "FAIL NAME: why".
 build=${1:-build}
 here=$(dirname "$0")
 tmp=${TMPDIR:-/tmp}/tc-arch-run.$$
@@ -28,3 +29,19 @@ mutant() {
 mutant arch-mutant-loop arch-loop 'include src/io/fields src/io/wl_load src/io/fields.h:1'
 mutant arch-mutant-upward arch-upward 'include src/util/units src/io/wl_load src/util/units.c:1'
 mutant arch-mutant-folder-wall arch-upward 'include src/model/core/roofline src/model/families/llm src/model/core/roofline.c:1'
+
+# No function over 120 lines, no file over 900; and a function of 121
+# lines (its name's line, the braces, 118 lines between) must fail.
+"$here/check-sizes.sh"
+{
+	echo 'int too_long(void)'
+	echo '{'
+	i=0
+	while [ $i -lt 118 ]; do echo '	;'; i=$((i + 1)); done
+	echo '}'
+} >"$tmp.long.c"
+if "$here/check-sizes.sh" "$tmp.long.c" | grep -q '^FAIL arch-sizes: .*: too_long is 121 lines'; then
+	echo "ok arch-mutant-size"
+else
+	echo "FAIL arch-mutant-size: a function of 121 lines did not fail the size check"
+fi
