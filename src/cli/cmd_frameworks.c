@@ -12,7 +12,6 @@
 #include "opts.h"
 
 static const char *const formats[] = { "table", "csv", "json", "md", NULL };
-static const char *const family_names[] = { "llm", "vision", "recsys" };
 
 static void families_text(unsigned fam, char *buf, size_t len)
 {
@@ -21,7 +20,7 @@ static void families_text(unsigned fam, char *buf, size_t len)
 	for (int k = 0; k < WL_KIND_COUNT; k++)
 		if (fam & (1u << k)) {
 			int w = snprintf(buf + used, len - used, "%s%s", used ? "," : "",
-					 family_names[k]);
+					 wl_kind_names[k]);
 			if (w < 0 || (size_t)w >= len - used)
 				return;
 			used += (size_t)w;

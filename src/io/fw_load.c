@@ -14,8 +14,6 @@
 #include "yaml_node.h"
 
 static const char *const kind_names[] = { "framework", NULL };
-static const char *const family_names[] = { "llm", "vision", "recsys", NULL };
-_Static_assert(WL_KIND_COUNT == 3, "family_names follows enum wl_kind");
 
 /* The parse target: the profile and what fd_parse_map fills around it. */
 struct fw_doc {
@@ -55,7 +53,7 @@ static int family_set(const struct yn_node *v, const char *key, unsigned *out,
 	int rc = 0;
 	for (size_t i = 0; i < v->count; i++) {
 		int k;
-		if (fd_get_enum(v->items[i], key, family_names, &k, ctx))
+		if (fd_get_enum(v->items[i], key, wl_kind_names, &k, ctx))
 			rc = -1;
 		else
 			*out |= 1u << k;

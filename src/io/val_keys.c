@@ -34,28 +34,18 @@ struct vkey {
 				     non-negative integer */
 };
 
-static const char *const act_names[] = { "gelu", "swiglu", "relu", "geglu",
-					 NULL };
-static const char *const pos_names[] = { "learned", "rope", "alibi", NULL };
-static const char *const norm_names[] = { "layernorm", "rmsnorm", NULL };
-static const char *const family_names[] = { "llm", "vision", "recsys",
-					    NULL };
 static const char *const metric_names[] = { "iter_time_ms",
 					    "megatron_tflops", "mfu_pct",
 					    "tokens_per_s", "samples_per_s",
 					    "images_per_s", NULL };
 static const double metric_scale[] = { 1e-3, 1e12, 1e-2, 1, 1, 1 };
-static const char *const finetune_names[] = { "full", "lora", "qlora",
-					       NULL };
-/* Largest LoRA rank, as in workload files (wl_load.c). */
-#define VAL_MAX_LORA_RANK 65536
 static const char *const emb_prec_names[] = { "fp32", "fp16", "bf16", NULL };
 static const enum tc_prec emb_prec_map[] = { PREC_FP32, PREC_FP16, PREC_BF16 };
 
 
 static const struct vkey keys[K_N] = {
 	[K_ID] = { "id", VK_STR, NULL, 0, 0, 0, 0 },
-	[K_FAMILY] = { "family", VK_ENUM, family_names, 0, 0, 0, 0 },
+	[K_FAMILY] = { "family", VK_ENUM, wl_kind_names, 0, 0, 0, 0 },
 	[K_SOURCE] = { "source", VK_STR, NULL, 0, 0, 0, 0 },
 	[K_GPU] = { "gpu", VK_STR, NULL, 0, 0, 0, 0 },
 	[K_COUNT] = { "gpus", VK_INT, NULL, 0, 0, 1, 1000000 },
@@ -66,9 +56,9 @@ static const struct vkey keys[K_N] = {
 	[K_KV] = { "kv_heads", VK_INT, NULL, 0, 0, 0, 0 },
 	[K_FFN] = { "ffn", VK_INT, NULL, 0, 0, 0, 0 },
 	[K_VOCAB] = { "vocab", VK_INT, NULL, 0, 0, 0, 0 },
-	[K_ACT] = { "act", VK_ENUM, act_names, 0, 0, 0, 0 },
-	[K_POS] = { "positions", VK_ENUM, pos_names, 0, 0, 0, 0 },
-	[K_NORM] = { "norm", VK_ENUM, norm_names, 0, 0, 0, 0 },
+	[K_ACT] = { "act", VK_ENUM, llm_act_names, 0, 0, 0, 0 },
+	[K_POS] = { "positions", VK_ENUM, llm_pos_names, 0, 0, 0, 0 },
+	[K_NORM] = { "norm", VK_ENUM, llm_norm_names, 0, 0, 0, 0 },
 	[K_BIAS] = { "bias", VK_BOOL, NULL, 0, 0, 0, 0 },
 	[K_TIED] = { "tied_embeddings", VK_BOOL, NULL, 0, 0, 0, 0 },
 	[K_CAUSAL] = { "causal", VK_BOOL, NULL, 0, 0, 0, 0 },
@@ -90,7 +80,7 @@ static const struct vkey keys[K_N] = {
 	[K_FLASH] = { "flash_attention", VK_BOOL, NULL, 0, 0, 0, 0 },
 	[K_FINETUNE] = { "finetune", VK_ENUM, finetune_names, 0, 0, 0, 0 },
 	[K_LORA_RANK] = { "lora_rank", VK_INT, NULL, 0, 0, 1,
-			  VAL_MAX_LORA_RANK },
+			  LORA_MAX_RANK },
 	[K_OVERLAP] = { "grad_overlap", VK_BOOL, NULL, 0, 0, 0, 0 },
 	[K_GRAPHS] = { "cuda_graphs", VK_BOOL, NULL, 0, 0, 0, 0 },
 	[K_NET] = { "network_gb_per_s", VK_NUM, NULL, 0, 0, 0, 0 },
@@ -418,7 +408,7 @@ static int store_value(struct vstate *st, struct val_case *c, int k, const char 
 	if (fam != WL_KIND_COUNT && fam != w->kind)
 		return val_bad(st, line, col, "'%s' is a key of the %s family, and the "
 			   "case is of the %s family (expected the family or network "
-			   "first)", K->name, family_names[fam], family_names[w->kind]);
+			   "first)", K->name, wl_kind_names[fam], wl_kind_names[w->kind]);
 	switch ((enum vk_id)k) {
 	case K_ID: snprintf(c->id, sizeof(c->id), "%s", v); break;
 	case K_FAMILY: enter_family(c, v); break;
@@ -436,7 +426,12 @@ static int store_value(struct vstate *st, struct val_case *c, int k, const char 
 	case K_FFN: w->llm.ffn = (int)iv; break;
 	case K_VOCAB: w->llm.vocab = (int)iv; break;
 	case K_ACT: w->llm.act = (enum llm_act)ev; break;
-	case K_POS: w->llm.positions = (enum llm_pos)ev; break;
+	case K_POS:
+		if (ev == POS_RELATIVE) /* its buckets have no key here */
+			return val_bad(st, line, col, "positions relative in a case "
+				       "(expected one of learned, rope, alibi)");
+		w->llm.positions = (enum llm_pos)ev;
+		break;
 	case K_NORM: w->llm.norm = (enum llm_norm)ev; break;
 	case K_BIAS: w->llm.bias = (int)iv; break;
 	case K_TIED: w->llm.tied_embeddings = (int)iv; break;
@@ -599,7 +594,7 @@ int val_finish_case(struct vstate *st, const struct vstate *rs, struct val_case 
 		return val_bad(st, lineno, 1, "finetune %s without "
 			   "lora_rank (expected lora_rank 1 to "
 			   "%d)", finetune_names[c->w.train.finetune],
-			   VAL_MAX_LORA_RANK);
+			   LORA_MAX_RANK);
 	if (rs->have_measured == 1) {
 		if (rs->metric_file < 0)
 			return val_bad(st, lineno, 1, "'measured' "
@@ -616,6 +611,6 @@ int val_finish_case(struct vstate *st, const struct vstate *rs, struct val_case 
 	if (c->metric == VAL_MEGATRON_TFLOPS && c->w.kind != WL_LLM)
 		return val_bad(st, lineno, 1, "megatron_tflops for a case of the %s "
 			       "family (expected a language model: the formula counts "
-			       "its layers, width and vocabulary)", family_names[c->w.kind]);
+			       "its layers, width and vocabulary)", wl_kind_names[c->w.kind]);
 	return 0;
 }

@@ -16,10 +16,7 @@
 #include "fields.h"
 
 /* Names in the order of the enums they map to (workload.h). */
-static const char *const act_names[] = { "gelu", "swiglu", "relu", "geglu", NULL };
-static const char *const pos_names[] = { "learned", "rope", "alibi", "relative", NULL };
 const char *const wla_form_names[] = { "single-stack", "encoder-decoder", NULL };
-static const char *const norm_names[] = { "layernorm", "rmsnorm", NULL };
 
 /* ---------------------------------------------------------------------- */
 /* Small helpers                                                           */
@@ -70,13 +67,13 @@ const struct fd_field wla_fields[AK_COUNT] = {
 	[AK_KV_HEADS] = { .key = "kv_heads", .type = FD_INT, .offset = AOFF(kv_heads), .min = 1, .max = 100000 },
 	[AK_HEAD_DIM] = { .key = "head_dim", .type = FD_INT, .offset = AOFF(head_dim), .min = 1, .max = 65536 },
 	[AK_FFN] = { .key = "ffn", .type = FD_INT, .offset = AOFF(ffn), .min = 1, .max = 1e8 },
-	[AK_FFN_ACT] = { .key = "ffn_act", .type = FD_ENUM, .offset = AOFF(act), .names = act_names },
+	[AK_FFN_ACT] = { .key = "ffn_act", .type = FD_ENUM, .offset = AOFF(act), .names = llm_act_names },
 	[AK_VOCAB] = { .key = "vocab", .type = FD_INT, .offset = AOFF(vocab), .min = 1, .max = 1e7 },
 	[AK_TIED] = { .key = "tied_embeddings", .type = FD_BOOL, .offset = AOFF(tied_embeddings) },
 	[AK_EXPERTS] = { .key = "experts", .type = FD_INT, .offset = AOFF(experts), .min = 1, .max = 65536 },
 	[AK_TOP_K] = { .key = "top_k", .type = FD_INT, .offset = AOFF(top_k), .min = 1, .max = 65536 },
-	[AK_POSITIONS] = { .key = "positions", .type = FD_ENUM, .offset = AOFF(positions), .names = pos_names },
-	[AK_NORM] = { .key = "norm", .type = FD_ENUM, .offset = AOFF(norm), .names = norm_names },
+	[AK_POSITIONS] = { .key = "positions", .type = FD_ENUM, .offset = AOFF(positions), .names = llm_pos_names },
+	[AK_NORM] = { .key = "norm", .type = FD_ENUM, .offset = AOFF(norm), .names = llm_norm_names },
 	[AK_CAUSAL] = { .key = "causal", .type = FD_BOOL, .offset = AOFF(causal) },
 	[AK_BIAS] = { .key = "bias", .type = FD_BOOL, .offset = AOFF(bias) },
 	[AK_MAX_POSITIONS] = { .key = "max_positions", .type = FD_INT, .offset = AOFF(max_positions), .min = 1, .max = 1e8 },
@@ -190,7 +187,7 @@ int wla_form_finish(struct llm_arch *a, uint32_t has, const struct arch_marks *m
 	if (a->positions != POS_RELATIVE && (has & (1u << AK_REL_BUCKETS)))
 		bad |= wlx_err(d, m->file, wla_mark(m, AK_REL_BUCKETS),
 			       "relative_buckets needs positions: relative (expected no relative_buckets for %s positions)",
-			       pos_names[a->positions]);
+			       llm_pos_names[a->positions]);
 	if (a->form != FORM_ENCODER_DECODER) {
 		for (size_t i = 0; i < 2; i++)
 			if (has & (1u << stacks[i]))

@@ -228,7 +228,6 @@ int wlx_read_plan(const char *file, const struct tc_datapath *dp, const struct y
 		  int recsys, struct workload *w, struct tc_diag *d)
 {
 #define POFF(m) offsetof(struct plan_sec2, m)
-	static const char *const off_names[] = { "none", "uvm", "host", NULL };
 	struct fd_field table[] = {
 		{ .key = "gpu", .type = FD_STR, .offset = POFF(gpu), .size = GPU_ID_LEN },
 		{ .key = "count", .type = FD_INT, .required = 1, .offset = POFF(count), .min = 1, .max = MAX_COUNT,
@@ -241,7 +240,7 @@ int wlx_read_plan(const char *file, const struct tc_datapath *dp, const struct y
 		{ .key = recsys ? "embeddings" : "micro_batch", .type = recsys ? FD_ENUM : FD_INT,
 		  .offset = recsys ? POFF(embeddings) : POFF(micro_batch), .min = recsys ? 0 : 1,
 		  .max = recsys ? 0 : 1e6, .names = recsys ? rec_placement_names : NULL },
-		{ .key = recsys ? "offload" : NULL, .type = FD_ENUM, .offset = POFF(offload), .names = off_names },
+		{ .key = recsys ? "offload" : NULL, .type = FD_ENUM, .offset = POFF(offload), .names = rec_offload_names },
 		{ 0 },
 	};
 #undef POFF

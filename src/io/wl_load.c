@@ -23,10 +23,7 @@
 #include "fields.h"
 #include "fw_load.h"
 
-/* Names in the order of the enums they map to (workload.h, precision.h);
- * the optimizers' come from their registry (model/types/optimizer.h). */
-static const char *const finetune_names[] = { "full", "lora", "qlora", NULL };
-#define DEFAULT_PRECISION 2 /* bf16 */
+#define DEFAULT_PRECISION 2 /* bf16 in the precision names (precision.h) */
 
 /* Ranges (inclusive) of the workload fields; docs/workload-format.md. */
 #define MAX_SEQ_LEN 1e7
@@ -38,7 +35,6 @@ static const char *const finetune_names[] = { "full", "lora", "qlora", NULL };
 #define MAX_MICRO_BATCH 1e6
 #define MAX_INTERLEAVE 1024
 #define MAX_GPUS_PER_NODE 1024
-#define MAX_LORA_RANK 65536
 
 /* The folder part of `path` ("" for a bare name) into buf. */
 static void dir_of(const char *path, char *buf, size_t n)
@@ -330,7 +326,7 @@ static int read_training(struct wl_state *st, const struct yn_node *map)
 		  .min = 0.01, .max = 1, .expect = "the share of the layers recomputed, 0.01 to 1" },
 		{ .key = "flash_attention", .type = FD_BOOL, .offset = TOFF(flash_attention) },
 		{ .key = "finetune", .type = FD_ENUM, .offset = TOFF(finetune), .names = finetune_names },
-		{ .key = "lora_rank", .type = FD_INT, .offset = TOFF(lora_rank), .min = 1, .max = MAX_LORA_RANK },
+		{ .key = "lora_rank", .type = FD_INT, .offset = TOFF(lora_rank), .min = 1, .max = LORA_MAX_RANK },
 		{ .key = "packing", .type = FD_BOOL, .offset = TOFF(packing) },
 		{ .key = "mean_seq_len", .type = FD_NUM, .offset = TOFF(mean_seq_len), .unit = TC_UNIT_COUNT, .min = 1,
 		  .max = MAX_SEQ_LEN },
@@ -383,7 +379,7 @@ static int read_training(struct wl_state *st, const struct yn_node *map)
 	if (ts.finetune != FT_FULL && !lr)
 		return wlx_err(st->d, st->file, yn_map_get(map, "finetune"),
 			       "finetune %s needs lora_rank (expected lora_rank: 1 to %d in training)",
-			       finetune_names[ts.finetune], MAX_LORA_RANK);
+			       finetune_names[ts.finetune], LORA_MAX_RANK);
 	if (ts.finetune == FT_FULL && lr)
 		return wlx_err(st->d, st->file, lr,
 			       "lora_rank is set but finetune is full (expected finetune: lora or qlora)");

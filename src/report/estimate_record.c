@@ -429,7 +429,6 @@ static void fact(struct est_record *r, const char *name, struct rep_cell v)
 static void header_facts(struct est_record *r, const struct workload *w, const struct gpu *g,
 			 const struct estimate *e)
 {
-	static const char *const finetune_text[] = { "full", "lora", "qlora" };
 	const struct plan *p = &e->plan;
 	const struct training *t = &w->train;
 	int llm = w->kind == WL_LLM, vision = w->kind == WL_VISION;
@@ -453,7 +452,7 @@ static void header_facts(struct est_record *r, const struct workload *w, const s
 	fact(r, "global_batch", val(t->global_batch));
 	fact(r, "optimizer", txt(opt_name(t->optimizer)));
 	fact(r, "recompute_share", val(train_recompute_share(t)));
-	fact(r, "finetune", t->finetune != FT_FULL ? txt(finetune_text[t->finetune]) : null_cell);
+	fact(r, "finetune", t->finetune != FT_FULL ? txt(finetune_names[t->finetune]) : null_cell);
 	fact(r, "lora_rank", val(t->lora_rank));
 	/* another family has no vision part (workload.h): its facts are 0 */
 	static const struct vision_training no_vtrain;

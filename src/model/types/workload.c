@@ -15,6 +15,27 @@ _Static_assert(OPT_FOR_LLM == 1u << WL_LLM && OPT_FOR_VISION == 1u << WL_VISION 
 	       OPT_FOR_RECSYS == 1u << WL_RECSYS,
 	       "OPT_FOR_* bits follow enum wl_kind");
 
+const char *const wl_kind_names[WL_KIND_COUNT + 1] = {
+	[WL_LLM] = "llm", [WL_VISION] = "vision", [WL_RECSYS] = "recsys",
+	[WL_KIND_COUNT] = NULL,
+};
+const char *const llm_act_names[ACT_COUNT + 1] = {
+	[ACT_GELU] = "gelu", [ACT_SWIGLU] = "swiglu", [ACT_RELU] = "relu",
+	[ACT_GEGLU] = "geglu", [ACT_COUNT] = NULL,
+};
+const char *const llm_pos_names[POS_COUNT + 1] = {
+	[POS_LEARNED] = "learned", [POS_ROPE] = "rope", [POS_ALIBI] = "alibi",
+	[POS_RELATIVE] = "relative", [POS_COUNT] = NULL,
+};
+const char *const llm_norm_names[NORM_COUNT + 1] = {
+	[NORM_LAYERNORM] = "layernorm", [NORM_RMSNORM] = "rmsnorm",
+	[NORM_COUNT] = NULL,
+};
+const char *const finetune_names[FT_COUNT + 1] = {
+	[FT_FULL] = "full", [FT_LORA] = "lora", [FT_QLORA] = "qlora",
+	[FT_COUNT] = NULL,
+};
+
 const char *const sched_names[SCHED_COUNT + 1] = {
 	[SCHED_DEFAULT] = "default", [SCHED_1F1B] = "1f1b",
 	[SCHED_INTERLEAVED] = "interleaved",

@@ -14,12 +14,17 @@
 #define WL_NAME_LEN 128
 
 enum wl_kind { WL_LLM, WL_VISION, WL_RECSYS, WL_KIND_COUNT };
+/* "llm", "vision", "recsys", NULL: the family as files name it */
+extern const char *const wl_kind_names[WL_KIND_COUNT + 1];
 
-enum llm_act { ACT_GELU, ACT_SWIGLU, ACT_RELU, ACT_GEGLU };
-enum llm_pos { POS_LEARNED, POS_ROPE, POS_ALIBI, POS_RELATIVE };
+enum llm_act { ACT_GELU, ACT_SWIGLU, ACT_RELU, ACT_GEGLU, ACT_COUNT };
+extern const char *const llm_act_names[ACT_COUNT + 1];
+enum llm_pos { POS_LEARNED, POS_ROPE, POS_ALIBI, POS_RELATIVE, POS_COUNT };
+extern const char *const llm_pos_names[POS_COUNT + 1];
 /* One stack of layers, or an encoder and a decoder (T5, BART). */
 enum llm_form { FORM_DECODER, FORM_ENCODER_DECODER };
-enum llm_norm { NORM_LAYERNORM, NORM_RMSNORM };
+enum llm_norm { NORM_LAYERNORM, NORM_RMSNORM, NORM_COUNT };
+extern const char *const llm_norm_names[NORM_COUNT + 1];
 
 struct llm_arch {
 	char name[WL_NAME_LEN];
@@ -62,7 +67,11 @@ enum recompute { RECOMP_NONE, RECOMP_SELECTIVE, RECOMP_FULL,
 		 RECOMP_SELECTIVE_OP, RECOMP_COUNT };
 /* "none", "selective", "full", "selective_op", NULL */
 extern const char *const recompute_names[RECOMP_COUNT + 1];
-enum finetune { FT_FULL, FT_LORA, FT_QLORA };
+enum finetune { FT_FULL, FT_LORA, FT_QLORA, FT_COUNT };
+/* "full", "lora", "qlora", NULL */
+extern const char *const finetune_names[FT_COUNT + 1];
+/* The largest LoRA rank a workload or a validation case may state. */
+#define LORA_MAX_RANK 65536
 
 struct training {
 	double seq_len;       /* tokens per sequence (encoder-decoder: the
