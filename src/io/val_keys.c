@@ -81,6 +81,7 @@ static const struct vkey keys[K_N] = {
 	[K_FINETUNE] = { "finetune", VK_ENUM, finetune_names, 0, 0, 0, 0 },
 	[K_LORA_RANK] = { "lora_rank", VK_INT, NULL, 0, 0, 1,
 			  LORA_MAX_RANK },
+	[K_LORA_TARGETS] = { "lora_targets", VK_ENUM, lora_target_names, 0, 0, 0, 0 },
 	[K_OVERLAP] = { "grad_overlap", VK_BOOL, NULL, 0, 0, 0, 0 },
 	[K_GRAPHS] = { "cuda_graphs", VK_BOOL, NULL, 0, 0, 0, 0 },
 	[K_NET] = { "network_gb_per_s", VK_NUM, NULL, 0, 0, 0, 0 },
@@ -456,6 +457,7 @@ static int store_value(struct vstate *st, struct val_case *c, int k, const char 
 	case K_FLASH: w->train.flash_attention = (int)iv; break;
 	case K_FINETUNE: w->train.finetune = (enum finetune)ev; break;
 	case K_LORA_RANK: w->train.lora_rank = (int)iv; break;
+	case K_LORA_TARGETS: w->train.lora_targets = lora_target_sets[ev]; break;
 	case K_OVERLAP: w->plan.grad_overlap = (int)iv; break;
 	case K_GRAPHS: w->plan.cuda_graphs = (int)iv; break;
 	case K_NET: w->plan.network_bytes_per_s = dv * 1e9; break;
@@ -588,6 +590,10 @@ int val_finish_case(struct vstate *st, const struct vstate *rs, struct val_case 
 	/* LoRA needs its rank; full training has none. */
 	if (c->w.train.finetune == FT_FULL && c->w.train.lora_rank > 0)
 		return val_bad(st, lineno, 1, "lora_rank without "
+			   "LoRA (expected finetune lora or "
+			   "qlora)");
+	if (c->w.train.finetune == FT_FULL && c->w.train.lora_targets)
+		return val_bad(st, lineno, 1, "lora_targets without "
 			   "LoRA (expected finetune lora or "
 			   "qlora)");
 	if (c->w.train.finetune != FT_FULL && c->w.train.lora_rank < 1)

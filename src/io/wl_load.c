@@ -243,6 +243,7 @@ struct training_sec {
 	int seq_len, global_batch, input_len, target_len;
 	double tokens, steps;
 	int precision, recompute, flash_attention, finetune, lora_rank;
+	unsigned lora_targets;
 	enum optimizer optimizer;
 	int packing;
 	double mean_seq_len, capacity_factor, recompute_frac;
@@ -252,6 +253,51 @@ struct training_sec {
 static int parse_optimizer(const struct yn_node *v, void *at, const struct fd_ctx *ctx)
 {
 	return wlx_get_optimizer(v, WL_LLM, at, ctx);
+}
+
+/* The set a name of lora_target_names stands for; 0 for no such name. */
+static unsigned lora_set_named(const char *name, size_t len)
+{
+	for (size_t k = 0; lora_target_names[k]; k++)
+		if (strlen(lora_target_names[k]) == len && !strncmp(lora_target_names[k], name, len))
+			return lora_target_sets[k];
+	return 0;
+}
+
+/* FD_CUSTOM: the linears with LoRA adapters, the union of the names of a
+ * list or of one value, whose names may be joined by '+' ("qkv+fc1", as
+ * lora_targets_text() writes them). */
+static int parse_lora_targets(const struct yn_node *v, void *at, const struct fd_ctx *ctx)
+{
+	static const char expect[] = "all, attention, mlp, qkv, proj, fc1, fc2";
+	unsigned *set = at;
+	size_t n = v->type == YN_SEQ ? v->count : 1;
+
+	if (v->type == YN_MAP)
+		return fd_type_error(v, "lora_targets", "a name or a list of names (all, attention, mlp, qkv, proj, fc1, fc2)",
+				     ctx);
+	if (n == 0)
+		return tc_diag_at(ctx->d, TC_EXIT_INPUT, ctx->file, v->line, v->col,
+				  "lora_targets is an empty list (expected at least one of %s)", expect);
+	*set = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct yn_node *x = v->type == YN_SEQ ? v->items[i] : v;
+		if (x->type != YN_SCALAR)
+			return fd_type_error(x, "lora_targets", "a name", ctx);
+		for (const char *p = x->str;;) {
+			size_t len = strcspn(p, "+");
+			unsigned one = lora_set_named(p, len);
+			if (!one)
+				return tc_diag_at(ctx->d, TC_EXIT_INPUT, ctx->file, x->line, x->col,
+						  "lora_targets '%.*s' is not a linear of the block (expected one of %s, "
+						  "or several joined by '+')", (int)len, p, expect);
+			*set |= one;
+			if (!p[len])
+				break;
+			p += len + 1;
+		}
+	}
+	return 0;
 }
 
 /*
@@ -327,6 +373,7 @@ static int read_training(struct wl_state *st, const struct yn_node *map)
 		{ .key = "flash_attention", .type = FD_BOOL, .offset = TOFF(flash_attention) },
 		{ .key = "finetune", .type = FD_ENUM, .offset = TOFF(finetune), .names = finetune_names },
 		{ .key = "lora_rank", .type = FD_INT, .offset = TOFF(lora_rank), .min = 1, .max = LORA_MAX_RANK },
+		{ .key = "lora_targets", .type = FD_CUSTOM, .offset = TOFF(lora_targets), .parse = parse_lora_targets },
 		{ .key = "packing", .type = FD_BOOL, .offset = TOFF(packing) },
 		{ .key = "mean_seq_len", .type = FD_NUM, .offset = TOFF(mean_seq_len), .unit = TC_UNIT_COUNT, .min = 1,
 		  .max = MAX_SEQ_LEN },
@@ -383,6 +430,10 @@ static int read_training(struct wl_state *st, const struct yn_node *map)
 	if (ts.finetune == FT_FULL && lr)
 		return wlx_err(st->d, st->file, lr,
 			       "lora_rank is set but finetune is full (expected finetune: lora or qlora)");
+	const struct yn_node *lt = yn_map_get(map, "lora_targets");
+	if (ts.finetune == FT_FULL && lt)
+		return wlx_err(st->d, st->file, lt,
+			       "lora_targets is set but finetune is full (expected finetune: lora or qlora)");
 
 	w->train.seq_len = ts.input_len > 0 ? ts.target_len : ts.seq_len;
 	w->train.input_len = ts.input_len;
@@ -404,6 +455,7 @@ static int read_training(struct wl_state *st, const struct yn_node *map)
 	w->train.flash_attention = ts.flash_attention;
 	w->train.finetune = (enum finetune)ts.finetune;
 	w->train.lora_rank = ts.finetune == FT_FULL ? 0 : ts.lora_rank;
+	w->train.lora_targets = ts.lora_targets;
 	const struct yn_node *pk = yn_map_get(map, "packing");
 	const struct yn_node *mn = yn_map_get(map, "mean_seq_len");
 	if (ts.packing && !mn)

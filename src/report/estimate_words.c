@@ -384,7 +384,9 @@ static void llm_training(const struct rep_rows *r, size_t i, char *value)
 	if (share > 0 && share < 1)
 		append(value, " (%.3g %% of the layers)", 100 * share);
 	if (!FACT("finetune")->missing)
-		append(value, ", %s rank %.0f", FACT("finetune")->text, FACT("lora_rank")->num);
+		append(value, ", %s rank %.0f%s%s", FACT("finetune")->text, FACT("lora_rank")->num,
+		       strcmp(FACT("lora_targets")->text, "all") ? " on " : "",
+		       strcmp(FACT("lora_targets")->text, "all") ? FACT("lora_targets")->text : "");
 }
 
 /* What a vision or recommender model trains on: samples, batch, steps,

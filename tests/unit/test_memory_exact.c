@@ -254,6 +254,50 @@ static void test_layer_activations(void **state)
 }
 
 /*
+ * LoRA: a frozen linear keeps no input (its input serves its weight
+ * gradient only); an adapter keeps the 16-bit input for its own.  With
+ * adapters on every linear the layer keeps what full bf16 training keeps,
+ * 31,490,048 B, in fp8 as in bf16 (16-bit adapter inputs, no fp8 copy for
+ * the frozen projection).  On attention only (QKV and projection), the FC1
+ * input 2h = 2,048 and the FC2 input 2f = 4,096 B a token go: 6,144 x
+ * 1024 = 6,291,456 B less, 25,198,592 B.  On QKV alone, with flash
+ * attention, the projection's input is flash's own output: the same.
+ * Adapter parameters, r = 16: QKV 16 x (1024 + 3072) = 65,536, projection
+ * 16 x (1024 + 1024) = 32,768 a layer; x 2 layers = 196,608 on attention.
+ */
+static void test_lora_activations(void **state)
+{
+	struct workload w;
+	struct plan pl;
+	struct llm_shape sh;
+	double attention_only = LAYER_BF16 - 6 * 1024 * T_TOKENS;
+	(void)state;
+	setup_run(&w, &pl, 1);
+	w.train.finetune = FT_LORA;
+	w.train.lora_rank = 16;
+	llm_shape_init(&w, &pl, &sh);
+	assert_close(mem_layer_activation_bytes(&sh, RECOMP_NONE), LAYER_BF16, TOL_EXACT);
+	assert_close(sh.trainable_first, ADAPTERS_P, TOL_EXACT);
+	w.train.precision = PREC_FP8;
+	llm_shape_init(&w, &pl, &sh);
+	assert_close(mem_layer_activation_bytes(&sh, RECOMP_NONE), LAYER_BF16, TOL_EXACT);
+	w.train.lora_targets = LORA_QKV | LORA_PROJ;
+	llm_shape_init(&w, &pl, &sh);
+	assert_close(mem_layer_activation_bytes(&sh, RECOMP_NONE), attention_only, TOL_EXACT);
+	assert_close(sh.trainable_first, 196608.0, TOL_EXACT);
+	w.train.precision = PREC_BF16;
+	w.train.lora_targets = LORA_QKV;
+	llm_shape_init(&w, &pl, &sh);
+	assert_close(mem_layer_activation_bytes(&sh, RECOMP_NONE), attention_only, TOL_EXACT);
+	assert_close(sh.trainable_first, 2 * 65536.0, TOL_EXACT);
+	/* full training is untouched by the targets */
+	w.train.finetune = FT_FULL;
+	w.train.lora_rank = 0;
+	llm_shape_init(&w, &pl, &sh);
+	assert_close(mem_layer_activation_bytes(&sh, RECOMP_NONE), LAYER_BF16, TOL_EXACT);
+}
+
+/*
  * Attention without flash: softmax output 2, dropout mask 1 and dropout
  * output 2 bytes a score (Korthikanti's 5 a s^2 b): 8 x 1024^2 x 5 =
  * 41,943,040 B; without dropout the softmax output alone, 2 bytes:
@@ -410,6 +454,7 @@ int main(void)
 		cmocka_unit_test(test_optimizer_bytes),
 		cmocka_unit_test(test_fp32_adam),
 		cmocka_unit_test(test_qlora_weights),
+		cmocka_unit_test(test_lora_activations),
 		cmocka_unit_test(test_layer_activations),
 		cmocka_unit_test(test_attention_without_dropout),
 		cmocka_unit_test(test_selective_op),

@@ -134,9 +134,50 @@ static void test_llm_limiter(void **state)
 	assert_true(e.breakdown_s[BRK_DP_COMM] > 0.6);
 }
 
+/* The flop of the step's operator `name`, -1 where it has none. */
+static double op_flop(const char *name)
+{
+	for (size_t i = 0; i < ws.count; i++)
+		if (!strcmp(ws.ops[i].name, name))
+			return ws.ops[i].flop;
+	return -1;
+}
+
+/*
+ * LoRA adapters run where the workload puts them.  An adapter of a linear
+ * k -> n on T tokens is two GEMMs, x A (T x r x k) and (x A) B (T x n x
+ * r): 2 T r (n + k) FLOPs forward.  T = 1024, r = 16: QKV (k = 1024, n =
+ * 3072) 2 x 1024 x 16 x 4096 = 134,217,728; FC1 (k = 1024, n = 2f =
+ * 4096) 2 x 1024 x 16 x 5120 = 167,772,160.  On attention only, FC1 and
+ * FC2 have none, forward or backward.
+ */
+static void test_lora_targets_ops(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct estimate e;
+	(void)state;
+	small_run(&w, &g, 8);
+	w.train.finetune = FT_LORA;
+	w.train.lora_rank = 16;
+	tc_estimate_ok(&w, &g, &e);
+	assert_close(op_flop("layer.qkv_lora"), 134217728.0, TOL_EXACT);
+	assert_close(op_flop("layer.mlp_fc1_lora"), 167772160.0, TOL_EXACT);
+	w.train.lora_targets = LORA_QKV | LORA_PROJ;
+	tc_estimate_ok(&w, &g, &e);
+	assert_close(op_flop("layer.qkv_lora"), 134217728.0, TOL_EXACT);
+	assert_true(op_flop("layer.attn_out_lora") > 0);
+	assert_true(op_flop("layer.mlp_fc1_lora") < 0);
+	assert_true(op_flop("layer.mlp_fc2_lora") < 0);
+	assert_true(op_flop("layer.mlp_fc1_lora.bwd") < 0);
+	assert_true(op_flop("layer.mlp_fc2_lora.bwd") < 0);
+	assert_true(op_flop("layer.qkv_lora.bwd") > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_lora_targets_ops),
 		cmocka_unit_test(test_model_flop_and_mfu),
 		cmocka_unit_test(test_exposed_dp),
 		cmocka_unit_test(test_tied_embedding_allreduce),

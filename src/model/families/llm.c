@@ -195,7 +195,9 @@ static void gemm_input_cast(struct bld *B, const char *gemm_name,
 	elem(B, name, BRK_MEMBOUND, elems * (sh->e + copies * sh->eg), 0, 1);
 }
 
-/* A linear layer forward: GEMM T x n x k, plus LoRA adapters / dequant. */
+/* An adapter op's name where the linear has one (enum lora_target), else NULL */
+#define IF_ADAPTED(bit, name) (B->sh->lora_on & (bit) ? (name) : NULL)
+/* A linear layer forward: GEMM T x n x k, and its adapter `qname` if any. */
 static void linear_fwd(struct bld *B, const char *name, const char *qname,
 		       double T, double n, double k, double experts)
 {
@@ -207,12 +209,12 @@ static void linear_fwd(struct bld *B, const char *name, const char *qname,
 	B->grouped = experts > 1;
 	gemm(B, name, BRK_GEMM, T / experts, n, k, experts);
 	B->grouped = 0;
-	if (sh->lora_r > 0)
+	if (sh->lora_r > 0 && qname)
 		/* x*A then (x*A)*B, r-wide: two small GEMMs per adapter. */
 		lora(B, qname, T, n, k, experts, 1);
 }
 
-/* A linear layer backward: data gradient, weight gradient unless frozen. */
+/* Its backward: data, weight gradient unless frozen, adapter `aname` if any. */
 static void linear_bwd(struct bld *B, const char *dname, const char *wname,
 		       const char *aname, double T, double n, double k,
 		       double experts)
@@ -225,7 +227,7 @@ static void linear_bwd(struct bld *B, const char *dname, const char *wname,
 	if (sh->lora_r <= 0)
 		wgemm(B, wname, k, n, m, experts);
 	B->grouped = 0;
-	if (sh->lora_r > 0)
+	if (sh->lora_r > 0 && aname)
 		lora(B, aname, T, n, k, experts, 2);
 }
 
@@ -274,7 +276,7 @@ static void layer_fwd(struct bld *B, int core_only)
 		if (sh->lora_r > 0 && sh->qlora)
 			elem(B, NM(".dequant"), BRK_MEMBOUND,
 			     qlora_dequant_bytes(sh), 0, 4 + 2 * lexp);
-		linear_fwd(B, NM(".qkv"), NM(".qkv_lora"), T, qkv_n, h, 1);
+		linear_fwd(B, NM(".qkv"), IF_ADAPTED(LORA_QKV, NM(".qkv_lora")), T, qkv_n, h, 1);
 		if (sh->rope)
 			elem(B, NM(".rope"), BRK_MEMBOUND,
 			     2 * T * (sh->a + sh->g) * d / t * e, 0, 1);
@@ -298,7 +300,7 @@ static void layer_fwd(struct bld *B, int core_only)
 	cp_ring(B, NM(".cp_ring"), first_attn, 1);
 	if (core_only)
 		return;
-	linear_fwd(B, NM(".attn_out"), NM(".attn_out_lora"), T, h,
+	linear_fwd(B, NM(".attn_out"), IF_ADAPTED(LORA_PROJ, NM(".attn_out_lora")), T, h,
 		   sh->a * d / t, 1);
 	coll(B, sh->sp ? NM(".tp_reducescatter1") : NM(".tp_allreduce1"),
 	     BRK_TP_COMM, sh->sp ? COLL_REDUCE_SCATTER : COLL_ALLREDUCE, tpg,
@@ -316,21 +318,21 @@ static void layer_fwd(struct bld *B, int core_only)
 		moe_permute(B, NM(".moe_permute"), NM(".moe_sort"), T, Tr);
 		coll(B, NM(".ep_dispatch"), BRK_EP_COMM, COLL_ALLTOALL, epg,
 		     Tr * h * e);
-		linear_fwd(B, NM(".mlp_fc1"), NM(".mlp_fc1_lora"), Tr,
+		linear_fwd(B, NM(".mlp_fc1"), IF_ADAPTED(LORA_FC1, NM(".mlp_fc1_lora")), Tr,
 			   ffn_in / t, h, lexp);
 		elem(B, NM(".mlp_act"), BRK_MEMBOUND,
 		     Tr * sh->f / t * e * (sh->gated ? 3 : 2), 0, lexp);
-		linear_fwd(B, NM(".mlp_fc2"), NM(".mlp_fc2_lora"), Tr, h,
+		linear_fwd(B, NM(".mlp_fc2"), IF_ADAPTED(LORA_FC2, NM(".mlp_fc2_lora")), Tr, h,
 			   sh->f / t, lexp);
 		coll(B, NM(".ep_combine"), BRK_EP_COMM, COLL_ALLTOALL, epg,
 		     Tr * h * e);
 		moe_permute(B, NM(".moe_unpermute"), NM(".moe_unsort"), T, Tr);
 	} else {
-		linear_fwd(B, NM(".mlp_fc1"), NM(".mlp_fc1_lora"), T,
+		linear_fwd(B, NM(".mlp_fc1"), IF_ADAPTED(LORA_FC1, NM(".mlp_fc1_lora")), T,
 			   ffn_in / t, h, 1);
 		elem(B, NM(".mlp_act"), BRK_MEMBOUND,
 		     T * sh->f / t * e * (sh->gated ? 3 : 2), 0, 1);
-		linear_fwd(B, NM(".mlp_fc2"), NM(".mlp_fc2_lora"), T, h,
+		linear_fwd(B, NM(".mlp_fc2"), IF_ADAPTED(LORA_FC2, NM(".mlp_fc2_lora")), T, h,
 			   sh->f / t, 1);
 	}
 	coll(B, sh->sp ? NM(".tp_reducescatter2") : NM(".tp_allreduce2"),
@@ -427,11 +429,11 @@ static void layer_bwd(struct bld *B)
 		     epg, Tr * h * e);
 	}
 	linear_bwd(B, "layer.mlp_fc2.bwd_d", "layer.mlp_fc2.bwd_w",
-		   "layer.mlp_fc2_lora.bwd", xm, h, sh->f / t, xe);
+		   IF_ADAPTED(LORA_FC2, "layer.mlp_fc2_lora.bwd"), xm, h, sh->f / t, xe);
 	elem(B, "layer.mlp_act.bwd", BRK_MEMBOUND,
 	     xm * sh->f / t * e * (sh->gated ? 5 : 3), 0, xe);
 	linear_bwd(B, "layer.mlp_fc1.bwd_d", "layer.mlp_fc1.bwd_w",
-		   "layer.mlp_fc1_lora.bwd", xm, ffn_in / t, h, xe);
+		   IF_ADAPTED(LORA_FC1, "layer.mlp_fc1_lora.bwd"), xm, ffn_in / t, h, xe);
 	if (sh->experts > 1) {
 		struct comm_group epg = group(sh->ep, sh->t, sh->gpn);
 		coll(B, "layer.ep_dispatch.bwd", BRK_EP_COMM, COLL_ALLTOALL,
@@ -452,7 +454,7 @@ static void layer_bwd(struct bld *B)
 		coll(B, "layer.tp_allgather1.bwd", BRK_TP_COMM, COLL_ALLGATHER,
 		     tpg, tp_bytes);
 	linear_bwd(B, "layer.attn_out.bwd_d", "layer.attn_out.bwd_w",
-		   "layer.attn_out_lora.bwd", T, h, sh->a * d / t, 1);
+		   IF_ADAPTED(LORA_PROJ, "layer.attn_out_lora.bwd"), T, h, sh->a * d / t, 1);
 	first_attn = B->out->ws->count;
 	if (sh->flash) {
 		double cf = sh->causal ? 0.5 : 1.0;
@@ -478,7 +480,7 @@ static void layer_bwd(struct bld *B)
 	if (sh->rope)
 		elem(B, "layer.rope.bwd", BRK_MEMBOUND,
 		     2 * T * (sh->a + sh->g) * d / t * e, 0, 1);
-	linear_bwd(B, "layer.qkv.bwd_d", "layer.qkv.bwd_w", "layer.qkv_lora.bwd",
+	linear_bwd(B, "layer.qkv.bwd_d", "layer.qkv.bwd_w", IF_ADAPTED(LORA_QKV, "layer.qkv_lora.bwd"),
 		   T, qkv_n, h, 1);
 	tp_input_grad(B, "layer.tp_reducescatter1.bwd", "layer.tp_regather1.bwd",
 		      "layer.tp_allreduce1.bwd", tpg, tp_bytes);
@@ -805,8 +807,8 @@ static void cross_fwd(struct bld *B, double enc_s, int core_only)
 		if (sh->sp) /* the norm's output and the encoder's output */
 			coll(B, NM(".tp_allgather"), BRK_TP_COMM,
 			     COLL_ALLGATHER, tpg, (T + Te) * h * e);
-		linear_fwd(B, NM(".q"), NM(".q_lora"), T, ad, h, 1);
-		linear_fwd(B, NM(".kv"), NM(".kv_lora"), Te,
+		linear_fwd(B, NM(".q"), IF_ADAPTED(LORA_QKV, NM(".q_lora")), T, ad, h, 1);
+		linear_fwd(B, NM(".kv"), IF_ADAPTED(LORA_QKV, NM(".kv_lora")), Te,
 			   2 * sh->g * d / t, h, 1);
 	}
 	if (sh->flash) {
@@ -824,7 +826,7 @@ static void cross_fwd(struct bld *B, double enc_s, int core_only)
 	}
 	if (core_only)
 		return;
-	linear_fwd(B, NM(".attn_out"), NM(".attn_out_lora"), T, h, ad, 1);
+	linear_fwd(B, NM(".attn_out"), IF_ADAPTED(LORA_PROJ, NM(".attn_out_lora")), T, h, ad, 1);
 	coll(B, sh->sp ? NM(".tp_reducescatter") : NM(".tp_allreduce"),
 	     BRK_TP_COMM, sh->sp ? COLL_REDUCE_SCATTER : COLL_ALLREDUCE, tpg,
 	     T * h * e);
@@ -848,7 +850,7 @@ static void cross_bwd(struct bld *B, double enc_s)
 		coll(B, "cross.tp_allgather.bwd", BRK_TP_COMM, COLL_ALLGATHER,
 		     tpg, T * h * e);
 	linear_bwd(B, "cross.attn_out.bwd_d", "cross.attn_out.bwd_w",
-		   "cross.attn_out_lora.bwd", T, h, ad, 1);
+		   IF_ADAPTED(LORA_PROJ, "cross.attn_out_lora.bwd"), T, h, ad, 1);
 	if (sh->flash) {
 		double mf = 4 * s * enc_s * d * bh;
 		fused(B, "cross.attn_flash.bwd", 2.5 * mf,
@@ -862,9 +864,9 @@ static void cross_bwd(struct bld *B, double enc_s)
 		gemm(B, "cross.attn_scores.bwd_d", BRK_ATTN, s, d, enc_s, bh);
 		gemm(B, "cross.attn_scores.bwd_w", BRK_ATTN, enc_s, d, s, bh);
 	}
-	linear_bwd(B, "cross.kv.bwd_d", "cross.kv.bwd_w", "cross.kv_lora.bwd",
+	linear_bwd(B, "cross.kv.bwd_d", "cross.kv.bwd_w", IF_ADAPTED(LORA_QKV, "cross.kv_lora.bwd"),
 		   Te, 2 * sh->g * d / t, h, 1);
-	linear_bwd(B, "cross.q.bwd_d", "cross.q.bwd_w", "cross.q_lora.bwd", T,
+	linear_bwd(B, "cross.q.bwd_d", "cross.q.bwd_w", IF_ADAPTED(LORA_QKV, "cross.q_lora.bwd"), T,
 		   ad, h, 1);
 	/* The query's input gradient, and the encoder output's summed over
 	 * the tensor-parallel ranks. */

@@ -17,6 +17,15 @@ void llm_shape_init(const struct workload *w, const struct plan *pl,
 	llm_shape_of(&w->llm, &w->train, pl, sh);
 }
 
+/* The adapter parameters of a layer's MLP, over all its experts: FC1
+ * h -> ffn_in (2f gated), FC2 f -> h, where the adapters are. */
+static double expert_adapters(const struct llm_shape *sh, double ffn_in)
+{
+	return sh->experts * sh->lora_r *
+	       (!!(sh->lora_on & LORA_FC1) * (sh->h + ffn_in) +
+		!!(sh->lora_on & LORA_FC2) * (sh->f + sh->h));
+}
+
 /* The sizes, layout and switches of *sh that come straight from the
  * architecture, the training settings and the plan. */
 static void dims_of(const struct llm_arch *A, const struct training *tr,
@@ -56,6 +65,8 @@ static void dims_of(const struct llm_arch *A, const struct training *tr,
 		 tr->capacity_factor : 1;
 	sh->lora_r = tr->finetune != FT_FULL ? tr->lora_rank : 0;
 	sh->qlora = sh->lora_r > 0 && tr->finetune == FT_QLORA;
+	sh->lora_on = sh->lora_r <= 0 ? 0 :
+		      tr->lora_targets ? tr->lora_targets : LORA_ALL;
 	sh->causal = A->causal;
 	sh->rope = A->positions == POS_ROPE;
 	sh->flash = tr->flash_attention;
@@ -90,12 +101,12 @@ void llm_shape_of(const struct llm_arch *A, const struct training *tr,
 	sh->layer_tensors = 4.0 * (A->bias ? 2 : 1) +
 			    2.0 * (A->norm == NORM_RMSNORM ? 1 : 2) +
 			    (sh->experts > 1 ? 1 + 2.0 * (sh->experts - 1) : 0);
+	/* an adapter of a linear n -> m holds r (n + m) parameters */
 	if (sh->lora_r > 0)
-		sh->adapter_params_layer =
-			sh->lora_r * (sh->h + (sh->a + 2 * sh->g) * sh->d) +
-			sh->lora_r * (sh->a * sh->d + sh->h) +
-			sh->experts * sh->lora_r *
-				(sh->h + ffn_in + sh->f + sh->h);
+		sh->adapter_params_layer = sh->lora_r *
+			(!!(sh->lora_on & LORA_QKV) * (sh->h + (sh->a + 2 * sh->g) * sh->d) +
+			 !!(sh->lora_on & LORA_PROJ) * (sh->a * sh->d + sh->h)) +
+			expert_adapters(sh, ffn_in);
 	sh->embed_params = sh->V * sh->h;
 	if (A->positions == POS_LEARNED)
 		sh->embed_params += (A->max_positions > 0 ? A->max_positions :
@@ -131,8 +142,7 @@ void llm_shape_of(const struct llm_arch *A, const struct training *tr,
 		sh->experts / sh->ep * mlp / sh->t : 0;
 	if (sh->lora_r > 0) {
 		/* The experts' adapters are spread over the ep ranks too. */
-		double exp_lora = sh->experts * sh->lora_r *
-				  (2 * sh->h + ffn_in + sh->f);
+		double exp_lora = expert_adapters(sh, ffn_in);
 		double local = sh->adapter_params_layer - exp_lora +
 			       exp_lora / sh->ep;
 		sh->trainable_first = sh->lps_first * local / sh->t;

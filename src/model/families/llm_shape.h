@@ -34,6 +34,9 @@ struct llm_shape {
 					     the mean (1 for dense models) */
 	double lora_r;                    /* 0 unless LoRA/QLoRA */
 	int qlora;                        /* 4-bit frozen weights (QLoRA) */
+	unsigned lora_on;                 /* the linears with adapters (enum
+					     lora_target bits; 0 without
+					     LoRA) */
 	int causal;                       /* causal attention mask */
 	int rope;                         /* rotary position embeddings */
 	int flash;                        /* fused (flash) attention */

@@ -26,6 +26,13 @@ static double dmax(double a, double b) { return a > b ? a : b; }
  * the QKV and FC1 inputs (the norm outputs) and the FC2 input; the
  * attention output stays 16-bit where flash attention keeps it for its own
  * backward, and the projection keeps an fp8 copy besides.
+ *
+ * A linear layer keeps its input for its weight gradient alone (the data
+ * gradient dX = dY W^T reads the weight, not X), so a frozen LoRA base
+ * keeps none: Transformer Engine saves the input only when the weight
+ * takes a gradient (linear.py, backward_needs_input = weight.requires_grad).
+ * Its adapter keeps the same input in 16 bits for the adapter's own weight
+ * gradient; the adapters' r-wide middles are negligible.
  */
 double mem_layer_activation_bytes(const struct llm_shape *sh,
 				  enum recompute rc)
@@ -33,7 +40,11 @@ double mem_layer_activation_bytes(const struct llm_shape *sh,
 	double sb = sh->s * sh->b, h = sh->h, d = sh->d, t = sh->t;
 	double ffn_in = sh->gated ? 2 * sh->f : sh->f;
 	double scale = sh->e / 2; /* 16-bit baseline */
-	double lin = mem_saved_input_bytes(sh); /* a kept GEMM input */
+	/* bytes kept of each element of each linear's input */
+	double qkv = mem_linear_input_bytes(sh, LORA_QKV);
+	double proj = mem_linear_input_bytes(sh, LORA_PROJ);
+	double fc1 = mem_linear_input_bytes(sh, LORA_FC1);
+	double fc2 = mem_linear_input_bytes(sh, LORA_FC2);
 	double repl, split, core, masks, attn_out;
 
 	if (rc == RECOMP_FULL) /* the layer input only */
@@ -43,13 +54,13 @@ double mem_layer_activation_bytes(const struct llm_shape *sh,
 	/* two dropout masks, 1 byte, unless the model has no dropout */
 	masks = sh->no_dropout ? 0 : 2 * sb * h;
 	/* norm inputs (4sbh) in 16 bits, QKV and FC1 inputs as kept */
-	repl = 4 * sb * h * scale + 2 * sb * h * lin + masks;
-	attn_out = sh->flash ? 2 * scale + (lin < 2 * scale ? lin : 0) : lin;
+	repl = 4 * sb * h * scale + sb * h * (qkv + fc1) + masks;
+	attn_out = sh->flash ? 2 * scale + (proj < 2 * scale ? proj : 0) : proj;
 	/* MoE: the experts' share grows with the capacity factor (the
 	 * busiest rank's pairs over the mean). */
 	split = sb * ((2 * sh->a * d + 4 * sh->g * d) * scale +
 		      sh->a * d * attn_out) +
-		sh->cf * sh->top_k * sb * (2 * ffn_in * scale + sh->f * lin);
+		sh->cf * sh->top_k * sb * (2 * ffn_in * scale + sh->f * fc2);
 	if (sh->flash)
 		core = 4 * sh->a * sh->s * sh->b; /* fp32 softmax statistics */
 	else if (rc == RECOMP_SELECTIVE)
@@ -94,6 +105,13 @@ double mem_layer_op_saved_bytes(const struct llm_shape *sh)
 double mem_saved_input_bytes(const struct llm_shape *sh)
 {
 	return sh->eg < sh->e ? sh->eg : sh->e;
+}
+
+double mem_linear_input_bytes(const struct llm_shape *sh, unsigned linear)
+{
+	if (sh->lora_r <= 0)
+		return mem_saved_input_bytes(sh);
+	return sh->lora_on & linear ? sh->e : 0;
 }
 
 double mem_layer_kept_bytes(const struct llm_shape *sh,

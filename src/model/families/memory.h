@@ -40,6 +40,11 @@ double mem_optimizer_bytes_per_param(enum optimizer o, int mixed);
  * saves the cast input), else the activations' 16 or 32 bits. */
 double mem_saved_input_bytes(const struct llm_shape *sh);
 
+/* Bytes the block's linear `linear` (an enum lora_target bit) keeps of each
+ * element of its input: as above, but under LoRA none for a frozen base
+ * without an adapter, and the 16-bit input for one with an adapter. */
+double mem_linear_input_bytes(const struct llm_shape *sh, unsigned linear);
+
 /* Activation bytes one layer keeps under RECOMP_SELECTIVE_OP. */
 double mem_layer_op_saved_bytes(const struct llm_shape *sh);
 

@@ -36,6 +36,25 @@ const char *const finetune_names[FT_COUNT + 1] = {
 	[FT_COUNT] = NULL,
 };
 
+const char *const lora_target_names[] = {
+	"all", "attention", "mlp", "qkv", "proj", "fc1", "fc2", NULL
+};
+const unsigned lora_target_sets[] = {
+	LORA_ALL, LORA_QKV | LORA_PROJ, LORA_FC1 | LORA_FC2, LORA_QKV,
+	LORA_PROJ, LORA_FC1, LORA_FC2,
+};
+
+const char *lora_targets_text(unsigned set)
+{
+	/* indexed by the set's bits: QKV 1, projection 2, FC1 4, FC2 8 */
+	static const char *const text[16] = {
+		"all", "qkv", "proj", "attention", "fc1", "qkv+fc1",
+		"proj+fc1", "attention+fc1", "fc2", "qkv+fc2", "proj+fc2",
+		"attention+fc2", "mlp", "qkv+mlp", "proj+mlp", "all",
+	};
+	return text[set & LORA_ALL];
+}
+
 const char *const sched_names[SCHED_COUNT + 1] = {
 	[SCHED_DEFAULT] = "default", [SCHED_1F1B] = "1f1b",
 	[SCHED_INTERLEAVED] = "interleaved",

@@ -72,6 +72,19 @@ enum finetune { FT_FULL, FT_LORA, FT_QLORA, FT_COUNT };
 extern const char *const finetune_names[FT_COUNT + 1];
 /* The largest LoRA rank a workload or a validation case may state. */
 #define LORA_MAX_RANK 65536
+/* The linear layers of a block that carry LoRA adapters, a set of these
+ * bits; the others stay frozen and adapter-less.  The default is every one
+ * (QLoRA's and PEFT's all-linear choice); the MLPerf Llama 2 70B LoRA
+ * benchmark adapts QKV and the projection, NeMo's default QKV alone. */
+enum lora_target { LORA_QKV = 1, LORA_PROJ = 2, LORA_FC1 = 4, LORA_FC2 = 8,
+		   LORA_ALL = 15 };
+/* The names a file gives a set ("all", "attention" = QKV and projection,
+ * "mlp" = FC1 and FC2, or one layer: "qkv", "proj", "fc1", "fc2"), NULL
+ * ended, and the set each stands for. */
+extern const char *const lora_target_names[];
+extern const unsigned lora_target_sets[];
+/* A set's words ("attention", "qkv+fc1", "all" for 0 and LORA_ALL). */
+const char *lora_targets_text(unsigned set);
 
 struct training {
 	double seq_len;       /* tokens per sequence (encoder-decoder: the
@@ -91,6 +104,7 @@ struct training {
 	int flash_attention;
 	enum finetune finetune;
 	int lora_rank;
+	unsigned lora_targets; /* enum lora_target bits; 0 = LORA_ALL */
 	int packing;          /* samples packed or unpadded: only real
 				 tokens are computed */
 	double mean_seq_len;  /* mean real tokens per sample (packing) */
