@@ -254,7 +254,22 @@ int imp_axolotl_read(const struct yn_doc *doc, struct imp_result *r, struct tc_d
 	const char *adapter = word(root, root, "adapter", &at);
 	if (adapter && (!strcmp(adapter, "lora") || !strcmp(adapter, "qlora"))) {
 		from_node(r, IMP_TRAINING, "finetune", adapter, "adapter", at);
-		if (imp_yaml_int(root, root, "lora_r", "lora_r", IMP_TRAINING, "lora_rank", 1, 65536, r, d))
+		/* PEFT's names of a Llama-style block's linears; q, k and v are
+		 * one adapter on the fused QKV here */
+		static const char *const modules[] = { "q_proj", "k_proj", "v_proj", "qkv_proj", "o_proj",
+						       "gate_proj", "up_proj", "down_proj", NULL };
+		static const unsigned sets[] = { LORA_QKV, LORA_QKV, LORA_QKV, LORA_QKV, LORA_PROJ, LORA_FC1,
+						 LORA_FC1, LORA_FC2 };
+		int linear;
+		if (imp_yaml_int(root, root, "lora_r", "lora_r", IMP_TRAINING, "lora_rank", 1, 65536, r, d) ||
+		    imp_yaml_bool(root, root, "lora_target_linear", &linear, r, d))
+			return -1;
+		if (linear == 1)
+			from_node(r, IMP_TRAINING, "lora_targets", "all", "lora_target_linear",
+				  imp_yaml_get(root, root, "lora_target_linear"));
+		else if (imp_yaml_lora_targets(root, root, "lora_target_modules", "lora_target_modules", modules,
+					       sets, "q_proj, k_proj, v_proj, qkv_proj, o_proj, gate_proj, up_proj or "
+					       "down_proj", r, d))
 			return -1;
 	} else if (adapter && adapter[0]) {
 		return imp_err(d, r, at->line, at->col, "adapter '%s' is not modelled (expected lora or qlora)", adapter);

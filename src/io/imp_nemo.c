@@ -183,8 +183,16 @@ static int read_extras(const struct yn_node *root, const struct yn_node *model, 
 	if (scheme && scheme->type == YN_SCALAR && !strcmp(scheme->str, "lora")) {
 		imp_from(r, IMP_TRAINING, "finetune", "lora", "model.peft.peft_scheme", scheme->line, scheme->col);
 		const struct yn_node *lt = yn_map_get(peft, "lora_tuning");
-		if (lt && imp_yaml_int(root, lt, "adapter_dim", "model.peft.lora_tuning.adapter_dim", IMP_TRAINING,
-				       "lora_rank", 1, 65536, r, d))
+		/* NeMo's names of the linears (megatron_gpt_finetuning_config.yaml) */
+		static const char *const modules[] = { "attention_qkv", "attention_dense", "mlp_fc1", "mlp_fc2",
+						       "attention", "mlp", "all", NULL };
+		static const unsigned sets[] = { LORA_QKV, LORA_PROJ, LORA_FC1, LORA_FC2, LORA_QKV | LORA_PROJ,
+						 LORA_FC1 | LORA_FC2, LORA_ALL };
+		if (lt && (imp_yaml_int(root, lt, "adapter_dim", "model.peft.lora_tuning.adapter_dim", IMP_TRAINING,
+					"lora_rank", 1, 65536, r, d) ||
+			   imp_yaml_lora_targets(root, lt, "target_modules", "model.peft.lora_tuning.target_modules",
+						 modules, sets, "attention_qkv, attention_dense, mlp_fc1, mlp_fc2, "
+						 "attention, mlp or all", r, d)))
 			return -1;
 	} else if (scheme && scheme->type == YN_SCALAR && strcmp(scheme->str, "none")) {
 		imp_warn(r, "model.peft.peft_scheme '%s' (line %d) is not modelled: the workload trains every "

@@ -186,3 +186,28 @@ int imp_yaml_flag(const struct yn_node *root, const struct yn_node *map, const c
 	}
 	return 0;
 }
+
+int imp_yaml_lora_targets(const struct yn_node *root, const struct yn_node *map, const char *name,
+			  const char *from, const char *const *modules, const unsigned *sets,
+			  const char *expect, struct imp_result *r, struct tc_diag *d)
+{
+	const struct yn_node *v = imp_yaml_get(root, map, name);
+	unsigned set = 0;
+	size_t n;
+	if (!v)
+		return 0;
+	n = v->type == YN_SEQ ? v->count : 1;
+	for (size_t i = 0; i < n; i++) {
+		const struct yn_node *x = v->type == YN_SEQ ? v->items[i] : v;
+		size_t k = 0;
+		while (modules[k] && !(x->type == YN_SCALAR && !strcmp(modules[k], x->str)))
+			k++;
+		if (!modules[k])
+			return imp_err(d, r, x->line, x->col, "'%s' holds %s, not a module the model knows (expected %s)",
+				       name, x->type == YN_SCALAR ? x->str : yn_type_name(x), expect);
+		set |= sets[k];
+	}
+	if (set)
+		imp_from(r, IMP_TRAINING, "lora_targets", lora_targets_text(set), from, v->line, v->col);
+	return 0;
+}

@@ -58,6 +58,15 @@ int imp_yaml_long(const struct yn_node *root, const struct yn_node *map, const c
 int imp_yaml_bool(const struct yn_node *root, const struct yn_node *map, const char *name,
 		  int *out, struct imp_result *r, struct tc_diag *d);
 
+/* The modules a config puts LoRA adapters on, YAML value `name` of map (a
+ * list of module names, or one), into training key lora_targets: each name
+ * is looked up in `modules` (NULL-ended), whose linears are the bits of
+ * `sets` (enum lora_target), and `expect` lists them for the error.  0
+ * when absent or set, -1 (reported) on a name not in the table. */
+int imp_yaml_lora_targets(const struct yn_node *root, const struct yn_node *map, const char *name,
+			  const char *from, const char *const *modules, const unsigned *sets,
+			  const char *expect, struct imp_result *r, struct tc_diag *d);
+
 /* Set key (sec, key) from YAML boolean `name` of map when present. */
 int imp_yaml_flag(const struct yn_node *root, const struct yn_node *map, const char *name,
 		  const char *from, enum imp_sec sec, const char *key, struct imp_result *r,

@@ -251,6 +251,8 @@ static void test_nemo(void **state)
 	import_ok(CONF "nemo-llama2-70b-lora.yaml", &lo, r);
 	assert_string_equal(text_of(r, IMP_TRAINING, "finetune"), "lora");
 	assert_string_equal(text_of(r, IMP_TRAINING, "lora_rank"), "16");
+	/* target_modules: ['attention_qkv'] */
+	assert_string_equal(text_of(r, IMP_TRAINING, "lora_targets"), "qkv");
 	assert_string_equal(text_of(r, IMP_TRAINING, "seq_len"), "4096");
 	assert_string_equal(text_of(r, IMP_PLAN, "zero"), "0"); /* fused_adam */
 	assert_string_equal(r->name, "megatron_gpt_peft_lora_tuning");
@@ -326,6 +328,8 @@ static void test_hf_stacks(void **state)
 	assert_string_equal(text_of(r, IMP_TRAINING, "global_batch"), "64");
 	assert_string_equal(text_of(r, IMP_TRAINING, "finetune"), "qlora");
 	assert_string_equal(text_of(r, IMP_TRAINING, "lora_rank"), "32");
+	/* lora_target_linear: true */
+	assert_string_equal(text_of(r, IMP_TRAINING, "lora_targets"), "all");
 	assert_string_equal(text_of(r, IMP_TRAINING, "recompute"), "full");
 	assert_string_equal(text_of(r, IMP_PLAN, "zero"), "2"); /* from deepspeed_configs/zero2.json */
 	assert_string_equal(text_of(r, IMP_PLAN, "framework"), "deepspeed");
