@@ -22,9 +22,11 @@ static const char *metric_unit_text(enum val_metric m, double v, char *buf, size
 	case VAL_ITER_TIME: snprintf(buf, len, "%.1f ms", v * 1e3); break;
 	case VAL_MEGATRON_TFLOPS: snprintf(buf, len, "%.1f TFLOP/s", v / 1e12); break;
 	case VAL_MFU: snprintf(buf, len, "%.1f %%", v * 100); break;
-	case VAL_TOKENS_PER_S: snprintf(buf, len, "%.0f tokens/s", v); break;
-	case VAL_SAMPLES_PER_S: snprintf(buf, len, "%.0f samples/s", v); break;
-	case VAL_IMAGES_PER_S: snprintf(buf, len, "%.0f images/s", v); break;
+	/* whole units from 1,000 up, four significant digits below (a LoRA
+	 * run's 2.027 samples/s) */
+	case VAL_TOKENS_PER_S: snprintf(buf, len, v < 1000 ? "%.4g tokens/s" : "%.0f tokens/s", v); break;
+	case VAL_SAMPLES_PER_S: snprintf(buf, len, v < 1000 ? "%.4g samples/s" : "%.0f samples/s", v); break;
+	case VAL_IMAGES_PER_S: snprintf(buf, len, v < 1000 ? "%.4g images/s" : "%.0f images/s", v); break;
 	default: snprintf(buf, len, "%.4g", v); break;
 	}
 	return buf;
