@@ -75,6 +75,28 @@ static void test_small_net_flops(void **state)
 	free(w);
 }
 
+/*
+ * The activation gradients at the backward's peak (MEM_BUFFERS, one GPU: no
+ * gradient buckets).  The small net keeps, per image, 3,072 (conv1's
+ * input), 16,384 (batch norm's input), 16,384 (relu's output), 16,384
+ * (conv2's input), 8,192 (relu's output), 0 (pool) and 32 (linear's input)
+ * elements.  Going backward, entry k's output and input gradients (2 x its
+ * output) live while the entries after it have freed what they kept:
+ * linear 2 x 10 - 0 = 20, pool 2 x 32 - 32 = 32, relu 2 x 8,192 - 32 =
+ * 16,352, conv2 16,384 - 8,224 = 8,160, relu 32,768 - 24,608 = 8,160, then
+ * below zero.  Peak 16,352 x 128 images x 2 B = 4,186,112 B (not the
+ * 2 x 16,384 of the first map, 8,388,608 B, as if nothing were freed).
+ */
+static void test_backward_peak_buffers(void **state)
+{
+	struct workload *w = tc_load_workload("tests/unit/data/vision/small-net.yaml");
+	struct estimate e;
+	(void)state;
+	estimate(w, "a100-80gb-sxm", &e);
+	assert_close(e.mem_bytes[MEM_BUFFERS], 4186112.0, TOL_EXACT);
+	free(w);
+}
+
 /* FLOPs per execution of the op named `name` in ws. */
 static double op_flop(const struct est_workspace *ws, const char *name)
 {
@@ -475,6 +497,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_small_net_flops),
+		cmocka_unit_test(test_backward_peak_buffers),
 		cmocka_unit_test(test_winograd_fp32),
 		cmocka_unit_test(test_hardswish_kind),
 		cmocka_unit_test(test_unfused_frac),

@@ -222,8 +222,30 @@ static void counts_hook(struct fam_run *r)
 	E->hw_flop_per_step = E->model_flop_per_step;
 }
 
+/*
+ * The activation gradients in flight at the backward's peak, elements per
+ * image.  Autograd frees a layer's saved tensors once its backward has run
+ * (retain_graph false: torch.autograd.backward), so when the gradients of
+ * layer k's output and input (2 x its output) exist, the activations the
+ * layers after k kept are gone: the peak is the largest 2 out_k less what
+ * the later layers kept, at least the last layer's pair.  A network whose
+ * early maps are the largest (a CNN's stem) peaks at the backward's start.
+ */
+static double backward_grad_elems(const struct vis_shape *sh, int n)
+{
+	double later = 0, peak = 0;
+	for (int k = n - 1; k >= 0; k--) {
+		double pair = 2 * sh[k].c * sh[k].h * sh[k].w * sh[k].d;
+		if (pair - later > peak)
+			peak = pair - later;
+		later += sh[k].act_bytes;
+	}
+	return peak;
+}
+
 /* Memory per GPU: fp32 weights (+ 16-bit copies), fp32 gradients,
- * optimizer states, kept activations, DDP buckets, reserve. */
+ * optimizer states, kept activations, DDP buckets, the activation
+ * gradients in flight, reserve. */
 static void memory_hook(struct fam_run *r)
 {
 	const struct vis_run *V = r->st;
@@ -245,7 +267,7 @@ static void memory_hook(struct fam_run *r)
 	mem[MEM_ACTIVATIONS] = B->b * B->e * (V->sum.act_elems - infer_attn) +
 			       V->attn_act;
 	mem[MEM_BUFFERS] = (r->pl.dp > 1 ? 4 * P : 0) +
-			   2 * B->b * B->e * sh[0].c * sh[0].h * sh[0].w * sh[0].d;
+			   B->b * B->e * backward_grad_elems(sh, w->vis.nlayers);
 	mem[MEM_RESERVED] = mem_reserved_bytes(mem[MEM_ACTIVATIONS] +
 					       mem[MEM_BUFFERS]);
 }
