@@ -14,6 +14,7 @@
 #include "../src/io/fw_load.h"
 #include "../src/io/gpu_load.h"
 #include "../src/io/wl_load.h"
+#include "../src/io/yaml_load.h"
 #include "../src/io/yaml_node.h"
 #include "../src/model/families/estimate.h"
 #include "../src/report/estimate_record.h"

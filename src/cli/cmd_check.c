@@ -13,6 +13,7 @@
 #include "../io/price_load.h"
 #include "../io/sweep_load.h"
 #include "../io/wl_load.h"
+#include "../io/yaml_load.h"
 #include "../io/yaml_node.h"
 #include "../model/families/estimate.h"
 #include "../util/units.h"

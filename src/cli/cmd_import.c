@@ -10,6 +10,7 @@
 
 #include "../io/imp.h"
 #include "../io/wl_load.h"
+#include "../io/yaml_load.h"
 #include "../util/outfile.h"
 #include "../util/units.h"
 #include "cmd_import.h"

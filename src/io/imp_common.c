@@ -17,6 +17,7 @@
 #include "fw_load.h"
 #include "../model/types/network.h"
 #include "wl_load.h"
+#include "yaml_load.h"
 
 #define IMP_MAX_TEXT_BYTES (1u << 20) /* an argument list longer than 1 MiB is refused */
 

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "yaml_load.h"
+
 /* Word `name` of map (a plain or quoted scalar), or NULL. */
 static const char *word(const struct yn_node *root, const struct yn_node *map, const char *name,
 			const struct yn_node **at)

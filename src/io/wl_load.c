@@ -22,6 +22,7 @@
 
 #include "fields.h"
 #include "fw_load.h"
+#include "yaml_load.h"
 
 /* Names in the order of the enums they map to (workload.h, precision.h);
  * the optimizers' come from their registry (model/types/optimizer.h). */

@@ -10,6 +10,7 @@
 #include "../../src/io/imp.h"
 #include "../../src/io/val_load.h"
 #include "../../src/io/wl_load.h"
+#include "../../src/io/yaml_load.h"
 #include "../../src/model/analyses/validate.h"
 
 #define CONF "tests/import/configs/"

@@ -13,6 +13,7 @@
 #include "../../src/io/gpu_load.h"
 #include "../../src/io/val_load.h"
 #include "../../src/io/wl_load.h"
+#include "../../src/io/yaml_load.h"
 #include "../../src/model/families/estimate.h"
 #include "../../src/model/families/llm.h"
 #include "../../src/model/analyses/validate.h"
