@@ -11,6 +11,7 @@
 #include "../io/gpu_load.h"
 #include "../io/meas_load.h"
 #include "../io/price_load.h"
+#include "../io/sweep_ids.h"
 #include "../io/sweep_load.h"
 #include "../io/wl_load.h"
 #include "../io/yaml_load.h"

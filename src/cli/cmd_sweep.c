@@ -18,6 +18,7 @@
 
 #include "../io/gpu_load.h"
 #include "../io/price_load.h"
+#include "../io/sweep_ids.h"
 #include "../io/sweep_load.h"
 #include "../report/estimate_report.h"
 #include "../report/json.h"
