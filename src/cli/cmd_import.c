@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../io/imp.h"
+#include "../io/imp_common.h"
 #include "../io/wl_load.h"
 #include "../io/yaml_load.h"
 #include "../util/outfile.h"

@@ -5,11 +5,13 @@
  * the last two is a hub name, so its architecture comes from
  * --hf-config; llm-foundry's own MPT model is read from the YAML.
  */
-#include "imp_int.h"
+#include "imp_hfstack.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "imp_util.h"
 #include "yaml_load.h"
 
 /* Word `name` of map (a plain or quoted scalar), or NULL. */
