@@ -19,6 +19,7 @@
 #include "../src/model/families/estimate.h"
 #include "../src/report/estimate_record.h"
 #include "../src/report/estimate_report.h"
+#include "../src/report/explain_report.h"
 
 static const char *const formats[] = { "table", "json", "csv", "md" };
 

@@ -10,6 +10,7 @@
 
 
 #include "../model/analyses/uncertainty.h"
+#include "../report/explain_report.h"
 #include "../report/plot_estimate.h"
 #include "../util/units.h"
 #include "cmd_estimate.h"
