@@ -33,6 +33,7 @@
 #include "opts.h"
 #include "plot_out.h"
 #include "sweep_cells.h"
+#include "sweep_eval.h"
 #include "sweep_run.h"
 
 static const char *const formats[] = { "csv", "json", "table", "md", NULL };
