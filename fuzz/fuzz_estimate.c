@@ -14,10 +14,12 @@
 #include "../src/io/fw_load.h"
 #include "../src/io/gpu_load.h"
 #include "../src/io/wl_load.h"
+#include "../src/io/yaml_load.h"
 #include "../src/io/yaml_node.h"
 #include "../src/model/families/estimate.h"
 #include "../src/report/estimate_record.h"
 #include "../src/report/estimate_report.h"
+#include "../src/report/explain_report.h"
 
 static const char *const formats[] = { "table", "json", "csv", "md" };
 

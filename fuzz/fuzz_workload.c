@@ -6,6 +6,7 @@
 #include "fuzz.h"
 
 #include "../src/io/wl_load.h"
+#include "../src/io/yaml_load.h"
 #include "../src/io/yaml_node.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

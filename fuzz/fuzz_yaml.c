@@ -4,6 +4,7 @@
  */
 #include "fuzz.h"
 
+#include "../src/io/yaml_load.h"
 #include "../src/io/yaml_node.h"
 
 /* Walk the tree, checking its invariants and using every accessor. */

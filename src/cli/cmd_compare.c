@@ -10,7 +10,7 @@
 #include "../io/wl_load.h"
 #include "../model/analyses/search.h"
 #include "../report/compare_report.h"
-#include "../report/plot.h"
+#include "../report/plot_choice.h"
 #include "../util/units.h"
 #include "cmd_compare.h"
 #include "cli_ctx.h"

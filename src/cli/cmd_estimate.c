@@ -8,9 +8,10 @@
 #include "../report/estimate_report.h"
 #include <stdlib.h>
 
-#include "../report/plot.h"
 
 #include "../model/analyses/uncertainty.h"
+#include "../report/explain_report.h"
+#include "../report/plot_estimate.h"
 #include "../util/units.h"
 #include "cmd_estimate.h"
 #include "cli_ctx.h"

@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "../io/imp.h"
+#include "../io/imp_common.h"
 #include "../io/wl_load.h"
+#include "../io/yaml_load.h"
 #include "../util/outfile.h"
 #include "../util/units.h"
 #include "cmd_import.h"

@@ -18,10 +18,12 @@
 
 #include "../io/gpu_load.h"
 #include "../io/price_load.h"
+#include "../io/sweep_ids.h"
 #include "../io/sweep_load.h"
+#include "../report/chart.h"
 #include "../report/estimate_report.h"
 #include "../report/json.h"
-#include "../report/plot.h"
+#include "../report/plot_sweep.h"
 #include "../util/outfile.h"
 #include "../util/pool.h"
 #include "cmd_sweep.h"
@@ -31,6 +33,7 @@
 #include "opts.h"
 #include "plot_out.h"
 #include "sweep_cells.h"
+#include "sweep_eval.h"
 #include "sweep_run.h"
 
 static const char *const formats[] = { "csv", "json", "table", "md", NULL };
@@ -223,7 +226,7 @@ static int write_plot(struct cli_ctx *ctx, const struct run *R, int xk, const ch
 		double top = 0;
 		for (size_t i = 0; i < n; i++)
 			top = fmax(top, y[i]);
-		struct plot_time_unit u = plot_time_unit(top);
+		struct chart_time_unit u = chart_time_unit(top);
 		for (size_t i = 0; i < n; i++)
 			y[i] /= u.per_s;
 		unit = u.name;

@@ -14,7 +14,7 @@
 #include "../model/analyses/uncertainty.h"
 #include "../model/analyses/val_groups.h"
 #include "../model/analyses/validate.h"
-#include "../report/plot.h"
+#include "../report/plot_validate.h"
 #include "../report/validate_report.h"
 #include "cmd_validate.h"
 #include "val_cases.h"

@@ -2,9 +2,9 @@
  * sweep_eval.c - the worker threads of `traincost sweep`: each takes the
  * next chunk of rows, evaluates every configuration (workload, GPU,
  * estimate, cheapest offer) and formats its row into a slot for the
- * writer (sweep_run.h).
+ * writer (sweep_eval.h).
  */
-#include "sweep_run.h"
+#include "sweep_eval.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,7 +1,8 @@
 /*
  * sweep_run.h - the state of one `traincost sweep` run, shared by the
  * command (cmd_sweep.c: set-up and the writer) and its worker threads
- * (sweep_eval.c).  Internal to the sweep command.
+ * (sweep_eval.c), so it belongs to neither: types and constants only.
+ * Internal to the sweep command.
  */
 #ifndef TC_CLI_SWEEP_RUN_H
 #define TC_CLI_SWEEP_RUN_H
@@ -69,12 +70,5 @@ struct run {
 #define SWEEP_PLOT_HAVE_Y 1       /* plot_y holds the row's metric */
 #define SWEEP_PLOT_HAVE_TIME 2    /* plot_time holds the row's total time */
 };
-
-/* The GPU entry of `id`, or NULL when not resolved up front. */
-const struct gpu_entry *sweep_find_gpu(const struct run *R, const char *id);
-
-/* A worker thread (arg: the struct run): evaluates chunks in order into
- * the slots until every chunk is taken or the run failed. */
-void *sweep_worker_main(void *arg);
 
 #endif

@@ -12,6 +12,7 @@
 
 #include "fields.h"
 #include "../util/outfile.h"
+#include "yaml_load.h"
 #include "yaml_node.h"
 
 /* Write a YAML double-quoted string (escapes quotes, backslashes and

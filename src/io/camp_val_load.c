@@ -9,6 +9,7 @@
 
 #include "fields.h"
 #include "wl_campaign.h"
+#include "yaml_load.h"
 
 static int parse_as_of(const struct yn_node *v, void *target, const struct fd_ctx *ctx)
 {

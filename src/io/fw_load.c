@@ -11,6 +11,7 @@
 
 #include "eff_map.h"
 #include "fields.h"
+#include "yaml_load.h"
 #include "yaml_node.h"
 
 static const char *const kind_names[] = { "framework", NULL };

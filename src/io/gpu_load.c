@@ -18,6 +18,7 @@
 
 #include "../model/types/gpu_alias.h"
 #include "fields.h"
+#include "yaml_load.h"
 #include "yaml_node.h"
 
 /* Ranges of the catalog fields, in SI units. */

@@ -1,32 +1,27 @@
 /*
- * imp.h - training configurations of other tools read into a workload
- * file (`traincost import`, docs/import.md): Megatron-LM argument lists,
- * NeMo 1.x recipe YAML, llm-foundry YAML, Axolotl YAML and DeepSpeed JSON
- * with a Hugging Face config.json.
+ * imp.h - the types of `traincost import` (docs/import.md), which reads
+ * training configurations of other tools into a workload file:
+ * Megatron-LM argument lists, NeMo 1.x recipe YAML, llm-foundry YAML,
+ * Axolotl YAML and DeepSpeed JSON with a Hugging Face config.json.
  *
  * A config becomes a list of workload keys, each with the text it is
  * written as and a note saying where it came from (the config's key and
- * line) or why the tool chose it.  imp_write() prints that list as a
- * commented workload file; the CLI loads what was printed with the
- * workload loader before it keeps it.
+ * line) or why the tool chose it.  imp_write() (imp_common.h) prints that
+ * list as a commented workload file; the CLI loads what was printed with
+ * the workload loader before it keeps it.  The types are shared by the
+ * command (imp_common.c), each kind's reader (imp_megatron.c, imp_nemo.c,
+ * imp_hfstack.c) and their helpers (imp_util.c), so no one of them owns
+ * them.
  */
 #ifndef TC_IMP_H
 #define TC_IMP_H
 
-#include <stdio.h>
-
 #include "../model/types/workload.h"
-#include "../util/diag.h"
-#include "datapath.h"
 
 enum imp_kind {
 	IMP_AUTO, IMP_MEGATRON, IMP_NEMO, IMP_FOUNDRY, IMP_AXOLOTL, IMP_DEEPSPEED,
 	IMP_BRIDGE, IMP_KIND_COUNT
 };
-
-/* "auto", "megatron", "nemo", "llm-foundry", "axolotl", "deepspeed",
- * "megatron-bridge", NULL. */
-extern const char *const imp_kind_names[];
 
 enum imp_sec { IMP_MODEL, IMP_TRAINING, IMP_PLAN, IMP_SEC_COUNT };
 
@@ -73,29 +68,5 @@ struct imp_result {
 	long batch_micro, batch_accum;
 	const char *batch_what;            /* the config's keys, static */
 };
-
-/*
- * Read config `path` (Megatron-LM arguments as text, or YAML/JSON) into *r.
- * Returns 0, or -1 with positioned messages in d: an unknown kind, a
- * value that is not a number, a layout that does not divide the GPUs, a
- * global batch that micro-batch x dp does not divide.
- */
-int imp_load_file(const char *path, const struct imp_options *o,
-		  const struct tc_datapath *dp, struct imp_result *r,
-		  struct tc_diag *d);
-
-/* The same from text in memory (`len` bytes and a NUL after them); `name`
- * stands for the file in messages. */
-int imp_load_text(const char *name, const char *text, size_t len,
-		  const struct imp_options *o, const struct tc_datapath *dp,
-		  struct imp_result *r, struct tc_diag *d);
-
-/* Print r as a workload file with a comment per value.  Returns 0, or -1
- * when a write failed. */
-int imp_write(const struct imp_result *r, FILE *f);
-
-/* The value of workload key `key` in section `sec`, or NULL. */
-const struct imp_value *imp_get(const struct imp_result *r, enum imp_sec sec,
-				const char *key);
 
 #endif

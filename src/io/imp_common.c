@@ -1,9 +1,9 @@
 /*
- * imp_common.c - `traincost import` (imp.h): the keys a config sets with
+ * imp_common.c - `traincost import` (imp_common.h): the keys a config sets with
  * their origin, the kind of a config, what the command line adds, the
  * checks between values, and the commented workload file.
  */
-#include "imp_int.h"
+#include "imp_common.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -16,7 +16,12 @@
 #include "../util/infile.h"
 #include "fw_load.h"
 #include "../model/types/network.h"
+#include "imp_hfstack.h"
+#include "imp_megatron.h"
+#include "imp_nemo.h"
+#include "imp_util.h"
 #include "wl_load.h"
+#include "yaml_load.h"
 
 #define IMP_MAX_TEXT_BYTES (1u << 20) /* an argument list longer than 1 MiB is refused */
 

@@ -5,10 +5,14 @@
  * the last two is a hub name, so its architecture comes from
  * --hf-config; llm-foundry's own MPT model is read from the YAML.
  */
-#include "imp_int.h"
+#include "imp_hfstack.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "imp_util.h"
+#include "yaml_load.h"
 
 /* Word `name` of map (a plain or quoted scalar), or NULL. */
 static const char *word(const struct yn_node *root, const struct yn_node *map, const char *name,

@@ -5,13 +5,15 @@
  * --nproc-per-node and --nnodes (torchrun, torch.distributed.launch) give
  * the GPU count.
  */
-#include "imp_int.h"
+#include "imp_megatron.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../util/utf8.h"
+#include "imp_util.h"
 
 #define MEG_MAX_ARGS 1024
 #define GPT2_BPE_VOCAB 50257   /* GPT-2's byte-level BPE vocabulary */

@@ -7,9 +7,12 @@
  * workload keys.  OmegaConf interpolations of the form ${.key} and ${a.b}
  * are followed.
  */
-#include "imp_int.h"
+#include "imp_nemo.h"
 
+#include <stdio.h>
 #include <string.h>
+
+#include "imp_util.h"
 
 /* model.* numbers that set one workload key. */
 static const struct {

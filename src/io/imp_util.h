@@ -1,13 +1,19 @@
 /*
  * imp_util.h - the helpers the config readers of `traincost import` share
  * (imp_util.c): setting a workload key with its origin, warnings, errors
- * at a position, and YAML values.  Internal to src/io/imp_*.c.
+ * at a position, and YAML values; and imp_get(), with which the readers
+ * and a caller of the import read a key back.
  */
 #ifndef TC_IMP_UTIL_H
 #define TC_IMP_UTIL_H
 
+#include "../util/diag.h"
 #include "imp.h"
 #include "yaml_node.h"
+
+/* The value of workload key `key` in section `sec`, or NULL. */
+const struct imp_value *imp_get(const struct imp_result *r, enum imp_sec sec,
+				const char *key);
 
 /* Set key `key` of `sec` to `text`, from config key `from` at line:col
  * (the note reads "from FROM").  Replaces an earlier value.  Returns the

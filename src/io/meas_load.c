@@ -14,6 +14,7 @@
 #include "fields.h"
 #include "val_load.h"
 #include "wl_load.h"
+#include "yaml_load.h"
 #include "yaml_node.h"
 
 #define MEAS_MAX_RUNS 100000

@@ -15,6 +15,7 @@
 
 #include "fields.h"
 #include "../model/types/network.h"
+#include "yaml_load.h"
 #include "yaml_node.h"
 
 #define MAX_OFFERS 10000      /* offers per file */

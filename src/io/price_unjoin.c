@@ -13,6 +13,7 @@
 #include "price_unjoin.h"
 
 #include "price_check.h"
+#include "yaml_load.h"
 
 #define MAX_UNJOINABLE 1000 /* products per file */
 

@@ -1,17 +1,18 @@
 /*
  * sweep_ids.c - the catalog ids a sweep varies, checked before any row is
- * evaluated (sweep_load.h).
+ * evaluated.
  *
  * A GPU, framework or preset id that names nothing makes every row it is in
  * invalid, whatever the other keys hold: such a sweep is refused at the
  * value, as `check` refuses it, rather than run into rows whose reasons all
  * repeat the catalog.
  */
+#include "sweep_ids.h"
+
 #include <string.h>
 
 #include "fw_load.h"
 #include "gpu_load.h"
-#include "sweep_load.h"
 #include "wl_common.h"
 
 /* What the ids are looked up in. */

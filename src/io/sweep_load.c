@@ -15,6 +15,7 @@
 #include "fields.h"
 #include "fw_load.h"
 #include "wl_load.h"
+#include "yaml_load.h"
 
 /* Fields a value can be set in directly, after conversion by a probe. */
 enum sw_field {

@@ -40,14 +40,6 @@ struct sweep_overrides {
 int sweep_load_file_with(const char *path, const struct sweep_overrides *ov,
 			 const struct tc_datapath *dp, struct sweep *sw, struct tc_diag *d);
 
-/*
- * Every varied plan.gpu, plan.framework and model.preset value looked up in
- * the catalogs on dp (sweep_ids.c): an unknown id is reported at the value,
- * since no row with it can be valid.  Returns 0 when all are known, else -1
- * (messages in d).
- */
-int sweep_check_ids(const struct sweep *sw, const struct tc_datapath *dp, struct tc_diag *d);
-
 /* The value index of each dimension of configuration `row` (the last
  * dimension varies fastest). */
 void sweep_row_index(const struct sweep *sw, uint64_t row, size_t *di);

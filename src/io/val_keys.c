@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "wl_load.h"
+#include "yaml_load.h"
 #include "yaml_node.h"
 
 /* Measured values, in the unit of their column (ms, TFLOP/s, %, 1/s);

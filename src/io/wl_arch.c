@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "fields.h"
+#include "yaml_load.h"
 
 /* Names in the order of the enums they map to (workload.h). */
 const char *const wla_form_names[] = { "single-stack", "encoder-decoder", NULL };

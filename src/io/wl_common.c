@@ -20,6 +20,7 @@
 #include "wl_campaign.h"
 #include "fw_load.h"
 #include "../model/types/network.h"
+#include "yaml_load.h"
 
 #define MAX_COUNT 1e6 /* GPUs */
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "fields.h"
+#include "yaml_load.h"
 
 /* ---------------------------------------------------------------------- */
 /* Hugging Face config.json                                                */

@@ -22,6 +22,7 @@
 
 #include "fields.h"
 #include "fw_load.h"
+#include "yaml_load.h"
 
 #define DEFAULT_PRECISION 2 /* bf16 in the precision names (precision.h) */
 

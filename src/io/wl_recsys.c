@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "fields.h"
+#include "yaml_load.h"
 
 #define MAX_ROWS 1e13
 #define MAX_DIM 65536

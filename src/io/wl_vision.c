@@ -19,6 +19,7 @@
 #include "../model/families/vision_shape.h"
 #include "../model/types/vision_kinds.h"
 #include "fields.h"
+#include "yaml_load.h"
 
 #define MAX_IMAGE_SIZE 100000   /* pixels per side */
 #define MAX_DATASET 1e13        /* images or samples */

@@ -8,6 +8,7 @@
 #include "yaml_build.h"
 
 #include <assert.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -9,6 +9,7 @@
 
 #include <yaml.h>
 
+#include "../util/diag.h"
 #include "yaml_node.h"
 
 /* An anchor seen in the current document. */

@@ -3,6 +3,7 @@
  * cap, its text checked (valid UTF-8, no NUL or control characters) before
  * libyaml sees it, and the two loaders, from memory and from a file.
  */
+#include "yaml_load.h"
 #include "yaml_build.h"
 
 #include <assert.h>

@@ -10,8 +10,6 @@
 
 #include <stddef.h>
 
-#include "../util/diag.h"
-
 #define YN_MAX_FILE_BYTES (16u << 20) /* 16 MiB: larger files are refused */
 #define YN_MAX_DEPTH 64               /* nested collections */
 #define YN_MAX_NODES 1000000          /* nodes after alias expansion */
@@ -42,23 +40,6 @@ struct yn_doc {
 	char *file;            /* name used in messages, owned */
 	struct yn_node *root;  /* owned; never NULL after a successful load */
 };
-
-/*
- * Read and parse `path`.  On success returns 0 and fills *doc (release with
- * yn_doc_release).  On failure appends positioned messages to *d and returns
- * non-zero; *doc is left released.  An unreadable file is TC_EXIT_IO, every
- * content problem TC_EXIT_INPUT (a file over YN_MAX_FILE_BYTES included: it
- * is refused by its size before it is read), running out of memory
- * TC_EXIT_INTERNAL.  An empty file is an error ("file is empty (expected a
- * YAML mapping)"), and so is a document that is only "---".  A UTF-8 byte
- * order mark and CR LF line ends are accepted.  Alias nodes are deep copies.
- */
-int yn_load_file(const char *path, struct yn_doc *doc, struct tc_diag *d);
-
-/* Same, from memory (`buf` need not end in NUL); `name` is used in
- * messages. */
-int yn_load_buffer(const char *name, const char *buf, size_t len,
-		   struct yn_doc *doc, struct tc_diag *d);
 
 /* Free everything the document owns; safe on a zeroed or released doc. */
 void yn_doc_release(struct yn_doc *doc);

@@ -57,6 +57,18 @@ void chart_axis_nice(struct chart_axis *a)
 	a->max = ceil(a->max / step) * step;
 }
 
+struct chart_time_unit chart_time_unit(double max_s)
+{
+	static const struct chart_time_unit u[] = {
+		{ 1e-3, "ms" }, { 1, "s" }, { 60, "min" }, { 3600, "h" }, { 86400, "days" },
+	};
+	/* The largest unit that keeps the biggest value at 2 or more. */
+	size_t k = 0;
+	while (k + 1 < sizeof(u) / sizeof(u[0]) && max_s >= 2 * u[k + 1].per_s)
+		k++;
+	return u[k];
+}
+
 /* Where v sits along the axis, 0 at min and 1 at max. */
 static double axis_frac(const struct chart_axis *a, double v)
 {

@@ -30,6 +30,13 @@ struct chart_axis {
  */
 void chart_axis_nice(struct chart_axis *a);
 
+/* A time axis in a unit that suits its largest value. */
+struct chart_time_unit {
+	double per_s;      /* divide seconds by this */
+	const char *name;  /* "ms", "s", "min", "h", "days" */
+};
+struct chart_time_unit chart_time_unit(double max_s);
+
 /* The chart's space, in px: the panel's box. */
 struct chart_box {
 	double x, y, w, h;

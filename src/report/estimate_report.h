@@ -1,8 +1,8 @@
 /*
  * estimate_report.h - what the reports of an estimate share: the names and
  * title of its workload, the network a priced choice assumes, the spot
- * assumptions and why a run got no price; and the operator rows of explain
- * (explain_report.c).  The estimate itself is written by estimate_record.h.
+ * assumptions and why a run got no price.  The estimate itself is written
+ * by estimate_record.h, the operator rows of explain by explain_report.h.
  * Formats only; every number comes computed from the model.
  */
 #ifndef TC_ESTIMATE_REPORT_H
@@ -52,10 +52,5 @@ void rep_spot_assumptions(FILE *f, double preempt_per_h, int steady_state);
  */
 const char *rep_unpriced(char *buf, const struct cost_range *r, enum cost_kind kind,
 			 const char *gpu_id, double gpus);
-
-/* One row per operator (explain).  Returns 0 or -1 as above. */
-int rep_explain(FILE *f, const char *fmt, const struct workload *w,
-		const struct gpu *g, const struct estimate *e,
-		const struct est_workspace *ws);
 
 #endif

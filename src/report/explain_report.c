@@ -1,14 +1,15 @@
 /*
  * explain_report.c - `traincost explain`: one row per operator of a step,
  * its columns described once and written in every format through rows.h
- * (estimate_report.h).
+ * (explain_report.h).
  */
-#include "estimate_report.h"
+#include "explain_report.h"
 
 #include <string.h>
 
 #include "../model/core/comm.h"
 #include "../util/units.h"
+#include "estimate_report.h"
 #include "json.h"
 #include "out_fields.h"
 #include "record.h"

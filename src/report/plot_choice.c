@@ -1,8 +1,8 @@
 /*
  * plot_choice.c - GPU types side by side (compare): total time and cost
- * per type as horizontal bars.  See plot.h.
+ * per type as horizontal bars.  See plot_choice.h.
  */
-#include "plot.h"
+#include "plot_choice.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -47,7 +47,7 @@ void plot_compare(struct svg *s, int standalone, const char *workload, const cha
 	if (!n)
 		names[0] = "none";
 
-	struct plot_time_unit u = plot_time_unit(tmax);
+	struct chart_time_unit u = chart_time_unit(tmax);
 	char ylab[64];
 	snprintf(ylab, sizeof(ylab), "%s (%s)", basis, u.name);
 	struct chart_axis ty = { ylab, CHART_LINEAR, 0, tmax / u.per_s };

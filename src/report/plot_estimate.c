@@ -1,9 +1,9 @@
 /*
  * plot_estimate.c - the pictures of one run: where a step's time goes and
  * what fills memory (estimate), and every operator on the roofline
- * (explain).  See plot.h.
+ * (explain).  See plot_estimate.h.
  */
-#include "plot.h"
+#include "plot_estimate.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -13,18 +13,6 @@
 #include "chart.h"
 
 #define GB 1e9 /* bytes: decimal, as the tables print memory */
-
-struct plot_time_unit plot_time_unit(double max_s)
-{
-	static const struct plot_time_unit u[] = {
-		{ 1e-3, "ms" }, { 1, "s" }, { 60, "min" }, { 3600, "h" }, { 86400, "days" },
-	};
-	/* The largest unit that keeps the biggest value at 2 or more. */
-	size_t k = 0;
-	while (k + 1 < sizeof(u) / sizeof(u[0]) && max_s >= 2 * u[k + 1].per_s)
-		k++;
-	return u[k];
-}
 
 void plot_estimate(struct svg *s, int standalone, const struct workload *w,
 		   const struct gpu *g, const struct estimate *e)
@@ -52,7 +40,7 @@ void plot_estimate(struct svg *s, int standalone, const struct workload *w,
 		v[n++] = e->breakdown_s[k];
 		top = fmax(top, e->breakdown_s[k]);
 	}
-	struct plot_time_unit u = plot_time_unit(top);
+	struct chart_time_unit u = chart_time_unit(top);
 	char ylab[64];
 	snprintf(ylab, sizeof(ylab), "time per step (%s)", u.name);
 	struct chart_axis y = { ylab, CHART_LINEAR, 0, top / u.per_s };

@@ -1,7 +1,7 @@
 /*
  * plot_plan.c - the time-against-cost trade-off of a plan search: the
  * Pareto front and the plans of the few GPU types worth a look, on axes
- * that end a few times past the deadline and the budget.  See plot.h.
+ * that end a few times past the deadline and the budget.  See plot_plan.h.
  *
  * A search over every type of the catalog finds hundreds of plans on
  * twenty types; drawn all at once they share colours and run the time
@@ -10,7 +10,7 @@
  * the PLAN_PLOT_TYPES types whose best plan is cheapest.  What it leaves
  * out is counted in its description.
  */
-#include "plot.h"
+#include "plot_plan.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -290,7 +290,7 @@ void plot_plan(struct svg *s, int standalone, const char *workload, const char *
 
 	/* With no plan drawn the deadline and budget still set the axes. */
 	int hx = tmax > 0, hy = cmax > 0;
-	struct plot_time_unit u = plot_time_unit(hx ? tmax : 1);
+	struct chart_time_unit u = chart_time_unit(hx ? tmax : 1);
 	char xlab[96], ylab[96];
 	snprintf(xlab, sizeof(xlab), "%stime, %s (%s)", at, basis, u.name);
 	snprintf(ylab, sizeof(ylab), "%scost, %s (USD)", at, basis);

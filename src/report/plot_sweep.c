@@ -1,8 +1,8 @@
 /*
  * plot_sweep.c - a metric of a what-if sweep against one swept key, a line
- * per combination of the other keys.  See plot.h.
+ * per combination of the other keys.  See plot_sweep.h.
  */
-#include "plot.h"
+#include "plot_sweep.h"
 
 #include <math.h>
 #include <stdio.h>

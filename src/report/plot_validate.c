@@ -1,8 +1,8 @@
 /*
  * plot_validate.c - predicted against measured for the validation cases:
- * one log-log panel per metric, coloured by GPU.  See plot.h.
+ * one log-log panel per metric, coloured by GPU.  See plot_validate.h.
  */
-#include "plot.h"
+#include "plot_validate.h"
 
 #include <math.h>
 #include <stdio.h>

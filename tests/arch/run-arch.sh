@@ -7,7 +7,9 @@
 # (util/units.c including io/wl_load.h), and one across the walls of
 # src/model's folders (core/roofline.c including families/llm.h); then the
 # sizes of functions and files (check-sizes.sh), with a function one line
-# too long to show that check fails too.  Prints "ok NAME" / "FAIL NAME: why".
+# too long to show that check fails too; then one header per .c file
+# (check-headers.sh), with a small tree that breaks each of its rules.
+# Prints "ok NAME" / "FAIL NAME: why".
 build=${1:-build}
 here=$(dirname "$0")
 tmp=${TMPDIR:-/tmp}/tc-arch-run.$$
@@ -45,3 +47,29 @@ if "$here/check-sizes.sh" "$tmp.long.c" | grep -q '^FAIL arch-sizes: .*: too_lon
 else
 	echo "FAIL arch-mutant-size: a function of 121 lines did not fail the size check"
 fi
+
+# One header per .c file; and a tree with a .c without its header, a
+# header declaring another .c's function and a header alone declaring one
+# must fail with each of the three.
+"$here/check-headers.sh" "$build"
+t=$tmp.tree
+mkdir -p "$t/src/a" "$t/build/src/a"
+printf 'int a_one(void) { return 1; }\n' >"$t/src/a/x.c"
+printf 'int a_one(void);\n' >"$t/src/a/y.h"
+printf '#include "y.h"\nint y_two(void) { return a_one(); }\n' >"$t/src/a/y.c"
+printf 'int a_three(void);\n' >"$t/src/a/shared.h"
+if ${CC:-cc} -c "$t/src/a/x.c" -o "$t/build/src/a/x.o"; then
+	here_abs=$(cd "$here" && pwd)
+	out=$(cd "$t" && "$here_abs/check-headers.sh" build src)
+	if printf '%s\n' "$out" | grep -q '^FAIL arch-headers: src/a/x.c has no header' &&
+	   printf '%s\n' "$out" | grep -q '^FAIL arch-headers: src/a/y.h:1: declares a_one, which src/a/x.c defines' &&
+	   printf '%s\n' "$out" | grep -q '^FAIL arch-headers: src/a/shared.h:1: a header without a .c declares a_three'; then
+		echo "ok arch-mutant-headers"
+	else
+		echo "FAIL arch-mutant-headers: the tree that breaks each rule did not fail each; the check said:"
+		printf '%s\n' "$out" | sed 's/^/    /'
+	fi
+else
+	echo "FAIL arch-mutant-headers: could not compile the test tree with ${CC:-cc}"
+fi
+rm -rf "$t"

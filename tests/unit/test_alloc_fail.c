@@ -22,6 +22,7 @@
 #include "../../src/io/price_load.h"
 #include "../../src/io/val_load.h"
 #include "../../src/io/wl_load.h"
+#include "../../src/io/yaml_load.h"
 #include "../../src/io/yaml_node.h"
 
 void *__real_malloc(size_t n);

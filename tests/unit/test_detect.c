@@ -15,7 +15,7 @@
 #include "../../src/io/wl_load.h"
 #include "../../src/model/families/estimate.h"
 #include "../../src/model/families/llm.h"
-#include "../../src/model/families/vision.h"
+#include "../../src/model/families/vision_shape.h"
 
 /*
  * ResNeXt-50 32x4d at 224 (torchvision: 25,028,904 parameters, 4.23

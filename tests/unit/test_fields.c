@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "../../src/io/fields.h"
+#include "../../src/io/yaml_load.h"
 
 struct plan {
 	char gpu[16];

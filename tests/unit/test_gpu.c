@@ -12,6 +12,7 @@
 
 #include "../../src/io/fw_load.h"
 #include "../../src/io/gpu_load.h"
+#include "../../src/io/yaml_load.h"
 #include "../../src/io/yaml_node.h"
 #include "../../src/model/types/gpu.h"
 #include "../../src/model/types/gpu_alias.h"

@@ -8,8 +8,11 @@
 
 #include "../../src/io/fw_load.h"
 #include "../../src/io/imp.h"
+#include "../../src/io/imp_common.h"
+#include "../../src/io/imp_util.h"
 #include "../../src/io/val_load.h"
 #include "../../src/io/wl_load.h"
+#include "../../src/io/yaml_load.h"
 #include "../../src/model/analyses/validate.h"
 
 #define CONF "tests/import/configs/"

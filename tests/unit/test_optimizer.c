@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "../../src/io/wl_load.h"
+#include "../../src/io/yaml_load.h"
 #include "../../src/model/families/campaign.h"
 #include "../../src/model/families/estimate.h"
 #include "../../src/model/types/optimizer.h"

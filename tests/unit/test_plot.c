@@ -8,7 +8,10 @@
 
 #include <stdlib.h>
 
-#include "../../src/report/plot.h"
+#include "../../src/report/chart.h"
+#include "../../src/report/plot_choice.h"
+#include "../../src/report/plot_plan.h"
+#include "../../src/report/plot_validate.h"
 
 static int count(const char *hay, const char *needle)
 {
@@ -40,12 +43,12 @@ static void test_time_unit(void **state)
 {
 	(void)state;
 	/* The largest unit that keeps the value at 2 or more of it. */
-	assert_string_equal(plot_time_unit(0.5).name, "ms");
-	assert_string_equal(plot_time_unit(30).name, "s");     /* 30 s < 2 min */
-	assert_string_equal(plot_time_unit(120).name, "min");  /* = 2 min */
-	assert_string_equal(plot_time_unit(7200).name, "h");   /* = 2 h */
-	assert_string_equal(plot_time_unit(3 * 86400.0).name, "days");
-	assert_close(plot_time_unit(3 * 86400.0).per_s, 86400, TOL_EXACT);
+	assert_string_equal(chart_time_unit(0.5).name, "ms");
+	assert_string_equal(chart_time_unit(30).name, "s");     /* 30 s < 2 min */
+	assert_string_equal(chart_time_unit(120).name, "min");  /* = 2 min */
+	assert_string_equal(chart_time_unit(7200).name, "h");   /* = 2 h */
+	assert_string_equal(chart_time_unit(3 * 86400.0).name, "days");
+	assert_close(chart_time_unit(3 * 86400.0).per_s, 86400, TOL_EXACT);
 }
 
 static void test_compare_bars(void **state)

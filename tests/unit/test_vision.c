@@ -13,10 +13,11 @@
 #include "../../src/io/gpu_load.h"
 #include "../../src/io/val_load.h"
 #include "../../src/io/wl_load.h"
+#include "../../src/io/yaml_load.h"
 #include "../../src/model/families/estimate.h"
 #include "../../src/model/families/llm.h"
 #include "../../src/model/analyses/validate.h"
-#include "../../src/model/families/vision.h"
+#include "../../src/model/families/vision_shape.h"
 
 /* A bound that tells a model from a broken one (the model reaches about
  * 8 %); the gate at today's figure is tests/accuracy/gates.txt. */

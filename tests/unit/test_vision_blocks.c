@@ -14,7 +14,7 @@
 #include "../../src/io/wl_load.h"
 #include "../../src/model/families/estimate.h"
 #include "../../src/model/families/llm.h"
-#include "../../src/model/families/vision.h"
+#include "../../src/model/families/vision_shape.h"
 
 /* The operators of one step of w on its plan's GPU into ws. */
 static void step_ops(const struct workload *w, struct est_workspace *ws)

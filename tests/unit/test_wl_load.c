@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "../../src/io/wl_load.h"
+#include "../../src/io/yaml_load.h"
 
 #define DATA "tests/unit/data/wl/"
 #define TOL_PARAMS 1e-4 /* derived parameter count vs the preset's `params` */

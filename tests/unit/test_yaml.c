@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../../src/io/yaml_load.h"
 #include "../../src/io/yaml_node.h"
 
 #define NAME "f.yaml"

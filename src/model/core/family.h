@@ -66,10 +66,6 @@ struct est_family {
 		   struct plan_problem *why);
 };
 
-/* The families (their .c files). */
-extern const struct est_family llm_family, encdec_family, vision_family,
-	recsys_family;
-
 /*
  * Run family f's hooks in order over state st.  Returns 0 with *out filled,
  * or -1 with *why.

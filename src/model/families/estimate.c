@@ -15,6 +15,10 @@
 #include "../core/family.h"
 #include "../core/roofline.h"
 #include "../../util/units.h"
+#include "llm_encdec.h"
+#include "recsys.h"
+#include "step.h"
+#include "vision.h"
 
 /* The family row of a workload.  A new family is a row here, a value of
  * enum wl_kind and its own .c file. */

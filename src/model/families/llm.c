@@ -19,9 +19,6 @@
 #include "../core/opkit.h"
 #include "../core/roofline.h"
 
-const char *const op_stage_names[OPS_COUNT] = { "layer", "first", "last",
-						 "step" };
-
 static double dmax(double a, double b) { return a > b ? a : b; }
 
 /* Builder state: how an operator's time is computed; the sink lists it. */

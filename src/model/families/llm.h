@@ -66,13 +66,4 @@ void llm_build_cross_ops(struct op_sink *out, const struct workload *w,
 			 const struct gpu *g, const struct plan *pl,
 			 const struct llm_shape *sh, double enc_s);
 
-/* Resolve the plan of w on g into *pl (defaults filled, the schedule
- * resolved) and check it; warn of plan choices into E.  0, or -1 with *why.
- * The first hook of the language-model family (step.c). */
-int llm_plan(const struct workload *w, const struct gpu *g, struct plan *pl,
-	     struct estimate *E, struct plan_problem *why);
-
-/* The field that sets a language model's amount of work: steps or tokens. */
-enum wl_field llm_work_field(const struct workload *w, const char **what);
-
 #endif

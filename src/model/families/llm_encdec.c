@@ -19,6 +19,7 @@
 #include "../core/family.h"
 #include "memory.h"
 #include "../core/opsink.h"
+#include "step.h"
 
 /* Each stack as a single-stack workload. */
 static void encdec_views(const struct workload *w, struct encdec *E)

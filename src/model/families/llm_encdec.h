@@ -7,8 +7,11 @@
 #ifndef TC_LLM_ENCDEC_H
 #define TC_LLM_ENCDEC_H
 
+#include "../core/family.h"
 #include "../types/estimate_types.h"
 #include "llm.h"
+
+extern const struct est_family encdec_family;
 
 /* The two stacks, each as the single-stack model llm.c builds. */
 struct encdec {

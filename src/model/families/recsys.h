@@ -9,11 +9,14 @@
 #ifndef TC_RECSYS_H
 #define TC_RECSYS_H
 
+#include "../core/family.h"
 #include "../types/estimate_types.h"
 #include "../types/gpu.h"
 #include "recsys_place.h"
 #include "recsys_shape.h"
 #include "../types/workload.h"
+
+extern const struct est_family recsys_family;
 
 /*
  * Achieved fraction of memory bandwidth of a random row gather of

@@ -3,7 +3,7 @@
  * pipeline schedule, exposed communication, memory, MFU: the language-model
  * family's row (family.h).
  */
-#include "llm.h"
+#include "step.h"
 
 #include <assert.h>
 #include <math.h>
@@ -14,6 +14,7 @@
 
 #include "../core/comm.h"
 #include "../core/family.h"
+#include "llm.h"
 #include "memory.h"
 #include "../core/roofline.h"
 #include "../core/schedule.h"

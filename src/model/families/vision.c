@@ -17,6 +17,7 @@
 #include "../core/opkit.h"
 #include "../core/roofline.h"
 #include "vision_ops.h"
+#include "vision_shape.h"
 
 /* DDP gradient bucket (PyTorch default bucket_cap_mb = 25): the last one
  * is reduced after the backward ends. */

@@ -5,13 +5,14 @@
  * kernels, transformer blocks through the LLM operators (llm.c, no causal
  * mask).  docs/vision-recsys.md.
  *
- * The family's row, vision_family, is declared with the others in
- * family.h; the shapes of a network are vision_shape.h's, its operators
- * vision_ops.h's.
+ * This is the family's row (family.h); the shapes of a network are
+ * vision_shape.h's, its operators vision_ops.h's.
  */
 #ifndef TC_VISION_H
 #define TC_VISION_H
 
-#include "vision_shape.h"
+#include "../core/family.h"
+
+extern const struct est_family vision_family;
 
 #endif

@@ -24,6 +24,9 @@ const char *const limiter_names[LIM_COUNT] = {
 	"launch_overhead", "data_loader",
 };
 
+const char *const op_stage_names[OPS_COUNT] = { "layer", "first", "last",
+						 "step" };
+
 int est_workspace_init(struct est_workspace *ws, size_t cap)
 {
 	ws->count = 0;
