@@ -18,11 +18,13 @@ dir=${2:-src}
 tmp=${TMPDIR:-/tmp}/tc-arch-headers.$$
 trap 'rm -f "$tmp".*' EXIT INT TERM
 
-# "SYMBOL UNIT" for every symbol the objects of DIR define.
+# "SYMBOL UNIT" for every symbol the objects of DIR define (an object left
+# in BUILD_DIR by a source since moved or removed is not read).
 : >"$tmp.defs"
 for o in $(find "$build/$dir" -name '*.o' 2>/dev/null | sort); do
 	u=${o#"$build/"}
 	u=${u%.o}
+	[ -f "$u.c" ] || continue
 	nm "$o" 2>/dev/null | awk -v u="$u" '$2 ~ /^[BDRT]$/ && $3 !~ /\./ { print $3, u }'
 done >"$tmp.defs"
 
