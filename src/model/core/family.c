@@ -4,14 +4,20 @@
  */
 #include "family.h"
 
+#include <assert.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "roofline.h"
 
-int est_drive(const struct est_family *f, void *st, const struct workload *w,
+int est_drive(const struct est_family *f, const struct workload *w,
 	      const struct gpu *g, struct est_workspace *ws,
 	      struct estimate *out, struct plan_problem *why)
 {
+	union {
+		max_align_t align;
+		unsigned char bytes[EST_FAMILY_STATE_MAX];
+	} st;
 	struct estimate E;
 	struct fam_run r;
 
@@ -21,7 +27,8 @@ int est_drive(const struct est_family *f, void *st, const struct workload *w,
 	r.g = g;
 	r.ws = ws;
 	r.E = &E;
-	r.st = st;
+	assert(f->state_size <= sizeof(st));
+	r.st = &st;
 	if (f->plan(&r, why))
 		return -1;
 	E.plan = r.pl;

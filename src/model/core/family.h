@@ -59,18 +59,22 @@ struct est_family {
 	int auto_micro_batch;
 	/* The samples are images (images_per_s is filled). */
 	int images;
-	/* The step_estimate() contract without its wrappers: the family's
-	 * state on the stack, then est_drive(). */
-	int (*run)(const struct workload *w, const struct gpu *g,
-		   struct est_workspace *ws, struct estimate *out,
-		   struct plan_problem *why);
+	/* Bytes of the family's own state (r->st), at most
+	 * EST_FAMILY_STATE_MAX. */
+	size_t state_size;
 };
 
+/* The room est_drive() keeps on its stack for a family's state: each call
+ * its own, since the advice hooks run further estimates while a family's
+ * state is in use.  Each family asserts that its state fits. */
+#define EST_FAMILY_STATE_MAX (20 * 1024) /* the encoder-decoder's two workload views, 18.6 KB */
+
 /*
- * Run family f's hooks in order over state st.  Returns 0 with *out filled,
- * or -1 with *why.
+ * Run family f's hooks in order, its state on this call's stack.  The
+ * step_estimate() contract without its wrappers: returns 0 with *out
+ * filled, or -1 with *why.
  */
-int est_drive(const struct est_family *f, void *st, const struct workload *w,
+int est_drive(const struct est_family *f, const struct workload *w,
 	      const struct gpu *g, struct est_workspace *ws,
 	      struct estimate *out, struct plan_problem *why);
 

@@ -204,7 +204,7 @@ static int estimate_given(const struct workload *w, const struct gpu *g,
 			  struct est_workspace *ws, struct estimate *out,
 			  struct plan_problem *why)
 {
-	int rc = family_of(w)->run(w, g, ws, out, why);
+	int rc = est_drive(family_of(w), w, g, ws, out, why);
 	if (rc == 0 && !step_validated(w, g))
 		unvalidated_warnings(w, g, out);
 	if (rc == 0 && !step_collectives_measured(&out->plan, g))

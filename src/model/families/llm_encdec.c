@@ -406,13 +406,8 @@ static void advice_hook(struct fam_run *r)
 			 E->memory_usable_bytes / 1e9);
 }
 
-static int run(const struct workload *w, const struct gpu *g,
-	       struct est_workspace *ws, struct estimate *out,
-	       struct plan_problem *why)
-{
-	struct encdec_run st;
-	return est_drive(&encdec_family, &st, w, g, ws, out, why);
-}
+_Static_assert(sizeof(struct encdec_run) <= EST_FAMILY_STATE_MAX,
+	       "the family's state fits est_drive()'s room");
 
 const struct est_family encdec_family = {
 	.plan = plan_hook,
@@ -422,5 +417,5 @@ const struct est_family encdec_family = {
 	.advice = advice_hook,
 	.work_field = llm_work_field,
 	.auto_micro_batch = 1,
-	.run = run,
+	.state_size = sizeof(struct encdec_run),
 };

@@ -866,13 +866,8 @@ static enum wl_field work_field(const struct workload *w, const char **what)
 	return w->rtrain.samples > 0 ? WLF_SAMPLES : WLF_EPOCHS;
 }
 
-static int run(const struct workload *w, const struct gpu *g,
-	       struct est_workspace *ws, struct estimate *out,
-	       struct plan_problem *why)
-{
-	struct rec_run st;
-	return est_drive(&recsys_family, &st, w, g, ws, out, why);
-}
+_Static_assert(sizeof(struct rec_run) <= EST_FAMILY_STATE_MAX,
+	       "the family's state fits est_drive()'s room");
 
 const struct est_family recsys_family = {
 	.plan = plan_hook,
@@ -881,5 +876,5 @@ const struct est_family recsys_family = {
 	.memory = memory_hook,
 	.advice = advice_hook,
 	.work_field = work_field,
-	.run = run,
+	.state_size = sizeof(struct rec_run),
 };

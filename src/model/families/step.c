@@ -405,13 +405,8 @@ static void fit_search(const struct workload *w, const struct gpu *g,
 		       sizeof(E->fit_advice));
 }
 
-static int run(const struct workload *w, const struct gpu *g,
-	       struct est_workspace *ws, struct estimate *out,
-	       struct plan_problem *why)
-{
-	struct llm_run st;
-	return est_drive(&llm_family, &st, w, g, ws, out, why);
-}
+_Static_assert(sizeof(struct llm_run) <= EST_FAMILY_STATE_MAX,
+	       "the family's state fits est_drive()'s room");
 
 const struct est_family llm_family = {
 	.plan = plan_hook,
@@ -421,5 +416,5 @@ const struct est_family llm_family = {
 	.work_field = llm_work_field,
 	.fit_search = fit_search,
 	.auto_micro_batch = 1,
-	.run = run,
+	.state_size = sizeof(struct llm_run),
 };

@@ -292,13 +292,8 @@ static enum wl_field work_field(const struct workload *w, const char **what)
 	return WLF_EPOCHS;
 }
 
-static int run(const struct workload *w, const struct gpu *g,
-	       struct est_workspace *ws, struct estimate *out,
-	       struct plan_problem *why)
-{
-	struct vis_run st;
-	return est_drive(&vision_family, &st, w, g, ws, out, why);
-}
+_Static_assert(sizeof(struct vis_run) <= EST_FAMILY_STATE_MAX,
+	       "the family's state fits est_drive()'s room");
 
 const struct est_family vision_family = {
 	.plan = plan_hook,
@@ -308,5 +303,5 @@ const struct est_family vision_family = {
 	.advice = advice_hook,
 	.work_field = work_field,
 	.images = 1,
-	.run = run,
+	.state_size = sizeof(struct vis_run),
 };
