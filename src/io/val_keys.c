@@ -6,7 +6,6 @@
 #include "val_keys.h"
 
 #include <errno.h>
-#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -34,8 +33,6 @@ struct vkey {
 	enum val_metric metric;   /* VK_MEASURE */
 	long min, max;            /* VK_INT: allowed range; max 0 = any
 				     non-negative integer */
-	double lo, hi;            /* VK_NUM with `expect`: allowed range */
-	const char *expect;       /* its words in the error */
 };
 
 static const char *const metric_names[] = { "iter_time_ms",
@@ -111,9 +108,7 @@ static const struct vkey keys[K_N] = {
 	[K_FRAMEWORK] = { "framework", VK_STR, NULL, 0, 0, 0, 0 },
 	[K_SANITY] = { "sanity_only", VK_BOOL, NULL, 0, 0, 0, 0 },
 	[K_PAIR] = { "pair", VK_STR, NULL, 0, 0, 0, 0 },
-	/* above 0: the smallest positive double */
-	[K_UNIQUE] = { "unique_rows", VK_NUM, NULL, 0, 0, 0, 0, DBL_TRUE_MIN, 1,
-		       "the share of lookups that hit distinct rows, above 0 and at most 1" },
+	[K_UNIQUE] = { "unique_rows", VK_NUM, NULL, 0, 0, 0, 0 },
 	[K_HOST_INPUT] = { "input_on_host", VK_BOOL, NULL, 0, 0, 0, 0 },
 	[K_CP] = { "cp", VK_INT, NULL, 0, 0, 1, 65536 },
 	[K_SHARD] = { "shard_group", VK_INT, NULL, 0, 0, 0, 0 }, /* 0 = dp */
@@ -121,14 +116,12 @@ static const struct vkey keys[K_N] = {
 	[K_MEAN_SEQ] = { "mean_seq_len", VK_NUM, NULL, 0, 0, 0, 0 },
 	[K_HEAD_DIM] = { "head_dim", VK_INT, NULL, 0, 0, 0, 0 }, /* 0 = h/a */
 	[K_SCHEDULE] = { "schedule", VK_ENUM, sched_names + 1, 0, 0, 0, 0 },
-	[K_CAPACITY] = { "capacity_factor", VK_NUM, NULL, 0, 0, 0, 0, 1, CAPACITY_FACTOR_MAX,
-			CAPACITY_FACTOR_EXPECT },
+	[K_CAPACITY] = { "capacity_factor", VK_NUM, NULL, 0, 0, 0, 0 },
 	/* 0 = an even split */
 	[K_FIRST_STAGE] = { "first_stage_layers", VK_INT, NULL, 0, 0, 0, 0 },
 	[K_LAST_STAGE] = { "last_stage_layers", VK_INT, NULL, 0, 0, 0, 0 },
 	[K_TP_OVERLAP] = { "tp_comm_overlap", VK_BOOL, NULL, 0, 0, 0, 0 },
-	[K_RECOMPUTE_FRAC] = { "recompute_frac", VK_NUM, NULL, 0, 0, 0, 0, RECOMPUTE_FRAC_MIN, 1,
-			      RECOMPUTE_FRAC_EXPECT },
+	[K_RECOMPUTE_FRAC] = { "recompute_frac", VK_NUM, NULL, 0, 0, 0, 0 },
 	/* 0 = a steady-state figure */
 	[K_FIG_STEPS] = { "figure_steps", VK_INT, NULL, 0, 0, 0, 0 },
 	[K_FIG_WARMUP] = { "figure_warmup", VK_BOOL, NULL, 0, 0, 0, 0 },
@@ -368,8 +361,44 @@ static enum wl_kind key_family(int k)
 	}
 }
 
+/* Store a value of key k that only its key can judge (a share, a
+ * factor) in workload *w: 0, or -1 with the error. */
+static int store_judged(struct vstate *st, struct workload *w, int k, const char *v,
+			int line, int col, double dv)
+{
+	const struct vkey *K = &keys[k];
+	switch ((enum vk_id)k) {
+	case K_UNIQUE:
+		if (!(dv > 0 && dv <= 1))
+			return val_bad(st, line, col, "bad value '%s' for '%s' "
+				   "(expected the share of lookups that hit "
+				   "distinct rows, above 0 and at most 1)", v,
+				   K->name);
+		w->rtrain.unique_rows = dv;
+		break;
+	case K_RECOMPUTE_FRAC:
+		if (!(dv >= 0.01 && dv <= 1))
+			return val_bad(st, line, col, "bad value '%s' for '%s' "
+				   "(expected the share of the layers "
+				   "recomputed, 0.01 to 1)", v, K->name);
+		w->train.recompute_frac = dv;
+		break;
+	case K_CAPACITY:
+		if (!(dv >= 1 && dv <= 65536))
+			return val_bad(st, line, col, "bad value '%s' for '%s' "
+				   "(expected the busiest expert-parallel "
+				   "rank's tokens over the mean, 1 to 65536)",
+				   v, K->name);
+		w->train.capacity_factor = dv;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
 /* Store the checked value of key k (iv, dv or ev, or the text v) in the
- * case.  0, or -1 with the error of a value out of its key's range. */
+ * case.  0, or -1 with the error of a value only its key can judge. */
 static int store_value(struct vstate *st, struct val_case *c, int k, const char *v,
 		       int line, int col, long iv, double dv, int ev)
 {
@@ -382,8 +411,6 @@ static int store_value(struct vstate *st, struct val_case *c, int k, const char 
 		return val_bad(st, line, col, "'%s' is a key of the %s family, and the "
 			   "case is of the %s family (expected the family or network "
 			   "first)", K->name, wl_kind_names[fam], wl_kind_names[w->kind]);
-	if (K->expect && !(dv >= K->lo && dv <= K->hi)) /* a share, a factor */
-		return val_bad(st, line, col, "bad value '%s' for '%s' (expected %s)", v, K->name, K->expect);
 	switch ((enum vk_id)k) {
 	case K_ID: snprintf(c->id, sizeof(c->id), "%s", v); break;
 	case K_FAMILY: enter_family(c, v); break;
@@ -453,9 +480,8 @@ static int store_value(struct vstate *st, struct val_case *c, int k, const char 
 			return -1;
 		break;
 	case K_EMB_PREC: w->rtrain.emb_precision = emb_prec_map[ev]; break;
-	case K_UNIQUE: w->rtrain.unique_rows = dv; break;
-	case K_RECOMPUTE_FRAC: w->train.recompute_frac = dv; break;
-	case K_CAPACITY: w->train.capacity_factor = dv; break;
+	case K_UNIQUE: case K_RECOMPUTE_FRAC: case K_CAPACITY:
+		return store_judged(st, w, k, v, line, col, dv);
 	case K_EMB_PLACE: w->plan.embeddings = ev; break;
 	case K_HOST_INPUT: w->rtrain.input_on_host = (int)iv; break;
 	case K_FRAMEWORK:
