@@ -6,6 +6,7 @@
 #include "val_keys.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -35,6 +36,13 @@ struct vkey {
 				     non-negative integer */
 };
 
+/* The range of a number that must be a share or a factor, and the words of
+ * its error; a key with no row here takes any non-negative number. */
+struct vrange {
+	double lo, hi;
+	const char *expect;
+};
+
 static const char *const metric_names[] = { "iter_time_ms",
 					    "megatron_tflops", "mfu_pct",
 					    "tokens_per_s", "samples_per_s",
@@ -42,7 +50,6 @@ static const char *const metric_names[] = { "iter_time_ms",
 static const double metric_scale[] = { 1e-3, 1e12, 1e-2, 1, 1, 1 };
 static const char *const emb_prec_names[] = { "fp32", "fp16", "bf16", NULL };
 static const enum tc_prec emb_prec_map[] = { PREC_FP32, PREC_FP16, PREC_BF16 };
-
 
 static const struct vkey keys[K_N] = {
 	[K_ID] = { "id", VK_STR, NULL, 0, 0, 0, 0 },
@@ -130,7 +137,13 @@ static const struct vkey keys[K_N] = {
 	[K_LM_HEAD] = { "lm_head", VK_BOOL, NULL, 0, 0, 0, 0 },
 };
 
-
+static const struct vrange key_ranges[K_N] = {
+	/* above 0: the smallest positive double */
+	[K_UNIQUE] = { DBL_TRUE_MIN, 1, "the share of lookups that hit distinct "
+		       "rows, above 0 and at most 1" },
+	[K_RECOMPUTE_FRAC] = { RECOMPUTE_FRAC_MIN, 1, RECOMPUTE_FRAC_EXPECT },
+	[K_CAPACITY] = { 1, CAPACITY_FACTOR_MAX, CAPACITY_FACTOR_EXPECT },
+};
 
 int val_find_key(const char *name)
 {
@@ -361,44 +374,8 @@ static enum wl_kind key_family(int k)
 	}
 }
 
-/* Store a value of key k that only its key can judge (a share, a
- * factor) in workload *w: 0, or -1 with the error. */
-static int store_judged(struct vstate *st, struct workload *w, int k, const char *v,
-			int line, int col, double dv)
-{
-	const struct vkey *K = &keys[k];
-	switch ((enum vk_id)k) {
-	case K_UNIQUE:
-		if (!(dv > 0 && dv <= 1))
-			return val_bad(st, line, col, "bad value '%s' for '%s' "
-				   "(expected the share of lookups that hit "
-				   "distinct rows, above 0 and at most 1)", v,
-				   K->name);
-		w->rtrain.unique_rows = dv;
-		break;
-	case K_RECOMPUTE_FRAC:
-		if (!(dv >= 0.01 && dv <= 1))
-			return val_bad(st, line, col, "bad value '%s' for '%s' "
-				   "(expected the share of the layers "
-				   "recomputed, 0.01 to 1)", v, K->name);
-		w->train.recompute_frac = dv;
-		break;
-	case K_CAPACITY:
-		if (!(dv >= 1 && dv <= 65536))
-			return val_bad(st, line, col, "bad value '%s' for '%s' "
-				   "(expected the busiest expert-parallel "
-				   "rank's tokens over the mean, 1 to 65536)",
-				   v, K->name);
-		w->train.capacity_factor = dv;
-		break;
-	default:
-		break;
-	}
-	return 0;
-}
-
 /* Store the checked value of key k (iv, dv or ev, or the text v) in the
- * case.  0, or -1 with the error of a value only its key can judge. */
+ * case.  0, or -1 with the error of a value out of its key's range. */
 static int store_value(struct vstate *st, struct val_case *c, int k, const char *v,
 		       int line, int col, long iv, double dv, int ev)
 {
@@ -411,6 +388,9 @@ static int store_value(struct vstate *st, struct val_case *c, int k, const char 
 		return val_bad(st, line, col, "'%s' is a key of the %s family, and the "
 			   "case is of the %s family (expected the family or network "
 			   "first)", K->name, wl_kind_names[fam], wl_kind_names[w->kind]);
+	if (key_ranges[k].expect && !(dv >= key_ranges[k].lo && dv <= key_ranges[k].hi))
+		return val_bad(st, line, col, "bad value '%s' for '%s' (expected %s)",
+			       v, K->name, key_ranges[k].expect);
 	switch ((enum vk_id)k) {
 	case K_ID: snprintf(c->id, sizeof(c->id), "%s", v); break;
 	case K_FAMILY: enter_family(c, v); break;
@@ -480,8 +460,9 @@ static int store_value(struct vstate *st, struct val_case *c, int k, const char 
 			return -1;
 		break;
 	case K_EMB_PREC: w->rtrain.emb_precision = emb_prec_map[ev]; break;
-	case K_UNIQUE: case K_RECOMPUTE_FRAC: case K_CAPACITY:
-		return store_judged(st, w, k, v, line, col, dv);
+	case K_UNIQUE: w->rtrain.unique_rows = dv; break;
+	case K_RECOMPUTE_FRAC: w->train.recompute_frac = dv; break;
+	case K_CAPACITY: w->train.capacity_factor = dv; break;
 	case K_EMB_PLACE: w->plan.embeddings = ev; break;
 	case K_HOST_INPUT: w->rtrain.input_on_host = (int)iv; break;
 	case K_FRAMEWORK:

@@ -370,7 +370,7 @@ static int read_training(struct wl_state *st, const struct yn_node *map)
 		{ .key = "optimizer", .type = FD_CUSTOM, .offset = TOFF(optimizer), .parse = parse_optimizer },
 		{ .key = "recompute", .type = FD_ENUM, .offset = TOFF(recompute), .names = recompute_names },
 		{ .key = "recompute_frac", .type = FD_NUM, .offset = TOFF(recompute_frac), .unit = TC_UNIT_COUNT,
-		  .min = 0.01, .max = 1, .expect = "the share of the layers recomputed, 0.01 to 1" },
+		  .min = RECOMPUTE_FRAC_MIN, .max = 1, .expect = RECOMPUTE_FRAC_EXPECT },
 		{ .key = "flash_attention", .type = FD_BOOL, .offset = TOFF(flash_attention) },
 		{ .key = "finetune", .type = FD_ENUM, .offset = TOFF(finetune), .names = finetune_names },
 		{ .key = "lora_rank", .type = FD_INT, .offset = TOFF(lora_rank), .min = 1, .max = LORA_MAX_RANK },
@@ -379,7 +379,7 @@ static int read_training(struct wl_state *st, const struct yn_node *map)
 		{ .key = "mean_seq_len", .type = FD_NUM, .offset = TOFF(mean_seq_len), .unit = TC_UNIT_COUNT, .min = 1,
 		  .max = MAX_SEQ_LEN },
 		{ .key = "capacity_factor", .type = FD_NUM, .offset = TOFF(capacity_factor), .unit = TC_UNIT_COUNT,
-		  .min = 1, .max = 65536, .expect = "the busiest expert-parallel rank's tokens over the mean, 1 to 65536" },
+		  .min = 1, .max = CAPACITY_FACTOR_MAX, .expect = CAPACITY_FACTOR_EXPECT },
 		{ 0 },
 	};
 #undef TOFF

@@ -72,6 +72,12 @@ enum finetune { FT_FULL, FT_LORA, FT_QLORA, FT_COUNT };
 extern const char *const finetune_names[FT_COUNT + 1];
 /* The largest LoRA rank a workload or a validation case may state. */
 #define LORA_MAX_RANK 65536
+/* The ranges of two training values a workload or a validation case may
+ * state, and the words their errors expect. */
+#define RECOMPUTE_FRAC_MIN 0.01
+#define RECOMPUTE_FRAC_EXPECT "the share of the layers recomputed, 0.01 to 1"
+#define CAPACITY_FACTOR_MAX 65536
+#define CAPACITY_FACTOR_EXPECT "the busiest expert-parallel rank's tokens over the mean, 1 to 65536"
 /* The linear layers of a block that carry LoRA adapters, a set of these
  * bits; the others stay frozen and adapter-less.  The default is every one
  * (QLoRA's and PEFT's all-linear choice); the MLPerf Llama 2 70B LoRA
