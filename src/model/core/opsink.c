@@ -45,7 +45,6 @@ static void fill(struct op *o, const char *name, enum brk cat,
 {
 	/* Field by field: workspaces are reused, and a memset of the op
 	 * compiled to `rep stos`, once the costliest line of an estimate. */
-	o->name[sizeof(o->name) - 1] = '\0';
 	o->category = cat;
 	o->flop = c->flop;
 	o->bytes = c->bytes;
@@ -56,8 +55,12 @@ static void fill(struct op *o, const char *name, enum brk cat,
 	o->launch_s = c->launch_s;
 	o->stage = stage;
 	o->coll = (struct op_coll){ 0 }; /* sink_coll() marks a collective */
-	/* last, so that nothing of the row waits in a register across it */
-	strncpy(o->name, name, sizeof(o->name) - 1); /* pads with NULs */
+	/* last, so that nothing of the row waits in a register across it;
+	 * the name and its end only: strncpy's padding of the rest to NULs
+	 * was a twentieth of an estimate, and nothing reads past the end */
+	size_t n = strnlen(name, sizeof(o->name) - 1);
+	memcpy(o->name, name, n);
+	o->name[n] = '\0';
 }
 
 static struct op *row(struct op_sink *s, const char *name, enum brk cat,
