@@ -54,8 +54,8 @@ struct est_family {
 	 * only for estimates a user reads (NULL: none). */
 	void (*fit_search)(const struct workload *w, const struct gpu *g,
 			   struct estimate *E);
-	/* A plan without a micro-batch gets the fastest power of two that
-	 * fits (estimate.c). */
+	/* A plan without a micro-batch gets the fastest divisor of each
+	 * rank's share, up to 64, that fits (estimate.c). */
 	int auto_micro_batch;
 	/* The samples are images (images_per_s is filled). */
 	int images;

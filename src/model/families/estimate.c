@@ -146,10 +146,14 @@ static int estimate_given(const struct workload *w, const struct gpu *g,
 			  struct plan_problem *why);
 
 /*
- * An LLM plan without a micro-batch: every power of two that divides the
- * sequences each data-parallel rank takes per step is tried, and the
- * fastest that fits in memory is taken (the smallest when none fits, so
- * the memory advice speaks of the least demanding plan).
+ * An LLM plan without a micro-batch: every micro-batch up to
+ * EST_MAX_AUTO_MICRO_BATCH that divides the sequences each data-parallel
+ * rank takes per step is tried, and the fastest that fits in memory is
+ * taken (the smallest when none fits, so the memory advice speaks of the
+ * least demanding plan).  Every divisor, not only powers of two: a rank
+ * that takes 44 sequences a step runs them as one micro-batch of 44 if it
+ * fits, not as 11 of 4; where the share is a power of two the two rules
+ * try the same sizes.
  */
 static int choose_micro_batch(const struct workload *w, const struct gpu *g,
 			      struct est_workspace *ws, struct estimate *out,
@@ -164,7 +168,7 @@ static int choose_micro_batch(const struct workload *w, const struct gpu *g,
 	double per_rank = dp > 0 ? w->train.global_batch / dp : 0;
 	int have = 0, best_fits = 0;
 
-	for (int mb = 1; mb <= per_rank && mb <= EST_MAX_AUTO_MICRO_BATCH; mb *= 2) {
+	for (int mb = 1; mb <= per_rank && mb <= EST_MAX_AUTO_MICRO_BATCH; mb++) {
 		if (fmod(per_rank, mb) != 0)
 			continue;
 		c.plan.micro_batch = mb;
