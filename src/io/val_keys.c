@@ -374,6 +374,18 @@ static enum wl_kind key_family(int k)
 	}
 }
 
+/* -1 with the error when key k has a range (a share, a factor) and dv is
+ * outside it, else 0. */
+static int out_of_range(struct vstate *st, int k, const char *v, int line,
+			int col, double dv)
+{
+	const struct vrange *r = &key_ranges[k];
+	if (!r->expect || (dv >= r->lo && dv <= r->hi))
+		return 0;
+	return val_bad(st, line, col, "bad value '%s' for '%s' (expected %s)", v,
+		       keys[k].name, r->expect);
+}
+
 /* Store the checked value of key k (iv, dv or ev, or the text v) in the
  * case.  0, or -1 with the error of a value out of its key's range. */
 static int store_value(struct vstate *st, struct val_case *c, int k, const char *v,
@@ -388,9 +400,8 @@ static int store_value(struct vstate *st, struct val_case *c, int k, const char 
 		return val_bad(st, line, col, "'%s' is a key of the %s family, and the "
 			   "case is of the %s family (expected the family or network "
 			   "first)", K->name, wl_kind_names[fam], wl_kind_names[w->kind]);
-	if (key_ranges[k].expect && !(dv >= key_ranges[k].lo && dv <= key_ranges[k].hi))
-		return val_bad(st, line, col, "bad value '%s' for '%s' (expected %s)",
-			       v, K->name, key_ranges[k].expect);
+	if (out_of_range(st, k, v, line, col, dv))
+		return -1;
 	switch ((enum vk_id)k) {
 	case K_ID: snprintf(c->id, sizeof(c->id), "%s", v); break;
 	case K_FAMILY: enter_family(c, v); break;
