@@ -706,6 +706,45 @@ static void test_fit_advice(void **state)
 	assert_non_null(strstr(e.fit_advice, "would fit"));
 }
 
+/*
+ * A smaller micro-batch is advised only where it divides the rank's share
+ * of the global batch, so that the workload can state it.  Llama 2 70B on
+ * 64 GPUs, tp 8, dp 8, ZeRO 3, every layer recomputed (so only a smaller
+ * micro-batch, or more tp or pp, is left to advise), global batch 72: 9
+ * sequences a rank.  With the GPU's memory set to what micro-batch 3
+ * takes, 4 no longer fits; halving from 9 would try 4, then advise 2,
+ * which does not divide 9 (72 / (8 x 2) = 4.5 micro-batches).  The
+ * divisors of 9 below 9 are 3 and 1: the advice is micro_batch 3, and the
+ * plan it names estimates and fits.
+ */
+static void test_fit_advice_micro_batch_divides(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct estimate e;
+	struct plan_problem why;
+	double need3;
+	(void)state;
+	llama70_no_fit(&w);
+	w.plan.zero = 3;
+	w.train.recompute = RECOMP_FULL;
+	w.train.global_batch = 72;
+	tc_test_a100(&g);
+	w.plan.micro_batch = 3;
+	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
+	need3 = e.memory_per_gpu_bytes;
+	w.plan.micro_batch = 4; /* not a divisor of 9: the plan is refused, */
+	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), -1);
+	w.plan.micro_batch = 9;
+	g.memory_bytes = need3;
+	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
+	assert_false(e.fits);
+	assert_non_null(strstr(e.fit_advice, "micro_batch: 3 would fit"));
+	w.plan.micro_batch = 3;
+	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
+	assert_true(e.fits);
+}
+
 /* step_estimate_brief() is step_estimate() less the advice: the same
  * figures, the same operators, an empty fit_advice. */
 static void test_brief_estimate(void **state)
@@ -1195,6 +1234,7 @@ int main(void)
 		cmocka_unit_test(test_relations),
 		cmocka_unit_test(test_memory_flip),
 		cmocka_unit_test(test_fit_advice),
+		cmocka_unit_test(test_fit_advice_micro_batch_divides),
 		cmocka_unit_test(test_brief_estimate),
 		cmocka_unit_test(test_moe_zero_shards_experts_over_their_group),
 		cmocka_unit_test(test_moe_dispatch_and_capacity),

@@ -313,7 +313,12 @@ void mem_fit_advice(const struct workload *w, const struct gpu *g,
 			goto found;
 		}
 	}
-	for (k = pl->micro_batch / 2; k >= 1; k /= 2) {
+	/* A smaller micro-batch, the largest that still divides the rank's
+	 * share of the global batch (44 sequences: 22, 11, 4, 2, 1), so that
+	 * the plan advised is one the workload can state. */
+	for (k = pl->micro_batch - 1; k >= 1; k--) {
+		if (pl->dp < 1 || fmod(w->train.global_batch / pl->dp, k) != 0)
+			continue;
 		c = *pl;
 		c.micro_batch = k;
 		if (fits(w, &c, cap, &got)) {
