@@ -1,6 +1,6 @@
 /*
- * test_intmath.c - the one greatest common divisor (util/intmath.h), with
- * values worked by hand.
+ * test_intmath.c - the one greatest common divisor and the one divisor
+ * list (util/intmath.h), with values worked by hand.
  */
 #include "tc_test.h"
 
@@ -22,10 +22,27 @@ static void test_gcd(void **state)
 	assert_true(tc_gcd(6000000000000L, 4000000000000L) == 2000000000000L);
 }
 
+/* 12: 1 2 3 4 6 12; up to 5: 1 2 3 4; 36: 1 2 3 4 6 9 12 18 36 */
+static void test_divisors(void **state)
+{
+	int d[16];
+	(void)state;
+	assert_int_equal(tc_divisors(12, 100, d, 16), 6);
+	assert_int_equal(d[0], 1);
+	assert_int_equal(d[3], 4);
+	assert_int_equal(d[5], 12);
+	assert_int_equal(tc_divisors(12, 5, d, 16), 4);
+	assert_int_equal(d[3], 4);
+	assert_int_equal(tc_divisors(36, 100, d, 16), 9);
+	assert_int_equal(d[4], 6);
+	assert_int_equal(tc_divisors(0, 100, d, 16), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_gcd),
+		cmocka_unit_test(test_divisors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,7 @@
 #include "../../src/model/families/estimate.h"
 #include "../../src/model/families/llm.h"
 #include "../../src/model/analyses/search.h"
+#include "../../src/util/intmath.h"
 #include "../../src/model/analyses/validate.h"
 
 /* A small GPT-style decoder with `a` heads and `kv` kv heads. */
@@ -55,8 +56,8 @@ static int brute(const struct workload *w, const struct gpu *g, int count,
 		gcd = b;
 		b = t;
 	}
-	int ntp = search_divisors(gcd, gpn < count ? gpn : count, tps, 64);
-	int npp = search_divisors(w->llm.layers, count, pps, 256);
+	int ntp = tc_divisors(gcd, gpn < count ? gpn : count, tps, 64);
+	int npp = tc_divisors(w->llm.layers, count, pps, 256);
 	for (int ti = 0; ti < ntp; ti++)
 		for (int pi = 0; pi < npp; pi++) {
 			int tp = tps[ti], pp = pps[pi];
@@ -65,12 +66,12 @@ static int brute(const struct workload *w, const struct gpu *g, int count,
 			int dp = count / (tp * pp);
 			if (fmod(w->train.global_batch, dp) != 0)
 				continue;
-			int nmb = search_divisors((long)(w->train.global_batch / dp),
+			int nmb = tc_divisors((long)(w->train.global_batch / dp),
 						  1000000, mbs, 512);
 			int nv = 1;
 			vs[0] = 1;
 			if (pp > 1)
-				nv = search_divisors(w->llm.layers / pp, SEARCH_MAX_INTERLEAVE,
+				nv = tc_divisors(w->llm.layers / pp, SEARCH_MAX_INTERLEAVE,
 						     vs, SEARCH_MAX_INTERLEAVE);
 			for (int vi = 0; vi < nv; vi++)
 				for (int sp = 0; sp <= (tp > 1); sp++)
@@ -135,21 +136,6 @@ static void check_same(const struct workload *w, const struct gpu *g, int count)
 	assert_int_equal(bw.plan.zero, sw.plan.zero);
 	assert_int_equal(bw.train.recompute, sw.train.recompute);
 	assert_int_equal(se.fits, 1);
-}
-
-static void test_divisors(void **state)
-{
-	int d[16];
-	(void)state;
-	assert_int_equal(search_divisors(12, 100, d, 16), 6);
-	assert_int_equal(d[0], 1);
-	assert_int_equal(d[3], 4);
-	assert_int_equal(d[5], 12);
-	assert_int_equal(search_divisors(12, 5, d, 16), 4);
-	assert_int_equal(d[3], 4);
-	assert_int_equal(search_divisors(36, 100, d, 16), 9);
-	assert_int_equal(d[4], 6);
-	assert_int_equal(search_divisors(0, 100, d, 16), 0);
 }
 
 /* Brute force agrees over counts and memory sizes that make some plans
@@ -308,7 +294,6 @@ static void test_no_layout(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_divisors),
 		cmocka_unit_test(test_equals_brute_force),
 		cmocka_unit_test(test_more_gpus_not_slower_dp),
 		cmocka_unit_test(test_fixed_knobs),

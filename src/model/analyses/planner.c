@@ -33,10 +33,10 @@ int planner_counts(const struct workload *w, int gpus_per_node, int max,
 	if (w->kind == WL_LLM) {
 		long a = w->llm.heads, kv = w->llm.kv_heads > 0 ? w->llm.kv_heads : a;
 		/* tensor parallelism splits both the heads and the KV heads */
-		ntp = search_divisors(tc_gcd(a, kv), gpus_per_node, tps, 64);
-		npp = search_divisors(w->llm.layers, max, pps, 256);
+		ntp = tc_divisors(tc_gcd(a, kv), gpus_per_node, tps, 64);
+		npp = tc_divisors(w->llm.layers, max, pps, 256);
 	}
-	ndp = search_divisors((long)w->train.global_batch, max, dps, 2048);
+	ndp = tc_divisors((long)w->train.global_batch, max, dps, 2048);
 	char *seen = calloc((size_t)max + 1, 1);
 	if (!seen)
 		return 0;

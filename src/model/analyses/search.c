@@ -41,27 +41,6 @@ void search_knobs_all(struct search_knobs *k)
 	k->interleave = k->sequence_parallel = 1;
 }
 
-int search_divisors(long n, long limit, int *out, int cap)
-{
-	int lo = 0, nhi = 0;
-	long hi[4096];
-	if (n < 1 || cap < 1)
-		return 0;
-	for (long d = 1; d * d <= n && d <= limit; d++) {
-		if (n % d)
-			continue;
-		if (lo < cap)
-			out[lo++] = (int)d;
-		long e = n / d;
-		if (e != d && e <= limit && nhi < 4096)
-			hi[nhi++] = e;
-	}
-	/* hi[] is descending: append it reversed. */
-	for (int i = nhi - 1; i >= 0 && lo < cap; i--)
-		out[lo++] = (int)hi[i];
-	return lo;
-}
-
 /* Per-call state of one search. */
 struct sstate {
 	const struct workload *w;
@@ -190,7 +169,7 @@ static void search_other(struct sstate *s, int count,
 			batch_problem(s, gb, count, 0);
 			return;
 		}
-		nmb = search_divisors((long)(gb / count), 1000000, mbs, 256);
+		nmb = tc_divisors((long)(gb / count), 1000000, mbs, 256);
 	} else {
 		mbs[0] = s->w->plan.micro_batch > 0 ? s->w->plan.micro_batch : 1;
 		nmb = 1;
@@ -223,12 +202,12 @@ static void llm_axes_init(const struct workload *w, int count, int node,
 
 	memset(x, 0, sizeof(*x));
 	if (knobs->tp)
-		x->ntp = search_divisors(tc_gcd(A->heads, kv), node < count ? node : count,
+		x->ntp = tc_divisors(tc_gcd(A->heads, kv), node < count ? node : count,
 					 x->tp, 64);
 	else
 		x->tp[x->ntp++] = w->plan.tp > 0 ? w->plan.tp : 1;
 	if (knobs->pp)
-		x->npp = search_divisors(A->layers, count, x->pp, 256);
+		x->npp = tc_divisors(A->layers, count, x->pp, 256);
 	else
 		x->pp[x->npp++] = w->plan.pp > 0 ? w->plan.pp : 1;
 	if (knobs->zero)
@@ -254,13 +233,13 @@ static void search_layout(struct sstate *s, const struct search_knobs *knobs,
 	int nmb, nv, nsp = 0;
 
 	if (knobs->micro_batch)
-		nmb = search_divisors((long)(w->train.global_batch / p->dp), 1000000, mbs, 512);
+		nmb = tc_divisors((long)(w->train.global_batch / p->dp), 1000000, mbs, 512);
 	else {
 		mbs[0] = w->plan.micro_batch > 0 ? w->plan.micro_batch : 1;
 		nmb = 1;
 	}
 	if (knobs->interleave && p->pp > 1)
-		nv = search_divisors(w->llm.layers / p->pp, SEARCH_MAX_INTERLEAVE,
+		nv = tc_divisors(w->llm.layers / p->pp, SEARCH_MAX_INTERLEAVE,
 				     vs, SEARCH_MAX_INTERLEAVE);
 	else {
 		vs[0] = p->pp > 1 && w->plan.interleave > 0 ? w->plan.interleave : 1;

@@ -35,10 +35,4 @@ int search_best_at(const struct workload *w, const struct gpu *g, int count,
 		   struct workload *best_w, struct estimate *best,
 		   struct plan_problem *why);
 
-/*
- * The divisors of n that are <= limit, ascending, into out[0..cap-1].
- * Returns how many were written (0 for n < 1).
- */
-int search_divisors(long n, long limit, int *out, int cap);
-
 #endif

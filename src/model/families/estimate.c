@@ -14,6 +14,7 @@
 #include "campaign.h"
 #include "../core/family.h"
 #include "../core/roofline.h"
+#include "../../util/intmath.h"
 #include "../../util/units.h"
 #include "llm_encdec.h"
 #include "recsys.h"
@@ -166,12 +167,12 @@ static int choose_micro_batch(const struct workload *w, const struct gpu *g,
 	int cp = pl->cp > 0 ? pl->cp : 1;
 	int dp = pl->dp > 0 ? pl->dp : (pl->count > 0 ? pl->count / (tp * pp * cp) : 1);
 	double per_rank = dp > 0 ? w->train.global_batch / dp : 0;
-	int have = 0, best_fits = 0;
+	int have = 0, best_fits = 0, mbs[EST_MAX_AUTO_MICRO_BATCH];
+	int nmb = tc_whole_divisors(per_rank, EST_MAX_AUTO_MICRO_BATCH, mbs,
+				    EST_MAX_AUTO_MICRO_BATCH);
 
-	for (int mb = 1; mb <= per_rank && mb <= EST_MAX_AUTO_MICRO_BATCH; mb++) {
-		if (fmod(per_rank, mb) != 0)
-			continue;
-		c.plan.micro_batch = mb;
+	for (int i = 0; i < nmb; i++) {
+		c.plan.micro_batch = mbs[i];
 		if (estimate_given(&c, g, ws, &e, why))
 			return have ? 0 : -1;
 		if (!have || (e.fits && (!best_fits || e.step_time_s < out->step_time_s))) {

@@ -8,6 +8,12 @@
 #include <string.h>
 
 #include "../core/schedule.h"
+#include "../../util/intmath.h"
+
+/* The most divisors a rank's share of the global batch can have: a global
+ * batch is at most 1e9 sequences, and no number up to 1e9 has more than
+ * 1,344 (735,134,400 has that many), so the advice sees every one. */
+#define MEM_ADVICE_MAX_DIVISORS 1344
 
 static double dmax(double a, double b) { return a > b ? a : b; }
 
@@ -286,7 +292,7 @@ void mem_fit_advice(const struct workload *w, const struct gpu *g,
 	struct workload w2;
 	double cap = mem_usable_bytes(g, pl), got;
 	char what[96];
-	int k;
+	int k, nmb, mbs[MEM_ADVICE_MAX_DIVISORS];
 	/* what recomputing every layer takes, unless it is done already */
 	const char *rc_fix = train_recompute_share(&w->train) >= 1 ? NULL :
 			     w->train.recompute == RECOMP_FULL ?
@@ -316,13 +322,14 @@ void mem_fit_advice(const struct workload *w, const struct gpu *g,
 	/* A smaller micro-batch, the largest that still divides the rank's
 	 * share of the global batch (44 sequences: 22, 11, 4, 2, 1), so that
 	 * the plan advised is one the workload can state. */
-	for (k = pl->micro_batch - 1; k >= 1; k--) {
-		if (pl->dp < 1 || fmod(w->train.global_batch / pl->dp, k) != 0)
-			continue;
+	nmb = pl->dp < 1 ? 0 :
+	      tc_whole_divisors(w->train.global_batch / pl->dp,
+				pl->micro_batch - 1, mbs, MEM_ADVICE_MAX_DIVISORS);
+	for (int i = nmb - 1; i >= 0; i--) {
 		c = *pl;
-		c.micro_batch = k;
+		c.micro_batch = mbs[i];
 		if (fits(w, &c, cap, &got)) {
-			snprintf(what, sizeof(what), "micro_batch: %d", k);
+			snprintf(what, sizeof(what), "micro_batch: %d", mbs[i]);
 			goto found;
 		}
 	}
