@@ -8,6 +8,7 @@
  * (row-parallel: attention output, FC2).
  */
 #include "llm.h"
+#include "llm_prim.h"
 
 #include <assert.h>
 #include <math.h>
@@ -16,102 +17,9 @@
 
 #include "../core/comm.h"
 #include "../core/compose.h"
-#include "../core/opkit.h"
 #include "../core/roofline.h"
 
 static double dmax(double a, double b) { return a > b ? a : b; }
-
-/* Builder state: how an operator's time is computed; the sink lists it. */
-struct bld {
-	struct op_sink *out;
-	const struct gpu *g;
-	const struct plan *pl;
-	const struct llm_shape *sh;
-	enum tc_prec pg;   /* GEMM precision */
-	double eg;         /* bytes per GEMM input element */
-	enum tc_prec pa;   /* attention and element-wise precision */
-	int graphs;
-	int grouped;       /* a batch of GEMMs runs as separate kernels */
-};
-
-/* The kit (opkit.h) over this builder's sink. */
-static struct kit kit_of(const struct bld *B)
-{
-	struct kit K = { B->out, B->g, B->pl, B->graphs };
-	return K;
-}
-
-/* A batch of GEMMs (m x n x k) on tensor cores, grouped where the builder
- * says so; frozen weight-gradient GEMMs are skipped by the caller. */
-static void gemm(struct bld *B, const char *name, enum brk cat, double m,
-		 double n, double k, double batch)
-{
-	struct kit K = kit_of(B);
-	kit_gemm(&K, name, cat, B->pg, m, n, k, batch, 1,
-		 batch * (B->eg * (m * k + k * n) + B->sh->e * m * n),
-		 B->grouped ? GEMM_GROUPED : GEMM_TILED, 1);
-}
-
-/* A weight-gradient GEMM: the part of a backward that a zero-bubble
- * schedule may defer (schedule.c). */
-static void wgemm(struct bld *B, const char *name, double m, double n,
-		  double k, double batch)
-{
-	B->out->wgrad = 1;
-	gemm(B, name, BRK_GEMM, m, n, k, batch);
-	B->out->wgrad = 0;
-}
-
-/* A memory-bound kernel sequence. */
-static void elem(struct bld *B, const char *name, enum brk cat, double bytes,
-		 double flop, double kernels)
-{
-	struct kit K = kit_of(B);
-	kit_stream(&K, name, cat, B->pa, bytes, 1, flop, kernels, 1);
-}
-
-/* A fused kernel (flash attention) at attn_frac of peak, less at short
- * sequences: `keys` a query attends to on average in one kernel call
- * (roof_attn_len_frac); `model_flop` of its work count (a causal mask skips
- * the rest). */
-static void fused(struct bld *B, const char *name, double flop, double bytes,
-		  double model_flop, double keys)
-{
-	struct op_cost c;
-	double frac = B->g->eff.attn_frac * roof_attn_len_frac(keys);
-	c.flop = flop;
-	c.bytes = bytes;
-	c.prec = B->pa;
-	c.time_s = roof_time_launch(B->g, B->pa, flop, frac,
-				    bytes, 1, B->graphs, &c.bound, &c.launch_s);
-	sink_put(B->out, name, BRK_ATTN, &c, 1, model_flop);
-}
-
-/* An operator whose whole time is communication. */
-static void wire(struct bld *B, const char *name, enum brk cat, double bytes,
-		 double time_s)
-{
-	struct op_cost c = { 0, bytes, time_s, 0, B->pa, BOUND_NETWORK };
-	sink_put(B->out, name, cat, &c, 1, 0);
-}
-
-/* A collective; its whole time is communication. */
-static void coll(struct bld *B, const char *name, enum brk cat,
-		 enum comm_coll c, struct comm_group grp, double bytes)
-{
-	struct kit K = kit_of(B);
-	kit_coll(&K, name, cat, B->pa, c, grp, bytes);
-}
-
-/* Ranks of a group of n with stride `stride` that share a node. */
-static struct comm_group group(int n, int stride, int gpn)
-{
-	int local = stride >= gpn ? 1 : gpn / stride;
-	struct comm_group gr = comm_group_of(n, local > 0 ? local : 1);
-	if (gr.per_node < 1)
-		gr.per_node = 1;
-	return gr;
-}
 
 /* 4-bit weights of one layer on one GPU read (0.5 B) and written as 16-bit
  * (2 B) before their GEMMs (QLoRA, Dettmers et al. 2023). */
@@ -141,14 +49,14 @@ static void cp_ring(struct bld *B, const char *name, size_t first,
 
 	if (sh->cp <= 1)
 		return;
-	cpg = group(sh->cp, sh->t, sh->gpn);
+	cpg = lb_group(sh->cp, sh->t, sh->gpn);
 	ring = passes * comm_time_s(B->g, B->pl, COLL_ALLGATHER, cpg,
 				    kv_bytes);
 	for (k = first; k < ws->count; k++)
 		busy += ws->ops[k].time_s;
 	B->out->sums->net_bytes += passes * B->out->count *
 				  comm_net_bytes(COLL_ALLGATHER, cpg, kv_bytes);
-	wire(B, name, BRK_TP_COMM, passes * kv_bytes, dmax(0, ring - busy));
+	lb_wire(B, name, BRK_TP_COMM, passes * kv_bytes, dmax(0, ring - busy));
 }
 
 /*
@@ -189,7 +97,7 @@ static void gemm_input_cast(struct bld *B, const char *gemm_name,
 	if (!(sh->eg < sh->e))
 		return;
 	snprintf(name, sizeof(name), "%s.cast", gemm_name);
-	elem(B, name, BRK_MEMBOUND, elems * (sh->e + copies * sh->eg), 0, 1);
+	lb_elem(B, name, BRK_MEMBOUND, elems * (sh->e + copies * sh->eg), 0, 1);
 }
 
 /* An adapter op's name where the linear has one (enum lora_target), else NULL */
@@ -204,7 +112,7 @@ static void linear_fwd(struct bld *B, const char *name, const char *qname,
 	/* Local experts: one GEMM each (Transformer Engine GroupedLinear,
 	 * Megatron-Core grouped experts). */
 	B->grouped = experts > 1;
-	gemm(B, name, BRK_GEMM, T / experts, n, k, experts);
+	lb_gemm(B, name, BRK_GEMM, T / experts, n, k, experts);
 	B->grouped = 0;
 	if (sh->lora_r > 0 && qname)
 		/* x*A then (x*A)*B, r-wide: two small GEMMs per adapter. */
@@ -220,9 +128,9 @@ static void linear_bwd(struct bld *B, const char *dname, const char *wname,
 	double m = T / experts;
 	gemm_input_cast(B, dname, T * n, sh->lora_r > 0 ? 1 : 2);
 	B->grouped = experts > 1;
-	gemm(B, dname, BRK_GEMM, m, k, n, experts);
+	lb_gemm(B, dname, BRK_GEMM, m, k, n, experts);
 	if (sh->lora_r <= 0)
-		wgemm(B, wname, k, n, m, experts);
+		lb_wgemm(B, wname, k, n, m, experts);
 	B->grouped = 0;
 	if (sh->lora_r > 0 && aname)
 		lora(B, aname, T, n, k, experts, 2);
@@ -243,9 +151,9 @@ static void moe_permute(struct bld *B, const char *name, const char *sname,
 	const struct llm_shape *sh = B->sh;
 	double row = sh->h * sh->e, Tx = T * sh->top_k;
 
-	elem(B, name, BRK_MEMBOUND, (Tx + T) * row + 4 * Tx, 0, 1);
+	lb_elem(B, name, BRK_MEMBOUND, (Tx + T) * row + 4 * Tx, 0, 1);
 	if (sh->experts / sh->ep > 1)
-		elem(B, sname, BRK_MEMBOUND, 2 * Tr * row, 0, 1);
+		lb_elem(B, sname, BRK_MEMBOUND, 2 * Tr * row, 0, 1);
 }
 
 /* Forward of one layer (also used for recompute). */
@@ -260,82 +168,82 @@ static void layer_fwd(struct bld *B, int core_only)
 	double Tx = T * sh->top_k; /* token-expert pairs */
 	double Tr = Tx * sh->cf;   /* of them, at the busiest rank's experts */
 	double lexp = sh->experts / sh->ep;
-	struct comm_group tpg = group(sh->t, 1, sh->gpn);
+	struct comm_group tpg = lb_group(sh->t, 1, sh->gpn);
 	double skv = sh->skv;
 	size_t first_attn;
 #define NM(x) (B->out->recompute ? "layer.recompute" x : "layer" x)
 
 	if (!core_only) {
-		elem(B, NM(".norm1"), BRK_MEMBOUND, 2 * Tn * h * e, 0, 1);
+		lb_elem(B, NM(".norm1"), BRK_MEMBOUND, 2 * Tn * h * e, 0, 1);
 		if (sh->sp)
-			coll(B, NM(".tp_allgather1"), BRK_TP_COMM,
-			     COLL_ALLGATHER, tpg, T * h * e);
+			lb_coll(B, NM(".tp_allgather1"), BRK_TP_COMM,
+				COLL_ALLGATHER, tpg, T * h * e);
 		if (sh->lora_r > 0 && sh->qlora)
-			elem(B, NM(".dequant"), BRK_MEMBOUND,
-			     qlora_dequant_bytes(sh), 0, 4 + 2 * lexp);
+			lb_elem(B, NM(".dequant"), BRK_MEMBOUND,
+				qlora_dequant_bytes(sh), 0, 4 + 2 * lexp);
 		linear_fwd(B, NM(".qkv"), IF_ADAPTED(LORA_QKV, NM(".qkv_lora")), T, qkv_n, h, 1);
 		if (sh->rope)
-			elem(B, NM(".rope"), BRK_MEMBOUND,
-			     2 * T * (sh->a + sh->g) * d / t * e, 0, 1);
+			lb_elem(B, NM(".rope"), BRK_MEMBOUND,
+				2 * T * (sh->a + sh->g) * d / t * e, 0, 1);
 	}
 	first_attn = B->out->ws->count;
 	if (sh->flash) {
 		double cf = sh->causal ? 0.5 : 1.0;
 		double mf = 4 * s * skv * d * bh;
-		fused(B, NM(".attn_flash"), cf * mf,
-		      e * bh * d * (2 * s + 2 * skv) + 4 * bh * s, mf, cf * s);
+		lb_fused(B, NM(".attn_flash"), cf * mf,
+			 e * bh * d * (2 * s + 2 * skv) + 4 * bh * s, mf, cf * s);
 	} else {
-		gemm(B, NM(".attn_scores"), BRK_ATTN, s, skv, d, bh);
-		elem(B, NM(".attn_softmax"), BRK_ATTN, 2 * bh * s * skv * e, 0,
-		     1);
-		elem(B, NM(".attn_dropout"), BRK_ATTN,
-		     bh * s * skv * (2 * e + 1), 0, 1);
-		gemm(B, NM(".attn_context"), BRK_ATTN, s, d, skv, bh);
-		elem(B, NM(".attn_reshape"), BRK_MEMBOUND,
-		     2 * T * sh->a * d / t * e, 0, 1);
+		lb_gemm(B, NM(".attn_scores"), BRK_ATTN, s, skv, d, bh);
+		lb_elem(B, NM(".attn_softmax"), BRK_ATTN, 2 * bh * s * skv * e, 0,
+			1);
+		lb_elem(B, NM(".attn_dropout"), BRK_ATTN,
+			bh * s * skv * (2 * e + 1), 0, 1);
+		lb_gemm(B, NM(".attn_context"), BRK_ATTN, s, d, skv, bh);
+		lb_elem(B, NM(".attn_reshape"), BRK_MEMBOUND,
+			2 * T * sh->a * d / t * e, 0, 1);
 	}
 	cp_ring(B, NM(".cp_ring"), first_attn, 1);
 	if (core_only)
 		return;
 	linear_fwd(B, NM(".attn_out"), IF_ADAPTED(LORA_PROJ, NM(".attn_out_lora")), T, h,
 		   sh->a * d / t, 1);
-	coll(B, sh->sp ? NM(".tp_reducescatter1") : NM(".tp_allreduce1"),
-	     BRK_TP_COMM, sh->sp ? COLL_REDUCE_SCATTER : COLL_ALLREDUCE, tpg,
-	     T * h * e);
-	elem(B, NM(".residual1"), BRK_MEMBOUND, Tn * h * (3 * e + 1), 0, 1);
-	elem(B, NM(".norm2"), BRK_MEMBOUND, 2 * Tn * h * e, 0, 1);
+	lb_coll(B, sh->sp ? NM(".tp_reducescatter1") : NM(".tp_allreduce1"),
+		BRK_TP_COMM, sh->sp ? COLL_REDUCE_SCATTER : COLL_ALLREDUCE, tpg,
+		T * h * e);
+	lb_elem(B, NM(".residual1"), BRK_MEMBOUND, Tn * h * (3 * e + 1), 0, 1);
+	lb_elem(B, NM(".norm2"), BRK_MEMBOUND, 2 * Tn * h * e, 0, 1);
 	if (sh->sp)
-		coll(B, NM(".tp_allgather2"), BRK_TP_COMM, COLL_ALLGATHER, tpg,
-		     T * h * e);
+		lb_coll(B, NM(".tp_allgather2"), BRK_TP_COMM, COLL_ALLGATHER, tpg,
+			T * h * e);
 	if (sh->experts > 1) {
-		struct comm_group epg = group(sh->ep, sh->t, sh->gpn);
-		gemm(B, NM(".router"), BRK_GEMM, T, sh->experts, h, 1);
-		elem(B, NM(".router_topk"), BRK_MEMBOUND,
-		     4 * T * sh->experts * 3, 0, 4);
+		struct comm_group epg = lb_group(sh->ep, sh->t, sh->gpn);
+		lb_gemm(B, NM(".router"), BRK_GEMM, T, sh->experts, h, 1);
+		lb_elem(B, NM(".router_topk"), BRK_MEMBOUND,
+			4 * T * sh->experts * 3, 0, 4);
 		moe_permute(B, NM(".moe_permute"), NM(".moe_sort"), T, Tr);
-		coll(B, NM(".ep_dispatch"), BRK_EP_COMM, COLL_ALLTOALL, epg,
-		     Tr * h * e);
+		lb_coll(B, NM(".ep_dispatch"), BRK_EP_COMM, COLL_ALLTOALL, epg,
+			Tr * h * e);
 		linear_fwd(B, NM(".mlp_fc1"), IF_ADAPTED(LORA_FC1, NM(".mlp_fc1_lora")), Tr,
 			   ffn_in / t, h, lexp);
-		elem(B, NM(".mlp_act"), BRK_MEMBOUND,
-		     Tr * sh->f / t * e * (sh->gated ? 3 : 2), 0, lexp);
+		lb_elem(B, NM(".mlp_act"), BRK_MEMBOUND,
+			Tr * sh->f / t * e * (sh->gated ? 3 : 2), 0, lexp);
 		linear_fwd(B, NM(".mlp_fc2"), IF_ADAPTED(LORA_FC2, NM(".mlp_fc2_lora")), Tr, h,
 			   sh->f / t, lexp);
-		coll(B, NM(".ep_combine"), BRK_EP_COMM, COLL_ALLTOALL, epg,
-		     Tr * h * e);
+		lb_coll(B, NM(".ep_combine"), BRK_EP_COMM, COLL_ALLTOALL, epg,
+			Tr * h * e);
 		moe_permute(B, NM(".moe_unpermute"), NM(".moe_unsort"), T, Tr);
 	} else {
 		linear_fwd(B, NM(".mlp_fc1"), IF_ADAPTED(LORA_FC1, NM(".mlp_fc1_lora")), T,
 			   ffn_in / t, h, 1);
-		elem(B, NM(".mlp_act"), BRK_MEMBOUND,
-		     T * sh->f / t * e * (sh->gated ? 3 : 2), 0, 1);
+		lb_elem(B, NM(".mlp_act"), BRK_MEMBOUND,
+			T * sh->f / t * e * (sh->gated ? 3 : 2), 0, 1);
 		linear_fwd(B, NM(".mlp_fc2"), IF_ADAPTED(LORA_FC2, NM(".mlp_fc2_lora")), T, h,
 			   sh->f / t, 1);
 	}
-	coll(B, sh->sp ? NM(".tp_reducescatter2") : NM(".tp_allreduce2"),
-	     BRK_TP_COMM, sh->sp ? COLL_REDUCE_SCATTER : COLL_ALLREDUCE, tpg,
-	     T * h * e);
-	elem(B, NM(".residual2"), BRK_MEMBOUND, Tn * h * (3 * e + 1), 0, 1);
+	lb_coll(B, sh->sp ? NM(".tp_reducescatter2") : NM(".tp_allreduce2"),
+		BRK_TP_COMM, sh->sp ? COLL_REDUCE_SCATTER : COLL_ALLREDUCE, tpg,
+		T * h * e);
+	lb_elem(B, NM(".residual2"), BRK_MEMBOUND, Tn * h * (3 * e + 1), 0, 1);
 #undef NM
 }
 
@@ -355,27 +263,27 @@ static void layer_op_replay(struct bld *B)
 	double Tn = sh->sp ? T / t : T;
 	double Tf = T * sh->top_k * sh->cf, lexp = sh->experts / sh->ep;
 
-	elem(B, "layer.recompute.norm1", BRK_MEMBOUND, 2 * Tn * h * e, 0, 1);
-	gemm(B, "layer.recompute.qkv_k", BRK_GEMM, T, sh->g * d / t, h, 1);
+	lb_elem(B, "layer.recompute.norm1", BRK_MEMBOUND, 2 * Tn * h * e, 0, 1);
+	lb_gemm(B, "layer.recompute.qkv_k", BRK_GEMM, T, sh->g * d / t, h, 1);
 	if (sh->rope)
-		elem(B, "layer.recompute.rope", BRK_MEMBOUND,
-		     2 * T * (sh->a + sh->g) * d / t * e, 0, 1);
-	gemm(B, "layer.recompute.attn_out", BRK_GEMM, T, h, sh->a * d / t, 1);
-	elem(B, "layer.recompute.residual1", BRK_MEMBOUND,
-	     Tn * h * (3 * e + 1), 0, 1);
-	elem(B, "layer.recompute.norm2", BRK_MEMBOUND, 2 * Tn * h * e, 0, 1);
+		lb_elem(B, "layer.recompute.rope", BRK_MEMBOUND,
+			2 * T * (sh->a + sh->g) * d / t * e, 0, 1);
+	lb_gemm(B, "layer.recompute.attn_out", BRK_GEMM, T, h, sh->a * d / t, 1);
+	lb_elem(B, "layer.recompute.residual1", BRK_MEMBOUND,
+		Tn * h * (3 * e + 1), 0, 1);
+	lb_elem(B, "layer.recompute.norm2", BRK_MEMBOUND, 2 * Tn * h * e, 0, 1);
 	B->grouped = lexp > 1;
 	if (sh->gated)
-		gemm(B, "layer.recompute.mlp_fc1_up", BRK_GEMM, Tf / lexp,
-		     sh->f / t, h, lexp);
+		lb_gemm(B, "layer.recompute.mlp_fc1_up", BRK_GEMM, Tf / lexp,
+			sh->f / t, h, lexp);
 	else
-		gemm(B, "layer.recompute.mlp_fc2", BRK_GEMM, Tf / lexp, h,
-		     sh->f / t, lexp);
+		lb_gemm(B, "layer.recompute.mlp_fc2", BRK_GEMM, Tf / lexp, h,
+			sh->f / t, lexp);
 	B->grouped = 0;
-	elem(B, "layer.recompute.mlp_act", BRK_MEMBOUND,
-	     Tf * sh->f / t * e * (sh->gated ? 3 : 2), 0, lexp);
-	elem(B, "layer.recompute.residual2", BRK_MEMBOUND,
-	     Tn * h * (3 * e + 1), 0, 1);
+	lb_elem(B, "layer.recompute.mlp_act", BRK_MEMBOUND,
+		Tf * sh->f / t * e * (sh->gated ? 3 : 2), 0, lexp);
+	lb_elem(B, "layer.recompute.residual2", BRK_MEMBOUND,
+		Tn * h * (3 * e + 1), 0, 1);
 }
 
 /*
@@ -387,10 +295,10 @@ static void tp_input_grad(struct bld *B, const char *rs, const char *ag,
 			  const char *ar, struct comm_group tpg, double bytes)
 {
 	if (B->sh->sp) {
-		coll(B, rs, BRK_TP_COMM, COLL_REDUCE_SCATTER, tpg, bytes);
-		coll(B, ag, BRK_TP_COMM, COLL_ALLGATHER, tpg, bytes);
+		lb_coll(B, rs, BRK_TP_COMM, COLL_REDUCE_SCATTER, tpg, bytes);
+		lb_coll(B, ag, BRK_TP_COMM, COLL_ALLGATHER, tpg, bytes);
 	} else {
-		coll(B, ar, BRK_TP_COMM, COLL_ALLREDUCE, tpg, bytes);
+		lb_coll(B, ar, BRK_TP_COMM, COLL_ALLREDUCE, tpg, bytes);
 	}
 }
 
@@ -405,51 +313,51 @@ static void layer_bwd(struct bld *B)
 	double qkv_n = (sh->a + 2 * sh->g) * d / t;
 	double Tr = T * sh->top_k * sh->cf, lexp = sh->experts / sh->ep;
 	double xm = sh->experts > 1 ? Tr : T, xe = sh->experts > 1 ? lexp : 1;
-	struct comm_group tpg = group(sh->t, 1, sh->gpn);
+	struct comm_group tpg = lb_group(sh->t, 1, sh->gpn);
 	double tp_bytes = T * h * e;
 	double skv = sh->skv;
 	size_t first_attn;
 
-	elem(B, "layer.residual2.bwd", BRK_MEMBOUND, Tn * h * (2 * e + 1), 0,
-	     1);
+	lb_elem(B, "layer.residual2.bwd", BRK_MEMBOUND, Tn * h * (2 * e + 1), 0,
+		1);
 	if (sh->lora_r > 0 && sh->qlora)
-		elem(B, "layer.dequant.bwd", BRK_MEMBOUND,
-		     qlora_dequant_bytes(sh), 0, 4 + 2 * lexp);
+		lb_elem(B, "layer.dequant.bwd", BRK_MEMBOUND,
+			qlora_dequant_bytes(sh), 0, 4 + 2 * lexp);
 	if (sh->sp)
-		coll(B, "layer.tp_allgather2.bwd", BRK_TP_COMM, COLL_ALLGATHER,
-		     tpg, tp_bytes);
+		lb_coll(B, "layer.tp_allgather2.bwd", BRK_TP_COMM, COLL_ALLGATHER,
+			tpg, tp_bytes);
 	if (sh->experts > 1) {
-		struct comm_group epg = group(sh->ep, sh->t, sh->gpn);
+		struct comm_group epg = lb_group(sh->ep, sh->t, sh->gpn);
 		moe_permute(B, "layer.moe_unpermute.bwd", "layer.moe_unsort.bwd",
 			    T, Tr);
-		coll(B, "layer.ep_combine.bwd", BRK_EP_COMM, COLL_ALLTOALL,
-		     epg, Tr * h * e);
+		lb_coll(B, "layer.ep_combine.bwd", BRK_EP_COMM, COLL_ALLTOALL,
+			epg, Tr * h * e);
 	}
 	linear_bwd(B, "layer.mlp_fc2.bwd_d", "layer.mlp_fc2.bwd_w",
 		   IF_ADAPTED(LORA_FC2, "layer.mlp_fc2_lora.bwd"), xm, h, sh->f / t, xe);
-	elem(B, "layer.mlp_act.bwd", BRK_MEMBOUND,
-	     xm * sh->f / t * e * (sh->gated ? 5 : 3), 0, xe);
+	lb_elem(B, "layer.mlp_act.bwd", BRK_MEMBOUND,
+		xm * sh->f / t * e * (sh->gated ? 5 : 3), 0, xe);
 	linear_bwd(B, "layer.mlp_fc1.bwd_d", "layer.mlp_fc1.bwd_w",
 		   IF_ADAPTED(LORA_FC1, "layer.mlp_fc1_lora.bwd"), xm, ffn_in / t, h, xe);
 	if (sh->experts > 1) {
-		struct comm_group epg = group(sh->ep, sh->t, sh->gpn);
-		coll(B, "layer.ep_dispatch.bwd", BRK_EP_COMM, COLL_ALLTOALL,
-		     epg, Tr * h * e);
+		struct comm_group epg = lb_group(sh->ep, sh->t, sh->gpn);
+		lb_coll(B, "layer.ep_dispatch.bwd", BRK_EP_COMM, COLL_ALLTOALL,
+			epg, Tr * h * e);
 		moe_permute(B, "layer.moe_permute.bwd", "layer.moe_sort.bwd", T,
 			    Tr);
-		gemm(B, "layer.router.bwd_d", BRK_GEMM, T, h, sh->experts, 1);
+		lb_gemm(B, "layer.router.bwd_d", BRK_GEMM, T, h, sh->experts, 1);
 		if (sh->lora_r <= 0)
-			wgemm(B, "layer.router.bwd_w", h, sh->experts, T, 1);
+			lb_wgemm(B, "layer.router.bwd_w", h, sh->experts, T, 1);
 	}
 	tp_input_grad(B, "layer.tp_reducescatter2.bwd", "layer.tp_regather2.bwd",
 		      "layer.tp_allreduce2.bwd", tpg, tp_bytes);
-	elem(B, "layer.norm2.bwd", BRK_MEMBOUND, 3 * Tn * h * e + Tn * h * e,
-	     0, 2);
-	elem(B, "layer.residual1.bwd", BRK_MEMBOUND, Tn * h * (2 * e + 1), 0,
-	     1);
+	lb_elem(B, "layer.norm2.bwd", BRK_MEMBOUND, 3 * Tn * h * e + Tn * h * e,
+		0, 2);
+	lb_elem(B, "layer.residual1.bwd", BRK_MEMBOUND, Tn * h * (2 * e + 1), 0,
+		1);
 	if (sh->sp)
-		coll(B, "layer.tp_allgather1.bwd", BRK_TP_COMM, COLL_ALLGATHER,
-		     tpg, tp_bytes);
+		lb_coll(B, "layer.tp_allgather1.bwd", BRK_TP_COMM, COLL_ALLGATHER,
+			tpg, tp_bytes);
 	linear_bwd(B, "layer.attn_out.bwd_d", "layer.attn_out.bwd_w",
 		   IF_ADAPTED(LORA_PROJ, "layer.attn_out_lora.bwd"), T, h, sh->a * d / t, 1);
 	first_attn = B->out->ws->count;
@@ -457,50 +365,31 @@ static void layer_bwd(struct bld *B)
 		double cf = sh->causal ? 0.5 : 1.0;
 		double mf = 4 * s * skv * d * bh;
 		/* 5 GEMMs of the fwd's 2 (scores recomputed): 2.5x. */
-		fused(B, "layer.attn_flash.bwd", 2.5 * cf * mf,
-		      e * bh * d * (4 * s + 4 * skv) + 8 * bh * s, 2 * mf,
-		      cf * s);
+		lb_fused(B, "layer.attn_flash.bwd", 2.5 * cf * mf,
+			 e * bh * d * (4 * s + 4 * skv) + 8 * bh * s, 2 * mf,
+			 cf * s);
 	} else {
-		elem(B, "layer.attn_reshape.bwd", BRK_MEMBOUND,
-		     2 * T * sh->a * d / t * e, 0, 1);
-		gemm(B, "layer.attn_context.bwd_d", BRK_ATTN, s, skv, d, bh);
-		gemm(B, "layer.attn_context.bwd_w", BRK_ATTN, skv, d, s, bh);
-		elem(B, "layer.attn_dropout.bwd", BRK_ATTN,
-		     bh * s * skv * (2 * e + 1), 0, 1);
-		elem(B, "layer.attn_softmax.bwd", BRK_ATTN,
-		     3 * bh * s * skv * e, 0, 1);
-		gemm(B, "layer.attn_scores.bwd_d", BRK_ATTN, s, d, skv, bh);
-		gemm(B, "layer.attn_scores.bwd_w", BRK_ATTN, skv, d, s, bh);
+		lb_elem(B, "layer.attn_reshape.bwd", BRK_MEMBOUND,
+			2 * T * sh->a * d / t * e, 0, 1);
+		lb_gemm(B, "layer.attn_context.bwd_d", BRK_ATTN, s, skv, d, bh);
+		lb_gemm(B, "layer.attn_context.bwd_w", BRK_ATTN, skv, d, s, bh);
+		lb_elem(B, "layer.attn_dropout.bwd", BRK_ATTN,
+			bh * s * skv * (2 * e + 1), 0, 1);
+		lb_elem(B, "layer.attn_softmax.bwd", BRK_ATTN,
+			3 * bh * s * skv * e, 0, 1);
+		lb_gemm(B, "layer.attn_scores.bwd_d", BRK_ATTN, s, d, skv, bh);
+		lb_gemm(B, "layer.attn_scores.bwd_w", BRK_ATTN, skv, d, s, bh);
 	}
 	/* Keys and values pass the ring again, their gradients back. */
 	cp_ring(B, "layer.cp_ring.bwd", first_attn, 2);
 	if (sh->rope)
-		elem(B, "layer.rope.bwd", BRK_MEMBOUND,
-		     2 * T * (sh->a + sh->g) * d / t * e, 0, 1);
+		lb_elem(B, "layer.rope.bwd", BRK_MEMBOUND,
+			2 * T * (sh->a + sh->g) * d / t * e, 0, 1);
 	linear_bwd(B, "layer.qkv.bwd_d", "layer.qkv.bwd_w", IF_ADAPTED(LORA_QKV, "layer.qkv_lora.bwd"),
 		   T, qkv_n, h, 1);
 	tp_input_grad(B, "layer.tp_reducescatter1.bwd", "layer.tp_regather1.bwd",
 		      "layer.tp_allreduce1.bwd", tpg, tp_bytes);
-	elem(B, "layer.norm1.bwd", BRK_MEMBOUND, 4 * Tn * h * e, 0, 2);
-}
-
-/* A builder putting into `out`: GEMMs in `prec`, attention and
- * element-wise work in 16 bits where GEMMs run in fp8 or fp4. */
-static void bld_init(struct bld *B, struct op_sink *out, const struct gpu *g,
-		     const struct plan *pl, const struct llm_shape *sh,
-		     enum tc_prec prec)
-{
-	memset(B, 0, sizeof(*B));
-	B->out = out;
-	B->g = g;
-	B->pl = pl;
-	B->sh = sh;
-	B->pg = prec;
-	B->eg = sh->eg;
-	B->pa = prec == PREC_FP8 || prec == PREC_FP4 ? PREC_BF16 : prec;
-	if (roof_peak(g, B->pa) <= 0)
-		B->pa = B->pg;
-	B->graphs = pl->cuda_graphs;
+	lb_elem(B, "layer.norm1.bwd", BRK_MEMBOUND, 4 * Tn * h * e, 0, 2);
 }
 
 void llm_layer_ops(struct op_sink *out, const struct gpu *g,
@@ -508,7 +397,7 @@ void llm_layer_ops(struct op_sink *out, const struct gpu *g,
 		   enum tc_prec prec)
 {
 	struct bld B;
-	bld_init(&B, out, g, pl, sh, prec);
+	lb_init(&B, out, g, pl, sh, prec);
 	if (out->bwd)
 		layer_bwd(&B);
 	else
@@ -543,9 +432,9 @@ static double opt_bytes_per_param(const struct workload *w, double e)
 static void dp_groups(const struct llm_shape *sh, struct comm_group *dpg,
 		      struct comm_group *shg, struct comm_group *rpg)
 {
-	*dpg = group(sh->dp * sh->cp, sh->t, sh->gpn);
-	*shg = group(sh->shard, sh->t, sh->gpn);
-	*rpg = group(sh->replicas, sh->t * sh->shard, sh->gpn);
+	*dpg = lb_group(sh->dp * sh->cp, sh->t, sh->gpn);
+	*shg = lb_group(sh->shard, sh->t, sh->gpn);
+	*rpg = lb_group(sh->replicas, sh->t * sh->shard, sh->gpn);
 }
 
 /* Every layer of a stage: forward, backward with its recompute (of
@@ -605,7 +494,7 @@ static void build_layers(struct bld *B, enum recompute rc, double share)
 		if (pl->grad_overlap)
 			exposed = dmax(0, c - busy) +
 				  overlap_cost_s(fmin(c, busy), g->eff.overlap_slow_frac);
-		wire(B, "layer.zero3_gather.exposed", BRK_DP_COMM, 3 * lb, exposed);
+		lb_wire(B, "layer.zero3_gather.exposed", BRK_DP_COMM, 3 * lb, exposed);
 	}
 }
 
@@ -619,22 +508,22 @@ static void build_first(struct bld *B, const struct workload *w)
 	struct op_sums *sums = B->out->sums;
 	double T = sh->b * sh->s, t = sh->t, e = sh->e, h = sh->h;
 	double Tn = sh->sp ? T / t : T;
-	struct comm_group tpg = group(sh->t, 1, sh->gpn);
+	struct comm_group tpg = lb_group(sh->t, 1, sh->gpn);
 
 	/* First stage: embedding. */
 	B->out->stage = OPS_FIRST;
 	B->out->count = sh->m;
-	elem(B, "embed.fwd", BRK_MEMBOUND,
-	     T * h * e * (w->llm.positions == POS_LEARNED ? 4 : 2) +
+	lb_elem(B, "embed.fwd", BRK_MEMBOUND,
+		T * h * e * (w->llm.positions == POS_LEARNED ? 4 : 2) +
 		     Tn * h * (2 * e + 1),
 	     0, w->llm.positions == POS_LEARNED ? 3 : 2);
 	if (sh->t > 1)
-		coll(B, sh->sp ? "embed.tp_reducescatter" : "embed.tp_allreduce",
-		     BRK_TP_COMM, sh->sp ? COLL_REDUCE_SCATTER : COLL_ALLREDUCE,
-		     tpg, T * h * e);
+		lb_coll(B, sh->sp ? "embed.tp_reducescatter" : "embed.tp_allreduce",
+			BRK_TP_COMM, sh->sp ? COLL_REDUCE_SCATTER : COLL_ALLREDUCE,
+			tpg, T * h * e);
 	B->out->bwd = 1;
 	if (sh->lora_r <= 0)
-		elem(B, "embed.bwd", BRK_MEMBOUND, 3 * T * h * e, 0, 2);
+		lb_elem(B, "embed.bwd", BRK_MEMBOUND, 3 * T * h * e, 0, 2);
 	B->out->bwd = 0;
 	if (sh->p > 1) {
 		/* 1F1B: every stage sends or receives one activation forward
@@ -660,7 +549,7 @@ static void build_last(struct bld *B, enum op_stage stage, int with_head)
 	const struct llm_shape *sh = B->sh;
 	double T = sh->b * sh->s, t = sh->t, e = sh->e, h = sh->h;
 	double Tn = sh->sp ? T / t : T;
-	struct comm_group tpg = group(sh->t, 1, sh->gpn);
+	struct comm_group tpg = lb_group(sh->t, 1, sh->gpn);
 	/*
 	 * The head's GEMMs stay in 16 bits in fp8 and fp4 training:
 	 * Megatron's output layer is not a Transformer Engine module, and
@@ -671,33 +560,33 @@ static void build_last(struct bld *B, enum op_stage stage, int with_head)
 	head.eg = sh->e;
 
 	B->out->stage = stage;
-	elem(B, "final_norm.fwd", BRK_MEMBOUND, 2 * Tn * h * e, 0, 1);
+	lb_elem(B, "final_norm.fwd", BRK_MEMBOUND, 2 * Tn * h * e, 0, 1);
 	/* no head, or a task head of a few outputs: negligible */
 	if (!with_head || sh->no_lm_head) {
 		B->out->bwd = 1;
-		elem(B, "final_norm.bwd", BRK_MEMBOUND, 4 * Tn * h * e, 0, 2);
+		lb_elem(B, "final_norm.bwd", BRK_MEMBOUND, 4 * Tn * h * e, 0, 2);
 		B->out->bwd = 0;
 		return;
 	}
 	if (sh->sp)
-		coll(B, "head.tp_allgather", BRK_TP_COMM, COLL_ALLGATHER, tpg,
-		     T * h * e);
-	gemm(&head, "lm_head.fwd", BRK_GEMM, T, sh->V / t, h, 1);
-	elem(B, "loss.fwd", BRK_MEMBOUND, T * sh->V / t * (e + 4 * 3), 0, 6);
+		lb_coll(B, "head.tp_allgather", BRK_TP_COMM, COLL_ALLGATHER, tpg,
+			T * h * e);
+	lb_gemm(&head, "lm_head.fwd", BRK_GEMM, T, sh->V / t, h, 1);
+	lb_elem(B, "loss.fwd", BRK_MEMBOUND, T * sh->V / t * (e + 4 * 3), 0, 6);
 	if (sh->t > 1)
-		coll(B, "loss.tp_allreduce", BRK_TP_COMM, COLL_ALLREDUCE, tpg,
-		     3 * T * 4);
+		lb_coll(B, "loss.tp_allreduce", BRK_TP_COMM, COLL_ALLREDUCE, tpg,
+			3 * T * 4);
 	B->out->bwd = 1;
-	elem(B, "loss.bwd", BRK_MEMBOUND, T * sh->V / t * (4 * 2 + e), 0, 3);
-	gemm(&head, "lm_head.bwd_d", BRK_GEMM, T, h, sh->V / t, 1);
+	lb_elem(B, "loss.bwd", BRK_MEMBOUND, T * sh->V / t * (4 * 2 + e), 0, 3);
+	lb_gemm(&head, "lm_head.bwd_d", BRK_GEMM, T, h, sh->V / t, 1);
 	if (sh->lora_r <= 0)
-		wgemm(&head, "lm_head.bwd_w", h, sh->V / t, T, 1);
+		lb_wgemm(&head, "lm_head.bwd_w", h, sh->V / t, T, 1);
 	if (sh->t > 1)
-		coll(B, sh->sp ? "head.tp_reducescatter.bwd" :
+		lb_coll(B, sh->sp ? "head.tp_reducescatter.bwd" :
 				  "head.tp_allreduce.bwd",
 		     BRK_TP_COMM, sh->sp ? COLL_REDUCE_SCATTER : COLL_ALLREDUCE,
 		     tpg, T * h * e);
-	elem(B, "final_norm.bwd", BRK_MEMBOUND, 4 * Tn * h * e, 0, 2);
+	lb_elem(B, "final_norm.bwd", BRK_MEMBOUND, 4 * Tn * h * e, 0, 2);
 	B->out->bwd = 0;
 }
 
@@ -721,35 +610,35 @@ static void build_step(struct bld *B, const struct workload *w)
 	if (sh->dp * sh->cp > 1) {
 		double gbytes = train_params * gb;
 		if (zero == 0)
-			coll(B, "dp.grad_allreduce", BRK_DP_COMM,
-			     COLL_ALLREDUCE, dpg, gbytes);
+			lb_coll(B, "dp.grad_allreduce", BRK_DP_COMM,
+				COLL_ALLREDUCE, dpg, gbytes);
 		else if (zero <= 2)
-			coll(B, "dp.grad_reducescatter", BRK_DP_COMM,
-			     COLL_REDUCE_SCATTER, shg, gbytes);
+			lb_coll(B, "dp.grad_reducescatter", BRK_DP_COMM,
+				COLL_REDUCE_SCATTER, shg, gbytes);
 		/* MiCS / ZeRO++ hpZ: each shard is all-reduced across the
 		 * groups that hold it (Zhang et al. VLDB'22, sec. 3); under
 		 * ZeRO 3 that happens per layer, above. */
 		if (zero >= 1 && zero <= 2)
-			coll(B, "dp.shard_allreduce", BRK_DP_COMM,
-			     COLL_ALLREDUCE, rpg, gbytes / sh->shard);
+			lb_coll(B, "dp.shard_allreduce", BRK_DP_COMM,
+				COLL_ALLREDUCE, rpg, gbytes / sh->shard);
 		if (zero >= 1 && zero <= 2)
-			coll(B, "dp.param_allgather", BRK_DP_COMM,
-			     COLL_ALLGATHER, shg, train_params * e);
+			lb_coll(B, "dp.param_allgather", BRK_DP_COMM,
+				COLL_ALLGATHER, shg, train_params * e);
 	}
 	if (sh->p > 1 && w->llm.tied_embeddings && !sh->no_lm_head &&
 	    sh->lora_r <= 0) {
 		/* Tied word embeddings live on the first and last stage. */
 		struct comm_group eg = { 2, sh->t * sh->dp * (sh->p - 1) <
 						    sh->gpn ? 2 : 1 };
-		coll(B, "pp.embed_grad_allreduce", BRK_DP_COMM, COLL_ALLREDUCE,
-		     eg, sh->V * h / t * gb);
+		lb_coll(B, "pp.embed_grad_allreduce", BRK_DP_COMM, COLL_ALLREDUCE,
+			eg, sh->V * h / t * gb);
 	}
 	{
 		double pp_ = train_params / (zero >= 1 ? sh->shard : 1);
 		double kern = 20 + sh->layer_tensors *
 				   llm_busiest_stage_layers(sh);
-		elem(B, "optimizer.step", BRK_OPTIMIZER,
-		     pp_ * opt_bytes_per_param(w, e), 0, kern);
+		lb_elem(B, "optimizer.step", BRK_OPTIMIZER,
+			pp_ * opt_bytes_per_param(w, e), 0, kern);
 	}
 }
 
@@ -759,7 +648,7 @@ void llm_build_stack(struct op_sink *out, const struct workload *w,
 {
 	struct bld B;
 
-	bld_init(&B, out, g, pl, sh, w->train.precision);
+	lb_init(&B, out, g, pl, sh, w->train.precision);
 	if (parts & LLM_PART_LAYERS)
 		build_layers(&B, w->train.recompute,
 			     train_recompute_share(&w->train));
@@ -796,38 +685,38 @@ static void cross_fwd(struct bld *B, double enc_s, int core_only)
 	double T = sh->b * sh->s, Te = sh->b * enc_s, t = sh->t;
 	double Tn = sh->sp ? T / t : T, e = sh->e, h = sh->h, d = sh->d;
 	double bh = sh->b * sh->a / t, s = sh->s, ad = sh->a * d / t;
-	struct comm_group tpg = group(sh->t, 1, sh->gpn);
+	struct comm_group tpg = lb_group(sh->t, 1, sh->gpn);
 #define NM(x) (B->out->recompute ? "cross.recompute" x : "cross" x)
 
 	if (!core_only) {
-		elem(B, NM(".norm"), BRK_MEMBOUND, 2 * Tn * h * e, 0, 1);
+		lb_elem(B, NM(".norm"), BRK_MEMBOUND, 2 * Tn * h * e, 0, 1);
 		if (sh->sp) /* the norm's output and the encoder's output */
-			coll(B, NM(".tp_allgather"), BRK_TP_COMM,
-			     COLL_ALLGATHER, tpg, (T + Te) * h * e);
+			lb_coll(B, NM(".tp_allgather"), BRK_TP_COMM,
+				COLL_ALLGATHER, tpg, (T + Te) * h * e);
 		linear_fwd(B, NM(".q"), IF_ADAPTED(LORA_QKV, NM(".q_lora")), T, ad, h, 1);
 		linear_fwd(B, NM(".kv"), IF_ADAPTED(LORA_QKV, NM(".kv_lora")), Te,
 			   2 * sh->g * d / t, h, 1);
 	}
 	if (sh->flash) {
 		double mf = 4 * s * enc_s * d * bh;
-		fused(B, NM(".attn_flash"), mf,
-		      e * bh * d * (2 * s + 2 * enc_s) + 4 * bh * s, mf,
-		      enc_s);
+		lb_fused(B, NM(".attn_flash"), mf,
+			 e * bh * d * (2 * s + 2 * enc_s) + 4 * bh * s, mf,
+			 enc_s);
 	} else {
-		gemm(B, NM(".attn_scores"), BRK_ATTN, s, enc_s, d, bh);
-		elem(B, NM(".attn_softmax"), BRK_ATTN,
-		     2 * bh * s * enc_s * e, 0, 1);
-		elem(B, NM(".attn_dropout"), BRK_ATTN,
-		     bh * s * enc_s * (2 * e + 1), 0, 1);
-		gemm(B, NM(".attn_context"), BRK_ATTN, s, d, enc_s, bh);
+		lb_gemm(B, NM(".attn_scores"), BRK_ATTN, s, enc_s, d, bh);
+		lb_elem(B, NM(".attn_softmax"), BRK_ATTN,
+			2 * bh * s * enc_s * e, 0, 1);
+		lb_elem(B, NM(".attn_dropout"), BRK_ATTN,
+			bh * s * enc_s * (2 * e + 1), 0, 1);
+		lb_gemm(B, NM(".attn_context"), BRK_ATTN, s, d, enc_s, bh);
 	}
 	if (core_only)
 		return;
 	linear_fwd(B, NM(".attn_out"), IF_ADAPTED(LORA_PROJ, NM(".attn_out_lora")), T, h, ad, 1);
-	coll(B, sh->sp ? NM(".tp_reducescatter") : NM(".tp_allreduce"),
-	     BRK_TP_COMM, sh->sp ? COLL_REDUCE_SCATTER : COLL_ALLREDUCE, tpg,
-	     T * h * e);
-	elem(B, NM(".residual"), BRK_MEMBOUND, Tn * h * (3 * e + 1), 0, 1);
+	lb_coll(B, sh->sp ? NM(".tp_reducescatter") : NM(".tp_allreduce"),
+		BRK_TP_COMM, sh->sp ? COLL_REDUCE_SCATTER : COLL_ALLREDUCE, tpg,
+		T * h * e);
+	lb_elem(B, NM(".residual"), BRK_MEMBOUND, Tn * h * (3 * e + 1), 0, 1);
 #undef NM
 }
 
@@ -839,27 +728,27 @@ static void cross_bwd(struct bld *B, double enc_s)
 	double T = sh->b * sh->s, Te = sh->b * enc_s, t = sh->t;
 	double Tn = sh->sp ? T / t : T, e = sh->e, h = sh->h, d = sh->d;
 	double bh = sh->b * sh->a / t, s = sh->s, ad = sh->a * d / t;
-	struct comm_group tpg = group(sh->t, 1, sh->gpn);
+	struct comm_group tpg = lb_group(sh->t, 1, sh->gpn);
 
-	elem(B, "cross.residual.bwd", BRK_MEMBOUND, Tn * h * (2 * e + 1), 0,
-	     1);
+	lb_elem(B, "cross.residual.bwd", BRK_MEMBOUND, Tn * h * (2 * e + 1), 0,
+		1);
 	if (sh->sp)
-		coll(B, "cross.tp_allgather.bwd", BRK_TP_COMM, COLL_ALLGATHER,
-		     tpg, T * h * e);
+		lb_coll(B, "cross.tp_allgather.bwd", BRK_TP_COMM, COLL_ALLGATHER,
+			tpg, T * h * e);
 	linear_bwd(B, "cross.attn_out.bwd_d", "cross.attn_out.bwd_w",
 		   IF_ADAPTED(LORA_PROJ, "cross.attn_out_lora.bwd"), T, h, ad, 1);
 	if (sh->flash) {
 		double mf = 4 * s * enc_s * d * bh;
-		fused(B, "cross.attn_flash.bwd", 2.5 * mf,
-		      e * bh * d * (4 * s + 4 * enc_s) + 8 * bh * s, 2 * mf,
-		      enc_s);
+		lb_fused(B, "cross.attn_flash.bwd", 2.5 * mf,
+			 e * bh * d * (4 * s + 4 * enc_s) + 8 * bh * s, 2 * mf,
+			 enc_s);
 	} else {
-		gemm(B, "cross.attn_context.bwd_d", BRK_ATTN, s, enc_s, d, bh);
-		gemm(B, "cross.attn_context.bwd_w", BRK_ATTN, enc_s, d, s, bh);
-		elem(B, "cross.attn_softmax.bwd", BRK_ATTN,
-		     bh * s * enc_s * (5 * e + 1), 0, 2);
-		gemm(B, "cross.attn_scores.bwd_d", BRK_ATTN, s, d, enc_s, bh);
-		gemm(B, "cross.attn_scores.bwd_w", BRK_ATTN, enc_s, d, s, bh);
+		lb_gemm(B, "cross.attn_context.bwd_d", BRK_ATTN, s, enc_s, d, bh);
+		lb_gemm(B, "cross.attn_context.bwd_w", BRK_ATTN, enc_s, d, s, bh);
+		lb_elem(B, "cross.attn_softmax.bwd", BRK_ATTN,
+			bh * s * enc_s * (5 * e + 1), 0, 2);
+		lb_gemm(B, "cross.attn_scores.bwd_d", BRK_ATTN, s, d, enc_s, bh);
+		lb_gemm(B, "cross.attn_scores.bwd_w", BRK_ATTN, enc_s, d, s, bh);
 	}
 	linear_bwd(B, "cross.kv.bwd_d", "cross.kv.bwd_w", IF_ADAPTED(LORA_QKV, "cross.kv_lora.bwd"),
 		   Te, 2 * sh->g * d / t, h, 1);
@@ -867,10 +756,10 @@ static void cross_bwd(struct bld *B, double enc_s)
 		   ad, h, 1);
 	/* The query's input gradient, and the encoder output's summed over
 	 * the tensor-parallel ranks. */
-	coll(B, sh->sp ? "cross.tp_reducescatter.bwd" : "cross.tp_allreduce.bwd",
-	     BRK_TP_COMM, sh->sp ? COLL_REDUCE_SCATTER : COLL_ALLREDUCE, tpg,
-	     (T + Te) * h * e);
-	elem(B, "cross.norm.bwd", BRK_MEMBOUND, 4 * Tn * h * e, 0, 2);
+	lb_coll(B, sh->sp ? "cross.tp_reducescatter.bwd" : "cross.tp_allreduce.bwd",
+		BRK_TP_COMM, sh->sp ? COLL_REDUCE_SCATTER : COLL_ALLREDUCE, tpg,
+		(T + Te) * h * e);
+	lb_elem(B, "cross.norm.bwd", BRK_MEMBOUND, 4 * Tn * h * e, 0, 2);
 }
 
 void llm_build_cross_ops(struct op_sink *out, const struct workload *w,
@@ -880,7 +769,7 @@ void llm_build_cross_ops(struct op_sink *out, const struct workload *w,
 	struct bld B;
 	enum recompute rc = w->train.recompute;
 
-	bld_init(&B, out, g, pl, sh, w->train.precision);
+	lb_init(&B, out, g, pl, sh, w->train.precision);
 	B.out->stage = OPS_LAYER;
 	B.out->count = llm_busiest_stage_layers(sh) * sh->m;
 	cross_fwd(&B, enc_s, 0);

@@ -1,0 +1,96 @@
+/*
+ * llm_prim.c - the operator kinds a transformer's step is built of (llm.c):
+ * GEMMs, memory-bound kernels, fused attention, collectives, each timed by
+ * the operator kit (opkit.h) or the roofline and put into the builder's
+ * sink.
+ */
+#include "llm_prim.h"
+
+#include <string.h>
+
+#include "../core/opkit.h"
+#include "../core/roofline.h"
+
+void lb_init(struct bld *B, struct op_sink *out, const struct gpu *g,
+	     const struct plan *pl, const struct llm_shape *sh,
+	     enum tc_prec prec)
+{
+	memset(B, 0, sizeof(*B));
+	B->out = out;
+	B->g = g;
+	B->pl = pl;
+	B->sh = sh;
+	B->pg = prec;
+	B->eg = sh->eg;
+	B->pa = prec == PREC_FP8 || prec == PREC_FP4 ? PREC_BF16 : prec;
+	if (roof_peak(g, B->pa) <= 0)
+		B->pa = B->pg;
+	B->graphs = pl->cuda_graphs;
+}
+
+/* The kit (opkit.h) over this builder's sink. */
+static struct kit kit_of(const struct bld *B)
+{
+	struct kit K = { B->out, B->g, B->pl, B->graphs };
+	return K;
+}
+
+void lb_gemm(struct bld *B, const char *name, enum brk cat, double m,
+	     double n, double k, double batch)
+{
+	struct kit K = kit_of(B);
+	kit_gemm(&K, name, cat, B->pg, m, n, k, batch, 1,
+		 batch * (B->eg * (m * k + k * n) + B->sh->e * m * n),
+		 B->grouped ? GEMM_GROUPED : GEMM_TILED, 1);
+}
+
+void lb_wgemm(struct bld *B, const char *name, double m, double n,
+	      double k, double batch)
+{
+	B->out->wgrad = 1;
+	lb_gemm(B, name, BRK_GEMM, m, n, k, batch);
+	B->out->wgrad = 0;
+}
+
+void lb_elem(struct bld *B, const char *name, enum brk cat, double bytes,
+	     double flop, double kernels)
+{
+	struct kit K = kit_of(B);
+	kit_stream(&K, name, cat, B->pa, bytes, 1, flop, kernels, 1);
+}
+
+void lb_fused(struct bld *B, const char *name, double flop, double bytes,
+	      double model_flop, double keys)
+{
+	struct op_cost c;
+	double frac = B->g->eff.attn_frac * roof_attn_len_frac(keys);
+	c.flop = flop;
+	c.bytes = bytes;
+	c.prec = B->pa;
+	c.time_s = roof_time_launch(B->g, B->pa, flop, frac,
+				    bytes, 1, B->graphs, &c.bound, &c.launch_s);
+	sink_put(B->out, name, BRK_ATTN, &c, 1, model_flop);
+}
+
+void lb_wire(struct bld *B, const char *name, enum brk cat, double bytes,
+	     double time_s)
+{
+	struct op_cost c = { 0, bytes, time_s, 0, B->pa, BOUND_NETWORK };
+	sink_put(B->out, name, cat, &c, 1, 0);
+}
+
+void lb_coll(struct bld *B, const char *name, enum brk cat,
+	     enum comm_coll c, struct comm_group grp, double bytes)
+{
+	struct kit K = kit_of(B);
+	kit_coll(&K, name, cat, B->pa, c, grp, bytes);
+}
+
+struct comm_group lb_group(int n, int stride, int gpn)
+{
+	int local = stride >= gpn ? 1 : gpn / stride;
+	struct comm_group gr = comm_group_of(n, local > 0 ? local : 1);
+	if (gr.per_node < 1)
+		gr.per_node = 1;
+	return gr;
+}

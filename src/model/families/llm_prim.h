@@ -1,0 +1,59 @@
+/*
+ * llm_prim.h - the builder of a transformer training step's operators and
+ * the operator kinds it is built of (llm_prim.c), which the layers, the
+ * stages and the step of llm.c are made of.
+ */
+#ifndef TC_LLM_PRIM_H
+#define TC_LLM_PRIM_H
+
+#include "../core/comm.h"
+#include "../core/opsink.h"
+#include "../types/gpu.h"
+#include "../types/workload.h"
+#include "llm_shape.h"
+
+/* Builder state: how an operator's time is computed; the sink lists it. */
+struct bld {
+	struct op_sink *out;
+	const struct gpu *g;
+	const struct plan *pl;
+	const struct llm_shape *sh;
+	enum tc_prec pg;   /* GEMM precision */
+	double eg;         /* bytes per GEMM input element */
+	enum tc_prec pa;   /* attention and element-wise precision */
+	int graphs;
+	int grouped;       /* a batch of GEMMs runs as separate kernels */
+};
+
+/* A builder putting into `out`: GEMMs in `prec`, attention and
+ * element-wise work in 16 bits where GEMMs run in fp8 or fp4. */
+void lb_init(struct bld *B, struct op_sink *out, const struct gpu *g,
+	     const struct plan *pl, const struct llm_shape *sh,
+	     enum tc_prec prec);
+
+/* A batch of GEMMs (m x n x k) on tensor cores, grouped where the builder
+ * says so; frozen weight-gradient GEMMs are skipped by the caller. */
+void lb_gemm(struct bld *B, const char *name, enum brk cat, double m,
+	     double n, double k, double batch);
+/* A weight-gradient GEMM: the part of a backward that a zero-bubble
+ * schedule may defer (schedule.c). */
+void lb_wgemm(struct bld *B, const char *name, double m, double n, double k,
+	      double batch);
+/* A memory-bound kernel sequence. */
+void lb_elem(struct bld *B, const char *name, enum brk cat, double bytes,
+	     double flop, double kernels);
+/* A fused kernel (flash attention) at attn_frac of peak, less at short
+ * sequences: `keys` a query attends to on average in one kernel call;
+ * `model_flop` of its work count (a causal mask skips the rest). */
+void lb_fused(struct bld *B, const char *name, double flop, double bytes,
+	      double model_flop, double keys);
+/* An operator whose whole time is communication, `time_s` known. */
+void lb_wire(struct bld *B, const char *name, enum brk cat, double bytes,
+	     double time_s);
+/* A collective; its whole time is communication. */
+void lb_coll(struct bld *B, const char *name, enum brk cat,
+	     enum comm_coll c, struct comm_group grp, double bytes);
+/* Ranks of a group of n with stride `stride` that share a node. */
+struct comm_group lb_group(int n, int stride, int gpn);
+
+#endif
