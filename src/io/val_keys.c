@@ -135,6 +135,8 @@ static const struct vkey keys[K_N] = {
 	[K_FIG_MEAN] = { "figure_mean", VK_ENUM, val_mean_names, 0, 0, 0, 0 },
 	[K_DROPOUT] = { "dropout", VK_BOOL, NULL, 0, 0, 0, 0 },
 	[K_LM_HEAD] = { "lm_head", VK_BOOL, NULL, 0, 0, 0, 0 },
+	[K_LORA_BASE_FP8] = { "lora_base_fp8", VK_BOOL, NULL, 0, 0, 0, 0 },
+	[K_MLP_ACT_FP8] = { "mlp_act_input_fp8", VK_BOOL, NULL, 0, 0, 0, 0 },
 };
 
 static const struct vrange key_ranges[K_N] = {
@@ -386,6 +388,30 @@ static int out_of_range(struct vstate *st, int k, const char *v, int line,
 		       keys[k].name, r->expect);
 }
 
+/* Store the checked value of training key k (iv, dv or ev) in t. */
+static void store_training(struct training *t, int k, long iv, double dv, int ev)
+{
+	switch ((enum vk_id)k) {
+	case K_SEQ: t->seq_len = (double)iv; break;
+	case K_GB: t->global_batch = (double)iv; break;
+	case K_RECOMPUTE: t->recompute = (enum recompute)ev; break;
+	case K_PREC: t->precision = tc_llm_train_precs[ev]; break;
+	case K_OPT: t->optimizer = (enum optimizer)ev; break;
+	case K_FLASH: t->flash_attention = (int)iv; break;
+	case K_FINETUNE: t->finetune = (enum finetune)ev; break;
+	case K_LORA_RANK: t->lora_rank = (int)iv; break;
+	case K_LORA_TARGETS: t->lora_targets = lora_target_sets[ev]; break;
+	case K_LORA_BASE_FP8: t->lora_base_fp8 = (int)iv; break;
+	case K_MLP_ACT_FP8: t->mlp_act_input_fp8 = (int)iv; break;
+	case K_RECOMPUTE_FRAC: t->recompute_frac = dv; break;
+	case K_CAPACITY: t->capacity_factor = dv; break;
+	case K_PACKING: t->packing = (int)iv; break;
+	case K_MEAN_SEQ: t->mean_seq_len = dv; break;
+	default: /* a key of another part of the case: store_value's */
+		break;
+	}
+}
+
 /* Store the checked value of key k (iv, dv or ev, or the text v) in the
  * case.  0, or -1 with the error of a value out of its key's range. */
 static int store_value(struct vstate *st, struct val_case *c, int k, const char *v,
@@ -431,8 +457,6 @@ static int store_value(struct vstate *st, struct val_case *c, int k, const char 
 	case K_CAUSAL: w->llm.causal = (int)iv; break;
 	case K_DROPOUT: w->llm.no_dropout = !iv; break;
 	case K_LM_HEAD: w->llm.no_lm_head = !iv; break;
-	case K_SEQ: w->train.seq_len = (double)iv; break;
-	case K_GB: w->train.global_batch = (double)iv; break;
 	case K_MB: w->plan.micro_batch = (int)iv; break;
 	case K_TP: w->plan.tp = (int)iv; break;
 	case K_PP: w->plan.pp = (int)iv; break;
@@ -443,13 +467,6 @@ static int store_value(struct vstate *st, struct val_case *c, int k, const char 
 	case K_INTERLEAVE: w->plan.interleave = (int)iv; break;
 	case K_SP: w->plan.sequence_parallel = (int)iv; break;
 	case K_ZERO: w->plan.zero = (int)iv; break;
-	case K_RECOMPUTE: w->train.recompute = (enum recompute)ev; break;
-	case K_PREC: w->train.precision = tc_llm_train_precs[ev]; break;
-	case K_OPT: w->train.optimizer = (enum optimizer)ev; break;
-	case K_FLASH: w->train.flash_attention = (int)iv; break;
-	case K_FINETUNE: w->train.finetune = (enum finetune)ev; break;
-	case K_LORA_RANK: w->train.lora_rank = (int)iv; break;
-	case K_LORA_TARGETS: w->train.lora_targets = lora_target_sets[ev]; break;
 	case K_OVERLAP: w->plan.grad_overlap = (int)iv; break;
 	case K_GRAPHS: w->plan.cuda_graphs = (int)iv; break;
 	case K_NET: w->plan.network_bytes_per_s = dv * 1e9; break;
@@ -472,8 +489,6 @@ static int store_value(struct vstate *st, struct val_case *c, int k, const char 
 		break;
 	case K_EMB_PREC: w->rtrain.emb_precision = emb_prec_map[ev]; break;
 	case K_UNIQUE: w->rtrain.unique_rows = dv; break;
-	case K_RECOMPUTE_FRAC: w->train.recompute_frac = dv; break;
-	case K_CAPACITY: w->train.capacity_factor = dv; break;
 	case K_EMB_PLACE: w->plan.embeddings = ev; break;
 	case K_HOST_INPUT: w->rtrain.input_on_host = (int)iv; break;
 	case K_FRAMEWORK:
@@ -487,8 +502,6 @@ static int store_value(struct vstate *st, struct val_case *c, int k, const char 
 		break;
 	case K_CP: w->plan.cp = (int)iv; break;
 	case K_SHARD: w->plan.shard_group = (int)iv; break;
-	case K_PACKING: w->train.packing = (int)iv; break;
-	case K_MEAN_SEQ: w->train.mean_seq_len = dv; break;
 	case K_HEAD_DIM: w->llm.head_dim = (int)iv; break;
 	case K_SCHEDULE: w->plan.schedule = (enum pp_schedule)(ev + 1); break;
 	case K_FIRST_STAGE: w->plan.first_stage_layers = (int)iv; break;
@@ -502,6 +515,12 @@ static int store_value(struct vstate *st, struct val_case *c, int k, const char 
 		c->metric = K->metric;
 		c->measured = dv * K->scale;
 		st->have_measured = 2;
+		break;
+	case K_SEQ: case K_GB: case K_RECOMPUTE: case K_PREC: case K_OPT:
+	case K_FLASH: case K_FINETUNE: case K_LORA_RANK: case K_LORA_TARGETS:
+	case K_LORA_BASE_FP8: case K_MLP_ACT_FP8: case K_RECOMPUTE_FRAC:
+	case K_CAPACITY: case K_PACKING: case K_MEAN_SEQ:
+		store_training(&w->train, k, iv, dv, ev);
 		break;
 	case K_N:
 		break;
@@ -575,6 +594,8 @@ int val_check_layout(struct vstate *st, const struct workload *w,
 
 int val_finish_case(struct vstate *st, const struct vstate *rs, struct val_case *c, int lineno)
 {
+	const char *why;
+
 	/* a start-up inside the figure is spread over its steps */
 	if (c->figure.warmup && c->figure.steps < 1)
 		return val_bad(st, lineno, 1, "figure_warmup without "
@@ -594,6 +615,8 @@ int val_finish_case(struct vstate *st, const struct vstate *rs, struct val_case 
 			   "lora_rank (expected lora_rank 1 to "
 			   "%d)", finetune_names[c->w.train.finetune],
 			   LORA_MAX_RANK);
+	if (train_fp8_store_conflict(&c->w.train, &why))
+		return val_bad(st, lineno, 1, "%s", why);
 	if (rs->have_measured == 1) {
 		if (rs->metric_file < 0)
 			return val_bad(st, lineno, 1, "'measured' "

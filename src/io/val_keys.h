@@ -39,6 +39,8 @@ enum vk_id {
 	K_DROPOUT, K_LM_HEAD,
 	/* a recommender's batch read and assembled on the host each step */
 	K_HOST_INPUT,
+	/* tensors held in fp8 */
+	K_LORA_BASE_FP8, K_MLP_ACT_FP8,
 	K_N
 };
 

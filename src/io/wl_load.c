@@ -245,6 +245,7 @@ struct training_sec {
 	double tokens, steps;
 	int precision, recompute, flash_attention, finetune, lora_rank;
 	unsigned lora_targets;
+	int lora_base_fp8, mlp_act_input_fp8;
 	enum optimizer optimizer;
 	int packing;
 	double mean_seq_len, capacity_factor, recompute_frac;
@@ -339,7 +340,19 @@ static int training_lengths(struct wl_state *st, const struct yn_node *map,
 	return bad ? -1 : 0;
 }
 
-/* Read the training section into st->w->train.  Returns 0 or -1. */
+/* The fp8 storage keys into st->w->train, checked against the rest of it
+ * (read before).  Returns 0 or -1. */
+static int read_fp8_store(struct wl_state *st, const struct yn_node *map,
+			  const struct training_sec *ts)
+{
+	const char *why, *key;
+
+	st->w->train.lora_base_fp8 = ts->lora_base_fp8;
+	st->w->train.mlp_act_input_fp8 = ts->mlp_act_input_fp8;
+	key = train_fp8_store_conflict(&st->w->train, &why);
+	return key ? wlx_err(st->d, st->file, yn_map_get(map, key), "%s", why) : 0;
+}
+
 /* Where each field of training: was written, for the estimate's errors. */
 static void mark_training(struct wl_state *st, const struct yn_node *map)
 {
@@ -356,6 +369,7 @@ static void mark_training(struct wl_state *st, const struct yn_node *map)
 		mark(st, at[i].f, yn_map_get(map, at[i].key));
 }
 
+/* Read the training section into st->w->train.  Returns 0 or -1. */
 static int read_training(struct wl_state *st, const struct yn_node *map)
 {
 #define TOFF(m) offsetof(struct training_sec, m)
@@ -375,6 +389,8 @@ static int read_training(struct wl_state *st, const struct yn_node *map)
 		{ .key = "finetune", .type = FD_ENUM, .offset = TOFF(finetune), .names = finetune_names },
 		{ .key = "lora_rank", .type = FD_INT, .offset = TOFF(lora_rank), .min = 1, .max = LORA_MAX_RANK },
 		{ .key = "lora_targets", .type = FD_CUSTOM, .offset = TOFF(lora_targets), .parse = parse_lora_targets },
+		{ .key = "lora_base_fp8", .type = FD_BOOL, .offset = TOFF(lora_base_fp8) },
+		{ .key = "mlp_act_input_fp8", .type = FD_BOOL, .offset = TOFF(mlp_act_input_fp8) },
 		{ .key = "packing", .type = FD_BOOL, .offset = TOFF(packing) },
 		{ .key = "mean_seq_len", .type = FD_NUM, .offset = TOFF(mean_seq_len), .unit = TC_UNIT_COUNT, .min = 1,
 		  .max = MAX_SEQ_LEN },
@@ -472,7 +488,7 @@ static int read_training(struct wl_state *st, const struct yn_node *map)
 	w->train.packing = ts.packing;
 	w->train.mean_seq_len = ts.packing ? ts.mean_seq_len : 0;
 	w->train.capacity_factor = ts.capacity_factor;
-	return 0;
+	return read_fp8_store(st, map, &ts);
 }
 
 /* --- plan: ----------------------------------------------------------- */

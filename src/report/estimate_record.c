@@ -455,6 +455,8 @@ static void header_facts(struct est_record *r, const struct workload *w, const s
 	fact(r, "finetune", t->finetune != FT_FULL ? txt(finetune_names[t->finetune]) : null_cell);
 	fact(r, "lora_rank", val(t->lora_rank));
 	fact(r, "lora_targets", txt(lora_targets_text(t->lora_targets)));
+	fact(r, "lora_base_fp8", val(t->lora_base_fp8));
+	fact(r, "mlp_act_input_fp8", val(t->mlp_act_input_fp8));
 	/* another family has no vision part (workload.h): its facts are 0 */
 	static const struct vision_training no_vtrain;
 	const struct vision_training *vt = vision ? &w->vtrain : &no_vtrain;

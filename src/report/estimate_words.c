@@ -387,6 +387,10 @@ static void llm_training(const struct rep_rows *r, size_t i, char *value)
 		append(value, ", %s rank %.0f%s%s", FACT("finetune")->text, FACT("lora_rank")->num,
 		       strcmp(FACT("lora_targets")->text, "all") ? " on " : "",
 		       strcmp(FACT("lora_targets")->text, "all") ? FACT("lora_targets")->text : "");
+	if (FACT("lora_base_fp8")->num)
+		append(value, " (frozen base in fp8)");
+	if (FACT("mlp_act_input_fp8")->num)
+		append(value, ", MLP activation inputs kept in fp8");
 }
 
 /* What a vision or recommender model trains on: samples, batch, steps,

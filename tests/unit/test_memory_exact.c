@@ -4,7 +4,8 @@
  * the reserve (MEM_CONTEXT_BYTES, MEM_FRAGMENTATION_FRAC), and the bytes per
  * parameter of each optimizer, of fp32 training and of QLoRA's 4-bit weights;
  * a layer's activations in bf16 and fp8, without dropout, and under
- * torchtitan's per-op selective recompute.
+ * torchtitan's per-op selective recompute; the fp8-held LoRA base and MLP
+ * activation input.
  *
  * The decoder: 2 layers, h = 1024, 8 heads (no GQA), SwiGLU ffn 2048,
  * vocabulary 32000, untied embeddings, RMSNorm, no biases; sequence 1024,
@@ -298,6 +299,51 @@ static void test_lora_activations(void **state)
 }
 
 /*
+ * Tensors held in fp8.  mlp_act_input_fp8 keeps the SwiGLU input (2f =
+ * 4,096 elements a token) in 1 byte, not 2: 4,096 B x 1024 tokens =
+ * 4,194,304 B a layer less, 28,344,320 - 4,194,304 = 24,150,016 B under
+ * fp8 GEMMs.  lora_base_fp8 holds the frozen base in 1 byte a parameter:
+ * (86,512,640 - 458,752) x 1 + 458,752 adapters x 2 = 86,971,392 B, where
+ * the 16-bit base takes 2 x 86,512,640 = 173,025,280 B.  Both need fp8 (or
+ * fp4) GEMMs, and the base one a LoRA base (QLoRA's is NF4).
+ */
+static void test_fp8_storage(void **state)
+{
+	struct workload w;
+	struct plan pl;
+	struct llm_shape sh;
+	double part[MEM_COUNT];
+	const char *why;
+	(void)state;
+	setup_run(&w, &pl, 0);
+	w.train.precision = PREC_FP8;
+	w.train.mlp_act_input_fp8 = 1;
+	llm_shape_init(&w, &pl, &sh);
+	assert_close(mem_layer_activation_bytes(&sh, RECOMP_NONE), 24150016.0, TOL_EXACT);
+	assert_null(train_fp8_store_conflict(&w.train, &why));
+	w.train.mlp_act_input_fp8 = 0;
+	w.train.finetune = FT_LORA;
+	w.train.lora_rank = 16;
+	llm_shape_init(&w, &pl, &sh);
+	mem_estimate(&w, &pl, &sh, part);
+	assert_close(part[MEM_WEIGHTS], 173025280.0, TOL_EXACT);
+	w.train.lora_base_fp8 = 1;
+	llm_shape_init(&w, &pl, &sh);
+	mem_estimate(&w, &pl, &sh, part);
+	assert_close(part[MEM_WEIGHTS], 86971392.0, TOL_EXACT);
+	assert_null(train_fp8_store_conflict(&w.train, &why));
+	w.train.finetune = FT_QLORA;
+	assert_string_equal(train_fp8_store_conflict(&w.train, &why), "lora_base_fp8");
+	w.train.finetune = FT_LORA;
+	w.train.precision = PREC_BF16;
+	assert_string_equal(train_fp8_store_conflict(&w.train, &why), "lora_base_fp8");
+	w.train.lora_base_fp8 = 0;
+	w.train.mlp_act_input_fp8 = 1;
+	assert_string_equal(train_fp8_store_conflict(&w.train, &why), "mlp_act_input_fp8");
+	assert_non_null(strstr(why, "precision: fp8 or fp4"));
+}
+
+/*
  * Attention without flash: softmax output 2, dropout mask 1 and dropout
  * output 2 bytes a score (Korthikanti's 5 a s^2 b): 8 x 1024^2 x 5 =
  * 41,943,040 B; without dropout the softmax output alone, 2 bytes:
@@ -455,6 +501,7 @@ int main(void)
 		cmocka_unit_test(test_fp32_adam),
 		cmocka_unit_test(test_qlora_weights),
 		cmocka_unit_test(test_lora_activations),
+		cmocka_unit_test(test_fp8_storage),
 		cmocka_unit_test(test_layer_activations),
 		cmocka_unit_test(test_attention_without_dropout),
 		cmocka_unit_test(test_selective_op),

@@ -4,7 +4,8 @@
  * 2048, vocabulary 32000, untied, sequence 1024, global batch 8) on the
  * frozen A100 80GB SXM: the model FLOPs of a step by hand, the MFU
  * identity, the exposed data-parallel time with and without overlap, the
- * tied embeddings' all-reduce, and the limiter of a language model.
+ * tied embeddings' all-reduce, the limiter of a language model, and the
+ * operators of LoRA adapters and of an fp8-kept activation input.
  */
 #include "tc_test.h"
 #include "tc_llm.h"
@@ -174,10 +175,45 @@ static void test_lora_targets_ops(void **state)
 	assert_true(op_flop("layer.qkv_lora.bwd") > 0);
 }
 
+/* The memory traffic of the step's operator `name`, -1 where none. */
+static double op_bytes(const char *name)
+{
+	for (size_t i = 0; i < ws.count; i++)
+		if (!strcmp(ws.ops[i].name, name))
+			return ws.ops[i].bytes;
+	return -1;
+}
+
+/*
+ * mlp_act_input_fp8: the SwiGLU input, T x 2f = 1024 x 4096 = 4,194,304
+ * elements, is cast to fp8 after the forward's activation and back before
+ * its backward, each a pass that reads 2 B and writes 1 B an element (or
+ * the reverse): 4,194,304 x 3 = 12,582,912 B each way.  Without the key
+ * neither pass exists.  fp8 GEMMs: the frozen H100 SXM.
+ */
+static void test_act_input_fp8_ops(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct estimate e;
+	(void)state;
+	small_run(&w, &g, 8);
+	tc_test_gpu("h100-sxm", &g);
+	w.train.precision = PREC_FP8;
+	tc_estimate_ok(&w, &g, &e);
+	assert_true(op_bytes("layer.mlp_act_input_fp8") < 0);
+	assert_true(op_bytes("layer.mlp_act_input_fp8.bwd") < 0);
+	w.train.mlp_act_input_fp8 = 1;
+	tc_estimate_ok(&w, &g, &e);
+	assert_close(op_bytes("layer.mlp_act_input_fp8"), 12582912.0, TOL_EXACT);
+	assert_close(op_bytes("layer.mlp_act_input_fp8.bwd"), 12582912.0, TOL_EXACT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lora_targets_ops),
+		cmocka_unit_test(test_act_input_fp8_ops),
 		cmocka_unit_test(test_model_flop_and_mfu),
 		cmocka_unit_test(test_exposed_dp),
 		cmocka_unit_test(test_tied_embedding_allreduce),

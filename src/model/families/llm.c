@@ -100,6 +100,19 @@ static void gemm_input_cast(struct bld *B, const char *gemm_name,
 	lb_elem(B, name, BRK_MEMBOUND, elems * (sh->e + copies * sh->eg), 0, 1);
 }
 
+/*
+ * The MLP activation's input cast to fp8 for its backward, and back in the
+ * backward (mlp_act_input_fp8): Megatron-Core's fused SwiGLU casts the
+ * tensor with .to() on each side, a pass that reads it in one format and
+ * writes it in the other, e + 1 bytes an element.
+ */
+static void act_input_cast(struct bld *B, const char *name, double elems,
+			   double experts)
+{
+	if (B->sh->act_in < B->sh->e)
+		lb_elem(B, name, BRK_MEMBOUND, elems * (B->sh->e + 1), 0, experts);
+}
+
 /* An adapter op's name where the linear has one (enum lora_target), else NULL */
 #define IF_ADAPTED(bit, name) (B->sh->lora_on & (bit) ? (name) : NULL)
 /* A linear layer forward: GEMM T x n x k, and its adapter `qname` if any. */
@@ -227,6 +240,8 @@ static void layer_fwd(struct bld *B, int core_only)
 			   ffn_in / t, h, lexp);
 		lb_elem(B, NM(".mlp_act"), BRK_MEMBOUND,
 			Tr * sh->f / t * e * (sh->gated ? 3 : 2), 0, lexp);
+		act_input_cast(B, NM(".mlp_act_input_fp8"), Tr * ffn_in / t,
+			       lexp);
 		linear_fwd(B, NM(".mlp_fc2"), IF_ADAPTED(LORA_FC2, NM(".mlp_fc2_lora")), Tr, h,
 			   sh->f / t, lexp);
 		lb_coll(B, NM(".ep_combine"), BRK_EP_COMM, COLL_ALLTOALL, epg,
@@ -237,6 +252,7 @@ static void layer_fwd(struct bld *B, int core_only)
 			   ffn_in / t, h, 1);
 		lb_elem(B, NM(".mlp_act"), BRK_MEMBOUND,
 			T * sh->f / t * e * (sh->gated ? 3 : 2), 0, 1);
+		act_input_cast(B, NM(".mlp_act_input_fp8"), T * ffn_in / t, 1);
 		linear_fwd(B, NM(".mlp_fc2"), IF_ADAPTED(LORA_FC2, NM(".mlp_fc2_lora")), T, h,
 			   sh->f / t, 1);
 	}
@@ -335,6 +351,7 @@ static void layer_bwd(struct bld *B)
 	}
 	linear_bwd(B, "layer.mlp_fc2.bwd_d", "layer.mlp_fc2.bwd_w",
 		   IF_ADAPTED(LORA_FC2, "layer.mlp_fc2_lora.bwd"), xm, h, sh->f / t, xe);
+	act_input_cast(B, "layer.mlp_act_input_fp8.bwd", xm * ffn_in / t, xe);
 	lb_elem(B, "layer.mlp_act.bwd", BRK_MEMBOUND,
 		xm * sh->f / t * e * (sh->gated ? 5 : 3), 0, xe);
 	linear_bwd(B, "layer.mlp_fc1.bwd_d", "layer.mlp_fc1.bwd_w",

@@ -65,6 +65,9 @@ static void dims_of(const struct llm_arch *A, const struct training *tr,
 		 tr->capacity_factor : 1;
 	sh->lora_r = tr->finetune != FT_FULL ? tr->lora_rank : 0;
 	sh->qlora = sh->lora_r > 0 && tr->finetune == FT_QLORA;
+	/* float8_e4m3fn whatever the GEMMs' format (megatron/core/fusions/
+	 * fused_bias_swiglu.py, fp8_input_store) */
+	sh->act_in = tr->mlp_act_input_fp8 ? 1 : sh->e;
 	sh->lora_on = sh->lora_r <= 0 ? 0 :
 		      tr->lora_targets ? tr->lora_targets : LORA_ALL;
 	sh->causal = A->causal;

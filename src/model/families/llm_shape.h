@@ -34,6 +34,9 @@ struct llm_shape {
 					     the mean (1 for dense models) */
 	double lora_r;                    /* 0 unless LoRA/QLoRA */
 	int qlora;                        /* 4-bit frozen weights (QLoRA) */
+	double act_in;                    /* bytes a kept element of the MLP
+					     activation's input takes: e, or 1
+					     (mlp_act_input_fp8) */
 	unsigned lora_on;                 /* the linears with adapters (enum
 					     lora_target bits; 0 without
 					     LoRA) */

@@ -39,6 +39,11 @@ static double dmax(double a, double b) { return a > b ? a : b; }
  * takes a gradient (linear.py, backward_needs_input = weight.requires_grad).
  * Its adapter keeps the same input in 16 bits for the adapter's own weight
  * gradient; the adapters' r-wide middles are negligible.
+ *
+ * The activation function keeps its input (f, or 2f gated) for its
+ * backward, in sh->act_in bytes: Megatron-Core's
+ * activation_func_fp8_input_store keeps an fp8 copy and casts it back
+ * before the backward (megatron/core/transformer/transformer_config.py).
  */
 double mem_layer_activation_bytes(const struct llm_shape *sh,
 				  enum recompute rc)
@@ -66,7 +71,7 @@ double mem_layer_activation_bytes(const struct llm_shape *sh,
 	 * busiest rank's pairs over the mean). */
 	split = sb * ((2 * sh->a * d + 4 * sh->g * d) * scale +
 		      sh->a * d * attn_out) +
-		sh->cf * sh->top_k * sb * (2 * ffn_in * scale + sh->f * fc2);
+		sh->cf * sh->top_k * sb * (ffn_in * sh->act_in + sh->f * fc2);
 	if (sh->flash)
 		core = 4 * sh->a * sh->s * sh->b; /* fp32 softmax statistics */
 	else if (rc == RECOMP_SELECTIVE)
@@ -174,8 +179,9 @@ static double stage_mem(const struct workload *w, const struct plan *pl,
 			 * (0.127 bit/param, Dettmers et al. 2023) */
 			w_b = mm * (0.5 + 0.127 / 8) + (base - mm) * 2 +
 			      train * e16;
-		else
-			w_b = base * 2 + train * e16;
+		else /* the frozen base in 16 bits or, lora_base_fp8, in fp8 */
+			w_b = base * (w->train.lora_base_fp8 ? 1 : 2) +
+			      train * e16;
 	}
 	/* ZeRO shards over the data-parallel ranks holding the same
 	 * parameters: dp for shared ones, dp / ep for an expert's. */

@@ -55,6 +55,29 @@ const char *lora_targets_text(unsigned set)
 	return text[set & LORA_ALL];
 }
 
+const char *train_fp8_store_conflict(const struct training *t,
+				     const char **why)
+{
+	int fp8_gemms = t->precision == PREC_FP8 || t->precision == PREC_FP4;
+
+	if (t->lora_base_fp8 && t->finetune != FT_LORA) {
+		*why = "lora_base_fp8 needs a frozen 16-bit base (expected "
+		       "finetune: lora; qlora holds its base in nf4)";
+		return "lora_base_fp8";
+	}
+	if (t->lora_base_fp8 && !fp8_gemms) {
+		*why = "lora_base_fp8 needs GEMMs that read fp8 (expected "
+		       "precision: fp8 or fp4)";
+		return "lora_base_fp8";
+	}
+	if (t->mlp_act_input_fp8 && !fp8_gemms) {
+		*why = "mlp_act_input_fp8 needs fp8 training (expected "
+		       "precision: fp8 or fp4)";
+		return "mlp_act_input_fp8";
+	}
+	return NULL;
+}
+
 const char *const sched_names[SCHED_COUNT + 1] = {
 	[SCHED_DEFAULT] = "default", [SCHED_1F1B] = "1f1b",
 	[SCHED_INTERLEAVED] = "interleaved",

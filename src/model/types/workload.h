@@ -111,6 +111,12 @@ struct training {
 	enum finetune finetune;
 	int lora_rank;
 	unsigned lora_targets; /* enum lora_target bits; 0 = LORA_ALL */
+	int lora_base_fp8;    /* LoRA: the frozen base held in fp8, one byte
+				 a parameter (Transformer Engine's
+				 fp8_model_init, NeMo's fp8_params) */
+	int mlp_act_input_fp8; /* the MLP activation function's input kept
+				  for the backward in fp8 (Megatron-Core's
+				  activation_func_fp8_input_store) */
 	int packing;          /* samples packed or unpadded: only real
 				 tokens are computed */
 	double mean_seq_len;  /* mean real tokens per sample (packing) */
@@ -118,6 +124,15 @@ struct training {
 				   expert-parallel rank computes over the
 				   mean (1 balanced; 0 = 1) */
 };
+
+/*
+ * NULL, or the fp8 storage key (lora_base_fp8, mlp_act_input_fp8) that the
+ * rest of `t` contradicts, with *why the error's words: both store in fp8
+ * what an fp8 GEMM consumes, so both need fp8 or fp4 GEMMs, and only a
+ * LoRA base is frozen (QLoRA holds its base in NF4).
+ */
+const char *train_fp8_store_conflict(const struct training *t,
+				     const char **why);
 
 /*
  * The software stack a run uses (models/framework/<id>.yaml), resolved when
