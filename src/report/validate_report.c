@@ -68,8 +68,8 @@ _Static_assert(sizeof(stats_cols) / sizeof(stats_cols[0]) == ST_COLS, "stats_col
  * the reason, "error".
  */
 enum { CS_CASE, CS_SOURCE, CS_GPU, CS_FRAMEWORK, CS_SANITY, CS_METRIC, CS_MEASURED,
-       CS_MEASURED_SHOWN, CS_PREDICTED, CS_PREDICTED_SHOWN, CS_ERROR_FRAC, CS_ERROR, CS_NOTE,
-       CS_COLS };
+       CS_MEASURED_SHOWN, CS_PREDICTED, CS_PREDICTED_SHOWN, CS_ERROR_FRAC, CS_MEM, CS_FITS,
+       CS_ERROR, CS_NOTE, CS_COLS };
 static const struct rep_col case_cols[CS_COLS] = {
 	[CS_CASE] = FIELD("case"),
 	[CS_SOURCE] = REP_FIELD_COL("source", REP_VIEW_DATA, 0),
@@ -82,6 +82,10 @@ static const struct rep_col case_cols[CS_COLS] = {
 	[CS_PREDICTED] = REP_FIELD_COL("predicted", REP_VIEW_DATA, 1),
 	[CS_PREDICTED_SHOWN] = REP_FIELD_WORDS("predicted", REP_VIEW_TEXT, "failed"),
 	[CS_ERROR_FRAC] = REP_FIELD_COL("error_frac", REP_VIEW_ALL, 1),
+	/* a run that ran and is predicted not to fit is a miss of the memory
+	 * model: the table lists them after its summary (print_unfit) */
+	[CS_MEM] = REP_FIELD_COL("memory_per_gpu_bytes", REP_VIEW_DATA, 1),
+	[CS_FITS] = REP_FIELD_COL("fits", REP_VIEW_DATA, 1),
 	[CS_ERROR] = REP_FIELD_COL("error", REP_VIEW_DATA, 1),
 	/* the table's words after the error: not a field of the contract */
 	[CS_NOTE] = REP_TEXT_COL("note", "", REP_VIEW_TEXT, 0),
@@ -220,6 +224,8 @@ static void case_rows(struct rep_rows *r, struct val_cols *vc, const struct val_
 										p, sizeof(p)) : NULL,
 						 .missing = !ok },
 			[CS_ERROR_FRAC] = { .num = res[i].err_frac, .missing = !ok },
+			[CS_MEM] = { .num = res[i].mem_bytes, .missing = !ok },
+			[CS_FITS] = { .num = res[i].fits, .missing = !ok },
 			[CS_ERROR] = { .text = res[i].msg, .missing = ok },
 			[CS_NOTE] = { .text = !ok ? res[i].msg : c->sanity_only ? "(sanity only)" : "" },
 		};

@@ -35,6 +35,7 @@ def figures(doc):
     sr = doc.get("speed_ratios") or {}
     if "pairs" in sr:
         out["pairs"] = {"cases": sr["pairs"], "mape": 100 * sr["mape_frac"]}
+    out["not-fit"] = {"cases": sum(1 for c in doc["cases"] if c.get("fits") is False)}
     return out
 
 
