@@ -47,7 +47,7 @@ static const char *const key_order[IMP_SEC_COUNT][24] = {
 			"max_positions", NULL },
 	[IMP_TRAINING] = { "seq_len", "global_batch", "tokens", "steps", "precision", "optimizer",
 			   "recompute", "recompute_frac", "flash_attention", "finetune", "lora_rank",
-			   "lora_targets", "packing", "mean_seq_len", NULL },
+			   "lora_targets", "lora_base_fp8", "mlp_act_input_fp8", "packing", "mean_seq_len", NULL },
 	[IMP_PLAN] = { "framework", "gpu", "count", "gpus_per_node", "tp", "pp", "cp", "ep", "zero",
 		       "micro_batch", "interleave", "sequence_parallel", "grad_overlap",
 		       "tp_comm_overlap", "network", NULL },

@@ -54,6 +54,7 @@ static const struct {
 	{ "bias", IMP_MODEL, "bias" },
 	{ "share_embeddings_and_output_weights", IMP_MODEL, "tied_embeddings" },
 	{ "add_bias_linear", IMP_MODEL, "bias" },
+	{ "activation_func_fp8_input_store", IMP_TRAINING, "mlp_act_input_fp8" },
 };
 
 /* model.* words: which word sets which key. */
@@ -197,6 +198,14 @@ static int read_extras(const struct yn_node *root, const struct yn_node *model, 
 						 modules, sets, "attention_qkv, attention_dense, mlp_fc1, mlp_fc2, "
 						 "attention, mlp or all", r, d)))
 			return -1;
+		/* fp8_params keeps the parameters in fp8 alone: under LoRA,
+		 * the frozen base */
+		const struct yn_node *fp = imp_yaml_get(root, model, "fp8_params");
+		int fp8_base;
+		if (imp_yaml_bool(root, model, "fp8_params", &fp8_base, r, d))
+			return -1;
+		if (fp8_base == 1)
+			imp_from(r, IMP_TRAINING, "lora_base_fp8", "true", "model.fp8_params", fp->line, fp->col);
 	} else if (scheme && scheme->type == YN_SCALAR && strcmp(scheme->str, "none")) {
 		imp_warn(r, "model.peft.peft_scheme '%s' (line %d) is not modelled: the workload trains every "
 			 "weight", scheme->str, scheme->line);

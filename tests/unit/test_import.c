@@ -262,6 +262,18 @@ static void test_nemo(void **state)
 	load_written(r, &w);
 	assert_int_equal(w.train.finetune, FT_LORA);
 	assert_int_equal(w.llm.layers, 80);
+	assert_int_equal(w.train.lora_base_fp8, 0);
+	assert_int_equal(w.train.mlp_act_input_fp8, 0);
+
+	/* fp8_params under LoRA holds the frozen base in fp8 */
+	import_ok(CONF "nemo-llama2-70b-lora-fp8.yaml", &lo, r);
+	assert_string_equal(text_of(r, IMP_TRAINING, "precision"), "fp8");
+	assert_string_equal(text_of(r, IMP_TRAINING, "lora_targets"), "attention");
+	assert_string_equal(text_of(r, IMP_TRAINING, "lora_base_fp8"), "true");
+	assert_string_equal(text_of(r, IMP_TRAINING, "mlp_act_input_fp8"), "true");
+	load_written(r, &w);
+	assert_int_equal(w.train.lora_base_fp8, 1);
+	assert_int_equal(w.train.mlp_act_input_fp8, 1);
 
 	/* Megatron-Bridge: Megatron-Core's field names, train:, ddp: */
 	struct imp_options bo = { .gpu = "h100-sxm", .count = 16 };
