@@ -137,6 +137,7 @@ static const struct vkey keys[K_N] = {
 	[K_LM_HEAD] = { "lm_head", VK_BOOL, NULL, 0, 0, 0, 0 },
 	[K_LORA_BASE_FP8] = { "lora_base_fp8", VK_BOOL, NULL, 0, 0, 0, 0 },
 	[K_MLP_ACT_FP8] = { "mlp_act_input_fp8", VK_BOOL, NULL, 0, 0, 0, 0 },
+	[K_LM_HEAD_TOKENS] = { "lm_head_tokens", VK_INT, NULL, 0, 0, 1, 10000000 },
 };
 
 static const struct vrange key_ranges[K_N] = {
@@ -364,7 +365,7 @@ static enum wl_kind key_family(int k)
 	switch ((enum vk_id)k) {
 	case K_LAYERS: case K_HIDDEN: case K_HEADS: case K_KV: case K_FFN:
 	case K_VOCAB: case K_ACT: case K_POS: case K_NORM: case K_BIAS:
-	case K_TIED: case K_CAUSAL: case K_DROPOUT: case K_LM_HEAD:
+	case K_TIED: case K_CAUSAL: case K_DROPOUT: case K_LM_HEAD: case K_LM_HEAD_TOKENS:
 	case K_EXPERTS: case K_TOPK: case K_HEAD_DIM:
 		return WL_LLM;
 	case K_IMAGE: case K_IMAGE_W: case K_CHLAST:
@@ -403,6 +404,7 @@ static void store_training(struct training *t, int k, long iv, double dv, int ev
 	case K_LORA_TARGETS: t->lora_targets = lora_target_sets[ev]; break;
 	case K_LORA_BASE_FP8: t->lora_base_fp8 = (int)iv; break;
 	case K_MLP_ACT_FP8: t->mlp_act_input_fp8 = (int)iv; break;
+	case K_LM_HEAD_TOKENS: t->lm_head_tokens = (double)iv; break;
 	case K_RECOMPUTE_FRAC: t->recompute_frac = dv; break;
 	case K_CAPACITY: t->capacity_factor = dv; break;
 	case K_PACKING: t->packing = (int)iv; break;
@@ -518,7 +520,7 @@ static int store_value(struct vstate *st, struct val_case *c, int k, const char 
 		break;
 	case K_SEQ: case K_GB: case K_RECOMPUTE: case K_PREC: case K_OPT:
 	case K_FLASH: case K_FINETUNE: case K_LORA_RANK: case K_LORA_TARGETS:
-	case K_LORA_BASE_FP8: case K_MLP_ACT_FP8: case K_RECOMPUTE_FRAC:
+	case K_LORA_BASE_FP8: case K_MLP_ACT_FP8: case K_LM_HEAD_TOKENS: case K_RECOMPUTE_FRAC:
 	case K_CAPACITY: case K_PACKING: case K_MEAN_SEQ:
 		store_training(&w->train, k, iv, dv, ev);
 		break;
@@ -595,6 +597,7 @@ int val_check_layout(struct vstate *st, const struct workload *w,
 int val_finish_case(struct vstate *st, const struct vstate *rs, struct val_case *c, int lineno)
 {
 	const char *why;
+	char head_why[160];
 
 	/* a start-up inside the figure is spread over its steps */
 	if (c->figure.warmup && c->figure.steps < 1)
@@ -617,6 +620,8 @@ int val_finish_case(struct vstate *st, const struct vstate *rs, struct val_case 
 			   LORA_MAX_RANK);
 	if (train_fp8_store_conflict(&c->w.train, &why))
 		return val_bad(st, lineno, 1, "%s", why);
+	if (wl_head_tokens_conflict(&c->w, head_why, sizeof(head_why)))
+		return val_bad(st, lineno, 1, "%s", head_why);
 	if (rs->have_measured == 1) {
 		if (rs->metric_file < 0)
 			return val_bad(st, lineno, 1, "'measured' "

@@ -41,6 +41,8 @@ enum vk_id {
 	K_HOST_INPUT,
 	/* tensors held in fp8 */
 	K_LORA_BASE_FP8, K_MLP_ACT_FP8,
+	/* a masked-LM head that scores a sample's masked positions only */
+	K_LM_HEAD_TOKENS,
 	K_N
 };
 

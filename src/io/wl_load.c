@@ -245,7 +245,7 @@ struct training_sec {
 	double tokens, steps;
 	int precision, recompute, flash_attention, finetune, lora_rank;
 	unsigned lora_targets;
-	int lora_base_fp8, mlp_act_input_fp8;
+	int lora_base_fp8, mlp_act_input_fp8, lm_head_tokens;
 	enum optimizer optimizer;
 	int packing;
 	double mean_seq_len, capacity_factor, recompute_frac;
@@ -340,6 +340,27 @@ static int training_lengths(struct wl_state *st, const struct yn_node *map,
 	return bad ? -1 : 0;
 }
 
+/* LoRA's rank is needed by an adapter fine-tune, and its keys are refused
+ * by full training.  Returns 0 or -1. */
+static int check_lora_keys(struct wl_state *st, const struct yn_node *map,
+			   const struct training_sec *ts)
+{
+	const struct yn_node *lr = yn_map_get(map, "lora_rank");
+	const struct yn_node *lt = yn_map_get(map, "lora_targets");
+
+	if (ts->finetune != FT_FULL && !lr)
+		return wlx_err(st->d, st->file, yn_map_get(map, "finetune"),
+			       "finetune %s needs lora_rank (expected lora_rank: 1 to %d in training)",
+			       finetune_names[ts->finetune], LORA_MAX_RANK);
+	if (ts->finetune == FT_FULL && lr)
+		return wlx_err(st->d, st->file, lr,
+			       "lora_rank is set but finetune is full (expected finetune: lora or qlora)");
+	if (ts->finetune == FT_FULL && lt)
+		return wlx_err(st->d, st->file, lt,
+			       "lora_targets is set but finetune is full (expected finetune: lora or qlora)");
+	return 0;
+}
+
 /* The fp8 storage keys into st->w->train, checked against the rest of it
  * (read before).  Returns 0 or -1. */
 static int read_fp8_store(struct wl_state *st, const struct yn_node *map,
@@ -351,6 +372,19 @@ static int read_fp8_store(struct wl_state *st, const struct yn_node *map,
 	st->w->train.mlp_act_input_fp8 = ts->mlp_act_input_fp8;
 	key = train_fp8_store_conflict(&st->w->train, &why);
 	return key ? wlx_err(st->d, st->file, yn_map_get(map, key), "%s", why) : 0;
+}
+
+/* lm_head_tokens into st->w->train, checked against the model (when it
+ * was read) and the sample's length.  Returns 0 or -1. */
+static int read_head_tokens(struct wl_state *st, const struct yn_node *map,
+			    const struct training_sec *ts)
+{
+	char why[160];
+
+	st->w->train.lm_head_tokens = ts->lm_head_tokens;
+	if (st->form_known && wl_head_tokens_conflict(st->w, why, sizeof(why)))
+		return wlx_err(st->d, st->file, yn_map_get(map, "lm_head_tokens"), "%s", why);
+	return 0;
 }
 
 /* Where each field of training: was written, for the estimate's errors. */
@@ -391,6 +425,7 @@ static int read_training(struct wl_state *st, const struct yn_node *map)
 		{ .key = "lora_targets", .type = FD_CUSTOM, .offset = TOFF(lora_targets), .parse = parse_lora_targets },
 		{ .key = "lora_base_fp8", .type = FD_BOOL, .offset = TOFF(lora_base_fp8) },
 		{ .key = "mlp_act_input_fp8", .type = FD_BOOL, .offset = TOFF(mlp_act_input_fp8) },
+		{ .key = "lm_head_tokens", .type = FD_INT, .offset = TOFF(lm_head_tokens), .min = 1, .max = MAX_SEQ_LEN },
 		{ .key = "packing", .type = FD_BOOL, .offset = TOFF(packing) },
 		{ .key = "mean_seq_len", .type = FD_NUM, .offset = TOFF(mean_seq_len), .unit = TC_UNIT_COUNT, .min = 1,
 		  .max = MAX_SEQ_LEN },
@@ -439,18 +474,8 @@ static int read_training(struct wl_state *st, const struct yn_node *map)
 			       "steps %.0f x global_batch %d x %s %d = %.3g tokens is out of range (expected at most 1e16 tokens)",
 			       ts.steps, ts.global_batch, ts.input_len > 0 ? "input_len" : "seq_len", tok_len,
 			       ts.steps * ts.global_batch * (double)tok_len);
-	const struct yn_node *lr = yn_map_get(map, "lora_rank");
-	if (ts.finetune != FT_FULL && !lr)
-		return wlx_err(st->d, st->file, yn_map_get(map, "finetune"),
-			       "finetune %s needs lora_rank (expected lora_rank: 1 to %d in training)",
-			       finetune_names[ts.finetune], LORA_MAX_RANK);
-	if (ts.finetune == FT_FULL && lr)
-		return wlx_err(st->d, st->file, lr,
-			       "lora_rank is set but finetune is full (expected finetune: lora or qlora)");
-	const struct yn_node *lt = yn_map_get(map, "lora_targets");
-	if (ts.finetune == FT_FULL && lt)
-		return wlx_err(st->d, st->file, lt,
-			       "lora_targets is set but finetune is full (expected finetune: lora or qlora)");
+	if (check_lora_keys(st, map, &ts))
+		return -1;
 
 	w->train.seq_len = ts.input_len > 0 ? ts.target_len : ts.seq_len;
 	w->train.input_len = ts.input_len;
@@ -488,7 +513,9 @@ static int read_training(struct wl_state *st, const struct yn_node *map)
 	w->train.packing = ts.packing;
 	w->train.mean_seq_len = ts.packing ? ts.mean_seq_len : 0;
 	w->train.capacity_factor = ts.capacity_factor;
-	return read_fp8_store(st, map, &ts);
+	if (read_fp8_store(st, map, &ts))
+		return -1;
+	return read_head_tokens(st, map, &ts);
 }
 
 /* --- plan: ----------------------------------------------------------- */

@@ -457,6 +457,7 @@ static void header_facts(struct est_record *r, const struct workload *w, const s
 	fact(r, "lora_targets", txt(lora_targets_text(t->lora_targets)));
 	fact(r, "lora_base_fp8", val(t->lora_base_fp8));
 	fact(r, "mlp_act_input_fp8", val(t->mlp_act_input_fp8));
+	fact(r, "lm_head_tokens", val(t->lm_head_tokens));
 	/* another family has no vision part (workload.h): its facts are 0 */
 	static const struct vision_training no_vtrain;
 	const struct vision_training *vt = vision ? &w->vtrain : &no_vtrain;

@@ -391,6 +391,8 @@ static void llm_training(const struct rep_rows *r, size_t i, char *value)
 		append(value, " (frozen base in fp8)");
 	if (FACT("mlp_act_input_fp8")->num)
 		append(value, ", MLP activation inputs kept in fp8");
+	if (FACT("lm_head_tokens")->num > 0)
+		append(value, ", vocabulary head on %.0f tokens a sample", FACT("lm_head_tokens")->num);
 }
 
 /* What a vision or recommender model trains on: samples, batch, steps,

@@ -5,7 +5,7 @@
  * parameter of each optimizer, of fp32 training and of QLoRA's 4-bit weights;
  * a layer's activations in bf16 and fp8, without dropout, and under
  * torchtitan's per-op selective recompute; the fp8-held LoRA base and MLP
- * activation input.
+ * activation input; a masked LM's logits.
  *
  * The decoder: 2 layers, h = 1024, 8 heads (no GQA), SwiGLU ffn 2048,
  * vocabulary 32000, untied embeddings, RMSNorm, no biases; sequence 1024,
@@ -491,6 +491,33 @@ static void test_no_lm_head(void **state)
 	assert_true(without.step_time_s < with.step_time_s);
 }
 
+/*
+ * lm_head_tokens 256 of 1024: the logits and their fp32 softmax cover a
+ * quarter of the tokens, 256 x 32000 x (2 + 4) = 49,152,000 B beside the
+ * 2 x 31,490,048 B of layers, not 196,608,000.  A head on more tokens
+ * than a sample has, or on a model without one, is refused.
+ */
+static void test_lm_head_tokens_memory(void **state)
+{
+	struct workload w;
+	struct llm_shape sh;
+	double part[MEM_COUNT];
+	char why[160];
+	(void)state;
+	setup_run(&w, &w.plan, 1);
+	w.train.lm_head_tokens = 256;
+	llm_shape_init(&w, &w.plan, &sh);
+	mem_estimate(&w, &w.plan, &sh, part);
+	assert_close(part[MEM_ACTIVATIONS], 2 * LAYER_BF16 + 49152000.0, TOL_EXACT);
+	assert_int_equal(wl_head_tokens_conflict(&w, why, sizeof(why)), 0);
+	w.train.lm_head_tokens = 1025;
+	assert_int_equal(wl_head_tokens_conflict(&w, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "1025 is more than the 1024 tokens"));
+	w.train.lm_head_tokens = 256;
+	w.llm.no_lm_head = 1;
+	assert_int_equal(wl_head_tokens_conflict(&w, why, sizeof(why)), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -502,6 +529,7 @@ int main(void)
 		cmocka_unit_test(test_qlora_weights),
 		cmocka_unit_test(test_lora_activations),
 		cmocka_unit_test(test_fp8_storage),
+		cmocka_unit_test(test_lm_head_tokens_memory),
 		cmocka_unit_test(test_layer_activations),
 		cmocka_unit_test(test_attention_without_dropout),
 		cmocka_unit_test(test_selective_op),

@@ -5,7 +5,8 @@
  * frozen A100 80GB SXM: the model FLOPs of a step by hand, the MFU
  * identity, the exposed data-parallel time with and without overlap, the
  * tied embeddings' all-reduce, the limiter of a language model, and the
- * operators of LoRA adapters and of an fp8-kept activation input.
+ * operators of LoRA adapters and of an fp8-kept activation input, and a
+ * masked LM's head on its masked positions.
  */
 #include "tc_test.h"
 #include "tc_llm.h"
@@ -209,11 +210,35 @@ static void test_act_input_fp8_ops(void **state)
 	assert_close(op_bytes("layer.mlp_act_input_fp8.bwd"), 12582912.0, TOL_EXACT);
 }
 
+/*
+ * A masked LM's head on lm_head_tokens = 256 of the 1024 tokens of a
+ * sample (head_frac 1/4): its GEMM is 2 x 256 x 32,000 x 1024 =
+ * 16,777,216,000 FLOPs a micro-batch, not 67,108,864,000, and the model
+ * FLOPs count its weights on a quarter of the tokens: 8192 x (6 x
+ * (20,971,520 + 32,768,000 / 4) + 12 x 2 x 1024 x 1024) = 8192 x
+ * (174,981,120 + 25,165,824) = 1,639,603,765,248.
+ */
+static void test_lm_head_tokens(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct estimate e;
+	(void)state;
+	small_run(&w, &g, 8);
+	tc_estimate_ok(&w, &g, &e);
+	assert_close(op_flop("lm_head.fwd"), 67108864000.0, TOL_EXACT);
+	w.train.lm_head_tokens = 256;
+	tc_estimate_ok(&w, &g, &e);
+	assert_close(op_flop("lm_head.fwd"), 16777216000.0, TOL_EXACT);
+	assert_close(e.model_flop_per_step, 1639603765248.0, TOL_EXACT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lora_targets_ops),
 		cmocka_unit_test(test_act_input_fp8_ops),
+		cmocka_unit_test(test_lm_head_tokens),
 		cmocka_unit_test(test_model_flop_and_mfu),
 		cmocka_unit_test(test_exposed_dp),
 		cmocka_unit_test(test_tied_embedding_allreduce),

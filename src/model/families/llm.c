@@ -566,6 +566,10 @@ static void build_last(struct bld *B, enum op_stage stage, int with_head)
 	const struct llm_shape *sh = B->sh;
 	double T = sh->b * sh->s, t = sh->t, e = sh->e, h = sh->h;
 	double Tn = sh->sp ? T / t : T;
+	/* the rows the head projects: a masked LM gathers its masked
+	 * positions first (google-research/bert run_pretraining.py,
+	 * get_masked_lm_output: gather_indexes before the transform) */
+	double Th = T * sh->head_frac;
 	struct comm_group tpg = lb_group(sh->t, 1, sh->gpn);
 	/*
 	 * The head's GEMMs stay in 16 bits in fp8 and fp4 training:
@@ -588,16 +592,16 @@ static void build_last(struct bld *B, enum op_stage stage, int with_head)
 	if (sh->sp)
 		lb_coll(B, "head.tp_allgather", BRK_TP_COMM, COLL_ALLGATHER, tpg,
 			T * h * e);
-	lb_gemm(&head, "lm_head.fwd", BRK_GEMM, T, sh->V / t, h, 1);
-	lb_elem(B, "loss.fwd", BRK_MEMBOUND, T * sh->V / t * (e + 4 * 3), 0, 6);
+	lb_gemm(&head, "lm_head.fwd", BRK_GEMM, Th, sh->V / t, h, 1);
+	lb_elem(B, "loss.fwd", BRK_MEMBOUND, Th * sh->V / t * (e + 4 * 3), 0, 6);
 	if (sh->t > 1)
 		lb_coll(B, "loss.tp_allreduce", BRK_TP_COMM, COLL_ALLREDUCE, tpg,
-			3 * T * 4);
+			3 * Th * 4);
 	B->out->bwd = 1;
-	lb_elem(B, "loss.bwd", BRK_MEMBOUND, T * sh->V / t * (4 * 2 + e), 0, 3);
-	lb_gemm(&head, "lm_head.bwd_d", BRK_GEMM, T, h, sh->V / t, 1);
+	lb_elem(B, "loss.bwd", BRK_MEMBOUND, Th * sh->V / t * (4 * 2 + e), 0, 3);
+	lb_gemm(&head, "lm_head.bwd_d", BRK_GEMM, Th, h, sh->V / t, 1);
 	if (sh->lora_r <= 0)
-		lb_wgemm(&head, "lm_head.bwd_w", h, sh->V / t, T, 1);
+		lb_wgemm(&head, "lm_head.bwd_w", h, sh->V / t, Th, 1);
 	if (sh->t > 1)
 		lb_coll(B, sh->sp ? "head.tp_reducescatter.bwd" :
 				  "head.tp_allreduce.bwd",

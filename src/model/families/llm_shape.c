@@ -75,6 +75,8 @@ static void dims_of(const struct llm_arch *A, const struct training *tr,
 	sh->flash = tr->flash_attention;
 	sh->no_dropout = A->no_dropout;
 	sh->no_lm_head = A->no_lm_head;
+	sh->head_frac = tr->lm_head_tokens > 0 && tr->lm_head_tokens < sh->skv ?
+			tr->lm_head_tokens / sh->skv : 1;
 }
 
 void llm_shape_of(const struct llm_arch *A, const struct training *tr,

@@ -45,6 +45,9 @@ struct llm_shape {
 	int flash;                        /* fused (flash) attention */
 	int no_dropout;                   /* no dropout masks kept */
 	int no_lm_head;                   /* no vocabulary projection */
+	double head_frac;                 /* share of the tokens the head
+					     projects and scores
+					     (lm_head_tokens / skv; 1) */
 	double layer_params;              /* one layer, whole (all experts) */
 	double layer_active_params;       /* one layer, per token */
 	double layer_matmul_params;       /* one layer's linear weights */

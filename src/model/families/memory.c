@@ -199,7 +199,8 @@ static double stage_mem(const struct workload *w, const struct plan *pl,
 		/* one layer recomputed in full during its backward */
 		act += mem_layer_activation_bytes(sh, RECOMP_NONE);
 	if (last) /* logits and their fp32 softmax, one micro-batch */
-		act += sh->no_lm_head ? 0 : T * sh->V / sh->t * (sh->e + 4);
+		act += sh->no_lm_head ? 0 :
+		       T * sh->head_frac * sh->V / sh->t * (sh->e + 4);
 	else
 		act += T * sh->h * sh->e * inflight; /* embedding output */
 	part[MEM_ACTIVATIONS] = act;

@@ -367,8 +367,9 @@ static void counts_hook(struct fam_run *r)
 
 	/* Model FLOPs (PaLM convention, full attention term, no recompute):
 	 * per token 6 * matmul params + 12 * L * a * d * s; frozen weights
-	 * (LoRA) skip the weight gradient: 4 instead of 6. */
-	head = sh->no_lm_head ? 0 : sh->V * sh->h;
+	 * (LoRA) skip the weight gradient: 4 instead of 6.  A masked LM's
+	 * head projects head_frac of the tokens: its share of the head. */
+	head = sh->no_lm_head ? 0 : sh->V * sh->h * sh->head_frac;
 	mm = sh->L * (sh->attn_matmul_params + sh->top_k * sh->mlp_matmul_params +
 		      (sh->experts > 1 ? sh->h * sh->experts : 0)) +
 	     head;

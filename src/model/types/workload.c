@@ -8,6 +8,7 @@
 #include "workload.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 /* The optimizer registry names families by bit (optimizer.h). */
@@ -76,6 +77,31 @@ const char *train_fp8_store_conflict(const struct training *t,
 		return "mlp_act_input_fp8";
 	}
 	return NULL;
+}
+
+int wl_head_tokens_conflict(const struct workload *w, char *why, size_t n)
+{
+	const struct training *t = &w->train;
+	double sample = t->packing ? t->mean_seq_len : t->seq_len;
+
+	if (t->lm_head_tokens <= 0)
+		return 0;
+	if (w->llm.no_lm_head)
+		snprintf(why, n, "lm_head_tokens is set but the model has no "
+			 "vocabulary head (expected lm_head: true, or no "
+			 "lm_head_tokens)");
+	else if (w->llm.form == FORM_ENCODER_DECODER)
+		snprintf(why, n, "lm_head_tokens does not apply to an "
+			 "encoder-decoder model (expected none: its decoder "
+			 "scores every target token)");
+	else if (t->lm_head_tokens > sample)
+		snprintf(why, n, "lm_head_tokens %.0f is more than the %.0f "
+			 "tokens of a sample (expected at most %s)",
+			 t->lm_head_tokens, sample,
+			 t->packing ? "mean_seq_len" : "seq_len");
+	else
+		return 0;
+	return -1;
 }
 
 const char *const sched_names[SCHED_COUNT + 1] = {

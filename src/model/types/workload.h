@@ -119,6 +119,9 @@ struct training {
 				  activation_func_fp8_input_store) */
 	int packing;          /* samples packed or unpadded: only real
 				 tokens are computed */
+	double lm_head_tokens; /* tokens of a sample the vocabulary head
+				  projects and scores (masked-LM pretraining:
+				  its masked positions); 0 = every token */
 	double mean_seq_len;  /* mean real tokens per sample (packing) */
 	double capacity_factor; /* MoE: token-expert pairs the busiest
 				   expert-parallel rank computes over the
@@ -133,6 +136,7 @@ struct training {
  */
 const char *train_fp8_store_conflict(const struct training *t,
 				     const char **why);
+
 
 /*
  * The software stack a run uses (models/framework/<id>.yaml), resolved when
@@ -441,5 +445,13 @@ void llm_arch_gpt_style(struct llm_arch *a);
 /* Make w a workload of family `kind`, its family part cleared (zero, as a
  * workload of that family starts); nothing when it is one already. */
 void wl_set_kind(struct workload *w, enum wl_kind kind);
+
+/*
+ * 0, or -1 with the words of the error into why[n]: lm_head_tokens of a
+ * workload whose model has no vocabulary head, or is an encoder-decoder
+ * (its decoder scores every target token), or more than the tokens a
+ * sample computes (seq_len, or mean_seq_len when packed).
+ */
+int wl_head_tokens_conflict(const struct workload *w, char *why, size_t n);
 
 #endif
