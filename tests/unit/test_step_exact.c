@@ -136,13 +136,24 @@ static void test_llm_limiter(void **state)
 	assert_true(e.breakdown_s[BRK_DP_COMM] > 0.6);
 }
 
-/* The flop of the step's operator `name`, -1 where it has none. */
-static double op_flop(const char *name)
+/* The step's operator `name`, NULL where it has none. */
+static const struct op *op_named(const char *name)
 {
 	for (size_t i = 0; i < ws.count; i++)
 		if (!strcmp(ws.ops[i].name, name))
-			return ws.ops[i].flop;
-	return -1;
+			return &ws.ops[i];
+	return NULL;
+}
+
+/* Its FLOPs and its memory traffic, -1 where there is no such operator. */
+static double op_flop(const char *name)
+{
+	return op_named(name) ? op_named(name)->flop : -1;
+}
+
+static double op_bytes(const char *name)
+{
+	return op_named(name) ? op_named(name)->bytes : -1;
 }
 
 /*
@@ -174,15 +185,6 @@ static void test_lora_targets_ops(void **state)
 	assert_true(op_flop("layer.mlp_fc1_lora.bwd") < 0);
 	assert_true(op_flop("layer.mlp_fc2_lora.bwd") < 0);
 	assert_true(op_flop("layer.qkv_lora.bwd") > 0);
-}
-
-/* The memory traffic of the step's operator `name`, -1 where none. */
-static double op_bytes(const char *name)
-{
-	for (size_t i = 0; i < ws.count; i++)
-		if (!strcmp(ws.ops[i].name, name))
-			return ws.ops[i].bytes;
-	return -1;
 }
 
 /*
