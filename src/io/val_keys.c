@@ -137,7 +137,7 @@ static const struct vkey keys[K_N] = {
 	[K_LM_HEAD] = { "lm_head", VK_BOOL, NULL, 0, 0, 0, 0 },
 	[K_LORA_BASE_FP8] = { "lora_base_fp8", VK_BOOL, NULL, 0, 0, 0, 0 },
 	[K_MLP_ACT_FP8] = { "mlp_act_input_fp8", VK_BOOL, NULL, 0, 0, 0, 0 },
-	[K_LM_HEAD_TOKENS] = { "lm_head_tokens", VK_INT, NULL, 0, 0, 0, 10000000 }, /* 0 = every token */
+	[K_LM_HEAD_TOKENS] = { "lm_head_tokens", VK_INT, NULL, 0, 0, 0, SEQ_LEN_MAX }, /* 0 = every token */
 };
 
 static const struct vrange key_ranges[K_N] = {

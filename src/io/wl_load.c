@@ -27,7 +27,6 @@
 #define DEFAULT_PRECISION 2 /* bf16 in the precision names (precision.h) */
 
 /* Ranges (inclusive) of the workload fields; docs/workload-format.md. */
-#define MAX_SEQ_LEN 1e7
 #define MAX_GLOBAL_BATCH 1e9
 #define MAX_TOKENS 1e16   /* more text than exists */
 #define MAX_STEPS 1e10
@@ -408,9 +407,9 @@ static int read_training(struct wl_state *st, const struct yn_node *map)
 {
 #define TOFF(m) offsetof(struct training_sec, m)
 	static const struct fd_field table[] = {
-		{ .key = "seq_len", .type = FD_INT, .offset = TOFF(seq_len), .min = 1, .max = MAX_SEQ_LEN },
-		{ .key = "input_len", .type = FD_INT, .offset = TOFF(input_len), .min = 1, .max = MAX_SEQ_LEN },
-		{ .key = "target_len", .type = FD_INT, .offset = TOFF(target_len), .min = 1, .max = MAX_SEQ_LEN },
+		{ .key = "seq_len", .type = FD_INT, .offset = TOFF(seq_len), .min = 1, .max = SEQ_LEN_MAX },
+		{ .key = "input_len", .type = FD_INT, .offset = TOFF(input_len), .min = 1, .max = SEQ_LEN_MAX },
+		{ .key = "target_len", .type = FD_INT, .offset = TOFF(target_len), .min = 1, .max = SEQ_LEN_MAX },
 		{ .key = "global_batch", .type = FD_INT, .required = 1, .offset = TOFF(global_batch), .min = 1, .max = MAX_GLOBAL_BATCH },
 		{ .key = "tokens", .type = FD_NUM, .offset = TOFF(tokens), .unit = TC_UNIT_COUNT, .min = 1, .max = MAX_TOKENS },
 		{ .key = "steps", .type = FD_NUM, .offset = TOFF(steps), .unit = TC_UNIT_COUNT, .min = 1, .max = MAX_STEPS },
@@ -425,10 +424,10 @@ static int read_training(struct wl_state *st, const struct yn_node *map)
 		{ .key = "lora_targets", .type = FD_CUSTOM, .offset = TOFF(lora_targets), .parse = parse_lora_targets },
 		{ .key = "lora_base_fp8", .type = FD_BOOL, .offset = TOFF(lora_base_fp8) },
 		{ .key = "mlp_act_input_fp8", .type = FD_BOOL, .offset = TOFF(mlp_act_input_fp8) },
-		{ .key = "lm_head_tokens", .type = FD_INT, .offset = TOFF(lm_head_tokens), .min = 1, .max = MAX_SEQ_LEN },
+		{ .key = "lm_head_tokens", .type = FD_INT, .offset = TOFF(lm_head_tokens), .min = 1, .max = SEQ_LEN_MAX },
 		{ .key = "packing", .type = FD_BOOL, .offset = TOFF(packing) },
 		{ .key = "mean_seq_len", .type = FD_NUM, .offset = TOFF(mean_seq_len), .unit = TC_UNIT_COUNT, .min = 1,
-		  .max = MAX_SEQ_LEN },
+		  .max = SEQ_LEN_MAX },
 		{ .key = "capacity_factor", .type = FD_NUM, .offset = TOFF(capacity_factor), .unit = TC_UNIT_COUNT,
 		  .min = 1, .max = CAPACITY_FACTOR_MAX, .expect = CAPACITY_FACTOR_EXPECT },
 		{ 0 },

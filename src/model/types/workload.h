@@ -72,6 +72,9 @@ enum finetune { FT_FULL, FT_LORA, FT_QLORA, FT_COUNT };
 extern const char *const finetune_names[FT_COUNT + 1];
 /* The largest LoRA rank a workload or a validation case may state. */
 #define LORA_MAX_RANK 65536
+/* The most tokens a sequence (and so a masked LM's head, lm_head_tokens)
+ * may have in a workload or a validation case. */
+#define SEQ_LEN_MAX 10000000
 /* The ranges of two training values a workload or a validation case may
  * state, and the words their errors expect. */
 #define RECOMPUTE_FRAC_MIN 0.01
