@@ -200,12 +200,8 @@ static int read_extras(const struct yn_node *root, const struct yn_node *model, 
 			return -1;
 		/* fp8_params keeps the parameters in fp8 alone: under LoRA,
 		 * the frozen base */
-		const struct yn_node *fp = imp_yaml_get(root, model, "fp8_params");
-		int fp8_base;
-		if (imp_yaml_bool(root, model, "fp8_params", &fp8_base, r, d))
+		if (imp_yaml_flag(root, model, "fp8_params", "model.fp8_params", IMP_TRAINING, "lora_base_fp8", r, d))
 			return -1;
-		if (fp8_base == 1)
-			imp_from(r, IMP_TRAINING, "lora_base_fp8", "true", "model.fp8_params", fp->line, fp->col);
 	} else if (scheme && scheme->type == YN_SCALAR && strcmp(scheme->str, "none")) {
 		imp_warn(r, "model.peft.peft_scheme '%s' (line %d) is not modelled: the workload trains every "
 			 "weight", scheme->str, scheme->line);
