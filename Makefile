@@ -14,6 +14,11 @@ VERSION   := 0.1.0
 PREFIX    ?= /usr/local
 DESTDIR   ?=
 BUILD     ?= build
+# Outputs go to a folder of their own: among the sources, the binary, the
+# library and prefix.txt would sit where git can take them in.
+ifeq ($(abspath $(BUILD)),$(CURDIR))
+$(error BUILD=$(BUILD) is the source folder (expected a folder of its own, such as build))
+endif
 CC        ?= cc
 PKGS      := yaml-0.1 gsl cmocka
 
