@@ -21,7 +21,8 @@ enum vk_id {
 	/* vision and recommender cases */
 	K_NETWORK, K_IMAGE, K_IMAGE_W, K_CHLAST, K_EMB_ROWS, K_EMB_PREC, K_EMB_PLACE,
 	K_UNIQUE,
-	/* bookkeeping for the accuracy work: checked, not yet used */
+	/* the stack profile a run names, whether it is left out of the figures,
+	 * and the group of runs its speed ratios are taken within */
 	K_FRAMEWORK, K_SANITY, K_PAIR,
 	/* context parallelism, sharding groups, packed samples */
 	K_CP, K_SHARD, K_PACKING, K_MEAN_SEQ, K_HEAD_DIM,

@@ -3,7 +3,7 @@
  *
  * Every function that can fail takes a `struct tc_diag *` last, appends one
  * message per problem and returns non-zero.  Only src/cli prints them.
- * Message form (STYLE.md): "file:line:col: what is wrong (what was expected)".
+ * Message form: "file:line:col: what is wrong (what was expected)".
  */
 #ifndef TC_DIAG_H
 #define TC_DIAG_H

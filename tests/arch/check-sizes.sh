@@ -2,7 +2,7 @@
 # tests/arch/check-sizes.sh [FILE...]: no function of src/ longer than 120
 # lines and no file longer than 900 (docs/architecture.md, "Sizes:").  A
 # function is counted from the line of its name to its closing brace in
-# column 0, the project's style (STYLE.md).  Prints "ok arch-sizes" or
+# column 0, the project's C style.  Prints "ok arch-sizes" or
 # "FAIL arch-sizes: FILE:LINE: NAME is N lines (expected at most 120)".
 # POSIX sh and awk only.
 max_fn=120

@@ -403,8 +403,8 @@ static void test_fabric_everywhere(void **state)
 
 /*
  * The products that cannot join instances (the frozen copy) load, each with a
- * source, a fabric and a price text and what it lacks; those the brief of
- * the fabric sources names are all there (GCP A4: fabric sourced, no
+ * source, a fabric and a price text and what it lacks; those the fabric
+ * sources name are all there (GCP A4: fabric sourced, no
  * 8-GPU price; CoreWeave H100: an 8-GPU price, no adapters), and none of
  * them is also an offer that joins instances (the one place for the fact).
  */

@@ -3,7 +3,7 @@
  * defaults, which a workload carries (workload.h, its `campaign:` section).
  *
  * The defaults are sourced figures of the project's reference data
- * reference/goodput.yaml (/work/shared/reference/goodput.yaml), cited as
+ * reference/goodput.yaml, cited as
  * goodput.yaml#N, the N-th entry of that file (1-based), with its topic and
  * system; docs/model.md, section 9, lists them.
  */

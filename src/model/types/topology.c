@@ -1,6 +1,7 @@
 /*
  * topology.c - measured bus bandwidth by topology class and fabric
- * (topology.h).  Entry ids are those of ../shared/reference/collectives.yaml.
+ * (topology.h).  Entry ids are those of the project's
+ * reference data reference/collectives.yaml.
  */
 #include "topology.h"
 

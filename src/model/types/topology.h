@@ -3,7 +3,8 @@
  * node (its topology class) and the fabric between nodes, with the bus
  * bandwidth and latency each achieves as nccl-tests measured them.
  *
- * The figures are those of ../shared/reference/collectives.yaml (entry ids
+ * The figures are those of the project's reference data
+ * reference/collectives.yaml (entry ids
  * in the comments of topology.c); docs/model.md section 4 lists them with
  * their sources.  Bus bandwidth (busbw) follows nccl-tests: a ring
  * all-reduce of S bytes over n ranks takes 2(n-1)/n * S / busbw.
