@@ -302,7 +302,9 @@ static int print_unc_table(FILE *out, const char *fmt,
 	return rc;
 }
 
-/* "l40s: 31% cheaper, 1.83x slower than a100-80gb-sxm", in words. */
+/* "l40s: 31 % cheaper, 1.83x slower than a100-80gb-sxm", in words.  The
+ * saving has two significant digits, so that 0.35 % does not read as "0 %";
+ * one under 0.01 % is no saving worth a digit (%.2g would write "1e-05"). */
 static void trade_off(FILE *out, const struct rep_compare_row *rows, int n)
 {
 	const struct rep_compare_row *cheap = NULL, *fast = NULL;
@@ -323,10 +325,17 @@ static void trade_off(FILE *out, const struct rep_compare_row *rows, int n)
 		fprintf(out, "\n%s is both the cheapest and the fastest.\n", cheap->g.id);
 		return;
 	}
-	double saving = 1 - cheap->judged_usd / fast->judged_usd;
+	double saving = 100 * (1 - cheap->judged_usd / fast->judged_usd);
 	double slower = cheap->judged_s / fast->judged_s;
-	fprintf(out, "\n%s: %.0f%% cheaper, %.3gx slower than %s.\n", cheap->g.id,
-		100 * saving, slower, fast->g.id);
+	if (saving < 0.01)
+		fprintf(out, "\n%s: the same cost as %s to within 0.01 %%, %.3gx slower.\n",
+			cheap->g.id, fast->g.id, slower);
+	else if (saving < 10)
+		fprintf(out, "\n%s: %.2g %% cheaper, %.3gx slower than %s.\n", cheap->g.id, saving,
+			slower, fast->g.id);
+	else /* %.2g would write 99.7 as "1e+02" */
+		fprintf(out, "\n%s: %.0f %% cheaper, %.3gx slower than %s.\n", cheap->g.id, saving,
+			slower, fast->g.id);
 }
 
 /* The document: the workload and the assumptions, then a row per GPU

@@ -734,7 +734,7 @@ int rep_estimate_md(FILE *f, const struct workload *w, const struct gpu *g,
 			p->zero, p->micro_batch);
 	else /* data parallel only: the samples each GPU takes per step */
 		fprintf(f, "data parallel %d, %.0f %s per GPU per step", p->dp,
-			e->samples_per_step / p->dp, w->kind == WL_VISION ? "images" : "samples");
+			e->samples_per_step / p->dp, rep_sample_unit(rep_kind_name(w)));
 	/* The software stack, as the table's header names it. */
 	if (p->framework[0])
 		fprintf(f, ", framework %s", rep_show(t, sizeof(t), p->framework, "md"));

@@ -8,13 +8,19 @@
 #include <string.h>
 
 #include "../util/units.h"
-#include "layout_text.h"
 #include "numfmt.h"
 #include "table.h"
 
 const char *rep_kind_name(const struct workload *w)
 {
 	return w->kind == WL_LLM ? "llm" : w->kind == WL_VISION ? "vision" : "recsys";
+}
+
+const char *rep_sample_unit(const char *kind)
+{
+	if (!strcmp(kind, "vision"))
+		return "images";
+	return !strcmp(kind, "recsys") ? "samples" : "sequences";
 }
 
 const char *rep_model_name(const struct workload *w)

@@ -18,6 +18,10 @@
  * "vision" or "recsys". */
 const char *rep_kind_name(const struct workload *w);
 
+/* What one sample of a workload of kind `kind` (rep_kind_name's word) is
+ * called, in the plural: "sequences", "images" or "samples". */
+const char *rep_sample_unit(const char *kind);
+
 /* The model's name (its architecture's), whatever the workload kind. */
 const char *rep_model_name(const struct workload *w);
 

@@ -131,14 +131,6 @@ int rep_est_energy(REP_WORD_ARGS)
 	return 0;
 }
 
-/* What one sample of a workload of kind `kind` is called. */
-static const char *unit_plural(const char *kind)
-{
-	if (!strcmp(kind, "vision"))
-		return "images";
-	return !strcmp(kind, "recsys") ? "samples" : "sequences";
-}
-
 /* The throughput in total and per GPU: tokens for a language model,
  * samples for the others. */
 int rep_est_throughput(REP_WORD_ARGS)
@@ -152,7 +144,7 @@ int rep_est_throughput(REP_WORD_ARGS)
 		return 0;
 	}
 	double per_s = FIELD(NULL, "samples_per_s")->num;
-	const char *unit = unit_plural(kind);
+	const char *unit = rep_sample_unit(kind);
 	snprintf(value, REP_WORD_LEN, "%s %s/s in total, %s %s/s per GPU",
 		 rep_fmt_count(per_s, a, sizeof(a)), unit,
 		 rep_fmt_count(per_s / FIELD("plan", "count")->num, b, sizeof(b)), unit);
@@ -351,7 +343,7 @@ int rep_est_layout(REP_WORD_ARGS)
 	else
 		append(value, ", %.0f %s per GPU per step",
 		       FIELD(NULL, "samples_per_step")->num / PLAN("dp"),
-		       unit_plural(FIELD(NULL, "kind")->text));
+		       rep_sample_unit(FIELD(NULL, "kind")->text));
 	if (!llm && PLAN("interleave") > 1)
 		append(value, ", interleave %.0f", PLAN("interleave"));
 	if (PLAN("sequence_parallel"))
@@ -372,12 +364,13 @@ static void llm_training(const struct rep_rows *r, size_t i, char *value)
 	snprintf(value, REP_WORD_LEN, "%s tokens, ",
 		 rep_fmt_count(per_step * FIELD(NULL, "steps")->num, a, sizeof(a)));
 	if (FACT("encoder_decoder")->num) /* tokens are the inputs' */
-		append(value, "input %.0f, target %.0f", FACT("input_len")->num,
+		append(value, "input %.0f tokens, target %.0f tokens", FACT("input_len")->num,
 		       FACT("target_len")->num);
 	else
-		append(value, "sequence %.0f", FACT("seq_len")->num);
-	append(value, ", global batch %.0f (%s tokens per step), %s, %s, recompute %s",
-	       FACT("global_batch")->num, rep_fmt_count(per_step, b, sizeof(b)),
+		append(value, "sequence %.0f tokens", FACT("seq_len")->num);
+	append(value, ", global batch %.0f %s (%s tokens per step), %s, %s, recompute %s",
+	       FACT("global_batch")->num, rep_sample_unit("llm"),
+	       rep_fmt_count(per_step, b, sizeof(b)),
 	       FIELD(NULL, "precision")->text, FACT("optimizer")->text,
 	       PLAN_CELL("recompute")->text);
 	double share = FACT("recompute_share")->num;
@@ -401,10 +394,10 @@ static void sample_training(const struct rep_rows *r, size_t i, char *value)
 {
 	char a[48], b[48];
 	double per_step = FIELD(NULL, "samples_per_step")->num, steps = FIELD(NULL, "steps")->num;
-	snprintf(value, REP_WORD_LEN, "%s %s, global batch %.0f, %s steps, %s, %s",
-		 rep_fmt_count(per_step * steps, a, sizeof(a)),
-		 unit_plural(FIELD(NULL, "kind")->text),
-		 per_step, rep_fmt_count(steps, b, sizeof(b)), FIELD(NULL, "precision")->text,
+	const char *unit = rep_sample_unit(FIELD(NULL, "kind")->text);
+	snprintf(value, REP_WORD_LEN, "%s %s, global batch %.0f %s, %s steps, %s, %s",
+		 rep_fmt_count(per_step * steps, a, sizeof(a)), unit, per_step, unit,
+		 rep_fmt_count(steps, b, sizeof(b)), FIELD(NULL, "precision")->text,
 		 FACT("optimizer")->text);
 	if (FACT("image_size")->missing)
 		return;

@@ -5,12 +5,16 @@
 
 #include <stdio.h>
 
+#include "estimate_report.h"
 
 const char *rep_layout_text(char *buf, size_t len, const struct workload *w,
-			    const struct estimate *e)
+			    const struct estimate *e, int words)
 {
 	const struct plan *p = &e->plan;
-	if (w->kind != WL_LLM)
+	if (w->kind != WL_LLM && words)
+		snprintf(buf, len, "dp%d, %.0f %s/GPU", p->dp, e->samples_per_step / p->dp,
+			 rep_sample_unit(rep_kind_name(w)));
+	else if (w->kind != WL_LLM)
 		snprintf(buf, len, "dp%d, %.0f per GPU", p->dp, e->samples_per_step / p->dp);
 	else
 		snprintf(buf, len, "tp%d pp%d dp%d z%d mb%d %s", p->tp, p->pp, p->dp, p->zero,
@@ -28,7 +32,7 @@ static int sequence_parallel(const struct plan *p)
 void rep_layout_row(struct rep_cell *c, char *text, const struct workload *w,
 		    const struct estimate *e)
 {
-	rep_layout_plan_row(c, rep_layout_text(text, REP_LAYOUT_TEXT_LEN, w, e), &e->plan,
+	rep_layout_plan_row(c, rep_layout_text(text, REP_LAYOUT_TEXT_LEN, w, e, 1), &e->plan,
 			    w->train.recompute);
 }
 

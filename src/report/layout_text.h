@@ -1,7 +1,7 @@
 /*
  * layout_text.h - a chosen parallel layout as the reports show it: the
  * one-cell summary that compare and sweep print ("tp1 pp1 dp64 z1 mb2
- * none"; vision and recommender plans: "dp8, 256 per GPU"), and the columns
+ * none"; vision and recommender plans: "dp8, 256 images/GPU"), and the columns
  * of the fields every command's JSON and CSV give it
  * (docs/output-format.md).
  */
@@ -13,9 +13,12 @@
 #include "../model/families/estimate.h"
 #include "rows.h"
 
-/* Write the layout estimate *e ran for workload *w into buf; returns buf. */
+/* Write the layout estimate *e ran for workload *w into buf; returns buf.
+ * words: for a table people read, which names what a vision or recommender
+ * GPU takes per step ("256 images/GPU"); 0 keeps the "256 per GPU" that
+ * sweep's CSV and JSON have always written (their values are a contract). */
 const char *rep_layout_text(char *buf, size_t len, const struct workload *w,
-			    const struct estimate *e);
+			    const struct estimate *e, int words);
 
 /*
  * The layout as columns of rows (rows.h), in the contract's order:

@@ -127,14 +127,15 @@ struct plan_texts {
 /* The layout in words: "tp 8 pp 4 dp 16 zero 1 mb 1 rec selective v 2 sp";
  * for vision and recommenders, which are data parallel only, the samples
  * per GPU and step, and a vision run's micro-batch when it accumulates
- * gradients ("dp 8, 256 per GPU, mb 128").  Returns buf. */
+ * gradients ("dp 8, 256 images/GPU, mb 128").  Returns buf. */
 static const char *layout_words(char *buf, size_t len, const struct workload *w,
 				const struct plan_point *p)
 {
 	const struct plan *l = &p->plan;
 	if (w->kind != WL_LLM) {
 		double per_gpu = w->train.global_batch / l->dp;
-		int n = snprintf(buf, len, "dp %d, %.0f per GPU", l->dp, per_gpu);
+		int n = snprintf(buf, len, "dp %d, %.0f %s/GPU", l->dp, per_gpu,
+				 rep_sample_unit(rep_kind_name(w)));
 		if (w->kind == WL_VISION && l->micro_batch > 0 && l->micro_batch < per_gpu && n > 0 &&
 		    (size_t)n < len)
 			snprintf(buf + n, len - (size_t)n, ", mb %d", l->micro_batch);
