@@ -266,11 +266,11 @@ static int eval_row(struct run *R, struct worker *W, uint64_t row, int first,
 					  o.cost_usd, rep_basis_name(R->steady_state), o.reason };
 	sweep_result_cells(c + n, &res, rep_stream_words(&R->st), &words);
 	n += SR_COLS;
-	if (sw->layout_auto && o.ok)
-		c[n++] = (struct rep_cell){ .text = rep_layout_text(lay, sizeof(lay), o.used, &W->e,
-								     rep_stream_words(&R->st)) };
-	else if (sw->layout_auto)
-		c[n++] = (struct rep_cell){ .missing = 1 };
+	if (sw->layout_auto)
+		c[n++] = (struct rep_cell){ .text = o.ok ? rep_layout_text(lay, sizeof(lay), o.used,
+									    &W->e, rep_stream_words(&R->st))
+							  : NULL,
+					    .missing = !o.ok };
 	if (R->calibration[0])
 		c[n++] = (struct rep_cell){ .text = R->calibration };
 	if (R->st.fmt == REP_STREAM_JSON && !first)
