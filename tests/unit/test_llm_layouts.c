@@ -314,6 +314,44 @@ static void test_flash_rate_by_length(void **state)
 		     (256.0 / 456.0) / (1024.0 / 1224.0), TOL_TIGHT);
 }
 
+/* The vendor library's attention (lib_attn_share of a Transformer Engine
+ * stack): the forward runs at attn_lib_fwd_frac, the backward keeps
+ * attn_frac.  Hand values with the H100 SXM's figures, attn_frac 0.34 and
+ * attn_lib_fwd_frac 0.601: share 1 runs the forward 0.601 / 0.34 = 1.7676
+ * times as fast as share 0; share 0.5 at 1 / (0.5 / 0.601 + 0.5 / 0.34) =
+ * 1 / (0.83195 + 1.47059) = 0.43430, 0.43430 / 0.34 = 1.2774 times; a GPU
+ * without the library's rate (0) runs every share at attn_frac. */
+static void test_library_attention(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	double fa2, lib, half, none, bwd0, bwd1;
+	(void)state;
+	tc_test_a100(&g);
+	g.eff.attn_frac = 0.34;
+	g.eff.attn_lib_fwd_frac = 0.601;
+	tc_llama(&w, 2, 4096, 32, 32, 11008, 32000);
+	w.train.seq_len = 2048;
+	w.train.global_batch = 64;
+	w.plan.count = 8;
+	w.plan.micro_batch = 8;
+	g.eff.lib_attn_share = 0;
+	flash_fwd(&w, &g, &fa2);
+	bwd0 = find_op("layer.attn_flash.bwd")->time_s;
+	g.eff.lib_attn_share = 1;
+	flash_fwd(&w, &g, &lib);
+	bwd1 = find_op("layer.attn_flash.bwd")->time_s;
+	assert_close(lib / fa2, 1.7676, 1e-4);
+	assert_close(bwd1, bwd0, TOL_EXACT);
+	g.eff.lib_attn_share = 0.5;
+	flash_fwd(&w, &g, &half);
+	assert_close(half / fa2, 1.2774, 1e-4);
+	g.eff.attn_lib_fwd_frac = 0;
+	g.eff.lib_attn_share = 1;
+	flash_fwd(&w, &g, &none);
+	assert_close(none, fa2, TOL_EXACT);
+}
+
 struct bad_layout {
 	const char *what;
 	enum wl_field field;
@@ -376,6 +414,7 @@ int main(void)
 		cmocka_unit_test(test_shard_group_of_dp_is_zero),
 		cmocka_unit_test(test_packing_counts_real_tokens),
 		cmocka_unit_test(test_flash_rate_by_length),
+		cmocka_unit_test(test_library_attention),
 		cmocka_unit_test(test_invalid_layouts),
 	};
 	return cmocka_run_group_tests(tests, tc_llm_setup, tc_llm_teardown);

@@ -204,7 +204,8 @@ static void layer_fwd(struct bld *B, int core_only)
 		double cf = sh->causal ? 0.5 : 1.0;
 		double mf = 4 * s * skv * d * bh;
 		lb_fused(B, NM(".attn_flash"), cf * mf,
-			 e * bh * d * (2 * s + 2 * skv) + 4 * bh * s, mf, cf * s);
+			 e * bh * d * (2 * s + 2 * skv) + 4 * bh * s, mf,
+			 cf * s, 1);
 	} else {
 		lb_gemm(B, NM(".attn_scores"), BRK_ATTN, s, skv, d, bh);
 		lb_elem(B, NM(".attn_softmax"), BRK_ATTN, 2 * bh * s * skv * e, 0,
@@ -384,7 +385,7 @@ static void layer_bwd(struct bld *B)
 		/* 5 GEMMs of the fwd's 2 (scores recomputed): 2.5x. */
 		lb_fused(B, "layer.attn_flash.bwd", 2.5 * cf * mf,
 			 e * bh * d * (4 * s + 4 * skv) + 8 * bh * s, 2 * mf,
-			 cf * s);
+			 cf * s, 0);
 	} else {
 		lb_elem(B, "layer.attn_reshape.bwd", BRK_MEMBOUND,
 			2 * T * sh->a * d / t * e, 0, 1);
@@ -722,7 +723,7 @@ static void cross_fwd(struct bld *B, double enc_s, int core_only)
 		double mf = 4 * s * enc_s * d * bh;
 		lb_fused(B, NM(".attn_flash"), mf,
 			 e * bh * d * (2 * s + 2 * enc_s) + 4 * bh * s, mf,
-			 enc_s);
+			 enc_s, 1);
 	} else {
 		lb_gemm(B, NM(".attn_scores"), BRK_ATTN, s, enc_s, d, bh);
 		lb_elem(B, NM(".attn_softmax"), BRK_ATTN,
@@ -762,7 +763,7 @@ static void cross_bwd(struct bld *B, double enc_s)
 		double mf = 4 * s * enc_s * d * bh;
 		lb_fused(B, "cross.attn_flash.bwd", 2.5 * mf,
 			 e * bh * d * (4 * s + 4 * enc_s) + 8 * bh * s, 2 * mf,
-			 enc_s);
+			 enc_s, 0);
 	} else {
 		lb_gemm(B, "cross.attn_context.bwd_d", BRK_ATTN, s, enc_s, d, bh);
 		lb_gemm(B, "cross.attn_context.bwd_w", BRK_ATTN, enc_s, d, s, bh);

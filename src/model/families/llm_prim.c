@@ -60,10 +60,17 @@ void lb_elem(struct bld *B, const char *name, enum brk cat, double bytes,
 }
 
 void lb_fused(struct bld *B, const char *name, double flop, double bytes,
-	      double model_flop, double keys)
+	      double model_flop, double keys, int fwd)
 {
 	struct op_cost c;
-	double frac = B->g->eff.attn_frac * roof_attn_len_frac(keys);
+	const struct roof_eff *q = &B->g->eff;
+	double frac = q->attn_frac;
+	/* the two kernels' times add: a harmonic mean of their rates; the
+	 * library's backward is not measured, so it keeps attn_frac */
+	if (fwd && q->attn_lib_fwd_frac > 0 && q->lib_attn_share > 0)
+		frac = 1 / (q->lib_attn_share / q->attn_lib_fwd_frac +
+			    (1 - q->lib_attn_share) / q->attn_frac);
+	frac *= roof_attn_len_frac(keys);
 	c.flop = flop;
 	c.bytes = bytes;
 	c.prec = B->pa;

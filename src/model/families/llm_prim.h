@@ -44,9 +44,11 @@ void lb_elem(struct bld *B, const char *name, enum brk cat, double bytes,
 	     double flop, double kernels);
 /* A fused kernel (flash attention) at attn_frac of peak, less at short
  * sequences: `keys` a query attends to on average in one kernel call;
- * `model_flop` of its work count (a causal mask skips the rest). */
+ * `model_flop` of its work count (a causal mask skips the rest).  A
+ * forward (`fwd`) runs lib_attn_share of its work at the vendor library's
+ * attn_lib_fwd_frac where the GPU has that rate (docs/model.md). */
 void lb_fused(struct bld *B, const char *name, double flop, double bytes,
-	      double model_flop, double keys);
+	      double model_flop, double keys, int fwd);
 /* An operator whose whole time is communication, `time_s` known. */
 void lb_wire(struct bld *B, const char *name, enum brk cat, double bytes,
 	     double time_s);
