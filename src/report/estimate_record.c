@@ -730,8 +730,8 @@ int rep_estimate_md(FILE *f, const struct workload *w, const struct gpu *g,
 	fprintf(f, "## %s\n\n", rep_title(t, w, "md"));
 	fprintf(f, "%d x %s, ", p->count, rep_show(t, sizeof(t), g->name, "md"));
 	if (w->kind == WL_LLM)
-		fprintf(f, "tp %d, pp %d, dp %d, ZeRO %d, micro-batch %d", p->tp, p->pp, p->dp,
-			p->zero, p->micro_batch);
+		fprintf(f, "tp %d, pp %d, dp %d, ZeRO %d, micro-batch %d sequence%s", p->tp,
+			p->pp, p->dp, p->zero, p->micro_batch, p->micro_batch == 1 ? "" : "s");
 	else /* data parallel only: the samples each GPU takes per step */
 		fprintf(f, "data parallel %d, %.0f %s per GPU per step", p->dp,
 			e->samples_per_step / p->dp, rep_sample_unit(rep_kind_name(w)));

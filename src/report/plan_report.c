@@ -151,6 +151,19 @@ static const char *layout_words(char *buf, size_t len, const struct workload *w,
 	return buf;
 }
 
+/* What the layout cells' short words mean, with their units. */
+static void plan_legend(FILE *f, const struct workload *w)
+{
+	if (w->kind == WL_LLM)
+		fputs("Layout: tp, pp and dp are the tensor-, pipeline- and data-parallel "
+		      "degrees (GPUs), zero the ZeRO stage, mb the micro-batch (sequences), "
+		      "rec the activation recompute, v the model chunks on each pipeline "
+		      "GPU, sp sequence parallelism.\n\n", f);
+	else if (w->kind == WL_VISION)
+		fputs("Layout: dp is the data-parallel degree (GPUs), mb the micro-batch "
+		      "(images) where gradients accumulate.\n\n", f);
+}
+
 /* The P10 / P50 / P90 of *q as durations or dollars.  Returns buf. */
 static const char *range_words(char *buf, size_t len, const struct unc_quantiles *q, int usd)
 {
@@ -476,6 +489,7 @@ static void print_search(FILE *out, const char *fmt, const struct plan_report *r
 				"interruptions, restarts or checkpoints.\n\n"
 			      : "Times and costs on the expected wall clock: interruptions, "
 				"restarts, checkpoints and spare nodes included.\n\n", f);
+	plan_legend(f, r->w);
 	if (r->w->plan.memory_headroom_frac > 0)
 		fprintf(f, "Every plan fits with %.3g %% of each GPU's memory kept free (--memory-headroom); "
 			"\"free\" is what is left.\n\n", 100 * r->w->plan.memory_headroom_frac);
