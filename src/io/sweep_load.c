@@ -20,7 +20,7 @@
 /* Fields a value can be set in directly, after conversion by a probe. */
 enum sw_field {
 	FF_GPU, FF_COUNT, FF_GPN, FF_TP, FF_PP, FF_DP, FF_EP, FF_ZERO, FF_MB,
-	FF_INTERLEAVE, FF_SP, FF_GRAPHS, FF_OVERLAP, FF_NETWORK, FF_GB, FF_PREC,
+	FF_INTERLEAVE, FF_SP, FF_GRAPHS, FF_COMPILE, FF_OVERLAP, FF_NETWORK, FF_GB, FF_PREC,
 	FF_RECOMP, FF_OPT, FF_FLASH, FF_TOKENS, FF_STEPS
 };
 
@@ -34,6 +34,7 @@ static const struct {
 	{ "plan.zero", FF_ZERO }, { "plan.micro_batch", FF_MB },
 	{ "plan.interleave", FF_INTERLEAVE },
 	{ "plan.sequence_parallel", FF_SP }, { "plan.cuda_graphs", FF_GRAPHS },
+	{ "plan.compile", FF_COMPILE },
 	{ "plan.grad_overlap", FF_OVERLAP }, { "plan.network", FF_NETWORK },
 	{ "training.global_batch", FF_GB }, { "training.precision", FF_PREC },
 	{ "training.recompute", FF_RECOMP }, { "training.optimizer", FF_OPT },
@@ -239,6 +240,7 @@ static void apply_field(struct workload *w, int f, const struct sweep_probe *p)
 	case FF_INTERLEAVE: pl->interleave = q->interleave; break;
 	case FF_SP: pl->sequence_parallel = q->sequence_parallel; break;
 	case FF_GRAPHS: pl->cuda_graphs = q->cuda_graphs; break;
+	case FF_COMPILE: pl->compile = q->compile; break;
 	case FF_OVERLAP: pl->grad_overlap = q->grad_overlap; break;
 	case FF_NETWORK:
 		pl->network_bytes_per_s = q->network_bytes_per_s;

@@ -138,6 +138,7 @@ static const struct vkey keys[K_N] = {
 	[K_LORA_BASE_FP8] = { "lora_base_fp8", VK_BOOL, NULL, 0, 0, 0, 0 },
 	[K_MLP_ACT_FP8] = { "mlp_act_input_fp8", VK_BOOL, NULL, 0, 0, 0, 0 },
 	[K_LM_HEAD_TOKENS] = { "lm_head_tokens", VK_INT, NULL, 0, 0, 0, SEQ_LEN_MAX }, /* 0 = every token */
+	[K_COMPILE] = { "compile", VK_BOOL, NULL, 0, 0, 0, 0 },
 };
 
 static const struct vrange key_ranges[K_N] = {
@@ -366,7 +367,7 @@ static enum wl_kind key_family(int k)
 	case K_LAYERS: case K_HIDDEN: case K_HEADS: case K_KV: case K_FFN:
 	case K_VOCAB: case K_ACT: case K_POS: case K_NORM: case K_BIAS:
 	case K_TIED: case K_CAUSAL: case K_DROPOUT: case K_LM_HEAD: case K_LM_HEAD_TOKENS:
-	case K_EXPERTS: case K_TOPK: case K_HEAD_DIM:
+	case K_EXPERTS: case K_TOPK: case K_HEAD_DIM: case K_COMPILE:
 		return WL_LLM;
 	case K_IMAGE: case K_IMAGE_W: case K_CHLAST:
 		return WL_VISION;
@@ -471,6 +472,7 @@ static int store_value(struct vstate *st, struct val_case *c, int k, const char 
 	case K_ZERO: w->plan.zero = (int)iv; break;
 	case K_OVERLAP: w->plan.grad_overlap = (int)iv; break;
 	case K_GRAPHS: w->plan.cuda_graphs = (int)iv; break;
+	case K_COMPILE: w->plan.compile = (int)iv; break;
 	case K_NET: w->plan.network_bytes_per_s = dv * 1e9; break;
 	case K_METRIC: st->metric_file = ev; break;
 	case K_MEASURED:

@@ -44,6 +44,8 @@ enum vk_id {
 	K_LORA_BASE_FP8, K_MLP_ACT_FP8,
 	/* a masked-LM head that scores a sample's masked positions only */
 	K_LM_HEAD_TOKENS,
+	/* element-wise chains fused by torch.compile */
+	K_COMPILE,
 	K_N
 };
 

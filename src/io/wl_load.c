@@ -524,7 +524,7 @@ struct plan_sec {
 	int count, gpus_per_node, tp, pp, ep, cp, zero, shard_group, micro_batch, interleave;
 	int first_stage_layers, last_stage_layers;
 	int schedule; /* index into sched_names + 1, -1 = none named */
-	int sequence_parallel, cuda_graphs, grad_overlap, tp_comm_overlap;
+	int sequence_parallel, cuda_graphs, compile, grad_overlap, tp_comm_overlap;
 	int dummy;
 };
 
@@ -569,6 +569,7 @@ static int read_plan(struct wl_state *st, const struct yn_node *map)
 		{ .key = "schedule", .type = FD_ENUM, .offset = POFF(schedule), .names = sched_names + 1 },
 		{ .key = "sequence_parallel", .type = FD_BOOL, .offset = POFF(sequence_parallel) },
 		{ .key = "cuda_graphs", .type = FD_BOOL, .offset = POFF(cuda_graphs) },
+		{ .key = "compile", .type = FD_BOOL, .offset = POFF(compile) },
 		{ .key = "grad_overlap", .type = FD_BOOL, .offset = POFF(grad_overlap) },
 		{ .key = "tp_comm_overlap", .type = FD_BOOL, .offset = POFF(tp_comm_overlap) },
 		{ .key = "network", .type = FD_IGNORE, .offset = POFF(dummy) },
@@ -643,6 +644,7 @@ static int read_plan(struct wl_state *st, const struct yn_node *map)
 	p->schedule = (enum pp_schedule)(ps.schedule + 1);
 	p->sequence_parallel = ps.sequence_parallel < 0 ? ps.tp > 1 : ps.sequence_parallel;
 	p->cuda_graphs = ps.cuda_graphs;
+	p->compile = ps.compile;
 	p->grad_overlap = ps.grad_overlap;
 	p->tp_comm_overlap = ps.tp_comm_overlap;
 

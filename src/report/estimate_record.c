@@ -269,6 +269,7 @@ static void plan_fields(struct est_record *r, const struct workload *w, const st
 	}
 	put(r, col("gpus_per_node", "plan", REP_COL_COUNT, REP_VIEW_JSON, 0), val(p->gpus_per_node));
 	put(r, col("cuda_graphs", "plan", REP_COL_BOOL, REP_VIEW_JSON, 0), val(p->cuda_graphs));
+	put(r, col("compile", "plan", REP_COL_BOOL, REP_VIEW_JSON, 0), val(p->compile));
 	put(r, jnum("network_bytes_per_s", "plan"), val(net_gpu_bytes_per_s(p)));
 }
 

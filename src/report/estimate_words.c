@@ -353,6 +353,8 @@ int rep_est_layout(REP_WORD_ARGS)
 		append(value, ", tensor-parallel communication under the GEMMs");
 	if (PLAN("cuda_graphs"))
 		append(value, ", CUDA graphs");
+	if (PLAN("compile"))
+		append(value, ", torch.compile");
 	return 0;
 }
 

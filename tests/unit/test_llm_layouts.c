@@ -352,6 +352,62 @@ static void test_library_attention(void **state)
 	assert_close(none, fa2, TOL_EXACT);
 }
 
+/* Eager PyTorch's composite chains (composite_elem_frac), bytes against
+ * the fused kernels', by hand with 16-bit activations (e = 2): RMSNorm
+ * forward (24 + 4e) / 2e = 32 / 4 = 8, its backward (44 + 6e) / 4e =
+ * 56 / 8 = 7; the rotary embedding (16 + 2e) / 2e = 20 / 4 = 5 both ways;
+ * SwiGLU 5e / 3e = 5/3 forward, 9e / 5e = 9/5 backward.  Half the share
+ * moves half the extra bytes: RMSNorm forward 1 + 0.5 x 7 = 4.5.  A
+ * compiled plan, and a LayerNorm model's norms, keep the fused bytes. */
+static void test_composite_chains(void **state)
+{
+	static const struct { const char *op; double ratio; } chains[] = {
+		{ "layer.norm1", 8 }, { "layer.norm2", 8 },
+		{ "layer.norm1.bwd", 7 }, { "layer.norm2.bwd", 7 },
+		{ "final_norm.fwd", 8 }, { "final_norm.bwd", 7 },
+		{ "layer.rope", 5 }, { "layer.rope.bwd", 5 },
+		{ "layer.mlp_act", 5.0 / 3 }, { "layer.mlp_act.bwd", 9.0 / 5 },
+	};
+	enum { N = sizeof(chains) / sizeof(chains[0]) };
+	struct workload w;
+	struct gpu g;
+	struct plan pl;
+	struct llm_shape sh;
+	struct op_sums S;
+	double fused[N], fused_launch;
+	int i;
+	(void)state;
+	tc_test_a100(&g);
+	small_llama(&w);
+	build(&w, &g, &pl, &sh, &S);
+	for (i = 0; i < N; i++)
+		fused[i] = find_op(chains[i].op)->bytes;
+	fused_launch = find_op("layer.norm1")->launch_s;
+	g.eff.composite_elem_frac = 1;
+	build(&w, &g, &pl, &sh, &S);
+	for (i = 0; i < N; i++)
+		assert_close(find_op(chains[i].op)->bytes,
+			     chains[i].ratio * fused[i], TOL_EXACT);
+	assert_true(find_op("layer.norm1")->launch_s > fused_launch);
+	g.eff.composite_elem_frac = 0.5;
+	build(&w, &g, &pl, &sh, &S);
+	assert_close(find_op("layer.norm1")->bytes, 4.5 * fused[0], TOL_EXACT);
+	g.eff.composite_elem_frac = 1;
+	w.plan.compile = 1;
+	build(&w, &g, &pl, &sh, &S);
+	for (i = 0; i < N; i++)
+		assert_close(find_op(chains[i].op)->bytes, fused[i], TOL_EXACT);
+	/* LayerNorm is PyTorch's own fused kernel: eager or not, the same. */
+	w.plan.compile = 0;
+	w.llm.norm = NORM_LAYERNORM;
+	g.eff.composite_elem_frac = 0;
+	build(&w, &g, &pl, &sh, &S);
+	fused[0] = find_op("layer.norm1")->bytes;
+	g.eff.composite_elem_frac = 1;
+	build(&w, &g, &pl, &sh, &S);
+	assert_close(find_op("layer.norm1")->bytes, fused[0], TOL_EXACT);
+}
+
 struct bad_layout {
 	const char *what;
 	enum wl_field field;
@@ -415,6 +471,7 @@ int main(void)
 		cmocka_unit_test(test_packing_counts_real_tokens),
 		cmocka_unit_test(test_flash_rate_by_length),
 		cmocka_unit_test(test_library_attention),
+		cmocka_unit_test(test_composite_chains),
 		cmocka_unit_test(test_invalid_layouts),
 	};
 	return cmocka_run_group_tests(tests, tc_llm_setup, tc_llm_teardown);

@@ -169,6 +169,30 @@ static void moe_permute(struct bld *B, const char *name, const char *sname,
 		lb_elem(B, sname, BRK_MEMBOUND, 2 * Tr * row, 0, 1);
 }
 
+/* A norm of `bytes` in `kernels` fused kernels: RMSNorm is a chain that
+ * eager PyTorch runs as composite ops (lb_chain), LayerNorm PyTorch's own
+ * fused kernel in every stack. */
+static void norm_op(struct bld *B, const char *name, double bytes,
+		    double kernels, int bwd)
+{
+	if (B->sh->rmsnorm)
+		lb_chain(B, name, bwd ? CHAIN_RMSNORM_BWD : CHAIN_RMSNORM, bytes,
+			 kernels);
+	else
+		lb_elem(B, name, BRK_MEMBOUND, bytes, 0, kernels);
+}
+
+/* The MLP's activation: a gated one is a chain (act(a) * b), a plain one
+ * a single kernel in every stack. */
+static void act_op(struct bld *B, const char *name, double bytes,
+		   double kernels, int bwd)
+{
+	if (B->sh->gated)
+		lb_chain(B, name, bwd ? CHAIN_GLU_BWD : CHAIN_GLU, bytes, kernels);
+	else
+		lb_elem(B, name, BRK_MEMBOUND, bytes, 0, kernels);
+}
+
 /* Forward of one layer (also used for recompute). */
 static void layer_fwd(struct bld *B, int core_only)
 {
@@ -187,7 +211,7 @@ static void layer_fwd(struct bld *B, int core_only)
 #define NM(x) (B->out->recompute ? "layer.recompute" x : "layer" x)
 
 	if (!core_only) {
-		lb_elem(B, NM(".norm1"), BRK_MEMBOUND, 2 * Tn * h * e, 0, 1);
+		norm_op(B, NM(".norm1"), 2 * Tn * h * e, 1, 0);
 		if (sh->sp)
 			lb_coll(B, NM(".tp_allgather1"), BRK_TP_COMM,
 				COLL_ALLGATHER, tpg, T * h * e);
@@ -196,8 +220,8 @@ static void layer_fwd(struct bld *B, int core_only)
 				qlora_dequant_bytes(sh), 0, 4 + 2 * lexp);
 		linear_fwd(B, NM(".qkv"), IF_ADAPTED(LORA_QKV, NM(".qkv_lora")), T, qkv_n, h, 1);
 		if (sh->rope)
-			lb_elem(B, NM(".rope"), BRK_MEMBOUND,
-				2 * T * (sh->a + sh->g) * d / t * e, 0, 1);
+			lb_chain(B, NM(".rope"), CHAIN_ROPE,
+				 2 * T * (sh->a + sh->g) * d / t * e, 1);
 	}
 	first_attn = B->out->ws->count;
 	if (sh->flash) {
@@ -225,7 +249,7 @@ static void layer_fwd(struct bld *B, int core_only)
 		BRK_TP_COMM, sh->sp ? COLL_REDUCE_SCATTER : COLL_ALLREDUCE, tpg,
 		T * h * e);
 	lb_elem(B, NM(".residual1"), BRK_MEMBOUND, Tn * h * (3 * e + 1), 0, 1);
-	lb_elem(B, NM(".norm2"), BRK_MEMBOUND, 2 * Tn * h * e, 0, 1);
+	norm_op(B, NM(".norm2"), 2 * Tn * h * e, 1, 0);
 	if (sh->sp)
 		lb_coll(B, NM(".tp_allgather2"), BRK_TP_COMM, COLL_ALLGATHER, tpg,
 			T * h * e);
@@ -239,8 +263,8 @@ static void layer_fwd(struct bld *B, int core_only)
 			Tr * h * e);
 		linear_fwd(B, NM(".mlp_fc1"), IF_ADAPTED(LORA_FC1, NM(".mlp_fc1_lora")), Tr,
 			   ffn_in / t, h, lexp);
-		lb_elem(B, NM(".mlp_act"), BRK_MEMBOUND,
-			Tr * sh->f / t * e * (sh->gated ? 3 : 2), 0, lexp);
+		act_op(B, NM(".mlp_act"), Tr * sh->f / t * e * (sh->gated ? 3 : 2),
+		       lexp, 0);
 		act_input_cast(B, NM(".mlp_act_input_fp8"), Tr * ffn_in / t,
 			       lexp);
 		linear_fwd(B, NM(".mlp_fc2"), IF_ADAPTED(LORA_FC2, NM(".mlp_fc2_lora")), Tr, h,
@@ -251,8 +275,8 @@ static void layer_fwd(struct bld *B, int core_only)
 	} else {
 		linear_fwd(B, NM(".mlp_fc1"), IF_ADAPTED(LORA_FC1, NM(".mlp_fc1_lora")), T,
 			   ffn_in / t, h, 1);
-		lb_elem(B, NM(".mlp_act"), BRK_MEMBOUND,
-			T * sh->f / t * e * (sh->gated ? 3 : 2), 0, 1);
+		act_op(B, NM(".mlp_act"), T * sh->f / t * e * (sh->gated ? 3 : 2),
+		       1, 0);
 		act_input_cast(B, NM(".mlp_act_input_fp8"), T * ffn_in / t, 1);
 		linear_fwd(B, NM(".mlp_fc2"), IF_ADAPTED(LORA_FC2, NM(".mlp_fc2_lora")), T, h,
 			   sh->f / t, 1);
@@ -280,15 +304,15 @@ static void layer_op_replay(struct bld *B)
 	double Tn = sh->sp ? T / t : T;
 	double Tf = T * sh->top_k * sh->cf, lexp = sh->experts / sh->ep;
 
-	lb_elem(B, "layer.recompute.norm1", BRK_MEMBOUND, 2 * Tn * h * e, 0, 1);
+	norm_op(B, "layer.recompute.norm1", 2 * Tn * h * e, 1, 0);
 	lb_gemm(B, "layer.recompute.qkv_k", BRK_GEMM, T, sh->g * d / t, h, 1);
 	if (sh->rope)
-		lb_elem(B, "layer.recompute.rope", BRK_MEMBOUND,
-			2 * T * (sh->a + sh->g) * d / t * e, 0, 1);
+		lb_chain(B, "layer.recompute.rope", CHAIN_ROPE,
+			 2 * T * (sh->a + sh->g) * d / t * e, 1);
 	lb_gemm(B, "layer.recompute.attn_out", BRK_GEMM, T, h, sh->a * d / t, 1);
 	lb_elem(B, "layer.recompute.residual1", BRK_MEMBOUND,
 		Tn * h * (3 * e + 1), 0, 1);
-	lb_elem(B, "layer.recompute.norm2", BRK_MEMBOUND, 2 * Tn * h * e, 0, 1);
+	norm_op(B, "layer.recompute.norm2", 2 * Tn * h * e, 1, 0);
 	B->grouped = lexp > 1;
 	if (sh->gated)
 		lb_gemm(B, "layer.recompute.mlp_fc1_up", BRK_GEMM, Tf / lexp,
@@ -297,8 +321,8 @@ static void layer_op_replay(struct bld *B)
 		lb_gemm(B, "layer.recompute.mlp_fc2", BRK_GEMM, Tf / lexp, h,
 			sh->f / t, lexp);
 	B->grouped = 0;
-	lb_elem(B, "layer.recompute.mlp_act", BRK_MEMBOUND,
-		Tf * sh->f / t * e * (sh->gated ? 3 : 2), 0, lexp);
+	act_op(B, "layer.recompute.mlp_act",
+	       Tf * sh->f / t * e * (sh->gated ? 3 : 2), lexp, 0);
 	lb_elem(B, "layer.recompute.residual2", BRK_MEMBOUND,
 		Tn * h * (3 * e + 1), 0, 1);
 }
@@ -353,8 +377,8 @@ static void layer_bwd(struct bld *B)
 	linear_bwd(B, "layer.mlp_fc2.bwd_d", "layer.mlp_fc2.bwd_w",
 		   IF_ADAPTED(LORA_FC2, "layer.mlp_fc2_lora.bwd"), xm, h, sh->f / t, xe);
 	act_input_cast(B, "layer.mlp_act_input_fp8.bwd", xm * ffn_in / t, xe);
-	lb_elem(B, "layer.mlp_act.bwd", BRK_MEMBOUND,
-		xm * sh->f / t * e * (sh->gated ? 5 : 3), 0, xe);
+	act_op(B, "layer.mlp_act.bwd", xm * sh->f / t * e * (sh->gated ? 5 : 3),
+	       xe, 1);
 	linear_bwd(B, "layer.mlp_fc1.bwd_d", "layer.mlp_fc1.bwd_w",
 		   IF_ADAPTED(LORA_FC1, "layer.mlp_fc1_lora.bwd"), xm, ffn_in / t, h, xe);
 	if (sh->experts > 1) {
@@ -369,8 +393,7 @@ static void layer_bwd(struct bld *B)
 	}
 	tp_input_grad(B, "layer.tp_reducescatter2.bwd", "layer.tp_regather2.bwd",
 		      "layer.tp_allreduce2.bwd", tpg, tp_bytes);
-	lb_elem(B, "layer.norm2.bwd", BRK_MEMBOUND, 3 * Tn * h * e + Tn * h * e,
-		0, 2);
+	norm_op(B, "layer.norm2.bwd", 3 * Tn * h * e + Tn * h * e, 2, 1);
 	lb_elem(B, "layer.residual1.bwd", BRK_MEMBOUND, Tn * h * (2 * e + 1), 0,
 		1);
 	if (sh->sp)
@@ -401,13 +424,13 @@ static void layer_bwd(struct bld *B)
 	/* Keys and values pass the ring again, their gradients back. */
 	cp_ring(B, "layer.cp_ring.bwd", first_attn, 2);
 	if (sh->rope)
-		lb_elem(B, "layer.rope.bwd", BRK_MEMBOUND,
-			2 * T * (sh->a + sh->g) * d / t * e, 0, 1);
+		lb_chain(B, "layer.rope.bwd", CHAIN_ROPE,
+			 2 * T * (sh->a + sh->g) * d / t * e, 1);
 	linear_bwd(B, "layer.qkv.bwd_d", "layer.qkv.bwd_w", IF_ADAPTED(LORA_QKV, "layer.qkv_lora.bwd"),
 		   T, qkv_n, h, 1);
 	tp_input_grad(B, "layer.tp_reducescatter1.bwd", "layer.tp_regather1.bwd",
 		      "layer.tp_allreduce1.bwd", tpg, tp_bytes);
-	lb_elem(B, "layer.norm1.bwd", BRK_MEMBOUND, 4 * Tn * h * e, 0, 2);
+	norm_op(B, "layer.norm1.bwd", 4 * Tn * h * e, 2, 1);
 }
 
 void llm_layer_ops(struct op_sink *out, const struct gpu *g,
@@ -582,11 +605,11 @@ static void build_last(struct bld *B, enum op_stage stage, int with_head)
 	head.eg = sh->e;
 
 	B->out->stage = stage;
-	lb_elem(B, "final_norm.fwd", BRK_MEMBOUND, 2 * Tn * h * e, 0, 1);
+	norm_op(B, "final_norm.fwd", 2 * Tn * h * e, 1, 0);
 	/* no head, or a task head of a few outputs: negligible */
 	if (!with_head || sh->no_lm_head) {
 		B->out->bwd = 1;
-		lb_elem(B, "final_norm.bwd", BRK_MEMBOUND, 4 * Tn * h * e, 0, 2);
+		norm_op(B, "final_norm.bwd", 4 * Tn * h * e, 2, 1);
 		B->out->bwd = 0;
 		return;
 	}
@@ -608,7 +631,7 @@ static void build_last(struct bld *B, enum op_stage stage, int with_head)
 				  "head.tp_allreduce.bwd",
 		     BRK_TP_COMM, sh->sp ? COLL_REDUCE_SCATTER : COLL_ALLREDUCE,
 		     tpg, T * h * e);
-	lb_elem(B, "final_norm.bwd", BRK_MEMBOUND, 4 * Tn * h * e, 0, 2);
+	norm_op(B, "final_norm.bwd", 4 * Tn * h * e, 2, 1);
 	B->out->bwd = 0;
 }
 

@@ -26,6 +26,7 @@ void lb_init(struct bld *B, struct op_sink *out, const struct gpu *g,
 	if (roof_peak(g, B->pa) <= 0)
 		B->pa = B->pg;
 	B->graphs = pl->cuda_graphs;
+	B->composite = pl->compile ? 0 : g->eff.composite_elem_frac;
 }
 
 /* The kit (opkit.h) over this builder's sink. */
@@ -57,6 +58,59 @@ void lb_elem(struct bld *B, const char *name, enum brk cat, double bytes,
 {
 	struct kit K = kit_of(B);
 	kit_stream(&K, name, cat, B->pa, bytes, 1, flop, kernels, 1);
+}
+
+/*
+ * Bytes per element of eager PyTorch's composite ops against the fused
+ * kernels', e bytes an activation element, and their kernels for each
+ * fused one; the ops are
+ * those of Meta's reference Llama code (facebookresearch/llama model.py),
+ * which torchtitan's model follows (docs/model.md, section 2):
+ *  - RMSNorm forward, x.float(), pow(2), mean, + eps, rsqrt, mul,
+ *    type_as, * weight: (e + 4) + 8 + 4 + 8 + (4 + e) + 2e = 24 + 4e
+ *    against a fused 2e, in 8 kernels;
+ *  - its backward through autograd: the weight's mul (2e and its
+ *    gradient's 2e), type_as (e + 4), the fp32 mul (8 for the input's
+ *    gradient, 8 for the scale's), pow and mean (8), the sum of the two
+ *    fp32 gradients (12), float (4 + e): 44 + 6e against a fused 4e, in
+ *    9 kernels where the fused backward has 2;
+ *  - the rotary embedding, float (e + 4), the complex multiply (8 an
+ *    element: 4 read, 4 written), type_as (4 + e): 16 + 2e against 2e,
+ *    3 kernels for each of q and k; its backward the same;
+ *  - the gated activation act(a) * b: act (2e) and the product (3e), 5e
+ *    against 3e in 2 kernels; backward, the product's two gradients (6e)
+ *    and act's (3e), 9e against 5e in 3 kernels.
+ */
+static void chain_eager(enum lb_chain k, double e, double *ratio,
+			double *kernels)
+{
+	switch (k) {
+	case CHAIN_RMSNORM:
+		*ratio = (24 + 4 * e) / (2 * e), *kernels = 8;
+		break;
+	case CHAIN_RMSNORM_BWD:
+		*ratio = (44 + 6 * e) / (4 * e), *kernels = 9 / 2.0;
+		break;
+	case CHAIN_ROPE:
+		*ratio = (16 + 2 * e) / (2 * e), *kernels = 6;
+		break;
+	case CHAIN_GLU:
+		*ratio = 5.0 / 3.0, *kernels = 2;
+		break;
+	case CHAIN_GLU_BWD:
+	default:
+		*ratio = 9.0 / 5.0, *kernels = 3;
+		break;
+	}
+}
+
+void lb_chain(struct bld *B, const char *name, enum lb_chain k,
+	      double bytes, double kernels)
+{
+	double c = B->composite, ratio, eager_k;
+	chain_eager(k, B->sh->e, &ratio, &eager_k);
+	lb_elem(B, name, BRK_MEMBOUND, bytes * (1 + c * (ratio - 1)),
+		0, kernels * (1 + c * (eager_k - 1)));
 }
 
 void lb_fused(struct bld *B, const char *name, double flop, double bytes,

@@ -23,6 +23,19 @@ struct bld {
 	enum tc_prec pa;   /* attention and element-wise precision */
 	int graphs;
 	int grouped;       /* a batch of GEMMs runs as separate kernels */
+	double composite;  /* share of the element-wise chains run as
+			      eager composite ops (lb_chain) */
+};
+
+/* The element-wise chains that eager PyTorch runs as composite ops and a
+ * fused or compiled stack as one kernel (docs/model.md, section 2). */
+enum lb_chain {
+	CHAIN_RMSNORM,     /* RMSNorm forward */
+	CHAIN_RMSNORM_BWD,
+	CHAIN_ROPE,        /* rotary embedding, forward or backward */
+	CHAIN_GLU,         /* gated activation: act(a) * b */
+	CHAIN_GLU_BWD,
+	CHAIN_COUNT
 };
 
 /* A builder putting into `out`: GEMMs in `prec`, attention and
@@ -42,6 +55,10 @@ void lb_wgemm(struct bld *B, const char *name, double m, double n, double k,
 /* A memory-bound kernel sequence. */
 void lb_elem(struct bld *B, const char *name, enum brk cat, double bytes,
 	     double flop, double kernels);
+/* Chain k of `bytes` in `kernels` fused kernels; its composite share
+ * moves the traffic and runs the kernels of eager PyTorch's ops. */
+void lb_chain(struct bld *B, const char *name, enum lb_chain k,
+	      double bytes, double kernels);
 /* A fused kernel (flash attention) at attn_frac of peak, less at short
  * sequences: `keys` a query attends to on average in one kernel call;
  * `model_flop` of its work count (a causal mask skips the rest).  A

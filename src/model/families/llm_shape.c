@@ -72,6 +72,7 @@ static void dims_of(const struct llm_arch *A, const struct training *tr,
 		      tr->lora_targets ? tr->lora_targets : LORA_ALL;
 	sh->causal = A->causal;
 	sh->rope = A->positions == POS_ROPE;
+	sh->rmsnorm = A->norm == NORM_RMSNORM;
 	sh->flash = tr->flash_attention;
 	sh->no_dropout = A->no_dropout;
 	sh->no_lm_head = A->no_lm_head;

@@ -42,6 +42,7 @@ struct llm_shape {
 					     LoRA) */
 	int causal;                       /* causal attention mask */
 	int rope;                         /* rotary position embeddings */
+	int rmsnorm;                      /* RMSNorm (else LayerNorm) */
 	int flash;                        /* fused (flash) attention */
 	int no_dropout;                   /* no dropout masks kept */
 	int no_lm_head;                   /* no vocabulary projection */

@@ -194,6 +194,9 @@ struct plan {
 	enum pp_schedule schedule;
 	int sequence_parallel;
 	int cuda_graphs;
+	int compile;            /* 1: torch.compile fuses the element-wise
+				   chains eager PyTorch runs as composite
+				   ops (composite_elem_frac) */
 	int grad_overlap;       /* 1: DP gradient reduction overlaps the last
 				   backward (bucketed DDP, FSDP); 0: it runs
 				   after the backward (no bucketing) */
