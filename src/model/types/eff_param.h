@@ -117,7 +117,7 @@ enum eff_role {
 	X(fp32_gemm_frac, "fraction of fp32 peak", EFF_FRAC, 0, 1, 0, 0, 0, EFF_RATE, 0, \
 	  "large FP32 GEMM on CUDA cores (no tensor cores: FP32 work with TF32 off), in place of gemm_max_frac; 0 = gemm_max_frac", \
 	  "0 where not measured; per GPU 0.85 / 0.869 x the measured SGEMM fraction of the FP32 peak, the A100 anchoring of gemm_max_frac: A100 SXM 98 %, V100 SXM2 90 %, H100 SXM 77 %, L40S and L4 51 % (achievable.md section 1; docs/model.md)") \
-	X(attn_lib_fwd_frac, "fraction of dense peak", EFF_FRAC, 0, 1, 0, 0, 0, EFF_RATE, 0, \
+	X(attn_lib_fwd_frac, "fraction of dense peak", EFF_FRAC, 0, 1, 0, 0, 0, EFF_RATE, 0.20, \
 	  "forward of the vendor library's fused attention kernel (cuDNN, Transformer Engine's FusedAttention) at long sequences, for stacks that run it (lib_attn_share); 0 = not measured: attn_frac", \
 	  "0 where not measured; H100 SXM 0.601: cuDNN forward at head dim 128, 595 of 989 TFLOP/s at 16k tokens (Dao-AILab/flash-attention @0251105 flash3_fp16_fwd.png, achievable.md section 6)") \
 	X(lib_attn_share, "fraction of the attention forward", EFF_FRAC, 0, 1, 0, 0, 0, EFF_SHAPE, 0, \
