@@ -43,6 +43,8 @@ void plan_args_opts(struct plan_args *a, struct cli_opts *t)
 		CLI_FLAG("cuda-graphs", &a->cuda_graphs, "launch kernels through CUDA graphs"),
 		CLI_FLAG("tp-comm-overlap", &a->tp_comm_overlap,
 			 "tensor-parallel collectives under the GEMMs"),
+		CLI_FLAG("compile", &a->compile,
+			 "the model runs under torch.compile (fused element-wise chains)"),
 		CLI_VALUE("memory-headroom", &a->memory_headroom, "F", MEMORY_HEADROOM_HELP),
 		CLI_VALUE("calibration", &a->calibration, "FILE", CALIBRATION_HELP),
 		CLI_VALUE("framework", &a->framework, "ID",
@@ -138,7 +140,6 @@ static int index_of(const char *const *names, const char *s)
 /*
  * The overrides each family's plan uses (docs/workload-format.md).  A flag
  * outside its family would be silently ignored, so it is refused instead.
- * --cuda-graphs applies to every family.
  */
 #define FAM_LLM (1u << WL_LLM)
 #define FAM_VISION (1u << WL_VISION)
@@ -147,24 +148,28 @@ static int index_of(const char *const *names, const char *s)
 static const struct override_use {
 	const char *flag;
 	size_t offset;     /* of the option's value in struct plan_args */
+	int is_switch;     /* an int set by the flag, not a string value */
 	unsigned families; /* bit (1 << enum wl_kind) per family using it */
 } override_uses[] = {
-	{ "--gpu", offsetof(struct plan_args, gpu), FAM_ALL },
-	{ "--count", offsetof(struct plan_args, count), FAM_ALL },
-	{ "--gpus-per-node", offsetof(struct plan_args, gpus_per_node), FAM_ALL },
-	{ "--tp", offsetof(struct plan_args, tp), FAM_LLM },
-	{ "--pp", offsetof(struct plan_args, pp), FAM_LLM },
-	{ "--dp", offsetof(struct plan_args, dp), FAM_LLM },
-	{ "--ep", offsetof(struct plan_args, ep), FAM_LLM },
-	{ "--cp", offsetof(struct plan_args, cp), FAM_LLM },
-	{ "--zero", offsetof(struct plan_args, zero), FAM_LLM },
-	{ "--shard-group", offsetof(struct plan_args, shard_group), FAM_LLM },
-	{ "--micro-batch", offsetof(struct plan_args, micro_batch), FAM_LLM | FAM_VISION },
-	{ "--interleave", offsetof(struct plan_args, interleave), FAM_LLM },
-	{ "--schedule", offsetof(struct plan_args, schedule), FAM_LLM },
-	{ "--recompute", offsetof(struct plan_args, recompute), FAM_LLM },
-	{ "--precision", offsetof(struct plan_args, precision), FAM_ALL },
-	{ "--network", offsetof(struct plan_args, network), FAM_ALL },
+	{ "--gpu", offsetof(struct plan_args, gpu), 0, FAM_ALL },
+	{ "--count", offsetof(struct plan_args, count), 0, FAM_ALL },
+	{ "--gpus-per-node", offsetof(struct plan_args, gpus_per_node), 0, FAM_ALL },
+	{ "--tp", offsetof(struct plan_args, tp), 0, FAM_LLM },
+	{ "--pp", offsetof(struct plan_args, pp), 0, FAM_LLM },
+	{ "--dp", offsetof(struct plan_args, dp), 0, FAM_LLM },
+	{ "--ep", offsetof(struct plan_args, ep), 0, FAM_LLM },
+	{ "--cp", offsetof(struct plan_args, cp), 0, FAM_LLM },
+	{ "--zero", offsetof(struct plan_args, zero), 0, FAM_LLM },
+	{ "--shard-group", offsetof(struct plan_args, shard_group), 0, FAM_LLM },
+	{ "--micro-batch", offsetof(struct plan_args, micro_batch), 0, FAM_LLM | FAM_VISION },
+	{ "--interleave", offsetof(struct plan_args, interleave), 0, FAM_LLM },
+	{ "--schedule", offsetof(struct plan_args, schedule), 0, FAM_LLM },
+	{ "--recompute", offsetof(struct plan_args, recompute), 0, FAM_LLM },
+	{ "--precision", offsetof(struct plan_args, precision), 0, FAM_ALL },
+	{ "--network", offsetof(struct plan_args, network), 0, FAM_ALL },
+	{ "--tp-comm-overlap", offsetof(struct plan_args, tp_comm_overlap), 1, FAM_LLM },
+	{ "--compile", offsetof(struct plan_args, compile), 1, FAM_LLM },
+	{ "--cuda-graphs", offsetof(struct plan_args, cuda_graphs), 1, FAM_ALL },
 };
 
 /* TC_EXIT_USAGE, after saying so, if an override does not apply to w's family. */
@@ -175,23 +180,21 @@ static int check_overrides_apply(struct cli_ctx *ctx, const char *cmd,
 					      [WL_RECSYS] = "a recommender" };
 	const size_t n = sizeof(override_uses) / sizeof(override_uses[0]);
 	unsigned mine = 1u << w->kind;
-	for (size_t i = 0; i <= n; i++) {
-		/* the last round: the one LLM-only switch */
-		const char *flag = i < n ? override_uses[i].flag : "--tp-comm-overlap";
-		int given = i < n ? *(const char *const *)((const char *)a +
-							    override_uses[i].offset) != NULL :
-				    a->tp_comm_overlap;
-		if (!given || (i < n ? override_uses[i].families & mine : w->kind == WL_LLM))
+	for (size_t i = 0; i < n; i++) {
+		const struct override_use *u = &override_uses[i];
+		const char *at = (const char *)a + u->offset;
+		int given = u->is_switch ? *(const int *)at : *(const char *const *)at != NULL;
+		if (!given || u->families & mine)
 			continue;
 		char list[256] = "";
 		size_t used = 0;
 		for (size_t k = 0; k < n && used < sizeof(list); k++)
 			if (override_uses[k].families & mine)
-				used += (size_t)snprintf(list + used, sizeof(list) - used, "%s, ",
-							 override_uses[k].flag);
+				used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s",
+							 used ? ", " : "", override_uses[k].flag);
 		return cli_usage_error(ctx, cmd, "%s does not apply to %s workload (expected only the "
-				       "options %s plan uses: %s--cuda-graphs)", flag,
-				       family[w->kind], family[w->kind], list);
+				       "options %s plan uses: %s)", u->flag, family[w->kind],
+				       family[w->kind], list);
 	}
 	return 0;
 }
@@ -291,6 +294,8 @@ static int apply_overrides(struct cli_ctx *ctx, const char *cmd,
 		p->cuda_graphs = 1;
 	if (a->tp_comm_overlap)
 		p->tp_comm_overlap = 1;
+	if (a->compile)
+		p->compile = 1;
 	if (a->framework && (rc = cli_framework_arg(ctx, a->framework, p)))
 		return rc;
 	if ((rc = apply_campaign(ctx, cmd, a, w)))

@@ -15,7 +15,7 @@ struct plan_args {
 	const char *gpu, *count, *gpus_per_node, *tp, *pp, *dp, *ep, *cp, *zero,
 		*shard_group, *micro_batch, *interleave, *schedule, *recompute,
 		*precision, *network;
-	int cuda_graphs, tp_comm_overlap;
+	int cuda_graphs, tp_comm_overlap, compile;
 	const char *format;
 	const char *calibration; /* --calibration FILE */
 	const char *framework;   /* --framework ID */

@@ -312,7 +312,8 @@ static void llm_layout(const struct rep_rows *r, size_t i, char *value)
 	const struct rep_cell *first = PLAN_CELL("first_stage_layers");
 	double m = FACT("micro_batches")->num;
 	append(value, ", ZeRO %.0f, micro-batch %.0f %s%s, %.0f micro-batch%s per step", PLAN("zero"),
-	       PLAN("micro_batch"), rep_sample_unit("llm"), FIELD(NULL, "micro_batch_chosen")->num ?
+	       PLAN("micro_batch"), PLAN("micro_batch") == 1 ? "sequence" : rep_sample_unit("llm"),
+	       FIELD(NULL, "micro_batch_chosen")->num ?
 	       " (none given: the fastest that fits)" : "", m, m == 1 ? "" : "es");
 	if (FACT("shard_group")->num > 0)
 		append(value, " (ZeRO shards inside groups of %.0f data-parallel ranks)",
