@@ -125,7 +125,7 @@ enum eff_role {
 	  "0 = FlashAttention-2; 1 for stacks on Transformer Engine, whose FusedAttention (cuDNN) backend runs attention on Hopper (models/framework/, docs/model.md)") \
 	X(composite_elem_frac, "fraction of the chains", EFF_FRAC, 0, 1, 0, 0, 0, EFF_SHAPE, 0, \
 	  "share of a language model's RMSNorm, rotary embedding and gated activation that a stack runs as eager PyTorch composite ops, one memory pass and kernel each, rather than one fused kernel; plan.compile: true makes it 0", \
-	  "0 = fused kernels (Megatron, Transformer Engine, Inductor, the vTrain defaults); 1 for torchtitan, whose Llama follows Meta's reference model code (docs/model.md)") \
+	  "0 = fused kernels (Megatron, Transformer Engine, Inductor, the vTrain defaults); 1 for torchtitan and hf-trainer, whose Llama code (Meta's reference model, Transformers' modeling_llama) runs them op by op (docs/model.md)") \
 	X(overlap_slow_frac, "fraction of the clock", EFF_FRAC, 0, 0.5, 0, 0, 0, EFF_SHAPE, 0, \
 	  "clock lost by compute that runs under overlapped communication (NCCL kernels take SMs, power and memory bandwidth): a window of overlap W costs W x f / (1 - f) more", \
 	  "0 where not measured; H100 and H200 SXM files 0.20: the SM clock falls from 1980 to 1575 MHz on H800/H100 SXM at 700 W when GEMMs overlap communication (achievable.md section 4, S10), a level the maintainers say depends on the part") \
