@@ -50,7 +50,7 @@ static const char *const key_order[IMP_SEC_COUNT][24] = {
 			   "lora_targets", "lora_base_fp8", "mlp_act_input_fp8", "packing", "mean_seq_len", NULL },
 	[IMP_PLAN] = { "framework", "gpu", "count", "gpus_per_node", "tp", "pp", "cp", "ep", "zero",
 		       "micro_batch", "interleave", "sequence_parallel", "grad_overlap",
-		       "tp_comm_overlap", "network", NULL },
+		       "tp_comm_overlap", "compile", "network", NULL },
 };
 
 /* --- the architecture of a Hugging Face config.json -------------------- */
@@ -400,13 +400,18 @@ int imp_write(const struct imp_result *r, FILE *f)
 	fputs("kind: llm\nname: ", f);
 	put_quoted(f, r->name);
 	fputc('\n', f);
+	int written = 0;
 	for (int s = 0; s < IMP_SEC_COUNT; s++) {
 		fprintf(f, "%s:\n", sec_names[s]);
 		for (int k = 0; key_order[s][k]; k++) {
 			const struct imp_value *v = imp_get(r, (enum imp_sec)s, key_order[s][k]);
-			if (v)
+			if (v) {
 				put_value(f, v);
+				written++;
+			}
 		}
 	}
+	/* a reader's key the writer does not know would be lost unsaid */
+	assert(written == r->n);
 	return fflush(f) || ferror(f) ? -1 : 0;
 }

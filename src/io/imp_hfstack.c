@@ -283,6 +283,7 @@ int imp_axolotl_read(const struct yn_doc *doc, struct imp_result *r, struct tc_d
 		snprintf(r->name, sizeof(r->name), "%s", bm);
 	int on;
 	if (imp_yaml_flag(root, root, "flash_attention", "flash_attention", IMP_TRAINING, "flash_attention", r, d) ||
+	    imp_yaml_flag(root, root, "torch_compile", "torch_compile", IMP_PLAN, "compile", r, d) ||
 	    imp_yaml_bool(root, root, "gradient_checkpointing", &on, r, d))
 		return -1;
 	if (on >= 0)
