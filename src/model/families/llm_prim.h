@@ -34,8 +34,7 @@ enum lb_chain {
 	CHAIN_RMSNORM_BWD,
 	CHAIN_ROPE,        /* rotary embedding, forward or backward */
 	CHAIN_GLU,         /* gated activation: act(a) * b */
-	CHAIN_GLU_BWD,
-	CHAIN_COUNT
+	CHAIN_GLU_BWD
 };
 
 /* A builder putting into `out`: GEMMs in `prec`, attention and
