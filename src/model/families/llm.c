@@ -182,6 +182,15 @@ static void norm_op(struct bld *B, const char *name, double bytes,
 		lb_elem(B, name, BRK_MEMBOUND, bytes, 0, kernels);
 }
 
+/* The rotary embedding of q and k, read and written once when fused (a
+ * chain eager PyTorch runs as composite ops), forward or backward. */
+static void rope_op(struct bld *B, const char *name)
+{
+	const struct llm_shape *sh = B->sh;
+	lb_chain(B, name, CHAIN_ROPE,
+		 2 * sh->b * sh->s * (sh->a + sh->g) * sh->d / sh->t * sh->e, 1);
+}
+
 /* The MLP's activation: a gated one is a chain (act(a) * b), a plain one
  * a single kernel in every stack. */
 static void act_op(struct bld *B, const char *name, double bytes,
@@ -220,8 +229,7 @@ static void layer_fwd(struct bld *B, int core_only)
 				qlora_dequant_bytes(sh), 0, 4 + 2 * lexp);
 		linear_fwd(B, NM(".qkv"), IF_ADAPTED(LORA_QKV, NM(".qkv_lora")), T, qkv_n, h, 1);
 		if (sh->rope)
-			lb_chain(B, NM(".rope"), CHAIN_ROPE,
-				 2 * T * (sh->a + sh->g) * d / t * e, 1);
+			rope_op(B, NM(".rope"));
 	}
 	first_attn = B->out->ws->count;
 	if (sh->flash) {
@@ -307,8 +315,7 @@ static void layer_op_replay(struct bld *B)
 	norm_op(B, "layer.recompute.norm1", 2 * Tn * h * e, 1, 0);
 	lb_gemm(B, "layer.recompute.qkv_k", BRK_GEMM, T, sh->g * d / t, h, 1);
 	if (sh->rope)
-		lb_chain(B, "layer.recompute.rope", CHAIN_ROPE,
-			 2 * T * (sh->a + sh->g) * d / t * e, 1);
+		rope_op(B, "layer.recompute.rope");
 	lb_gemm(B, "layer.recompute.attn_out", BRK_GEMM, T, h, sh->a * d / t, 1);
 	lb_elem(B, "layer.recompute.residual1", BRK_MEMBOUND,
 		Tn * h * (3 * e + 1), 0, 1);
@@ -424,8 +431,7 @@ static void layer_bwd(struct bld *B)
 	/* Keys and values pass the ring again, their gradients back. */
 	cp_ring(B, "layer.cp_ring.bwd", first_attn, 2);
 	if (sh->rope)
-		lb_chain(B, "layer.rope.bwd", CHAIN_ROPE,
-			 2 * T * (sh->a + sh->g) * d / t * e, 1);
+		rope_op(B, "layer.rope.bwd");
 	linear_bwd(B, "layer.qkv.bwd_d", "layer.qkv.bwd_w", IF_ADAPTED(LORA_QKV, "layer.qkv_lora.bwd"),
 		   T, qkv_n, h, 1);
 	tp_input_grad(B, "layer.tp_reducescatter1.bwd", "layer.tp_regather1.bwd",

@@ -81,36 +81,26 @@ void lb_elem(struct bld *B, const char *name, enum brk cat, double bytes,
  *    against 3e in 2 kernels; backward, the product's two gradients (6e)
  *    and act's (3e), 9e against 5e in 3 kernels.
  */
-static void chain_eager(enum lb_chain k, double e, double *ratio,
-			double *kernels)
-{
-	switch (k) {
-	case CHAIN_RMSNORM:
-		*ratio = (24 + 4 * e) / (2 * e), *kernels = 8;
-		break;
-	case CHAIN_RMSNORM_BWD:
-		*ratio = (44 + 6 * e) / (4 * e), *kernels = 9 / 2.0;
-		break;
-	case CHAIN_ROPE:
-		*ratio = (16 + 2 * e) / (2 * e), *kernels = 6;
-		break;
-	case CHAIN_GLU:
-		*ratio = 5.0 / 3.0, *kernels = 2;
-		break;
-	case CHAIN_GLU_BWD:
-	default:
-		*ratio = 9.0 / 5.0, *kernels = 3;
-		break;
-	}
-}
+static const struct {
+	double fixed, per_e; /* eager bytes an element: fixed + per_e x e */
+	double fused_per_e;  /* the fused kernels': fused_per_e x e */
+	double kernels;      /* eager kernels for each fused one */
+} chain_eager[] = {
+	[CHAIN_RMSNORM] = { 24, 4, 2, 8 },
+	[CHAIN_RMSNORM_BWD] = { 44, 6, 4, 9 / 2.0 },
+	[CHAIN_ROPE] = { 16, 2, 2, 6 },
+	[CHAIN_GLU] = { 0, 5, 3, 2 },
+	[CHAIN_GLU_BWD] = { 0, 9, 5, 3 },
+};
 
 void lb_chain(struct bld *B, const char *name, enum lb_chain k,
 	      double bytes, double kernels)
 {
-	double c = B->composite, ratio, eager_k;
-	chain_eager(k, B->sh->e, &ratio, &eager_k);
+	double c = B->composite, e = B->sh->e;
+	double ratio = (chain_eager[k].fixed + chain_eager[k].per_e * e) /
+		       (chain_eager[k].fused_per_e * e);
 	lb_elem(B, name, BRK_MEMBOUND, bytes * (1 + c * (ratio - 1)),
-		0, kernels * (1 + c * (eager_k - 1)));
+		0, kernels * (1 + c * (chain_eager[k].kernels - 1)));
 }
 
 void lb_fused(struct bld *B, const char *name, double flop, double bytes,
