@@ -91,6 +91,22 @@ int step_collectives_measured(const struct plan *pl, const struct gpu *g)
 	return (n < gpn ? n : gpn) <= 1 || g->collectives_measured[0];
 }
 
+/*
+ * The default mem_frac was fitted on A100 SXM measurements (vTrain); the A100
+ * PCIe and 40 GB parts have the same GA100 HBM memory system, so for every
+ * Ampere part with HBM the default is a measured rate, not a stand-in.
+ */
+static int memory_rate_fitted_on(const struct gpu *g)
+{
+	return !strcmp(g->architecture, "ampere") && !strncmp(g->memory_type, "HBM", 3);
+}
+
+int step_memory_measured(const struct estimate *e, const struct gpu *g)
+{
+	return e->limiting != LIM_MEMORY_BW || eff_calibrated(&g->eff) ||
+	       eff_measured(&g->eff, eff_id_mem_frac) || memory_rate_fitted_on(g);
+}
+
 /* Whether the GPU's file sets any kernel rate (a memory rate without a GEMM
  * rate, say). */
 static int any_rate_measured(const struct roof_eff *eff)
@@ -212,6 +228,15 @@ static int estimate_given(const struct workload *w, const struct gpu *g,
 	int rc = est_drive(family_of(w), w, g, ws, out, why);
 	if (rc == 0 && !step_validated(w, g))
 		unvalidated_warnings(w, g, out);
+	/* a GPU with no measured rate at all, or rates of another GPU standing
+	 * in, already says so for every rate */
+	if (rc == 0 && !step_memory_measured(out, g) &&
+	    eff_measured(&g->eff, eff_id_gemm_max_frac) && !g->eff.measured_on[0])
+		est_warn(out, "no published measurement of %s's memory streaming rate, which "
+			 "limits this step: the A100-fitted default (%.1f %% of its bandwidth) "
+			 "applies, and the uncertainty is widened to the cross-GPU validation "
+			 "error (%.0f %%)", g->id, 100 * g->eff.mem_frac,
+			 100 * STEP_UNVALIDATED_REL_SD);
 	if (rc == 0 && !step_collectives_measured(&out->plan, g))
 		est_warn(out, "no collective measured inside a node of %s: the %s figures of "
 			 "other GPUs stand in (docs/model.md section 3), and the uncertainty is "
