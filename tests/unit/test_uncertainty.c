@@ -153,19 +153,19 @@ static void test_unmeasured_memory_rate_is_wider(void **state)
 	assert_int_equal(step_estimate(w, &u, &ws, &eu, &why), 0);
 	est_workspace_release(&ws);
 	assert_int_equal(e.limiting, LIM_MEMORY_BW);
-	assert_int_equal(step_memory_measured(&e, &g), 1);
-	assert_int_equal(step_memory_measured(&eu, &u), 0);
+	assert_int_equal(step_unmeasured_rate(w, &e, &g), -1);
+	assert_int_equal(step_unmeasured_rate(w, &eu, &u), eff_id_mem_frac);
 	assert_int_equal(e.warning_count, 0);
 	for (i = 0; i < eu.warning_count; i++)
 		said |= strstr(eu.warning[i], "no published measurement of a100-80gb-sxm's memory "
-			       "streaming rate, which limits this step: the A100-fitted default "
-			       "(80.3 % of its bandwidth)") != NULL;
+			       "streaming rate, which limits this step: the default fitted on A100 "
+			       "measurements (80.3 % of its bandwidth) stands in") != NULL;
 	assert_true(said);
 	m = u;
 	assert_int_equal(eff_set(&m.eff, eff_id_mem_frac, 0.803, EFF_LAYER_GPU), 1);
-	assert_int_equal(step_memory_measured(&eu, &m), 1);
+	assert_int_equal(step_unmeasured_rate(w, &eu, &m), -1);
 	eu.limiting = LIM_COMPUTE;
-	assert_int_equal(step_memory_measured(&eu, &u), 1);
+	assert_int_equal(step_unmeasured_rate(w, &eu, &u), -1);
 	unc_spec_default(&s);
 	s.samples = SAMPLES;
 	tc_unc_run(w, &g, &s, &a);
@@ -173,6 +173,47 @@ static void test_unmeasured_memory_rate_is_wider(void **state)
 	/* sigma 0.30 against 0.18, as for an unmeasured kernel rate */
 	assert_true(log(b.step_s.p90 / b.step_s.p10) > 1.2 * log(a.step_s.p90 / a.step_s.p10));
 	free(w);
+}
+
+/*
+ * Likewise FlashAttention-2's share of the peak on the A100 (attn_frac 0.5,
+ * "50.0 %") where fused attention takes more of the step than any other
+ * part: the vTrain case at 65,536 tokens a sequence, where attention's
+ * quadratic work outgrows the GEMMs'.  Not where the scores run as
+ * explicit GEMMs (flash attention off), nor with attn_frac in the file.
+ */
+static void test_unmeasured_attention_rate(void **state)
+{
+	struct workload w;
+	struct gpu g, u, m;
+	struct estimate e;
+	struct est_workspace ws;
+	struct plan_problem why;
+	int i, said = 0;
+	(void)state;
+	tc_unc_case(&w, &g);
+	w.train.seq_len = 65536;
+	w.train.flash_attention = 1;
+	u = g;
+	snprintf(u.architecture, sizeof(u.architecture), "%s", "hopper");
+	assert_int_equal(est_workspace_init(&ws, EST_MAX_OPS), 0);
+	assert_int_equal(step_estimate(&w, &u, &ws, &e, &why), 0);
+	assert_true(e.breakdown_s[BRK_ATTN] > e.breakdown_s[BRK_GEMM]);
+	assert_int_equal(step_unmeasured_rate(&w, &e, &u), eff_id_attn_frac);
+	assert_int_equal(step_unmeasured_rate(&w, &e, &g), -1);
+	for (i = 0; i < e.warning_count; i++)
+		said |= strstr(e.warning[i], "no published measurement of a100-80gb-sxm's "
+			       "fused-attention rate, which takes most of this step: "
+			       "FlashAttention-2's share on the A100 (50.0 % of its dense peak) "
+			       "stands in") != NULL;
+	assert_true(said);
+	m = u;
+	assert_int_equal(eff_set(&m.eff, eff_id_attn_frac, 0.5, EFF_LAYER_GPU), 1);
+	assert_int_equal(step_unmeasured_rate(&w, &e, &m), -1);
+	w.train.flash_attention = 0;
+	assert_int_equal(step_estimate(&w, &u, &ws, &e, &why), 0);
+	est_workspace_release(&ws);
+	assert_true(step_unmeasured_rate(&w, &e, &u) != eff_id_attn_frac);
 }
 
 /*
@@ -374,6 +415,7 @@ int main(void)
 		cmocka_unit_test(test_unvalidated_gpu_is_wider),
 		cmocka_unit_test(test_unmeasured_collectives_are_wider),
 		cmocka_unit_test(test_unmeasured_memory_rate_is_wider),
+		cmocka_unit_test(test_unmeasured_attention_rate),
 		cmocka_unit_test(test_framework_backed_by_fitted_runs),
 		cmocka_unit_test(test_quantiles_ordered_and_deterministic),
 		cmocka_unit_test(test_wider_inputs_wider_interval),

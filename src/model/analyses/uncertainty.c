@@ -330,13 +330,13 @@ int unc_run(const struct workload *w, const struct gpu *g, const struct unc_spec
 	ws_w = *w;
 	ws_w.plan.micro_batch = e.plan.micro_batch; /* chosen once, if the plan gave none */
 	gs = *g;
-	/* No measured run behind the GPU or the stack, no measured memory
-	 * rate where memory limits the step, or no collective measured on the
+	/* No measured run behind the GPU or the stack, no measured rate for
+	 * what the step rests on most, or no collective measured on the
 	 * GPU's nodes: the model term is as wide as the validation error
 	 * where such runs were held out (a spec without a model term,
 	 * unc_spec_zero, stays without one). */
 	double model_sd = s->model_rel_sd > 0 && (!step_validated(w, g) ||
-			  !step_memory_measured(&e, g) ||
+			  step_unmeasured_rate(w, &e, g) >= 0 ||
 			  !step_collectives_measured(&e.plan, g)) ?
 			  fmax(s->model_rel_sd, STEP_UNVALIDATED_REL_SD) : s->model_rel_sd;
 	for (size_t i = 0; i < n; i++) {

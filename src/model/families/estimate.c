@@ -92,19 +92,54 @@ int step_collectives_measured(const struct plan *pl, const struct gpu *g)
 }
 
 /*
- * The default mem_frac was fitted on A100 SXM measurements (vTrain); the A100
- * PCIe and 40 GB parts have the same GA100 HBM memory system, so for every
- * Ampere part with HBM the default is a measured rate, not a stand-in.
+ * The defaults of the streaming and attention rates were measured on the
+ * A100 (mem_frac: vTrain's A100 SXM; attn_frac: FlashAttention-2 on the
+ * A100, Dao 2023).  The A100 PCIe and 40 GB parts have the same GA100 die
+ * and HBM memory system, so for any Ampere part with HBM the defaults are
+ * measured rates, not stand-ins: such a part is a GA100.
  */
-static int memory_rate_fitted_on(const struct gpu *g)
+static int ga100(const struct gpu *g)
 {
 	return !strcmp(g->architecture, "ampere") && !strncmp(g->memory_type, "HBM", 3);
 }
 
-int step_memory_measured(const struct estimate *e, const struct gpu *g)
+/* Whether fused attention takes more of e's step than any other part (a
+ * language model without flash attention times its scores as GEMMs and
+ * memory passes; a vision model's attention is always timed fused). */
+static int fused_attention_leads(const struct workload *w, const struct estimate *e)
 {
-	return e->limiting != LIM_MEMORY_BW || eff_calibrated(&g->eff) ||
-	       eff_measured(&g->eff, eff_id_mem_frac) || memory_rate_fitted_on(g);
+	if (w->kind == WL_LLM && !w->train.flash_attention)
+		return 0;
+	for (int k = 0; k < BRK_COUNT; k++)
+		if (k != BRK_ATTN && e->breakdown_s[k] >= e->breakdown_s[BRK_ATTN])
+			return 0;
+	return 1;
+}
+
+int step_unmeasured_rate(const struct workload *w, const struct estimate *e,
+			 const struct gpu *g)
+{
+	enum eff_id p;
+	if (e->limiting == LIM_MEMORY_BW)
+		p = eff_id_mem_frac;
+	else if (fused_attention_leads(w, e))
+		p = eff_id_attn_frac;
+	else
+		return -1;
+	return eff_calibrated(&g->eff) || eff_measured(&g->eff, p) || ga100(g) ?
+	       -1 : (int)p;
+}
+
+/* What the unmeasured rate of step_unmeasured_rate() times, the default
+ * that stands in, and the unit of its share. */
+static void rate_words(enum eff_id p, const char **what, const char **def, const char **of)
+{
+	int mem = p == eff_id_mem_frac;
+	*what = mem ? "memory streaming rate, which limits this step" :
+		      "fused-attention rate, which takes most of this step";
+	*def = mem ? "the default fitted on A100 measurements" :
+		     "FlashAttention-2's share on the A100";
+	*of = mem ? "its bandwidth" : "its dense peak";
 }
 
 /* Whether the GPU's file sets any kernel rate (a memory rate without a GEMM
@@ -230,13 +265,16 @@ static int estimate_given(const struct workload *w, const struct gpu *g,
 		unvalidated_warnings(w, g, out);
 	/* a GPU with no measured rate at all, or rates of another GPU standing
 	 * in, already says so for every rate */
-	if (rc == 0 && !step_memory_measured(out, g) &&
-	    eff_measured(&g->eff, eff_id_gemm_max_frac) && !g->eff.measured_on[0])
-		est_warn(out, "no published measurement of %s's memory streaming rate, which "
-			 "limits this step: the A100-fitted default (%.1f %% of its bandwidth) "
-			 "applies, and the uncertainty is widened to the cross-GPU validation "
-			 "error (%.0f %%)", g->id, 100 * g->eff.mem_frac,
+	int rate = rc == 0 ? step_unmeasured_rate(w, out, g) : -1;
+	if (rate >= 0 && eff_measured(&g->eff, eff_id_gemm_max_frac) && !g->eff.measured_on[0]) {
+		const char *what, *def, *of;
+		rate_words((enum eff_id)rate, &what, &def, &of);
+		est_warn(out, "no published measurement of %s's %s: %s (%.1f %% of %s) "
+			 "stands in, and the uncertainty is widened to the cross-GPU "
+			 "validation error (%.0f %%)", g->id, what, def,
+			 100 * eff_get(&g->eff, (enum eff_id)rate), of,
 			 100 * STEP_UNVALIDATED_REL_SD);
+	}
 	if (rc == 0 && !step_collectives_measured(&out->plan, g))
 		est_warn(out, "no collective measured inside a node of %s: the %s figures of "
 			 "other GPUs stand in (docs/model.md section 3), and the uncertainty is "

@@ -60,11 +60,15 @@ int step_estimate_unbounded(const struct workload *w, const struct gpu *g,
  * (or a calibration replaced both), else 0. */
 int step_validated(const struct workload *w, const struct gpu *g);
 
-/* 0 when memory bandwidth limits estimate e's step (e->limiting) and no
- * measurement gives g's memory streaming rate: its file sets no mem_frac,
- * no calibration replaced it, and g is not an A100, on whose measurements
- * the default was fitted; else 1. */
-int step_memory_measured(const struct estimate *e, const struct gpu *g);
+/*
+ * The kernel rate estimate e's step rests on most when no measurement gives
+ * it on g: mem_frac where memory bandwidth limits the step (e->limiting),
+ * attn_frac where w's fused attention is the largest part of its time;
+ * neither set by g's file nor replaced by a calibration, and g not an
+ * A100, on whose measurements both defaults rest.  -1 when there is none.
+ */
+int step_unmeasured_rate(const struct workload *w, const struct estimate *e,
+			 const struct gpu *g);
 
 /* 0 when the resolved plan pl runs collectives between the GPUs of one
  * node of g and no collective was measured inside such a node (the GPU
