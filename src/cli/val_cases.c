@@ -52,8 +52,18 @@ int cli_resolve_frameworks(struct cli_ctx *ctx, struct val_set *set, struct tc_d
 		return -1;
 	for (size_t i = 0; i < set->count; i++) {
 		struct val_case *c = &set->cases[i];
-		if (!c->framework[0])
+		if (!c->framework[0]) {
+			/* an unnamed stack gets the profile a workload naming
+			 * none gets */
+			const struct framework *f = c->default_stack ?
+				fw_catalog_default(&fws, c->w.kind) : NULL;
+			if (f) {
+				c->stack = f->layer;
+				snprintf(c->w.plan.framework, sizeof(c->w.plan.framework),
+					 "%s", f->layer.id);
+			}
 			continue;
+		}
 		const struct framework *f = fw_catalog_find(&fws, c->framework, why, sizeof(why));
 		if (f) { /* the case owns the values; its workload names the id */
 			c->stack = f->layer;

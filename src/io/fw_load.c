@@ -306,9 +306,18 @@ int fw_resolve_default(const struct tc_datapath *dp, enum wl_kind kind,
 	const struct fw_catalog *cat = catalog_of(dp, &own, d);
 	if (!cat)
 		return -1;
-	for (size_t i = 0; i < cat->count; i++)
-		if (cat->fws[i].default_for & (1u << kind))
-			*out = cat->fws[i].layer;
+	const struct framework *f = fw_catalog_default(cat, kind);
+	if (f)
+		*out = f->layer;
 	fw_catalog_release(&own);
 	return 0;
+}
+
+const struct framework *fw_catalog_default(const struct fw_catalog *cat, enum wl_kind kind)
+{
+	const struct framework *f = NULL;
+	for (size_t i = 0; i < cat->count; i++) /* the load allows one a kind */
+		if (cat->fws[i].default_for & (1u << kind))
+			f = &cat->fws[i];
+	return f;
 }

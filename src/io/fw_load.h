@@ -47,6 +47,10 @@ int fw_catalog_load(const struct tc_datapath *dp, struct fw_catalog *cat, struct
 const struct framework *fw_catalog_find(const struct fw_catalog *cat, const char *id,
 					char *why, size_t whylen);
 
+/* The profile a workload of kind `kind` gets when it names none, or NULL
+ * when no profile is the default for that kind. */
+const struct framework *fw_catalog_default(const struct fw_catalog *cat, enum wl_kind kind);
+
 void fw_catalog_release(struct fw_catalog *cat);
 
 

@@ -139,6 +139,7 @@ static const struct vkey keys[K_N] = {
 	[K_MLP_ACT_FP8] = { "mlp_act_input_fp8", VK_BOOL, NULL, 0, 0, 0, 0 },
 	[K_LM_HEAD_TOKENS] = { "lm_head_tokens", VK_INT, NULL, 0, 0, 0, SEQ_LEN_MAX }, /* 0 = every token */
 	[K_COMPILE] = { "compile", VK_BOOL, NULL, 0, 0, 0, 0 },
+	[K_LAYOUT] = { "layout", VK_ENUM, val_layout_names, 0, 0, 0, 0 },
 };
 
 static const struct vrange key_ranges[K_N] = {
@@ -367,7 +368,7 @@ static enum wl_kind key_family(int k)
 	case K_LAYERS: case K_HIDDEN: case K_HEADS: case K_KV: case K_FFN:
 	case K_VOCAB: case K_ACT: case K_POS: case K_NORM: case K_BIAS:
 	case K_TIED: case K_CAUSAL: case K_DROPOUT: case K_LM_HEAD: case K_LM_HEAD_TOKENS:
-	case K_EXPERTS: case K_TOPK: case K_HEAD_DIM: case K_COMPILE:
+	case K_EXPERTS: case K_TOPK: case K_HEAD_DIM: case K_COMPILE: case K_LAYOUT:
 		return WL_LLM;
 	case K_IMAGE: case K_IMAGE_W: case K_CHLAST:
 		return WL_VISION;
@@ -496,8 +497,12 @@ static int store_value(struct vstate *st, struct val_case *c, int k, const char 
 	case K_EMB_PLACE: w->plan.embeddings = ev; break;
 	case K_HOST_INPUT: w->rtrain.input_on_host = (int)iv; break;
 	case K_FRAMEWORK:
-		/* "none": a stack no profile describes (the registry's values) */
-		snprintf(c->framework, sizeof(c->framework), "%s", strcmp(v, "none") ? v : "");
+		/* "none": a stack no profile describes (the registry's values);
+		 * "default": a stack the source does not name (what a workload
+		 * naming none gets); neither names a fitted profile */
+		c->default_stack = !strcmp(v, "default");
+		snprintf(c->framework, sizeof(c->framework), "%s",
+			 strcmp(v, "none") && !c->default_stack ? v : "");
 		break;
 	case K_SANITY: c->sanity_only = (int)iv; break;
 	case K_PAIR:
@@ -514,6 +519,7 @@ static int store_value(struct vstate *st, struct val_case *c, int k, const char 
 	case K_FIG_STEPS: c->figure.steps = (int)iv; break;
 	case K_FIG_WARMUP: c->figure.warmup = (int)iv; break;
 	case K_FIG_MEAN: c->figure.mean = (enum val_mean)ev; break;
+	case K_LAYOUT: c->layout = (enum val_layout)ev; break;
 	case K_ITER_MS: case K_MTFLOPS: case K_MFU: case K_TOKS:
 	case K_SAMPLES_S: case K_IMAGES_S:
 		c->metric = K->metric;
@@ -606,6 +612,13 @@ int val_finish_case(struct vstate *st, const struct vstate *rs, struct val_case 
 		return val_bad(st, lineno, 1, "figure_warmup without "
 			   "figure_steps (expected the number of steps "
 			   "the figure averages)");
+	/* a searched layout starts from none: a stated one would be ignored */
+	if (c->layout == VAL_LAYOUT_FASTEST &&
+	    (c->w.plan.tp > 1 || c->w.plan.pp > 1 || c->w.plan.micro_batch > 0))
+		return val_bad(st, lineno, 1, "layout fastest with tp %d, pp %d and "
+			   "micro_batch %d (expected tp 1, pp 1 and micro_batch 0: the "
+			   "search chooses them)", c->w.plan.tp > 1 ? c->w.plan.tp : 1,
+			   c->w.plan.pp > 1 ? c->w.plan.pp : 1, c->w.plan.micro_batch);
 	/* LoRA needs its rank; full training has none. */
 	if (c->w.train.finetune == FT_FULL && c->w.train.lora_rank > 0)
 		return val_bad(st, lineno, 1, "lora_rank without "

@@ -46,6 +46,8 @@ enum vk_id {
 	K_LM_HEAD_TOKENS,
 	/* element-wise chains fused by torch.compile */
 	K_COMPILE,
+	/* a layout the source does not publish */
+	K_LAYOUT,
 	K_N
 };
 

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "../../src/io/val_load.h"
+#include "../../src/model/analyses/search.h"
 #include "../../src/model/analyses/validate.h"
 
 /* Largest acceptable mean error on the vTrain set (the model reaches about
@@ -166,6 +167,19 @@ static void test_bad_lines(void **state)
 		  "4:1: megatron_tflops for a case of the vision family (expected "
 		  "a language model: the formula counts its layers, width and "
 		  "vocabulary)" },
+		/* a searched layout starts from none, and only a language
+		 * model's is searched */
+		{ "#! gpu = x\n#! layout = fastest\nlayers,tp,iter_time_ms\n2,8,10\n",
+		  "4:1: layout fastest with tp 8, pp 1 and micro_batch 0 (expected "
+		  "tp 1, pp 1 and micro_batch 0: the search chooses them)" },
+		{ "#! gpu = x\n#! layout = fastest\nlayers,micro_batch,iter_time_ms\n2,4,10\n",
+		  "4:1: layout fastest with tp 1, pp 1 and micro_batch 4 (expected "
+		  "tp 1, pp 1 and micro_batch 0: the search chooses them)" },
+		{ "#! layout = best\n",
+		  "1:13: unknown layout 'best' (expected one of stated, fastest)" },
+		{ "#! network = resnet50\n#! layout = fastest\n",
+		  "2:13: 'layout' is a key of the llm family, and the case is of "
+		  "the vision family (expected the family or network first)" },
 	};
 	size_t i;
 	(void)state;
@@ -229,6 +243,49 @@ static void test_lora_columns(void **state)
 	assert_int_equal(n, 2);
 	assert_true(r[0].ok && r[1].ok);
 	assert_true(r[0].predicted > 0 && r[1].predicted > 0);
+	val_set_release(&s);
+}
+
+/*
+ * A run whose layout is not published (`layout = fastest`) is predicted with
+ * the fastest tp, pp and micro-batch that fit at its GPU count, what
+ * search_best_at() returns for it; the same run with that layout stated
+ * predicts the same figure.  GPT-style 24 x 2048 on 8 A100 (the vTrain
+ * shapes), 64 sequences of 2048.
+ */
+static void test_layout_fastest(void **state)
+{
+	static const char text[] =
+		"#! gpu = a100-80gb-sxm\n#! vocab = 51200\n#! seq_len = 2048\n"
+		"#! layout = fastest\n"
+		"id,layers,hidden,heads,gpus,global_batch,iter_time_ms\n"
+		"searched,24,2048,16,8,64,1500\n";
+	static const struct search_knobs knobs = { .tp = 1, .pp = 1, .micro_batch = 1 };
+	struct val_set s;
+	struct val_result r;
+	struct workload best_w;
+	struct estimate best;
+	struct est_workspace ws;
+	struct plan_problem why;
+	struct gpu g;
+	size_t n;
+	(void)state;
+	load_text(text, &s);
+	assert_int_equal(s.count, 1);
+	assert_int_equal(s.cases[0].layout, VAL_LAYOUT_FASTEST);
+	assert_int_equal(val_run(s.cases, s.count, NULL, 1, 0, tc_test_gpu_for, NULL, &r, &n), 0);
+	assert_int_equal(n, 1);
+	assert_true(r.ok && r.fits);
+	tc_test_a100(&g);
+	assert_int_equal(est_workspace_init(&ws, EST_MAX_OPS), 0);
+	assert_int_equal(search_best_at(&s.cases[0].w, &g, 8, &knobs, &ws, &best_w, &best, &why), 0);
+	assert_true(r.predicted == best.step_time_s);
+	/* stated as the search chose it, the run predicts the same */
+	s.cases[0].layout = VAL_LAYOUT_STATED;
+	s.cases[0].w.plan = best_w.plan;
+	assert_int_equal(val_run(s.cases, s.count, NULL, 1, 0, tc_test_gpu_for, NULL, &r, &n), 0);
+	assert_true(r.predicted == best.step_time_s);
+	est_workspace_release(&ws);
 	val_set_release(&s);
 }
 
@@ -361,6 +418,7 @@ int main(void)
 		cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_bad_lines),
 		cmocka_unit_test(test_lora_columns),
+		cmocka_unit_test(test_layout_fastest),
 		cmocka_unit_test(test_network_directive),
 		cmocka_unit_test(test_family_directive),
 		cmocka_unit_test(test_short_run_figure),

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../families/llm.h"
+#include "search.h"
 #include "short_run.h"
 
 double val_metric_value(enum val_metric m, const struct workload *w,
@@ -47,6 +48,25 @@ double val_metric_value(enum val_metric m, const struct workload *w,
 }
 
 /*
+ * The estimate of case c on the resolved GPU rg into *e, and in *w the
+ * workload it is of: the case's own, or, where its layout is not published,
+ * the fastest that fits at its GPU count with tp, pp and micro-batch free
+ * (what `traincost plan` would choose for a user who knows no more).
+ */
+static int estimate_case(const struct val_case *c, const struct gpu *rg,
+			 struct est_workspace *ws, struct workload *w,
+			 struct estimate *e, struct plan_problem *why)
+{
+	static const struct search_knobs layout = { .tp = 1, .pp = 1, .micro_batch = 1 };
+
+	if (c->layout == VAL_LAYOUT_FASTEST)
+		return search_best_at(&c->w, rg, c->w.plan.count, &layout, ws, w, e, why);
+	*w = c->w;
+	/* one step is compared, not the run: no run-length limit */
+	return step_estimate_unbounded(&c->w, rg, ws, e, why);
+}
+
+/*
  * Case c on GPU g (as loaded: the case's stack is resolved here, as each
  * case is its own pair of GPU and stack) into *e and its metric into *predicted: the steady step,
  * or, for a figure averaged over a short run with its start-up inside,
@@ -58,12 +78,12 @@ static int predict(const struct val_case *c, const struct gpu *g, struct est_wor
 {
 	double frac;
 	struct gpu rg;
+	struct workload w;
 
 	gpu_resolve(&rg, g, &c->stack, NULL);
-	/* one step is compared, not the run: no run-length limit */
-	if (step_estimate_unbounded(&c->w, &rg, ws, e, why))
+	if (estimate_case(c, &rg, ws, &w, e, why))
 		return -1;
-	*predicted = val_metric_value(c->metric, &c->w, e);
+	*predicted = val_metric_value(c->metric, &w, e);
 	if (!(e->step_time_s > 0))
 		return 0;
 	frac = short_run_rate_frac(&c->figure, e->step_time_s, SHORT_RUN_STARTUP_S);

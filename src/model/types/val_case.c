@@ -1,6 +1,7 @@
 /*
- * val_case.c - the names of the measured quantities and of the ways a
- * figure averages its run, and the list of measured runs (val_case.h).
+ * val_case.c - the names of the measured quantities, of the ways a figure
+ * averages its run and of where its layout comes from, and the list of
+ * measured runs (val_case.h).
  */
 #include "val_case.h"
 
@@ -12,6 +13,8 @@ const char *const val_metric_names[VAL_METRIC_COUNT] = {
 };
 
 const char *const val_mean_names[VAL_MEAN_COUNT + 1] = { "time", "rate", NULL };
+
+const char *const val_layout_names[VAL_LAYOUT_COUNT + 1] = { "stated", "fastest", NULL };
 
 void val_set_init(struct val_set *s)
 {

@@ -41,6 +41,17 @@ enum val_mean {
 /* "time", "rate" */
 extern const char *const val_mean_names[VAL_MEAN_COUNT + 1]; /* NULL-terminated */
 
+/* Where a run's parallel layout comes from. */
+enum val_layout {
+	VAL_LAYOUT_STATED,  /* the row's tp, pp and micro-batch, as published */
+	VAL_LAYOUT_FASTEST, /* not published: the fastest layout that fits at the
+			       run's GPU count (search_best_at(), over tp, pp
+			       and micro-batch), as `traincost plan` chooses */
+	VAL_LAYOUT_COUNT
+};
+/* "stated", "fastest" */
+extern const char *const val_layout_names[VAL_LAYOUT_COUNT + 1]; /* NULL-terminated */
+
 struct val_figure {
 	int steps;           /* steps the figure averages; 0: a steady rate */
 	int warmup;          /* 1: the run's one-off start-up is inside it */
@@ -58,6 +69,10 @@ struct val_case {
 	char pair[VAL_ID_LEN];       /* benchmark and stack shared with runs on
 					other GPU types, "" if none */
 	char framework[32];          /* software stack as published, "" unknown */
+	int default_stack;           /* 1: the source names no stack, and the run
+					gets what a workload naming none gets
+					(generic for language models), not the
+					registry's values */
 	struct eff_stack stack;      /* that stack's profile, which validation
 					resolves the case's GPU for (its id;
 					none where the run is the user's own
@@ -69,6 +84,8 @@ struct val_case {
 	enum val_metric metric;
 	double measured;             /* in the metric's SI unit */
 	struct val_figure figure;    /* how `measured` averages its run */
+	enum val_layout layout;      /* whether w's tp, pp and micro-batch are
+					the run's or a search's */
 	char file[GPU_TEXT_LEN];     /* where it was read, "" if built */
 	int line;
 };
