@@ -59,6 +59,8 @@ static void summary_release(struct rep_validate_summary *s)
 	free(s->frameworks);
 	free(s->families);
 	free(s->ratios);
+	free(s->held_source);
+	free(s->held_gpu);
 }
 
 /* Group keys of the cross-validation folds; one call at a time. */
@@ -74,15 +76,28 @@ static const char *cv_gpu(const struct val_case *c)
 }
 
 /* Held-out error of the framework fit with groups of `key` left out in
- * turn, over the cases of `family` (NULL: all). */
+ * turn, over the cases of `family` (NULL: all); with `held`, each case's
+ * held-out error too, by its index in the set (NaN where it has none). */
 static int cv_stats(const struct val_set *set, const char *family, fw_group_fn key,
-		    struct gpu_catalog *cat, struct val_stats *st)
+		    struct gpu_catalog *cat, struct val_stats *st, double **held)
 {
 	struct val_result *r = malloc((set->count ? set->count : 1) * sizeof(*r));
 	size_t m = 0, k = 0;
 	if (!r || fw_cross_validate(set->cases, set->count, key, cli_catalog_gpu, cat, r, &m)) {
 		free(r);
 		return -1;
+	}
+	if (held) {
+		*held = malloc((set->count ? set->count : 1) * sizeof(**held));
+		if (!*held) {
+			free(r);
+			return -1;
+		}
+		for (size_t i = 0; i < set->count; i++)
+			(*held)[i] = NAN;
+		for (size_t i = 0; i < m; i++)
+			if (r[i].ok)
+				(*held)[r[i].index] = r[i].err_frac;
 	}
 	for (size_t i = 0; i < m; i++)
 		if (!family || !strcmp(set->cases[r[i].index].family, family))
@@ -150,10 +165,10 @@ static int summary_compute(const struct val_set *set, const struct val_result *r
 	    val_ratios(set->cases, res, n, case_pair, &s->ratios, &s->nratios) ||
 	    val_ratio_stats(s->ratios, s->nratios, &s->ratio_st) ||
 	    (loo && band_coverage(set, res, n, cat, s)) ||
-	    (loo && (cv_stats(set, family, cv_source, cat, &s->loso) ||
-		     cv_stats(set, family, cv_gpu, cat, &s->logo) ||
-		     cv_stats(set, "llm", cv_source, cat, &s->loso_llm) ||
-		     cv_stats(set, "llm", cv_gpu, cat, &s->logo_llm))))
+	    (loo && (cv_stats(set, family, cv_source, cat, &s->loso, &s->held_source) ||
+		     cv_stats(set, family, cv_gpu, cat, &s->logo, &s->held_gpu) ||
+		     cv_stats(set, "llm", cv_source, cat, &s->loso_llm, NULL) ||
+		     cv_stats(set, "llm", cv_gpu, cat, &s->logo_llm, NULL))))
 		return -1;
 	return 0;
 }

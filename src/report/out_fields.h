@@ -68,6 +68,8 @@
 	X(measured, "measured", REP_COL_NUM, 0, 0, NULL, REP_CSV_EXP6, "the measured value, in the unit the metric names") \
 	X(predicted, "predicted", REP_COL_NUM, 0, 0, NULL, REP_CSV_EXP6, "the predicted value, in the unit the metric names") \
 	X(error_frac, "error", REP_COL_DELTA, 100, 1, " %", REP_CSV_EXP6, "relative error of the prediction: predicted over measured, minus 1 (> 0: over-predicts)") \
+	X(held_out_source_error_frac, "error, source held out", REP_COL_DELTA, 100, 1, " %", REP_CSV_EXP6, "relative error of the prediction with the framework profiles refitted without the runs of the case's source (validate --loo; absent otherwise, and for a case that names no framework)") \
+	X(held_out_gpu_error_frac, "error, GPU type held out", REP_COL_DELTA, 100, 1, " %", REP_CSV_EXP6, "relative error of the prediction with the framework profiles refitted without the runs on the case's GPU type (validate --loo; absent otherwise, and for a case that names no framework)") \
 	X(error, "error", REP_COL_TEXT, 0, 0, NULL, REP_CSV_SIG6, "why the prediction failed") \
 	X(pair, "benchmark", REP_COL_TEXT, 0, 0, NULL, REP_CSV_SIG6, "the benchmark of the pair") \
 	X(case_a, "case A", REP_COL_TEXT, 0, 0, NULL, REP_CSV_SIG6, "first case of the pair") \

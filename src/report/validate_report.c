@@ -6,6 +6,7 @@
 #include "validate_report.h"
 
 #include <assert.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -69,7 +70,7 @@ _Static_assert(sizeof(stats_cols) / sizeof(stats_cols[0]) == ST_COLS, "stats_col
  */
 enum { CS_CASE, CS_SOURCE, CS_GPU, CS_FRAMEWORK, CS_SANITY, CS_METRIC, CS_MEASURED,
        CS_MEASURED_SHOWN, CS_PREDICTED, CS_PREDICTED_SHOWN, CS_ERROR_FRAC, CS_MEM, CS_FITS,
-       CS_ERROR, CS_NOTE, CS_COLS };
+       CS_HELD_SOURCE, CS_HELD_GPU, CS_ERROR, CS_NOTE, CS_COLS };
 static const struct rep_col case_cols[CS_COLS] = {
 	[CS_CASE] = FIELD("case"),
 	[CS_SOURCE] = REP_FIELD_COL("source", REP_VIEW_DATA, 0),
@@ -86,6 +87,9 @@ static const struct rep_col case_cols[CS_COLS] = {
 	 * model: the table lists them after its summary (print_unfit) */
 	[CS_MEM] = REP_FIELD_COL("memory_per_gpu_bytes", REP_VIEW_DATA, 1),
 	[CS_FITS] = REP_FIELD_COL("fits", REP_VIEW_DATA, 1),
+	/* which runs the cross-validated figures come from (--loo) */
+	[CS_HELD_SOURCE] = REP_FIELD_COL("held_out_source_error_frac", REP_VIEW_DATA, 1),
+	[CS_HELD_GPU] = REP_FIELD_COL("held_out_gpu_error_frac", REP_VIEW_DATA, 1),
 	[CS_ERROR] = REP_FIELD_COL("error", REP_VIEW_DATA, 1),
 	/* the table's words after the error: not a field of the contract */
 	[CS_NOTE] = REP_TEXT_COL("note", "", REP_VIEW_TEXT, 0),
@@ -110,7 +114,7 @@ static const struct rep_col ratio_cols[RT_COLS] = {
 
 /* The columns of one of validate's tables, as the catalog describes them:
  * they must outlive the rows written under them. */
-#define VAL_COLS_MAX 16
+#define VAL_COLS_MAX 18
 struct val_cols {
 	struct rep_col col[VAL_COLS_MAX];
 	int n;
@@ -198,10 +202,19 @@ static void group_rows(struct rep_rows *r, struct val_cols *vc, const struct rep
 	}
 }
 
+/* Case k's held-out error in errs (indexed by case), missing where there
+ * is none. */
+static struct rep_cell held_cell(const double *errs, size_t k)
+{
+	int have = errs && isfinite(errs[k]);
+	return (struct rep_cell){ .num = have ? errs[k] : 0, .missing = !have };
+}
+
 /* The cases of res (n of them) as rows of case_cols, their columns in vc
  * (the rows copy the worded measured and predicted values). */
 static void case_rows(struct rep_rows *r, struct val_cols *vc, const struct val_set *set,
-		      const struct val_result *res, size_t n)
+		      const struct val_result *res, size_t n,
+		      const struct rep_validate_summary *s)
 {
 	rep_rows_init(r, val_cols_set(vc, case_cols, CS_COLS), CS_COLS);
 	for (size_t i = 0; i < n; i++) {
@@ -226,6 +239,8 @@ static void case_rows(struct rep_rows *r, struct val_cols *vc, const struct val_
 			[CS_ERROR_FRAC] = { .num = res[i].err_frac, .missing = !ok },
 			[CS_MEM] = { .num = res[i].mem_bytes, .missing = !ok },
 			[CS_FITS] = { .num = res[i].fits, .missing = !ok },
+			[CS_HELD_SOURCE] = held_cell(s->held_source, res[i].index),
+			[CS_HELD_GPU] = held_cell(s->held_gpu, res[i].index),
 			[CS_ERROR] = { .text = res[i].msg, .missing = ok },
 			[CS_NOTE] = { .text = !ok ? res[i].msg : c->sanity_only ? "(sanity only)" : "" },
 		};
@@ -330,7 +345,7 @@ static int print_json(FILE *out, const struct val_set *set,
 	rc |= rep_rows_json(&ratios, &j, "pairs_list");
 	rep_rows_release(&ratios);
 	rep_json_obj_end(&j);
-	case_rows(&cases, &vc, set, res, n);
+	case_rows(&cases, &vc, set, res, n, s);
 	rc |= rep_rows_json(&cases, &j, "cases");
 	rep_rows_release(&cases);
 	rep_json_obj_end(&j);
@@ -402,7 +417,7 @@ static int print_tables(FILE *out, const char *fmt, const struct val_set *set,
 	struct val_cols vc;
 	int rc = 0;
 	if (!strcmp(fmt, "csv") || verbose) {
-		case_rows(&cases, &vc, set, res, n);
+		case_rows(&cases, &vc, set, res, n, s);
 		rc = print_rows(out, &cases, fmt);
 		if (!strcmp(fmt, "csv"))
 			return rc;

@@ -24,6 +24,10 @@ struct rep_validate_summary {
 	size_t nratios;
 	struct val_stats ratio_st;
 	struct val_stats loso, logo; /* held-out errors of the framework fit */
+	/* each case's held-out error (by its index in the set; NaN where it
+	 * has none), leaving its source and its GPU type out; NULL without
+	 * --loo */
+	double *held_source, *held_gpu;
 	struct val_stats loso_llm, logo_llm; /* the same, language models only */
 	size_t band_n, band_in;    /* runs whose measurement the P10-P90 band holds */
 	size_t band_llm_n, band_llm_in; /* the same, language models only */
