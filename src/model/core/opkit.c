@@ -5,6 +5,9 @@
 
 #include "roofline.h"
 
+#include <stdint.h>
+#include <string.h>
+
 struct op *kit_gemm(const struct kit *K, const char *name, enum brk cat,
 		    enum tc_prec p, double m, double n, double k, double batch,
 		    double scale, double bytes, enum gemm_path path, double mult)
@@ -52,16 +55,62 @@ struct op *kit_stream(const struct kit *K, const char *name, enum brk cat,
 	return sink_put(K->out, name, cat, &c, mult, 0);
 }
 
+void kit_memo_init(struct kit_memo *m)
+{
+	m->n = 0;
+}
+
+/* Whether a and b are the same bits: the same inputs give the same time,
+ * where == would take -0 for 0. */
+static int same_bits(double a, double b)
+{
+	uint64_t x, y;
+
+	memcpy(&x, &a, sizeof(x));
+	memcpy(&y, &b, sizeof(y));
+	return x == y;
+}
+
+/* Seconds and network bytes of collective c (comm.h), from K's memo when
+ * it holds them, else computed and kept there while it has room. */
+static void coll_cost(const struct kit *K, enum comm_coll c,
+		      struct comm_group grp, double bytes, double *time_s,
+		      double *net_bytes)
+{
+	struct kit_memo *m = K->memo;
+	int i;
+
+	for (i = 0; m && i < m->n; i++)
+		if (same_bits(m->coll[i].bytes, bytes) && m->coll[i].c == c &&
+		    m->coll[i].grp.n == grp.n &&
+		    m->coll[i].grp.per_node == grp.per_node) {
+			*time_s = m->coll[i].time_s;
+			*net_bytes = m->coll[i].net_bytes;
+			return;
+		}
+	*time_s = comm_time_s(K->g, K->pl, c, grp, bytes);
+	*net_bytes = comm_net_bytes(c, grp, bytes);
+	if (m && m->n < KIT_MEMO_COLLS) {
+		m->coll[m->n].c = c;
+		m->coll[m->n].grp = grp;
+		m->coll[m->n].bytes = bytes;
+		m->coll[m->n].time_s = *time_s;
+		m->coll[m->n].net_bytes = *net_bytes;
+		m->n++;
+	}
+}
+
 double kit_coll(const struct kit *K, const char *name, enum brk cat,
 		    enum tc_prec p, enum comm_coll c, struct comm_group grp,
 		    double bytes)
 {
 	struct op_cost o = { 0, bytes, 0, 0, p, BOUND_NETWORK };
+	double net;
 
 	if (grp.n <= 1 && c != COLL_P2P)
 		return 0;
-	o.time_s = comm_time_s(K->g, K->pl, c, grp, bytes);
-	K->out->sums->net_bytes += K->out->count * comm_net_bytes(c, grp, bytes);
+	coll_cost(K, c, grp, bytes, &o.time_s, &net);
+	K->out->sums->net_bytes += K->out->count * net;
 	sink_coll(K->out, sink_put(K->out, name, cat, &o, 1, 0), c, grp);
 	return o.time_s;
 }

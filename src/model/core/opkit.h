@@ -17,12 +17,36 @@
 #include "opsink.h"
 #include "../types/workload.h"
 
+/* Collectives a memo keeps: a transformer step has about five distinct ones. */
+#define KIT_MEMO_COLLS 8
+
+/*
+ * The collectives a kit has timed, for the same collective again in one
+ * build: a transformer layer's tensor-parallel collectives, a dozen, share
+ * one group and buffer size.  Its entries hold for one GPU and plan: a
+ * builder's, whose kits all time on them.  Owned by that builder, never
+ * shared: estimates run on several threads at once.
+ */
+struct kit_memo {
+	int n; /* entries in coll */
+	struct {
+		enum comm_coll c;
+		struct comm_group grp;
+		double bytes;
+		double time_s, net_bytes; /* comm_time_s(), comm_net_bytes() */
+	} coll[KIT_MEMO_COLLS];
+};
+
+/* An empty memo. */
+void kit_memo_init(struct kit_memo *m);
+
 /* Where a step's operators go and what times them. */
 struct kit {
 	struct op_sink *out;
 	const struct gpu *g;
 	const struct plan *pl;
 	int graphs; /* CUDA graphs: launches cost less */
+	struct kit_memo *memo; /* borrowed: timings on g and pl; NULL: none */
 };
 
 /* How a GEMM may run. */

@@ -444,7 +444,8 @@ void llm_layer_ops(struct op_sink *out, const struct gpu *g,
 		   enum tc_prec prec)
 {
 	struct bld B;
-	lb_init(&B, out, g, pl, sh, prec);
+	struct kit_memo memo;
+	lb_init(&B, out, g, pl, sh, prec, &memo);
 	if (out->bwd)
 		layer_bwd(&B);
 	else
@@ -698,8 +699,9 @@ void llm_build_stack(struct op_sink *out, const struct workload *w,
 		     const struct llm_shape *sh, unsigned parts)
 {
 	struct bld B;
+	struct kit_memo memo;
 
-	lb_init(&B, out, g, pl, sh, w->train.precision);
+	lb_init(&B, out, g, pl, sh, w->train.precision, &memo);
 	if (parts & LLM_PART_LAYERS)
 		build_layers(&B, w->train.recompute,
 			     train_recompute_share(&w->train));
@@ -818,9 +820,10 @@ void llm_build_cross_ops(struct op_sink *out, const struct workload *w,
 			 const struct llm_shape *sh, double enc_s)
 {
 	struct bld B;
+	struct kit_memo memo;
 	enum recompute rc = w->train.recompute;
 
-	lb_init(&B, out, g, pl, sh, w->train.precision);
+	lb_init(&B, out, g, pl, sh, w->train.precision, &memo);
 	B.out->stage = OPS_LAYER;
 	B.out->count = llm_busiest_stage_layers(sh) * sh->m;
 	cross_fwd(&B, enc_s, 0);

@@ -13,7 +13,7 @@
 
 void lb_init(struct bld *B, struct op_sink *out, const struct gpu *g,
 	     const struct plan *pl, const struct llm_shape *sh,
-	     enum tc_prec prec)
+	     enum tc_prec prec, struct kit_memo *memo)
 {
 	memset(B, 0, sizeof(*B));
 	B->out = out;
@@ -27,12 +27,14 @@ void lb_init(struct bld *B, struct op_sink *out, const struct gpu *g,
 		B->pa = B->pg;
 	B->graphs = pl->cuda_graphs;
 	B->composite = pl->compile ? 0 : g->eff.composite_elem_frac;
+	kit_memo_init(memo);
+	B->memo = memo;
 }
 
 /* The kit (opkit.h) over this builder's sink. */
 static struct kit kit_of(const struct bld *B)
 {
-	struct kit K = { B->out, B->g, B->pl, B->graphs };
+	struct kit K = { B->out, B->g, B->pl, B->graphs, B->memo };
 	return K;
 }
 

@@ -7,6 +7,7 @@
 #define TC_LLM_PRIM_H
 
 #include "../core/comm.h"
+#include "../core/opkit.h"
 #include "../core/opsink.h"
 #include "../types/gpu.h"
 #include "../types/workload.h"
@@ -25,6 +26,7 @@ struct bld {
 	int grouped;       /* a batch of GEMMs runs as separate kernels */
 	double composite;  /* share of the element-wise chains run as
 			      eager composite ops (lb_chain) */
+	struct kit_memo *memo; /* borrowed from lb_init()'s caller */
 };
 
 /* The element-wise chains that eager PyTorch runs as composite ops and a
@@ -38,10 +40,11 @@ enum lb_chain {
 };
 
 /* A builder putting into `out`: GEMMs in `prec`, attention and
- * element-wise work in 16 bits where GEMMs run in fp8 or fp4. */
+ * element-wise work in 16 bits where GEMMs run in fp8 or fp4; the
+ * collectives it times are kept in `memo` (emptied here) for its build. */
 void lb_init(struct bld *B, struct op_sink *out, const struct gpu *g,
 	     const struct plan *pl, const struct llm_shape *sh,
-	     enum tc_prec prec);
+	     enum tc_prec prec, struct kit_memo *memo);
 
 /* A batch of GEMMs (m x n x k) on tensor cores, grouped where the builder
  * says so; frozen weight-gradient GEMMs are skipped by the caller. */

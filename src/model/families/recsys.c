@@ -96,7 +96,8 @@ static void put(struct rb *B, const char *name, enum brk cat, double flop,
 /* The kit (opkit.h) over this builder's sink. */
 static struct kit kit_of(struct rb *B, const struct plan *pl)
 {
-	struct kit K = { &B->out, B->g, pl, B->graphs };
+	/* no memo: its few collectives differ */
+	struct kit K = { &B->out, B->g, pl, B->graphs, NULL };
 	return K;
 }
 
