@@ -69,9 +69,14 @@ double roof_gemm_util(int sm_count, double m, double n, double batch)
 static double split_k_util(int sm_count, double m, double n, double k,
 			   double batch, double util)
 {
-	double kmax = floor(k / ROOF_SPLIT_K_SLICE);
 	double tiles = up(m / ROOF_TILE_M) * up(n / ROOF_TILE_N) * batch;
+	int thin = batch == 1 && (m <= ROOF_TILE_NARROW || n <= ROOF_TILE_NARROW);
+	double kmax;
 
+	/* Most GEMMs fill the SMs with plain tiles: no slice count to find. */
+	if (!(tiles < sm_count) && !thin)
+		return util;
+	kmax = floor(k / ROOF_SPLIT_K_SLICE);
 	if (kmax >= 2 && tiles < sm_count) {
 		/* One more wave or one fewer: the better of the two. */
 		double s = fmin(up(sm_count / tiles), kmax);
@@ -82,7 +87,7 @@ static double split_k_util(int sm_count, double m, double n, double k,
 		if (s >= 2 && (u = roof_gemm_util(sm_count, m, n, batch * s)) > util)
 			util = u;
 	}
-	if (batch == 1 && (m <= ROOF_TILE_NARROW || n <= ROOF_TILE_NARROW)) {
+	if (thin) {
 		double tm = m < n ? ROOF_TILE_NARROW : ROOF_TILE_M;
 		double tn = m < n ? ROOF_TILE_M : ROOF_TILE_NARROW;
 		double s = fmin(floor(sm_count / (up(m / tm) * up(n / tn))), kmax);
