@@ -63,8 +63,9 @@ static void fill(struct op *o, const char *name, enum brk cat,
 	o->name[n] = '\0';
 }
 
-static struct op *row(struct op_sink *s, const char *name, enum brk cat,
-		      const struct op_cost *c, double count);
+static inline __attribute__((always_inline)) struct op *
+row(struct op_sink *s, const char *name, enum brk cat, const struct op_cost *c,
+    double count);
 
 /*
  * The row of an operator that a sink which renames or merges its rows
@@ -105,9 +106,11 @@ row_special(struct op_sink *s, const char *name, enum brk cat,
 	return row(&plain, name, cat, c, count);
 }
 
-/* The row of an operator executed `count` times per step. */
-static struct op *row(struct op_sink *s, const char *name, enum brk cat,
-		      const struct op_cost *c, double count)
+/* The row of an operator executed `count` times per step.  Inlined into
+ * sink_put(), the path of every operator of an estimate. */
+static inline __attribute__((always_inline)) struct op *
+row(struct op_sink *s, const char *name, enum brk cat, const struct op_cost *c,
+    double count)
 {
 	struct est_workspace *ws = s->ws;
 	struct op *o;
