@@ -21,7 +21,8 @@ int est_drive(const struct est_family *f, const struct workload *w,
 	struct estimate E;
 	struct fam_run r;
 
-	memset(&E, 0, sizeof(E));
+	/* all but the warnings' text: est_warn() writes each slot it fills */
+	memset(&E, 0, offsetof(struct estimate, warning));
 	memset(&r, 0, sizeof(r));
 	r.w = w;
 	r.g = g;
@@ -40,7 +41,7 @@ int est_drive(const struct est_family *f, const struct workload *w,
 		return -1;
 	if (f->advice)
 		f->advice(&r);
-	*out = E;
+	est_copy(out, &E);
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 const char *const brk_names[BRK_COUNT] = {
 	"gemm", "attention", "memory_bound", "optimizer", "tp_comm",
@@ -60,6 +61,15 @@ int est_problem(struct plan_problem *why, enum wl_field f, const char *fmt, ...)
 		va_end(ap);
 	}
 	return -1;
+}
+
+void est_copy(struct estimate *dst, const struct estimate *src)
+{
+	int used = src->warning_count < EST_MAX_WARN ? src->warning_count :
+						       EST_MAX_WARN;
+
+	memcpy(dst, src, offsetof(struct estimate, warning) +
+			 (size_t)used * sizeof(src->warning[0]));
 }
 
 void est_warn(struct estimate *e, const char *fmt, ...)

@@ -114,8 +114,7 @@ struct estimate {
 	int fits;
 	enum limiter limiting;
 	char fit_advice[256];        /* when it does not fit: what would */
-	char warning[EST_MAX_WARN][256];
-	int warning_count;
+	int warning_count;           /* of warning[], below */
 	/* Samples (sequences, images, recommender samples) for all kinds. */
 	double samples_per_step;     /* global batch */
 	double samples_per_s;        /* all GPUs together */
@@ -127,6 +126,9 @@ struct estimate {
 					   state) on one GPU, inside mem_bytes */
 	double host_bytes;           /* recsys offload: tables kept in host memory */
 	struct campaign campaign;    /* the wall clock around total_time_s */
+	/* Last: the slots past warning_count are never read, so an estimate
+	 * is built and copied without them (est_copy()). */
+	char warning[EST_MAX_WARN][256];
 };
 
 /* Operators a step lists at most (the size of a workspace): the longest
@@ -158,6 +160,10 @@ struct plan_problem {
  * builders can `return est_problem(...)`. */
 int est_problem(struct plan_problem *why, enum wl_field f, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* Copy *src to *dst but for the text of its unused warning slots, two
+ * thirds of an estimate's bytes. */
+void est_copy(struct estimate *dst, const struct estimate *src);
 
 /* Append a warning to e (silently dropped past EST_MAX_WARN). */
 void est_warn(struct estimate *e, const char *fmt, ...)
