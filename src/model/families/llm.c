@@ -214,7 +214,7 @@ static void layer_fwd(struct bld *B, int core_only)
 	double Tx = T * sh->top_k; /* token-expert pairs */
 	double Tr = Tx * sh->cf;   /* of them, at the busiest rank's experts */
 	double lexp = sh->experts / sh->ep;
-	struct comm_group tpg = lb_group(sh->t, 1, sh->gpn);
+	struct comm_group tpg = B->tpg;
 	double skv = sh->skv;
 	size_t first_attn;
 #define NM(x) (B->out->recompute ? "layer.recompute" x : "layer" x)
@@ -361,7 +361,7 @@ static void layer_bwd(struct bld *B)
 	double qkv_n = (sh->a + 2 * sh->g) * d / t;
 	double Tr = T * sh->top_k * sh->cf, lexp = sh->experts / sh->ep;
 	double xm = sh->experts > 1 ? Tr : T, xe = sh->experts > 1 ? lexp : 1;
-	struct comm_group tpg = lb_group(sh->t, 1, sh->gpn);
+	struct comm_group tpg = B->tpg;
 	double tp_bytes = T * h * e;
 	double skv = sh->skv;
 	size_t first_attn;
@@ -495,9 +495,7 @@ static void build_layers(struct bld *B, enum recompute rc, double share)
 	const struct plan *pl = B->pl;
 	struct op_sums *sums = B->out->sums;
 	double t = sh->t, e = sh->e;
-	struct comm_group dpg, shg, rpg;
 
-	dp_groups(sh, &dpg, &shg, &rpg);
 	/* Layers: forward, then backward with its recompute; listed for the
 	 * GPU of the stage with the most layers. */
 	B->out->stage = OPS_LAYER;
@@ -526,6 +524,8 @@ static void build_layers(struct bld *B, enum recompute rc, double share)
 		 * prefetch where the stack overlaps (grad_overlap), slowing
 		 * that compute; what is left is exposed. */
 		double lb = sh->layer_params / t * e;
+		struct comm_group dpg, shg, rpg;
+		dp_groups(sh, &dpg, &shg, &rpg);
 		double c = 2 * comm_time_s(g, pl, COLL_ALLGATHER, shg, lb) +
 			   comm_time_s(g, pl, COLL_REDUCE_SCATTER, shg, lb) +
 			   comm_time_s(g, pl, COLL_ALLREDUCE, rpg,
@@ -556,7 +556,7 @@ static void build_first(struct bld *B, const struct workload *w)
 	struct op_sums *sums = B->out->sums;
 	double T = sh->b * sh->s, t = sh->t, e = sh->e, h = sh->h;
 	double Tn = sh->sp ? T / t : T;
-	struct comm_group tpg = lb_group(sh->t, 1, sh->gpn);
+	struct comm_group tpg = B->tpg;
 
 	/* First stage: embedding. */
 	B->out->stage = OPS_FIRST;
@@ -601,7 +601,7 @@ static void build_last(struct bld *B, enum op_stage stage, int with_head)
 	 * positions first (google-research/bert run_pretraining.py,
 	 * get_masked_lm_output: gather_indexes before the transform) */
 	double Th = T * sh->head_frac;
-	struct comm_group tpg = lb_group(sh->t, 1, sh->gpn);
+	struct comm_group tpg = B->tpg;
 	/*
 	 * The head's GEMMs stay in 16 bits in fp8 and fp4 training:
 	 * Megatron's output layer is not a Transformer Engine module, and
@@ -738,7 +738,7 @@ static void cross_fwd(struct bld *B, double enc_s, int core_only)
 	double T = sh->b * sh->s, Te = sh->b * enc_s, t = sh->t;
 	double Tn = sh->sp ? T / t : T, e = sh->e, h = sh->h, d = sh->d;
 	double bh = sh->b * sh->a / t, s = sh->s, ad = sh->a * d / t;
-	struct comm_group tpg = lb_group(sh->t, 1, sh->gpn);
+	struct comm_group tpg = B->tpg;
 #define NM(x) (B->out->recompute ? "cross.recompute" x : "cross" x)
 
 	if (!core_only) {
@@ -781,7 +781,7 @@ static void cross_bwd(struct bld *B, double enc_s)
 	double T = sh->b * sh->s, Te = sh->b * enc_s, t = sh->t;
 	double Tn = sh->sp ? T / t : T, e = sh->e, h = sh->h, d = sh->d;
 	double bh = sh->b * sh->a / t, s = sh->s, ad = sh->a * d / t;
-	struct comm_group tpg = lb_group(sh->t, 1, sh->gpn);
+	struct comm_group tpg = B->tpg;
 
 	lb_elem(B, "cross.residual.bwd", BRK_MEMBOUND, Tn * h * (2 * e + 1), 0,
 		1);

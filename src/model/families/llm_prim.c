@@ -29,6 +29,7 @@ void lb_init(struct bld *B, struct op_sink *out, const struct gpu *g,
 	B->composite = pl->compile ? 0 : g->eff.composite_elem_frac;
 	kit_memo_init(memo);
 	B->memo = memo;
+	B->tpg = lb_group(sh->t, 1, sh->gpn);
 }
 
 /* The kit (opkit.h) over this builder's sink. */

@@ -27,6 +27,8 @@ struct bld {
 	double composite;  /* share of the element-wise chains run as
 			      eager composite ops (lb_chain) */
 	struct kit_memo *memo; /* borrowed from lb_init()'s caller */
+	struct comm_group tpg; /* the tensor-parallel group, which most of
+				  the collectives of a layer span */
 };
 
 /* The element-wise chains that eager PyTorch runs as composite ops and a
