@@ -28,22 +28,14 @@ void lb_init(struct bld *B, struct op_sink *out, const struct gpu *g,
 	B->graphs = pl->cuda_graphs;
 	B->composite = pl->compile ? 0 : g->eff.composite_elem_frac;
 	kit_memo_init(memo);
-	B->memo = memo;
+	B->kit = (struct kit){ out, g, pl, B->graphs, memo };
 	B->tpg = lb_group(sh->t, 1, sh->gpn);
-}
-
-/* The kit (opkit.h) over this builder's sink. */
-static struct kit kit_of(const struct bld *B)
-{
-	struct kit K = { B->out, B->g, B->pl, B->graphs, B->memo };
-	return K;
 }
 
 void lb_gemm(struct bld *B, const char *name, enum brk cat, double m,
 	     double n, double k, double batch)
 {
-	struct kit K = kit_of(B);
-	kit_gemm(&K, name, cat, B->pg, m, n, k, batch, 1,
+	kit_gemm(&B->kit, name, cat, B->pg, m, n, k, batch, 1,
 		 batch * (B->eg * (m * k + k * n) + B->sh->e * m * n),
 		 B->grouped ? GEMM_GROUPED : GEMM_TILED, 1);
 }
@@ -59,8 +51,7 @@ void lb_wgemm(struct bld *B, const char *name, double m, double n,
 void lb_elem(struct bld *B, const char *name, enum brk cat, double bytes,
 	     double flop, double kernels)
 {
-	struct kit K = kit_of(B);
-	kit_stream(&K, name, cat, B->pa, bytes, 1, flop, kernels, 1);
+	kit_stream(&B->kit, name, cat, B->pa, bytes, 1, flop, kernels, 1);
 }
 
 /*
@@ -136,8 +127,7 @@ void lb_wire(struct bld *B, const char *name, enum brk cat, double bytes,
 void lb_coll(struct bld *B, const char *name, enum brk cat,
 	     enum comm_coll c, struct comm_group grp, double bytes)
 {
-	struct kit K = kit_of(B);
-	kit_coll(&K, name, cat, B->pa, c, grp, bytes);
+	kit_coll(&B->kit, name, cat, B->pa, c, grp, bytes);
 }
 
 struct comm_group lb_group(int n, int stride, int gpn)
