@@ -94,7 +94,7 @@ static int cv_stats(const struct val_set *set, const char *family, fw_group_fn k
 			return -1;
 		}
 		for (size_t i = 0; i < set->count; i++)
-			(*held)[i] = NAN;
+			(*held)[i] = nan("");
 		for (size_t i = 0; i < m; i++)
 			if (r[i].ok)
 				(*held)[r[i].index] = r[i].err_frac;
