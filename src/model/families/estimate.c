@@ -152,12 +152,17 @@ static int any_rate_measured(const struct roof_eff *eff)
 	return 0;
 }
 
-/* Say which part of an estimate no measured run backs. */
+/* Say which part of estimate e no measured run backs: the GPU's rates, the
+ * one its step rests on most, FP4, the stack. */
 static void unvalidated_warnings(const struct workload *w, const struct gpu *g,
 				 struct estimate *e)
 {
 	const struct eff_stack *fw = &g->stack;
 	int gemm_default = !eff_measured(&g->eff, eff_id_gemm_max_frac);
+	int rate = step_unmeasured_rate(w, e, g);
+
+	if (step_validated(w, g) && rate < 0)
+		return;
 	if (gemm_default && g->eff.measured_on[0])
 		est_warn(e, "no published measurement of %s's GEMM rate: the A100-fitted default "
 			 "applies, the rates its file has were measured on %s, and the uncertainty "
@@ -189,6 +194,17 @@ static void unvalidated_warnings(const struct workload *w, const struct gpu *g,
 		est_warn(e, "framework %s has no measured run: the defaults apply, and the "
 			 "uncertainty is widened to the cross-framework validation error (%.0f %%)",
 			 fw->id, 100 * STEP_UNVALIDATED_REL_SD);
+	/* a GPU with no measured rate at all, or rates of another GPU standing
+	 * in, has said so for every rate above */
+	if (rate >= 0 && !gemm_default && !g->eff.measured_on[0]) {
+		const char *what, *def, *of;
+		rate_words((enum eff_id)rate, &what, &def, &of);
+		est_warn(e, "no published measurement of %s's %s: %s (%.1f %% of %s) "
+			 "stands in, and the uncertainty is widened to the cross-GPU "
+			 "validation error (%.0f %%)", g->id, what, def,
+			 100 * eff_get(&g->eff, (enum eff_id)rate), of,
+			 100 * STEP_UNVALIDATED_REL_SD);
+	}
 }
 
 /* The estimate without the run-length limit and without the LLM fit
@@ -261,20 +277,8 @@ static int estimate_given(const struct workload *w, const struct gpu *g,
 			  struct plan_problem *why)
 {
 	int rc = est_drive(family_of(w), w, g, ws, out, why);
-	if (rc == 0 && !step_validated(w, g))
+	if (rc == 0)
 		unvalidated_warnings(w, g, out);
-	/* a GPU with no measured rate at all, or rates of another GPU standing
-	 * in, already says so for every rate */
-	int rate = rc == 0 ? step_unmeasured_rate(w, out, g) : -1;
-	if (rate >= 0 && eff_measured(&g->eff, eff_id_gemm_max_frac) && !g->eff.measured_on[0]) {
-		const char *what, *def, *of;
-		rate_words((enum eff_id)rate, &what, &def, &of);
-		est_warn(out, "no published measurement of %s's %s: %s (%.1f %% of %s) "
-			 "stands in, and the uncertainty is widened to the cross-GPU "
-			 "validation error (%.0f %%)", g->id, what, def,
-			 100 * eff_get(&g->eff, (enum eff_id)rate), of,
-			 100 * STEP_UNVALIDATED_REL_SD);
-	}
 	if (rc == 0 && !step_collectives_measured(&out->plan, g))
 		est_warn(out, "no collective measured inside a node of %s: the %s figures of "
 			 "other GPUs stand in (docs/model.md section 3), and the uncertainty is "
