@@ -40,7 +40,21 @@ enum limiter op_limiter(enum op_bound bound, enum brk cat, double flop)
 	}
 }
 
-static void fill(struct op *o, const char *name, enum brk cat,
+/* The text of a name that is not a literal, kept in `text`, a row's slot
+ * of the workspace's names; a longer name is cut: it only labels a report
+ * row. */
+static const char *kept_name(char *text, const char *name)
+{
+	size_t n = strnlen(name, EST_OP_NAME_LEN - 1);
+
+	memcpy(text, name, n);
+	text[n] = '\0';
+	return text;
+}
+
+/* Row o, its name `name` or, where `text` is not NULL, a copy of it kept
+ * there. */
+static void fill(struct op *o, char *text, const char *name, enum brk cat,
 		 const struct op_cost *c, double count, enum op_stage stage)
 {
 	/* Field by field: workspaces are reused, and a memset of the op
@@ -55,12 +69,10 @@ static void fill(struct op *o, const char *name, enum brk cat,
 	o->launch_s = c->launch_s;
 	o->stage = stage;
 	o->coll = (struct op_coll){ 0 }; /* sink_coll() marks a collective */
-	/* last, so that nothing of the row waits in a register across it;
-	 * the name and its end only: strncpy's padding of the rest to NULs
-	 * was a twentieth of an estimate, and nothing reads past the end */
-	size_t n = strnlen(name, sizeof(o->name) - 1);
-	memcpy(o->name, name, n);
-	o->name[n] = '\0';
+	/* last, so that nothing of the row waits in a register across a
+	 * copy; a literal is not copied: the copy of every name was a tenth
+	 * of an estimate */
+	o->name = text ? kept_name(text, name) : name;
 }
 
 static inline __attribute__((always_inline)) struct op *
@@ -80,17 +92,19 @@ row_special(struct op_sink *s, const char *name, enum brk cat,
 	    const struct op_cost *c, double count)
 {
 	struct est_workspace *ws = s->ws;
-	char renamed[sizeof(ws->ops[0].name)];
+	char renamed[EST_OP_NAME_LEN];
 	struct op_sink plain = *s;
 
 	if (s->prefix && !strncmp(name, "layer.", 6)) {
 		snprintf(renamed, sizeof(renamed), "%.8s.%.30s", s->prefix,
 			 name + 6);
 		name = renamed;
+		plain.literal_names = 0;
 	} else if (s->prefix && s->prefix_also &&
 		   !strncmp(name, s->prefix_also, strlen(s->prefix_also))) {
 		snprintf(renamed, sizeof(renamed), "%.8s.%.30s", s->prefix, name);
 		name = renamed;
+		plain.literal_names = 0;
 	}
 	if (s->merge)
 		for (size_t i = 0; i < ws->count && i + 1 < ws->cap; i++) {
@@ -118,8 +132,10 @@ row(struct op_sink *s, const char *name, enum brk cat, const struct op_cost *c,
 	if (s->prefix || s->merge)
 		return row_special(s, name, cat, c, count);
 	if (ws->count + 1 < ws->cap) {
-		o = &ws->ops[ws->count++];
-		fill(o, name, cat, c, count, s->stage);
+		size_t slot = ws->count++;
+		o = &ws->ops[slot];
+		fill(o, s->literal_names ? NULL : ws->names[slot], name, cat, c,
+		     count, s->stage);
 		return o;
 	}
 	if (ws->cap == 0)
@@ -130,7 +146,8 @@ row(struct op_sink *s, const char *name, enum brk cat, const struct op_cost *c,
 		static const struct op_cost none = { 0, 0, 0, 0, PREC_FP32,
 						     BOUND_MEMORY };
 		ws->count = ws->cap;
-		fill(o, SINK_OVERFLOW_NAME, BRK_MEMBOUND, &none, 1, s->stage);
+		fill(o, NULL, SINK_OVERFLOW_NAME, BRK_MEMBOUND, &none, 1,
+		     s->stage);
 	}
 	o->flop += c->flop * count;
 	o->bytes += c->bytes * count;

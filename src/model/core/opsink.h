@@ -52,13 +52,16 @@ struct op_sink {
 	const char *prefix_also; /* with prefix: other names that begin with
 				    it are listed as "<prefix>.<name>" ("":
 				    every name); NULL: none */
+	int literal_names;   /* the names given now are string literals, which
+				rows point at; else (a name composed in a
+				buffer) each is copied into the workspace */
 	int bwd;             /* adding backward operators */
 	int recompute;       /* adding recomputed forward operators */
 	int wgrad;           /* adding weight-gradient GEMMs */
 };
 
 /* Empty ws and *sums and point the sink at them (stage OPS_LAYER, count
- * and mult 1, no prefix). */
+ * and mult 1, no prefix, names copied). */
 void sink_start(struct op_sink *s, struct est_workspace *ws,
 		struct op_sums *sums, int merge);
 

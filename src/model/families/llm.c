@@ -92,12 +92,15 @@ static void gemm_input_cast(struct bld *B, const char *gemm_name,
 			    double elems, double copies)
 {
 	const struct llm_shape *sh = B->sh;
-	char name[sizeof(((struct op *)0)->name)];
+	char name[EST_OP_NAME_LEN];
+	int literal = B->out->literal_names;
 
 	if (!(sh->eg < sh->e))
 		return;
 	snprintf(name, sizeof(name), "%s.cast", gemm_name);
+	B->out->literal_names = 0; /* a name composed here: the row copies it */
 	lb_elem(B, name, BRK_MEMBOUND, elems * (sh->e + copies * sh->eg), 0, 1);
+	B->out->literal_names = literal;
 }
 
 /*
@@ -722,6 +725,7 @@ void llm_build_ops(const struct workload *w, const struct gpu *g,
 	struct op_sink sink;
 
 	sink_start(&sink, ws, sums, 0);
+	sink.literal_names = 1; /* the builder's names, but for its casts' */
 	llm_build_stack(&sink, w, g, pl, sh, LLM_PART_ALL);
 }
 

@@ -201,16 +201,21 @@ static void encdec_build(const struct encdec *E, const struct gpu *g,
 {
 	struct op_sink enc, dec, cross;
 
+	/* The LLM builder's names are literals (the rows a prefix renames,
+	 * and its casts', are copied). */
 	sink_start(&enc, ws, &S[0], 0);
 	enc.prefix = "encoder";
 	enc.prefix_also = "";
+	enc.literal_names = 1;
 	llm_build_stack(&enc, &E->enc, g, pl, &E->se, LLM_PART_LAYERS |
 			LLM_PART_FIRST | LLM_PART_FINAL_NORM_FIRST);
 	sink_continue(&dec, ws, &S[1], 0);
 	dec.prefix = "decoder";
 	dec.prefix_also = "embed.";
+	dec.literal_names = 1;
 	llm_build_stack(&dec, &E->dec, g, pl, &E->sd, LLM_PART_ALL);
 	sink_continue(&cross, ws, &S[2], 0);
+	cross.literal_names = 1;
 	llm_build_cross_ops(&cross, &E->dec, g, pl, &E->sd, E->se.s);
 }
 

@@ -33,11 +33,15 @@ int est_workspace_init(struct est_workspace *ws, size_t cap)
 	ws->count = 0;
 	ws->cap = 0;
 	ws->ops = NULL;
+	ws->names = NULL;
 	if (cap == 0)
 		cap = EST_MAX_OPS;
 	ws->ops = calloc(cap, sizeof(*ws->ops));
-	if (!ws->ops)
+	ws->names = calloc(cap, sizeof(*ws->names));
+	if (!ws->ops || !ws->names) {
+		est_workspace_release(ws);
 		return -1;
+	}
 	ws->cap = cap;
 	return 0;
 }
@@ -47,7 +51,9 @@ void est_workspace_release(struct est_workspace *ws)
 	if (!ws)
 		return;
 	free(ws->ops);
+	free(ws->names);
 	ws->ops = NULL;
+	ws->names = NULL;
 	ws->count = ws->cap = 0;
 }
 

@@ -65,8 +65,13 @@ struct op_coll {
 	struct comm_group grp;
 };
 
+/* Bytes of an operator's name, its NUL included; a longer one is cut. */
+#define EST_OP_NAME_LEN 40
+
 struct op {
-	char name[40];        /* "layer.qkv.fwd", "lm_head.bwd_w", "dp.allreduce" */
+	const char *name;     /* "layer.qkv.fwd", "lm_head.bwd_w", "dp.allreduce":
+				 a string literal, or the text its workspace
+				 keeps for the row (est_workspace.names) */
 	enum brk category;
 	double flop;          /* per execution, on one GPU */
 	double bytes;         /* memory traffic (or bytes on the wire) */
@@ -139,11 +144,13 @@ struct estimate {
 /* Operator storage owned by the caller; reused across estimates. */
 struct est_workspace {
 	struct op *ops; /* owned */
+	char (*names)[EST_OP_NAME_LEN]; /* owned: a name's text for each row
+					   whose name was not a literal */
 	size_t count, cap;
 };
 
-/* Allocate room for `cap` operators (0: EST_MAX_OPS); 0, or -1 on
- * allocation failure. */
+/* Allocate room for `cap` operators and their names (0: EST_MAX_OPS); 0,
+ * or -1 on allocation failure. */
 int est_workspace_init(struct est_workspace *ws, size_t cap);
 void est_workspace_release(struct est_workspace *ws);
 
