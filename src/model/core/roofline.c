@@ -151,19 +151,6 @@ double roof_grouped_gemm_eff(const struct gpu *g, enum tc_prec p, double m,
 	       (one > 0 ? one / (one + half) : 1.0);
 }
 
-double roof_peak(const struct gpu *g, enum tc_prec p)
-{
-	if ((int)p < 0 || p >= PREC_COUNT)
-		return 0;
-	return g->peak_flop_per_s[p];
-}
-
-double roof_launch_s(const struct gpu *g, int graphs)
-{
-	double l = graphs ? g->eff.launch_graph_s : g->eff.launch_s;
-	return l > 0 ? l : 0;
-}
-
 double roof_attn_len_frac(double keys)
 {
 	if (!(keys > 0))
@@ -180,57 +167,6 @@ __attribute__((noinline, cold)) double roof_power_clock_frac(const struct gpu *g
 	return cbrt(g->tdp_w / ref);
 }
 
-/*
- * The arithmetic rate of work at peak_frac of precision p's peak: FP8 work
- * reaches a smaller share of its peak than 16-bit work, and a software stack
- * sustains stack_frac of the kernel rates over a step.  No FP4 GEMM rate has
- * been measured: FP4 work is taken to reach the share of its peak that FP8
- * work reaches of its own (docs/model.md, "FP4").
- */
-static inline __attribute__((always_inline)) double
-compute_rate(const struct gpu *g, enum tc_prec p, double peak_frac)
-{
-	double r = roof_peak(g, p) * peak_frac * g->eff.stack_frac;
-
-	/* the cube root is paid by power-limited parts only: the test before
-	 * the call keeps the common path of every roof time free of it */
-	if (g->eff.measured_tdp_w > g->tdp_w)
-		r *= roof_power_clock_frac(g);
-	return p == PREC_FP8 || p == PREC_FP4 ? r * g->eff.fp8_gemm_frac : r;
-}
-
-double roof_time_launch(const struct gpu *g, enum tc_prec p, double flop,
-			double peak_frac, double bytes, double kernels,
-			int graphs, enum op_bound *bound, double *launch_s)
-{
-	double rate = compute_rate(g, p, peak_frac);
-	double bw = g->mem_bytes_per_s * g->eff.mem_frac;
-	double tc = 0, tm = 0, tl = kernels * roof_launch_s(g, graphs);
-
-	if (flop > 0 && rate > 0)
-		tc = flop / rate;
-	if (bytes > 0 && bw > 0)
-		tm = bytes / bw;
-	double roof = tc > tm ? tc : tm;
-	double ov = g->eff.launch_overlap_frac;
-
-	if (ov < 0)
-		ov = 0;
-	if (ov > 1)
-		ov = 1;
-	if (bound) {
-		if (tc >= tm)
-			*bound = tc >= tl ? BOUND_COMPUTE : BOUND_LATENCY;
-		else
-			*bound = tm >= tl ? BOUND_MEMORY : BOUND_LATENCY;
-	}
-	/* The shorter of launch and kernel hides partly under the longer. */
-	double t = roof + tl - ov * (roof < tl ? roof : tl);
-	if (launch_s)
-		*launch_s = t - roof > 0 ? t - roof : 0;
-	return t;
-}
-
 double roof_time(const struct gpu *g, enum tc_prec p, double flop,
 		 double peak_frac, double bytes, double kernels, int graphs,
 		 enum op_bound *bound)
@@ -242,7 +178,7 @@ double roof_time(const struct gpu *g, enum tc_prec p, double flop,
 double roof_launch_part(const struct gpu *g, enum tc_prec p, double flop,
 			double peak_frac, double bytes, double time)
 {
-	double rate = compute_rate(g, p, peak_frac);
+	double rate = roof_compute_rate(g, p, peak_frac);
 	double bw = g->mem_bytes_per_s * g->eff.mem_frac;
 	double tc = flop > 0 && rate > 0 ? flop / rate : 0;
 	double tm = bytes > 0 && bw > 0 ? bytes / bw : 0;

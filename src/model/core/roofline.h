@@ -58,8 +58,14 @@ double roof_gemm_eff(const struct gpu *g, enum tc_prec p, double m, double n,
 double roof_grouped_gemm_eff(const struct gpu *g, enum tc_prec p, double m,
 			     double n, double k, double groups);
 
-/* Dense peak for GEMMs in precision p (FLOP/s); 0 if unsupported. */
-double roof_peak(const struct gpu *g, enum tc_prec p);
+/* Dense peak for GEMMs in precision p (FLOP/s); 0 if unsupported.
+ * Inline, as the timings below: every operator's time reads it. */
+static inline double roof_peak(const struct gpu *g, enum tc_prec p)
+{
+	if ((int)p < 0 || p >= PREC_COUNT)
+		return 0;
+	return g->peak_flop_per_s[p];
+}
 
 /*
  * The share of its compute rates a part sustains against the sibling its
@@ -70,6 +76,32 @@ double roof_peak(const struct gpu *g, enum tc_prec p);
  * Every compute rate of roof_time() includes it.
  */
 double roof_power_clock_frac(const struct gpu *g);
+
+/*
+ * The arithmetic rate of work at peak_frac of precision p's peak (FLOP/s):
+ * FP8 work reaches a smaller share of its peak than 16-bit work, and a
+ * software stack sustains stack_frac of the kernel rates over a step.  No
+ * FP4 GEMM rate has been measured: FP4 work is taken to reach the share of
+ * its peak that FP8 work reaches of its own (docs/model.md, "FP4").
+ */
+static inline double roof_compute_rate(const struct gpu *g, enum tc_prec p,
+				       double peak_frac)
+{
+	double r = roof_peak(g, p) * peak_frac * g->eff.stack_frac;
+
+	/* the cube root is paid by power-limited parts only: the test before
+	 * the call keeps the common path of every roof time free of it */
+	if (g->eff.measured_tdp_w > g->tdp_w)
+		r *= roof_power_clock_frac(g);
+	return p == PREC_FP8 || p == PREC_FP4 ? r * g->eff.fp8_gemm_frac : r;
+}
+
+/* Launch cost of one kernel for this GPU and CUDA-graph setting. */
+static inline double roof_launch_s(const struct gpu *g, int graphs)
+{
+	double l = graphs ? g->eff.launch_graph_s : g->eff.launch_s;
+	return l > 0 ? l : 0;
+}
 
 /*
  * Keys a query attends to at which a fused attention kernel reaches half of
@@ -102,10 +134,41 @@ double roof_time(const struct gpu *g, enum tc_prec p, double flop,
 		 enum op_bound *bound);
 
 /* roof_time(), also writing to *launch_s the part of the time that is launch
- * overhead: the time less the roof, never negative. */
-double roof_time_launch(const struct gpu *g, enum tc_prec p, double flop,
-			double peak_frac, double bytes, double kernels,
-			int graphs, enum op_bound *bound, double *launch_s);
+ * overhead: the time less the roof, never negative.  Inline: every
+ * operator of an estimate is timed here, and its callers' constant
+ * arguments and out-parameters then cost no call. */
+static inline double roof_time_launch(const struct gpu *g, enum tc_prec p,
+				      double flop, double peak_frac,
+				      double bytes, double kernels, int graphs,
+				      enum op_bound *bound, double *launch_s)
+{
+	double rate = roof_compute_rate(g, p, peak_frac);
+	double bw = g->mem_bytes_per_s * g->eff.mem_frac;
+	double tc = 0, tm = 0, tl = kernels * roof_launch_s(g, graphs);
+
+	if (flop > 0 && rate > 0)
+		tc = flop / rate;
+	if (bytes > 0 && bw > 0)
+		tm = bytes / bw;
+	double roof = tc > tm ? tc : tm;
+	double ov = g->eff.launch_overlap_frac;
+
+	if (ov < 0)
+		ov = 0;
+	if (ov > 1)
+		ov = 1;
+	if (bound) {
+		if (tc >= tm)
+			*bound = tc >= tl ? BOUND_COMPUTE : BOUND_LATENCY;
+		else
+			*bound = tm >= tl ? BOUND_MEMORY : BOUND_LATENCY;
+	}
+	/* The shorter of launch and kernel hides partly under the longer. */
+	double t = roof + tl - ov * (roof < tl ? roof : tl);
+	if (launch_s)
+		*launch_s = t - roof > 0 ? t - roof : 0;
+	return t;
+}
 
 /*
  * The part of `time` that is launch overhead: time less the roof of `flop`
@@ -116,9 +179,6 @@ double roof_time_launch(const struct gpu *g, enum tc_prec p, double flop,
  */
 double roof_launch_part(const struct gpu *g, enum tc_prec p, double flop,
 			double peak_frac, double bytes, double time);
-
-/* Launch cost of one kernel for this GPU and CUDA-graph setting. */
-double roof_launch_s(const struct gpu *g, int graphs);
 
 /*
  * Seconds of a degenerate GEMM (one side of a few elements: GEMV-like,
