@@ -39,12 +39,14 @@ double roof_gemm_util_tile(int sm_count, double m, double n, double batch,
 	       (wave_area(sm_count, m, n, batch, tm, tn) * sm_count);
 }
 
-double roof_gemm_util(int sm_count, double m, double n, double batch)
+/* roof_gemm_util() of a shape it takes (sm_count, m, n and batch > 0).
+ * Inlined into roof_gemm_eff(), which shares its tile counts with the
+ * split-K test and its shape test with the caller's. */
+static inline __attribute__((always_inline)) double
+gemm_util(int sm_count, double m, double n, double batch)
 {
 	double area, a, best;
 
-	if (sm_count <= 0 || !(m > 0) || !(n > 0) || !(batch > 0))
-		return 1.0;
 	/* The best tiling wastes least: the smallest area. */
 	area = wave_area(sm_count, m, n, batch, ROOF_TILE_M, ROOF_TILE_N);
 	a = wave_area(sm_count, m, n, batch, ROOF_TILE_M_LARGE, ROOF_TILE_N);
@@ -56,6 +58,13 @@ double roof_gemm_util(int sm_count, double m, double n, double batch)
 	best = m * n * batch / (area * sm_count);
 	assert(best > 0 && best <= 1.0 + 1e-12);
 	return best;
+}
+
+double roof_gemm_util(int sm_count, double m, double n, double batch)
+{
+	if (sm_count <= 0 || !(m > 0) || !(n > 0) || !(batch > 0))
+		return 1.0;
+	return gemm_util(sm_count, m, n, batch);
 }
 
 /*
@@ -132,10 +141,11 @@ double roof_gemm_eff(const struct gpu *g, enum tc_prec p, double m, double n,
 {
 	double flop = 2.0 * m * n * k * batch;
 	double half = half_flop(g, p);
-	double util = roof_gemm_util(g->sm_count, m, n, batch);
+	double util = 1.0; /* roof_gemm_util()'s for a shape it does not take */
 
 	if (g->sm_count > 0 && m > 0 && n > 0 && batch > 0)
-		util = split_k_util(g->sm_count, m, n, k, batch, util);
+		util = split_k_util(g->sm_count, m, n, k, batch,
+				    gemm_util(g->sm_count, m, n, batch));
 	/* Small GEMMs do not reach the large-GEMM rate (fitted, docs/model.md). */
 	double size = flop > 0 ? flop / (flop + half) : 1.0;
 	return gemm_ceiling(g, p) * util * size;
