@@ -26,20 +26,6 @@ void sink_continue(struct op_sink *s, struct est_workspace *ws,
 	s->mult = 1;
 }
 
-enum limiter op_limiter(enum op_bound bound, enum brk cat, double flop)
-{
-	switch (bound) {
-	case BOUND_COMPUTE: return LIM_COMPUTE;
-	case BOUND_MEMORY: return LIM_MEMORY_BW;
-	case BOUND_NETWORK: return LIM_COMMUNICATION;
-	case BOUND_LATENCY:
-	default:
-		/* launch-bound: its small roof is whichever side it has */
-		return flop > 0 && cat != BRK_MEMBOUND ? LIM_COMPUTE :
-							 LIM_MEMORY_BW;
-	}
-}
-
 /* The text of a name that is not a literal, kept in `text`, a row's slot
  * of the workspace's names; a longer name is cut: it only labels a report
  * row. */
@@ -57,22 +43,8 @@ static const char *kept_name(char *text, const char *name)
 static void fill(struct op *o, char *text, const char *name, enum brk cat,
 		 const struct op_cost *c, double count, enum op_stage stage)
 {
-	/* Field by field: workspaces are reused, and a memset of the op
-	 * compiled to `rep stos`, once the costliest line of an estimate. */
-	o->category = cat;
-	o->flop = c->flop;
-	o->bytes = c->bytes;
-	o->count = count;
-	o->prec = c->prec;
-	o->time_s = c->time_s;
-	o->bound = c->bound;
-	o->launch_s = c->launch_s;
-	o->stage = stage;
-	o->coll = (struct op_coll){ 0 }; /* sink_coll() marks a collective */
-	/* last, so that nothing of the row waits in a register across a
-	 * copy; a literal is not copied: the copy of every name was a tenth
-	 * of an estimate */
-	o->name = text ? kept_name(text, name) : name;
+	sink_fill(o, text ? kept_name(text, name) : name, cat, c, count,
+		  stage);
 }
 
 static inline __attribute__((always_inline)) struct op *
@@ -120,8 +92,8 @@ row_special(struct op_sink *s, const char *name, enum brk cat,
 	return row(&plain, name, cat, c, count);
 }
 
-/* The row of an operator executed `count` times per step.  Inlined into
- * sink_put(), the path of every operator of an estimate. */
+/* The row of an operator executed `count` times per step: sink_list(), and
+ * sink_put() where its inline path does not fill the next slot. */
 static inline __attribute__((always_inline)) struct op *
 row(struct op_sink *s, const char *name, enum brk cat, const struct op_cost *c,
     double count)
@@ -160,26 +132,4 @@ struct op *sink_list(struct op_sink *s, const char *name, enum brk cat,
 		     const struct op_cost *c, double count)
 {
 	return row(s, name, cat, c, count);
-}
-
-struct op *sink_put(struct op_sink *s, const char *name, enum brk cat,
-		    const struct op_cost *c, double mult, double flop)
-{
-	struct op_sums *S = s->sums;
-	enum op_stage st = s->stage;
-	double roof = c->time_s - c->launch_s;
-
-	mult *= s->mult;
-	S->t[st][cat] += roof * mult;
-	S->t[st][BRK_LAUNCH] += c->launch_s * mult;
-	S->lim[st][op_limiter(c->bound, cat, c->flop)] += roof * mult;
-	S->lim[st][LIM_LAUNCH] += c->launch_s * mult;
-	if (s->bwd && st == OPS_LAYER)
-		S->bwd_s += c->time_s * mult;
-	if (s->wgrad)
-		S->wgrad_s[st] += c->time_s * mult;
-	S->hw_flop[st] += flop * mult;
-	if (!s->recompute)
-		S->model_flop[st] += flop * mult;
-	return row(s, name, cat, c, s->count * mult);
 }

@@ -70,21 +70,88 @@ void sink_start(struct op_sink *s, struct est_workspace *ws,
 void sink_continue(struct op_sink *s, struct est_workspace *ws,
 		   struct op_sums *sums, int merge);
 
+/* List an operator `count` times per step without adding it to the sums
+ * (a caller that accounts for it otherwise, e.g. pipeline transfers). */
+struct op *sink_list(struct op_sink *s, const char *name, enum brk cat,
+		     const struct op_cost *c, double count);
+
+/* The limiter an operator's roof time counts against. */
+static inline enum limiter op_limiter(enum op_bound bound, enum brk cat,
+				      double flop)
+{
+	switch (bound) {
+	case BOUND_COMPUTE: return LIM_COMPUTE;
+	case BOUND_MEMORY: return LIM_MEMORY_BW;
+	case BOUND_NETWORK: return LIM_COMMUNICATION;
+	case BOUND_LATENCY:
+	default:
+		/* launch-bound: its small roof is whichever side it has */
+		return flop > 0 && cat != BRK_MEMBOUND ? LIM_COMPUTE :
+							 LIM_MEMORY_BW;
+	}
+}
+
+/* Fill row o of an operator named `name` (not copied), executed `count`
+ * times per step in `stage`.  Field by field: workspaces are reused, and a
+ * memset of the op compiled to `rep stos`, once the costliest line of an
+ * estimate. */
+static inline void sink_fill(struct op *o, const char *name, enum brk cat,
+			     const struct op_cost *c, double count,
+			     enum op_stage stage)
+{
+	o->category = cat;
+	o->flop = c->flop;
+	o->bytes = c->bytes;
+	o->count = count;
+	o->prec = c->prec;
+	o->time_s = c->time_s;
+	o->bound = c->bound;
+	o->launch_s = c->launch_s;
+	o->stage = stage;
+	o->coll = (struct op_coll){ 0 }; /* sink_coll() marks a collective */
+	o->name = name;
+}
+
 /*
  * Add an operator executed `mult` (times s->mult) times per unit of the
  * current stage:
  * list it and add mult times its time to the sums; `flop` of it count as
  * hardware FLOPs (and as model FLOPs unless recomputed).  Returns its row
  * (the "other" row once the workspace is full; NULL only for a workspace
- * without a slot).
+ * without a slot).  Inline: every operator of an estimate passes here, and
+ * its cost is summed and listed from the registers its caller timed it
+ * in; a name to copy or rename, a merge and a full workspace take
+ * sink_list().
  */
-struct op *sink_put(struct op_sink *s, const char *name, enum brk cat,
-		    const struct op_cost *c, double mult, double flop);
+static inline struct op *sink_put(struct op_sink *s, const char *name,
+				  enum brk cat, const struct op_cost *c,
+				  double mult, double flop)
+{
+	struct op_sums *S = s->sums;
+	struct est_workspace *ws = s->ws;
+	enum op_stage st = s->stage;
+	double roof = c->time_s - c->launch_s;
 
-/* List an operator `count` times per step without adding it to the sums
- * (a caller that accounts for it otherwise, e.g. pipeline transfers). */
-struct op *sink_list(struct op_sink *s, const char *name, enum brk cat,
-		     const struct op_cost *c, double count);
+	mult *= s->mult;
+	S->t[st][cat] += roof * mult;
+	S->t[st][BRK_LAUNCH] += c->launch_s * mult;
+	S->lim[st][op_limiter(c->bound, cat, c->flop)] += roof * mult;
+	S->lim[st][LIM_LAUNCH] += c->launch_s * mult;
+	if (s->bwd && st == OPS_LAYER)
+		S->bwd_s += c->time_s * mult;
+	if (s->wgrad)
+		S->wgrad_s[st] += c->time_s * mult;
+	S->hw_flop[st] += flop * mult;
+	if (!s->recompute)
+		S->model_flop[st] += flop * mult;
+	if (s->literal_names && !s->prefix && !s->merge &&
+	    ws->count + 1 < ws->cap) {
+		struct op *o = &ws->ops[ws->count++];
+		sink_fill(o, name, cat, c, s->count * mult, st);
+		return o;
+	}
+	return sink_list(s, name, cat, c, s->count * mult);
+}
 
 /* The row that sums what did not fit in the workspace. */
 #define SINK_OVERFLOW_NAME "other"
@@ -98,8 +165,5 @@ static inline void sink_coll(const struct op_sink *s, struct op *o,
 	if (o && o != &s->ws->ops[s->ws->cap - 1])
 		o->coll = (struct op_coll){ kind, grp };
 }
-
-/* The limiter an operator's roof time counts against. */
-enum limiter op_limiter(enum op_bound bound, enum brk cat, double flop);
 
 #endif
