@@ -8,6 +8,20 @@
 #include <stdint.h>
 #include <string.h>
 
+/* roof_time_launch() of an operator on K's GPU: from the builder's rates
+ * where it resolved them. */
+static inline double kit_time(const struct kit *K, enum tc_prec p,
+			      double flop, double peak_frac, double bytes,
+			      double kernels, enum op_bound *bound,
+			      double *launch_s)
+{
+	if (K->rates)
+		return roof_time_at(K->rates, p, flop, peak_frac, bytes, kernels,
+				    bound, launch_s);
+	return roof_time_launch(K->g, p, flop, peak_frac, bytes, kernels,
+				K->graphs, bound, launch_s);
+}
+
 struct op *kit_gemm(const struct kit *K, const char *name, enum brk cat,
 		    enum tc_prec p, double m, double n, double k, double batch,
 		    double scale, double bytes, enum gemm_path path, double mult)
@@ -21,9 +35,9 @@ struct op *kit_gemm(const struct kit *K, const char *name, enum brk cat,
 	c.flop = 2.0 * m * n * k * batch;
 	c.bytes = bytes;
 	c.prec = p;
-	c.time_s = roof_time_launch(g, p, c.flop, eff, bytes,
-				    path == GEMM_GROUPED ? batch : 1, K->graphs,
-				    &c.bound, &c.launch_s);
+	c.time_s = kit_time(K, p, c.flop, eff, bytes,
+			    path == GEMM_GROUPED ? batch : 1, &c.bound,
+			    &c.launch_s);
 	if (path == GEMM_OR_THIN) {
 		double thin = roof_skinny_time(g, c.flop, bytes, K->graphs);
 		if (thin < c.time_s) {
@@ -47,9 +61,8 @@ struct op *kit_stream(const struct kit *K, const char *name, enum brk cat,
 	c.flop = flop;
 	c.bytes = bytes;
 	c.prec = p;
-	c.time_s = roof_time_launch(K->g, p, flop, K->g->eff.elem_flop_frac,
-				    bytes / bw_frac, kernels, K->graphs,
-				    &c.bound, &c.launch_s);
+	c.time_s = kit_time(K, p, flop, K->g->eff.elem_flop_frac,
+			    bytes / bw_frac, kernels, &c.bound, &c.launch_s);
 	if (c.bound == BOUND_COMPUTE)
 		c.bound = BOUND_MEMORY;
 	return sink_put(K->out, name, cat, &c, mult, 0);

@@ -12,6 +12,7 @@
 #define TC_OPKIT_H
 
 #include "comm.h"
+#include "roofline.h"
 #include "../types/estimate_types.h"
 #include "../types/gpu.h"
 #include "opsink.h"
@@ -47,6 +48,9 @@ struct kit {
 	const struct plan *pl;
 	int graphs; /* CUDA graphs: launches cost less */
 	struct kit_memo *memo; /* borrowed: timings on g and pl; NULL: none */
+	const struct roof_rates *rates; /* borrowed: g's with graphs, read
+					   once for a builder's operators;
+					   NULL: read for each */
 };
 
 /* How a GEMM may run. */

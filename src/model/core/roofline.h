@@ -133,30 +133,22 @@ double roof_time(const struct gpu *g, enum tc_prec p, double flop,
 		 double peak_frac, double bytes, double kernels, int graphs,
 		 enum op_bound *bound);
 
-/* roof_time(), also writing to *launch_s the part of the time that is launch
- * overhead: the time less the roof, never negative.  Inline: every
- * operator of an estimate is timed here, and its callers' constant
- * arguments and out-parameters then cost no call. */
-static inline double roof_time_launch(const struct gpu *g, enum tc_prec p,
-				      double flop, double peak_frac,
-				      double bytes, double kernels, int graphs,
-				      enum op_bound *bound, double *launch_s)
+/* The time of `flop` at `rate` and `bytes` at streaming rate `bw`, the
+ * larger (the roof), and of `tl` seconds of launches, `ov` (within [0, 1])
+ * of the shorter of both hidden: roof_time_launch() once its rates are
+ * read. */
+static inline double roof_time_of(double flop, double rate, double bytes,
+				  double bw, double tl, double ov,
+				  enum op_bound *bound, double *launch_s)
 {
-	double rate = roof_compute_rate(g, p, peak_frac);
-	double bw = g->mem_bytes_per_s * g->eff.mem_frac;
-	double tc = 0, tm = 0, tl = kernels * roof_launch_s(g, graphs);
+	double tc = 0, tm = 0;
 
 	if (flop > 0 && rate > 0)
 		tc = flop / rate;
 	if (bytes > 0 && bw > 0)
 		tm = bytes / bw;
 	double roof = tc > tm ? tc : tm;
-	double ov = g->eff.launch_overlap_frac;
 
-	if (ov < 0)
-		ov = 0;
-	if (ov > 1)
-		ov = 1;
 	if (bound) {
 		if (tc >= tm)
 			*bound = tc >= tl ? BOUND_COMPUTE : BOUND_LATENCY;
@@ -168,6 +160,63 @@ static inline double roof_time_launch(const struct gpu *g, enum tc_prec p,
 	if (launch_s)
 		*launch_s = t - roof > 0 ? t - roof : 0;
 	return t;
+}
+
+/* roof_time(), also writing to *launch_s the part of the time that is launch
+ * overhead: the time less the roof, never negative.  Inline: every
+ * operator of an estimate is timed here, and its callers' constant
+ * arguments and out-parameters then cost no call. */
+static inline double roof_time_launch(const struct gpu *g, enum tc_prec p,
+				      double flop, double peak_frac,
+				      double bytes, double kernels, int graphs,
+				      enum op_bound *bound, double *launch_s)
+{
+	double ov = g->eff.launch_overlap_frac;
+
+	if (ov < 0)
+		ov = 0;
+	if (ov > 1)
+		ov = 1;
+	return roof_time_of(flop, roof_compute_rate(g, p, peak_frac), bytes,
+			    g->mem_bytes_per_s * g->eff.mem_frac,
+			    kernels * roof_launch_s(g, graphs), ov, bound,
+			    launch_s);
+}
+
+/*
+ * What a roof time reads of a GPU, resolved once for the operators of a
+ * build (its kit's, opkit.h) rather than for each: the peaks, the factors
+ * of a compute rate (each exactly 1 where it does not apply, so that the
+ * rate is roof_compute_rate()'s to the bit), the streaming rate, a
+ * launch's cost and the share of it that overlaps.
+ */
+struct roof_rates {
+	double peak[PREC_COUNT];      /* roof_peak() */
+	double stack_frac;            /* eff.stack_frac */
+	double power_frac;            /* roof_power_clock_frac() of a part
+					 its measured sibling outpowers */
+	double prec_frac[PREC_COUNT]; /* eff.fp8_gemm_frac for FP8, FP4 */
+	double bw;                    /* streaming rate, bytes/s */
+	double launch_s;              /* roof_launch_s() */
+	double overlap_frac;          /* launch_overlap_frac within [0, 1] */
+};
+
+/* The rates of GPU g with (graphs) or without CUDA graphs. */
+void roof_rates_init(struct roof_rates *r, const struct gpu *g, int graphs);
+
+/* roof_time_launch() on the GPU and CUDA-graph setting r was resolved
+ * for. */
+static inline double roof_time_at(const struct roof_rates *r, enum tc_prec p,
+				  double flop, double peak_frac, double bytes,
+				  double kernels, enum op_bound *bound,
+				  double *launch_s)
+{
+	int known = (int)p >= 0 && p < PREC_COUNT;
+	double rate = (known ? r->peak[p] : 0) * peak_frac * r->stack_frac *
+		      r->power_frac * (known ? r->prec_frac[p] : 1);
+
+	return roof_time_of(flop, rate, bytes, r->bw, kernels * r->launch_s,
+			    r->overlap_frac, bound, launch_s);
 }
 
 /*

@@ -74,10 +74,9 @@ static void lora(struct bld *B, const char *name, double T, double n,
 	c.bytes = passes * sh->e * experts * (m * k + k * r + m * r + r * n +
 					      m * n);
 	c.prec = B->pa;
-	c.time_s = roof_time_launch(B->g, B->pa, c.flop,
-				    roof_gemm_eff(B->g, B->pa, m, r, k, experts),
-				    c.bytes, 2 * passes, B->graphs, &c.bound,
-				    &c.launch_s);
+	c.time_s = roof_time_at(&B->rates, B->pa, c.flop,
+				roof_gemm_eff(B->g, B->pa, m, r, k, experts),
+				c.bytes, 2 * passes, &c.bound, &c.launch_s);
 	sink_put(B->out, name, BRK_GEMM, &c, 1, c.flop);
 }
 

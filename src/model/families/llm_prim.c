@@ -28,7 +28,8 @@ void lb_init(struct bld *B, struct op_sink *out, const struct gpu *g,
 	B->graphs = pl->cuda_graphs;
 	B->composite = pl->compile ? 0 : g->eff.composite_elem_frac;
 	kit_memo_init(memo);
-	B->kit = (struct kit){ out, g, pl, B->graphs, memo };
+	roof_rates_init(&B->rates, g, B->graphs);
+	B->kit = (struct kit){ out, g, pl, B->graphs, memo, &B->rates };
 	B->tpg = lb_group(sh->t, 1, sh->gpn);
 }
 
@@ -112,8 +113,8 @@ void lb_fused(struct bld *B, const char *name, double flop, double bytes,
 	c.flop = flop;
 	c.bytes = bytes;
 	c.prec = B->pa;
-	c.time_s = roof_time_launch(B->g, B->pa, flop, frac,
-				    bytes, 1, B->graphs, &c.bound, &c.launch_s);
+	c.time_s = roof_time_at(&B->rates, B->pa, flop, frac, bytes, 1,
+				&c.bound, &c.launch_s);
 	sink_put(B->out, name, BRK_ATTN, &c, 1, model_flop);
 }
 

@@ -26,8 +26,9 @@ struct bld {
 	int grouped;       /* a batch of GEMMs runs as separate kernels */
 	double composite;  /* share of the element-wise chains run as
 			      eager composite ops (lb_chain) */
-	struct kit kit;    /* over out, g, pl and graphs, set once: every
-			      operator's timing passes it; its memo is
+	struct roof_rates rates; /* g's with graphs, for every operator */
+	struct kit kit;    /* over out, g, pl, graphs and rates, set once:
+			      every operator's timing passes it; its memo is
 			      borrowed from lb_init()'s caller */
 	struct comm_group tpg; /* the tensor-parallel group, which most of
 				  the collectives of a layer span */

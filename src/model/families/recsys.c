@@ -97,7 +97,7 @@ static void put(struct rb *B, const char *name, enum brk cat, double flop,
 static struct kit kit_of(struct rb *B, const struct plan *pl)
 {
 	/* no memo: its few collectives differ */
-	struct kit K = { &B->out, B->g, pl, B->graphs, NULL };
+	struct kit K = { &B->out, B->g, pl, B->graphs, NULL, NULL };
 	return K;
 }
 

@@ -67,7 +67,7 @@ static void step_work(struct vb *B, const struct workload *w, double P,
 	B->out.stage = OPS_STEP;
 	B->out.count = 1;
 	if (pl->dp > 1) {
-		struct kit K = { &B->out, g, pl, B->graphs, NULL };
+		struct kit K = { &B->out, g, pl, B->graphs, NULL, NULL };
 		double bytes = 4 * P;
 		double t = kit_coll(&K, "dp.grad_allreduce", BRK_DP_COMM, PREC_FP32,
 				    COLL_ALLREDUCE, comm_group_of(pl->dp, pl->gpus_per_node),

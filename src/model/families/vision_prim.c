@@ -37,7 +37,7 @@ static void put(struct vb *B, const char *name, enum brk cat, double flop,
 static struct kit kit_of(struct vb *B)
 {
 	/* no memo: these kits time no collectives */
-	struct kit K = { &B->out, B->g, B->pl, B->graphs, NULL };
+	struct kit K = { &B->out, B->g, B->pl, B->graphs, NULL, NULL };
 	return K;
 }
 
