@@ -85,21 +85,29 @@ static void lora(struct bld *B, const char *name, double T, double n,
  * format (eg: fp8, fp4) before an fp8 or fp4 GEMM: Transformer Engine's
  * cast-transpose reads the tensor once and writes it `copies` times, as
  * is and transposed, since Hopper's fp8 GEMMs take only the TN layout
- * and the weight gradient reads the transpose.
+ * and the weight gradient reads the transpose.  Apart from its test
+ * (gemm_input_cast()), which every linear layer passes: a 16-bit GEMM pays
+ * for neither the call nor the name buffer.
  */
-static void gemm_input_cast(struct bld *B, const char *gemm_name,
-			    double elems, double copies)
+static __attribute__((noinline)) void
+cast_op(struct bld *B, const char *gemm_name, double elems, double copies)
 {
 	const struct llm_shape *sh = B->sh;
 	char name[EST_OP_NAME_LEN];
 	int literal = B->out->literal_names;
 
-	if (!(sh->eg < sh->e))
-		return;
 	snprintf(name, sizeof(name), "%s.cast", gemm_name);
 	B->out->literal_names = 0; /* a name composed here: the row copies it */
 	lb_elem(B, name, BRK_MEMBOUND, elems * (sh->e + copies * sh->eg), 0, 1);
 	B->out->literal_names = literal;
+}
+
+/* The cast of cast_op() before a GEMM in a format narrower than 16 bits. */
+static inline void gemm_input_cast(struct bld *B, const char *gemm_name,
+				   double elems, double copies)
+{
+	if (B->sh->eg < B->sh->e)
+		cast_op(B, gemm_name, elems, copies);
 }
 
 /*
