@@ -153,10 +153,11 @@ static double sharded(double all, double expert, double dp, double dpx)
 	return (all - expert) / dp + expert / dpx;
 }
 
-/* Memory of one stage's GPU holding `params` (trainable `train`). */
+/* Memory of one stage's GPU holding `params` (trainable `train`); `kept`:
+ * mem_layer_kept_bytes() of a layer, the same in every stage. */
 static double stage_mem(const struct workload *w, const struct plan *pl,
-			const struct llm_shape *sh, double lps, double params,
-			double train, double inflight, int last,
+			const struct llm_shape *sh, double kept, double lps,
+			double params, double train, double inflight, int last,
 			double part[MEM_COUNT])
 {
 	double e16 = mem_weight_bytes_per_param(sh->e); /* weight and grad bytes */
@@ -193,7 +194,7 @@ static double stage_mem(const struct workload *w, const struct plan *pl,
 	part[MEM_OPTIMIZER] = z >= 1 ? sharded(train, xt, dp, dpx) * opt :
 				       train * opt;
 
-	act = mem_layer_kept_bytes(sh, &w->train) * lps * inflight;
+	act = kept * lps * inflight;
 	if (w->train.recompute == RECOMP_FULL ||
 	    w->train.recompute == RECOMP_SELECTIVE_OP)
 		/* one layer recomputed in full during its backward */
@@ -230,9 +231,10 @@ double mem_estimate(const struct workload *w, const struct plan *pl,
 {
 	double first[MEM_COUNT], mid[MEM_COUNT], last[MEM_COUNT];
 	enum pp_schedule s = sched_resolve(pl->schedule, pl->interleave);
+	double kept = mem_layer_kept_bytes(sh, &w->train);
 	double a, b, c;
 
-	a = stage_mem(w, pl, sh, sh->lps_first, sh->stage_params_first,
+	a = stage_mem(w, pl, sh, kept, sh->lps_first, sh->stage_params_first,
 		      sh->trainable_first,
 		      sched_inflight(s, sh->p, sh->m, sh->v, 0), sh->p == 1,
 		      first);
@@ -240,7 +242,7 @@ double mem_estimate(const struct workload *w, const struct plan *pl,
 		memcpy(part, first, sizeof(first));
 		return a;
 	}
-	b = stage_mem(w, pl, sh, sh->lps_last, sh->stage_params_last,
+	b = stage_mem(w, pl, sh, kept, sh->lps_last, sh->stage_params_last,
 		      sh->trainable_last, 1, 1, last);
 	if (b > a) {
 		a = b;
@@ -249,7 +251,7 @@ double mem_estimate(const struct workload *w, const struct plan *pl,
 	/* Uneven stages: the second stage, more layers than the first and
 	 * nearly as many micro-batches in flight, may hold the most. */
 	if (sh->p > 2 && sh->lps > sh->lps_first) {
-		c = stage_mem(w, pl, sh, sh->lps, sh->stage_params_mid,
+		c = stage_mem(w, pl, sh, kept, sh->lps, sh->stage_params_mid,
 			      sh->trainable_mid,
 			      sched_inflight(s, sh->p, sh->m, sh->v, 1), 0,
 			      mid);
