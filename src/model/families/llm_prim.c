@@ -11,50 +11,6 @@
 #include "../core/opkit.h"
 #include "../core/roofline.h"
 
-void lb_init(struct bld *B, struct op_sink *out, const struct gpu *g,
-	     const struct plan *pl, const struct llm_shape *sh,
-	     enum tc_prec prec, struct kit_memo *memo)
-{
-	memset(B, 0, sizeof(*B));
-	B->out = out;
-	B->g = g;
-	B->pl = pl;
-	B->sh = sh;
-	B->pg = prec;
-	B->eg = sh->eg;
-	B->pa = prec == PREC_FP8 || prec == PREC_FP4 ? PREC_BF16 : prec;
-	if (roof_peak(g, B->pa) <= 0)
-		B->pa = B->pg;
-	B->graphs = pl->cuda_graphs;
-	B->composite = pl->compile ? 0 : g->eff.composite_elem_frac;
-	kit_memo_init(memo);
-	roof_rates_init(&B->rates, g, B->graphs);
-	B->kit = (struct kit){ out, g, pl, B->graphs, memo, &B->rates };
-	B->tpg = lb_group(sh->t, 1, sh->gpn);
-}
-
-void lb_gemm(struct bld *B, const char *name, enum brk cat, double m,
-	     double n, double k, double batch)
-{
-	kit_gemm(&B->kit, name, cat, B->pg, m, n, k, batch, 1,
-		 batch * (B->eg * (m * k + k * n) + B->sh->e * m * n),
-		 B->grouped ? GEMM_GROUPED : GEMM_TILED, 1);
-}
-
-void lb_wgemm(struct bld *B, const char *name, double m, double n,
-	      double k, double batch)
-{
-	B->out->wgrad = 1;
-	lb_gemm(B, name, BRK_GEMM, m, n, k, batch);
-	B->out->wgrad = 0;
-}
-
-void lb_elem(struct bld *B, const char *name, enum brk cat, double bytes,
-	     double flop, double kernels)
-{
-	kit_stream(&B->kit, name, cat, B->pa, bytes, 1, flop, kernels, 1);
-}
-
 /*
  * Bytes per element of eager PyTorch's composite ops against the fused
  * kernels', e bytes an activation element, and their kernels for each
@@ -88,14 +44,64 @@ static const struct {
 	[CHAIN_GLU_BWD] = { 0, 9, 5, 3 },
 };
 
+void lb_init(struct bld *B, struct op_sink *out, const struct gpu *g,
+	     const struct plan *pl, const struct llm_shape *sh,
+	     enum tc_prec prec, struct kit_memo *memo)
+{
+	memset(B, 0, sizeof(*B));
+	B->out = out;
+	B->g = g;
+	B->pl = pl;
+	B->sh = sh;
+	B->pg = prec;
+	B->eg = sh->eg;
+	B->pa = prec == PREC_FP8 || prec == PREC_FP4 ? PREC_BF16 : prec;
+	if (roof_peak(g, B->pa) <= 0)
+		B->pa = B->pg;
+	B->graphs = pl->cuda_graphs;
+	B->composite = pl->compile ? 0 : g->eff.composite_elem_frac;
+	/* each chain's factors once, not at each of its operators */
+	for (int k = 0; k < CHAIN_COUNT; k++) {
+		double c = B->composite, e = sh->e;
+		double ratio = (chain_eager[k].fixed + chain_eager[k].per_e * e) /
+			       (chain_eager[k].fused_per_e * e);
+		B->chain_bytes[k] = 1 + c * (ratio - 1);
+		B->chain_kernels[k] = 1 + c * (chain_eager[k].kernels - 1);
+	}
+	kit_memo_init(memo);
+	roof_rates_init(&B->rates, g, B->graphs);
+	B->kit = (struct kit){ out, g, pl, B->graphs, memo, &B->rates };
+	B->tpg = lb_group(sh->t, 1, sh->gpn);
+}
+
+void lb_gemm(struct bld *B, const char *name, enum brk cat, double m,
+	     double n, double k, double batch)
+{
+	kit_gemm(&B->kit, name, cat, B->pg, m, n, k, batch, 1,
+		 batch * (B->eg * (m * k + k * n) + B->sh->e * m * n),
+		 B->grouped ? GEMM_GROUPED : GEMM_TILED, 1);
+}
+
+void lb_wgemm(struct bld *B, const char *name, double m, double n,
+	      double k, double batch)
+{
+	B->out->wgrad = 1;
+	lb_gemm(B, name, BRK_GEMM, m, n, k, batch);
+	B->out->wgrad = 0;
+}
+
+void lb_elem(struct bld *B, const char *name, enum brk cat, double bytes,
+	     double flop, double kernels)
+{
+	kit_stream(&B->kit, name, cat, B->pa, bytes, 1, flop, kernels, 1);
+}
+
+
 void lb_chain(struct bld *B, const char *name, enum lb_chain k,
 	      double bytes, double kernels)
 {
-	double c = B->composite, e = B->sh->e;
-	double ratio = (chain_eager[k].fixed + chain_eager[k].per_e * e) /
-		       (chain_eager[k].fused_per_e * e);
-	lb_elem(B, name, BRK_MEMBOUND, bytes * (1 + c * (ratio - 1)),
-		0, kernels * (1 + c * (chain_eager[k].kernels - 1)));
+	lb_elem(B, name, BRK_MEMBOUND, bytes * B->chain_bytes[k], 0,
+		kernels * B->chain_kernels[k]);
 }
 
 void lb_fused(struct bld *B, const char *name, double flop, double bytes,

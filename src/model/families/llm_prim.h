@@ -13,6 +13,17 @@
 #include "../types/workload.h"
 #include "llm_shape.h"
 
+/* The element-wise chains that eager PyTorch runs as composite ops and a
+ * fused or compiled stack as one kernel (docs/model.md, section 2). */
+enum lb_chain {
+	CHAIN_RMSNORM,     /* RMSNorm forward */
+	CHAIN_RMSNORM_BWD,
+	CHAIN_ROPE,        /* rotary embedding, forward or backward */
+	CHAIN_GLU,         /* gated activation: act(a) * b */
+	CHAIN_GLU_BWD,
+	CHAIN_COUNT
+};
+
 /* Builder state: how an operator's time is computed; the sink lists it. */
 struct bld {
 	struct op_sink *out;
@@ -26,22 +37,15 @@ struct bld {
 	int grouped;       /* a batch of GEMMs runs as separate kernels */
 	double composite;  /* share of the element-wise chains run as
 			      eager composite ops (lb_chain) */
+	double chain_bytes[CHAIN_COUNT];   /* of a chain's fused bytes, what
+					      moves with that share eager */
+	double chain_kernels[CHAIN_COUNT]; /* the same of its kernels */
 	struct roof_rates rates; /* g's with graphs, for every operator */
 	struct kit kit;    /* over out, g, pl, graphs and rates, set once:
 			      every operator's timing passes it; its memo is
 			      borrowed from lb_init()'s caller */
 	struct comm_group tpg; /* the tensor-parallel group, which most of
 				  the collectives of a layer span */
-};
-
-/* The element-wise chains that eager PyTorch runs as composite ops and a
- * fused or compiled stack as one kernel (docs/model.md, section 2). */
-enum lb_chain {
-	CHAIN_RMSNORM,     /* RMSNorm forward */
-	CHAIN_RMSNORM_BWD,
-	CHAIN_ROPE,        /* rotary embedding, forward or backward */
-	CHAIN_GLU,         /* gated activation: act(a) * b */
-	CHAIN_GLU_BWD
 };
 
 /* A builder putting into `out`: GEMMs in `prec`, attention and
