@@ -121,11 +121,12 @@ static inline void sink_fill(struct op *o, const char *name, enum brk cat,
  * without a slot).  Inline: every operator of an estimate passes here, and
  * its cost is summed and listed from the registers its caller timed it
  * in; a name to copy or rename, a merge and a full workspace take
- * sink_list().
+ * sink_list().  Always inline: GCC's size limit kept it a call in the
+ * kit's functions, the path of most operators.
  */
-static inline struct op *sink_put(struct op_sink *s, const char *name,
-				  enum brk cat, const struct op_cost *c,
-				  double mult, double flop)
+static inline __attribute__((always_inline)) struct op *
+sink_put(struct op_sink *s, const char *name, enum brk cat,
+	 const struct op_cost *c, double mult, double flop)
 {
 	struct op_sums *S = s->sums;
 	struct est_workspace *ws = s->ws;
