@@ -81,11 +81,54 @@ static void test_overflow_and_coll(void **state)
 	est_workspace_release(&ws);
 }
 
+/* A sink of literal names lists each as given; one without copies it, so
+ * that a name composed in a buffer outlives the buffer's next use; a
+ * prefixed sink of literal names copies the names it renames. */
+static void test_literal_and_copied_names(void **state)
+{
+	static const char literal[] = "layer.qkv.fwd";
+	char buf[EST_OP_NAME_LEN];
+	struct est_workspace ws;
+	struct op_sums s1, s2, s3;
+	struct op_sink lit, copy, pre;
+	(void)state;
+
+	assert_int_equal(est_workspace_init(&ws, 8), 0);
+	sink_start(&lit, &ws, &s1, 0);
+	lit.literal_names = 1;
+	sink_put(&lit, literal, BRK_GEMM, &one, 1, 0);
+	sink_list(&lit, "pp.send_recv", BRK_PP_COMM, &one, 2);
+	assert_ptr_equal(ws.ops[0].name, literal);
+	assert_string_equal(ws.ops[1].name, "pp.send_recv");
+	sink_continue(&copy, &ws, &s2, 0);
+	strcpy(buf, "layer.qkv.fwd.cast");
+	sink_put(&copy, buf, BRK_MEMBOUND, &one, 1, 0);
+	strcpy(buf, "overwritten");
+	assert_string_equal(ws.ops[2].name, "layer.qkv.fwd.cast");
+	sink_continue(&pre, &ws, &s3, 0);
+	pre.literal_names = 1;
+	pre.prefix = "encoder";
+	pre.prefix_also = "embed.";
+	sink_put(&pre, literal, BRK_GEMM, &one, 1, 0);
+	sink_put(&pre, "loss.fwd", BRK_MEMBOUND, &one, 1, 0);
+	assert_string_equal(ws.ops[3].name, "encoder.qkv.fwd");
+	assert_true(ws.ops[3].name >= ws.names[0] &&
+		    ws.ops[3].name < ws.names[ws.cap]);
+	assert_string_equal(ws.ops[4].name, "loss.fwd");
+	assert_int_equal(ws.count, 5);
+	/* a name past the slot's length is cut to fit, with its NUL */
+	sink_put(&copy, "a.name.longer.than.the.forty.bytes.of.its.slot",
+		 BRK_GEMM, &one, 1, 0);
+	assert_int_equal(strlen(ws.ops[5].name), EST_OP_NAME_LEN - 1);
+	est_workspace_release(&ws);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_prefixed_sinks),
 		cmocka_unit_test(test_overflow_and_coll),
+		cmocka_unit_test(test_literal_and_copied_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
