@@ -76,8 +76,8 @@ struct op *sink_list(struct op_sink *s, const char *name, enum brk cat,
 		     const struct op_cost *c, double count);
 
 /* The limiter an operator's roof time counts against. */
-static inline enum limiter op_limiter(enum op_bound bound, enum brk cat,
-				      double flop)
+static inline enum limiter op_limiter(enum op_bound bound,
+				      enum brk category, double flop)
 {
 	switch (bound) {
 	case BOUND_COMPUTE: return LIM_COMPUTE;
@@ -86,7 +86,7 @@ static inline enum limiter op_limiter(enum op_bound bound, enum brk cat,
 	case BOUND_LATENCY:
 	default:
 		/* launch-bound: its small roof is whichever side it has */
-		return flop > 0 && cat != BRK_MEMBOUND ? LIM_COMPUTE :
+		return flop > 0 && category != BRK_MEMBOUND ? LIM_COMPUTE :
 							 LIM_MEMORY_BW;
 	}
 }
@@ -95,11 +95,11 @@ static inline enum limiter op_limiter(enum op_bound bound, enum brk cat,
  * times per step in `stage`.  Field by field: workspaces are reused, and a
  * memset of the op compiled to `rep stos`, once the costliest line of an
  * estimate. */
-static inline void sink_fill(struct op *o, const char *name, enum brk cat,
-			     const struct op_cost *c, double count,
-			     enum op_stage stage)
+static inline void sink_fill(struct op *o, const char *name,
+			     enum brk category, const struct op_cost *c,
+			     double count, enum op_stage stage)
 {
-	o->category = cat;
+	o->category = category;
 	o->flop = c->flop;
 	o->bytes = c->bytes;
 	o->count = count;
@@ -125,7 +125,7 @@ static inline void sink_fill(struct op *o, const char *name, enum brk cat,
  * kit's functions, the path of most operators.
  */
 static inline __attribute__((always_inline)) struct op *
-sink_put(struct op_sink *s, const char *name, enum brk cat,
+sink_put(struct op_sink *s, const char *name, enum brk category,
 	 const struct op_cost *c, double mult, double flop)
 {
 	struct op_sums *S = s->sums;
@@ -134,9 +134,9 @@ sink_put(struct op_sink *s, const char *name, enum brk cat,
 	double roof = c->time_s - c->launch_s;
 
 	mult *= s->mult;
-	S->t[st][cat] += roof * mult;
+	S->t[st][category] += roof * mult;
 	S->t[st][BRK_LAUNCH] += c->launch_s * mult;
-	S->lim[st][op_limiter(c->bound, cat, c->flop)] += roof * mult;
+	S->lim[st][op_limiter(c->bound, category, c->flop)] += roof * mult;
 	S->lim[st][LIM_LAUNCH] += c->launch_s * mult;
 	if (s->bwd && st == OPS_LAYER)
 		S->bwd_s += c->time_s * mult;
@@ -148,10 +148,10 @@ sink_put(struct op_sink *s, const char *name, enum brk cat,
 	if (s->literal_names && !s->prefix && !s->merge &&
 	    ws->count + 1 < ws->cap) {
 		struct op *o = &ws->ops[ws->count++];
-		sink_fill(o, name, cat, c, s->count * mult, st);
+		sink_fill(o, name, category, c, s->count * mult, st);
 		return o;
 	}
-	return sink_list(s, name, cat, c, s->count * mult);
+	return sink_list(s, name, category, c, s->count * mult);
 }
 
 /* The row that sums what did not fit in the workspace. */
