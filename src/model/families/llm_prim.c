@@ -96,7 +96,6 @@ void lb_elem(struct bld *B, const char *name, enum brk cat, double bytes,
 	kit_stream(&B->kit, name, cat, B->pa, bytes, 1, flop, kernels, 1);
 }
 
-
 void lb_chain(struct bld *B, const char *name, enum lb_chain k,
 	      double bytes, double kernels)
 {
