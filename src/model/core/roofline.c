@@ -187,23 +187,15 @@ double roof_time(const struct gpu *g, enum tc_prec p, double flop,
 
 void roof_rates_init(struct roof_rates *r, const struct gpu *g, int graphs)
 {
-	double ov = g->eff.launch_overlap_frac;
-
 	for (int p = 0; p < PREC_COUNT; p++) {
 		r->peak[p] = roof_peak(g, (enum tc_prec)p);
-		r->prec_frac[p] = p == PREC_FP8 || p == PREC_FP4 ?
-				  g->eff.fp8_gemm_frac : 1;
+		r->prec_frac[p] = roof_prec_frac(g, (enum tc_prec)p);
 	}
 	r->stack_frac = g->eff.stack_frac;
-	r->power_frac = g->eff.measured_tdp_w > g->tdp_w ?
-			roof_power_clock_frac(g) : 1;
+	r->power_frac = roof_power_frac(g);
 	r->bw = g->mem_bytes_per_s * g->eff.mem_frac;
 	r->launch_s = roof_launch_s(g, graphs);
-	if (ov < 0)
-		ov = 0;
-	if (ov > 1)
-		ov = 1;
-	r->overlap_frac = ov;
+	r->overlap_frac = roof_launch_overlap(g);
 }
 
 double roof_launch_part(const struct gpu *g, enum tc_prec p, double flop,

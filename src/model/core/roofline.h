@@ -78,22 +78,42 @@ static inline double roof_peak(const struct gpu *g, enum tc_prec p)
 double roof_power_clock_frac(const struct gpu *g);
 
 /*
- * The arithmetic rate of work at peak_frac of precision p's peak (FLOP/s):
- * FP8 work reaches a smaller share of its peak than 16-bit work, and a
- * software stack sustains stack_frac of the kernel rates over a step.  No
- * FP4 GEMM rate has been measured: FP4 work is taken to reach the share of
- * its peak that FP8 work reaches of its own (docs/model.md, "FP4").
+ * The share of precision p's peak a GEMM reaches against the 16-bit share:
+ * fp8_gemm_frac for FP8, and for FP4, whose rate nobody has measured, the
+ * share FP8 reaches of its own peak (docs/model.md, "FP4"); 1 otherwise.
+ */
+static inline double roof_prec_frac(const struct gpu *g, enum tc_prec p)
+{
+	return p == PREC_FP8 || p == PREC_FP4 ? g->eff.fp8_gemm_frac : 1;
+}
+
+/* roof_power_clock_frac() of a part its measured sibling outpowers, else
+ * 1: the test before the call keeps the common path free of the cube
+ * root. */
+static inline double roof_power_frac(const struct gpu *g)
+{
+	return g->eff.measured_tdp_w > g->tdp_w ? roof_power_clock_frac(g) : 1;
+}
+
+/* The share of the shorter of a kernel and its launch that hides under
+ * the longer: launch_overlap_frac within [0, 1]. */
+static inline double roof_launch_overlap(const struct gpu *g)
+{
+	double ov = g->eff.launch_overlap_frac;
+
+	return ov < 0 ? 0 : ov > 1 ? 1 : ov;
+}
+
+/*
+ * The arithmetic rate of work at peak_frac of precision p's peak (FLOP/s),
+ * a software stack sustaining stack_frac of the kernel rates over a step.
  */
 static inline double roof_compute_rate(const struct gpu *g, enum tc_prec p,
 				       double peak_frac)
 {
 	double r = roof_peak(g, p) * peak_frac * g->eff.stack_frac;
 
-	/* the cube root is paid by power-limited parts only: the test before
-	 * the call keeps the common path of every roof time free of it */
-	if (g->eff.measured_tdp_w > g->tdp_w)
-		r *= roof_power_clock_frac(g);
-	return p == PREC_FP8 || p == PREC_FP4 ? r * g->eff.fp8_gemm_frac : r;
+	return r * roof_power_frac(g) * roof_prec_frac(g, p);
 }
 
 /* Launch cost of one kernel for this GPU and CUDA-graph setting. */
@@ -171,16 +191,10 @@ static inline double roof_time_launch(const struct gpu *g, enum tc_prec p,
 				      double bytes, double kernels, int graphs,
 				      enum op_bound *bound, double *launch_s)
 {
-	double ov = g->eff.launch_overlap_frac;
-
-	if (ov < 0)
-		ov = 0;
-	if (ov > 1)
-		ov = 1;
 	return roof_time_of(flop, roof_compute_rate(g, p, peak_frac), bytes,
 			    g->mem_bytes_per_s * g->eff.mem_frac,
-			    kernels * roof_launch_s(g, graphs), ov, bound,
-			    launch_s);
+			    kernels * roof_launch_s(g, graphs),
+			    roof_launch_overlap(g), bound, launch_s);
 }
 
 /*
