@@ -63,7 +63,8 @@ void money_opts(struct money_args *a, struct cli_opts *t)
 	};
 	const struct cli_opt unverified[] = {
 		CLI_FLAG("include-unverified", &a->include_unverified,
-			 "also price offers marked verified: false"),
+			 "also price offers marked verified: false (without it they are set "
+			 "aside, and the answer says what the cheapest would cost)"),
 		CLI_VALUE("assume-fabric", &a->assume_fabric, "P=NET",
 			  "join provider P's instances over network NET (what a contract gives; "
 			  "the answer says so)"),
@@ -168,7 +169,8 @@ static int assume_one(struct cli_ctx *ctx, const char *cmd, const char *provider
 		struct price_table *pt = &set->tables[t];
 		if (strcmp(pt->provider, provider))
 			continue;
-		for (size_t i = 0; i < pt->count; i++) {
+		/* the offers set aside too: what they would offer is said */
+		for (size_t i = 0; i < pt->count + pt->aside; i++) {
 			struct price_offer *o = &pt->offers[i];
 			if (o->gpus < 1)
 				continue; /* a fractional GPU joins nothing */
@@ -211,7 +213,33 @@ int money_load_prices(struct cli_ctx *ctx, const char *provider, int max_age_day
 	for (int i = 0; i < warn.count; i++)
 		fprintf(ctx->err, "%s\n", warn.entry[i].msg);
 	if (!include_unverified)
-		price_set_drop_unverified(set);
+		price_set_set_aside_unverified(set);
+	return 0;
+}
+
+/* The offers m's tables set aside, as tables of their own that borrow
+ * the offers and the file name (m->aside; none when no offer is set
+ * aside).  Returns 0, or -1 out of memory. */
+static int aside_views(struct money *m)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < m->ntables; i++)
+		n += m->tables[i].aside > 0;
+	if (!n)
+		return 0;
+	m->aside = calloc(n, sizeof(*m->aside));
+	if (!m->aside)
+		return -1;
+	for (size_t i = 0; i < m->ntables; i++) {
+		const struct price_table *t = &m->tables[i];
+		if (!t->aside)
+			continue;
+		struct price_table *v = &m->aside[m->naside++];
+		*v = *t;
+		v->offers = t->offers + t->count;
+		v->count = t->aside;
+		v->aside = 0;
+	}
 	return 0;
 }
 
@@ -227,17 +255,22 @@ int money_load(struct cli_ctx *ctx, const char *cmd, const struct money_args *a,
 		return rc;
 	m->tables = m->set.tables;
 	m->ntables = m->set.count;
-	if (!a->provider)
-		return 0;
-	m->tables = NULL;
-	m->ntables = 0;
-	for (size_t i = 0; i < m->set.count; i++)
-		if (!strcmp(m->set.tables[i].provider, a->provider)) {
-			m->tables = &m->set.tables[i];
-			m->ntables = 1;
-		}
-	if (m->tables)
-		return 0;
+	if (a->provider) {
+		m->tables = NULL;
+		m->ntables = 0;
+		for (size_t i = 0; i < m->set.count; i++)
+			if (!strcmp(m->set.tables[i].provider, a->provider)) {
+				m->tables = &m->set.tables[i];
+				m->ntables = 1;
+			}
+	}
+	if (m->tables) {
+		if (!aside_views(m))
+			return 0;
+		money_release(m);
+		fprintf(ctx->err, "traincost %s: internal error: out of memory\n", cmd);
+		return TC_EXIT_INTERNAL;
+	}
 	char list[512] = "";
 	size_t used = 0;
 	for (size_t i = 0; i < m->set.count && used < sizeof(list); i++) {
@@ -329,9 +362,13 @@ int money_cost(const struct money *m, const struct gpu *g, const struct workload
 	struct cost_timer timer = { money_timer_time, &mt };
 	if (m->network_own)
 		timer = (struct cost_timer){ run_cost_own_net_time, &own };
+	const struct cost_timer *t = m->network_fixed ? NULL : &timer;
 	int rc = run_cost_compute_timed(m->tables, m->ntables, g->id, e->plan.count,
-					e->plan.gpus_per_node, g->tdp_w, e->total_time_s,
-					m->network_fixed ? NULL : &timer, &in, out);
+					e->plan.gpus_per_node, g->tdp_w, e->total_time_s, t, &in,
+					out);
+	if (!rc && m->naside)
+		run_cost_aside(m->aside, m->naside, g->id, e->plan.count, e->plan.gpus_per_node,
+			       t, out);
 	money_timer_release(&mt);
 	return rc ? rc : run_cost_campaign(out, e->plan.count, &e->campaign);
 }
@@ -362,6 +399,7 @@ void money_warn_spot(struct cli_ctx *ctx, const char *cmd, const struct price_se
 
 void money_release(struct money *m)
 {
+	free(m->aside); /* views: the offers are the set's */
 	price_set_release(&m->set);
 	memset(m, 0, sizeof(*m));
 }

@@ -39,6 +39,10 @@ struct money {
 	struct price_set set;              /* owned */
 	const struct price_table *tables;  /* borrowed from set: all, or one provider */
 	size_t ntables;
+	/* The offers of those tables set aside (unverified prices), as
+	 * tables of their own: owned array, the offers borrowed from set. */
+	struct price_table *aside;
+	size_t naside;
 	struct run_cost_in in;
 	int max_age_days;                  /* --max-age */
 	/* --network was given: every offer is timed over the plan's network

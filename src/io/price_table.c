@@ -1,7 +1,7 @@
 /*
  * price_table.c - what callers do with loaded price tables: the price per
- * GPU-hour of an offer, the cost inputs of an on-premises GPU, dropping
- * unverified offers, and releasing what the loaders allocated.
+ * GPU-hour of an offer, the cost inputs of an on-premises GPU, setting
+ * unverified offers aside, and releasing what the loaders allocated.
  */
 #include "price_table.h"
 
@@ -11,20 +11,32 @@
 #include <stdlib.h>
 #include <string.h>
 
-size_t price_set_drop_unverified(struct price_set *set)
+size_t price_set_set_aside_unverified(struct price_set *set)
 {
-	size_t dropped = 0;
+	size_t aside = 0;
 	for (size_t i = 0; i < set->count; i++) {
 		struct price_table *t = &set->tables[i];
 		size_t kept = 0;
-		for (size_t j = 0; j < t->count; j++)
-			if (t->offers[j].verified)
-				t->offers[kept++] = t->offers[j];
-		dropped += t->count - kept;
+		/* A stable partition: each verified offer moves down past the
+		 * unverified ones before it, which keep their order. */
+		for (size_t j = 0; j < t->count; j++) {
+			if (!t->offers[j].verified)
+				continue;
+			if (j > kept) {
+				struct price_offer o = t->offers[j];
+				memmove(&t->offers[kept + 1], &t->offers[kept],
+					(j - kept) * sizeof(*t->offers));
+				t->offers[kept] = o;
+			}
+			kept++;
+		}
+		aside += t->count - kept;
+		t->aside += t->count - kept; /* before any set aside already */
 		t->count = kept;
 	}
-	return dropped;
+	return aside;
 }
+
 int price_onprem_params(const struct price_onprem *op, const char *gpu,
 			struct cost_onprem *out)
 {

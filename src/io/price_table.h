@@ -1,7 +1,7 @@
 /*
  * price_table.h - what a loaded price set answers and how it is freed
  * (price_table.c): on-premises inputs of a GPU, an offer's price per
- * GPU-hour, the unverified offers dropped.
+ * GPU-hour, the unverified offers set aside.
  */
 #ifndef TC_PRICE_TABLE_H
 #define TC_PRICE_TABLE_H
@@ -24,11 +24,14 @@ int price_onprem_params(const struct price_onprem *op, const char *gpu,
 double price_usd_per_gpu_h(const struct price_offer *o, enum cost_kind kind);
 
 /*
- * Remove every offer marked `verified: false` from the set's tables (a
+ * Set aside every offer marked `verified: false` in the set's tables (a
  * formula, a recalled or a conflicting figure is not used unless asked
- * for).  Returns the number removed.
+ * for): each table's verified offers come first, in file order, and are
+ * its `count`; the others follow them, in file order, as its `aside`, so
+ * that an answer can still say what they would have offered.  Returns the
+ * number set aside.
  */
-size_t price_set_drop_unverified(struct price_set *set);
+size_t price_set_set_aside_unverified(struct price_set *set);
 
 /* Free what the struct owns; safe on zeroed or released structs. */
 void price_table_release(struct price_table *t);

@@ -125,7 +125,11 @@ static const char *row_note(const struct rep_compare_row *r, double deadline_s, 
 		snprintf(buf, size, "does not fit");
 	else if (deadline_s > 0 && !r->meets)
 		snprintf(buf, size, "misses the deadline");
-	else if (!r->cost.priced && r->cost.range.largest.offer) {
+	else if (!r->cost.priced && r->cost.aside_priced) {
+		const struct cost_choice *ch = &r->cost.aside.cheapest;
+		snprintf(buf, size, "only an unverified price hosts it: %s %s (--include-unverified)",
+			 ch->table->provider, ch->offer->instance);
+	} else if (!r->cost.priced && r->cost.range.largest.offer) {
 		double most = cost_offer_capacity(r->cost.range.largest.offer);
 		snprintf(buf, size, "one order holds at most %.4g GPU%s", most, most == 1 ? "" : "s");
 	} else if (r->cost.campaign_hopeless && !isfinite(r->judged_s)) {

@@ -341,14 +341,25 @@ static void cost_fields(struct est_record *r, const struct gpu *g, const struct 
 	char *why = r->why;
 	if (unfit)
 		snprintf(why, REP_UNPRICED_LEN, "%s", "does not fit in GPU memory");
-	else if (has_cost && !c->priced)
+	else if (has_cost && !c->priced) {
 		rep_unpriced(why, &c->range, c->kind, g->id, p->count);
+		/* an offer set aside for its unverified price could (its line) */
+		if (c->aside_priced)
+			snprintf(why + strlen(why), REP_UNPRICED_LEN - strlen(why),
+				 " (verified prices only)");
+	}
 	put(r, field("pricing", "cost", REP_VIEW_DATA), only(has_cost, txt(cost_kind_names[c->kind])));
 	put(r, col("priced", "cost", REP_COL_BOOL, REP_VIEW_JSON, 0), only(has_cost, val(c->priced)));
 	put(r, jtext("not_priced", "cost"), only(has_cost && !offer, txt(why)));
 	choice_fields(r, "cheapest", "cost.cheapest", offer ? &c->range.cheapest : NULL, p,
 		      has_cost, 1);
 	choice_fields(r, "dearest", "cost.dearest", offer ? &c->range.dearest : NULL, p, has_cost, 0);
+	/* What the offers with an unverified price, set aside, would give. */
+	int aside = fit && c->aside_priced;
+	choice_fields(r, "unverified", "cost.unverified", aside ? &c->aside.cheapest : NULL, p,
+		      has_cost, 0);
+	put(r, col("unverified_offers", "cost", REP_COL_COUNT, REP_VIEW_JSON, 0),
+	    only(fit, val(aside ? c->aside.offers + c->aside.offers_idle : 0)));
 	put(r, field("steady_cost_max_usd", NULL, REP_VIEW_CSV),
 	    offer ? val(c->range.dearest.run.cost_usd) : null_cell);
 	put(r, col("providers", "cost", REP_COL_COUNT, REP_VIEW_JSON, 0),
@@ -552,6 +563,7 @@ static void cost_lines(struct est_record *r)
 	line(r, "cost", "not_priced", "cloud", rep_est_unpriced, &cost);
 	line(r, "sheet", "skipped_small", "", rep_est_skipped_small, &cost);
 	line(r, "sheet", "skipped_fabric", "", rep_est_skipped_fabric, &cost);
+	line(r, "cost", "unverified_offers", "", rep_est_unverified, &cost);
 	line(r, "cost.spot", "preempt_per_h", "spot", rep_est_spot, &cost);
 	line(r, "cost.spot", "restart_cost_usd", "restart", rep_est_restart, &cost);
 	line(r, "cost", "onprem_usd", "on-premises", rep_est_onprem, &cost);

@@ -589,6 +589,26 @@ int rep_est_skipped_fabric(REP_WORD_ARGS)
 	return 0;
 }
 
+/* The offers with an unverified price that were set aside but could
+ * host the run, and what the cheapest would cost; nothing when none
+ * could. */
+int rep_est_unverified(REP_WORD_ARGS)
+{
+	char usd[48], rate[48];
+	double n = CELL->num;
+#define ASIDE(name) FIELD("cost.unverified", name)
+	if (CELL->missing || !(n > 0) || ASIDE("provider")->missing)
+		return 1;
+	snprintf(value, REP_WORD_LEN, "%.0f offer%s with an unverified price left out: %s %s "
+		 "would cost %s for the steady run at %s/h, as of %s (`--include-unverified` "
+		 "prices %s)", n, plural(n), ASIDE("provider")->text, ASIDE("instance")->text,
+		 rep_fmt_usd(ASIDE("steady_cost_usd")->num, usd, sizeof(usd)),
+		 rep_fmt_usd(ASIDE("price_usd_per_instance_h")->num, rate, sizeof(rate)),
+		 ASIDE("as_of")->text, n == 1 ? "it" : "them");
+#undef ASIDE
+	return 0;
+}
+
 /* A field of the spot assumptions and what the restarts cost. */
 #define SPOT(name) FIELD("cost.spot", name)->num
 

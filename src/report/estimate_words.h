@@ -88,6 +88,8 @@ int rep_est_unpriced(REP_WORD_ARGS);
 int rep_est_skipped_small(REP_WORD_ARGS);
 /* The offers left out for their network or order size. */
 int rep_est_skipped_fabric(REP_WORD_ARGS);
+/* The offers with an unverified price, set aside, that could host the run. */
+int rep_est_unverified(REP_WORD_ARGS);
 /* The spot assumptions and the time the restarts add. */
 int rep_est_spot(REP_WORD_ARGS);
 /* What one spot restart costs; whether spot can finish the run. */

@@ -693,6 +693,36 @@ static void test_import_bad(void **state)
 	price_table_release(&t);
 }
 
+/* Offers with an unverified price are set aside after the others, both
+ * in file order: U1 V1 U2 V2 V3 becomes V1 V2 V3 | U1 U2. */
+static void test_set_aside_unverified(void **state)
+{
+	(void)state;
+	static const char *const names[] = { "U1", "V1", "U2", "V2", "V3" };
+	static const char *const order[] = { "V1", "V2", "V3", "U1", "U2" };
+	struct price_offer o[5];
+	struct price_table t;
+	struct price_set set = { &t, 1, NULL, NULL };
+	memset(o, 0, sizeof(o));
+	memset(&t, 0, sizeof(t));
+	for (int i = 0; i < 5; i++) {
+		strcpy(o[i].instance, names[i]);
+		o[i].verified = names[i][0] == 'V';
+	}
+	t.offers = o;
+	t.count = 5;
+	assert_int_equal(price_set_set_aside_unverified(&set), 2);
+	assert_int_equal(t.count, 3);
+	assert_int_equal(t.aside, 2);
+	for (int i = 0; i < 5; i++)
+		assert_string_equal(o[i].instance, order[i]);
+	/* Again: nothing more to set aside, and the set-aside ones stay. */
+	assert_int_equal(price_set_set_aside_unverified(&set), 0);
+	assert_int_equal(t.count, 3);
+	assert_int_equal(t.aside, 2);
+	assert_string_equal(o[3].instance, "U1");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -712,6 +742,7 @@ int main(void)
 		cmocka_unit_test(test_import_aws),
 		cmocka_unit_test(test_import_gcp),
 		cmocka_unit_test(test_import_bad),
+		cmocka_unit_test(test_set_aside_unverified),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -376,6 +376,50 @@ static void idle_offers_apart(void **state)
 	assert_close(r.dearest.run.cost_usd, 16, TOL_EXACT);
 }
 
+/* The offers set aside (an unverified price) priced as the run was:
+ * one verified 1-GPU offer at $1/h, too small for an 8-GPU node, and
+ * aside two 8-GPU offers at $16/h and $8/h.  16 GPUs for 1.5 h: on the
+ * $8 one 2 instances billed 2 h each, 2 x 2 x $8 = $32; both would host. */
+static void aside_offers_priced_apart(void **state)
+{
+	(void)state;
+	struct price_table t, aside;
+	struct price_offer o, set_aside[2];
+	struct run_cost_in in;
+	struct run_cost c;
+	one_table(&t, &o);
+	strcpy(o.instance, "x1");
+	o.gpus = 1;
+	o.interconnect = COST_LINK_NONE;
+	o.price_usd_per_h[COST_ON_DEMAND] = 1;
+	one_table(&aside, &set_aside[0]);
+	one_table(&aside, &set_aside[1]);
+	set_aside[0].verified = set_aside[1].verified = 0;
+	strcpy(set_aside[1].instance, "x8-cheap");
+	set_aside[1].price_usd_per_h[COST_ON_DEMAND] = 8;
+	aside.offers = set_aside;
+	aside.count = 2;
+	run_cost_defaults(&in, COST_ON_DEMAND);
+	assert_int_equal(run_cost_compute(&t, 1, "x", 16, 8, 400, 5400, &in, &c), 0);
+	assert_false(c.priced);
+	assert_int_equal(c.range.skipped_small, 1);
+	run_cost_aside(&aside, 1, "x", 16, 8, NULL, &c);
+	assert_true(c.aside_priced);
+	assert_string_equal(c.aside.cheapest.offer->instance, "x8-cheap");
+	assert_close(c.aside.cheapest.run.cost_usd, 32, TOL_EXACT);
+	assert_int_equal(c.aside.offers + c.aside.offers_idle, 2);
+	/* What the run itself was priced at is left as it was. */
+	assert_false(c.priced);
+	/* A GPU the offers set aside do not sell: nothing would host it. */
+	assert_int_equal(run_cost_compute(&t, 1, "y", 16, 8, 400, 5400, &in, &c), 0);
+	run_cost_aside(&aside, 1, "y", 16, 8, NULL, &c);
+	assert_false(c.aside_priced);
+	/* A plan that does not fit is never priced, not even aside. */
+	run_cost_unfit(&in, &c);
+	run_cost_aside(&aside, 1, "x", 16, 8, NULL, &c);
+	assert_false(c.aside_priced);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -387,6 +431,7 @@ int main(void)
 		cmocka_unit_test(unfit_is_never_priced),
 		cmocka_unit_test(own_network_only),
 		cmocka_unit_test(idle_offers_apart),
+		cmocka_unit_test(aside_offers_priced_apart),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

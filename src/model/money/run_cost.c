@@ -26,6 +26,14 @@ int run_cost_compute(const struct price_table *tables, size_t ntables,
 				      NULL, in, out);
 }
 
+/* The fewest GPUs an instance must hold: a plan that assumes nodes of
+ * node_gpus (NVLink inside, the network between) cannot run on smaller
+ * instances. */
+static double instance_shape(double gpus, double node_gpus)
+{
+	return gpus < node_gpus ? gpus : node_gpus;
+}
+
 int run_cost_compute_timed(const struct price_table *tables, size_t ntables,
 			   const char *gpu_id, double gpus, double node_gpus, double tdp_w,
 			   double run_s, const struct cost_timer *timer,
@@ -37,9 +45,9 @@ int run_cost_compute_timed(const struct price_table *tables, size_t ntables,
 	out->in = *in;
 	out->kind = in->kind;
 	out->run_s = run_s;
-	double shape = gpus < node_gpus ? gpus : node_gpus;
-	out->priced = cost_range_timed(tables, ntables, gpu_id, in->kind, gpus, shape,
-				       run_s, timer, &out->range) == 0;
+	out->priced = cost_range_timed(tables, ntables, gpu_id, in->kind, gpus,
+				       instance_shape(gpus, node_gpus), run_s, timer,
+				       &out->range) == 0;
 	/* The wall clock stretches the run priced: its time over the
 	 * cheapest offer's network when that set it. */
 	const char *net = out->priced ? out->range.cheapest.network : NULL;
@@ -54,6 +62,17 @@ int run_cost_compute_timed(const struct price_table *tables, size_t ntables,
 		out->onprem_usd = gpus * run_s / COST_S_PER_H * out->onprem_rate.total_usd_per_gpu_h;
 	}
 	return isfinite(out->energy_kwh) && isfinite(out->co2_kg) ? 0 : -1;
+}
+
+void run_cost_aside(const struct price_table *tables, size_t ntables, const char *gpu_id,
+		    double gpus, double node_gpus, const struct cost_timer *timer,
+		    struct run_cost *c)
+{
+	memset(&c->aside, 0, sizeof(c->aside));
+	c->aside_priced = !c->unfit &&
+			  cost_range_timed(tables, ntables, gpu_id, c->kind, gpus,
+					   instance_shape(gpus, node_gpus), c->run_s, timer,
+					   &c->aside) == 0;
 }
 
 int run_cost_own_net_time(void *ctx, const char *network, double *run_s)

@@ -74,6 +74,10 @@ struct run_cost {
 	int campaign_hopeless;
 	int spot_counted;           /* kind is spot: `spot` below is set */
 	struct run_cost_spot spot;
+	/* The offers set aside (unverified prices) priced as range was:
+	 * aside_priced tells whether one would host the run. */
+	struct cost_range aside;
+	int aside_priced;
 	double wall_s;              /* the priced run on the wall clock */
 	/* The cheapest offer billed for wall_s, and the spare nodes' share
 	 * (campaign.in.spare_frac of it) included in wall_usd. */
@@ -107,6 +111,17 @@ int run_cost_compute_timed(const struct price_table *tables, size_t ntables,
 			   const char *gpu_id, double gpus, double node_gpus, double tdp_w,
 			   double run_s, const struct cost_timer *timer,
 			   const struct run_cost_in *in, struct run_cost *out);
+
+/*
+ * Price the run of *c (run_cost_compute_timed's, with the same gpus,
+ * node_gpus and timer) on the offers set aside from its tables (their
+ * price is unverified), so that an answer can say what they would offer:
+ * fills c->aside and c->aside_priced.  Nothing for a run that does not
+ * fit.
+ */
+void run_cost_aside(const struct price_table *tables, size_t ntables, const char *gpu_id,
+		    double gpus, double node_gpus, const struct cost_timer *timer,
+		    struct run_cost *c);
 
 /*
  * A cost_timer of a layout searched over one network: `run_s` over

@@ -122,6 +122,10 @@ struct price_table {
 	char spot_notice_as_of[PRICE_DATE_LEN];
 	struct price_offer *offers;  /* owned, file order */
 	size_t count;
+	/* Offers set aside after the `count` in use, in file order: those
+	 * marked verified: false when unverified prices are not used
+	 * (price_set_set_aside_unverified); 0 otherwise. */
+	size_t aside;
 };
 
 /* What keeps a cluster product the sources name from being priced as
