@@ -214,18 +214,23 @@ static int choose_gpus(struct cli_ctx *ctx, const char *list, const struct gpu_c
  * What the offers of each GPU type of gpus[0..n-1] say before the search:
  * the networks its offers join instances by, into nets[i] and nnets[i]
  * (its plans of several nodes are searched over each, unless --network
- * fixed one), and on spot a warning where a spot price undercuts owning
- * the GPU.
+ * fixed one), on spot a warning where a spot price undercuts owning
+ * the GPU, and, for types the user named (named: --gpus), one where an
+ * offer set aside for its unverified price holds more of the GPU in an
+ * order than those in use (a search of every type would warn of types
+ * the answer never needed).
  */
 static void gpu_offers(struct cli_ctx *ctx, const struct price_set *prices, enum cost_kind kind,
-		       const struct gpu *gpus, int n, const char *nets[][PLANNER_MAX_NETS],
-		       int *nnets)
+		       const struct gpu *gpus, int n, int named,
+		       const char *nets[][PLANNER_MAX_NETS], int *nnets)
 {
 	for (int i = 0; i < n; i++) {
 		nnets[i] = run_cost_networks(prices->tables, prices->count, gpus[i].id, kind,
 					     nets[i], PLANNER_MAX_NETS);
 		if (kind == COST_SPOT)
 			money_warn_spot(ctx, "plan", prices, prices->tables, prices->count, &gpus[i]);
+		if (named)
+			money_warn_aside(ctx, "plan", prices->tables, prices->count, kind, &gpus[i]);
 	}
 }
 
@@ -491,7 +496,7 @@ int cmd_plan(int argc, char **argv, struct cli_ctx *ctx)
 		gpu_resolve(&gpus[i], &gpus[i], &stack, cal_layer(&cal));
 	const char *nets[PLAN_MAX_TYPES][PLANNER_MAX_NETS];
 	int nnets[PLAN_MAX_TYPES];
-	gpu_offers(ctx, &prices, pc.kind, gpus, ngpus, nets, nnets);
+	gpu_offers(ctx, &prices, pc.kind, gpus, ngpus, a.gpus_s != NULL, nets, nnets);
 	struct planner_in in = { .w = &w, .gpus = gpus, .ngpus = ngpus, .max_gpus = a.max_gpus,
 				 .price = price_cb, .price_ctx = &pc, .offer = offer_cb,
 				 .nets = a.network ? NULL : (const char *const (*)[PLANNER_MAX_NETS])nets,

@@ -397,6 +397,35 @@ void money_warn_spot(struct cli_ctx *ctx, const char *cmd, const struct price_se
 		own.total_usd_per_gpu_h, g->id, zones);
 }
 
+void money_warn_aside(struct cli_ctx *ctx, const char *cmd, const struct price_table *tables,
+		      size_t ntables, enum cost_kind kind, const struct gpu *g)
+{
+	const struct price_table *bt = NULL;
+	const struct price_offer *big = NULL;
+	double used = 0;
+	for (size_t t = 0; t < ntables; t++)
+		for (size_t i = 0; i < tables[t].count + tables[t].aside; i++) {
+			const struct price_offer *o = &tables[t].offers[i];
+			if (strcmp(o->gpu, g->id) || !(o->price_usd_per_h[kind] > 0))
+				continue;
+			double most = cost_offer_capacity(o);
+			if (i < tables[t].count)
+				used = most > used ? most : used;
+			else if (!big || most > cost_offer_capacity(big) ||
+				 (most == cost_offer_capacity(big) &&
+				  price_usd_per_gpu_h(o, kind) < price_usd_per_gpu_h(big, kind))) {
+				big = o;
+				bt = &tables[t];
+			}
+		}
+	if (!big || !(cost_offer_capacity(big) > used))
+		return;
+	fprintf(ctx->err, "traincost %s: warning: %s: the %s offers in use hold at most %.4g GPU%s "
+		"an order; %s %s, set aside for its unverified price, holds %.4g "
+		"(--include-unverified prices it)\n", cmd, g->id, cost_kind_names[kind], used,
+		used == 1 ? "" : "s", bt->provider, big->instance, cost_offer_capacity(big));
+}
+
 void money_release(struct money *m)
 {
 	free(m->aside); /* views: the offers are the set's */

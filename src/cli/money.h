@@ -152,6 +152,15 @@ void money_timer_release(struct money_timer *t);
 int money_budget_arg(struct cli_ctx *ctx, const char *cmd, const char *s, double *usd);
 
 /*
+ * On stderr: where an offer of GPU g sold as `kind`, set aside for its
+ * unverified price, holds more GPUs in one order than every offer in use
+ * of the `ntables` tables (plan searches only counts an order can hold),
+ * which offer, and that --include-unverified prices it.
+ */
+void money_warn_aside(struct cli_ctx *ctx, const char *cmd, const struct price_table *tables,
+		      size_t ntables, enum cost_kind kind, const struct gpu *g);
+
+/*
  * On spot prices: warn on ctx->err (once per call) when the cheapest spot
  * offer of GPU g in `tables` costs less per GPU-hour than owning the GPU
  * (pricing/onprem.yaml): a spot price is a sample of the zones the source
