@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""The accuracy gates of tests/accuracy/gates.txt, and README's accuracy
-table against `traincost validate`.
+"""The accuracy gates of tests/accuracy/gates.txt, and the figures README
+and docs/model.md quote as today's against `traincost validate`.
 
 Usage: gates.py VALIDATE_LOO_JSON VALIDATE_TABLE
   VALIDATE_LOO_JSON: the output of `traincost validate --loo --format json`
   VALIDATE_TABLE: the output of `traincost validate` (the table README quotes)
-Prints "ok NAME" or "FAIL NAME: why" per gate and per README check.
+Prints "ok NAME" or "FAIL NAME: why" per gate and per document check.
 """
 import json
 import re
@@ -13,6 +13,7 @@ import sys
 
 GATES = "tests/accuracy/gates.txt"
 README = "README.md"
+MODEL_DOC = "docs/model.md"
 
 
 def figures(doc):
@@ -135,6 +136,121 @@ def check_readme(doc, table):
     return out
 
 
+def pct(frac, places=2):
+    """A fraction as validate prints a percentage: 0.0775 -> '7.75 %'."""
+    return f"{100 * frac:.{places}f} %"
+
+
+def ape_figures(errors):
+    """(MAPE, median, worst) of signed errors (fractions), as validate takes
+    them: the median of an even count is the mean of the middle two."""
+    a = sorted(abs(e) for e in errors)
+    n = len(a)
+    median = a[n // 2] if n % 2 else (a[n // 2 - 1] + a[n // 2]) / 2
+    return sum(a) / n, median, a[-1]
+
+
+def table_line(text, label):
+    """The cells after the first of the table row whose first cell is
+    `label`, or None."""
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) > 1 and line.startswith("|") and cells[0] == label:
+            return cells[1:]
+    return None
+
+
+# docs/model.md section 7: the rows of Megatron-LM's own runs, by case id:
+# (the row's first cell, how its prediction is printed).
+MEGATRON_ROWS = (
+    ("megatron21-gpt-1.7b", "GPT 1.7B, 32 GPUs", "tflops"),
+    ("megatron21-gpt-7.5b", "GPT 7.5B, 128 GPUs (TP 4)", "tflops"),
+    ("megatron21-gpt-39b", "GPT 39B, 512 GPUs", "tflops"),
+    ("megatron21-gpt-145b", "GPT 145B, 1,536 GPUs", "tflops"),
+    ("megatron21-gpt-1t", "GPT 1T, 3,072 GPUs", "tflops"),
+    ("korthikanti22-530b-selective", "530B, SP + selective, MFU", "mfu"),
+    ("korthikanti22-530b-full", "530B, full recompute, MFU", "mfu"),
+)
+
+
+def check_model_doc(doc):
+    """[(name, why)] of the figures docs/model.md gives as today's (section
+    7's tables and its table of every published run) against validate."""
+    with open(MODEL_DOC, encoding="utf-8") as f:
+        text = f.read()
+    cases = {c["case"]: c for c in doc["cases"]}
+    files = {f["file"]: f for f in doc["files"]}
+    want = {}
+
+    def figs_row(n, mape, median, worst):
+        return [n, pct(mape), pct(median), pct(worst, 1)]
+
+    # vTrain's halves: the defaults were fitted on the even rows.
+    vt = [(int(k.split(":")[1]), c["error_frac"]) for k, c in cases.items()
+          if k.startswith("vtrain-a100:")]
+    for label, parity in (("vTrain fit half (even rows)", 0),
+                          ("vTrain held-out half (odd rows)", 1)):
+        half = [e for i, e in vt if i % 2 == parity]
+        if half:
+            want[label] = figs_row(f"{len(half):,}", *ape_figures(half))
+    for label, name in (("vTrain all", "vtrain-a100.csv"),
+                        ("Megatron 2021 + Korthikanti 530B (framework megatron)",
+                         "megatron-2021.csv")):
+        f = files.get(name)
+        if f:
+            want[label] = figs_row(f"{f['cases']:,}", f["mape_frac"],
+                                   f["median_ape_frac"], f["worst_ape_frac"])
+    for case, label, kind in MEGATRON_ROWS:
+        c = cases.get(case)
+        if c is None:
+            want[label] = ["(no such case in validate's output)"]
+            continue
+        shown = (f"{c['predicted'] / 1e12:.1f}" if kind == "tflops"
+                 else pct(c["predicted"], 1))
+        want[label] = [None, shown, f"{100 * c['error_frac']:+.1f} %"]
+
+    def today(f):
+        return (f"{pct(f['mape_frac'])} (median {pct(f['median_ape_frac'])}, "
+                f"worst {pct(f['worst_ape_frac'], 1)})")
+    for label, name in (("published LLM", "published-llm.csv"),
+                        ("published vision", "published-vision.csv"),
+                        ("published recommender", "published-recsys.csv")):
+        if name in files:
+            want[label] = [str(files[name]["cases"]), None, None, today(files[name])]
+    cv, sr = doc["cross_validation"], doc["speed_ratios"]
+    for label, src, gpu in (
+            ("leave one source out / one GPU type out",
+             "leave_one_source_out", "leave_one_gpu_type_out"),
+            ("language models alone, leave one source out / one GPU type out",
+             "llm_leave_one_source_out", "llm_leave_one_gpu_type_out")):
+        want[label] = [str(cv[src]["cases"]), None, None,
+                       f"{100 * cv[src]['mape_frac']:.2f} / "
+                       f"{100 * cv[gpu]['mape_frac']:.2f} %"]
+    want["A/B speed ratio, same benchmark and stack"] = [
+        f"{sr['pairs']} pairs", None, None, today(sr)]
+    if "vtrain-a100.csv" in files and "megatron-2021.csv" in files:
+        want["vTrain, Megatron 2021"] = [
+            None, None, None, f"{pct(files['vtrain-a100.csv']['mape_frac'])}, "
+                              f"{pct(files['megatron-2021.csv']['mape_frac'])}"]
+
+    bad = []
+    for label, cells in want.items():
+        got = table_line(text, label)
+        if got is None:
+            bad.append(f"no row '{label}'")
+            continue
+        for i, w in enumerate(cells):
+            if w is not None and (i >= len(got) or got[i] != w):
+                bad.append(f"'{label}' cell {i + 2}: "
+                           f"{got[i] if i < len(got) else '(none)'}, validate {w}")
+    out = [("model-doc-tables", "; ".join(bad))]
+    band = (f"holds {cv['band_inside']} of the {cv['band_runs']} runs "
+            f"({round(100 * cv['band_inside'] / cv['band_runs'])} %)")
+    flat = " ".join(text.split())
+    out.append(("model-doc-band", "" if band in flat else f"{MODEL_DOC} lacks '{band}'"))
+    return out
+
+
 def main():
     if len(sys.argv) != 3:
         raise SystemExit(__doc__)
@@ -153,7 +269,7 @@ def main():
         why = check_gate(figs, gate)
         name = f"accuracy/{gate[1]}-{gate[2]}"
         print(f"FAIL {name}: {why}" if why else f"ok {name}")
-    for name, why in check_readme(doc, table):
+    for name, why in check_readme(doc, table) + check_model_doc(doc):
         print(f"FAIL accuracy/{name}: {why}" if why else f"ok accuracy/{name}")
 
 
