@@ -14,6 +14,7 @@ import sys
 GATES = "tests/accuracy/gates.txt"
 README = "README.md"
 MODEL_DOC = "docs/model.md"
+CALIBRATION_DOC = "docs/calibration.md"
 
 
 def figures(doc):
@@ -175,7 +176,8 @@ MEGATRON_ROWS = (
 
 def check_model_doc(doc):
     """[(name, why)] of the figures docs/model.md gives as today's (section
-    7's tables and its table of every published run) against validate."""
+    7's tables and its table of every published run), and the band
+    docs/calibration.md states, against validate."""
     with open(MODEL_DOC, encoding="utf-8") as f:
         text = f.read()
     cases = {c["case"]: c for c in doc["cases"]}
@@ -248,6 +250,13 @@ def check_model_doc(doc):
             f"({round(100 * cv['band_inside'] / cv['band_runs'])} %)")
     flat = " ".join(text.split())
     out.append(("model-doc-band", "" if band in flat else f"{MODEL_DOC} lacks '{band}'"))
+    # docs/calibration.md states the band beside the model-error term
+    with open(CALIBRATION_DOC, encoding="utf-8") as f:
+        flat = " ".join(f.read().split())
+    band = (f"holds {cv['band_inside']} of the {cv['band_runs']} published runs "
+            f"that name a framework ({round(100 * cv['band_inside'] / cv['band_runs'])} %)")
+    out.append(("calibration-doc-band",
+                "" if band in flat else f"{CALIBRATION_DOC} lacks '{band}'"))
     return out
 
 

@@ -2,8 +2,9 @@
 # The accuracy gates: `traincost validate --loo` on the shipped data
 # (models/ and tests/validation/, what README quotes; not the frozen copy of
 # tests/data/) against tests/accuracy/gates.txt, and the figures README
-# (its accuracy table and cross-validation figures) and docs/model.md (the
-# tables of its section 7 that give today's figures) quote against what
+# (its accuracy table and cross-validation figures), docs/model.md (the
+# tables of its section 7 that give today's figures) and docs/calibration.md
+# (the band) quote against what
 # `traincost validate` prints (tests/accuracy/gates.py).  Needs python3, which the output contract's
 # checks need too; without it every check FAILs, it never passes.
 #
