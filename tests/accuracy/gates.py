@@ -15,6 +15,7 @@ GATES = "tests/accuracy/gates.txt"
 README = "README.md"
 MODEL_DOC = "docs/model.md"
 CALIBRATION_DOC = "docs/calibration.md"
+VISION_RECSYS_DOC = "docs/vision-recsys.md"
 
 
 def figures(doc):
@@ -260,6 +261,50 @@ def check_model_doc(doc):
     return out
 
 
+# docs/vision-recsys.md: its table of the DeepLearningExamples runs "measured
+# with the shipped values", by case id: (the row's first cell, how its
+# prediction is printed).
+VISION_RECSYS_ROWS = (
+    ("vision-dle-rn50-pt-8xa100-80gb-amp", "ResNet-50, 8 x A100 80GB, AMP, NHWC", "images"),
+    ("vision-dle-rn50-pt-8xa100-80gb-tf32", "ResNet-50, 8 x A100 80GB, TF32", "images"),
+    ("vision-dle-rn50-pt-8xv100-16gb-amp", "ResNet-50, 8 x V100 16GB, AMP", "images"),
+    ("vision-dle-rn50-pt-8xv100-16gb-fp32", "ResNet-50, 8 x V100 16GB, FP32", "images"),
+    ("recsys-dle-dlrm-pt-8xa100-80gb-amp-large", "DLRM large, 8 x A100 80GB, AMP", "samples"),
+    ("recsys-dle-dlrm-pt-8xv100-32gb-amp-large", "DLRM large, 8 x V100 32GB, AMP", "samples"),
+    ("recsys-dle-dlrm-pt-8xa100-80gb-tf32-large", "DLRM large, 8 x A100 80GB, TF32", "samples"),
+    ("recsys-dle-dlrm-pt-1xa100-80gb-amp-small", "DLRM small, 1 x A100 80GB, AMP", "samples"),
+    ("recsys-dle-dlrm-pt-1xv100-32gb-amp-small", "DLRM small, 1 x V100 32GB, AMP", "samples"),
+    ("recsys-dle-dlrm-pt-1xa100-80gb-tf32-small", "DLRM small, 1 x A100 80GB, TF32", "samples"),
+)
+
+
+def check_vision_recsys_doc(doc):
+    """[(name, why)] of docs/vision-recsys.md's table of the shipped values
+    against validate."""
+    with open(VISION_RECSYS_DOC, encoding="utf-8") as f:
+        text = f.read()
+    cases = {c["case"]: c for c in doc["cases"]}
+    files = {f["file"]: f for f in doc["files"]}
+    bad = []
+    for case, label, kind in VISION_RECSYS_ROWS:
+        c, got = cases.get(case), table_line(text, label)
+        if c is None or got is None or len(got) < 3:
+            bad.append(f"'{label}': " + ("no such case" if c is None else "no row"))
+            continue
+        want = [f"{c['predicted']:,.0f}" if kind == "images"
+                else f"{c['predicted'] / 1e6:.2f} M/s",
+                f"{100 * c['error_frac']:+.1f} %"]
+        if got[1:3] != want:
+            bad.append(f"'{label}': {got[1:3]}, validate {want}")
+    for label, name in (("vision MAPE", "vision.csv"), ("recsys MAPE", "recsys.csv")):
+        got = table_line(text, label)
+        want = f"{100 * files[name]['mape_frac']:.1f} %" if name in files else "?"
+        if got is None or len(got) < 3 or not got[2].startswith(want):
+            bad.append(f"'{label}': {got[2] if got and len(got) > 2 else 'no row'}, "
+                       f"validate {want}")
+    return [("vision-recsys-doc-table", "; ".join(bad))]
+
+
 def main():
     if len(sys.argv) != 3:
         raise SystemExit(__doc__)
@@ -278,7 +323,9 @@ def main():
         why = check_gate(figs, gate)
         name = f"accuracy/{gate[1]}-{gate[2]}"
         print(f"FAIL {name}: {why}" if why else f"ok {name}")
-    for name, why in check_readme(doc, table) + check_model_doc(doc):
+    docs = (check_readme(doc, table) + check_model_doc(doc) +
+            check_vision_recsys_doc(doc))
+    for name, why in docs:
         print(f"FAIL accuracy/{name}: {why}" if why else f"ok accuracy/{name}")
 
 

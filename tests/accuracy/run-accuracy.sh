@@ -3,10 +3,11 @@
 # (models/ and tests/validation/, what README quotes; not the frozen copy of
 # tests/data/) against tests/accuracy/gates.txt, and the figures README
 # (its accuracy table and cross-validation figures), docs/model.md (the
-# tables of its section 7 that give today's figures) and docs/calibration.md
-# (the band) quote against what
-# `traincost validate` prints (tests/accuracy/gates.py).  Needs python3, which the output contract's
-# checks need too; without it every check FAILs, it never passes.
+# tables of its section 7 that give today's figures), docs/calibration.md
+# (the band) and docs/vision-recsys.md (its table of the shipped values)
+# quote against what `traincost validate` prints (tests/accuracy/gates.py).
+# Needs python3, which the output contract's checks need too; without it
+# every check FAILs, it never passes.
 #
 # Prints "ok NAME" or "FAIL NAME: why" per gate.
 # Usage: tests/accuracy/run-accuracy.sh BINARY
