@@ -8,6 +8,7 @@ Usage: gates.py VALIDATE_LOO_JSON VALIDATE_TABLE
 Prints "ok NAME" or "FAIL NAME: why" per gate and per document check.
 """
 import json
+import math
 import re
 import sys
 
@@ -258,6 +259,14 @@ def check_model_doc(doc):
             f"that name a framework ({round(100 * cv['band_inside'] / cv['band_runs'])} %)")
     out.append(("calibration-doc-band",
                 "" if band in flat else f"{CALIBRATION_DOC} lacks '{band}'"))
+    # ... and what the model-error term's source gives today: the root mean
+    # square log error of the published LLM runs
+    llm = [math.log1p(c["error_frac"]) for c in doc["cases"]
+           if c["case"].startswith("llm-")]
+    if llm:
+        rms = f"{math.sqrt(sum(x * x for x in llm) / len(llm)):.3f} over all {len(llm)} today"
+        out.append(("calibration-doc-rms",
+                    "" if rms in flat else f"{CALIBRATION_DOC} lacks '{rms}'"))
     return out
 
 
