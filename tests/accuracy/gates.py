@@ -9,6 +9,7 @@ Prints "ok NAME" or "FAIL NAME: why" per gate and per document check.
 """
 import json
 import math
+import os
 import re
 import sys
 
@@ -270,6 +271,32 @@ def check_model_doc(doc):
     return out
 
 
+def check_profile_doc():
+    """[(name, why)] of the framework profiles' values docs/model.md's table
+    gives (rows `| ID[, ID...] | PARAMETER | NUMBER | how |`) against
+    models/framework/ID.yaml, which `validate --fit-frameworks` refits."""
+    with open(MODEL_DOC, encoding="utf-8") as f:
+        rows = re.findall(r"^\| ([a-z0-9, -]+) \| ([a-z0-9_]+_frac) \| ([0-9.]+) \|",
+                          f.read(), re.M)
+    bad = []
+    for ids, param, value in rows:
+        for fid in (i.strip() for i in ids.split(",")):
+            path = os.path.join("models", "framework", fid + ".yaml")
+            try:
+                with open(path, encoding="utf-8") as f:
+                    m = re.search(rf"^\s+{param}:\s*([0-9.]+)", f.read(), re.M)
+            except OSError:
+                m = None
+                bad.append(f"{fid}: no {path}")
+                continue
+            if m is None or float(m.group(1)) != float(value):
+                bad.append(f"{fid} {param}: {MODEL_DOC} {value}, {path} "
+                           f"{m.group(1) if m else 'none'}")
+    if not rows:
+        bad.append(f"{MODEL_DOC} has no table of profile values")
+    return [("model-doc-profiles", "; ".join(bad))]
+
+
 # docs/vision-recsys.md: its table of the DeepLearningExamples runs "measured
 # with the shipped values", by case id: (the row's first cell, how its
 # prediction is printed).
@@ -333,7 +360,7 @@ def main():
         name = f"accuracy/{gate[1]}-{gate[2]}"
         print(f"FAIL {name}: {why}" if why else f"ok {name}")
     docs = (check_readme(doc, table) + check_model_doc(doc) +
-            check_vision_recsys_doc(doc))
+            check_profile_doc() + check_vision_recsys_doc(doc))
     for name, why in docs:
         print(f"FAIL accuracy/{name}: {why}" if why else f"ok accuracy/{name}")
 
