@@ -113,6 +113,15 @@ def readme_rows(text):
     return rows
 
 
+def case_file_gpus(name):
+    """The GPU types of the cases of tests/validation/NAME (its `gpu`
+    column; lines starting with # are comments)."""
+    with open(os.path.join("tests", "validation", name), encoding="utf-8") as f:
+        lines = [l for l in f.read().splitlines() if l and not l.startswith("#")]
+    col = lines[0].split(",").index("gpu")
+    return {l.split(",")[col] for l in lines[1:]}
+
+
 def check_readme(doc, table):
     """[(name, why)] of README's figures against validate's output."""
     with open(README, encoding="utf-8") as f:
@@ -128,6 +137,15 @@ def check_readme(doc, table):
         bad = [f"{k}: README {got[k]}, validate {want[k]}" for k in sorted(want)
                if got[k] != want[k]]
         out.append(("readme-table", "; ".join(bad)))
+    # A row that says "on N GPU types" counts its case file's GPU types.
+    for line in text.splitlines():
+        m = re.search(r"on (\d+) GPU types \(`([a-z0-9-]+\.csv)`\)", line)
+        if m:
+            got_n, name = int(m.group(1)), m.group(2)
+            n = len(case_file_gpus(name))
+            out.append((f"readme-gpu-types-{name}",
+                        "" if got_n == n else f"README says {got_n} GPU types, "
+                                              f"{name} has {n}"))
     cv, sr = doc["cross_validation"], doc["speed_ratios"]
     loo = (f"{100 * cv['leave_one_source_out']['mape_frac']:.1f} % and "
            f"{100 * cv['leave_one_gpu_type_out']['mape_frac']:.1f} % over "
