@@ -35,7 +35,7 @@
 	X(BOTTLENECK, "bottleneck", NULL, NULL, NULL) \
 	X(BASIC, "basic", NULL, NULL, NULL) \
 	X(CNBLOCK, "cnblock", NULL, NULL, NULL) \
-	/* EfficientNet and Swin (docs/workload.md, "Vision networks") */ \
+	/* EfficientNet and Swin (docs/vision-recsys.md, "Network and shapes") */ \
 	X(MBCONV, "mbconv", "out expand", \
 	  "out: output channels, expand: the expansion ratio, 1 for none", "expand se") \
 	X(SWIN, "swin", "heads window", \
