@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""The accuracy gates of tests/accuracy/gates.txt, and the figures README
-and docs/model.md quote as today's against `traincost validate`.
+"""The accuracy gates of tests/accuracy/gates.txt; the figures README,
+docs/model.md, docs/calibration.md and docs/vision-recsys.md give as
+today's against `traincost validate`; and the profile values docs/model.md
+gives against models/framework/.
 
 Usage: gates.py VALIDATE_LOO_JSON VALIDATE_TABLE
   VALIDATE_LOO_JSON: the output of `traincost validate --loo --format json`
@@ -182,6 +184,39 @@ def table_line(text, label):
     return None
 
 
+def compare_rows(text, want):
+    """What differs between the table rows of a document and `want` ({the
+    row's first cell: the cells after it, None for a cell not checked})."""
+    bad = []
+    for label, cells in want.items():
+        got = table_line(text, label)
+        if got is None:
+            bad.append(f"no row '{label}'")
+            continue
+        for i, w in enumerate(cells):
+            if w is not None and (i >= len(got) or got[i] != w):
+                bad.append(f"'{label}' cell {i + 2}: "
+                           f"{got[i] if i < len(got) else '(none)'}, validate {w}")
+    return bad
+
+
+def run_cells(cases, rows):
+    """`want` of compare_rows() for rows of single runs, (case id, the row's
+    first cell, how its prediction is printed): the measured cell is not
+    checked, the prediction and the error are."""
+    shown = {"tflops": lambda v: f"{v / 1e12:.1f}",
+             "mfu": lambda v: pct(v, 1),
+             "images": lambda v: f"{v:,.0f}",
+             "samples": lambda v: f"{v / 1e6:.2f} M/s"}
+    want = {}
+    for case, label, kind in rows:
+        c = cases.get(case)
+        want[label] = (["(a case validate has)"] if c is None else
+                       [None, shown[kind](c["predicted"]),
+                        f"{100 * c['error_frac']:+.1f} %"])
+    return want
+
+
 # docs/model.md section 7: the rows of Megatron-LM's own runs, by case id:
 # (the row's first cell, how its prediction is printed).
 MEGATRON_ROWS = (
@@ -197,8 +232,7 @@ MEGATRON_ROWS = (
 
 def check_model_doc(doc):
     """[(name, why)] of the figures docs/model.md gives as today's (section
-    7's tables and its table of every published run), and the band
-    docs/calibration.md states, against validate."""
+    7's tables and its table of every published run) against validate."""
     with open(MODEL_DOC, encoding="utf-8") as f:
         text = f.read()
     cases = {c["case"]: c for c in doc["cases"]}
@@ -223,14 +257,7 @@ def check_model_doc(doc):
         if f:
             want[label] = figs_row(f"{f['cases']:,}", f["mape_frac"],
                                    f["median_ape_frac"], f["worst_ape_frac"])
-    for case, label, kind in MEGATRON_ROWS:
-        c = cases.get(case)
-        if c is None:
-            want[label] = ["(no such case in validate's output)"]
-            continue
-        shown = (f"{c['predicted'] / 1e12:.1f}" if kind == "tflops"
-                 else pct(c["predicted"], 1))
-        want[label] = [None, shown, f"{100 * c['error_frac']:+.1f} %"]
+    want.update(run_cells(cases, MEGATRON_ROWS))
 
     def today(f):
         return (f"{pct(f['mape_frac'])} (median {pct(f['median_ape_frac'])}, "
@@ -256,30 +283,25 @@ def check_model_doc(doc):
             None, None, None, f"{pct(files['vtrain-a100.csv']['mape_frac'])}, "
                               f"{pct(files['megatron-2021.csv']['mape_frac'])}"]
 
-    bad = []
-    for label, cells in want.items():
-        got = table_line(text, label)
-        if got is None:
-            bad.append(f"no row '{label}'")
-            continue
-        for i, w in enumerate(cells):
-            if w is not None and (i >= len(got) or got[i] != w):
-                bad.append(f"'{label}' cell {i + 2}: "
-                           f"{got[i] if i < len(got) else '(none)'}, validate {w}")
-    out = [("model-doc-tables", "; ".join(bad))]
+    out = [("model-doc-tables", "; ".join(compare_rows(text, want)))]
     band = (f"holds {cv['band_inside']} of the {cv['band_runs']} runs "
             f"({round(100 * cv['band_inside'] / cv['band_runs'])} %)")
     flat = " ".join(text.split())
     out.append(("model-doc-band", "" if band in flat else f"{MODEL_DOC} lacks '{band}'"))
-    # docs/calibration.md states the band beside the model-error term
+    return out
+
+
+def check_calibration_doc(doc):
+    """[(name, why)] of what docs/calibration.md says of the model-error
+    term of --uncertainty: the band it gives and the figure its source (the
+    root mean square log error of the published LLM runs) gives today."""
     with open(CALIBRATION_DOC, encoding="utf-8") as f:
         flat = " ".join(f.read().split())
+    cv = doc["cross_validation"]
     band = (f"holds {cv['band_inside']} of the {cv['band_runs']} published runs "
             f"that name a framework ({round(100 * cv['band_inside'] / cv['band_runs'])} %)")
-    out.append(("calibration-doc-band",
-                "" if band in flat else f"{CALIBRATION_DOC} lacks '{band}'"))
-    # ... and what the model-error term's source gives today: the root mean
-    # square log error of the published LLM runs
+    out = [("calibration-doc-band",
+            "" if band in flat else f"{CALIBRATION_DOC} lacks '{band}'")]
     llm = [math.log1p(c["error_frac"]) for c in doc["cases"]
            if c["case"].startswith("llm-")]
     if llm:
@@ -339,17 +361,8 @@ def check_vision_recsys_doc(doc):
         text = f.read()
     cases = {c["case"]: c for c in doc["cases"]}
     files = {f["file"]: f for f in doc["files"]}
-    bad = []
-    for case, label, kind in VISION_RECSYS_ROWS:
-        c, got = cases.get(case), table_line(text, label)
-        if c is None or got is None or len(got) < 3:
-            bad.append(f"'{label}': " + ("no such case" if c is None else "no row"))
-            continue
-        want = [f"{c['predicted']:,.0f}" if kind == "images"
-                else f"{c['predicted'] / 1e6:.2f} M/s",
-                f"{100 * c['error_frac']:+.1f} %"]
-        if got[1:3] != want:
-            bad.append(f"'{label}': {got[1:3]}, validate {want}")
+    bad = compare_rows(text, run_cells(cases, VISION_RECSYS_ROWS))
+    # the MAPE cell of a set may say more after the figure
     for label, name in (("vision MAPE", "vision.csv"), ("recsys MAPE", "recsys.csv")):
         got = table_line(text, label)
         want = f"{100 * files[name]['mape_frac']:.1f} %" if name in files else "?"
@@ -378,7 +391,8 @@ def main():
         name = f"accuracy/{gate[1]}-{gate[2]}"
         print(f"FAIL {name}: {why}" if why else f"ok {name}")
     docs = (check_readme(doc, table) + check_model_doc(doc) +
-            check_profile_doc() + check_vision_recsys_doc(doc))
+            check_calibration_doc(doc) + check_profile_doc() +
+            check_vision_recsys_doc(doc))
     for name, why in docs:
         print(f"FAIL accuracy/{name}: {why}" if why else f"ok accuracy/{name}")
 
