@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The accuracy gates of tests/accuracy/gates.txt; the figures README,
 docs/model.md, docs/calibration.md and docs/vision-recsys.md give as
-today's against `traincost validate`; and the profile values docs/model.md
-gives against models/framework/.
+today's against `traincost validate`; the profile values docs/model.md
+gives against models/framework/; and the spread of unvalidated estimates
+against the leave-one-out error it is taken from.
 
 Usage: gates.py VALIDATE_LOO_JSON VALIDATE_TABLE
   VALIDATE_LOO_JSON: the output of `traincost validate --loo --format json`
@@ -311,6 +312,24 @@ def check_calibration_doc(doc):
     return out
 
 
+def check_unvalidated_sd(doc):
+    """[(name, why)]: the spread of an estimate no measured run backs
+    (STEP_UNVALIDATED_REL_SD, src/model/families/estimate.h) is the
+    leave-one-GPU-type-out error as a log-normal sigma (mean |log error| =
+    0.8 sigma), within 0.02: a model change that moves that error moves the
+    spread with it."""
+    path = os.path.join("src", "model", "families", "estimate.h")
+    with open(path, encoding="utf-8") as f:
+        m = re.search(r"^#define STEP_UNVALIDATED_REL_SD ([0-9.]+)", f.read(), re.M)
+    if m is None:
+        return [("unvalidated-sd", f"{path} has no STEP_UNVALIDATED_REL_SD")]
+    want = doc["cross_validation"]["leave_one_gpu_type_out"]["mape_frac"] / 0.8
+    got = float(m.group(1))
+    return [("unvalidated-sd", "" if abs(got - want) <= 0.02 else
+             f"STEP_UNVALIDATED_REL_SD {got:g}, the leave-one-GPU-type-out error "
+             f"gives {want:.2f} ({path}, docs/model.md section 8)")]
+
+
 def check_profile_doc():
     """[(name, why)] of the framework profiles' values docs/model.md's table
     gives (rows `| ID[, ID...] | PARAMETER | NUMBER | how |`) against
@@ -391,8 +410,8 @@ def main():
         name = f"accuracy/{gate[1]}-{gate[2]}"
         print(f"FAIL {name}: {why}" if why else f"ok {name}")
     docs = (check_readme(doc, table) + check_model_doc(doc) +
-            check_calibration_doc(doc) + check_profile_doc() +
-            check_vision_recsys_doc(doc))
+            check_calibration_doc(doc) + check_unvalidated_sd(doc) +
+            check_profile_doc() + check_vision_recsys_doc(doc))
     for name, why in docs:
         print(f"FAIL accuracy/{name}: {why}" if why else f"ok accuracy/{name}")
 

@@ -41,9 +41,9 @@ static void test_zero_spread_is_the_point_estimate(void **state)
 
 /*
  * A GPU whose kernel rates no published run measured gets the cross-GPU
- * validation error as its model term: sigma 0.30 against the default 0.18,
- * so the log of its P90/P10 ratio is wider (by about 1.3x with the
- * parameter spreads added; 1.2x tested), and
+ * validation error as its model term: sigma 0.21 (STEP_UNVALIDATED_REL_SD)
+ * against the default 0.14, so the log of its P90/P10 ratio is wider (by
+ * 1.36x with the parameter spreads added; 1.2x tested), and
  * its estimate says why.  So does one whose rates were measured on
  * another GPU of the same die (a GPU file's `measured_on`).
  */
