@@ -44,6 +44,15 @@ static void test_pcie_classes(void **state)
 		     TOL_EXACT);
 	assert_close(topo_ring_busbw(TOPO_NVLINK_PAIRS, 600e9, 64e9, 0.8, 0, 8, 1), 0.63 * 32e9,
 		     TOL_EXACT);
+	/* A send between the two GPUs of a bridged pair takes their NVLink,
+	 * 0.8 * 900e9 / 2 = 360 GB/s, not PCIe's 0.76 * 32e9: 64e6 / 360e9
+	 * = 177.8 us. */
+	struct gpu pair;
+	struct plan none;
+	round_gpu(&pair, TOPO_NVLINK_PAIRS, "pcie");
+	memset(&none, 0, sizeof(none));
+	assert_close(comm_time_s(&pair, &none, COLL_P2P, (struct comm_group){ 2, 2 }, 64e6),
+		     64e6 / 360e9, TOL_TIGHT);
 
 	/* 1 GB all-reduced over 8 PCIe GPUs: 2 * 7/8 * 1e9 = 1.75e9 bytes at
 	 * 0.63 * 32e9 = 20.16e9 bytes/s = 86.806 ms. */
@@ -76,6 +85,22 @@ static void test_nvls(void **state)
 		     TOL_EXACT);
 	/* no gain stated: the ring */
 	assert_close(topo_ring_busbw(TOPO_NVSWITCH, 900e9, 128e9, 0.8, 0, 8, 1), ring, TOL_EXACT);
+
+	/* Through comm_time_s on 8 GPUs of one node: 1 GB all-reduced, 2 *
+	 * 7/8 * 1e9 = 1.75e9 bytes at 360e9 * 1.29 = 464.4 GB/s = 3.768 ms;
+	 * 1 GB gathered or scattered, 7/8 * 1e9 = 0.875e9 bytes at the ring's
+	 * 360 GB/s = 2.431 ms. */
+	struct gpu g;
+	struct plan pl;
+	struct comm_group grp = { 8, 8 };
+	round_gpu(&g, TOPO_NVSWITCH, "sxm");
+	g.nvls_gain = 1.29;
+	memset(&pl, 0, sizeof(pl));
+	assert_close(comm_time_s(&g, &pl, COLL_ALLREDUCE, grp, 1e9), 1.75e9 / (ring * 1.29),
+		     TOL_TIGHT);
+	assert_close(comm_time_s(&g, &pl, COLL_ALLGATHER, grp, 1e9), 0.875e9 / ring, TOL_TIGHT);
+	assert_close(comm_time_s(&g, &pl, COLL_REDUCE_SCATTER, grp, 1e9), 0.875e9 / ring,
+		     TOL_TIGHT);
 }
 
 /* The message-size curve across nodes: h(4) = 50 MB, h(64) = 50 MB *
@@ -131,6 +156,14 @@ static void test_multi_node_ring(void **state)
 	grp.n = 32;
 	grp.per_node = 8;
 	assert_close(comm_time_s(&g, &pl, COLL_ALLREDUCE, grp, 1e9), 92e-6 + 1.9375e9 / 20.16e9,
+		     TOL_TIGHT);
+	/* Two GPUs of the group a node (8 over 4 nodes): their PCIe ring,
+	 * 0.76 * 32e9 = 24.32 GB/s inside a socket, is slower than their two
+	 * NICs' 2 * 25e9 * 0.90 * 1e9 / (1e9 + 50e6) = 42.86 GB/s and sets
+	 * the pace: 2 * 7/8 * 1e9 = 1.75e9 bytes in 71.96 ms, plus 92 us. */
+	grp.n = 8;
+	grp.per_node = 2;
+	assert_close(comm_time_s(&g, &pl, COLL_ALLREDUCE, grp, 1e9), 92e-6 + 1.75e9 / 24.32e9,
 		     TOL_TIGHT);
 }
 
