@@ -79,6 +79,10 @@ static void test_across_nodes(void **state)
 	assert_close(comm_net_bytes(COLL_ALLREDUCE, grp, 1e9), 1.25e8, TOL_EXACT);
 	assert_close(comm_time_s(&g, &p, COLL_REDUCE_SCATTER, grp, 1e9), 0.005911234375,
 		     TOL_TIGHT);
+	/* An all-to-all sends each peer its 1/16 of the buffer: the 8 peers
+	 * on the other node get 8/16 x 1e9 = 5e8 B across the network, the 7
+	 * on this node none of it. */
+	assert_close(comm_net_bytes(COLL_ALLTOALL, grp, 1e9), 5e8, TOL_EXACT);
 	/* One GPU a node (16 nodes): one NIC, 50e9 x 0.90 x 1e9 / (1e9 +
 	 * h(16)) = 42.0664e9 B/s, h(16) = 50e6 x 4^0.24 = 69.737e6 B; the
 	 * floor over a tree of 16 nodes 46 us x 4 = 184 us: 184e-6 +
