@@ -425,7 +425,13 @@ static void test_schedule_bubble(void **state)
 	/* Nothing to defer (frozen weights): ZB-H1 is 1F1B. */
 	st.t_w = 0;
 	assert_close(sched_bubble_s(SCHED_ZERO_BUBBLE, &st), 9, TOL_EXACT);
-	/* One stage: no bubble whatever the schedule. */
+	/* Unequal stages, 1 s and 10 s a micro-batch (t_sum 11 s, t_max 10
+	 * s), 3 s of W on the slow one: the fill, 1 s, is shorter than the
+	 * W's taken off the chain and deferred, 1 x 3 + min(3, 1) x 3 = 6
+	 * s; the bubble is none, never negative. */
+	st = (struct sched_stages){ .p = 2, .m = 4, .v = 1, .t_sum = 11,
+				    .t_max = 10, .t_w = 3 };
+	assert_close(sched_bubble_s(SCHED_ZERO_BUBBLE, &st), 0, TOL_EXACT);
 	st = (struct sched_stages){ .p = 1, .m = 4, .v = 1, .t_sum = 3,
 				    .t_max = 3, .t_w = 1 };
 	assert_close(sched_bubble_s(SCHED_ZERO_BUBBLE, &st), 0, TOL_EXACT);
