@@ -259,6 +259,12 @@ static void fragile_plans_warn(void **state)
 	assert_close(e.campaign.checkpoint_bytes, 9.8e10, TOL_EXACT);
 	/* every default: async 5 s, loss 1 - 2 %: nothing to say */
 	assert_int_equal(e.warning_count, 0);
+	/* an adapter fine-tune is taken at its 16-bit weights, 7e9 x 2 =
+	 * 1.4e10 B, not the full training state */
+	w.train.finetune = FT_LORA;
+	assert_int_equal(campaign_estimate(&w, &g, &e, &why), 0);
+	assert_close(e.campaign.checkpoint_bytes, 1.4e10, TOL_EXACT);
+	w.train.finetune = FT_FULL;
 
 	w.campaign.checkpoint = CAMP_CKPT_SYNC;
 	w.campaign.write_bytes_per_s = 1e9;
@@ -279,6 +285,71 @@ static void fragile_plans_warn(void **state)
 	assert_int_equal(campaign_estimate(&w, &g, &e, &why), 0);
 	assert_true(warned(&e, "takes 196 s to write, longer than the 120 s spot notice "
 				   "(the workload states it;"));
+	/* Either side of each limit: at 0.784 GB/s the write takes 125 s,
+	 * past the 120 s notice; at 1.568 GB/s 62.5 s, past the minute a
+	 * synchronous checkpoint may stop training; at 1.96 GB/s 50 s,
+	 * within it. */
+	e.warning_count = 0;
+	w.campaign.write_bytes_per_s = 0.784e9;
+	assert_int_equal(campaign_estimate(&w, &g, &e, &why), 0);
+	assert_true(warned(&e, "takes 125 s to write, longer than the 120 s spot notice"));
+	e.warning_count = 0;
+	w.campaign.write_bytes_per_s = 1.568e9;
+	assert_int_equal(campaign_estimate(&w, &g, &e, &why), 0);
+	assert_true(warned(&e, "synchronous checkpoint stops training for 1.04 min"));
+	e.warning_count = 0;
+	w.campaign.write_bytes_per_s = 1.96e9;
+	assert_int_equal(campaign_estimate(&w, &g, &e, &why), 0);
+	assert_false(warned(&e, "synchronous checkpoint stops training"));
+	w.campaign.write_bytes_per_s = 0.5e9;
+	/* the same 196 s write with no preemptions: no notice to miss */
+	e.warning_count = 0;
+	w.campaign.preempt_per_h = 0;
+	assert_int_equal(campaign_estimate(&w, &g, &e, &why), 0);
+	assert_false(warned(&e, "spot notice"));
+
+	/* Fragile means losing over 10 % of the time between interruptions.
+	 * One an hour (24 jobs a day, no node term), checkpoints every 36 s:
+	 * a 360 s restart loses (360 + 36 / 2) / 3600 = 10.5 %, a warning; a
+	 * 324 s one (324 + 18) / 3600 = 9.5 %, none. */
+	hand_estimate(&w, &g, &e);
+	w.campaign.node_rate_per_day = 0;
+	w.campaign.job_rate_per_day = 24;
+	w.campaign.interval_s = 36;
+	w.campaign.restart_s = 360;
+	give(&w.campaign, CAMP_P_NODE_RATE);
+	give(&w.campaign, CAMP_P_JOB_RATE);
+	give(&w.campaign, CAMP_P_INTERVAL);
+	give(&w.campaign, CAMP_P_RESTART);
+	assert_int_equal(campaign_estimate(&w, &g, &e, &why), 0);
+	assert_close(e.campaign.loss_frac, 0.105, TOL_EXACT);
+	assert_true(warned(&e, "each interruption loses"));
+	e.warning_count = 0;
+	w.campaign.restart_s = 324;
+	assert_int_equal(campaign_estimate(&w, &g, &e, &why), 0);
+	assert_close(e.campaign.loss_frac, 0.095, TOL_EXACT);
+	assert_false(warned(&e, "each interruption loses"));
+}
+
+/* An asynchronous checkpoint stops training while each GPU copies its
+ * share to host memory over one direction of its PCIe link.  70e9
+ * parameters on 8 GPUs at 14 B: 9.8e11 / 8 = 1.225e11 B a GPU; PCIe
+ * Gen3 x16, 32 GB/s both ways, 16e9 B/s one way: 7.65625 s, past the
+ * 5 s least block. */
+static void async_block_is_host_copy(void **state)
+{
+	(void)state;
+	struct workload w;
+	struct gpu g;
+	struct estimate e;
+	struct plan_problem why;
+	hand_estimate(&w, &g, &e);
+	e.params = 70e9;
+	e.plan.count = 8;
+	g.pcie_bytes_per_s = 32e9;
+	assert_int_equal(campaign_estimate(&w, &g, &e, &why), 0);
+	assert_close(e.campaign.checkpoint_bytes, 9.8e11, TOL_EXACT);
+	assert_close(e.campaign.checkpoint_block_s, 7.65625, TOL_EXACT);
 }
 
 /* The preemptions of --pricing spot come as another campaign: its fragile
@@ -335,6 +406,9 @@ static void hopeless_inputs_refused(void **state)
 	assert_int_equal(why.field, WLF_CAMPAIGN_RESTART);
 	assert_string_equal(why.msg, "restart 7200 s is longer than the run's 3600 s of training "
 			    "(expected a restart shorter than the run)");
+	/* a restart as long as the run is not longer than it */
+	in.restart_s = 3600;
+	assert_int_equal(campaign_compute(&in, &j, &c, &why), 0);
 	/* the default restart (10 min) is never refused, even for a short run */
 	in.set = 0;
 	j.steady_s = 60;
@@ -458,6 +532,7 @@ int main(void)
 		cmocka_unit_test(frontier_job),
 		cmocka_unit_test(spot_job),
 		cmocka_unit_test(fragile_plans_warn),
+		cmocka_unit_test(async_block_is_host_copy),
 		cmocka_unit_test(spot_campaign_warns),
 		cmocka_unit_test(hopeless_inputs_refused),
 		cmocka_unit_test(relations),
