@@ -1103,6 +1103,11 @@ static void test_gemm_eff_one_model(void **state)
 	f = 2.0 * 768 * 768 * 768;
 	assert_close(roof_gemm_eff(&g, PREC_BF16, 768, 768, 768, 1),
 		     g.eff.gemm_max_frac / 3.0 * f / (f + h), 1e-12);
+	/* K = 1024 allows two slices, the least split there is: 2 x 36 = 72
+	 * tiles in one wave, util 72/108 = 2/3. */
+	f = 2.0 * 768 * 768 * 1024;
+	assert_close(roof_gemm_eff(&g, PREC_BF16, 768, 768, 1024, 1),
+		     g.eff.gemm_max_frac * 2.0 / 3.0 * f / (f + h), 1e-12);
 
 	/* The same GEMM (4096 x 4096 x 64) on a GPU of twice the peak: the
 	 * fixed time holds 2h FLOPs, so eff2 / eff1 = (f + h) / (f + 2h);
