@@ -1083,6 +1083,23 @@ static void test_gemm_util(void **state)
 		    roof_gemm_util(108, 8192, 128, 1));
 }
 
+/* The launch part of an operator's time is what it takes beyond its
+ * roof, the longer of its compute and its memory traffic: 1e12 FLOP with
+ * bytes for twice their compute time tc have a roof of 2 tc, so of 2 tc +
+ * 0.1 ms, 0.1 ms is launch; a time under the roof has none. */
+static void test_launch_part(void **state)
+{
+	struct gpu g;
+	(void)state;
+	tc_test_a100(&g);
+	double tc = roof_time(&g, PREC_BF16, 1e12, 0.5, 0, 0, 0, NULL);
+	double bw = g.mem_bytes_per_s * g.eff.mem_frac;
+	assert_close(roof_launch_part(&g, PREC_BF16, 1e12, 0.5, 2 * tc * bw, 2 * tc + 1e-4),
+		     1e-4, TOL_TIGHT);
+	assert_close(roof_launch_part(&g, PREC_BF16, 1e12, 0.5, 0, tc + 1e-4), 1e-4, TOL_TIGHT);
+	assert_close(roof_launch_part(&g, PREC_BF16, 1e12, 0.5, 0, 0.5 * tc), 0, TOL_EXACT);
+}
+
 /* One GEMM model for every family: split-K where the output's tiles leave
  * SMs idle, and a fixed per-GEMM time that costs more FLOPs on a faster
  * GPU or precision. */
@@ -1258,6 +1275,7 @@ int main(void)
 		cmocka_unit_test(test_gemm_eff_one_model),
 		cmocka_unit_test(test_narrow_gemm),
 		cmocka_unit_test(test_power_clock),
+		cmocka_unit_test(test_launch_part),
 		cmocka_unit_test(test_fp32_gemm_ceiling),
 	};
 	return cmocka_run_group_tests(tests, tc_llm_setup, tc_llm_teardown);
