@@ -1,7 +1,8 @@
 /*
  * test_opkit.c - the operator kit (model/core/opkit.h): the kernel a thin
- * GEMM runs on, and the roof its operators are listed under, which is what
- * an estimate names as its limit.  On the frozen A100 SXM 80GB.
+ * GEMM runs on, the roof its operators are listed under (what an estimate
+ * names as its limit), and collectives timed once per group layout.  On
+ * the frozen A100 SXM 80GB.
  */
 #include "tc_test.h"
 
@@ -90,11 +91,50 @@ static void test_stream_is_memory_bound(void **state)
 	est_workspace_release(&ws);
 }
 
+/*
+ * Collectives through a memo: an all-reduce of 1 GB over 16 GPUs, as 2
+ * nodes of 8 and as 16 nodes of 1, is two timings, not one kept for both.
+ * Run 4 times a step (the sink's count), their bytes between nodes add up
+ * per step: 2 x 1/2 x 1e9 / 8 = 1.25e8 B a GPU for the ring of 2 nodes of
+ * 8, 2 x 15/16 x 1e9 = 1.875e9 B for 16 of 1, 4 x 2e9 = 8e9 B in all.
+ */
+static void test_collectives_per_layout(void **state)
+{
+	struct gpu g;
+	struct plan pl;
+	struct est_workspace ws;
+	struct op_sums sums;
+	struct op_sink s;
+	struct kit K;
+	struct kit_memo memo;
+	struct comm_group nodes_of_8 = { 16, 8 }, nodes_of_1 = { 16, 1 };
+	(void)state;
+	tc_test_a100(&g);
+	memset(&pl, 0, sizeof(pl));
+	pl.network_bytes_per_s = 100e9;
+	pl.network_fabric = FABRIC_IB;
+	assert_int_equal(est_workspace_init(&ws, 8), 0);
+	kit_start(&K, &s, &ws, &sums, &g, &pl);
+	kit_memo_init(&memo);
+	K.memo = &memo;
+	s.count = 4;
+	double t8 = kit_coll(&K, "dp.allreduce", BRK_DP_COMM, PREC_BF16, COLL_ALLREDUCE,
+			     nodes_of_8, 1e9);
+	double t1 = kit_coll(&K, "dp.allreduce", BRK_DP_COMM, PREC_BF16, COLL_ALLREDUCE,
+			     nodes_of_1, 1e9);
+	assert_close(t8, comm_time_s(&g, &pl, COLL_ALLREDUCE, nodes_of_8, 1e9), TOL_EXACT);
+	assert_close(t1, comm_time_s(&g, &pl, COLL_ALLREDUCE, nodes_of_1, 1e9), TOL_EXACT);
+	assert_true(t1 > t8); /* one NIC a node against eight */
+	assert_close(sums.net_bytes, 8e9, TOL_EXACT);
+	est_workspace_release(&ws);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_thin_gemm_is_memory_bound),
 		cmocka_unit_test(test_stream_is_memory_bound),
+		cmocka_unit_test(test_collectives_per_layout),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
