@@ -57,6 +57,49 @@ static void test_middle_stage_sets_the_pace(void **state)
 	assert_close(E.step_time_s, 100.5e-3, TOL_EXACT);
 }
 
+/*
+ * The first stage the slowest, with transfers, under ZB-H1.  Four stages
+ * of 8 layers; a layer takes 1 ms of GEMM, of which 0.25 ms computes
+ * weight gradients; the first stage's own operators 2 ms (0.5 ms of them
+ * weight gradients), the last's 0.5 ms; each stage sends its activations
+ * on in 0.25 ms; 8 micro-batches.
+ * Stage times: first 8 + 2 + 0.25 = 10.25 ms, middle 8 + 0.25 = 8.25 ms,
+ * last 8 + 0.5 + 0.25 = 8.75 ms: t_max = 10.25 ms, on the first stage.
+ * Sum over the stages: 32 x 1 + 4 x 0.25 + 2 + 0.5 = 35.5 ms, the fill
+ * 35.5 - 10.25 = 25.25 ms.  The first stage's W: 8 x 0.25 + 0.5 = 2.5 ms;
+ * the bubble 25.25 - 3 x 2.5 - min(7, 3) x 2.5 = 10.25 ms.  Step: GEMM 8 x
+ * (8 + 2) = 80 ms, transfers 8 x 0.25 = 2 ms, bubble 10.25 ms: 92.25 ms.
+ */
+static void test_first_stage_sets_the_pace(void **state)
+{
+	struct op_sums S;
+	struct step_parts P;
+	struct estimate E;
+	(void)state;
+	memset(&S, 0, sizeof(S));
+	memset(&P, 0, sizeof(P));
+	memset(&E, 0, sizeof(E));
+	S.t[OPS_LAYER][BRK_GEMM] = 1e-3;
+	S.lim[OPS_LAYER][LIM_COMPUTE] = 1e-3;
+	S.wgrad_s[OPS_LAYER] = 0.25e-3;
+	S.t[OPS_FIRST][BRK_GEMM] = 2e-3;
+	S.lim[OPS_FIRST][LIM_COMPUTE] = 2e-3;
+	S.wgrad_s[OPS_FIRST] = 0.5e-3;
+	S.t[OPS_LAST][BRK_GEMM] = 0.5e-3;
+	S.lim[OPS_LAST][LIM_COMPUTE] = 0.5e-3;
+	S.p2p_s = 0.25e-3;
+	P.m = 8;
+	P.p = 4;
+	P.v = 1;
+	P.lps = 8;
+	P.schedule = SCHED_ZERO_BUBBLE;
+	compose_step(&S, &P, &E);
+	assert_close(E.breakdown_s[BRK_GEMM], 80e-3, TOL_EXACT);
+	assert_close(E.breakdown_s[BRK_PP_COMM], 2e-3, TOL_EXACT);
+	assert_close(E.breakdown_s[BRK_BUBBLE], 10.25e-3, TOL_EXACT);
+	assert_close(E.step_time_s, 92.25e-3, TOL_EXACT);
+}
+
 /* A small Llama-style model of 32 layers on 8 GPUs, pp 4. */
 static void llama32(struct workload *w)
 {
@@ -175,6 +218,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_middle_stage_sets_the_pace),
+		cmocka_unit_test(test_first_stage_sets_the_pace),
 		cmocka_unit_test(test_even_counts_are_the_even_split),
 		cmocka_unit_test(test_busiest_stage_holds_the_memory),
 		cmocka_unit_test(test_invalid_stage_layers),
