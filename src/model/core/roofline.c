@@ -41,21 +41,19 @@ double roof_gemm_util_tile(int sm_count, double m, double n, double batch,
 
 /* roof_gemm_util() of a shape it takes (sm_count, m, n and batch > 0).
  * Inlined into roof_gemm_eff(), which shares its tile counts with the
- * split-K test and its shape test with the caller's. */
+ * split-K test and its shape test with the caller's.
+ *
+ * One tiling, 128 x 128: a tiling whose tile is k times larger (edges in
+ * multiples of 128) never wastes less.  It has t_k >= t_1 / k tiles
+ * (ceil(m/128) <= j ceil(m/(128 j))), each k times the area, so its waves
+ * cover k ceil(t_k/S) >= ceil(k t_k/S) >= ceil(t_1/S) times the area of a
+ * 128 x 128 wave (S SMs).  What larger tiles gain, the reuse of operands,
+ * is in gemm_max_frac, not in this measure. */
 static inline __attribute__((always_inline)) double
 gemm_util(int sm_count, double m, double n, double batch)
 {
-	double area, a, best;
-
-	/* The best tiling wastes least: the smallest area. */
-	area = wave_area(sm_count, m, n, batch, ROOF_TILE_M, ROOF_TILE_N);
-	a = wave_area(sm_count, m, n, batch, ROOF_TILE_M_LARGE, ROOF_TILE_N);
-	if (a < area)
-		area = a;
-	a = wave_area(sm_count, m, n, batch, ROOF_TILE_N, ROOF_TILE_M_LARGE);
-	if (a < area)
-		area = a;
-	best = m * n * batch / (area * sm_count);
+	double best = m * n * batch /
+		      (wave_area(sm_count, m, n, batch, ROOF_TILE_M, ROOF_TILE_N) * sm_count);
 	assert(best > 0 && best <= 1.0 + 1e-12);
 	return best;
 }

@@ -16,8 +16,7 @@
 #include "../types/gpu.h"
 #include "../types/precision.h"
 
-/* Output tile edges (elements) the GEMM model chooses between. */
-#define ROOF_TILE_M_LARGE 256
+/* Output tile edges (elements) of the GEMM model. */
 #define ROOF_TILE_M 128
 #define ROOF_TILE_N 128
 #define ROOF_TILE_NARROW 32   /* thin tiles for outputs this wide or less */
@@ -30,8 +29,10 @@
 /*
  * Fraction of the SMs' tile slots doing useful work for a batch of `batch`
  * GEMMs with an (m x n) output: tile quantisation (partial edge tiles) times
- * wave quantisation (tiles / (waves * sm_count)), for the better of a 256x128
- * and a 128x128 tile.  Returns a value in (0, 1]; 1 when sm_count <= 0.
+ * wave quantisation (tiles / (waves * sm_count)) of 128x128 tiles, which
+ * no tiling with edges in multiples of 128 beats in this measure
+ * (roofline.c).  Returns a
+ * value in (0, 1]; 1 when sm_count <= 0.
  */
 double roof_gemm_util(int sm_count, double m, double n, double batch);
 
