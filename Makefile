@@ -180,7 +180,10 @@ clean:
 # reads; new inputs go to build-fuzz/corpus/NAME, crashes to build-fuzz/.
 # `make fuzz-merge` adds to fuzz/corpus/NAME only the new inputs that reach
 # new code (libFuzzer -merge=1), so the checked-in corpora stay small;
-# `make fuzz-long` is an hour per harness, then the merge.
+# `make fuzz-long` is an hour per harness, then the merge.  The clang build
+# is also where the unit suites and benchmarks, which `make test` compiles
+# with cc, pass clang's warnings (its -Wdouble-promotion flags the float
+# NAN that gcc's lets through).
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_LONG_SECONDS ?= 3600
@@ -201,6 +204,9 @@ fuzz:
 	@$(MAKE) --no-print-directory fuzz-build BUILD=build-fuzz CC=$(FUZZ_CC) \
 		OPT='-O1 -g -fno-omit-frame-pointer' \
 		SANFLAGS='-fsanitize=fuzzer-no-link $(FUZZ_SAN)'
+	@for f in $(TEST_SRC) $(BENCH_SRC); do \
+		$(FUZZ_CC) -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(WERROR) $(PKG_CFLAGS) \
+			-fsyntax-only $$f || exit 1; done
 	@$(MAKE) --no-print-directory -j$(JOBS) --output-sync=target $(FUZZ_NAMES:%=fuzz-run-%)
 
 # One harness for FUZZ_SECONDS (JOBS of them at a time, each on its own core).

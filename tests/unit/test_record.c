@@ -147,7 +147,7 @@ static void non_finite_fails(void **state)
 	(void)state;
 	struct rep_rows r;
 	struct rep_cell c[NFIELDS] = {
-		{ .text = "x1" }, { .num = 2020 }, { .num = INFINITY }, { .num = 1 },
+		{ .text = "x1" }, { .num = 2020 }, { .num = HUGE_VAL }, { .num = 1 },
 		{ .num = 1 }, { .num = 1 }, { .num = 1 }, { .text = "" }, { .text = "x" },
 	};
 	rep_rows_init(&r, fields, NFIELDS);
@@ -323,7 +323,7 @@ static void sheet_sections(void **state)
 	rep_rows_add(&r, c);
 	assert_int_equal(rep_record_print_sheet(&r, f, looks), 0);
 	rep_rows_release(&r);
-	c[3].num = NAN;
+	c[3].num = (double)NAN;
 	rep_rows_init(&r, cols, 7);
 	rep_rows_add(&r, c);
 	assert_int_equal(rep_record_print_sheet(&r, f, looks), -1);

@@ -71,8 +71,8 @@ static void write_nan(FILE *f, void *arg)
 	rep_json_init(j, f);
 	rep_json_obj_begin(j, NULL);
 	rep_json_num(j, "ok", 1);
-	rep_json_num(j, "step_time_s", NAN);
-	rep_json_num(j, "later", INFINITY);
+	rep_json_num(j, "step_time_s", (double)NAN);
+	rep_json_num(j, "later", HUGE_VAL);
 	rep_json_obj_end(j);
 }
 

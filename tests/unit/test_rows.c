@@ -118,7 +118,7 @@ static void non_finite_fails(void **state)
 {
 	(void)state;
 	struct rep_rows r;
-	const struct rep_cell c[] = { { .text = "x" }, { .num = 1 }, { .num = NAN },
+	const struct rep_cell c[] = { { .text = "x" }, { .num = 1 }, { .num = (double)NAN },
 				      { .num = 1 }, { .num = 1 } };
 	rep_rows_init(&r, cols, 5);
 	rep_rows_add(&r, c);

@@ -258,7 +258,7 @@ static void relations_and_bad_input(void **state)
 	/* Nonsense never becomes a number. */
 	assert_int_equal(run_cost_compute(&t, 1, "x", 16, 8, 400, -1, &in, &lo), -1);
 	assert_int_equal(run_cost_compute(&t, 1, "x", 0, 8, 400, 10, &in, &lo), -1);
-	assert_int_equal(run_cost_compute(&t, 1, "x", 16, 8, 400, NAN, &in, &lo), -1);
+	assert_int_equal(run_cost_compute(&t, 1, "x", 16, 8, 400, (double)NAN, &in, &lo), -1);
 }
 
 /* A plan that cannot run carries no figure that could be read as a price. */

@@ -151,7 +151,7 @@ static void non_finite_fails(void **state)
 	static const char *const fmts[] = { "csv", "json", "table", "md" };
 	struct rep_cell c[NCOLS];
 	memcpy(c, rows_in[0], sizeof(c));
-	c[3].num = NAN;
+	c[3].num = (double)NAN;
 	for (int k = 0; k < 4; k++) {
 		struct rep_stream s;
 		char buf[512];

@@ -85,13 +85,13 @@ static void test_nonfinite_is_an_error(void **state)
 	struct svg s;
 	(void)state;
 	svg_begin(&s, 10, 10, "t", NULL, 1);
-	svg_circle(&s, NAN, 1, 2, "pt s1", NULL);
+	svg_circle(&s, (double)NAN, 1, 2, "pt s1", NULL);
 	assert_int_equal(svg_end(&s), -1);
 	assert_int_equal(s.nonfinite, 1);
 	assert_null(strstr(s.x.buf, "nan"));
 	svg_release(&s);
 	svg_begin(&s, 10, 10, "t", NULL, 1);
-	double x[2] = { 0, INFINITY }, y[2] = { 0, 1 };
+	double x[2] = { 0, HUGE_VAL }, y[2] = { 0, 1 };
 	svg_polyline(&s, 2, x, y, "line s0");
 	assert_int_equal(svg_end(&s), -1);
 	assert_null(strstr(s.x.buf, "inf"));
