@@ -518,6 +518,178 @@ static void test_lm_head_tokens_memory(void **state)
 	assert_int_equal(wl_head_tokens_conflict(&w, why, sizeof(why)), -1);
 }
 
+/*
+ * Grouped-query attention: K and V are g d wide, not a d.  With 2 KV heads
+ * (g d = 256) a token keeps 2 x 2 x 256 = 1,024 B of K and V instead of
+ * 2 x 2 x 1024 = 4,096: 3,072 B a token less, 3,072 x 1024 = 3,145,728 B,
+ * so the layer keeps 31,490,048 - 3,145,728 = 28,344,320 B.
+ */
+static void test_gqa_activations(void **state)
+{
+	struct workload w;
+	struct plan pl;
+	struct llm_shape sh;
+	(void)state;
+	setup_run(&w, &pl, 1);
+	w.llm.kv_heads = 2;
+	llm_shape_init(&w, &pl, &sh);
+	assert_close(mem_layer_activation_bytes(&sh, RECOMP_NONE),
+		     LAYER_BF16 - 3072 * T_TOKENS, TOL_EXACT);
+}
+
+/*
+ * Per-op selective recompute under tp 2 with sequence parallelism: the
+ * block input is split over the TP ranks with everything else split, 2 h
+ * x 1024 / 2 = 1,048,576 B; w2's row-parallel output stays whole, 2 h x
+ * 1024 = 2,097,152 B; Q, V, the flash output and its statistics and w1's
+ * output, 10,272 B a token, split: 10,272 x 1024 / 2 = 5,259,264 B.
+ * 8,404,992 B in all; without sequence parallelism the input is whole,
+ * 1,048,576 B more.
+ */
+static void test_selective_op_sequence_parallel(void **state)
+{
+	struct workload w;
+	struct plan pl;
+	struct llm_shape sh;
+	(void)state;
+	setup_run(&w, &pl, 1);
+	w.train.recompute = RECOMP_SELECTIVE_OP;
+	pl.tp = 2;
+	pl.dp = 4;
+	pl.sequence_parallel = 1;
+	llm_shape_init(&w, &pl, &sh);
+	assert_close(mem_layer_op_saved_bytes(&sh), 8404992.0, TOL_EXACT);
+	pl.sequence_parallel = 0;
+	llm_shape_init(&w, &pl, &sh);
+	assert_close(mem_layer_op_saved_bytes(&sh), 8404992.0 + 1048576.0,
+		     TOL_EXACT);
+}
+
+/*
+ * LoRA in fp32: an adapter keeps its input in the activations' 4 bytes,
+ * as full fp32 training does, not in 16 bits.  The layer a token, scale 2
+ * (4 B over the 16-bit baseline): norm inputs 4h x 2 + QKV and FC1 inputs
+ * 2 x 4h + masks 2h = 18,432; Q and K, V (2ad + 4gd) x 2 + attention
+ * output 4ad = 16,384; SwiGLU input 2f x 4 + FC2 input 4f = 24,576; =
+ * 59,392 B x 1024 = 60,817,408 B, + flash statistics 32,768: 60,850,176 B.
+ */
+static void test_lora_fp32_activations(void **state)
+{
+	struct workload w;
+	struct plan pl;
+	struct llm_shape sh;
+	(void)state;
+	setup_run(&w, &pl, 1);
+	w.train.precision = PREC_FP32;
+	llm_shape_init(&w, &pl, &sh);
+	assert_close(mem_layer_activation_bytes(&sh, RECOMP_NONE), 60850176.0,
+		     TOL_EXACT);
+	w.train.finetune = FT_LORA;
+	w.train.lora_rank = 16;
+	llm_shape_init(&w, &pl, &sh);
+	assert_close(mem_linear_input_bytes(&sh, LORA_QKV), 4, TOL_EXACT);
+	assert_close(mem_layer_activation_bytes(&sh, RECOMP_NONE), 60850176.0,
+		     TOL_EXACT);
+}
+
+/*
+ * ZeRO-3 over 8 data-parallel ranks of a mixture of 4 experts (top 2) at
+ * ep 2: each GPU holds 2 experts' MLPs, 2 x 6,291,456 = 12,582,912
+ * parameters a layer, sharded over the 8 / 2 = 4 ranks holding the same
+ * experts; the rest (attention 4,194,304, router 4 x 1024 = 4,096, norms
+ * 2,048 a layer; embeddings, head 2 x 32,768,000, final norm 1,024) over
+ * all 8.  Stage: 2 x 16,783,360 + 65,537,024 = 99,103,744 parameters, of
+ * them 25,165,824 the experts'.  Weights in bf16: (99,103,744 -
+ * 25,165,824) x 2 / 8 + 25,165,824 x 2 / 4 = 18,484,480 + 12,582,912 =
+ * 31,067,392 B; gradients the same.
+ *
+ * At ep 4 with shard_group 2 a GPU holds one expert, 6,291,456 parameters
+ * a layer, whose copies (8 / 4 = 2) are fewer than one a shard set's
+ * ranks: the experts are not sharded at all, the rest over 2.  Stage: 2 x
+ * 10,491,904 + 65,537,024 = 86,520,832 parameters; (86,520,832 -
+ * 12,582,912) x 2 / 2 + 12,582,912 x 2 = 73,937,920 + 25,165,824 =
+ * 99,103,744 B of weights.
+ */
+static void test_zero3_experts_sharded(void **state)
+{
+	struct workload w;
+	struct plan pl;
+	struct llm_shape sh;
+	double part[MEM_COUNT];
+	(void)state;
+	setup_run(&w, &pl, 3);
+	w.llm.experts = 4;
+	w.llm.top_k = 2;
+	pl.ep = 2;
+	llm_shape_init(&w, &pl, &sh);
+	assert_close(sh.stage_params_first, 99103744.0, TOL_EXACT);
+	mem_estimate(&w, &pl, &sh, part);
+	assert_close(part[MEM_WEIGHTS], 31067392.0, TOL_EXACT);
+	assert_close(part[MEM_GRADS], 31067392.0, TOL_EXACT);
+	pl.ep = 4;
+	pl.shard_group = 2;
+	llm_shape_init(&w, &pl, &sh);
+	assert_close(sh.stage_params_first, 86520832.0, TOL_EXACT);
+	mem_estimate(&w, &pl, &sh, part);
+	assert_close(part[MEM_WEIGHTS], 99103744.0, TOL_EXACT);
+}
+
+/*
+ * The weight gradient in flight is the larger of the MLP's first matrix
+ * and the head, in the weights' bytes.  fp32: 4 layer outputs 4 x 1024 x
+ * 1024 x 4 B = 16,777,216 B + the head's 32,768,000 x 4 B = 131,072,000
+ * B: 147,849,216 B.  A vocabulary of 1,000 (V h = 1,024,000) leaves the
+ * SwiGLU's h x 2f = 4,194,304 the larger: 8,388,608 + 4,194,304 x 2 =
+ * 16,777,216 B in bf16.
+ */
+static void test_buffers_largest_gradient(void **state)
+{
+	struct workload w;
+	struct plan pl;
+	struct llm_shape sh;
+	double part[MEM_COUNT];
+	(void)state;
+	setup_run(&w, &pl, 1);
+	w.train.precision = PREC_FP32;
+	llm_shape_init(&w, &pl, &sh);
+	mem_estimate(&w, &pl, &sh, part);
+	assert_close(part[MEM_BUFFERS], 147849216.0, TOL_EXACT);
+	w.train.precision = PREC_BF16;
+	w.llm.vocab = 1000;
+	llm_shape_init(&w, &pl, &sh);
+	mem_estimate(&w, &pl, &sh, part);
+	assert_close(part[MEM_BUFFERS], 16777216.0, TOL_EXACT);
+}
+
+/*
+ * A mixture of experts adds the all-to-all's send and receive buffers of
+ * the busiest rank's token-expert pairs, 2 x capacity factor x top_k x T
+ * x h x 2 B, to the dense buffers (73,924,608 B).  Two experts, top 1:
+ * 2 x 1 x 1 x 1024 x 1024 x 2 = 4,194,304 B, 78,118,912 B in all.  Four
+ * experts, top 2, capacity factor 1.5: 2 x 1.5 x 2 x 1024 x 1024 x 2 =
+ * 12,582,912 B, 86,507,520 B in all.
+ */
+static void test_moe_dispatch_buffers(void **state)
+{
+	struct workload w;
+	struct plan pl;
+	struct llm_shape sh;
+	double part[MEM_COUNT];
+	(void)state;
+	setup_run(&w, &pl, 1);
+	w.llm.experts = 2;
+	w.llm.top_k = 1;
+	llm_shape_init(&w, &pl, &sh);
+	mem_estimate(&w, &pl, &sh, part);
+	assert_close(part[MEM_BUFFERS], 73924608.0 + 4194304.0, TOL_EXACT);
+	w.llm.experts = 4;
+	w.llm.top_k = 2;
+	w.train.capacity_factor = 1.5;
+	llm_shape_init(&w, &pl, &sh);
+	mem_estimate(&w, &pl, &sh, part);
+	assert_close(part[MEM_BUFFERS], 73924608.0 + 12582912.0, TOL_EXACT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -536,6 +708,12 @@ int main(void)
 		cmocka_unit_test(test_selective_op_still_too_big),
 		cmocka_unit_test(test_selective_op_time),
 		cmocka_unit_test(test_no_lm_head),
+		cmocka_unit_test(test_gqa_activations),
+		cmocka_unit_test(test_selective_op_sequence_parallel),
+		cmocka_unit_test(test_lora_fp32_activations),
+		cmocka_unit_test(test_zero3_experts_sharded),
+		cmocka_unit_test(test_buffers_largest_gradient),
+		cmocka_unit_test(test_moe_dispatch_buffers),
 	};
 	tc_use_test_data();
 	return cmocka_run_group_tests(tests, tc_llm_setup, tc_llm_teardown);
