@@ -753,6 +753,197 @@ static void test_fit_advice_micro_batch_divides(void **state)
 	assert_true(e.fits);
 }
 
+/*
+ * ZeRO 3 alone is advised when it is the least change that fits.  The
+ * 70B plan with every layer already recomputed (so no recompute change is
+ * left to advise) and ZeRO 0, on a GPU with exactly the memory the same
+ * plan takes under ZeRO 3: ZeRO 1 and 2 still hold the whole weights, so
+ * the advice is zero 3, before any change of micro-batch, tp or pp.
+ */
+static void test_fit_advice_zero3(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct estimate e;
+	struct plan_problem why;
+	(void)state;
+	llama70_no_fit(&w);
+	w.train.recompute = RECOMP_FULL;
+	tc_test_a100(&g);
+	w.plan.zero = 3;
+	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
+	g.memory_bytes = e.memory_per_gpu_bytes;
+	w.plan.zero = 0;
+	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
+	assert_false(e.fits);
+	assert_non_null(strstr(e.fit_advice, "available; zero: 3 would fit"));
+}
+
+/*
+ * Where no single change fits, the advice combines them, and names only
+ * what changes: the 70B plan with every layer already recomputed, ZeRO 0
+ * and micro-batch 2, on a GPU with the memory of the same plan under ZeRO
+ * 3 at micro-batch 1.  Neither change alone fits (ZeRO 3 still holds two
+ * sequences' activations, micro-batch 1 the whole weights); together they
+ * do, and recompute is not among them.
+ */
+static void test_fit_advice_combined_changes(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct estimate e;
+	struct plan_problem why;
+	(void)state;
+	llama70_no_fit(&w);
+	w.train.recompute = RECOMP_FULL;
+	tc_test_a100(&g);
+	w.plan.zero = 3;
+	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
+	g.memory_bytes = e.memory_per_gpu_bytes;
+	w.plan.zero = 0;
+	w.plan.micro_batch = 2;
+	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
+	assert_false(e.fits);
+	assert_non_null(strstr(e.fit_advice, "available; zero: 3, "
+			       "micro_batch: 1, pp: 1 would fit"));
+}
+
+/*
+ * ZeRO is advised only where it shards: a combined change that leaves one
+ * data-parallel rank keeps the plan's ZeRO stage (ZeRO 3 over one rank
+ * would only add its gathered layers).  A 2-layer decoder (h 1024, 8
+ * heads, ffn 2048, vocabulary 32,000) on 2 GPUs, one a node (so no tp),
+ * dp 2, micro-batch 4, no recompute; the GPU has the
+ * memory of the plan at full recompute, micro-batch 1, pp 2 and dp 1,
+ * which no single change reaches: that plan is the advice, ZeRO 0 kept.
+ */
+static void test_fit_advice_zero_needs_ranks(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct estimate e;
+	struct plan_problem why;
+	(void)state;
+	tc_test_a100(&g);
+	tc_llama(&w, 2, 1024, 8, 8, 2048, 32000);
+	w.train.seq_len = 1024;
+	w.train.global_batch = 8;
+	w.train.steps = 1;
+	w.plan.count = 2;
+	w.plan.gpus_per_node = 1;
+	w.plan.pp = 2;
+	w.plan.micro_batch = 1;
+	w.train.recompute = RECOMP_FULL;
+	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
+	g.memory_bytes = e.memory_per_gpu_bytes;
+	w.plan.pp = 1;
+	w.plan.micro_batch = 4;
+	w.train.recompute = RECOMP_NONE;
+	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
+	assert_false(e.fits);
+	assert_non_null(strstr(e.fit_advice, "available; recompute: full, "
+			       "zero: 0, micro_batch: 1, pp: 2 would fit"));
+}
+
+/*
+ * The advice keeps the GPU count: more tensor parallelism is advised only
+ * where it divides the data-parallel ranks.  A small decoder (2 layers, h
+ * 512, 8 heads, vocabulary 256,000) at 32,768 tokens a sequence keeps
+ * mostly logits, 32,768 x 256,000 x 6 B = 50.3 GB, which only tp splits.
+ * On 3 GPUs (dp 3, every layer recomputed, micro-batch 1) with the memory
+ * that tp 2 takes on 2 GPUs, tp 2 would need dp 1.5: nothing at 3 GPUs
+ * fits.
+ */
+static void test_fit_advice_keeps_gpu_count(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct estimate e;
+	struct plan_problem why;
+	(void)state;
+	tc_llama(&w, 2, 512, 8, 8, 2048, 256000);
+	w.train.seq_len = 32768;
+	w.train.steps = 1;
+	w.train.recompute = RECOMP_FULL;
+	w.plan.micro_batch = 1;
+	w.plan.tp = 2;
+	w.plan.count = 2;
+	w.train.global_batch = 1;
+	tc_test_a100(&g);
+	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
+	g.memory_bytes = e.memory_per_gpu_bytes;
+	w.train.global_batch = 3;
+	w.plan.tp = 1;
+	w.plan.count = 3;
+	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
+	assert_false(e.fits);
+	assert_non_null(strstr(e.fit_advice, "no change of recompute, zero, "
+			       "micro_batch, tp or pp at 3 GPUs fits"));
+}
+
+/*
+ * More tensor parallelism is advised only where it divides the kv heads
+ * too.  The logit-heavy decoder of the previous case with 2 kv heads, at
+ * tp 2 on 4 GPUs (dp 2): its logits alone take 32,768 x 256,000 x 6 B / 2
+ * = 25.2 GB a GPU, more than a 20 GB GPU; tp 4 would split them to 12.6
+ * GB, but 4 does not divide the 2 kv heads, and nothing else at 4 GPUs
+ * splits them.
+ */
+static void test_fit_advice_tp_divides_kv_heads(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct estimate e;
+	struct plan_problem why;
+	(void)state;
+	tc_llama(&w, 2, 512, 8, 2, 2048, 256000);
+	w.train.seq_len = 32768;
+	w.train.global_batch = 2;
+	w.train.steps = 1;
+	w.train.recompute = RECOMP_FULL;
+	w.plan.micro_batch = 1;
+	w.plan.tp = 2;
+	w.plan.count = 4;
+	tc_test_a100(&g);
+	g.memory_bytes = 20e9;
+	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
+	assert_false(e.fits);
+	assert_null(strstr(e.fit_advice, "tp: 4"));
+	assert_non_null(strstr(e.fit_advice, "no change of recompute, zero, "
+			       "micro_batch, tp or pp at 4 GPUs fits"));
+}
+
+/* Whether one of e's warnings contains `text`. */
+static int warned_of(const struct estimate *e, const char *text)
+{
+	for (int i = 0; i < e->warning_count; i++)
+		if (strstr(e->warning[i], text))
+			return 1;
+	return 0;
+}
+
+/*
+ * Tensor parallelism within one node is the usual layout and draws no
+ * warning: tp 8 on nodes of 8 GPUs.  On nodes of 4 GPUs the same tp 8
+ * crosses the network, and is warned of.
+ */
+static void test_tp_spanning_nodes_warning(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct estimate e;
+	struct plan_problem why;
+	(void)state;
+	llama70(&w);
+	tc_test_a100(&g);
+	w.plan.gpus_per_node = 8;
+	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
+	assert_false(warned_of(&e, "spans nodes"));
+	w.plan.gpus_per_node = 4;
+	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
+	assert_true(warned_of(&e, "tp 8 spans nodes of 4 GPUs"));
+}
+
 /* step_estimate_brief() is step_estimate() less the advice: the same
  * figures, the same operators, an empty fit_advice. */
 static void test_brief_estimate(void **state)
@@ -980,6 +1171,9 @@ static void test_invalid_plans(void **state)
 		  ">= 1 for lora)" },
 		{ "ep", WLF_EP, "ep 3 does not divide 8 experts (expected a "
 		  "divisor of 8)" },
+		/* 32 experts one a rank need 32 data-parallel ranks, not 16 */
+		{ "epdp", WLF_EP, "ep 32 does not divide dp 16 (expected "
+		  "experts spread over data-parallel ranks)" },
 		{ "interleave", WLF_INTERLEAVE, "80 layers are not divisible "
 		  "by pp 4 x interleave 3 (expected a multiple of 12)" },
 	};
@@ -1013,6 +1207,10 @@ static void test_invalid_plans(void **state)
 			w.llm.experts = 8;
 			w.llm.top_k = 2;
 			w.plan.ep = 3;
+		} else if (!strcmp(c, "epdp")) {
+			w.llm.experts = 32;
+			w.llm.top_k = 2;
+			w.plan.ep = 32;
 		} else if (!strcmp(c, "interleave"))
 			w.plan.interleave = 3;
 		memset(&why, 0, sizeof(why));
@@ -1265,6 +1463,12 @@ int main(void)
 		cmocka_unit_test(test_memory_flip),
 		cmocka_unit_test(test_fit_advice),
 		cmocka_unit_test(test_fit_advice_micro_batch_divides),
+		cmocka_unit_test(test_fit_advice_zero3),
+		cmocka_unit_test(test_fit_advice_combined_changes),
+		cmocka_unit_test(test_fit_advice_zero_needs_ranks),
+		cmocka_unit_test(test_fit_advice_keeps_gpu_count),
+		cmocka_unit_test(test_fit_advice_tp_divides_kv_heads),
+		cmocka_unit_test(test_tp_spanning_nodes_warning),
 		cmocka_unit_test(test_brief_estimate),
 		cmocka_unit_test(test_moe_zero_shards_experts_over_their_group),
 		cmocka_unit_test(test_moe_dispatch_and_capacity),
