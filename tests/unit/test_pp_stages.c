@@ -169,6 +169,26 @@ static void test_busiest_stage_holds_the_memory(void **state)
 	assert_true(e.step_time_s > ee.step_time_s);
 }
 
+/* The fewest layers a middle stage may hold is one: 15 + 1 + 1 + 15 =
+ * 32 layers over pp 4 is a layout the model accepts. */
+static void test_one_layer_middle_stages(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct estimate e;
+	struct llm_shape sh;
+	(void)state;
+	tc_test_a100(&g);
+	llama32(&w);
+	w.plan.first_stage_layers = 15;
+	w.plan.last_stage_layers = 15;
+	tc_estimate_ok(&w, &g, &e);
+	llm_shape_init(&w, &e.plan, &sh);
+	assert_close(sh.lps, 1, TOL_EXACT);
+	assert_close(sh.lps_first, 15, TOL_EXACT);
+	assert_close(sh.lps_last, 15, TOL_EXACT);
+}
+
 struct bad_stages {
 	int pp, interleave, first, last;
 	enum wl_field field;
@@ -192,6 +212,10 @@ static void test_invalid_stage_layers(void **state)
 		  "pp 2)" },
 		{ 4, 4, 2, 2, WLF_FIRST_STAGE_LAYERS, "interleave 4 needs at "
 		  "least 4 layers on every stage (expected fewer model chunks "
+		  "or more layers per stage)" },
+		/* the middle stages have 8 each, the last stage too few */
+		{ 4, 2, 15, 1, WLF_FIRST_STAGE_LAYERS, "interleave 2 needs at "
+		  "least 2 layers on every stage (expected fewer model chunks "
 		  "or more layers per stage)" },
 	};
 	struct gpu g;
@@ -221,6 +245,7 @@ int main(void)
 		cmocka_unit_test(test_first_stage_sets_the_pace),
 		cmocka_unit_test(test_even_counts_are_the_even_split),
 		cmocka_unit_test(test_busiest_stage_holds_the_memory),
+		cmocka_unit_test(test_one_layer_middle_stages),
 		cmocka_unit_test(test_invalid_stage_layers),
 	};
 	return cmocka_run_group_tests(tests, tc_llm_setup, tc_llm_teardown);
