@@ -235,12 +235,119 @@ static void test_lm_head_tokens(void **state)
 	assert_close(e.model_flop_per_step, 1639603765248.0, TOL_EXACT);
 }
 
+/*
+ * A mixture of 4 experts, top 2: a token meets the attention, two experts'
+ * MLPs and the router's h x experts weights in each layer, and the head:
+ * 2 x (4,194,304 + 2 x 6,291,456 + 1024 x 4) + 32,768,000 = 66,330,624
+ * weights; model FLOPs 8192 x (6 x 66,330,624 + 12 x 2 x 1024 x 1024) =
+ * 3,466,441,261,056 a step.
+ */
+static void test_moe_model_flop(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct estimate e;
+	(void)state;
+	small_run(&w, &g, 8);
+	w.llm.experts = 4;
+	w.llm.top_k = 2;
+	tc_estimate_ok(&w, &g, &e);
+	assert_close(e.model_flop_per_step, 3466441261056.0, TOL_EXACT);
+}
+
+/* A run given in tokens takes whole steps, the last one partly used:
+ * 2.5 steps' tokens (2.5 x 8192 = 20,480) take 3 steps. */
+static void test_steps_from_tokens_round_up(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct estimate e;
+	(void)state;
+	small_run(&w, &g, 8);
+	w.train.steps = 0;
+	w.train.tokens = 2.5 * TOKENS;
+	tc_estimate_ok(&w, &g, &e);
+	assert_close(e.steps, 3, TOL_EXACT);
+	assert_close(e.total_time_s, 3 * e.step_time_s, TOL_EXACT);
+}
+
+/*
+ * LoRA: the frozen weights take no weight gradient, 4 FLOPs a weight a
+ * token instead of 6; the rank-16 adapters on every linear (229,376 a
+ * layer) take all 6.  8192 x (4 x 53,739,520 + 12 x 2 x 1024 x 1024 + 6 x
+ * 2 x 229,376) = 8192 x 242,876,416 = 1,989,643,599,872 a step.
+ */
+static void test_lora_model_flop(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct estimate e;
+	(void)state;
+	small_run(&w, &g, 8);
+	w.train.finetune = FT_LORA;
+	w.train.lora_rank = 16;
+	tc_estimate_ok(&w, &g, &e);
+	assert_close(e.model_flop_per_step, 1989643599872.0, TOL_EXACT);
+}
+
+/*
+ * Full recompute replays every layer's forward once more: 2 FLOPs a
+ * weight a token of the layers' matmuls (the head is not replayed) and a
+ * third of the attention term: 8192 x (2 x (53,739,520 - 32,768,000) +
+ * 25,165,824 / 3) = 8192 x 50,331,648 = 412,316,860,416 hardware FLOPs a
+ * step beyond the model's.
+ */
+static void test_full_recompute_hw_flop(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct estimate e;
+	(void)state;
+	small_run(&w, &g, 8);
+	w.train.recompute = RECOMP_FULL;
+	tc_estimate_ok(&w, &g, &e);
+	assert_close(e.hw_flop_per_step - e.model_flop_per_step,
+		     412316860416.0, TOL_TIGHT);
+}
+
+/*
+ * Selective recompute replays the attention core, a third of the
+ * attention term (its forward): 8192 x 25,165,824 / 3 = 68,719,476,736
+ * hardware FLOPs a step beyond the model's.  Per-op recompute of 4
+ * experts, top 2, replays wk, wo and each of a token's 2 experts' w3: 8192
+ * x 2 x 2 layers x (1024 x 1024 + 1024 x 1024 + 2 x 2048 x 1024) =
+ * 206,158,430,208.
+ */
+static void test_selective_recompute_hw_flop(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct estimate e;
+	(void)state;
+	small_run(&w, &g, 8);
+	w.train.recompute = RECOMP_SELECTIVE;
+	tc_estimate_ok(&w, &g, &e);
+	assert_close(e.hw_flop_per_step - e.model_flop_per_step,
+		     68719476736.0, TOL_TIGHT);
+	w.train.recompute = RECOMP_SELECTIVE_OP;
+	w.llm.experts = 4;
+	w.llm.top_k = 2;
+	tc_estimate_ok(&w, &g, &e);
+	assert_close(e.hw_flop_per_step - e.model_flop_per_step,
+		     206158430208.0, TOL_TIGHT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lora_targets_ops),
 		cmocka_unit_test(test_act_input_fp8_ops),
 		cmocka_unit_test(test_lm_head_tokens),
+		cmocka_unit_test(test_moe_model_flop),
+		cmocka_unit_test(test_steps_from_tokens_round_up),
+		cmocka_unit_test(test_lora_model_flop),
+		cmocka_unit_test(test_full_recompute_hw_flop),
+		cmocka_unit_test(test_selective_recompute_hw_flop),
 		cmocka_unit_test(test_model_flop_and_mfu),
 		cmocka_unit_test(test_exposed_dp),
 		cmocka_unit_test(test_tied_embedding_allreduce),
