@@ -40,6 +40,34 @@ static void test_zero_spread_is_the_point_estimate(void **state)
 }
 
 /*
+ * A run that ends exactly at its deadline meets it: with no spread every
+ * sample is the point estimate's total, so a deadline equal to it is met
+ * with probability 1, and one a nanosecond shorter with probability 0.
+ */
+static void test_deadline_met_at_equality(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct unc_spec s;
+	struct unc_result r;
+	double total;
+	(void)state;
+	tc_unc_case(&w, &g);
+	unc_spec_default(&s);
+	unc_spec_zero(&s);
+	s.samples = 4;
+	tc_unc_run(&w, &g, &s, &r);
+	total = r.total_s.p50;
+	s.deadline_s = total;
+	tc_unc_run(&w, &g, &s, &r);
+	assert_int_equal(r.has_deadline, 1);
+	assert_close(r.p_deadline, 1, TOL_EXACT);
+	s.deadline_s = total - 1e-9;
+	tc_unc_run(&w, &g, &s, &r);
+	assert_true(r.p_deadline == 0);
+}
+
+/*
  * A GPU whose kernel rates no published run measured gets the cross-GPU
  * validation error as its model term: sigma 0.21 (STEP_UNVALIDATED_REL_SD)
  * against the default 0.14, so the log of its P90/P10 ratio is wider (by
@@ -340,6 +368,49 @@ static void test_corr_factor(void **state)
 }
 
 /*
+ * Two parameters the fit cannot tell apart give a correlation of 1 up to
+ * rounding, 1 + 1e-12 here: the pivot left, 1 - (1 + 1e-12)^2 = -2e-12,
+ * is below zero by less than UNC_PIVOT_EPS and counts as zero, not as a
+ * matrix that is not positive semi-definite.
+ */
+static void test_corr_factor_rounding(void **state)
+{
+	double c[CAL_PARAM_COUNT][CAL_PARAM_COUNT], L[CAL_PARAM_COUNT][CAL_PARAM_COUNT];
+	(void)state;
+	cal_corr_identity(c);
+	c[0][1] = c[1][0] = 1 + 1e-12;
+	assert_int_equal(unc_corr_factor(c, L), 0);
+	assert_close(L[1][0], 1, TOL_TIGHT);
+	assert_true(L[1][1] == 0);
+}
+
+/*
+ * A calibration's spreads: a fitted parameter's relative spread is its
+ * standard error over its value, 0.04 / 0.8 = 0.05; the model term is the
+ * fit's residual, but never below UNC_MIN_MODEL_SD (0.02): a residual of
+ * 0.01 gives 0.02, one of 0.05 gives 0.05.
+ */
+static void test_spec_from_calibration(void **state)
+{
+	struct cal_overlay o;
+	struct unc_spec s;
+	(void)state;
+	memset(&o, 0, sizeof(o));
+	cal_corr_identity(o.corr);
+	cal_set(&o.eff.after, 0, 0.8);
+	o.eff.fitted_mask = CAL_BIT(0);
+	o.se[0] = 0.04;
+	o.residual_sd = 0.01;
+	unc_spec_default(&s);
+	unc_spec_from_calibration(&s, &o);
+	assert_close(s.rel_sd[0], 0.05, TOL_EXACT);
+	assert_close(s.model_rel_sd, 0.02, TOL_EXACT);
+	o.residual_sd = 0.05;
+	unc_spec_from_calibration(&s, &o);
+	assert_close(s.model_rel_sd, 0.05, TOL_EXACT);
+}
+
+/*
  * gemm_max_frac and mem_frac both shorten the step when they rise: drawn
  * with a negative correlation their effects cancel and the step time
  * spreads less than drawn independently, with a positive one more.
@@ -419,7 +490,10 @@ int main(void)
 		cmocka_unit_test(test_framework_backed_by_fitted_runs),
 		cmocka_unit_test(test_quantiles_ordered_and_deterministic),
 		cmocka_unit_test(test_wider_inputs_wider_interval),
+		cmocka_unit_test(test_deadline_met_at_equality),
 		cmocka_unit_test(test_corr_factor),
+		cmocka_unit_test(test_corr_factor_rounding),
+		cmocka_unit_test(test_spec_from_calibration),
 		cmocka_unit_test(test_correlation_changes_the_spread),
 		cmocka_unit_test(test_cost_deadline_and_preemptions),
 	};
