@@ -159,6 +159,95 @@ static void test_spot_mean_many(void **state)
 }
 
 /*
+ * Without interruptions the wall clock is the steady time stretched, plus
+ * the start-up once: 1000 s x 1 + 600 s = 1600 s.
+ */
+static void test_wall_adds_startup(void **state)
+{
+	struct campaign c;
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	(void)state;
+	assert_non_null(r);
+	memset(&c, 0, sizeof(c));
+	c.stretch = 1;
+	c.in.startup_s = 600;
+	assert_close(unc_draw_wall_s(r, &c, 1000, 0), 1600, TOL_EXACT);
+	gsl_rng_free(r);
+}
+
+/*
+ * Few restarts are drawn one by one: each costs its restart time (100 s,
+ * no spread) and a uniform share of the 100 s checkpoint interval, so a
+ * draw loses nothing or at least 100 s, never between.  One restart
+ * expected a run (1000 s at 1e-3 a second), 2,000 draws: the normal
+ * approximation of many restarts would put about 1.5 % of them (one
+ * restart, z below -sqrt(3)) under 100 s.
+ */
+static void test_few_restarts_each_cost_the_restart(void **state)
+{
+	struct campaign c;
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	(void)state;
+	assert_non_null(r);
+	gsl_rng_set(r, UNC_DEFAULT_SEED);
+	memset(&c, 0, sizeof(c));
+	c.stretch = 1;
+	c.interrupt_per_s = 1e-3;
+	c.in.restart_s = 100;
+	c.interval_s = 100;
+	for (int i = 0; i < 2000; i++) {
+		double lost = unc_draw_wall_s(r, &c, 1000, 0) - 1000;
+		if (lost != 0 && lost < 100)
+			fail_msg("draw %d lost %.6g s, under one restart", i, lost);
+	}
+	gsl_rng_free(r);
+}
+
+/*
+ * The wall clock's cost pays the spare nodes too: with no spread and no
+ * interruption the wall clock is the run's T, so its cost is the run's
+ * times 1 + 0.25 spare.
+ */
+static void test_wall_cost_pays_spares(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct unc_spec s;
+	struct unc_result base, r;
+	struct price_offer o;
+	struct cost_billing bill = { COST_PER_SECOND, 0 };
+	struct campaign_in in = { 0 };
+	struct campaign camp;
+	struct plan_problem why;
+	double T;
+	(void)state;
+	tc_unc_case(&w, &g);
+	tc_unc_offer(&o);
+	unc_spec_default(&s);
+	unc_spec_zero(&s);
+	s.samples = 1;
+	s.offer = &o;
+	s.billing = &bill;
+	tc_unc_run(&w, &g, &s, &base);
+	T = base.total_s.p50;
+	/* every interruption and overhead given as none */
+	const enum camp_param given[] = { CAMP_P_NODE_RATE, CAMP_P_JOB_RATE, CAMP_P_RESTART,
+					  CAMP_P_CHECKPOINT, CAMP_P_INTERVAL, CAMP_P_STRAGGLER,
+					  CAMP_P_EVAL, CAMP_P_STARTUP, CAMP_P_SPARE };
+	for (size_t k = 0; k < sizeof(given) / sizeof(given[0]); k++)
+		in.set |= 1u << given[k];
+	in.spare_frac = 0.25;
+	struct campaign_job j = { .steady_s = T, .gpus = 8, .gpus_per_node = 8 };
+	assert_int_equal(campaign_compute(&in, &j, &camp, &why), 0);
+	s.wall = 1;
+	s.campaign = &camp;
+	tc_unc_run(&w, &g, &s, &r);
+	assert_close(r.wall_s.p50, T, TOL_TIGHT);
+	assert_true(r.cost_usd.p50 > 0);
+	assert_close(r.wall_usd.p50, r.cost_usd.p50 * 1.25, TOL_TIGHT);
+}
+
+/*
  * The split uniform by hand, low 8, median 9, high 20 ($ per instance-hour):
  * u 0.1 -> 8 + 2 x 0.1 x (9 - 8) = 8.2; u 0.5 -> 9; u 0.9 -> 9 + (2 x 0.9
  * - 1) x (20 - 9) = 17.8; the ends 8 and 20.  Without a median the midpoint
@@ -276,6 +365,9 @@ int main(void)
 		cmocka_unit_test(test_p_deadline_closed_form),
 		cmocka_unit_test(test_spot_mean_poisson),
 		cmocka_unit_test(test_spot_mean_many),
+		cmocka_unit_test(test_wall_adds_startup),
+		cmocka_unit_test(test_few_restarts_each_cost_the_restart),
+		cmocka_unit_test(test_wall_cost_pays_spares),
 		cmocka_unit_test(test_zone_price_by_hand),
 		cmocka_unit_test(test_cost_draws_zone_price),
 		cmocka_unit_test(test_price_stream_apart),
