@@ -82,6 +82,42 @@ static void plain_campaign(struct campaign *c, double steady_s, double gpus)
 	assert_close(c->wall_s, steady_s, TOL_EXACT); /* nothing interrupts it */
 }
 
+/*
+ * Preemptions strike the running job, not its start-up: the restarts
+ * and rework of 0.05 preemptions per instance-hour on 2 instances (lambda
+ * = 0.1/h, 600 s lost each) are counted over the wall clock less the 600 s
+ * start-up.  The running part is 5,400 x 60 / 59 = 5,491.525 s as without
+ * a start-up, and the time lost 91.525 s, the whole of its stretch.
+ */
+static void spot_loss_excludes_startup(void **state)
+{
+	(void)state;
+	struct price_table t;
+	struct price_offer o;
+	struct run_cost_in in;
+	struct run_cost c;
+	struct campaign camp;
+	struct campaign_in ci = { 0 };
+	struct plan_problem why;
+	const enum camp_param given[] = { CAMP_P_NODE_RATE, CAMP_P_JOB_RATE, CAMP_P_RESTART,
+					  CAMP_P_CHECKPOINT, CAMP_P_STRAGGLER, CAMP_P_EVAL,
+					  CAMP_P_STARTUP, CAMP_P_SPARE };
+	ci.restart_s = 600;
+	ci.startup_s = 600;
+	ci.checkpoint = CAMP_CKPT_SYNC;
+	for (size_t k = 0; k < sizeof(given) / sizeof(given[0]); k++)
+		ci.set |= 1u << given[k];
+	struct campaign_job j = { .steady_s = 5400, .gpus = 16, .gpus_per_node = 8 };
+	assert_int_equal(campaign_compute(&ci, &j, &camp, &why), 0);
+	one_table(&t, &o);
+	run_cost_defaults(&in, COST_SPOT);
+	assert_int_equal(run_cost_compute(&t, 1, "x", 16, 8, 400, 5400, &in, &c), 0);
+	assert_int_equal(run_cost_campaign(&c, 16, &camp), 0);
+	assert_true(c.spot_counted);
+	assert_close(c.wall_s, 600 + 5400.0 * 60 / 59, TOL_TIGHT);
+	assert_close(c.spot.lost_s, 5400.0 * 60 / 59 - 5400, TOL_TIGHT);
+}
+
 /* Spot preemptions are interruptions of the wall clock, not an overhead
  * of the steady run: the steady run is priced as it is. */
 static void spot_preemptions_are_interruptions(void **state)
@@ -310,6 +346,10 @@ static void own_network_only(void **state)
 	assert_int_equal(run_cost_networks(&t, 1, "w", COST_ON_DEMAND, nets, 4), 0);
 	o[1].price_usd_per_h[COST_SPOT] = 0;
 	assert_int_equal(run_cost_networks(&t, 1, "x", COST_SPOT, nets, 4), 1);
+	/* a network on an offer sold one instance at a time joins none */
+	strcpy(o[2].network, "roce-100g");
+	assert_int_equal(run_cost_networks(&t, 1, "x", COST_ON_DEMAND, nets, 4), 2);
+	strcpy(o[2].network, "none");
 
 	/* 16 GPUs (2 instances) for 1 h searched over ib-ndr: the cheaper
 	 * efa-400g offer is left out, so 2 x 1 h x $16 = $32 on x8. */
@@ -425,6 +465,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(on_demand_energy_and_co2),
 		cmocka_unit_test(spot_preemptions_are_interruptions),
+		cmocka_unit_test(spot_loss_excludes_startup),
 		cmocka_unit_test(spot_over_the_offers_network),
 		cmocka_unit_test(onprem_rate),
 		cmocka_unit_test(relations_and_bad_input),
