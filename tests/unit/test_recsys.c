@@ -252,6 +252,105 @@ static void test_sparse_rowwise(void **state)
 	assert_close(r.rw_sparse_hits, 1.75, TOL_TIGHT);
 }
 
+/*
+ * The balanced placement's rules at their boundaries (local batch 100, e
+ * = 2, 4 B a stored element, 2 GPUs):
+ *  - a table of 50 rows all-reduces 50 x 4 = 200 B a column, as many as
+ *    exchanging its pooled vectors, 100 x 2: it stays data-parallel;
+ *  - two tables alike (1e6 rows, 4 wide, pooling 2) each hold exactly an
+ *    even share of the lookups (8 / 2 GPUs = 4) and of the bytes: neither
+ *    exceeds it, so both go whole onto a GPU, none row-wise;
+ *  - a one-hot table alone, row-wise over the 2 GPUs, hits a shard with q
+ *    = 1 - (1 - 1/2)^1 = 0.5: its non-zero partial sums are q g / (g - 1)
+ *    = 1 times the reduce-scatter's volume, no fewer: it keeps the
+ *    reduce-scatter.
+ */
+static void test_balance_boundaries(void **state)
+{
+	struct recsys_arch a;
+	struct rec_balance r;
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	a.ntables = 1;
+	a.table[0].rows = 50;
+	a.table[0].dim = 4;
+	a.table[0].pooling = 1;
+	a.table[0].count = 1;
+	recsys_balance(&a, 2, 8, 100, 2, 4, &r);
+	assert_close(r.tables[REC_DP], 1, TOL_EXACT);
+
+	a.ntables = 2;
+	for (int i = 0; i < 2; i++) {
+		a.table[i].rows = 1e6;
+		a.table[i].dim = 4;
+		a.table[i].pooling = 2;
+		a.table[i].count = 1;
+	}
+	recsys_balance(&a, 2, 8, 100, 2, 4, &r);
+	assert_close(r.tables[REC_TW], 2, TOL_EXACT);
+	assert_close(r.tables[REC_RW], 0, TOL_EXACT);
+
+	a.ntables = 1;
+	a.table[0].pooling = 1;
+	recsys_balance(&a, 2, 8, 100, 2, 4, &r);
+	assert_close(r.tables[REC_RW], 1, TOL_EXACT);
+	assert_int_equal(r.rw_group, 2);
+	assert_close(r.tables[REC_RW_SPARSE], 0, TOL_EXACT);
+	assert_close(r.rw_sparse_hits, 0, TOL_EXACT);
+}
+
+/*
+ * A hot table is cut over as many nodes as bring its lookups per GPU down
+ * to the even share.  8 GPUs, 2 a node (4 nodes); H (1000 rows, 4 wide,
+ * pooling 8: 32 lookups) and 8 tables of 100 rows, 4 wide, pooling 1 (4
+ * lookups; 400 B > the 200 B of their exchange, so not data-parallel):
+ * 64 lookups, a share of 8 a GPU.  H needs 32 / 8 = 4 GPUs: ceil(32 / (2
+ * x 8)) = 2 nodes, a group of 4 GPUs, not all 8.
+ */
+static void test_rowwise_span_in_nodes(void **state)
+{
+	struct recsys_arch a;
+	struct rec_balance r;
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	a.ntables = 2;
+	a.table[0].rows = 1000;
+	a.table[0].dim = 4;
+	a.table[0].pooling = 8;
+	a.table[0].count = 1;
+	a.table[1].rows = 100;
+	a.table[1].dim = 4;
+	a.table[1].pooling = 1;
+	a.table[1].count = 8;
+	recsys_balance(&a, 8, 2, 100, 2, 4, &r);
+	assert_close(r.tables[REC_RW], 1, TOL_EXACT);
+	assert_close(r.tables[REC_TW], 8, TOL_EXACT);
+	assert_int_equal(r.rw_node_group, 2);
+	assert_int_equal(r.rw_group, 4);
+}
+
+/*
+ * A data-parallel table is stored whole on every GPU in the stored
+ * element's bytes: 10 rows x 4 wide x 12 B (an fp32 row and two fp32
+ * optimizer states) = 480 B a GPU.
+ */
+static void test_replicated_bytes_stored(void **state)
+{
+	struct recsys_arch a;
+	struct rec_balance r;
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	a.ntables = 1;
+	a.table[0].rows = 10;
+	a.table[0].dim = 4;
+	a.table[0].pooling = 1;
+	a.table[0].count = 1;
+	recsys_balance(&a, 2, 8, 100, 2, 12, &r);
+	assert_close(r.tables[REC_DP], 1, TOL_EXACT);
+	assert_close(r.dp_params, 40, TOL_EXACT);
+	assert_close(r.bytes_per_gpu, 480, TOL_EXACT);
+}
+
 /* Bytes per execution of the op named `name` on GPU gid. */
 static double op_bytes(const struct workload *w, const char *gid,
 		       const char *name)
@@ -644,6 +743,9 @@ int main(void)
 		cmocka_unit_test(test_placements),
 		cmocka_unit_test(test_balance),
 		cmocka_unit_test(test_sparse_rowwise),
+		cmocka_unit_test(test_balance_boundaries),
+		cmocka_unit_test(test_rowwise_span_in_nodes),
+		cmocka_unit_test(test_replicated_bytes_stored),
 		cmocka_unit_test(test_exchange_choice),
 		cmocka_unit_test(test_unique_rows),
 		cmocka_unit_test(test_host_input),
