@@ -25,8 +25,7 @@ static double dmax(double a, double b) { return a > b ? a : b; }
  * (2 B) before their GEMMs (QLoRA, Dettmers et al. 2023). */
 static double qlora_dequant_bytes(const struct llm_shape *sh)
 {
-	return 2.5 * sh->layer_matmul_params / sh->t /
-	       (sh->experts > 1 ? sh->ep : 1);
+	return 2.5 * llm_gpu_layer_matmul_params(sh);
 }
 
 /*

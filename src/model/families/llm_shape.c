@@ -170,3 +170,9 @@ double llm_busiest_stage_layers(const struct llm_shape *sh)
 						  sh->lps_last;
 	return sh->lps > n ? sh->lps : n;
 }
+
+double llm_gpu_layer_matmul_params(const struct llm_shape *sh)
+{
+	double mlps = sh->experts * sh->mlp_matmul_params;
+	return (sh->layer_matmul_params - mlps + mlps / sh->ep) / sh->t;
+}

@@ -86,4 +86,9 @@ void llm_shape_of(const struct llm_arch *A, const struct training *tr,
 /* Layers on one GPU of the stage that holds the most. */
 double llm_busiest_stage_layers(const struct llm_shape *sh);
 
+/* The linear weights of one layer that one GPU holds: 1/tp of the
+ * attention's (a decoder's cross-attention included) and of the MLPs of
+ * its experts / ep local experts. */
+double llm_gpu_layer_matmul_params(const struct llm_shape *sh);
+
 #endif

@@ -174,7 +174,7 @@ static double stage_mem(const struct workload *w, const struct plan *pl,
 		w_b = params * e16;
 	} else {
 		double base = params - train;
-		double mm = sh->layer_matmul_params / sh->t * lps;
+		double mm = llm_gpu_layer_matmul_params(sh) * lps;
 		if (w->train.finetune == FT_QLORA && base > mm)
 			/* NF4 0.5 B/param + double-quantised constants
 			 * (0.127 bit/param, Dettmers et al. 2023) */
