@@ -4,6 +4,7 @@
  * the warnings of a fragile plan and the inputs it refuses.
  */
 #include "tc_test.h"
+#include "tc_warn.h"
 
 #include "../../src/model/families/campaign.h"
 #include "../../src/model/families/estimate.h"
@@ -233,14 +234,6 @@ static void hand_estimate(struct workload *w, struct gpu *g, struct estimate *e)
 	e->total_time_s = 5 * S_PER_DAY;
 }
 
-static int warned(const struct estimate *e, const char *words)
-{
-	for (int i = 0; i < e->warning_count; i++)
-		if (strstr(e->warning[i], words))
-			return 1;
-	return 0;
-}
-
 /* The checkpoint is the memory model's 2 + 12 = 14 B per parameter (BLOOM's
  * 14, goodput.yaml#31): 9.8e10 B.  Synchronous at 1 GB/s it blocks 98 s
  * (over a minute: a warning); with 0.05 preemptions per instance-hour the
@@ -276,14 +269,14 @@ static void fragile_plans_warn(void **state)
 	give(&w.campaign, CAMP_P_NOTICE);
 	assert_int_equal(campaign_estimate(&w, &g, &e, &why), 0);
 	assert_close(e.campaign.checkpoint_block_s, 98, TOL_EXACT);
-	assert_true(warned(&e, "synchronous checkpoint stops training for 1.63 min"));
-	assert_true(warned(&e, "each interruption loses"));
-	assert_false(warned(&e, "spot notice"));
+	assert_true(tc_warned(&e, "synchronous checkpoint stops training for 1.63 min"));
+	assert_true(tc_warned(&e, "each interruption loses"));
+	assert_false(tc_warned(&e, "spot notice"));
 
 	e.warning_count = 0;
 	w.campaign.write_bytes_per_s = 0.5e9;
 	assert_int_equal(campaign_estimate(&w, &g, &e, &why), 0);
-	assert_true(warned(&e, "takes 196 s to write, longer than the 120 s spot notice "
+	assert_true(tc_warned(&e, "takes 196 s to write, longer than the 120 s spot notice "
 				   "(the workload states it;"));
 	/* Either side of each limit: at 0.784 GB/s the write takes 125 s,
 	 * past the 120 s notice; at 1.568 GB/s 62.5 s, past the minute a
@@ -292,21 +285,21 @@ static void fragile_plans_warn(void **state)
 	e.warning_count = 0;
 	w.campaign.write_bytes_per_s = 0.784e9;
 	assert_int_equal(campaign_estimate(&w, &g, &e, &why), 0);
-	assert_true(warned(&e, "takes 125 s to write, longer than the 120 s spot notice"));
+	assert_true(tc_warned(&e, "takes 125 s to write, longer than the 120 s spot notice"));
 	e.warning_count = 0;
 	w.campaign.write_bytes_per_s = 1.568e9;
 	assert_int_equal(campaign_estimate(&w, &g, &e, &why), 0);
-	assert_true(warned(&e, "synchronous checkpoint stops training for 1.04 min"));
+	assert_true(tc_warned(&e, "synchronous checkpoint stops training for 1.04 min"));
 	e.warning_count = 0;
 	w.campaign.write_bytes_per_s = 1.96e9;
 	assert_int_equal(campaign_estimate(&w, &g, &e, &why), 0);
-	assert_false(warned(&e, "synchronous checkpoint stops training"));
+	assert_false(tc_warned(&e, "synchronous checkpoint stops training"));
 	w.campaign.write_bytes_per_s = 0.5e9;
 	/* the same 196 s write with no preemptions: no notice to miss */
 	e.warning_count = 0;
 	w.campaign.preempt_per_h = 0;
 	assert_int_equal(campaign_estimate(&w, &g, &e, &why), 0);
-	assert_false(warned(&e, "spot notice"));
+	assert_false(tc_warned(&e, "spot notice"));
 
 	/* Fragile means losing over 10 % of the time between interruptions.
 	 * One an hour (24 jobs a day, no node term), checkpoints every 36 s:
@@ -323,12 +316,12 @@ static void fragile_plans_warn(void **state)
 	give(&w.campaign, CAMP_P_RESTART);
 	assert_int_equal(campaign_estimate(&w, &g, &e, &why), 0);
 	assert_close(e.campaign.loss_frac, 0.105, TOL_EXACT);
-	assert_true(warned(&e, "each interruption loses"));
+	assert_true(tc_warned(&e, "each interruption loses"));
 	e.warning_count = 0;
 	w.campaign.restart_s = 324;
 	assert_int_equal(campaign_estimate(&w, &g, &e, &why), 0);
 	assert_close(e.campaign.loss_frac, 0.095, TOL_EXACT);
-	assert_false(warned(&e, "each interruption loses"));
+	assert_false(tc_warned(&e, "each interruption loses"));
 }
 
 /* An asynchronous checkpoint stops training while each GPU copies its
@@ -376,18 +369,18 @@ static void spot_campaign_warns(void **state)
 	assert_int_equal(campaign_estimate(&w, &g, &spot, &why), 0);
 	/* the workload's rate without its notice: the estimate leaves the
 	 * notice to pricing, which knows the provider */
-	assert_false(warned(&spot, "spot notice"));
+	assert_false(tc_warned(&spot, "spot notice"));
 	campaign_spot_warning(&e, &spot.campaign, "assumed");
 	assert_int_equal(e.warning_count, 2);
-	assert_true(warned(&e, "each interruption loses"));
+	assert_true(tc_warned(&e, "each interruption loses"));
 	/* no notice given: the shortest a provider documents, 30 s */
-	assert_true(warned(&e, "longer than the 30 s spot notice (assumed;"));
+	assert_true(tc_warned(&e, "longer than the 30 s spot notice (assumed;"));
 	/* an estimate that said it already hears it once */
 	e.warning_count = 0;
 	e.campaign.loss_frac = 0.2;
 	campaign_spot_warning(&e, &spot.campaign, "assumed");
 	assert_int_equal(e.warning_count, 1);
-	assert_false(warned(&e, "each interruption loses"));
+	assert_false(tc_warned(&e, "each interruption loses"));
 }
 
 /* A restart given longer than the run, and interruptions that leave no

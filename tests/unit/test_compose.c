@@ -5,17 +5,10 @@
  * warning of a hardware-FLOP utilisation no measured run sustains.
  */
 #include "tc_test.h"
+#include "tc_warn.h"
 
 #include "../../src/model/core/compose.h"
 #include "../../src/model/core/roofline.h"
-
-static int warned(const struct estimate *e, const char *words)
-{
-	for (int i = 0; i < e->warning_count; i++)
-		if (strstr(e->warning[i], words))
-			return 1;
-	return 0;
-}
 
 /* One layer of one micro-batch and nothing overlapped: GEMMs 1 ms (the
  * compute limit), norms 0.2 ms, tensor-parallel collectives 0.3 ms and a
@@ -62,7 +55,7 @@ static void test_input_pipeline(void **state)
 	assert_close(E.input_wait_s, 1e-3, TOL_TIGHT);
 	assert_close(E.step_time_s, 3e-3, TOL_TIGHT);
 	assert_int_equal(E.limiting, LIM_DATA_LOADER);
-	assert_true(warned(&E, "the data loader (5000 images/s per node) cannot keep up: "
+	assert_true(tc_warned(&E, "the data loader (5000 images/s per node) cannot keep up: "
 			       "1.0 ms per step"));
 
 	compose_loaded(1.5e-3, 0, &E);
@@ -75,7 +68,7 @@ static void test_input_pipeline(void **state)
 	assert_close(E.input_wait_s, 0.1e-3, TOL_TIGHT);
 	assert_close(E.step_time_s, 2.1e-3, TOL_TIGHT);
 	assert_int_equal(E.limiting, LIM_COMPUTE);
-	assert_true(warned(&E, "the data loader (5000 images/s per node) runs on the GPUs: "
+	assert_true(tc_warned(&E, "the data loader (5000 images/s per node) runs on the GPUs: "
 			       "0.1 ms per step"));
 }
 
@@ -102,7 +95,7 @@ static void test_hfu_warning(void **state)
 	E.model_flop_per_step = E.hw_flop_per_step = 0.8 * 8 * peak;
 	assert_int_equal(compose_finish(&E, &g, PREC_BF16, 0, &ws, &why), 0);
 	assert_close(E.hfu_frac, 0.8, TOL_TIGHT);
-	assert_true(warned(&E, "80 % of the dense peak in hardware FLOPs (HFU)"));
+	assert_true(tc_warned(&E, "80 % of the dense peak in hardware FLOPs (HFU)"));
 
 	E.warning_count = 0;
 	E.model_flop_per_step = E.hw_flop_per_step = 0.7 * 8 * peak;

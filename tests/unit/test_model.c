@@ -3,6 +3,7 @@
  * relations that must hold for any parameters.
  */
 #include "tc_test.h"
+#include "tc_warn.h"
 #include "tc_llm.h"
 
 #include <stdlib.h>
@@ -913,15 +914,6 @@ static void test_fit_advice_tp_divides_kv_heads(void **state)
 			       "micro_batch, tp or pp at 4 GPUs fits"));
 }
 
-/* Whether one of e's warnings contains `text`. */
-static int warned_of(const struct estimate *e, const char *text)
-{
-	for (int i = 0; i < e->warning_count; i++)
-		if (strstr(e->warning[i], text))
-			return 1;
-	return 0;
-}
-
 /*
  * Tensor parallelism within one node is the usual layout and draws no
  * warning: tp 8 on nodes of 8 GPUs.  On nodes of 4 GPUs the same tp 8
@@ -938,10 +930,10 @@ static void test_tp_spanning_nodes_warning(void **state)
 	tc_test_a100(&g);
 	w.plan.gpus_per_node = 8;
 	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
-	assert_false(warned_of(&e, "spans nodes"));
+	assert_false(tc_warned(&e, "spans nodes"));
 	w.plan.gpus_per_node = 4;
 	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
-	assert_true(warned_of(&e, "tp 8 spans nodes of 4 GPUs"));
+	assert_true(tc_warned(&e, "tp 8 spans nodes of 4 GPUs"));
 }
 
 /* step_estimate_brief() is step_estimate() less the advice: the same

@@ -3,6 +3,7 @@
  * collectives charged only where they outlast its GEMMs.
  */
 #include "tc_test.h"
+#include "tc_warn.h"
 #include "tc_llm.h"
 
 #include "../../src/model/core/compose.h"
@@ -63,7 +64,6 @@ static void test_llm_step(void **state)
 	struct gpu g;
 	struct estimate e, eo;
 	struct plan_problem why;
-	int warned = 0;
 	(void)state;
 	tc_test_gpu("h100-sxm", &g);
 	tc_llama(&w, 80, 8192, 64, 8, 28672, 32000);
@@ -99,10 +99,7 @@ static void test_llm_step(void **state)
 	    step_estimate(&wo, &g, &ws, &eo, &why))
 		fail_msg("estimate failed: %s", why.msg);
 	assert_close(eo.step_time_s, e.step_time_s, TOL_EXACT);
-	for (int i = 0; i < eo.warning_count; i++)
-		warned |= strstr(eo.warning[i], "tp_comm_overlap has no effect "
-					       "with tp 1") != NULL;
-	assert_true(warned);
+	assert_true(tc_warned(&eo, "tp_comm_overlap has no effect with tp 1"));
 }
 
 int main(void)

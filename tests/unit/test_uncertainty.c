@@ -4,6 +4,7 @@
  * correlated parameters.
  */
 #include "tc_test.h"
+#include "tc_warn.h"
 
 #include <stdlib.h>
 
@@ -170,7 +171,6 @@ static void test_unmeasured_memory_rate_is_wider(void **state)
 	struct estimate e, eu;
 	struct est_workspace ws;
 	struct plan_problem why;
-	int i, said = 0;
 	(void)state;
 	tc_test_a100(&g);
 	assert_int_equal(eff_measured(&g.eff, eff_id_mem_frac), 0);
@@ -184,11 +184,9 @@ static void test_unmeasured_memory_rate_is_wider(void **state)
 	assert_int_equal(step_unmeasured_rate(w, &e, &g), -1);
 	assert_int_equal(step_unmeasured_rate(w, &eu, &u), eff_id_mem_frac);
 	assert_int_equal(e.warning_count, 0);
-	for (i = 0; i < eu.warning_count; i++)
-		said |= strstr(eu.warning[i], "no published measurement of a100-80gb-sxm's memory "
-			       "streaming rate, which limits this step: the default fitted on A100 "
-			       "measurements (80.3 % of its bandwidth) stands in") != NULL;
-	assert_true(said);
+	assert_true(tc_warned(&eu, "no published measurement of a100-80gb-sxm's memory "
+			      "streaming rate, which limits this step: the default fitted on A100 "
+			      "measurements (80.3 % of its bandwidth) stands in"));
 	m = u;
 	assert_int_equal(eff_set(&m.eff, eff_id_mem_frac, 0.803, EFF_LAYER_GPU), 1);
 	assert_int_equal(step_unmeasured_rate(w, &eu, &m), -1);
@@ -217,7 +215,6 @@ static void test_unmeasured_attention_rate(void **state)
 	struct estimate e;
 	struct est_workspace ws;
 	struct plan_problem why;
-	int i, said = 0;
 	(void)state;
 	tc_unc_case(&w, &g);
 	w.train.seq_len = 65536;
@@ -229,12 +226,10 @@ static void test_unmeasured_attention_rate(void **state)
 	assert_true(e.breakdown_s[BRK_ATTN] > e.breakdown_s[BRK_GEMM]);
 	assert_int_equal(step_unmeasured_rate(&w, &e, &u), eff_id_attn_frac);
 	assert_int_equal(step_unmeasured_rate(&w, &e, &g), -1);
-	for (i = 0; i < e.warning_count; i++)
-		said |= strstr(e.warning[i], "no published measurement of a100-80gb-sxm's "
-			       "fused-attention rate, which takes most of this step: "
-			       "FlashAttention-2's share on the A100 (50.0 % of its dense peak) "
-			       "stands in") != NULL;
-	assert_true(said);
+	assert_true(tc_warned(&e, "no published measurement of a100-80gb-sxm's "
+			      "fused-attention rate, which takes most of this step: "
+			      "FlashAttention-2's share on the A100 (50.0 % of its dense peak) "
+			      "stands in"));
 	m = u;
 	assert_int_equal(eff_set(&m.eff, eff_id_attn_frac, 0.5, EFF_LAYER_GPU), 1);
 	assert_int_equal(step_unmeasured_rate(&w, &e, &m), -1);
