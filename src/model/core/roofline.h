@@ -31,8 +31,7 @@
  * GEMMs with an (m x n) output: tile quantisation (partial edge tiles) times
  * wave quantisation (tiles / (waves * sm_count)) of 128x128 tiles, which
  * no tiling with edges in multiples of 128 beats in this measure
- * (roofline.c).  Returns a
- * value in (0, 1]; 1 when sm_count <= 0.
+ * (roofline.c).  Returns a value in (0, 1]; 1 when sm_count <= 0.
  */
 double roof_gemm_util(int sm_count, double m, double n, double batch);
 
