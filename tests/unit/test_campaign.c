@@ -234,6 +234,15 @@ static void hand_estimate(struct workload *w, struct gpu *g, struct estimate *e)
 	e->total_time_s = 5 * S_PER_DAY;
 }
 
+/* campaign_estimate() of the workload as it now stands, with the warnings
+ * of the last one cleared. */
+static void estimate_afresh(struct workload *w, struct gpu *g, struct estimate *e)
+{
+	struct plan_problem why;
+	e->warning_count = 0;
+	assert_int_equal(campaign_estimate(w, g, e, &why), 0);
+}
+
 /* The checkpoint is the memory model's 2 + 12 = 14 B per parameter (BLOOM's
  * 14, goodput.yaml#31): 9.8e10 B.  Synchronous at 1 GB/s it blocks 98 s
  * (over a minute: a warning); with 0.05 preemptions per instance-hour the
@@ -273,32 +282,27 @@ static void fragile_plans_warn(void **state)
 	assert_true(tc_warned(&e, "each interruption loses"));
 	assert_false(tc_warned(&e, "spot notice"));
 
-	e.warning_count = 0;
 	w.campaign.write_bytes_per_s = 0.5e9;
-	assert_int_equal(campaign_estimate(&w, &g, &e, &why), 0);
+	estimate_afresh(&w, &g, &e);
 	assert_true(tc_warned(&e, "takes 196 s to write, longer than the 120 s spot notice "
 				   "(the workload states it;"));
 	/* Either side of each limit: at 0.784 GB/s the write takes 125 s,
 	 * past the 120 s notice; at 1.568 GB/s 62.5 s, past the minute a
 	 * synchronous checkpoint may stop training; at 1.96 GB/s 50 s,
 	 * within it. */
-	e.warning_count = 0;
 	w.campaign.write_bytes_per_s = 0.784e9;
-	assert_int_equal(campaign_estimate(&w, &g, &e, &why), 0);
+	estimate_afresh(&w, &g, &e);
 	assert_true(tc_warned(&e, "takes 125 s to write, longer than the 120 s spot notice"));
-	e.warning_count = 0;
 	w.campaign.write_bytes_per_s = 1.568e9;
-	assert_int_equal(campaign_estimate(&w, &g, &e, &why), 0);
+	estimate_afresh(&w, &g, &e);
 	assert_true(tc_warned(&e, "synchronous checkpoint stops training for 1.04 min"));
-	e.warning_count = 0;
 	w.campaign.write_bytes_per_s = 1.96e9;
-	assert_int_equal(campaign_estimate(&w, &g, &e, &why), 0);
+	estimate_afresh(&w, &g, &e);
 	assert_false(tc_warned(&e, "synchronous checkpoint stops training"));
 	w.campaign.write_bytes_per_s = 0.5e9;
 	/* the same 196 s write with no preemptions: no notice to miss */
-	e.warning_count = 0;
 	w.campaign.preempt_per_h = 0;
-	assert_int_equal(campaign_estimate(&w, &g, &e, &why), 0);
+	estimate_afresh(&w, &g, &e);
 	assert_false(tc_warned(&e, "spot notice"));
 
 	/* Fragile means losing over 10 % of the time between interruptions.
@@ -317,9 +321,8 @@ static void fragile_plans_warn(void **state)
 	assert_int_equal(campaign_estimate(&w, &g, &e, &why), 0);
 	assert_close(e.campaign.loss_frac, 0.105, TOL_EXACT);
 	assert_true(tc_warned(&e, "each interruption loses"));
-	e.warning_count = 0;
 	w.campaign.restart_s = 324;
-	assert_int_equal(campaign_estimate(&w, &g, &e, &why), 0);
+	estimate_afresh(&w, &g, &e);
 	assert_close(e.campaign.loss_frac, 0.095, TOL_EXACT);
 	assert_false(tc_warned(&e, "each interruption loses"));
 }

@@ -846,6 +846,22 @@ static void test_fit_advice_zero_needs_ranks(void **state)
 			       "zero: 0, micro_batch: 1, pp: 2 would fit"));
 }
 
+/* The logit-heavy decoder of the next two cases: 2 layers, h 512, 8
+ * heads (kv_heads of them for K and V), ffn 2048, vocabulary 256,000, one
+ * step of global_batch sequences of 32,768 tokens, every layer
+ * recomputed, micro-batch 1, tp 2 on `count` GPUs. */
+static void logit_heavy(struct workload *w, int kv_heads, int count, int global_batch)
+{
+	tc_llama(w, 2, 512, 8, kv_heads, 2048, 256000);
+	w->train.seq_len = 32768;
+	w->train.global_batch = global_batch;
+	w->train.steps = 1;
+	w->train.recompute = RECOMP_FULL;
+	w->plan.micro_batch = 1;
+	w->plan.tp = 2;
+	w->plan.count = count;
+}
+
 /*
  * The advice keeps the GPU count: more tensor parallelism is advised only
  * where it divides the data-parallel ranks.  A small decoder (2 layers, h
@@ -862,14 +878,7 @@ static void test_fit_advice_keeps_gpu_count(void **state)
 	struct estimate e;
 	struct plan_problem why;
 	(void)state;
-	tc_llama(&w, 2, 512, 8, 8, 2048, 256000);
-	w.train.seq_len = 32768;
-	w.train.steps = 1;
-	w.train.recompute = RECOMP_FULL;
-	w.plan.micro_batch = 1;
-	w.plan.tp = 2;
-	w.plan.count = 2;
-	w.train.global_batch = 1;
+	logit_heavy(&w, 8, 2, 1);
 	tc_test_a100(&g);
 	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
 	g.memory_bytes = e.memory_per_gpu_bytes;
@@ -897,14 +906,7 @@ static void test_fit_advice_tp_divides_kv_heads(void **state)
 	struct estimate e;
 	struct plan_problem why;
 	(void)state;
-	tc_llama(&w, 2, 512, 8, 2, 2048, 256000);
-	w.train.seq_len = 32768;
-	w.train.global_batch = 2;
-	w.train.steps = 1;
-	w.train.recompute = RECOMP_FULL;
-	w.plan.micro_batch = 1;
-	w.plan.tp = 2;
-	w.plan.count = 4;
+	logit_heavy(&w, 2, 4, 2);
 	tc_test_a100(&g);
 	g.memory_bytes = 20e9;
 	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
