@@ -5,7 +5,8 @@
  * parameter of each optimizer, of fp32 training and of QLoRA's 4-bit weights;
  * a layer's activations in bf16 and fp8, without dropout, and under
  * torchtitan's per-op selective recompute; the fp8-held LoRA base and MLP
- * activation input; a masked LM's logits.
+ * activation input; a masked LM's logits; the combined fit advice at a
+ * GPU count its pipeline stages do not divide.
  *
  * The decoder: 2 layers, h = 1024, 8 heads (no GQA), SwiGLU ffn 2048,
  * vocabulary 32000, untied embeddings, RMSNorm, no biases; sequence 1024,
@@ -720,6 +721,66 @@ static void test_moe_dispatch_buffers(void **state)
 	assert_close(part[MEM_BUFFERS], 73924608.0 + 12582912.0, TOL_EXACT);
 }
 
+/*
+ * The combined advice keeps the GPU count: it adds pipeline stages only
+ * where they divide the data-parallel ranks.  The decoder of these tests
+ * with 4 layers and a vocabulary of 1,000, every layer recomputed,
+ * micro-batch 1, ZeRO-2.  On 4 GPUs as pp 4 (dp 1) its first stage holds
+ * one layer and the token table, 10,487,808 + 1,000 x 1,024 = 11,511,808
+ * parameters at 16 B (2 weight, 2 gradient, 12 AdamW with the fp32
+ * master): 184,188,928 B.  Give the GPU exactly that plan's memory, and
+ * run on 5 GPUs (dp 5):
+ * - ZeRO-3 over 5 shards all 4 x 10,487,808 + 2 x 1,024,000 + 1,024 =
+ *   44,000,256 parameters: 44,000,256 x 16 / 5 = 140,800,819.2 B, but
+ *   holds 3 gathered layers in bf16, 3 x 10,487,808 x 2 = 62,926,848 B
+ *   more: 203,727,667.2 B, more than pp 4's 184,188,928 B, and the
+ *   activations are alike (4 layers' inputs, or 1 layer's for 4
+ *   micro-batches in flight).
+ * - Every tp or pp change needs a k that divides 5.
+ * So nothing at 5 GPUs fits; pp 4 would, but on 4 GPUs (dp 5 / 4 is not
+ * whole), and is not advised.
+ */
+static void test_combined_advice_keeps_gpu_count(void **state)
+{
+	struct workload w;
+	struct plan pl;
+	struct llm_shape sh;
+	struct gpu g;
+	double part[MEM_COUNT], need4, need5;
+	char advice[512];
+	(void)state;
+	setup_run(&w, &pl, 2);
+	w.llm.layers = 4;
+	w.llm.vocab = 1000;
+	w.train.recompute = RECOMP_FULL;
+	w.train.global_batch = 20;
+	pl.pp = pl.count = 4;
+	pl.dp = 1;
+	llm_shape_init(&w, &pl, &sh);
+	need4 = mem_estimate(&w, &pl, &sh, part);
+	assert_close(part[MEM_WEIGHTS] + part[MEM_GRADS] + part[MEM_OPTIMIZER],
+		     184188928.0, TOL_EXACT);
+
+	pl.pp = 1;
+	pl.dp = pl.count = 5;
+	pl.zero = 3;
+	llm_shape_init(&w, &pl, &sh);
+	mem_estimate(&w, &pl, &sh, part);
+	assert_close(part[MEM_WEIGHTS] + part[MEM_GRADS] + part[MEM_OPTIMIZER],
+		     140800819.2, TOL_EXACT);
+
+	pl.zero = 2;
+	llm_shape_init(&w, &pl, &sh);
+	need5 = mem_estimate(&w, &pl, &sh, part);
+	tc_test_a100(&g);
+	g.memory_bytes = need4;
+	assert_true(need5 > need4);
+	mem_fit_advice(&w, &g, &pl, need5, advice, sizeof(advice));
+	assert_null(strstr(advice, "pp: 4"));
+	assert_non_null(strstr(advice, "no change of recompute, zero, "
+			       "micro_batch, tp or pp at 5 GPUs fits"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -745,6 +806,7 @@ int main(void)
 		cmocka_unit_test(test_zero3_experts_sharded),
 		cmocka_unit_test(test_buffers_largest_gradient),
 		cmocka_unit_test(test_moe_dispatch_buffers),
+		cmocka_unit_test(test_combined_advice_keeps_gpu_count),
 	};
 	tc_use_test_data();
 	return cmocka_run_group_tests(tests, tc_llm_setup, tc_llm_teardown);
