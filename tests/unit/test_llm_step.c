@@ -2,8 +2,9 @@
  * test_llm_step.c - the operators of a language model's step, one at a
  * time, against their sizes by hand: the bytes and FLOPs of GEMMs,
  * attention and memory-bound kernels, the kernels eager PyTorch launches,
- * and the parameters of grouped-query, biased and mixture-of-experts
- * models.
+ * the parameters of grouped-query, biased and mixture-of-experts models,
+ * and the layouts' collectives (context parallelism, HSDP, ZeRO 3,
+ * interleaved and uneven pipelines, tied embeddings).
  *
  * The decoder of most tests: 2 layers, h 1024, 8 heads of d 128, SwiGLU
  * ffn f 2048, vocabulary 32000, untied; sequence 1024, micro-batch 1, so
@@ -16,6 +17,7 @@
 #include "tc_test.h"
 #include "tc_llm.h"
 
+#include "../../src/model/core/comm.h"
 
 /* The decoder on `count` frozen A100 80GB SXM (8 a node), ZeRO 0. */
 static void small_run(struct workload *w, struct gpu *g, int count)
@@ -441,6 +443,157 @@ static void test_moe_optimizer_kernels(void **state)
 		     TOL_TIGHT);
 }
 
+/*
+ * ZeRO shards over data and context parallelism together: cp 2 on 16 GPUs
+ * leaves dp 8, and the 16 ranks that hold the same weights shard them, so
+ * each updates 86,512,640 / 16 = 5,407,040 parameters, x 36 B =
+ * 194,653,440 B.
+ */
+static void test_zero_shards_over_context_parallel(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct estimate e;
+	(void)state;
+	small_run(&w, &g, 16);
+	w.plan.cp = 2;
+	w.plan.zero = 1;
+	tc_estimate_ok(&w, &g, &e);
+	assert_int_equal(e.plan.dp, 8);
+	assert_close(op_of("optimizer.step")->bytes, 194653440.0, TOL_EXACT);
+}
+
+/*
+ * HSDP with ZeRO 1: 16 data-parallel ranks in shard groups of 8; after the
+ * reduce-scatter within its group, each rank all-reduces its shard with
+ * the other group's: 86,512,640 x 2 B / 8 = 21,628,160 B.
+ */
+static void test_hsdp_shard_allreduce_bytes(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct estimate e;
+	(void)state;
+	small_run(&w, &g, 16);
+	w.train.global_batch = 16;
+	w.plan.zero = 1;
+	w.plan.shard_group = 8;
+	tc_estimate_ok(&w, &g, &e);
+	assert_close(op_of("dp.shard_allreduce")->bytes, 21628160.0, TOL_EXACT);
+}
+
+/*
+ * ZeRO 3 gathers each layer's weights forward and backward and scatters
+ * its gradients, 3 x 10,487,808 x 2 B = 62,926,848 B a layer, also where
+ * the only ranks that share the weights are context-parallel ones (cp 2,
+ * dp 1).
+ */
+static void test_zero3_gathers_over_context_parallel(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct estimate e;
+	(void)state;
+	small_run(&w, &g, 2);
+	w.plan.cp = 2;
+	w.plan.zero = 3;
+	tc_estimate_ok(&w, &g, &e);
+	assert_int_equal(e.plan.dp, 1);
+	assert_close(op_of("layer.zero3_gather.exposed")->bytes, 62926848.0,
+		     TOL_EXACT);
+}
+
+/*
+ * Uneven pipeline stages: 8 layers on 3 stages, 2 on the first and 2 on
+ * the last, leave 4 on the middle one, the busiest: each of the 8
+ * micro-batches runs 4 layers there, 32 executions of a layer's operator.
+ */
+static void test_uneven_stages_middle_layers(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct estimate e;
+	(void)state;
+	small_run(&w, &g, 3);
+	w.llm.layers = 8;
+	w.plan.pp = 3;
+	w.plan.first_stage_layers = 2;
+	w.plan.last_stage_layers = 2;
+	tc_estimate_ok(&w, &g, &e);
+	assert_close(op_of("layer.qkv")->count, 32, TOL_EXACT);
+}
+
+/*
+ * Tied embeddings without an LM head (an encoder's task head): the last
+ * stage holds its layer and the final norm, not the token table, so the
+ * first stage, one layer and the table, 10,487,808 + 32,768,000 =
+ * 43,255,808 parameters, has the most gradients: 86,511,616 B
+ * all-reduced.
+ */
+static void test_tied_table_without_head_stays_on_first_stage(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct estimate e;
+	(void)state;
+	small_run(&w, &g, 8);
+	w.plan.pp = 2;
+	w.llm.tied_embeddings = 1;
+	w.llm.no_lm_head = 1;
+	tc_estimate_ok(&w, &g, &e);
+	assert_close(op_of("dp.grad_allreduce")->bytes, 86511616.0, TOL_EXACT);
+}
+
+/*
+ * The tied embeddings' all-reduce pairs the first and the last stage,
+ * tp x dp x (pp - 1) ranks apart: tp 1, dp 2, pp 3 on nodes of 4, 4 ranks
+ * apart, so on two nodes: V h x 2 B = 65,536,000 B between nodes.
+ */
+static void test_tied_allreduce_across_nodes(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct estimate e;
+	struct comm_group apart = { 2, 1 };
+	(void)state;
+	small_run(&w, &g, 6);
+	w.llm.layers = 6;
+	w.llm.tied_embeddings = 1;
+	w.plan.pp = 3;
+	w.plan.gpus_per_node = 4;
+	tc_estimate_ok(&w, &g, &e);
+	assert_int_equal(op_of("pp.embed_grad_allreduce")->coll.grp.per_node, 1);
+	assert_close(op_of("pp.embed_grad_allreduce")->time_s,
+		     comm_time_s(&g, &e.plan, COLL_ALLREDUCE, apart, 65536000.0),
+		     TOL_EXACT);
+}
+
+/*
+ * Interleaved 1F1B with v = 2 chunks a stage: for each micro-batch a
+ * stage sends or receives an activation forward and a gradient backward
+ * for each of its chunks, 2 v = 4 transfers, so the step's pipeline
+ * communication is 8 micro-batches x 2 x 2 transfers of T h e =
+ * 2,097,152 B between the 2 GPUs of a node.
+ */
+static void test_interleaved_pipeline_transfers(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct estimate e;
+	struct comm_group pair = { 2, 2 };
+	(void)state;
+	small_run(&w, &g, 2);
+	w.llm.layers = 4;
+	w.plan.pp = 2;
+	w.plan.interleave = 2;
+	tc_estimate_ok(&w, &g, &e);
+	assert_int_equal(e.plan.dp, 1);
+	assert_close(e.breakdown_s[BRK_PP_COMM],
+		     8 * 2 * 2 * comm_time_s(&g, &e.plan, COLL_P2P, pair,
+					     2097152.0),
+		     TOL_TIGHT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -463,6 +616,13 @@ int main(void)
 		cmocka_unit_test(test_qlora_dequant_bytes_and_kernels),
 		cmocka_unit_test(test_optimizer_bytes_by_optimizer),
 		cmocka_unit_test(test_moe_optimizer_kernels),
+		cmocka_unit_test(test_zero_shards_over_context_parallel),
+		cmocka_unit_test(test_hsdp_shard_allreduce_bytes),
+		cmocka_unit_test(test_zero3_gathers_over_context_parallel),
+		cmocka_unit_test(test_uneven_stages_middle_layers),
+		cmocka_unit_test(test_tied_table_without_head_stays_on_first_stage),
+		cmocka_unit_test(test_tied_allreduce_across_nodes),
+		cmocka_unit_test(test_interleaved_pipeline_transfers),
 	};
 	tc_use_test_data();
 	return cmocka_run_group_tests(tests, tc_llm_setup, tc_llm_teardown);
