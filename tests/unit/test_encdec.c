@@ -279,6 +279,60 @@ static void test_workspace_holds_the_largest_step(void **state)
 	assert_true(find_op("cross.recompute.attn_scores")->flop > 0);
 }
 
+/*
+ * Biases in the cross-attention: its query, key and value projections
+ * add (a + 2 g) d = (2 + 4) x 4 = 24 and its output projection h = 8 to
+ * the 256 weights and the norm's 8 of the tiny model: 296.
+ */
+static void test_cross_params_with_bias(void **state)
+{
+	struct workload w;
+	struct plan pl = one_gpu();
+	struct encdec E;
+	(void)state;
+	t5ish(&w, 2, 1, 8, 2, 16, 10, 6, 3);
+	w.llm.bias = 1;
+	encdec_init(&w, &pl, &E);
+	assert_close(E.cross_params, 296.0, TOL_EXACT);
+}
+
+/*
+ * Tensor parallelism splits every weight of the tiny model but the two
+ * stacks' final norms: on each of 2 GPUs (1960 - 2 x 8) / 2 + 2 x 8 = 988
+ * parameters, the gradients and optimizer state of every stage.
+ */
+static void test_tp_splits_all_but_final_norms(void **state)
+{
+	struct workload w;
+	struct plan pl = one_gpu();
+	struct encdec E;
+	(void)state;
+	t5ish(&w, 2, 1, 8, 2, 16, 10, 6, 3);
+	pl.tp = pl.count = 2;
+	encdec_init(&w, &pl, &E);
+	assert_close(E.sd.stage_params_first, 988.0, TOL_EXACT);
+	assert_close(E.sd.trainable_last, 988.0, TOL_EXACT);
+}
+
+/*
+ * The optimizer's kernels count the tensors of both stacks, filed under
+ * the decoder's layers.  LayerNorm, no biases: a decoder layer's 4 weight
+ * matrices and 2 norms of 2 tensors, 8; its cross-attention's 4 matrices
+ * and a norm, 6; the 2 encoder layers' 8 each spread over the 1 decoder
+ * layer, 16: 30 a layer.
+ */
+static void test_optimizer_tensors_of_both_stacks(void **state)
+{
+	struct workload w;
+	struct plan pl = one_gpu();
+	struct encdec E;
+	(void)state;
+	t5ish(&w, 2, 1, 8, 2, 16, 10, 6, 3);
+	w.llm.norm = NORM_LAYERNORM;
+	encdec_init(&w, &pl, &E);
+	assert_close(E.sd.layer_tensors, 30.0, TOL_EXACT);
+}
+
 /* What is not modelled is refused, naming the field. */
 static void test_refusals(void **state)
 {
@@ -327,6 +381,9 @@ int main(void)
 		cmocka_unit_test(test_memory_grows_with_input),
 		cmocka_unit_test(test_workspace_holds_the_largest_step),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_cross_params_with_bias),
+		cmocka_unit_test(test_tp_splits_all_but_final_norms),
+		cmocka_unit_test(test_optimizer_tensors_of_both_stacks),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
