@@ -9,6 +9,7 @@
 #include "../../src/model/families/estimate.h"
 #include "../../src/model/families/llm.h"
 #include "../../src/model/families/llm_encdec.h"
+#include "../../src/model/families/memory.h"
 
 static struct est_workspace ws;
 
@@ -333,6 +334,124 @@ static void test_optimizer_tensors_of_both_stacks(void **state)
 	assert_close(E.sd.layer_tensors, 30.0, TOL_EXACT);
 }
 
+/*
+ * The fused cross-attention backward of the tiny model (input 6, target
+ * 3, 2 heads of 4, no mask): 2.5 times the forward's 4 x 3 x 6 x 4 x 2 =
+ * 576 FLOPs, 1440.
+ */
+static void test_cross_flash_backward_flop(void **state)
+{
+	struct workload w;
+	struct estimate e;
+	(void)state;
+	t5ish(&w, 2, 1, 8, 2, 16, 10, 6, 3);
+	estimate_ok(&w, &e);
+	assert_close(find_op("cross.attn_flash")->flop, 576.0, TOL_EXACT);
+	assert_close(find_op("cross.attn_flash.bwd")->flop, 1440.0, TOL_EXACT);
+}
+
+/*
+ * Without flash attention the cross-attention's softmax backward reads
+ * the probabilities, their gradient and the dropout mask and writes the
+ * scores' gradient: (5 e + 1) B for each of bh x s x enc_s = 2 x 3 x 6 =
+ * 36 scores, 396 B.
+ */
+static void test_cross_softmax_backward_bytes(void **state)
+{
+	struct workload w;
+	struct estimate e;
+	(void)state;
+	t5ish(&w, 2, 1, 8, 2, 16, 10, 6, 3);
+	w.train.flash_attention = 0;
+	estimate_ok(&w, &e);
+	assert_close(find_op("cross.attn_softmax.bwd")->bytes, 396.0, TOL_EXACT);
+}
+
+/*
+ * Under tensor parallelism the cross-attention's input gradients are
+ * summed over the ranks for the decoder's 3 tokens and the encoder's 6:
+ * (3 + 6) x h 8 x 2 B = 144 B all-reduced.
+ */
+static void test_cross_input_gradient_allreduce(void **state)
+{
+	struct workload w;
+	struct estimate e;
+	(void)state;
+	t5ish(&w, 2, 1, 8, 2, 16, 10, 6, 3);
+	w.plan.tp = w.plan.count = 2;
+	estimate_ok(&w, &e);
+	assert_close(find_op("cross.tp_allreduce.bwd")->bytes, 144.0, TOL_EXACT);
+}
+
+/*
+ * Full recompute of half the layers (recompute_frac 0.5) replays half the
+ * cross-attentions: 1 decoder layer x 8 micro-batches x 0.5 = 4 replays
+ * of its query projection a step.
+ */
+static void test_cross_partial_full_recompute(void **state)
+{
+	struct workload w;
+	struct estimate e;
+	(void)state;
+	t5ish(&w, 2, 1, 8, 2, 16, 10, 6, 3);
+	w.train.recompute = RECOMP_FULL;
+	w.train.recompute_frac = 0.5;
+	estimate_ok(&w, &e);
+	assert_close(find_op("cross.q")->count, 8.0, TOL_EXACT);
+	assert_close(find_op("cross.recompute.q")->count, 4.0, TOL_EXACT);
+}
+
+/* Activation bytes the encoder-decoder model keeps beyond the decoder's
+ * own (mem_estimate() of the decoder's view) and the encoder's layers
+ * (mem_layer_kept_bytes()): its cross-attentions and the encoder's
+ * output. */
+static double cross_and_encoder_output_bytes(const struct workload *w,
+					     const struct plan *pl)
+{
+	struct encdec E;
+	double all[MEM_COUNT] = { 0 }, dec[MEM_COUNT] = { 0 };
+	encdec_init(w, pl, &E);
+	llm_memory_bytes(w, pl, all);
+	mem_estimate(&E.dec, pl, &E.sd, dec);
+	return all[MEM_ACTIVATIONS] - dec[MEM_ACTIVATIONS] -
+	       E.se.L * mem_layer_kept_bytes(&E.se, &E.enc.train);
+}
+
+/*
+ * The tiny model's cross-attention keeps, for sb = 3 target and sbe = 6
+ * input tokens: the norm's input and output 2 sb h e = 96 B and its
+ * dropout mask sb h = 24 B; the query and the output projection's input
+ * 2 sb a d e = 96 B and the encoder's keys and values 2 sbe g d e = 192 B;
+ * flash attention's fp32 statistics 4 a sb = 24 B: 432 B.  The encoder's
+ * output, read by every cross-attention, 6 x 8 x 2 = 96 B: 528 B.
+ */
+static void test_cross_activation_bytes(void **state)
+{
+	struct workload w;
+	struct plan pl = one_gpu();
+	(void)state;
+	t5ish(&w, 2, 1, 8, 2, 16, 10, 6, 3);
+	assert_close(cross_and_encoder_output_bytes(&w, &pl), 528.0, 1e-9);
+}
+
+/*
+ * Tensor parallelism over 2 GPUs splits the cross-attention's query,
+ * keys, values and core, (96 + 192 + 24) / 2 = 156 B, and keeps the
+ * norm's 120 B whole: 276 B; sequence parallelism splits those too, 432 /
+ * 2 = 216 B.  The encoder's output stays 96 B.
+ */
+static void test_cross_activation_bytes_split(void **state)
+{
+	struct workload w;
+	struct plan pl = one_gpu();
+	(void)state;
+	t5ish(&w, 2, 1, 8, 2, 16, 10, 6, 3);
+	pl.tp = pl.count = 2;
+	assert_close(cross_and_encoder_output_bytes(&w, &pl), 276.0 + 96, 1e-9);
+	pl.sequence_parallel = 1;
+	assert_close(cross_and_encoder_output_bytes(&w, &pl), 216.0 + 96, 1e-9);
+}
+
 /* What is not modelled is refused, naming the field. */
 static void test_refusals(void **state)
 {
@@ -384,6 +503,12 @@ int main(void)
 		cmocka_unit_test(test_cross_params_with_bias),
 		cmocka_unit_test(test_tp_splits_all_but_final_norms),
 		cmocka_unit_test(test_optimizer_tensors_of_both_stacks),
+		cmocka_unit_test(test_cross_flash_backward_flop),
+		cmocka_unit_test(test_cross_softmax_backward_bytes),
+		cmocka_unit_test(test_cross_input_gradient_allreduce),
+		cmocka_unit_test(test_cross_partial_full_recompute),
+		cmocka_unit_test(test_cross_activation_bytes),
+		cmocka_unit_test(test_cross_activation_bytes_split),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
