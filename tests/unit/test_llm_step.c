@@ -594,6 +594,35 @@ static void test_interleaved_pipeline_transfers(void **state)
 		     TOL_TIGHT);
 }
 
+/*
+ * Pipeline neighbours are a whole stage apart, and a stage is tp x cp x dp
+ * ranks (Megatron's order: tensor, then context, then data parallelism).
+ * tp 2, cp 2, pp 2 with tied embeddings:
+ * - on 8 GPUs (dp 1) a stage is 2 x 2 x 1 = 4 ranks, both stages in the
+ *   node of 8: the sends and the tied table's all-reduce stay inside it;
+ * - on 16 GPUs (dp 2) a stage is 2 x 2 x 2 = 8 ranks, a whole node: the
+ *   next stage is on the other node, and so is the last.
+ */
+static void test_pipeline_neighbours_a_stage_apart(void **state)
+{
+	struct workload w;
+	struct gpu g;
+	struct estimate e;
+	(void)state;
+	small_run(&w, &g, 8);
+	w.llm.tied_embeddings = 1;
+	w.plan.tp = w.plan.cp = w.plan.pp = 2;
+	tc_estimate_ok(&w, &g, &e);
+	assert_int_equal(e.plan.dp, 1);
+	assert_int_equal(op_of("pp.send_recv")->coll.grp.per_node, 2);
+	assert_int_equal(op_of("pp.embed_grad_allreduce")->coll.grp.per_node, 2);
+	w.plan.count = 16;
+	tc_estimate_ok(&w, &g, &e);
+	assert_int_equal(e.plan.dp, 2);
+	assert_int_equal(op_of("pp.send_recv")->coll.grp.per_node, 1);
+	assert_int_equal(op_of("pp.embed_grad_allreduce")->coll.grp.per_node, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -623,6 +652,7 @@ int main(void)
 		cmocka_unit_test(test_tied_table_without_head_stays_on_first_stage),
 		cmocka_unit_test(test_tied_allreduce_across_nodes),
 		cmocka_unit_test(test_interleaved_pipeline_transfers),
+		cmocka_unit_test(test_pipeline_neighbours_a_stage_apart),
 	};
 	tc_use_test_data();
 	return cmocka_run_group_tests(tests, tc_llm_setup, tc_llm_teardown);
