@@ -452,6 +452,35 @@ static void test_cross_activation_bytes_split(void **state)
 	assert_close(cross_and_encoder_output_bytes(&w, &pl), 216.0 + 96, 1e-9);
 }
 
+/*
+ * The cross-attention's RMSNorm is run as the decoder's own norms are: in
+ * an eager stack (composite_elem_frac 1) as composite ops, bf16 (e = 2):
+ * forward (24 + 4 e) / (2 e) = 8 times the fused kernel's 2 x 3 tokens x
+ * h 8 x 2 B = 96 B, 768 B, in 8 kernels; backward (44 + 6 e) / (4 e) =
+ * 7 times the fused 4 x 3 x 8 x 2 = 192 B, 1,344 B, in 2 x 4.5 = 9:
+ * the kernels of the decoder's own norm1.
+ */
+static void test_cross_norm_eager_composite(void **state)
+{
+	struct workload w;
+	struct estimate e;
+	struct gpu g;
+	struct plan_problem why;
+	(void)state;
+	t5ish(&w, 2, 1, 8, 2, 16, 10, 6, 3);
+	tc_test_a100(&g);
+	g.eff.composite_elem_frac = 1;
+	if (step_estimate(&w, &g, &ws, &e, &why))
+		fail_msg("estimate failed: %s", why.msg);
+	assert_close(find_op("cross.norm")->bytes, 768.0, TOL_EXACT);
+	assert_close(find_op("cross.norm.bwd")->bytes, 1344.0, TOL_EXACT);
+	/* the same kernels as the decoder's norm: the same launch time */
+	assert_close(find_op("cross.norm")->launch_s,
+		     find_op("decoder.norm1")->launch_s, TOL_EXACT);
+	assert_close(find_op("cross.norm.bwd")->launch_s,
+		     find_op("decoder.norm1.bwd")->launch_s, TOL_EXACT);
+}
+
 /* What is not modelled is refused, naming the field. */
 static void test_refusals(void **state)
 {
@@ -499,6 +528,7 @@ int main(void)
 		cmocka_unit_test(test_lengths_scale_their_stack),
 		cmocka_unit_test(test_memory_grows_with_input),
 		cmocka_unit_test(test_workspace_holds_the_largest_step),
+		cmocka_unit_test(test_cross_norm_eager_composite),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_cross_params_with_bias),
 		cmocka_unit_test(test_tp_splits_all_but_final_norms),

@@ -754,7 +754,7 @@ static void cross_fwd(struct bld *B, double enc_s, int core_only)
 #define NM(x) (B->out->recompute ? "cross.recompute" x : "cross" x)
 
 	if (!core_only) {
-		lb_elem(B, NM(".norm"), BRK_MEMBOUND, 2 * Tn * h * e, 0, 1);
+		norm_op(B, NM(".norm"), 2 * Tn * h * e, 1, 0);
 		if (sh->sp) /* the norm's output and the encoder's output */
 			lb_coll(B, NM(".tp_allgather"), BRK_TP_COMM,
 				COLL_ALLGATHER, tpg, (T + Te) * h * e);
@@ -824,7 +824,7 @@ static void cross_bwd(struct bld *B, double enc_s)
 	lb_coll(B, sh->sp ? "cross.tp_reducescatter.bwd" : "cross.tp_allreduce.bwd",
 		BRK_TP_COMM, sh->sp ? COLL_REDUCE_SCATTER : COLL_ALLREDUCE, tpg,
 		(T + Te) * h * e);
-	lb_elem(B, "cross.norm.bwd", BRK_MEMBOUND, 4 * Tn * h * e, 0, 2);
+	norm_op(B, "cross.norm.bwd", 4 * Tn * h * e, 2, 1);
 }
 
 void llm_build_cross_ops(struct op_sink *out, const struct workload *w,
