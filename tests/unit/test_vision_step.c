@@ -1,0 +1,340 @@
+/*
+ * test_vision_step.c - the operators of a vision training step by hand:
+ * convolutions as implicit GEMMs (grouped, depthwise, Winograd), the
+ * layout copies around them, normalisation and activation passes, the
+ * residual blocks' projections, squeeze-excitation, Swin windows, U-Net
+ * blocks and pools.  Each network is a few layers written out below, two
+ * images of 8 x 8 (unless a test says otherwise) on one A100, so that
+ * every FLOP and byte is a short product.
+ */
+#include "tc_test.h"
+#include "tc_catalog.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "../../src/model/families/estimate.h"
+#include "../../src/model/families/vision_shape.h"
+
+/* The YAML text `yaml` loaded as a workload (the caller frees it). */
+static struct workload *load_text(const char *yaml)
+{
+	char path[] = TC_TEMP_FILE;
+	struct workload *w;
+	tc_write_temp(path, yaml);
+	w = tc_load_workload(path);
+	unlink(path);
+	return w;
+}
+
+/* The A100 of the frozen catalog, with every element-wise pass unfused
+ * and no fp32 casts around the norms, as the counts below assume. */
+static void a100(struct gpu *g)
+{
+	char why[512];
+	assert_int_equal(gpu_catalog_lookup(&cat, "a100-80gb-sxm", g, why,
+					    sizeof(why)), 0);
+	assert_int_equal(eff_set(&g->eff, eff_id_unfused_frac, 1,
+				 EFF_LAYER_FRAMEWORK), 1);
+	assert_int_equal(eff_set(&g->eff, eff_id_fp32_norm_frac, 0,
+				 EFF_LAYER_FRAMEWORK), 1);
+}
+
+/* The operators of one step of w on g into ws. */
+static void step_on(const struct workload *w, const struct gpu *g,
+		    struct est_workspace *ws)
+{
+	struct estimate e;
+	struct plan_problem why;
+	assert_int_equal(est_workspace_init(ws, EST_MAX_OPS), 0);
+	if (step_estimate(w, g, ws, &e, &why))
+		fail_msg("estimate failed: %s", why.msg);
+}
+
+/* The operators of one step of `yaml` on the A100 into ws. */
+static void step_of(const char *yaml, struct est_workspace *ws)
+{
+	struct workload *w = load_text(yaml);
+	struct gpu g;
+	a100(&g);
+	step_on(w, &g, ws);
+	free(w);
+}
+
+/* The shapes and counts of `yaml`'s network at its image size into sh
+ * and *s. */
+static void infer_of(const char *yaml, struct vis_shape *sh,
+		     struct vis_summary *s)
+{
+	struct workload *w = load_text(yaml);
+	char msg[200];
+	if (vision_infer(&w->vis, w->vtrain.image_size, w->vtrain.image_width,
+			 sh, s, msg, sizeof(msg)))
+		fail_msg("%s", msg);
+	free(w);
+}
+
+static const struct op *find_op(const struct est_workspace *ws,
+				const char *name)
+{
+	for (size_t i = 0; i < ws->count; i++)
+		if (!strcmp(ws->ops[i].name, name))
+			return &ws->ops[i];
+	return NULL;
+}
+
+static const struct op *must_op(const struct est_workspace *ws,
+				const char *name)
+{
+	const struct op *o = find_op(ws, name);
+	if (!o)
+		fail_msg("no operator %s", name);
+	return o;
+}
+
+/* A network around the layer under test: a 1x1 convolution from 4 to 8
+ * channels first (the first layer has no data gradient), then `mid`,
+ * a global average pool and a linear layer to 10 classes. */
+#define NET(mid, train)                                                      \
+	"kind: vision\n"                                                     \
+	"model:\n"                                                           \
+	"  in_channels: 4\n"                                                 \
+	"  layers:\n"                                                        \
+	"    - { layer: conv, out: 8, kernel: 1 }\n"                         \
+	mid                                                                  \
+	"    - { layer: avgpool, global: true }\n"                           \
+	"    - { layer: linear, out: 10 }\n"                                 \
+	"training: { image_size: 8, dataset_size: 400, epochs: 1, "          \
+	"global_batch: 2" train " }\n"                                       \
+	"plan: { gpu: a100-80gb-sxm, count: 1 }\n"
+
+#define FP16_NHWC ", precision: fp16, channels_last: true"
+
+/*
+ * A grouped 3x3 convolution, 8 -> 8 channels in 2 groups, stride 1: an
+ * implicit GEMM of M = 2 images x 8 x 8 = 128 positions, N = 8 / 2 = 4
+ * outputs and K = 8 / 2 x 9 = 36 inputs per group, 2 groups.
+ */
+static void test_grouped_conv_flop(void **state)
+{
+	struct est_workspace ws;
+	(void)state;
+	step_of(NET("    - { layer: conv, out: 8, kernel: 3, groups: 2 }\n",
+		    FP16_NHWC), &ws);
+	/* 2 x 128 x 4 x 36 x 2 groups = 73,728 FLOP */
+	assert_close(must_op(&ws, "l2.conv.fwd")->flop, 73728.0, TOL_EXACT);
+	est_workspace_release(&ws);
+}
+
+/* Its DRAM traffic: the input and output maps once each and the weights,
+ * whose count a group divides: 2 B x (2 x 8 x 64 + 2 x 8 x 64 + 8 x 4 x
+ * 9) = 2 x (1,024 + 1,024 + 288) = 4,672 B (not the im2col matrix). */
+static void test_grouped_conv_bytes(void **state)
+{
+	struct est_workspace ws;
+	(void)state;
+	step_of(NET("    - { layer: conv, out: 8, kernel: 3, groups: 2 }\n",
+		    FP16_NHWC), &ws);
+	assert_close(must_op(&ws, "l2.conv.fwd")->bytes, 4672.0, TOL_EXACT);
+	assert_close(must_op(&ws, "l2.conv.bwd_d")->bytes, 4672.0, TOL_EXACT);
+	est_workspace_release(&ws);
+}
+
+/* A grouped convolution's multiply-adds per image: 64 positions x 8
+ * outputs x 8 / 2 inputs a group x 9 taps = 18,432; its weights 8 x 4 x
+ * 9 = 288. */
+static void test_grouped_conv_macs(void **state)
+{
+	struct vis_shape sh[VIS_MAX_LAYERS];
+	struct vis_summary s;
+	(void)state;
+	infer_of(NET("    - { layer: conv, out: 8, kernel: 3, groups: 2 }\n",
+		     FP16_NHWC), sh, &s);
+	assert_close(sh[1].macs, 18432.0, TOL_EXACT);
+	assert_close(sh[1].params, 288.0, TOL_EXACT);
+}
+
+/* A GEMM reads both operands and writes its product: the classifier
+ * after the pool, 2 rows x 8 -> 10, moves 2 B x (2 x 8 + 8 x 10 + 2 x 10)
+ * = 2 x 116 = 232 B for 2 x 2 x 10 x 8 = 320 FLOP. */
+static void test_linear_bytes(void **state)
+{
+	struct est_workspace ws;
+	(void)state;
+	step_of(NET("", FP16_NHWC), &ws);
+	assert_close(must_op(&ws, "l3.linear.fwd")->flop, 320.0, TOL_EXACT);
+	assert_close(must_op(&ws, "l3.linear.fwd")->bytes, 232.0, TOL_EXACT);
+	est_workspace_release(&ws);
+}
+
+/* A depthwise 3x3 convolution (groups = channels = 8) runs on CUDA
+ * cores: 2 x 1,024 outputs x 9 = 18,432 FLOP, moving both maps and its
+ * 8 x 9 weights: 2 B x (1,024 + 1,024 + 72) = 4,240 B. */
+static void test_depthwise_conv(void **state)
+{
+	struct est_workspace ws;
+	(void)state;
+	step_of(NET("    - { layer: conv, out: 8, kernel: 3, groups: 8 }\n",
+		    FP16_NHWC), &ws);
+	assert_close(must_op(&ws, "l2.conv.fwd")->flop, 18432.0, TOL_EXACT);
+	assert_close(must_op(&ws, "l2.conv.fwd")->bytes, 4240.0, TOL_EXACT);
+	assert_close(must_op(&ws, "l2.conv.bwd_w")->bytes, 4240.0, TOL_EXACT);
+	est_workspace_release(&ws);
+}
+
+/* Channels-first fp16 training copies each map to NHWC and back around a
+ * tensor-core convolution: forward read + write of input and output,
+ * 2 x 2 B x (1,024 + 1,024) = 8,192 B; backward twice that (the maps and
+ * their gradients), 16,384 B. */
+static void test_layout_copies(void **state)
+{
+	struct est_workspace ws;
+	(void)state;
+	step_of(NET("    - { layer: conv, out: 8, kernel: 3, groups: 2 }\n",
+		    ", precision: fp16"), &ws);
+	assert_close(must_op(&ws, "l2.conv.layout")->bytes, 8192.0, TOL_EXACT);
+	assert_close(must_op(&ws, "l2.conv.layout_bwd")->bytes, 16384.0,
+		     TOL_EXACT);
+	est_workspace_release(&ws);
+}
+
+/* In fp32 Winograd shortens every pass of a 3x3 stride-1 convolution,
+ * the data gradient too: direct 2 x 128 x 8 x 72 = 147,456 FLOP, / 2.25
+ * = 65,536 for the forward and both gradients. */
+static void test_winograd_every_pass(void **state)
+{
+	struct est_workspace ws;
+	(void)state;
+	step_of(NET("    - { layer: conv, out: 8, kernel: 3 }\n",
+		    ", precision: fp32"), &ws);
+	assert_close(must_op(&ws, "l2.conv.fwd")->flop, 65536.0, TOL_EXACT);
+	assert_close(must_op(&ws, "l2.conv.bwd_d")->flop, 65536.0, TOL_EXACT);
+	assert_close(must_op(&ws, "l2.conv.bwd_w")->flop, 65536.0, TOL_EXACT);
+	est_workspace_release(&ws);
+}
+
+/* Winograd needs stride 1 on both sides: on an 8 x 1 image a stride-2
+ * 3x3 convolution keeps the width (floor((1 + 2 - 3) / 2) + 1 = 1) but
+ * halves the height to 4, and runs direct: M = 2 x 4 x 1 = 8, 2 x 8 x 8
+ * x 72 = 9,216 FLOP. */
+static void test_winograd_needs_stride_one(void **state)
+{
+	struct est_workspace ws;
+	(void)state;
+	step_of("kind: vision\n"
+		"model:\n"
+		"  in_channels: 4\n"
+		"  layers:\n"
+		"    - { layer: conv, out: 8, kernel: 1 }\n"
+		"    - { layer: conv, out: 8, kernel: 3, stride: 2 }\n"
+		"    - { layer: avgpool, global: true }\n"
+		"    - { layer: linear, out: 10 }\n"
+		"training: { image_size: 8, image_width: 1, dataset_size: 400, "
+		"epochs: 1, global_batch: 2, precision: fp32 }\n"
+		"plan: { gpu: a100-80gb-sxm, count: 1 }\n", &ws);
+	assert_close(must_op(&ws, "l2.conv.fwd")->flop, 9216.0, TOL_EXACT);
+	est_workspace_release(&ws);
+}
+
+/* A convolution that concatenates a saved output copies the joined map:
+ * 8 + 8 = 16 channels of 2 x 64 positions, 2,048 elements read and
+ * written, 8,192 B. */
+static void test_conv_concat_copy(void **state)
+{
+	struct est_workspace ws;
+	(void)state;
+	step_of("kind: vision\n"
+		"model:\n"
+		"  in_channels: 4\n"
+		"  layers:\n"
+		"    - { layer: conv, out: 8, kernel: 1, save: true }\n"
+		"    - { layer: conv, out: 8, kernel: 3, concat: true }\n"
+		"    - { layer: avgpool, global: true }\n"
+		"    - { layer: linear, out: 10 }\n"
+		"training: { image_size: 8, dataset_size: 400, epochs: 1, "
+		"global_batch: 2" FP16_NHWC " }\n"
+		"plan: { gpu: a100-80gb-sxm, count: 1 }\n", &ws);
+	assert_close(must_op(&ws, "l2.concat.fwd")->bytes, 8192.0, TOL_EXACT);
+	est_workspace_release(&ws);
+}
+
+/*
+ * A 3-D network on 4 x 4 x 4 volumes of 2 channels: a 3x3x3 convolution
+ * to 8 channels, then a transposed convolution of kernel 2 to 4 channels
+ * (8 x 8 x 8).  The depth is folded into the height.
+ */
+#define VOL_NET                                                              \
+	"kind: vision\n"                                                     \
+	"model:\n"                                                           \
+	"  dims: 3\n"                                                        \
+	"  in_channels: 2\n"                                                 \
+	"  layers:\n"                                                        \
+	"    - { layer: conv, out: 8, kernel: 3 }\n"                         \
+	"    - { layer: deconv, out: 4, kernel: 2 }\n"                       \
+	"training: { image_size: 4, dataset_size: 400, epochs: 1, "          \
+	"global_batch: 2" FP16_NHWC " }\n"                                   \
+	"plan: { gpu: a100-80gb-sxm, count: 1 }\n"
+
+/* The convolution reads the whole volume: 2 B x (2 x 2 x 64 in + 2 x 8
+ * x 64 out + 8 x 2 x 27 weights) = 2 x (256 + 1,024 + 432) = 3,424 B. */
+static void test_volume_conv_bytes(void **state)
+{
+	struct est_workspace ws;
+	(void)state;
+	step_of(VOL_NET, &ws);
+	assert_close(must_op(&ws, "l1.conv.fwd")->bytes, 3424.0, TOL_EXACT);
+	est_workspace_release(&ws);
+}
+
+/* Each of the 2 x 64 input positions writes a 2 x 2 x 2 block of 4
+ * channels, 32 outputs from 8 inputs: 2 x 128 x 32 x 8 = 65,536 FLOP. */
+static void test_volume_deconv(void **state)
+{
+	struct est_workspace ws;
+	(void)state;
+	step_of(VOL_NET, &ws);
+	assert_close(must_op(&ws, "l2.deconv.fwd")->flop, 65536.0, TOL_EXACT);
+	est_workspace_release(&ws);
+}
+
+/* A frozen entry still runs forward; only its backward is skipped. */
+static void test_frozen_runs_forward(void **state)
+{
+	struct est_workspace ws;
+	(void)state;
+	step_of("kind: vision\n"
+		"model:\n"
+		"  in_channels: 4\n"
+		"  layers:\n"
+		"    - { layer: conv, out: 8, kernel: 1, frozen: true }\n"
+		"    - { layer: avgpool, global: true }\n"
+		"    - { layer: linear, out: 10 }\n"
+		"training: { image_size: 8, dataset_size: 400, epochs: 1, "
+		"global_batch: 2" FP16_NHWC " }\n"
+		"plan: { gpu: a100-80gb-sxm, count: 1 }\n", &ws);
+	/* 2 x (2 x 64 positions) x 8 outputs x 4 inputs = 8,192 FLOP */
+	assert_close(must_op(&ws, "l1.conv.fwd")->flop, 8192.0, TOL_EXACT);
+	assert_null(find_op(&ws, "l1.conv.bwd_w"));
+	est_workspace_release(&ws);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_grouped_conv_flop),
+		cmocka_unit_test(test_grouped_conv_bytes),
+		cmocka_unit_test(test_grouped_conv_macs),
+		cmocka_unit_test(test_linear_bytes),
+		cmocka_unit_test(test_depthwise_conv),
+		cmocka_unit_test(test_layout_copies),
+		cmocka_unit_test(test_winograd_every_pass),
+		cmocka_unit_test(test_winograd_needs_stride_one),
+		cmocka_unit_test(test_conv_concat_copy),
+		cmocka_unit_test(test_volume_conv_bytes),
+		cmocka_unit_test(test_volume_deconv),
+		cmocka_unit_test(test_frozen_runs_forward),
+	};
+	tc_use_test_data();
+	return cmocka_run_group_tests(tests, tc_catalog_setup_frozen,
+				      tc_catalog_teardown);
+}
