@@ -318,6 +318,112 @@ static void test_frozen_runs_forward(void **state)
 	est_workspace_release(&ws);
 }
 
+/* Training batch-norm: a statistics pass and the normalisation forward
+ * (3 passes), two reductions and the data gradient backward (5), over
+ * X = 2 x 8 x 64 = 1,024 elements of 2 B: 6,144 and 10,240 B. */
+static void test_batchnorm_passes(void **state)
+{
+	struct est_workspace ws;
+	(void)state;
+	step_of(NET("    - batchnorm\n", FP16_NHWC), &ws);
+	assert_close(must_op(&ws, "l2.bn.fwd")->bytes, 6144.0, TOL_EXACT);
+	assert_close(must_op(&ws, "l2.bn.bwd")->bytes, 10240.0, TOL_EXACT);
+	est_workspace_release(&ws);
+}
+
+/* Frozen batch-norm is a scale and shift: read and write each way,
+ * 2 x 2 B x 1,024 = 4,096 B forward and backward. */
+static void test_frozen_batchnorm_passes(void **state)
+{
+	struct est_workspace ws;
+	(void)state;
+	step_of("kind: vision\n"
+		"model:\n"
+		"  in_channels: 4\n"
+		"  frozen_batchnorm: true\n"
+		"  layers:\n"
+		"    - { layer: conv, out: 8, kernel: 1 }\n"
+		"    - batchnorm\n"
+		"    - { layer: avgpool, global: true }\n"
+		"    - { layer: linear, out: 10 }\n"
+		"training: { image_size: 8, dataset_size: 400, epochs: 1, "
+		"global_batch: 2" FP16_NHWC " }\n"
+		"plan: { gpu: a100-80gb-sxm, count: 1 }\n", &ws);
+	assert_close(must_op(&ws, "l2.bn.fwd")->bytes, 4096.0, TOL_EXACT);
+	assert_close(must_op(&ws, "l2.bn.bwd")->bytes, 4096.0, TOL_EXACT);
+	est_workspace_release(&ws);
+}
+
+/* Layer norm: read and write forward, four passes backward, over 1,024
+ * elements of 2 B: 4,096 and 8,192 B. */
+static void test_layernorm_passes(void **state)
+{
+	struct est_workspace ws;
+	(void)state;
+	step_of(NET("    - layernorm\n", FP16_NHWC), &ws);
+	assert_close(must_op(&ws, "l2.ln.fwd")->bytes, 4096.0, TOL_EXACT);
+	assert_close(must_op(&ws, "l2.ln.bwd")->bytes, 8192.0, TOL_EXACT);
+	est_workspace_release(&ws);
+}
+
+/* Group norm: statistics and normalisation as batch-norm, 3 passes
+ * forward and 5 backward over 1,024 elements of 2 B: 6,144 and
+ * 10,240 B. */
+static void test_groupnorm_passes(void **state)
+{
+	struct est_workspace ws;
+	(void)state;
+	step_of(NET("    - groupnorm\n", FP16_NHWC), &ws);
+	assert_close(must_op(&ws, "l2.gn.fwd")->bytes, 6144.0, TOL_EXACT);
+	assert_close(must_op(&ws, "l2.gn.bwd")->bytes, 10240.0, TOL_EXACT);
+	est_workspace_release(&ws);
+}
+
+/* A 2x2 stride-2 max pool on 1,024 elements, 256 out: forward reads the
+ * map and writes the result, 2 B x 1,024 x (1 + 1/4) = 2,560 B; backward
+ * makes two passes over the input's size and one over the output's,
+ * 2 B x 1,024 x (2 + 1/4) = 4,608 B. */
+static void test_maxpool_passes(void **state)
+{
+	struct est_workspace ws;
+	(void)state;
+	step_of(NET("    - { layer: maxpool, kernel: 2, stride: 2 }\n",
+		    FP16_NHWC), &ws);
+	assert_close(must_op(&ws, "l2.maxpool.fwd")->bytes, 2560.0, TOL_EXACT);
+	assert_close(must_op(&ws, "l2.maxpool.bwd")->bytes, 4608.0, TOL_EXACT);
+	est_workspace_release(&ws);
+}
+
+/* Tokens: flatten, class token and position add, 5 passes forward and 3
+ * backward over 2 images x 65 tokens (64 positions and the class token)
+ * x 8 = 1,040 elements of 2 B: 10,400 and 6,240 B. */
+static void test_tokens_passes(void **state)
+{
+	struct est_workspace ws;
+	(void)state;
+	step_of(NET("    - { layer: tokens, class_token: true }\n", FP16_NHWC),
+		&ws);
+	assert_close(must_op(&ws, "l2.tokens.fwd")->bytes, 10400.0, TOL_EXACT);
+	assert_close(must_op(&ws, "l2.tokens.bwd")->bytes, 6240.0, TOL_EXACT);
+	est_workspace_release(&ws);
+}
+
+/* Swin's patch merging on the 8-channel 8 x 8 map: 2 x 4 x 4 = 32 rows
+ * of the 2 x 2 neighbours, 4 x 8 = 32 channels, X = 1,024 elements; the
+ * gather copies them (read, write: 4,096 B), the layer norm reads and
+ * writes them (4,096 B), the reduction 32 -> 16 is 2 x 32 x 16 x 32 =
+ * 32,768 FLOP. */
+static void test_patch_merge(void **state)
+{
+	struct est_workspace ws;
+	(void)state;
+	step_of(NET("    - patch_merge\n", FP16_NHWC), &ws);
+	assert_close(must_op(&ws, "l2.gather.fwd")->bytes, 4096.0, TOL_EXACT);
+	assert_close(must_op(&ws, "l2.ln.fwd")->bytes, 4096.0, TOL_EXACT);
+	assert_close(must_op(&ws, "l2.reduce.fwd")->flop, 32768.0, TOL_EXACT);
+	est_workspace_release(&ws);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -333,6 +439,13 @@ int main(void)
 		cmocka_unit_test(test_volume_conv_bytes),
 		cmocka_unit_test(test_volume_deconv),
 		cmocka_unit_test(test_frozen_runs_forward),
+		cmocka_unit_test(test_batchnorm_passes),
+		cmocka_unit_test(test_frozen_batchnorm_passes),
+		cmocka_unit_test(test_layernorm_passes),
+		cmocka_unit_test(test_groupnorm_passes),
+		cmocka_unit_test(test_maxpool_passes),
+		cmocka_unit_test(test_tokens_passes),
+		cmocka_unit_test(test_patch_merge),
 	};
 	tc_use_test_data();
 	return cmocka_run_group_tests(tests, tc_catalog_setup_frozen,
