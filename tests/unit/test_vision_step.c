@@ -424,6 +424,206 @@ static void test_patch_merge(void **state)
 	est_workspace_release(&ws);
 }
 
+/* A ConvNeXt block without a kernel is ConvNeXt's 7x7 depthwise
+ * convolution: 2 x 1,024 outputs x 49 = 100,352 FLOP. */
+static void test_cnblock_default_kernel(void **state)
+{
+	struct est_workspace ws;
+	(void)state;
+	step_of(NET("    - cnblock\n", FP16_NHWC), &ws);
+	assert_close(must_op(&ws, "l2.first.dw.fwd")->flop, 100352.0,
+		     TOL_EXACT);
+	est_workspace_release(&ws);
+}
+
+/* A basic block that widens 8 -> 16 channels at stride 1 still needs its
+ * 1x1 projection on the shortcut: 2 x (2 x 64 positions) x 16 x 8 =
+ * 32,768 FLOP. */
+static void test_widening_block_projects(void **state)
+{
+	struct est_workspace ws;
+	(void)state;
+	step_of(NET("    - { layer: basic, out: 16 }\n", FP16_NHWC), &ws);
+	assert_close(must_op(&ws, "l2.first.down.fwd")->flop, 32768.0,
+		     TOL_EXACT);
+	est_workspace_release(&ws);
+}
+
+/* At stride 2 the projection runs over the output's positions only,
+ * 2 x 4 x 4 = 32: 2 x 32 x 16 x 8 = 8,192 FLOP. */
+static void test_strided_projection(void **state)
+{
+	struct est_workspace ws;
+	(void)state;
+	step_of(NET("    - { layer: basic, out: 16, stride: 2 }\n", FP16_NHWC),
+		&ws);
+	assert_close(must_op(&ws, "l2.first.down.fwd")->flop, 8192.0,
+		     TOL_EXACT);
+	est_workspace_release(&ws);
+}
+
+/* A bottleneck without a width is out / 4 wide: 32 / 4 = 8, so its first
+ * 1x1 convolution 8 -> 8 over 2 x 64 positions is 2 x 128 x 8 x 8 =
+ * 16,384 FLOP. */
+static void test_bottleneck_default_width(void **state)
+{
+	struct est_workspace ws;
+	(void)state;
+	step_of(NET("    - { layer: bottleneck, out: 32 }\n", FP16_NHWC), &ws);
+	assert_close(must_op(&ws, "l2.first.c1.fwd")->flop, 16384.0, TOL_EXACT);
+	est_workspace_release(&ws);
+}
+
+/*
+ * A bottleneck 8 -> 32 without a width is 32 / 4 = 8 wide.  Per image:
+ * 1x1 8 -> 8 on 64 positions, 4,096; 3x3 8 -> 8, 64 x 8 x 8 x 9 =
+ * 36,864; 1x1 8 -> 32, 64 x 32 x 8 = 16,384; the projection 8 -> 32,
+ * 16,384: 73,728 multiply-adds.
+ */
+static void test_bottleneck_default_width_macs(void **state)
+{
+	struct vis_shape sh[VIS_MAX_LAYERS];
+	struct vis_summary s;
+	(void)state;
+	infer_of(NET("    - { layer: bottleneck, out: 32 }\n", FP16_NHWC), sh, &s);
+	assert_close(sh[1].macs, 73728.0, TOL_EXACT);
+}
+
+/* The copies after a stride-2 first block run on its 4 x 4 output: the
+ * repeat's first 3x3 convolution 16 -> 16 is M = 2 x 16 = 32, K = 16 x 9
+ * = 144, 2 x 32 x 16 x 144 = 147,456 FLOP. */
+static void test_block_repeats_on_strided_map(void **state)
+{
+	struct est_workspace ws;
+	(void)state;
+	step_of(NET("    - { layer: basic, out: 16, stride: 2, repeat: 2 }\n",
+		    FP16_NHWC), &ws);
+	assert_close(must_op(&ws, "l2.c1.fwd")->flop, 147456.0, TOL_EXACT);
+	est_workspace_release(&ws);
+}
+
+/* Of two copies the first runs once under its own name and the other
+ * repeat - 1 = 1 time. */
+static void test_block_repeat_count(void **state)
+{
+	struct est_workspace ws;
+	(void)state;
+	step_of(NET("    - { layer: basic, out: 16, stride: 2, repeat: 2 }\n",
+		    FP16_NHWC), &ws);
+	assert_close(must_op(&ws, "l2.first.c1.fwd")->count, 1.0, TOL_EXACT);
+	assert_close(must_op(&ws, "l2.c1.fwd")->count, 1.0, TOL_EXACT);
+	est_workspace_release(&ws);
+}
+
+/* A convblock keeps its input (8 x 64 = 512 elements an image) and, of
+ * each of its two norm-ReLU pairs, the norm's input and the ReLU's
+ * output: 4 x 8 x 64 = 2,048; 2,560 in all. */
+static void test_convblock_activations(void **state)
+{
+	struct vis_shape sh[VIS_MAX_LAYERS];
+	struct vis_summary s;
+	(void)state;
+	infer_of(NET("    - { layer: convblock, out: 8 }\n", FP16_NHWC), sh, &s);
+	assert_close(sh[1].act_bytes, 2560.0, TOL_EXACT);
+}
+
+/*
+ * An inverted residual stage 8 -> 16 channels, expand 1, kernel 3,
+ * stride 1, squeeze-excitation 0.3, two copies.  The first copy: 8
+ * channels expanded to 8, squeezed to floor(8 x 0.3) = floor(2.4) = 2.
+ */
+#define MBCONV_NET                                                           \
+	"kind: vision\n"                                                     \
+	"model:\n"                                                           \
+	"  in_channels: 8\n"                                                 \
+	"  layers:\n"                                                        \
+	"    - { layer: mbconv, out: 16, expand: 1, kernel: 3, se: 0.3, "    \
+	"repeat: 2 }\n"                                                      \
+	"training: { image_size: 8, dataset_size: 400, epochs: 1, "          \
+	"global_batch: 2" FP16_NHWC " }\n"                                   \
+	"plan: { gpu: a100-80gb-sxm, count: 1 }\n"
+
+/* The squeeze layer takes floor(cin x se) channels: 2 x 2 images x 8 x
+ * 2 = 64 FLOP (not ceil: 3 channels, 96). */
+static void test_se_squeeze_width(void **state)
+{
+	struct est_workspace ws;
+	(void)state;
+	step_of(MBCONV_NET, &ws);
+	assert_close(must_op(&ws, "l1.first.se_fc1.fwd")->flop, 64.0, TOL_EXACT);
+	est_workspace_release(&ws);
+}
+
+/* The squeeze's pool reads the map and writes its mean per channel:
+ * 2 B x 1,024 x (1 + 1 / 64) = 2,080 B. */
+static void test_se_pool_bytes(void **state)
+{
+	struct est_workspace ws;
+	(void)state;
+	step_of(MBCONV_NET, &ws);
+	assert_close(must_op(&ws, "l1.first.se_pool.fwd")->bytes, 2080.0,
+		     TOL_EXACT);
+	est_workspace_release(&ws);
+}
+
+/* The channel scale: forward read and write, backward the map's gradient
+ * (read, write) and the gate's (read the gradient and the map): 4 passes
+ * of 2 B x 1,024 = 8,192 B. */
+static void test_se_scale_backward(void **state)
+{
+	struct est_workspace ws;
+	(void)state;
+	step_of(MBCONV_NET, &ws);
+	assert_close(must_op(&ws, "l1.first.se_scale.fwd")->bytes, 4096.0,
+		     TOL_EXACT);
+	assert_close(must_op(&ws, "l1.first.se_scale.bwd")->bytes, 8192.0,
+		     TOL_EXACT);
+	est_workspace_release(&ws);
+}
+
+/* Only a block that keeps its width adds its input: the first copy
+ * widens 8 -> 16 and has no residual add, the second (16 -> 16) adds 3
+ * passes of 2 x 16 x 64 = 2,048 elements of 2 B, 12,288 B. */
+static void test_mbconv_residual_needs_same_width(void **state)
+{
+	struct est_workspace ws;
+	(void)state;
+	step_of(MBCONV_NET, &ws);
+	assert_null(find_op(&ws, "l1.first.add.fwd"));
+	assert_close(must_op(&ws, "l1.add.fwd")->bytes, 12288.0, TOL_EXACT);
+	est_workspace_release(&ws);
+}
+
+/* The same for inverted residual blocks. */
+static void test_mbconv_repeat_count(void **state)
+{
+	struct est_workspace ws;
+	(void)state;
+	step_of(MBCONV_NET, &ws);
+	assert_close(must_op(&ws, "l1.first.dw.fwd")->count, 1.0, TOL_EXACT);
+	assert_close(must_op(&ws, "l1.dw.fwd")->count, 1.0, TOL_EXACT);
+	est_workspace_release(&ws);
+}
+
+/* An even depthwise kernel has no padding: kernel 4 at stride 2 takes 8
+ * to floor((8 - 4) / 2) + 1 = 3 per side, 2 x 8 x 3 x 3 = 144 outputs
+ * of 16 taps, 2 x 144 x 16 = 4,608 FLOP. */
+static void test_mbconv_even_kernel_output(void **state)
+{
+	struct est_workspace ws;
+	(void)state;
+	step_of("kind: vision\n"
+		"model:\n"
+		"  in_channels: 8\n"
+		"  layers:\n"
+		"    - { layer: mbconv, out: 8, expand: 1, kernel: 4, stride: 2 }\n"
+		"training: { image_size: 8, dataset_size: 400, epochs: 1, "
+		"global_batch: 2" FP16_NHWC " }\n"
+		"plan: { gpu: a100-80gb-sxm, count: 1 }\n", &ws);
+	assert_close(must_op(&ws, "l1.first.dw.fwd")->flop, 4608.0, TOL_EXACT);
+	est_workspace_release(&ws);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -446,6 +646,20 @@ int main(void)
 		cmocka_unit_test(test_maxpool_passes),
 		cmocka_unit_test(test_tokens_passes),
 		cmocka_unit_test(test_patch_merge),
+		cmocka_unit_test(test_cnblock_default_kernel),
+		cmocka_unit_test(test_widening_block_projects),
+		cmocka_unit_test(test_strided_projection),
+		cmocka_unit_test(test_bottleneck_default_width),
+		cmocka_unit_test(test_bottleneck_default_width_macs),
+		cmocka_unit_test(test_block_repeats_on_strided_map),
+		cmocka_unit_test(test_block_repeat_count),
+		cmocka_unit_test(test_convblock_activations),
+		cmocka_unit_test(test_se_squeeze_width),
+		cmocka_unit_test(test_se_pool_bytes),
+		cmocka_unit_test(test_se_scale_backward),
+		cmocka_unit_test(test_mbconv_residual_needs_same_width),
+		cmocka_unit_test(test_mbconv_repeat_count),
+		cmocka_unit_test(test_mbconv_even_kernel_output),
 	};
 	tc_use_test_data();
 	return cmocka_run_group_tests(tests, tc_catalog_setup_frozen,
