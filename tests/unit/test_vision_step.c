@@ -624,6 +624,220 @@ static void test_mbconv_even_kernel_output(void **state)
 	est_workspace_release(&ws);
 }
 
+/*
+ * A Swin stage on an 8-channel map: 2 heads, window 4 (N = 16 positions),
+ * three copies.  On 8 x 8: 4 windows an image, 2 x 4 x 16 = 128 rows,
+ * X = 128 x 8 = 1,024 elements, scores S = 2 x 4 x 2 heads x 16 x 16 =
+ * 4,096.
+ */
+#define SWIN_NET(size)                                                       \
+	"kind: vision\n"                                                     \
+	"model:\n"                                                           \
+	"  in_channels: 8\n"                                                 \
+	"  layers:\n"                                                        \
+	"    - { layer: swin, heads: 2, window: 4, repeat: 3 }\n"            \
+	"    - patch_merge\n"                                                \
+	"training: { " size ", dataset_size: 400, epochs: 1, "               \
+	"global_batch: 2" FP16_NHWC " }\n"                                   \
+	"plan: { gpu: a100-80gb-sxm, count: 1 }\n"
+
+/* The qkv projection 8 -> 3 x 8 over the 128 rows: 2 x 128 x 24 x 8 =
+ * 49,152 FLOP. */
+static void test_swin_qkv(void **state)
+{
+	struct est_workspace ws;
+	(void)state;
+	step_of(SWIN_NET("image_size: 8"), &ws);
+	assert_close(must_op(&ws, "l1.qkv.fwd")->flop, 49152.0, TOL_EXACT);
+	est_workspace_release(&ws);
+}
+
+/* A 6 x 6 map is padded to whole windows, ceil(6 / 4)^2 = 4 an image:
+ * the same 128 rows and 49,152 FLOP as 8 x 8. */
+static void test_swin_pads_to_whole_windows(void **state)
+{
+	struct est_workspace ws;
+	(void)state;
+	step_of(SWIN_NET("image_size: 6"), &ws);
+	assert_close(must_op(&ws, "l1.qkv.fwd")->flop, 49152.0, TOL_EXACT);
+	est_workspace_release(&ws);
+}
+
+/* Every second copy shifts its windows: of three copies one, so the
+ * shift and the mask run once a step, the rest three times. */
+static void test_swin_shifted_copies(void **state)
+{
+	struct est_workspace ws;
+	(void)state;
+	step_of(SWIN_NET("image_size: 8"), &ws);
+	assert_close(must_op(&ws, "l1.shift.fwd")->count, 1.0, TOL_EXACT);
+	assert_close(must_op(&ws, "l1.mask.fwd")->count, 1.0, TOL_EXACT);
+	assert_close(must_op(&ws, "l1.windows.fwd")->count, 3.0, TOL_EXACT);
+	est_workspace_release(&ws);
+}
+
+/* The windows shift where a window is smaller than the map on either
+ * side: on 8 x 4 with windows of 4 the height has two. */
+static void test_swin_shifts_on_one_side(void **state)
+{
+	struct est_workspace ws;
+	(void)state;
+	step_of(SWIN_NET("image_size: 8, image_width: 4"), &ws);
+	assert_close(must_op(&ws, "l1.shift.fwd")->count, 1.0, TOL_EXACT);
+	est_workspace_release(&ws);
+}
+
+/* The relative position bias: forward read and write the 4,096 scores
+ * (16,384 B), backward one pass summing their gradient (8,192 B). */
+static void test_swin_bias_passes(void **state)
+{
+	struct est_workspace ws;
+	(void)state;
+	step_of(SWIN_NET("image_size: 8"), &ws);
+	assert_close(must_op(&ws, "l1.bias.fwd")->bytes, 16384.0, TOL_EXACT);
+	assert_close(must_op(&ws, "l1.bias.bwd")->bytes, 8192.0, TOL_EXACT);
+	est_workspace_release(&ws);
+}
+
+/* The head reshapes: 10 passes over X forward, 16 backward, of 2 B:
+ * 20,480 and 32,768 B. */
+static void test_swin_head_copies(void **state)
+{
+	struct est_workspace ws;
+	(void)state;
+	step_of(SWIN_NET("image_size: 8"), &ws);
+	assert_close(must_op(&ws, "l1.heads.fwd")->bytes, 20480.0, TOL_EXACT);
+	assert_close(must_op(&ws, "l1.heads.bwd")->bytes, 32768.0, TOL_EXACT);
+	est_workspace_release(&ws);
+}
+
+/* And their kernels: 5 forward, 4 backward, where the window partition
+ * launches 2 each way.  With no launch hidden under another, an
+ * operator's launch time is its kernels times one launch: the ratios are
+ * 5 / 2 and 4 / 2. */
+static void test_swin_head_kernels(void **state)
+{
+	struct workload *w = load_text(SWIN_NET("image_size: 8"));
+	struct est_workspace ws;
+	struct gpu g;
+	(void)state;
+	a100(&g);
+	assert_int_equal(eff_set(&g.eff, eff_id_launch_overlap_frac, 0,
+				 EFF_LAYER_FRAMEWORK), 1);
+	step_on(w, &g, &ws);
+	assert_close(must_op(&ws, "l1.heads.fwd")->launch_s /
+		     must_op(&ws, "l1.windows.fwd")->launch_s, 2.5, TOL_TIGHT);
+	assert_close(must_op(&ws, "l1.heads.bwd")->launch_s /
+		     must_op(&ws, "l1.windows.bwd")->launch_s, 2.0, TOL_TIGHT);
+	est_workspace_release(&ws);
+	free(w);
+}
+
+/* A Swin copy keeps a transformer layer's activations, T x (9 C + 2 mlp)
+ * = 64 x (72 + 64) = 8,704 elements an image, and the softmax output of
+ * its explicit attention, heads x T x N = 2 x 64 x 16 = 2,048, in place
+ * of flash attention's statistics: 10,752 a copy, 32,256 for three. */
+static void test_swin_keeps_scores(void **state)
+{
+	struct vis_shape sh[VIS_MAX_LAYERS];
+	struct vis_summary s;
+	(void)state;
+	infer_of(SWIN_NET("image_size: 8"), sh, &s);
+	assert_close(sh[0].act_bytes, 32256.0, TOL_EXACT);
+}
+
+
+/*
+ * A small U-Net: a 1x1 convolution 4 -> 8 that saves its output, a
+ * resblock 8 -> 8 with cross-attention (2 heads) to a text context of 4
+ * tokens of width 8, and a resblock that concatenates the saved output
+ * (8 + 8 = 16 channels in, 8 out); timestep embedding of width 16.  The
+ * text encoder and the embedding are set after loading (a workload file
+ * takes them from an architecture preset).
+ */
+static struct workload *unet(void)
+{
+	struct workload *w = load_text(
+		"kind: vision\n"
+		"model:\n"
+		"  in_channels: 4\n"
+		"  layers:\n"
+		"    - { layer: conv, out: 8, kernel: 1, save: true }\n"
+		"    - { layer: resblock, out: 8 }\n"
+		"    - { layer: resblock, out: 8, concat: true }\n"
+		"training: { image_size: 8, dataset_size: 400, epochs: 1, "
+		"global_batch: 2" FP16_NHWC " }\n"
+		"plan: { gpu: a100-80gb-sxm, count: 1 }\n");
+	w->vis.time_embed = 16;
+	w->vis.text.layers = 1;
+	w->vis.text.width = 8;
+	w->vis.text.heads = 2;
+	w->vis.text.mlp = 16;
+	w->vis.text.tokens = 4;
+	w->vis.layer[1].heads = 2;
+	return w;
+}
+
+static void unet_step(struct est_workspace *ws)
+{
+	struct workload *w = unet();
+	struct gpu g;
+	a100(&g);
+	step_on(w, &g, ws);
+	free(w);
+}
+
+/* The concatenation copies the joined map, 2 x 16 x 64 = 2,048 elements
+ * (read both parts, write the whole: 2 passes of 2 B), 8,192 B, and the
+ * first convolution reads all 16 channels: M = 128, N = 8, K = 16 x 9 =
+ * 144, 2 x 128 x 8 x 144 = 294,912 FLOP. */
+static void test_resblock_concat(void **state)
+{
+	struct est_workspace ws;
+	(void)state;
+	unet_step(&ws);
+	assert_close(must_op(&ws, "l3.1.concat.fwd")->bytes, 8192.0, TOL_EXACT);
+	assert_close(must_op(&ws, "l3.1.conv1.fwd")->flop, 294912.0, TOL_EXACT);
+	est_workspace_release(&ws);
+}
+
+/* The timestep embedding is projected to the block's output width:
+ * 2 images x 16 -> 8, 2 x 2 x 8 x 16 = 512 FLOP, in the concatenating
+ * block too (its input is 16 wide, its output 8). */
+static void test_resblock_embedding_width(void **state)
+{
+	struct est_workspace ws;
+	(void)state;
+	unet_step(&ws);
+	assert_close(must_op(&ws, "l2.1.emb.fwd")->flop, 512.0, TOL_EXACT);
+	assert_close(must_op(&ws, "l3.1.emb.fwd")->flop, 512.0, TOL_EXACT);
+	est_workspace_release(&ws);
+}
+
+/* The cross-attention's keys and values come from the 2 x 4 context
+ * tokens of width 8, projected to 2 x 8 = 16 (k and v): 2 x 8 x 16 x 8
+ * = 2,048 FLOP. */
+static void test_cross_attention_kv(void **state)
+{
+	struct est_workspace ws;
+	(void)state;
+	unet_step(&ws);
+	assert_close(must_op(&ws, "l2.1.st.xkv.fwd")->flop, 2048.0, TOL_EXACT);
+	est_workspace_release(&ws);
+}
+
+/* Its scores: 64 image queries against 4 context keys per head, heads of
+ * 8 / 2 = 4 wide, 2 images x 2 heads: 2 x 64 x 4 x 4 x 4 = 8,192 FLOP. */
+static void test_cross_attention_scores(void **state)
+{
+	struct est_workspace ws;
+	(void)state;
+	unet_step(&ws);
+	assert_close(must_op(&ws, "l2.1.st.xscore.fwd")->flop, 8192.0,
+		     TOL_EXACT);
+	est_workspace_release(&ws);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -660,6 +874,18 @@ int main(void)
 		cmocka_unit_test(test_mbconv_residual_needs_same_width),
 		cmocka_unit_test(test_mbconv_repeat_count),
 		cmocka_unit_test(test_mbconv_even_kernel_output),
+		cmocka_unit_test(test_swin_qkv),
+		cmocka_unit_test(test_swin_pads_to_whole_windows),
+		cmocka_unit_test(test_swin_shifted_copies),
+		cmocka_unit_test(test_swin_shifts_on_one_side),
+		cmocka_unit_test(test_swin_bias_passes),
+		cmocka_unit_test(test_swin_head_copies),
+		cmocka_unit_test(test_swin_head_kernels),
+		cmocka_unit_test(test_swin_keeps_scores),
+		cmocka_unit_test(test_resblock_concat),
+		cmocka_unit_test(test_resblock_embedding_width),
+		cmocka_unit_test(test_cross_attention_kv),
+		cmocka_unit_test(test_cross_attention_scores),
 	};
 	tc_use_test_data();
 	return cmocka_run_group_tests(tests, tc_catalog_setup_frozen,
