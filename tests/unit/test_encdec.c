@@ -3,6 +3,7 @@
  * a tiny model computed by hand, and relations between the two stacks.
  */
 #include "tc_test.h"
+#include "tc_ops.h"
 
 #include <stdlib.h>
 
@@ -136,16 +137,6 @@ static double time_of(const char *prefix)
 	return s;
 }
 
-static const struct op *find_op(const char *name)
-{
-	size_t k;
-	for (k = 0; k < ws.count; k++)
-		if (!strcmp(ws.ops[k].name, name))
-			return &ws.ops[k];
-	fail_msg("no operator '%s'", name);
-	return NULL;
-}
-
 /* Estimate w on the frozen A100 80GB SXM; the test fails on an error. */
 static void estimate_ok(const struct workload *w, struct estimate *e)
 {
@@ -176,8 +167,8 @@ static void test_step_is_its_operators(void **state)
 		assert_true(strncmp(ws.ops[k].name, "encoder.lm_head", 15));
 		assert_true(strncmp(ws.ops[k].name, "encoder.optimizer", 17));
 	}
-	assert_int_equal(find_op("encoder.final_norm.fwd")->stage, OPS_FIRST);
-	assert_close(find_op("optimizer.step")->count, 1.0, TOL_EXACT);
+	assert_int_equal(tc_must_op(&ws, "encoder.final_norm.fwd")->stage, OPS_FIRST);
+	assert_close(tc_must_op(&ws, "optimizer.step")->count, 1.0, TOL_EXACT);
 	assert_close(e.tokens_per_step, 8.0 * 512, TOL_EXACT);
 	encdec_init(&w, &pl, &E);
 	assert_close(e.model_flop_per_step, 8 * encdec_model_flop(&E, 0),
@@ -198,13 +189,13 @@ static void test_cross_ops_by_hand(void **state)
 	(void)state;
 	t5ish(&w, 12, 12, 768, 12, 3072, 32128, 512, 128);
 	estimate_ok(&w, &e);
-	assert_close(find_op("cross.q")->flop, 2.0 * 128 * 768 * 768,
+	assert_close(tc_must_op(&ws, "cross.q")->flop, 2.0 * 128 * 768 * 768,
 		     TOL_EXACT);
-	assert_close(find_op("cross.kv")->flop, 2.0 * 512 * 1536 * 768,
+	assert_close(tc_must_op(&ws, "cross.kv")->flop, 2.0 * 512 * 1536 * 768,
 		     TOL_EXACT);
-	assert_close(find_op("cross.attn_flash")->flop,
+	assert_close(tc_must_op(&ws, "cross.attn_flash")->flop,
 		     4.0 * 128 * 512 * 64 * 12, TOL_EXACT);
-	assert_close(find_op("cross.q")->count, 12.0 * 8, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "cross.q")->count, 12.0 * 8, TOL_EXACT);
 }
 
 /* Doubling the target leaves the encoder's time alone and about doubles
@@ -277,7 +268,7 @@ static void test_workspace_holds_the_largest_step(void **state)
 	w.plan.sequence_parallel = 1;
 	estimate_ok(&w, &e);
 	assert_true(ws.count <= EST_MAX_OPS);
-	assert_true(find_op("cross.recompute.attn_scores")->flop > 0);
+	assert_true(tc_must_op(&ws, "cross.recompute.attn_scores")->flop > 0);
 }
 
 /*
@@ -346,8 +337,8 @@ static void test_cross_flash_backward_flop(void **state)
 	(void)state;
 	t5ish(&w, 2, 1, 8, 2, 16, 10, 6, 3);
 	estimate_ok(&w, &e);
-	assert_close(find_op("cross.attn_flash")->flop, 576.0, TOL_EXACT);
-	assert_close(find_op("cross.attn_flash.bwd")->flop, 1440.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "cross.attn_flash")->flop, 576.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "cross.attn_flash.bwd")->flop, 1440.0, TOL_EXACT);
 }
 
 /*
@@ -364,7 +355,7 @@ static void test_cross_softmax_backward_bytes(void **state)
 	t5ish(&w, 2, 1, 8, 2, 16, 10, 6, 3);
 	w.train.flash_attention = 0;
 	estimate_ok(&w, &e);
-	assert_close(find_op("cross.attn_softmax.bwd")->bytes, 396.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "cross.attn_softmax.bwd")->bytes, 396.0, TOL_EXACT);
 }
 
 /*
@@ -380,7 +371,7 @@ static void test_cross_input_gradient_allreduce(void **state)
 	t5ish(&w, 2, 1, 8, 2, 16, 10, 6, 3);
 	w.plan.tp = w.plan.count = 2;
 	estimate_ok(&w, &e);
-	assert_close(find_op("cross.tp_allreduce.bwd")->bytes, 144.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "cross.tp_allreduce.bwd")->bytes, 144.0, TOL_EXACT);
 }
 
 /*
@@ -397,8 +388,8 @@ static void test_cross_partial_full_recompute(void **state)
 	w.train.recompute = RECOMP_FULL;
 	w.train.recompute_frac = 0.5;
 	estimate_ok(&w, &e);
-	assert_close(find_op("cross.q")->count, 8.0, TOL_EXACT);
-	assert_close(find_op("cross.recompute.q")->count, 4.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "cross.q")->count, 8.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "cross.recompute.q")->count, 4.0, TOL_EXACT);
 }
 
 /* Activation bytes the encoder-decoder model keeps beyond the decoder's
@@ -472,13 +463,13 @@ static void test_cross_norm_eager_composite(void **state)
 	g.eff.composite_elem_frac = 1;
 	if (step_estimate(&w, &g, &ws, &e, &why))
 		fail_msg("estimate failed: %s", why.msg);
-	assert_close(find_op("cross.norm")->bytes, 768.0, TOL_EXACT);
-	assert_close(find_op("cross.norm.bwd")->bytes, 1344.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "cross.norm")->bytes, 768.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "cross.norm.bwd")->bytes, 1344.0, TOL_EXACT);
 	/* the same kernels as the decoder's norm: the same launch time */
-	assert_close(find_op("cross.norm")->launch_s,
-		     find_op("decoder.norm1")->launch_s, TOL_EXACT);
-	assert_close(find_op("cross.norm.bwd")->launch_s,
-		     find_op("decoder.norm1.bwd")->launch_s, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "cross.norm")->launch_s,
+		     tc_must_op(&ws, "decoder.norm1")->launch_s, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "cross.norm.bwd")->launch_s,
+		     tc_must_op(&ws, "decoder.norm1.bwd")->launch_s, TOL_EXACT);
 }
 
 /* What is not modelled is refused, naming the field. */

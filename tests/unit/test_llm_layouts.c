@@ -4,6 +4,7 @@
  */
 #include "tc_test.h"
 #include "tc_llm.h"
+#include "tc_ops.h"
 
 #include "../../src/model/core/comm.h"
 #include "../../src/model/families/estimate.h"
@@ -48,15 +49,6 @@ static void build(const struct workload *w, const struct gpu *g,
 	llm_build_ops(w, g, pl, sh, &ws, S);
 }
 
-static const struct op *find_op(const char *name)
-{
-	size_t i;
-	for (i = 0; i < ws.count; i++)
-		if (!strcmp(ws.ops[i].name, name))
-			return &ws.ops[i];
-	return NULL;
-}
-
 /* cp 2 at a fixed micro-batch and dp: each GPU holds half the tokens of a
  * sequence, so every activation term (per layer, embedding output,
  * logits) halves, with or without flash attention (the score matrix is
@@ -94,7 +86,7 @@ static void test_cp_halves_activations(void **state)
 			     TOL_EXACT);
 		/* No context parallelism, no ring. */
 		build(&w1, &g, &p1, &s1, &S1);
-		assert_null(find_op("layer.cp_ring"));
+		assert_null(tc_find_op(&ws, "layer.cp_ring"));
 	}
 }
 
@@ -127,8 +119,8 @@ static void test_cp_ring_traffic(void **state)
 	assert_close(S.net_bytes,
 		     3 * kv / 2 * 4 * 16 + sh.trainable_first * 2,
 		     TOL_EXACT);
-	ring = find_op("layer.cp_ring");
-	attn = find_op("layer.attn_flash");
+	ring = tc_find_op(&ws, "layer.cp_ring");
+	attn = tc_find_op(&ws, "layer.attn_flash");
 	assert_non_null(ring);
 	assert_non_null(attn);
 	ring_s = comm_time_s(&g, &pl, COLL_ALLGATHER, cpg, kv);
@@ -136,8 +128,8 @@ static void test_cp_ring_traffic(void **state)
 	/* A far slower network exposes the ring: ring time minus attention. */
 	w.plan.network_bytes_per_s = 1e6;
 	build(&w, &g, &pl, &sh, &S);
-	ring = find_op("layer.cp_ring");
-	attn = find_op("layer.attn_flash");
+	ring = tc_find_op(&ws, "layer.cp_ring");
+	attn = tc_find_op(&ws, "layer.attn_flash");
 	ring_s = comm_time_s(&g, &pl, COLL_ALLGATHER, cpg, kv);
 	assert_true(ring_s > attn->time_s);
 	assert_close(ring->time_s, ring_s - attn->time_s, TOL_TIGHT);
@@ -266,7 +258,7 @@ static const struct op *flash_fwd(const struct workload *w,
 	struct op_sums S;
 	const struct op *a;
 	build(w, g, &pl, &sh, &S);
-	a = find_op("layer.attn_flash");
+	a = tc_find_op(&ws, "layer.attn_flash");
 	assert_non_null(a);
 	assert_int_equal(a->bound, BOUND_COMPUTE);
 	*rate = a->flop / (a->time_s - a->launch_s);
@@ -337,10 +329,10 @@ static void test_library_attention(void **state)
 	w.plan.micro_batch = 8;
 	g.eff.lib_attn_share = 0;
 	flash_fwd(&w, &g, &fa2);
-	bwd0 = find_op("layer.attn_flash.bwd")->time_s;
+	bwd0 = tc_must_op(&ws, "layer.attn_flash.bwd")->time_s;
 	g.eff.lib_attn_share = 1;
 	flash_fwd(&w, &g, &lib);
-	bwd1 = find_op("layer.attn_flash.bwd")->time_s;
+	bwd1 = tc_must_op(&ws, "layer.attn_flash.bwd")->time_s;
 	assert_close(lib / fa2, 1.7676, 1e-4);
 	assert_close(bwd1, bwd0, TOL_EXACT);
 	g.eff.lib_attn_share = 0.5;
@@ -381,31 +373,31 @@ static void test_composite_chains(void **state)
 	small_llama(&w);
 	build(&w, &g, &pl, &sh, &S);
 	for (i = 0; i < N; i++)
-		fused[i] = find_op(chains[i].op)->bytes;
-	fused_launch = find_op("layer.norm1")->launch_s;
+		fused[i] = tc_must_op(&ws, chains[i].op)->bytes;
+	fused_launch = tc_must_op(&ws, "layer.norm1")->launch_s;
 	g.eff.composite_elem_frac = 1;
 	build(&w, &g, &pl, &sh, &S);
 	for (i = 0; i < N; i++)
-		assert_close(find_op(chains[i].op)->bytes,
+		assert_close(tc_must_op(&ws, chains[i].op)->bytes,
 			     chains[i].ratio * fused[i], TOL_EXACT);
-	assert_true(find_op("layer.norm1")->launch_s > fused_launch);
+	assert_non_null(tc_must_op(&ws, "layer.norm1")->launch_s > fused_launch);
 	g.eff.composite_elem_frac = 0.5;
 	build(&w, &g, &pl, &sh, &S);
-	assert_close(find_op("layer.norm1")->bytes, 4.5 * fused[0], TOL_EXACT);
+	assert_close(tc_must_op(&ws, "layer.norm1")->bytes, 4.5 * fused[0], TOL_EXACT);
 	g.eff.composite_elem_frac = 1;
 	w.plan.compile = 1;
 	build(&w, &g, &pl, &sh, &S);
 	for (i = 0; i < N; i++)
-		assert_close(find_op(chains[i].op)->bytes, fused[i], TOL_EXACT);
+		assert_close(tc_must_op(&ws, chains[i].op)->bytes, fused[i], TOL_EXACT);
 	/* LayerNorm is PyTorch's own fused kernel: eager or not, the same. */
 	w.plan.compile = 0;
 	w.llm.norm = NORM_LAYERNORM;
 	g.eff.composite_elem_frac = 0;
 	build(&w, &g, &pl, &sh, &S);
-	fused[0] = find_op("layer.norm1")->bytes;
+	fused[0] = tc_must_op(&ws, "layer.norm1")->bytes;
 	g.eff.composite_elem_frac = 1;
 	build(&w, &g, &pl, &sh, &S);
-	assert_close(find_op("layer.norm1")->bytes, fused[0], TOL_EXACT);
+	assert_close(tc_must_op(&ws, "layer.norm1")->bytes, fused[0], TOL_EXACT);
 }
 
 struct bad_layout {

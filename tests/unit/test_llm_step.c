@@ -16,6 +16,7 @@
  */
 #include "tc_test.h"
 #include "tc_llm.h"
+#include "tc_ops.h"
 
 #include "../../src/model/core/comm.h"
 
@@ -30,25 +31,6 @@ static void small_run(struct workload *w, struct gpu *g, int count)
 	w->plan.count = count;
 	w->plan.tp = w->plan.pp = w->plan.micro_batch = 1;
 	w->plan.zero = 0;
-}
-
-/* The step's operator `name`; fails the test where there is none. */
-static const struct op *op_of(const char *name)
-{
-	for (size_t i = 0; i < ws.count; i++)
-		if (!strcmp(ws.ops[i].name, name))
-			return &ws.ops[i];
-	fail_msg("the step has no operator %s", name);
-	return NULL;
-}
-
-/* Whether the step has an operator `name`. */
-static int has_op(const char *name)
-{
-	for (size_t i = 0; i < ws.count; i++)
-		if (!strcmp(ws.ops[i].name, name))
-			return 1;
-	return 0;
 }
 
 /* A GPU whose kernel launches never overlap the kernels: an operator's
@@ -132,7 +114,7 @@ static void test_fp8_gemm_writes_16_bit_output(void **state)
 	tc_test_gpu("h100-sxm", &g);
 	w.train.precision = PREC_FP8;
 	tc_estimate_ok(&w, &g, &e);
-	assert_close(op_of("layer.qkv")->bytes, 10485760.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "layer.qkv")->bytes, 10485760.0, TOL_EXACT);
 }
 
 /*
@@ -150,8 +132,8 @@ static void test_flash_forward_flop_and_bytes(void **state)
 	(void)state;
 	small_run(&w, &g, 8);
 	tc_estimate_ok(&w, &g, &e);
-	assert_close(op_of("layer.attn_flash")->flop, 2147483648.0, TOL_EXACT);
-	assert_close(op_of("layer.attn_flash")->bytes, 8421376.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "layer.attn_flash")->flop, 2147483648.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "layer.attn_flash")->bytes, 8421376.0, TOL_EXACT);
 }
 
 /*
@@ -167,9 +149,9 @@ static void test_flash_backward_flop_and_bytes(void **state)
 	(void)state;
 	small_run(&w, &g, 8);
 	tc_estimate_ok(&w, &g, &e);
-	assert_close(op_of("layer.attn_flash.bwd")->flop, 5368709120.0,
+	assert_close(tc_must_op(&ws, "layer.attn_flash.bwd")->flop, 5368709120.0,
 		     TOL_EXACT);
-	assert_close(op_of("layer.attn_flash.bwd")->bytes, 16842752.0,
+	assert_close(tc_must_op(&ws, "layer.attn_flash.bwd")->bytes, 16842752.0,
 		     TOL_EXACT);
 }
 
@@ -189,8 +171,8 @@ static void test_gated_activation_bytes(void **state)
 	small_run(&w, &g, 8);
 	g.eff.composite_elem_frac = 0;
 	tc_estimate_ok(&w, &g, &e);
-	assert_close(op_of("layer.mlp_act")->bytes, 12582912.0, TOL_EXACT);
-	assert_close(op_of("layer.mlp_act.bwd")->bytes, 20971520.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "layer.mlp_act")->bytes, 12582912.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "layer.mlp_act.bwd")->bytes, 20971520.0, TOL_EXACT);
 }
 
 /*
@@ -208,9 +190,9 @@ static void test_eager_rmsnorm_kernels(void **state)
 	launches_in_full(&g);
 	g.eff.composite_elem_frac = 1;
 	tc_estimate_ok(&w, &g, &e);
-	assert_close(op_of("layer.norm1.bwd")->launch_s, 9 * g.eff.launch_s,
+	assert_close(tc_must_op(&ws, "layer.norm1.bwd")->launch_s, 9 * g.eff.launch_s,
 		     TOL_TIGHT);
-	assert_close(op_of("layer.norm1")->launch_s, 8 * g.eff.launch_s,
+	assert_close(tc_must_op(&ws, "layer.norm1")->launch_s, 8 * g.eff.launch_s,
 		     TOL_TIGHT);
 }
 
@@ -229,7 +211,7 @@ static void test_moe_router_topk_bytes(void **state)
 	w.llm.experts = 4;
 	w.llm.top_k = 2;
 	tc_estimate_ok(&w, &g, &e);
-	assert_close(op_of("layer.router_topk")->bytes, 49152.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "layer.router_topk")->bytes, 49152.0, TOL_EXACT);
 }
 
 /*
@@ -248,7 +230,7 @@ static void test_moe_activation_bytes(void **state)
 	w.llm.top_k = 2;
 	g.eff.composite_elem_frac = 0;
 	tc_estimate_ok(&w, &g, &e);
-	assert_close(op_of("layer.mlp_act")->bytes, 25165824.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "layer.mlp_act")->bytes, 25165824.0, TOL_EXACT);
 }
 
 /*
@@ -268,8 +250,8 @@ static void test_capacity_factor_expert_rows(void **state)
 	w.llm.top_k = 2;
 	w.train.capacity_factor = 1.5;
 	tc_estimate_ok(&w, &g, &e);
-	assert_close(op_of("layer.mlp_fc1")->flop, 25769803776.0, TOL_EXACT);
-	assert_close(op_of("layer.mlp_fc1.bwd_d")->flop, 25769803776.0,
+	assert_close(tc_must_op(&ws, "layer.mlp_fc1")->flop, 25769803776.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "layer.mlp_fc1.bwd_d")->flop, 25769803776.0,
 		     TOL_EXACT);
 }
 
@@ -288,7 +270,7 @@ static void test_selective_op_replays_gqa_keys(void **state)
 	w.llm.kv_heads = 2;
 	w.train.recompute = RECOMP_SELECTIVE_OP;
 	tc_estimate_ok(&w, &g, &e);
-	assert_close(op_of("layer.recompute.qkv_k")->flop, 536870912.0,
+	assert_close(tc_must_op(&ws, "layer.recompute.qkv_k")->flop, 536870912.0,
 		     TOL_EXACT);
 }
 
@@ -306,14 +288,14 @@ static void test_selective_op_replays_the_right_mlp_matmul(void **state)
 	small_run(&w, &g, 8);
 	w.train.recompute = RECOMP_SELECTIVE_OP;
 	tc_estimate_ok(&w, &g, &e);
-	assert_close(op_of("layer.recompute.mlp_fc1_up")->flop, 4294967296.0,
+	assert_close(tc_must_op(&ws, "layer.recompute.mlp_fc1_up")->flop, 4294967296.0,
 		     TOL_EXACT);
-	assert_false(has_op("layer.recompute.mlp_fc2"));
+	assert_null(tc_find_op(&ws, "layer.recompute.mlp_fc2"));
 	w.llm.act = ACT_GELU;
 	tc_estimate_ok(&w, &g, &e);
-	assert_close(op_of("layer.recompute.mlp_fc2")->flop, 4294967296.0,
+	assert_close(tc_must_op(&ws, "layer.recompute.mlp_fc2")->flop, 4294967296.0,
 		     TOL_EXACT);
-	assert_false(has_op("layer.recompute.mlp_fc1_up"));
+	assert_null(tc_find_op(&ws, "layer.recompute.mlp_fc1_up"));
 }
 
 /*
@@ -333,7 +315,7 @@ static void test_selective_op_replay_capacity_factor(void **state)
 	w.train.capacity_factor = 1.5;
 	w.train.recompute = RECOMP_SELECTIVE_OP;
 	tc_estimate_ok(&w, &g, &e);
-	assert_close(op_of("layer.recompute.mlp_fc1_up")->flop, 12884901888.0,
+	assert_close(tc_must_op(&ws, "layer.recompute.mlp_fc1_up")->flop, 12884901888.0,
 		     TOL_EXACT);
 }
 
@@ -353,8 +335,8 @@ static void test_lora_backward_bytes(void **state)
 	w.train.finetune = FT_LORA;
 	w.train.lora_rank = 16;
 	tc_estimate_ok(&w, &g, &e);
-	assert_close(op_of("layer.qkv_lora")->bytes, 8552448.0, TOL_EXACT);
-	assert_close(op_of("layer.qkv_lora.bwd")->bytes, 17104896.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "layer.qkv_lora")->bytes, 8552448.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "layer.qkv_lora.bwd")->bytes, 17104896.0, TOL_EXACT);
 }
 
 /*
@@ -375,7 +357,7 @@ static void test_lora_gradient_bytes_narrow_heads(void **state)
 	w.train.finetune = FT_LORA;
 	w.train.lora_rank = 16;
 	tc_estimate_ok(&w, &g, &e);
-	assert_close(op_of("dp.grad_allreduce")->bytes, 786432.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "dp.grad_allreduce")->bytes, 786432.0, TOL_EXACT);
 }
 
 /*
@@ -395,8 +377,8 @@ static void test_qlora_dequant_bytes_and_kernels(void **state)
 	w.train.finetune = FT_QLORA;
 	w.train.lora_rank = 16;
 	tc_estimate_ok(&w, &g, &e);
-	assert_close(op_of("layer.dequant")->bytes, 26214400.0, TOL_EXACT);
-	assert_close(op_of("layer.dequant")->launch_s, 6 * g.eff.launch_s,
+	assert_close(tc_must_op(&ws, "layer.dequant")->bytes, 26214400.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "layer.dequant")->launch_s, 6 * g.eff.launch_s,
 		     TOL_TIGHT);
 }
 
@@ -414,13 +396,13 @@ static void test_optimizer_bytes_by_optimizer(void **state)
 	(void)state;
 	small_run(&w, &g, 8);
 	tc_estimate_ok(&w, &g, &e);
-	assert_close(op_of("optimizer.step")->bytes, 3114455040.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "optimizer.step")->bytes, 3114455040.0, TOL_EXACT);
 	w.train.optimizer = OPT_SGD;
 	tc_estimate_ok(&w, &g, &e);
-	assert_close(op_of("optimizer.step")->bytes, 2076303360.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "optimizer.step")->bytes, 2076303360.0, TOL_EXACT);
 	w.train.optimizer = OPT_ADAFACTOR;
 	tc_estimate_ok(&w, &g, &e);
-	assert_close(op_of("optimizer.step")->bytes, 1730252800.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "optimizer.step")->bytes, 1730252800.0, TOL_EXACT);
 }
 
 /*
@@ -439,7 +421,7 @@ static void test_moe_optimizer_kernels(void **state)
 	w.llm.experts = 4;
 	w.llm.top_k = 2;
 	tc_estimate_ok(&w, &g, &e);
-	assert_close(op_of("optimizer.step")->launch_s, 46 * g.eff.launch_s,
+	assert_close(tc_must_op(&ws, "optimizer.step")->launch_s, 46 * g.eff.launch_s,
 		     TOL_TIGHT);
 }
 
@@ -460,7 +442,7 @@ static void test_zero_shards_over_context_parallel(void **state)
 	w.plan.zero = 1;
 	tc_estimate_ok(&w, &g, &e);
 	assert_int_equal(e.plan.dp, 8);
-	assert_close(op_of("optimizer.step")->bytes, 194653440.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "optimizer.step")->bytes, 194653440.0, TOL_EXACT);
 }
 
 /*
@@ -479,7 +461,7 @@ static void test_hsdp_shard_allreduce_bytes(void **state)
 	w.plan.zero = 1;
 	w.plan.shard_group = 8;
 	tc_estimate_ok(&w, &g, &e);
-	assert_close(op_of("dp.shard_allreduce")->bytes, 21628160.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "dp.shard_allreduce")->bytes, 21628160.0, TOL_EXACT);
 }
 
 /*
@@ -499,7 +481,7 @@ static void test_zero3_gathers_over_context_parallel(void **state)
 	w.plan.zero = 3;
 	tc_estimate_ok(&w, &g, &e);
 	assert_int_equal(e.plan.dp, 1);
-	assert_close(op_of("layer.zero3_gather.exposed")->bytes, 62926848.0,
+	assert_close(tc_must_op(&ws, "layer.zero3_gather.exposed")->bytes, 62926848.0,
 		     TOL_EXACT);
 }
 
@@ -520,7 +502,7 @@ static void test_uneven_stages_middle_layers(void **state)
 	w.plan.first_stage_layers = 2;
 	w.plan.last_stage_layers = 2;
 	tc_estimate_ok(&w, &g, &e);
-	assert_close(op_of("layer.qkv")->count, 32, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "layer.qkv")->count, 32, TOL_EXACT);
 }
 
 /*
@@ -541,7 +523,7 @@ static void test_tied_table_without_head_stays_on_first_stage(void **state)
 	w.llm.tied_embeddings = 1;
 	w.llm.no_lm_head = 1;
 	tc_estimate_ok(&w, &g, &e);
-	assert_close(op_of("dp.grad_allreduce")->bytes, 86511616.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "dp.grad_allreduce")->bytes, 86511616.0, TOL_EXACT);
 }
 
 /*
@@ -562,8 +544,8 @@ static void test_tied_allreduce_across_nodes(void **state)
 	w.plan.pp = 3;
 	w.plan.gpus_per_node = 4;
 	tc_estimate_ok(&w, &g, &e);
-	assert_int_equal(op_of("pp.embed_grad_allreduce")->coll.grp.per_node, 1);
-	assert_close(op_of("pp.embed_grad_allreduce")->time_s,
+	assert_int_equal(tc_must_op(&ws, "pp.embed_grad_allreduce")->coll.grp.per_node, 1);
+	assert_close(tc_must_op(&ws, "pp.embed_grad_allreduce")->time_s,
 		     comm_time_s(&g, &e.plan, COLL_ALLREDUCE, apart, 65536000.0),
 		     TOL_EXACT);
 }
@@ -614,13 +596,13 @@ static void test_pipeline_neighbours_a_stage_apart(void **state)
 	w.plan.tp = w.plan.cp = w.plan.pp = 2;
 	tc_estimate_ok(&w, &g, &e);
 	assert_int_equal(e.plan.dp, 1);
-	assert_int_equal(op_of("pp.send_recv")->coll.grp.per_node, 2);
-	assert_int_equal(op_of("pp.embed_grad_allreduce")->coll.grp.per_node, 2);
+	assert_int_equal(tc_must_op(&ws, "pp.send_recv")->coll.grp.per_node, 2);
+	assert_int_equal(tc_must_op(&ws, "pp.embed_grad_allreduce")->coll.grp.per_node, 2);
 	w.plan.count = 16;
 	tc_estimate_ok(&w, &g, &e);
 	assert_int_equal(e.plan.dp, 2);
-	assert_int_equal(op_of("pp.send_recv")->coll.grp.per_node, 1);
-	assert_int_equal(op_of("pp.embed_grad_allreduce")->coll.grp.per_node, 1);
+	assert_int_equal(tc_must_op(&ws, "pp.send_recv")->coll.grp.per_node, 1);
+	assert_int_equal(tc_must_op(&ws, "pp.embed_grad_allreduce")->coll.grp.per_node, 1);
 }
 
 int main(void)

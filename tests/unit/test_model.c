@@ -5,6 +5,7 @@
 #include "tc_test.h"
 #include "tc_warn.h"
 #include "tc_llm.h"
+#include "tc_ops.h"
 
 #include <stdlib.h>
 
@@ -34,26 +35,6 @@ static void gpt(struct workload *w, int L, int h, int a, int V, double s)
 	w->train.optimizer = OPT_ADAMW;
 	w->plan.count = 1;
 	w->plan.micro_batch = 1;
-}
-
-static const struct op *find_op(const char *name)
-{
-	size_t i;
-	for (i = 0; i < ws.count; i++)
-		if (!strcmp(ws.ops[i].name, name))
-			return &ws.ops[i];
-	fail_msg("no operator '%s'", name);
-	return NULL;
-}
-
-/* 1 if the last estimate has an operator of that name. */
-static int has_op(const char *name)
-{
-	size_t i;
-	for (i = 0; i < ws.count; i++)
-		if (!strcmp(ws.ops[i].name, name))
-			return 1;
-	return 0;
 }
 
 /* A run longer than EST_MAX_RUN_S is refused, exactly past the limit, and
@@ -111,21 +92,21 @@ static void test_fp8_casts(void **state)
 	gpt(&w, 2, 64, 4, 100, 32);
 	tc_test_gpu("h100-sxm", &g);
 	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
-	assert_false(has_op("layer.qkv.cast"));
+	assert_null(tc_find_op(&ws, "layer.qkv.cast"));
 	w.train.precision = PREC_FP8;
 	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
-	assert_close(find_op("layer.qkv.cast")->bytes, 8192.0, TOL_EXACT);
-	assert_close(find_op("layer.mlp_fc2.cast")->bytes, 32768.0, TOL_EXACT);
-	assert_close(find_op("layer.mlp_fc1.bwd_d.cast")->bytes, 32768.0, TOL_EXACT);
-	assert_close(find_op("layer.qkv.bwd_d.cast")->bytes, 24576.0, TOL_EXACT);
-	assert_int_equal(find_op("layer.qkv")->prec, PREC_FP8);
-	assert_int_equal(find_op("lm_head.fwd")->prec, PREC_BF16);
-	assert_close(find_op("lm_head.fwd")->bytes, 23296.0, TOL_EXACT);
-	assert_false(has_op("lm_head.fwd.cast"));
+	assert_close(tc_must_op(&ws, "layer.qkv.cast")->bytes, 8192.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "layer.mlp_fc2.cast")->bytes, 32768.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "layer.mlp_fc1.bwd_d.cast")->bytes, 32768.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "layer.qkv.bwd_d.cast")->bytes, 24576.0, TOL_EXACT);
+	assert_int_equal(tc_must_op(&ws, "layer.qkv")->prec, PREC_FP8);
+	assert_int_equal(tc_must_op(&ws, "lm_head.fwd")->prec, PREC_BF16);
+	assert_close(tc_must_op(&ws, "lm_head.fwd")->bytes, 23296.0, TOL_EXACT);
+	assert_null(tc_find_op(&ws, "lm_head.fwd.cast"));
 	w.train.finetune = FT_LORA;
 	w.train.lora_rank = 4;
 	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
-	assert_close(find_op("layer.qkv.cast")->bytes, 6144.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "layer.qkv.cast")->bytes, 6144.0, TOL_EXACT);
 }
 
 /* FLOPs of a small layer, h 64, 4 heads (d 16), ffn 256, s 32, b 1. */
@@ -140,17 +121,17 @@ static void test_layer_flops(void **state)
 	tc_test_a100(&g);
 	assert_int_equal(step_estimate(&w, &g, &ws, &e, &why), 0);
 	/* QKV: 2 * T * 3h * h = 2 * 32 * 192 * 64 = 786432 */
-	assert_close(find_op("layer.qkv")->flop, 786432, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "layer.qkv")->flop, 786432, TOL_EXACT);
 	/* output projection: 2 * 32 * 64 * 64 = 262144 */
-	assert_close(find_op("layer.attn_out")->flop, 262144, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "layer.attn_out")->flop, 262144, TOL_EXACT);
 	/* FC1 and FC2: 2 * 32 * 256 * 64 = 1048576 each */
-	assert_close(find_op("layer.mlp_fc1")->flop, 1048576, TOL_EXACT);
-	assert_close(find_op("layer.mlp_fc2")->flop, 1048576, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "layer.mlp_fc1")->flop, 1048576, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "layer.mlp_fc2")->flop, 1048576, TOL_EXACT);
 	/* scores: 2 * s * s * d * a = 2 * 32 * 32 * 16 * 4 = 131072 */
-	assert_close(find_op("layer.attn_scores")->flop, 131072, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "layer.attn_scores")->flop, 131072, TOL_EXACT);
 	/* backward of a linear: data and weight gradient, each = forward */
-	assert_close(find_op("layer.qkv.bwd_w")->flop, 786432, TOL_EXACT);
-	assert_close(find_op("layer.qkv.bwd_d")->flop, 786432, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "layer.qkv.bwd_w")->flop, 786432, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "layer.qkv.bwd_d")->flop, 786432, TOL_EXACT);
 	/* Model FLOPs per token: 6 * (L*(4h^2 + 2hf) + V*h) + 12*L*a*d*s
 	 * = 6 * (2*(16384 + 32768) + 6400) + 12*2*4*16*32
 	 * = 6 * 104704 + 49152 = 677376; 8 sequences of 32 tokens. */
@@ -1049,17 +1030,17 @@ static void test_moe_dispatch_and_capacity(void **state)
 	 * pairs that arrive, 2 x 256 x 64 x 2 = 65,536 B. */
 	small_moe(&w, 4);
 	assert_int_equal(step_estimate(&w, &g, &ws, &one, &why), 0);
-	o = find_op("layer.moe_permute");
+	o = tc_must_op(&ws, "layer.moe_permute");
 	assert_non_null(o);
 	assert_close(o->bytes, 50176.0, TOL_EXACT);
-	o = find_op("layer.moe_sort");
+	o = tc_must_op(&ws, "layer.moe_sort");
 	assert_non_null(o);
 	assert_close(o->bytes, 65536.0, TOL_EXACT);
-	assert_true(has_op("layer.moe_unpermute.bwd"));
-	assert_true(has_op("layer.moe_unsort.bwd"));
+	assert_non_null(tc_find_op(&ws, "layer.moe_unpermute.bwd"));
+	assert_non_null(tc_find_op(&ws, "layer.moe_unsort.bwd"));
 	/* fc1 (not gated): 2 x 256 pairs x 128 x 64 = 4,194,304 FLOP over
 	 * the two local experts. */
-	o = find_op("layer.mlp_fc1");
+	o = tc_must_op(&ws, "layer.mlp_fc1");
 	assert_non_null(o);
 	fc1_flop = o->flop;
 	assert_close(fc1_flop, 4194304.0, TOL_EXACT);
@@ -1070,11 +1051,11 @@ static void test_moe_dispatch_and_capacity(void **state)
 	 * work) do not change. */
 	w.train.capacity_factor = 1.5;
 	assert_int_equal(step_estimate(&w, &g, &ws, &cf, &why), 0);
-	assert_close(find_op("layer.mlp_fc1")->flop, 1.5 * fc1_flop,
+	assert_close(tc_must_op(&ws, "layer.mlp_fc1")->flop, 1.5 * fc1_flop,
 		     TOL_EXACT);
-	assert_close(find_op("layer.moe_sort")->bytes, 98304.0, TOL_EXACT);
-	assert_close(find_op("layer.moe_permute")->bytes, 50176.0, TOL_EXACT);
-	assert_true(find_op("layer.ep_dispatch")->bytes == 1.5 * 256 * 64 * 2);
+	assert_close(tc_must_op(&ws, "layer.moe_sort")->bytes, 98304.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "layer.moe_permute")->bytes, 50176.0, TOL_EXACT);
+	assert_true(tc_must_op(&ws, "layer.ep_dispatch")->bytes == 1.5 * 256 * 64 * 2);
 	assert_close(cf.model_flop_per_step, one.model_flop_per_step,
 		     TOL_EXACT);
 	/* Activations: the experts' 2 x (128 + 128) + ... grow, the rest
@@ -1098,8 +1079,8 @@ static void test_moe_dispatch_and_capacity(void **state)
 	/* One expert per GPU: nothing to sort. */
 	small_moe(&w, 8);
 	assert_int_equal(step_estimate(&w, &g, &ws, &one, &why), 0);
-	assert_false(has_op("layer.moe_sort"));
-	assert_true(has_op("layer.moe_permute"));
+	assert_null(tc_find_op(&ws, "layer.moe_sort"));
+	assert_non_null(tc_find_op(&ws, "layer.moe_permute"));
 
 	/* Out of range: above experts / top_k = 4, or on a dense model. */
 	small_moe(&w, 4);

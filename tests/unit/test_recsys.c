@@ -5,6 +5,7 @@
 #include "tc_test.h"
 #include "tc_catalog.h"
 #include "tc_arch.h"
+#include "tc_ops.h"
 
 #include <stdlib.h>
 
@@ -602,16 +603,6 @@ static void test_ncf(void **state)
 	free(w);
 }
 
-/* The named operator of a step's list, or fail. */
-static const struct op *find_op(const struct est_workspace *ws, const char *name)
-{
-	for (size_t i = 0; i < ws->count; i++)
-		if (!strcmp(ws->ops[i].name, name))
-			return &ws->ops[i];
-	fail_msg("no operator %s", name);
-	return NULL;
-}
-
 /*
  * tests/unit/data/recsys/two-tower.yaml: query tables 1000 x 32 and
  * 500 x 16 (pooling 4), item table 2000 x 32: 32,000 + 8,000 + 64,000 =
@@ -649,13 +640,13 @@ static void test_two_tower(void **state)
 	assert_int_equal(gpu_catalog_lookup(&cat, "a100-80gb-sxm", &g, msg, sizeof(msg)), 0);
 	assert_int_equal(est_workspace_init(&ws, EST_MAX_OPS), 0);
 	assert_int_equal(step_estimate(w, &g, &ws, &e, &why), 0);
-	assert_close(find_op(&ws, "logits.fwd")->flop, 268435456.0, TOL_EXACT);
-	assert_close(find_op(&ws, "logits.fwd")->bytes, 8650752.0, TOL_EXACT);
-	assert_close(find_op(&ws, "logits.bwd_query")->flop, 268435456.0, TOL_EXACT);
-	assert_close(find_op(&ws, "logits.bwd_item")->flop, 268435456.0, TOL_EXACT);
-	assert_close(find_op(&ws, "softmax_xent.fwd")->bytes, 25165824.0, TOL_EXACT);
-	assert_close(find_op(&ws, "softmax_xent.bwd")->bytes, 25165824.0, TOL_EXACT);
-	assert_close(find_op(&ws, "query1.fwd")->flop, 2.0 * 2048 * 56 * 64, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "logits.fwd")->flop, 268435456.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "logits.fwd")->bytes, 8650752.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "logits.bwd_query")->flop, 268435456.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "logits.bwd_item")->flop, 268435456.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "softmax_xent.fwd")->bytes, 25165824.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "softmax_xent.bwd")->bytes, 25165824.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "query1.fwd")->flop, 2.0 * 2048 * 56 * 64, TOL_EXACT);
 	for (size_t i = 0; i < ws.count; i++) /* no DLRM parts */
 		assert_true(strncmp(ws.ops[i].name, "top", 3) && strncmp(ws.ops[i].name, "loss", 4));
 	assert_close(e.model_flop_per_step, 1849688064.0, TOL_EXACT);

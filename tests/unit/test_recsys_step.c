@@ -8,6 +8,7 @@
  */
 #include "tc_test.h"
 #include "tc_catalog.h"
+#include "tc_ops.h"
 
 #include <stdlib.h>
 #include <unistd.h>
@@ -52,24 +53,6 @@ static void step_of(const struct workload *w, struct est_workspace *ws,
 		fail_msg("estimate failed: %s", why.msg);
 }
 
-static const struct op *find_op(const struct est_workspace *ws,
-				const char *name)
-{
-	for (size_t i = 0; i < ws->count; i++)
-		if (!strcmp(ws->ops[i].name, name))
-			return &ws->ops[i];
-	return NULL;
-}
-
-static const struct op *must_op(const struct est_workspace *ws,
-				const char *name)
-{
-	const struct op *o = find_op(ws, name);
-	if (!o)
-		fail_msg("no operator %s", name);
-	return o;
-}
-
 /* small.yaml with placement `place` (and offload `off`): its operators. */
 static void small_step(enum rec_placement place, enum rec_offload off,
 		       struct est_workspace *ws, struct estimate *e)
@@ -102,7 +85,7 @@ static void test_dense_features_padded(void **state)
 	struct estimate e;
 	(void)state;
 	small_step(EMB_TABLE_WISE, OFFLOAD_NONE, &ws, &e);
-	assert_close(must_op(&ws, "bottom1.fwd")->flop, 1048576.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "bottom1.fwd")->flop, 1048576.0, TOL_EXACT);
 	est_workspace_release(&ws);
 }
 
@@ -114,9 +97,9 @@ static void test_first_bottom_layer_no_data_gradient(void **state)
 	struct estimate e;
 	(void)state;
 	small_step(EMB_TABLE_WISE, OFFLOAD_NONE, &ws, &e);
-	assert_null(find_op(&ws, "bottom1.bwd_d"));
-	assert_non_null(find_op(&ws, "bottom1.bwd_w"));
-	assert_non_null(find_op(&ws, "bottom2.bwd_d"));
+	assert_null(tc_find_op(&ws, "bottom1.bwd_d"));
+	assert_non_null(tc_find_op(&ws, "bottom1.bwd_w"));
+	assert_non_null(tc_find_op(&ws, "bottom2.bwd_d"));
 	est_workspace_release(&ws);
 }
 
@@ -129,8 +112,8 @@ static void test_dot_interaction_flop(void **state)
 	struct estimate e;
 	(void)state;
 	small_step(EMB_TABLE_WISE, OFFLOAD_NONE, &ws, &e);
-	assert_close(must_op(&ws, "interaction.fwd")->flop, 409600.0, TOL_EXACT);
-	assert_close(must_op(&ws, "interaction.bwd")->flop, 819200.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "interaction.fwd")->flop, 409600.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "interaction.bwd")->flop, 819200.0, TOL_EXACT);
 	est_workspace_release(&ws);
 }
 
@@ -160,11 +143,11 @@ static void test_dense_optimizer_bytes(void **state)
 	struct estimate e;
 	(void)state;
 	step_of(w, &ws, &e);
-	assert_close(must_op(&ws, "optimizer.dense")->bytes, 74580.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "optimizer.dense")->bytes, 74580.0, TOL_EXACT);
 	est_workspace_release(&ws);
 	w->train.optimizer = OPT_ADAMW;
 	step_of(w, &ws, &e);
-	assert_close(must_op(&ws, "optimizer.dense")->bytes, 104412.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "optimizer.dense")->bytes, 104412.0, TOL_EXACT);
 	est_workspace_release(&ws);
 	free(w);
 }
@@ -176,7 +159,7 @@ static void test_dense_allreduce_bytes(void **state)
 	struct estimate e;
 	(void)state;
 	small_step(EMB_TABLE_WISE, OFFLOAD_NONE, &ws, &e);
-	assert_close(must_op(&ws, "dp.grad_allreduce")->bytes, 14916.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "dp.grad_allreduce")->bytes, 14916.0, TOL_EXACT);
 	est_workspace_release(&ws);
 }
 
@@ -206,9 +189,9 @@ static void test_dcn_cross_elementwise(void **state)
 	struct estimate e;
 	(void)state;
 	step_of(w, &ws, &e);
-	assert_close(must_op(&ws, "cross.elementwise.fwd")->bytes, 24576.0,
+	assert_close(tc_must_op(&ws, "cross.elementwise.fwd")->bytes, 24576.0,
 		     TOL_EXACT);
-	assert_close(must_op(&ws, "cross.elementwise.bwd")->bytes, 36864.0,
+	assert_close(tc_must_op(&ws, "cross.elementwise.bwd")->bytes, 36864.0,
 		     TOL_EXACT);
 	est_workspace_release(&ws);
 	free(w);
@@ -240,7 +223,7 @@ static void test_gmf_product_bytes(void **state)
 	struct estimate e;
 	(void)state;
 	step_of(w, &ws, &e);
-	assert_close(must_op(&ws, "gmf.fwd")->bytes, 98304.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "gmf.fwd")->bytes, 98304.0, TOL_EXACT);
 	est_workspace_release(&ws);
 	free(w);
 }
@@ -254,7 +237,7 @@ static void test_neumf_tower_input(void **state)
 	struct estimate e;
 	(void)state;
 	step_of(w, &ws, &e);
-	assert_close(must_op(&ws, "concat.fwd")->bytes, 262144.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "concat.fwd")->bytes, 262144.0, TOL_EXACT);
 	est_workspace_release(&ws);
 	free(w);
 }
@@ -278,7 +261,7 @@ static void test_replicated_gather(void **state)
 	struct estimate e;
 	(void)state;
 	small_step(EMB_REPLICATED, OFFLOAD_NONE, &ws, &e);
-	assert_close(must_op(&ws, "emb.gather.fwd")->bytes, 184320.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "emb.gather.fwd")->bytes, 184320.0, TOL_EXACT);
 	est_workspace_release(&ws);
 }
 
@@ -290,7 +273,7 @@ static void test_replicated_gradient_allgather(void **state)
 	struct estimate e;
 	(void)state;
 	small_step(EMB_REPLICATED, OFFLOAD_NONE, &ws, &e);
-	assert_close(must_op(&ws, "emb.grad_allgather")->bytes, 327680.0,
+	assert_close(tc_must_op(&ws, "emb.grad_allgather")->bytes, 327680.0,
 		     TOL_EXACT);
 	est_workspace_release(&ws);
 }
@@ -311,7 +294,7 @@ static void test_sparse_update_bytes(void **state)
 	w->plan.embeddings = EMB_REPLICATED;
 	w->rtrain.unique_rows = 0.25;
 	step_of(w, &ws, &e);
-	assert_close(must_op(&ws, "emb.scatter_update.bwd")->bytes, 573440.0,
+	assert_close(tc_must_op(&ws, "emb.scatter_update.bwd")->bytes, 573440.0,
 		     TOL_EXACT);
 	est_workspace_release(&ws);
 	free(w);
@@ -326,7 +309,7 @@ static void test_sparse_update_capped_by_table(void **state)
 	struct estimate e;
 	(void)state;
 	small_step(EMB_REPLICATED, OFFLOAD_NONE, &ws, &e);
-	assert_close(must_op(&ws, "emb.scatter_update.bwd")->bytes, 885760.0,
+	assert_close(tc_must_op(&ws, "emb.scatter_update.bwd")->bytes, 885760.0,
 		     TOL_EXACT);
 	est_workspace_release(&ws);
 }
@@ -351,7 +334,7 @@ static void test_row_wise_reduce_scatter(void **state)
 	struct estimate e;
 	(void)state;
 	small_step(EMB_ROW_WISE, OFFLOAD_NONE, &ws, &e);
-	assert_close(must_op(&ws, "emb.reducescatter.fwd")->bytes, 131072.0,
+	assert_close(tc_must_op(&ws, "emb.reducescatter.fwd")->bytes, 131072.0,
 		     TOL_EXACT);
 	est_workspace_release(&ws);
 }
@@ -365,7 +348,7 @@ static void test_column_wise_gather(void **state)
 	struct estimate e;
 	(void)state;
 	small_step(EMB_COLUMN_WISE, OFFLOAD_NONE, &ws, &e);
-	assert_close(must_op(&ws, "emb.gather.fwd")->bytes, 204800.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "emb.gather.fwd")->bytes, 204800.0, TOL_EXACT);
 	est_workspace_release(&ws);
 }
 
@@ -381,7 +364,7 @@ static void test_column_wise_gather_rate(void **state)
 	(void)state;
 	a100(&g);
 	small_step(EMB_COLUMN_WISE, OFFLOAD_NONE, &ws, &e);
-	o = must_op(&ws, "emb.gather.fwd");
+	o = tc_must_op(&ws, "emb.gather.fwd");
 	assert_close(o->time_s - o->launch_s,
 		     204800.0 / (0.17 * g.mem_bytes_per_s * g.eff.mem_frac),
 		     TOL_TIGHT);
@@ -413,7 +396,7 @@ static void test_uvm_gather_pages(void **state)
 	struct estimate e;
 	(void)state;
 	small_step(EMB_REPLICATED, OFFLOAD_UVM, &ws, &e);
-	assert_close(must_op(&ws, "emb.host_gather.fwd")->bytes, 10485760.0,
+	assert_close(tc_must_op(&ws, "emb.host_gather.fwd")->bytes, 10485760.0,
 		     TOL_EXACT);
 	est_workspace_release(&ws);
 }
@@ -431,7 +414,7 @@ static void test_uvm_gather_wide_rows(void **state)
 	w->plan.offload = OFFLOAD_UVM;
 	w->rec.table[0].dim = w->rec.table[1].dim = 2048;
 	step_of(w, &ws, &e);
-	assert_close(must_op(&ws, "emb.host_gather.fwd")->bytes, 20971520.0,
+	assert_close(tc_must_op(&ws, "emb.host_gather.fwd")->bytes, 20971520.0,
 		     TOL_EXACT);
 	est_workspace_release(&ws);
 	free(w);
@@ -478,8 +461,8 @@ static void test_exchange_counts_both_directions(void **state)
 	assert_int_equal(est_workspace_init(&ws, EST_MAX_OPS), 0);
 	if (step_estimate(w, &g, &ws, &e, &why))
 		fail_msg("estimate failed: %s", why.msg);
-	assert_null(find_op(&ws, "emb.alltoall.fwd"));
-	assert_close(must_op(&ws, "emb.reducescatter.fwd")->bytes, 134217728.0,
+	assert_null(tc_find_op(&ws, "emb.alltoall.fwd"));
+	assert_close(tc_must_op(&ws, "emb.reducescatter.fwd")->bytes, 134217728.0,
 		     TOL_EXACT);
 	est_workspace_release(&ws);
 	free(w);

@@ -10,6 +10,7 @@
  */
 #include "tc_test.h"
 #include "tc_llm.h"
+#include "tc_ops.h"
 
 #include "../../src/model/core/comm.h"
 
@@ -136,24 +137,17 @@ static void test_llm_limiter(void **state)
 	assert_true(e.breakdown_s[BRK_DP_COMM] > 0.6);
 }
 
-/* The step's operator `name`, NULL where it has none. */
-static const struct op *op_named(const char *name)
-{
-	for (size_t i = 0; i < ws.count; i++)
-		if (!strcmp(ws.ops[i].name, name))
-			return &ws.ops[i];
-	return NULL;
-}
-
 /* Its FLOPs and its memory traffic, -1 where there is no such operator. */
 static double op_flop(const char *name)
 {
-	return op_named(name) ? op_named(name)->flop : -1;
+	const struct op *o = tc_find_op(&ws, name);
+	return o ? o->flop : -1;
 }
 
 static double op_bytes(const char *name)
 {
-	return op_named(name) ? op_named(name)->bytes : -1;
+	const struct op *o = tc_find_op(&ws, name);
+	return o ? o->bytes : -1;
 }
 
 /*

@@ -7,6 +7,7 @@
 #include "tc_test.h"
 #include "tc_catalog.h"
 #include "tc_arch.h"
+#include "tc_ops.h"
 
 #include <stdlib.h>
 
@@ -28,25 +29,6 @@ static void step_ops(const struct workload *w, struct est_workspace *ws)
 	if (step_estimate(w, &g, ws, &e, &why))
 		fail_msg("estimate failed: %s", why.msg);
 	assert_true(e.step_time_s > 0 && e.fits);
-}
-
-/* The op named `name` in ws, or NULL. */
-static const struct op *find_op(const struct est_workspace *ws,
-				const char *name)
-{
-	for (size_t i = 0; i < ws->count; i++)
-		if (!strcmp(ws->ops[i].name, name))
-			return &ws->ops[i];
-	return NULL;
-}
-
-static const struct op *must_op(const struct est_workspace *ws,
-				const char *name)
-{
-	const struct op *o = find_op(ws, name);
-	if (!o)
-		fail_msg("no operator %s", name);
-	return o;
 }
 
 /*
@@ -85,13 +67,13 @@ static void test_mbconv_by_hand(void **state)
 	assert_close(sh[0].h, 4.0, TOL_EXACT);
 	assert_int_equal(est_workspace_init(&ws, EST_MAX_OPS), 0);
 	step_ops(w, &ws);
-	assert_null(find_op(&ws, "l1.first.add.fwd"));
-	assert_close(must_op(&ws, "l1.add.fwd")->bytes, 6144.0, TOL_EXACT);
-	assert_close(must_op(&ws, "l1.first.se_scale.fwd")->bytes, 8192.0,
+	assert_null(tc_find_op(&ws, "l1.first.add.fwd"));
+	assert_close(tc_must_op(&ws, "l1.add.fwd")->bytes, 6144.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l1.first.se_scale.fwd")->bytes, 8192.0,
 		     TOL_EXACT);
 	/* the depthwise convolution runs on CUDA cores: 2 FLOP per MAC of
 	 * its 4 * 4,608 */
-	assert_close(must_op(&ws, "l1.first.dw.fwd")->flop, 36864.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l1.first.dw.fwd")->flop, 36864.0, TOL_EXACT);
 	est_workspace_release(&ws);
 	free(w);
 }
@@ -111,8 +93,8 @@ static void test_mbconv_without_se(void **state)
 	assert_close(s.macs, 71168.0, TOL_EXACT);
 	assert_int_equal(est_workspace_init(&ws, EST_MAX_OPS), 0);
 	step_ops(w, &ws);
-	assert_null(find_op(&ws, "l1.first.se_scale.fwd"));
-	assert_null(find_op(&ws, "l1.se_fc1.fwd"));
+	assert_null(tc_find_op(&ws, "l1.first.se_scale.fwd"));
+	assert_null(tc_find_op(&ws, "l1.se_fc1.fwd"));
 	est_workspace_release(&ws);
 	free(w);
 }
@@ -175,25 +157,25 @@ static void test_swin_ops(void **state)
 	(void)state;
 	assert_int_equal(est_workspace_init(&ws, EST_MAX_OPS), 0);
 	step_ops(w, &ws);
-	assert_close(must_op(&ws, "l1.wscore.fwd")->flop, 65536.0, TOL_EXACT);
-	assert_close(must_op(&ws, "l1.bias.fwd")->bytes, 32768.0, TOL_EXACT);
-	o = must_op(&ws, "l1.shift.fwd");
+	assert_close(tc_must_op(&ws, "l1.wscore.fwd")->flop, 65536.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l1.bias.fwd")->bytes, 32768.0, TOL_EXACT);
+	o = tc_must_op(&ws, "l1.shift.fwd");
 	assert_close(o->bytes, 16384.0, TOL_EXACT);
 	assert_close(o->count, 1.0, TOL_EXACT);
-	assert_close(must_op(&ws, "l1.windows.fwd")->count, 2.0, TOL_EXACT);
-	o = must_op(&ws, "l1.mask.fwd");
+	assert_close(tc_must_op(&ws, "l1.windows.fwd")->count, 2.0, TOL_EXACT);
+	o = tc_must_op(&ws, "l1.mask.fwd");
 	assert_close(o->bytes, 32768.0, TOL_EXACT);
 	assert_close(o->count, 1.0, TOL_EXACT);
-	assert_null(find_op(&ws, "l1.mask.bwd"));
-	o = must_op(&ws, "l1.heads.fwd");
+	assert_null(tc_find_op(&ws, "l1.mask.bwd"));
+	o = tc_must_op(&ws, "l1.heads.fwd");
 	assert_close(o->bytes, 40960.0, TOL_EXACT);
 	assert_close(o->count, 2.0, TOL_EXACT);
-	assert_close(must_op(&ws, "l1.heads.bwd")->bytes, 65536.0, TOL_EXACT);
-	assert_non_null(find_op(&ws, "l2.reduce.bwd_w"));
+	assert_close(tc_must_op(&ws, "l1.heads.bwd")->bytes, 65536.0, TOL_EXACT);
+	assert_non_null(tc_find_op(&ws, "l2.reduce.bwd_w"));
 	w->vis.layer[0].window = 8;
 	step_ops(w, &ws);
-	assert_null(find_op(&ws, "l1.shift.fwd"));
-	assert_null(find_op(&ws, "l1.mask.fwd"));
+	assert_null(tc_find_op(&ws, "l1.shift.fwd"));
+	assert_null(tc_find_op(&ws, "l1.mask.fwd"));
 	est_workspace_release(&ws);
 	free(w);
 }

@@ -9,6 +9,7 @@
  */
 #include "tc_test.h"
 #include "tc_catalog.h"
+#include "tc_ops.h"
 
 #include <stdlib.h>
 #include <unistd.h>
@@ -74,24 +75,6 @@ static void infer_of(const char *yaml, struct vis_shape *sh,
 	free(w);
 }
 
-static const struct op *find_op(const struct est_workspace *ws,
-				const char *name)
-{
-	for (size_t i = 0; i < ws->count; i++)
-		if (!strcmp(ws->ops[i].name, name))
-			return &ws->ops[i];
-	return NULL;
-}
-
-static const struct op *must_op(const struct est_workspace *ws,
-				const char *name)
-{
-	const struct op *o = find_op(ws, name);
-	if (!o)
-		fail_msg("no operator %s", name);
-	return o;
-}
-
 /* A network around the layer under test: a 1x1 convolution from 4 to 8
  * channels first (the first layer has no data gradient), then `mid`,
  * a global average pool and a linear layer to 10 classes. */
@@ -122,7 +105,7 @@ static void test_grouped_conv_flop(void **state)
 	step_of(NET("    - { layer: conv, out: 8, kernel: 3, groups: 2 }\n",
 		    FP16_NHWC), &ws);
 	/* 2 x 128 x 4 x 36 x 2 groups = 73,728 FLOP */
-	assert_close(must_op(&ws, "l2.conv.fwd")->flop, 73728.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l2.conv.fwd")->flop, 73728.0, TOL_EXACT);
 	est_workspace_release(&ws);
 }
 
@@ -135,8 +118,8 @@ static void test_grouped_conv_bytes(void **state)
 	(void)state;
 	step_of(NET("    - { layer: conv, out: 8, kernel: 3, groups: 2 }\n",
 		    FP16_NHWC), &ws);
-	assert_close(must_op(&ws, "l2.conv.fwd")->bytes, 4672.0, TOL_EXACT);
-	assert_close(must_op(&ws, "l2.conv.bwd_d")->bytes, 4672.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l2.conv.fwd")->bytes, 4672.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l2.conv.bwd_d")->bytes, 4672.0, TOL_EXACT);
 	est_workspace_release(&ws);
 }
 
@@ -162,8 +145,8 @@ static void test_linear_bytes(void **state)
 	struct est_workspace ws;
 	(void)state;
 	step_of(NET("", FP16_NHWC), &ws);
-	assert_close(must_op(&ws, "l3.linear.fwd")->flop, 320.0, TOL_EXACT);
-	assert_close(must_op(&ws, "l3.linear.fwd")->bytes, 232.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l3.linear.fwd")->flop, 320.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l3.linear.fwd")->bytes, 232.0, TOL_EXACT);
 	est_workspace_release(&ws);
 }
 
@@ -176,9 +159,9 @@ static void test_depthwise_conv(void **state)
 	(void)state;
 	step_of(NET("    - { layer: conv, out: 8, kernel: 3, groups: 8 }\n",
 		    FP16_NHWC), &ws);
-	assert_close(must_op(&ws, "l2.conv.fwd")->flop, 18432.0, TOL_EXACT);
-	assert_close(must_op(&ws, "l2.conv.fwd")->bytes, 4240.0, TOL_EXACT);
-	assert_close(must_op(&ws, "l2.conv.bwd_w")->bytes, 4240.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l2.conv.fwd")->flop, 18432.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l2.conv.fwd")->bytes, 4240.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l2.conv.bwd_w")->bytes, 4240.0, TOL_EXACT);
 	est_workspace_release(&ws);
 }
 
@@ -192,8 +175,8 @@ static void test_layout_copies(void **state)
 	(void)state;
 	step_of(NET("    - { layer: conv, out: 8, kernel: 3, groups: 2 }\n",
 		    ", precision: fp16"), &ws);
-	assert_close(must_op(&ws, "l2.conv.layout")->bytes, 8192.0, TOL_EXACT);
-	assert_close(must_op(&ws, "l2.conv.layout_bwd")->bytes, 16384.0,
+	assert_close(tc_must_op(&ws, "l2.conv.layout")->bytes, 8192.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l2.conv.layout_bwd")->bytes, 16384.0,
 		     TOL_EXACT);
 	est_workspace_release(&ws);
 }
@@ -207,9 +190,9 @@ static void test_winograd_every_pass(void **state)
 	(void)state;
 	step_of(NET("    - { layer: conv, out: 8, kernel: 3 }\n",
 		    ", precision: fp32"), &ws);
-	assert_close(must_op(&ws, "l2.conv.fwd")->flop, 65536.0, TOL_EXACT);
-	assert_close(must_op(&ws, "l2.conv.bwd_d")->flop, 65536.0, TOL_EXACT);
-	assert_close(must_op(&ws, "l2.conv.bwd_w")->flop, 65536.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l2.conv.fwd")->flop, 65536.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l2.conv.bwd_d")->flop, 65536.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l2.conv.bwd_w")->flop, 65536.0, TOL_EXACT);
 	est_workspace_release(&ws);
 }
 
@@ -232,7 +215,7 @@ static void test_winograd_needs_stride_one(void **state)
 		"training: { image_size: 8, image_width: 1, dataset_size: 400, "
 		"epochs: 1, global_batch: 2, precision: fp32 }\n"
 		"plan: { gpu: a100-80gb-sxm, count: 1 }\n", &ws);
-	assert_close(must_op(&ws, "l2.conv.fwd")->flop, 9216.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l2.conv.fwd")->flop, 9216.0, TOL_EXACT);
 	est_workspace_release(&ws);
 }
 
@@ -254,7 +237,7 @@ static void test_conv_concat_copy(void **state)
 		"training: { image_size: 8, dataset_size: 400, epochs: 1, "
 		"global_batch: 2" FP16_NHWC " }\n"
 		"plan: { gpu: a100-80gb-sxm, count: 1 }\n", &ws);
-	assert_close(must_op(&ws, "l2.concat.fwd")->bytes, 8192.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l2.concat.fwd")->bytes, 8192.0, TOL_EXACT);
 	est_workspace_release(&ws);
 }
 
@@ -282,7 +265,7 @@ static void test_volume_conv_bytes(void **state)
 	struct est_workspace ws;
 	(void)state;
 	step_of(VOL_NET, &ws);
-	assert_close(must_op(&ws, "l1.conv.fwd")->bytes, 3424.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l1.conv.fwd")->bytes, 3424.0, TOL_EXACT);
 	est_workspace_release(&ws);
 }
 
@@ -293,7 +276,7 @@ static void test_volume_deconv(void **state)
 	struct est_workspace ws;
 	(void)state;
 	step_of(VOL_NET, &ws);
-	assert_close(must_op(&ws, "l2.deconv.fwd")->flop, 65536.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l2.deconv.fwd")->flop, 65536.0, TOL_EXACT);
 	est_workspace_release(&ws);
 }
 
@@ -313,8 +296,8 @@ static void test_frozen_runs_forward(void **state)
 		"global_batch: 2" FP16_NHWC " }\n"
 		"plan: { gpu: a100-80gb-sxm, count: 1 }\n", &ws);
 	/* 2 x (2 x 64 positions) x 8 outputs x 4 inputs = 8,192 FLOP */
-	assert_close(must_op(&ws, "l1.conv.fwd")->flop, 8192.0, TOL_EXACT);
-	assert_null(find_op(&ws, "l1.conv.bwd_w"));
+	assert_close(tc_must_op(&ws, "l1.conv.fwd")->flop, 8192.0, TOL_EXACT);
+	assert_null(tc_find_op(&ws, "l1.conv.bwd_w"));
 	est_workspace_release(&ws);
 }
 
@@ -326,8 +309,8 @@ static void test_batchnorm_passes(void **state)
 	struct est_workspace ws;
 	(void)state;
 	step_of(NET("    - batchnorm\n", FP16_NHWC), &ws);
-	assert_close(must_op(&ws, "l2.bn.fwd")->bytes, 6144.0, TOL_EXACT);
-	assert_close(must_op(&ws, "l2.bn.bwd")->bytes, 10240.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l2.bn.fwd")->bytes, 6144.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l2.bn.bwd")->bytes, 10240.0, TOL_EXACT);
 	est_workspace_release(&ws);
 }
 
@@ -349,8 +332,8 @@ static void test_frozen_batchnorm_passes(void **state)
 		"training: { image_size: 8, dataset_size: 400, epochs: 1, "
 		"global_batch: 2" FP16_NHWC " }\n"
 		"plan: { gpu: a100-80gb-sxm, count: 1 }\n", &ws);
-	assert_close(must_op(&ws, "l2.bn.fwd")->bytes, 4096.0, TOL_EXACT);
-	assert_close(must_op(&ws, "l2.bn.bwd")->bytes, 4096.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l2.bn.fwd")->bytes, 4096.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l2.bn.bwd")->bytes, 4096.0, TOL_EXACT);
 	est_workspace_release(&ws);
 }
 
@@ -361,8 +344,8 @@ static void test_layernorm_passes(void **state)
 	struct est_workspace ws;
 	(void)state;
 	step_of(NET("    - layernorm\n", FP16_NHWC), &ws);
-	assert_close(must_op(&ws, "l2.ln.fwd")->bytes, 4096.0, TOL_EXACT);
-	assert_close(must_op(&ws, "l2.ln.bwd")->bytes, 8192.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l2.ln.fwd")->bytes, 4096.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l2.ln.bwd")->bytes, 8192.0, TOL_EXACT);
 	est_workspace_release(&ws);
 }
 
@@ -374,8 +357,8 @@ static void test_groupnorm_passes(void **state)
 	struct est_workspace ws;
 	(void)state;
 	step_of(NET("    - groupnorm\n", FP16_NHWC), &ws);
-	assert_close(must_op(&ws, "l2.gn.fwd")->bytes, 6144.0, TOL_EXACT);
-	assert_close(must_op(&ws, "l2.gn.bwd")->bytes, 10240.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l2.gn.fwd")->bytes, 6144.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l2.gn.bwd")->bytes, 10240.0, TOL_EXACT);
 	est_workspace_release(&ws);
 }
 
@@ -389,8 +372,8 @@ static void test_maxpool_passes(void **state)
 	(void)state;
 	step_of(NET("    - { layer: maxpool, kernel: 2, stride: 2 }\n",
 		    FP16_NHWC), &ws);
-	assert_close(must_op(&ws, "l2.maxpool.fwd")->bytes, 2560.0, TOL_EXACT);
-	assert_close(must_op(&ws, "l2.maxpool.bwd")->bytes, 4608.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l2.maxpool.fwd")->bytes, 2560.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l2.maxpool.bwd")->bytes, 4608.0, TOL_EXACT);
 	est_workspace_release(&ws);
 }
 
@@ -403,8 +386,8 @@ static void test_tokens_passes(void **state)
 	(void)state;
 	step_of(NET("    - { layer: tokens, class_token: true }\n", FP16_NHWC),
 		&ws);
-	assert_close(must_op(&ws, "l2.tokens.fwd")->bytes, 10400.0, TOL_EXACT);
-	assert_close(must_op(&ws, "l2.tokens.bwd")->bytes, 6240.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l2.tokens.fwd")->bytes, 10400.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l2.tokens.bwd")->bytes, 6240.0, TOL_EXACT);
 	est_workspace_release(&ws);
 }
 
@@ -418,9 +401,9 @@ static void test_patch_merge(void **state)
 	struct est_workspace ws;
 	(void)state;
 	step_of(NET("    - patch_merge\n", FP16_NHWC), &ws);
-	assert_close(must_op(&ws, "l2.gather.fwd")->bytes, 4096.0, TOL_EXACT);
-	assert_close(must_op(&ws, "l2.ln.fwd")->bytes, 4096.0, TOL_EXACT);
-	assert_close(must_op(&ws, "l2.reduce.fwd")->flop, 32768.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l2.gather.fwd")->bytes, 4096.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l2.ln.fwd")->bytes, 4096.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l2.reduce.fwd")->flop, 32768.0, TOL_EXACT);
 	est_workspace_release(&ws);
 }
 
@@ -431,7 +414,7 @@ static void test_cnblock_default_kernel(void **state)
 	struct est_workspace ws;
 	(void)state;
 	step_of(NET("    - cnblock\n", FP16_NHWC), &ws);
-	assert_close(must_op(&ws, "l2.first.dw.fwd")->flop, 100352.0,
+	assert_close(tc_must_op(&ws, "l2.first.dw.fwd")->flop, 100352.0,
 		     TOL_EXACT);
 	est_workspace_release(&ws);
 }
@@ -444,7 +427,7 @@ static void test_widening_block_projects(void **state)
 	struct est_workspace ws;
 	(void)state;
 	step_of(NET("    - { layer: basic, out: 16 }\n", FP16_NHWC), &ws);
-	assert_close(must_op(&ws, "l2.first.down.fwd")->flop, 32768.0,
+	assert_close(tc_must_op(&ws, "l2.first.down.fwd")->flop, 32768.0,
 		     TOL_EXACT);
 	est_workspace_release(&ws);
 }
@@ -457,7 +440,7 @@ static void test_strided_projection(void **state)
 	(void)state;
 	step_of(NET("    - { layer: basic, out: 16, stride: 2 }\n", FP16_NHWC),
 		&ws);
-	assert_close(must_op(&ws, "l2.first.down.fwd")->flop, 8192.0,
+	assert_close(tc_must_op(&ws, "l2.first.down.fwd")->flop, 8192.0,
 		     TOL_EXACT);
 	est_workspace_release(&ws);
 }
@@ -470,7 +453,7 @@ static void test_bottleneck_default_width(void **state)
 	struct est_workspace ws;
 	(void)state;
 	step_of(NET("    - { layer: bottleneck, out: 32 }\n", FP16_NHWC), &ws);
-	assert_close(must_op(&ws, "l2.first.c1.fwd")->flop, 16384.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l2.first.c1.fwd")->flop, 16384.0, TOL_EXACT);
 	est_workspace_release(&ws);
 }
 
@@ -498,7 +481,7 @@ static void test_block_repeats_on_strided_map(void **state)
 	(void)state;
 	step_of(NET("    - { layer: basic, out: 16, stride: 2, repeat: 2 }\n",
 		    FP16_NHWC), &ws);
-	assert_close(must_op(&ws, "l2.c1.fwd")->flop, 147456.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l2.c1.fwd")->flop, 147456.0, TOL_EXACT);
 	est_workspace_release(&ws);
 }
 
@@ -510,8 +493,8 @@ static void test_block_repeat_count(void **state)
 	(void)state;
 	step_of(NET("    - { layer: basic, out: 16, stride: 2, repeat: 2 }\n",
 		    FP16_NHWC), &ws);
-	assert_close(must_op(&ws, "l2.first.c1.fwd")->count, 1.0, TOL_EXACT);
-	assert_close(must_op(&ws, "l2.c1.fwd")->count, 1.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l2.first.c1.fwd")->count, 1.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l2.c1.fwd")->count, 1.0, TOL_EXACT);
 	est_workspace_release(&ws);
 }
 
@@ -550,7 +533,7 @@ static void test_se_squeeze_width(void **state)
 	struct est_workspace ws;
 	(void)state;
 	step_of(MBCONV_NET, &ws);
-	assert_close(must_op(&ws, "l1.first.se_fc1.fwd")->flop, 64.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l1.first.se_fc1.fwd")->flop, 64.0, TOL_EXACT);
 	est_workspace_release(&ws);
 }
 
@@ -561,7 +544,7 @@ static void test_se_pool_bytes(void **state)
 	struct est_workspace ws;
 	(void)state;
 	step_of(MBCONV_NET, &ws);
-	assert_close(must_op(&ws, "l1.first.se_pool.fwd")->bytes, 2080.0,
+	assert_close(tc_must_op(&ws, "l1.first.se_pool.fwd")->bytes, 2080.0,
 		     TOL_EXACT);
 	est_workspace_release(&ws);
 }
@@ -574,9 +557,9 @@ static void test_se_scale_backward(void **state)
 	struct est_workspace ws;
 	(void)state;
 	step_of(MBCONV_NET, &ws);
-	assert_close(must_op(&ws, "l1.first.se_scale.fwd")->bytes, 4096.0,
+	assert_close(tc_must_op(&ws, "l1.first.se_scale.fwd")->bytes, 4096.0,
 		     TOL_EXACT);
-	assert_close(must_op(&ws, "l1.first.se_scale.bwd")->bytes, 8192.0,
+	assert_close(tc_must_op(&ws, "l1.first.se_scale.bwd")->bytes, 8192.0,
 		     TOL_EXACT);
 	est_workspace_release(&ws);
 }
@@ -589,8 +572,8 @@ static void test_mbconv_residual_needs_same_width(void **state)
 	struct est_workspace ws;
 	(void)state;
 	step_of(MBCONV_NET, &ws);
-	assert_null(find_op(&ws, "l1.first.add.fwd"));
-	assert_close(must_op(&ws, "l1.add.fwd")->bytes, 12288.0, TOL_EXACT);
+	assert_null(tc_find_op(&ws, "l1.first.add.fwd"));
+	assert_close(tc_must_op(&ws, "l1.add.fwd")->bytes, 12288.0, TOL_EXACT);
 	est_workspace_release(&ws);
 }
 
@@ -600,8 +583,8 @@ static void test_mbconv_repeat_count(void **state)
 	struct est_workspace ws;
 	(void)state;
 	step_of(MBCONV_NET, &ws);
-	assert_close(must_op(&ws, "l1.first.dw.fwd")->count, 1.0, TOL_EXACT);
-	assert_close(must_op(&ws, "l1.dw.fwd")->count, 1.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l1.first.dw.fwd")->count, 1.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l1.dw.fwd")->count, 1.0, TOL_EXACT);
 	est_workspace_release(&ws);
 }
 
@@ -620,7 +603,7 @@ static void test_mbconv_even_kernel_output(void **state)
 		"training: { image_size: 8, dataset_size: 400, epochs: 1, "
 		"global_batch: 2" FP16_NHWC " }\n"
 		"plan: { gpu: a100-80gb-sxm, count: 1 }\n", &ws);
-	assert_close(must_op(&ws, "l1.first.dw.fwd")->flop, 4608.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l1.first.dw.fwd")->flop, 4608.0, TOL_EXACT);
 	est_workspace_release(&ws);
 }
 
@@ -648,7 +631,7 @@ static void test_swin_qkv(void **state)
 	struct est_workspace ws;
 	(void)state;
 	step_of(SWIN_NET("image_size: 8"), &ws);
-	assert_close(must_op(&ws, "l1.qkv.fwd")->flop, 49152.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l1.qkv.fwd")->flop, 49152.0, TOL_EXACT);
 	est_workspace_release(&ws);
 }
 
@@ -659,7 +642,7 @@ static void test_swin_pads_to_whole_windows(void **state)
 	struct est_workspace ws;
 	(void)state;
 	step_of(SWIN_NET("image_size: 6"), &ws);
-	assert_close(must_op(&ws, "l1.qkv.fwd")->flop, 49152.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l1.qkv.fwd")->flop, 49152.0, TOL_EXACT);
 	est_workspace_release(&ws);
 }
 
@@ -670,9 +653,9 @@ static void test_swin_shifted_copies(void **state)
 	struct est_workspace ws;
 	(void)state;
 	step_of(SWIN_NET("image_size: 8"), &ws);
-	assert_close(must_op(&ws, "l1.shift.fwd")->count, 1.0, TOL_EXACT);
-	assert_close(must_op(&ws, "l1.mask.fwd")->count, 1.0, TOL_EXACT);
-	assert_close(must_op(&ws, "l1.windows.fwd")->count, 3.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l1.shift.fwd")->count, 1.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l1.mask.fwd")->count, 1.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l1.windows.fwd")->count, 3.0, TOL_EXACT);
 	est_workspace_release(&ws);
 }
 
@@ -683,7 +666,7 @@ static void test_swin_shifts_on_one_side(void **state)
 	struct est_workspace ws;
 	(void)state;
 	step_of(SWIN_NET("image_size: 8, image_width: 4"), &ws);
-	assert_close(must_op(&ws, "l1.shift.fwd")->count, 1.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l1.shift.fwd")->count, 1.0, TOL_EXACT);
 	est_workspace_release(&ws);
 }
 
@@ -694,8 +677,8 @@ static void test_swin_bias_passes(void **state)
 	struct est_workspace ws;
 	(void)state;
 	step_of(SWIN_NET("image_size: 8"), &ws);
-	assert_close(must_op(&ws, "l1.bias.fwd")->bytes, 16384.0, TOL_EXACT);
-	assert_close(must_op(&ws, "l1.bias.bwd")->bytes, 8192.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l1.bias.fwd")->bytes, 16384.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l1.bias.bwd")->bytes, 8192.0, TOL_EXACT);
 	est_workspace_release(&ws);
 }
 
@@ -706,8 +689,8 @@ static void test_swin_head_copies(void **state)
 	struct est_workspace ws;
 	(void)state;
 	step_of(SWIN_NET("image_size: 8"), &ws);
-	assert_close(must_op(&ws, "l1.heads.fwd")->bytes, 20480.0, TOL_EXACT);
-	assert_close(must_op(&ws, "l1.heads.bwd")->bytes, 32768.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l1.heads.fwd")->bytes, 20480.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l1.heads.bwd")->bytes, 32768.0, TOL_EXACT);
 	est_workspace_release(&ws);
 }
 
@@ -725,10 +708,10 @@ static void test_swin_head_kernels(void **state)
 	assert_int_equal(eff_set(&g.eff, eff_id_launch_overlap_frac, 0,
 				 EFF_LAYER_FRAMEWORK), 1);
 	step_on(w, &g, &ws);
-	assert_close(must_op(&ws, "l1.heads.fwd")->launch_s /
-		     must_op(&ws, "l1.windows.fwd")->launch_s, 2.5, TOL_TIGHT);
-	assert_close(must_op(&ws, "l1.heads.bwd")->launch_s /
-		     must_op(&ws, "l1.windows.bwd")->launch_s, 2.0, TOL_TIGHT);
+	assert_close(tc_must_op(&ws, "l1.heads.fwd")->launch_s /
+		     tc_must_op(&ws, "l1.windows.fwd")->launch_s, 2.5, TOL_TIGHT);
+	assert_close(tc_must_op(&ws, "l1.heads.bwd")->launch_s /
+		     tc_must_op(&ws, "l1.windows.bwd")->launch_s, 2.0, TOL_TIGHT);
 	est_workspace_release(&ws);
 	free(w);
 }
@@ -796,8 +779,8 @@ static void test_resblock_concat(void **state)
 	struct est_workspace ws;
 	(void)state;
 	unet_step(&ws);
-	assert_close(must_op(&ws, "l3.1.concat.fwd")->bytes, 8192.0, TOL_EXACT);
-	assert_close(must_op(&ws, "l3.1.conv1.fwd")->flop, 294912.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l3.1.concat.fwd")->bytes, 8192.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l3.1.conv1.fwd")->flop, 294912.0, TOL_EXACT);
 	est_workspace_release(&ws);
 }
 
@@ -809,8 +792,8 @@ static void test_resblock_embedding_width(void **state)
 	struct est_workspace ws;
 	(void)state;
 	unet_step(&ws);
-	assert_close(must_op(&ws, "l2.1.emb.fwd")->flop, 512.0, TOL_EXACT);
-	assert_close(must_op(&ws, "l3.1.emb.fwd")->flop, 512.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l2.1.emb.fwd")->flop, 512.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l3.1.emb.fwd")->flop, 512.0, TOL_EXACT);
 	est_workspace_release(&ws);
 }
 
@@ -822,7 +805,7 @@ static void test_cross_attention_kv(void **state)
 	struct est_workspace ws;
 	(void)state;
 	unet_step(&ws);
-	assert_close(must_op(&ws, "l2.1.st.xkv.fwd")->flop, 2048.0, TOL_EXACT);
+	assert_close(tc_must_op(&ws, "l2.1.st.xkv.fwd")->flop, 2048.0, TOL_EXACT);
 	est_workspace_release(&ws);
 }
 
@@ -833,7 +816,7 @@ static void test_cross_attention_scores(void **state)
 	struct est_workspace ws;
 	(void)state;
 	unet_step(&ws);
-	assert_close(must_op(&ws, "l2.1.st.xscore.fwd")->flop, 8192.0,
+	assert_close(tc_must_op(&ws, "l2.1.st.xscore.fwd")->flop, 8192.0,
 		     TOL_EXACT);
 	est_workspace_release(&ws);
 }
