@@ -51,6 +51,23 @@ static inline void tc_llama(struct workload *w, int layers, int hidden,
 	w->train.flash_attention = 1;
 }
 
+/* The small decoder of the step suites: tc_llama with 2 layers, h 1024,
+ * 8 heads (no GQA), SwiGLU ffn 2048, vocabulary 32000; sequence 1024,
+ * global batch 8, 10 steps, on `count` frozen A100 80GB SXM with tp = pp
+ * = micro-batch 1 and ZeRO 0. */
+static inline void tc_small_decoder(struct workload *w, struct gpu *g,
+				    int count)
+{
+	tc_test_a100(g);
+	tc_llama(w, 2, 1024, 8, 8, 2048, 32000);
+	w->train.seq_len = 1024;
+	w->train.global_batch = 8;
+	w->train.steps = 10;
+	w->plan.count = count;
+	w->plan.tp = w->plan.pp = w->plan.micro_batch = 1;
+	w->plan.zero = 0;
+}
+
 /* Estimate w on g into *e; fail the test, saying why, if it cannot. */
 static inline void tc_estimate_ok(const struct workload *w,
 				  const struct gpu *g, struct estimate *e)

@@ -20,19 +20,6 @@
 
 #include "../../src/model/core/comm.h"
 
-/* The decoder on `count` frozen A100 80GB SXM (8 a node), ZeRO 0. */
-static void small_run(struct workload *w, struct gpu *g, int count)
-{
-	tc_test_a100(g);
-	tc_llama(w, 2, 1024, 8, 8, 2048, 32000);
-	w->train.seq_len = 1024;
-	w->train.global_batch = 8;
-	w->train.steps = 10;
-	w->plan.count = count;
-	w->plan.tp = w->plan.pp = w->plan.micro_batch = 1;
-	w->plan.zero = 0;
-}
-
 /* A GPU whose kernel launches never overlap the kernels: an operator's
  * launch time is then its kernels times one launch. */
 static void launches_in_full(struct gpu *g)
@@ -53,7 +40,7 @@ static void test_gqa_params(void **state)
 	struct gpu g;
 	struct estimate e;
 	(void)state;
-	small_run(&w, &g, 8);
+	tc_small_decoder(&w, &g, 8);
 	w.llm.kv_heads = 2;
 	tc_estimate_ok(&w, &g, &e);
 	assert_close(e.params, 83366912.0, TOL_EXACT);
@@ -71,7 +58,7 @@ static void test_gated_mlp_bias_params(void **state)
 	struct gpu g;
 	struct estimate e;
 	(void)state;
-	small_run(&w, &g, 8);
+	tc_small_decoder(&w, &g, 8);
 	w.llm.bias = 1;
 	tc_estimate_ok(&w, &g, &e);
 	assert_close(e.params, 86531072.0, TOL_EXACT);
@@ -90,7 +77,7 @@ static void test_moe_active_params(void **state)
 	struct gpu g;
 	struct estimate e;
 	(void)state;
-	small_run(&w, &g, 8);
+	tc_small_decoder(&w, &g, 8);
 	w.llm.experts = 4;
 	w.llm.top_k = 2;
 	tc_estimate_ok(&w, &g, &e);
@@ -110,7 +97,7 @@ static void test_fp8_gemm_writes_16_bit_output(void **state)
 	struct gpu g;
 	struct estimate e;
 	(void)state;
-	small_run(&w, &g, 8);
+	tc_small_decoder(&w, &g, 8);
 	tc_test_gpu("h100-sxm", &g);
 	w.train.precision = PREC_FP8;
 	tc_estimate_ok(&w, &g, &e);
@@ -130,7 +117,7 @@ static void test_flash_forward_flop_and_bytes(void **state)
 	struct gpu g;
 	struct estimate e;
 	(void)state;
-	small_run(&w, &g, 8);
+	tc_small_decoder(&w, &g, 8);
 	tc_estimate_ok(&w, &g, &e);
 	assert_close(tc_must_op(&ws, "layer.attn_flash")->flop, 2147483648.0, TOL_EXACT);
 	assert_close(tc_must_op(&ws, "layer.attn_flash")->bytes, 8421376.0, TOL_EXACT);
@@ -147,7 +134,7 @@ static void test_flash_backward_flop_and_bytes(void **state)
 	struct gpu g;
 	struct estimate e;
 	(void)state;
-	small_run(&w, &g, 8);
+	tc_small_decoder(&w, &g, 8);
 	tc_estimate_ok(&w, &g, &e);
 	assert_close(tc_must_op(&ws, "layer.attn_flash.bwd")->flop, 5368709120.0,
 		     TOL_EXACT);
@@ -168,7 +155,7 @@ static void test_gated_activation_bytes(void **state)
 	struct gpu g;
 	struct estimate e;
 	(void)state;
-	small_run(&w, &g, 8);
+	tc_small_decoder(&w, &g, 8);
 	g.eff.composite_elem_frac = 0;
 	tc_estimate_ok(&w, &g, &e);
 	assert_close(tc_must_op(&ws, "layer.mlp_act")->bytes, 12582912.0, TOL_EXACT);
@@ -186,7 +173,7 @@ static void test_eager_rmsnorm_kernels(void **state)
 	struct gpu g;
 	struct estimate e;
 	(void)state;
-	small_run(&w, &g, 8);
+	tc_small_decoder(&w, &g, 8);
 	launches_in_full(&g);
 	g.eff.composite_elem_frac = 1;
 	tc_estimate_ok(&w, &g, &e);
@@ -207,7 +194,7 @@ static void test_moe_router_topk_bytes(void **state)
 	struct gpu g;
 	struct estimate e;
 	(void)state;
-	small_run(&w, &g, 8);
+	tc_small_decoder(&w, &g, 8);
 	w.llm.experts = 4;
 	w.llm.top_k = 2;
 	tc_estimate_ok(&w, &g, &e);
@@ -225,7 +212,7 @@ static void test_moe_activation_bytes(void **state)
 	struct gpu g;
 	struct estimate e;
 	(void)state;
-	small_run(&w, &g, 8);
+	tc_small_decoder(&w, &g, 8);
 	w.llm.experts = 4;
 	w.llm.top_k = 2;
 	g.eff.composite_elem_frac = 0;
@@ -245,7 +232,7 @@ static void test_capacity_factor_expert_rows(void **state)
 	struct gpu g;
 	struct estimate e;
 	(void)state;
-	small_run(&w, &g, 8);
+	tc_small_decoder(&w, &g, 8);
 	w.llm.experts = 4;
 	w.llm.top_k = 2;
 	w.train.capacity_factor = 1.5;
@@ -266,7 +253,7 @@ static void test_selective_op_replays_gqa_keys(void **state)
 	struct gpu g;
 	struct estimate e;
 	(void)state;
-	small_run(&w, &g, 8);
+	tc_small_decoder(&w, &g, 8);
 	w.llm.kv_heads = 2;
 	w.train.recompute = RECOMP_SELECTIVE_OP;
 	tc_estimate_ok(&w, &g, &e);
@@ -285,7 +272,7 @@ static void test_selective_op_replays_the_right_mlp_matmul(void **state)
 	struct gpu g;
 	struct estimate e;
 	(void)state;
-	small_run(&w, &g, 8);
+	tc_small_decoder(&w, &g, 8);
 	w.train.recompute = RECOMP_SELECTIVE_OP;
 	tc_estimate_ok(&w, &g, &e);
 	assert_close(tc_must_op(&ws, "layer.recompute.mlp_fc1_up")->flop, 4294967296.0,
@@ -309,7 +296,7 @@ static void test_selective_op_replay_capacity_factor(void **state)
 	struct gpu g;
 	struct estimate e;
 	(void)state;
-	small_run(&w, &g, 8);
+	tc_small_decoder(&w, &g, 8);
 	w.llm.experts = 4;
 	w.llm.top_k = 2;
 	w.train.capacity_factor = 1.5;
@@ -331,7 +318,7 @@ static void test_lora_backward_bytes(void **state)
 	struct gpu g;
 	struct estimate e;
 	(void)state;
-	small_run(&w, &g, 8);
+	tc_small_decoder(&w, &g, 8);
 	w.train.finetune = FT_LORA;
 	w.train.lora_rank = 16;
 	tc_estimate_ok(&w, &g, &e);
@@ -352,7 +339,7 @@ static void test_lora_gradient_bytes_narrow_heads(void **state)
 	struct gpu g;
 	struct estimate e;
 	(void)state;
-	small_run(&w, &g, 8);
+	tc_small_decoder(&w, &g, 8);
 	w.llm.head_dim = 64;
 	w.train.finetune = FT_LORA;
 	w.train.lora_rank = 16;
@@ -372,7 +359,7 @@ static void test_qlora_dequant_bytes_and_kernels(void **state)
 	struct gpu g;
 	struct estimate e;
 	(void)state;
-	small_run(&w, &g, 8);
+	tc_small_decoder(&w, &g, 8);
 	launches_in_full(&g);
 	w.train.finetune = FT_QLORA;
 	w.train.lora_rank = 16;
@@ -394,7 +381,7 @@ static void test_optimizer_bytes_by_optimizer(void **state)
 	struct gpu g;
 	struct estimate e;
 	(void)state;
-	small_run(&w, &g, 8);
+	tc_small_decoder(&w, &g, 8);
 	tc_estimate_ok(&w, &g, &e);
 	assert_close(tc_must_op(&ws, "optimizer.step")->bytes, 3114455040.0, TOL_EXACT);
 	w.train.optimizer = OPT_SGD;
@@ -416,7 +403,7 @@ static void test_moe_optimizer_kernels(void **state)
 	struct gpu g;
 	struct estimate e;
 	(void)state;
-	small_run(&w, &g, 8);
+	tc_small_decoder(&w, &g, 8);
 	launches_in_full(&g);
 	w.llm.experts = 4;
 	w.llm.top_k = 2;
@@ -437,7 +424,7 @@ static void test_zero_shards_over_context_parallel(void **state)
 	struct gpu g;
 	struct estimate e;
 	(void)state;
-	small_run(&w, &g, 16);
+	tc_small_decoder(&w, &g, 16);
 	w.plan.cp = 2;
 	w.plan.zero = 1;
 	tc_estimate_ok(&w, &g, &e);
@@ -456,7 +443,7 @@ static void test_hsdp_shard_allreduce_bytes(void **state)
 	struct gpu g;
 	struct estimate e;
 	(void)state;
-	small_run(&w, &g, 16);
+	tc_small_decoder(&w, &g, 16);
 	w.train.global_batch = 16;
 	w.plan.zero = 1;
 	w.plan.shard_group = 8;
@@ -476,7 +463,7 @@ static void test_zero3_gathers_over_context_parallel(void **state)
 	struct gpu g;
 	struct estimate e;
 	(void)state;
-	small_run(&w, &g, 2);
+	tc_small_decoder(&w, &g, 2);
 	w.plan.cp = 2;
 	w.plan.zero = 3;
 	tc_estimate_ok(&w, &g, &e);
@@ -496,7 +483,7 @@ static void test_uneven_stages_middle_layers(void **state)
 	struct gpu g;
 	struct estimate e;
 	(void)state;
-	small_run(&w, &g, 3);
+	tc_small_decoder(&w, &g, 3);
 	w.llm.layers = 8;
 	w.plan.pp = 3;
 	w.plan.first_stage_layers = 2;
@@ -518,7 +505,7 @@ static void test_tied_table_without_head_stays_on_first_stage(void **state)
 	struct gpu g;
 	struct estimate e;
 	(void)state;
-	small_run(&w, &g, 8);
+	tc_small_decoder(&w, &g, 8);
 	w.plan.pp = 2;
 	w.llm.tied_embeddings = 1;
 	w.llm.no_lm_head = 1;
@@ -538,7 +525,7 @@ static void test_tied_allreduce_across_nodes(void **state)
 	struct estimate e;
 	struct comm_group apart = { 2, 1 };
 	(void)state;
-	small_run(&w, &g, 6);
+	tc_small_decoder(&w, &g, 6);
 	w.llm.layers = 6;
 	w.llm.tied_embeddings = 1;
 	w.plan.pp = 3;
@@ -564,7 +551,7 @@ static void test_interleaved_pipeline_transfers(void **state)
 	struct estimate e;
 	struct comm_group pair = { 2, 2 };
 	(void)state;
-	small_run(&w, &g, 2);
+	tc_small_decoder(&w, &g, 2);
 	w.llm.layers = 4;
 	w.plan.pp = 2;
 	w.plan.interleave = 2;
@@ -591,7 +578,7 @@ static void test_pipeline_neighbours_a_stage_apart(void **state)
 	struct gpu g;
 	struct estimate e;
 	(void)state;
-	small_run(&w, &g, 8);
+	tc_small_decoder(&w, &g, 8);
 	w.llm.tied_embeddings = 1;
 	w.plan.tp = w.plan.cp = w.plan.pp = 2;
 	tc_estimate_ok(&w, &g, &e);

@@ -19,19 +19,6 @@
 #define MATMUL_P 53739520.0
 #define TOKENS (8 * 1024.0)
 
-/* The decoder on `count` frozen A100 80GB SXM (8 a node), ZeRO 0. */
-static void small_run(struct workload *w, struct gpu *g, int count)
-{
-	tc_test_a100(g);
-	tc_llama(w, 2, 1024, 8, 8, 2048, 32000);
-	w->train.seq_len = 1024;
-	w->train.global_batch = 8;
-	w->train.steps = 10;
-	w->plan.count = count;
-	w->plan.tp = w->plan.pp = w->plan.micro_batch = 1;
-	w->plan.zero = 0;
-}
-
 /*
  * Model FLOPs of a step: 6 N + 12 L h s a token (Narayanan et al. SC'21,
  * eq. 3; Chowdhery et al. 2022, appendix B: the attention's QK^T and AV,
@@ -45,7 +32,7 @@ static void test_model_flop_and_mfu(void **state)
 	struct gpu g;
 	struct estimate e;
 	(void)state;
-	small_run(&w, &g, 8);
+	tc_small_decoder(&w, &g, 8);
 	tc_estimate_ok(&w, &g, &e);
 	assert_close(e.model_flop_per_step,
 		     TOKENS * (6 * MATMUL_P + 12 * 2 * 1024.0 * 1024), TOL_EXACT);
@@ -73,7 +60,7 @@ static void test_exposed_dp(void **state)
 	struct comm_group dp8 = { 8, 8 };
 	double ar;
 	(void)state;
-	small_run(&w, &g, 8);
+	tc_small_decoder(&w, &g, 8);
 	w.plan.grad_overlap = 0;
 	tc_estimate_ok(&w, &g, &none);
 	ar = comm_time_s(&g, &none.plan, COLL_ALLREDUCE, dp8,
@@ -103,7 +90,7 @@ static void test_tied_embedding_allreduce(void **state)
 	struct estimate tied, untied;
 	struct comm_group pair = { 2, 2 };
 	(void)state;
-	small_run(&w, &g, 8);
+	tc_small_decoder(&w, &g, 8);
 	w.plan.pp = 2;
 	w.plan.grad_overlap = 0;
 	w.llm.tied_embeddings = 1;
@@ -127,7 +114,7 @@ static void test_llm_limiter(void **state)
 	struct gpu g;
 	struct estimate e;
 	(void)state;
-	small_run(&w, &g, 8);
+	tc_small_decoder(&w, &g, 8);
 	tc_estimate_ok(&w, &g, &e);
 	assert_int_equal(e.limiting, LIM_COMPUTE);
 	w.plan.gpus_per_node = 1;
@@ -164,7 +151,7 @@ static void test_lora_targets_ops(void **state)
 	struct gpu g;
 	struct estimate e;
 	(void)state;
-	small_run(&w, &g, 8);
+	tc_small_decoder(&w, &g, 8);
 	w.train.finetune = FT_LORA;
 	w.train.lora_rank = 16;
 	tc_estimate_ok(&w, &g, &e);
@@ -194,7 +181,7 @@ static void test_act_input_fp8_ops(void **state)
 	struct gpu g;
 	struct estimate e;
 	(void)state;
-	small_run(&w, &g, 8);
+	tc_small_decoder(&w, &g, 8);
 	tc_test_gpu("h100-sxm", &g);
 	w.train.precision = PREC_FP8;
 	tc_estimate_ok(&w, &g, &e);
@@ -220,7 +207,7 @@ static void test_lm_head_tokens(void **state)
 	struct gpu g;
 	struct estimate e;
 	(void)state;
-	small_run(&w, &g, 8);
+	tc_small_decoder(&w, &g, 8);
 	tc_estimate_ok(&w, &g, &e);
 	assert_close(op_flop("lm_head.fwd"), 67108864000.0, TOL_EXACT);
 	w.train.lm_head_tokens = 256;
@@ -242,7 +229,7 @@ static void test_moe_model_flop(void **state)
 	struct gpu g;
 	struct estimate e;
 	(void)state;
-	small_run(&w, &g, 8);
+	tc_small_decoder(&w, &g, 8);
 	w.llm.experts = 4;
 	w.llm.top_k = 2;
 	tc_estimate_ok(&w, &g, &e);
@@ -257,7 +244,7 @@ static void test_steps_from_tokens_round_up(void **state)
 	struct gpu g;
 	struct estimate e;
 	(void)state;
-	small_run(&w, &g, 8);
+	tc_small_decoder(&w, &g, 8);
 	w.train.steps = 0;
 	w.train.tokens = 2.5 * TOKENS;
 	tc_estimate_ok(&w, &g, &e);
@@ -277,7 +264,7 @@ static void test_lora_model_flop(void **state)
 	struct gpu g;
 	struct estimate e;
 	(void)state;
-	small_run(&w, &g, 8);
+	tc_small_decoder(&w, &g, 8);
 	w.train.finetune = FT_LORA;
 	w.train.lora_rank = 16;
 	tc_estimate_ok(&w, &g, &e);
@@ -297,7 +284,7 @@ static void test_full_recompute_hw_flop(void **state)
 	struct gpu g;
 	struct estimate e;
 	(void)state;
-	small_run(&w, &g, 8);
+	tc_small_decoder(&w, &g, 8);
 	w.train.recompute = RECOMP_FULL;
 	tc_estimate_ok(&w, &g, &e);
 	assert_close(e.hw_flop_per_step - e.model_flop_per_step,
@@ -318,7 +305,7 @@ static void test_selective_recompute_hw_flop(void **state)
 	struct gpu g;
 	struct estimate e;
 	(void)state;
-	small_run(&w, &g, 8);
+	tc_small_decoder(&w, &g, 8);
 	w.train.recompute = RECOMP_SELECTIVE;
 	tc_estimate_ok(&w, &g, &e);
 	assert_close(e.hw_flop_per_step - e.model_flop_per_step,
