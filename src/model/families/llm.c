@@ -587,8 +587,7 @@ static void build_first(struct bld *B, const struct workload *w)
 		 * and one gradient backward per micro-batch (Megatron scatters
 		 * them over the TP ranks).  Listed once; step.c adds
 		 * sums->p2p_s to every stage. */
-		struct comm_group pg = {
-			2, llm_stage_stride(sh) < sh->gpn ? 2 : 1 };
+		struct comm_group pg = lb_stage_pair(sh, 1);
 		struct op_cost c = { 0, T * h * e / t, 0, 0, B->pa,
 				     BOUND_NETWORK };
 		double n = 2 * sh->m * sh->v;
@@ -690,9 +689,7 @@ static void build_step(struct bld *B, const struct workload *w)
 	if (sh->p > 1 && w->llm.tied_embeddings && !sh->no_lm_head &&
 	    sh->lora_r <= 0) {
 		/* Tied word embeddings live on the first and last stage. */
-		struct comm_group eg = {
-			2, llm_stage_stride(sh) * (sh->p - 1) < sh->gpn ? 2 : 1
-		};
+		struct comm_group eg = lb_stage_pair(sh, sh->p - 1);
 		lb_coll(B, "pp.embed_grad_allreduce", BRK_DP_COMM, COLL_ALLREDUCE,
 			eg, sh->V * h / t * gb);
 	}

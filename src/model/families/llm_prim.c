@@ -144,3 +144,10 @@ struct comm_group lb_group(int n, int stride, int gpn)
 		gr.per_node = 1;
 	return gr;
 }
+
+struct comm_group lb_stage_pair(const struct llm_shape *sh, int stages)
+{
+	struct comm_group pair = {
+		2, stages * sh->t * sh->cp * sh->dp < sh->gpn ? 2 : 1 };
+	return pair;
+}

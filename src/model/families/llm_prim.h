@@ -86,4 +86,10 @@ void lb_coll(struct bld *B, const char *name, enum brk cat,
 /* Ranks of a group of n with stride `stride` that share a node. */
 struct comm_group lb_group(int n, int stride, int gpn);
 
+/* Two ranks `stages` pipeline stages apart (a send to the next stage, the
+ * first and last stages' tied embeddings): Megatron's order puts tensor,
+ * then context, then data parallelism inside a stage, so they are
+ * stages x tp x cp x dp ranks apart, in one node only below its GPUs. */
+struct comm_group lb_stage_pair(const struct llm_shape *sh, int stages);
+
 #endif

@@ -176,8 +176,3 @@ double llm_gpu_layer_matmul_params(const struct llm_shape *sh)
 	double mlps = sh->experts * sh->mlp_matmul_params;
 	return (sh->layer_matmul_params - mlps + mlps / sh->ep) / sh->t;
 }
-
-int llm_stage_stride(const struct llm_shape *sh)
-{
-	return sh->t * sh->cp * sh->dp;
-}

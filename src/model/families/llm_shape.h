@@ -91,8 +91,4 @@ double llm_busiest_stage_layers(const struct llm_shape *sh);
  * its experts / ep local experts. */
 double llm_gpu_layer_matmul_params(const struct llm_shape *sh);
 
-/* Ranks between one pipeline stage and the next: Megatron's order puts
- * tensor, then context, then data parallelism inside a stage. */
-int llm_stage_stride(const struct llm_shape *sh);
-
 #endif
